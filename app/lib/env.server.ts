@@ -1,0 +1,189 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { z } from 'zod'
+
+/**
+ * Configuration comes only from the environment and is checked once at start-up.
+ * A bad value stops the process with one line naming the variable (ConfigError),
+ * never a stack trace.
+ */
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const emptyToUndefined = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value
+
+const optionalText = z.preprocess(emptyToUndefined, z.string().trim().optional())
+
+const flag = z.preprocess(
+  emptyToUndefined,
+  z
+    .enum(['1', '0', 'true', 'false', 'yes', 'no', 'on', 'off'], {
+      error: 'must be one of 1, 0, true, false, yes, no, on, off',
+    })
+    .transform((value) => ['1', 'true', 'yes', 'on'].includes(value))
+    .optional(),
+)
+
+const httpUrl = (what: string) =>
+  z.preprocess(
+    emptyToUndefined,
+    z
+      .url({ protocol: /^https?$/, error: `must be an http(s) URL ${what}` })
+      .transform((value) => value.replace(/\/+$/, ''))
+      .optional(),
+  )
+
+const envSchema = z.object({
+  NODE_ENV: z
+    .enum(['development', 'production', 'test'], {
+      error: 'must be development, production or test',
+    })
+    .default('production'),
+  PORT: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a port number from 1 to 65535' })
+      .int({ error: 'must be a port number from 1 to 65535' })
+      .min(1, { error: 'must be a port number from 1 to 65535' })
+      .max(65535, { error: 'must be a port number from 1 to 65535' })
+      .default(3000),
+  ),
+  HOST: z.preprocess(emptyToUndefined, z.string().trim().default('0.0.0.0')),
+  PUBLIC_URL: httpUrl('such as https://shop.example.in'),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().trim().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^postgres(ql)?:\/\/.+/, {
+        error: 'must be a postgres:// URL (leave it unset to use the embedded SQLite database)',
+      })
+      .optional(),
+  ),
+  APP_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, { error: 'must be at least 32 characters long' }).optional(),
+  ),
+  ADMIN_EMAILS: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .optional()
+      .transform((value) =>
+        (value ?? '')
+          .split(',')
+          .map((email) => email.trim().toLowerCase())
+          .filter(Boolean),
+      )
+      .pipe(z.array(z.email({ error: 'must be a comma-separated list of e-mail addresses' }))),
+  ),
+  SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })
+      .optional(),
+  ),
+  MAIL_FROM: optionalText,
+  GOOGLE_CLIENT_ID: optionalText,
+  GOOGLE_CLIENT_SECRET: optionalText,
+  GOOGLE_ISSUER: httpUrl('(the OpenID issuer; only for tests)'),
+  PAYTM_MID: z.preprocess(
+    emptyToUndefined,
+    z.string().max(20, { error: 'must be at most 20 characters' }).optional(),
+  ),
+  PAYTM_MERCHANT_KEY: z.preprocess(
+    emptyToUndefined,
+    z.string().length(16, { error: 'must be exactly 16 characters (the Paytm merchant key)' }).optional(),
+  ),
+  PAYTM_WEBSITE: optionalText,
+  PAYTM_HOST: httpUrl('such as https://securegw-stage.paytm.in'),
+  SEED_DEMO: flag,
+})
+
+export type Env = Omit<z.output<typeof envSchema>, 'DATA_DIR' | 'PUBLIC_URL' | 'APP_SECRET'> & {
+  /** Absolute path. */
+  DATA_DIR: string
+  PUBLIC_URL: string
+  APP_SECRET: string
+  /** Where APP_SECRET came from, for the start-up log. */
+  appSecretSource: 'environment' | 'generated' | 'file'
+}
+
+/** Parses and checks the environment; throws ConfigError with one readable line. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Omit<Env, 'APP_SECRET' | 'appSecretSource'> & { APP_SECRET?: string } {
+  const result = envSchema.safeParse(source)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment')
+      const raw = source[name]
+      const shown = raw === undefined ? '' : ` (got "${name.includes('SECRET') || name.includes('KEY') ? '***' : raw}")`
+      return `${name} ${issue.message}${shown}`
+    })
+    throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`)
+  }
+  const env = result.data
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.APP_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration: APP_SECRET is required when NODE_ENV=production and DATABASE_URL is set (every app server must share it); generate one with: openssl rand -hex 32',
+    )
+  }
+  if (Boolean(env.PAYTM_MID) !== Boolean(env.PAYTM_MERCHANT_KEY)) {
+    throw new ConfigError(
+      'Invalid configuration: PAYTM_MID and PAYTM_MERCHANT_KEY must be set together (leave both unset to use the built-in Paytm simulator)',
+    )
+  }
+  return {
+    ...env,
+    DATA_DIR: path.resolve(env.DATA_DIR),
+    PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  }
+}
+
+/**
+ * Returns APP_SECRET from the environment, or the one generated into DATA_DIR/secret
+ * on first start (created with mode 0600 and reused after).
+ */
+export function resolveAppSecret(
+  dataDir: string,
+  fromEnv: string | undefined,
+): { secret: string; source: Env['appSecretSource'] } {
+  if (fromEnv) return { secret: fromEnv, source: 'environment' }
+  const file = path.join(dataDir, 'secret')
+  fs.mkdirSync(dataDir, { recursive: true })
+  try {
+    const existing = fs.readFileSync(file, 'utf8').trim()
+    if (existing.length >= 32) return { secret: existing, source: 'file' }
+    throw new ConfigError(`Invalid configuration: ${file} holds a secret shorter than 32 characters`)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+  }
+  const secret = crypto.randomBytes(32).toString('hex')
+  try {
+    // 'wx' fails if another process created the file meanwhile; then theirs wins.
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' })
+    return { secret, source: 'generated' }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    return { secret: fs.readFileSync(file, 'utf8').trim(), source: 'file' }
+  }
+}
+
+let current: Env | undefined
+
+/** Loads the configuration once per process (parse, then resolve the secret). */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const parsed = parseEnv(source)
+  const { secret, source: secretSource } = resolveAppSecret(parsed.DATA_DIR, parsed.APP_SECRET)
+  current = { ...parsed, APP_SECRET: secret, appSecretSource: secretSource }
+  return current
+}
+
+/** The configuration loaded at start-up (loads it on first use). */
+export function getEnv(): Env {
+  return current ?? loadEnv()
+}

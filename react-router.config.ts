@@ -2,7 +2,6 @@ import type { Config } from '@react-router/dev/config'
 
 export default {
   ssr: true,
-  future: {
-    v8_middleware: false,
-  },
+  // BUILD_DIR lets two builds (e.g. parallel test runs) live side by side.
+  buildDirectory: process.env.BUILD_DIR ?? 'build',
 } satisfies Config

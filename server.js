@@ -11,7 +11,8 @@ async function main() {
     const { start } = await vite.ssrLoadModule('./server/index.ts')
     return start({ vite })
   }
-  const { start } = await import('./build/server/index.js')
+  const buildDir = process.env.BUILD_DIR ?? 'build'
+  const { start } = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href)
   return start()
 }
 

@@ -6,7 +6,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const builtEntry = path.join(root, 'build/server/index.js')
+const builtEntry = path.join(root, process.env.BUILD_DIR ?? 'build', 'server/index.js')
 const sources = ['app', 'server', 'db', 'simulators', 'public', 'package.json', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts']
 
 function newestMtime(target) {

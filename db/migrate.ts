@@ -1,10 +1,19 @@
-import { Migrator, type Kysely, type MigrationResultSet } from 'kysely'
+import { Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationResultSet } from 'kysely'
+import { engineOf } from '~/lib/db.server'
 import { migrations } from './migrations'
 
-function migrator(db: Kysely<any>) {
+async function migrator(db: Kysely<any>) {
+  // On PostgreSQL, pin the migration tables to the connection's own schema: otherwise
+  // Kysely's introspection sees another schema's kysely_migration table and skips creating ours.
+  let migrationTableSchema: string | undefined
+  if (engineOf(db) === 'postgres') {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+    migrationTableSchema = rows[0]?.schema
+  }
   return new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
+    migrationTableSchema,
   })
 }
 
@@ -12,23 +21,22 @@ function check(result: MigrationResultSet): string[] {
   if (result.error) {
     const failed = result.results?.find((r) => r.status === 'Error')
     const reason = result.error instanceof Error ? result.error.message : String(result.error)
-    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`)
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${reason}`.replace('  ', ' '))
   }
   return (result.results ?? []).map((r) => r.migrationName)
 }
 
 /** Applies every pending migration; returns the names applied. */
 export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  return check(await migrator(db).migrateToLatest())
+  return check(await (await migrator(db)).migrateToLatest())
 }
 
 /** Reverts the newest applied migration; returns its name (empty when none). */
 export async function migrateDown(db: Kysely<any>): Promise<string[]> {
-  return check(await migrator(db).migrateDown())
+  return check(await (await migrator(db)).migrateDown())
 }
 
 /** Reverts every migration. */
 export async function migrateToZero(db: Kysely<any>): Promise<void> {
-  const { NO_MIGRATIONS } = await import('kysely')
-  check(await migrator(db).migrateTo(NO_MIGRATIONS))
+  check(await (await migrator(db)).migrateTo(NO_MIGRATIONS))
 }

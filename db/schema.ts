@@ -18,34 +18,35 @@ export interface CategoryTable {
   sortOrder: number
 }
 
+/** Columns with a database default are Generated<>: optional on insert. */
 export interface ProductTable {
   id: string
   title: string
   slug: string
-  description: string
-  shortDescription: string
+  description: Generated<string>
+  shortDescription: Generated<string>
   /** Storage key under the storage root (e.g. products/1715_ab12.webp) or an absolute URL. */
-  image: string
+  image: Generated<string>
   /** Sale price in paise. */
   price: number
   /** Original (struck-through) price in paise. */
   originalPrice: number
-  category: string
-  featured: number
-  inStock: number
+  category: Generated<string>
+  featured: Generated<number>
+  inStock: Generated<number>
   buyNowLink: string | null
   /** JSON array of strings. */
-  tags: string
-  validity: string
-  deliveryTime: string
+  tags: Generated<string>
+  validity: Generated<string>
+  deliveryTime: Generated<string>
   /** JSON array of strings. */
-  features: string
-  metaTitle: string
-  metaDescription: string
+  features: Generated<string>
+  metaTitle: Generated<string>
+  metaDescription: Generated<string>
   /** JSON array of strings. */
-  keywords: string
-  rating: number
-  reviews: number
+  keywords: Generated<string>
+  rating: Generated<number>
+  reviews: Generated<number>
   createdAt: string
   updatedAt: string
 }
@@ -60,5 +61,3 @@ export interface SiteSettingTable {
 export type ProductRow = Selectable<ProductTable>
 export type NewProductRow = Insertable<ProductTable>
 export type ProductRowUpdate = Updateable<ProductTable>
-// Re-exported so later tables can use it without importing kysely here.
-export type { Generated }

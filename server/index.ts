@@ -4,11 +4,11 @@ import path from 'node:path'
 import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
-import { sql } from 'kysely'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
 import { closeServices, openServices } from '~/lib/app-context.server'
 import { loadEnv } from '~/lib/env.server'
+import { databaseAnswers } from '~/lib/health.server'
 import { migrateToLatest } from '../db/migrate'
 import { seedDemo, shouldSeedOnStart } from '../db/seed'
 
@@ -70,13 +70,14 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   app.use(securityHeaders)
   app.use(compression())
 
+  // For load balancers and uptime checks: 200 only while the database answers.
   app.get('/healthz', async (_req, res) => {
-    try {
-      await sql`select 1`.execute(db)
-      res.set('Cache-Control', 'no-store').type('text/plain').send('ok')
-    } catch {
-      res.status(503).set('Cache-Control', 'no-store').type('text/plain').send('database unavailable')
-    }
+    const healthy = await databaseAnswers(db)
+    res
+      .status(healthy ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .type('text/plain')
+      .send(healthy ? 'ok' : 'database unavailable')
   })
 
   app.use(

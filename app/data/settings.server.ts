@@ -3,30 +3,57 @@ import type { DB } from '~/lib/db.server'
 
 /**
  * Site settings (spec section 3 "Site settings", persisted here instead of only logged).
- * Stored one row per key as JSON; anything missing or unreadable falls back to its default.
+ * Stored one row per key as JSON. Writes are validated strictly; on read, anything
+ * missing or unreadable falls back to its default so a bad row never breaks a page.
  */
-export const siteSettingsSchema = z.object({
-  siteName: z.string().trim().min(1).max(80).catch('KeyBazaar'),
-  siteDescription: z
-    .string()
-    .max(300)
-    .catch('Premium subscriptions and software licenses at up to 80% off, delivered instantly.'),
-  contactEmail: z.string().max(200).catch(''),
-  phoneNumber: z.string().max(30).catch(''),
+export const siteSettingsFields = {
+  siteName: z.string().trim().min(1).max(80),
+  siteDescription: z.string().trim().max(300),
+  contactEmail: z.union([z.literal(''), z.email()]),
+  phoneNumber: z.string().trim().max(30),
   /** Digits with country code, as wa.me expects (e.g. 919876543210). */
-  whatsappNumber: z.string().max(20).catch(''),
-  whatsappCommunityUrl: z.string().max(300).catch(''),
-  enableRegistration: z.boolean().catch(true),
-  enableNotifications: z.boolean().catch(true),
-  enableEmailVerification: z.boolean().catch(false),
-  maintenanceMode: z.boolean().catch(false),
-  currency: z.enum(['INR', 'USD', 'EUR']).catch('INR'),
-  timezone: z.enum(['Asia/Kolkata', 'America/New_York', 'Europe/London']).catch('Asia/Kolkata'),
-  language: z.enum(['en', 'hi', 'es']).catch('en'),
-  theme: z.enum(['light', 'dark', 'auto']).catch('auto'),
-})
+  whatsappNumber: z.union([z.literal(''), z.string().regex(/^\d{8,15}$/)]),
+  whatsappCommunityUrl: z.union([z.literal(''), z.url({ protocol: /^https?$/ })]),
+  enableRegistration: z.boolean(),
+  enableNotifications: z.boolean(),
+  enableEmailVerification: z.boolean(),
+  maintenanceMode: z.boolean(),
+  currency: z.enum(['INR', 'USD', 'EUR']),
+  timezone: z.enum(['Asia/Kolkata', 'America/New_York', 'Europe/London']),
+  language: z.enum(['en', 'hi', 'es']),
+  theme: z.enum(['light', 'dark', 'auto']),
+}
 
-export type SiteSettings = z.output<typeof siteSettingsSchema>
+export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
+  siteName: 'KeyBazaar',
+  siteDescription: 'Premium subscriptions and software licenses at up to 80% off, delivered instantly.',
+  contactEmail: '',
+  phoneNumber: '',
+  whatsappNumber: '',
+  whatsappCommunityUrl: '',
+  enableRegistration: true,
+  enableNotifications: true,
+  enableEmailVerification: false,
+  maintenanceMode: false,
+  currency: 'INR',
+  timezone: 'Asia/Kolkata',
+  language: 'en',
+  theme: 'auto',
+}
+
+/** Strict: what a settings form may write. */
+export const siteSettingsUpdateSchema = z.object(siteSettingsFields).partial().strict()
+
+const siteSettingsReadSchema = z.object(
+  Object.fromEntries(
+    Object.entries(siteSettingsFields).map(([key, field]) => [
+      key,
+      (field as z.ZodType).catch(SITE_SETTING_DEFAULTS[key as keyof typeof SITE_SETTING_DEFAULTS]),
+    ]),
+  ) as { [K in keyof typeof siteSettingsFields]: z.ZodCatch<(typeof siteSettingsFields)[K]> },
+)
+
+export type SiteSettings = typeof SITE_SETTING_DEFAULTS
 export type SiteSettingKey = keyof SiteSettings
 
 export async function getSiteSettings(db: DB): Promise<SiteSettings> {
@@ -39,12 +66,12 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
       // An unreadable value falls back to its default below.
     }
   }
-  return siteSettingsSchema.parse(stored)
+  return siteSettingsReadSchema.parse(stored) as SiteSettings
 }
 
 /** Writes the given settings (upsert per key); keys not given keep their value. */
 export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>): Promise<SiteSettings> {
-  const valid = siteSettingsSchema.partial().parse(changes)
+  const valid = siteSettingsUpdateSchema.parse(changes)
   const updatedAt = new Date().toISOString()
   await db.transaction().execute(async (trx) => {
     for (const [key, value] of Object.entries(valid)) {

@@ -127,7 +127,9 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Omit<Env, 'AP
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`)
   }
   const env = result.data
-  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.APP_SECRET) {
+  // Several app servers on one PostgreSQL must share the secret, so a deployment that says
+  // NODE_ENV=production must give it; a plain `npm start` on PostgreSQL generates one as on SQLite.
+  if (source.NODE_ENV === 'production' && env.DATABASE_URL && !env.APP_SECRET) {
     throw new ConfigError(
       'Invalid configuration: APP_SECRET is required when NODE_ENV=production and DATABASE_URL is set (every app server must share it); generate one with: openssl rand -hex 32',
     )

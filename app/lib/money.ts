@@ -1,16 +1,21 @@
 /**
  * Money is integer paise everywhere; this is the only place it becomes text.
  */
-const rupees = new Intl.NumberFormat('en-IN', {
+const wholeRupees = new Intl.NumberFormat('en-IN', {
   style: 'currency',
   currency: 'INR',
-  minimumFractionDigits: 0,
+  maximumFractionDigits: 0,
+})
+const rupeesAndPaise = new Intl.NumberFormat('en-IN', {
+  style: 'currency',
+  currency: 'INR',
+  minimumFractionDigits: 2,
   maximumFractionDigits: 2,
 })
 
-/** ₹1,499 or ₹1,499.50 */
+/** ₹1,499 for whole rupees, ₹1,499.50 otherwise. */
 export function formatRupees(paise: number): string {
-  return rupees.format(paise / 100)
+  return (paise % 100 === 0 ? wholeRupees : rupeesAndPaise).format(paise / 100)
 }
 
 /** The rounded share (original − price) / original as a percent; 0 when original is not above 0. */
@@ -35,4 +40,15 @@ export function parseRupeesToPaise(text: string): number | null {
   const whole = Number(match[1])
   const fraction = Number((match[2] ?? '').padEnd(2, '0'))
   return whole * 100 + fraction
+}
+
+/**
+ * Parses a gateway's decimal amount ("1499.00", "1499.5", "1499") into paise, exactly:
+ * the strict inverse of paiseToDecimalText. Unlike parseRupeesToPaise it refuses commas,
+ * spaces and signs, because a gateway's text is data to check, not a person's input to tidy.
+ */
+export function parseDecimalTextToPaise(text: string): number | null {
+  const match = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(text)
+  if (!match) return null
+  return Number(match[1]) * 100 + Number((match[2] ?? '').padEnd(2, '0'))
 }

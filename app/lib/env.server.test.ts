@@ -1,0 +1,111 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { ConfigError, parseEnv, resolveAppSecret } from './env.server'
+
+const tempDirs: string[] = []
+function tempDir() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-env-'))
+  tempDirs.push(dir)
+  return dir
+}
+afterEach(() => {
+  for (const dir of tempDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+describe('parseEnv', () => {
+  it('applies the documented defaults', () => {
+    const env = parseEnv({})
+    expect(env.PORT).toBe(3000)
+    expect(env.HOST).toBe('0.0.0.0')
+    expect(env.PUBLIC_URL).toBe('http://localhost:3000')
+    expect(env.DATA_DIR).toBe(path.resolve('./data'))
+    expect(env.DATABASE_URL).toBeUndefined()
+    expect(env.ADMIN_EMAILS).toEqual([])
+    expect(env.SEED_DEMO).toBeUndefined()
+  })
+
+  it('derives PUBLIC_URL from PORT and trims a trailing slash from an explicit one', () => {
+    expect(parseEnv({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
+    expect(parseEnv({ PUBLIC_URL: 'https://shop.example.in/' }).PUBLIC_URL).toBe('https://shop.example.in')
+  })
+
+  it('refuses a port that is not a number, naming the variable in one line', () => {
+    expect(() => parseEnv({ PORT: 'abc' })).toThrow(ConfigError)
+    try {
+      parseEnv({ PORT: 'abc' })
+    } catch (error) {
+      expect((error as Error).message).toMatch(/^Invalid configuration: PORT must be a port number/)
+      expect((error as Error).message).toContain('"abc"')
+      expect((error as Error).message).not.toContain('\n')
+    }
+  })
+
+  it('refuses a database URL that is not PostgreSQL', () => {
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/)
+  })
+
+  it('reports every bad variable at once without printing secrets', () => {
+    const message = (() => {
+      try {
+        parseEnv({ PORT: '70000', APP_SECRET: 'short', SMTP_URL: 'http://mail' })
+        return ''
+      } catch (error) {
+        return (error as Error).message
+      }
+    })()
+    expect(message).toContain('PORT')
+    expect(message).toContain('APP_SECRET must be at least 32 characters')
+    expect(message).toContain('SMTP_URL must be an smtp://')
+    expect(message).not.toContain('short')
+  })
+
+  it('parses ADMIN_EMAILS as a lower-cased list and rejects a malformed address', () => {
+    expect(parseEnv({ ADMIN_EMAILS: ' Owner@Example.com, ops@example.com ,' }).ADMIN_EMAILS).toEqual([
+      'owner@example.com',
+      'ops@example.com',
+    ])
+    expect(() => parseEnv({ ADMIN_EMAILS: 'owner@example.com,not-an-email' })).toThrow(/ADMIN_EMAILS/)
+  })
+
+  it('reads SEED_DEMO as a flag', () => {
+    expect(parseEnv({ SEED_DEMO: '1' }).SEED_DEMO).toBe(true)
+    expect(parseEnv({ SEED_DEMO: 'off' }).SEED_DEMO).toBe(false)
+    expect(() => parseEnv({ SEED_DEMO: 'maybe' })).toThrow(/SEED_DEMO/)
+  })
+
+  it('requires APP_SECRET in production with PostgreSQL, where app servers must share it', () => {
+    expect(() => parseEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/shop' })).toThrow(
+      /APP_SECRET is required/,
+    )
+    expect(
+      parseEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/shop', APP_SECRET: 'x'.repeat(32) }).APP_SECRET,
+    ).toBe('x'.repeat(32))
+    // Without an explicit NODE_ENV (a plain `npm start`), the generated secret is used as on SQLite.
+    expect(parseEnv({ DATABASE_URL: 'postgres://db/shop' }).APP_SECRET).toBeUndefined()
+  })
+
+  it('requires the Paytm merchant id and key together', () => {
+    expect(() => parseEnv({ PAYTM_MID: 'MID123' })).toThrow(/PAYTM_MID and PAYTM_MERCHANT_KEY/)
+    expect(() => parseEnv({ PAYTM_MID: 'MID123', PAYTM_MERCHANT_KEY: 'tooshort' })).toThrow(/exactly 16/)
+  })
+})
+
+describe('resolveAppSecret', () => {
+  it('generates a secret into DATA_DIR/secret once and reuses it after', () => {
+    const dir = tempDir()
+    const first = resolveAppSecret(dir, undefined)
+    expect(first.source).toBe('generated')
+    expect(first.secret).toMatch(/^[0-9a-f]{64}$/)
+    expect(fs.statSync(path.join(dir, 'secret')).mode & 0o777).toBe(0o600)
+    const second = resolveAppSecret(dir, undefined)
+    expect(second).toEqual({ secret: first.secret, source: 'file' })
+  })
+
+  it('prefers APP_SECRET from the environment and writes nothing', () => {
+    const dir = tempDir()
+    expect(resolveAppSecret(dir, 'e'.repeat(40))).toEqual({ secret: 'e'.repeat(40), source: 'environment' })
+    expect(fs.existsSync(path.join(dir, 'secret'))).toBe(false)
+  })
+})

@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test'
+import { CHROMIUM_ARGS, findChromium } from './tests/helpers/chromium'
+
+/**
+ * End-to-end tests against the production build, in Debian's Chromium (Playwright's own
+ * browser download is not available here). scripts/test.mjs builds first and skips these
+ * with a clear line when no Chromium is installed.
+ */
+export default defineConfig({
+  testDir: 'tests/e2e',
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
+  outputDir: 'test-results',
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME
+    ? [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME }]]
+    : [['list']],
+  use: {
+    browserName: 'chromium',
+    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+})

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import fs from 'node:fs'
+import net from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+export interface StartAppOptions {
+  /** Extra environment for the server (e.g. SMTP_URL, ADMIN_EMAILS, DATABASE_URL). */
+  env?: Record<string, string | undefined>
+  /** Reuse a data directory (e.g. to restart on the same data); a new temporary one by default. */
+  dataDir?: string
+  port?: number
+}
+
+export interface RunningApp {
+  url: string
+  port: number
+  dataDir: string
+  process: ChildProcess
+  /** Everything the server printed so far. */
+  output(): string
+  /** SIGTERM and wait for exit; keeps the data directory. */
+  stop(): Promise<void>
+  /** SIGKILL, as a crash would. */
+  kill(): Promise<void>
+  /** Stops and removes the data directory. */
+  dispose(): Promise<void>
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer()
+    server.unref()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
+  return new Promise((resolve) => child.once('exit', () => resolve()))
+}
+
+/**
+ * Starts the production server (the build in $BUILD_DIR, default build/) on a free port
+ * with its own data directory, and waits until /healthz answers.
+ */
+export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kb-e2e-'))
+  const port = options.port ?? (await freePort())
+  const url = `http://127.0.0.1:${port}`
+  let output = ''
+  const child = spawn(process.execPath, [path.join(root, 'server.js')], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      NODE_ENV: 'production',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      PUBLIC_URL: url,
+      DATA_DIR: dataDir,
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+
+  const deadline = Date.now() + 60_000
+  for (;;) {
+    if (child.exitCode !== null) {
+      throw new Error(`The app exited with code ${child.exitCode} before it was ready:\n${output}`)
+    }
+    try {
+      const response = await fetch(`${url}/healthz`)
+      if (response.ok) break
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL')
+      throw new Error(`The app did not become healthy within 60 s:\n${output}`)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+
+  const app: RunningApp = {
+    url,
+    port,
+    dataDir,
+    process: child,
+    output: () => output,
+    async stop() {
+      child.kill('SIGTERM')
+      await exited(child)
+    },
+    async kill() {
+      child.kill('SIGKILL')
+      await exited(child)
+    },
+    async dispose() {
+      await app.stop()
+      if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+  return app
+}
+
+/** Runs `node server.js` to completion (for start-up failures) and returns its exit code and output. */
+export async function runServerOnce(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [path.join(root, 'server.js')], {
+    cwd: root,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, BUILD_DIR: process.env.BUILD_DIR ?? 'build', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+  await exited(child)
+  clearTimeout(timer)
+  return { code: child.exitCode, stdout, stderr }
+}

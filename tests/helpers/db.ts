@@ -1,0 +1,64 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { createDatabase, type DB, type Engine } from '~/lib/db.server'
+import { migrateToLatest } from '../../db/migrate'
+
+export interface TestDb {
+  db: DB
+  engine: Engine
+  /** For SQLite, the database file; for PostgreSQL, the schema name. */
+  location: string
+  destroy(): Promise<void>
+}
+
+/** The engine the current Vitest project runs data tests on. */
+export function testEngine(): Engine {
+  return process.env.TEST_DB_ENGINE === 'postgres' ? 'postgres' : 'sqlite'
+}
+
+/**
+ * A fresh, migrated database for one test file: a new SQLite file in a temporary
+ * folder, or a new schema in TEST_DATABASE_URL's PostgreSQL database.
+ */
+export async function createTestDb(options: { migrate?: boolean } = {}): Promise<TestDb> {
+  const migrate = options.migrate ?? true
+  if (testEngine() === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL
+    if (!url) throw new Error('TEST_DB_ENGINE=postgres needs TEST_DATABASE_URL')
+    const schema = `t_${crypto.randomBytes(6).toString('hex')}`
+    const admin = new pg.Client({ connectionString: url })
+    await admin.connect()
+    await admin.query(`create schema ${schema}`)
+    await admin.end()
+    const db = createDatabase({ databaseUrl: url, pgSchema: schema, maxConnections: 12 })
+    if (migrate) await migrateToLatest(db)
+    return {
+      db,
+      engine: 'postgres',
+      location: schema,
+      async destroy() {
+        await db.destroy()
+        const cleanup = new pg.Client({ connectionString: url })
+        await cleanup.connect()
+        await cleanup.query(`drop schema if exists ${schema} cascade`)
+        await cleanup.end()
+      },
+    }
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-test-db-'))
+  const file = path.join(dir, 'test.db')
+  const db = createDatabase({ sqlitePath: file })
+  if (migrate) await migrateToLatest(db)
+  return {
+    db,
+    engine: 'sqlite',
+    location: file,
+    async destroy() {
+      await db.destroy()
+      fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}

@@ -18,6 +18,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
+        extends: true,
         resolve: { alias },
         test: {
           name: 'sqlite',
@@ -29,6 +30,7 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
+              extends: true,
               resolve: { alias },
               test: {
                 name: 'postgres',

@@ -18,7 +18,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     projects: [
       {
-        extends: true,
+        extends: true as const,
         resolve: { alias },
         test: {
           name: 'sqlite',
@@ -30,7 +30,7 @@ export default defineConfig({
       ...(process.env.TEST_DATABASE_URL
         ? [
             {
-              extends: true,
+              extends: true as const,
               resolve: { alias },
               test: {
                 name: 'postgres',

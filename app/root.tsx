@@ -1,25 +1,104 @@
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
+  useFetcher,
+  useLocation,
+  useRouteLoaderData,
+  type ShouldRevalidateFunctionArgs,
 } from 'react-router'
+import { AuthModals } from '~/components/auth/auth-modals'
+import { SiteFooter, type PublicSiteSettings } from '~/components/shop/site-footer'
+import { showsPublicHeader, SiteHeader, type HeaderUser } from '~/components/shop/site-header'
+import { THEME_FETCHER_KEY } from '~/components/shop/theme-switcher'
+import { ConfirmDialogHost } from '~/components/ui/confirm-dialog'
+import { Toaster } from '~/components/ui/toast'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { getSessionState, googleEnabled, toHeaderUser } from '~/lib/auth.server'
+import {
+  isTheme,
+  themeClassName,
+  themeFromCookieHeader,
+  themeFromSiteDefault,
+  type Theme,
+} from '~/lib/theme'
 import type { Route } from './+types/root'
 import './app.css'
 
+// An inline icon: no extra request, and no /favicon.ico 404 in every browser's console.
+const FAVICON =
+  "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Cdefs%3E%3ClinearGradient id='g' x1='0' y1='0' x2='1' y2='1'%3E%3Cstop offset='0' stop-color='%234f46e5'/%3E%3Cstop offset='1' stop-color='%23c026d3'/%3E%3C/linearGradient%3E%3C/defs%3E%3Crect width='32' height='32' rx='8' fill='url(%23g)'/%3E%3Ccircle cx='12' cy='13' r='5' fill='none' stroke='white' stroke-width='3'/%3E%3Cpath d='M15.5 16.5 24 25M20 21l2.5-2.5M22.5 23.5 25 21' stroke='white' stroke-width='3' stroke-linecap='round'/%3E%3C/svg%3E"
+
+export const links: Route.LinksFunction = () => [
+  { rel: 'icon', type: 'image/svg+xml', href: FAVICON },
+]
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const [settings, session] = await Promise.all([getSiteSettings(db), getSessionState(request)])
+  // The visitor's choice wins; without one, the shop's default theme (admin settings).
+  const theme: Theme =
+    themeFromCookieHeader(request.headers.get('Cookie')) ?? themeFromSiteDefault(settings.theme)
+  const site: PublicSiteSettings = {
+    siteName: settings.siteName,
+    siteDescription: settings.siteDescription,
+    contactEmail: settings.contactEmail,
+    phoneNumber: settings.phoneNumber,
+    whatsappNumber: settings.whatsappNumber,
+    whatsappCommunityUrl: settings.whatsappCommunityUrl,
+  }
+  return data(
+    {
+      theme,
+      site,
+      publicUrl: env.PUBLIC_URL,
+      // From the session, so the first byte already has the signed-in header (no flash).
+      user: toHeaderUser(session.user) satisfies HeaderUser | null,
+      googleSignIn: googleEnabled(env),
+    },
+    // A refreshed session cookie, when better-auth extended the session.
+    { headers: session.headers },
+  )
+}
+
+/** Filtering the catalogue only changes the query string: nothing the root shows depends on it. */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false
+  return defaultShouldRevalidate
+}
+
+/** The theme to show: a choice being saved right now, else the one the server rendered. */
+function useTheme(): Theme {
+  const data = useRouteLoaderData<typeof loader>('root')
+  const pending = useFetcher({ key: THEME_FETCHER_KEY }).formData?.get('theme')
+  return isTheme(pending) ? pending : (data?.theme ?? 'system')
+}
+
 export function Layout({ children }: { children: React.ReactNode }) {
+  const theme = useTheme()
   return (
-    <html lang="en">
+    <html lang="en-IN" className={themeClassName(theme)}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content={theme === 'system' ? 'light dark' : theme} />
         <Meta />
         <Links />
       </head>
-      <body className="min-h-dvh bg-white text-slate-900 antialiased">
+      <body className="flex min-h-dvh flex-col bg-slate-50 text-slate-900 antialiased dark:bg-slate-950 dark:text-slate-100">
         {children}
+        <Toaster theme={theme} />
+        <ConfirmDialogHost />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -27,8 +106,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
   )
 }
 
-export default function App() {
-  return <Outlet />
+export default function App({ loaderData }: Route.ComponentProps) {
+  const { pathname } = useLocation()
+  const theme = useTheme()
+  if (!showsPublicHeader(pathname)) return <Outlet />
+  return (
+    <>
+      <SiteHeader siteName={loaderData.site.siteName} theme={theme} user={loaderData.user} />
+      <AuthModals google={loaderData.googleSignIn} signedIn={loaderData.user !== null} />
+      <div id="main" className="flex flex-1 flex-col">
+        <Outlet />
+      </div>
+      <SiteFooter site={loaderData.site} />
+    </>
+  )
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
@@ -46,8 +137,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-3xl font-bold">{title}</h1>
-      <p className="text-slate-600">{details}</p>
-      <a href="/" className="rounded-lg bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-700">
+      <p className="text-slate-600 dark:text-slate-300">{details}</p>
+      <a
+        href="/"
+        className="rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
+      >
         Go Back Home
       </a>
     </main>

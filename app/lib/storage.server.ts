@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
+import type { Env } from './env.server'
+import { createS3Storage } from './s3.server'
 
 /**
  * Files the shop serves (product images). Local disk under DATA_DIR/uploads by default;
@@ -9,13 +11,17 @@ export interface Storage {
   put(key: string, body: Buffer, contentType: string): Promise<void>
   delete(key: string): Promise<void>
   exists(key: string): Promise<boolean>
+  /** Size and modification time, or null when there is no such file (image versions use it). */
+  stat(key: string): Promise<{ size: number; modifiedMs: number } | null>
+  /** The file's bytes (image variants are derived from them). */
+  read(key: string): Promise<Buffer>
   /** The URL a browser uses for the key. */
   url(key: string): string
 }
 
 export const UPLOADS_URL_PREFIX = '/uploads/'
 
-function assertSafeKey(key: string): void {
+export function assertSafeKey(key: string): void {
   if (!/^[a-z0-9][a-z0-9._/-]*$/i.test(key) || key.includes('..') || key.includes('//')) {
     throw new Error(`Invalid storage key: ${key}`)
   }
@@ -46,10 +52,30 @@ export function createLocalStorage(root: string): Storage {
         return false
       }
     },
+    async stat(key) {
+      try {
+        const stats = await fs.stat(fullPath(key))
+        return stats.isFile() ? { size: stats.size, modifiedMs: stats.mtimeMs } : null
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+        throw error
+      }
+    },
+    async read(key) {
+      return fs.readFile(fullPath(key))
+    },
     url(key) {
       return `${UPLOADS_URL_PREFIX}${key}`
     },
   }
+}
+
+/**
+ * The storage the app runs on: S3-compatible object storage when STORAGE_S3_BUCKET is set
+ * (see s3.server.ts), otherwise local disk under DATA_DIR/uploads.
+ */
+export function createStorage(env: Pick<Env, 'DATA_DIR' | 'storageS3'>): Storage {
+  return env.storageS3 ? createS3Storage(env.storageS3) : createLocalStorage(path.join(env.DATA_DIR, 'uploads'))
 }
 
 /** A product's image field holds a storage key or an absolute URL. */

@@ -1,15 +1,37 @@
-import { listProducts, type Product } from '~/data/product.server'
-import { getSiteSettings } from '~/data/settings.server'
+import ArrowRight from 'lucide-react/icons/arrow-right'
+import BadgeCheck from 'lucide-react/icons/badge-check'
+import MessageCircle from 'lucide-react/icons/message-circle'
+import Search from 'lucide-react/icons/search'
+import SearchX from 'lucide-react/icons/search-x'
+import Star from 'lucide-react/icons/star'
+import Zap from 'lucide-react/icons/zap'
+import { useEffect, useRef, useState } from 'react'
+import { Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import {
+  CATEGORY_PARAM,
+  categoryChips,
+  filterProducts,
+  sameCategory,
+  SEARCH_PARAM,
+} from '~/components/shop/catalogue'
+import { EXAMPLE_BUNDLE, HERO_STATS, PROCESS_STEPS, WHY_CHOOSE_US } from '~/components/shop/claims'
+import { ProductCard, type CardProduct } from '~/components/shop/product-card'
+import { SectionLink } from '~/components/shop/section-link'
+import { seoMeta } from '~/components/shop/seo'
+import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
+import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { listCategories, listProducts } from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
-import { formatRupees } from '~/lib/money'
-import { imageUrl } from '~/lib/storage.server'
+import { imageRefs, socialImageUrl } from '~/lib/images.server'
+import { discountPercent, formatRupees } from '~/lib/money'
 import type { Route } from './+types/home'
 
 export async function loader() {
-  const { db, storage } = services()
-  const [products, settings] = await Promise.all([listProducts(db), getSiteSettings(db)])
-  // Only what a card shows reaches the browser.
-  const cards = products.map((product) => ({
+  const { db, env } = services()
+  const [products, categories] = await Promise.all([listProducts(db), listCategories(db)])
+  const images = await imageRefs(products.map((product) => product.image))
+  // Only what a card shows (and the search reads) reaches the browser.
+  const cards: CardProduct[] = products.map((product, index) => ({
     id: product.id,
     slug: product.slug,
     title: product.title,
@@ -19,101 +41,470 @@ export async function loader() {
     discount: product.discount,
     inStock: product.inStock,
     featured: product.featured,
-    imageUrl: imageUrl(storage, product.image),
+    rating: product.rating,
+    tags: product.tags,
+    image: images[index] ?? null,
   }))
+  const firstFeatured =
+    cards.find((card) => card.featured && card.image) ?? cards.find((card) => card.image)
   return {
-    siteName: settings.siteName,
-    siteDescription: settings.siteDescription,
-    featured: cards.filter((product) => product.featured),
     products: cards,
+    categories: categoryChips(categories, cards),
+    socialImage: socialImageUrl(firstFeatured?.image ?? null, env.PUBLIC_URL),
   }
 }
 
-type CardProduct = Pick<
-  Product,
-  'id' | 'slug' | 'title' | 'category' | 'price' | 'originalPrice' | 'discount' | 'inStock'
-> & { imageUrl: string }
+/**
+ * Choosing a chip or typing a search only changes the query string; the catalogue is already
+ * here, so it is filtered in the browser without asking the server again. Saving the theme does
+ * not change the catalogue either.
+ */
+export function shouldRevalidate({
+  currentUrl,
+  nextUrl,
+  formAction,
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formAction === '/theme') return false
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false
+  return defaultShouldRevalidate
+}
 
-function ProductCard({ product }: { product: CardProduct }) {
+const sectionHeading =
+  'text-2xl font-extrabold tracking-tight text-slate-950 sm:text-3xl dark:text-white'
+const sectionLead = 'mt-2 text-slate-600 dark:text-slate-300'
+const sectionShell = 'mx-auto w-full max-w-6xl scroll-mt-28 px-4 py-10 sm:py-14 md:scroll-mt-20'
+
+function Hero() {
+  const { siteDescription } = useSiteSettings()
+  const bundleSaving = discountPercent(EXAMPLE_BUNDLE.price, EXAMPLE_BUNDLE.originalPrice)
   return (
-    <li className="flex flex-col overflow-hidden rounded-2xl border border-slate-200 bg-white shadow-sm">
-      <div className="relative aspect-[4/3] bg-slate-100">
-        {product.imageUrl ? (
-          <img
-            src={product.imageUrl}
-            alt=""
-            width={1200}
-            height={900}
-            loading="lazy"
-            decoding="async"
-            className="h-full w-full object-cover"
+    <section
+      aria-labelledby="hero-heading"
+      className="relative overflow-hidden bg-gradient-to-br from-brand-950 via-brand-800 to-fuchsia-900 text-white"
+    >
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -right-24 -top-24 size-96 rounded-full bg-fuchsia-500/20 blur-3xl"
+      />
+      <div
+        aria-hidden="true"
+        className="pointer-events-none absolute -bottom-32 -left-24 size-96 rounded-full bg-brand-400/20 blur-3xl"
+      />
+      <div className="relative mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:py-16 md:grid-cols-[1.25fr_1fr] md:items-center lg:py-20">
+        <div>
+          <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-white ring-1 ring-white/20">
+            <Zap aria-hidden="true" className="size-4 text-amber-300" />
+            Instant delivery within 5 minutes
+          </p>
+          <h1
+            id="hero-heading"
+            className="mt-5 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl lg:text-6xl"
+          >
+            Premium subscriptions at <span className="text-amber-300">up to 80% off</span>
+          </h1>
+          <p className="mt-4 max-w-xl text-lg leading-relaxed text-brand-100">{siteDescription}</p>
+          <div className="mt-7 flex flex-wrap gap-3">
+            <SectionLink
+              section="services"
+              className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-white px-5 font-semibold text-brand-800 sm:w-auto shadow-lg hover:bg-brand-50"
+            >
+              Browse Services
+              <ArrowRight aria-hidden="true" className="size-4" />
+            </SectionLink>
+            <SectionLink
+              section="whatsapp"
+              className="inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl px-5 font-semibold text-white ring-1 ring-white/40 sm:w-auto hover:bg-white/10"
+            >
+              <MessageCircle aria-hidden="true" className="size-4" />
+              WhatsApp Support
+            </SectionLink>
+          </div>
+          <dl className="mt-9 grid max-w-xl grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-4">
+            {HERO_STATS.map((stat) => (
+              <div key={stat.label} className="flex flex-col">
+                <dt className="order-2 text-sm text-brand-100">{stat.label}</dt>
+                <dd className="order-1 flex items-center gap-1 text-2xl font-extrabold">
+                  {stat.value}
+                  {stat.value === '4.9' ? (
+                    <Star aria-hidden="true" className="size-5 fill-amber-300 text-amber-300" />
+                  ) : null}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </div>
+
+        <aside
+          aria-label="Example bundle"
+          className="rounded-3xl bg-white/10 p-6 ring-1 ring-white/20 backdrop-blur-sm sm:p-8"
+        >
+          <p className="text-sm font-semibold uppercase tracking-wider text-amber-300">
+            Example bundle
+          </p>
+          <p className="mt-2 text-2xl font-bold">Streaming, music, office and VPN for a year</p>
+          <p className="mt-5 flex flex-wrap items-baseline gap-x-3 gap-y-1">
+            <span className="text-4xl font-extrabold">{formatRupees(EXAMPLE_BUNDLE.price)}</span>
+            <s className="text-lg text-brand-100">
+              <span className="sr-only">instead of </span>
+              {formatRupees(EXAMPLE_BUNDLE.originalPrice)}
+            </s>
+            <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-sm font-bold text-slate-950">
+              Save {bundleSaving}%
+            </span>
+          </p>
+          <ul className="mt-6 space-y-2.5 text-sm text-brand-50">
+            {[
+              '10,000+ verified accounts',
+              'Delivered within 5 minutes',
+              '24/7 WhatsApp support',
+            ].map((item) => (
+              <li key={item} className="flex items-center gap-2">
+                <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-emerald-300" />
+                {item}
+              </li>
+            ))}
+          </ul>
+        </aside>
+      </div>
+    </section>
+  )
+}
+
+function ProductGrid({ products }: { products: CardProduct[] }) {
+  return (
+    <ul className="mt-6 grid grid-cols-2 gap-3 sm:gap-5 md:grid-cols-3 lg:grid-cols-4">
+      {products.map((product) => (
+        <li key={product.id}>
+          <ProductCard product={product} />
+        </li>
+      ))}
+    </ul>
+  )
+}
+
+function Featured({ products }: { products: CardProduct[] }) {
+  if (products.length === 0) return null
+  return (
+    <section id="featured" aria-labelledby="featured-heading" className={sectionShell}>
+      <h2 id="featured-heading" className={sectionHeading}>
+        Featured Premium Services
+      </h2>
+      <p className={sectionLead}>Our most popular plans, hand-picked for the best value.</p>
+      <ProductGrid products={products} />
+    </section>
+  )
+}
+
+function chipClass(active: boolean): string {
+  return `inline-flex h-9 shrink-0 items-center rounded-full border px-4 text-sm font-medium whitespace-nowrap transition-colors ${
+    active
+      ? 'border-brand-600 bg-brand-600 text-white'
+      : 'border-slate-300 bg-white text-slate-700 hover:border-brand-400 hover:text-brand-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:border-brand-400 dark:hover:text-white'
+  }`
+}
+
+function Services({ products, categories }: { products: CardProduct[]; categories: string[] }) {
+  const [searchParams, setSearchParams] = useSearchParams()
+  const category = searchParams.get(CATEGORY_PARAM)?.trim() ?? ''
+  const searchInUrl = searchParams.get(SEARCH_PARAM) ?? ''
+  const [search, setSearch] = useState(searchInUrl)
+  // The URL follows the box (replace, no scroll); the box follows the URL only when it changed
+  // from elsewhere (back button, a shared link), so typing is never overwritten.
+  const lastWritten = useRef(searchInUrl)
+  useEffect(() => {
+    if (searchInUrl !== lastWritten.current) {
+      lastWritten.current = searchInUrl
+      setSearch(searchInUrl)
+    }
+  }, [searchInUrl])
+
+  function onSearch(value: string) {
+    setSearch(value)
+    lastWritten.current = value.trim()
+    setSearchParams(
+      (previous) => {
+        const next = new URLSearchParams(previous)
+        if (value.trim()) next.set(SEARCH_PARAM, value.trim())
+        else next.delete(SEARCH_PARAM)
+        return next
+      },
+      { replace: true, preventScrollReset: true },
+    )
+  }
+
+  function chipSearch(chip: string | null): string {
+    const next = new URLSearchParams(searchParams)
+    if (chip) next.set(CATEGORY_PARAM, chip)
+    else next.delete(CATEGORY_PARAM)
+    const text = next.toString()
+    return text ? `?${text}` : '?'
+  }
+
+  const shown = filterProducts(products, { category, search })
+  const activeChip = categories.find((chip) => sameCategory(chip, category)) ?? (category || null)
+
+  return (
+    <section id="services" aria-labelledby="services-heading" className={sectionShell}>
+      <div className="flex flex-col gap-4 md:flex-row md:items-end md:justify-between">
+        <div>
+          <h2 id="services-heading" className={sectionHeading}>
+            All Services
+          </h2>
+          <p className={sectionLead}>
+            Streaming, software, music, games, themes, plugins and more.
+          </p>
+        </div>
+        <form
+          role="search"
+          method="get"
+          action="/"
+          onSubmit={(event) => event.preventDefault()}
+          className="relative md:w-80"
+        >
+          <label htmlFor="service-search" className="sr-only">
+            Search services
+          </label>
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute left-3.5 top-1/2 size-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
           />
-        ) : null}
-        {product.discount > 0 ? (
-          <span className="absolute left-3 top-3 rounded-full bg-rose-600 px-2.5 py-1 text-xs font-semibold text-white">
-            {product.discount}% OFF
-          </span>
-        ) : null}
+          <input
+            id="service-search"
+            type="search"
+            name={SEARCH_PARAM}
+            value={search}
+            onChange={(event) => onSearch(event.target.value)}
+            placeholder="Search by name, category or tag"
+            autoComplete="off"
+            className="h-11 w-full rounded-xl border border-slate-300 bg-white pl-10 pr-3 text-base text-slate-900 placeholder:text-slate-500 focus:border-brand-500 dark:border-slate-700 dark:bg-slate-900 dark:text-white dark:placeholder:text-slate-400"
+          />
+          {category ? <input type="hidden" name={CATEGORY_PARAM} value={category} /> : null}
+        </form>
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <p className="text-xs font-medium uppercase tracking-wide text-indigo-700">{product.category}</p>
-        <h3 className="font-semibold leading-snug">{product.title}</h3>
-        <p className="mt-auto flex items-baseline gap-2">
-          <span className="text-lg font-bold">{formatRupees(product.price)}</span>
-          {product.originalPrice > product.price ? (
-            <s className="text-sm text-slate-500">{formatRupees(product.originalPrice)}</s>
-          ) : null}
+
+      <nav
+        aria-label="Filter by category"
+        className="-mx-4 mt-6 overflow-x-auto px-4 pb-2 md:mx-0 md:overflow-visible md:px-0"
+      >
+        <ul className="flex gap-2 md:flex-wrap">
+          <li>
+            <Link
+              to={chipSearch(null)}
+              replace
+              preventScrollReset
+              aria-current={!activeChip ? 'true' : undefined}
+              className={chipClass(!activeChip)}
+            >
+              All
+            </Link>
+          </li>
+          {categories.map((chip) => {
+            const active = activeChip !== null && sameCategory(chip, activeChip)
+            return (
+              <li key={chip}>
+                <Link
+                  to={chipSearch(chip)}
+                  replace
+                  preventScrollReset
+                  aria-current={active ? 'true' : undefined}
+                  className={chipClass(active)}
+                >
+                  {chip}
+                </Link>
+              </li>
+            )
+          })}
+        </ul>
+      </nav>
+
+      <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+        {shown.length === products.length
+          ? `Showing all ${products.length} services`
+          : `Showing ${shown.length} of ${products.length} services`}
+      </p>
+
+      {shown.length > 0 ? (
+        <ProductGrid products={shown} />
+      ) : (
+        <div className="mt-6 flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
+          <SearchX aria-hidden="true" className="size-8 text-slate-500 dark:text-slate-400" />
+          <p className="font-semibold text-slate-900 dark:text-white">
+            No services match your filters.
+          </p>
+          <Link
+            to="?"
+            replace
+            preventScrollReset
+            onClick={() => setSearch('')}
+            className="text-sm font-semibold text-brand-700 underline underline-offset-4 dark:text-brand-300"
+          >
+            Clear filters
+          </Link>
+        </div>
+      )}
+    </section>
+  )
+}
+
+function Process() {
+  return (
+    <section id="process" aria-labelledby="process-heading" className={sectionShell}>
+      <h2 id="process-heading" className={sectionHeading}>
+        How It Works
+      </h2>
+      <p className={sectionLead}>From choosing to using in three simple steps.</p>
+      <ol className="mt-8 grid gap-5 md:grid-cols-3">
+        {PROCESS_STEPS.map((step, index) => (
+          <li
+            key={step.title}
+            className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          >
+            <span
+              aria-hidden="true"
+              className="inline-flex size-11 items-center justify-center rounded-full bg-brand-600 text-lg font-extrabold text-white"
+            >
+              {index + 1}
+            </span>
+            <h3 className="mt-4 text-lg font-bold text-slate-950 dark:text-white">
+              <span className="sr-only">Step {index + 1}: </span>
+              {step.title}
+            </h3>
+            <p className="mt-2 text-slate-600 dark:text-slate-300">{step.text}</p>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+function WhyChooseUs() {
+  const { siteName } = useSiteSettings()
+  return (
+    <section aria-labelledby="why-heading" className="bg-white py-2 dark:bg-slate-900/40">
+      <div id="why-choose-us" className={sectionShell}>
+        <h2 id="why-heading" className={sectionHeading}>
+          Why Choose {siteName}
+        </h2>
+        <p className={sectionLead}>
+          Trusted by 10,000+ customers across India, rated 4.9 out of 5.
         </p>
-        {!product.inStock ? <p className="text-sm font-medium text-rose-700">Out of Stock</p> : null}
+        <ul className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
+          {WHY_CHOOSE_US.map((item) => (
+            <li key={item.title} className="flex gap-4">
+              <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+                <BadgeCheck aria-hidden="true" className="size-5" />
+              </span>
+              <div>
+                <h3 className="font-bold text-slate-950 dark:text-white">{item.title}</h3>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{item.text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
       </div>
-    </li>
+    </section>
+  )
+}
+
+function WhatsApp() {
+  const site = useSiteSettings()
+  const chat = whatsappLink(site.whatsappNumber, supportMessage(site.siteName))
+  return (
+    <section id="whatsapp" aria-labelledby="whatsapp-heading" className={sectionShell}>
+      <div className="overflow-hidden rounded-3xl bg-gradient-to-br from-emerald-800 to-teal-900 px-6 py-10 text-white shadow-xl sm:px-10">
+        <div className="flex flex-col gap-6 md:flex-row md:items-center md:justify-between">
+          <div className="max-w-xl">
+            <h2
+              id="whatsapp-heading"
+              className="text-2xl font-extrabold tracking-tight sm:text-3xl"
+            >
+              Questions? We are on WhatsApp
+            </h2>
+            <p className="mt-3 text-emerald-50">
+              Chat with our support team 24/7 for help choosing a plan, with an order, or with a
+              replacement.
+              {site.whatsappCommunityUrl
+                ? ' Join the community to hear about new deals first.'
+                : null}
+            </p>
+          </div>
+          <div className="flex flex-col gap-3 sm:flex-row md:flex-col lg:flex-row">
+            {chat ? (
+              <a
+                href={chat}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-white px-5 font-semibold text-emerald-900 shadow hover:bg-emerald-50"
+              >
+                <MessageCircle aria-hidden="true" className="size-5" />
+                Chat on WhatsApp
+              </a>
+            ) : null}
+            {site.whatsappCommunityUrl ? (
+              <a
+                href={site.whatsappCommunityUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex h-12 items-center justify-center gap-2 rounded-xl px-5 font-semibold text-white ring-1 ring-white/50 hover:bg-white/10"
+              >
+                <MessageCircle aria-hidden="true" className="size-5" />
+                Join our community
+              </a>
+            ) : null}
+            {!chat && site.contactEmail ? (
+              <a
+                href={`mailto:${site.contactEmail}`}
+                className="inline-flex h-12 items-center justify-center rounded-xl bg-white px-5 font-semibold text-emerald-900 shadow hover:bg-emerald-50"
+              >
+                E-mail {site.contactEmail}
+              </a>
+            ) : null}
+          </div>
+        </div>
+      </div>
+    </section>
   )
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { siteName, siteDescription, featured, products } = loaderData
+  const { products, categories } = loaderData
   return (
-    <main>
-      <section className="bg-gradient-to-br from-indigo-700 to-violet-700 px-4 py-16 text-white">
-        <div className="mx-auto max-w-6xl">
-          <h1 className="text-4xl font-extrabold tracking-tight sm:text-5xl">{siteName}</h1>
-          <p className="mt-4 max-w-2xl text-lg text-indigo-100">{siteDescription}</p>
-        </div>
-      </section>
-      {featured.length > 0 ? (
-        <section aria-labelledby="featured-heading" className="mx-auto max-w-6xl px-4 py-12">
-          <h2 id="featured-heading" className="text-2xl font-bold">
-            Featured Premium Services
-          </h2>
-          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {featured.map((product) => (
-              <ProductCard key={product.id} product={product} />
-            ))}
-          </ul>
-        </section>
-      ) : null}
-      <section id="services" aria-labelledby="services-heading" className="mx-auto max-w-6xl px-4 py-12">
-        <h2 id="services-heading" className="text-2xl font-bold">
-          All Services
-        </h2>
-        {products.length === 0 ? (
-          <p className="mt-6 text-slate-600">No products yet.</p>
-        ) : (
-          <ul className="mt-6 grid gap-6 sm:grid-cols-2 lg:grid-cols-4">
-            {products.map((product) => (
-              <ProductCard key={product.id} product={product} />
-            ))}
-          </ul>
-        )}
-      </section>
+    <main className="flex-1">
+      <Hero />
+      <Featured products={products.filter((product) => product.featured)} />
+      <Services products={products} categories={categories} />
+      <Process />
+      <WhyChooseUs />
+      <WhatsApp />
     </main>
   )
 }
 
-export function meta({ data }: Route.MetaArgs) {
-  const name = data?.siteName ?? 'KeyBazaar'
-  return [
-    { title: `${name}: premium subscriptions and licenses at up to 80% off` },
-    { name: 'description', content: data?.siteDescription ?? '' },
-  ]
+export function meta({ data, matches }: Route.MetaArgs) {
+  const root = rootMetaData(matches)
+  const siteName = root?.site.siteName ?? 'KeyBazaar'
+  const publicUrl = root?.publicUrl ?? ''
+  return seoMeta({
+    title: `${siteName}: premium subscriptions and licences at up to 80% off`,
+    description: root?.site.siteDescription ?? '',
+    siteName,
+    canonicalUrl: `${publicUrl}/`,
+    imageUrl: data?.socialImage,
+    keywords: [
+      'premium subscriptions',
+      'software licences',
+      'streaming',
+      'discount',
+      'India',
+      'instant delivery',
+    ],
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'WebSite',
+      name: siteName,
+      url: `${publicUrl}/`,
+    },
+  })
 }

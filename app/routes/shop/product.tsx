@@ -1,0 +1,409 @@
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import Calendar from 'lucide-react/icons/calendar'
+import CircleCheck from 'lucide-react/icons/circle-check'
+import Clock from 'lucide-react/icons/clock'
+import MessageCircle from 'lucide-react/icons/message-circle'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import Star from 'lucide-react/icons/star'
+import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
+import { DiscountBadge } from '~/components/shop/product-card'
+import { ShareButton } from '~/components/shop/share-button'
+import { metaDescription, seoMeta } from '~/components/shop/seo'
+import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
+import { productQuestionMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { ResponsiveImage } from '~/components/ui/responsive-image'
+import { getProductBySlugOrId } from '~/data/product.server'
+import { services } from '~/lib/app-context.server'
+import { imageService, socialImageUrl } from '~/lib/images.server'
+import { formatRupees, paiseToDecimalText } from '~/lib/money'
+import type { Route } from './+types/product'
+
+const PRODUCT_NOT_FOUND = 'Product not found'
+const PRODUCT_LOAD_FAILED = 'Failed to load product'
+
+export async function loader({ params }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const product = await getProductBySlugOrId(db, params.slugOrId)
+  if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
+  const image = await imageService().ref(product.image)
+  const canonicalUrl = `${env.PUBLIC_URL}/product/${encodeURIComponent(product.slug)}`
+  return {
+    // What the page and its metadata show; no timestamps or internal fields.
+    product: {
+      id: product.id,
+      slug: product.slug,
+      title: product.title,
+      description: product.description,
+      shortDescription: product.shortDescription,
+      price: product.price,
+      originalPrice: product.originalPrice,
+      discount: product.discount,
+      category: product.category,
+      inStock: product.inStock,
+      buyNowLink: product.buyNowLink,
+      tags: product.tags,
+      validity: product.validity,
+      deliveryTime: product.deliveryTime,
+      features: product.features,
+      metaTitle: product.metaTitle,
+      metaDescription: product.metaDescription,
+      keywords: product.keywords,
+      rating: product.rating,
+      reviews: product.reviews,
+    },
+    image,
+    canonicalUrl,
+    socialImage: socialImageUrl(image, env.PUBLIC_URL),
+  }
+}
+
+export function shouldRevalidate({
+  formAction,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formAction === '/theme') return false
+  return defaultShouldRevalidate
+}
+
+type PageProduct = Route.ComponentProps['loaderData']['product']
+
+const reviewCount = new Intl.NumberFormat('en-IN')
+
+function BuyButton({ product }: { product: PageProduct }) {
+  const base =
+    'inline-flex h-14 w-full items-center justify-center gap-2 rounded-2xl px-6 text-lg font-bold shadow-lg transition-colors sm:w-auto sm:min-w-64'
+  if (!product.inStock) {
+    return (
+      <button
+        type="button"
+        disabled
+        className={`${base} cursor-not-allowed bg-slate-300 text-slate-700 shadow-none dark:bg-slate-800 dark:text-slate-300`}
+      >
+        Out of Stock
+      </button>
+    )
+  }
+  if (product.buyNowLink) {
+    return (
+      <a
+        href={product.buyNowLink}
+        target="_blank"
+        rel="noopener noreferrer"
+        className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
+      >
+        Buy Now
+        <span className="sr-only"> (opens in a new tab)</span>
+      </a>
+    )
+  }
+  // Checkout (the payment dialog) lives at /checkout/{slug}, built by the checkout issue.
+  return (
+    <Link
+      to={`/checkout/${product.slug}`}
+      className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
+    >
+      Buy Now
+    </Link>
+  )
+}
+
+export default function ProductPage({ loaderData }: Route.ComponentProps) {
+  const { product, image, canonicalUrl } = loaderData
+  const site = useSiteSettings()
+  const support = whatsappLink(
+    site.whatsappNumber,
+    productQuestionMessage(site.siteName, product.title, canonicalUrl),
+  )
+  const hasSaving = product.originalPrice > product.price
+  const deliveryTime = product.deliveryTime.trim() || 'Instant'
+  const validity = product.validity.trim() || '1 Year'
+
+  return (
+    <main className="mx-auto w-full max-w-6xl flex-1 px-4 pb-16 pt-6">
+      <div className="flex items-center justify-between gap-4">
+        <Link
+          to="/#services"
+          className="inline-flex items-center gap-2 rounded-lg py-1.5 text-sm font-semibold text-slate-700 hover:text-brand-700 dark:text-slate-200 dark:hover:text-brand-300"
+        >
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          Back to products
+        </Link>
+        <ShareButton url={canonicalUrl} title={product.title} />
+      </div>
+
+      <div className="mt-4 grid gap-8 lg:grid-cols-2 lg:gap-12">
+        <div className="lg:sticky lg:top-24 lg:self-start">
+          <div className="relative overflow-hidden rounded-3xl border border-slate-200 bg-slate-100 shadow-sm dark:border-slate-800 dark:bg-slate-800">
+            <ResponsiveImage
+              image={image}
+              alt={product.title}
+              sizes="(min-width: 1152px) 552px, (min-width: 1024px) 48vw, 100vw"
+              priority
+            />
+            <DiscountBadge
+              percent={product.discount}
+              className="absolute left-3 top-3 px-3 text-sm"
+            />
+          </div>
+        </div>
+
+        <div>
+          <div className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="rounded-full bg-brand-100 px-3 py-1 font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+              {product.category}
+            </span>
+            {product.inStock ? (
+              <span className="rounded-full bg-emerald-100 px-3 py-1 font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+                In Stock
+              </span>
+            ) : (
+              <span className="rounded-full bg-rose-100 px-3 py-1 font-semibold text-rose-800 dark:bg-rose-950 dark:text-rose-300">
+                Out of Stock
+              </span>
+            )}
+            {product.rating > 0 ? (
+              <span className="inline-flex items-center gap-1 text-slate-700 dark:text-slate-200">
+                <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-400" />
+                <span className="font-semibold">
+                  <span className="sr-only">Rated </span>
+                  {product.rating.toFixed(1)}
+                </span>
+                <span className="text-slate-600 dark:text-slate-300">
+                  ({reviewCount.format(product.reviews)} reviews)
+                </span>
+              </span>
+            ) : null}
+          </div>
+
+          <h1 className="mt-4 text-3xl font-extrabold leading-tight tracking-tight text-slate-950 sm:text-4xl dark:text-white">
+            {product.title}
+          </h1>
+          {product.shortDescription ? (
+            <p className="mt-3 text-lg text-slate-700 dark:text-slate-200">
+              {product.shortDescription}
+            </p>
+          ) : null}
+
+          <div className="mt-6 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+            <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
+              <span className="text-4xl font-extrabold text-slate-950 dark:text-white">
+                <span className="sr-only">Price </span>
+                {formatRupees(product.price)}
+              </span>
+              {hasSaving ? (
+                <>
+                  <s className="text-lg text-slate-600 dark:text-slate-400">
+                    <span className="sr-only">Original price </span>
+                    {formatRupees(product.originalPrice)}
+                  </s>
+                  {product.discount > 0 ? (
+                    <span className="font-bold text-emerald-700 dark:text-emerald-400">
+                      Save {product.discount}%
+                    </span>
+                  ) : null}
+                </>
+              ) : null}
+            </p>
+            <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
+              <div>
+                <dt className="flex items-center gap-2 text-slate-600 dark:text-slate-300">
+                  <Clock
+                    aria-hidden="true"
+                    className="size-4 shrink-0 text-brand-600 dark:text-brand-300"
+                  />
+                  Delivery
+                </dt>
+                <dd className="pl-6 font-semibold text-slate-900 dark:text-white">
+                  {deliveryTime}
+                </dd>
+              </div>
+              <div>
+                <dt className="flex items-center gap-2 text-slate-600 dark:text-slate-300">
+                  <Calendar
+                    aria-hidden="true"
+                    className="size-4 shrink-0 text-brand-600 dark:text-brand-300"
+                  />
+                  Validity
+                </dt>
+                <dd className="pl-6 font-semibold text-slate-900 dark:text-white">{validity}</dd>
+              </div>
+            </dl>
+            <div className="mt-5">
+              <BuyButton product={product} />
+            </div>
+            <p className="mt-3 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+              <ShieldCheck
+                aria-hidden="true"
+                className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+              />
+              Secure payment by UPI, card or wallet. Details delivered within 5 minutes.
+            </p>
+          </div>
+
+          {product.description ? (
+            <section aria-labelledby="description-heading" className="mt-8">
+              <h2
+                id="description-heading"
+                className="text-lg font-bold text-slate-950 dark:text-white"
+              >
+                Description
+              </h2>
+              <p className="mt-2 leading-relaxed whitespace-pre-line text-slate-700 dark:text-slate-200">
+                {product.description}
+              </p>
+            </section>
+          ) : null}
+
+          {product.features.length > 0 ? (
+            <section aria-labelledby="features-heading" className="mt-8">
+              <h2
+                id="features-heading"
+                className="text-lg font-bold text-slate-950 dark:text-white"
+              >
+                Features
+              </h2>
+              <ul className="mt-3 grid gap-2 sm:grid-cols-2">
+                {product.features.map((feature) => (
+                  <li
+                    key={feature}
+                    className="flex items-start gap-2 text-slate-700 dark:text-slate-200"
+                  >
+                    <CircleCheck
+                      aria-hidden="true"
+                      className="mt-0.5 size-5 shrink-0 text-emerald-600 dark:text-emerald-400"
+                    />
+                    {feature}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          {product.tags.length > 0 ? (
+            <section aria-labelledby="tags-heading" className="mt-8">
+              <h2 id="tags-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+                Tags
+              </h2>
+              <ul className="mt-3 flex flex-wrap gap-2">
+                {product.tags.map((tag) => (
+                  <li
+                    key={tag}
+                    className="rounded-full border border-slate-300 px-3 py-1 text-sm text-slate-700 dark:border-slate-700 dark:text-slate-200"
+                  >
+                    #{tag}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          <section
+            aria-labelledby="why-product-heading"
+            className="mt-8 rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 p-5 dark:from-brand-950 dark:to-slate-900"
+          >
+            <h2
+              id="why-product-heading"
+              className="text-lg font-bold text-slate-950 dark:text-white"
+            >
+              Why choose {site.siteName}?
+            </h2>
+            <ul className="mt-4 grid grid-cols-2 gap-4">
+              {PRODUCT_PAGE_CLAIMS.map((claim) => (
+                <li key={claim.label}>
+                  <span className="block text-2xl font-extrabold text-brand-700 dark:text-brand-300">
+                    {claim.value}
+                  </span>
+                  <span className="text-sm text-slate-700 dark:text-slate-200">{claim.label}</span>
+                </li>
+              ))}
+            </ul>
+            {support ? (
+              <a
+                href={support}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-emerald-700 px-4 font-semibold text-white hover:bg-emerald-800"
+              >
+                <MessageCircle aria-hidden="true" className="size-5" />
+                Ask on WhatsApp
+              </a>
+            ) : null}
+          </section>
+        </div>
+      </div>
+    </main>
+  )
+}
+
+export function meta({ data, matches }: Route.MetaArgs) {
+  const root = rootMetaData(matches)
+  const siteName = root?.site.siteName ?? 'KeyBazaar'
+  if (!data) {
+    return [{ title: `${PRODUCT_NOT_FOUND} | ${siteName}` }, { name: 'robots', content: 'noindex' }]
+  }
+  const { product, canonicalUrl, socialImage } = data
+  const description = metaDescription(
+    product.metaDescription || product.shortDescription || product.description,
+  )
+  return seoMeta({
+    title: product.metaTitle || `${product.title} | ${siteName}`,
+    description,
+    siteName,
+    canonicalUrl,
+    imageUrl: socialImage,
+    keywords: product.keywords.length ? product.keywords : product.tags,
+    type: 'product',
+    jsonLd: {
+      '@context': 'https://schema.org',
+      '@type': 'Product',
+      name: product.title,
+      description,
+      sku: product.id,
+      category: product.category,
+      url: canonicalUrl,
+      ...(socialImage ? { image: [socialImage] } : {}),
+      ...(product.reviews > 0 && product.rating > 0
+        ? {
+            aggregateRating: {
+              '@type': 'AggregateRating',
+              ratingValue: product.rating,
+              reviewCount: product.reviews,
+            },
+          }
+        : {}),
+      offers: {
+        '@type': 'Offer',
+        url: canonicalUrl,
+        priceCurrency: 'INR',
+        price: paiseToDecimalText(product.price),
+        availability: product.inStock
+          ? 'https://schema.org/InStock'
+          : 'https://schema.org/OutOfStock',
+        seller: { '@type': 'Organization', name: siteName },
+      },
+    },
+  })
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center gap-4 px-6 py-24 text-center">
+      <h1 className="text-3xl font-extrabold text-slate-950 dark:text-white">
+        {notFound ? PRODUCT_NOT_FOUND : PRODUCT_LOAD_FAILED}
+      </h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        {notFound
+          ? 'This product does not exist or is no longer available.'
+          : 'Something went wrong while loading this product. Please try again in a moment.'}
+      </p>
+      <Link
+        to="/"
+        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+      >
+        Go Back Home
+      </Link>
+    </main>
+  )
+}

@@ -1,0 +1,443 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react'
+import { Link, useFetcher } from 'react-router'
+import type { z } from 'zod'
+import {
+  forgotPasswordSchema,
+  loginSchema,
+  parseForm,
+  signupSchema,
+  type FieldErrors,
+} from '~/lib/validation/auth'
+
+/**
+ * The login, sign-up and forgot-password forms. Each is used twice: on its full page
+ * (/login, /signup, /forgot-password; plain HTML forms that work without JavaScript) and
+ * in the modal over any page. With JavaScript the form checks itself with the same Zod
+ * schema as the server before it submits, and submits through a fetcher.
+ */
+export interface AuthFormResult {
+  errors?: FieldErrors
+  formError?: string
+  /** A success message (e.g. "check your inbox"). */
+  message?: string
+  values?: { name?: string; email?: string }
+}
+
+export type AuthView = 'login' | 'signup' | 'forgot'
+
+export const fieldClass =
+  'block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-900 dark:text-white'
+export const primaryButtonClass =
+  'inline-flex h-11 w-full items-center justify-center rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70'
+const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
+
+export function Field({
+  label,
+  name,
+  type = 'text',
+  autoComplete,
+  defaultValue,
+  error,
+  onEdit,
+  hint,
+}: {
+  label: string
+  name: string
+  type?: 'text' | 'email' | 'password'
+  autoComplete?: string
+  defaultValue?: string
+  error?: string
+  onEdit?: (name: string) => void
+  hint?: string
+}) {
+  const id = useId()
+  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null]
+    .filter(Boolean)
+    .join(' ')
+  return (
+    <div className="space-y-1.5">
+      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+        {label}
+      </label>
+      <input
+        id={id}
+        name={name}
+        type={type}
+        autoComplete={autoComplete}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onInput={() => onEdit?.(name)}
+        className={fieldClass}
+      />
+      {hint && !error ? (
+        <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      ) : null}
+      {error ? (
+        <p id={`${id}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+export function FormAlert({
+  tone = 'error',
+  children,
+}: {
+  tone?: 'error' | 'success'
+  children: ReactNode
+}) {
+  return (
+    <div
+      role={tone === 'error' ? 'alert' : 'status'}
+      className={
+        tone === 'error'
+          ? 'rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm font-medium text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200'
+          : 'rounded-xl border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200'
+      }
+    >
+      {children}
+    </div>
+  )
+}
+
+/**
+ * Field errors from the last submission (client check or server answer); editing a field
+ * clears its message, as the spec's forms do.
+ */
+export function useFormErrors(schema: z.ZodType, result: AuthFormResult | undefined) {
+  const [errors, setErrors] = useState<FieldErrors>(result?.errors ?? {})
+  const [formError, setFormError] = useState<string | undefined>(result?.formError)
+  // A new answer from the server replaces what is shown (React's "adjust state on prop change").
+  const [shown, setShown] = useState(result)
+  if (result !== shown) {
+    setShown(result)
+    setErrors(result?.errors ?? {})
+    setFormError(result?.formError)
+  }
+  return {
+    errors,
+    formError,
+    clear(name: string) {
+      setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current))
+    },
+    /** Checks the form before it is sent; stops the submission when something is wrong. */
+    onSubmit(event: FormEvent<HTMLFormElement>) {
+      const parsed = parseForm(schema, new FormData(event.currentTarget))
+      if (!parsed.errors) {
+        setFormError(undefined)
+        return
+      }
+      event.preventDefault()
+      setErrors(parsed.errors)
+      setFormError(undefined)
+      const first = Object.keys(parsed.errors)[0]
+      if (first) event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
+    },
+  }
+}
+
+export function GoogleButton({
+  intent,
+  redirectTo,
+}: {
+  intent: 'login' | 'signup'
+  redirectTo: string
+}) {
+  // A plain form: the server answers with a redirect to Google (works without JavaScript).
+  return (
+    <form method="post" action="/auth/google">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button
+        type="submit"
+        className="inline-flex h-11 w-full items-center justify-center gap-3 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5">
+          <path
+            fill="#4285F4"
+            d="M23.5 12.3c0-.8-.1-1.6-.2-2.3H12v4.4h6.5a5.5 5.5 0 0 1-2.4 3.6v3h3.9c2.2-2.1 3.5-5.1 3.5-8.7z"
+          />
+          <path
+            fill="#34A853"
+            d="M12 24c3.2 0 6-1.1 8-2.9l-3.9-3c-1.1.7-2.5 1.2-4.1 1.2-3.1 0-5.8-2.1-6.7-5H1.3v3.1A12 12 0 0 0 12 24z"
+          />
+          <path
+            fill="#FBBC05"
+            d="M5.3 14.3a7.2 7.2 0 0 1 0-4.6V6.6H1.3a12 12 0 0 0 0 10.8l4-3.1z"
+          />
+          <path
+            fill="#EA4335"
+            d="M12 4.8c1.8 0 3.3.6 4.6 1.8l3.4-3.4A12 12 0 0 0 1.3 6.6l4 3.1c.9-2.9 3.6-4.9 6.7-4.9z"
+          />
+        </svg>
+        Continue with Google
+      </button>
+    </form>
+  )
+}
+
+function Divider() {
+  return (
+    <div className="flex items-center gap-3 text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+      or
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+    </div>
+  )
+}
+
+interface FormProps {
+  /** The server's answer when the page was rendered after a form post (no JavaScript). */
+  result?: AuthFormResult
+  redirectTo: string
+  google: boolean
+  /** Where the "switch" links point: full pages, or the modal's own views. */
+  links: Record<AuthView, string>
+  /** Shown above the form (e.g. after a password reset). */
+  notice?: string
+  /** In the modal, switching views replaces the history entry (Back closes the modal). */
+  modal?: boolean
+}
+
+function SwitchLink({
+  to,
+  modal,
+  className,
+  children,
+}: {
+  to: string
+  modal?: boolean
+  className?: string
+  children: ReactNode
+}) {
+  return (
+    <Link
+      to={to}
+      className={className}
+      {...(modal ? { replace: true, preventScrollReset: true, state: { authModal: true } } : {})}
+    >
+      {children}
+    </Link>
+  )
+}
+
+export function LoginForm({ result, redirectTo, google, links, notice, modal }: FormProps) {
+  const fetcher = useFetcher<AuthFormResult>()
+  const current = fetcher.data ?? result
+  const form = useFormErrors(loginSchema, current)
+  const busy = fetcher.state !== 'idle'
+  return (
+    <div className="space-y-5">
+      {notice && !form.formError ? <FormAlert tone="success">{notice}</FormAlert> : null}
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <fetcher.Form
+        method="post"
+        action="/login"
+        noValidate
+        onSubmit={form.onSubmit}
+        className="space-y-4"
+      >
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={current?.values?.email}
+          error={form.errors.email}
+          onEdit={form.clear}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          error={form.errors.password}
+          onEdit={form.clear}
+        />
+        <div className="flex justify-end">
+          <SwitchLink to={links.forgot} modal={modal} className={`text-sm ${linkClass}`}>
+            Forgot password?
+          </SwitchLink>
+        </div>
+        <button type="submit" className={primaryButtonClass} disabled={busy}>
+          {busy ? 'Logging in…' : 'Log in'}
+        </button>
+      </fetcher.Form>
+      {google ? (
+        <>
+          <Divider />
+          <GoogleButton intent="login" redirectTo={redirectTo} />
+        </>
+      ) : null}
+      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+        Don&apos;t have an account?{' '}
+        <SwitchLink to={links.signup} modal={modal} className={linkClass}>
+          Sign up
+        </SwitchLink>
+      </p>
+    </div>
+  )
+}
+
+export function SignupForm({ result, redirectTo, google, links, notice, modal }: FormProps) {
+  const fetcher = useFetcher<AuthFormResult>()
+  const current = fetcher.data ?? result
+  const form = useFormErrors(signupSchema, current)
+  const busy = fetcher.state !== 'idle'
+  return (
+    <div className="space-y-5">
+      {notice && !form.formError ? <FormAlert tone="success">{notice}</FormAlert> : null}
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <fetcher.Form
+        method="post"
+        action="/signup"
+        noValidate
+        onSubmit={form.onSubmit}
+        className="space-y-4"
+      >
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <Field
+          label="Full name"
+          name="name"
+          autoComplete="name"
+          defaultValue={current?.values?.name}
+          error={form.errors.name}
+          onEdit={form.clear}
+        />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={current?.values?.email}
+          error={form.errors.email}
+          onEdit={form.clear}
+        />
+        <Field
+          label="Password"
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          hint="At least 6 characters"
+          error={form.errors.password}
+          onEdit={form.clear}
+        />
+        <Field
+          label="Confirm password"
+          name="confirmPassword"
+          type="password"
+          autoComplete="new-password"
+          error={form.errors.confirmPassword}
+          onEdit={form.clear}
+        />
+        <button type="submit" className={primaryButtonClass} disabled={busy}>
+          {busy ? 'Creating account…' : 'Create account'}
+        </button>
+      </fetcher.Form>
+      {google ? (
+        <>
+          <Divider />
+          <GoogleButton intent="signup" redirectTo={redirectTo} />
+        </>
+      ) : null}
+      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+        Already have an account?{' '}
+        <SwitchLink to={links.login} modal={modal} className={linkClass}>
+          Log in
+        </SwitchLink>
+      </p>
+    </div>
+  )
+}
+
+export function ForgotPasswordForm({
+  result,
+  links,
+  modal,
+}: Pick<FormProps, 'result' | 'links' | 'modal'>) {
+  const fetcher = useFetcher<AuthFormResult>()
+  const current = fetcher.data ?? result
+  const form = useFormErrors(forgotPasswordSchema, current)
+  const busy = fetcher.state !== 'idle'
+  return (
+    <div className="space-y-5">
+      {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
+      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Enter the e-mail address of your account and we will send you a link to set a new password.
+      </p>
+      <fetcher.Form
+        method="post"
+        action="/forgot-password"
+        noValidate
+        onSubmit={form.onSubmit}
+        className="space-y-4"
+      >
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={current?.values?.email}
+          error={form.errors.email}
+          onEdit={form.clear}
+        />
+        <button type="submit" className={primaryButtonClass} disabled={busy}>
+          {busy ? 'Sending…' : 'Send reset link'}
+        </button>
+      </fetcher.Form>
+      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+        Remembered it?{' '}
+        <SwitchLink to={links.login} modal={modal} className={linkClass}>
+          Back to login
+        </SwitchLink>
+      </p>
+    </div>
+  )
+}
+
+/** The card the full pages (/login, /signup, /forgot-password, /reset-password) share. */
+export function AuthPage({
+  title,
+  subtitle,
+  children,
+}: {
+  title: string
+  subtitle?: string
+  children: ReactNode
+}) {
+  return (
+    <main className="flex flex-1 items-start justify-center px-4 py-10 sm:py-16">
+      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
+          {title}
+        </h1>
+        {subtitle ? (
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{subtitle}</p>
+        ) : null}
+        <div className="mt-6">{children}</div>
+      </div>
+    </main>
+  )
+}
+
+export const AUTH_TITLES: Record<AuthView, { title: string; subtitle: string }> = {
+  login: { title: 'Log in', subtitle: 'Welcome back! Log in to see your orders and account.' },
+  signup: {
+    title: 'Create your account',
+    subtitle: 'Track your orders and get your keys faster next time.',
+  },
+  forgot: { title: 'Reset your password', subtitle: 'We will e-mail you a link to set a new one.' },
+}
+
+export const PAGE_LINKS: Record<AuthView, string> = {
+  login: '/login',
+  signup: '/signup',
+  forgot: '/forgot-password',
+}

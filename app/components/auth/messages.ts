@@ -1,0 +1,24 @@
+import { AUTH_MESSAGES } from '~/lib/validation/auth'
+
+/**
+ * Google sign-in comes back with ?provider=google&error=<code>. The spec's fallbacks
+ * ('Failed to log in with Google' / 'Failed to sign up with Google') unless the code
+ * has a plainer explanation.
+ */
+export function googleErrorMessage(view: 'login' | 'signup', code: string): string {
+  if (code === 'ACCOUNT_SUSPENDED') return AUTH_MESSAGES.accountSuspended
+  // Only when registration is closed in the settings and the Google address has no account.
+  if (code === 'signup_disabled') return AUTH_MESSAGES.registrationClosed
+  if (code === 'access_denied') return 'Google sign-in was cancelled.'
+  return view === 'login' ? AUTH_MESSAGES.googleLoginFailed : AUTH_MESSAGES.googleSignupFailed
+}
+
+/** "<page> | <site name>", with noindex: account pages have no business in search results. */
+export function accountPageMeta(matches: readonly unknown[], title: string) {
+  const root = matches.find(
+    (match): match is { id: 'root'; data: { site?: { siteName?: string } } | undefined } =>
+      typeof match === 'object' && match !== null && (match as { id?: unknown }).id === 'root',
+  )
+  const siteName = root?.data?.site?.siteName ?? 'KeyBazaar'
+  return [{ title: `${title} | ${siteName}` }, { name: 'robots', content: 'noindex' }]
+}

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createAuth, type Auth } from '~/lib/auth.server'
+import { MAIL_JOB } from '~/lib/mail.server'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import {
+  countUsers,
+  createPasswordResetToken,
+  createUser,
+  effectiveAccess,
+  findUserByEmail,
+  getUserProfile,
+  hasAdmin,
+  isResetTokenUsable,
+  noAdminHint,
+  requestPasswordReset,
+  setUserPermissions,
+  setUserRole,
+  setUserStatus,
+  touchLastActive,
+} from './user.server'
+
+/** Profiles and accounts on both engines, through better-auth and our own queries. */
+let t: TestDb
+let auth: Auth
+const ADMIN = 'owner@example.test'
+
+beforeAll(async () => {
+  t = await createTestDb()
+  auth = createAuth(t.db, {
+    PUBLIC_URL: 'http://shop.example.test',
+    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    ADMIN_EMAILS: [ADMIN],
+    GOOGLE_CLIENT_ID: undefined,
+    GOOGLE_CLIENT_SECRET: undefined,
+    GOOGLE_ISSUER: undefined,
+  })
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+async function signUp(email: string, password = 'secret12', name = 'Test User') {
+  const { headers, response } = await auth.api.signUpEmail({ body: { name, email, password }, returnHeaders: true })
+  return { userId: response.user.id, cookie: headers.getSetCookie()[0]!.split(';')[0]! }
+}
+
+async function signIn(email: string, password = 'secret12') {
+  const { headers } = await auth.api.signInEmail({ body: { email, password }, returnHeaders: true })
+  return headers.getSetCookie()[0]!.split(';')[0]!
+}
+
+const sessionOf = (cookie: string) => auth.api.getSession({ headers: new Headers({ cookie }) })
+
+describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('creates a customer profile on sign-up: role user, active, no permissions, lower-case e-mail', async () => {
+    const { userId } = await signUp('Priya.Sharma@Example.TEST', 'secret12', 'Priya Sharma')
+    const profile = await getUserProfile(t.db, userId)
+    expect(profile).toMatchObject({
+      name: 'Priya Sharma',
+      email: 'priya.sharma@example.test',
+      role: 'user',
+      status: 'active',
+      emailVerified: false,
+      photo: null,
+      permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
+    })
+    expect(profile!.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    expect(profile!.lastActiveAt).not.toBeNull()
+    // Case-insensitive e-mail: the same address in other letters signs in, and cannot sign up again.
+    expect(await signIn('PRIYA.sharma@example.test')).toMatch(/^kb\.session_token=/)
+    await expect(signUp('priya.SHARMA@example.test')).rejects.toThrow(/already exists/)
+    expect((await findUserByEmail(t.db, ' Priya.Sharma@EXAMPLE.test '))?.id).toBe(userId)
+  })
+
+  it('makes ADMIN_EMAILS admins with every permission on sign-up and again on every sign-in', async () => {
+    const { userId } = await signUp(ADMIN.toUpperCase())
+    expect((await getUserProfile(t.db, userId))).toMatchObject({
+      role: 'admin',
+      permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+    })
+    // Someone took the rights away in the database: the next sign-in restores them.
+    await setUserRole(t.db, userId, 'user')
+    expect((await getUserProfile(t.db, userId))?.role).toBe('user')
+    await signIn(ADMIN)
+    expect((await getUserProfile(t.db, userId))).toMatchObject({ role: 'admin', permissions: { canManageUsers: true } })
+  })
+
+  it('computes access: ADMIN_EMAILS always all, otherwise the stored role and flags', () => {
+    const none = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
+    expect(effectiveAccess({ email: ADMIN, role: 'user', permissions: none }, [ADMIN])).toEqual({
+      isAdmin: true,
+      permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+    })
+    expect(effectiveAccess({ email: 'x@example.test', role: 'admin', permissions: { ...none, canManageOrders: true } }, [ADMIN])).toEqual({
+      isAdmin: true,
+      permissions: { ...none, canManageOrders: true },
+    })
+    // A customer's stray flags grant nothing.
+    expect(effectiveAccess({ email: 'x@example.test', role: 'user', permissions: { ...none, canManageUsers: true } }, [])).toEqual({
+      isAdmin: false,
+      permissions: none,
+    })
+  })
+
+  it('Make Admin grants every permission; flags can then be taken away one by one', async () => {
+    const { userId } = await signUp('promoted@example.test')
+    await setUserRole(t.db, userId, 'admin')
+    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({ canCreateProducts: true, canManageOrders: true, canManageUsers: true })
+    await setUserPermissions(t.db, userId, { canCreateProducts: true, canManageOrders: false, canManageUsers: true })
+    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({ canCreateProducts: true, canManageOrders: false, canManageUsers: true })
+  })
+
+  it('suspending ends every session, and a suspended user cannot sign in', async () => {
+    const { userId, cookie } = await signUp('suspect@example.test')
+    const second = await signIn('suspect@example.test')
+    expect((await sessionOf(cookie))?.user.id).toBe(userId)
+    await setUserStatus(t.db, userId, 'suspended')
+    expect(await sessionOf(cookie)).toBeNull()
+    expect(await sessionOf(second)).toBeNull()
+    await expect(signIn('suspect@example.test')).rejects.toThrow('Your account has been suspended. Please contact support.')
+    await setUserStatus(t.db, userId, 'active')
+    expect(await signIn('suspect@example.test')).toMatch(/^kb\.session_token=/)
+  })
+
+  it('counts users, active ones and the new ones of this month', async () => {
+    const now = new Date()
+    const before = await countUsers(t.db, now)
+    const old = await createUser(t.db, { email: 'old-timer@example.test', name: 'Old Timer' }, new Date(Date.UTC(2020, 0, 15)))
+    await setUserStatus(t.db, old.id, 'suspended')
+    const after = await countUsers(t.db, now)
+    expect(after.total).toBe(before.total + 1)
+    expect(after.suspended).toBe(before.suspended + 1)
+    expect(after.active).toBe(before.active)
+    expect(after.newThisMonth).toBe(before.newThisMonth)
+    await createUser(t.db, { email: 'newcomer@example.test', name: 'Newcomer' }, now)
+    expect((await countUsers(t.db, now)).newThisMonth).toBe(before.newThisMonth + 1)
+  })
+
+  it('records activity at most every few minutes', async () => {
+    const user = await createUser(t.db, { email: 'active@example.test', name: 'Active' })
+    const t0 = new Date('2030-01-01T10:00:00.000Z')
+    await touchLastActive(t.db, user.id, t0)
+    expect((await getUserProfile(t.db, user.id))?.lastActiveAt).toBe(t0.toISOString())
+    await touchLastActive(t.db, user.id, new Date(t0.getTime() + 60_000))
+    expect((await getUserProfile(t.db, user.id))?.lastActiveAt).toBe(t0.toISOString())
+    const later = new Date(t0.getTime() + 6 * 60_000)
+    await touchLastActive(t.db, user.id, later)
+    expect((await getUserProfile(t.db, user.id))?.lastActiveAt).toBe(later.toISOString())
+  })
+
+  it('writes the reset token and its mail in one transaction, and the token works once', async () => {
+    const { userId, cookie } = await signUp('forgetful@example.test', 'old-secret')
+    const jobsBefore = await t.db.selectFrom('job').select('id').where('type', '=', MAIL_JOB).execute()
+    expect(await requestPasswordReset(t.db, 'FORGETFUL@example.test', 'http://shop.example.test')).toEqual({ queued: true })
+    const jobs = await t.db.selectFrom('job').select(['payload']).where('type', '=', MAIL_JOB).execute()
+    expect(jobs).toHaveLength(jobsBefore.length + 1)
+    const mail = JSON.parse(jobs.at(-1)!.payload) as { to: string; subject: string; text: string; html: string }
+    expect(mail.to).toBe('forgetful@example.test')
+    const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1]!
+    expect(await isResetTokenUsable(t.db, token)).toBe(true)
+
+    // Same password rules as sign-up.
+    await expect(auth.api.resetPassword({ body: { token, newPassword: '12345' } })).rejects.toThrow()
+    await auth.api.resetPassword({ body: { token, newPassword: 'new-secret' } })
+    expect(await isResetTokenUsable(t.db, token)).toBe(false)
+    await expect(auth.api.resetPassword({ body: { token, newPassword: 'other-secret' } })).rejects.toThrow()
+    // The reset ended the old sessions; the new password signs in.
+    expect(await sessionOf(cookie)).toBeNull()
+    await expect(signIn('forgetful@example.test', 'old-secret')).rejects.toThrow()
+    expect(await signIn('forgetful@example.test', 'new-secret')).toMatch(/^kb\.session_token=/)
+    expect((await getUserProfile(t.db, userId))?.email).toBe('forgetful@example.test')
+  })
+
+  it('says nothing and writes nothing for an unknown address; an expired token is refused', async () => {
+    const count = async () => (await t.db.selectFrom('job').select('id').execute()).length
+    const before = await count()
+    expect(await requestPasswordReset(t.db, 'nobody@example.test', 'http://shop.example.test')).toEqual({ queued: false })
+    expect(await count()).toBe(before)
+
+    const user = await createUser(t.db, { email: 'late@example.test', name: 'Late' })
+    const token = await createPasswordResetToken(t.db, user.id, 60, new Date(Date.now() - 120_000))
+    expect(await isResetTokenUsable(t.db, token)).toBe(false)
+    await expect(auth.api.resetPassword({ body: { token, newPassword: 'new-secret' } })).rejects.toThrow()
+  })
+
+  it('lets an account created without a password (admin:create) set one through its link', async () => {
+    const admin = await createUser(t.db, { email: 'first-admin@example.test', name: 'First Admin', admin: true })
+    expect(admin).toMatchObject({ role: 'admin', permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true } })
+    const token = await createPasswordResetToken(t.db, admin.id)
+    await auth.api.resetPassword({ body: { token, newPassword: 'chosen-password' } })
+    expect(await signIn('first-admin@example.test', 'chosen-password')).toMatch(/^kb\.session_token=/)
+  })
+
+  it('keeps the session in an httpOnly, SameSite=Lax cookie, Secure when PUBLIC_URL is https', async () => {
+    await signUp('cookie@example.test')
+    const plain = (await auth.api.signInEmail({ body: { email: 'cookie@example.test', password: 'secret12' }, returnHeaders: true })).headers
+      .getSetCookie()
+      .find((cookie) => cookie.includes('session_token='))!
+    expect(plain).toMatch(/^kb\.session_token=/)
+    expect(plain).toMatch(/; HttpOnly/i)
+    expect(plain).toMatch(/; SameSite=Lax/i)
+    expect(plain).not.toMatch(/; Secure/i)
+    const https = createAuth(t.db, {
+      PUBLIC_URL: 'https://shop.example.test',
+      APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+      ADMIN_EMAILS: [],
+      GOOGLE_CLIENT_ID: undefined,
+      GOOGLE_CLIENT_SECRET: undefined,
+      GOOGLE_ISSUER: undefined,
+    })
+    const secure = (await https.api.signInEmail({ body: { email: 'cookie@example.test', password: 'secret12' }, returnHeaders: true })).headers
+      .getSetCookie()
+      .find((cookie) => cookie.includes('session_token='))!
+    expect(secure).toMatch(/^__Secure-kb\.session_token=/)
+    expect(secure).toMatch(/; Secure/i)
+    expect(secure).toMatch(/; HttpOnly/i)
+    expect(secure).toMatch(/; SameSite=Lax/i)
+    // The session itself is a database row.
+    const token = decodeURIComponent(secure.split(';')[0]!.split('=')[1]!).split('.')[0]!
+    expect(await t.db.selectFrom('session').select('userId').where('token', '=', token).executeTakeFirst()).toBeTruthy()
+  })
+
+  it('knows whether there is an admin, and says how to make one when there is not', async () => {
+    const fresh = await createTestDb()
+    try {
+      expect(await hasAdmin(fresh.db, [])).toBe(false)
+      expect(await noAdminHint(fresh.db, [])).toContain('npm run admin:create -- --email you@example.com')
+      const listed = await createUser(fresh.db, { email: 'listed@example.test', name: 'Listed' })
+      expect(await hasAdmin(fresh.db, ['listed@example.test'])).toBe(true)
+      expect(await hasAdmin(fresh.db, [])).toBe(false)
+      await setUserRole(fresh.db, listed.id, 'admin')
+      expect(await noAdminHint(fresh.db, [])).toBeNull()
+    } finally {
+      await fresh.destroy()
+    }
+  })
+})

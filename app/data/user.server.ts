@@ -1,0 +1,357 @@
+import crypto from 'node:crypto'
+import { sql } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { toFlag } from '~/lib/db.server'
+import { newId } from '~/lib/id.server'
+import { enqueueMail, passwordResetMail } from '~/lib/mail.server'
+import type { AuthFlag, AuthTime } from '../../db/schema'
+import { getSiteSettings } from './settings.server'
+
+/**
+ * User profiles (spec section 3 "User profile"): better-auth's user table plus our fields.
+ * On PostgreSQL better-auth stores native booleans and timestamps, on SQLite 0/1 and text;
+ * everything leaving this file is normalised (booleans, ISO-8601 strings).
+ */
+export const ROLES = ['user', 'admin'] as const
+export type Role = (typeof ROLES)[number]
+export const USER_STATUSES = ['active', 'suspended', 'inactive'] as const
+export type UserStatus = (typeof USER_STATUSES)[number]
+
+export const PERMISSIONS = ['canCreateProducts', 'canManageOrders', 'canManageUsers'] as const
+export type Permission = (typeof PERMISSIONS)[number]
+export type Permissions = Record<Permission, boolean>
+
+export const ALL_PERMISSIONS: Permissions = { canCreateProducts: true, canManageOrders: true, canManageUsers: true }
+export const NO_PERMISSIONS: Permissions = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
+
+export interface UserProfile {
+  id: string
+  name: string
+  email: string
+  emailVerified: boolean
+  photo: string | null
+  role: Role
+  status: UserStatus
+  permissions: Permissions
+  createdAt: string
+  updatedAt: string
+  lastActiveAt: string | null
+}
+
+export const toIso = (value: AuthTime): string => (value instanceof Date ? value : new Date(value)).toISOString()
+const toIsoOrNull = (value: AuthTime | null): string | null => (value === null ? null : toIso(value))
+const toBool = (value: AuthFlag): boolean => Boolean(value)
+
+const profileColumns = [
+  'id',
+  'name',
+  'email',
+  'emailVerified',
+  'photo',
+  'role',
+  'status',
+  'canCreateProducts',
+  'canManageOrders',
+  'canManageUsers',
+  'createdAt',
+  'updatedAt',
+  'lastActiveAt',
+] as const
+
+type ProfileRow = {
+  id: string
+  name: string
+  email: string
+  emailVerified: AuthFlag
+  photo: string | null
+  role: string
+  status: string | null
+  canCreateProducts: AuthFlag
+  canManageOrders: AuthFlag
+  canManageUsers: AuthFlag
+  createdAt: AuthTime
+  updatedAt: AuthTime
+  lastActiveAt: AuthTime | null
+}
+
+/** Also used for the user better-auth hands back with a session (same fields). */
+export function toUserProfile(row: ProfileRow): UserProfile {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    emailVerified: toBool(row.emailVerified),
+    photo: row.photo,
+    role: row.role === 'admin' ? 'admin' : 'user',
+    // Missing counts as active (spec section 3).
+    status: (USER_STATUSES as readonly string[]).includes(row.status ?? '') ? (row.status as UserStatus) : 'active',
+    permissions: {
+      canCreateProducts: toBool(row.canCreateProducts),
+      canManageOrders: toBool(row.canManageOrders),
+      canManageUsers: toBool(row.canManageUsers),
+    },
+    createdAt: toIso(row.createdAt),
+    updatedAt: toIso(row.updatedAt),
+    lastActiveAt: toIsoOrNull(row.lastActiveAt),
+  }
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase()
+
+/** Whether an e-mail is in ADMIN_EMAILS (the original's built-in admin list). */
+export function isListedAdmin(email: string, adminEmails: readonly string[]): boolean {
+  return adminEmails.includes(normalizeEmail(email))
+}
+
+/**
+ * What a user may do (spec section 6): ADMIN_EMAILS are admins with every permission;
+ * otherwise the stored role stands and an admin has the stored flags.
+ */
+export function effectiveAccess(
+  profile: Pick<UserProfile, 'email' | 'role' | 'permissions'>,
+  adminEmails: readonly string[],
+): { isAdmin: boolean; permissions: Permissions } {
+  if (isListedAdmin(profile.email, adminEmails)) return { isAdmin: true, permissions: { ...ALL_PERMISSIONS } }
+  if (profile.role === 'admin') return { isAdmin: true, permissions: { ...profile.permissions } }
+  return { isAdmin: false, permissions: { ...NO_PERMISSIONS } }
+}
+
+export async function getUserProfile(db: DB, id: string): Promise<UserProfile | null> {
+  const row = await db.selectFrom('user').select(profileColumns).where('id', '=', id).executeTakeFirst()
+  return row ? toUserProfile(row) : null
+}
+
+export async function findUserByEmail(db: DB, email: string): Promise<UserProfile | null> {
+  const row = await db
+    .selectFrom('user')
+    .select(profileColumns)
+    .where('email', '=', normalizeEmail(email))
+    .executeTakeFirst()
+  return row ? toUserProfile(row) : null
+}
+
+/** All users, newest first (spec: the admin user list sorts by createdAt descending). */
+export async function listUsers(db: DB, options: { limit?: number; offset?: number } = {}): Promise<UserProfile[]> {
+  const rows = await db
+    .selectFrom('user')
+    .select(profileColumns)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .limit(options.limit ?? 500)
+    .offset(options.offset ?? 0)
+    .execute()
+  return rows.map(toUserProfile)
+}
+
+export interface UserCounts {
+  total: number
+  active: number
+  suspended: number
+  admins: number
+  /** Created since the first day of the current month (UTC). */
+  newThisMonth: number
+}
+
+export function startOfMonth(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
+}
+
+export async function countUsers(db: DB, now = new Date()): Promise<UserCounts> {
+  const since = startOfMonth(now).toISOString()
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 0 else 1 end`).as('active'),
+      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`).as('suspended'),
+      eb.fn.sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`).as('admins'),
+      // Compared as a timestamp on PostgreSQL (timestamptz) and as ISO text on SQLite.
+      eb.fn.sum<number | string | null>(sql`case when created_at >= ${since} then 1 else 0 end`).as('newThisMonth'),
+    ])
+    .executeTakeFirstOrThrow()
+  return {
+    total: Number(row.total),
+    active: Number(row.active ?? 0),
+    suspended: Number(row.suspended ?? 0),
+    admins: Number(row.admins ?? 0),
+    newThisMonth: Number(row.newThisMonth ?? 0),
+  }
+}
+
+/** Is there any admin (stored role, or a signed-up ADMIN_EMAILS account)? */
+export async function hasAdmin(db: DB, adminEmails: readonly string[]): Promise<boolean> {
+  const row = await db
+    .selectFrom('user')
+    .select('id')
+    .where((eb) =>
+      adminEmails.length ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])]) : eb('role', '=', 'admin'),
+    )
+    .limit(1)
+    .executeTakeFirst()
+  return Boolean(row)
+}
+
+/** Ends every session of a user (they are signed out on their next request). */
+export async function endUserSessions(db: DB, userId: string): Promise<number> {
+  const result = await db.deleteFrom('session').where('userId', '=', userId).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+/** Sets active / suspended / inactive; suspending ends the user's sessions in the same transaction. */
+export async function setUserStatus(db: DB, userId: string, status: UserStatus, now = new Date()): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.updateTable('user').set({ status, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+    if (status === 'suspended') await endUserSessions(trx, userId)
+  })
+}
+
+/** Sets the role; "Make Admin" (spec section 4) also grants every permission. */
+export async function setUserRole(db: DB, userId: string, role: Role, now = new Date()): Promise<void> {
+  const grant = role === 'admin' ? ALL_PERMISSIONS : NO_PERMISSIONS
+  await db
+    .updateTable('user')
+    .set({
+      role,
+      canCreateProducts: toFlag(grant.canCreateProducts),
+      canManageOrders: toFlag(grant.canManageOrders),
+      canManageUsers: toFlag(grant.canManageUsers),
+      updatedAt: now.toISOString(),
+    })
+    .where('id', '=', userId)
+    .execute()
+}
+
+export async function setUserPermissions(db: DB, userId: string, permissions: Permissions, now = new Date()): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({
+      canCreateProducts: toFlag(permissions.canCreateProducts),
+      canManageOrders: toFlag(permissions.canManageOrders),
+      canManageUsers: toFlag(permissions.canManageUsers),
+      updatedAt: now.toISOString(),
+    })
+    .where('id', '=', userId)
+    .execute()
+}
+
+/** Records activity at most every few minutes (one cheap conditional UPDATE). */
+export async function touchLastActive(db: DB, userId: string, now = new Date(), everyMs = 5 * 60_000): Promise<void> {
+  const stale = new Date(now.getTime() - everyMs).toISOString()
+  await db
+    .updateTable('user')
+    .set({ lastActiveAt: now.toISOString() })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('lastActiveAt', 'is', null), eb('lastActiveAt', '<', stale)]))
+    .execute()
+}
+
+/**
+ * An account without a password (admin:create); its owner sets one through a reset link.
+ * Role admin with every permission when `admin` is true.
+ */
+export async function createUser(
+  db: DB,
+  input: { email: string; name: string; admin?: boolean },
+  now = new Date(),
+): Promise<UserProfile> {
+  const grant = input.admin ? ALL_PERMISSIONS : NO_PERMISSIONS
+  const id = newId()
+  await db
+    .insertInto('user')
+    .values({
+      id,
+      name: input.name,
+      email: normalizeEmail(input.email),
+      emailVerified: toFlag(false),
+      photo: null,
+      role: input.admin ? 'admin' : 'user',
+      status: 'active',
+      canCreateProducts: toFlag(grant.canCreateProducts),
+      canManageOrders: toFlag(grant.canManageOrders),
+      canManageUsers: toFlag(grant.canManageUsers),
+      lastActiveAt: null,
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .execute()
+  const profile = await getUserProfile(db, id)
+  if (!profile) throw new Error('The new user was not stored')
+  return profile
+}
+
+// ---------------------------------------------------------------------------------------
+// Password reset tokens. They are rows of better-auth's verification table in its own
+// format (identifier "reset-password:<token>", value = user id), so better-auth's
+// resetPassword consumes them: single use, expiry checked, password rules applied.
+// We write them ourselves so the token and its mail job commit in one transaction.
+
+export const RESET_TOKEN_TTL_SECONDS = 60 * 60
+/** The link admin:create prints lasts longer: the owner may set up the shop later. */
+export const SET_PASSWORD_TOKEN_TTL_SECONDS = 24 * 60 * 60
+
+export async function createPasswordResetToken(
+  db: DB,
+  userId: string,
+  ttlSeconds = RESET_TOKEN_TTL_SECONDS,
+  now = new Date(),
+): Promise<string> {
+  const token = crypto.randomBytes(32).toString('base64url')
+  await db
+    .insertInto('verification')
+    .values({
+      id: newId(),
+      identifier: `reset-password:${token}`,
+      value: userId,
+      expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .execute()
+  return token
+}
+
+export function resetPasswordUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`
+}
+
+/**
+ * "Forgot password": when the address belongs to an account, a reset token and the mail
+ * carrying it are written in one transaction. Says nothing about whether it exists.
+ */
+export async function requestPasswordReset(db: DB, email: string, publicUrl: string): Promise<{ queued: boolean }> {
+  const user = await findUserByEmail(db, email)
+  if (!user || user.status === 'suspended') return { queued: false }
+  const settings = await getSiteSettings(db)
+  await db.transaction().execute(async (trx) => {
+    const token = await createPasswordResetToken(trx, user.id)
+    await enqueueMail(
+      trx,
+      passwordResetMail(settings, publicUrl, {
+        to: user.email,
+        name: user.name,
+        url: resetPasswordUrl(publicUrl, token),
+        expiresInMinutes: RESET_TOKEN_TTL_SECONDS / 60,
+      }),
+    )
+  })
+  return { queued: true }
+}
+
+/** Whether a reset token exists and has not expired (the page says so before asking). */
+export async function isResetTokenUsable(db: DB, token: string, now = new Date()): Promise<boolean> {
+  const row = await db
+    .selectFrom('verification')
+    .select('expiresAt')
+    .where('identifier', '=', `reset-password:${token}`)
+    .executeTakeFirst()
+  return Boolean(row && new Date(row.expiresAt).getTime() > now.getTime())
+}
+
+/** The start-up line that says how to get a first admin, or null when there is one. */
+export async function noAdminHint(db: DB, adminEmails: readonly string[]): Promise<string | null> {
+  if (await hasAdmin(db, adminEmails)) return null
+  const listed = adminEmails.length
+    ? ` or sign up with an address in ADMIN_EMAILS (${adminEmails.join(', ')})`
+    : ' (or list admin addresses in ADMIN_EMAILS and sign up with one)'
+  return `[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com${listed}`
+}

@@ -1,0 +1,317 @@
+import crypto from 'node:crypto'
+import { engineOf, type DB } from './db.server'
+import { newId } from './id.server'
+
+/**
+ * A durable outbox of background work (transactional outbox pattern).
+ *
+ * - `enqueueJob(trx, type, payload)` writes a row in the caller's transaction, so the job
+ *   exists exactly when the change that causes it was committed.
+ * - Runners (one per app process; any number of processes) claim due jobs with a lease:
+ *   `FOR UPDATE SKIP LOCKED` on PostgreSQL; on SQLite the claiming UPDATE is one statement
+ *   under the database's single write lock. A job whose runner crashed is claimed again
+ *   when its lease lapses, so nothing is lost (delivery is at least once).
+ * - A failed attempt is retried with exponential backoff until `maxAttempts`, then the job
+ *   is kept as `failed` with its last error for an operator to see.
+ *
+ * Handlers are registered by type (see app/lib/background.server.ts); a process only claims
+ * the types it has handlers for.
+ */
+export interface Job<Payload = unknown> {
+  id: string
+  type: string
+  payload: Payload
+  /** This attempt's number, from 1. */
+  attempt: number
+  maxAttempts: number
+}
+
+export type JobHandler = (job: Job) => Promise<void>
+export type JobHandlers = Readonly<Record<string, JobHandler>>
+
+export interface EnqueueOptions {
+  runAt?: Date
+  maxAttempts?: number
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 8
+
+/** Writes a job; pass the transaction of the change that causes it. Returns its id. */
+export async function enqueueJob(
+  db: DB,
+  type: string,
+  payload: unknown,
+  options: EnqueueOptions = {},
+): Promise<string> {
+  const now = new Date().toISOString()
+  const id = newId()
+  await db
+    .insertInto('job')
+    .values({
+      id,
+      type,
+      payload: JSON.stringify(payload ?? null),
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      runAt: (options.runAt ?? new Date()).toISOString(),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute()
+  return id
+}
+
+/** Delay before attempt `attempt + 1`: 15 s, 30 s, 1 min, ... capped at 1 hour, with jitter. */
+export function backoffMs(attempt: number, baseMs = 15_000, capMs = 60 * 60_000): number {
+  const exact = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))
+  // +-20% so that many jobs failing together (SMTP down) do not retry in lockstep.
+  return Math.round(exact * (0.8 + Math.random() * 0.4))
+}
+
+interface ClaimOptions {
+  types: readonly string[]
+  workerId: string
+  limit?: number
+  leaseMs?: number
+  now?: Date
+}
+
+/** Claims up to `limit` due jobs of the given types for this worker. */
+export async function claimJobs(db: DB, options: ClaimOptions): Promise<Job[]> {
+  if (options.types.length === 0) return []
+  const now = options.now ?? new Date()
+  const nowIso = now.toISOString()
+  const due = db
+    .selectFrom('job')
+    .select('id')
+    .where('type', 'in', options.types)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('runAt', '<=', nowIso)]),
+        // A runner that crashed (or hung past its lease) gives the job back.
+        eb.and([
+          eb('status', '=', 'running'),
+          eb('lockedUntil', '<=', nowIso),
+          eb('attempts', '<', eb.ref('maxAttempts')),
+        ]),
+      ]),
+    )
+    .orderBy('runAt')
+    .limit(options.limit ?? 5)
+  const rows = await db
+    .updateTable('job')
+    .set((eb) => ({
+      status: 'running',
+      attempts: eb('attempts', '+', 1),
+      lockedBy: options.workerId,
+      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? 5 * 60_000)).toISOString(),
+      updatedAt: nowIso,
+    }))
+    .where('id', 'in', engineOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .returning(['id', 'type', 'payload', 'attempts', 'maxAttempts'])
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+    attempt: Number(row.attempts),
+    maxAttempts: Number(row.maxAttempts),
+  }))
+}
+
+/** Marks a claimed job done (only if this worker still holds it). */
+export async function completeJob(
+  db: DB,
+  job: Job,
+  workerId: string,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable('job')
+    .set({
+      status: 'done',
+      finishedAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+      lockedUntil: null,
+      lastError: null,
+    })
+    .where('id', '=', job.id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .execute()
+}
+
+/** Records a failed attempt: retried later with backoff, or given up after the last attempt. */
+export async function failJob(
+  db: DB,
+  job: Job,
+  workerId: string,
+  error: unknown,
+  options: { now?: Date; baseBackoffMs?: number } = {},
+): Promise<{ retryAt: string | null }> {
+  const now = options.now ?? new Date()
+  const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000)
+  const giveUp = job.attempt >= job.maxAttempts
+  const retryAt = giveUp
+    ? null
+    : new Date(now.getTime() + backoffMs(job.attempt, options.baseBackoffMs)).toISOString()
+  await db
+    .updateTable('job')
+    .set({
+      status: giveUp ? 'failed' : 'pending',
+      runAt: retryAt ?? now.toISOString(),
+      finishedAt: giveUp ? now.toISOString() : null,
+      lockedUntil: null,
+      lastError: message,
+      updatedAt: now.toISOString(),
+    })
+    .where('id', '=', job.id)
+    .where('lockedBy', '=', workerId)
+    .where('status', '=', 'running')
+    .execute()
+  return { retryAt }
+}
+
+export interface RunOptions {
+  workerId?: string
+  batchSize?: number
+  leaseMs?: number
+  baseBackoffMs?: number
+  now?: Date
+  log?: (line: string) => void
+}
+
+/** Claims one batch of due jobs and runs them; returns how many it ran. */
+export async function runDueJobs(
+  db: DB,
+  handlers: JobHandlers,
+  options: RunOptions = {},
+): Promise<number> {
+  const workerId = options.workerId ?? defaultWorkerId
+  const log = options.log ?? ((line: string) => console.log(line))
+  const jobs = await claimJobs(db, {
+    types: Object.keys(handlers),
+    workerId,
+    limit: options.batchSize,
+    leaseMs: options.leaseMs,
+    now: options.now,
+  })
+  await Promise.all(
+    jobs.map(async (job) => {
+      const handler = handlers[job.type]
+      try {
+        if (!handler) throw new Error(`No handler for job type ${job.type}`)
+        await handler(job)
+        await completeJob(db, job, workerId, options.now)
+      } catch (error) {
+        const { retryAt } = await failJob(db, job, workerId, error, {
+          now: options.now,
+          baseBackoffMs: options.baseBackoffMs,
+        })
+        const reason = error instanceof Error ? error.message : String(error)
+        log(
+          retryAt
+            ? `[jobs] ${job.type} ${job.id} failed (attempt ${job.attempt} of ${job.maxAttempts}): ${reason}; retrying at ${retryAt}`
+            : `[jobs] ${job.type} ${job.id} failed for good after ${job.attempt} attempts: ${reason}`,
+        )
+      }
+    }),
+  )
+  return jobs.length
+}
+
+/** Deletes finished jobs older than `days` (failed ones are kept for inspection). */
+export async function pruneJobs(db: DB, days = 14, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - days * 86_400_000).toISOString()
+  const result = await db
+    .deleteFrom('job')
+    .where('status', '=', 'done')
+    .where('finishedAt', '<', before)
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export interface JobRunner {
+  /** Look for due jobs now (e.g. right after a transaction that enqueued one). */
+  wake(): void
+  /** Stops polling and waits for the jobs in progress. */
+  stop(): Promise<void>
+}
+
+const defaultWorkerId = `${process.pid}-${crypto.randomBytes(4).toString('hex')}`
+
+export interface RunnerOptions extends RunOptions {
+  /** Poll interval while idle. */
+  pollMs?: number
+  /** Periodic clean-up tasks, run about every `housekeepingMs`. */
+  housekeeping?: Array<(db: DB) => Promise<unknown>>
+  housekeepingMs?: number
+}
+
+const holder = globalThis as typeof globalThis & { __keybazaarJobRunner?: JobRunner }
+
+/** Starts polling for jobs in this process. */
+export function startJobRunner(
+  db: DB,
+  handlers: JobHandlers,
+  options: RunnerOptions = {},
+): JobRunner {
+  const pollMs = options.pollMs ?? 1000
+  const housekeepingMs = options.housekeepingMs ?? 10 * 60_000
+  let stopped = false
+  let timer: NodeJS.Timeout | undefined
+  let active: Promise<void> | undefined
+  let lastHousekeeping = 0
+
+  const loop = async () => {
+    try {
+      // Drain: keep going while full batches come back.
+      while (!stopped && (await runDueJobs(db, handlers, options)) > 0) {
+        // Continue with the next batch.
+      }
+      if (!stopped && Date.now() - lastHousekeeping >= housekeepingMs) {
+        lastHousekeeping = Date.now()
+        for (const task of options.housekeeping ?? []) await task(db)
+      }
+    } catch (error) {
+      // A database hiccup must not stop the runner; the next tick tries again.
+      if (!stopped)
+        console.error('[jobs] runner error:', error instanceof Error ? error.message : error)
+    }
+  }
+
+  // A wake-up during a pass may come after that pass looked for jobs: look once more.
+  let wokenDuringPass = false
+  const tick = () => {
+    if (stopped) return
+    if (active) {
+      wokenDuringPass = true
+      return
+    }
+    clearTimeout(timer)
+    wokenDuringPass = false
+    active = loop().finally(() => {
+      active = undefined
+      if (stopped) return
+      if (wokenDuringPass) tick()
+      else timer = setTimeout(tick, pollMs)
+    })
+  }
+
+  const runner: JobRunner = {
+    wake: () => tick(),
+    async stop() {
+      stopped = true
+      clearTimeout(timer)
+      await active
+      if (holder.__keybazaarJobRunner === runner) holder.__keybazaarJobRunner = undefined
+    },
+  }
+  holder.__keybazaarJobRunner = runner
+  timer = setTimeout(tick, 0)
+  return runner
+}
+
+/** Nudges this process's runner, if one runs (jobs are found by polling anyway). */
+export function wakeJobRunner(): void {
+  holder.__keybazaarJobRunner?.wake()
+}

@@ -1,0 +1,144 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../../tests/helpers/app'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
+import { runDueJobs } from './jobs.server'
+import {
+  createMailer,
+  enqueueMail,
+  mailJobHandlers,
+  passwordResetMail,
+  renderMail,
+} from './mail.server'
+
+/** Mail leaves through the outbox and a real SMTP server; nothing is lost while it is down. */
+let t: TestDb
+let smtp: TestSmtpServer
+const settings = {
+  siteName: 'Chai Keys',
+  contactEmail: 'help@chaikeys.example',
+  phoneNumber: '+91 98765 43210',
+  whatsappNumber: '919876543210',
+}
+const env = (smtpUrl?: string, dataDir = os.tmpdir()) => ({
+  SMTP_URL: smtpUrl,
+  MAIL_FROM: undefined,
+  PUBLIC_URL: 'https://chaikeys.example',
+  DATA_DIR: dataDir,
+})
+const quiet = () => {}
+
+beforeAll(async () => {
+  t = await createTestDb()
+  smtp = await startSmtpServer()
+})
+afterAll(async () => {
+  await smtp.close()
+  await t.destroy()
+})
+
+const resetMail = (to: string) =>
+  passwordResetMail(settings, 'https://chaikeys.example', {
+    to,
+    name: 'Asha',
+    url: 'https://chaikeys.example/reset-password?token=abc_DEF-123',
+    expiresInMinutes: 60,
+  })
+
+describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('sends a queued mail over SMTP with HTML and text, the site name and the support contacts', async () => {
+    await t.db.transaction().execute((trx) => enqueueMail(trx, resetMail('asha@example.test')))
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(smtp.url), { siteName: settings.siteName }),
+    })
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const mail = smtp.mails.find((received) => received.to.includes('asha@example.test'))!
+    expect(mail.subject).toBe('Reset your Chai Keys password')
+    expect(mail.raw).toMatch(/^From: "?Chai Keys"? <no-reply@chaikeys\.example>/m)
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('Hello Asha,')
+      expect(part).toContain('https://chaikeys.example/reset-password?token=abc_DEF-123')
+      expect(part).toContain('help@chaikeys.example')
+      expect(part).toContain('+91 98765 43210')
+      expect(part).toContain('https://wa.me/919876543210')
+      expect(part).toContain('expires in 60 minutes')
+    }
+    expect(mail.html).toContain(
+      '<a href="https://chaikeys.example/reset-password?token=abc_DEF-123"',
+    )
+  })
+
+  it('keeps the mail while the SMTP server is down and delivers it on a later attempt', async () => {
+    const port = await freePort()
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(`smtp://127.0.0.1:${port}`), { siteName: settings.siteName }),
+    })
+    const id = await t.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, resetMail('patient@example.test')))
+
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const failed = await t.db
+      .selectFrom('job')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(failed).toMatchObject({ status: 'pending', attempts: 1 })
+    expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i)
+    expect(new Date(failed.runAt).getTime()).toBeGreaterThan(Date.now())
+
+    const revived = await startSmtpServer(port)
+    try {
+      expect(await runDueJobs(t.db, handlers, { now: new Date(failed.runAt), log: quiet })).toBe(1)
+      expect(revived.mails.map((mail) => mail.to)).toEqual([['patient@example.test']])
+      expect(
+        (
+          await t.db
+            .selectFrom('job')
+            .select('status')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+        ).status,
+      ).toBe('done')
+    } finally {
+      await revived.close()
+    }
+  })
+
+  it('without SMTP_URL writes an .eml file into DATA_DIR/mail and logs the subject', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-mail-'))
+    try {
+      const lines: string[] = []
+      const mailer = createMailer(env(undefined, dataDir), {
+        siteName: settings.siteName,
+        log: (line) => lines.push(line),
+      })
+      const sent = await mailer.send(resetMail('offline@example.test'))
+      expect(sent.file).toMatch(new RegExp(`^${dataDir}/mail/.+\\.eml$`))
+      const raw = fs.readFileSync(sent.file!, 'utf8')
+      expect(raw).toContain('Subject: Reset your Chai Keys password')
+      expect(raw).toContain('Content-Type: text/html')
+      expect(raw).toContain('Content-Type: text/plain')
+      expect(lines).toEqual([
+        expect.stringContaining('"Reset your Chai Keys password" to offline@example.test'),
+      ])
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+
+  it('escapes names and links in the HTML', () => {
+    const mail = renderMail(settings, 'https://chaikeys.example', {
+      to: 'x@example.test',
+      subject: 'Hi',
+      greeting: 'Hello <b>Mallory</b>,',
+      paragraphs: ['"quoted" & <i>tagged</i>'],
+    })
+    expect(mail.html).toContain('Hello &lt;b&gt;Mallory&lt;/b&gt;,')
+    expect(mail.html).toContain('&quot;quoted&quot; &amp; &lt;i&gt;tagged&lt;/i&gt;')
+    expect(mail.text).toContain('Hello <b>Mallory</b>,')
+  })
+})

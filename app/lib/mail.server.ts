@@ -1,0 +1,214 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import nodemailer, { type Transporter } from 'nodemailer'
+import { z } from 'zod'
+import type { SiteSettings } from '~/data/settings.server'
+import type { DB } from './db.server'
+import { getEnv, type Env } from './env.server'
+import { enqueueJob, type JobHandlers } from './jobs.server'
+
+/**
+ * Transactional e-mail. Mails are never sent inline: `enqueueMail(trx, mail)` writes a job
+ * in the caller's transaction and the job runner sends it (retried with backoff while the
+ * SMTP server is down). With SMTP_URL unset each mail becomes an .eml file in
+ * DATA_DIR/mail/ and one log line with its subject, so a new install can still read them.
+ */
+export const MAIL_JOB = 'mail.send'
+
+export const mailMessageSchema = z.object({
+  to: z.email(),
+  subject: z.string().min(1),
+  text: z.string(),
+  html: z.string(),
+})
+export type MailMessage = z.infer<typeof mailMessageSchema>
+
+/** Queues a mail; pass the transaction of the change that causes it. */
+export async function enqueueMail(db: DB, message: MailMessage): Promise<string> {
+  return enqueueJob(db, MAIL_JOB, mailMessageSchema.parse(message))
+}
+
+export interface SentMail {
+  messageId: string
+  /** The .eml file, when there is no SMTP server. */
+  file?: string
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<SentMail>
+}
+
+function defaultFrom(env: Pick<Env, 'MAIL_FROM' | 'PUBLIC_URL'>, siteName: string): string {
+  if (env.MAIL_FROM) return env.MAIL_FROM
+  const host = new URL(env.PUBLIC_URL).hostname
+  const domain = host.includes('.') && !/^[\d.]+$/.test(host) ? host : 'localhost'
+  return `"${siteName.replace(/"/g, '')}" <no-reply@${domain}>`
+}
+
+export function createMailer(
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL' | 'DATA_DIR'>,
+  options: { siteName?: string; log?: (line: string) => void } = {},
+): Mailer {
+  const log = options.log ?? ((line: string) => console.log(line))
+  const from = () => defaultFrom(env, options.siteName ?? 'KeyBazaar')
+  if (env.SMTP_URL) {
+    const transport: Transporter = nodemailer.createTransport(env.SMTP_URL, {})
+    // Well under the job lease, so a hung server fails the attempt instead of the lease.
+    Object.assign(transport.options, {
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    })
+    return {
+      async send(message) {
+        const info = await transport.sendMail({ from: from(), ...message })
+        return { messageId: String(info.messageId) }
+      },
+    }
+  }
+  const transport = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+  })
+  const dir = path.join(env.DATA_DIR, 'mail')
+  return {
+    async send(message) {
+      const info = await transport.sendMail({ from: from(), ...message })
+      await fs.mkdir(dir, { recursive: true })
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+      const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`)
+      await fs.writeFile(file, info.message as Buffer)
+      log(`[mail] SMTP_URL is not set: "${message.subject}" to ${message.to} written to ${file}`)
+      return { messageId: String(info.messageId), file }
+    },
+  }
+}
+
+let cachedMailer: { key: string; mailer: Mailer } | undefined
+
+/** The job handlers for mail; `siteName` is read when a mail is sent (for the From name). */
+export function mailJobHandlers(
+  options: { getSiteName?: () => Promise<string>; mailer?: Mailer } = {},
+): JobHandlers {
+  return {
+    [MAIL_JOB]: async (job) => {
+      const message = mailMessageSchema.parse(job.payload)
+      let mailer = options.mailer
+      if (!mailer) {
+        const env = getEnv()
+        const siteName = (await options.getSiteName?.()) ?? 'KeyBazaar'
+        const key = `${env.SMTP_URL ?? ''}|${siteName}`
+        if (cachedMailer?.key !== key)
+          cachedMailer = { key, mailer: createMailer(env, { siteName }) }
+        mailer = cachedMailer.mailer
+      }
+      await mailer.send(message)
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Templates: every mail has an HTML and a text version, the site name, and the support
+// contacts from the site settings.
+
+function escapeHtml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;')
+}
+
+interface MailContent {
+  to: string
+  subject: string
+  greeting: string
+  paragraphs: string[]
+  action?: { label: string; url: string }
+  /** Shown after the button, e.g. how long a link lasts. */
+  note?: string
+}
+
+type MailSettings = Pick<
+  SiteSettings,
+  'siteName' | 'contactEmail' | 'phoneNumber' | 'whatsappNumber'
+>
+
+function supportLines(settings: MailSettings): string[] {
+  const lines: string[] = []
+  if (settings.contactEmail) lines.push(`E-mail: ${settings.contactEmail}`)
+  if (settings.phoneNumber) lines.push(`Phone: ${settings.phoneNumber}`)
+  if (settings.whatsappNumber) lines.push(`WhatsApp: https://wa.me/${settings.whatsappNumber}`)
+  return lines
+}
+
+export function renderMail(
+  settings: MailSettings,
+  publicUrl: string,
+  content: MailContent,
+): MailMessage {
+  const support = supportLines(settings)
+  const text = [
+    content.greeting,
+    '',
+    ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(content.action ? [`${content.action.label}:`, content.action.url, ''] : []),
+    ...(content.note ? [content.note, ''] : []),
+    '--',
+    `${settings.siteName} - ${publicUrl}`,
+    ...(support.length ? ['Need help? Contact us:', ...support] : []),
+    '',
+  ].join('\n')
+
+  const paragraphHtml = content.paragraphs
+    .map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`)
+    .join('')
+  const actionHtml = content.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#475569">If the button does not work, open this link:<br><a href="${escapeHtml(content.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
+    : ''
+  const noteHtml = content.note
+    ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${escapeHtml(content.note)}</p>`
+    : ''
+  const supportHtml = support.length
+    ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map((line) => escapeHtml(line)).join('<br>')}</p>`
+    : ''
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td>
+<p style="margin:0 0 24px;font-size:20px;font-weight:800;color:#4338ca">${escapeHtml(settings.siteName)}</p>
+<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(content.greeting)}</p>
+${paragraphHtml}${actionHtml}${noteHtml}
+<hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0">
+<p style="margin:0;font-size:13px;color:#475569"><a href="${escapeHtml(publicUrl)}" style="color:#4f46e5">${escapeHtml(settings.siteName)}</a></p>
+<div style="font-size:13px;color:#475569">${supportHtml}</div>
+</td></tr></table>
+</td></tr></table>
+</body></html>`
+  return { to: content.to, subject: content.subject, text, html }
+}
+
+const greetingFor = (name: string) => `Hello ${name.trim() || 'there'},`
+
+export function passwordResetMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; url: string; expiresInMinutes: number },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Reset your ${settings.siteName} password`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Someone (hopefully you) asked to reset the password of your ${settings.siteName} account.`,
+      'Choose a new password with the link below. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    ],
+    action: { label: 'Set a new password', url: data.url },
+    note: `The link works once and expires in ${data.expiresInMinutes} minutes.`,
+  })
+}

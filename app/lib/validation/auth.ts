@@ -1,0 +1,147 @@
+import { z } from 'zod'
+import { safeRedirect } from '../safe-redirect'
+
+export { safeRedirect }
+
+/**
+ * The account forms' rules (spec section 5), shared by the browser (checked before
+ * submitting) and the server (checked again in every action). Messages are the spec's
+ * where it gives them.
+ */
+export const PASSWORD_MIN_LENGTH = 6
+export const PASSWORD_MAX_LENGTH = 128
+
+export const AUTH_MESSAGES = {
+  nameRequired: 'Name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Please enter a valid email',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 6 characters long',
+  passwordTooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters long`,
+  passwordsDoNotMatch: 'Passwords do not match',
+  currentPasswordRequired: 'Current password is required',
+  loginFailed: 'Failed to log in',
+  signupFailed: 'Failed to create account',
+  googleLoginFailed: 'Failed to log in with Google',
+  googleSignupFailed: 'Failed to sign up with Google',
+  accountSuspended: 'Your account has been suspended. Please contact support.',
+  registrationClosed: 'New registrations are currently closed.',
+} as const
+
+/** The admin guard's answers (spec section 6); shared by the guards and the error page. */
+export const ACCESS_DENIED_TITLE = 'Access Denied'
+export const NOT_ADMIN_MESSAGE = "You don't have admin permissions."
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/** E-mail addresses are case-insensitive: always trimmed and lower-cased. */
+export const emailField = z.preprocess(
+  text,
+  z
+    .string()
+    .trim()
+    .min(1, AUTH_MESSAGES.emailRequired)
+    .max(254, AUTH_MESSAGES.emailInvalid)
+    .pipe(z.email(AUTH_MESSAGES.emailInvalid))
+    .transform((email) => email.toLowerCase()),
+)
+
+/** A new password (sign-up, reset, change): the spec's minimum of 6 characters. */
+export const newPasswordField = z.preprocess(
+  text,
+  z
+    .string()
+    .min(1, AUTH_MESSAGES.passwordRequired)
+    .min(PASSWORD_MIN_LENGTH, AUTH_MESSAGES.passwordTooShort)
+    .max(PASSWORD_MAX_LENGTH, AUTH_MESSAGES.passwordTooLong),
+)
+
+const redirectField = z.preprocess((value) => safeRedirect(value, ''), z.string())
+
+export const loginSchema = z.object({
+  email: emailField,
+  password: z.preprocess(
+    text,
+    z
+      .string()
+      .min(1, AUTH_MESSAGES.passwordRequired)
+      .max(PASSWORD_MAX_LENGTH, AUTH_MESSAGES.passwordTooLong),
+  ),
+  redirectTo: redirectField,
+})
+
+export const signupSchema = z
+  .object({
+    name: z.preprocess(
+      text,
+      z
+        .string()
+        .trim()
+        .min(1, AUTH_MESSAGES.nameRequired)
+        .max(100, 'Name must be at most 100 characters long'),
+    ),
+    email: emailField,
+    password: newPasswordField,
+    confirmPassword: z.preprocess(text, z.string()),
+    redirectTo: redirectField,
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: AUTH_MESSAGES.passwordsDoNotMatch,
+  })
+
+export const forgotPasswordSchema = z.object({ email: emailField })
+
+export const resetPasswordSchema = z
+  .object({
+    token: z.preprocess(text, z.string().min(1, 'This link is not valid. Request a new one.')),
+    password: newPasswordField,
+    confirmPassword: z.preprocess(text, z.string()),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: AUTH_MESSAGES.passwordsDoNotMatch,
+  })
+
+export const changePasswordSchema = z
+  .object({
+    currentPassword: z.preprocess(text, z.string().min(1, AUTH_MESSAGES.currentPasswordRequired)),
+    password: newPasswordField,
+    confirmPassword: z.preprocess(text, z.string()),
+  })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: AUTH_MESSAGES.passwordsDoNotMatch,
+  })
+
+/** A first password for an account that signed up with Google. */
+export const setPasswordSchema = z
+  .object({ password: newPasswordField, confirmPassword: z.preprocess(text, z.string()) })
+  .refine((value) => value.password === value.confirmPassword, {
+    path: ['confirmPassword'],
+    message: AUTH_MESSAGES.passwordsDoNotMatch,
+  })
+
+export type FieldErrors = Partial<Record<string, string>>
+
+/** The first message per field, as the forms show them. */
+export function fieldErrors(error: z.ZodError): FieldErrors {
+  const errors: FieldErrors = {}
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? 'form')
+    errors[key] ??= issue.message
+  }
+  return errors
+}
+
+/** Parses a form (FormData or a plain object) with a schema; errors keyed by field. */
+export function parseForm<T extends z.ZodType>(
+  schema: T,
+  form: FormData | Record<string, unknown>,
+): { data: z.output<T>; errors: null } | { data: null; errors: FieldErrors } {
+  const values = form instanceof FormData ? Object.fromEntries(form) : form
+  const result = schema.safeParse(values)
+  return result.success
+    ? { data: result.data, errors: null }
+    : { data: null, errors: fieldErrors(result.error) }
+}

@@ -1,0 +1,61 @@
+import { isRouteErrorResponse, Link, Outlet } from 'react-router'
+import { AdminShell } from '~/components/admin/admin-shell'
+import { AccessDenied } from '~/components/auth/access-denied'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { requireAdmin } from '~/lib/permissions.server'
+import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
+import type { Route } from './+types/layout'
+
+/**
+ * The guarded admin area (/admin/*). Not signed in: to / with the login modal and a way
+ * back; signed in without admin: 403 Access Denied. Each admin route's loader and action
+ * still call their own guard (requireAdmin / requirePermission): loaders run in parallel,
+ * and actions do not pass through this loader at all.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireAdmin(request)
+  const settings = await getSiteSettings(services().db)
+  return {
+    siteName: settings.siteName,
+    user: { name: user.name, email: user.email, role: 'Admin' },
+  }
+}
+
+export default function AdminLayout({ loaderData }: Route.ComponentProps) {
+  const { siteName, user } = loaderData
+  return (
+    <AdminShell siteName={siteName} user={user}>
+      <Outlet />
+    </AdminShell>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 403) {
+    const denied = error.data as { title?: string; message?: string } | undefined
+    return (
+      <AccessDenied
+        title={denied?.title ?? ACCESS_DENIED_TITLE}
+        message={denied?.message ?? NOT_ADMIN_MESSAGE}
+      />
+    )
+  }
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <h1 className="text-3xl font-bold">{notFound ? 'Page not found' : 'Something went wrong'}</h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        {notFound
+          ? 'This admin page does not exist.'
+          : 'An unexpected error occurred. Please try again in a moment.'}
+      </p>
+      <Link
+        to="/admin/dashboard"
+        className="rounded-xl bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
+      >
+        Back to the dashboard
+      </Link>
+    </main>
+  )
+}

@@ -1,0 +1,385 @@
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import {
+  findUserByEmail,
+  setUserPermissions,
+  setUserRole,
+  setUserStatus,
+  type Permission,
+} from '~/data/user.server'
+import { createDatabase, type DB } from '~/lib/db.server'
+import routes from '../../app/routes'
+import { startApp, type RunningApp } from '../helpers/app'
+import { expect, test } from '../helpers/fixtures'
+
+/**
+ * Who may do what in the admin area, asked of the running server: every admin route and
+ * every admin action, as anonymous, a customer, suspended users, an admin missing each
+ * permission flag, a full admin and an ADMIN_EMAILS admin.
+ *
+ * A new admin route must be added to ADMIN_PAGES (and each action of it to ADMIN_ACTIONS):
+ * the first test reads app/routes.ts and the route modules, and fails for anything missing.
+ */
+type Need = 'admin' | Permission
+/** A page's or action's answer when the guard lets the request through. */
+type Success = { status: number; text?: string } | { redirect: string }
+
+/** Every admin URL pattern of app/routes.ts: a URL to request, what it needs, what success is. */
+const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }> = {
+  '/admin': { url: '/admin', need: 'admin', success: { redirect: '/admin/dashboard' } },
+  '/admin/dashboard': {
+    url: '/admin/dashboard',
+    need: 'admin',
+    success: { status: 200, text: 'Dashboard' },
+  },
+  // Checkout and payments (issue 5)
+  '/admin/gateways': {
+    url: '/admin/gateways',
+    need: 'admin',
+    success: { status: 200, text: 'Payment Gateways' },
+  },
+  '/admin/payment-links': {
+    url: '/admin/payment-links',
+    need: 'canManageOrders',
+    success: { status: 200, text: 'Payment Links' },
+  },
+  // Catalogue (issue 6)
+  '/admin/products': {
+    url: '/admin/products',
+    need: 'canCreateProducts',
+    success: { status: 200, text: 'Total Products' },
+  },
+  '/admin/products/add': {
+    url: '/admin/products/add',
+    need: 'canCreateProducts',
+    success: { status: 200, text: 'Add New Product' },
+  },
+  '/admin/products/edit': {
+    url: '/admin/products/edit',
+    need: 'canCreateProducts',
+    success: { redirect: '/admin/products' },
+  },
+  // An id that does not exist: past the guard, the Product Not Found page.
+  '/admin/products/edit/:id': {
+    url: '/admin/products/edit/no-such-product',
+    need: 'canCreateProducts',
+    success: { status: 404, text: 'Product Not Found' },
+  },
+  '/admin/api/uploads': {
+    url: '/admin/api/uploads',
+    need: 'canCreateProducts',
+    success: { status: 405 },
+  },
+}
+
+/** Every admin route module that exports an action: the forms to post and what success is. */
+// An empty form is enough to see the guard: past it, the action answers 400 with field errors.
+const ADMIN_ACTIONS: Record<
+  string,
+  Array<{ url: string; need: Need; form: Record<string, string>; success: Success }>
+> = {
+  '/admin/gateways': [
+    { url: '/admin/gateways', need: 'admin', form: {}, success: { status: 400 } },
+  ],
+  '/admin/payment-links': [
+    { url: '/admin/payment-links', need: 'canManageOrders', form: {}, success: { status: 400 } },
+  ],
+  // Catalogue (issue 6): delete and duplicate of a product that does not exist (answered with
+  // a redirect back to the list and an error toast), the add and edit forms, the uploader.
+  '/admin/products': [
+    { url: '/admin/products', need: 'canCreateProducts', form: {}, success: { status: 400 } },
+    {
+      url: '/admin/products',
+      need: 'canCreateProducts',
+      form: { intent: 'delete', id: 'no-such-product', confirmed: 'yes' },
+      success: { redirect: '/admin/products' },
+    },
+    {
+      url: '/admin/products',
+      need: 'canCreateProducts',
+      form: { intent: 'duplicate', id: 'no-such-product' },
+      success: { redirect: '/admin/products' },
+    },
+  ],
+  '/admin/products/add': [
+    { url: '/admin/products/add', need: 'canCreateProducts', form: {}, success: { status: 400 } },
+  ],
+  '/admin/products/edit/:id': [
+    {
+      url: '/admin/products/edit/no-such-product',
+      need: 'canCreateProducts',
+      form: {},
+      success: { status: 404 },
+    },
+  ],
+  '/admin/api/uploads': [
+    { url: '/admin/api/uploads', need: 'canCreateProducts', form: {}, success: { status: 400 } },
+  ],
+}
+
+interface RouteEntry {
+  path?: string
+  index?: boolean
+  file: string
+  children?: RouteEntry[]
+}
+
+function flatten(
+  entries: readonly RouteEntry[],
+  parent = '',
+): Array<{ pattern: string; file: string }> {
+  return entries.flatMap((entry) => {
+    const pattern = entry.index
+      ? parent || '/'
+      : `${parent}/${entry.path ?? ''}`.replace(/\/+/g, '/').replace(/(.)\/$/, '$1')
+    return [
+      { pattern, file: entry.file },
+      ...flatten(entry.children ?? [], pattern === '/' ? '' : pattern),
+    ]
+  })
+}
+
+const adminRoutes = flatten(routes as RouteEntry[]).filter(
+  ({ pattern }) => pattern === '/admin' || pattern.startsWith('/admin/'),
+)
+const exportsAction = (file: string) =>
+  /export\s+(async\s+)?function\s+action\b|export\s+const\s+action\b|export\s*\{[^}]*\baction\b/.test(
+    fs.readFileSync(path.resolve(import.meta.dirname, '../../app', file), 'utf8'),
+  )
+
+test('every admin route and action of app/routes.ts is in the authorization table', () => {
+  const patterns = [...new Set(adminRoutes.map((route) => route.pattern))]
+  expect(patterns.length).toBeGreaterThan(0)
+  const missingPages = patterns.filter((pattern) => !(pattern in ADMIN_PAGES))
+  expect(
+    missingPages,
+    'admin routes missing from ADMIN_PAGES in tests/e2e/authorization.spec.ts',
+  ).toEqual([])
+  const withActions = [
+    ...new Set(
+      adminRoutes.filter((route) => exportsAction(route.file)).map((route) => route.pattern),
+    ),
+  ]
+  const missingActions = withActions.filter((pattern) => !ADMIN_ACTIONS[pattern]?.length)
+  expect(
+    missingActions,
+    'admin actions missing from ADMIN_ACTIONS in tests/e2e/authorization.spec.ts',
+  ).toEqual([])
+  const stale = Object.keys(ADMIN_PAGES).filter((pattern) => !patterns.includes(pattern))
+  expect(stale, 'ADMIN_PAGES rows for routes that no longer exist').toEqual([])
+})
+
+// ----------------------------------------------------------------------------------------
+
+type Actor = {
+  name: string
+  cookie: string | null
+  /** What the actor may reach: 'none' (sent to log in), 'denied' (403 for everything), or permissions. */
+  access: 'login' | 'denied' | Record<Permission, boolean>
+}
+
+const ALL = { canCreateProducts: true, canManageOrders: true, canManageUsers: true }
+const LISTED_ADMIN = 'listed.admin@example.test'
+let app: RunningApp
+let db: DB
+const actors: Actor[] = []
+
+async function signUp(email: string): Promise<string> {
+  const response = await fetch(`${app.url}/signup`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      name: email.split('@')[0]!,
+      email,
+      password: 'secret12',
+      confirmPassword: 'secret12',
+    }),
+    redirect: 'manual',
+  })
+  expect(response.status).toBe(302)
+  return response.headers
+    .getSetCookie()
+    .map((cookie) => cookie.split(';')[0])
+    .join('; ')
+}
+
+async function logIn(email: string): Promise<Response> {
+  return fetch(`${app.url}/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ email, password: 'secret12' }),
+    redirect: 'manual',
+  })
+}
+
+test.beforeAll(async () => {
+  app = await startApp({ env: { ADMIN_EMAILS: LISTED_ADMIN } })
+  db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+  const id = crypto.randomBytes(3).toString('hex')
+  const email = (name: string) => `${name}.${id}@example.test`
+  const userId = async (address: string) => (await findUserByEmail(db, address))!.id
+
+  actors.push({ name: 'anonymous', cookie: null, access: 'login' })
+  actors.push({ name: 'customer', cookie: await signUp(email('customer')), access: 'denied' })
+
+  const suspended = email('suspended')
+  const suspendedCookie = await signUp(suspended)
+  await setUserStatus(db, await userId(suspended), 'suspended')
+  actors.push({ name: 'suspended customer', cookie: suspendedCookie, access: 'login' })
+
+  const suspendedAdmin = email('suspended-admin')
+  const suspendedAdminCookie = await signUp(suspendedAdmin)
+  await setUserRole(db, await userId(suspendedAdmin), 'admin')
+  await setUserStatus(db, await userId(suspendedAdmin), 'suspended')
+  actors.push({ name: 'suspended admin', cookie: suspendedAdminCookie, access: 'login' })
+
+  for (const missing of ['canCreateProducts', 'canManageOrders', 'canManageUsers'] as const) {
+    const address = email(`admin-without-${missing}`)
+    const cookie = await signUp(address)
+    await setUserRole(db, await userId(address), 'admin')
+    const permissions = { ...ALL, [missing]: false }
+    await setUserPermissions(db, await userId(address), permissions)
+    actors.push({ name: `admin without ${missing}`, cookie, access: permissions })
+  }
+
+  const full = email('full-admin')
+  const fullCookie = await signUp(full)
+  await setUserRole(db, await userId(full), 'admin')
+  actors.push({ name: 'full admin', cookie: fullCookie, access: ALL })
+
+  // Listed in ADMIN_EMAILS: every permission whatever is stored.
+  const listedCookie = await signUp(LISTED_ADMIN)
+  await setUserRole(db, await userId(LISTED_ADMIN), 'user')
+  actors.push({
+    name: 'ADMIN_EMAILS admin with no stored rights',
+    cookie: listedCookie,
+    access: ALL,
+  })
+})
+
+test.afterAll(async () => {
+  await db?.destroy()
+  await app?.dispose()
+})
+
+const decode = (html: string) =>
+  html
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+
+async function expectAnswer(
+  actor: Actor,
+  need: Need,
+  method: 'GET' | 'POST',
+  url: string,
+  response: Response,
+  success: Success,
+) {
+  const what = `${actor.name}: ${method} ${url}`
+  if (actor.access === 'login') {
+    expect(response.status, what).toBe(302)
+    expect(response.headers.get('location'), what).toBe(
+      `/?login=1&redirectTo=${encodeURIComponent(url)}`,
+    )
+    return
+  }
+  const allowed = actor.access !== 'denied' && (need === 'admin' || actor.access[need])
+  if (!allowed) {
+    expect(response.status, what).toBe(403)
+    const html = decode(await response.text())
+    expect(html, what).toContain('Access Denied')
+    expect(html, what).toContain(
+      actor.access === 'denied'
+        ? "You don't have admin permissions."
+        : "You don't have permission to",
+    )
+    return
+  }
+  if ('redirect' in success) {
+    expect(response.status, what).toBe(302)
+    expect(response.headers.get('location'), what).toBe(success.redirect)
+  } else {
+    expect(response.status, what).toBe(success.status)
+    if (success.text) expect(await response.text(), what).toContain(success.text)
+  }
+}
+
+test('each admin page answers each kind of user as it should', async () => {
+  for (const actor of actors) {
+    for (const { url, need, success } of Object.values(ADMIN_PAGES)) {
+      const response = await fetch(`${app.url}${url}`, {
+        headers: actor.cookie ? { cookie: actor.cookie } : {},
+        redirect: 'manual',
+      })
+      await expectAnswer(actor, need, 'GET', url, response, success)
+    }
+  }
+})
+
+test('each admin action answers each kind of user as it should', async () => {
+  const rows = Object.values(ADMIN_ACTIONS).flat()
+  expect(rows.length).toBeGreaterThan(0)
+  for (const actor of actors) {
+    for (const { url, need, form, success } of rows) {
+      const response = await fetch(`${app.url}${url}`, {
+        method: 'POST',
+        body: new URLSearchParams(form),
+        headers: actor.cookie ? { cookie: actor.cookie } : {},
+        redirect: 'manual',
+      })
+      await expectAnswer(actor, need, 'POST', url, response, success)
+    }
+  }
+})
+
+test('a suspended user cannot log in, with a clear message', async () => {
+  const suspended = actors.find((actor) => actor.name === 'suspended customer')!
+  // Suspension ended the session the cookie belonged to.
+  const dashboard = await fetch(`${app.url}/dashboard`, {
+    headers: { cookie: suspended.cookie! },
+    redirect: 'manual',
+  })
+  expect(dashboard.status).toBe(302)
+  const address = (
+    await db
+      .selectFrom('user')
+      .select('email')
+      .where('status', '=', 'suspended')
+      .where('role', '=', 'user')
+      .executeTakeFirstOrThrow()
+  ).email
+  const response = await logIn(address)
+  expect(response.status).toBe(403)
+  expect(await response.text()).toContain(
+    'Your account has been suspended. Please contact support.',
+  )
+})
+
+test('an anonymous visitor of the admin area logs in and comes back to it', async ({ page }) => {
+  await page.goto(`${app.url}/admin/dashboard`)
+  await expect(page).toHaveURL(`${app.url}/?login=1&redirectTo=%2Fadmin%2Fdashboard`)
+  const dialog = page.getByRole('dialog', { name: 'Log in' })
+  await dialog.getByLabel('Email').fill(LISTED_ADMIN)
+  await dialog.getByLabel('Password').fill('secret12')
+  await dialog.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL(`${app.url}/admin/dashboard`)
+  await expect(page.getByRole('heading', { name: 'Dashboard' })).toBeVisible()
+  // Real figures: the demo catalogue's products and the users created above.
+  const products = await db
+    .selectFrom('product')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: 'Products' })).toContainText(
+    String(products.n),
+  )
+  const users = await db
+    .selectFrom('user')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: /^Users/ })).toContainText(
+    String(users.n),
+  )
+  await expect(page.getByRole('main').getByRole('listitem').filter({ hasText: 'New this month' })).toContainText(
+    String(users.n),
+  )
+})

@@ -1,7 +1,7 @@
 import path from 'node:path'
 import { createDatabase, engineOf, type DB, type Engine } from './db.server'
 import { getEnv, type Env } from './env.server'
-import { createLocalStorage, type Storage } from './storage.server'
+import { createStorage, type Storage } from './storage.server'
 
 /**
  * The process-wide services, opened once at start-up. Kept on globalThis so that a
@@ -26,7 +26,7 @@ export function openServices(env: Env = getEnv()): AppServices {
     env,
     db,
     engine: engineOf(db),
-    storage: createLocalStorage(path.join(env.DATA_DIR, 'uploads')),
+    storage: createStorage(env),
   }
   return holder.__keybazaar
 }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { z } from 'zod'
+import type { S3Config } from './s3.server'
 
 /**
  * Configuration comes only from the environment and is checked once at start-up.
@@ -102,7 +103,23 @@ const envSchema = z.object({
   ),
   PAYTM_WEBSITE: optionalText,
   PAYTM_HOST: httpUrl('such as https://securegw-stage.paytm.in'),
+  /** Serve the built-in Paytm simulator's test controls (/__control) outside NODE_ENV=test. */
+  PAYTM_SIMULATOR_CONTROL: flag,
   SEED_DEMO: flag,
+  /** S3-compatible storage for uploads (all four of endpoint, bucket and keys, or none). */
+  STORAGE_S3_ENDPOINT: httpUrl('such as https://s3.ap-south-1.amazonaws.com'),
+  STORAGE_S3_BUCKET: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)' })
+      .optional(),
+  ),
+  STORAGE_S3_ACCESS_KEY_ID: optionalText,
+  STORAGE_S3_SECRET_ACCESS_KEY: optionalText,
+  STORAGE_S3_REGION: optionalText,
+  STORAGE_S3_PUBLIC_URL: httpUrl('such as https://cdn.example.in (where browsers can read the bucket)'),
 })
 
 export type Env = Omit<z.output<typeof envSchema>, 'DATA_DIR' | 'PUBLIC_URL' | 'APP_SECRET'> & {
@@ -112,6 +129,8 @@ export type Env = Omit<z.output<typeof envSchema>, 'DATA_DIR' | 'PUBLIC_URL' | '
   APP_SECRET: string
   /** Where APP_SECRET came from, for the start-up log. */
   appSecretSource: 'environment' | 'generated' | 'file'
+  /** S3-compatible storage, when STORAGE_S3_* are set; otherwise uploads stay on local disk. */
+  storageS3?: S3Config
 }
 
 /** Parses and checks the environment; throws ConfigError with one readable line. */
@@ -139,8 +158,26 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Omit<Env, 'AP
       'Invalid configuration: PAYTM_MID and PAYTM_MERCHANT_KEY must be set together (leave both unset to use the built-in Paytm simulator)',
     )
   }
+  const s3 = [env.STORAGE_S3_ENDPOINT, env.STORAGE_S3_BUCKET, env.STORAGE_S3_ACCESS_KEY_ID, env.STORAGE_S3_SECRET_ACCESS_KEY]
+  if (s3.some(Boolean) && !s3.every(Boolean)) {
+    throw new ConfigError(
+      'Invalid configuration: STORAGE_S3_ENDPOINT, STORAGE_S3_BUCKET, STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY must be set together (leave all unset to keep uploads on local disk)',
+    )
+  }
+  const storageS3: S3Config | undefined =
+    env.STORAGE_S3_ENDPOINT && env.STORAGE_S3_BUCKET && env.STORAGE_S3_ACCESS_KEY_ID && env.STORAGE_S3_SECRET_ACCESS_KEY
+      ? {
+          endpoint: env.STORAGE_S3_ENDPOINT,
+          bucket: env.STORAGE_S3_BUCKET,
+          accessKeyId: env.STORAGE_S3_ACCESS_KEY_ID,
+          secretAccessKey: env.STORAGE_S3_SECRET_ACCESS_KEY,
+          region: env.STORAGE_S3_REGION ?? 'us-east-1',
+          ...(env.STORAGE_S3_PUBLIC_URL ? { publicUrl: env.STORAGE_S3_PUBLIC_URL } : {}),
+        }
+      : undefined
   return {
     ...env,
+    ...(storageS3 ? { storageS3 } : {}),
     DATA_DIR: path.resolve(env.DATA_DIR),
     PUBLIC_URL: env.PUBLIC_URL ?? `http://localhost:${env.PORT}`,
   }

@@ -1,0 +1,341 @@
+import * as Dialog from '@radix-ui/react-dialog'
+import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
+import ChevronDown from 'lucide-react/icons/chevron-down'
+import CreditCard from 'lucide-react/icons/credit-card'
+import KeyRound from 'lucide-react/icons/key-round'
+import LayoutDashboard from 'lucide-react/icons/layout-dashboard'
+import LoaderCircle from 'lucide-react/icons/loader-circle'
+import LogOut from 'lucide-react/icons/log-out'
+import Menu from 'lucide-react/icons/menu'
+import Package from 'lucide-react/icons/package'
+import Receipt from 'lucide-react/icons/receipt'
+import Settings from 'lucide-react/icons/settings'
+import ShoppingCart from 'lucide-react/icons/shopping-cart'
+import Users from 'lucide-react/icons/users'
+import X from 'lucide-react/icons/x'
+import { useState, type ComponentType, type ReactNode } from 'react'
+import { Link, useLocation, useNavigation, useRouteLoaderData, useSubmit } from 'react-router'
+import { ThemeSwitcher } from '~/components/shop/theme-switcher'
+import { isTheme, type Theme } from '~/lib/theme'
+
+/**
+ * The admin shell (spec section 2): sidebar with the seven sections, the active one taken from
+ * the path (unknown paths count as Dashboard); a header with the section title, the theme and
+ * the user menu (Profile Settings and Admin Settings go to settings; Logout signs out to /);
+ * the brand goes to the public home. On phones the sidebar slides in from the left.
+ *
+ * Sections whose pages do not exist yet (later issues) are shown, so the owner sees the whole
+ * back office, but as "Soon" without a link: a link to a missing page would be a dead end.
+ * Turning one on is flipping `ready` below.
+ */
+export type AdminSectionId =
+  'dashboard' | 'products' | 'orders' | 'transactions' | 'users' | 'gateways' | 'settings'
+
+interface AdminSection {
+  id: AdminSectionId
+  label: string
+  to: string
+  icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>
+  ready: boolean
+}
+
+export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  {
+    id: 'dashboard',
+    label: 'Dashboard',
+    to: '/admin/dashboard',
+    icon: LayoutDashboard,
+    ready: true,
+  },
+  { id: 'products', label: 'Products', to: '/admin/products', icon: Package, ready: true },
+  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart, ready: false },
+  {
+    id: 'transactions',
+    label: 'Transactions',
+    to: '/admin/transactions',
+    icon: Receipt,
+    ready: false,
+  },
+  { id: 'users', label: 'Users', to: '/admin/users', icon: Users, ready: false },
+  { id: 'gateways', label: 'Gateways', to: '/admin/gateways', icon: CreditCard, ready: true },
+  { id: 'settings', label: 'Settings', to: '/admin/settings', icon: Settings, ready: false },
+]
+
+const SETTINGS = ADMIN_SECTIONS.find((section) => section.id === 'settings')!
+
+/** The section a path belongs to: /admin/products/edit/x is Products; anything unknown is Dashboard. */
+export function activeAdminSection(pathname: string): AdminSectionId {
+  const segment = pathname.replace(/^\/admin\/?/, '').split('/')[0] ?? ''
+  return ADMIN_SECTIONS.find((section) => section.id === segment)?.id ?? 'dashboard'
+}
+
+export function adminSectionTitle(pathname: string): string {
+  const id = activeAdminSection(pathname)
+  return ADMIN_SECTIONS.find((section) => section.id === id)?.label ?? 'Dashboard'
+}
+
+/** What the header says while a page loads (spec: 'Loading product...' for the edit page). */
+export function pendingLabel(pathname: string): string {
+  return /^\/admin\/products\/edit\/[^/]+/.test(pathname) ? 'Loading product...' : 'Loading...'
+}
+
+export interface AdminShellUser {
+  name: string
+  email: string
+  /** Shown under the name; the spec's default is Admin. */
+  role?: string
+}
+
+/** The spec's display name: the name, or the part of the e-mail before the @. */
+export function adminDisplayName(user: AdminShellUser): string {
+  return user.name.trim() || user.email.split('@')[0] || user.email
+}
+
+const itemBase = 'flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium'
+
+function SidebarNav({ pathname, onNavigate }: { pathname: string; onNavigate?: () => void }) {
+  const active = activeAdminSection(pathname)
+  return (
+    <nav aria-label="Admin">
+      <ul className="space-y-1">
+        {ADMIN_SECTIONS.map(({ id, label, to, icon: Icon, ready }) => {
+          const isActive = id === active
+          return (
+            <li key={id}>
+              {ready ? (
+                <Link
+                  to={to}
+                  onClick={onNavigate}
+                  aria-current={isActive ? (pathname === to ? 'page' : 'true') : undefined}
+                  className={`${itemBase} ${
+                    isActive
+                      ? 'bg-brand-600 text-white shadow-sm'
+                      : 'text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
+                  }`}
+                >
+                  <Icon aria-hidden="true" className="size-5 shrink-0" />
+                  {label}
+                </Link>
+              ) : (
+                <span
+                  aria-disabled="true"
+                  title={`${label}: coming soon`}
+                  className={`${itemBase} cursor-not-allowed text-slate-500 dark:text-slate-400`}
+                >
+                  <Icon aria-hidden="true" className="size-5 shrink-0" />
+                  {label}
+                  <span className="ml-auto rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600 dark:bg-slate-800 dark:text-slate-300">
+                    Soon<span className="sr-only"> (coming soon)</span>
+                  </span>
+                </span>
+              )}
+            </li>
+          )
+        })}
+      </ul>
+    </nav>
+  )
+}
+
+function Brand({ siteName, onNavigate }: { siteName: string; onNavigate?: () => void }) {
+  return (
+    <Link
+      to="/"
+      onClick={onNavigate}
+      className="flex items-center gap-3 rounded-xl px-2 py-1 text-slate-950 dark:text-white"
+      aria-label={`${siteName}: go to the shop`}
+    >
+      <span className="inline-flex size-9 shrink-0 items-center justify-center rounded-xl bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
+        <KeyRound aria-hidden="true" className="size-5" />
+      </span>
+      <span className="min-w-0">
+        <span className="block truncate text-base font-extrabold tracking-tight">{siteName}</span>
+        <span className="block text-xs font-medium text-slate-500 dark:text-slate-400">
+          Admin panel
+        </span>
+      </span>
+    </Link>
+  )
+}
+
+function UserMenu({ user }: { user: AdminShellUser }) {
+  const submit = useSubmit()
+  const name = adminDisplayName(user)
+  const role = user.role || 'Admin'
+  const itemClass =
+    'flex h-10 cursor-pointer select-none items-center gap-2 rounded-lg px-3 text-sm text-slate-800 outline-none data-[disabled]:cursor-not-allowed data-[highlighted]:bg-slate-100 data-[disabled]:text-slate-400 dark:text-slate-100 dark:data-[highlighted]:bg-slate-800 dark:data-[disabled]:text-slate-500'
+  const settingsItem = (label: string) =>
+    SETTINGS.ready ? (
+      <DropdownMenu.Item asChild className={itemClass}>
+        <Link to={SETTINGS.to}>
+          <Settings aria-hidden="true" className="size-4" />
+          {label}
+        </Link>
+      </DropdownMenu.Item>
+    ) : (
+      <DropdownMenu.Item disabled className={itemClass}>
+        <Settings aria-hidden="true" className="size-4" />
+        {label}
+        <span className="ml-auto text-xs">Soon</span>
+      </DropdownMenu.Item>
+    )
+  return (
+    <DropdownMenu.Root modal={false}>
+      <DropdownMenu.Trigger
+        aria-label={`Account menu: ${name}, ${role}`}
+        className="flex h-11 items-center gap-2 rounded-xl px-1.5 text-left hover:bg-slate-100 sm:px-2 dark:hover:bg-slate-800"
+      >
+        <span className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-bold uppercase text-brand-800 dark:bg-brand-900 dark:text-brand-100">
+          {name.slice(0, 1)}
+        </span>
+        <span className="hidden min-w-0 sm:block">
+          <span className="block max-w-40 truncate text-sm font-semibold text-slate-900 dark:text-white">
+            {name}
+          </span>
+          <span className="block text-xs text-slate-500 dark:text-slate-400">{role}</span>
+        </span>
+        <ChevronDown aria-hidden="true" className="size-4 text-slate-500" />
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content
+          align="end"
+          sideOffset={6}
+          className="z-50 min-w-56 rounded-xl border border-slate-200 bg-white p-1.5 shadow-xl dark:border-slate-700 dark:bg-slate-900"
+        >
+          <DropdownMenu.Label className="px-3 py-2">
+            <span className="block truncate text-sm font-semibold text-slate-900 dark:text-white">
+              {name}
+            </span>
+            <span className="block truncate text-xs text-slate-500 dark:text-slate-400">
+              {user.email}
+            </span>
+            <span className="mt-1 inline-block rounded-full bg-brand-50 px-2 py-0.5 text-xs font-semibold text-brand-800 dark:bg-brand-950 dark:text-brand-200">
+              {role}
+            </span>
+          </DropdownMenu.Label>
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+          {settingsItem('Profile Settings')}
+          {settingsItem('Admin Settings')}
+          <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
+          <DropdownMenu.Item
+            className={`${itemClass} text-rose-700 dark:text-rose-400`}
+            onSelect={() => void submit(null, { method: 'post', action: '/logout' })}
+          >
+            <LogOut aria-hidden="true" className="size-4" />
+            Logout
+          </DropdownMenu.Item>
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  )
+}
+
+export function AdminShell({
+  siteName,
+  user,
+  children,
+}: {
+  siteName: string
+  user: AdminShellUser
+  children: ReactNode
+}) {
+  const { pathname } = useLocation()
+  const navigation = useNavigation()
+  const rootData = useRouteLoaderData('root') as { theme?: unknown } | undefined
+  const theme: Theme = isTheme(rootData?.theme) ? rootData.theme : 'system'
+  const [menuOpen, setMenuOpen] = useState(false)
+  const loadingPath =
+    navigation.state === 'loading' && !navigation.formMethod ? navigation.location.pathname : null
+
+  // A new page closes the phone menu (also one reached with the browser's back button).
+  const [menuPath, setMenuPath] = useState(pathname)
+  if (menuPath !== pathname) {
+    setMenuPath(pathname)
+    setMenuOpen(false)
+  }
+
+  return (
+    <div className="flex min-h-dvh bg-slate-50 dark:bg-slate-950">
+      <a
+        href="#admin-main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-2 focus:z-50 focus:rounded-lg focus:bg-brand-700 focus:px-4 focus:py-2 focus:text-white"
+      >
+        Skip to content
+      </a>
+      <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 flex-col gap-6 border-r border-slate-200 bg-white px-3 py-5 lg:flex dark:border-slate-800 dark:bg-slate-900">
+        <Brand siteName={siteName} />
+        <SidebarNav pathname={pathname} />
+      </aside>
+
+      <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
+        <Dialog.Portal>
+          <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-950/50 backdrop-blur-sm lg:hidden" />
+          <Dialog.Content
+            aria-describedby={undefined}
+            className="fixed inset-y-0 left-0 z-50 flex w-72 max-w-[85vw] flex-col gap-6 overflow-y-auto bg-white px-3 py-5 shadow-2xl transition-transform duration-200 motion-safe:starting:-translate-x-full lg:hidden dark:bg-slate-900"
+          >
+            <div className="flex items-start justify-between gap-2">
+              <Brand siteName={siteName} onNavigate={() => setMenuOpen(false)} />
+              <Dialog.Close
+                aria-label="Close menu"
+                className="inline-flex size-10 shrink-0 items-center justify-center rounded-xl text-slate-600 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              >
+                <X aria-hidden="true" className="size-5" />
+              </Dialog.Close>
+            </div>
+            <Dialog.Title className="sr-only">Admin menu</Dialog.Title>
+            <SidebarNav pathname={pathname} onNavigate={() => setMenuOpen(false)} />
+            <ThemeSwitcher theme={theme} className="mt-auto self-start px-2 sm:hidden" />
+          </Dialog.Content>
+        </Dialog.Portal>
+      </Dialog.Root>
+
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur dark:border-slate-800 dark:bg-slate-900/95">
+          <div className="flex h-16 items-center gap-2 px-3 sm:px-6">
+            <button
+              type="button"
+              onClick={() => setMenuOpen(true)}
+              aria-label="Open menu"
+              aria-expanded={menuOpen}
+              className="inline-flex size-11 items-center justify-center rounded-xl text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
+            >
+              <Menu aria-hidden="true" className="size-6" />
+            </button>
+            <p className="min-w-0 truncate text-lg font-bold text-slate-950 dark:text-white">
+              {adminSectionTitle(pathname)}
+            </p>
+            <p
+              role="status"
+              className="flex min-w-0 items-center gap-1.5 text-sm text-slate-600 dark:text-slate-300"
+            >
+              {loadingPath ? (
+                <>
+                  <LoaderCircle
+                    aria-hidden="true"
+                    className="size-4 shrink-0 animate-spin text-brand-600"
+                  />
+                  <span className="truncate">{pendingLabel(loadingPath)}</span>
+                </>
+              ) : null}
+            </p>
+            <div className="ml-auto flex items-center gap-1 sm:gap-2">
+              <ThemeSwitcher theme={theme} className="hidden sm:block" />
+              <UserMenu user={user} />
+            </div>
+          </div>
+          {loadingPath ? (
+            <div aria-hidden="true" className="h-0.5 w-full animate-pulse bg-brand-500" />
+          ) : null}
+        </header>
+        <main
+          id="admin-main"
+          tabIndex={-1}
+          className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8"
+        >
+          {children}
+        </main>
+      </div>
+    </div>
+  )
+}

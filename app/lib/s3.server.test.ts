@@ -1,0 +1,330 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import {
+  amzDate,
+  backoffMs,
+  createS3Client,
+  createS3Storage,
+  DEFAULT_RETRY_POLICY,
+  EMPTY_SHA256,
+  sha256Hex,
+  signV4,
+  StorageError,
+  uriEncode,
+  type S3Config,
+} from './s3.server'
+import { startFakeS3, type FakeS3 } from '../../tests/helpers/s3'
+
+// ---------------------------------------------------------------------------------------
+// The signature against AWS's published examples ("Signature Calculations for the
+// Authorization Header", Amazon S3 API reference): same credentials, date and requests.
+
+const AWS_EXAMPLE = {
+  credentials: {
+    accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+  },
+  scope: { region: 'us-east-1', service: 's3' },
+  host: 'examplebucket.s3.amazonaws.com',
+  date: '20130524T000000Z',
+}
+
+describe('AWS Signature Version 4', () => {
+  it('reproduces the GET Object example (Range header): canonical request, string to sign, signature', () => {
+    const result = signV4(
+      {
+        method: 'GET',
+        url: new URL(`https://${AWS_EXAMPLE.host}/test.txt`),
+        headers: {
+          Host: AWS_EXAMPLE.host,
+          Range: 'bytes=0-9',
+          'x-amz-content-sha256': EMPTY_SHA256,
+          'x-amz-date': AWS_EXAMPLE.date,
+        },
+        payloadHash: EMPTY_SHA256,
+      },
+      AWS_EXAMPLE.credentials,
+      AWS_EXAMPLE.scope,
+    )
+    expect(result.canonicalRequest).toBe(
+      [
+        'GET',
+        '/test.txt',
+        '',
+        `host:${AWS_EXAMPLE.host}`,
+        'range:bytes=0-9',
+        `x-amz-content-sha256:${EMPTY_SHA256}`,
+        `x-amz-date:${AWS_EXAMPLE.date}`,
+        '',
+        'host;range;x-amz-content-sha256;x-amz-date',
+        EMPTY_SHA256,
+      ].join('\n'),
+    )
+    expect(result.stringToSign).toBe(
+      [
+        'AWS4-HMAC-SHA256',
+        '20130524T000000Z',
+        '20130524/us-east-1/s3/aws4_request',
+        '7344ae5b7ee6c3e7e6b0fe0640412a37625d1fbfff95c48bbb2dc43964946972',
+      ].join('\n'),
+    )
+    expect(result.signature).toBe(
+      'f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
+    )
+    expect(result.authorization).toBe(
+      'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
+    )
+  })
+
+  it('reproduces the PUT Object example (encoded key, signed payload, extra headers)', () => {
+    const body = 'Welcome to Amazon S3.'
+    const payloadHash = sha256Hex(body)
+    expect(payloadHash).toBe('44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072')
+    const result = signV4(
+      {
+        method: 'PUT',
+        url: new URL(`https://${AWS_EXAMPLE.host}/${uriEncode('test$file.text', true)}`),
+        headers: {
+          Host: AWS_EXAMPLE.host,
+          Date: 'Fri, 24 May 2013 00:00:00 GMT',
+          'x-amz-date': AWS_EXAMPLE.date,
+          'x-amz-storage-class': 'REDUCED_REDUNDANCY',
+          'x-amz-content-sha256': payloadHash,
+        },
+        payloadHash,
+      },
+      AWS_EXAMPLE.credentials,
+      AWS_EXAMPLE.scope,
+    )
+    expect(result.canonicalRequest.split('\n').slice(0, 2)).toEqual(['PUT', '/test%24file.text'])
+    expect(result.signedHeaders).toBe(
+      'date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class',
+    )
+    expect(result.signature).toBe(
+      '98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd',
+    )
+  })
+
+  it('reproduces the GET Bucket Lifecycle and GET Bucket (list objects) examples (query strings)', () => {
+    const sign = (path: string) =>
+      signV4(
+        {
+          method: 'GET',
+          url: new URL(`https://${AWS_EXAMPLE.host}${path}`),
+          headers: {
+            Host: AWS_EXAMPLE.host,
+            'x-amz-content-sha256': EMPTY_SHA256,
+            'x-amz-date': AWS_EXAMPLE.date,
+          },
+          payloadHash: EMPTY_SHA256,
+        },
+        AWS_EXAMPLE.credentials,
+        AWS_EXAMPLE.scope,
+      )
+    const lifecycle = sign('/?lifecycle')
+    expect(lifecycle.canonicalRequest.split('\n')[2]).toBe('lifecycle=')
+    expect(lifecycle.signature).toBe(
+      'fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543',
+    )
+    const list = sign('/?prefix=J&max-keys=2')
+    expect(list.canonicalRequest.split('\n')[2]).toBe('max-keys=2&prefix=J')
+    expect(list.signature).toBe('34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7')
+  })
+
+  it('encodes as RFC 3986 wants: unreserved characters kept, slashes kept in keys only', () => {
+    expect(uriEncode('a b/c~d_e.f-g*h')).toBe('a%20b%2Fc~d_e.f-g%2Ah')
+    expect(uriEncode('products/ä 1.png', true)).toBe('products/%C3%A4%201.png')
+    expect(amzDate(new Date('2026-03-01T09:08:07.123Z'))).toBe('20260301T090807Z')
+  })
+})
+
+describe('backoff', () => {
+  it('doubles from 1 s with up to 1 s of jitter, never waiting more than 64 s', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((n) => backoffMs(n, DEFAULT_RETRY_POLICY, () => 0))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 32000, 64000,
+    ])
+    expect(backoffMs(3, DEFAULT_RETRY_POLICY, () => 0.5)).toBe(8500)
+    expect(backoffMs(6, DEFAULT_RETRY_POLICY, () => 0.99)).toBe(64000)
+    expect(backoffMs(50, DEFAULT_RETRY_POLICY, () => 0.99)).toBe(64000)
+  })
+})
+
+// The local S3-compatible server (tests/helpers/s3.ts) checks every request's signature with
+// its own implementation of the algorithm, and can answer scripted failures.
+const SECRET = 'fake-secret-key-0123456789'
+const ACCESS_KEY = 'FAKEACCESSKEY'
+
+describe('S3 client and storage against a local S3-compatible server', () => {
+  let s3: FakeS3
+  let config: S3Config
+  /** A fake clock that the client's waits advance: no real sleeping. */
+  let clock: { now: number; waits: number[] }
+  const options = () => ({
+    now: () => new Date(clock.now),
+    sleep: async (ms: number) => {
+      clock.waits.push(ms)
+      clock.now += ms
+    },
+    random: () => 0,
+  })
+
+  beforeAll(async () => {
+    s3 = await startFakeS3({
+      bucket: 'shop-media',
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: SECRET,
+    })
+    config = {
+      endpoint: `${s3.url}/`,
+      bucket: 'shop-media',
+      accessKeyId: ACCESS_KEY,
+      secretAccessKey: SECRET,
+      region: 'ap-south-1',
+    }
+  })
+  afterAll(async () => {
+    await s3.close()
+  })
+  beforeEach(() => {
+    clock = { now: Date.parse('2026-05-01T10:00:00Z'), waits: [] }
+    s3.failures.length = 0
+    s3.requests.length = 0
+  })
+
+  it('puts, reads, stats and deletes objects with signed requests (path-style URLs)', async () => {
+    const storage = createS3Storage(config, options())
+    const body = Buffer.from('not really a png')
+    await storage.put('products/1715_ab-c.v2.png', body, 'image/png')
+    expect(s3.objects.get('products/1715_ab-c.v2.png')?.contentType).toBe('image/png')
+    expect(s3.requests.at(-1)).toEqual({
+      method: 'PUT',
+      path: '/shop-media/products/1715_ab-c.v2.png',
+      signed: true,
+    })
+
+    expect(await storage.read('products/1715_ab-c.v2.png')).toEqual(body)
+    expect(await storage.stat('products/1715_ab-c.v2.png')).toMatchObject({ size: body.length })
+    expect(await storage.exists('products/1715_ab-c.v2.png')).toBe(true)
+    await storage.delete('products/1715_ab-c.v2.png')
+    expect(s3.objects.has('products/1715_ab-c.v2.png')).toBe(false)
+    expect(await storage.stat('products/1715_ab-c.v2.png')).toBeNull()
+    expect(await storage.exists('products/1715_ab-c.v2.png')).toBe(false)
+    // Deleting what is already gone is not an error.
+    await storage.delete('products/1715_ab-c.v2.png')
+    expect(s3.requests.every((request) => request.signed)).toBe(true)
+  })
+
+  it('refuses keys that could leave the bucket prefix', async () => {
+    const storage = createS3Storage(config, options())
+    await expect(storage.put('../etc/passwd', Buffer.from('x'), 'text/plain')).rejects.toThrow(
+      'Invalid storage key',
+    )
+    expect(() => storage.url('products//x.png')).toThrow('Invalid storage key')
+  })
+
+  it('gives browsers the public URL when there is one, else the app image route', () => {
+    expect(createS3Storage(config).url('products/a_b.png')).toBe('/images/products/a_b.png')
+    expect(
+      createS3Storage({ ...config, publicUrl: 'https://cdn.example.in/' }).url('products/a_b.png'),
+    ).toBe('https://cdn.example.in/products/a_b.png')
+  })
+
+  it('retries 5xx, 408, 429 and dropped connections with growing waits, then succeeds', async () => {
+    const client = createS3Client(config, options())
+    s3.failures.push(503, 408, 429, 'drop', 500)
+    await client.putObject('products/retry.png', Buffer.from('pixels'), 'image/png')
+    expect(clock.waits).toEqual([1000, 2000, 4000, 8000, 16000])
+    expect(s3.objects.get('products/retry.png')?.body.toString()).toBe('pixels')
+    // Every attempt was signed afresh (its own date).
+    expect(s3.requests).toHaveLength(6)
+  })
+
+  it('gives up at the 2-minute operation deadline, each wait capped at 64 s', async () => {
+    const client = createS3Client(config, options())
+    s3.failures.push(...Array<number>(50).fill(503))
+    const error = await client.getObject('products/never.png').catch((caught: unknown) => caught)
+    expect(error).toBeInstanceOf(StorageError)
+    expect((error as StorageError).code).toBe('retry-limit-exceeded')
+    expect(clock.waits).toEqual([1000, 2000, 4000, 8000, 16000, 32000])
+    expect(clock.waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThan(2 * 60_000)
+  })
+
+  it('gives uploads 10 minutes, still never waiting more than 64 s at a time', async () => {
+    const client = createS3Client(config, options())
+    s3.failures.push(...Array<number>(50).fill(502))
+    await expect(
+      client.putObject('products/slow.png', Buffer.from('x'), 'image/png'),
+    ).rejects.toMatchObject({ code: 'retry-limit-exceeded' })
+    expect(Math.max(...clock.waits)).toBe(64_000)
+    expect(clock.waits.reduce((sum, wait) => sum + wait, 0)).toBeLessThanOrEqual(10 * 60_000)
+    expect(clock.waits.length).toBe(14)
+  })
+
+  it('maps 401, 402, 403 and 404 to storage error codes without retrying', async () => {
+    const client = createS3Client(config, options())
+    for (const [status, code] of [
+      [401, 'unauthenticated'],
+      [402, 'quota-exceeded'],
+      [403, 'unauthorized'],
+    ] as const) {
+      s3.failures.push(status)
+      await expect(client.getObject('products/x.png')).rejects.toMatchObject({ code, status })
+    }
+    await expect(client.getObject('products/missing.png')).rejects.toMatchObject({
+      code: 'object-not-found',
+      status: 404,
+    })
+    expect(clock.waits).toEqual([])
+  })
+
+  it('is refused by the server when the secret is wrong (the fake really checks signatures)', async () => {
+    const client = createS3Client({ ...config, secretAccessKey: 'wrong-secret' }, options())
+    await expect(
+      client.putObject('products/x.png', Buffer.from('x'), 'image/png'),
+    ).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('SignatureDoesNotMatch'),
+    })
+  })
+})
+
+describe('configuration (STORAGE_S3_*)', () => {
+  const full = {
+    STORAGE_S3_ENDPOINT: 'https://s3.ap-south-1.amazonaws.com/',
+    STORAGE_S3_BUCKET: 'keybazaar-media',
+    STORAGE_S3_ACCESS_KEY_ID: 'AKIAEXAMPLE',
+    STORAGE_S3_SECRET_ACCESS_KEY: 'very-secret',
+  }
+
+  it('selects S3 storage when endpoint, bucket and keys are set (region defaults to us-east-1)', async () => {
+    const { parseEnv } = await import('./env.server')
+    const { createStorage } = await import('./storage.server')
+    expect(parseEnv({}).storageS3).toBeUndefined()
+    const env = parseEnv({ ...full, STORAGE_S3_PUBLIC_URL: 'https://cdn.example.in' })
+    expect(env.storageS3).toEqual({
+      endpoint: 'https://s3.ap-south-1.amazonaws.com',
+      bucket: 'keybazaar-media',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'very-secret',
+      region: 'us-east-1',
+      publicUrl: 'https://cdn.example.in',
+    })
+    expect(parseEnv({ ...full, STORAGE_S3_REGION: 'auto' }).storageS3?.region).toBe('auto')
+    expect(createStorage(env).url('products/a.png')).toBe('https://cdn.example.in/products/a.png')
+    expect(createStorage({ DATA_DIR: '/tmp/x' }).url('products/a.png')).toBe(
+      '/uploads/products/a.png',
+    )
+  })
+
+  it('refuses half a configuration and a bad bucket name in one line, hiding the secret', async () => {
+    const { ConfigError, parseEnv } = await import('./env.server')
+    const { STORAGE_S3_SECRET_ACCESS_KEY: _secret, ...withoutSecret } = full
+    expect(() => parseEnv(withoutSecret)).toThrow(ConfigError)
+    expect(() => parseEnv(withoutSecret)).toThrow(/must be set together/)
+    expect(() => parseEnv({ ...full, STORAGE_S3_BUCKET: 'Bad_Bucket' })).toThrow(
+      /STORAGE_S3_BUCKET must be a bucket name/,
+    )
+    expect(() => parseEnv({ ...full, STORAGE_S3_ENDPOINT: 'ftp://x' })).toThrow(
+      /STORAGE_S3_ENDPOINT must be an http\(s\) URL/,
+    )
+  })
+})

@@ -1,0 +1,403 @@
+import crypto from 'node:crypto'
+import { IMAGES_PATH_PREFIX } from './images'
+import { assertSafeKey, type Storage } from './storage.server'
+
+/**
+ * S3-compatible object storage (AWS S3, Cloudflare R2, MinIO, Backblaze B2, DigitalOcean
+ * Spaces, ...) without an SDK: path-style requests (endpoint/bucket/key) signed with AWS
+ * Signature Version 4, using node:crypto and fetch.
+ *
+ * Retries follow the original's storage client (spec sections 8 and 9): 5xx, 408 and 429 and
+ * network failures are retried with exponential backoff and jitter, each wait capped at 64 s,
+ * until the operation's deadline (2 minutes; 10 minutes for uploads). 401, 402, 403 and 404
+ * become StorageError codes unauthenticated, quota-exceeded, unauthorized, object-not-found.
+ */
+
+// ---------------------------------------------------------------------------------------
+// Signature Version 4
+
+export interface SigV4Credentials {
+  accessKeyId: string
+  secretAccessKey: string
+}
+
+export interface SigV4Request {
+  method: string
+  url: URL
+  /** Every header to sign, including host, x-amz-date and x-amz-content-sha256. */
+  headers: Record<string, string>
+  /** Hex SHA-256 of the body (or UNSIGNED-PAYLOAD). */
+  payloadHash: string
+}
+
+export interface SigV4Result {
+  authorization: string
+  canonicalRequest: string
+  stringToSign: string
+  signature: string
+  signedHeaders: string
+}
+
+export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
+
+export const sha256Hex = (data: string | Buffer | Uint8Array) =>
+  crypto.createHash('sha256').update(data).digest('hex')
+const hmac = (key: crypto.BinaryLike, data: string) =>
+  crypto.createHmac('sha256', key).update(data).digest()
+
+/** RFC 3986 encoding as SigV4 wants it: unreserved characters kept, the rest %XX in upper case. */
+export function uriEncode(value: string, keepSlash = false): string {
+  let out = ''
+  for (const byte of Buffer.from(value, 'utf8')) {
+    const char = String.fromCharCode(byte)
+    if (/[A-Za-z0-9\-._~]/.test(char) || (keepSlash && char === '/')) out += char
+    else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
+  }
+  return out
+}
+
+/** 20130524T000000Z */
+export function amzDate(date: Date): string {
+  return date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '')
+}
+
+/**
+ * Signs a request (the Authorization header's value). The URL's path must already be in its
+ * encoded form (S3 encodes each key segment once; we never double-encode).
+ */
+export function signV4(
+  request: SigV4Request,
+  credentials: SigV4Credentials,
+  scope: { region: string; service: string },
+): SigV4Result {
+  const headers = Object.entries(request.headers)
+    .map(([name, value]) => [name.toLowerCase(), value.trim().replace(/\s+/g, ' ')] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const date = headers.find(([name]) => name === 'x-amz-date')?.[1]
+  if (!date) throw new Error('signV4 needs an x-amz-date header')
+  const day = date.slice(0, 8)
+
+  const query = [...request.url.searchParams.entries()]
+    .map(([key, value]) => [uriEncode(key), uriEncode(value)] as const)
+    .sort(([ak, av], [bk, bv]) => (ak === bk ? (av < bv ? -1 : 1) : ak < bk ? -1 : 1))
+    .map(([key, value]) => `${key}=${value}`)
+    .join('&')
+  const signedHeaders = headers.map(([name]) => name).join(';')
+  const canonicalRequest = [
+    request.method.toUpperCase(),
+    request.url.pathname || '/',
+    query,
+    headers.map(([name, value]) => `${name}:${value}\n`).join(''),
+    signedHeaders,
+    request.payloadHash,
+  ].join('\n')
+
+  const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`
+  const stringToSign = [
+    'AWS4-HMAC-SHA256',
+    date,
+    credentialScope,
+    sha256Hex(canonicalRequest),
+  ].join('\n')
+  const signingKey = hmac(
+    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), scope.region), scope.service),
+    'aws4_request',
+  )
+  const signature = crypto.createHmac('sha256', signingKey).update(stringToSign).digest('hex')
+  return {
+    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope},SignedHeaders=${signedHeaders},Signature=${signature}`,
+    canonicalRequest,
+    stringToSign,
+    signature,
+    signedHeaders,
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Errors and retries
+
+export type StorageErrorCode =
+  | 'object-not-found'
+  | 'unauthenticated'
+  | 'unauthorized'
+  | 'quota-exceeded'
+  | 'retry-limit-exceeded'
+  | 'unknown'
+
+export class StorageError extends Error {
+  override name = 'StorageError'
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message)
+  }
+}
+
+export function storageErrorCode(status: number): StorageErrorCode {
+  if (status === 401) return 'unauthenticated'
+  if (status === 402) return 'quota-exceeded'
+  if (status === 403) return 'unauthorized'
+  if (status === 404) return 'object-not-found'
+  return 'unknown'
+}
+
+export const isRetryableStatus = (status: number) =>
+  status >= 500 || status === 408 || status === 429
+
+export interface RetryPolicy {
+  /** The whole operation's budget (spec: 2 minutes). */
+  operationMs: number
+  /** An upload's budget (spec: 10 minutes). */
+  uploadMs: number
+  /** The longest single wait (spec: 64 seconds). */
+  maxBackoffMs: number
+  /** The first wait; doubled after each failure. */
+  initialBackoffMs: number
+}
+
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  operationMs: 2 * 60_000,
+  uploadMs: 10 * 60_000,
+  maxBackoffMs: 64_000,
+  initialBackoffMs: 1_000,
+}
+
+/** The wait before retry number `attempt` (0-based): 1 s, 2 s, 4 s, ... plus up to 1 s of jitter, never above the cap. */
+export function backoffMs(
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number {
+  const exponential = policy.initialBackoffMs * 2 ** Math.min(attempt, 30)
+  return Math.min(policy.maxBackoffMs, exponential + Math.floor(random() * policy.initialBackoffMs))
+}
+
+// ---------------------------------------------------------------------------------------
+// The client
+
+export interface S3Config {
+  /** http(s)://host[:port] of the S3 API (no bucket in it). */
+  endpoint: string
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+  region: string
+  /** Where browsers can read objects directly (a CDN or public bucket URL), if anywhere. */
+  publicUrl?: string
+}
+
+export interface S3ClientOptions {
+  retry?: Partial<RetryPolicy>
+  /** Injectable for tests (a fake clock that sleep advances). */
+  sleep?: (ms: number) => Promise<void>
+  /** The clock for request dates and the operation's deadline. */
+  now?: () => Date
+  random?: () => number
+  fetch?: typeof fetch
+}
+
+export interface S3Object {
+  body: Buffer
+  contentType: string | null
+}
+
+export interface S3Head {
+  size: number
+  modifiedMs: number
+  contentType: string | null
+}
+
+export interface S3Client {
+  putObject(
+    key: string,
+    body: Buffer,
+    contentType: string,
+    extraHeaders?: Record<string, string>,
+  ): Promise<void>
+  getObject(key: string): Promise<S3Object>
+  /** null when there is no such object. */
+  headObject(key: string): Promise<S3Head | null>
+  /** Succeeds when the object is gone (deleting a missing object is not an error). */
+  deleteObject(key: string): Promise<void>
+  objectUrl(key: string): URL
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
+
+export function createS3Client(config: S3Config, options: S3ClientOptions = {}): S3Client {
+  const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
+  const sleep = options.sleep ?? defaultSleep
+  const now = options.now ?? (() => new Date())
+  const doFetch = options.fetch ?? fetch
+  const endpoint = config.endpoint.replace(/\/+$/, '')
+  const credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+
+  function objectUrl(key: string): URL {
+    assertSafeKey(key)
+    return new URL(`${endpoint}/${uriEncode(config.bucket)}/${uriEncode(key, true)}`)
+  }
+
+  async function send(
+    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
+    key: string,
+    body?: Buffer,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
+    const url = objectUrl(key)
+    const payloadHash = body ? sha256Hex(body) : EMPTY_SHA256
+    const budget = method === 'PUT' ? policy.uploadMs : policy.operationMs
+    const elapsed = (() => {
+      const started = now().getTime()
+      return () => now().getTime() - started
+    })()
+    let lastProblem = ''
+    for (let attempt = 0; ; attempt += 1) {
+      const remaining = budget - elapsed()
+      if (remaining <= 0) break
+      // Signed afresh on every attempt: the date is part of the signature.
+      const headers: Record<string, string> = {
+        host: url.host,
+        'x-amz-date': amzDate(now()),
+        'x-amz-content-sha256': payloadHash,
+        ...extraHeaders,
+      }
+      const { authorization } = signV4({ method, url, headers, payloadHash }, credentials, {
+        region: config.region,
+        service: 's3',
+      })
+      const { host: _host, ...sent } = headers
+      try {
+        const response = await doFetch(url, {
+          method,
+          headers: { ...sent, authorization },
+          body: body ? new Uint8Array(body) : undefined,
+          signal: AbortSignal.timeout(remaining),
+        })
+        if (!isRetryableStatus(response.status)) return response
+        lastProblem = `HTTP ${response.status}`
+        await response.body?.cancel()
+      } catch (error) {
+        // Network failures and the attempt's timeout are retried like a 5xx.
+        lastProblem = error instanceof Error ? error.message : String(error)
+      }
+      const wait = backoffMs(attempt, policy, options.random)
+      if (elapsed() + wait >= budget) break
+      await sleep(wait)
+    }
+    throw new StorageError(
+      'retry-limit-exceeded',
+      `S3 ${method} ${key} kept failing (${lastProblem || 'timed out'})`,
+    )
+  }
+
+  async function fail(response: Response, method: string, key: string): Promise<never> {
+    const detail = (await response.text().catch(() => '')).match(/<Code>([^<]+)<\/Code>/)?.[1]
+    throw new StorageError(
+      storageErrorCode(response.status),
+      `S3 ${method} ${key} failed: HTTP ${response.status}${detail ? ` ${detail}` : ''}`,
+      response.status,
+    )
+  }
+
+  return {
+    objectUrl,
+    async putObject(key, body, contentType, extraHeaders = {}) {
+      const response = await send('PUT', key, body, {
+        'content-type': contentType,
+        ...extraHeaders,
+      })
+      if (!response.ok) await fail(response, 'PUT', key)
+      await response.body?.cancel()
+    },
+    async getObject(key) {
+      const response = await send('GET', key)
+      if (!response.ok) await fail(response, 'GET', key)
+      return {
+        body: Buffer.from(await response.arrayBuffer()),
+        contentType: response.headers.get('content-type'),
+      }
+    },
+    async headObject(key) {
+      const response = await send('HEAD', key)
+      if (response.status === 404) return null
+      if (!response.ok) await fail(response, 'HEAD', key)
+      const modified = Date.parse(response.headers.get('last-modified') ?? '')
+      return {
+        size: Number(response.headers.get('content-length') ?? 0),
+        modifiedMs: Number.isNaN(modified) ? 0 : modified,
+        contentType: response.headers.get('content-type'),
+      }
+    },
+    async deleteObject(key) {
+      const response = await send('DELETE', key)
+      if (!response.ok && response.status !== 404) await fail(response, 'DELETE', key)
+      await response.body?.cancel()
+    },
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Storage over S3
+
+/** How long a HEAD answer is reused: pages stat every image they show (see images.server.ts). */
+const STAT_CACHE_MS = 30_000
+
+/**
+ * The Storage interface over an S3 bucket. Object keys are the storage keys. Stored keys are
+ * never overwritten with other content (uploads get new names), so caching HEAD answers
+ * briefly in this process is safe; writes and deletes here forget them at once.
+ */
+export function createS3Storage(
+  config: S3Config,
+  options: S3ClientOptions = {},
+): Storage & { client: S3Client } {
+  const client = createS3Client(config, options)
+  const stats = new Map<
+    string,
+    { at: number; value: { size: number; modifiedMs: number } | null }
+  >()
+  const publicUrl = config.publicUrl?.replace(/\/+$/, '')
+
+  async function stat(key: string) {
+    const cached = stats.get(key)
+    if (cached && Date.now() - cached.at < STAT_CACHE_MS) return cached.value
+    const head = await client.headObject(key)
+    const value = head ? { size: head.size, modifiedMs: head.modifiedMs } : null
+    if (stats.size > 5000) stats.clear()
+    stats.set(key, { at: Date.now(), value })
+    return value
+  }
+
+  return {
+    client,
+    async put(key, body, contentType) {
+      stats.delete(key)
+      // Keys are unique per upload, so browsers and CDNs may keep them for good.
+      await client.putObject(key, body, contentType, {
+        'cache-control': 'public, max-age=31536000, immutable',
+      })
+      stats.delete(key)
+    },
+    async delete(key) {
+      stats.delete(key)
+      await client.deleteObject(key)
+    },
+    async exists(key) {
+      return (await stat(key)) !== null
+    },
+    stat,
+    async read(key) {
+      return (await client.getObject(key)).body
+    },
+    url(key) {
+      assertSafeKey(key)
+      // Without a public URL, browsers get the image through the app (/images/<key>, WebP).
+      return publicUrl ? `${publicUrl}/${uriEncode(key, true)}` : `${IMAGES_PATH_PREFIX}${key}`
+    },
+  }
+}

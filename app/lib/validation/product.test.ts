@@ -1,0 +1,323 @@
+import { describe, expect, it } from 'vitest'
+import { discountPercent } from '~/lib/money'
+import { slugify } from '~/lib/slug'
+import {
+  addFeature,
+  checkImageFile,
+  cleanFeatures,
+  deleteConfirmation,
+  detectImageType,
+  discountFromInputs,
+  duplicatedMessage,
+  IMAGE_MAX_BYTES,
+  IMAGE_MESSAGES,
+  paiseToInput,
+  parseCommaList,
+  parsePriceInput,
+  parseProductForm,
+  PRODUCT_MESSAGES,
+  productFormValues,
+  type ProductFormValues,
+} from './product'
+
+const CATEGORIES = ['Streaming', 'Software', 'WordPress Themes']
+
+/** A form that passes, as the browser would send it. */
+function valid(overrides: ProductFormValues = {}): ProductFormValues {
+  return {
+    title: 'StreamMax Premium 12 Months',
+    slug: '',
+    description: 'Every show in 4K.',
+    shortDescription: 'Premium streaming for a year.',
+    category: 'Streaming',
+    tags: '4K, family',
+    price: '499',
+    originalPrice: '999',
+    image: 'products/1715000000000_ab12cd34ef56.png',
+    buyNowLink: '',
+    metaTitle: '',
+    metaDescription: '',
+    keywords: '',
+    inStock: 'on',
+    validity: '12 months',
+    deliveryTime: 'Instant delivery',
+    rating: '4.5',
+    reviews: '12',
+    features: ['4K', 'Four screens'],
+    ...overrides,
+  }
+}
+
+const errorsOf = (values: ProductFormValues) => {
+  const result = parseProductForm(values, CATEGORIES)
+  return result.errors ?? {}
+}
+
+describe('slug (spec section 5)', () => {
+  it('lowercases, turns runs of non-alphanumerics into one hyphen and trims hyphens', () => {
+    expect(slugify('  StreamMax: Premium -- 12 Months!! ')).toBe('streammax-premium-12-months')
+    expect(slugify('Ünïcode & more')).toBe('n-code-more')
+    expect(slugify('---')).toBe('')
+  })
+
+  it('follows the title unless a slug is given, which is normalised the same way', () => {
+    expect(parseProductForm(valid(), CATEGORIES).data?.slug).toBe('streammax-premium-12-months')
+    expect(parseProductForm(valid({ slug: 'My Custom  Slug' }), CATEGORIES).data?.slug).toBe(
+      'my-custom-slug',
+    )
+  })
+
+  it('refuses a title or slug with no letters or digits', () => {
+    expect(errorsOf(valid({ title: 'हिंदी', slug: '' })).slug).toBe(PRODUCT_MESSAGES.slugRequired)
+  })
+})
+
+describe('discount (spec section 5)', () => {
+  it('is the rounded percent of (original - price) / original, recomputed from the typed prices', () => {
+    expect(discountFromInputs('499', '999')).toBe(50)
+    expect(discountFromInputs('1499', '5988')).toBe(75)
+    expect(discountFromInputs('666.67', '1000')).toBe(33)
+    expect(discountPercent(49_900, 99_900)).toBe(50)
+  })
+
+  it('is 0 until both prices are valid amounts above 0', () => {
+    expect(discountFromInputs('', '999')).toBe(0)
+    expect(discountFromInputs('499', '0')).toBe(0)
+    expect(discountFromInputs('abc', '999')).toBe(0)
+  })
+})
+
+describe('prices in rupees become exact paise', () => {
+  it('parses whole rupees and up to two decimals without floating point', () => {
+    expect(parsePriceInput('499')).toEqual({ paise: 49_900 })
+    expect(parsePriceInput('499.5')).toEqual({ paise: 49_950 })
+    expect(parsePriceInput(' 0.29 ')).toEqual({ paise: 29 })
+    expect(parsePriceInput('1,499.99')).toEqual({ paise: 149_999 })
+    expect(
+      parseProductForm(valid({ price: '0.1', originalPrice: '0.3' }), CATEGORIES).data,
+    ).toMatchObject({ price: 10, originalPrice: 30 })
+  })
+
+  it('says why an amount is refused', () => {
+    expect(parsePriceInput('')).toEqual({ error: 'required' })
+    expect(parsePriceInput('0')).toEqual({ error: 'required' })
+    expect(parsePriceInput('0.00')).toEqual({ error: 'required' })
+    expect(parsePriceInput('-5')).toEqual({ error: 'required' })
+    expect(parsePriceInput('4.999')).toEqual({ error: 'invalid' })
+    expect(parsePriceInput('1e3')).toEqual({ error: 'invalid' })
+    expect(parsePriceInput('10000001')).toEqual({ error: 'tooHigh' })
+  })
+
+  it('shows paise back as the form typed them', () => {
+    expect(paiseToInput(49_900)).toBe('499')
+    expect(paiseToInput(49_950)).toBe('499.50')
+    expect(paiseToInput(5)).toBe('0.05')
+  })
+})
+
+describe('tags and keywords as comma text (spec section 5)', () => {
+  it('splits on commas, trims, drops blanks and repeats', () => {
+    expect(parseCommaList(' 4K ,, family,  , no ads,4k ')).toEqual(['4K', 'family', 'no ads'])
+    expect(parseCommaList('   ')).toEqual([])
+    const data = parseProductForm(valid({ tags: 'a, b ,', keywords: ' x ,y,, ' }), CATEGORIES).data
+    expect(data).toMatchObject({ tags: ['a', 'b'], keywords: ['x', 'y'] })
+  })
+})
+
+describe('features list (spec section 4)', () => {
+  it('adds a typed feature trimmed, ignores an empty one, and drops emptied items on submit', () => {
+    expect(addFeature(['One'], '  Two  ')).toEqual(['One', 'Two'])
+    expect(addFeature(['One'], '   ')).toEqual(['One'])
+    expect(cleanFeatures([' One ', '', '  ', 'Two'])).toEqual(['One', 'Two'])
+    expect(parseProductForm(valid({ features: [' a ', ' '] }), CATEGORIES).data?.features).toEqual([
+      'a',
+    ])
+  })
+
+  it('reads one input per feature from the submitted form', () => {
+    const form = new FormData()
+    form.append('title', 'T')
+    form.append('features', 'One')
+    form.append('features', 'Two')
+    form.append('imageFile', new Blob(['x']), 'x.png')
+    expect(productFormValues(form)).toEqual({ title: 'T', features: ['One', 'Two'] })
+  })
+})
+
+describe('image type by content, never by name (spec sections 5 and 9)', () => {
+  const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+  const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1])
+  const webp = new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ')
+  const text = new TextEncoder().encode('hello, I am text')
+
+  it('recognises JPEG, PNG and WebP signatures and nothing else', () => {
+    expect(detectImageType(png)).toBe('png')
+    expect(detectImageType(jpeg)).toBe('jpeg')
+    expect(detectImageType(webp)).toBe('webp')
+    expect(detectImageType(text)).toBeNull()
+    expect(
+      detectImageType(new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WAVEfmt ')),
+    ).toBeNull()
+    expect(detectImageType(new TextEncoder().encode('GIF89a......'))).toBeNull()
+    expect(detectImageType(new Uint8Array())).toBeNull()
+  })
+
+  it('checks the type first, then the size (5 MB = 5,242,880 bytes is allowed, one byte more is not)', () => {
+    expect(checkImageFile({ name: 'photo.png', type: 'image/png', size: 1000 }, png)).toBeNull()
+    expect(checkImageFile({ name: 'photo.JPG', type: '', size: 1000 }, jpeg)).toBeNull()
+    expect(checkImageFile({ name: 'notes.png', type: 'image/png', size: 16 }, text)).toBe(
+      IMAGE_MESSAGES.invalidType,
+    )
+    expect(checkImageFile({ name: 'anim.gif', type: 'image/gif', size: 16 }, png)).toBe(
+      IMAGE_MESSAGES.invalidType,
+    )
+    expect(
+      checkImageFile({ name: 'big.png', type: 'image/png', size: IMAGE_MAX_BYTES }, png),
+    ).toBeNull()
+    expect(
+      checkImageFile({ name: 'big.png', type: 'image/png', size: IMAGE_MAX_BYTES + 1 }, png),
+    ).toBe(IMAGE_MESSAGES.tooLarge)
+    expect(IMAGE_MESSAGES).toEqual({
+      invalidType: 'Please select a valid image file (JPEG, PNG, WebP)',
+      tooLarge: 'Image size should be less than 5MB',
+      uploadFailed: 'Failed to upload image. Please try again.',
+      invalidUrl: 'Invalid image URL',
+    })
+  })
+})
+
+describe('the product form schema (spec section 5)', () => {
+  it('turns a valid form into a product: paise, lists, booleans, null buy link', () => {
+    const result = parseProductForm(valid(), CATEGORIES)
+    expect(result.errors).toBeNull()
+    expect(result.data).toEqual({
+      title: 'StreamMax Premium 12 Months',
+      slug: 'streammax-premium-12-months',
+      description: 'Every show in 4K.',
+      shortDescription: 'Premium streaming for a year.',
+      category: 'Streaming',
+      tags: ['4K', 'family'],
+      price: 49_900,
+      originalPrice: 99_900,
+      image: 'products/1715000000000_ab12cd34ef56.png',
+      buyNowLink: null,
+      metaTitle: '',
+      metaDescription: '',
+      keywords: [],
+      inStock: true,
+      featured: false,
+      features: ['4K', 'Four screens'],
+      validity: '12 months',
+      deliveryTime: 'Instant delivery',
+      rating: 4.5,
+      reviews: 12,
+    })
+  })
+
+  it('requires title, description, short description, image, category and both prices; whitespace is empty', () => {
+    const errors = errorsOf({
+      title: '   ',
+      description: ' \n ',
+      shortDescription: '\t',
+      image: ' ',
+      category: ' ',
+      price: ' ',
+      originalPrice: '0',
+      features: [],
+    })
+    expect(errors).toMatchObject({
+      title: 'Title is required',
+      description: 'Description is required',
+      shortDescription: 'Short description is required',
+      image: 'Product image is required',
+      category: 'Category is required',
+      price: 'Price must be greater than 0',
+      originalPrice: 'Original price must be greater than 0',
+    })
+  })
+
+  it('takes an optional buy now link, which must be an http(s) URL', () => {
+    expect(parseProductForm(valid({ buyNowLink: '  ' }), CATEGORIES).data?.buyNowLink).toBeNull()
+    expect(
+      parseProductForm(valid({ buyNowLink: 'https://shop.example.in/buy?x=1' }), CATEGORIES).data
+        ?.buyNowLink,
+    ).toBe('https://shop.example.in/buy?x=1')
+    for (const bad of ['not a url', 'javascript:alert(1)', 'ftp://example.in/file', 'https://']) {
+      expect(errorsOf(valid({ buyNowLink: bad })).buyNowLink, bad).toBe(
+        PRODUCT_MESSAGES.buyNowLinkInvalid,
+      )
+    }
+  })
+
+  it('accepts only a known category', () => {
+    expect(errorsOf(valid({ category: 'Cooking' })).category).toBe(PRODUCT_MESSAGES.categoryUnknown)
+    expect(
+      parseProductForm(valid({ category: 'WordPress Themes' }), CATEGORIES).data?.category,
+    ).toBe('WordPress Themes')
+  })
+
+  it('accepts a stored image key or an absolute image URL, nothing else', () => {
+    expect(
+      parseProductForm(valid({ image: 'https://cdn.example.in/a.webp' }), CATEGORIES).errors,
+    ).toBeNull()
+    expect(
+      parseProductForm(valid({ image: 'products/demo_streamverse.webp' }), CATEGORIES).errors,
+    ).toBeNull()
+    for (const bad of ['../secret', 'products/../x.png', 'uploads/x.png', 'javascript:alert(1)']) {
+      expect(errorsOf(valid({ image: bad })).image, bad).toBe(IMAGE_MESSAGES.invalidUrl)
+    }
+  })
+
+  it('counts meta title and description only as advice: longer ones are kept whole', () => {
+    const metaTitle = 'T'.repeat(61)
+    const metaDescription = 'D'.repeat(161)
+    expect(parseProductForm(valid({ metaTitle, metaDescription }), CATEGORIES).data).toMatchObject({
+      metaTitle,
+      metaDescription,
+    })
+  })
+
+  it('checks rating (0 to 5) and reviews (a whole number); empty is 0', () => {
+    expect(parseProductForm(valid({ rating: '', reviews: '' }), CATEGORIES).data).toMatchObject({
+      rating: 0,
+      reviews: 0,
+    })
+    expect(parseProductForm(valid({ rating: '4.86' }), CATEGORIES).data?.rating).toBe(4.9)
+    expect(errorsOf(valid({ rating: '5.1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
+    expect(errorsOf(valid({ rating: '-1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
+    expect(errorsOf(valid({ reviews: '1.5' })).reviews).toBe(PRODUCT_MESSAGES.reviewsInvalid)
+  })
+
+  it('reads checkboxes as the browser sends them (on, or absent)', () => {
+    expect(
+      parseProductForm(valid({ inStock: 'on', featured: 'on' }), CATEGORIES).data,
+    ).toMatchObject({ inStock: true, featured: true })
+    const { inStock: _inStock, ...withoutStock } = valid()
+    expect(parseProductForm(withoutStock, CATEGORIES).data).toMatchObject({
+      inStock: false,
+      featured: false,
+    })
+  })
+
+  it('has the spec messages for outcomes, delete and duplicate', () => {
+    expect(deleteConfirmation('CineNova')).toBe(
+      'Are you sure you want to delete "CineNova"? This action cannot be undone.',
+    )
+    expect(duplicatedMessage('CineNova')).toBe('"CineNova" duplicated successfully!')
+    expect(PRODUCT_MESSAGES).toMatchObject({
+      created: 'Product created successfully!',
+      createFailed: 'Failed to create product. Please try again.',
+      updated: 'Product updated successfully!',
+      updateFailed: 'Failed to update product. Please try again.',
+      updateError: 'An error occurred while updating the product.',
+      loading: 'Loading product...',
+      idMissing: 'Product ID not found',
+      notFound: 'Product not found',
+      deleted: 'Product deleted successfully!',
+      deleteFailed: 'Failed to delete product. Please try again.',
+      duplicateFailed: 'Failed to duplicate product. Please try again.',
+      duplicateSourceMissing: 'Original product not found',
+      noProducts: 'No Products Found',
+    })
+  })
+})

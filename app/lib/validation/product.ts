@@ -1,0 +1,422 @@
+import { z } from 'zod'
+import { discountPercent, formatRupees, parseRupeesToPaise } from '~/lib/money'
+import { slugify } from '~/lib/slug'
+
+/**
+ * The admin product form (spec sections 2, 3, 5 and 9): every rule in one schema, checked by
+ * the browser before it submits and again by the action on the server. Prices are typed in
+ * rupees and come out in paise, exactly (no floating point). Browser-safe: no server imports.
+ */
+
+export const PRODUCT_MESSAGES = {
+  titleRequired: 'Title is required',
+  titleTooLong: 'Title must be at most 200 characters',
+  slugRequired: 'Slug is required: use letters or digits (a-z, 0-9)',
+  slugTooLong: 'Slug must be at most 200 characters',
+  slugTaken: 'This slug is already used by another product. Change the title or the slug.',
+  descriptionRequired: 'Description is required',
+  descriptionTooLong: 'Description must be at most 10,000 characters',
+  shortDescriptionRequired: 'Short description is required',
+  shortDescriptionTooLong: 'Short description must be at most 500 characters',
+  imageRequired: 'Product image is required',
+  buyNowLinkInvalid: 'Buy now link must be a valid URL starting with https:// or http://',
+  categoryRequired: 'Category is required',
+  categoryUnknown: 'Choose one of the listed categories',
+  priceRequired: 'Price must be greater than 0',
+  originalPriceRequired: 'Original price must be greater than 0',
+  amountInvalid: 'Enter an amount in rupees, such as 499 or 499.50',
+  amountTooHigh: `Amounts must be at most ${formatRupees(1_000_000_000)}`,
+  ratingInvalid: 'Rating must be a number from 0 to 5',
+  reviewsInvalid: 'Reviews must be a whole number, 0 or more',
+  tagsTooMany: 'Use at most 20 tags',
+  tagTooLong: 'Each tag must be at most 50 characters',
+  keywordsTooMany: 'Use at most 30 keywords',
+  keywordTooLong: 'Each keyword must be at most 100 characters',
+  featuresTooMany: 'Use at most 30 features',
+  featureTooLong: 'Each feature must be at most 200 characters',
+  metaTitleTooLong: 'Meta title must be at most 200 characters',
+  metaDescriptionTooLong: 'Meta description must be at most 500 characters',
+  validityTooLong: 'Validity must be at most 100 characters',
+  deliveryTimeTooLong: 'Delivery time must be at most 100 characters',
+  // Outcomes (spec sections 2 and 8).
+  created: 'Product created successfully!',
+  createFailed: 'Failed to create product. Please try again.',
+  updated: 'Product updated successfully!',
+  updateFailed: 'Failed to update product. Please try again.',
+  updateError: 'An error occurred while updating the product.',
+  loading: 'Loading product...',
+  idMissing: 'Product ID not found',
+  notFound: 'Product not found',
+  notFoundTitle: 'Product Not Found',
+  backToProducts: 'Back to Products',
+  deleted: 'Product deleted successfully!',
+  deleteFailed: 'Failed to delete product. Please try again.',
+  duplicateFailed: 'Failed to duplicate product. Please try again.',
+  duplicateSourceMissing: 'Original product not found',
+  noProducts: 'No Products Found',
+} as const
+
+export const deleteConfirmation = (title: string) =>
+  `Are you sure you want to delete "${title}"? This action cannot be undone.`
+export const duplicatedMessage = (title: string) => `"${title}" duplicated successfully!`
+
+// ---------------------------------------------------------------------------------------
+// Images (spec sections 5, 8 and 9)
+
+export const IMAGE_MESSAGES = {
+  invalidType: 'Please select a valid image file (JPEG, PNG, WebP)',
+  tooLarge: 'Image size should be less than 5MB',
+  uploadFailed: 'Failed to upload image. Please try again.',
+  invalidUrl: 'Invalid image URL',
+} as const
+
+/** 5 MB: a file of exactly this many bytes is accepted, one more byte is not. */
+export const IMAGE_MAX_BYTES = 5_242_880
+export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/jpg', 'image/png', 'image/webp'] as const
+export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'webp'] as const
+/** For <input type="file" accept>. */
+export const IMAGE_ACCEPT = 'image/jpeg,image/png,image/webp,.jpg,.jpeg,.png,.webp'
+
+export type ImageType = 'jpeg' | 'png' | 'webp'
+export const IMAGE_TYPE_EXTENSION: Record<ImageType, string> = {
+  jpeg: 'jpg',
+  png: 'png',
+  webp: 'webp',
+}
+export const IMAGE_TYPE_MIME: Record<ImageType, string> = {
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+}
+
+/** How many leading bytes detectImageType needs. */
+export const IMAGE_SIGNATURE_BYTES = 12
+
+/**
+ * The image type from the file's first bytes (its "magic number"), never from its name:
+ * JPEG starts FF D8 FF, PNG with its 8-byte signature, WebP is a RIFF container of type WEBP.
+ */
+export function detectImageType(bytes: Uint8Array): ImageType | null {
+  const starts = (signature: readonly number[], offset = 0) =>
+    bytes.length >= offset + signature.length &&
+    signature.every((byte, index) => bytes[offset + index] === byte)
+  if (starts([0xff, 0xd8, 0xff])) return 'jpeg'
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'png'
+  // "RIFF" <4-byte size> "WEBP"
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'webp'
+  return null
+}
+
+/** What the browser can tell before uploading: the declared type or the name's extension. */
+export function looksLikeAllowedImage(file: { name: string; type: string }): boolean {
+  if (file.type) return (IMAGE_MIME_TYPES as readonly string[]).includes(file.type.toLowerCase())
+  const extension = file.name.toLowerCase().split('.').pop() ?? ''
+  return (IMAGE_EXTENSIONS as readonly string[]).includes(extension)
+}
+
+/**
+ * The checks both sides make on a chosen file, in the spec's order: type, then size.
+ * `head` is the file's first IMAGE_SIGNATURE_BYTES bytes (or more).
+ */
+export function checkImageFile(
+  file: { name: string; type: string; size: number },
+  head: Uint8Array,
+): string | null {
+  if (!looksLikeAllowedImage(file) || !detectImageType(head)) return IMAGE_MESSAGES.invalidType
+  if (file.size > IMAGE_MAX_BYTES) return IMAGE_MESSAGES.tooLarge
+  return null
+}
+
+/**
+ * Our stored product images are storage keys under products/ (products/{timestamp}_{random}.png,
+ * and the demo catalogue's products/demo_*.webp). Absolute http(s) URLs of images hosted
+ * elsewhere are accepted as they are, but never deleted.
+ */
+export const PRODUCT_IMAGE_KEY = /^products\/[A-Za-z0-9][A-Za-z0-9._-]{0,200}$/
+export const isProductImageKey = (value: string) =>
+  PRODUCT_IMAGE_KEY.test(value) && !value.includes('..')
+export const isAbsoluteHttpUrl = (value: string) => /^https?:\/\/[^\s]+$/i.test(value)
+
+// ---------------------------------------------------------------------------------------
+// Lists typed as comma text
+
+/** "a, b,, c " -> ['a', 'b', 'c']: split on commas, trimmed, blanks and repeats dropped. */
+export function parseCommaList(text: string): string[] {
+  const seen = new Set<string>()
+  const items: string[] = []
+  for (const part of text.split(',')) {
+    const item = part.trim()
+    const key = item.toLowerCase()
+    if (!item || seen.has(key)) continue
+    seen.add(key)
+    items.push(item)
+  }
+  return items
+}
+
+/** The features list as it is submitted: trimmed, blanks dropped. */
+export function cleanFeatures(features: readonly string[]): string[] {
+  return features.map((feature) => feature.trim()).filter(Boolean)
+}
+
+/** Adds a feature typed into the "add" box (trimmed; an empty one is ignored). */
+export function addFeature(features: readonly string[], typed: string): string[] {
+  const feature = typed.trim()
+  return feature ? [...features, feature] : [...features]
+}
+
+// ---------------------------------------------------------------------------------------
+// Prices
+
+/** The largest amount the form takes, in paise (₹1 crore; fits a 32-bit integer column). */
+export const MAX_PRICE_PAISE = 1_000_000_000
+
+/** Paise from rupee text, or why not. Empty, zero and negative amounts are "not above 0". */
+export function parsePriceInput(
+  text: string,
+): { paise: number } | { error: 'required' | 'invalid' | 'tooHigh' } {
+  const trimmed = text.trim()
+  if (!trimmed || /^-/.test(trimmed)) return { error: 'required' }
+  const paise = parseRupeesToPaise(trimmed)
+  if (paise === null) return { error: 'invalid' }
+  if (paise <= 0) return { error: 'required' }
+  if (paise > MAX_PRICE_PAISE) return { error: 'tooHigh' }
+  return { paise }
+}
+
+/** Paise as the form shows them: "499" or "499.50". */
+export function paiseToInput(paise: number): string {
+  if (paise % 100 === 0) return String(paise / 100)
+  return `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`
+}
+
+/** The read-only Discount field: recomputed from what is typed (0 until both are valid). */
+export function discountFromInputs(priceText: string, originalText: string): number {
+  const price = parsePriceInput(priceText)
+  const original = parsePriceInput(originalText)
+  if (!('paise' in price) || !('paise' in original)) return 0
+  return discountPercent(price.paise, original.paise)
+}
+
+// ---------------------------------------------------------------------------------------
+// The schema
+
+export const META_TITLE_ADVISED = 60
+export const META_DESCRIPTION_ADVISED = 160
+export const DEFAULT_CATEGORY = 'Streaming'
+export const DEFAULT_VALIDITY = '12 months'
+export const DEFAULT_DELIVERY_TIME = 'Instant delivery'
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+/** Whitespace-only counts as empty (spec section 5). */
+const trimmed = (max: number, tooLong: string) =>
+  z.preprocess(text, z.string().trim().max(max, tooLong))
+const required = (message: string, max: number, tooLong: string) =>
+  z.preprocess(text, z.string().trim().min(1, message).max(max, tooLong))
+
+function price(requiredMessage: string) {
+  return z.preprocess(text, z.string()).transform((value, ctx) => {
+    const parsed = parsePriceInput(value)
+    if ('paise' in parsed) return parsed.paise
+    ctx.addIssue({
+      code: 'custom',
+      message:
+        parsed.error === 'required'
+          ? requiredMessage
+          : parsed.error === 'invalid'
+            ? PRODUCT_MESSAGES.amountInvalid
+            : PRODUCT_MESSAGES.amountTooHigh,
+    })
+    return z.NEVER
+  })
+}
+
+function commaList(maxItems: number, tooMany: string, maxLength: number, tooLong: string) {
+  return z
+    .preprocess(text, z.string())
+    .transform(parseCommaList)
+    .pipe(z.array(z.string().max(maxLength, tooLong)).max(maxItems, tooMany))
+}
+
+const checkbox = z.preprocess(
+  (value) => value === 'on' || value === 'true' || value === true,
+  z.boolean(),
+)
+
+/**
+ * Builds the schema for the given categories (the form's select and the server's list of
+ * the category table agree; an unknown category is refused on both sides).
+ */
+export function productFormSchema(categories: readonly string[]) {
+  return z
+    .object({
+      title: required(PRODUCT_MESSAGES.titleRequired, 200, PRODUCT_MESSAGES.titleTooLong),
+      slug: trimmed(400, PRODUCT_MESSAGES.slugTooLong),
+      description: required(
+        PRODUCT_MESSAGES.descriptionRequired,
+        10_000,
+        PRODUCT_MESSAGES.descriptionTooLong,
+      ),
+      shortDescription: required(
+        PRODUCT_MESSAGES.shortDescriptionRequired,
+        500,
+        PRODUCT_MESSAGES.shortDescriptionTooLong,
+      ),
+      category: z.preprocess(
+        text,
+        z
+          .string()
+          .trim()
+          .min(1, PRODUCT_MESSAGES.categoryRequired)
+          .refine((value) => categories.includes(value), PRODUCT_MESSAGES.categoryUnknown),
+      ),
+      tags: commaList(20, PRODUCT_MESSAGES.tagsTooMany, 50, PRODUCT_MESSAGES.tagTooLong),
+      price: price(PRODUCT_MESSAGES.priceRequired),
+      originalPrice: price(PRODUCT_MESSAGES.originalPriceRequired),
+      image: z.preprocess(
+        text,
+        z
+          .string()
+          .trim()
+          .min(1, PRODUCT_MESSAGES.imageRequired)
+          .refine(
+            (value) => isProductImageKey(value) || isAbsoluteHttpUrl(value),
+            IMAGE_MESSAGES.invalidUrl,
+          ),
+      ),
+      // Optional: KeyBazaar's own checkout replaces external buy links (docs/decisions/0006).
+      buyNowLink: z
+        .preprocess(text, z.string().trim())
+        .pipe(
+          z.union(
+            [
+              z.literal(''),
+              z
+                .url({
+                  protocol: /^https?$/,
+                  hostname: z.regexes.domain,
+                  error: PRODUCT_MESSAGES.buyNowLinkInvalid,
+                })
+                .max(2000),
+            ],
+            {
+              error: PRODUCT_MESSAGES.buyNowLinkInvalid,
+            },
+          ),
+        )
+        .transform((value) => value || null),
+      metaTitle: trimmed(200, PRODUCT_MESSAGES.metaTitleTooLong),
+      metaDescription: trimmed(500, PRODUCT_MESSAGES.metaDescriptionTooLong),
+      keywords: commaList(
+        30,
+        PRODUCT_MESSAGES.keywordsTooMany,
+        100,
+        PRODUCT_MESSAGES.keywordTooLong,
+      ),
+      inStock: checkbox,
+      featured: checkbox,
+      features: z
+        .preprocess(
+          (value) =>
+            Array.isArray(value) ? value.map(text) : typeof value === 'string' ? [value] : [],
+          z.array(z.string()),
+        )
+        .transform(cleanFeatures)
+        .pipe(
+          z
+            .array(z.string().max(200, PRODUCT_MESSAGES.featureTooLong))
+            .max(30, PRODUCT_MESSAGES.featuresTooMany),
+        ),
+      validity: trimmed(100, PRODUCT_MESSAGES.validityTooLong),
+      deliveryTime: trimmed(100, PRODUCT_MESSAGES.deliveryTimeTooLong),
+      rating: z.preprocess(text, z.string().trim()).transform((value, ctx) => {
+        if (!value) return 0
+        const rating = Number(value)
+        if (!/^\d+(\.\d+)?$/.test(value) || !(rating >= 0 && rating <= 5)) {
+          ctx.addIssue({ code: 'custom', message: PRODUCT_MESSAGES.ratingInvalid })
+          return z.NEVER
+        }
+        return Math.round(rating * 10) / 10
+      }),
+      reviews: z.preprocess(text, z.string().trim()).transform((value, ctx) => {
+        if (!value) return 0
+        if (!/^\d{1,9}$/.test(value)) {
+          ctx.addIssue({ code: 'custom', message: PRODUCT_MESSAGES.reviewsInvalid })
+          return z.NEVER
+        }
+        return Number(value)
+      }),
+    })
+    .transform((input, ctx) => {
+      // The slug follows the title unless one is given; both go through the same rule.
+      const slug = slugify(input.slug || input.title)
+      if (!slug) {
+        ctx.addIssue({ code: 'custom', path: ['slug'], message: PRODUCT_MESSAGES.slugRequired })
+        return z.NEVER
+      }
+      if (slug.length > 200) {
+        ctx.addIssue({ code: 'custom', path: ['slug'], message: PRODUCT_MESSAGES.slugTooLong })
+        return z.NEVER
+      }
+      return { ...input, slug }
+    })
+}
+
+export type ProductFormOutput = z.output<ReturnType<typeof productFormSchema>>
+export type ProductField = keyof ProductFormOutput
+export type ProductFieldErrors = Partial<Record<ProductField, string>>
+
+/** The raw form values: every field as text, features as a list. */
+export type ProductFormValues = Record<string, string | string[]>
+
+/** Reads the form's fields (features come as one input per item). */
+export function productFormValues(form: FormData): ProductFormValues {
+  const values: ProductFormValues = {}
+  for (const [name, value] of form.entries()) {
+    if (typeof value !== 'string' || name === 'features') continue
+    values[name] = value
+  }
+  values.features = form
+    .getAll('features')
+    .filter((value): value is string => typeof value === 'string')
+  return values
+}
+
+/** Checks the form; the first message per field, in the order the form shows them. */
+export function parseProductForm(
+  values: ProductFormValues,
+  categories: readonly string[],
+): { data: ProductFormOutput; errors: null } | { data: null; errors: ProductFieldErrors } {
+  const result = productFormSchema(categories).safeParse(values)
+  if (result.success) return { data: result.data, errors: null }
+  const errors: ProductFieldErrors = {}
+  for (const issue of result.error.issues) {
+    const key = String(issue.path[0] ?? 'title') as ProductField
+    errors[key] ??= issue.message
+  }
+  return { data: null, errors }
+}
+
+/** The order of the fields on the page, so the first invalid one gets the focus. */
+export const PRODUCT_FIELD_ORDER: readonly ProductField[] = [
+  'title',
+  'slug',
+  'category',
+  'shortDescription',
+  'description',
+  'tags',
+  'price',
+  'originalPrice',
+  'image',
+  'buyNowLink',
+  'metaTitle',
+  'metaDescription',
+  'keywords',
+  'inStock',
+  'featured',
+  'features',
+  'validity',
+  'deliveryTime',
+  'rating',
+  'reviews',
+]

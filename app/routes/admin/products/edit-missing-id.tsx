@@ -1,0 +1,13 @@
+import { redirect } from 'react-router'
+import { requirePermission } from '~/lib/permissions.server'
+import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { flashHeaders } from './flash.server'
+import type { Route } from './+types/edit-missing-id'
+
+/** /admin/products/edit without an id (spec section 2): 'Product ID not found', back to the list. */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  throw redirect('/admin/products', {
+    headers: await flashHeaders('error', PRODUCT_MESSAGES.idMissing),
+  })
+}

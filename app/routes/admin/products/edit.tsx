@@ -1,0 +1,128 @@
+import PackageX from 'lucide-react/icons/package-x'
+import { useEffect, useState } from 'react'
+import { isRouteErrorResponse, Link, useNavigate } from 'react-router'
+import { accountPageMeta } from '~/components/auth/messages'
+import { ProductForm } from '~/components/admin/product-form'
+import { toast } from '~/components/ui/toast'
+import { listCategories } from '~/data/product.server'
+import { services } from '~/lib/app-context.server'
+import { requirePermission } from '~/lib/permissions.server'
+import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { productInitial, requireProduct, saveProductForm } from './product-form.server'
+import type { Route } from './+types/edit'
+
+/**
+ * /admin/products/edit/{id} (spec section 2). While it loads, the admin header says
+ * 'Loading product...'; an unknown id is a 404 page 'Product Not Found' that toasts
+ * 'Product not found' and returns to the list (or at once with Back to Products).
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  const product = await requireProduct(params.id)
+  const categories = await listCategories(services().db)
+  return {
+    id: product.id,
+    categories,
+    initial: await productInitial(product),
+    savedImage: product.image,
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  const product = await requireProduct(params.id)
+  return saveProductForm(request, { mode: 'edit', product })
+}
+
+export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <ProductForm
+      // Another product (or the same one saved elsewhere) starts from its own values.
+      key={loaderData.id}
+      mode="edit"
+      categories={loaderData.categories}
+      initial={actionData?.initial ?? loaderData.initial}
+      savedImage={loaderData.savedImage}
+      result={actionData}
+    />
+  )
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return accountPageMeta(
+    matches,
+    loaderData ? `Edit ${loaderData.initial.title}` : PRODUCT_MESSAGES.notFoundTitle,
+  )
+}
+
+/** Seconds before the Product Not Found page returns to the list (the toast's 5 s). */
+const RETURN_AFTER_SECONDS = 5
+
+function ProductNotFound() {
+  const navigate = useNavigate()
+  const [seconds, setSeconds] = useState(RETURN_AFTER_SECONDS)
+  const [staying, setStaying] = useState(false)
+
+  useEffect(() => {
+    toast.error(PRODUCT_MESSAGES.notFound)
+  }, [])
+  useEffect(() => {
+    if (staying) return
+    if (seconds <= 0) {
+      void navigate('/admin/products', { replace: true })
+      return
+    }
+    const timer = setTimeout(() => setSeconds((value) => value - 1), 1000)
+    return () => clearTimeout(timer)
+  }, [seconds, staying, navigate])
+
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
+      <PackageX aria-hidden="true" className="size-14 text-slate-400" />
+      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">
+        {PRODUCT_MESSAGES.notFoundTitle}
+      </h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        {PRODUCT_MESSAGES.notFound}. It may have been deleted.
+      </p>
+      <Link
+        to="/admin/products"
+        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+      >
+        {PRODUCT_MESSAGES.backToProducts}
+      </Link>
+      {staying ? null : (
+        <p className="text-sm text-slate-500 dark:text-slate-400">
+          Returning to the products list in {seconds} s.{' '}
+          <button
+            type="button"
+            onClick={() => setStaying(true)}
+            className="font-medium text-brand-700 underline dark:text-brand-300"
+          >
+            Stay on this page
+          </button>
+        </p>
+      )}
+    </div>
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 404) return <ProductNotFound />
+  // Anything else (a 403 goes to the admin layout's Access Denied page).
+  if (isRouteErrorResponse(error) && error.status === 403) throw error
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
+      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">Something went wrong</h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        The product could not be loaded. Please try again in a moment.
+      </p>
+      <Link
+        to="/admin/products"
+        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+      >
+        {PRODUCT_MESSAGES.backToProducts}
+      </Link>
+    </div>
+  )
+}

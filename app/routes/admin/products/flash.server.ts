@@ -1,0 +1,55 @@
+import crypto from 'node:crypto'
+import { createCookie } from 'react-router'
+import { services } from '~/lib/app-context.server'
+
+/**
+ * One-time messages across a redirect (the product actions answer with a 303 to the list, which
+ * shows the message as a toast once). A signed, short-lived cookie: works without JavaScript.
+ */
+export interface Flash {
+  type: 'success' | 'error'
+  message: string
+  /** Tells two identical messages in a row apart, so each shows. */
+  id: string
+}
+
+function flashCookie() {
+  const { env } = services()
+  return createCookie('kb_flash', {
+    path: '/admin',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: env.PUBLIC_URL.startsWith('https://'),
+    maxAge: 60,
+    secrets: [env.APP_SECRET],
+  })
+}
+
+/** Set-Cookie headers carrying a message to the next page. */
+export async function flashHeaders(type: Flash['type'], message: string): Promise<Headers> {
+  const flash: Flash = { type, message, id: crypto.randomBytes(6).toString('hex') }
+  return new Headers({ 'Set-Cookie': await flashCookie().serialize(flash) })
+}
+
+function isFlash(value: unknown): value is Flash {
+  const flash = value as Flash | null
+  return (
+    typeof flash === 'object' &&
+    flash !== null &&
+    (flash.type === 'success' || flash.type === 'error') &&
+    typeof flash.message === 'string' &&
+    typeof flash.id === 'string'
+  )
+}
+
+/** The waiting message, if any, and the headers that clear it. */
+export async function readFlash(
+  request: Request,
+): Promise<{ flash: Flash | null; headers: Headers }> {
+  const cookie = flashCookie()
+  const value: unknown = await cookie.parse(request.headers.get('Cookie'))
+  const headers = new Headers()
+  if (value === null || value === undefined) return { flash: null, headers }
+  headers.append('Set-Cookie', await cookie.serialize('', { maxAge: 0 }))
+  return { flash: isFlash(value) ? value : null, headers }
+}

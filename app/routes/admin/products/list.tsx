@@ -1,0 +1,675 @@
+import Copy from 'lucide-react/icons/copy'
+import Eye from 'lucide-react/icons/eye'
+import MessageSquareText from 'lucide-react/icons/message-square-text'
+import Package from 'lucide-react/icons/package'
+import PackageCheck from 'lucide-react/icons/package-check'
+import Pencil from 'lucide-react/icons/pencil'
+import Plus from 'lucide-react/icons/plus'
+import Search from 'lucide-react/icons/search'
+import Star from 'lucide-react/icons/star'
+import Trash2 from 'lucide-react/icons/trash-2'
+import { useEffect, useSyncExternalStore, type FormEvent } from 'react'
+import { data, Form, Link, redirect, useNavigation, useSubmit } from 'react-router'
+import { accountPageMeta } from '~/components/auth/messages'
+import { Pagination } from '~/components/admin/pagination'
+import { confirm } from '~/components/ui/confirm-dialog'
+import { toast } from '~/components/ui/toast'
+import {
+  deleteProduct,
+  duplicateProduct,
+  getProductById,
+  listCategories,
+  listProductsPage,
+  productStats,
+} from '~/data/product.server'
+import { services } from '~/lib/app-context.server'
+import { imageRefs } from '~/lib/images.server'
+import { imageVariantUrl, type ImageRef } from '~/lib/images'
+import { formatRupees } from '~/lib/money'
+import { requirePermission } from '~/lib/permissions.server'
+import { copyProductImage, imageCacheDir, removeProductImage } from '~/lib/uploads.server'
+import { deleteConfirmation, duplicatedMessage, PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { flashHeaders, readFlash } from './flash.server'
+import type { Route } from './+types/list'
+
+/**
+ * /admin/products (spec section 2): figures over the whole catalogue, search by title and a
+ * category filter in the URL, a server-side page of the table, and the row actions. Delete and
+ * duplicate are POST forms answered with a redirect back and a one-time toast, so they work
+ * without JavaScript too (delete then asks on the page itself instead of in a dialog).
+ */
+const LIST_PATH = '/admin/products'
+const SEARCH_MAX = 100
+
+/** Back to the list as it was (search, category, page); nothing else is accepted. */
+function listUrl(source: URLSearchParams, overrides: Record<string, string | null> = {}): string {
+  const params = new URLSearchParams()
+  for (const name of ['q', 'category', 'page', 'confirmDelete']) {
+    const value = name in overrides ? overrides[name] : source.get(name)
+    if (value) params.set(name, value)
+  }
+  const query = params.toString()
+  return query ? `${LIST_PATH}?${query}` : LIST_PATH
+}
+
+function returnParams(value: FormDataEntryValue | null): URLSearchParams {
+  return new URLSearchParams(typeof value === 'string' ? value.replace(/^\?/, '') : '')
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  const { db } = services()
+  const url = new URL(request.url)
+  const search = (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX)
+  const categories = await listCategories(db)
+  const requestedCategory = url.searchParams.get('category') ?? ''
+  const category = categories.includes(requestedCategory) ? requestedCategory : ''
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+  const confirmId = url.searchParams.get('confirmDelete')
+
+  const [stats, result, toConfirm, { flash, headers }] = await Promise.all([
+    productStats(db),
+    listProductsPage(db, { search, category, page }),
+    confirmId ? getProductById(db, confirmId) : null,
+    readFlash(request),
+  ])
+  const images = await imageRefs(result.items.map((item) => item.image))
+  return data(
+    {
+      stats,
+      categories,
+      filters: { search, category },
+      page: {
+        number: result.page,
+        count: result.pageCount,
+        size: result.pageSize,
+        total: result.total,
+      },
+      products: result.items.map((item, index) => ({ ...item, image: images[index] ?? null })),
+      confirmDelete: toConfirm ? { id: toConfirm.id, title: toConfirm.title } : null,
+      flash,
+    },
+    { headers },
+  )
+}
+
+export async function action({ request }: Route.ActionArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  const { db, storage } = services()
+  const form = await request.formData()
+  const intent = form.get('intent')
+  const id = String(form.get('id') ?? '')
+  const back = returnParams(form.get('returnTo'))
+
+  if (intent === 'delete') {
+    // Without JavaScript there was no dialog yet: ask on the page first.
+    if (form.get('confirmed') !== 'yes') throw redirect(listUrl(back, { confirmDelete: id }))
+    let headers: Headers
+    try {
+      const deleted = await deleteProduct(db, id)
+      if (deleted) {
+        await removeProductImage(db, storage, deleted.image, { cacheDir: imageCacheDir() })
+        headers = await flashHeaders('success', PRODUCT_MESSAGES.deleted)
+      } else {
+        headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteFailed)
+      }
+    } catch (error) {
+      console.error('[admin] deleting a product failed:', error)
+      headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteFailed)
+    }
+    throw redirect(listUrl(back, { confirmDelete: null }), { headers })
+  }
+
+  if (intent === 'duplicate') {
+    let headers: Headers
+    try {
+      const source = await getProductById(db, id)
+      if (!source) {
+        headers = await flashHeaders('error', PRODUCT_MESSAGES.duplicateSourceMissing)
+      } else {
+        // The copy gets its own image file, so deleting either product keeps the other's.
+        const image = await copyProductImage(storage, source.image)
+        const copy = await duplicateProduct(db, id, { image })
+        if (copy) {
+          headers = await flashHeaders('success', duplicatedMessage(source.title))
+        } else {
+          if (image !== source.image) await storage.delete(image)
+          headers = await flashHeaders('error', PRODUCT_MESSAGES.duplicateSourceMissing)
+        }
+      }
+    } catch (error) {
+      console.error('[admin] duplicating a product failed:', error)
+      headers = await flashHeaders('error', PRODUCT_MESSAGES.duplicateFailed)
+    }
+    // The copy is the newest product: show the first page, where it is.
+    throw redirect(listUrl(back, { page: null, confirmDelete: null }), { headers })
+  }
+
+  throw data('Unknown action', { status: 400 })
+}
+
+const subscribeNothing = () => () => {}
+const number = new Intl.NumberFormat('en-IN')
+const rating = new Intl.NumberFormat('en-IN', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+})
+
+type ListProduct = Route.ComponentProps['loaderData']['products'][number]
+
+function Thumbnail({ image, className = '' }: { image: ImageRef | null; className?: string }) {
+  if (!image) {
+    return (
+      <span
+        aria-hidden="true"
+        className={`flex aspect-[4/3] items-center justify-center rounded-lg bg-slate-100 text-slate-400 dark:bg-slate-800 ${className}`}
+      >
+        <Package className="size-5" />
+      </span>
+    )
+  }
+  return (
+    <img
+      src={imageVariantUrl(image, 320)}
+      alt=""
+      width={320}
+      height={240}
+      loading="lazy"
+      decoding="async"
+      className={`aspect-[4/3] rounded-lg bg-slate-100 object-cover dark:bg-slate-800 ${className}`}
+    />
+  )
+}
+
+function StatusBadge({ inStock }: { inStock: boolean }) {
+  return inStock ? (
+    <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+      Active
+    </span>
+  ) : (
+    <span className="inline-flex items-center whitespace-nowrap rounded-full bg-rose-100 px-2.5 py-0.5 text-xs font-semibold text-rose-800 dark:bg-rose-950 dark:text-rose-300">
+      Out of Stock
+    </span>
+  )
+}
+
+const iconButton =
+  'inline-flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-950 disabled:opacity-50 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
+const textButton =
+  'inline-flex h-10 flex-1 items-center justify-center gap-1.5 rounded-lg border border-slate-200 px-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800'
+
+/** View, edit, duplicate, delete: icon buttons in the table, labelled buttons on phones. */
+function RowActions({
+  product,
+  returnTo,
+  compact,
+}: {
+  product: ListProduct
+  returnTo: string
+  compact: boolean
+}) {
+  const submit = useSubmit()
+  const navigation = useNavigation()
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === product.id
+  const button = compact ? iconButton : textButton
+  const label = (text: string) => (compact ? <span className="sr-only">{text}</span> : text)
+
+  async function onDelete(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    const ok = await confirm({
+      title: 'Delete product',
+      description: deleteConfirmation(product.title),
+      confirmLabel: 'Delete',
+      destructive: true,
+    })
+    if (!ok) return
+    const formData = new FormData(form)
+    formData.set('confirmed', 'yes')
+    void submit(formData, { method: 'post', action: LIST_PATH })
+  }
+
+  return (
+    <div
+      className={
+        compact ? 'flex items-center justify-end gap-0.5' : 'grid grid-cols-2 gap-2 sm:grid-cols-4'
+      }
+    >
+      <Link
+        to={`/product/${product.slug}`}
+        className={button}
+        title={compact ? 'View in the shop' : undefined}
+        aria-label={`View ${product.title}`}
+      >
+        <Eye aria-hidden="true" className="size-4" />
+        {label('View')}
+      </Link>
+      <Link
+        to={`/admin/products/edit/${product.id}`}
+        className={button}
+        title={compact ? 'Edit' : undefined}
+        aria-label={`Edit ${product.title}`}
+      >
+        <Pencil aria-hidden="true" className="size-4" />
+        {label('Edit')}
+      </Link>
+      <Form method="post" action={LIST_PATH} className={compact ? '' : 'flex'}>
+        <input type="hidden" name="intent" value="duplicate" />
+        <input type="hidden" name="id" value={product.id} />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <button
+          type="submit"
+          disabled={busy}
+          className={compact ? button : `${button} w-full`}
+          title={compact ? 'Duplicate' : undefined}
+          aria-label={`Duplicate ${product.title}`}
+        >
+          <Copy aria-hidden="true" className="size-4" />
+          {label('Duplicate')}
+        </button>
+      </Form>
+      <Form method="post" action={LIST_PATH} onSubmit={onDelete} className={compact ? '' : 'flex'}>
+        <input type="hidden" name="intent" value="delete" />
+        <input type="hidden" name="id" value={product.id} />
+        <input type="hidden" name="returnTo" value={returnTo} />
+        <button
+          type="submit"
+          disabled={busy}
+          className={`${button} ${compact ? '' : 'w-full'} text-rose-700 hover:text-rose-800 dark:text-rose-400 dark:hover:text-rose-300`}
+          title={compact ? 'Delete' : undefined}
+          aria-label={`Delete ${product.title}`}
+        >
+          <Trash2 aria-hidden="true" className="size-4" />
+          {label('Delete')}
+        </button>
+      </Form>
+    </div>
+  )
+}
+
+function StatCard({
+  label,
+  value,
+  icon: Icon,
+}: {
+  label: string
+  value: string
+  icon: typeof Package
+}) {
+  return (
+    <li className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <div className="flex items-center justify-between gap-2 text-sm font-medium text-slate-600 dark:text-slate-300">
+        <span>{label}</span>
+        <Icon aria-hidden="true" className="size-5 text-brand-600 dark:text-brand-400" />
+      </div>
+      <p className="mt-2 text-2xl font-bold text-slate-950 dark:text-white">{value}</p>
+    </li>
+  )
+}
+
+export default function AdminProducts({ loaderData }: Route.ComponentProps) {
+  const { stats, categories, filters, page, products, confirmDelete, flash } = loaderData
+  const submit = useSubmit()
+  const navigation = useNavigation()
+  const hydrated = useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  )
+  const returnTo = new URLSearchParams({
+    ...(filters.search ? { q: filters.search } : {}),
+    ...(filters.category ? { category: filters.category } : {}),
+    ...(page.number > 1 ? { page: String(page.number) } : {}),
+  }).toString()
+  const filtered = Boolean(filters.search || filters.category)
+  const searching = navigation.state === 'loading' && navigation.location.pathname === LIST_PATH
+
+  useEffect(() => {
+    if (flash) toast[flash.type](flash.message, { id: flash.id })
+  }, [flash])
+
+  /** Only the filters that are set go in the URL (a new filter starts at page 1). */
+  function submitFilters(form: HTMLFormElement) {
+    const params = new URLSearchParams()
+    for (const [name, value] of new FormData(form)) {
+      if (typeof value === 'string' && value.trim()) params.set(name, value.trim())
+    }
+    void submit(params, { method: 'get', action: LIST_PATH })
+  }
+
+  const first = page.total === 0 ? 0 : (page.number - 1) * page.size + 1
+  const last = Math.min(page.number * page.size, page.total)
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
+            Products
+          </h1>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            Manage your catalogue: prices, images, stock status and visibility.
+          </p>
+        </div>
+        <Link
+          to="/admin/products/add"
+          className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
+        >
+          <Plus aria-hidden="true" className="size-5" />
+          Add Product
+        </Link>
+      </div>
+
+      <ul aria-label="Catalogue figures" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard label="Total Products" value={number.format(stats.total)} icon={Package} />
+        <StatCard label="Active" value={number.format(stats.active)} icon={PackageCheck} />
+        <StatCard label="Average Rating" value={rating.format(stats.averageRating)} icon={Star} />
+        <StatCard
+          label="Total Reviews"
+          value={number.format(stats.totalReviews)}
+          icon={MessageSquareText}
+        />
+      </ul>
+
+      {flash && !hydrated ? (
+        // With JavaScript the message is a toast; before (or without) it, this line says it.
+        <p
+          role="status"
+          className={`rounded-2xl border p-4 text-sm font-medium ${
+            flash.type === 'success'
+              ? 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200'
+              : 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200'
+          }`}
+        >
+          {flash.message}
+        </p>
+      ) : null}
+
+      {confirmDelete ? (
+        <section
+          aria-labelledby="confirm-delete-title"
+          className="rounded-2xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-900 dark:bg-rose-950/40"
+        >
+          <h2 id="confirm-delete-title" className="font-semibold text-rose-900 dark:text-rose-200">
+            Delete product
+          </h2>
+          <p className="mt-1 text-sm text-rose-900 dark:text-rose-200">
+            {deleteConfirmation(confirmDelete.title)}
+          </p>
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Form method="post" action={LIST_PATH}>
+              <input type="hidden" name="intent" value="delete" />
+              <input type="hidden" name="id" value={confirmDelete.id} />
+              <input type="hidden" name="confirmed" value="yes" />
+              <input type="hidden" name="returnTo" value={returnTo} />
+              <button
+                type="submit"
+                className="inline-flex h-10 items-center rounded-xl bg-rose-600 px-4 font-semibold text-white hover:bg-rose-700"
+              >
+                Delete
+              </button>
+            </Form>
+            <Link
+              to={returnTo ? `${LIST_PATH}?${returnTo}` : LIST_PATH}
+              className="inline-flex h-10 items-center rounded-xl border border-slate-300 bg-white px-4 font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
+            >
+              Cancel
+            </Link>
+          </div>
+        </section>
+      ) : null}
+
+      <section
+        aria-label="Products"
+        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        <Form
+          method="get"
+          action={LIST_PATH}
+          role="search"
+          className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:items-end dark:border-slate-800"
+          onSubmit={(event) => {
+            event.preventDefault()
+            submitFilters(event.currentTarget)
+          }}
+          onChange={(event) => {
+            // The category applies at once; the search box on Enter or the button.
+            if ((event.target as HTMLElement).tagName === 'SELECT')
+              submitFilters(event.currentTarget)
+          }}
+        >
+          <div className="flex-1">
+            <label
+              htmlFor="product-search"
+              className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200"
+            >
+              Search by title
+            </label>
+            <div className="relative">
+              <Search
+                aria-hidden="true"
+                className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400"
+              />
+              <input
+                id="product-search"
+                type="search"
+                name="q"
+                defaultValue={filters.search}
+                key={filters.search}
+                maxLength={SEARCH_MAX}
+                placeholder="Search products..."
+                className="block h-11 w-full rounded-xl border border-slate-300 bg-white pl-9 pr-3 text-base text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-white"
+              />
+            </div>
+          </div>
+          <div className="sm:w-56">
+            <label
+              htmlFor="product-category"
+              className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200"
+            >
+              Category
+            </label>
+            <select
+              id="product-category"
+              name="category"
+              defaultValue={filters.category}
+              key={filters.category}
+              className="block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-white"
+            >
+              <option value="">All Categories</option>
+              {categories.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="flex gap-2">
+            <button
+              type="submit"
+              className="inline-flex h-11 flex-1 items-center justify-center rounded-xl bg-slate-900 px-4 font-semibold text-white hover:bg-slate-800 sm:flex-none dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white"
+            >
+              Search
+            </button>
+            {filtered ? (
+              <Link
+                to={LIST_PATH}
+                className="inline-flex h-11 flex-1 items-center justify-center rounded-xl border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50 sm:flex-none dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+              >
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </Form>
+
+        <p aria-live="polite" className="px-4 pt-3 text-sm text-slate-600 dark:text-slate-300">
+          {searching
+            ? 'Loading products...'
+            : page.total === 0
+              ? ''
+              : `Showing ${number.format(first)}–${number.format(last)} of ${number.format(page.total)} ${page.total === 1 ? 'product' : 'products'}`}
+        </p>
+
+        {products.length === 0 ? (
+          <div className="flex flex-col items-center gap-3 px-4 py-14 text-center">
+            <Package aria-hidden="true" className="size-12 text-slate-400" />
+            <h2 className="text-lg font-semibold text-slate-950 dark:text-white">
+              {PRODUCT_MESSAGES.noProducts}
+            </h2>
+            <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
+              {filtered
+                ? 'No product matches this search and category. Try other words or all categories.'
+                : 'Your catalogue is empty. Add your first product to start selling.'}
+            </p>
+            {filtered ? null : (
+              <Link
+                to="/admin/products/add"
+                className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700"
+              >
+                <Plus aria-hidden="true" className="size-5" />
+                Add Product
+              </Link>
+            )}
+          </div>
+        ) : (
+          <>
+            <div className="hidden overflow-x-auto xl:block">
+              <table className="w-full text-left text-sm">
+                <caption className="sr-only">Products, newest first</caption>
+                <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
+                  <tr className="border-b border-slate-200 dark:border-slate-800">
+                    <th scope="col" className="px-4 py-3 font-semibold">
+                      Product
+                    </th>
+                    <th scope="col" className="px-2 py-3 font-semibold">
+                      ID
+                    </th>
+                    <th scope="col" className="px-2 py-3 font-semibold">
+                      Category
+                    </th>
+                    <th scope="col" className="px-2 py-3 text-right font-semibold">
+                      Price
+                    </th>
+                    <th scope="col" className="px-2 py-3 text-right font-semibold">
+                      Reviews
+                    </th>
+                    <th scope="col" className="px-2 py-3 text-right font-semibold">
+                      Rating
+                    </th>
+                    <th scope="col" className="px-2 py-3 font-semibold">
+                      Status
+                    </th>
+                    <th scope="col" className="py-3 pl-2 pr-4 text-right font-semibold">
+                      Actions
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
+                  {products.map((product) => (
+                    <tr key={product.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                      <th scope="row" className="py-3 pl-4 pr-2 font-normal">
+                        <div className="flex min-w-48 max-w-72 items-center gap-3">
+                          <Thumbnail image={product.image} className="w-14 shrink-0" />
+                          <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                            {product.title}
+                          </p>
+                        </div>
+                      </th>
+                      <td className="px-2 py-3">
+                        <code
+                          className="text-xs text-slate-600 dark:text-slate-300"
+                          title={product.id}
+                        >
+                          {product.id.slice(0, 6)}…
+                        </code>
+                      </td>
+                      <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
+                        {product.category}
+                      </td>
+                      <td className="whitespace-nowrap px-2 py-3 text-right">
+                        <span className="font-semibold text-slate-950 dark:text-white">
+                          {formatRupees(product.price)}
+                        </span>
+                        {product.originalPrice > product.price ? (
+                          <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
+                            {formatRupees(product.originalPrice)}
+                          </span>
+                        ) : null}
+                      </td>
+                      <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                        {number.format(product.reviews)}
+                      </td>
+                      <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                        {rating.format(product.rating)}
+                      </td>
+                      <td className="px-2 py-3">
+                        <StatusBadge inStock={product.inStock} />
+                      </td>
+                      <td className="py-3 pl-2 pr-4">
+                        <RowActions product={product} returnTo={returnTo} compact />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+
+            <ul
+              className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"
+              aria-label="Products, newest first"
+            >
+              {products.map((product) => (
+                <li key={product.id} className="space-y-3 bg-white p-4 dark:bg-slate-900">
+                  <div className="flex gap-3">
+                    <Thumbnail image={product.image} className="w-24 shrink-0" />
+                    <div className="min-w-0 flex-1">
+                      <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                        {product.title}
+                      </h2>
+                      <p className="text-xs text-slate-500 dark:text-slate-400">
+                        {product.category} ·{' '}
+                        <span title={product.id}>ID {product.id.slice(0, 8)}…</span>
+                      </p>
+                      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                        <span className="font-semibold text-slate-950 dark:text-white">
+                          {formatRupees(product.price)}
+                        </span>
+                        <span className="inline-flex items-center gap-1 text-slate-600 dark:text-slate-300">
+                          <Star
+                            aria-hidden="true"
+                            className="size-3.5 fill-amber-400 text-amber-400"
+                          />
+                          {rating.format(product.rating)}
+                          <span className="sr-only"> rating,</span> (
+                          {number.format(product.reviews)} reviews)
+                        </span>
+                        <StatusBadge inStock={product.inStock} />
+                      </div>
+                    </div>
+                  </div>
+                  <RowActions product={product} returnTo={returnTo} compact={false} />
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+
+        {page.count > 1 ? (
+          <div className="border-t border-slate-200 p-4 dark:border-slate-800">
+            <Pagination
+              page={page.number}
+              pageCount={page.count}
+              href={(n) =>
+                listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })
+              }
+            />
+          </div>
+        ) : null}
+      </section>
+    </div>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Products')
+}

@@ -1,0 +1,157 @@
+import crypto from 'node:crypto'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+
+/**
+ * A small S3-compatible server for tests: path-style objects (`/{bucket}/{key}`) in memory,
+ * PUT, GET, HEAD and DELETE. Every request's AWS Signature Version 4 is checked with this
+ * file's own implementation of the algorithm (not the app's), and requests with a wrong
+ * signature get S3's 403 SignatureDoesNotMatch. Scripted failures show retries.
+ */
+export interface FakeS3 {
+  url: string
+  bucket: string
+  objects: Map<string, { body: Buffer; contentType: string; modified: Date }>
+  /** Statuses to answer (in order) before handling requests normally; 'drop' closes the socket. */
+  failures: Array<number | 'drop'>
+  requests: Array<{ method: string; path: string; signed: boolean }>
+  close(): Promise<void>
+}
+
+export interface FakeS3Options {
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+  /** Listen on this host (default 127.0.0.1). */
+  host?: string
+}
+
+const hmac = (key: crypto.BinaryLike, data: string) =>
+  crypto.createHmac('sha256', key).update(data).digest()
+const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
+
+const AUTHORIZATION =
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([^,]+),Signature=([0-9a-f]{64})$/
+
+/** Checks a request's SigV4 Authorization header against the body that arrived. */
+export function verifySigV4(
+  req: http.IncomingMessage,
+  body: Buffer,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): boolean {
+  const match = AUTHORIZATION.exec(req.headers.authorization ?? '')
+  if (!match) return false
+  const [, accessKey, day, region, signedHeaders, signature] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ]
+  if (accessKey !== credentials.accessKeyId) return false
+  // The body must be the one that was signed.
+  const payloadHash = String(req.headers['x-amz-content-sha256'] ?? '')
+  if (payloadHash !== sha256(body)) return false
+  const date = String(req.headers['x-amz-date'] ?? '')
+  if (!date.startsWith(day)) return false
+  const names = signedHeaders.split(';')
+  if (!['host', 'x-amz-date', 'x-amz-content-sha256'].every((name) => names.includes(name)))
+    return false
+
+  const [rawPath = '/', rawQuery = ''] = (req.url ?? '/').split('?')
+  const canonical = [
+    req.method,
+    rawPath,
+    rawQuery
+      .split('&')
+      .filter(Boolean)
+      .map((pair) => (pair.includes('=') ? pair : `${pair}=`))
+      .sort()
+      .join('&'),
+    names.map((name) => `${name}:${String(req.headers[name] ?? '').trim()}\n`).join(''),
+    signedHeaders,
+    payloadHash,
+  ].join('\n')
+  const scope = `${day}/${region}/s3/aws4_request`
+  const toSign = `AWS4-HMAC-SHA256\n${date}\n${scope}\n${sha256(canonical)}`
+  const key = hmac(
+    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), region), 's3'),
+    'aws4_request',
+  )
+  const expected = crypto.createHmac('sha256', key).update(toSign).digest('hex')
+  return crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(signature))
+}
+
+export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
+  const objects: FakeS3['objects'] = new Map()
+  const failures: FakeS3['failures'] = []
+  const requests: FakeS3['requests'] = []
+  const xml = (code: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code></Error>`
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      const body = Buffer.concat(chunks)
+      const path = (req.url ?? '/').split('?')[0] ?? '/'
+      const signed = verifySigV4(req, body, options)
+      requests.push({ method: req.method ?? '', path, signed })
+      const failure = failures.shift()
+      if (failure === 'drop') return req.socket.destroy()
+      if (failure) return res.writeHead(failure).end()
+      if (!signed)
+        return res
+          .writeHead(403, { 'Content-Type': 'application/xml' })
+          .end(xml('SignatureDoesNotMatch'))
+      const prefix = `/${options.bucket}/`
+      if (!path.startsWith(prefix))
+        return res.writeHead(404, { 'Content-Type': 'application/xml' }).end(xml('NoSuchBucket'))
+      const key = decodeURIComponent(path.slice(prefix.length))
+      const object = objects.get(key)
+      switch (req.method) {
+        case 'PUT':
+          objects.set(key, {
+            body,
+            contentType: String(req.headers['content-type'] ?? ''),
+            modified: new Date(),
+          })
+          return res.writeHead(200, { ETag: `"${sha256(body).slice(0, 32)}"` }).end()
+        case 'GET':
+        case 'HEAD':
+          if (!object) {
+            res.writeHead(404, { 'Content-Type': 'application/xml' })
+            return res.end(req.method === 'GET' ? xml('NoSuchKey') : undefined)
+          }
+          res.writeHead(200, {
+            'Content-Type': object.contentType,
+            'Content-Length': object.body.length,
+            'Last-Modified': object.modified.toUTCString(),
+          })
+          return res.end(req.method === 'GET' ? object.body : undefined)
+        case 'DELETE':
+          objects.delete(key)
+          return res.writeHead(204).end()
+        default:
+          return res.writeHead(405).end()
+      }
+    })
+  })
+  await new Promise<void>((resolve) =>
+    server.listen(0, options.host ?? '127.0.0.1', () => resolve()),
+  )
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://${options.host ?? '127.0.0.1'}:${port}`,
+    bucket: options.bucket,
+    objects,
+    failures,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}

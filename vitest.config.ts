@@ -1,3 +1,4 @@
+import os from 'node:os'
 import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
@@ -15,6 +16,8 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 20_000,
+    // Nothing a test does may write into the work tree's ./data.
+    env: { DATA_DIR: path.join(os.tmpdir(), 'keybazaar-vitest-data') },
     hookTimeout: 30_000,
     projects: [
       {

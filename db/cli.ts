@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       }
       case 'seed': {
         await migrateToLatest(db)
-        const result = await seedDemo(db, storage)
+        const result = await seedDemo(db, storage, env.APP_SECRET)
         console.log(`Demo catalogue on ${where}: ${result.created} added, ${result.skipped} already there`)
         break
       }

@@ -22,6 +22,11 @@ export const siteSettingsFields = {
   timezone: z.enum(['Asia/Kolkata', 'America/New_York', 'Europe/London']),
   language: z.enum(['en', 'hi', 'es']),
   theme: z.enum(['light', 'dark', 'auto']),
+  /** The seller on invoices (issue 7); empty name means the site name. */
+  sellerName: z.string().trim().max(120),
+  sellerAddress: z.string().trim().max(500),
+  /** Optional GSTIN: 2-digit state code, PAN, entity number, Z, check character. */
+  sellerGstin: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/)]),
 }
 
 export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
@@ -39,6 +44,9 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
   timezone: 'Asia/Kolkata',
   language: 'en',
   theme: 'auto',
+  sellerName: '',
+  sellerAddress: '',
+  sellerGstin: '',
 }
 
 /** Strict: what a settings form may write. */

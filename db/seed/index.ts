@@ -1,6 +1,7 @@
 import type { DB } from '~/lib/db.server'
 import { createProduct, getProductBySlug } from '~/data/product.server'
 import { getMarker, setMarker, updateSiteSettings } from '~/data/settings.server'
+import { importStock } from '~/data/stock.server'
 import { discountPercent } from '~/lib/money'
 import { slugify } from '~/lib/slug'
 import type { Storage } from '~/lib/storage.server'
@@ -18,7 +19,13 @@ export interface SeedResult {
  * Adds the demo catalogue. Idempotent: a product whose slug exists is left as it is
  * (the owner may have edited it); a missing image file is drawn again.
  */
-export async function seedDemo(db: DB, storage: Storage, now: Date = new Date()): Promise<SeedResult> {
+export async function seedDemo(
+  db: DB,
+  storage: Storage,
+  // Demo stock items are encrypted with APP_SECRET, so the caller passes it.
+  appSecret: string,
+  now: Date = new Date(),
+): Promise<SeedResult> {
   let created = 0
   let skipped = 0
   // Oldest first, one second apart, so "newest first" lists keep the catalogue's order.
@@ -33,7 +40,7 @@ export async function seedDemo(db: DB, storage: Storage, now: Date = new Date())
       skipped++
       continue
     }
-    await createProduct(
+    const product = await createProduct(
       db,
       {
         title: demo.title,
@@ -59,8 +66,11 @@ export async function seedDemo(db: DB, storage: Storage, now: Date = new Date())
       },
       new Date(start + (DEMO_PRODUCTS.length - index) * 1000),
     )
+    // Demo products deliver from stock, so a first test purchase shows instant delivery.
+    await db.updateTable('product').set({ deliveryMode: 'stock' }).where('id', '=', product.id).execute()
     created++
   }
+  await seedDemoStock(db, appSecret)
   if (!(await getMarker(db, DEMO_SEED_MARKER))) {
     await updateSiteSettings(db, {
       siteName: 'KeyBazaar',
@@ -71,6 +81,33 @@ export async function seedDemo(db: DB, storage: Storage, now: Date = new Date())
   }
   await setMarker(db, DEMO_SEED_MARKER, now.toISOString())
   return { created, skipped }
+}
+
+export const DEMO_STOCK_PER_PRODUCT = 5
+
+/**
+ * Gives every demo product sold from stock a few clearly fictional items, so a first test
+ * purchase through the simulator delivers something. Idempotent: the stock's de-duplication
+ * skips items already there (sold or revoked ones included).
+ */
+export async function seedDemoStock(db: DB, appSecret: string): Promise<number> {
+  const slugs = DEMO_PRODUCTS.map((demo) => slugify(demo.title))
+  const products = await db
+    .selectFrom('product')
+    .select(['id', 'slug'])
+    .where('slug', 'in', slugs)
+    .where('deliveryMode', '=', 'stock')
+    .execute()
+  let added = 0
+  for (const product of products) {
+    const first = slugs.indexOf(product.slug) * 10 + 1
+    const content = Array.from({ length: DEMO_STOCK_PER_PRODUCT }, (_, i) => {
+      const n = String(first + i).padStart(3, '0')
+      return `demo-user-${n}@example.test / Demo-Pass-${n}`
+    }).join('\n')
+    added += (await importStock(db, { productId: product.id, content, format: 'lines', appSecret })).added
+  }
+  return added
 }
 
 /**

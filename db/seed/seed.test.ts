@@ -9,6 +9,7 @@ import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { CATEGORIES } from '../migrations/0001_catalogue'
 import { seedDemo, shouldSeedOnStart } from '.'
 
+const TEST_SECRET = 'seed-test-secret-'.padEnd(48, 'x')
 let t: TestDb
 let uploads: string
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('adds at least 24 products over all twelve categories, with generated images', async () => {
     const storage = createLocalStorage(uploads)
-    const result = await seedDemo(t.db, storage)
+    const result = await seedDemo(t.db, storage, TEST_SECRET)
     expect(result.created).toBeGreaterThanOrEqual(24)
     const products = await listProducts(t.db)
     expect(products).toHaveLength(result.created)
@@ -58,11 +59,11 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('is idempotent when run again: missing products come back, existing ones are left alone', async () => {
     const storage = createLocalStorage(uploads)
-    const again = await seedDemo(t.db, storage)
+    const again = await seedDemo(t.db, storage, TEST_SECRET)
     const total = again.created
     expect(total).toBeGreaterThanOrEqual(24)
     await t.db.updateTable('product').set({ title: 'Edited by the owner' }).where('slug', '=', 'streamverse-premium-12-months').execute()
-    const third = await seedDemo(t.db, storage)
+    const third = await seedDemo(t.db, storage, TEST_SECRET)
     expect(third).toEqual({ created: 0, skipped: total })
     const products = await listProducts(t.db)
     expect(products).toHaveLength(total)

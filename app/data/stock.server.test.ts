@@ -1,0 +1,282 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
+import { createDatabase, type DB } from '~/lib/db.server'
+import { slugify } from '~/lib/slug'
+import { DEMO_PRODUCTS } from '../../db/seed/demo-products'
+import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '../../db/seed'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { createOrder, getOrder, listOrderEvents, markOrderPaid } from './order.server'
+import { updateSiteSettings } from './settings.server'
+import {
+  allocateStockItem,
+  availableStock,
+  fillAwaitingOrders,
+  fulfilPaidOrder,
+  getDeliveredSecret,
+  importStock,
+  listStockItems,
+  parseStockInput,
+  productsWithAwaitingOrders,
+  revealStockItem,
+  revokeStockItem,
+  setProductDelivery,
+  StockImportError,
+  stockCounts,
+} from './stock.server'
+
+const APP_SECRET = 's'.repeat(64)
+
+let t: TestDb
+/** On PostgreSQL a pool big enough for the concurrent transactions to really overlap. */
+let wide: DB
+beforeAll(async () => {
+  t = await createTestDb()
+  wide =
+    t.engine === 'postgres'
+      ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: t.location, maxConnections: 25 })
+      : t.db
+})
+afterAll(async () => {
+  if (wide !== t.db) await wide.destroy()
+  await t.destroy()
+})
+
+const lines = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => `KEY-${String(from + i).padStart(5, '0')}`).join('\n')
+
+/** A product sold from stock (new products default to manual delivery). */
+async function stockProduct(overrides: Parameters<typeof makeProduct>[1] = {}) {
+  const product = await makeProduct(t.db, overrides)
+  await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'stock' })
+  return product
+}
+
+async function paidOrders(productId: string, count: number): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) {
+    const { order } = await createOrder(t.db, { productId, customer: BUYER })
+    ids.push(order.id)
+  }
+  await t.db.updateTable('order').set({ status: 'paid' }).where('id', 'in', ids).execute()
+  return ids
+}
+
+describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('adds pasted lines, skipping duplicates in the batch and against existing stock, and reports bad lines', async () => {
+    const product = await stockProduct()
+    const first = await importStock(t.db, {
+      productId: product.id,
+      content: 'KEY-A\n\n  KEY-B  \r\nKEY-A\nbad\u0001line\nKEY-C\n',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    expect(first).toMatchObject({ added: 3, duplicates: 1, invalid: 1, duplicateLines: [4], invalidLines: [5], filled: 0 })
+    const second = await importStock(t.db, { productId: product.id, content: 'KEY-C\nKEY-D\nKEY-B', format: 'lines', appSecret: APP_SECRET })
+    expect(second).toMatchObject({ added: 1, duplicates: 2, invalid: 0, duplicateLines: [1, 3] })
+    expect(await stockCounts(t.db, product.id)).toEqual({ available: 4, held: 0, delivered: 0, revoked: 0 })
+  })
+
+  it('stores items encrypted so the database alone reveals nothing, and decrypts them with APP_SECRET', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'SECRET-LICENCE-123', format: 'lines', appSecret: APP_SECRET })
+    const row = await t.db.selectFrom('stockItem').select(['id', 'secretCiphertext', 'secretHash']).where('productId', '=', product.id).executeTakeFirstOrThrow()
+    expect(row.secretCiphertext).not.toContain('SECRET-LICENCE-123')
+    expect(row.secretHash).toMatch(/^[0-9a-f]{64}$/)
+    expect(await revealStockItem(t.db, APP_SECRET, row.id)).toEqual({ kind: 'text', text: 'SECRET-LICENCE-123' })
+    await expect(revealStockItem(t.db, 'x'.repeat(64), row.id)).rejects.toThrow(/cannot be decrypted/)
+    // Stock has its own key: the gateway secrets' key (same context) cannot open it.
+    expect(() => decryptSecret(row.secretCiphertext, APP_SECRET, `stock_item:${row.id}`)).toThrow(/cannot be decrypted/)
+    expect(decryptSecret(row.secretCiphertext, APP_SECRET, `stock_item:${row.id}`, STOCK_SECRETS_PURPOSE)).toContain('SECRET-LICENCE-123')
+  })
+
+  it('reads CSV columns into named fields; a different note does not make a new item', async () => {
+    const product = await stockProduct()
+    const csv = [
+      'Email,Password,Note',
+      'a@example.test,"pa,ss",first',
+      'b@example.test,pw2,',
+      'a@example.test,"pa,ss",same account again',
+      'c@example.test,only-two-columns',
+      ',,just a note',
+    ].join('\n')
+    const summary = await importStock(t.db, { productId: product.id, content: csv, format: 'csv', appSecret: APP_SECRET })
+    expect(summary).toMatchObject({ added: 2, duplicates: 1, invalid: 2, duplicateLines: [4], invalidLines: [5, 6] })
+    const [item] = await listStockItems(t.db, product.id, { limit: 10 })
+    const secrets = await Promise.all((await listStockItems(t.db, product.id)).map((i) => revealStockItem(t.db, APP_SECRET, i.id)))
+    expect(item).not.toHaveProperty('secretCiphertext')
+    expect(secrets).toContainEqual({
+      kind: 'fields',
+      fields: [
+        { name: 'email', value: 'a@example.test' },
+        { name: 'password', value: 'pa,ss' },
+        { name: 'note', value: 'first' },
+      ],
+    })
+  })
+
+  it('refuses a CSV file whose first line does not name the columns', () => {
+    expect(() => parseStockInput('email,,note\nx,y,z', 'csv')).toThrow(StockImportError)
+    expect(() => parseStockInput('email,email\nx,y', 'csv')).toThrow(StockImportError)
+  })
+
+  it('revokes an unsold item but never a delivered one', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'R-1\nR-2', format: 'lines', appSecret: APP_SECRET })
+    const [orderId] = await paidOrders(product.id, 1)
+    const sold = await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id }))
+    const unsold = (await listStockItems(t.db, product.id, { status: 'available' }))[0]!
+    expect(await revokeStockItem(t.db, { itemId: unsold.id, productId: product.id, reason: 'leaked' })).toEqual({ revoked: true })
+    expect(await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })).toEqual({ revoked: false, status: 'delivered' })
+    expect(await stockCounts(t.db, product.id)).toEqual({ available: 0, held: 0, delivered: 1, revoked: 1 })
+  })
+
+  it('imports 10,000 lines with 100 duplicates: 9,900 added, 100 reported', async () => {
+    const product = await stockProduct()
+    const content = `${lines(0, 9_900)}\n${lines(0, 100)}`
+    const summary = await importStock(t.db, { productId: product.id, content, format: 'lines', appSecret: APP_SECRET })
+    expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
+    expect((await availableStock(t.db, [product.id])).get(product.id)).toBe(9_900)
+  })
+
+  it('never gives one item to two orders: 50 concurrent allocations over 10 items', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: lines(0, 10), format: 'lines', appSecret: APP_SECRET })
+    const orders = await paidOrders(product.id, 50)
+    const results = await Promise.all(
+      orders.map((orderId) => wide.transaction().execute((trx) => allocateStockItem(trx, { orderId, productId: product.id }))),
+    )
+    const allocated = results.filter((item) => item !== null)
+    expect(allocated).toHaveLength(10)
+    expect(new Set(allocated.map((item) => item.id)).size).toBe(10)
+    expect(new Set(allocated.map((item) => item.orderId)).size).toBe(10)
+    expect(results.filter((item) => item === null)).toHaveLength(40)
+    expect(await stockCounts(t.db, product.id)).toMatchObject({ available: 0, delivered: 10 })
+  })
+
+  it('delivers 10 of 50 concurrently paid orders, holds 40 awaiting stock, and fills them oldest first when 40 items arrive', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: lines(100, 110), format: 'lines', appSecret: APP_SECRET })
+    const orders = await paidOrders(product.id, 50)
+    const results = await Promise.all(
+      orders.map((orderId) => wide.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId }))),
+    )
+    expect(results.filter((r) => r.status === 'delivered')).toHaveLength(10)
+    expect(results.filter((r) => r.status === 'awaiting_stock')).toHaveLength(40)
+
+    const summary = await importStock(wide, { productId: product.id, content: lines(110, 150), format: 'lines', appSecret: APP_SECRET })
+    expect(summary).toMatchObject({ added: 40, filled: 40 })
+    const statuses = await t.db.selectFrom('order').select('status').where('id', 'in', orders).execute()
+    expect(statuses.every((row) => row.status === 'delivered')).toBe(true)
+    const items = await t.db.selectFrom('stockItem').select(['id', 'orderId']).where('productId', '=', product.id).execute()
+    expect(items).toHaveLength(50)
+    expect(new Set(items.map((item) => item.orderId)).size).toBe(50)
+    expect(await fillAwaitingOrders(t.db, product.id)).toBe(0)
+
+    const events = await listOrderEvents(t.db, orders[0]!)
+    expect(events.map((event) => event.type)).toContain('delivered')
+    const secret = await getDeliveredSecret(t.db, APP_SECRET, orders[0]!)
+    expect(secret?.kind).toBe('text')
+  })
+
+  it('fills waiting orders oldest first when fewer items arrive than orders wait, after one out-of-stock mail', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test' })
+    const product = await stockProduct()
+    const orders = await paidOrders(product.id, 3)
+    for (const [index, id] of orders.entries()) {
+      await t.db.updateTable('order').set({ createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3 - index)).toISOString() }).where('id', '=', id).execute()
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id }))
+    }
+    // The shop hears about it once, not once per waiting order.
+    const mails = await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
+    const outOfStock = mails.filter((mail) => mail.payload.includes(`Out of stock: ${product.title} `))
+    expect(outOfStock).toHaveLength(1)
+    expect(JSON.parse(outOfStock[0]!.payload)).toMatchObject({ to: 'owner@example.test' })
+
+    const summary = await importStock(t.db, { productId: product.id, content: 'ONE\nTWO', format: 'lines', appSecret: APP_SECRET })
+    expect(summary.filled).toBe(2)
+    // orders[2] was created first, orders[0] last.
+    expect((await getOrder(t.db, orders[2]!))?.status).toBe('delivered')
+    expect((await getOrder(t.db, orders[1]!))?.status).toBe('delivered')
+    expect((await getOrder(t.db, orders[0]!))?.status).toBe('awaiting_stock')
+    expect(await productsWithAwaitingOrders(t.db)).not.toContain(product.id)
+
+    // An item that became available without a fill (e.g. an allocation rolled back) is found by the safety net.
+    const at = new Date().toISOString()
+    await t.db
+      .insertInto('stockItem')
+      .values({ id: `raw-${product.id}`, productId: product.id, secretCiphertext: 'x', secretHash: `raw-${product.id}`, createdAt: at, updatedAt: at })
+      .execute()
+    expect(await productsWithAwaitingOrders(t.db)).toContain(product.id)
+    expect(await fillAwaitingOrders(t.db, product.id)).toBe(1)
+    expect((await getOrder(t.db, orders[0]!))?.status).toBe('delivered')
+  })
+
+  it('delivers the shared secret of a shared product and leaves manual products paid', async () => {
+    const shared = await makeProduct(t.db)
+    await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-1' })
+    const stored = await t.db.selectFrom('product').select('sharedSecret').where('id', '=', shared.id).executeTakeFirstOrThrow()
+    expect(stored.sharedSecret).not.toContain('Shared-Pass-1')
+    const [sharedOrder] = await paidOrders(shared.id, 1)
+    expect(await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: sharedOrder! }))).toEqual({ status: 'delivered', stockItemId: null })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-1' })
+    // Editing the shared secret changes what every buyer sees.
+    await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-2' })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-2' })
+
+    const manual = await makeProduct(t.db)
+    // Products sell by hand until the owner chooses otherwise (the migration's default).
+    expect((await t.db.selectFrom('product').select('deliveryMode').where('id', '=', manual.id).executeTakeFirstOrThrow()).deliveryMode).toBe('manual')
+    await setProductDelivery(t.db, APP_SECRET, manual.id, { mode: 'manual' })
+    const [manualOrder] = await paidOrders(manual.id, 1)
+    expect(await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: manualOrder! }))).toEqual({ status: 'paid' })
+    expect((await getOrder(t.db, manualOrder!))?.status).toBe('paid')
+  })
+
+  it('refuses a second live item for one order at the database level', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'L-1\nL-2', format: 'lines', appSecret: APP_SECRET })
+    const [orderId] = await paidOrders(product.id, 1)
+    await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id }))
+    await expect(
+      t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id })),
+    ).rejects.toThrow()
+  })
+
+  it('gives demo products a few fictional stock items, once', async () => {
+    const demo = await stockProduct({ slug: slugify(DEMO_PRODUCTS[0]!.title) })
+    expect(await seedDemoStock(t.db, APP_SECRET)).toBe(DEMO_STOCK_PER_PRODUCT)
+    expect(await seedDemoStock(t.db, APP_SECRET)).toBe(0)
+    expect((await stockCounts(t.db, demo.id)).available).toBe(DEMO_STOCK_PER_PRODUCT)
+    const [item] = await listStockItems(t.db, demo.id, { limit: 1 })
+    const secret = await revealStockItem(t.db, APP_SECRET, item!.id)
+    expect(secret).toMatchObject({ kind: 'text', text: expect.stringMatching(/^demo-user-\d{3}@example\.test \/ Demo-Pass-\d{3}$/) })
+  })
+
+  it('delivers in the paying transaction: 50 orders paid concurrently over 10 items -> 10 delivered, 40 awaiting stock, then all 50', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: lines(200, 210), format: 'lines', appSecret: APP_SECRET })
+    const orders: string[] = []
+    for (let i = 0; i < 50; i++) orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
+    const paid = await Promise.all(
+      orders.map((orderId, i) =>
+        markOrderPaid(
+          wide,
+          orderId,
+          { txnId: `TXN-C-${i}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: product.price, respCode: '01', respMsg: 'Txn Success' },
+          { message: 'Payment confirmed', expected: 'pending' },
+        ),
+      ),
+    )
+    expect(paid.every((result) => result.changed)).toBe(true)
+    const count = async (status: 'delivered' | 'awaiting_stock') =>
+      (await t.db.selectFrom('order').select('id').where('id', 'in', orders).where('status', '=', status).execute()).length
+    expect(await count('delivered')).toBe(10)
+    expect(await count('awaiting_stock')).toBe(40)
+
+    await importStock(t.db, { productId: product.id, content: lines(210, 250), format: 'lines', appSecret: APP_SECRET })
+    expect(await count('delivered')).toBe(50)
+    const items = await t.db.selectFrom('stockItem').select('orderId').where('productId', '=', product.id).where('status', '=', 'delivered').execute()
+    expect(new Set(items.map((item) => item.orderId))).toEqual(new Set(orders))
+  })
+})

@@ -1,4 +1,46 @@
-import { type RouteConfig, index } from '@react-router/dev/routes'
+import { type RouteConfig, index, route } from '@react-router/dev/routes'
 
 /** Every URL of the app, in one place. */
-export default [index('routes/shop/home.tsx')] satisfies RouteConfig
+export default [
+  index('routes/shop/home.tsx'),
+  // Storefront (issue 3)
+  route('product/:slugOrId', 'routes/shop/product.tsx'),
+  route('theme', 'routes/shop/theme.ts'),
+  route('images/*', 'routes/shop/image.ts'),
+  route('sitemap.xml', 'routes/shop/sitemap.ts'),
+  route('robots.txt', 'routes/shop/robots.ts'),
+  // Accounts (issue 4)
+  route('login', 'routes/auth/login.tsx'),
+  route('signup', 'routes/auth/signup.tsx'),
+  route('logout', 'routes/auth/logout.tsx'),
+  route('forgot-password', 'routes/auth/forgot-password.tsx'),
+  route('reset-password', 'routes/auth/reset-password.tsx'),
+  route('auth/google', 'routes/auth/google.tsx'),
+  route('api/auth/*', 'routes/auth/api-auth.ts'),
+  route('dashboard', 'routes/account/layout.tsx', [
+    index('routes/account/dashboard.tsx'),
+    route('settings', 'routes/account/settings.tsx'),
+  ]),
+  // Admin area: every route here must be in tests/e2e/authorization.spec.ts's table.
+  route('admin', 'routes/admin/layout.tsx', [
+    index('routes/admin/index.tsx'),
+    route('dashboard', 'routes/admin/dashboard.tsx'),
+    // Catalogue (issue 6)
+    route('products', 'routes/admin/products/list.tsx'),
+    route('products/add', 'routes/admin/products/add.tsx'),
+    route('products/edit', 'routes/admin/products/edit-missing-id.tsx'),
+    route('products/edit/:id', 'routes/admin/products/edit.tsx'),
+    // Checkout and payments (issue 5)
+    route('gateways', 'routes/admin/gateways.tsx'),
+    route('payment-links', 'routes/admin/payment-links.tsx'),
+  ]),
+  // Product image uploads for the admin product form (issue 6); guarded like the product pages.
+  route('admin/api/uploads', 'routes/admin/api/uploads.ts'),
+  // Checkout and payments (issue 5)
+  route('checkout/:slug', 'routes/checkout/checkout.tsx'),
+  route('payment/callback', 'routes/payment/callback.tsx'),
+  route('payment/pay', 'routes/payment/pay.tsx'),
+  route('api/payments/paytm/callback', 'routes/api/paytm-callback.ts'),
+  route('api/paytm/generate-checksum', 'routes/api/paytm-generate-checksum.ts'),
+  route('api/paytm/verify-payment', 'routes/api/paytm-verify-payment.ts'),
+] satisfies RouteConfig

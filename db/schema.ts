@@ -10,6 +10,17 @@ export interface Database {
   category: CategoryTable
   product: ProductTable
   siteSetting: SiteSettingTable
+  user: UserTable
+  session: SessionTable
+  account: AccountTable
+  verification: VerificationTable
+  job: JobTable
+  rateLimit: RateLimitTable
+  order: OrderTable
+  orderEvent: OrderEventTable
+  paymentLink: PaymentLinkTable
+  paymentGateway: PaymentGatewayTable
+  stockItem: StockItemTable
 }
 
 export interface CategoryTable {
@@ -47,6 +58,10 @@ export interface ProductTable {
   keywords: Generated<string>
   rating: Generated<number>
   reviews: Generated<number>
+  /** stock | shared | manual (db/migrations/0040_stock.ts). */
+  deliveryMode: Generated<DeliveryMode>
+  /** For `shared` products, encrypted by app/data/stock.server.ts. */
+  sharedSecret: string | null
   createdAt: string
   updatedAt: string
 }
@@ -58,6 +73,197 @@ export interface SiteSettingTable {
   updatedAt: string
 }
 
-export type ProductRow = Selectable<ProductTable>
+/**
+ * Accounts (better-auth's tables plus our profile fields). better-auth writes these with
+ * each engine's native types: on PostgreSQL flags are booleans and timestamps are
+ * timestamptz (read back as Date); on SQLite 0/1 and ISO text. Read them through
+ * app/data/user.server.ts, which normalises both. See docs/decisions/0004-accounts-on-better-auth.md.
+ */
+export type AuthFlag = number | boolean
+export type AuthTime = string | Date
+
+export interface UserTable {
+  id: string
+  name: string
+  /** Always lower-case. */
+  email: string
+  emailVerified: AuthFlag
+  /** Profile photo URL (better-auth's `image`, e.g. from Google). */
+  photo: string | null
+  role: Generated<'user' | 'admin'>
+  /** Missing counts as active (spec section 3). */
+  status: Generated<'active' | 'suspended' | 'inactive'>
+  canCreateProducts: Generated<AuthFlag>
+  canManageOrders: Generated<AuthFlag>
+  canManageUsers: Generated<AuthFlag>
+  lastActiveAt: AuthTime | null
+  createdAt: AuthTime
+  updatedAt: AuthTime
+}
+
+export interface SessionTable {
+  id: string
+  token: string
+  userId: string
+  expiresAt: AuthTime
+  ipAddress: string | null
+  userAgent: string | null
+  createdAt: AuthTime
+  updatedAt: AuthTime
+}
+
+export interface AccountTable {
+  id: string
+  accountId: string
+  /** "credential" for e-mail + password, "google" for Google. */
+  providerId: string
+  userId: string
+  accessToken: string | null
+  refreshToken: string | null
+  idToken: string | null
+  accessTokenExpiresAt: AuthTime | null
+  refreshTokenExpiresAt: AuthTime | null
+  scope: string | null
+  password: string | null
+  createdAt: AuthTime
+  updatedAt: AuthTime
+}
+
+export interface VerificationTable {
+  id: string
+  identifier: string
+  value: string
+  expiresAt: AuthTime
+  createdAt: AuthTime
+  updatedAt: AuthTime
+}
+
+/** Background work; see app/lib/jobs.server.ts. Timestamps are ISO text on both engines. */
+export interface JobTable {
+  id: string
+  type: string
+  /** JSON. */
+  payload: string
+  status: Generated<'pending' | 'running' | 'done' | 'failed'>
+  attempts: Generated<number>
+  maxAttempts: Generated<number>
+  runAt: string
+  lockedUntil: string | null
+  lockedBy: string | null
+  lastError: string | null
+  createdAt: string
+  updatedAt: string
+  finishedAt: string | null
+}
+
+export interface RateLimitTable {
+  key: string
+  windowStart: string
+  count: number
+  expiresAt: string
+}
+
+/** Orders and payments (db/migrations/0020_orders.ts); see docs/payments.md. Money in paise. */
+export type OrderStatus = 'pending' | 'paid' | 'failed' | 'expired' | 'delivered' | 'awaiting_stock' | 'refunded'
+
+export interface OrderTable {
+  /** ORD_{timestamp}_{0-999}. */
+  id: string
+  status: Generated<OrderStatus>
+  productId: string | null
+  productName: string
+  amount: number
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+  userId: string | null
+  paymentLinkId: string | null
+  gateway: Generated<string>
+  testMode: Generated<number>
+  gatewayTxnId: string | null
+  bankTxnId: string | null
+  paymentMode: string | null
+  paidAmount: number | null
+  gatewayStatus: string | null
+  gatewayRespCode: string | null
+  gatewayRespMsg: string | null
+  accessTokenHash: string
+  statusChecks: Generated<number>
+  lastStatusCheckAt: string | null
+  createdAt: string
+  updatedAt: string
+  paidAt: string | null
+}
+
+export interface OrderEventTable {
+  id: Generated<number>
+  orderId: string
+  type: string
+  fromStatus: string | null
+  toStatus: string | null
+  message: Generated<string>
+  /** JSON. */
+  data: string | null
+  actor: Generated<string>
+  createdAt: string
+}
+
+export interface PaymentLinkTable {
+  id: string
+  orderId: string
+  amount: number
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+  productId: string | null
+  productName: string
+  status: Generated<'active' | 'paid' | 'cancelled'>
+  createdBy: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export interface PaymentGatewayTable {
+  /** Equal to its type. */
+  id: string
+  name: string
+  type: 'paytm' | 'razorpay' | 'stripe' | 'paypal' | 'phonepe'
+  status: Generated<'testing' | 'active' | 'inactive'>
+  /** JSON object of the settings that are not secret. */
+  config: Generated<string>
+  /** JSON object: field name -> value encrypted by app/lib/crypto.server.ts. */
+  secrets: Generated<string>
+  createdAt: string
+  updatedAt: string
+}
+
+export type DeliveryMode = 'stock' | 'shared' | 'manual'
+export type StockItemStatus = 'available' | 'held' | 'delivered' | 'revoked'
+
+/** One credential or key for sale; see app/data/stock.server.ts and docs/delivery.md. */
+export interface StockItemTable {
+  id: string
+  /** Null once the product is deleted (a delivered item outlives it). */
+  productId: string | null
+  /** AES-256-GCM of the item's JSON, bound to the row id. */
+  secretCiphertext: string
+  /** HMAC-SHA256 keyed from APP_SECRET; unique per product. */
+  secretHash: string
+  status: Generated<StockItemStatus>
+  orderId: string | null
+  addedBy: Generated<string>
+  revokedReason: string | null
+  createdAt: string
+  updatedAt: string
+  deliveredAt: string | null
+  revokedAt: string | null
+}
+
+/**
+ * The product columns the catalogue reads. The delivery columns are left out: the shared secret
+ * is encrypted and must never reach a product object (loader data goes to the browser), and
+ * the delivery mode is read through app/data/stock.server.ts until the product form shows it.
+ */
+export type ProductRow = Omit<Selectable<ProductTable>, 'deliveryMode' | 'sharedSecret'>
 export type NewProductRow = Insertable<ProductTable>
 export type ProductRowUpdate = Updateable<ProductTable>

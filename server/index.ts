@@ -6,11 +6,15 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
+import { noAdminHint } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
+import { startBackgroundWork } from '~/lib/background.server'
 import { loadEnv } from '~/lib/env.server'
 import { databaseAnswers } from '~/lib/health.server'
+import { SIMULATOR_MOUNT_PATH, simulatorMerchant, simulatorMounted } from '~/lib/payments/config.server'
 import { migrateToLatest } from '../db/migrate'
 import { seedDemo, shouldSeedOnStart } from '../db/seed'
+import { createPaytmSimulator } from '../simulators/paytm/simulator'
 
 /** An error whose message is the whole story: printed as one line, no stack. */
 export class StartupError extends Error {
@@ -57,9 +61,11 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   }
 
   if (await shouldSeedOnStart(db, { seedDemo: env.SEED_DEMO, engine })) {
-    const result = await seedDemo(db, storage)
+    const result = await seedDemo(db, storage, env.APP_SECRET)
     console.log(`[seed] demo catalogue: ${result.created} products added`)
   }
+  const adminHint = await noAdminHint(db, env.ADMIN_EMAILS)
+  if (adminHint) console.log(adminHint)
   if (env.appSecretSource === 'generated') {
     console.log(`[config] generated APP_SECRET into ${path.join(env.DATA_DIR, 'secret')} (keep it safe; it encrypts stored secrets)`)
   }
@@ -90,7 +96,22 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     }),
   )
 
-  let getBuild: () => Promise<ServerBuild>
+  // Without PAYTM_MID, the built-in Paytm simulator stands in for Paytm ("Test mode"). Its
+  // merchant comes from APP_SECRET, so every process of the shop signs alike. Its test
+  // controls can force any payment's outcome, so they exist only in tests or when asked for.
+  if (simulatorMounted(env)) {
+    const merchant = simulatorMerchant(env.APP_SECRET)
+    app.use(
+      SIMULATOR_MOUNT_PATH,
+      createPaytmSimulator({
+        resolveMerchantKey: (mid) => (mid === merchant.mid ? merchant.merchantKey : undefined),
+        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
+      }),
+    )
+    console.log(`[payments] built-in Paytm simulator at ${SIMULATOR_MOUNT_PATH}: checkout is in test mode until a Paytm merchant is configured (PAYTM_MID or /admin/gateways)`)
+  }
+
+  let getBuild: ServerBuild | (() => Promise<ServerBuild>)
   if (options.vite) {
     const vite = options.vite
     app.use(vite.middlewares)
@@ -100,11 +121,23 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     if (!fs.existsSync(clientDir)) throw new StartupError(`No client build at ${clientDir}: run npm run build`)
     // File names under assets/ carry a content hash, so they never change.
     app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
-    app.use(express.static(clientDir, { maxAge: '1h', index: false }))
-    getBuild = () => import('virtual:react-router/server-build')
+    const publicFiles = express.static(clientDir, { maxAge: '1h', index: false })
+    // Only paths that name a file go to the disk: pages and API calls skip a stat() each.
+    app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))
+    // The build object itself, not a function: React Router then derives its route tables once
+    // instead of on every request (a function is re-imported and re-derived per request).
+    getBuild = (await import('virtual:react-router/server-build')) as ServerBuild
   }
 
-  app.all('*splat', createRequestHandler({ build: getBuild, mode: options.vite ? 'development' : 'production' }))
+  app.all(
+    '*splat',
+    createRequestHandler({
+      build: getBuild,
+      mode: options.vite ? 'development' : 'production',
+      // The client address (X-Forwarded-For only from a trusted proxy), for rate limits.
+      getLoadContext: (req) => ({ clientIp: req.ip ?? '' }),
+    }),
+  )
 
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(options.port ?? env.PORT, env.HOST, () => resolve(listening))
@@ -120,13 +153,17 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const port = typeof address === 'object' && address ? address.port : env.PORT
   const url = `http://localhost:${port}`
   console.log(`KeyBazaar is running at ${url} (${where})`)
+  // The job runner (mail outbox and other background work).
+  const background = startBackgroundWork(db)
 
   let closing: Promise<void> | undefined
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
       server.close(() => resolve())
       server.closeIdleConnections()
-    }).then(() => closeServices()))
+    })
+      .then(() => background.stop())
+      .then(() => closeServices()))
 
   return { server, url, close }
 }

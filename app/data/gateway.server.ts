@@ -1,0 +1,194 @@
+import { decryptSecret, encryptSecret, SecretDecryptionError } from '~/lib/crypto.server'
+import type { DB } from '~/lib/db.server'
+import {
+  GATEWAY_FIELDS,
+  GATEWAY_TYPE_LABELS,
+  type GatewayFieldErrors,
+  type GatewayFormData,
+  type GatewayStatus,
+  type GatewayType,
+} from '~/lib/validation/gateway'
+import { gatewayTotals } from './order.server'
+
+/**
+ * Payment gateway records (spec section 3 "Payment gateway record", admin Gateways page).
+ * One record per type, its id equal to the type. Settings that are not secret are kept as
+ * JSON; secrets are encrypted one by one with AES-256-GCM (crypto.server.ts), bound to their
+ * gateway and field, and never leave the server: views carry only whether each one is set.
+ * Transactions and revenue come from the orders.
+ */
+export interface GatewayView {
+  id: string
+  name: string
+  type: GatewayType
+  status: GatewayStatus
+  /** Settings that are not secret. */
+  config: Record<string, string>
+  /** For each secret field, whether a value is stored (the value itself never leaves the server). */
+  secretsSet: Record<string, boolean>
+  transactions: number
+  revenue: number
+  testTransactions: number
+  testRevenue: number
+  createdAt: string
+  updatedAt: string
+}
+
+const secretContext = (id: string, field: string) => `payment_gateway:${id}:${field}`
+
+function parseObject(json: string): Record<string, string> {
+  try {
+    const value: unknown = JSON.parse(json)
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
+    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+  } catch {
+    return {}
+  }
+}
+
+/** The default record of spec section 2: a paytm gateway in testing, on staging. */
+export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<boolean> {
+  const existing = await db.selectFrom('paymentGateway').select('id').limit(1).executeTakeFirst()
+  if (existing) return false
+  const at = now.toISOString()
+  // Two admins opening the page together both try; the primary key keeps one.
+  const inserted = await db
+    .insertInto('paymentGateway')
+    .values({
+      id: 'paytm',
+      name: 'Paytm',
+      type: 'paytm',
+      status: 'testing',
+      config: JSON.stringify({ merchantId: '', website: 'WEBSTAGING', environment: 'staging', callbackUrl: '' }),
+      secrets: '{}',
+      createdAt: at,
+      updatedAt: at,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(inserted)
+}
+
+export async function listGateways(db: DB): Promise<GatewayView[]> {
+  const [rows, totals] = await Promise.all([
+    db.selectFrom('paymentGateway').select(['id', 'name', 'type', 'status', 'config', 'secrets', 'createdAt', 'updatedAt']).orderBy('createdAt').orderBy('id').execute(),
+    gatewayTotals(db),
+  ])
+  return rows.map((row) => {
+    const secrets = parseObject(row.secrets)
+    const fields = GATEWAY_FIELDS[row.type] ?? []
+    const config = parseObject(row.config)
+    return {
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      status: row.status,
+      config: Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.name, config[f.name] ?? ''])),
+      secretsSet: Object.fromEntries(fields.filter((f) => f.secret).map((f) => [f.name, Boolean(secrets[f.name])])),
+      transactions: 0,
+      revenue: 0,
+      testTransactions: 0,
+      testRevenue: 0,
+      ...totals[row.type],
+      createdAt: row.createdAt,
+      updatedAt: row.updatedAt,
+    }
+  })
+}
+
+export type SaveGatewayResult = { ok: true; id: string } | { ok: false; errors: GatewayFieldErrors }
+
+/**
+ * Adds (mode add) or updates (mode edit) a gateway. The type of an existing gateway never
+ * changes; a secret left blank keeps the stored one. An active gateway needs its credentials.
+ * `keepFields` saves only name and status (the settings come from elsewhere, e.g. PAYTM_*).
+ */
+export async function saveGateway(
+  db: DB,
+  appSecret: string,
+  input: GatewayFormData & { mode: 'add' | 'edit'; id?: string; keepFields?: boolean },
+  now = new Date(),
+): Promise<SaveGatewayResult> {
+  const at = now.toISOString()
+  const existing =
+    input.mode === 'edit'
+      ? await db.selectFrom('paymentGateway').select(['id', 'type', 'config', 'secrets']).where('id', '=', input.id ?? '').executeTakeFirst()
+      : await db.selectFrom('paymentGateway').select(['id', 'type', 'config', 'secrets']).where('type', '=', input.type).executeTakeFirst()
+  if (input.mode === 'edit' && !existing) return { ok: false, errors: { form: 'This gateway no longer exists.' } }
+  if (input.mode === 'add' && existing) {
+    return { ok: false, errors: { type: `A ${GATEWAY_TYPE_LABELS[input.type]} gateway already exists; edit it instead.` } }
+  }
+  // Editing keeps the stored type whatever the form says.
+  const type = existing ? existing.type : input.type
+  const id = existing ? existing.id : type
+  const fields = GATEWAY_FIELDS[type]
+  // Settings checked against another type (a form posting a changed type) are not this gateway's.
+  const keepFields = Boolean(input.keepFields) || input.type !== type
+  const config: Record<string, string> = existing ? parseObject(existing.config) : {}
+  const secrets: Record<string, string> = existing ? parseObject(existing.secrets) : {}
+  for (const field of keepFields ? [] : fields) {
+    const value = input.fields[field.name] ?? ''
+    if (field.secret) {
+      if (value !== '') secrets[field.name] = encryptSecret(value, appSecret, secretContext(id, field.name))
+    } else {
+      config[field.name] = value
+    }
+  }
+  if (input.status === 'active' && !input.keepFields) {
+    const errors: GatewayFieldErrors = {}
+    for (const field of fields.filter((f) => f.credential)) {
+      const present = field.secret ? Boolean(secrets[field.name]) : Boolean(config[field.name])
+      if (!present) errors[field.name] = `${field.label} is required to make the gateway active`
+    }
+    if (Object.keys(errors).length) return { ok: false, errors }
+  }
+  const values = { name: input.name, status: input.status, config: JSON.stringify(config), secrets: JSON.stringify(secrets), updatedAt: at }
+  if (existing) {
+    await db.updateTable('paymentGateway').set(values).where('id', '=', id).execute()
+  } else {
+    const inserted = await db
+      .insertInto('paymentGateway')
+      .values({ id, type, createdAt: at, ...values })
+      .onConflict((oc) => oc.doNothing())
+      .returning('id')
+      .executeTakeFirst()
+    if (!inserted) return { ok: false, errors: { type: `A ${GATEWAY_TYPE_LABELS[type]} gateway already exists; edit it instead.` } }
+  }
+  return { ok: true, id }
+}
+
+export interface PaytmGatewaySettings {
+  status: GatewayStatus
+  merchantId: string
+  /** null when none is stored or it cannot be decrypted (APP_SECRET changed). */
+  merchantKey: string | null
+  website: string
+  environment: 'staging' | 'production'
+  callbackUrl: string
+}
+
+/** The stored Paytm gateway with its key decrypted, for the server's own use only. */
+export async function paytmGatewaySettings(db: DB, appSecret: string): Promise<PaytmGatewaySettings | null> {
+  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'paytm').executeTakeFirst()
+  if (!row) return null
+  const config = parseObject(row.config)
+  const secrets = parseObject(row.secrets)
+  let merchantKey: string | null = null
+  if (secrets.merchantKey) {
+    try {
+      merchantKey = decryptSecret(secrets.merchantKey, appSecret, secretContext(row.id, 'merchantKey'))
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error
+      console.error('[payments] the stored Paytm merchant key cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways')
+    }
+  }
+  return {
+    status: row.status,
+    merchantId: config.merchantId ?? '',
+    merchantKey,
+    website: config.website || 'WEBSTAGING',
+    environment: config.environment === 'production' ? 'production' : 'staging',
+    callbackUrl: config.callbackUrl ?? '',
+  }
+}

@@ -1,0 +1,569 @@
+import crypto from 'node:crypto'
+import { sql, type Selectable, type Transaction } from 'kysely'
+import { randomToken, safeEqual, sha256Hex } from '~/lib/crypto.server'
+import type { DB } from '~/lib/db.server'
+import { toFlag } from '~/lib/db.server'
+import { fulfilPaidOrder } from './stock.server'
+import type { Database, OrderStatus, OrderTable } from '../../db/schema'
+
+/**
+ * Orders (spec section 3 "Order"; also the transaction record) and their timeline.
+ *
+ * - The amount comes from the database (the product's price, or a payment link's amount),
+ *   never from a form.
+ * - Ids are ORD_{timestamp}_{0-999}, made unique by inserting with ON CONFLICT DO NOTHING and
+ *   trying another id when one is taken.
+ * - Each order has a secret access token for its page (guests included). Only its SHA-256 is
+ *   stored; the token is returned once, by createOrder.
+ * - Status changes are compare-and-set: one UPDATE ... WHERE status = <the status read>, so two
+ *   callbacks (or a callback and the reconciliation job) arriving together change an order
+ *   once, on SQLite and on PostgreSQL alike. Every change appends an order_event in the same
+ *   transaction.
+ */
+export type { OrderStatus }
+
+/** Money received and kept: these orders count as sales. */
+export const PAID_STATUSES = ['paid', 'delivered', 'awaiting_stock'] as const satisfies readonly OrderStatus[]
+/** A payment was confirmed; nothing a gateway reports later may move the order back. */
+export const SETTLED_STATUSES = ['paid', 'delivered', 'awaiting_stock', 'refunded'] as const satisfies readonly OrderStatus[]
+/** States a confirmed payment may still move to paid: money taken late must be honoured. */
+export const PAYABLE_STATUSES = ['pending', 'failed', 'expired'] as const satisfies readonly OrderStatus[]
+
+export interface Order {
+  id: string
+  status: OrderStatus
+  productId: string | null
+  productName: string
+  /** Paise. */
+  amount: number
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+  userId: string | null
+  paymentLinkId: string | null
+  gateway: string
+  testMode: boolean
+  gatewayTxnId: string | null
+  bankTxnId: string | null
+  paymentMode: string | null
+  paidAmount: number | null
+  gatewayStatus: string | null
+  gatewayRespCode: string | null
+  gatewayRespMsg: string | null
+  statusChecks: number
+  lastStatusCheckAt: string | null
+  createdAt: string
+  updatedAt: string
+  paidAt: string | null
+}
+
+export interface OrderEvent {
+  id: number
+  orderId: string
+  type: string
+  fromStatus: string | null
+  toStatus: string | null
+  message: string
+  data: unknown
+  actor: string
+  createdAt: string
+}
+
+const orderColumns = [
+  'id',
+  'status',
+  'productId',
+  'productName',
+  'amount',
+  'customerName',
+  'customerEmail',
+  'customerPhone',
+  'userId',
+  'paymentLinkId',
+  'gateway',
+  'testMode',
+  'gatewayTxnId',
+  'bankTxnId',
+  'paymentMode',
+  'paidAmount',
+  'gatewayStatus',
+  'gatewayRespCode',
+  'gatewayRespMsg',
+  'statusChecks',
+  'lastStatusCheckAt',
+  'createdAt',
+  'updatedAt',
+  'paidAt',
+] as const
+
+type OrderRow = Pick<Selectable<OrderTable>, (typeof orderColumns)[number]>
+
+function toOrder(row: OrderRow): Order {
+  return {
+    ...row,
+    // PostgreSQL and SQLite both return integers as numbers here; Number() keeps that honest.
+    amount: Number(row.amount),
+    paidAmount: row.paidAmount === null ? null : Number(row.paidAmount),
+    statusChecks: Number(row.statusChecks),
+    testMode: Boolean(row.testMode),
+  }
+}
+
+export type OrderErrorCode = 'product-not-found' | 'out-of-stock' | 'id-exhausted'
+
+/** An order that cannot be created; `message` is fit for the buyer. */
+export class OrderError extends Error {
+  override name = 'OrderError'
+  constructor(
+    readonly code: OrderErrorCode,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export const ORDER_MESSAGES = {
+  productNotFound: 'Product not found',
+  outOfStock: 'This product is out of stock.',
+} as const
+
+/** ORD_{timestamp}_{random 0-999} (spec section 9). */
+export function newOrderId(now: number, random: () => number = () => crypto.randomInt(1000)): string {
+  return `ORD_${now}_${random()}`
+}
+
+export interface CustomerDetails {
+  name: string
+  email: string
+  /** Ten digits. */
+  phone: string
+}
+
+export interface NewOrder {
+  productId: string
+  customer: CustomerDetails
+  userId?: string | null
+  gateway?: string
+  testMode?: boolean
+  /** For a payment link: its id and amount (the link decides the price, not the product). */
+  paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
+  /** Who asked for it, for the timeline: customer, or user:{id} for an admin. */
+  actor?: string
+}
+
+export interface CreateOrderOptions<T> {
+  /**
+   * Runs inside the order's transaction, after the insert (e.g. enqueue the reconciliation job
+   * and sign the gateway request). If it throws, the order is not created.
+   */
+  prepare?: (trx: Transaction<Database>, order: Order) => Promise<T> | T
+  now?: () => number
+  random?: () => number
+}
+
+export interface CreatedOrder<T> {
+  order: Order
+  /** The order page's secret, shown to the buyer once; only its hash is stored. */
+  accessToken: string
+  prepared: T
+}
+
+const ID_ATTEMPTS = 25
+
+/** Creates a pending order at the database's price. Throws OrderError for a missing or out-of-stock product. */
+export async function createOrder<T = undefined>(db: DB, input: NewOrder, options: CreateOrderOptions<T> = {}): Promise<CreatedOrder<T>> {
+  const clock = options.now ?? Date.now
+  const accessToken = randomToken()
+  const link = input.paymentLink ?? null
+  return db.transaction().execute(async (trx) => {
+    let row: OrderRow | undefined
+    let createdAt = ''
+    for (let attempt = 0; attempt < ID_ATTEMPTS && !row; attempt++) {
+      const now = clock()
+      const candidate = attempt === 0 && link ? link.preferredOrderId : newOrderId(now, options.random)
+      createdAt = new Date(now).toISOString()
+      // INSERT ... SELECT: the price and name come from the product row in the same statement,
+      // and the transaction's first statement is a write, so SQLite takes its write lock at
+      // once (a read first would fail with "database is locked" when another process wrote
+      // in between). The parameters are cast so PostgreSQL knows their types.
+      row = await trx
+        .insertInto('order')
+        .columns([
+          'id',
+          'productId',
+          'productName',
+          'amount',
+          'customerName',
+          'customerEmail',
+          'customerPhone',
+          'userId',
+          'paymentLinkId',
+          'gateway',
+          'testMode',
+          'accessTokenHash',
+          'createdAt',
+          'updatedAt',
+        ])
+        .expression((eb) =>
+          eb
+            .selectFrom('product')
+            .select([
+              sql<string>`cast(${candidate} as text)`.as('id'),
+              'product.id as productId',
+              'product.title as productName',
+              link ? sql<number>`cast(${link.amount} as integer)`.as('amount') : 'product.price as amount',
+              sql<string>`cast(${input.customer.name} as text)`.as('customerName'),
+              sql<string>`cast(${input.customer.email} as text)`.as('customerEmail'),
+              sql<string>`cast(${input.customer.phone} as text)`.as('customerPhone'),
+              sql<string | null>`cast(${input.userId ?? null} as text)`.as('userId'),
+              sql<string | null>`cast(${link?.id ?? null} as text)`.as('paymentLinkId'),
+              sql<string>`cast(${input.gateway ?? 'paytm'} as text)`.as('gateway'),
+              sql<number>`cast(${toFlag(input.testMode ?? false)} as integer)`.as('testMode'),
+              sql<string>`cast(${sha256Hex(accessToken)} as text)`.as('accessTokenHash'),
+              sql<string>`cast(${createdAt} as text)`.as('createdAt'),
+              sql<string>`cast(${createdAt} as text)`.as('updatedAt'),
+            ])
+            .where('product.id', '=', input.productId)
+            .where('product.inStock', '=', 1),
+        )
+        // A taken id (two orders in the same millisecond drew the same number) is tried again.
+        .onConflict((oc) => oc.column('id').doNothing())
+        .returning(orderColumns)
+        .executeTakeFirst()
+      if (!row) {
+        // Nothing inserted: the product is missing or out of stock, or the id was taken.
+        const product = await trx.selectFrom('product').select('inStock').where('id', '=', input.productId).executeTakeFirst()
+        if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
+        if (!product.inStock) throw new OrderError('out-of-stock', ORDER_MESSAGES.outOfStock)
+      }
+    }
+    if (!row) throw new OrderError('id-exhausted', 'Could not allocate an order id')
+    const created = toOrder(row)
+
+    await trx
+      .insertInto('orderEvent')
+      .values({
+        orderId: created.id,
+        type: 'created',
+        toStatus: 'pending',
+        message: `Order created for ${created.productName}`,
+        data: JSON.stringify({ amount: created.amount, paymentLinkId: link?.id ?? null }),
+        actor: input.actor ?? 'customer',
+        createdAt,
+      })
+      .execute()
+
+    const prepared = (options.prepare ? await options.prepare(trx, created) : undefined) as T
+    return { order: created, accessToken, prepared }
+  })
+}
+
+export async function getOrder(db: DB, id: string): Promise<Order | null> {
+  const row = await db.selectFrom('order').select(orderColumns).where('id', '=', id).executeTakeFirst()
+  return row ? toOrder(row) : null
+}
+
+/** The order and the hash of its access token, in one query (for pages that check access). */
+export async function getOrderWithAccessHash(db: DB, id: string): Promise<{ order: Order; accessTokenHash: string } | null> {
+  const row = await db.selectFrom('order').select([...orderColumns, 'accessTokenHash']).where('id', '=', id).executeTakeFirst()
+  if (!row) return null
+  const { accessTokenHash, ...rest } = row
+  return { order: toOrder(rest), accessTokenHash }
+}
+
+/** True when `token` hashes to `accessTokenHash` (compared in constant time). */
+export function tokenMatchesHash(token: string, accessTokenHash: string): boolean {
+  return token !== '' && safeEqual(accessTokenHash, sha256Hex(token))
+}
+
+/** True when `token` is this order's access token (compared in constant time). */
+export async function orderTokenMatches(db: DB, orderId: string, token: string): Promise<boolean> {
+  if (!token) return false
+  const row = await db.selectFrom('order').select('accessTokenHash').where('id', '=', orderId).executeTakeFirst()
+  return row ? safeEqual(row.accessTokenHash, sha256Hex(token)) : false
+}
+
+export async function listOrderEvents(db: DB, orderId: string): Promise<OrderEvent[]> {
+  const rows = await db
+    .selectFrom('orderEvent')
+    .select(['id', 'orderId', 'type', 'fromStatus', 'toStatus', 'message', 'data', 'actor', 'createdAt'])
+    .where('orderId', '=', orderId)
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({ ...row, id: Number(row.id), data: row.data ? (JSON.parse(row.data) as unknown) : null }))
+}
+
+export interface EventInput {
+  type: string
+  message: string
+  data?: unknown
+  actor?: string
+}
+
+/** Adds an entry to the timeline without changing the order (e.g. an amount mismatch). */
+export async function appendOrderEvent(db: DB, orderId: string, event: EventInput, now = new Date()): Promise<void> {
+  await db
+    .insertInto('orderEvent')
+    .values({
+      orderId,
+      type: event.type,
+      message: event.message,
+      data: event.data === undefined ? null : JSON.stringify(event.data),
+      actor: event.actor ?? 'system',
+      createdAt: now.toISOString(),
+    })
+    .execute()
+}
+
+/** The newest timeline entry's type, to avoid repeating the same warning on every check. */
+export async function lastOrderEventType(db: DB, orderId: string): Promise<string | null> {
+  const row = await db.selectFrom('orderEvent').select('type').where('orderId', '=', orderId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  return row?.type ?? null
+}
+
+type OrderChanges = Partial<
+  Pick<
+    Order,
+    'gatewayTxnId' | 'bankTxnId' | 'paymentMode' | 'paidAmount' | 'gatewayStatus' | 'gatewayRespCode' | 'gatewayRespMsg' | 'paidAt'
+  >
+>
+
+export interface Transition {
+  /** Statuses the order may be in for the change to apply. */
+  from: readonly OrderStatus[]
+  /** The status the caller just read: tried first, saving a read (a wrong guess only costs a retry). */
+  expected?: OrderStatus
+  /** The change follows a status API answer: count the check in the same UPDATE. */
+  countsStatusCheck?: boolean
+  to: OrderStatus
+  changes?: OrderChanges
+  event: EventInput
+  /** More writes in the same transaction, only when the change applied. */
+  also?: (trx: Transaction<Database>, previous: { status: OrderStatus; paymentLinkId: string | null }) => Promise<void>
+}
+
+export type TransitionResult =
+  | { changed: true; from: OrderStatus; status: OrderStatus }
+  | { changed: false; status: OrderStatus | null }
+
+/**
+ * Moves an order from one of `from` to `to`, once. Reads the status, then updates only if it
+ * is still that status (compare-and-set); a concurrent change makes the update miss, and the
+ * loop reads again and decides again. Returns whether this call made the change.
+ */
+export async function transitionOrder(db: DB, orderId: string, transition: Transition, now = new Date()): Promise<TransitionResult> {
+  let guess = transition.expected && transition.from.includes(transition.expected) ? transition.expected : undefined
+  for (let attempt = 0; attempt < 6; attempt++) {
+    let expected: OrderStatus
+    if (guess) {
+      expected = guess
+      guess = undefined
+    } else {
+      const current = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+      if (!current) return { changed: false, status: null }
+      if (!transition.from.includes(current.status)) return { changed: false, status: current.status }
+      expected = current.status
+    }
+    const at = now.toISOString()
+    const changed = await db.transaction().execute(async (trx) => {
+      // The write comes first in the transaction, so SQLite takes its write lock at once.
+      const updated = await trx
+        .updateTable('order')
+        .set((eb) => ({
+          ...transition.changes,
+          status: transition.to,
+          updatedAt: at,
+          ...(transition.countsStatusCheck ? { statusChecks: eb('statusChecks', '+', 1), lastStatusCheckAt: at } : {}),
+        }))
+        .where('id', '=', orderId)
+        .where('status', '=', expected)
+        .returning('paymentLinkId')
+        .executeTakeFirst()
+      if (!updated) return false
+      const current = { status: expected, paymentLinkId: updated.paymentLinkId }
+      await trx
+        .insertInto('orderEvent')
+        .values({
+          orderId,
+          type: transition.event.type,
+          fromStatus: expected,
+          toStatus: transition.to,
+          message: transition.event.message,
+          data: transition.event.data === undefined ? null : JSON.stringify(transition.event.data),
+          actor: transition.event.actor ?? 'system',
+          createdAt: at,
+        })
+        .execute()
+      await transition.also?.(trx, current)
+      return true
+    })
+    if (changed) return { changed: true, from: expected, status: transition.to }
+  }
+  const latest = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  return { changed: false, status: latest?.status ?? null }
+}
+
+export interface ConfirmedPayment {
+  txnId: string
+  bankTxnId: string | null
+  paymentMode: string | null
+  /** Paise the gateway confirmed; the caller has checked it equals the order's amount. */
+  paidAmount: number
+  respCode: string
+  respMsg: string
+}
+
+/** Thrown when a gateway transaction id already paid another order (the unique constraint). */
+export class DuplicateTransactionError extends Error {
+  override name = 'DuplicateTransactionError'
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null
+  if (!e) return false
+  return e.code === '23505' || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT_UNIQUE'))
+}
+
+/** The timeline entry of a change, and what the caller knows that saves work. */
+export interface ChangeDetails {
+  message: string
+  data?: unknown
+  actor?: string
+  /** The status the caller just read (see Transition.expected). */
+  expected?: OrderStatus
+  /** The change follows a status API answer (see Transition.countsStatusCheck). */
+  countsStatusCheck?: boolean
+}
+
+function eventOf(type: string, details: ChangeDetails): EventInput {
+  return { type, message: details.message, data: details.data, actor: details.actor }
+}
+
+/** pending | failed | expired -> paid, once; a payment link it came from is marked paid too. */
+export async function markOrderPaid(
+  db: DB,
+  orderId: string,
+  payment: ConfirmedPayment,
+  event: ChangeDetails,
+  now = new Date(),
+): Promise<TransitionResult> {
+  try {
+    return await transitionOrder(
+      db,
+      orderId,
+      {
+        from: PAYABLE_STATUSES,
+        expected: event.expected,
+        countsStatusCheck: event.countsStatusCheck,
+        to: 'paid',
+        changes: {
+          gatewayTxnId: payment.txnId,
+          bankTxnId: payment.bankTxnId,
+          paymentMode: payment.paymentMode,
+          paidAmount: payment.paidAmount,
+          gatewayStatus: 'TXN_SUCCESS',
+          gatewayRespCode: payment.respCode,
+          gatewayRespMsg: payment.respMsg,
+          paidAt: now.toISOString(),
+        },
+        event: eventOf('paid', event),
+        async also(trx, previous) {
+          if (previous.paymentLinkId) {
+            await trx
+              .updateTable('paymentLink')
+              .set({ status: 'paid', updatedAt: now.toISOString() })
+              .where('id', '=', previous.paymentLinkId)
+              .where('status', '=', 'active')
+              .execute()
+          }
+          // Delivery commits with the payment: paid -> delivered (or awaiting_stock) in one transaction.
+          await fulfilPaidOrder(trx, { orderId, now })
+        },
+      },
+      now,
+    )
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new DuplicateTransactionError(`Gateway transaction ${payment.txnId} already paid another order`)
+    throw error
+  }
+}
+
+/** pending -> failed, once. */
+export async function markOrderFailed(
+  db: DB,
+  orderId: string,
+  gateway: { status: string; respCode: string; respMsg: string },
+  event: ChangeDetails,
+  now = new Date(),
+): Promise<TransitionResult> {
+  return transitionOrder(
+    db,
+    orderId,
+    {
+      from: ['pending'],
+      to: 'failed',
+      expected: event.expected,
+      countsStatusCheck: event.countsStatusCheck,
+      changes: { gatewayStatus: gateway.status, gatewayRespCode: gateway.respCode, gatewayRespMsg: gateway.respMsg },
+      event: eventOf('failed', event),
+    },
+    now,
+  )
+}
+
+/** pending -> expired, once (no final answer from the gateway within the reconciliation window). */
+export async function markOrderExpired(db: DB, orderId: string, message: string, now = new Date()): Promise<TransitionResult> {
+  return transitionOrder(db, orderId, { from: ['pending'], to: 'expired', event: { type: 'expired', message } }, now)
+}
+
+/** Records that the gateway was asked (no status change): the count, the time and its answer. */
+export async function recordStatusCheck(
+  db: DB,
+  orderId: string,
+  answer: { status: string; respCode: string; respMsg: string } | null,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable('order')
+    .set((eb) => ({
+      statusChecks: eb('statusChecks', '+', 1),
+      lastStatusCheckAt: now.toISOString(),
+      ...(answer ? { gatewayStatus: answer.status, gatewayRespCode: answer.respCode, gatewayRespMsg: answer.respMsg.slice(0, 500) } : {}),
+    }))
+    .where('id', '=', orderId)
+    // A settled order keeps the gateway's record of its payment.
+    .where('status', 'in', PAYABLE_STATUSES)
+    .execute()
+}
+
+export interface GatewayTotals {
+  /** Successful payments (paid and beyond, refunds excluded) and their sum in paise. */
+  transactions: number
+  revenue: number
+  /** The part of the above that went through the built-in simulator. */
+  testTransactions: number
+  testRevenue: number
+}
+
+/** Transactions and revenue per gateway, from the orders (spec: gateway figures). */
+export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotals>> {
+  const rows = await db
+    .selectFrom('order')
+    .select((eb) => ['gateway', 'testMode', eb.fn.countAll<number | string>().as('count'), eb.fn.sum<number | string | null>('amount').as('sum')])
+    .where('status', 'in', PAID_STATUSES)
+    .groupBy(['gateway', 'testMode'])
+    .execute()
+  const totals: Record<string, GatewayTotals> = {}
+  for (const row of rows) {
+    const entry = (totals[row.gateway] ??= { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 })
+    const count = Number(row.count)
+    const sum = Number(row.sum ?? 0)
+    entry.transactions += count
+    entry.revenue += sum
+    if (Number(row.testMode)) {
+      entry.testTransactions += count
+      entry.testRevenue += sum
+    }
+  }
+  return totals
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest'
+import { parseCheckoutForm } from './checkout'
+
+describe('payment form rules (spec section 5)', () => {
+  it('asks for every field with the spec messages', () => {
+    expect(parseCheckoutForm({ name: '  ', email: '', phone: '' }).errors).toEqual({
+      name: 'Name is required',
+      email: 'Email is required',
+      phone: 'Phone number is required',
+    })
+  })
+
+  it('checks the e-mail shape and the phone digits after removing everything else', () => {
+    expect(parseCheckoutForm({ name: 'A', email: 'not-an-email', phone: '98765' }).errors).toEqual({
+      email: 'Please enter a valid email',
+      phone: 'Please enter a valid 10-digit phone number',
+    })
+    expect(
+      parseCheckoutForm({ name: 'A', email: 'a@b.in', phone: '+91 98765 43210' }).errors,
+    ).toEqual({
+      phone: 'Please enter a valid 10-digit phone number',
+    })
+  })
+
+  it('accepts formatted numbers and normalises the values', () => {
+    expect(
+      parseCheckoutForm({
+        name: ' Asha ',
+        email: ' Asha@Example.IN ',
+        phone: '(987) 654-3210',
+        amount: '1',
+      }),
+    ).toEqual({
+      data: { name: 'Asha', email: 'asha@example.in', phone: '9876543210' },
+      errors: null,
+    })
+  })
+})

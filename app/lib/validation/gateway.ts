@@ -1,0 +1,174 @@
+import { z } from 'zod'
+
+/**
+ * The admin Gateways form (spec sections 2, 3 and 9): gateway types, statuses and the
+ * settings of each type. Shared by the form (browser) and the action (server).
+ */
+export const GATEWAY_TYPES = ['paytm', 'razorpay', 'stripe', 'paypal', 'phonepe'] as const
+export type GatewayType = (typeof GATEWAY_TYPES)[number]
+export const GATEWAY_STATUSES = ['testing', 'active', 'inactive'] as const
+export type GatewayStatus = (typeof GATEWAY_STATUSES)[number]
+
+export const GATEWAY_TYPE_LABELS: Record<GatewayType, string> = {
+  paytm: 'Paytm',
+  razorpay: 'Razorpay',
+  stripe: 'Stripe',
+  paypal: 'PayPal',
+  phonepe: 'PhonePe',
+}
+
+export const GATEWAY_STATUS_LABELS: Record<GatewayStatus, string> = {
+  testing: 'Testing',
+  active: 'Active',
+  inactive: 'Inactive',
+}
+
+/** The spec's alert on a bad save. */
+export const GATEWAY_SAVE_FAILED = 'Failed to save gateway configuration'
+
+export const PAYTM_WEBSITES = ['WEBSTAGING', 'DEFAULT'] as const
+export const PAYTM_ENVIRONMENTS = ['staging', 'production'] as const
+
+export interface GatewayField {
+  name: string
+  label: string
+  /** Stored encrypted, never sent back to the browser; blank on edit keeps the stored value. */
+  secret?: boolean
+  options?: readonly string[]
+  /** Needed before the gateway can be made active. */
+  credential?: boolean
+  placeholder?: string
+  hint?: string
+  type?: 'text' | 'url'
+}
+
+export const GATEWAY_FIELDS: Record<GatewayType, readonly GatewayField[]> = {
+  paytm: [
+    {
+      name: 'merchantId',
+      label: 'Merchant ID',
+      credential: true,
+      placeholder: 'e.g. YOURMID12345678901',
+    },
+    {
+      name: 'merchantKey',
+      label: 'Merchant Key',
+      secret: true,
+      credential: true,
+      hint: 'The 16-character key from the Paytm dashboard.',
+    },
+    { name: 'website', label: 'Website', options: PAYTM_WEBSITES },
+    { name: 'environment', label: 'Environment', options: PAYTM_ENVIRONMENTS },
+    {
+      name: 'callbackUrl',
+      label: 'Callback URL',
+      type: 'url',
+      hint: 'Leave blank to use this shop’s own callback address (recommended).',
+    },
+  ],
+  razorpay: [
+    { name: 'keyId', label: 'Key ID', credential: true, placeholder: 'rzp_test_...' },
+    { name: 'keySecret', label: 'Key Secret', secret: true, credential: true },
+  ],
+  stripe: [
+    { name: 'apiKey', label: 'Publishable Key', credential: true, placeholder: 'pk_test_...' },
+    { name: 'secretKey', label: 'Secret Key', secret: true, credential: true },
+  ],
+  // The original shows no settings for these two types.
+  paypal: [],
+  phonepe: [],
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
+/** Blank, or text that passes `valid`. */
+const optional = (valid: (value: string) => boolean, message: string) =>
+  z.preprocess(
+    text,
+    z.string().refine((value) => value === '' || valid(value), message),
+  )
+const matching = (pattern: RegExp) => (value: string) => pattern.test(value)
+
+const fieldSchemas: Record<GatewayType, z.ZodObject> = {
+  paytm: z.object({
+    merchantId: optional(
+      matching(/^[A-Za-z0-9]{1,20}$/),
+      'Merchant ID is letters and digits, at most 20 characters',
+    ),
+    // Keys are not trimmed: every character of the 16 counts.
+    merchantKey: z.preprocess(
+      (value) => (typeof value === 'string' ? value : ''),
+      z
+        .string()
+        .refine(
+          (value) => value === '' || value.length === 16,
+          'Merchant Key must be exactly 16 characters',
+        ),
+    ),
+    website: z.preprocess(
+      (value) => text(value) || 'WEBSTAGING',
+      z.enum(PAYTM_WEBSITES, { error: 'Choose WEBSTAGING or DEFAULT' }),
+    ),
+    environment: z.preprocess(
+      (value) => text(value) || 'staging',
+      z.enum(PAYTM_ENVIRONMENTS, { error: 'Choose staging or production' }),
+    ),
+    callbackUrl: optional(matching(/^https?:\/\/[^\s|"<>]{1,240}$/), 'Enter an http(s) URL'),
+  }),
+  razorpay: z.object({
+    keyId: optional(
+      matching(/^rzp_(test|live)_[A-Za-z0-9]{4,40}$/),
+      'Key ID looks like rzp_test_... or rzp_live_...',
+    ),
+    keySecret: optional((value) => value.length <= 100, 'Key Secret is at most 100 characters'),
+  }),
+  stripe: z.object({
+    apiKey: optional(
+      matching(/^pk_(test|live)_[A-Za-z0-9]{4,200}$/),
+      'Publishable Key looks like pk_test_... or pk_live_...',
+    ),
+    secretKey: optional(
+      matching(/^(sk|rk)_(test|live)_[A-Za-z0-9]{4,200}$/),
+      'Secret Key looks like sk_test_... or sk_live_...',
+    ),
+  }),
+  paypal: z.object({}),
+  phonepe: z.object({}),
+}
+
+export const gatewayBaseSchema = z.object({
+  name: z.preprocess(
+    text,
+    z.string().min(1, 'Name is required').max(60, 'Name is at most 60 characters'),
+  ),
+  type: z.enum(GATEWAY_TYPES, { error: 'Choose a gateway type' }),
+  status: z.enum(GATEWAY_STATUSES, { error: 'Choose a status' }),
+})
+
+export type GatewayFieldErrors = Partial<Record<string, string>>
+
+export interface GatewayFormData {
+  name: string
+  type: GatewayType
+  status: GatewayStatus
+  /** Every field of the type; secrets as typed ('' = keep the stored value). */
+  fields: Record<string, string>
+}
+
+/** Checks a submitted gateway form; field errors keyed by field name. */
+export function parseGatewayForm(
+  values: Record<string, unknown>,
+): { data: GatewayFormData; errors: null } | { data: null; errors: GatewayFieldErrors } {
+  const errors: GatewayFieldErrors = {}
+  const base = gatewayBaseSchema.safeParse(values)
+  if (!base.success) {
+    for (const issue of base.error.issues) errors[String(issue.path[0])] ??= issue.message
+  }
+  const type = base.success ? base.data.type : GATEWAY_TYPES.find((t) => t === values.type)
+  if (!type) return { data: null, errors }
+  const fields = fieldSchemas[type].safeParse(values)
+  if (!fields.success) {
+    for (const issue of fields.error.issues) errors[String(issue.path[0])] ??= issue.message
+  }
+  if (!base.success || !fields.success) return { data: null, errors }
+  return { data: { ...base.data, fields: fields.data as Record<string, string> }, errors: null }
+}

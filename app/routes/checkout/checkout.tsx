@@ -1,0 +1,206 @@
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
+import {
+  CheckoutForm,
+  TestModeBanner,
+  type CheckoutResult,
+} from '~/components/checkout/checkout-form'
+import { rootMetaData } from '~/components/shop/site-data'
+import { ResponsiveImage } from '~/components/ui/responsive-image'
+import { getProductBySlugOrId } from '~/data/product.server'
+import { services } from '~/lib/app-context.server'
+import { getUser } from '~/lib/auth.server'
+import { imageService } from '~/lib/images.server'
+import { formatRupees } from '~/lib/money'
+import { beginCheckout } from '~/lib/payments/checkout.server'
+import { resolvePaytmSetup } from '~/lib/payments/config.server'
+import { parseCheckoutForm } from '~/lib/validation/checkout'
+import type { Route } from './+types/checkout'
+
+/**
+ * /checkout/{slug}: the payment form for one product (the product page's buy button comes
+ * here). The action checks the form with the same schema as the browser, creates the order at
+ * the database's price and answers with the signed form that sends the buyer to Paytm.
+ */
+const PRODUCT_NOT_FOUND = 'Product not found'
+
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const product = await getProductBySlugOrId(db, params.slug)
+  if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
+  const [user, setup, image] = await Promise.all([
+    getUser(request),
+    resolvePaytmSetup(db, env),
+    imageService().ref(product.image),
+  ])
+  return {
+    product: {
+      slug: product.slug,
+      title: product.title,
+      price: product.price,
+      originalPrice: product.originalPrice,
+      discount: product.discount,
+      inStock: product.inStock,
+      deliveryTime: product.deliveryTime.trim() || 'Instant',
+    },
+    image,
+    defaults: user ? { name: user.name, email: user.email } : {},
+    testMode: setup?.testMode ?? false,
+  }
+}
+
+export async function action({ request, params }: Route.ActionArgs) {
+  const { db } = services()
+  const form = await request.formData()
+  const parsed = parseCheckoutForm(form)
+  if (parsed.errors) {
+    const values = {
+      name: String(form.get('name') ?? ''),
+      email: String(form.get('email') ?? ''),
+      phone: String(form.get('phone') ?? ''),
+    }
+    return data<CheckoutResult>({ ok: false, errors: parsed.errors, values }, { status: 400 })
+  }
+  const product = await getProductBySlugOrId(db, params.slug)
+  if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
+  const user = await getUser(request)
+  // Only name, e-mail and phone are read from the form; an amount posted with them is ignored.
+  return beginCheckout(request, {
+    productId: product.id,
+    customer: parsed.data,
+    userId: user?.id ?? null,
+  })
+}
+
+/** Submitting the form changes nothing this page loaded (the browser leaves for Paytm next). */
+export function shouldRevalidate({
+  formAction,
+  currentUrl,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formAction === currentUrl.pathname) return false
+  return defaultShouldRevalidate
+}
+
+export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { product, image, defaults, testMode } = loaderData
+  return (
+    <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
+      <Link
+        to={`/product/${product.slug}`}
+        className="inline-flex items-center gap-2 rounded-lg py-1.5 text-sm font-semibold text-slate-700 hover:text-brand-700 dark:text-slate-200 dark:hover:text-brand-300"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to product
+      </Link>
+      <h1 className="mt-3 text-2xl font-extrabold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
+        Checkout
+      </h1>
+      {testMode ? (
+        <div className="mt-4">
+          <TestModeBanner />
+        </div>
+      ) : null}
+      <div className="mt-5 grid gap-6 md:grid-cols-[1fr_1.2fr]">
+        <section
+          aria-labelledby="summary-heading"
+          className="h-fit rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id="summary-heading" className="sr-only">
+            Order summary
+          </h2>
+          <div className="overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800">
+            <ResponsiveImage
+              image={image}
+              alt=""
+              sizes="(min-width: 768px) 320px, 100vw"
+              maxWidth={640}
+              priority
+            />
+          </div>
+          <p className="mt-3 font-bold text-slate-950 dark:text-white">{product.title}</p>
+          <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
+            <span className="text-2xl font-extrabold text-slate-950 dark:text-white">
+              <span className="sr-only">Price </span>
+              {formatRupees(product.price)}
+            </span>
+            {product.originalPrice > product.price ? (
+              <s className="text-slate-600 dark:text-slate-400">
+                <span className="sr-only">Original price </span>
+                {formatRupees(product.originalPrice)}
+              </s>
+            ) : null}
+            {product.discount > 0 ? (
+              <span className="text-sm font-bold text-emerald-700 dark:text-emerald-400">
+                Save {product.discount}%
+              </span>
+            ) : null}
+          </p>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+            Delivery: {product.deliveryTime}
+          </p>
+        </section>
+        <section
+          aria-labelledby="details-heading"
+          className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+        >
+          <h2 id="details-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+            Your details
+          </h2>
+          <div className="mt-4">
+            {product.inStock ? (
+              <CheckoutForm
+                action={`/checkout/${product.slug}`}
+                amountText={formatRupees(product.price)}
+                defaults={defaults}
+                result={actionData}
+              />
+            ) : (
+              <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
+                This product is out of stock.
+              </p>
+            )}
+          </div>
+          <p className="mt-4 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
+            <ShieldCheck
+              aria-hidden="true"
+              className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+            />
+            Secure payment by UPI, card or wallet through Paytm.
+          </p>
+        </section>
+      </div>
+    </main>
+  )
+}
+
+export function meta({ data: loaderData, matches }: Route.MetaArgs) {
+  const siteName = rootMetaData(matches)?.site.siteName ?? 'KeyBazaar'
+  const title = loaderData
+    ? `Checkout: ${loaderData.product.title} | ${siteName}`
+    : `${PRODUCT_NOT_FOUND} | ${siteName}`
+  return [{ title }, { name: 'robots', content: 'noindex' }]
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center gap-4 px-6 py-24 text-center">
+      <h1 className="text-3xl font-extrabold text-slate-950 dark:text-white">
+        {notFound ? PRODUCT_NOT_FOUND : 'Something went wrong'}
+      </h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        {notFound
+          ? 'This product does not exist or is no longer available.'
+          : 'Please try again in a moment.'}
+      </p>
+      <Link
+        to="/"
+        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+      >
+        Go Back Home
+      </Link>
+    </main>
+  )
+}

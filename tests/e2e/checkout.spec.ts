@@ -1,0 +1,328 @@
+import crypto from 'node:crypto'
+import type { Page } from '@playwright/test'
+import { simulatePayment } from '../../simulators/paytm/testing'
+import { expect, test } from '../helpers/fixtures'
+
+/**
+ * Buying in the browser against the production build, with the built-in Paytm simulator
+ * (no PAYTM_MID: the embedded default, in test mode).
+ */
+const PRODUCT = {
+  slug: 'streamverse-premium-12-months',
+  title: 'StreamVerse Premium 12 Months',
+  price: '₹1,499',
+}
+const uniqueEmail = (name: string) =>
+  `${name}.${crypto.randomBytes(4).toString('hex')}@example.test`
+
+async function fillDetails(page: Page, details: { name?: string; email?: string; phone?: string }) {
+  if (details.name !== undefined) await page.getByLabel('Full name').fill(details.name)
+  if (details.email !== undefined) await page.getByLabel('Email').fill(details.email)
+  if (details.phone !== undefined) await page.getByLabel('Phone number').fill(details.phone)
+}
+
+/** From the product page to the simulator's payment page. */
+async function goToGateway(page: Page) {
+  await page.goto(`/product/${PRODUCT.slug}`)
+  await page.getByRole('link', { name: 'Buy Now' }).click()
+  await expect(page).toHaveURL(`/checkout/${PRODUCT.slug}`)
+  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible()
+  await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+  await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '98765 43210' })
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+  await expect(page.getByText('Paytm simulator — test mode, no real money')).toBeVisible()
+  await expect(page.getByText(PRODUCT.price)).toBeVisible()
+}
+
+/** The signed form the checkout answers with (as the browser would submit it). */
+function paymentForm(html: string): { action: string; fields: Record<string, string> } {
+  const form = /<form[^>]*action="([^"]*\/theia\/processTransaction)"[^>]*>([\s\S]*?)<\/form>/.exec(
+    html,
+  )
+  if (!form) throw new Error('No payment form in the page')
+  const fields: Record<string, string> = {}
+  for (const input of form[2]!.matchAll(
+    /<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g,
+  )) {
+    fields[input[1]!] = input[2]!.replace(/&amp;/g, '&')
+  }
+  return { action: form[1]!, fields }
+}
+
+function result(page: Page) {
+  return page.getByRole('heading', { level: 1 })
+}
+
+test('the payment form shows the spec messages, clears them as fields are edited, and refuses an out-of-stock product', async ({
+  page,
+}) => {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  const pay = page.getByRole('button', { name: `Pay ${PRODUCT.price}` })
+  await pay.click()
+  await expect(page.getByText('Name is required')).toBeVisible()
+  await expect(page.getByText('Email is required')).toBeVisible()
+  await expect(page.getByText('Phone number is required')).toBeVisible()
+
+  await fillDetails(page, { name: 'Ravi' })
+  await expect(page.getByText('Name is required')).toHaveCount(0)
+  await fillDetails(page, { email: 'ravi@', phone: '+91 98765 43210' })
+  await pay.click()
+  await expect(page.getByText('Please enter a valid email')).toBeVisible()
+  // Twelve digits once the rest is removed.
+  await expect(page.getByText('Please enter a valid 10-digit phone number')).toBeVisible()
+  await fillDetails(page, { phone: '98765-43210' })
+  await expect(page.getByText('Please enter a valid 10-digit phone number')).toHaveCount(0)
+  await expect(page.getByText('Please enter a valid email')).toBeVisible()
+
+  await page.goto('/checkout/chatmind-plus-1-month')
+  await expect(page.getByRole('alert')).toHaveText('This product is out of stock.')
+  await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
+})
+
+test('the server checks the form again and takes the price from the database, not from the post', async ({
+  request,
+}) => {
+  const invalid = await request.post(`/checkout/${PRODUCT.slug}`, {
+    form: { name: '', email: 'x', phone: '123' },
+  })
+  expect(invalid.status()).toBe(400)
+  const invalidHtml = await invalid.text()
+  expect(invalidHtml).toContain('Name is required')
+  expect(invalidHtml).toContain('Please enter a valid email')
+  expect(invalidHtml).toContain('Please enter a valid 10-digit phone number')
+
+  const response = await request.post(`/checkout/${PRODUCT.slug}`, {
+    form: {
+      name: 'Asha',
+      email: uniqueEmail('asha'),
+      phone: '9876543210',
+      amount: '1',
+      TXN_AMOUNT: '1.00',
+      price: '100',
+    },
+  })
+  expect(response.status()).toBe(200)
+  const html = await response.text()
+  expect(html).toMatch(/action="[^"]*\/__simulator\/paytm\/theia\/processTransaction"/)
+  expect(html).toContain('name="TXN_AMOUNT" value="1499.00"')
+  expect(html).toMatch(/name="ORDER_ID" value="ORD_\d{13}_\d{1,3}"/)
+  for (const field of [
+    'MID',
+    'WEBSITE',
+    'CHANNEL_ID',
+    'INDUSTRY_TYPE_ID',
+    'CUST_ID',
+    'CALLBACK_URL',
+    'EMAIL',
+    'MOBILE_NO',
+    'CHECKSUMHASH',
+  ]) {
+    expect(html).toContain(`name="${field}"`)
+  }
+  expect(html).toContain('name="WEBSITE" value="WEBSTAGING"')
+  expect(html).toContain('name="CHANNEL_ID" value="WEB"')
+  expect(html).toContain('name="INDUSTRY_TYPE_ID" value="Retail"')
+  // The order page's secret comes back once, as an httpOnly cookie.
+  expect(response.headers()['set-cookie']).toMatch(
+    /kb\.orders=ORD_\d+_\d+~[\w-]+;.*HttpOnly; SameSite=Lax/,
+  )
+})
+
+test("a guest buys a product: 'Simulate success' ends on 'Payment Successful!' with the amount", async ({
+  page,
+}) => {
+  await goToGateway(page)
+  await page.getByRole('button', { name: 'Simulate success' }).click()
+  await expect(page).toHaveURL(/\/payment\/callback\?ORDERID=ORD_\d+_\d+$/)
+  await expect(result(page)).toHaveText('Payment Successful!')
+  await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+  const details = page.getByRole('main').locator('dl')
+  await expect(details.getByText('Amount Paid')).toBeVisible()
+  await expect(details.getByText(PRODUCT.price)).toBeVisible()
+  await expect(details.getByText(/^\d{35}$/)).toBeVisible()
+  await expect(details.getByText(/^\d{1,2} \w{3} \d{4}, \d{1,2}:\d{2} (am|pm)$/)).toBeVisible()
+  await expect(page.getByText(/within 5 minutes\. Please check your spam folder/)).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute(
+    'href',
+    '/dashboard',
+  )
+  // Invoices come with the fulfilment work: the button is there, honestly disabled.
+  await expect(page.getByRole('button', { name: 'Download Invoice' })).toBeDisabled()
+})
+
+test("'Simulate failure' ends on 'Payment Failed', and tampering with the result URL changes nothing", async ({
+  page,
+  context,
+}) => {
+  await goToGateway(page)
+  await page.getByRole('button', { name: 'Simulate failure' }).click()
+  await expect(result(page)).toHaveText('Payment Failed')
+  await expect(
+    page.getByText('Your payment has been declined by your bank.', { exact: false }),
+  ).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Retry Payment' })).toHaveAttribute(
+    'href',
+    `/checkout/${PRODUCT.slug}`,
+  )
+  await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/')
+  await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible()
+
+  const url = new URL(page.url())
+  const orderId = url.searchParams.get('ORDERID')!
+  await page.goto(
+    `/payment/callback?ORDERID=${orderId}&STATUS=TXN_SUCCESS&RESPCODE=01&TXNID=123&TXNAMOUNT=1.00&RESPMSG=Txn+Success`,
+  )
+  await expect(result(page)).toHaveText('Payment Failed')
+  await expect(page.getByText('Payment Successful!')).toHaveCount(0)
+
+  // Another browser (no order cookie) sees the outcome but not the order's details.
+  const stranger = await context.browser()!.newPage()
+  await stranger.goto(new URL(`/payment/callback?ORDERID=${orderId}`, url).href)
+  await expect(stranger.getByRole('heading', { level: 1 })).toHaveText('Payment Failed')
+  await expect(stranger.getByText('To see this order’s details')).toBeVisible()
+  await expect(stranger.getByText(PRODUCT.price)).toHaveCount(0)
+  await stranger.close()
+
+  // A forged callback (not signed by the gateway) is refused and still lands on our record.
+  const forged = await page.request.post('/api/payments/paytm/callback', {
+    form: {
+      ORDERID: orderId,
+      STATUS: 'TXN_SUCCESS',
+      RESPCODE: '01',
+      TXNAMOUNT: '1499.00',
+      CHECKSUMHASH: 'x'.repeat(108),
+    },
+    maxRedirects: 0,
+  })
+  expect(forged.status()).toBe(303)
+  expect(forged.headers().location).toBe(`/payment/callback?ORDERID=${orderId}`)
+  await page.reload()
+  await expect(result(page)).toHaveText('Payment Failed')
+})
+
+test("'Leave pending' shows 'Processing Payment...' until reconciliation confirms the payment", async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  await goToGateway(page)
+  await page.getByRole('button', { name: 'Leave pending' }).click()
+  await expect(result(page)).toHaveText('Processing Payment...')
+  // The simulator settles a pending payment after 5 s; the reconciliation job asks 10 s after
+  // the pending callback; the page asks the server again by itself.
+  await expect(result(page)).toHaveText('Payment Successful!', { timeout: 45_000 })
+  await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
+})
+
+test('a signed-in customer finds the form prefilled and pays', async ({ page }) => {
+  const email = uniqueEmail('meera')
+  await page.goto('/signup')
+  await page.getByLabel('Full name').fill('Meera Iyer')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('secret12')
+  await page.getByLabel('Confirm password').fill('secret12')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page).toHaveURL('/')
+
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await expect(page.getByLabel('Full name')).toHaveValue('Meera Iyer')
+  await expect(page.getByLabel('Email')).toHaveValue(email)
+  await fillDetails(page, { phone: '9123456780' })
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await page.getByRole('button', { name: 'Simulate success' }).click()
+  await expect(result(page)).toHaveText('Payment Successful!')
+  await expect(page.getByText(email)).toBeVisible()
+})
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('checkout works with plain forms and a visible Continue button', async ({ page }) => {
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    // The server's own check answers (the browser did not run the schema).
+    await expect(page.getByText('Name is required')).toBeVisible()
+    await fillDetails(page, {
+      name: 'No Script',
+      email: uniqueEmail('noscript'),
+      phone: '9000000001',
+    })
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await expect(page.getByText('Taking you to Paytm to pay securely…')).toBeVisible()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+  })
+})
+
+test("the spec's endpoints are safe: checksums only for a pending order's own parameters, verify-payment from our record", async ({
+  request,
+  baseURL,
+}) => {
+  const checkout = await request.post(`/checkout/${PRODUCT.slug}`, {
+    form: { name: 'Api Buyer', email: uniqueEmail('api'), phone: '9000000002' },
+  })
+  const form = paymentForm(await checkout.text())
+  const { CHECKSUMHASH: _, ...params } = form.fields
+  const signed = await request.post('/api/paytm/generate-checksum', { data: params })
+  expect(signed.status()).toBe(200)
+  expect((await signed.json()) as { checksumHash: string }).toEqual({
+    checksumHash: expect.stringMatching(/^[A-Za-z0-9+/]{107}=$/),
+  })
+  for (const tampered of [
+    { TXN_AMOUNT: '1.00' },
+    { ORDER_ID: 'ORD_1_1' },
+    { CALLBACK_URL: 'https://evil.example/cb' },
+    { EXTRA: 'x' },
+  ]) {
+    const refused = await request.post('/api/paytm/generate-checksum', {
+      data: { ...params, ...tampered },
+    })
+    expect(refused.status()).toBe(400)
+    expect(await refused.json()).toEqual({ error: 'Failed to generate checksum' })
+  }
+
+  expect(
+    await (
+      await request.post('/api/paytm/verify-payment', {
+        data: { orderId: params.ORDER_ID, transactionId: 'T1' },
+      })
+    ).json(),
+  ).toEqual({
+    verified: false,
+  })
+  // Pay at the simulator and deliver the callback, as the browser would.
+  const callback = await simulatePayment(
+    { action: new URL(form.action, baseURL).href, fields: form.fields },
+    'success',
+  )
+  const answer = await request.post('/api/payments/paytm/callback', {
+    form: callback.fields,
+    maxRedirects: 0,
+  })
+  expect(answer.status()).toBe(303)
+  const verify = (transactionId: string) =>
+    request.post('/api/paytm/verify-payment', { data: { orderId: params.ORDER_ID, transactionId } })
+  expect(await (await verify(callback.fields.TXNID!)).json()).toEqual({ verified: true })
+  expect(await (await verify('20260101000000000000000000000000000')).json()).toEqual({
+    verified: false,
+  })
+  // A paid order is no longer signable.
+  expect((await request.post('/api/paytm/generate-checksum', { data: params })).status()).toBe(400)
+})
+
+test("the embedded simulator's test controls are off in a shop (no NODE_ENV=test, no PAYTM_SIMULATOR_CONTROL)", async ({
+  request,
+}) => {
+  expect((await request.get('/__simulator/paytm/__control/health')).status()).toBe(200)
+  const forced = await request.post('/__simulator/paytm/__control/transactions/ORD_1_1', {
+    data: { status: 'TXN_SUCCESS', mid: 'X', amount: '1.00' },
+  })
+  expect(forced.status()).toBe(404)
+  expect(
+    (
+      await request.post('/__simulator/paytm/__control/outage', { data: { enabled: true } })
+    ).status(),
+  ).toBe(404)
+})

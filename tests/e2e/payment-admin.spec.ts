@@ -1,0 +1,246 @@
+import path from 'node:path'
+import SQLite from 'better-sqlite3'
+import type { Page } from '@playwright/test'
+import { startApp, type RunningApp } from '../helpers/app'
+import { expect, test as base } from '../helpers/fixtures'
+
+/**
+ * The back office of payments: the Gateways page (spec sections 2 and 3, issue point 10) and
+ * payment links, in the production build with the built-in simulator.
+ */
+const OWNER = 'owner@example.test'
+const PRODUCT = {
+  slug: 'streamverse-premium-12-months',
+  title: 'StreamVerse Premium 12 Months',
+  price: '₹1,499',
+}
+const MERCHANT_KEY = 'Zq7#Tt2!Lm9@Pw4$'
+
+const test = base.extend<object, { app: RunningApp }>({
+  app: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use) => {
+      const app = await startApp({ env: { ADMIN_EMAILS: OWNER } })
+      await use(app)
+      await app.dispose()
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+})
+
+async function signUp(page: Page, name: string, email: string) {
+  await page.goto('/signup')
+  await page.getByLabel('Full name').fill(name)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password', { exact: true }).fill('secret12')
+  await page.getByLabel('Confirm password').fill('secret12')
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page).toHaveURL('/')
+}
+
+async function logIn(page: Page, email: string) {
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('secret12')
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).toHaveURL('/')
+}
+
+function paytmCard(page: Page) {
+  return page
+    .getByRole('list', { name: 'Gateways' })
+    .getByRole('listitem')
+    .filter({ has: page.getByRole('heading', { name: 'Paytm' }) })
+}
+
+test.describe.serial('payments back office', () => {
+  test('the admin pages are for admins only, and payment links need Can Manage Orders', async ({
+    page,
+  }) => {
+    for (const path of ['/admin/gateways', '/admin/payment-links']) {
+      await page.goto(path)
+      await expect(page).toHaveURL(`/?login=1&redirectTo=${encodeURIComponent(path)}`)
+    }
+    await signUp(page, 'Curious Customer', 'curious@example.test')
+    for (const path of ['/admin/gateways', '/admin/payment-links']) {
+      const response = await page.goto(path)
+      expect(response?.status()).toBe(403)
+      await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible()
+    }
+    // An action is guarded on its own, not only by the page.
+    const post = await page.request.post('/admin/gateways', {
+      form: { mode: 'add', type: 'stripe', name: 'Stripe', status: 'active' },
+      maxRedirects: 0,
+    })
+    expect(post.status()).toBe(403)
+    await page.context().clearCookies()
+    await signUp(page, 'Shop Owner', OWNER)
+  })
+
+  test('the default Paytm gateway appears, with transactions and revenue from real orders', async ({
+    page,
+  }) => {
+    // A purchase in test mode first.
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    await page.getByLabel('Full name').fill('Asha Verma')
+    await page.getByLabel('Email').fill('asha@example.test')
+    await page.getByLabel('Phone number').fill('9876543210')
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+
+    await logIn(page, OWNER)
+    await page.goto('/admin/gateways')
+    await expect(page.getByRole('heading', { name: 'Payment Gateways' })).toBeVisible()
+    await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+    const card = paytmCard(page)
+    await expect(card.getByText('Testing', { exact: true })).toBeVisible()
+    await expect(card.getByText('staging', { exact: true })).toBeVisible()
+    await expect(card.getByText('WEBSTAGING')).toBeVisible()
+    await expect(card.getByText('Not set')).toBeVisible()
+    await expect(card.getByText(PRODUCT.price, { exact: true })).toBeVisible()
+    await expect(card.getByText('Including 1 test-mode payment')).toBeVisible()
+  })
+
+  test('an admin creates a payment link; a tampered amount is refused; the link is paid once', async ({
+    page,
+  }) => {
+    await logIn(page, OWNER)
+    await page.goto('/admin/payment-links')
+    await page.getByLabel('Product').selectOption({ label: `${PRODUCT.title} (${PRODUCT.price})` })
+    await page.getByLabel('Amount in rupees').fill('999')
+    await page.getByLabel('Customer name').fill('Rohan Mehta')
+    await page.getByLabel('Customer email').fill('rohan@example.test')
+    await page.getByLabel('Customer phone').fill('9988776655')
+    await page.getByRole('button', { name: 'Create Payment Link' }).click()
+    const created = page.getByRole('status').getByRole('link')
+    await expect(created).toHaveText(
+      /\/payment\/pay\?order=ORD_\d+_\d+&amount=999\.00&product=\w+$/,
+    )
+    const linkUrl = new URL((await created.textContent())!)
+
+    const tampered = new URL(linkUrl)
+    tampered.searchParams.set('amount', '1.00')
+    await page.goto(tampered.pathname + tampered.search)
+    await expect(page.getByRole('alert')).toHaveText(
+      'The amount in this payment link has been changed. Please use the link exactly as you received it.',
+    )
+    await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
+    const otherProduct = new URL(linkUrl)
+    otherProduct.searchParams.set('product', 'someone-else')
+    await page.goto(otherProduct.pathname + otherProduct.search)
+    await expect(page.getByRole('alert')).toHaveText(
+      'This payment link does not match its product. Please use the link exactly as you received it.',
+    )
+
+    await page.goto(linkUrl.pathname + linkUrl.search)
+    await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+    await expect(page.getByText('Rohan Mehta')).toBeVisible()
+    await page.getByRole('button', { name: 'Pay ₹999' }).click()
+    await expect(page.getByText('₹999')).toBeVisible()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+    // The first attempt carries the link's order id.
+    await expect(page).toHaveURL(`/payment/callback?ORDERID=${linkUrl.searchParams.get('order')}`)
+    await expect(page.getByRole('main').locator('dl').getByText('₹999')).toBeVisible()
+
+    await page.goto(linkUrl.pathname + linkUrl.search)
+    await expect(page.getByRole('alert')).toHaveText('This payment link has already been paid.')
+    await page.goto('/admin/payment-links')
+    await expect(
+      page
+        .getByRole('row')
+        .filter({ hasText: linkUrl.searchParams.get('order')! })
+        .getByText('paid'),
+    ).toBeVisible()
+  })
+
+  test('gateways: add one per type, edit without changing the type, secrets encrypted and never shown', async ({
+    page,
+    app,
+  }) => {
+    await logIn(page, OWNER)
+    await page.goto('/admin/gateways')
+    await page.getByRole('link', { name: 'Add Gateway' }).click()
+    await page
+      .getByRole('navigation', { name: 'Gateway type' })
+      .getByRole('link', { name: 'Razorpay' })
+      .click()
+    await expect(page.getByLabel('Key ID')).toBeVisible()
+    await expect(page.getByLabel('Merchant ID')).toHaveCount(0)
+    await page.getByLabel('Key ID').fill('not-a-key')
+    await page.getByLabel('Status').selectOption('active')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByRole('alert')).toContainText('Failed to save gateway configuration')
+    await expect(page.getByText('Key ID looks like rzp_test_... or rzp_live_...')).toBeVisible()
+    await page.getByLabel('Key ID').fill('rzp_test_AbCdEf123456')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    // Active needs the secret too.
+    await expect(page.getByText('Key Secret is required to make the gateway active')).toBeVisible()
+    await page.getByLabel('Key Secret').fill('razor-secret-value-123')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+    const razorpay = page
+      .getByRole('list', { name: 'Gateways' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Razorpay' }) })
+    await expect(razorpay.getByText('Active')).toBeVisible()
+    await expect(razorpay.getByText('•••••••• (set)')).toBeVisible()
+
+    // Edit Paytm: the type is fixed; a bad key is refused with the spec's message.
+    await paytmCard(page).getByRole('link', { name: /Edit/ }).click()
+    await expect(page.getByText('(cannot be changed)')).toBeVisible()
+    await expect(page.getByRole('navigation', { name: 'Gateway type' })).toHaveCount(0)
+    await page.getByLabel('Merchant ID').fill('KEYBAZ12345678901234')
+    await page.getByLabel('Merchant Key').fill('short')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByRole('alert')).toContainText('Failed to save gateway configuration')
+    await expect(page.getByText('Merchant Key must be exactly 16 characters')).toBeVisible()
+
+    // Saved inactive: real credentials switch test mode off, and inactive means no payments.
+    await page.getByLabel('Merchant Key').fill(MERCHANT_KEY)
+    await page.getByLabel('Status').selectOption('inactive')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+    const card = paytmCard(page)
+    await expect(card.getByText('KEYBAZ12345678901234')).toBeVisible()
+    await expect(card.getByText('•••••••• (set)')).toBeVisible()
+    await expect(page.getByText('The Paytm gateway is inactive')).toBeVisible()
+    expect(await page.content()).not.toContain(MERCHANT_KEY)
+
+    // Blank on edit keeps the stored key.
+    await card.getByRole('link', { name: /Edit/ }).click()
+    await expect(page.getByLabel('Merchant Key')).toHaveValue('')
+    await expect(page.getByText('A key is stored (hidden). Leave blank to keep it.')).toBeVisible()
+    await page.getByLabel('Name').fill('Paytm India')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByRole('heading', { name: 'Paytm India' })).toBeVisible()
+
+    // At rest: encrypted, bound to the gateway and field.
+    const db = new SQLite(path.join(app.dataDir, 'keybazaar.db'), { readonly: true })
+    const rows = db.prepare('select id, secrets from payment_gateway order by id').all() as {
+      id: string
+      secrets: string
+    }[]
+    db.close()
+    const paytm = JSON.parse(rows.find((row) => row.id === 'paytm')!.secrets) as Record<
+      string,
+      string
+    >
+    expect(paytm.merchantKey).toMatch(/^v1\./)
+    expect(JSON.stringify(rows)).not.toContain(MERCHANT_KEY)
+    expect(JSON.stringify(rows)).not.toContain('razor-secret-value-123')
+
+    // No fallback: with the gateway inactive, checkout says so and sends nothing.
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
+    await page.getByLabel('Full name').fill('Late Buyer')
+    await page.getByLabel('Email').fill('late@example.test')
+    await page.getByLabel('Phone number').fill('9876500000')
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await expect(page.getByRole('alert')).toHaveText(
+      'Failed to initiate payment. Please try again.',
+    )
+    await expect(page).toHaveURL(`/checkout/${PRODUCT.slug}`)
+  })
+})

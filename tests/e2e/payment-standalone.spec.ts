@@ -1,0 +1,156 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import path from 'node:path'
+import type { Page } from '@playwright/test'
+import { freePort, startApp, type RunningApp } from '../helpers/app'
+import { expect, test as base } from '../helpers/fixtures'
+
+/**
+ * The same purchase with Paytm configured by the environment (PAYTM_HOST, PAYTM_MID,
+ * PAYTM_MERCHANT_KEY) and the simulator running on its own, as `npm run simulator:paytm`
+ * starts it: what a real gateway looks like to the shop.
+ */
+const root = path.resolve(import.meta.dirname, '../..')
+const SIM = { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' }
+const OWNER = 'owner@example.test'
+const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+
+interface Standalone {
+  url: string
+  process: ChildProcess
+}
+
+const test = base.extend<object, { simulator: Standalone; app: RunningApp }>({
+  simulator: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use) => {
+      const port = await freePort()
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', path.join(root, 'simulators/paytm/standalone.ts')],
+        {
+          cwd: root,
+          env: {
+            PATH: process.env.PATH,
+            HOME: process.env.HOME,
+            SIM_PORT: String(port),
+            SIM_SETTLE_PENDING_MS: '3000',
+          },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
+      let output = ''
+      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
+      const url = `http://127.0.0.1:${port}`
+      const deadline = Date.now() + 30_000
+      for (;;) {
+        if (child.exitCode !== null) throw new Error(`The simulator exited:\n${output}`)
+        const healthy = await fetch(`${url}/__control/health`)
+          .then((r) => r.ok)
+          .catch(() => false)
+        if (healthy) break
+        if (Date.now() > deadline) throw new Error(`The simulator did not start:\n${output}`)
+        await new Promise((resolve) => setTimeout(resolve, 100))
+      }
+      await use({ url, process: child })
+      child.kill('SIGTERM')
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  app: [
+    async ({ simulator }, use) => {
+      const app = await startApp({
+        env: {
+          PAYTM_HOST: simulator.url,
+          PAYTM_MID: SIM.mid,
+          PAYTM_MERCHANT_KEY: SIM.key,
+          PAYTM_WEBSITE: 'WEBSTAGING',
+          ADMIN_EMAILS: OWNER,
+        },
+      })
+      await use(app)
+      await app.dispose()
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+})
+
+async function payAtGateway(
+  page: Page,
+  simulatorUrl: string,
+  button: 'Simulate success' | 'Simulate failure' | 'Leave pending',
+) {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  // A configured merchant is not test mode.
+  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible()
+  await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
+  await page.getByLabel('Full name').fill('Kabir Singh')
+  await page.getByLabel('Email').fill('kabir@example.test')
+  await page.getByLabel('Phone number').fill('9812345670')
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(page).toHaveURL(`${simulatorUrl}/theia/processTransaction`)
+  await expect(page.getByText(`${SIM.mid} (WEBSTAGING)`)).toBeVisible()
+  await page.getByRole('button', { name: button }).click()
+}
+
+test.describe.serial('Paytm from the environment, simulator standalone', () => {
+  test('the embedded simulator is not mounted when PAYTM_MID is set', async ({ request }) => {
+    const response = await request.post('/__simulator/paytm/theia/processTransaction', {
+      form: { MID: SIM.mid },
+    })
+    expect(response.status()).toBe(404)
+  })
+
+  test("'Simulate success' ends on 'Payment Successful!'", async ({ page, simulator }) => {
+    await payAtGateway(page, simulator.url, 'Simulate success')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+    await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
+    await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
+  })
+
+  test("'Simulate failure' ends on 'Payment Failed'", async ({ page, simulator }) => {
+    await payAtGateway(page, simulator.url, 'Simulate failure')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Failed')
+  })
+
+  test("'Leave pending' is reconciled to paid", async ({ page, simulator }) => {
+    test.setTimeout(90_000)
+    await payAtGateway(page, simulator.url, 'Leave pending')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Processing Payment...')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+      timeout: 45_000,
+    })
+  })
+
+  test('the Gateways page shows the PAYTM_* values read-only, with real figures', async ({
+    page,
+  }) => {
+    await page.goto('/signup')
+    await page.getByLabel('Full name').fill('Shop Owner')
+    await page.getByLabel('Email').fill(OWNER)
+    await page.getByLabel('Password', { exact: true }).fill('secret12')
+    await page.getByLabel('Confirm password').fill('secret12')
+    await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page).toHaveURL('/')
+
+    await page.goto('/admin/gateways')
+    await expect(page.getByRole('heading', { name: 'Payment Gateways' })).toBeVisible()
+    await expect(page.getByText('Paytm is configured by environment variables')).toBeVisible()
+    const card = page
+      .getByRole('list', { name: 'Gateways' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Paytm' })
+    await expect(card.getByText(SIM.mid)).toBeVisible()
+    await expect(card.getByText('set (hidden)')).toBeVisible()
+    // Two successful payments so far (success, then the reconciled pending one), no test mode.
+    await expect(card.getByText('₹2,998')).toBeVisible()
+    await expect(card.getByText('test-mode')).toHaveCount(0)
+    expect(await page.content()).not.toContain(SIM.key)
+
+    await card.getByRole('link', { name: /Edit/ }).click()
+    await expect(
+      page.getByText('The Paytm settings come from the PAYTM_* environment variables'),
+    ).toBeVisible()
+    await expect(page.getByLabel('Merchant ID')).toHaveCount(0)
+  })
+})

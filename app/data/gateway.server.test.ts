@@ -41,6 +41,20 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(simulatorMerchant('z'.repeat(64)).merchantKey).not.toBe(setup?.config.merchantKey)
   })
 
+  it('switches payments off when the admin makes the Paytm gateway inactive, credentials or not', async () => {
+    const own = await createTestDb()
+    const db = own.db
+    try {
+      await ensureDefaultGateway(db)
+      await saveGateway(db, SECRET, { mode: 'edit', id: 'paytm', ...form({ name: 'Paytm', type: 'paytm', status: 'inactive' }) })
+      expect(await resolvePaytmSetup(db, env)).toBeNull()
+      // The environment still wins.
+      expect(await resolvePaytmSetup(db, { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' })).toMatchObject({ source: 'environment' })
+    } finally {
+      await own.destroy()
+    }
+  })
+
   it('creates the default Paytm gateway once, even when asked concurrently', async () => {
     const created = await Promise.all([ensureDefaultGateway(t.db), ensureDefaultGateway(t.db), ensureDefaultGateway(t.db)])
     expect(created.filter(Boolean)).toHaveLength(1)

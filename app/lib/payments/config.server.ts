@@ -8,8 +8,8 @@ import { PAYTM_STAGING_DEFAULTS, type PaytmConfig } from './paytm.server'
  * Which Paytm the shop talks to, decided per request in this order:
  *  1. PAYTM_MID + PAYTM_MERCHANT_KEY (+ PAYTM_WEBSITE, PAYTM_HOST) from the environment;
  *  2. the Paytm record of the admin Gateways page, when it has a merchant id and key and is
- *     active or testing (an inactive one with credentials turns payments off: it never falls
- *     back to the simulator, which would hand out goods for nothing);
+ *     active or testing; an inactive record turns payments off (it never falls back to the
+ *     simulator, which would hand out goods for nothing);
  *  3. otherwise the built-in simulator mounted at /__simulator/paytm ("Test mode").
  */
 export const PAYTM_HOSTS = {
@@ -90,8 +90,9 @@ export async function resolvePaytmSetup(db: DB, env: PaymentEnv): Promise<PaytmS
     }
   }
   const stored = await paytmGatewaySettings(db, env.APP_SECRET)
+  // The admin switched Paytm off: no payments (and never the simulator instead).
+  if (stored?.status === 'inactive') return null
   if (stored?.merchantId && stored.merchantKey) {
-    if (stored.status === 'inactive') return null
     return {
       config: {
         ...PAYTM_STAGING_DEFAULTS,

@@ -466,7 +466,8 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
           role="note"
           className="rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
         >
-          The Paytm gateway is inactive: customers cannot pay until it is made active or testing.
+          The Paytm gateway is inactive (or its stored key cannot be read): customers cannot pay
+          until it is active or testing again.
         </p>
       ) : null}
 

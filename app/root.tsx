@@ -28,7 +28,10 @@ import {
   type Theme,
 } from '~/lib/theme'
 import type { Route } from './+types/root'
-import './app.css'
+// Rendered as a React 19 stylesheet resource (precedence), which React places ahead of the
+// hoisted modulepreload hints: a plain <link> from <Links/> came after twenty of them, so on a
+// phone's few connections the render-blocking CSS queued behind the JavaScript.
+import appStylesUrl from './app.css?url'
 
 // An inline icon: no extra request, and no /favicon.ico 404 in every browser's console.
 const FAVICON =
@@ -92,6 +95,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content={theme === 'system' ? 'light dark' : theme} />
+        <link rel="stylesheet" href={appStylesUrl} precedence="high" />
         <Meta />
         <Links />
       </head>

@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react'
+import { useState, type FormEvent, type ReactNode } from 'react'
 import { Link, useFetcher } from 'react-router'
+import { Field, FormAlert } from '~/components/forms'
 import type { z } from 'zod'
 import {
   forgotPasswordSchema,
@@ -25,85 +26,9 @@ export interface AuthFormResult {
 
 export type AuthView = 'login' | 'signup' | 'forgot'
 
-export const fieldClass =
-  'block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-900 dark:text-white'
 export const primaryButtonClass =
   'inline-flex h-11 w-full items-center justify-center rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70'
 const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
-
-export function Field({
-  label,
-  name,
-  type = 'text',
-  autoComplete,
-  defaultValue,
-  error,
-  onEdit,
-  hint,
-}: {
-  label: string
-  name: string
-  type?: 'text' | 'email' | 'password'
-  autoComplete?: string
-  defaultValue?: string
-  error?: string
-  onEdit?: (name: string) => void
-  hint?: string
-}) {
-  const id = useId()
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null]
-    .filter(Boolean)
-    .join(' ')
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        onInput={() => onEdit?.(name)}
-        className={fieldClass}
-      />
-      {hint && !error ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-500 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
-          {error}
-        </p>
-      ) : null}
-    </div>
-  )
-}
-
-export function FormAlert({
-  tone = 'error',
-  children,
-}: {
-  tone?: 'error' | 'success'
-  children: ReactNode
-}) {
-  return (
-    <div
-      role={tone === 'error' ? 'alert' : 'status'}
-      className={
-        tone === 'error'
-          ? 'rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm font-medium text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200'
-          : 'rounded-xl border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm font-medium text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200'
-      }
-    >
-      {children}
-    </div>
-  )
-}
 
 /**
  * Field errors from the last submission (client check or server answer); editing a field

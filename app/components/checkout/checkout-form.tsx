@@ -1,7 +1,8 @@
 import FlaskConical from 'lucide-react/icons/flask-conical'
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { useFetcher } from 'react-router'
+import { Field, FormAlert } from '~/components/forms'
 import { parseCheckoutForm, type CheckoutFieldErrors } from '~/lib/validation/checkout'
 
 /**
@@ -25,8 +26,6 @@ export type CheckoutResult =
     }
   | { ok: true; orderId: string; payment: PaymentRedirectData }
 
-const fieldClass =
-  'block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-900 dark:text-white'
 export const payButtonClass =
   'inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-base font-bold text-white shadow-sm hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70'
 
@@ -43,73 +42,6 @@ export function TestModeBanner() {
         charged.
       </span>
     </p>
-  )
-}
-
-export function FormAlert({ children }: { children: ReactNode }) {
-  return (
-    <div
-      role="alert"
-      className="rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm font-medium text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
-    >
-      {children}
-    </div>
-  )
-}
-
-function Field({
-  label,
-  name,
-  type,
-  autoComplete,
-  inputMode,
-  defaultValue,
-  error,
-  onEdit,
-  hint,
-}: {
-  label: string
-  name: 'name' | 'email' | 'phone'
-  type: 'text' | 'email' | 'tel'
-  autoComplete: string
-  inputMode?: 'numeric' | 'email' | 'text'
-  defaultValue?: string
-  error?: string
-  onEdit: (name: 'name' | 'email' | 'phone') => void
-  hint?: string
-}) {
-  const id = useId()
-  const describedBy = [error ? `${id}-error` : null, hint ? `${id}-hint` : null]
-    .filter(Boolean)
-    .join(' ')
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        autoComplete={autoComplete}
-        inputMode={inputMode}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        onInput={() => onEdit(name)}
-        className={fieldClass}
-      />
-      {hint && !error ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
-          {error}
-        </p>
-      ) : null}
-    </div>
   )
 }
 

@@ -1,11 +1,10 @@
 import { data, Form, useNavigation } from 'react-router'
 import {
-  Field,
-  FormAlert,
   primaryButtonClass,
   useFormErrors,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
+import { Field, FormAlert } from '~/components/forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { services } from '~/lib/app-context.server'
 import {

@@ -11,6 +11,7 @@ import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { requirePermission } from '~/lib/permissions.server'
 import { checkoutSchema, type CheckoutFieldErrors } from '~/lib/validation/checkout'
 import type { Route } from './+types/payment-links'
+import { Field, fieldClass } from '~/components/forms'
 
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
@@ -100,54 +101,11 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
-const inputClass =
-  'block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-900 dark:text-white'
 const dateFormat = new Intl.DateTimeFormat('en-IN', {
   dateStyle: 'medium',
   timeStyle: 'short',
   timeZone: 'Asia/Kolkata',
 })
-
-function TextField({
-  name,
-  label,
-  type = 'text',
-  error,
-  hint,
-}: {
-  name: string
-  label: string
-  type?: string
-  error?: string
-  hint?: string
-}) {
-  const id = useId()
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-      </label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-note`}
-        className={inputClass}
-      />
-      <p
-        id={`${id}-note`}
-        className={
-          error
-            ? 'text-sm font-medium text-rose-700 dark:text-rose-400'
-            : 'text-xs text-slate-600 dark:text-slate-400'
-        }
-      >
-        {error ?? hint}
-      </p>
-    </div>
-  )
-}
 
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
   const { links, products } = loaderData
@@ -193,7 +151,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
             <select
               id={productId}
               name="productId"
-              className={inputClass}
+              className={fieldClass}
               aria-invalid={errors.productId ? true : undefined}
             >
               <option value="">Choose a product</option>
@@ -209,15 +167,28 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
               </p>
             ) : null}
           </div>
-          <TextField
+          <Field
             name="amount"
             label="Amount in rupees"
+            inputMode="decimal"
             error={errors.amount}
             hint="Leave blank for the product's price."
           />
-          <TextField name="name" label="Customer name" error={errors.name} />
-          <TextField name="email" label="Customer email" type="email" error={errors.email} />
-          <TextField name="phone" label="Customer phone" type="tel" error={errors.phone} />
+          <Field name="name" label="Customer name" autoComplete="off" error={errors.name} />
+          <Field
+            name="email"
+            label="Customer email"
+            type="email"
+            autoComplete="off"
+            error={errors.email}
+          />
+          <Field
+            name="phone"
+            label="Customer phone"
+            type="tel"
+            autoComplete="off"
+            error={errors.phone}
+          />
           <div className="sm:col-span-2">
             <button
               type="submit"

@@ -1,12 +1,11 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import {
   AuthPage,
-  Field,
-  FormAlert,
   primaryButtonClass,
   useFormErrors,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
+import { Field, FormAlert } from '~/components/forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { isResetTokenUsable } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'

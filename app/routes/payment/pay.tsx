@@ -1,11 +1,11 @@
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
 import { data, Form, Link, useNavigation } from 'react-router'
 import {
-  FormAlert,
   PaymentRedirect,
   payButtonClass,
   TestModeBanner,
 } from '~/components/checkout/checkout-form'
+import { FormAlert } from '~/components/forms'
 import { rootMetaData } from '~/components/shop/site-data'
 import { checkPaymentLink } from '~/data/payment-link.server'
 import { services } from '~/lib/app-context.server'

@@ -11,6 +11,7 @@ import {
   useRouteLoaderData,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
+import { useEffect } from 'react'
 import { AuthModals } from '~/components/auth/auth-modals'
 import { SiteFooter, type PublicSiteSettings } from '~/components/shop/site-footer'
 import { showsPublicHeader, SiteHeader, type HeaderUser } from '~/components/shop/site-header'
@@ -113,6 +114,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
 export default function App({ loaderData }: Route.ComponentProps) {
   const { pathname } = useLocation()
   const theme = useTheme()
+  // Marks the page as interactive (links open modals, forms check themselves). Browser tests
+  // wait for it instead of sleeping; before it, every link and form works as plain HTML.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = ''
+  }, [])
   if (!showsPublicHeader(pathname)) return <Outlet />
   return (
     <>

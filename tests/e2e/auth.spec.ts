@@ -1,13 +1,13 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { expect, test } from '../helpers/fixtures'
+import { expect, gotoHydrated, test } from '../helpers/fixtures'
 
 /** Accounts in the browser: sign up, log in and out, the modals, the customer area. */
 const uniqueEmail = (name: string) =>
   `${name}.${crypto.randomBytes(4).toString('hex')}@example.test`
 
 async function signUpInModal(page: Page, user: { name: string; email: string; password: string }) {
-  await page.goto('/')
+  await gotoHydrated(page, '/')
   await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click()
   const dialog = page.getByRole('dialog', { name: 'Create your account' })
   await dialog.getByLabel('Full name').fill(user.name)
@@ -21,7 +21,7 @@ async function signUpInModal(page: Page, user: { name: string; email: string; pa
 test('sign-up shows each validation message, and they clear as the field is edited', async ({
   page,
 }) => {
-  await page.goto('/signup')
+  await gotoHydrated(page, '/signup')
   const submit = page.getByRole('button', { name: 'Create account' })
   await submit.click()
   await expect(page.getByText('Name is required')).toBeVisible()
@@ -81,7 +81,7 @@ test('logs in, logs out, and refuses a wrong password with the provider message'
 })
 
 test('login and sign-up modals switch to each other and close', async ({ page }) => {
-  await page.goto('/product/streamverse-premium-12-months')
+  await gotoHydrated(page, '/product/streamverse-premium-12-months')
   const header = page.getByRole('banner')
   await header.getByRole('link', { name: 'Login' }).click()
   // A modal over the page: the page stays where it was.
@@ -134,7 +134,7 @@ test('e-mail addresses are case-insensitive', async ({ page, request }) => {
   await signUpInModal(page, { name: 'Kavya Rao', email: email.toUpperCase(), password: 'secret12' })
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
 
-  await page.goto('/login')
+  await gotoHydrated(page, '/login')
   await page.getByLabel('Email').fill(email.toLowerCase())
   await page.getByLabel('Password').fill('secret12')
   await page.getByRole('button', { name: 'Log in' }).click()
@@ -157,7 +157,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   page,
 }) => {
   const user = { name: 'Dev Malhotra', email: uniqueEmail('dev'), password: 'secret12' }
-  await page.goto('/dashboard')
+  await gotoHydrated(page, '/dashboard')
   await expect(page).toHaveURL('/login?redirectTo=%2Fdashboard')
   await page.getByRole('main').getByRole('link', { name: 'Sign up' }).click()
   await expect(page).toHaveURL('/signup?redirectTo=%2Fdashboard')
@@ -173,7 +173,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Settings'])
   await page.getByRole('link', { name: 'Browse Products' }).click()
   await expect(page).toHaveURL('/')
-  await page.goto('/dashboard')
+  await gotoHydrated(page, '/dashboard')
 
   await sidebar.getByRole('link', { name: 'Settings' }).click()
   await expect(page.getByRole('heading', { name: 'Change password' })).toBeVisible()
@@ -197,7 +197,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   // Still signed in on this device; the new password works after logging out.
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL('/')
-  await page.goto('/login')
+  await gotoHydrated(page, '/login')
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill('better-secret')
   await page.getByRole('button', { name: 'Log in' }).click()
@@ -210,8 +210,8 @@ test('a customer in the admin area sees Access Denied and can go back', async ({
     email: uniqueEmail('curious'),
     password: 'secret12',
   })
-  await page.goto('/product/streamverse-premium-12-months')
-  await page.goto('/admin/dashboard')
+  await gotoHydrated(page, '/product/streamverse-premium-12-months')
+  await gotoHydrated(page, '/admin/dashboard')
   await expect(page.getByRole('heading', { name: 'Access Denied' })).toBeVisible()
   await expect(page.getByText("You don't have admin permissions.")).toBeVisible()
   await page.getByRole('button', { name: 'Go Back' }).click()

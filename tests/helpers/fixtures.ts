@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { startApp, type RunningApp } from './app'
 
 /**
@@ -21,3 +21,12 @@ export const test = base.extend<object, { app: RunningApp }>({
 })
 
 export { expect }
+
+/**
+ * Opens a page and waits until React has hydrated it (root sets data-hydrated on <html>), for
+ * tests of what JavaScript adds, such as links that open a modal instead of a page.
+ */
+export async function gotoHydrated(page: Page, url: string): Promise<void> {
+  await page.goto(url)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+}

@@ -31,6 +31,43 @@ export const primaryButtonClass =
 const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
 
 /**
+ * A new password and its confirmation, as sign-up, password reset and account settings ask
+ * for them (the spec's rules: at least 6 characters, both the same).
+ */
+export function NewPasswordFields({
+  errors,
+  onEdit,
+  replacing = false,
+}: {
+  errors: FieldErrors
+  onEdit: (name: string) => void
+  /** Labels read "New password" when it replaces an existing or forgotten one. */
+  replacing?: boolean
+}) {
+  return (
+    <>
+      <Field
+        label={replacing ? 'New password' : 'Password'}
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        hint="At least 6 characters"
+        error={errors.password}
+        onEdit={onEdit}
+      />
+      <Field
+        label={replacing ? 'Confirm new password' : 'Confirm password'}
+        name="confirmPassword"
+        type="password"
+        autoComplete="new-password"
+        error={errors.confirmPassword}
+        onEdit={onEdit}
+      />
+    </>
+  )
+}
+
+/**
  * Field errors from the last submission (client check or server answer); editing a field
  * clears its message, as the spec's forms do.
  */
@@ -244,23 +281,7 @@ export function SignupForm({ result, redirectTo, google, links, notice, modal }:
           error={form.errors.email}
           onEdit={form.clear}
         />
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          hint="At least 6 characters"
-          error={form.errors.password}
-          onEdit={form.clear}
-        />
-        <Field
-          label="Confirm password"
-          name="confirmPassword"
-          type="password"
-          autoComplete="new-password"
-          error={form.errors.confirmPassword}
-          onEdit={form.clear}
-        />
+        <NewPasswordFields errors={form.errors} onEdit={form.clear} />
         <button type="submit" className={primaryButtonClass} disabled={busy}>
           {busy ? 'Creating account…' : 'Create account'}
         </button>

@@ -1,5 +1,6 @@
 import { data, Form, useNavigation } from 'react-router'
 import {
+  NewPasswordFields,
   primaryButtonClass,
   useFormErrors,
   type AuthFormResult,
@@ -96,23 +97,7 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
                 onEdit={form.clear}
               />
             ) : null}
-            <Field
-              label="New password"
-              name="password"
-              type="password"
-              autoComplete="new-password"
-              hint="At least 6 characters"
-              error={form.errors.password}
-              onEdit={form.clear}
-            />
-            <Field
-              label="Confirm new password"
-              name="confirmPassword"
-              type="password"
-              autoComplete="new-password"
-              error={form.errors.confirmPassword}
-              onEdit={form.clear}
-            />
+            <NewPasswordFields replacing errors={form.errors} onEdit={form.clear} />
             <button type="submit" className={`${primaryButtonClass} sm:w-auto`} disabled={busy}>
               {busy ? 'Saving…' : loaderData.hasPassword ? 'Change password' : 'Set password'}
             </button>

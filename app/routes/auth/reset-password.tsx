@@ -1,11 +1,12 @@
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import {
   AuthPage,
+  NewPasswordFields,
   primaryButtonClass,
   useFormErrors,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
-import { Field, FormAlert } from '~/components/forms'
+import { FormAlert } from '~/components/forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { isResetTokenUsable } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
@@ -71,22 +72,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
         <Form method="post" noValidate onSubmit={form.onSubmit} className="space-y-4">
           <input type="hidden" name="token" value={loaderData.token} />
-          <Field
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            error={form.errors.password}
-            onEdit={form.clear}
-          />
-          <Field
-            label="Confirm new password"
-            name="confirmPassword"
-            type="password"
-            autoComplete="new-password"
-            error={form.errors.confirmPassword}
-            onEdit={form.clear}
-          />
+          <NewPasswordFields replacing errors={form.errors} onEdit={form.clear} />
           <button type="submit" className={primaryButtonClass} disabled={busy}>
             {busy ? 'Saving…' : 'Set password'}
           </button>

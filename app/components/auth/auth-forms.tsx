@@ -382,8 +382,8 @@ export const AUTH_TITLES: Record<AuthView, { title: string; subtitle: string }> 
   forgot: { title: 'Reset your password', subtitle: 'We will e-mail you a link to set a new one.' },
 }
 
-export const PAGE_LINKS: Record<AuthView, string> = {
-  login: '/login',
-  signup: '/signup',
-  forgot: '/forgot-password',
+/** The full-page auth URLs; login and sign-up keep where to return after signing in. */
+export function pageLinks(redirectTo?: string | null): Record<AuthView, string> {
+  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
+  return { login: `/login${query}`, signup: `/signup${query}`, forgot: '/forgot-password' }
 }

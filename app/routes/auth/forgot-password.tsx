@@ -3,6 +3,7 @@ import {
   AuthPage,
   AUTH_TITLES,
   ForgotPasswordForm,
+  pageLinks,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
@@ -50,10 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {
   return (
     <AuthPage title={AUTH_TITLES.forgot.title} subtitle={AUTH_TITLES.forgot.subtitle}>
-      <ForgotPasswordForm
-        result={actionData}
-        links={{ login: '/login', signup: '/signup', forgot: '/forgot-password' }}
-      />
+      <ForgotPasswordForm result={actionData} links={pageLinks()} />
     </AuthPage>
   )
 }

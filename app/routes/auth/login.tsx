@@ -1,5 +1,11 @@
 import { data, redirect } from 'react-router'
-import { AuthPage, AUTH_TITLES, LoginForm, type AuthFormResult } from '~/components/auth/auth-forms'
+import {
+  AuthPage,
+  AUTH_TITLES,
+  LoginForm,
+  pageLinks,
+  type AuthFormResult,
+} from '~/components/auth/auth-forms'
 import { accountPageMeta, googleErrorMessage } from '~/components/auth/messages'
 import { services } from '~/lib/app-context.server'
 import {
@@ -71,7 +77,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
   const { google, redirectTo, notice, formError } = loaderData
-  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
   return (
     <AuthPage title={AUTH_TITLES.login.title} subtitle={AUTH_TITLES.login.subtitle}>
       <LoginForm
@@ -79,7 +84,7 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
         redirectTo={redirectTo}
         google={google}
         notice={notice}
-        links={{ login: `/login${query}`, signup: `/signup${query}`, forgot: '/forgot-password' }}
+        links={pageLinks(redirectTo)}
       />
     </AuthPage>
   )

@@ -2,6 +2,7 @@ import { data, redirect } from 'react-router'
 import {
   AuthPage,
   AUTH_TITLES,
+  pageLinks,
   SignupForm,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
@@ -77,14 +78,13 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
   const { google, redirectTo, formError } = loaderData
-  const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
   return (
     <AuthPage title={AUTH_TITLES.signup.title} subtitle={AUTH_TITLES.signup.subtitle}>
       <SignupForm
         result={actionData ?? (formError ? { formError } : undefined)}
         redirectTo={redirectTo}
         google={google}
-        links={{ login: `/login${query}`, signup: `/signup${query}`, forgot: '/forgot-password' }}
+        links={pageLinks(redirectTo)}
       />
     </AuthPage>
   )

@@ -21,6 +21,8 @@ export interface Database {
   paymentLink: PaymentLinkTable
   paymentGateway: PaymentGatewayTable
   stockItem: StockItemTable
+  orderAccessToken: OrderAccessTokenTable
+  orderReport: OrderReportTable
 }
 
 export interface CategoryTable {
@@ -267,3 +269,29 @@ export interface StockItemTable {
 export type ProductRow = Omit<Selectable<ProductTable>, 'deliveryMode' | 'sharedSecret'>
 export type NewProductRow = Insertable<ProductTable>
 export type ProductRowUpdate = Updateable<ProductTable>
+
+/** Further secret links to an order page (db/migrations/0050_order_delivery.ts). */
+export interface OrderAccessTokenTable {
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  tokenHash: string
+  orderId: string
+  purpose: string
+  createdAt: string
+}
+
+export type ReportStatus = 'open' | 'resolved'
+export type ReportResolution = 'replaced' | 'replied' | 'refunded'
+
+/** A buyer's problem report on a delivered order. */
+export interface OrderReportTable {
+  id: string
+  orderId: string
+  reason: string
+  status: Generated<ReportStatus>
+  resolution: ReportResolution | null
+  reply: string | null
+  reportedBy: Generated<string>
+  resolvedBy: string | null
+  createdAt: string
+  resolvedAt: string | null
+}

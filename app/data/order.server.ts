@@ -271,16 +271,34 @@ export async function getOrderWithAccessHash(db: DB, id: string): Promise<{ orde
   return { order: toOrder(rest), accessTokenHash }
 }
 
-/** True when `token` hashes to `accessTokenHash` (compared in constant time). */
-export function tokenMatchesHash(token: string, accessTokenHash: string): boolean {
-  return token !== '' && safeEqual(accessTokenHash, sha256Hex(token))
+/**
+ * True when `token` opens this order: the checkout's token (its hash is on the order, compared
+ * in constant time) or one issued later, e.g. by a delivery e-mail (order_access_token).
+ */
+export async function orderTokenMatches(db: DB, orderId: string, token: string, accessTokenHash?: string): Promise<boolean> {
+  if (!token || token.length > 200) return false
+  const hash = sha256Hex(token)
+  const checkoutHash =
+    accessTokenHash ??
+    (await db.selectFrom('order').select('accessTokenHash').where('id', '=', orderId).executeTakeFirst())?.accessTokenHash
+  if (checkoutHash === undefined) return false
+  if (safeEqual(checkoutHash, hash)) return true
+  // Looked up by the hash of a 256-bit random token: timing reveals nothing about a valid one.
+  const issued = await db.selectFrom('orderAccessToken').select('orderId').where('tokenHash', '=', hash).executeTakeFirst()
+  return issued !== undefined && safeEqual(issued.orderId, orderId)
 }
 
-/** True when `token` is this order's access token (compared in constant time). */
-export async function orderTokenMatches(db: DB, orderId: string, token: string): Promise<boolean> {
-  if (!token) return false
-  const row = await db.selectFrom('order').select('accessTokenHash').where('id', '=', orderId).executeTakeFirst()
-  return row ? safeEqual(row.accessTokenHash, sha256Hex(token)) : false
+/**
+ * A new secret link token for the order page (only its SHA-256 is stored). Delivery e-mails
+ * call this when they are sent, so the token never sits in the outbox.
+ */
+export async function issueOrderAccessToken(db: DB, orderId: string, purpose: string, now = new Date()): Promise<string> {
+  const token = randomToken()
+  await db
+    .insertInto('orderAccessToken')
+    .values({ tokenHash: sha256Hex(token), orderId, purpose, createdAt: now.toISOString() })
+    .execute()
+  return token
 }
 
 export async function listOrderEvents(db: DB, orderId: string): Promise<OrderEvent[]> {

@@ -27,6 +27,11 @@ export const siteSettingsFields = {
   sellerAddress: z.string().trim().max(500),
   /** Optional GSTIN: 2-digit state code, PAN, entity number, Z, check character. */
   sellerGstin: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/)]),
+  /**
+   * Put the delivered account details or key into the delivery e-mail itself (issue 7). Off by
+   * default: the e-mail links to the order page, where each reveal is logged.
+   */
+  deliveryMailIncludesSecret: z.boolean(),
 }
 
 export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
@@ -47,6 +52,7 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
   sellerName: '',
   sellerAddress: '',
   sellerGstin: '',
+  deliveryMailIncludesSecret: false,
 }
 
 /** Strict: what a settings form may write. */

@@ -8,7 +8,7 @@ import {
 } from '~/lib/crypto.server'
 import { engineOf, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueMail } from '~/lib/mail.server'
+import { enqueueMail, enqueueOrderMail } from '~/lib/mail.server'
 import { getSiteSettings } from './settings.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
 
@@ -464,10 +464,14 @@ export async function fulfilPaidOrder(
     .where('order.id', '=', input.orderId)
     .executeTakeFirst()
   if (!order || order.status !== 'paid' || !order.productId || !order.deliveryMode) return { status: 'skipped' }
-  if (order.deliveryMode === 'manual') return { status: 'paid' }
+  if (order.deliveryMode === 'manual' || (order.deliveryMode === 'shared' && !order.sharedSecret)) {
+    // The buyer hears that the payment arrived and the shop delivers by hand.
+    await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'paid' })
+    return { status: 'paid' }
+  }
   if (order.deliveryMode === 'shared') {
-    if (!order.sharedSecret) return { status: 'paid' }
     const moved = await moveOrder(trx, input.orderId, 'paid', 'delivered', { type: 'delivered', message: 'Shared account delivered' }, at)
+    if (moved) await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
     return moved ? { status: 'delivered', stockItemId: null } : { status: 'skipped' }
   }
   const item = await allocateStockItem(trx, { orderId: input.orderId, productId: order.productId, now: input.now })
@@ -480,7 +484,10 @@ export async function fulfilPaidOrder(
       { type: 'awaiting_stock', message: 'Out of stock: the order will be delivered when stock is added' },
       at,
     )
-    if (moved) await notifyOutOfStock(trx, order.productId)
+    if (moved) {
+      await notifyOutOfStock(trx, order.productId)
+      await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'awaiting_stock' })
+    }
     return moved ? { status: 'awaiting_stock' } : { status: 'skipped' }
   }
   const moved = await moveOrder(
@@ -493,6 +500,7 @@ export async function fulfilPaidOrder(
   )
   // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
   if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
+  await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
   return { status: 'delivered', stockItemId: item.id }
 }
 
@@ -570,6 +578,7 @@ export async function fillAwaitingOrders(db: DB, productId: string, options: { n
           { type: 'delivered', message: 'Delivered from stock added later', data: { stockItemId: item.id } },
           at,
         )
+        await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
         delivered++
       }
       return { delivered, more: claimed.length === FILL_BATCH }
@@ -601,6 +610,42 @@ export async function getDeliveredSecret(db: DB, appSecret: string, orderId: str
     .executeTakeFirst()
   if (!shared?.sharedSecret) return null
   return { kind: 'text', text: decryptSecret(shared.sharedSecret, appSecret, sharedContext(shared.id), STOCK_SECRETS_PURPOSE) }
+}
+
+/**
+ * The buyer opens the delivered secret (order page, payment result page): each reveal is logged
+ * in the order's timeline with the time, the IP and who asked. Only a delivered order shows it.
+ */
+export async function revealOrderSecret(
+  db: DB,
+  appSecret: string,
+  orderId: string,
+  by: { actor: string; ip: string; via: 'order_page' | 'result_page' | 'admin' },
+  now = new Date(),
+): Promise<StockSecret | null> {
+  const order = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  if (order?.status !== 'delivered') return null
+  const secret = await getDeliveredSecret(db, appSecret, orderId)
+  if (!secret) return null
+  await db
+    .insertInto('orderEvent')
+    .values({
+      orderId,
+      type: 'secret_revealed',
+      fromStatus: null,
+      toStatus: null,
+      message: `Delivered item revealed (${by.via.replace('_', ' ')})`,
+      data: JSON.stringify({ ip: by.ip, via: by.via }),
+      actor: by.actor,
+      createdAt: now.toISOString(),
+    })
+    .execute()
+  return secret
+}
+
+/** A secret as plain text lines (e-mails, copy to clipboard). */
+export function secretAsText(secret: StockSecret): string {
+  return secret.kind === 'text' ? secret.text : secret.fields.map((field) => `${field.name}: ${field.value}`).join('\n')
 }
 
 /** One item's secret, for an admin who opens it (the caller checks the permission and logs it). */
@@ -650,4 +695,11 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
     .where(sql<boolean>`exists (select 1 from stock_item where stock_item.product_id = "order".product_id and stock_item.status = 'available')`)
     .execute()
   return rows.flatMap((row) => (row.productId ? [row.productId] : []))
+}
+
+/** The periodic safety net: fills every product's waiting orders from available stock. */
+export async function fillAllAwaitingOrders(db: DB): Promise<number> {
+  let filled = 0
+  for (const productId of await productsWithAwaitingOrders(db)) filled += await fillAwaitingOrders(db, productId)
+  return filled
 }

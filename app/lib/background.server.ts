@@ -1,7 +1,10 @@
 import { getSiteSettings } from '~/data/settings.server'
+import { fillAllAwaitingOrders } from '~/data/stock.server'
 import type { DB } from './db.server'
 import { pruneJobs, startJobRunner, type JobHandlers, type JobRunner } from './jobs.server'
+import { getEnv } from './env.server'
 import { mailJobHandlers } from './mail.server'
+import { orderMailJobHandlers } from './order-mail.server'
 import { paymentJobs } from './payments/jobs.server'
 import { pruneRateLimits } from './rate-limit.server'
 
@@ -13,6 +16,10 @@ export function jobHandlers(db: DB): JobHandlers {
   return {
     ...mailJobHandlers({ getSiteName: async () => (await getSiteSettings(db)).siteName }),
     ...paymentJobs(db),
+    ...orderMailJobHandlers(db, () => {
+      const env = getEnv()
+      return { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
+    }),
   }
 }
 
@@ -20,5 +27,8 @@ export function jobHandlers(db: DB): JobHandlers {
 export function startBackgroundWork(db: DB): JobRunner {
   return startJobRunner(db, jobHandlers(db), {
     housekeeping: [(db) => pruneJobs(db), (db) => pruneRateLimits(db)],
+    // Orders waiting for stock although items are available (an allocation that lost a race
+    // and rolled back): delivered within a minute.
+    frequent: [(db) => fillAllAwaitingOrders(db)],
   })
 }

@@ -245,6 +245,9 @@ export interface RunnerOptions extends RunOptions {
   /** Periodic clean-up tasks, run about every `housekeepingMs`. */
   housekeeping?: Array<(db: DB) => Promise<unknown>>
   housekeepingMs?: number
+  /** Safety nets that should run more often (e.g. filling orders that wait for stock). */
+  frequent?: Array<(db: DB) => Promise<unknown>>
+  frequentMs?: number
 }
 
 const holder = globalThis as typeof globalThis & { __keybazaarJobRunner?: JobRunner }
@@ -260,7 +263,9 @@ export function startJobRunner(
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let active: Promise<void> | undefined
+  const frequentMs = options.frequentMs ?? 60_000
   let lastHousekeeping = 0
+  let lastFrequent = 0
 
   const loop = async () => {
     try {
@@ -271,6 +276,10 @@ export function startJobRunner(
       if (!stopped && Date.now() - lastHousekeeping >= housekeepingMs) {
         lastHousekeeping = Date.now()
         for (const task of options.housekeeping ?? []) await task(db)
+      }
+      if (!stopped && Date.now() - lastFrequent >= frequentMs) {
+        lastFrequent = Date.now()
+        for (const task of options.frequent ?? []) await task(db)
       }
     } catch (error) {
       // A database hiccup must not stop the runner; the next tick tries again.

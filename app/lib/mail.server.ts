@@ -28,6 +28,28 @@ export async function enqueueMail(db: DB, message: MailMessage): Promise<string>
   return enqueueJob(db, MAIL_JOB, mailMessageSchema.parse(message))
 }
 
+/**
+ * Mails about an order (delivery, replacement, the shop's reply to a report) are queued as
+ * `order.mail` jobs that carry only the order id and the kind: the job renders the mail when it
+ * runs, from the order as it is then, and issues the order page link's token at that moment, so
+ * no token or secret sits in the outbox. See app/lib/order-mail.server.ts.
+ */
+export const ORDER_MAIL_JOB = 'order.mail'
+export const ORDER_MAIL_KINDS = ['delivered', 'awaiting_stock', 'paid', 'replaced', 'reply', 'refunded'] as const
+export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
+export const orderMailPayloadSchema = z.object({
+  orderId: z.string().min(1),
+  kind: z.enum(ORDER_MAIL_KINDS),
+  /** For `reply`: the shop's answer to a problem report. */
+  message: z.string().max(5000).optional(),
+})
+export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
+
+/** Queues a mail about an order; pass the transaction of the change that causes it. */
+export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promise<string> {
+  return enqueueJob(db, ORDER_MAIL_JOB, orderMailPayloadSchema.parse(payload))
+}
+
 export interface SentMail {
   messageId: string
   /** The .eml file, when there is no SMTP server. */
@@ -87,6 +109,14 @@ export function createMailer(
 
 let cachedMailer: { key: string; mailer: Mailer } | undefined
 
+/** The process's mailer for the configured SMTP server and this site name (reused). */
+export function sharedMailer(siteName: string): Mailer {
+  const env = getEnv()
+  const key = `${env.SMTP_URL ?? ''}|${siteName}`
+  if (cachedMailer?.key !== key) cachedMailer = { key, mailer: createMailer(env, { siteName }) }
+  return cachedMailer.mailer
+}
+
 /** The job handlers for mail; `siteName` is read when a mail is sent (for the From name). */
 export function mailJobHandlers(
   options: { getSiteName?: () => Promise<string>; mailer?: Mailer } = {},
@@ -94,15 +124,8 @@ export function mailJobHandlers(
   return {
     [MAIL_JOB]: async (job) => {
       const message = mailMessageSchema.parse(job.payload)
-      let mailer = options.mailer
-      if (!mailer) {
-        const env = getEnv()
-        const siteName = (await options.getSiteName?.()) ?? 'KeyBazaar'
-        const key = `${env.SMTP_URL ?? ''}|${siteName}`
-        if (cachedMailer?.key !== key)
-          cachedMailer = { key, mailer: createMailer(env, { siteName }) }
-        mailer = cachedMailer.mailer
-      }
+      const mailer =
+        options.mailer ?? sharedMailer((await options.getSiteName?.()) ?? 'KeyBazaar')
       await mailer.send(message)
     },
   }
@@ -131,7 +154,7 @@ interface MailContent {
   note?: string
 }
 
-type MailSettings = Pick<
+export type MailSettings = Pick<
   SiteSettings,
   'siteName' | 'contactEmail' | 'phoneNumber' | 'whatsappNumber'
 >

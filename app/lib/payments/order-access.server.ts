@@ -1,4 +1,5 @@
-import { tokenMatchesHash, type Order } from '~/data/order.server'
+import { orderTokenMatches, type Order } from '~/data/order.server'
+import type { DB } from '~/lib/db.server'
 
 /**
  * Who may see an order's details (result page now, the order page with delivered secrets
@@ -42,19 +43,21 @@ export function orderAccessCookie(
 }
 
 /**
- * Whether this request may see the order's details: its owner or an admin signed in, or the
- * order's token in the query (?token=, from e-mails) or in this browser's order cookie.
+ * Whether this request may see the order's details: its owner or an admin signed in, or a
+ * token of the order in the query (?token=) or in this browser's order cookie.
  */
-export function canViewOrder(
+export async function canViewOrder(
+  db: DB,
   request: Request,
   order: Pick<Order, 'id' | 'userId'>,
   accessTokenHash: string,
   user: { id: string; isAdmin: boolean } | null,
-): boolean {
+): Promise<boolean> {
   if (user && (user.isAdmin || (order.userId !== null && order.userId === user.id))) return true
   const fromQuery = new URL(request.url).searchParams.get('token')
   const fromCookie = readOrderTokens(request).get(order.id)
-  return [fromQuery, fromCookie].some(
-    (token) => token !== null && token !== undefined && tokenMatchesHash(token, accessTokenHash),
-  )
+  for (const token of [fromCookie, fromQuery]) {
+    if (token && (await orderTokenMatches(db, order.id, token, accessTokenHash))) return true
+  }
+  return false
 }

@@ -78,7 +78,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     testMode: order.testMode,
     retryTo,
     // The details only for the buyer (this browser's order cookie, the ?token= link, or the owner).
-    details: canViewOrder(request, order, accessTokenHash, user)
+    details: (await canViewOrder(db, request, order, accessTokenHash, user))
       ? {
           productName: order.productName,
           transactionId: order.gatewayTxnId,

@@ -1,0 +1,156 @@
+import type { Selectable } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { newId } from '~/lib/id.server'
+import { enqueueMail, enqueueOrderMail } from '~/lib/mail.server'
+import type { OrderReportTable, ReportResolution } from '../../db/schema'
+import { getSiteSettings } from './settings.server'
+
+/**
+ * "This item does not work" (issue 7): the buyer reports a delivered order from its order page
+ * with a reason; the shop sees open reports in the admin and resolves each with a replacement
+ * (app/data/order-admin.server.ts) or a reply that is e-mailed to the buyer. One open report per
+ * order (a partial unique index); every step is in the order's timeline.
+ */
+export type OrderReport = Selectable<OrderReportTable>
+
+export const REPORT_REASON_MIN = 10
+export const REPORT_REASON_MAX = 2000
+export const REPORT_MESSAGES = {
+  tooShort: `Please describe the problem in at least ${REPORT_REASON_MIN} characters.`,
+  tooLong: `Please keep the description under ${REPORT_REASON_MAX} characters.`,
+  notDelivered: 'Only a delivered order can be reported.',
+  alreadyOpen: 'You have already reported a problem with this order. We will get back to you soon.',
+} as const
+
+export type CreateReportResult = { ok: true; report: OrderReport } | { ok: false; error: string }
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
+
+/** The buyer reports a delivered order; the shop's contact address and admins are e-mailed. */
+export async function createOrderReport(
+  db: DB,
+  input: { orderId: string; reason: string; reportedBy: string },
+  now = new Date(),
+): Promise<CreateReportResult> {
+  const reason = input.reason.trim()
+  if (reason.length < REPORT_REASON_MIN) return { ok: false, error: REPORT_MESSAGES.tooShort }
+  if (reason.length > REPORT_REASON_MAX) return { ok: false, error: REPORT_MESSAGES.tooLong }
+  return db.transaction().execute(async (trx) => {
+    const order = await trx
+      .selectFrom('order')
+      .select(['id', 'status', 'productName'])
+      .where('id', '=', input.orderId)
+      .executeTakeFirst()
+    if (order?.status !== 'delivered') return { ok: false as const, error: REPORT_MESSAGES.notDelivered }
+    const open = await trx
+      .selectFrom('orderReport')
+      .select('id')
+      .where('orderId', '=', order.id)
+      .where('status', '=', 'open')
+      .executeTakeFirst()
+    if (open) return { ok: false as const, error: REPORT_MESSAGES.alreadyOpen }
+    const at = now.toISOString()
+    const report = await trx
+      .insertInto('orderReport')
+      .values({ id: newId(), orderId: order.id, reason, reportedBy: input.reportedBy, createdAt: at, resolution: null, reply: null, resolvedBy: null, resolvedAt: null })
+      .returningAll()
+      .executeTakeFirstOrThrow()
+    await trx
+      .insertInto('orderEvent')
+      .values({
+        orderId: order.id,
+        type: 'problem_reported',
+        fromStatus: null,
+        toStatus: null,
+        message: `Buyer reported a problem: ${reason.slice(0, 200)}`,
+        data: JSON.stringify({ reportId: report.id }),
+        actor: input.reportedBy,
+        createdAt: at,
+      })
+      .execute()
+    const settings = await getSiteSettings(trx)
+    const admins = await trx.selectFrom('user').select('email').where('role', '=', 'admin').execute()
+    const recipients = new Set([settings.contactEmail, ...admins.map((admin) => admin.email)].filter(Boolean))
+    for (const to of recipients) {
+      await enqueueMail(trx, {
+        to,
+        subject: `Problem reported on order ${order.id}: ${order.productName}`,
+        text: `The buyer of order ${order.id} (${order.productName}) reports:\n\n${reason}\n\nResolve it in the admin: Orders > ${order.id}.\n`,
+        html: `<p>The buyer of order <strong>${escapeHtml(order.id)}</strong> (${escapeHtml(order.productName)}) reports:</p><blockquote>${escapeHtml(reason)}</blockquote><p>Resolve it in the admin: Orders &gt; ${escapeHtml(order.id)}.</p>`,
+      })
+    }
+    return { ok: true as const, report }
+  })
+}
+
+/** The order's reports, newest first. */
+export async function listOrderReports(db: DB, orderId: string): Promise<OrderReport[]> {
+  return db.selectFrom('orderReport').selectAll().where('orderId', '=', orderId).orderBy('createdAt', 'desc').orderBy('id').execute()
+}
+
+export interface OpenReportRow extends OrderReport {
+  productName: string
+  customerName: string
+  customerEmail: string
+  orderStatus: string
+}
+
+/** Open reports across the shop, oldest first (the admin's queue). */
+export async function listOpenReports(db: DB, options: { limit?: number } = {}): Promise<OpenReportRow[]> {
+  return db
+    .selectFrom('orderReport')
+    .innerJoin('order', 'order.id', 'orderReport.orderId')
+    .selectAll('orderReport')
+    .select(['order.productName', 'order.customerName', 'order.customerEmail', 'order.status as orderStatus'])
+    .where('orderReport.status', '=', 'open')
+    .orderBy('orderReport.createdAt')
+    .orderBy('orderReport.id')
+    .limit(options.limit ?? 100)
+    .execute()
+}
+
+export async function countOpenReports(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('orderReport')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('status', '=', 'open')
+    .executeTakeFirst()
+  return Number(row?.count ?? 0)
+}
+
+/**
+ * Closes the order's open report (if any) with how it was resolved; `reply` is e-mailed to the
+ * buyer. Pass the transaction of the action that resolved it (a replacement, a refund).
+ * Returns false when there was no open report.
+ */
+export async function resolveOrderReport(
+  db: DB,
+  input: { orderId: string; resolution: ReportResolution; actor: string; reply?: string },
+  now = new Date(),
+): Promise<boolean> {
+  const at = now.toISOString()
+  const reply = input.reply?.trim() || null
+  const resolved = await db
+    .updateTable('orderReport')
+    .set({ status: 'resolved', resolution: input.resolution, reply, resolvedBy: input.actor, resolvedAt: at })
+    .where('orderId', '=', input.orderId)
+    .where('status', '=', 'open')
+    .returning('id')
+    .executeTakeFirst()
+  if (!resolved) return false
+  await db
+    .insertInto('orderEvent')
+    .values({
+      orderId: input.orderId,
+      type: 'report_resolved',
+      fromStatus: null,
+      toStatus: null,
+      message: reply ? `Report resolved (${input.resolution}): ${reply.slice(0, 200)}` : `Report resolved (${input.resolution})`,
+      data: JSON.stringify({ reportId: resolved.id, resolution: input.resolution }),
+      actor: input.actor,
+      createdAt: at,
+    })
+    .execute()
+  if (reply) await enqueueOrderMail(db, { orderId: input.orderId, kind: 'reply', message: reply })
+  return true
+}

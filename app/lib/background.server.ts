@@ -26,6 +26,7 @@ export function jobHandlers(db: DB): JobHandlers {
 /** Started by the server after it listens; `stop()` on shutdown, before the database closes. */
 export function startBackgroundWork(db: DB): JobRunner {
   return startJobRunner(db, jobHandlers(db), {
+    leaseMs: getEnv().JOB_LEASE_SECONDS * 1000,
     housekeeping: [(db) => pruneJobs(db), (db) => pruneRateLimits(db)],
     // Orders waiting for stock although items are available (an allocation that lost a race
     // and rolled back): delivered within a minute.

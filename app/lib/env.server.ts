@@ -106,6 +106,19 @@ const envSchema = z.object({
   /** Serve the built-in Paytm simulator's test controls (/__control) outside NODE_ENV=test. */
   PAYTM_SIMULATOR_CONTROL: flag,
   SEED_DEMO: flag,
+  /**
+   * How long a process holds a background job it took (mail, payment checks). A job held by a
+   * process that died is taken again when this runs out. Longer than any job takes.
+   */
+  JOB_LEASE_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of seconds from 10 to 3600' })
+      .int({ error: 'must be a number of seconds from 10 to 3600' })
+      .min(10, { error: 'must be a number of seconds from 10 to 3600' })
+      .max(3600, { error: 'must be a number of seconds from 10 to 3600' })
+      .default(300),
+  ),
   /** S3-compatible storage for uploads (all four of endpoint, bucket and keys, or none). */
   STORAGE_S3_ENDPOINT: httpUrl('such as https://s3.ap-south-1.amazonaws.com'),
   STORAGE_S3_BUCKET: z.preprocess(

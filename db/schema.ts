@@ -23,6 +23,8 @@ export interface Database {
   stockItem: StockItemTable
   orderAccessToken: OrderAccessTokenTable
   orderReport: OrderReportTable
+  invoice: InvoiceTable
+  invoiceCounter: InvoiceCounterTable
 }
 
 export interface CategoryTable {
@@ -294,4 +296,18 @@ export interface OrderReportTable {
   resolvedBy: string | null
   createdAt: string
   resolvedAt: string | null
+}
+
+/** An order's invoice number, given when the invoice is first issued (0051_invoices). */
+export interface InvoiceTable {
+  orderId: string
+  number: string
+  financialYear: string
+  sequence: number
+  issuedAt: string
+}
+
+export interface InvoiceCounterTable {
+  financialYear: string
+  lastNumber: Generated<number>
 }

@@ -3,7 +3,15 @@ import { createOrder, markOrderPaid } from '~/data/order.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/helpers/payments'
-import { getInvoiceData, invoiceNumberFor, pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
+import {
+  financialYearOf,
+  formatInvoiceNumber,
+  getInvoiceData,
+  issueInvoiceNumber,
+  pdfSafe,
+  renderInvoicePdf,
+  rupeesText,
+} from './invoice.server'
 
 let t: TestDb
 beforeAll(async () => {
@@ -38,14 +46,16 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       { message: 'paid' },
     )
     const data = await getInvoiceData(t.db, order.id)
-    expect(data).toMatchObject({ invoiceNumber: invoiceNumberFor(order.id), amount: 149_950, paymentReference: 'TXN123456, bank BANK789' })
+    expect(data).toMatchObject({ invoiceNumber: expect.stringMatching(/^INV\/\d{2}-\d{2}\/\d{5}$/), amount: 149_950, paymentReference: 'TXN123456, bank BANK789' })
+    // The number is given once: asking again gives the same invoice.
+    expect((await getInvoiceData(t.db, order.id))!.invoiceNumber).toBe(data!.invoiceNumber)
 
     const pdf = await renderInvoicePdf(data!, { compress: false })
     expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
     const text = drawnText(pdf)
     for (const expected of [
       order.id,
-      invoiceNumberFor(order.id),
+      data!.invoiceNumber,
       'Digital Keys Traders',
       'GSTIN: 29ABCDE1234F1Z5',
       'Tax Invoice',
@@ -58,6 +68,33 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     }
     // The default (compressed) file is a PDF too.
     expect((await renderInvoicePdf(data!)).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+  })
+
+  it('numbers invoices in one consecutive series per Indian financial year (April to March), at most 16 characters', () => {
+    expect(financialYearOf(new Date('2026-03-31T18:29:59Z'))).toBe('2025-26') // 23:59 on 31 March in India
+    expect(financialYearOf(new Date('2026-03-31T18:30:00Z'))).toBe('2026-27') // 00:00 on 1 April in India
+    expect(financialYearOf(new Date('2026-11-21T10:00:00Z'))).toBe('2026-27')
+    expect(financialYearOf(new Date('2099-12-31T10:00:00Z'))).toBe('2099-00')
+    expect(formatInvoiceNumber('2026-27', 42)).toBe('INV/26-27/00042')
+    expect(formatInvoiceNumber('2026-27', 123_456).length).toBeLessThanOrEqual(16)
+  })
+
+  it('gives concurrent first issues consecutive numbers without gaps, and an order only one number', async () => {
+    const product = await makeProduct(t.db)
+    const orders: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+      await markOrderPaid(t.db, order.id, { txnId: `TXN-S-${order.id}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: order.amount, respCode: '01', respMsg: 'ok' }, { message: 'paid' })
+      orders.push(order.id)
+    }
+    const at = new Date('2030-06-01T10:00:00Z')
+    // Every order asked for three times at once.
+    const issued = await Promise.all(orders.flatMap((id) => [0, 1, 2].map(() => issueInvoiceNumber(t.db, id, at).then((r) => [id, r.number] as const))))
+    const byOrder = new Map<string, Set<string>>()
+    for (const [id, number] of issued) byOrder.set(id, (byOrder.get(id) ?? new Set()).add(number))
+    expect([...byOrder.values()].every((numbers) => numbers.size === 1)).toBe(true)
+    const numbers = [...byOrder.values()].map((numbers) => [...numbers][0]!).sort()
+    expect(numbers).toEqual(Array.from({ length: 12 }, (_, i) => formatInvoiceNumber('2030-31', i + 1)))
   })
 
   it('refuses an invalid GSTIN in the settings', async () => {

@@ -14,8 +14,10 @@ import { formatRupees } from './money'
  */
 export interface InvoiceData {
   invoiceNumber: string
-  /** ISO-8601: when the payment was confirmed. */
+  /** ISO-8601: when the invoice was first issued (its date). */
   issuedAt: string
+  /** ISO-8601: when the payment was confirmed. */
+  paidAt: string
   seller: { name: string; address: string; gstin: string; email: string; phone: string }
   buyer: { name: string; email: string; phone: string }
   orderId: string
@@ -28,12 +30,60 @@ export interface InvoiceData {
   testMode: boolean
 }
 
-/** One invoice per order, so its number follows from the order id (ORD_{timestamp}_{n}). */
-export function invoiceNumberFor(orderId: string): string {
-  return `INV-${orderId.replace(/^ORD_/, '')}`
+/** India's financial year (April to March, India time) of a moment: "2026-27". */
+export function financialYearOf(at: Date): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' })
+    .format(at)
+    .split('-')
+    .map(Number) as [number, number]
+  const start = month >= 4 ? year : year - 1
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
 }
 
-/** What the invoice shows, or null when the order is missing or not paid. */
+/** "INV/26-27/00042": unique within the year and at most 16 characters, as GST rules ask. */
+export function formatInvoiceNumber(financialYear: string, sequence: number): string {
+  return `INV/${financialYear.slice(2)}/${String(sequence).padStart(5, '0')}`
+}
+
+/**
+ * The order's invoice number, given on first issue from the year's counter. The counter's row
+ * is written first (SQLite's write lock, or the row lock on PostgreSQL), so two issues at once
+ * wait for each other: the second sees the first's invoice and takes nothing, and the series
+ * has no gaps.
+ */
+export async function issueInvoiceNumber(db: DB, orderId: string, now = new Date()): Promise<{ number: string; issuedAt: string }> {
+  const existing = await db.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+  if (existing) return existing
+  const financialYear = financialYearOf(now)
+  return db.transaction().execute(async (trx) => {
+    await trx.insertInto('invoiceCounter').values({ financialYear, lastNumber: 0 }).onConflict((oc) => oc.column('financialYear').doNothing()).execute()
+    const counter = await trx
+      .updateTable('invoiceCounter')
+      .set((eb) => ({ lastNumber: eb('lastNumber', '+', 1) }))
+      .where('financialYear', '=', financialYear)
+      .returning('lastNumber')
+      .executeTakeFirstOrThrow()
+    const again = await trx.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+    if (again) {
+      // Issued meanwhile: give the number back.
+      await trx
+        .updateTable('invoiceCounter')
+        .set((eb) => ({ lastNumber: eb('lastNumber', '-', 1) }))
+        .where('financialYear', '=', financialYear)
+        .execute()
+      return again
+    }
+    const sequence = Number(counter.lastNumber)
+    const issued = { number: formatInvoiceNumber(financialYear, sequence), issuedAt: now.toISOString() }
+    await trx.insertInto('invoice').values({ orderId, financialYear, sequence, ...issued }).execute()
+    return issued
+  })
+}
+
+/**
+ * What the invoice shows, or null when the order is missing or not paid. The first call for an
+ * order gives it its invoice number.
+ */
 export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceData | null> {
   const order = await db
     .selectFrom('order')
@@ -56,11 +106,12 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
     .where('status', 'in', PAID_STATUSES)
     .executeTakeFirst()
   if (!order) return null
-  const settings = await getSiteSettings(db)
+  const [settings, invoice] = await Promise.all([getSiteSettings(db), issueInvoiceNumber(db, order.id)])
   const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null].filter(Boolean).join(', ')
   return {
-    invoiceNumber: invoiceNumberFor(order.id),
-    issuedAt: order.paidAt ?? order.createdAt,
+    invoiceNumber: invoice.number,
+    issuedAt: invoice.issuedAt,
+    paidAt: order.paidAt ?? order.createdAt,
     seller: {
       name: settings.sellerName || settings.siteName,
       address: settings.sellerAddress,
@@ -116,8 +167,9 @@ export function renderInvoicePdf(data: InvoiceData, options: { compress?: boolea
   doc.font('Helvetica-Bold').fontSize(16).text(data.seller.gstin ? 'Tax Invoice' : 'Invoice')
   doc.font('Helvetica').fontSize(10)
   doc.text(`Invoice number: ${pdfSafe(data.invoiceNumber)}`)
-  doc.text(`Date: ${dateFormat.format(new Date(data.issuedAt))}`)
+  doc.text(`Invoice date: ${dateFormat.format(new Date(data.issuedAt))}`)
   doc.text(`Order: ${pdfSafe(data.orderId)}`)
+  doc.text(`Paid on: ${dateFormat.format(new Date(data.paidAt))}`)
   if (data.testMode) doc.text('Test mode: no real payment was made.')
 
   doc.moveDown()

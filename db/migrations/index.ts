@@ -9,6 +9,7 @@ import * as m0021 from './0021_payment_gateways'
 import * as m0030 from './0030_product_admin_indexes'
 import * as m0040 from './0040_stock'
 import * as m0050 from './0050_order_delivery'
+import * as m0051 from './0051_invoices'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '0030_product_admin_indexes': m0030,
   '0040_stock': m0040,
   '0050_order_delivery': m0050,
+  '0051_invoices': m0051,
 }

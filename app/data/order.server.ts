@@ -170,7 +170,10 @@ export interface CreatedOrder<T> {
 
 const ID_ATTEMPTS = 25
 
-/** Creates a pending order at the database's price. Throws OrderError for a missing or out-of-stock product. */
+/**
+ * Creates a pending order at the database's price. Throws OrderError for a missing or
+ * out-of-stock product: inStock off, or a `stock` product with no available item.
+ */
 export async function createOrder<T = undefined>(db: DB, input: NewOrder, options: CreateOrderOptions<T> = {}): Promise<CreatedOrder<T>> {
   const clock = options.now ?? Date.now
   const accessToken = randomToken()
@@ -224,7 +227,20 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
               sql<string>`cast(${createdAt} as text)`.as('updatedAt'),
             ])
             .where('product.id', '=', input.productId)
-            .where('product.inStock', '=', 1),
+            .where('product.inStock', '=', 1)
+            // A `stock` product without an available item would only take orders to wait.
+            .where((eb) =>
+              eb.or([
+                eb('product.deliveryMode', '!=', 'stock'),
+                eb.exists(
+                  eb
+                    .selectFrom('stockItem')
+                    .select('stockItem.id')
+                    .whereRef('stockItem.productId', '=', 'product.id')
+                    .where('stockItem.status', '=', 'available'),
+                ),
+              ]),
+            ),
         )
         // A taken id (two orders in the same millisecond drew the same number) is tried again.
         .onConflict((oc) => oc.column('id').doNothing())
@@ -232,9 +248,27 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
         .executeTakeFirst()
       if (!row) {
         // Nothing inserted: the product is missing or out of stock, or the id was taken.
-        const product = await trx.selectFrom('product').select('inStock').where('id', '=', input.productId).executeTakeFirst()
+        const product = await trx
+          .selectFrom('product')
+          .select((eb) => [
+            'inStock',
+            'deliveryMode',
+            eb
+              .exists(
+                eb
+                  .selectFrom('stockItem')
+                  .select('stockItem.id')
+                  .whereRef('stockItem.productId', '=', 'product.id')
+                  .where('stockItem.status', '=', 'available'),
+              )
+              .as('hasStock'),
+          ])
+          .where('id', '=', input.productId)
+          .executeTakeFirst()
         if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
-        if (!product.inStock) throw new OrderError('out-of-stock', ORDER_MESSAGES.outOfStock)
+        if (!product.inStock || (product.deliveryMode === 'stock' && !product.hasStock)) {
+          throw new OrderError('out-of-stock', ORDER_MESSAGES.outOfStock)
+        }
       }
     }
     if (!row) throw new OrderError('id-exhausted', 'Could not allocate an order id')

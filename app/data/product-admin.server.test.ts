@@ -87,9 +87,9 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     expect((await listProductsPage(t.db, { page: -4, pageSize: 20 })).page).toBe(1)
     // Only the table's columns, with numbers and booleans as such.
     expect(Object.keys(first.items[0]!).sort()).toEqual(
-      ['category', 'id', 'image', 'inStock', 'originalPrice', 'price', 'rating', 'reviews', 'slug', 'title'].sort(),
+      ['category', 'deliveryMode', 'id', 'image', 'inStock', 'originalPrice', 'price', 'rating', 'reviews', 'slug', 'title'].sort(),
     )
-    expect(first.items[0]).toMatchObject({ price: 49_900, inStock: true, rating: 4, reviews: 10 })
+    expect(first.items[0]).toMatchObject({ price: 49_900, inStock: true, rating: 4, reviews: 10, deliveryMode: 'manual' })
   })
 
   it('searches titles in any case, with % and _ taken literally, and filters by category', async () => {

@@ -3,7 +3,8 @@ import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
-import type { ProductRow } from '../../db/schema'
+import type { DeliveryMode, ProductRow } from '../../db/schema'
+import { copyProductDelivery } from './stock.server'
 
 /** A product as the app uses it: parsed lists, real booleans, prices in paise. */
 export interface Product {
@@ -88,14 +89,32 @@ function toProduct(row: ProductRow): Product {
   }
 }
 
+/**
+ * The product's own columns, named one by one: an input object carrying more (a form's
+ * delivery fields, a plaintext shared secret) never reaches the table by accident.
+ */
 function toRow(input: ProductInput) {
   return {
-    ...input,
+    title: input.title,
+    slug: input.slug,
+    description: input.description,
+    shortDescription: input.shortDescription,
+    image: input.image,
+    price: input.price,
+    originalPrice: input.originalPrice,
+    category: input.category,
     featured: toFlag(input.featured),
     inStock: toFlag(input.inStock),
+    buyNowLink: input.buyNowLink,
     tags: JSON.stringify(input.tags),
+    validity: input.validity,
+    deliveryTime: input.deliveryTime,
     features: JSON.stringify(input.features),
+    metaTitle: input.metaTitle,
+    metaDescription: input.metaDescription,
     keywords: JSON.stringify(input.keywords),
+    rating: input.rating,
+    reviews: input.reviews,
   }
 }
 
@@ -214,6 +233,7 @@ export interface ProductListItem {
   inStock: boolean
   rating: number
   reviews: number
+  deliveryMode: DeliveryMode
 }
 
 export interface ProductPageQuery {
@@ -260,7 +280,7 @@ export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Pr
   const pageCount = Math.max(1, Math.ceil(total / pageSize))
   const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), pageCount)
   const rows = await base
-    .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'rating', 'reviews'])
+    .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'rating', 'reviews', 'deliveryMode'])
     // Both descending, so the (category,) created_at, id indexes serve it read backwards.
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
@@ -387,7 +407,7 @@ async function nextCopyNumber(db: DB, slug: string): Promise<number> {
 export async function duplicateProduct(
   db: DB,
   id: string,
-  options: { now?: Date; image?: string } = {},
+  options: { now?: Date; image?: string; appSecret?: string } = {},
 ): Promise<Product | null> {
   const source = await getProductById(db, id)
   if (!source) return null
@@ -395,10 +415,70 @@ export async function duplicateProduct(
   // Two admins copying the same product at once: the loser of the unique index tries again.
   for (let attempt = 0; ; attempt += 1) {
     const names = copyNames(source.title, source.slug, await nextCopyNumber(db, source.slug))
+    let copy: Product
     try {
-      return await createProductChecked(db, { ...fields, ...names, image: options.image ?? source.image }, options.now)
+      copy = await createProductChecked(db, { ...fields, ...names, image: options.image ?? source.image }, options.now)
     } catch (error) {
       if (!(error instanceof SlugTakenError) || attempt >= 4) throw error
+      continue
     }
+    // The copy sells the same way (never the stock itself: items belong to one product). If this
+    // step failed the copy would stay `manual`, the safe default: nothing is sold unseen.
+    await copyProductDelivery(db, options.appSecret ?? null, source.id, copy.id, options.now)
+    return copy
   }
+}
+
+// ---------------------------------------------------------------------------------------
+// Delivery and availability (issue 7): how a product is delivered, and whether buyers can
+// order it now. A `stock` product is available only while it has an available stock item.
+
+/** The delivery settings the admin form shows; the shared secret itself never leaves here. */
+export async function getProductDelivery(
+  db: DB,
+  id: string,
+): Promise<{ mode: DeliveryMode; hasSharedSecret: boolean } | null> {
+  const row = await db.selectFrom('product').select(['deliveryMode', 'sharedSecret']).where('id', '=', id).executeTakeFirst()
+  return row ? { mode: row.deliveryMode, hasSharedSecret: Boolean(row.sharedSecret) } : null
+}
+
+/**
+ * Available stock items of the `stock` products among `ids` (every product when omitted).
+ * Products delivered otherwise are absent: their availability is the owner's inStock alone.
+ */
+export async function stockLeftByProduct(db: DB, ids?: readonly string[]): Promise<Map<string, number>> {
+  if (ids && ids.length === 0) return new Map()
+  let query = db
+    .selectFrom('product')
+    .leftJoin('stockItem', (join) =>
+      join.onRef('stockItem.productId', '=', 'product.id').on('stockItem.status', '=', 'available'),
+    )
+    .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
+    .where('product.deliveryMode', '=', 'stock')
+    .groupBy('product.id')
+  if (ids) query = query.where('product.id', 'in', ids)
+  const rows = await query.execute()
+  return new Map(rows.map((row) => [row.id, Number(row.available)]))
+}
+
+export interface Availability {
+  /** Buyers can order it: the owner's switch is on and, for a `stock` product, an item is left. */
+  inStock: boolean
+  /** Items left for a `stock` product; null for other products (and for buy-now links). */
+  stockLeft: number | null
+}
+
+/**
+ * Whether a product can be ordered, from its inStock switch and its stock (stockLeftByProduct).
+ * A buy now link sends buyers elsewhere and bypasses delivery, so the shop's stock does not
+ * limit it, except at checkout (`viaCheckout`), where an order would be delivered from stock.
+ */
+export function productAvailability(
+  product: { id: string; inStock: boolean; buyNowLink: string | null },
+  stockLeft: ReadonlyMap<string, number>,
+  options: { viaCheckout?: boolean } = {},
+): Availability {
+  const left = product.buyNowLink && !options.viaCheckout ? undefined : stockLeft.get(product.id)
+  if (left === undefined) return { inStock: product.inStock, stockLeft: null }
+  return { inStock: product.inStock && left > 0, stockLeft: left }
 }

@@ -54,10 +54,14 @@ async function stockProduct(overrides: Parameters<typeof makeProduct>[1] = {}) {
 
 async function paidOrders(productId: string, count: number): Promise<string[]> {
   const ids: string[] = []
+  // createOrder refuses a `stock` product with no available item; these orders are meant to wait.
+  const { deliveryMode } = await t.db.selectFrom('product').select('deliveryMode').where('id', '=', productId).executeTakeFirstOrThrow()
+  await t.db.updateTable('product').set({ deliveryMode: 'manual' }).where('id', '=', productId).execute()
   for (let i = 0; i < count; i++) {
     const { order } = await createOrder(t.db, { productId, customer: BUYER })
     ids.push(order.id)
   }
+  await t.db.updateTable('product').set({ deliveryMode }).where('id', '=', productId).execute()
   await t.db.updateTable('order').set({ status: 'paid' }).where('id', 'in', ids).execute()
   return ids
 }

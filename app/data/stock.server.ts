@@ -703,3 +703,200 @@ export async function fillAllAwaitingOrders(db: DB): Promise<number> {
   for (const productId of await productsWithAwaitingOrders(db)) filled += await fillAwaitingOrders(db, productId)
   return filled
 }
+
+// ---------------------------------------------------------------------------------------------
+// Items an admin delivers by hand (app/data/order-admin.server.ts)
+
+export const MANUAL_SECRET_MESSAGES = {
+  empty: 'Enter the account details or licence key to deliver.',
+  tooLong: `Please keep the details under ${MAX_ITEM_LENGTH.toLocaleString('en-IN')} characters.`,
+  invalid: 'The details contain control characters; paste them as plain text.',
+} as const
+
+/** "Email: a@b.in": a name (no slashes, so "https://..." stays text), a colon, a value. */
+const FIELD_LINE = /^([A-Za-z][A-Za-z0-9 _.()-]{0,39}?)\s*:(?!\/\/)\s*(\S.*)$/
+
+/**
+ * What an admin types to deliver an order by hand: when every line is "name: value"
+ * (Email: ..., Password: ...) the item has named fields, like a CSV stock item; anything
+ * else is kept as text, line by line. Empty lines are dropped.
+ */
+export function parseManualSecret(input: string): { ok: true; secret: StockSecret } | { ok: false; error: string } {
+  const lines = splitLines(input)
+    .map((line) => line.trim())
+    .filter(Boolean)
+  const text = lines.join('\n')
+  if (text === '') return { ok: false, error: MANUAL_SECRET_MESSAGES.empty }
+  if (text.length > MAX_ITEM_LENGTH) return { ok: false, error: MANUAL_SECRET_MESSAGES.tooLong }
+  if (CONTROL_CHARACTERS.test(text)) return { ok: false, error: MANUAL_SECRET_MESSAGES.invalid }
+  const matches = lines.map((line) => FIELD_LINE.exec(line))
+  if (matches.every((match) => match !== null)) {
+    return {
+      ok: true,
+      secret: { kind: 'fields', fields: matches.map((match) => ({ name: match[1]!.trim(), value: match[2]!.trim() })) },
+    }
+  }
+  return { ok: true, secret: { kind: 'text', text } }
+}
+
+/**
+ * Stores a secret an admin delivers by hand as the order's live item (status delivered),
+ * encrypted like stock. Call it in the caller's transaction after revoking the order's live
+ * item, if any (one live item per order). Its fingerprint is made of the order and the new
+ * item's id, not of the text: manual items are never sold from stock, and the same details
+ * delivered to two orders (or twice to one) must not collide on the (product, hash) index.
+ */
+export async function insertManualOrderItem(
+  trx: Transaction<Database>,
+  appSecret: string,
+  input: { orderId: string; productId: string | null; secret: StockSecret; addedBy: string; now?: Date },
+): Promise<{ id: string }> {
+  const at = (input.now ?? new Date()).toISOString()
+  const id = newId()
+  await trx
+    .insertInto('stockItem')
+    .values({
+      id,
+      productId: input.productId,
+      secretCiphertext: encryptItem(appSecret, id, input.secret),
+      secretHash: keyedHash(appSecret, STOCK_FINGERPRINT_PURPOSE, JSON.stringify(['manual', input.orderId, id])),
+      status: 'delivered',
+      orderId: input.orderId,
+      addedBy: input.addedBy,
+      revokedReason: null,
+      createdAt: at,
+      updatedAt: at,
+      deliveredAt: at,
+      revokedAt: null,
+    })
+    .execute()
+  return { id }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The admin stock page (app/routes/admin/products/stock.tsx) and copying a product's delivery
+
+/** Stock items per page of the admin stock page. */
+export const STOCK_PAGE_SIZE = 50
+const MASK = '••••••'
+
+/**
+ * An item as the admin list shows it: its first characters only (at most 4, and never more
+ * than a third of it), so the admin can tell items apart but the page never holds a secret.
+ */
+export function maskStockSecret(secret: StockSecret): string {
+  const identifying =
+    secret.kind === 'text'
+      ? secret.text
+      : (secret.fields.find((field) => !NOTE_COLUMNS.has(field.name) && field.value)?.value ?? '')
+  const shown = identifying.slice(0, Math.min(4, Math.floor(identifying.length / 3)))
+  if (secret.kind === 'text') return `${shown}${MASK}`
+  return `${shown}${MASK} (${secret.fields.map((field) => field.name).join(', ')})`
+}
+
+export interface AdminStockItem extends StockItemSummary {
+  /** maskStockSecret of the item, or a note that it cannot be read (APP_SECRET changed). */
+  preview: string
+  /** Who added it: an admin's e-mail, "system" (demo seed, imports by scripts) or the raw id. */
+  addedByLabel: string
+}
+
+export interface AdminStockPage {
+  items: AdminStockItem[]
+  /** Items matching the filter. */
+  total: number
+  page: number
+  pageCount: number
+  pageSize: number
+}
+
+/** A page of a product's items, newest first, masked; `page` is 1-based and clamped. */
+export async function listStockItemsPage(
+  db: DB,
+  appSecret: string,
+  productId: string,
+  options: { status?: StockItemStatus; page?: number; pageSize?: number } = {},
+): Promise<AdminStockPage> {
+  const pageSize = Math.min(Math.max(Math.trunc(options.pageSize ?? STOCK_PAGE_SIZE), 1), 200)
+  let counted = db
+    .selectFrom('stockItem')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('productId', '=', productId)
+  if (options.status) counted = counted.where('status', '=', options.status)
+  const total = Number((await counted.executeTakeFirstOrThrow()).count)
+  const pageCount = Math.max(1, Math.ceil(total / pageSize))
+  const page = Math.min(Math.max(Math.trunc(options.page ?? 1) || 1, 1), pageCount)
+
+  let query = db
+    .selectFrom('stockItem')
+    .select(['id', 'status', 'orderId', 'addedBy', 'revokedReason', 'createdAt', 'deliveredAt', 'revokedAt', 'secretCiphertext'])
+    .where('productId', '=', productId)
+  if (options.status) query = query.where('status', '=', options.status)
+  const rows = await query
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute()
+
+  const userIds = [...new Set(rows.flatMap((row) => (row.addedBy.startsWith('user:') ? [row.addedBy.slice(5)] : [])))]
+  const users = userIds.length
+    ? await db.selectFrom('user').select(['id', 'email']).where('id', 'in', userIds).execute()
+    : []
+  const emails = new Map(users.map((user) => [`user:${user.id}`, user.email]))
+
+  const items = rows.map(({ secretCiphertext, ...row }) => {
+    let preview: string
+    try {
+      preview = maskStockSecret(decryptItem(appSecret, row.id, secretCiphertext))
+    } catch {
+      preview = 'Unreadable (encrypted with another APP_SECRET)'
+    }
+    return { ...row, preview, addedByLabel: emails.get(row.addedBy) ?? row.addedBy }
+  })
+  return { items, total, page, pageCount, pageSize }
+}
+
+/** Paid orders of the product waiting for stock (they are filled, oldest first, by imports). */
+export async function countAwaitingOrders(db: DB, productId: string): Promise<number> {
+  const row = await db
+    .selectFrom('order')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('productId', '=', productId)
+    .where('status', '=', 'awaiting_stock')
+    .executeTakeFirstOrThrow()
+  return Number(row.count)
+}
+
+/**
+ * Gives a product (a fresh copy) the delivery mode of another. The shared secret is bound to
+ * its product's id, so it is decrypted and encrypted again for the copy; without the app
+ * secret, or when the stored one cannot be read, a shared copy becomes `manual` (it then waits
+ * for an admin rather than deliver nothing). Stock items are never copied: each belongs to one
+ * product, and the same key sold under two products would be sold twice.
+ */
+export async function copyProductDelivery(
+  db: DB,
+  appSecret: string | null,
+  fromId: string,
+  toId: string,
+  now = new Date(),
+): Promise<DeliveryMode | null> {
+  const source = await db.selectFrom('product').select(['deliveryMode', 'sharedSecret']).where('id', '=', fromId).executeTakeFirst()
+  if (!source) return null
+  if (source.deliveryMode !== 'shared' || !source.sharedSecret) {
+    await setProductDelivery(db, appSecret ?? '', toId, { mode: source.deliveryMode }, now)
+    return source.deliveryMode
+  }
+  let secret: string | null = null
+  if (appSecret) {
+    try {
+      secret = decryptSecret(source.sharedSecret, appSecret, sharedContext(fromId), STOCK_SECRETS_PURPOSE)
+    } catch {
+      secret = null
+    }
+  }
+  const mode: DeliveryMode = secret === null ? 'manual' : 'shared'
+  await setProductDelivery(db, appSecret ?? '', toId, secret === null ? { mode } : { mode, sharedSecret: secret }, now)
+  return mode
+}

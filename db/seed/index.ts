@@ -83,7 +83,7 @@ export async function seedDemo(
   return { created, skipped }
 }
 
-export const DEMO_STOCK_PER_PRODUCT = 5
+export const DEMO_STOCK_PER_PRODUCT = 20
 
 /**
  * Gives every demo product sold from stock a few clearly fictional items, so a first test

@@ -1,5 +1,7 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
+import Boxes from 'lucide-react/icons/boxes'
 import CircleAlert from 'lucide-react/icons/circle-alert'
+import KeyRound from 'lucide-react/icons/key-round'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Plus from 'lucide-react/icons/plus'
 import X from 'lucide-react/icons/x'
@@ -24,6 +26,8 @@ import {
   parseProductForm,
   PRODUCT_FIELD_ORDER,
   productFormValues,
+  SHARED_SECRET_MAX_LENGTH,
+  type ProductDeliveryMode,
   type ProductField,
   type ProductFieldErrors,
 } from '~/lib/validation/product'
@@ -57,12 +61,51 @@ export interface ProductFormInitial {
   deliveryTime: string
   rating: string
   reviews: string
+  deliveryMode: ProductDeliveryMode
+  /** A new shared secret as typed; the saved one is never sent to the browser. */
+  sharedSecret: string
+  clearSharedSecret: boolean
 }
 
 type TextField = Exclude<
   keyof ProductFormInitial,
-  'inStock' | 'featured' | 'features' | 'image' | 'imagePreview'
+  | 'inStock'
+  | 'featured'
+  | 'features'
+  | 'image'
+  | 'imagePreview'
+  | 'deliveryMode'
+  | 'clearSharedSecret'
 >
+
+/** What the edit page knows about the saved product's delivery. */
+export interface SavedProductDelivery {
+  hasSharedSecret: boolean
+  stockAvailable: number
+  stockUrl: string
+}
+
+const DELIVERY_CHOICES: ReadonlyArray<{
+  mode: ProductDeliveryMode
+  label: string
+  hint: string
+}> = [
+  {
+    mode: 'stock',
+    label: 'From stock',
+    hint: 'Each order gets one item (an account or a key) from this product’s stock, delivered the moment the payment arrives. With no item left, the product shows Out of Stock.',
+  },
+  {
+    mode: 'shared',
+    label: 'Shared secret',
+    hint: 'Every buyer gets the same secret, such as the login of a family plan.',
+  },
+  {
+    mode: 'manual',
+    label: 'Manual',
+    hint: 'Paid orders wait for an admin to deliver them by hand.',
+  },
+]
 
 export interface ProductFormProps {
   mode: 'add' | 'edit'
@@ -70,11 +113,14 @@ export interface ProductFormProps {
   initial: ProductFormInitial
   /** The product's saved image (edit), which the form never deletes itself. */
   savedImage: string
+  /** Edit only: whether a shared secret is saved, and the product's stock. */
+  saved?: SavedProductDelivery | undefined
   /** From the action: field errors, or a message for the whole form. */
   result?: { errors?: ProductFieldErrors; formError?: string; at?: number } | undefined
 }
 
 const fieldId = (name: ProductField | 'newFeature') => `product-${name}`
+const deliveryChoiceId = (mode: ProductDeliveryMode) => `${fieldId('deliveryMode')}-${mode}`
 
 const inputClass =
   'block w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
@@ -179,7 +225,14 @@ function Counter({ id, length, advised }: { id: string; length: number; advised:
   )
 }
 
-export function ProductForm({ mode, categories, initial, savedImage, result }: ProductFormProps) {
+export function ProductForm({
+  mode,
+  categories,
+  initial,
+  savedImage,
+  saved,
+  result,
+}: ProductFormProps) {
   const navigation = useNavigation()
   const hydrated = useSyncExternalStore(
     subscribeNothing,
@@ -193,11 +246,15 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
       features: _fs,
       image: _i,
       imagePreview: _p,
+      deliveryMode: _d,
+      clearSharedSecret: _c,
       ...text
     } = initial
     return text as Record<TextField, string>
   })
   const [checks, setChecks] = useState({ inStock: initial.inStock, featured: initial.featured })
+  const [deliveryMode, setDeliveryMode] = useState(initial.deliveryMode)
+  const [clearSecret, setClearSecret] = useState(initial.clearSharedSecret)
   const [features, setFeatures] = useState<string[]>(initial.features)
   const [newFeature, setNewFeature] = useState('')
   const [image, setImage] = useState({ value: initial.image, preview: initial.imagePreview })
@@ -222,9 +279,11 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
   function focusFirstInvalid(found: ProductFieldErrors) {
     const first = PRODUCT_FIELD_ORDER.find((name) => found[name])
     if (!first) return
-    const target = document.getElementById(
-      first === 'features' ? fieldId('newFeature') : fieldId(first),
-    )
+    const target =
+      first === 'deliveryMode'
+        ? (document.querySelector<HTMLInputElement>('input[name="deliveryMode"]:checked') ??
+          document.getElementById(deliveryChoiceId('stock')))
+        : document.getElementById(first === 'features' ? fieldId('newFeature') : fieldId(first))
     target?.focus()
   }
 
@@ -257,6 +316,7 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
     const parsed = parseProductForm(
       productFormValues(new FormData(event.currentTarget)),
       categories,
+      { hasSavedSharedSecret: saved?.hasSharedSecret ?? false },
     )
     if (parsed.errors) {
       event.preventDefault()
@@ -292,6 +352,10 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
   const priceAboveOriginal = 'paise' in price && 'paise' in original && price.paise > original.paise
   const slugPreview = values.slug ? slugify(values.slug) : slugify(values.title)
   const isAdd = mode === 'add'
+  // Without JavaScript every delivery control is on the page; with it, only the chosen mode's.
+  const showSecretField = !hydrated || deliveryMode === 'shared'
+  const hasBuyNowLink = values.buyNowLink.trim() !== ''
+  const stockCount = new Intl.NumberFormat('en-IN').format(saved?.stockAvailable ?? 0)
 
   return (
     <Form
@@ -303,13 +367,24 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
       className="mx-auto max-w-6xl space-y-6"
     >
       <div className="space-y-3">
-        <Link
-          to="/admin/products"
-          className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-        >
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          Back to Products
-        </Link>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <Link
+            to="/admin/products"
+            className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+          >
+            <ArrowLeft aria-hidden="true" className="size-4" />
+            Back to Products
+          </Link>
+          {saved ? (
+            <Link
+              to={saved.stockUrl}
+              className="inline-flex h-10 items-center gap-1.5 rounded-xl border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+            >
+              <Boxes aria-hidden="true" className="size-4" />
+              Manage stock
+            </Link>
+          ) : null}
+        </div>
         <div>
           <h1
             id="product-form-title"
@@ -526,7 +601,7 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
           label="Buy now link"
           error={errors.buyNowLink}
           wide
-          hint="Optional. Leave it empty to sell through this shop's own checkout; a link sends buyers to that address instead."
+          hint="Optional. Leave it empty to sell through this shop's own checkout; a link sends buyers to that address instead, bypassing this shop's payment and delivery."
         >
           <input
             {...textProps('buyNowLink')}
@@ -602,7 +677,7 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
             [
               'inStock',
               'In stock',
-              'Shown as Active; buyers can order it. Off: Out of Stock and the buy button is disabled.',
+              'Shown as Active; buyers can order it. Off: Out of Stock and the buy button is disabled. A product delivered from stock is also out of stock while no item is left.',
             ],
             ['featured', 'Featured', 'Shown under Featured Premium Services on the home page.'],
           ] as const
@@ -640,6 +715,182 @@ export function ProductForm({ mode, categories, initial, savedImage, result }: P
           </div>
         ))}
       </Section>
+
+      <section
+        aria-labelledby="section-delivery"
+        className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+      >
+        <h2 id="section-delivery" className="text-lg font-semibold text-slate-950 dark:text-white">
+          Delivery
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          What a buyer gets once the payment arrives, on their order page and by e-mail. A product
+          with a buy now link sends buyers to that link instead and nothing is delivered here.
+        </p>
+        {hasBuyNowLink ? (
+          <p
+            role="note"
+            className="mt-3 rounded-xl border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/50 dark:text-amber-200"
+          >
+            This product has a buy now link: buyers go to that address, so the delivery chosen here
+            applies only to orders placed through this shop.
+          </p>
+        ) : null}
+        <fieldset
+          className="mt-5"
+          aria-invalid={errors.deliveryMode ? true : undefined}
+          aria-describedby={errors.deliveryMode ? `${fieldId('deliveryMode')}-error` : undefined}
+        >
+          <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+            Delivery mode
+          </legend>
+          <div className="mt-2 grid gap-3 md:grid-cols-3">
+            {DELIVERY_CHOICES.map((choice) => (
+              <div
+                key={choice.mode}
+                className={`flex items-start gap-3 rounded-xl border p-3 ${
+                  deliveryMode === choice.mode
+                    ? 'border-brand-500 bg-brand-50 dark:border-brand-400 dark:bg-brand-950/40'
+                    : 'border-slate-200 dark:border-slate-700'
+                }`}
+              >
+                <input
+                  id={deliveryChoiceId(choice.mode)}
+                  type="radio"
+                  name="deliveryMode"
+                  value={choice.mode}
+                  checked={deliveryMode === choice.mode}
+                  onChange={() => {
+                    setDeliveryMode(choice.mode)
+                    clearError('deliveryMode', 'sharedSecret')
+                  }}
+                  aria-describedby={`${deliveryChoiceId(choice.mode)}-hint`}
+                  className="mt-0.5 size-5 shrink-0 accent-brand-600"
+                />
+                <div>
+                  <label
+                    htmlFor={deliveryChoiceId(choice.mode)}
+                    className="text-sm font-medium text-slate-900 dark:text-white"
+                  >
+                    {choice.label}
+                  </label>
+                  <p
+                    id={`${deliveryChoiceId(choice.mode)}-hint`}
+                    className="text-xs text-slate-600 dark:text-slate-400"
+                  >
+                    {choice.hint}
+                  </p>
+                  {choice.mode === 'stock' && saved ? (
+                    <p className="mt-1.5 text-xs">
+                      <span className="font-semibold text-slate-800 dark:text-slate-200">
+                        {stockCount} available.
+                      </span>{' '}
+                      <Link
+                        to={saved.stockUrl}
+                        className="font-medium text-brand-700 underline dark:text-brand-300"
+                      >
+                        Manage stock
+                      </Link>
+                    </p>
+                  ) : null}
+                </div>
+              </div>
+            ))}
+          </div>
+          {errors.deliveryMode ? (
+            <p
+              id={`${fieldId('deliveryMode')}-error`}
+              className="mt-1.5 flex items-center gap-1 text-sm font-medium text-rose-700 dark:text-rose-400"
+            >
+              <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+              {errors.deliveryMode}
+            </p>
+          ) : null}
+        </fieldset>
+
+        {saved?.hasSharedSecret || showSecretField ? (
+          <div className="mt-5 space-y-4 rounded-xl border border-slate-200 p-4 dark:border-slate-700">
+            {saved?.hasSharedSecret ? (
+              <p className="flex items-start gap-2 text-sm text-slate-700 dark:text-slate-300">
+                <KeyRound
+                  aria-hidden="true"
+                  className="mt-0.5 size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+                />
+                <span>
+                  <span className="font-semibold text-slate-900 dark:text-white">
+                    A shared secret is saved.
+                  </span>{' '}
+                  It is stored encrypted and not shown here. Type a new one below to replace it.
+                </span>
+              </p>
+            ) : null}
+            {showSecretField ? (
+              <Field
+                name="sharedSecret"
+                label={
+                  saved?.hasSharedSecret ? 'New secret for every buyer' : 'Secret for every buyer'
+                }
+                required={deliveryMode === 'shared' && !saved?.hasSharedSecret}
+                error={errors.sharedSecret}
+                hint={
+                  <>
+                    Every buyer of this product sees this text on their order page, for example an
+                    e-mail and a password on two lines. Changing it changes what every buyer sees,
+                    past orders included.
+                    {saved?.hasSharedSecret ? ' Leave it empty to keep the saved secret.' : ''}
+                    {hydrated ? '' : ' Used only when Shared secret is chosen.'}
+                  </>
+                }
+                wide
+              >
+                <textarea
+                  {...textProps('sharedSecret')}
+                  rows={3}
+                  maxLength={SHARED_SECRET_MAX_LENGTH}
+                  autoComplete="off"
+                  spellCheck={false}
+                  autoCapitalize="none"
+                  aria-required={
+                    deliveryMode === 'shared' && !saved?.hasSharedSecret ? 'true' : undefined
+                  }
+                  className={`${inputClass} py-2.5 font-mono text-sm`}
+                />
+              </Field>
+            ) : null}
+            {saved?.hasSharedSecret ? (
+              <div className="flex items-start gap-3">
+                <input
+                  id={fieldId('clearSharedSecret')}
+                  type="checkbox"
+                  name="clearSharedSecret"
+                  checked={clearSecret}
+                  onChange={(event) => {
+                    setClearSecret(event.currentTarget.checked)
+                    clearError('sharedSecret')
+                  }}
+                  aria-describedby={`${fieldId('clearSharedSecret')}-hint`}
+                  className="mt-0.5 size-5 shrink-0 accent-rose-600"
+                />
+                <div>
+                  <label
+                    htmlFor={fieldId('clearSharedSecret')}
+                    className="text-sm font-medium text-slate-900 dark:text-white"
+                  >
+                    Clear the saved secret
+                  </label>
+                  <p
+                    id={`${fieldId('clearSharedSecret')}-hint`}
+                    className="text-xs text-slate-600 dark:text-slate-400"
+                  >
+                    Deletes it on save. A shared product needs a secret, so choose another mode or
+                    type a new secret too.
+                  </p>
+                </div>
+              </div>
+            ) : null}
+          </div>
+        ) : null}
+      </section>
 
       <section
         aria-labelledby="section-features"

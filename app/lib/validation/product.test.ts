@@ -6,6 +6,7 @@ import {
   checkImageFile,
   cleanFeatures,
   deleteConfirmation,
+  deliveryFromForm,
   detectImageType,
   discountFromInputs,
   duplicatedMessage,
@@ -16,7 +17,9 @@ import {
   parsePriceInput,
   parseProductForm,
   PRODUCT_MESSAGES,
+  PRODUCT_FIELD_ORDER,
   productFormValues,
+  SHARED_SECRET_MAX_LENGTH,
   type ProductFormValues,
 } from './product'
 
@@ -44,6 +47,7 @@ function valid(overrides: ProductFormValues = {}): ProductFormValues {
     rating: '4.5',
     reviews: '12',
     features: ['4K', 'Four screens'],
+    deliveryMode: 'stock',
     ...overrides,
   }
 }
@@ -211,6 +215,9 @@ describe('the product form schema (spec section 5)', () => {
       deliveryTime: 'Instant delivery',
       rating: 4.5,
       reviews: 12,
+      deliveryMode: 'stock',
+      sharedSecret: '',
+      clearSharedSecret: false,
     })
   })
 
@@ -319,5 +326,74 @@ describe('the product form schema (spec section 5)', () => {
       duplicateSourceMissing: 'Original product not found',
       noProducts: 'No Products Found',
     })
+  })
+})
+
+describe('delivery (issue 7)', () => {
+  const delivery = (values: ProductFormValues, hasSavedSharedSecret = false) => {
+    const result = parseProductForm(valid(values), CATEGORIES, { hasSavedSharedSecret })
+    return result.data ? deliveryFromForm(result.data) : result.errors
+  }
+
+  it('takes one of stock, shared or manual, and nothing else', () => {
+    expect(delivery({ deliveryMode: 'stock' })).toEqual({ mode: 'stock' })
+    expect(delivery({ deliveryMode: 'manual' })).toEqual({ mode: 'manual' })
+    for (const deliveryMode of ['', 'free', 'STOCK']) {
+      expect(errorsOf(valid({ deliveryMode })).deliveryMode).toBe(
+        'Choose how this product is delivered',
+      )
+    }
+    const { deliveryMode: _, ...missing } = valid()
+    expect(errorsOf(missing).deliveryMode).toBe(PRODUCT_MESSAGES.deliveryModeRequired)
+  })
+
+  it('refuses a shared product without a secret, with the other errors at once', () => {
+    const errors = errorsOf(valid({ title: '', deliveryMode: 'shared', sharedSecret: ' \n ' }))
+    expect(errors).toMatchObject({
+      title: 'Title is required',
+      sharedSecret: 'Enter the shared secret: a shared product delivers it to every buyer',
+    })
+    expect(PRODUCT_FIELD_ORDER.indexOf('sharedSecret')).toBeGreaterThan(
+      PRODUCT_FIELD_ORDER.indexOf('featured'),
+    )
+  })
+
+  it('saves a typed shared secret trimmed at its ends, keeping its lines', () => {
+    expect(
+      delivery({ deliveryMode: 'shared', sharedSecret: '  family@example.in\nPass-1  ' }),
+    ).toEqual({ mode: 'shared', sharedSecret: 'family@example.in\nPass-1' })
+  })
+
+  it('keeps a saved secret when the field is left empty, and refuses clearing it while shared', () => {
+    expect(delivery({ deliveryMode: 'shared', sharedSecret: '' }, true)).toEqual({ mode: 'shared' })
+    expect(
+      delivery({ deliveryMode: 'shared', sharedSecret: '', clearSharedSecret: 'on' }, true),
+    ).toEqual({ sharedSecret: PRODUCT_MESSAGES.sharedSecretRequired })
+    // A new secret with "clear" ticked replaces the old one.
+    expect(
+      delivery({ deliveryMode: 'shared', sharedSecret: 'new', clearSharedSecret: 'on' }, true),
+    ).toEqual({ mode: 'shared', sharedSecret: 'new' })
+  })
+
+  it('ignores the secret field of stock and manual products, but clears a saved secret when asked', () => {
+    expect(delivery({ deliveryMode: 'stock', sharedSecret: 'typed then switched' })).toEqual({
+      mode: 'stock',
+    })
+    expect(
+      delivery({ deliveryMode: 'manual', sharedSecret: 'x'.repeat(SHARED_SECRET_MAX_LENGTH + 1) }),
+    ).toEqual({ mode: 'manual' })
+    expect(delivery({ deliveryMode: 'manual', clearSharedSecret: 'on' }, true)).toEqual({
+      mode: 'manual',
+      sharedSecret: null,
+    })
+  })
+
+  it('limits the shared secret to 4,000 characters', () => {
+    expect(
+      delivery({ deliveryMode: 'shared', sharedSecret: 'x'.repeat(SHARED_SECRET_MAX_LENGTH) }),
+    ).toMatchObject({ mode: 'shared' })
+    expect(
+      errorsOf(valid({ deliveryMode: 'shared', sharedSecret: 'x'.repeat(4_001) })).sharedSecret,
+    ).toBe('The shared secret must be at most 4,000 characters')
   })
 })

@@ -8,6 +8,9 @@ import { slugify } from '~/lib/slug'
  * rupees and come out in paise, exactly (no floating point). Browser-safe: no server imports.
  */
 
+/** As long as one stock item may be (MAX_ITEM_LENGTH in app/data/stock.server.ts). */
+export const SHARED_SECRET_MAX_LENGTH = 4_000
+
 export const PRODUCT_MESSAGES = {
   titleRequired: 'Title is required',
   titleTooLong: 'Title must be at most 200 characters',
@@ -38,6 +41,10 @@ export const PRODUCT_MESSAGES = {
   metaDescriptionTooLong: 'Meta description must be at most 500 characters',
   validityTooLong: 'Validity must be at most 100 characters',
   deliveryTimeTooLong: 'Delivery time must be at most 100 characters',
+  // Delivery (issue 7).
+  deliveryModeRequired: 'Choose how this product is delivered',
+  sharedSecretRequired: 'Enter the shared secret: a shared product delivers it to every buyer',
+  sharedSecretTooLong: `The shared secret must be at most ${SHARED_SECRET_MAX_LENGTH.toLocaleString('en-IN')} characters`,
   // Outcomes (spec sections 2 and 8).
   created: 'Product created successfully!',
   createFailed: 'Failed to create product. Please try again.',
@@ -243,11 +250,43 @@ const checkbox = z.preprocess(
   z.boolean(),
 )
 
+// ---------------------------------------------------------------------------------------
+// Delivery (issue 7; docs/delivery.md)
+
+/** How a paid order gets what it paid for; new products are sold from stock. */
+export const DELIVERY_MODES = ['stock', 'shared', 'manual'] as const
+export type ProductDeliveryMode = (typeof DELIVERY_MODES)[number]
+export const DEFAULT_DELIVERY_MODE: ProductDeliveryMode = 'stock'
+
+const DELIVERY_FIELDS = new Set(['deliveryMode', 'sharedSecret', 'clearSharedSecret'])
+
+export interface ProductFormOptions {
+  /** The product already has a shared secret (edit): an empty secret field keeps it. */
+  hasSavedSharedSecret?: boolean
+}
+
+/**
+ * What to save with setProductDelivery (app/data/stock.server.ts): the mode and, for the
+ * shared secret, a new text, null to clear it, or undefined to keep what is saved.
+ */
+export function deliveryFromForm(output: {
+  deliveryMode: ProductDeliveryMode
+  sharedSecret: string
+  clearSharedSecret: boolean
+}): { mode: ProductDeliveryMode; sharedSecret?: string | null } {
+  if (output.deliveryMode === 'shared' && output.sharedSecret) {
+    return { mode: 'shared', sharedSecret: output.sharedSecret }
+  }
+  return output.clearSharedSecret
+    ? { mode: output.deliveryMode, sharedSecret: null }
+    : { mode: output.deliveryMode }
+}
+
 /**
  * Builds the schema for the given categories (the form's select and the server's list of
  * the category table agree; an unknown category is refused on both sides).
  */
-export function productFormSchema(categories: readonly string[]) {
+export function productFormSchema(categories: readonly string[], options: ProductFormOptions = {}) {
   return z
     .object({
       title: required(PRODUCT_MESSAGES.titleRequired, 200, PRODUCT_MESSAGES.titleTooLong),
@@ -346,7 +385,41 @@ export function productFormSchema(categories: readonly string[]) {
         }
         return Number(value)
       }),
+      deliveryMode: z.preprocess(
+        text,
+        z.enum(DELIVERY_MODES, { error: PRODUCT_MESSAGES.deliveryModeRequired }),
+      ),
+      // Multi-line (e.g. an e-mail and a password); only its ends are trimmed.
+      sharedSecret: z.preprocess(text, z.string().trim()),
+      clearSharedSecret: checkbox,
     })
+    .superRefine(
+      (input, ctx) => {
+        // Only a shared product uses the secret; a hidden field must not block the save.
+        if (input.deliveryMode !== 'shared') return
+        if (input.sharedSecret.length > SHARED_SECRET_MAX_LENGTH) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sharedSecret'],
+            message: PRODUCT_MESSAGES.sharedSecretTooLong,
+          })
+        } else if (
+          !input.sharedSecret &&
+          (!options.hasSavedSharedSecret || input.clearSharedSecret)
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['sharedSecret'],
+            message: PRODUCT_MESSAGES.sharedSecretRequired,
+          })
+        }
+      },
+      // Reported together with the other fields' errors, not one round later.
+      {
+        when: (payload) =>
+          !payload.issues.some((issue) => DELIVERY_FIELDS.has(String(issue.path?.[0]))),
+      },
+    )
     .transform((input, ctx) => {
       // The slug follows the title unless one is given; both go through the same rule.
       const slug = slugify(input.slug || input.title)
@@ -386,8 +459,9 @@ export function productFormValues(form: FormData): ProductFormValues {
 export function parseProductForm(
   values: ProductFormValues,
   categories: readonly string[],
+  options: ProductFormOptions = {},
 ): { data: ProductFormOutput; errors: null } | { data: null; errors: ProductFieldErrors } {
-  const result = productFormSchema(categories).safeParse(values)
+  const result = productFormSchema(categories, options).safeParse(values)
   if (result.success) return { data: result.data, errors: null }
   const errors: ProductFieldErrors = {}
   for (const issue of result.error.issues) {
@@ -414,6 +488,9 @@ export const PRODUCT_FIELD_ORDER: readonly ProductField[] = [
   'keywords',
   'inStock',
   'featured',
+  'deliveryMode',
+  'sharedSecret',
+  'clearSharedSecret',
   'features',
   'validity',
   'deliveryTime',

@@ -8,7 +8,11 @@ import {
 } from '~/components/checkout/checkout-form'
 import { rootMetaData } from '~/components/shop/site-data'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
-import { getProductBySlugOrId } from '~/data/product.server'
+import {
+  getProductBySlugOrId,
+  productAvailability,
+  stockLeftByProduct,
+} from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/lib/auth.server'
 import { imageService } from '~/lib/images.server'
@@ -29,10 +33,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const { db, env } = services()
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [user, setup, image] = await Promise.all([
+  const [user, setup, image, stockLeft] = await Promise.all([
     getUser(request),
     resolvePaytmSetup(db, env),
     imageService().ref(product.image),
+    stockLeftByProduct(db, [product.id]),
   ])
   return {
     product: {
@@ -41,7 +46,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       price: product.price,
       originalPrice: product.originalPrice,
       discount: product.discount,
-      inStock: product.inStock,
+      // An order here is delivered by this shop, so a product sold from stock needs an item
+      // left (createOrder checks again when the form is sent).
+      inStock: productAvailability(product, stockLeft, { viaCheckout: true }).inStock,
       deliveryTime: product.deliveryTime.trim() || 'Instant',
     },
     image,

@@ -20,7 +20,12 @@ import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
-import { listCategories, listProducts } from '~/data/product.server'
+import {
+  listCategories,
+  listProducts,
+  productAvailability,
+  stockLeftByProduct,
+} from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs, socialImageUrl } from '~/lib/images.server'
 import { discountPercent, formatRupees } from '~/lib/money'
@@ -28,7 +33,11 @@ import type { Route } from './+types/home'
 
 export async function loader() {
   const { db, env } = services()
-  const [products, categories] = await Promise.all([listProducts(db), listCategories(db)])
+  const [products, categories, stockLeft] = await Promise.all([
+    listProducts(db),
+    listCategories(db),
+    stockLeftByProduct(db),
+  ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.
   const cards: CardProduct[] = products.map((product, index) => ({
@@ -39,7 +48,8 @@ export async function loader() {
     price: product.price,
     originalPrice: product.originalPrice,
     discount: product.discount,
-    inStock: product.inStock,
+    // Out of Stock when switched off, or when a product sold from stock has no item left.
+    inStock: productAvailability(product, stockLeft).inStock,
     featured: product.featured,
     rating: product.rating,
     tags: product.tags,

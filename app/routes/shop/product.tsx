@@ -13,7 +13,11 @@ import { metaDescription, seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { productQuestionMessage, whatsappLink } from '~/components/shop/whatsapp'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
-import { getProductBySlugOrId } from '~/data/product.server'
+import {
+  getProductBySlugOrId,
+  productAvailability,
+  stockLeftByProduct,
+} from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
 import { imageService, socialImageUrl } from '~/lib/images.server'
 import { formatRupees, paiseToDecimalText } from '~/lib/money'
@@ -21,12 +25,19 @@ import type { Route } from './+types/product'
 
 const PRODUCT_NOT_FOUND = 'Product not found'
 const PRODUCT_LOAD_FAILED = 'Failed to load product'
+/** From this many items left down to 1, the page says "Only N left". */
+const FEW_LEFT = 10
 
 export async function loader({ params }: Route.LoaderArgs) {
   const { db, env } = services()
   const product = await getProductBySlugOrId(db, params.slugOrId)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const image = await imageService().ref(product.image)
+  const [image, stockLeft] = await Promise.all([
+    imageService().ref(product.image),
+    stockLeftByProduct(db, [product.id]),
+  ])
+  // inStock is the owner's switch and, for a product sold from stock, an item left to sell.
+  const availability = productAvailability(product, stockLeft)
   const canonicalUrl = `${env.PUBLIC_URL}/product/${encodeURIComponent(product.slug)}`
   return {
     // What the page and its metadata show; no timestamps or internal fields.
@@ -40,7 +51,14 @@ export async function loader({ params }: Route.LoaderArgs) {
       originalPrice: product.originalPrice,
       discount: product.discount,
       category: product.category,
-      inStock: product.inStock,
+      inStock: availability.inStock,
+      /** Only a low count is shown ("Only 3 left"); the exact stock is the shop's business. */
+      fewLeft:
+        availability.inStock &&
+        availability.stockLeft !== null &&
+        availability.stockLeft <= FEW_LEFT
+          ? availability.stockLeft
+          : null,
       buyNowLink: product.buyNowLink,
       tags: product.tags,
       validity: product.validity,
@@ -154,9 +172,16 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               {product.category}
             </span>
             {product.inStock ? (
-              <span className="rounded-full bg-emerald-100 px-3 py-1 font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
-                In Stock
-              </span>
+              <>
+                <span className="rounded-full bg-emerald-100 px-3 py-1 font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
+                  In Stock
+                </span>
+                {product.fewLeft !== null ? (
+                  <span className="rounded-full bg-amber-100 px-3 py-1 font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                    Only {product.fewLeft} left
+                  </span>
+                ) : null}
+              </>
             ) : (
               <span className="rounded-full bg-rose-100 px-3 py-1 font-semibold text-rose-800 dark:bg-rose-950 dark:text-rose-300">
                 Out of Stock

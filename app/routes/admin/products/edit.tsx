@@ -5,10 +5,16 @@ import { accountPageMeta } from '~/components/auth/messages'
 import { ProductForm } from '~/components/admin/product-form'
 import { toast } from '~/components/ui/toast'
 import { listCategories } from '~/data/product.server'
+import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { requirePermission } from '~/lib/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
-import { productInitial, requireProduct, saveProductForm } from './product-form.server'
+import {
+  productInitial,
+  requireProduct,
+  saveProductForm,
+  savedDelivery,
+} from './product-form.server'
 import type { Route } from './+types/edit'
 
 /**
@@ -19,12 +25,22 @@ import type { Route } from './+types/edit'
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requirePermission(request, 'canCreateProducts')
   const product = await requireProduct(params.id)
-  const categories = await listCategories(services().db)
+  const { db } = services()
+  const [categories, delivery, counts] = await Promise.all([
+    listCategories(db),
+    savedDelivery(product),
+    stockCounts(db, product.id),
+  ])
   return {
     id: product.id,
     categories,
-    initial: await productInitial(product),
+    initial: await productInitial(product, delivery),
     savedImage: product.image,
+    saved: {
+      hasSharedSecret: delivery.hasSharedSecret,
+      stockAvailable: counts.available,
+      stockUrl: `/admin/products/${product.id}/stock`,
+    },
   }
 }
 
@@ -43,6 +59,7 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       categories={loaderData.categories}
       initial={actionData?.initial ?? loaderData.initial}
       savedImage={loaderData.savedImage}
+      saved={loaderData.saved}
       result={actionData}
     />
   )

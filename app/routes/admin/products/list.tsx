@@ -1,3 +1,4 @@
+import Boxes from 'lucide-react/icons/boxes'
 import Copy from 'lucide-react/icons/copy'
 import Eye from 'lucide-react/icons/eye'
 import MessageSquareText from 'lucide-react/icons/message-square-text'
@@ -22,6 +23,7 @@ import {
   listProductsPage,
   productStats,
 } from '~/data/product.server'
+import { availableStock } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
 import { imageVariantUrl, type ImageRef } from '~/lib/images'
@@ -73,7 +75,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     confirmId ? getProductById(db, confirmId) : null,
     readFlash(request),
   ])
-  const images = await imageRefs(result.items.map((item) => item.image))
+  const [images, stock] = await Promise.all([
+    imageRefs(result.items.map((item) => item.image)),
+    availableStock(
+      db,
+      result.items.filter((item) => item.deliveryMode === 'stock').map((item) => item.id),
+    ),
+  ])
   return data(
     {
       stats,
@@ -85,7 +93,12 @@ export async function loader({ request }: Route.LoaderArgs) {
         size: result.pageSize,
         total: result.total,
       },
-      products: result.items.map((item, index) => ({ ...item, image: images[index] ?? null })),
+      products: result.items.map((item, index) => ({
+        ...item,
+        image: images[index] ?? null,
+        // Items left, for products sold from stock (null for shared and manual ones).
+        stockLeft: item.deliveryMode === 'stock' ? (stock.get(item.id) ?? 0) : null,
+      })),
       confirmDelete: toConfirm ? { id: toConfirm.id, title: toConfirm.title } : null,
       flash,
     },
@@ -95,7 +108,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   await requirePermission(request, 'canCreateProducts')
-  const { db, storage } = services()
+  const { db, storage, env } = services()
   const form = await request.formData()
   const intent = form.get('intent')
   const id = String(form.get('id') ?? '')
@@ -129,7 +142,7 @@ export async function action({ request }: Route.ActionArgs) {
       } else {
         // The copy gets its own image file, so deleting either product keeps the other's.
         const image = await copyProductImage(storage, source.image)
-        const copy = await duplicateProduct(db, id, { image })
+        const copy = await duplicateProduct(db, id, { image, appSecret: env.APP_SECRET })
         if (copy) {
           headers = await flashHeaders('success', duplicatedMessage(source.title))
         } else {
@@ -178,6 +191,26 @@ function Thumbnail({ image, className = '' }: { image: ImageRef | null; classNam
       decoding="async"
       className={`aspect-[4/3] rounded-lg bg-slate-100 object-cover dark:bg-slate-800 ${className}`}
     />
+  )
+}
+
+/** How the product sells: items left in stock, or its other delivery mode. */
+function DeliveryNote({ product }: { product: ListProduct }) {
+  const text =
+    product.stockLeft === null
+      ? product.deliveryMode === 'shared'
+        ? 'Shared secret'
+        : 'Manual delivery'
+      : product.stockLeft === 0
+        ? 'No stock left'
+        : `${number.format(product.stockLeft)} in stock`
+  const empty = product.stockLeft === 0 && product.inStock
+  return (
+    <span
+      className={`block whitespace-nowrap text-xs ${empty ? 'font-semibold text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
+    >
+      {text}
+    </span>
   )
 }
 
@@ -232,7 +265,7 @@ function RowActions({
   return (
     <div
       className={
-        compact ? 'flex items-center justify-end gap-0.5' : 'grid grid-cols-2 gap-2 sm:grid-cols-4'
+        compact ? 'flex items-center justify-end gap-0.5' : 'grid grid-cols-3 gap-2 sm:grid-cols-5'
       }
     >
       <Link
@@ -252,6 +285,15 @@ function RowActions({
       >
         <Pencil aria-hidden="true" className="size-4" />
         {label('Edit')}
+      </Link>
+      <Link
+        to={`/admin/products/${product.id}/stock`}
+        className={button}
+        title={compact ? 'Stock' : undefined}
+        aria-label={`Stock of ${product.title}`}
+      >
+        <Boxes aria-hidden="true" className="size-4" />
+        {label('Stock')}
       </Link>
       <Form method="post" action={LIST_PATH} className={compact ? '' : 'flex'}>
         <input type="hidden" name="intent" value="duplicate" />
@@ -604,6 +646,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                       </td>
                       <td className="px-2 py-3">
                         <StatusBadge inStock={product.inStock} />
+                        <DeliveryNote product={product} />
                       </td>
                       <td className="py-3 pl-2 pr-4">
                         <RowActions product={product} returnTo={returnTo} compact />
@@ -644,6 +687,9 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                           {number.format(product.reviews)} reviews)
                         </span>
                         <StatusBadge inStock={product.inStock} />
+                        <span className="basis-full">
+                          <DeliveryNote product={product} />
+                        </span>
                       </div>
                     </div>
                   </div>

@@ -3,11 +3,14 @@ import type { ProductFormInitial } from '~/components/admin/product-form'
 import {
   createProductChecked,
   getProductById,
+  getProductDelivery,
+  isSlugTaken,
   listCategories,
   SlugTakenError,
   updateProduct,
   type Product,
 } from '~/data/product.server'
+import { setProductDelivery } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { imageVariantUrl } from '~/lib/images'
 import { imageService } from '~/lib/images.server'
@@ -20,8 +23,11 @@ import {
 } from '~/lib/uploads.server'
 import {
   DEFAULT_CATEGORY,
+  DEFAULT_DELIVERY_MODE,
   DEFAULT_DELIVERY_TIME,
   DEFAULT_VALIDITY,
+  DELIVERY_MODES,
+  deliveryFromForm,
   IMAGE_MAX_BYTES,
   IMAGE_MESSAGES,
   isProductImageKey,
@@ -65,10 +71,32 @@ export function emptyProductInitial(categories: readonly string[]): ProductFormI
     deliveryTime: DEFAULT_DELIVERY_TIME,
     rating: '0',
     reviews: '0',
+    deliveryMode: DEFAULT_DELIVERY_MODE,
+    sharedSecret: '',
+    clearSharedSecret: false,
   }
 }
 
-export async function productInitial(product: Product): Promise<ProductFormInitial> {
+/** How the product is delivered now; a product deleted meanwhile reads as manual. */
+export interface SavedDelivery {
+  mode: (typeof DELIVERY_MODES)[number]
+  hasSharedSecret: boolean
+}
+
+export async function savedDelivery(product: Pick<Product, 'id'>): Promise<SavedDelivery> {
+  return (
+    (await getProductDelivery(services().db, product.id)) ?? {
+      mode: 'manual',
+      hasSharedSecret: false,
+    }
+  )
+}
+
+/** The edit form's values; the saved shared secret is never among them (only whether one is set). */
+export async function productInitial(
+  product: Product,
+  delivery: SavedDelivery,
+): Promise<ProductFormInitial> {
   return {
     title: product.title,
     slug: product.slug,
@@ -91,6 +119,9 @@ export async function productInitial(product: Product): Promise<ProductFormIniti
     deliveryTime: product.deliveryTime,
     rating: String(product.rating),
     reviews: String(product.reviews),
+    deliveryMode: delivery.mode,
+    sharedSecret: '',
+    clearSharedSecret: false,
   }
 }
 
@@ -135,6 +166,12 @@ function valuesToInitial(
     deliveryTime: text('deliveryTime'),
     rating: text('rating'),
     reviews: text('reviews'),
+    deliveryMode: (DELIVERY_MODES as readonly string[]).includes(text('deliveryMode'))
+      ? (text('deliveryMode') as ProductFormInitial['deliveryMode'])
+      : base.deliveryMode,
+    // What the admin typed comes back to them, so a refused save loses nothing.
+    sharedSecret: text('sharedSecret'),
+    clearSharedSecret: values.clearSharedSecret === 'on',
   }
 }
 
@@ -147,10 +184,13 @@ export async function saveProductForm(
   request: Request,
   target: { mode: 'add' } | { mode: 'edit'; product: Product },
 ) {
-  const { db, storage } = services()
+  const { db, storage, env } = services()
   const categories = await listCategories(db)
+  const delivery = target.mode === 'edit' ? await savedDelivery(target.product) : null
   const base =
-    target.mode === 'edit' ? await productInitial(target.product) : emptyProductInitial(categories)
+    target.mode === 'edit' && delivery
+      ? await productInitial(target.product, delivery)
+      : emptyProductInitial(categories)
   const failed =
     target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateFailed
 
@@ -192,9 +232,18 @@ export async function saveProductForm(
     }
   }
 
-  const parsed = parseProductForm(values, categories)
+  const parsed = parseProductForm(values, categories, {
+    hasSavedSharedSecret: delivery?.hasSharedSecret ?? false,
+  })
   if (parsed.errors) return answer(400, values, { errors: parsed.errors })
-  const input = parsed.data
+  // The product's own fields, and separately how it is delivered (the secret is encrypted).
+  const {
+    deliveryMode: _mode,
+    sharedSecret: _secret,
+    clearSharedSecret: _clear,
+    ...input
+  } = parsed.data
+  const deliveryInput = deliveryFromForm(parsed.data)
   const previousImage = target.mode === 'edit' ? target.product.image : ''
   // A new stored image must really be there (an old or forged key would show nothing).
   if (
@@ -206,13 +255,21 @@ export async function saveProductForm(
   }
 
   try {
+    // The product and its delivery are saved together, or neither is.
     if (target.mode === 'add') {
-      await createProductChecked(db, input)
+      await db.transaction().execute(async (trx) => {
+        const created = await createProductChecked(trx, input)
+        await setProductDelivery(trx, env.APP_SECRET, created.id, deliveryInput)
+      })
       throw redirect('/admin/products', {
         headers: await flashHeaders('success', PRODUCT_MESSAGES.created),
       })
     }
-    const updated = await updateProduct(db, target.product.id, input)
+    const updated = await db.transaction().execute(async (trx) => {
+      const saved = await updateProduct(trx, target.product.id, input)
+      if (saved) await setProductDelivery(trx, env.APP_SECRET, saved.id, deliveryInput)
+      return saved
+    })
     if (!updated) return answer(409, values, { formError: failed })
     // The replaced image is nobody's now (unless another product shows the same file).
     if (previousImage !== updated.image) {
@@ -223,7 +280,16 @@ export async function saveProductForm(
     })
   } catch (error) {
     if (error instanceof Response) throw error
-    if (error instanceof SlugTakenError)
+    // A save racing another to the same slug fails on the unique index inside the transaction
+    // (on PostgreSQL that aborts it before SlugTakenError can be told apart): check again.
+    if (
+      error instanceof SlugTakenError ||
+      (await isSlugTaken(
+        db,
+        input.slug,
+        target.mode === 'edit' ? target.product.id : undefined,
+      ).catch(() => false))
+    )
       return answer(409, values, { errors: { slug: PRODUCT_MESSAGES.slugTaken } })
     console.error(`[admin] saving a product (${target.mode}) failed:`, error)
     return answer(500, values, {

@@ -1,0 +1,74 @@
+/**
+ * The admin stock page's import rules and messages (issue 7), shared by the browser (checks
+ * before uploading) and the action (the same checks again). Browser-safe: no server imports.
+ */
+
+/** 5 MB: a file (or pasted text) of exactly this many bytes is accepted, one byte more is not. */
+export const STOCK_IMPORT_MAX_BYTES = 5 * 1024 * 1024
+export const STOCK_FILE_EXTENSIONS = ['.txt', '.csv'] as const
+/** For <input type="file" accept>. */
+export const STOCK_FILE_ACCEPT = '.txt,.csv,text/plain,text/csv'
+
+export const STOCK_MESSAGES = {
+  nothing: 'Paste at least one line or choose a file to import',
+  both: 'Paste lines or choose a file, not both',
+  fileType: 'Choose a .txt or .csv file',
+  tooLarge: 'Imports are limited to 5 MB at a time. Split the file into smaller ones.',
+  notText: 'The file is not UTF-8 text. Save it as plain text or CSV (UTF-8) and try again.',
+  unreadable: 'The import could not be read. Please try again.',
+  failed: 'The import failed and nothing was added. Please try again.',
+  empty: 'No items found: the import has only empty lines.',
+  revoked: 'Item revoked. It will never be sold.',
+  revokeNotAvailable:
+    'This item is no longer available (sold or already revoked), so it was left as it is.',
+  revokeMissing: 'Item not found',
+  revokeTitle: 'Revoke item',
+  revokeQuestion: 'Revoke this item? It will never be sold, and this cannot be undone.',
+} as const
+
+/** The checks both sides make on a chosen file: its name's extension, then its size. */
+export function checkStockFile(file: { name: string; size: number }): string | null {
+  const name = file.name.toLowerCase()
+  if (!STOCK_FILE_EXTENSIONS.some((extension) => name.endsWith(extension)))
+    return STOCK_MESSAGES.fileType
+  if (file.size > STOCK_IMPORT_MAX_BYTES) return STOCK_MESSAGES.tooLarge
+  return null
+}
+
+const count = new Intl.NumberFormat('en-IN')
+const plural = (n: number, one: string, many: string) =>
+  `${count.format(n)} ${n === 1 ? one : many}`
+
+/** "(line 4)", "(lines 4, 9)", "(lines 1, 2, … and 80 more)": the reported ones of `total`. */
+function lineList(lines: readonly number[], total: number): string {
+  if (total === 0) return ''
+  const shown = lines.map((line) => count.format(line)).join(', ')
+  const more = total - lines.length
+  const label = total === 1 ? 'line' : 'lines'
+  return more > 0 ? ` (${label} ${shown} and ${count.format(more)} more)` : ` (${label} ${shown})`
+}
+
+/** What importStock reports, in the admin's words. */
+export interface ImportSummaryCounts {
+  added: number
+  duplicates: number
+  invalid: number
+  duplicateLines: number[]
+  invalidLines: number[]
+  filled: number
+}
+
+/** "3 added, 1 duplicate skipped (line 4), 1 invalid (line 5)" */
+export function importSummaryText(summary: ImportSummaryCounts): string {
+  return [
+    `${count.format(summary.added)} added`,
+    `${plural(summary.duplicates, 'duplicate', 'duplicates')} skipped${lineList(summary.duplicateLines, summary.duplicates)}`,
+    `${count.format(summary.invalid)} invalid${lineList(summary.invalidLines, summary.invalid)}`,
+  ].join(', ')
+}
+
+/** How many orders waiting for stock the import delivered. */
+export function filledOrdersText(filled: number): string {
+  if (filled === 0) return 'No paid orders were waiting for this stock.'
+  return `${plural(filled, 'waiting order', 'waiting orders')} filled and delivered.`
+}

@@ -1,0 +1,200 @@
+// Stock import (issue 7): 10,000 lines with 100 duplicates into a fresh database through
+// importStock (app/data/stock.server.ts), the function the admin stock page calls.
+//
+//   node bench/stock-import.mjs                       SQLite (and PostgreSQL when BENCH_DATABASE_URL,
+//                                                     DATABASE_URL or TEST_DATABASE_URL is a postgres:// URL)
+//   node bench/stock-import.mjs --engine postgres     one engine only (sqlite | postgres)
+//   node bench/stock-import.mjs --lines 10000 --duplicates 100 --runs 3
+//
+// Each run uses a fresh database (a new SQLite file, or a new PostgreSQL schema dropped
+// afterwards) with one product sold from stock, and times:
+//   1. the import: every line parsed, fingerprinted (HMAC), encrypted (AES-256-GCM) and
+//      inserted in one transaction, in batches of 500; the duplicates reported, not added;
+//   2. the same lines again: every one is now a duplicate of an item in the database.
+// The app's TypeScript is loaded with tsx, as `npm run db:*` does: no build needed.
+//
+// Budget: the right figures (9,900 added, 100 duplicates; then 0 added, 10,000 duplicates) and
+// each import under 5 s on 2 cores. Figures go to bench/results/stock-import.json and stdout.
+import crypto from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import pg from 'pg'
+import { register } from 'tsx/esm/api'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const args = process.argv.slice(2)
+const option = (name, fallback) => {
+  const index = args.indexOf(`--${name}`)
+  return index >= 0 && args[index + 1] ? args[index + 1] : fallback
+}
+const LINES = Number(option('lines', '10000'))
+const DUPLICATES = Number(option('duplicates', '100'))
+const RUNS = Number(option('runs', '3'))
+export const BUDGET = { importMs: 5_000 }
+
+const pgUrl = [
+  process.env.BENCH_DATABASE_URL,
+  process.env.DATABASE_URL,
+  process.env.TEST_DATABASE_URL,
+].find((url) => url?.startsWith('postgres'))
+const engines = option('engine', null)
+  ? [option('engine', null)]
+  : pgUrl
+    ? ['sqlite', 'postgres']
+    : ['sqlite']
+if (engines.includes('postgres') && !pgUrl) {
+  console.error('--engine postgres needs BENCH_DATABASE_URL, DATABASE_URL or TEST_DATABASE_URL')
+  process.exit(2)
+}
+
+// One loader for every module, so they share one copy of Kysely (the engine checks use instanceof).
+register({ tsconfig: path.join(root, 'tsconfig.json') })
+const load = (file) => import(pathToFileURL(path.join(root, file)).href)
+const { createDatabase } = await load('app/lib/db.server.ts')
+const { migrateToLatest } = await load('db/migrate.ts')
+const { createProduct } = await load('app/data/product.server.ts')
+const { importStock, setProductDelivery, stockCounts } = await load('app/data/stock.server.ts')
+
+/** `lines` lines: unique fictional accounts, with `duplicates` of them repeated further down. */
+function content(lines, duplicates) {
+  const unique = lines - duplicates
+  const out = Array.from(
+    { length: unique },
+    (_, i) =>
+      `bench-user-${String(i).padStart(6, '0')}@example.test / Bench-Pass-${crypto.randomBytes(6).toString('hex')}`,
+  )
+  // Each duplicate repeats an earlier line, spread over the file (what a merged export looks like).
+  for (let i = 0; i < duplicates; i++) {
+    const at = Math.floor(((i + 1) * out.length) / (duplicates + 1))
+    out.splice(at + 1, 0, out[Math.floor((i * unique) / duplicates)])
+  }
+  return out.join('\n')
+}
+
+async function freshDatabase(engine) {
+  if (engine === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-bench-stock-'))
+    const db = createDatabase({ sqlitePath: path.join(dir, 'bench.db') })
+    return {
+      db,
+      dispose: async () => (await db.destroy(), fs.rmSync(dir, { recursive: true, force: true })),
+    }
+  }
+  const schema = `kb_bench_stock_${crypto.randomBytes(4).toString('hex')}`
+  const admin = new pg.Client({ connectionString: pgUrl })
+  await admin.connect()
+  await admin.query(`create schema ${schema}`)
+  await admin.end()
+  const db = createDatabase({ databaseUrl: pgUrl, pgSchema: schema })
+  return {
+    db,
+    dispose: async () => {
+      await db.destroy()
+      const cleanup = new pg.Client({ connectionString: pgUrl })
+      await cleanup.connect()
+      await cleanup.query(`drop schema if exists ${schema} cascade`)
+      await cleanup.end()
+    },
+  }
+}
+
+async function run(engine, appSecret) {
+  const { db, dispose } = await freshDatabase(engine)
+  try {
+    await migrateToLatest(db)
+    const product = await createProduct(db, {
+      title: 'Bench Stock Product',
+      slug: 'bench-stock-product',
+      description: 'Bench',
+      shortDescription: 'Bench',
+      image: '',
+      price: 49_900,
+      originalPrice: 99_900,
+      category: 'Software',
+      featured: false,
+      inStock: true,
+      buyNowLink: null,
+      tags: [],
+      validity: '12 months',
+      deliveryTime: 'Instant delivery',
+      features: [],
+      metaTitle: '',
+      metaDescription: '',
+      keywords: [],
+      rating: 0,
+      reviews: 0,
+    })
+    await setProductDelivery(db, appSecret, product.id, { mode: 'stock' })
+    const text = content(LINES, DUPLICATES)
+    const input = { productId: product.id, content: text, format: 'lines', appSecret }
+
+    let started = performance.now()
+    const first = await importStock(db, input)
+    const firstMs = performance.now() - started
+    started = performance.now()
+    const again = await importStock(db, input)
+    const againMs = performance.now() - started
+    const counts = await stockCounts(db, product.id)
+    return { first, firstMs, again, againMs, available: counts.available }
+  } finally {
+    await dispose()
+  }
+}
+
+const round = (ms) => Math.round(ms)
+const results = []
+let failed = false
+const appSecret = crypto.randomBytes(32).toString('hex')
+console.log(
+  `Stock import: ${LINES.toLocaleString('en-IN')} lines with ${DUPLICATES} duplicates, ${RUNS} runs per engine (load avg ${os
+    .loadavg()
+    .map((n) => n.toFixed(1))
+    .join(' ')})`,
+)
+for (const engine of engines) {
+  for (let n = 1; n <= RUNS; n++) {
+    const result = await run(engine, appSecret)
+    const right =
+      result.first.added === LINES - DUPLICATES &&
+      result.first.duplicates === DUPLICATES &&
+      result.first.invalid === 0 &&
+      result.again.added === 0 &&
+      result.again.duplicates === LINES &&
+      result.available === LINES - DUPLICATES
+    const fast = result.firstMs < BUDGET.importMs && result.againMs < BUDGET.importMs
+    if (!right || !fast) failed = true
+    results.push({
+      engine,
+      run: n,
+      ...result,
+      firstMs: round(result.firstMs),
+      againMs: round(result.againMs),
+    })
+    console.log(
+      `${engine.padEnd(8)} run ${n}: ${result.first.added} added, ${result.first.duplicates} duplicates reported in ${round(result.firstMs)} ms; ` +
+        `again: ${result.again.added} added, ${result.again.duplicates} duplicates in ${round(result.againMs)} ms` +
+        `${right ? '' : '  WRONG FIGURES'}${fast ? '' : '  OVER BUDGET'}`,
+    )
+  }
+}
+
+fs.mkdirSync(path.join(root, 'bench/results'), { recursive: true })
+fs.writeFileSync(
+  path.join(root, 'bench/results/stock-import.json'),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      lines: LINES,
+      duplicates: DUPLICATES,
+      budget: BUDGET,
+      loadavg: os.loadavg(),
+      results,
+    },
+    null,
+    2,
+  ),
+)
+console.log(failed ? 'stock-import: over budget or wrong figures' : 'stock-import: within budget')
+process.exit(failed ? 1 : 0)

@@ -147,8 +147,16 @@ test("a guest buys a product: 'Simulate success' ends on 'Payment Successful!' w
     'href',
     '/dashboard',
   )
-  // Invoices come with the fulfilment work: the button is there, honestly disabled.
-  await expect(page.getByRole('button', { name: 'Download Invoice' })).toBeDisabled()
+  // The invoice and the order page are real links for the buyer (issue 7).
+  const orderId = new URL(page.url()).searchParams.get('ORDERID')!
+  await expect(page.getByRole('link', { name: 'Download Invoice' })).toHaveAttribute(
+    'href',
+    `/orders/${orderId}/invoice.pdf`,
+  )
+  await expect(page.getByRole('link', { name: 'View order' })).toHaveAttribute(
+    'href',
+    `/orders/${orderId}`,
+  )
 })
 
 test("'Simulate failure' ends on 'Payment Failed', and tampering with the result URL changes nothing", async ({

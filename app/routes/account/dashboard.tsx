@@ -3,14 +3,58 @@ import Shield from 'lucide-react/icons/shield'
 import { Link } from 'react-router'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
+import { CustomerOrderList } from '~/components/orders/customer-order-list'
+import { customerOrderStats, listCustomerOrders } from '~/data/customer-orders.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
 import { requireUser } from '~/lib/auth.server'
+import { formatRupees } from '~/lib/money'
 import type { Route } from './+types/dashboard'
 
+const RECENT_ORDERS = 5
+
+/** The customer's dashboard: figures and recent orders from their own orders (no samples). */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
+  const { db } = services()
+  const [stats, recent, settings] = await Promise.all([
+    customerOrderStats(db, user.id),
+    listCustomerOrders(db, user.id, { pageSize: RECENT_ORDERS }),
+    getSiteSettings(db),
+  ])
+  const when = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: settings.timezone,
+  })
   return {
     user: { name: user.name, email: user.email, isAdmin: user.isAdmin, createdAt: user.createdAt },
+    stats: {
+      purchases: stats.purchases,
+      spent: formatRupees(stats.spent),
+      inProgress: stats.inProgress,
+    },
+    recentOrders: recent.orders.map((order) => ({
+      id: order.id,
+      productName: order.productName,
+      amount: formatRupees(order.amount),
+      status: order.status,
+      date: when.format(new Date(order.createdAt)),
+    })),
+    moreOrders: recent.total > RECENT_ORDERS,
   }
+}
+
+function Stat({ label, value, hint }: { label: string; value: string; hint: string }) {
+  return (
+    <div className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+      <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
+      <dd className="mt-1 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
+        {value}
+      </dd>
+      <dd className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</dd>
+    </div>
+  )
 }
 
 const memberSince = (iso: string) =>
@@ -22,7 +66,7 @@ const memberSince = (iso: string) =>
   }).format(new Date(iso))
 
 export default function CustomerDashboard({ loaderData }: Route.ComponentProps) {
-  const { user } = loaderData
+  const { user, stats, recentOrders, moreOrders } = loaderData
   return (
     <div className="mx-auto max-w-4xl space-y-8">
       <div>
@@ -31,6 +75,48 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         </h1>
         <p className="mt-1 text-slate-600 dark:text-slate-300">Your account at a glance.</p>
       </div>
+
+      <section aria-labelledby="figures">
+        <h2 id="figures" className="sr-only">
+          Your purchases
+        </h2>
+        <dl className="grid gap-4 sm:grid-cols-3">
+          <Stat
+            label="Purchases"
+            value={String(stats.purchases)}
+            hint="Orders with a confirmed payment"
+          />
+          <Stat label="Total spent" value={stats.spent} hint="Refunds excluded" />
+          <Stat
+            label="Waiting for delivery"
+            value={String(stats.inProgress)}
+            hint="Paid orders still being prepared"
+          />
+        </dl>
+      </section>
+
+      <section aria-labelledby="recent-orders" className="space-y-3">
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          <h2 id="recent-orders" className="text-lg font-semibold text-slate-900 dark:text-white">
+            Recent orders
+          </h2>
+          {recentOrders.length > 0 ? (
+            <Link
+              to="/dashboard/orders"
+              className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              {moreOrders ? 'View all orders' : 'Go to My Orders'}
+            </Link>
+          ) : null}
+        </div>
+        {recentOrders.length > 0 ? (
+          <CustomerOrderList orders={recentOrders} />
+        ) : (
+          <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300">
+            You have not ordered anything yet while signed in. Your orders will appear here.
+          </p>
+        )}
+      </section>
 
       <section aria-labelledby="quick-actions" className="space-y-3">
         <h2 id="quick-actions" className="text-lg font-semibold text-slate-900 dark:text-white">

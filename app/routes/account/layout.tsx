@@ -1,5 +1,6 @@
 import KeyRound from 'lucide-react/icons/key-round'
 import LayoutDashboard from 'lucide-react/icons/layout-dashboard'
+import Package from 'lucide-react/icons/package'
 import Settings from 'lucide-react/icons/settings'
 import { Link, NavLink, Outlet } from 'react-router'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
@@ -10,7 +11,7 @@ import type { Route } from './+types/layout'
 
 /**
  * The customer area (/dashboard/*): signed-in users only. The sidebar lists what works;
- * My Orders and Wishlist join it with the issues that build them.
+ * Wishlist joins it with the issue that builds it.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
@@ -23,6 +24,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 const NAV = [
   { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
+  { to: '/dashboard/orders', label: 'My Orders', icon: Package, end: false },
   { to: '/dashboard/settings', label: 'Settings', icon: Settings, end: false },
 ] as const
 

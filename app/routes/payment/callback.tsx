@@ -4,18 +4,35 @@ import Download from 'lucide-react/icons/download'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
+import Package from 'lucide-react/icons/package'
 import { useEffect, useRef } from 'react'
-import { Link, useRevalidator } from 'react-router'
+import { data, Link, useRevalidator } from 'react-router'
 import { TestModeBanner } from '~/components/checkout/checkout-form'
+import { OrderSecret, secretView } from '~/components/orders/order-secret'
+import {
+  hasInvoice,
+  invoicePath,
+  orderPath,
+  orderStatusExplanation,
+  orderStatusLabel,
+} from '~/components/orders/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { getOrderWithAccessHash, PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
 import { getSiteSettings } from '~/data/settings.server'
+import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
-import { getUser } from '~/lib/auth.server'
+import { assertSameOrigin, getUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { canViewOrder } from '~/lib/payments/order-access.server'
+import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import {
+  findViewableOrder,
+  ORDER_PAGE_HEADERS,
+  ORDER_RATE_LIMITS,
+  overLimit,
+} from '~/routes/orders/order-access.server'
 import type { Route } from './+types/callback'
 
 /**
@@ -24,17 +41,27 @@ import type { Route } from './+types/callback'
  * the order: STATUS, TXNID or TXNAMOUNT in the query change nothing. While the order is
  * pending the page says 'Processing Payment...' and asks the server again (with JavaScript
  * through revalidation, without it by a meta refresh) until the order is final.
+ *
+ * After a successful payment the buyer (whoever may see the order's details) finds the
+ * delivered account details behind 'Reveal' right here (logged like a reveal on the order
+ * page), or what happens next when the order waits for stock or for the shop; the invoice;
+ * and the order page.
  */
 type ResultState = 'processing' | 'success' | 'failed'
 
 const SUCCESS_STATES: readonly string[] = [...PAID_STATUSES, 'refunded']
 const UNKNOWN_ERROR = 'Unknown error occurred'
+const NOTHING_TO_REVEAL = 'There is nothing to reveal for this order yet.'
 const CALLBACK_FAILED = 'Failed to process payment callback'
 
 function stateOf(order: Order): ResultState {
   if (SUCCESS_STATES.includes(order.status)) return 'success'
   if (order.status === 'pending') return 'processing'
   return 'failed'
+}
+
+function orderIdOf(request: Request): string {
+  return new URL(request.url).searchParams.get('ORDERID')?.slice(0, 60) ?? ''
 }
 
 function failureMessage(order: Order): string {
@@ -45,7 +72,7 @@ function failureMessage(order: Order): string {
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { db } = services()
-  const orderId = new URL(request.url).searchParams.get('ORDERID')?.slice(0, 60) ?? ''
+  const orderId = orderIdOf(request)
   const found = orderId ? await getOrderWithAccessHash(db, orderId) : null
   if (!found) {
     return { found: false as const, orderId, state: 'failed' as const, message: CALLBACK_FAILED }
@@ -87,10 +114,64 @@ export async function loader({ request }: Route.LoaderArgs) {
           ),
           dateTime,
           email: order.customerEmail,
+          status: order.status,
+          orderUrl: orderPath(order.id),
+          invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
         }
       : null,
     message: state === 'failed' ? failureMessage(order) : null,
   }
+}
+
+type RevealResult =
+  { secret: ReturnType<typeof secretView>; error: null } | { secret: null; error: string }
+
+/** Reveal on the result page: the same rules and log as the order page's, via result_page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const { db, env } = services()
+  const ip = clientIp(context)
+  const form = await request.formData()
+  const access = await findViewableOrder(request, ip, orderIdOf(request))
+  if (!access.ok || form.get('intent') !== 'reveal') {
+    return data<RevealResult>(
+      { secret: null, error: NOTHING_TO_REVEAL },
+      { status: 404, headers: ORDER_PAGE_HEADERS },
+    )
+  }
+  const blocked = await overLimit(`order-reveal:ip:${ip}`, ORDER_RATE_LIMITS.revealIp)
+  if (blocked) {
+    return data<RevealResult>(
+      { secret: null, error: tooManyAttemptsMessage(blocked.retryAfterSeconds) },
+      {
+        status: 429,
+        headers: { ...ORDER_PAGE_HEADERS, 'Retry-After': String(blocked.retryAfterSeconds) },
+      },
+    )
+  }
+  const { order, actor } = access.viewer
+  const secret = await revealOrderSecret(db, env.APP_SECRET, order.id, {
+    actor,
+    ip,
+    via: 'result_page',
+  })
+  if (!secret)
+    return data<RevealResult>(
+      { secret: null, error: NOTHING_TO_REVEAL },
+      { status: 409, headers: ORDER_PAGE_HEADERS },
+    )
+  return data<RevealResult>(
+    { secret: secretView(secret), error: null },
+    { headers: ORDER_PAGE_HEADERS },
+  )
+}
+
+/** The result page shows an order's details: never stored by a browser or a cache. */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const retryAfter = actionHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
 }
 
 /** Revalidates with growing gaps while the payment is being processed. */
@@ -121,12 +202,64 @@ function Detail({ label, value }: { label: string; value: string }) {
   return (
     <div className="flex justify-between gap-4 border-b border-slate-100 py-2 last:border-0 dark:border-slate-800">
       <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
-      <dd className="text-right font-semibold break-all text-slate-950 dark:text-white">{value}</dd>
+      <dd className="text-right font-semibold wrap-anywhere text-slate-950 dark:text-white">
+        {value}
+      </dd>
     </div>
   )
 }
 
-export default function PaymentResult({ loaderData }: Route.ComponentProps) {
+/** What the buyer gets now: the account details, or what happens next. */
+function Delivery({
+  orderId,
+  status,
+  reveal,
+}: {
+  orderId: string
+  status: string
+  reveal: RevealResult | undefined
+}) {
+  const here = `/payment/callback?ORDERID=${encodeURIComponent(orderId)}`
+  if (status === 'delivered') {
+    return (
+      <section
+        aria-labelledby="secret-heading"
+        className="mt-6 rounded-xl border border-slate-200 bg-slate-50 p-4 text-left dark:border-slate-700 dark:bg-slate-800/50"
+      >
+        <h2 id="secret-heading" className="font-bold text-slate-950 dark:text-white">
+          Your account details
+        </h2>
+        <div className="mt-2">
+          <OrderSecret
+            secret={reveal?.secret ?? null}
+            error={reveal?.error}
+            action={here}
+            hideTo={here}
+          />
+        </div>
+      </section>
+    )
+  }
+  const explanation = orderStatusExplanation(status)
+  if (!explanation) return null
+  return (
+    <section
+      aria-labelledby="next-heading"
+      className="mt-6 rounded-xl border border-amber-200 bg-amber-50 p-4 text-left dark:border-amber-800 dark:bg-amber-950/50"
+    >
+      <h2
+        id="next-heading"
+        className="flex items-center gap-2 font-bold text-slate-950 dark:text-white"
+      >
+        <Package aria-hidden="true" className="size-4" />
+        {orderStatusLabel(status)}
+      </h2>
+      <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">{explanation}</p>
+    </section>
+  )
+}
+
+export default function PaymentResult({ loaderData, actionData }: Route.ComponentProps) {
   const site = useSiteSettings()
   const result = loaderData
   usePolling(result.state === 'processing')
@@ -221,29 +354,35 @@ export default function PaymentResult({ loaderData }: Route.ComponentProps) {
 
         {result.state === 'success' ? (
           <>
+            {details && result.found ? (
+              <Delivery orderId={result.orderId} status={details.status} reveal={actionData} />
+            ) : null}
             <p className="mt-6 rounded-xl bg-emerald-50 px-4 py-3 text-left text-sm text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100">
-              Your account details will be sent to{' '}
-              {details ? <strong>{details.email}</strong> : 'your e-mail'} within 5 minutes. Please
-              check your spam folder if you do not see them.
+              We have e-mailed the link to your order page to{' '}
+              {details ? (
+                <strong className="wrap-anywhere">{details.email}</strong>
+              ) : (
+                'your e-mail address'
+              )}
+              . It should arrive within 5 minutes. Please check your spam folder if you do not see
+              it.
             </p>
-            <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-              {/* Invoices are not issued yet (the fulfilment work adds PDF invoices): no pretend download. */}
-              <button
-                type="button"
-                disabled
-                aria-describedby="invoice-note"
-                className={`${secondaryLink} cursor-not-allowed opacity-60`}
-              >
-                <Download aria-hidden="true" className="size-4" />
-                Download Invoice
-              </button>
+            <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-center">
+              {details?.invoiceUrl ? (
+                <a href={details.invoiceUrl} download className={secondaryLink}>
+                  <Download aria-hidden="true" className="size-4" />
+                  Download Invoice
+                </a>
+              ) : null}
+              {details ? (
+                <Link to={details.orderUrl} className={secondaryLink}>
+                  View order
+                </Link>
+              ) : null}
               <Link to="/dashboard" className={primaryLink}>
                 Go to Dashboard
               </Link>
             </div>
-            <p id="invoice-note" className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-              PDF invoices are coming soon.
-            </p>
           </>
         ) : null}
 

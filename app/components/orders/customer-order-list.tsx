@@ -1,0 +1,60 @@
+import ChevronRight from 'lucide-react/icons/chevron-right'
+import FileDown from 'lucide-react/icons/file-down'
+import { Link } from 'react-router'
+import { hasInvoice, invoicePath, OrderStatusBadge, orderPath } from './order-status'
+
+/** A signed-in customer's orders as rows (My Orders, the dashboard's recent orders). */
+export interface CustomerOrderItem {
+  id: string
+  productName: string
+  /** Formatted rupees. */
+  amount: string
+  status: string
+  /** Formatted date and time. */
+  date: string
+}
+
+export function CustomerOrderList({ orders }: { orders: CustomerOrderItem[] }) {
+  return (
+    <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+      {orders.map((order) => (
+        <li
+          key={order.id}
+          className="grid gap-3 p-4 sm:grid-cols-[minmax(0,1fr)_auto_auto] sm:items-center sm:gap-6 sm:px-5"
+        >
+          <div className="min-w-0">
+            <p className="font-semibold text-slate-950 dark:text-white">{order.productName}</p>
+            <p className="mt-0.5 text-sm text-slate-600 dark:text-slate-300">
+              <span className="font-mono break-all">{order.id}</span>
+              <span aria-hidden="true"> · </span>
+              <span className="whitespace-nowrap">{order.date}</span>
+            </p>
+          </div>
+          <div className="flex items-center gap-3 sm:flex-col sm:items-end sm:gap-1">
+            <span className="font-semibold text-slate-950 dark:text-white">{order.amount}</span>
+            <OrderStatusBadge status={order.status} />
+          </div>
+          <div className="flex flex-wrap items-center gap-2 sm:justify-end">
+            {hasInvoice(order.status) ? (
+              <a
+                href={invoicePath(order.id)}
+                download
+                className="inline-flex h-10 items-center gap-1.5 rounded-lg px-3 text-sm font-semibold text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
+              >
+                <FileDown aria-hidden="true" className="size-4" />
+                Invoice<span className="sr-only"> for order {order.id} (PDF)</span>
+              </a>
+            ) : null}
+            <Link
+              to={orderPath(order.id)}
+              className="inline-flex h-10 items-center gap-1 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+            >
+              View order<span className="sr-only"> {order.id}</span>
+              <ChevronRight aria-hidden="true" className="size-4" />
+            </Link>
+          </div>
+        </li>
+      ))}
+    </ul>
+  )
+}

@@ -1,0 +1,211 @@
+import Check from 'lucide-react/icons/check'
+import Copy from 'lucide-react/icons/copy'
+import Eye from 'lucide-react/icons/eye'
+import EyeOff from 'lucide-react/icons/eye-off'
+import KeyRound from 'lucide-react/icons/key-round'
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { Form, Link, useNavigation } from 'react-router'
+import { FormAlert } from '~/components/forms'
+import { toast } from '~/components/ui/toast'
+
+/**
+ * The delivered account details or key, hidden until the buyer presses Reveal (the order page
+ * and the payment result page). Reveal is a form POST to the page's own action, which logs the
+ * reveal with the time and IP and answers with the secret: it works without JavaScript, and
+ * the secret never sits in a URL, a cookie or the page's first HTML.
+ */
+export type RevealedSecret =
+  | { kind: 'text'; lines: string[] }
+  | { kind: 'fields'; fields: Array<{ name: string; value: string }> }
+
+const noop = () => () => {}
+/** True once React runs in the browser (copy buttons need the clipboard API). */
+function useHydrated(): boolean {
+  return useSyncExternalStore(
+    noop,
+    () => true,
+    () => false,
+  )
+}
+
+function CopyButton({
+  value,
+  label,
+  target,
+}: {
+  value: string
+  label: string
+  target: () => HTMLElement | null
+}) {
+  const [copied, setCopied] = useState(false)
+  useEffect(() => {
+    if (!copied) return
+    const timer = setTimeout(() => setCopied(false), 2000)
+    return () => clearTimeout(timer)
+  }, [copied])
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value)
+      setCopied(true)
+    } catch {
+      // No clipboard (an http:// address other than localhost, or permission refused): select
+      // the text so the buyer can copy it by hand.
+      const element = target()
+      if (element) window.getSelection()?.selectAllChildren(element)
+      toast.error('Could not copy automatically', {
+        description: 'The text is selected: copy it with your keyboard, or long-press it.',
+      })
+    }
+  }
+  return (
+    <button
+      type="button"
+      onClick={() => void copy()}
+      className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+    >
+      {copied ? (
+        <Check aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
+      ) : (
+        <Copy aria-hidden="true" className="size-4" />
+      )}
+      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
+      <span className="sr-only"> {label}</span>
+    </button>
+  )
+}
+
+function SecretRow({
+  name,
+  value,
+  copyLabel,
+}: {
+  name: string | null
+  value: string
+  copyLabel: string
+}) {
+  const hydrated = useHydrated()
+  const ref = useRef<HTMLElement>(null)
+  return (
+    <div className="flex flex-col gap-1.5 border-b border-slate-200 py-3 last:border-0 sm:flex-row sm:items-center sm:gap-3 dark:border-slate-700">
+      {name ? (
+        <dt className="text-sm font-medium text-slate-600 sm:w-32 sm:shrink-0 dark:text-slate-300">
+          {name}
+        </dt>
+      ) : null}
+      <dd className="flex min-w-0 flex-1 flex-col gap-2 min-[420px]:flex-row min-[420px]:items-center">
+        <code
+          ref={ref}
+          className="min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-words text-slate-950 select-all dark:bg-slate-800 dark:text-white"
+        >
+          {value}
+        </code>
+        {hydrated ? (
+          <span className="self-end min-[420px]:self-auto">
+            <CopyButton value={value} label={copyLabel} target={() => ref.current} />
+          </span>
+        ) : null}
+      </dd>
+    </div>
+  )
+}
+
+const revealButton =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70'
+
+export function OrderSecret({
+  secret,
+  error,
+  action,
+  hideTo,
+}: {
+  /** The secret the action just revealed, or null while hidden. */
+  secret: RevealedSecret | null
+  /** A message from the reveal action (too many attempts, nothing to reveal). */
+  error?: string | null
+  /** Where the Reveal form posts (the page's own URL). */
+  action: string
+  /** Where Hide goes: the same page, freshly loaded, with the secret hidden again. */
+  hideTo: string
+}) {
+  const busy = useNavigation().formData?.get('intent') === 'reveal'
+  const revealedRef = useRef<HTMLDivElement>(null)
+  // Screen readers and keyboards land on what was just revealed.
+  useEffect(() => {
+    if (secret) revealedRef.current?.focus()
+  }, [secret])
+
+  if (!secret) {
+    return (
+      <div className="space-y-3">
+        {error ? <FormAlert>{error}</FormAlert> : null}
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Hidden to keep them safe from anyone looking at your screen. Each time they are shown we
+          note the time and your IP address.
+        </p>
+        <Form method="post" action={action} preventScrollReset>
+          <input type="hidden" name="intent" value="reveal" />
+          <button type="submit" className={revealButton} disabled={busy}>
+            <Eye aria-hidden="true" className="size-4" />
+            {busy ? 'Revealing…' : 'Reveal'}
+          </button>
+        </Form>
+      </div>
+    )
+  }
+
+  const rows =
+    secret.kind === 'fields'
+      ? secret.fields.map((field) => ({
+          name: field.name,
+          value: field.value,
+          copyLabel: field.name,
+        }))
+      : secret.lines.map((line, index) => ({
+          name: null,
+          value: line,
+          copyLabel: secret.lines.length > 1 ? `line ${index + 1}` : 'account details',
+        }))
+  return (
+    <div
+      ref={revealedRef}
+      tabIndex={-1}
+      aria-label="Revealed account details"
+      role="region"
+      className="space-y-3 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+    >
+      <div className="rounded-xl border border-slate-200 bg-white px-3 dark:border-slate-700 dark:bg-slate-900">
+        <dl>
+          {rows.map((row, index) => (
+            <SecretRow key={index} name={row.name} value={row.value} copyLabel={row.copyLabel} />
+          ))}
+        </dl>
+      </div>
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
+          <KeyRound aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          Keep these details private: anyone who sees them can use them.
+        </p>
+        <Link
+          to={hideTo}
+          replace
+          preventScrollReset
+          className="inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
+        >
+          <EyeOff aria-hidden="true" className="size-4" />
+          Hide
+        </Link>
+      </div>
+    </div>
+  )
+}
+
+/** The server's secret as the component shows it: a line per row, or named fields. */
+export function secretView(
+  secret:
+    | { kind: 'text'; text: string }
+    | { kind: 'fields'; fields: Array<{ name: string; value: string }> },
+): RevealedSecret {
+  if (secret.kind === 'fields') return { kind: 'fields', fields: secret.fields }
+  const lines = secret.text.split(/\r?\n/).filter((line) => line.trim() !== '')
+  return { kind: 'text', lines: lines.length ? lines : [secret.text] }
+}

@@ -1,0 +1,102 @@
+/**
+ * An order's status in words a buyer understands (the order page, My Orders, the dashboard).
+ * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next.
+ */
+export type BuyerOrderStatus =
+  'pending' | 'paid' | 'failed' | 'expired' | 'delivered' | 'awaiting_stock' | 'refunded'
+
+type Tone = 'success' | 'progress' | 'neutral' | 'danger'
+
+const STATUS: Record<BuyerOrderStatus, { label: string; tone: Tone; explanation: string }> = {
+  delivered: {
+    label: 'Delivered',
+    tone: 'success',
+    explanation: 'Your order has been delivered. Your account details or key are on this page.',
+  },
+  awaiting_stock: {
+    label: 'Waiting for stock',
+    tone: 'progress',
+    explanation:
+      'Your payment is confirmed. This item is briefly out of stock: your order is in line and will be delivered automatically as soon as new stock arrives. We will e-mail you when it is ready.',
+  },
+  paid: {
+    label: 'Paid, being prepared',
+    tone: 'progress',
+    explanation:
+      'Your payment is confirmed. The shop is preparing your account details and will deliver them shortly. We will e-mail you when they are ready.',
+  },
+  pending: {
+    label: 'Payment pending',
+    tone: 'neutral',
+    explanation:
+      'We are waiting for the payment gateway to confirm this payment. If you paid, it is usually confirmed within a few minutes: reload this page to see it.',
+  },
+  failed: {
+    label: 'Payment failed',
+    tone: 'danger',
+    explanation:
+      'This payment did not go through, so nothing was delivered. If money left your account, contact us with your order ID and we will sort it out.',
+  },
+  expired: {
+    label: 'Payment not completed',
+    tone: 'danger',
+    explanation:
+      'We did not receive a confirmation of this payment from the gateway in time, so nothing was delivered. If money left your account, contact us with your order ID.',
+  },
+  refunded: {
+    label: 'Refunded',
+    tone: 'neutral',
+    explanation:
+      'Your payment has been refunded. Refunds usually reach your account within 5 to 7 working days, depending on your bank.',
+  },
+}
+
+const TONE_CLASS: Record<Tone, string> = {
+  success:
+    'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30',
+  progress:
+    'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30',
+  neutral:
+    'bg-slate-100 text-slate-800 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-400/30',
+  danger:
+    'bg-rose-50 text-rose-800 ring-rose-600/20 dark:bg-rose-950/70 dark:text-rose-200 dark:ring-rose-400/30',
+}
+
+function entry(status: string) {
+  return (
+    STATUS[status as BuyerOrderStatus] ?? {
+      label: status,
+      tone: 'neutral' as Tone,
+      explanation: '',
+    }
+  )
+}
+
+export function orderStatusLabel(status: string): string {
+  return entry(status).label
+}
+
+/** A sentence or two: where the order stands and what happens next. */
+export function orderStatusExplanation(status: string): string {
+  return entry(status).explanation
+}
+
+export function OrderStatusBadge({ status }: { status: string }) {
+  const { label, tone } = entry(status)
+  return (
+    <span
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${TONE_CLASS[tone]}`}
+    >
+      {label}
+    </span>
+  )
+}
+
+/** Whether the order has an invoice (payment confirmed and not refunded). */
+export function hasInvoice(status: string): boolean {
+  return status === 'paid' || status === 'delivered' || status === 'awaiting_stock'
+}
+
+/** Where a buyer's order lives, and its invoice. */
+export const orderPath = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`
+export const invoicePath = (orderId: string) => `${orderPath(orderId)}/invoice.pdf`

@@ -1,0 +1,138 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { customerOrderStats, getOrderPageProduct, listCustomerOrders } from './customer-orders.server'
+import { createOrder, markOrderFailed, markOrderPaid, transitionOrder } from './order.server'
+import { deleteProduct } from './product.server'
+import { createUser } from './user.server'
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+let clock = Date.UTC(2026, 0, 1)
+let txn = 0
+/** Orders one second apart, so "newest first" has an answer. */
+async function order(productId: string, userId: string | null, email: string = BUYER.email) {
+  clock += 1000
+  const at = clock
+  const { order: created } = await createOrder(
+    t.db,
+    { productId, customer: { ...BUYER, email }, userId },
+    { now: () => at },
+  )
+  return created
+}
+
+async function pay(orderId: string, paidAmount: number) {
+  txn += 1
+  await markOrderPaid(t.db, orderId, {
+    txnId: `T${txn}`,
+    bankTxnId: null,
+    paymentMode: 'UPI',
+    paidAmount,
+    respCode: '01',
+    respMsg: 'Txn Success',
+  }, { message: 'Paid' })
+}
+
+describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it("lists only the user's own orders, newest first, a page at a time", async () => {
+    const meera = await createUser(t.db, { email: 'meera@example.in', name: 'Meera' })
+    const ravi = await createUser(t.db, { email: 'ravi@example.in', name: 'Ravi' })
+    const product = await makeProduct(t.db, { price: 49_900 })
+    const mine: string[] = []
+    for (let i = 0; i < 5; i++) {
+      mine.push((await order(product.id, meera.id, meera.email)).id)
+      // Someone else's order, and a guest order typed with Meera's address: neither is hers.
+      await order(product.id, ravi.id, ravi.email)
+      await order(product.id, null, meera.email)
+    }
+    const newestFirst = [...mine].reverse()
+
+    const first = await listCustomerOrders(t.db, meera.id, { pageSize: 2 })
+    expect(first).toMatchObject({ total: 5, page: 1, pageCount: 3 })
+    expect(first.orders.map((row) => row.id)).toEqual(newestFirst.slice(0, 2))
+    expect(first.orders[0]).toEqual({
+      id: newestFirst[0],
+      productName: product.title,
+      productSlug: product.slug,
+      amount: 49_900,
+      status: 'pending',
+      createdAt: expect.any(String),
+    })
+    const third = await listCustomerOrders(t.db, meera.id, { page: 3, pageSize: 2 })
+    expect(third.orders.map((row) => row.id)).toEqual(newestFirst.slice(4))
+    // A page past the end shows the last one; nonsense shows the first.
+    expect((await listCustomerOrders(t.db, meera.id, { page: 99, pageSize: 2 })).page).toBe(3)
+    expect((await listCustomerOrders(t.db, meera.id, { page: Number.NaN, pageSize: 2 })).page).toBe(1)
+    expect((await listCustomerOrders(t.db, meera.id, { page: -4, pageSize: 2 })).page).toBe(1)
+
+    const all = await listCustomerOrders(t.db, meera.id)
+    expect(all.orders.map((row) => row.id)).toEqual(newestFirst)
+    expect(all.orders.every((row) => row.productName === product.title)).toBe(true)
+  })
+
+  it('shows nothing, on one page, for a user without orders', async () => {
+    const nobody = await createUser(t.db, { email: 'nobody@example.in', name: 'Nobody' })
+    expect(await listCustomerOrders(t.db, nobody.id, { page: 2 })).toEqual({
+      orders: [],
+      total: 0,
+      page: 1,
+      pageCount: 1,
+    })
+    expect(await customerOrderStats(t.db, nobody.id)).toEqual({ purchases: 0, spent: 0, inProgress: 0 })
+  })
+
+  it('keeps an order whose product was deleted, without a product link', async () => {
+    const user = await createUser(t.db, { email: 'gone@example.in', name: 'Gone' })
+    const product = await makeProduct(t.db)
+    const placed = await order(product.id, user.id, user.email)
+    await deleteProduct(t.db, product.id)
+    const { orders } = await listCustomerOrders(t.db, user.id)
+    expect(orders).toEqual([expect.objectContaining({ id: placed.id, productName: product.title, productSlug: null })])
+    expect(await getOrderPageProduct(t.db, product.id)).toBeNull()
+    expect(await getOrderPageProduct(t.db, null)).toBeNull()
+  })
+
+  it('counts purchases, money spent (refunds excluded) and paid orders still waiting for delivery', async () => {
+    const user = await createUser(t.db, { email: 'stats@example.in', name: 'Stats' })
+    const other = await createUser(t.db, { email: 'other@example.in', name: 'Other' })
+    const manual = await makeProduct(t.db, { price: 100_000 })
+    const cheap = await makeProduct(t.db, { price: 20_000 })
+
+    const paid = await order(manual.id, user.id) // manual delivery: stays paid
+    await pay(paid.id, 100_000)
+    const delivered = await order(cheap.id, user.id)
+    await pay(delivered.id, 20_000)
+    await transitionOrder(t.db, delivered.id, { from: ['paid'], to: 'delivered', event: { type: 'delivered', message: 'By hand' } })
+    const waiting = await order(cheap.id, user.id)
+    await pay(waiting.id, 20_000)
+    await transitionOrder(t.db, waiting.id, { from: ['paid'], to: 'awaiting_stock', event: { type: 'awaiting_stock', message: 'None left' } })
+    const refunded = await order(cheap.id, user.id)
+    await pay(refunded.id, 20_000)
+    await transitionOrder(t.db, refunded.id, { from: ['paid'], to: 'refunded', event: { type: 'refunded', message: 'Refunded' } })
+    const failed = await order(cheap.id, user.id)
+    await markOrderFailed(t.db, failed.id, { status: 'TXN_FAILURE', respCode: '227', respMsg: 'Declined' }, { message: 'Failed' })
+    await order(cheap.id, user.id) // pending
+    const elsewhere = await order(manual.id, other.id)
+    await pay(elsewhere.id, 100_000)
+
+    expect(await customerOrderStats(t.db, user.id)).toEqual({ purchases: 4, spent: 140_000, inProgress: 2 })
+    const { orders } = await listCustomerOrders(t.db, user.id)
+    expect(orders.map((row) => row.status)).toEqual(['pending', 'failed', 'refunded', 'awaiting_stock', 'delivered', 'paid'])
+  })
+
+  it("reads the product's page, validity and delivery time for the order page", async () => {
+    const product = await makeProduct(t.db, { validity: 'Lifetime', deliveryTime: '24 hours' })
+    expect(await getOrderPageProduct(t.db, product.id)).toEqual({
+      slug: product.slug,
+      validity: 'Lifetime',
+      deliveryTime: '24 hours',
+    })
+  })
+})

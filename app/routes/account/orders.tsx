@@ -1,0 +1,98 @@
+import ShoppingBag from 'lucide-react/icons/shopping-bag'
+import { Link } from 'react-router'
+import { Pagination } from '~/components/admin/pagination'
+import { accountPageMeta } from '~/components/auth/messages'
+import { CustomerOrderList } from '~/components/orders/customer-order-list'
+import { listCustomerOrders } from '~/data/customer-orders.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { requireUser } from '~/lib/auth.server'
+import { accountPageHeaders } from '~/routes/auth/headers'
+import { formatRupees } from '~/lib/money'
+import type { Route } from './+types/orders'
+
+/**
+ * /dashboard/orders: My Orders (issue 7). The signed-in user's own orders (placed while signed
+ * in; see app/data/customer-orders.server.ts for why guest orders with the same e-mail are not
+ * matched), newest first, 20 to a page (?page=), each linking to its order page and invoice.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const { db } = services()
+  const requested = Number(new URL(request.url).searchParams.get('page') ?? '1')
+  const [result, settings] = await Promise.all([
+    listCustomerOrders(db, user.id, { page: requested }),
+    getSiteSettings(db),
+  ])
+  const when = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: settings.timezone,
+  })
+  return {
+    orders: result.orders.map((order) => ({
+      id: order.id,
+      productName: order.productName,
+      amount: formatRupees(order.amount),
+      status: order.status,
+      date: when.format(new Date(order.createdAt)),
+    })),
+    total: result.total,
+    page: result.page,
+    pageCount: result.pageCount,
+  }
+}
+
+export default function MyOrders({ loaderData }: Route.ComponentProps) {
+  const { orders, total, page, pageCount } = loaderData
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
+          My Orders
+        </h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-300">
+          {total === 0
+            ? 'Everything you buy while signed in appears here.'
+            : `${total} order${total === 1 ? '' : 's'}, newest first. Open one to see its details, account details and invoice.`}
+        </p>
+      </div>
+      {orders.length === 0 ? (
+        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-700 dark:bg-slate-900">
+          <ShoppingBag aria-hidden="true" className="mx-auto size-10 text-slate-400" />
+          <h2 className="mt-3 text-lg font-semibold text-slate-950 dark:text-white">
+            No orders yet
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            Bought something as a guest? Use the link in your order e-mail to open it.
+          </p>
+          <Link
+            to="/"
+            className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700"
+          >
+            <ShoppingBag aria-hidden="true" className="size-4" />
+            Browse Products
+          </Link>
+        </div>
+      ) : (
+        <>
+          <CustomerOrderList orders={orders} />
+          {pageCount > 1 ? (
+            <Pagination
+              page={page}
+              pageCount={pageCount}
+              href={(n) => `/dashboard/orders?page=${n}`}
+            />
+          ) : null}
+        </>
+      )}
+    </div>
+  )
+}
+
+// Personal data: not to be stored by the browser or any cache on the way.
+export const headers = accountPageHeaders
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'My Orders')
+}

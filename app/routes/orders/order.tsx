@@ -1,0 +1,518 @@
+import Download from 'lucide-react/icons/download'
+import Flag from 'lucide-react/icons/flag'
+import Mail from 'lucide-react/icons/mail'
+import MessageCircle from 'lucide-react/icons/message-circle'
+import { useEffect, useId, useRef } from 'react'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { TestModeBanner } from '~/components/checkout/checkout-form'
+import { FormAlert } from '~/components/forms'
+import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error'
+import { OrderSecret, secretView } from '~/components/orders/order-secret'
+import {
+  hasInvoice,
+  invoicePath,
+  orderPath,
+  orderStatusExplanation,
+  OrderStatusBadge,
+} from '~/components/orders/order-status'
+import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
+import { whatsappLink } from '~/components/shop/whatsapp'
+import { getOrderPageProduct } from '~/data/customer-orders.server'
+import {
+  createOrderReport,
+  listOrderReports,
+  REPORT_MESSAGES,
+  REPORT_REASON_MAX,
+  REPORT_REASON_MIN,
+} from '~/data/order-report.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { revealOrderSecret } from '~/data/stock.server'
+import { services } from '~/lib/app-context.server'
+import { assertSameOrigin } from '~/lib/auth.server'
+import { formatRupees } from '~/lib/money'
+import { orderAccessCookie } from '~/lib/payments/order-access.server'
+import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import {
+  ORDER_PAGE_HEADERS,
+  ORDER_RATE_LIMITS,
+  orderPageHeaders,
+  overLimit,
+  requireViewableOrder,
+} from './order-access.server'
+import type { Route } from './+types/order'
+
+/**
+ * /orders/{orderId}: the buyer's order page (issue 7). Status in plain words, the product,
+ * amount, dates, payment reference, validity and delivery time; the delivered account details
+ * behind 'Reveal' (each reveal logged with time and IP); the invoice; help by WhatsApp and
+ * e-mail; and 'Report a problem' for a delivered order. See ./order-access.server.ts for who may
+ * see it: everyone else gets the same 404 as a missing order.
+ */
+const NOTHING_TO_REVEAL = 'There is nothing to reveal for this order yet.'
+
+const RESOLUTION_TEXT: Record<string, string> = {
+  replaced: 'We replaced the item. The new details are above.',
+  replied: 'The shop replied:',
+  refunded: 'Your payment was refunded.',
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const viewer = await requireViewableOrder(request, clientIp(context), params.orderId)
+  const { order } = viewer
+  const url = new URL(request.url)
+  if (url.searchParams.has('token')) {
+    // The token moves into this browser's cookie and out of the address bar and history.
+    const headers = new Headers(ORDER_PAGE_HEADERS)
+    if (viewer.queryToken)
+      headers.set(
+        'Set-Cookie',
+        orderAccessCookie(request, order.id, viewer.queryToken, env.PUBLIC_URL),
+      )
+    throw redirect(orderPath(order.id), { status: 303, headers })
+  }
+  const [settings, product, reports] = await Promise.all([
+    getSiteSettings(db),
+    getOrderPageProduct(db, order.productId),
+    listOrderReports(db, order.id),
+  ])
+  const when = new Intl.DateTimeFormat('en-IN', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: settings.timezone,
+  })
+  const openReport = reports.find((report) => report.status === 'open')
+  return data(
+    {
+      order: {
+        id: order.id,
+        status: order.status,
+        productName: order.productName,
+        amount: formatRupees(order.paidAmount ?? order.amount),
+        orderedAt: when.format(new Date(order.createdAt)),
+        paidAt: order.paidAt ? when.format(new Date(order.paidAt)) : null,
+        paymentReference: order.gatewayTxnId,
+        bankReference: order.bankTxnId,
+        testMode: order.testMode,
+      },
+      product: product
+        ? {
+            href: `/product/${encodeURIComponent(product.slug)}`,
+            // As the storefront shows them (spec: validity '1 Year', delivery 'Instant' by default).
+            validity: product.validity.trim() || '1 Year',
+            deliveryTime: product.deliveryTime.trim() || 'Instant',
+          }
+        : null,
+      invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
+      reports: reports.map((report) => ({
+        id: report.id,
+        open: report.status === 'open',
+        reason: report.reason,
+        reportedAt: when.format(new Date(report.createdAt)),
+        resolution: report.resolution,
+        reply: report.reply,
+        resolvedAt: report.resolvedAt ? when.format(new Date(report.resolvedAt)) : null,
+      })),
+      canReport: order.status === 'delivered' && !openReport,
+      reasonLength: { min: REPORT_REASON_MIN, max: REPORT_REASON_MAX },
+      justReported: url.searchParams.has('reported') && Boolean(openReport),
+    },
+    { headers: ORDER_PAGE_HEADERS },
+  )
+}
+
+type ActionResult =
+  | { intent: 'reveal'; secret: ReturnType<typeof secretView>; error: null }
+  | { intent: 'reveal'; secret: null; error: string }
+  | { intent: 'report'; error: string; reason: string }
+  | { intent: null; error: string }
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  assertSameOrigin(request)
+  const { db, env } = services()
+  const ip = clientIp(context)
+  const { order, actor, user } = await requireViewableOrder(request, ip, params.orderId)
+  const form = await request.formData()
+  const intent = form.get('intent')
+
+  if (intent === 'reveal') {
+    const blocked = await overLimit(`order-reveal:ip:${ip}`, ORDER_RATE_LIMITS.revealIp)
+    if (blocked) {
+      return data<ActionResult>(
+        {
+          intent: 'reveal',
+          secret: null,
+          error: tooManyAttemptsMessage(blocked.retryAfterSeconds),
+        },
+        {
+          status: 429,
+          headers: { ...ORDER_PAGE_HEADERS, 'Retry-After': String(blocked.retryAfterSeconds) },
+        },
+      )
+    }
+    const secret = await revealOrderSecret(db, env.APP_SECRET, order.id, {
+      actor,
+      ip,
+      via: 'order_page',
+    })
+    if (!secret) {
+      return data<ActionResult>(
+        { intent: 'reveal', secret: null, error: NOTHING_TO_REVEAL },
+        { status: 409, headers: ORDER_PAGE_HEADERS },
+      )
+    }
+    return data<ActionResult>(
+      { intent: 'reveal', secret: secretView(secret), error: null },
+      { headers: ORDER_PAGE_HEADERS },
+    )
+  }
+
+  if (intent === 'report') {
+    const reason = String(form.get('reason') ?? '').slice(0, REPORT_REASON_MAX + 1000)
+    const trimmed = reason.trim()
+    // Checked here first so a typo does not use up the address's reports.
+    const invalid =
+      trimmed.length < REPORT_REASON_MIN
+        ? REPORT_MESSAGES.tooShort
+        : trimmed.length > REPORT_REASON_MAX
+          ? REPORT_MESSAGES.tooLong
+          : null
+    if (invalid)
+      return data<ActionResult>(
+        { intent: 'report', error: invalid, reason },
+        { status: 400, headers: ORDER_PAGE_HEADERS },
+      )
+    const blocked = await overLimit(`order-report:ip:${ip}`, ORDER_RATE_LIMITS.reportIp)
+    if (blocked) {
+      return data<ActionResult>(
+        { intent: 'report', error: tooManyAttemptsMessage(blocked.retryAfterSeconds), reason },
+        {
+          status: 429,
+          headers: { ...ORDER_PAGE_HEADERS, 'Retry-After': String(blocked.retryAfterSeconds) },
+        },
+      )
+    }
+    const result = await createOrderReport(db, {
+      orderId: order.id,
+      reason: trimmed,
+      reportedBy: user ? `user:${user.id}` : 'customer',
+    })
+    if (!result.ok)
+      return data<ActionResult>(
+        { intent: 'report', error: result.error, reason },
+        { status: 400, headers: ORDER_PAGE_HEADERS },
+      )
+    throw redirect(`${orderPath(order.id)}?reported=1`, {
+      status: 303,
+      headers: ORDER_PAGE_HEADERS,
+    })
+  }
+
+  return data<ActionResult>(
+    { intent: null, error: 'Unknown action.' },
+    { status: 400, headers: ORDER_PAGE_HEADERS },
+  )
+}
+
+const card =
+  'rounded-2xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 dark:border-slate-800 dark:bg-slate-900'
+const cardHeading = 'text-lg font-bold text-slate-950 dark:text-white'
+const secondaryButton =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 px-5 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
+
+function Detail({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="flex flex-col gap-0.5 border-b border-slate-100 py-2.5 last:border-0 sm:flex-row sm:justify-between sm:gap-4 dark:border-slate-800">
+      <dt className="text-sm text-slate-600 dark:text-slate-300">{label}</dt>
+      <dd className="text-sm font-semibold wrap-anywhere text-slate-950 sm:text-right dark:text-white">
+        {children}
+      </dd>
+    </div>
+  )
+}
+
+function ReportForm({
+  error,
+  reason,
+  length,
+}: {
+  error: string | null
+  reason: string
+  length: { min: number; max: number }
+}) {
+  const id = useId()
+  const busy = useNavigation().formData?.get('intent') === 'report'
+  const field = useRef<HTMLTextAreaElement>(null)
+  // A refused report puts the cursor back in the field its message is about.
+  useEffect(() => {
+    if (error) field.current?.focus()
+  }, [error])
+  const hintId = `${id}-hint`
+  const errorId = `${id}-error`
+  return (
+    <Form method="post" preventScrollReset className="mt-4 space-y-3">
+      <input type="hidden" name="intent" value="report" />
+      <div className="space-y-1.5">
+        <label
+          htmlFor={id}
+          className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+        >
+          What is wrong?
+        </label>
+        <textarea
+          ref={field}
+          id={id}
+          name="reason"
+          rows={4}
+          maxLength={length.max}
+          defaultValue={reason}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? errorId : hintId}
+          className="block w-full rounded-xl border border-slate-300 bg-white px-3 py-2.5 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-900 dark:text-white"
+        />
+        {error ? (
+          <p id={errorId} className="text-sm font-medium text-rose-700 dark:text-rose-400">
+            {error}
+          </p>
+        ) : (
+          <p id={hintId} className="text-xs text-slate-600 dark:text-slate-400">
+            For example: the password is not accepted, or the key says it was already used. At least{' '}
+            {length.min} characters.
+          </p>
+        )}
+      </div>
+      <button type="submit" disabled={busy} className={secondaryButton}>
+        <Flag aria-hidden="true" className="size-4" />
+        {busy ? 'Sending…' : 'Report a problem'}
+      </button>
+    </Form>
+  )
+}
+
+export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { order, product, invoiceUrl, reports, canReport, justReported } = loaderData
+  const site = useSiteSettings()
+  const path = orderPath(order.id)
+  const reveal = actionData?.intent === 'reveal' ? actionData : null
+  const report = actionData?.intent === 'report' ? actionData : null
+  const whatsapp = whatsappLink(
+    site.whatsappNumber,
+    `Hi ${site.siteName}, I need help with my order ${order.id} (${order.productName}).`,
+  )
+  const mailto = site.contactEmail
+    ? `mailto:${site.contactEmail}?subject=${encodeURIComponent(`Help with order ${order.id}`)}`
+    : null
+
+  return (
+    <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pb-16 pt-8">
+      {order.testMode ? <TestModeBanner /> : null}
+      {actionData?.intent === null ? <FormAlert>{actionData.error}</FormAlert> : null}
+
+      <section aria-labelledby="order-heading" className={card}>
+        <p className="text-sm font-medium text-slate-600 dark:text-slate-300">
+          Order <span className="font-mono break-all">{order.id}</span>
+        </p>
+        <h1
+          id="order-heading"
+          className="mt-1 text-2xl font-extrabold tracking-tight text-slate-950 sm:text-3xl dark:text-white"
+        >
+          {order.productName}
+        </h1>
+        <div className="mt-3 flex flex-wrap items-center gap-3">
+          <OrderStatusBadge status={order.status} />
+        </div>
+        <p className="mt-3 text-slate-700 dark:text-slate-200">
+          {orderStatusExplanation(order.status)}
+        </p>
+        <dl className="mt-5">
+          <Detail label="Order ID">
+            <span className="font-mono">{order.id}</span>
+          </Detail>
+          <Detail label="Product">
+            {product ? (
+              <Link
+                to={product.href}
+                className="text-brand-700 hover:underline dark:text-brand-300"
+              >
+                {order.productName}
+              </Link>
+            ) : (
+              order.productName
+            )}
+          </Detail>
+          <Detail label={order.paidAt ? 'Amount paid' : 'Amount'}>{order.amount}</Detail>
+          <Detail label="Ordered on">{order.orderedAt}</Detail>
+          {order.paidAt ? <Detail label="Paid on">{order.paidAt}</Detail> : null}
+          <Detail label="Payment reference">{order.paymentReference ?? '—'}</Detail>
+          {order.bankReference ? (
+            <Detail label="Bank reference">{order.bankReference}</Detail>
+          ) : null}
+          {product ? (
+            <>
+              <Detail label="Validity">{product.validity}</Detail>
+              <Detail label="Delivery time">{product.deliveryTime}</Detail>
+            </>
+          ) : null}
+        </dl>
+      </section>
+
+      {order.status === 'delivered' ? (
+        <section aria-labelledby="secret-heading" className={card}>
+          <h2 id="secret-heading" className={cardHeading}>
+            Your account details
+          </h2>
+          <div className="mt-3">
+            <OrderSecret
+              secret={reveal?.secret ?? null}
+              error={reveal?.error}
+              action={path}
+              hideTo={path}
+            />
+          </div>
+        </section>
+      ) : null}
+
+      <div className="grid gap-6 sm:grid-cols-2">
+        {invoiceUrl ? (
+          <section aria-labelledby="invoice-heading" className={card}>
+            <h2 id="invoice-heading" className={cardHeading}>
+              Invoice
+            </h2>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+              A PDF with the seller, your details, the amount and the payment reference.
+            </p>
+            <a href={invoiceUrl} download className={`${secondaryButton} mt-4`}>
+              <Download aria-hidden="true" className="size-4" />
+              Download Invoice
+            </a>
+          </section>
+        ) : null}
+
+        <section
+          aria-labelledby="help-heading"
+          className={`${card} ${invoiceUrl ? '' : 'sm:col-span-2'}`}
+        >
+          <h2 id="help-heading" className={cardHeading}>
+            Need help?
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            Contact us with your order ID and we will help you.
+          </p>
+          <ul className="mt-3 space-y-2 text-sm">
+            {whatsapp ? (
+              <li>
+                <a
+                  href={whatsapp}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="inline-flex items-center gap-2 font-semibold text-emerald-700 hover:underline dark:text-emerald-400"
+                >
+                  <MessageCircle aria-hidden="true" className="size-4" />
+                  WhatsApp us about this order
+                  <span className="sr-only"> (opens in a new tab)</span>
+                </a>
+              </li>
+            ) : null}
+            {mailto ? (
+              <li>
+                <a
+                  href={mailto}
+                  className="inline-flex items-center gap-2 font-semibold break-all text-brand-700 hover:underline dark:text-brand-300"
+                >
+                  <Mail aria-hidden="true" className="size-4 shrink-0" />
+                  {site.contactEmail}
+                </a>
+              </li>
+            ) : null}
+            {!whatsapp && !mailto ? (
+              <li className="text-slate-600 dark:text-slate-300">
+                Contact the shop’s support team.
+              </li>
+            ) : null}
+          </ul>
+        </section>
+      </div>
+
+      {canReport || reports.length > 0 ? (
+        <section aria-labelledby="report-heading" className={card}>
+          <h2 id="report-heading" className={cardHeading}>
+            {canReport ? 'Report a problem' : 'Your report'}
+          </h2>
+          {justReported ? (
+            <div className="mt-3">
+              <FormAlert tone="success">
+                Thank you. We have told the shop about the problem; you will hear back by e-mail.
+              </FormAlert>
+            </div>
+          ) : null}
+          {reports.length > 0 ? (
+            <ul className="mt-3 space-y-3">
+              {reports.map((item) => (
+                <li
+                  key={item.id}
+                  className="rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-800/60"
+                >
+                  <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
+                    <span
+                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
+                        item.open
+                          ? 'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30'
+                          : 'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30'
+                      }`}
+                    >
+                      {item.open ? 'Open' : 'Resolved'}
+                    </span>
+                    <span className="text-slate-600 dark:text-slate-300">
+                      Reported on {item.reportedAt}
+                      {item.resolvedAt ? `, resolved on ${item.resolvedAt}` : ''}
+                    </span>
+                  </p>
+                  <p className="mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200">
+                    {item.reason}
+                  </p>
+                  {item.open ? (
+                    <p className="mt-2 text-slate-600 dark:text-slate-300">
+                      The shop is looking into it and will get back to you by e-mail.
+                    </p>
+                  ) : item.resolution ? (
+                    <div className="mt-2 border-l-2 border-brand-500 pl-3 text-slate-700 dark:text-slate-200">
+                      <p>{RESOLUTION_TEXT[item.resolution] ?? 'Resolved by the shop.'}</p>
+                      {item.reply ? (
+                        <p className="mt-1 whitespace-pre-line break-words">{item.reply}</p>
+                      ) : null}
+                    </div>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {canReport ? (
+            <>
+              <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+                Do the details not work? Tell us what happens and the shop will replace the item or
+                reply.
+              </p>
+              <ReportForm
+                error={report?.error ?? null}
+                reason={report?.reason ?? ''}
+                length={loaderData.reasonLength}
+              />
+            </>
+          ) : null}
+        </section>
+      ) : null}
+    </main>
+  )
+}
+
+export const headers = orderPageHeaders
+
+export function meta({ data: loaderData, matches }: Route.MetaArgs) {
+  const siteName = rootMetaData(matches)?.site.siteName ?? 'KeyBazaar'
+  const title = loaderData ? `Order ${loaderData.order.id}` : ORDER_NOT_FOUND.title
+  return [{ title: `${title} | ${siteName}` }, { name: 'robots', content: 'noindex' }]
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  return <OrderErrorPage error={error} />
+}

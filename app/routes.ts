@@ -19,6 +19,7 @@ export default [
   route('api/auth/*', 'routes/auth/api-auth.ts'),
   route('dashboard', 'routes/account/layout.tsx', [
     index('routes/account/dashboard.tsx'),
+    route('orders', 'routes/account/orders.tsx'), // My Orders (issue 7)
     route('settings', 'routes/account/settings.tsx'),
   ]),
   // Admin area: every route here must be in tests/e2e/authorization.spec.ts's table.
@@ -30,9 +31,14 @@ export default [
     route('products/add', 'routes/admin/products/add.tsx'),
     route('products/edit', 'routes/admin/products/edit-missing-id.tsx'),
     route('products/edit/:id', 'routes/admin/products/edit.tsx'),
+    route('products/:id/stock', 'routes/admin/products/stock.tsx'), // Stock items (issue 7)
     // Checkout and payments (issue 5)
     route('gateways', 'routes/admin/gateways.tsx'),
     route('payment-links', 'routes/admin/payment-links.tsx'),
+    // Orders and after-sales (issue 7)
+    route('orders', 'routes/admin/orders/list.tsx'),
+    route('orders/export', 'routes/admin/orders/export.ts'),
+    route('orders/:orderId', 'routes/admin/orders/detail.tsx'),
   ]),
   // Product image uploads for the admin product form (issue 6); guarded like the product pages.
   route('admin/api/uploads', 'routes/admin/api/uploads.ts'),
@@ -43,4 +49,8 @@ export default [
   route('api/payments/paytm/callback', 'routes/api/paytm-callback.ts'),
   route('api/paytm/generate-checksum', 'routes/api/paytm-generate-checksum.ts'),
   route('api/paytm/verify-payment', 'routes/api/paytm-verify-payment.ts'),
+  // Orders (issue 7): the buyer's order page, its secret link and its invoice
+  route('orders/:orderId', 'routes/orders/order.tsx'),
+  route('orders/:orderId/invoice.pdf', 'routes/orders/invoice.ts'),
+  route('orders/:orderId/:token', 'routes/orders/token.tsx'),
 ] satisfies RouteConfig

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { enqueueMail, enqueueOrderMail } from '~/lib/mail.server'
@@ -50,11 +50,14 @@ export async function createOrderReport(
       .executeTakeFirst()
     if (open) return { ok: false as const, error: REPORT_MESSAGES.alreadyOpen }
     const at = now.toISOString()
+    // A report sent twice at once: the partial unique index keeps one, the other is told.
     const report = await trx
       .insertInto('orderReport')
       .values({ id: newId(), orderId: order.id, reason, reportedBy: input.reportedBy, createdAt: at, resolution: null, reply: null, resolvedBy: null, resolvedAt: null })
+      .onConflict((oc) => oc.column('orderId').where(sql<boolean>`status = 'open'`).doNothing())
       .returningAll()
-      .executeTakeFirstOrThrow()
+      .executeTakeFirst()
+    if (!report) return { ok: false as const, error: REPORT_MESSAGES.alreadyOpen }
     await trx
       .insertInto('orderEvent')
       .values({

@@ -44,6 +44,23 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
     need: 'canManageOrders',
     success: { status: 200, text: 'Payment Links' },
   },
+  // Orders and after-sales (issue 7)
+  '/admin/orders': {
+    url: '/admin/orders',
+    need: 'canManageOrders',
+    success: { status: 200, text: 'Search by customer, order ID or product' },
+  },
+  '/admin/orders/export': {
+    url: '/admin/orders/export',
+    need: 'canManageOrders',
+    success: { status: 200, text: 'Order ID,Date,Customer Name,Email' },
+  },
+  // An order that does not exist: past the guard, the Order not found page.
+  '/admin/orders/:orderId': {
+    url: '/admin/orders/ORD_0_0',
+    need: 'canManageOrders',
+    success: { status: 404, text: 'Order not found' },
+  },
   // Catalogue (issue 6)
   '/admin/products': {
     url: '/admin/products',
@@ -66,6 +83,12 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
     need: 'canCreateProducts',
     success: { status: 404, text: 'Product Not Found' },
   },
+  // Stock items (issue 7): a product that does not exist, past the guard.
+  '/admin/products/:id/stock': {
+    url: '/admin/products/no-such-product/stock',
+    need: 'canCreateProducts',
+    success: { status: 404, text: 'Product Not Found' },
+  },
   '/admin/api/uploads': {
     url: '/admin/api/uploads',
     need: 'canCreateProducts',
@@ -85,6 +108,16 @@ const ADMIN_ACTIONS: Record<
   '/admin/payment-links': [
     { url: '/admin/payment-links', need: 'canManageOrders', form: {}, success: { status: 400 } },
   ],
+  // Orders and after-sales (issue 7): every action of the order page, on an order that does
+  // not exist (past the guard: 404).
+  '/admin/orders/:orderId': ['confirm', 'deliver', 'replace', 'refund', 'resend', 'reply', 'reveal'].map(
+    (intent) => ({
+      url: '/admin/orders/ORD_0_0',
+      need: 'canManageOrders' as const,
+      form: { intent, confirmed: 'yes', secret: 'KEY-1', note: 'Refund ref 1', reply: 'Hello' },
+      success: { status: 404 },
+    }),
+  ),
   // Catalogue (issue 6): delete and duplicate of a product that does not exist (answered with
   // a redirect back to the list and an error toast), the add and edit forms, the uploader.
   '/admin/products': [
@@ -113,6 +146,18 @@ const ADMIN_ACTIONS: Record<
       success: { status: 404 },
     },
   ],
+  // Stock items (issue 7): import and revoke, on a product that does not exist (past the guard: 404).
+  '/admin/products/:id/stock': (
+    [
+      { intent: 'import', content: 'KEY-1' },
+      { intent: 'revoke', itemId: 'no-such-item', confirmed: 'yes' },
+    ] as Array<Record<string, string>>
+  ).map((form) => ({
+    url: '/admin/products/no-such-product/stock',
+    need: 'canCreateProducts' as const,
+    form,
+    success: { status: 404 },
+  })),
   '/admin/api/uploads': [
     { url: '/admin/api/uploads', need: 'canCreateProducts', form: {}, success: { status: 400 } },
   ],

@@ -48,7 +48,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     ready: true,
   },
   { id: 'products', label: 'Products', to: '/admin/products', icon: Package, ready: true },
-  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart, ready: false },
+  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart, ready: true },
   {
     id: 'transactions',
     label: 'Transactions',
@@ -93,7 +93,16 @@ export function adminDisplayName(user: AdminShellUser): string {
 
 const itemBase = 'flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medium'
 
-function SidebarNav({ pathname, onNavigate }: { pathname: string; onNavigate?: () => void }) {
+function SidebarNav({
+  pathname,
+  onNavigate,
+  openReports = 0,
+}: {
+  pathname: string
+  onNavigate?: () => void
+  /** Open problem reports, shown as a badge on Orders. */
+  openReports?: number
+}) {
   const active = activeAdminSection(pathname)
   return (
     <nav aria-label="Admin">
@@ -115,6 +124,18 @@ function SidebarNav({ pathname, onNavigate }: { pathname: string; onNavigate?: (
                 >
                   <Icon aria-hidden="true" className="size-5 shrink-0" />
                   {label}
+                  {id === 'orders' && openReports > 0 ? (
+                    <span
+                      className={`ml-auto rounded-full px-2 py-0.5 text-xs font-bold tabular-nums ${
+                        isActive ? 'bg-white text-brand-700' : 'bg-rose-600 text-white'
+                      }`}
+                    >
+                      <span aria-hidden="true">{openReports}</span>
+                      <span className="sr-only">
+                        {openReports === 1 ? '1 open report' : `${openReports} open reports`}
+                      </span>
+                    </span>
+                  ) : null}
                 </Link>
               ) : (
                 <span
@@ -233,10 +254,13 @@ function UserMenu({ user }: { user: AdminShellUser }) {
 export function AdminShell({
   siteName,
   user,
+  openReports = 0,
   children,
 }: {
   siteName: string
   user: AdminShellUser
+  /** Open problem reports (the Orders badge); 0 hides it. */
+  openReports?: number
   children: ReactNode
 }) {
   const { pathname } = useLocation()
@@ -264,7 +288,7 @@ export function AdminShell({
       </a>
       <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 flex-col gap-6 border-r border-slate-200 bg-white px-3 py-5 lg:flex dark:border-slate-800 dark:bg-slate-900">
         <Brand siteName={siteName} />
-        <SidebarNav pathname={pathname} />
+        <SidebarNav pathname={pathname} openReports={openReports} />
       </aside>
 
       <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
@@ -284,7 +308,11 @@ export function AdminShell({
               </Dialog.Close>
             </div>
             <Dialog.Title className="sr-only">Admin menu</Dialog.Title>
-            <SidebarNav pathname={pathname} onNavigate={() => setMenuOpen(false)} />
+            <SidebarNav
+              pathname={pathname}
+              onNavigate={() => setMenuOpen(false)}
+              openReports={openReports}
+            />
             <ThemeSwitcher theme={theme} className="mt-auto self-start px-2 sm:hidden" />
           </Dialog.Content>
         </Dialog.Portal>

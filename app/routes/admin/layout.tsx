@@ -1,6 +1,7 @@
 import { isRouteErrorResponse, Link, Outlet } from 'react-router'
 import { AdminShell } from '~/components/admin/admin-shell'
 import { AccessDenied } from '~/components/auth/access-denied'
+import { countOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { requireAdmin } from '~/lib/permissions.server'
@@ -15,17 +16,23 @@ import type { Route } from './+types/layout'
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
-  const settings = await getSiteSettings(services().db)
+  const { db } = services()
+  const [settings, openReports] = await Promise.all([
+    getSiteSettings(db),
+    // The Orders badge: only for admins who can open the orders.
+    user.permissions.canManageOrders ? countOpenReports(db) : 0,
+  ])
   return {
     siteName: settings.siteName,
     user: { name: user.name, email: user.email, role: 'Admin' },
+    openReports,
   }
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { siteName, user } = loaderData
+  const { siteName, user, openReports } = loaderData
   return (
-    <AdminShell siteName={siteName} user={user}>
+    <AdminShell siteName={siteName} user={user} openReports={openReports}>
       <Outlet />
     </AdminShell>
   )

@@ -1,0 +1,707 @@
+import { sql, type SelectQueryBuilder, type Transaction } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
+import { PaytmChecksumError } from '~/lib/payments/paytm-checksum.server'
+import {
+  fetchOrderStatus,
+  GatewayUnavailableError,
+  type PaytmConfig,
+  type PaytmOrderStatus,
+} from '~/lib/payments/paytm.server'
+import type { Database, DeliveryMode, OrderStatus, StockItemStatus } from '../../db/schema'
+import {
+  appendOrderEvent,
+  DuplicateTransactionError,
+  getOrder,
+  markOrderPaid,
+  PAID_STATUSES,
+  PAYABLE_STATUSES,
+  transitionOrder,
+  type Order,
+} from './order.server'
+import { resolveOrderReport } from './order-report.server'
+import { allocateStockItem, insertManualOrderItem, parseManualSecret } from './stock.server'
+
+/**
+ * The shop's side of orders (issue 7): the admin's list with search, filters, counts and a
+ * CSV export, one order with everything about it, and the recovery actions. Every action
+ * re-reads the order inside its own transaction and changes it only from the statuses it
+ * applies to (compare-and-set), writes its timeline entry with the admin as actor and queues
+ * the buyer's e-mail in the same transaction, so a double click or two admins at once change
+ * an order once. Permissions are checked by the routes (canManageOrders).
+ */
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'delivered',
+  'awaiting_stock',
+  'failed',
+  'expired',
+  'refunded',
+] as const satisfies readonly OrderStatus[]
+
+export const ADMIN_ORDERS_PAGE_SIZE = 20
+export const ORDER_SEARCH_MAX = 100
+export const REFUND_NOTE_MAX = 500
+export const REPLY_MAX = 2000
+
+export const ORDER_ADMIN_MESSAGES = {
+  notFound: 'Order not found',
+  noGateway:
+    'Payments are switched off (the Paytm gateway is inactive), so Paytm cannot be asked. Nothing was changed.',
+  refundNoteRequired: 'Enter a note, such as the refund reference from the Paytm dashboard.',
+  refundNoteTooLong: `Please keep the note under ${REFUND_NOTE_MAX} characters.`,
+  replyRequired: 'Write a reply to the buyer.',
+  replyTooLong: `Please keep the reply under ${REPLY_MAX.toLocaleString('en-IN')} characters.`,
+  noOpenReport: 'This order has no open problem report.',
+  notStockProduct:
+    'Only an order of a product sold from stock can be replaced from stock. Enter new details by hand instead.',
+} as const
+
+const statusText = (status: OrderStatus) => status.replace('_', ' ')
+
+/** Why an action does not apply to the order as it is now. */
+export function notApplicableMessage(action: string, status: OrderStatus): string {
+  return `${action} does not apply to an order that is ${statusText(status)}. Nothing was changed.`
+}
+
+export function alreadyPaidMessage(orderId: string, status: OrderStatus): string {
+  return `Order ${orderId} is already paid (${statusText(status)}). Nothing was changed.`
+}
+
+export function noStockMessage(productName: string): string {
+  return `No stock is left for ${productName}. Add stock items to the product, or enter new details by hand. Nothing was changed.`
+}
+
+export type ActionResult =
+  | { ok: true; message: string; status: OrderStatus }
+  | { ok: false; message: string; field?: 'secret' | 'note' | 'reply' }
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+export interface AdminOrderFilter {
+  /** Contains, any case: order id, customer name, e-mail or phone, product name. */
+  search?: string
+  status?: OrderStatus | null
+  /** Only orders with an open problem report. */
+  openReports?: boolean
+}
+
+export interface AdminOrderRow {
+  id: string
+  createdAt: string
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+  productName: string
+  /** Paise. */
+  amount: number
+  status: OrderStatus
+  gateway: string
+  gatewayTxnId: string | null
+  testMode: boolean
+  hasOpenReport: boolean
+}
+
+export interface AdminOrderPage {
+  items: AdminOrderRow[]
+  total: number
+  page: number
+  pageSize: number
+  pageCount: number
+}
+
+/** LIKE pattern for "contains", with the admin's % and _ taken literally (escape character !). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
+}
+
+function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: AdminOrderFilter) {
+  let q = query
+  const search = filter.search?.trim().slice(0, ORDER_SEARCH_MAX)
+  if (search) {
+    const pattern = containsPattern(search)
+    q = q.where(
+      sql<boolean>`(lower("order".id) like ${pattern} escape '!' or lower(customer_name) like ${pattern} escape '!' or lower(customer_email) like ${pattern} escape '!' or customer_phone like ${pattern} escape '!' or lower(product_name) like ${pattern} escape '!')`,
+    )
+  }
+  if (filter.status) q = q.where('order.status', '=', filter.status)
+  if (filter.openReports) q = q.where(sql<boolean>`exists (${openReportOf()})`)
+  return q
+}
+
+const openReportOf = () =>
+  sql`select 1 from order_report where order_report.order_id = "order".id and order_report.status = 'open'`
+
+const rowColumns = [
+  'order.id',
+  'order.createdAt',
+  'order.customerName',
+  'order.customerEmail',
+  'order.customerPhone',
+  'order.productName',
+  'order.amount',
+  'order.status',
+  'order.gateway',
+  'order.gatewayTxnId',
+  'order.testMode',
+] as const
+
+function selectRows(db: DB, filter: AdminOrderFilter) {
+  return filtered(db.selectFrom('order'), filter).select(rowColumns).select(sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport'))
+}
+
+type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
+
+function toRow(row: RawRow): AdminOrderRow {
+  return {
+    ...row,
+    amount: Number(row.amount),
+    testMode: Boolean(row.testMode),
+    hasOpenReport: Boolean(row.hasOpenReport),
+  }
+}
+
+/** A page of orders, newest first, filtered in SQL (one count and one page of rows). */
+export async function listAdminOrders(
+  db: DB,
+  query: AdminOrderFilter & { page?: number; pageSize?: number } = {},
+): Promise<AdminOrderPage> {
+  const pageSize = Math.min(Math.max(Math.trunc(query.pageSize ?? ADMIN_ORDERS_PAGE_SIZE), 1), 100)
+  const { count } = await filtered(db.selectFrom('order'), query)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  const total = Number(count)
+  const pageCount = Math.max(1, Math.ceil(total / pageSize))
+  const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), pageCount)
+  const rows = await selectRows(db, query)
+    .orderBy('order.createdAt', 'desc')
+    .orderBy('order.id', 'desc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute()
+  return { items: rows.map(toRow), total, page, pageSize, pageCount }
+}
+
+/**
+ * Every order the filter matches, newest first, read in batches by keyset (created_at, id), so
+ * an export of any size holds one batch in memory and never skips or repeats a row.
+ */
+export async function* exportAdminOrders(db: DB, filter: AdminOrderFilter, batchSize = 500): AsyncGenerator<AdminOrderRow> {
+  let after: { createdAt: string; id: string } | null = null
+  for (;;) {
+    let query = selectRows(db, filter)
+    if (after) {
+      const last: { createdAt: string; id: string } = after
+      query = query.where((eb) =>
+        eb.or([
+          eb('order.createdAt', '<', last.createdAt),
+          eb.and([eb('order.createdAt', '=', last.createdAt), eb('order.id', '<', last.id)]),
+        ]),
+      )
+    }
+    const rows = await query.orderBy('order.createdAt', 'desc').orderBy('order.id', 'desc').limit(batchSize).execute()
+    for (const row of rows) yield toRow(row)
+    const tail = rows.at(-1)
+    if (!tail || rows.length < batchSize) return
+    after = { createdAt: tail.createdAt, id: tail.id }
+  }
+}
+
+export interface OrderCounts {
+  total: number
+  byStatus: Record<OrderStatus, number>
+  openReports: number
+}
+
+/** How many orders are in each status, and how many have an open report (two aggregates). */
+export async function orderCounts(db: DB): Promise<OrderCounts> {
+  const [rows, reports] = await Promise.all([
+    db
+      .selectFrom('order')
+      .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+      .groupBy('status')
+      .execute(),
+    db
+      .selectFrom('orderReport')
+      .select((eb) => eb.fn.count<number | string>('orderId').distinct().as('count'))
+      .where('status', '=', 'open')
+      .executeTakeFirst(),
+  ])
+  const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>
+  let total = 0
+  for (const row of rows) {
+    byStatus[row.status] = Number(row.count)
+    total += Number(row.count)
+  }
+  return { total, byStatus, openReports: Number(reports?.count ?? 0) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One order
+
+export interface OrderProductInfo {
+  id: string
+  title: string
+  slug: string
+  deliveryMode: DeliveryMode
+  hasSharedSecret: boolean
+}
+
+export interface OrderItemRow {
+  id: string
+  status: StockItemStatus
+  addedBy: string
+  createdAt: string
+  deliveredAt: string | null
+  revokedAt: string | null
+  revokedReason: string | null
+}
+
+export interface AdminOrderDetail {
+  order: Order
+  /** Null when the product was deleted since. */
+  product: OrderProductInfo | null
+  /** Every item the order was given (the live one and revoked ones), oldest first; no secrets. */
+  items: OrderItemRow[]
+  hasOpenReport: boolean
+}
+
+export async function getAdminOrder(db: DB, orderId: string): Promise<AdminOrderDetail | null> {
+  const order = await getOrder(db, orderId)
+  if (!order) return null
+  const [product, items, open] = await Promise.all([
+    order.productId
+      ? db
+          .selectFrom('product')
+          .select(['id', 'title', 'slug', 'deliveryMode', 'sharedSecret'])
+          .where('id', '=', order.productId)
+          .executeTakeFirst()
+      : undefined,
+    db
+      .selectFrom('stockItem')
+      .select(['id', 'status', 'addedBy', 'createdAt', 'deliveredAt', 'revokedAt', 'revokedReason'])
+      .where('orderId', '=', order.id)
+      .orderBy('deliveredAt')
+      .orderBy('createdAt')
+      .execute(),
+    db.selectFrom('orderReport').select('id').where('orderId', '=', order.id).where('status', '=', 'open').executeTakeFirst(),
+  ])
+  return {
+    order,
+    product: product
+      ? {
+          id: product.id,
+          title: product.title,
+          slug: product.slug,
+          deliveryMode: product.deliveryMode,
+          hasSharedSecret: Boolean(product.sharedSecret),
+        }
+      : null,
+    items,
+    hasOpenReport: open !== undefined,
+  }
+}
+
+/** Which recovery actions apply to an order as it is. */
+export interface OrderActions {
+  /** Ask Paytm and mark paid (and deliver) when it confirms: pending, failed or expired orders. */
+  confirmPayment: boolean
+  /** Enter the details by hand: a paid or waiting order, or a delivered one (as its replacement). */
+  deliverManually: boolean
+  /** Revoke the delivered item and give the next one from stock: delivered orders of stock products. */
+  replaceFromStock: boolean
+  refund: boolean
+  resendDelivery: boolean
+  replyToReport: boolean
+  reveal: boolean
+}
+
+export function orderActions(detail: Pick<AdminOrderDetail, 'order' | 'product' | 'hasOpenReport'>): OrderActions {
+  const { status } = detail.order
+  return {
+    confirmPayment: (PAYABLE_STATUSES as readonly OrderStatus[]).includes(status),
+    deliverManually: status === 'paid' || status === 'awaiting_stock' || status === 'delivered',
+    replaceFromStock: status === 'delivered' && detail.product?.deliveryMode === 'stock',
+    refund: (PAID_STATUSES as readonly OrderStatus[]).includes(status),
+    resendDelivery: status === 'delivered',
+    replyToReport: detail.hasOpenReport,
+    reveal: status === 'delivered',
+  }
+}
+
+/**
+ * Names for the timeline's actors: user:{id} becomes the admin's (or buyer's) name and e-mail;
+ * customer, gateway and system read as words. Unknown users (deleted since) say so.
+ */
+export async function describeActors(db: DB, actors: readonly string[]): Promise<Record<string, string>> {
+  const ids = [...new Set(actors.filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5)))]
+  const users = ids.length ? await db.selectFrom('user').select(['id', 'name', 'email']).where('id', 'in', ids).execute() : []
+  const byId = new Map(users.map((user) => [user.id, user]))
+  const names: Record<string, string> = {}
+  for (const actor of new Set(actors)) {
+    if (actor.startsWith('user:')) {
+      const user = byId.get(actor.slice(5))
+      names[actor] = user ? (user.name.trim() ? `${user.name.trim()} (${user.email})` : user.email) : 'A deleted user'
+    } else {
+      names[actor] = ACTOR_WORDS[actor] ?? actor
+    }
+  }
+  return names
+}
+
+const ACTOR_WORDS: Record<string, string> = {
+  customer: 'Buyer',
+  gateway: 'Paytm',
+  system: 'System',
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recovery actions
+
+/**
+ * Takes the order for this transaction if it is in one of `statuses`: a write that changes
+ * nothing, first in the transaction, so SQLite takes its write lock at once and PostgreSQL locks
+ * the row (a concurrent action waits, then finds the status it left). Returns what it read.
+ */
+async function claimOrder(trx: Transaction<Database>, orderId: string, statuses: readonly OrderStatus[]) {
+  return trx
+    .updateTable('order')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', orderId)
+    .where('status', 'in', statuses)
+    .returning(['id', 'status', 'productId', 'productName'])
+    .executeTakeFirst()
+}
+
+async function currentStatus(db: DB, orderId: string): Promise<OrderStatus | null> {
+  const row = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  return row?.status ?? null
+}
+
+async function addEvent(
+  trx: Transaction<Database>,
+  orderId: string,
+  event: { type: string; message: string; actor: string; from?: OrderStatus; to?: OrderStatus; data?: unknown },
+  at: string,
+) {
+  await trx
+    .insertInto('orderEvent')
+    .values({
+      orderId,
+      type: event.type,
+      fromStatus: event.from ?? null,
+      toStatus: event.to ?? null,
+      message: event.message,
+      data: event.data === undefined ? null : JSON.stringify(event.data),
+      actor: event.actor,
+      createdAt: at,
+    })
+    .execute()
+}
+
+/** The order's live item (delivered or held) becomes revoked; returns the ids revoked. */
+async function revokeLiveItems(trx: Transaction<Database>, orderId: string, reason: string, at: string): Promise<string[]> {
+  const rows = await trx
+    .updateTable('stockItem')
+    .set({ status: 'revoked', revokedReason: reason, revokedAt: at, updatedAt: at })
+    .where('orderId', '=', orderId)
+    .where('status', 'in', ['held', 'delivered'])
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+const notFound = (): ActionResult => ({ ok: false, message: ORDER_ADMIN_MESSAGES.notFound })
+
+async function notApplicable(db: DB, orderId: string, action: string): Promise<ActionResult> {
+  const status = await currentStatus(db, orderId)
+  return status ? { ok: false, message: notApplicableMessage(action, status) } : notFound()
+}
+
+/** Thrown inside a transaction to roll it back with a message for the admin. */
+class Refused extends Error {}
+
+function describeAnswer(answer: PaytmOrderStatus): string {
+  return [answer.status === 'UNKNOWN' ? null : answer.status, answer.respCode, answer.respMsg].filter(Boolean).join(', ')
+}
+
+/**
+ * 'Confirm payment and deliver' for a pending, failed or expired order whose payment we missed:
+ * asks Paytm's status API (the same request reconciliation makes) and marks the order paid only
+ * when Paytm says TXN_SUCCESS for exactly the order's amount; markOrderPaid delivers in the same
+ * transaction. Works once: a paid order is left alone and the admin is told. When Paytm does not
+ * confirm, the answer is shown and recorded in the timeline, and the order does not change.
+ */
+export async function confirmPaymentAndDeliver(
+  db: DB,
+  input: {
+    orderId: string
+    actor: string
+    /** The Paytm to ask; null when payments are switched off. */
+    gateway: PaytmConfig | null
+    fetch?: typeof globalThis.fetch
+    timeoutMs?: number
+    now?: Date
+  },
+): Promise<ActionResult> {
+  const now = input.now ?? new Date()
+  const order = await getOrder(db, input.orderId)
+  if (!order) return notFound()
+  if (!(PAYABLE_STATUSES as readonly OrderStatus[]).includes(order.status)) {
+    return order.status === 'refunded' || (PAID_STATUSES as readonly OrderStatus[]).includes(order.status)
+      ? { ok: false, message: alreadyPaidMessage(order.id, order.status) }
+      : { ok: false, message: notApplicableMessage('Confirm payment', order.status) }
+  }
+  if (!input.gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
+
+  let answer: PaytmOrderStatus
+  try {
+    answer = await fetchOrderStatus(order.id, input.gateway, { fetch: input.fetch, timeoutMs: input.timeoutMs })
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError) {
+      return { ok: false, message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.` }
+    }
+    if (error instanceof PaytmChecksumError) {
+      return { ok: false, message: 'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.' }
+    }
+    throw error
+  }
+  const details = {
+    via: 'admin',
+    statusApi: answer.source,
+    status: answer.status,
+    respCode: answer.respCode,
+    respMsg: answer.respMsg,
+    txnId: answer.txnId,
+    gatewayAmount: answer.amountPaise,
+  }
+  const refuse = async (message: string): Promise<ActionResult> => {
+    await appendOrderEvent(db, order.id, { type: 'payment_check', message: `Checked with Paytm by an admin: ${message}`, actor: input.actor, data: details }, now)
+    return { ok: false, message: `${message} Nothing was changed.` }
+  }
+
+  if (answer.status !== 'TXN_SUCCESS') return refuse(`Paytm does not confirm this payment (${describeAnswer(answer)}).`)
+  if (answer.amountPaise !== order.amount) {
+    const shown = answer.amountPaise === null ? 'no amount' : formatRupees(answer.amountPaise)
+    return refuse(`Paytm reports a successful payment of ${shown}, but the order is for ${formatRupees(order.amount)}.`)
+  }
+  if (!answer.txnId) return refuse('Paytm reports success without a transaction id.')
+
+  try {
+    const result = await markOrderPaid(
+      db,
+      order.id,
+      {
+        txnId: answer.txnId,
+        bankTxnId: answer.bankTxnId,
+        paymentMode: answer.paymentMode,
+        paidAmount: answer.amountPaise,
+        respCode: answer.respCode,
+        respMsg: answer.respMsg,
+      },
+      {
+        message: `Payment of ${formatRupees(order.amount)} confirmed with Paytm by an admin`,
+        data: details,
+        actor: input.actor,
+        expected: order.status,
+        countsStatusCheck: true,
+      },
+      now,
+    )
+    if (!result.changed) {
+      return result.status ? { ok: false, message: alreadyPaidMessage(order.id, result.status) } : notFound()
+    }
+  } catch (error) {
+    if (!(error instanceof DuplicateTransactionError)) throw error
+    return refuse(`Paytm transaction ${answer.txnId} already paid another order.`)
+  }
+  const status = (await currentStatus(db, order.id)) ?? 'paid'
+  const outcome =
+    status === 'delivered'
+      ? 'the order was delivered.'
+      : status === 'awaiting_stock'
+        ? 'the product is out of stock, so the order waits for stock.'
+        : 'the order is paid and waits for you to deliver it.'
+  return { ok: true, status, message: `Payment confirmed with Paytm: ${outcome}` }
+}
+
+/**
+ * 'Deliver manually': the admin enters the details (lines, or "name: value" lines). A paid or
+ * waiting order becomes delivered; for a delivered order the details replace what it had (the
+ * old item is revoked) and an open report is resolved as replaced. The item is encrypted like
+ * stock; the buyer gets the delivery (or replacement) e-mail, queued in the same transaction.
+ */
+export async function deliverManually(
+  db: DB,
+  appSecret: string,
+  input: { orderId: string; secret: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const parsed = parseManualSecret(input.secret)
+  if (!parsed.ok) return { ok: false, message: parsed.error, field: 'secret' }
+  const at = (input.now ?? new Date()).toISOString()
+  const done = await db.transaction().execute(async (trx) => {
+    const order = await claimOrder(trx, input.orderId, ['paid', 'awaiting_stock', 'delivered'])
+    if (!order) return null
+    const revoked = await revokeLiveItems(trx, order.id, 'Replaced by details entered by an admin', at)
+    const item = await insertManualOrderItem(trx, appSecret, {
+      orderId: order.id,
+      productId: order.productId,
+      secret: parsed.secret,
+      addedBy: input.actor,
+      now: input.now,
+    })
+    if (order.status === 'delivered') {
+      await addEvent(
+        trx,
+        order.id,
+        { type: 'replaced', message: 'Replaced with details entered by an admin', actor: input.actor, data: { manualItemId: item.id, revokedItemIds: revoked } },
+        at,
+      )
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
+      await resolveOrderReport(trx, { orderId: order.id, resolution: 'replaced', actor: input.actor }, new Date(at))
+      return { status: 'delivered' as const, replaced: true }
+    }
+    await trx.updateTable('order').set({ status: 'delivered', updatedAt: at }).where('id', '=', order.id).where('status', '=', order.status).execute()
+    await addEvent(
+      trx,
+      order.id,
+      { type: 'delivered', message: 'Delivered by hand by an admin', actor: input.actor, from: order.status, to: 'delivered', data: { manualItemId: item.id, revokedItemIds: revoked } },
+      at,
+    )
+    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+    return { status: 'delivered' as const, replaced: false }
+  })
+  if (!done) return notApplicable(db, input.orderId, 'Manual delivery')
+  return {
+    ok: true,
+    status: done.status,
+    message: done.replaced
+      ? 'The new details replace the old ones; the buyer has been e-mailed.'
+      : 'Delivered; the buyer has been e-mailed.',
+  }
+}
+
+/**
+ * 'Replace item' for a delivered order of a stock product: in one transaction the delivered
+ * item is revoked (first: one live item per order) and the next available one is allocated.
+ * With no stock left, nothing changes. The buyer gets the 'replaced' e-mail; an open report is
+ * resolved as replaced.
+ */
+export async function replaceFromStock(
+  db: DB,
+  input: { orderId: string; actor: string; reason?: string; now?: Date },
+): Promise<ActionResult> {
+  const at = (input.now ?? new Date()).toISOString()
+  const reason = input.reason?.trim().slice(0, 500) || 'Replaced by an admin'
+  try {
+    const done = await db.transaction().execute(async (trx) => {
+      const order = await claimOrder(trx, input.orderId, ['delivered'])
+      if (!order) return null
+      const product = order.productId
+        ? await trx.selectFrom('product').select('deliveryMode').where('id', '=', order.productId).executeTakeFirst()
+        : undefined
+      if (!order.productId || product?.deliveryMode !== 'stock') throw new Refused(ORDER_ADMIN_MESSAGES.notStockProduct)
+      const revoked = await revokeLiveItems(trx, order.id, reason, at)
+      const item = await allocateStockItem(trx, { orderId: order.id, productId: order.productId, now: input.now })
+      if (!item) throw new Refused(noStockMessage(order.productName))
+      await addEvent(
+        trx,
+        order.id,
+        { type: 'replaced', message: `Item replaced from stock: ${reason}`, actor: input.actor, data: { stockItemId: item.id, revokedItemIds: revoked } },
+        at,
+      )
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
+      await resolveOrderReport(trx, { orderId: order.id, resolution: 'replaced', actor: input.actor }, new Date(at))
+      return true
+    })
+    if (!done) return notApplicable(db, input.orderId, 'Replace item')
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message }
+    throw error
+  }
+  return { ok: true, status: 'delivered', message: 'The item was replaced from stock; the buyer has been e-mailed.' }
+}
+
+/** Validates a refund note: required (the refund's reference), at most REFUND_NOTE_MAX. */
+export function checkRefundNote(note: string): string | null {
+  const trimmed = note.trim()
+  if (!trimmed) return ORDER_ADMIN_MESSAGES.refundNoteRequired
+  if (trimmed.length > REFUND_NOTE_MAX) return ORDER_ADMIN_MESSAGES.refundNoteTooLong
+  return null
+}
+
+/**
+ * 'Mark refunded' for a paid, delivered or waiting order: records that the money went back
+ * (the refund itself is made in the Paytm dashboard; no refund API is called), with the admin's
+ * note. The buyer is e-mailed and no longer sees the delivered item; an open report is resolved
+ * as refunded.
+ */
+export async function markRefunded(
+  db: DB,
+  input: { orderId: string; note: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const problem = checkRefundNote(input.note)
+  if (problem) return { ok: false, message: problem, field: 'note' }
+  const note = input.note.trim()
+  const now = input.now ?? new Date()
+  const result = await transitionOrder(
+    db,
+    input.orderId,
+    {
+      from: PAID_STATUSES,
+      to: 'refunded',
+      event: { type: 'refunded', message: `Marked refunded: ${note}`, data: { note }, actor: input.actor },
+      async also(trx) {
+        await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'refunded' })
+        await resolveOrderReport(trx, { orderId: input.orderId, resolution: 'refunded', actor: input.actor }, now)
+      },
+    },
+    now,
+  )
+  if (result.changed) return { ok: true, status: 'refunded', message: 'Marked refunded; the buyer has been e-mailed.' }
+  if (!result.status) return notFound()
+  if (result.status === 'refunded') return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
+  return { ok: false, message: notApplicableMessage('Mark refunded', result.status) }
+}
+
+/** 'Resend delivery e-mail' for a delivered order; recorded in the timeline. */
+export async function resendDeliveryMail(db: DB, input: { orderId: string; actor: string; now?: Date }): Promise<ActionResult> {
+  const at = (input.now ?? new Date()).toISOString()
+  const sent = await db.transaction().execute(async (trx) => {
+    const order = await claimOrder(trx, input.orderId, ['delivered'])
+    if (!order) return false
+    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+    await addEvent(trx, order.id, { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor }, at)
+    return true
+  })
+  if (!sent) return notApplicable(db, input.orderId, 'Resending the delivery e-mail')
+  return { ok: true, status: 'delivered', message: 'The delivery e-mail is on its way to the buyer.' }
+}
+
+/** Validates a reply to a report: required, at most REPLY_MAX. */
+export function checkReply(reply: string): string | null {
+  const trimmed = reply.trim()
+  if (!trimmed) return ORDER_ADMIN_MESSAGES.replyRequired
+  if (trimmed.length > REPLY_MAX) return ORDER_ADMIN_MESSAGES.replyTooLong
+  return null
+}
+
+/** 'Reply to report': the reply is e-mailed to the buyer and resolves the open report as replied. */
+export async function replyToReport(
+  db: DB,
+  input: { orderId: string; reply: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const problem = checkReply(input.reply)
+  if (problem) return { ok: false, message: problem, field: 'reply' }
+  const resolved = await db.transaction().execute((trx) =>
+    resolveOrderReport(trx, { orderId: input.orderId, resolution: 'replied', actor: input.actor, reply: input.reply }, input.now),
+  )
+  if (!resolved) {
+    const status = await currentStatus(db, input.orderId)
+    return status ? { ok: false, message: ORDER_ADMIN_MESSAGES.noOpenReport } : notFound()
+  }
+  return { ok: true, status: (await currentStatus(db, input.orderId)) ?? 'delivered', message: 'Reply sent; the report is resolved.' }
+}

@@ -1,0 +1,775 @@
+import ArrowLeft from 'lucide-react/icons/arrow-left'
+import BadgeCheck from 'lucide-react/icons/badge-check'
+import Eye from 'lucide-react/icons/eye'
+import EyeOff from 'lucide-react/icons/eye-off'
+import Mail from 'lucide-react/icons/mail'
+import MessageSquareReply from 'lucide-react/icons/message-square-reply'
+import PackageCheck from 'lucide-react/icons/package-check'
+import RefreshCw from 'lucide-react/icons/refresh-cw'
+import Undo2 from 'lucide-react/icons/undo-2'
+import { useEffect, useId, useRef, useSyncExternalStore, type FormEvent, type ReactNode } from 'react'
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useNavigation,
+  useParams,
+  useSubmit,
+} from 'react-router'
+import { accountPageMeta } from '~/components/auth/messages'
+import { FormAlert } from '~/components/forms'
+import { confirm, type ConfirmOptions } from '~/components/ui/confirm-dialog'
+import { toast } from '~/components/ui/toast'
+import { getOrder } from '~/data/order.server'
+import { services } from '~/lib/app-context.server'
+import { assertSameOrigin } from '~/lib/auth.server'
+import { requirePermission } from '~/lib/permissions.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import { readFlash } from '../products/flash.server'
+import { handleOrderAction, orderPageData } from './detail.server'
+import type { ActionIntent, ActionValues, OrderActionData } from './detail.server'
+import { ORDER_NOT_FOUND_TITLE, ORDERS_PATH, orderPath } from './filters'
+import { adminStatusLabel, AdminStatusBadge, OpenReportBadge, TestModeBadge } from './order-status'
+import type { Route } from './+types/detail'
+
+/**
+ * /admin/orders/{orderId}: everything about one order (customer, product, amounts, gateway
+ * references, the delivered item behind Reveal, every step of its timeline with who did it,
+ * problem reports) and the recovery actions that apply to it. Each action is a POST that
+ * checks Can Manage Orders itself and asks for confirmation first.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  await requirePermission(request, 'canManageOrders')
+  const { db, env } = services()
+  const [page, { flash, headers }] = await Promise.all([
+    orderPageData(db, env, params.orderId),
+    readFlash(request),
+  ])
+  if (!page) throw data({ title: ORDER_NOT_FOUND_TITLE }, { status: 404, headers })
+  return data({ ...page, flash }, { headers })
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requirePermission(request, 'canManageOrders')
+  // The session cookie is SameSite=Lax already; refuse a cross-site post outright as well.
+  assertSameOrigin(request)
+  const { db, env } = services()
+  if (!(await getOrder(db, params.orderId))) {
+    throw data({ title: ORDER_NOT_FOUND_TITLE }, { status: 404 })
+  }
+  return handleOrderAction(db, env, {
+    orderId: params.orderId,
+    user,
+    form: await request.formData(),
+    ip: clientIp(context),
+  })
+}
+
+type PageData = Route.ComponentProps['loaderData']
+
+const subscribeNothing = () => () => {}
+function useHydrated() {
+  return useSyncExternalStore(
+    subscribeNothing,
+    () => true,
+    () => false,
+  )
+}
+
+const card =
+  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
+const primaryButton =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70'
+const secondaryButton =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-70 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800'
+const dangerButton =
+  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-rose-600 px-4 font-semibold text-white shadow-sm hover:bg-rose-700 disabled:opacity-70'
+const textareaClass =
+  'block w-full rounded-xl border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
+
+function Fact({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
+  return (
+    <div className={`min-w-0 ${wide ? 'col-span-2 sm:col-span-1' : ''}`}>
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {label}
+      </dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  )
+}
+
+const mono = 'font-mono text-[13px] break-all'
+
+function Summary({ page }: { page: PageData }) {
+  const { order, product } = page
+  return (
+    <section aria-labelledby="summary-heading" className={card}>
+      <h2 id="summary-heading" className="sr-only">
+        Summary
+      </h2>
+      <dl className="grid grid-cols-2 gap-x-6 gap-y-4">
+        <Fact label="Customer" wide>
+          <span className="font-semibold">{order.customerName}</span>
+          <br />
+          <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
+            {order.customerEmail}
+          </a>
+          <br />
+          <a href={`tel:${order.customerPhone}`} className="text-brand-700 hover:underline dark:text-brand-300">
+            {order.customerPhone}
+          </a>
+        </Fact>
+        <Fact label="Account" wide>{order.account ?? 'Guest checkout (not signed in)'}</Fact>
+        <Fact label="Product" wide>
+          {product ? (
+            <Link
+              to={`/admin/products/edit/${product.id}`}
+              className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              {order.productName}
+            </Link>
+          ) : (
+            <>
+              <span className="font-semibold">{order.productName}</span>{' '}
+              <span className="text-slate-500 dark:text-slate-400">(product deleted since)</span>
+            </>
+          )}
+        </Fact>
+        <Fact label="Delivery" wide>{product?.deliveryMode ?? 'Unknown (product deleted)'}</Fact>
+        <Fact label="Amount" wide>
+          <span className="text-base font-bold">{order.amount}</span>
+          {order.paidAmount ? (
+            <span className="block text-rose-700 dark:text-rose-400">Paytm received {order.paidAmount}</span>
+          ) : null}
+        </Fact>
+        <Fact label="Payment" wide>
+          {order.gateway === 'paytm' ? 'Paytm' : order.gateway}
+          {order.paymentMode ? ` · ${order.paymentMode}` : ''}
+          {order.testMode ? ' · test mode (no real money)' : ''}
+        </Fact>
+        <Fact label="Created">{order.createdAt}</Fact>
+        <Fact label="Paid">{order.paidAt ?? 'Not paid'}</Fact>
+        <Fact label="Transaction ID" wide>
+          <span className={mono}>{order.gatewayTxnId ?? '—'}</span>
+        </Fact>
+        <Fact label="Bank transaction ID" wide>
+          <span className={mono}>{order.bankTxnId ?? '—'}</span>
+        </Fact>
+        <Fact label="Gateway's last answer" wide>{order.gatewayAnswer ?? '—'}</Fact>
+        <Fact label="Status checks" wide>
+          {order.statusChecks === 0
+            ? 'None'
+            : `${order.statusChecks}${order.lastStatusCheckAt ? `, last ${order.lastStatusCheckAt}` : ''}`}
+        </Fact>
+        {order.paymentLinkId ? (
+          <Fact label="Payment link" wide>
+            <span className={mono}>{order.paymentLinkId}</span>
+          </Fact>
+        ) : null}
+      </dl>
+    </section>
+  )
+}
+
+function DeliveredItem({ page, actionData }: { page: PageData; actionData: OrderActionData | undefined }) {
+  const navigation = useNavigation()
+  const busy = navigation.formData?.get('intent') === 'reveal'
+  const revealed = actionData?.intent === 'reveal' && actionData.step === 'revealed' ? actionData.rows : null
+  const error = actionData?.intent === 'reveal' && actionData.step === 'error' ? actionData.error : null
+  const revealedRef = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    if (revealed) revealedRef.current?.focus()
+  }, [revealed])
+  const live = page.items.find((item) => item.status === 'delivered' || item.status === 'held')
+
+  return (
+    <section id="delivered-item" aria-labelledby="item-heading" className={`${card} scroll-mt-24`}>
+      <h2 id="item-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        Delivered item
+      </h2>
+      {page.actions.reveal ? (
+        revealed ? (
+          <div
+            ref={revealedRef}
+            tabIndex={-1}
+            role="region"
+            aria-label="The delivered item"
+            className="mt-3 space-y-3 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+          >
+            <dl className="divide-y divide-slate-200 rounded-xl border border-slate-200 px-3 dark:divide-slate-700 dark:border-slate-700">
+              {revealed.map((row, index) => (
+                <div key={index} className="flex flex-col gap-1 py-2.5 sm:flex-row sm:items-center sm:gap-3">
+                  <dt className="text-sm font-medium text-slate-600 sm:w-32 sm:shrink-0 dark:text-slate-300">
+                    {row.name ?? (revealed.length > 1 ? `Line ${index + 1}` : 'Details')}
+                  </dt>
+                  <dd className="min-w-0 flex-1">
+                    <code className="block rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-950 select-all dark:bg-slate-800 dark:text-white">
+                      {row.value}
+                    </code>
+                  </dd>
+                </div>
+              ))}
+            </dl>
+            <div className="flex flex-wrap items-center justify-between gap-3">
+              <p className="text-sm text-slate-600 dark:text-slate-300">
+                This reveal is recorded in the timeline with your name.
+              </p>
+              <Link
+                to={orderPath(page.order.id)}
+                replace
+                preventScrollReset
+                className="inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
+              >
+                <EyeOff aria-hidden="true" className="size-4" />
+                Hide
+              </Link>
+            </div>
+          </div>
+        ) : (
+          <div className="mt-2 space-y-3">
+            {error ? <FormAlert>{error}</FormAlert> : null}
+            <p className="text-sm text-slate-600 dark:text-slate-300">
+              Hidden. Revealing it is recorded in the order&apos;s timeline, as the buyer&apos;s
+              reveals are.
+            </p>
+            <Form method="post" action={`${orderPath(page.order.id)}#delivered-item`} preventScrollReset>
+              <input type="hidden" name="intent" value="reveal" />
+              <button type="submit" className={secondaryButton} disabled={busy}>
+                <Eye aria-hidden="true" className="size-4" />
+                {busy ? 'Revealing…' : 'Reveal'}
+              </button>
+            </Form>
+          </div>
+        )
+      ) : (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+          {page.order.status === 'refunded'
+            ? 'Refunded: the buyer no longer sees the item delivered for this order.'
+            : 'Nothing has been delivered for this order yet.'}
+        </p>
+      )}
+      {page.items.length > 0 ? (
+        <div className="mt-4">
+          <h3 className="text-sm font-semibold text-slate-800 dark:text-slate-200">
+            Items given to this order
+          </h3>
+          <ul className="mt-2 space-y-2">
+            {page.items.map((item) => (
+              <li
+                key={item.id}
+                className="rounded-xl border border-slate-200 px-3 py-2 text-sm dark:border-slate-700"
+              >
+                <div className="flex flex-wrap items-center gap-2">
+                  <code className="font-mono text-xs text-slate-600 dark:text-slate-300">{item.id}</code>
+                  <span
+                    className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
+                      item.status === 'revoked'
+                        ? 'bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300'
+                        : 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300'
+                    }`}
+                  >
+                    {item === live ? 'Live' : item.status === 'revoked' ? 'Revoked' : item.status}
+                  </span>
+                  <span className="text-slate-600 dark:text-slate-300">
+                    {item.source}
+                    {item.by ? ` by ${item.by}` : ''}
+                  </span>
+                </div>
+                <p className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  {item.deliveredAt ? `Delivered ${item.deliveredAt}` : null}
+                  {item.revokedAt
+                    ? ` · Revoked ${item.revokedAt}${item.revokedReason ? `: ${item.revokedReason}` : ''}`
+                    : null}
+                </p>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+    </section>
+  )
+}
+
+function Timeline({ page }: { page: PageData }) {
+  return (
+    <section aria-labelledby="timeline-heading" className={card}>
+      <h2 id="timeline-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        Timeline
+      </h2>
+      <ol className="mt-4 space-y-0">
+        {page.timeline.map((event, index) => (
+          <li key={event.id} className="relative flex gap-3 pb-5 last:pb-0">
+            {index < page.timeline.length - 1 ? (
+              <span
+                aria-hidden="true"
+                className="absolute left-[7px] top-5 h-full w-px bg-slate-200 dark:bg-slate-700"
+              />
+            ) : null}
+            <span
+              aria-hidden="true"
+              className="relative mt-1 size-[15px] shrink-0 rounded-full border-2 border-brand-500 bg-white dark:bg-slate-900"
+            />
+            <div className="min-w-0 flex-1">
+              <p className="text-sm font-medium text-slate-950 dark:text-white">{event.message}</p>
+              <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+                <time dateTime={event.atIso}>{event.at}</time> · by {event.actor}
+                {event.ip ? ` · IP ${event.ip}` : ''}
+              </p>
+              {event.from || event.to ? (
+                <p className="mt-1 text-xs font-medium text-slate-700 dark:text-slate-300">
+                  {event.from ? adminStatusLabel(event.from) : 'New'} →{' '}
+                  {event.to ? adminStatusLabel(event.to) : ''}
+                </p>
+              ) : null}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </section>
+  )
+}
+
+const RESOLUTIONS: Record<string, string> = {
+  replaced: 'Resolved by a replacement',
+  replied: 'Resolved with a reply',
+  refunded: 'Resolved by a refund',
+}
+
+function Reports({ page }: { page: PageData }) {
+  if (page.reports.length === 0) return null
+  return (
+    <section aria-labelledby="reports-heading" className={card}>
+      <h2 id="reports-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        Problem reports
+      </h2>
+      <ul className="mt-3 space-y-3">
+        {page.reports.map((report) => (
+          <li
+            key={report.id}
+            className={`rounded-xl border p-3 ${
+              report.status === 'open'
+                ? 'border-rose-300 bg-rose-50 dark:border-rose-900 dark:bg-rose-950/30'
+                : 'border-slate-200 dark:border-slate-700'
+            }`}
+          >
+            <div className="flex flex-wrap items-center gap-2 text-xs">
+              {report.status === 'open' ? (
+                <span className="rounded-full bg-rose-600 px-2 py-0.5 font-semibold text-white">Open</span>
+              ) : (
+                <span className="rounded-full bg-slate-200 px-2 py-0.5 font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+                  {RESOLUTIONS[report.resolution ?? ''] ?? 'Resolved'}
+                </span>
+              )}
+              <span className="text-slate-600 dark:text-slate-300">
+                <time dateTime={report.createdAtIso}>{report.createdAt}</time> · by {report.reportedBy}
+              </span>
+            </div>
+            <p className="mt-2 whitespace-pre-line text-sm text-slate-900 dark:text-slate-100">
+              {report.reason}
+            </p>
+            {report.reply ? (
+              <div className="mt-2 border-l-2 border-brand-500 pl-3">
+                <p className="text-xs font-semibold text-slate-700 dark:text-slate-300">Reply sent to the buyer</p>
+                <p className="whitespace-pre-line text-sm text-slate-900 dark:text-slate-100">{report.reply}</p>
+              </div>
+            ) : null}
+            {report.resolvedAt ? (
+              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+                Resolved {report.resolvedAt}
+                {report.resolvedBy ? ` by ${report.resolvedBy}` : ''}
+              </p>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+    </section>
+  )
+}
+
+interface ActionSpec {
+  intent: ActionIntent
+  title: string
+  icon: typeof Mail
+  description: ReactNode
+  submitLabel: string
+  confirm: ConfirmOptions
+  tone?: 'primary' | 'secondary' | 'danger'
+  field?: {
+    name: keyof ActionValues
+    label: string
+    rows?: number
+    required: boolean
+    maxLength: number
+    placeholder?: string
+    hint?: string
+  }
+}
+
+/**
+ * One recovery action: its form, the confirmation (a dialog with JavaScript; without it the
+ * action answers with a confirmation step shown here), and its error.
+ */
+function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionData: OrderActionData | undefined; orderId: string }) {
+  const submit = useSubmit()
+  const navigation = useNavigation()
+  const fieldId = useId()
+  const mine = actionData && actionData.intent === spec.intent ? actionData : null
+  const error = mine?.step === 'error' ? mine : null
+  const confirming = mine?.step === 'confirm' ? mine : null
+  const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
+  const Icon = spec.icon
+  const button =
+    spec.tone === 'danger' ? dangerButton : spec.tone === 'secondary' ? secondaryButton : primaryButton
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    if (!(await confirm(spec.confirm))) return
+    const formData = new FormData(form)
+    formData.set('confirmed', 'yes')
+    void submit(formData, { method: 'post', preventScrollReset: true })
+  }
+
+  const headingId = `${fieldId}-heading`
+  return (
+    <section
+      id={`action-${spec.intent}`}
+      aria-labelledby={headingId}
+      className="scroll-mt-24 border-t border-slate-200 pt-4 first:border-t-0 first:pt-0 dark:border-slate-800">
+      <h3 id={headingId} className="flex items-center gap-2 font-semibold text-slate-950 dark:text-white">
+        <Icon aria-hidden="true" className="size-4 text-brand-600 dark:text-brand-400" />
+        {spec.title}
+      </h3>
+      <div className="mt-1 text-sm text-slate-600 dark:text-slate-300">{spec.description}</div>
+      {confirming ? (
+        <div
+          role="alertdialog"
+          aria-labelledby={`${fieldId}-confirm`}
+          className="mt-3 rounded-xl border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40"
+        >
+          <p id={`${fieldId}-confirm`} className="font-semibold text-amber-950 dark:text-amber-100">
+            {spec.confirm.title}
+          </p>
+          {spec.confirm.description ? (
+            <p className="mt-1 text-sm text-amber-950 dark:text-amber-100">{spec.confirm.description}</p>
+          ) : null}
+          <div className="mt-3 flex flex-wrap gap-2">
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value={spec.intent} />
+              <input type="hidden" name="confirmed" value="yes" />
+              {spec.field ? (
+                <input type="hidden" name={spec.field.name} value={confirming.values[spec.field.name] ?? ''} />
+              ) : null}
+              <button type="submit" className={button} disabled={busy}>
+                {spec.confirm.confirmLabel ?? spec.submitLabel}
+              </button>
+            </Form>
+            <Link to={orderPath(orderId)} className={secondaryButton}>
+              Cancel
+            </Link>
+          </div>
+        </div>
+      ) : (
+        // Without JavaScript the answer (a confirmation step or an error) opens at this card.
+        <Form
+          method="post"
+          action={`${orderPath(orderId)}#action-${spec.intent}`}
+          onSubmit={onSubmit}
+          preventScrollReset
+          className="mt-3 space-y-3"
+        >
+          <input type="hidden" name="intent" value={spec.intent} />
+          {spec.field ? (
+            <div className="space-y-1.5">
+              <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+                {spec.field.label}
+              </label>
+              <textarea
+                id={fieldId}
+                name={spec.field.name}
+                rows={spec.field.rows ?? 3}
+                required={spec.field.required}
+                maxLength={spec.field.maxLength}
+                placeholder={spec.field.placeholder}
+                defaultValue={error?.values[spec.field.name] ?? ''}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${fieldId}-error` : spec.field.hint ? `${fieldId}-hint` : undefined}
+                spellCheck={spec.field.name === 'secret' ? false : undefined}
+                autoComplete="off"
+                className={textareaClass}
+              />
+              {error ? (
+                <p id={`${fieldId}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
+                  {error.error}
+                </p>
+              ) : spec.field.hint ? (
+                <p id={`${fieldId}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
+                  {spec.field.hint}
+                </p>
+              ) : null}
+            </div>
+          ) : error ? (
+            <FormAlert>{error.error}</FormAlert>
+          ) : null}
+          <button type="submit" className={button} disabled={busy}>
+            {busy ? 'Working…' : spec.submitLabel}
+          </button>
+        </Form>
+      )}
+    </section>
+  )
+}
+
+function actionSpecs(page: PageData): ActionSpec[] {
+  const { order, actions, product } = page
+  const specs: ActionSpec[] = []
+  const pushDeliver = (replacing: boolean) => {
+    specs.push({
+      intent: 'deliver',
+      title: replacing ? 'Replace with new details' : 'Deliver manually',
+      icon: PackageCheck,
+      description: replacing
+        ? 'Enter new account details or a new key: the current item is revoked and the buyer is e-mailed a link to the new one.'
+        : product?.mode === 'stock'
+          ? 'Enter the account details or key yourself instead of waiting for stock. The buyer is e-mailed a link to see them.'
+          : 'Enter the account details or key for this order. They are stored encrypted and the buyer is e-mailed a link to see them.',
+      submitLabel: replacing ? 'Replace details' : 'Deliver',
+      tone: replacing ? 'secondary' : 'primary',
+      confirm: replacing
+        ? {
+            title: 'Replace the delivered details?',
+            description: `The current item stops being shown and ${order.customerEmail} is e-mailed the new details.`,
+            confirmLabel: 'Replace details',
+          }
+        : {
+            title: 'Deliver these details?',
+            description: `Order ${order.id} becomes delivered and ${order.customerEmail} is e-mailed a link to see the details.`,
+            confirmLabel: 'Deliver',
+          },
+      field: {
+        name: 'secret',
+        label: replacing ? 'New account details or key' : 'Account details or key',
+        rows: 4,
+        required: true,
+        maxLength: 4000,
+        placeholder: 'Email: buyer-account@example.com\nPassword: ...',
+        hint: 'One "name: value" per line becomes named fields (Email, Password, ...); anything else is delivered as written.',
+      },
+    })
+  }
+  if (actions.confirmPayment) {
+    specs.push({
+      intent: 'confirm',
+      title: 'Confirm payment and deliver',
+      icon: BadgeCheck,
+      description: page.gatewayName
+        ? `For a payment we missed: asks ${page.gatewayName} about this order. Only when it confirms a successful payment of ${order.amount} is the order marked paid and delivered; otherwise nothing changes.`
+        : 'Payments are switched off (the Paytm gateway is inactive), so Paytm cannot be asked right now.',
+      submitLabel: 'Confirm payment and deliver',
+      confirm: {
+        title: 'Confirm payment and deliver?',
+        description: `We ask Paytm about order ${order.id}. If Paytm confirms ${order.amount} was paid, the order is marked paid and delivered to ${order.customerEmail}.`,
+        confirmLabel: 'Ask Paytm and deliver',
+      },
+    })
+  }
+  if (actions.deliverManually && order.status !== 'delivered') pushDeliver(false)
+  if (actions.replyToReport) {
+    specs.push({
+      intent: 'reply',
+      title: 'Reply to the report',
+      icon: MessageSquareReply,
+      description: `Your reply is e-mailed to ${order.customerEmail} and closes the report. To fix the item instead, replace it: that closes the report too.`,
+      submitLabel: 'Send reply',
+      confirm: {
+        title: 'Send this reply?',
+        description: `It is e-mailed to ${order.customerEmail} and the report is marked resolved.`,
+        confirmLabel: 'Send reply',
+      },
+      field: { name: 'reply', label: 'Reply to the buyer', rows: 4, required: true, maxLength: 2000 },
+    })
+  }
+  if (actions.replaceFromStock) {
+    specs.push({
+      intent: 'replace',
+      title: 'Replace item from stock',
+      icon: RefreshCw,
+      description:
+        'For an item that does not work: it is revoked and the next item in stock goes to the buyer, who is e-mailed. With no stock left nothing changes.',
+      submitLabel: 'Replace item',
+      tone: 'secondary',
+      confirm: {
+        title: 'Replace the item from stock?',
+        description: `The delivered item is revoked and the next one in stock goes to ${order.customerEmail}.`,
+        confirmLabel: 'Replace item',
+      },
+      field: {
+        name: 'reason',
+        label: 'Reason (optional, kept with the revoked item)',
+        rows: 2,
+        required: false,
+        maxLength: 500,
+        placeholder: 'Password changed by the account owner',
+      },
+    })
+  }
+  if (actions.deliverManually && order.status === 'delivered') pushDeliver(true)
+  if (actions.resendDelivery) {
+    specs.push({
+      intent: 'resend',
+      title: 'Resend delivery e-mail',
+      icon: Mail,
+      description: `Sends the delivery e-mail to ${order.customerEmail} again, with a fresh link to the order page.`,
+      submitLabel: 'Resend e-mail',
+      tone: 'secondary',
+      confirm: {
+        title: 'Send the delivery e-mail again?',
+        description: `${order.customerEmail} gets a new e-mail with a link to the order page.`,
+        confirmLabel: 'Send e-mail',
+      },
+    })
+  }
+  if (actions.refund) {
+    specs.push({
+      intent: 'refund',
+      title: 'Mark refunded',
+      icon: Undo2,
+      description:
+        'Records a refund you made in the Paytm dashboard: KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
+      submitLabel: 'Mark refunded',
+      tone: 'danger',
+      confirm: {
+        title: 'Mark this order refunded?',
+        description:
+          'Make the refund in your Paytm dashboard first: this only records it. The buyer is e-mailed and can no longer see the delivered item. This cannot be undone.',
+        confirmLabel: 'Mark refunded',
+        destructive: true,
+      },
+      field: {
+        name: 'note',
+        label: 'Refund note (required)',
+        rows: 2,
+        required: true,
+        maxLength: 500,
+        placeholder: 'Paytm refund ID, amount, reason',
+        hint: 'For example the refund reference from the Paytm dashboard.',
+      },
+    })
+  }
+  return specs
+}
+
+export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
+  const page = loaderData
+  const { order, flash } = page
+  const hydrated = useHydrated()
+  const specs = actionSpecs(page)
+  const openReport = page.reports.some((report) => report.status === 'open')
+
+  useEffect(() => {
+    if (flash) toast[flash.type](flash.message, { id: flash.id })
+  }, [flash])
+
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <div>
+        <Link
+          to={ORDERS_PATH}
+          className="inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
+        >
+          <ArrowLeft aria-hidden="true" className="size-4" />
+          All orders
+        </Link>
+        <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
+          <h1 className="break-all font-mono text-xl font-bold tracking-tight text-slate-950 sm:text-2xl dark:text-white">
+            <span className="sr-only">Order </span>
+            {order.id}
+          </h1>
+          <p className="flex flex-wrap items-center gap-1.5">
+            <span className="sr-only">Status: </span>
+            <AdminStatusBadge status={order.status} />
+            {order.testMode ? <TestModeBadge /> : null}
+            {openReport ? <OpenReportBadge /> : null}
+          </p>
+        </div>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+          {order.productName} · {order.amount} · placed {order.createdAt}
+        </p>
+      </div>
+
+      {flash && !hydrated ? (
+        // With JavaScript the message is a toast; without it, this line says it.
+        <FormAlert tone={flash.type === 'success' ? 'success' : 'error'}>{flash.message}</FormAlert>
+      ) : null}
+
+      {/* Phones: summary, reports, actions, then the rest. Wide screens: actions beside. */}
+      <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
+        <div className="lg:col-span-2">
+          <Summary page={page} />
+        </div>
+        {page.reports.length > 0 ? (
+          <div className="lg:col-span-2">
+            <Reports page={page} />
+          </div>
+        ) : null}
+        <div className="lg:col-start-3 lg:row-span-3 lg:row-start-1 lg:self-start">
+          <Actions specs={specs} page={page} actionData={actionData} />
+        </div>
+        <div className="space-y-6 lg:col-span-2 lg:self-start">
+          <DeliveredItem page={page} actionData={actionData} />
+          <Timeline page={page} />
+        </div>
+      </div>
+    </div>
+  )
+}
+
+function Actions({ specs, page, actionData }: { specs: ActionSpec[]; page: PageData; actionData: OrderActionData | undefined }) {
+  return (
+    <section aria-label="Actions" className={card}>
+      <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
+      {specs.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+          No action applies to an order that is {adminStatusLabel(page.order.status).toLowerCase()}.
+        </p>
+      ) : (
+        // Keyed by the timeline: after an action the forms start empty again.
+        <div key={page.timeline.length} className="mt-4 space-y-4">
+          {specs.map((spec) => (
+            <ActionCard key={spec.intent} spec={spec} actionData={actionData} orderId={page.order.id} />
+          ))}
+        </div>
+      )}
+    </section>
+  )
+}
+
+export function meta({ matches, params }: Route.MetaArgs) {
+  return accountPageMeta(matches, `Order ${params.orderId}`)
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const params = useParams()
+  // A 403 belongs to the admin layout's Access Denied page.
+  if (isRouteErrorResponse(error) && error.status === 403) throw error
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
+      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">
+        {notFound ? ORDER_NOT_FOUND_TITLE : 'Something went wrong'}
+      </h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        {notFound
+          ? `There is no order ${params.orderId ?? ''}. Check the order ID, or search for the customer in the orders list.`
+          : 'The order could not be loaded. Please try again in a moment.'}
+      </p>
+      <Link
+        to={ORDERS_PATH}
+        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+      >
+        Back to Orders
+      </Link>
+    </div>
+  )
+}

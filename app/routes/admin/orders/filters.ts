@@ -1,0 +1,39 @@
+import { isAdminOrderStatus, type AdminOrderStatus } from './order-status'
+
+/**
+ * The orders list's filters live in the URL (?q=&status=&reports=open&page=), so a filtered
+ * list can be bookmarked, the back button works, and the export gets exactly what the list
+ * shows. Anything else in the URL is ignored.
+ */
+export const ORDERS_PATH = '/admin/orders'
+export const ORDERS_EXPORT_PATH = '/admin/orders/export'
+export const SEARCH_MAX = 100
+export const ORDER_NOT_FOUND_TITLE = 'Order not found'
+
+export const orderPath = (orderId: string) => `${ORDERS_PATH}/${encodeURIComponent(orderId)}`
+
+export interface OrderFilter {
+  search: string
+  status: AdminOrderStatus | null
+  openReports: boolean
+}
+
+export function orderFilterFromUrl(url: URL): OrderFilter {
+  const status = url.searchParams.get('status')
+  return {
+    search: (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+    status: isAdminOrderStatus(status) ? status : null,
+    openReports: url.searchParams.get('reports') === 'open',
+  }
+}
+
+/** The query string for a filter (and page); empty values are left out. */
+export function filterQuery(filter: Partial<OrderFilter>, page = 1): string {
+  const params = new URLSearchParams()
+  if (filter.search) params.set('q', filter.search)
+  if (filter.status) params.set('status', filter.status)
+  if (filter.openReports) params.set('reports', 'open')
+  if (page > 1) params.set('page', String(page))
+  const query = params.toString()
+  return query ? `?${query}` : ''
+}

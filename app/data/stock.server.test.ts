@@ -227,6 +227,9 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // Editing the shared secret changes what every buyer sees.
     await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-2' })
     expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-2' })
+    // Selling the product another way later does not take the secret from its past buyers.
+    await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'manual' })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-2' })
 
     const manual = await makeProduct(t.db)
     // Products sell by hand until the owner chooses otherwise (the migration's default).

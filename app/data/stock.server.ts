@@ -606,7 +606,8 @@ export async function getDeliveredSecret(db: DB, appSecret: string, orderId: str
     .select(['product.id', 'product.sharedSecret'])
     .where('order.id', '=', orderId)
     .where('order.status', '=', 'delivered')
-    .where('product.deliveryMode', '=', 'shared')
+    // Not limited to products still in `shared` mode: switching a product to another mode
+    // later must not take the secret away from the buyers it was delivered to.
     .executeTakeFirst()
   if (!shared?.sharedSecret) return null
   return { kind: 'text', text: decryptSecret(shared.sharedSecret, appSecret, sharedContext(shared.id), STOCK_SECRETS_PURPOSE) }

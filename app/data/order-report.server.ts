@@ -1,9 +1,9 @@
 import { sql, type Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueMail, enqueueOrderMail } from '~/lib/mail.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
 import type { OrderReportTable, ReportResolution } from '../../db/schema'
-import { getSiteSettings } from './settings.server'
+import { escapeHtml, notifyShop } from './shop-mail.server'
 
 /**
  * "This item does not work" (issue 7): the buyer reports a delivered order from its order page
@@ -23,8 +23,6 @@ export const REPORT_MESSAGES = {
 } as const
 
 export type CreateReportResult = { ok: true; report: OrderReport } | { ok: false; error: string }
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /** The buyer reports a delivered order; the shop's contact address and admins are e-mailed. */
 export async function createOrderReport(
@@ -71,17 +69,11 @@ export async function createOrderReport(
         createdAt: at,
       })
       .execute()
-    const settings = await getSiteSettings(trx)
-    const admins = await trx.selectFrom('user').select('email').where('role', '=', 'admin').execute()
-    const recipients = new Set([settings.contactEmail, ...admins.map((admin) => admin.email)].filter(Boolean))
-    for (const to of recipients) {
-      await enqueueMail(trx, {
-        to,
-        subject: `Problem reported on order ${order.id}: ${order.productName}`,
-        text: `The buyer of order ${order.id} (${order.productName}) reports:\n\n${reason}\n\nResolve it in the admin: Orders > ${order.id}.\n`,
-        html: `<p>The buyer of order <strong>${escapeHtml(order.id)}</strong> (${escapeHtml(order.productName)}) reports:</p><blockquote>${escapeHtml(reason)}</blockquote><p>Resolve it in the admin: Orders &gt; ${escapeHtml(order.id)}.</p>`,
-      })
-    }
+    await notifyShop(trx, {
+      subject: `Problem reported on order ${order.id}: ${order.productName}`,
+      text: `The buyer of order ${order.id} (${order.productName}) reports:\n\n${reason}\n\nResolve it in the admin: Orders > ${order.id}.\n`,
+      html: `<p>The buyer of order <strong>${escapeHtml(order.id)}</strong> (${escapeHtml(order.productName)}) reports:</p><blockquote>${escapeHtml(reason)}</blockquote><p>Resolve it in the admin: Orders &gt; ${escapeHtml(order.id)}.</p>`,
+    })
     return { ok: true as const, report }
   })
 }

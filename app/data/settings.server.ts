@@ -32,6 +32,8 @@ export const siteSettingsFields = {
    * default: the e-mail links to the order page, where each reveal is logged.
    */
   deliveryMailIncludesSecret: z.boolean(),
+  /** E-mail the shop when a sale leaves a stock product with this many items (0: never). */
+  lowStockThreshold: z.number().int().min(0).max(1000),
 }
 
 export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
@@ -53,6 +55,7 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
   sellerAddress: '',
   sellerGstin: '',
   deliveryMailIncludesSecret: false,
+  lowStockThreshold: 3,
 }
 
 /** Strict: what a settings form may write. */

@@ -183,6 +183,35 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(secret?.kind).toBe('text')
   })
 
+  it('mails the shop once when a sale leaves the low-stock threshold of items (site setting, 0 = off)', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 2 })
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'L1\nL2\nL3\nL4', format: 'lines', appSecret: APP_SECRET })
+    const lowMails = async () =>
+      (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
+        .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
+        .filter((mail) => mail.subject.includes(`left of ${product.title}`))
+    const sell = async () => {
+      const [id] = await paidOrders(product.id, 1)
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id! }))
+    }
+    await sell() // 3 left
+    expect(await lowMails()).toEqual([])
+    await sell() // 2 left: the threshold
+    expect(await lowMails()).toEqual([{ to: 'owner@example.test', subject: `Low stock: 2 items left of ${product.title}`, text: expect.any(String), html: expect.any(String) }])
+    await sell() // 1 left: already told
+    expect(await lowMails()).toHaveLength(1)
+
+    await updateSiteSettings(t.db, { lowStockThreshold: 0 })
+    const quiet = await stockProduct()
+    await importStock(t.db, { productId: quiet.id, content: 'Q1', format: 'lines', appSecret: APP_SECRET })
+    const [id] = await paidOrders(quiet.id, 1)
+    await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id! }))
+    const all = await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
+    expect(all.some((job) => job.payload.includes(`left of ${quiet.title}`))).toBe(false)
+    await updateSiteSettings(t.db, { lowStockThreshold: 3 })
+  })
+
   it('fills waiting orders oldest first when fewer items arrive than orders wait, after one out-of-stock mail', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test' })
     const product = await stockProduct()

@@ -8,7 +8,8 @@ import {
 } from '~/lib/crypto.server'
 import { engineOf, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueMail, enqueueOrderMail } from '~/lib/mail.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
+import { escapeHtml, notifyShop } from './shop-mail.server'
 import { getSiteSettings } from './settings.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
 
@@ -501,11 +502,9 @@ export async function fulfilPaidOrder(
   // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
   if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
   await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
+  await notifyLowStock(trx, order.productId)
   return { status: 'delivered', stockItemId: item.id }
 }
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 
 /**
  * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
@@ -521,19 +520,37 @@ async function notifyOutOfStock(trx: Transaction<Database>, productId: string): 
     .executeTakeFirst()
   if (Number(waiting?.count ?? 0) !== 1) return
   const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
-  const settings = await getSiteSettings(trx)
-  const admins = await trx.selectFrom('user').select('email').where('role', '=', 'admin').execute()
-  const recipients = new Set([settings.contactEmail, ...admins.map((admin) => admin.email)].filter(Boolean))
   const title = product?.title ?? productId
-  const text = `A paid order for "${title}" is waiting because the product is out of stock.\n\nAdd stock items to the product in the admin; waiting orders are delivered automatically, oldest first.\n`
-  for (const to of recipients) {
-    await enqueueMail(trx, {
-      to,
-      subject: `Out of stock: ${title} has paid orders waiting`,
-      text,
-      html: `<p>A paid order for <strong>${escapeHtml(title)}</strong> is waiting because the product is out of stock.</p><p>Add stock items to the product in the admin; waiting orders are delivered automatically, oldest first.</p>`,
-    })
-  }
+  await notifyShop(trx, {
+    subject: `Out of stock: ${title} has paid orders waiting`,
+    text: `A paid order for "${title}" is waiting because the product is out of stock.\n\nAdd stock items to the product in the admin; waiting orders are delivered automatically, oldest first.\n`,
+    html: `<p>A paid order for <strong>${escapeHtml(title)}</strong> is waiting because the product is out of stock.</p><p>Add stock items to the product in the admin; waiting orders are delivered automatically, oldest first.</p>`,
+  })
+}
+
+/**
+ * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
+ * setting; 0 turns it off): once per crossing, not on every sale below it. Two sales committing
+ * at the same moment on PostgreSQL may both see the crossing and send it twice.
+ */
+async function notifyLowStock(trx: Transaction<Database>, productId: string): Promise<void> {
+  const { lowStockThreshold } = await getSiteSettings(trx)
+  if (lowStockThreshold <= 0) return
+  const left = await trx
+    .selectFrom('stockItem')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('productId', '=', productId)
+    .where('status', '=', 'available')
+    .executeTakeFirst()
+  if (Number(left?.count ?? 0) !== lowStockThreshold) return
+  const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
+  const title = product?.title ?? productId
+  const items = lowStockThreshold === 1 ? '1 item' : `${lowStockThreshold} items`
+  await notifyShop(trx, {
+    subject: `Low stock: ${items} left of ${title}`,
+    text: `"${title}" has ${items} left in stock.\n\nAdd stock items in the admin (Products > Stock) before it runs out; paid orders would then wait for stock.\n`,
+    html: `<p><strong>${escapeHtml(title)}</strong> has ${items} left in stock.</p><p>Add stock items in the admin (Products &gt; Stock) before it runs out; paid orders would then wait for stock.</p>`,
+  })
 }
 
 const FILL_BATCH = 100

@@ -170,7 +170,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await expect(page).toHaveURL('/dashboard')
   await expect(page.getByRole('heading', { name: 'Welcome back, Dev Malhotra!' })).toBeVisible()
   const sidebar = page.getByRole('navigation', { name: 'Account' })
-  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'Settings'])
+  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'My Orders', 'Settings'])
   await page.getByRole('link', { name: 'Browse Products' }).click()
   await expect(page).toHaveURL('/')
   await gotoHydrated(page, '/dashboard')

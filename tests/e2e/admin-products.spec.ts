@@ -654,6 +654,8 @@ test.describe.serial('admin catalogue', () => {
     page,
     app,
   }) => {
+    // Six axe runs over the admin's largest pages (the product form with its delivery section).
+    test.setTimeout(120_000)
     await logIn(page)
     const id = (
       await db.selectFrom('product').select('id').where('slug', '=', SLUG).executeTakeFirstOrThrow()

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder, type Transaction } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { enqueueOrderMail } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
+import { ORDER_STATUSES } from '~/lib/order-status'
 import { PaytmChecksumError } from '~/lib/payments/paytm-checksum.server'
 import {
   fetchOrderStatus,
@@ -31,16 +32,6 @@ import { allocateStockItem, insertManualOrderItem, parseManualSecret } from './s
  * the buyer's e-mail in the same transaction, so a double click or two admins at once change
  * an order once. Permissions are checked by the routes (canManageOrders).
  */
-export const ORDER_STATUSES = [
-  'pending',
-  'paid',
-  'delivered',
-  'awaiting_stock',
-  'failed',
-  'expired',
-  'refunded',
-] as const satisfies readonly OrderStatus[]
-
 export const ADMIN_ORDERS_PAGE_SIZE = 20
 export const ORDER_SEARCH_MAX = 100
 export const REFUND_NOTE_MAX = 500

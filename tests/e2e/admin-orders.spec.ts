@@ -1,14 +1,13 @@
 import AxeBuilder from '@axe-core/playwright'
 import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from '@playwright/test'
 import { createOrderReport } from '~/data/order-report.server'
 import { createOrder, markOrderPaid, type CustomerDetails, type Order } from '~/data/order.server'
 import { orderCounts } from '~/data/order-admin.server'
-import { createDatabase, type DB } from '~/lib/db.server'
+import type { DB } from '~/lib/db.server'
 import { simulatorMerchant } from '~/lib/payments/config.server'
-import { startApp, type RunningApp } from '../helpers/app'
-import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
+import { adminTest } from '../helpers/admin'
+import { expect, gotoHydrated } from '../helpers/fixtures'
 import { makeProduct } from '../helpers/payments'
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
@@ -18,63 +17,38 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
  * with its timeline; and the recovery actions: deliver manually, replace, reply, refund, and
  * confirm payment and deliver for a payment whose callback never reached the shop.
  */
-const OWNER = 'owner@example.test'
-const PASSWORD = 'secret12'
+const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secret12' }
 const APP_SECRET = 'admin-orders-e2e-secret-0123456789abcdefghijklmnop'
 
 let smtp: TestSmtpServer
-const test = base.extend<object, { app: RunningApp }>({
-  app: [
+const admin = adminTest(OWNER)
+const { logIn } = admin
+const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
+  smtp: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
     async ({}, use) => {
       smtp = await startSmtpServer()
-      const app = await startApp({
-        env: {
-          ADMIN_EMAILS: OWNER,
-          APP_SECRET,
-          SMTP_URL: smtp.url,
-          // The simulator's test controls: make Paytm hold a payment the shop never heard of.
-          PAYTM_SIMULATOR_CONTROL: '1',
-        },
-      })
-      const response = await fetch(`${app.url}/signup`, {
-        method: 'POST',
-        body: new URLSearchParams({ name: 'Shop Owner', email: OWNER, password: PASSWORD, confirmPassword: PASSWORD }),
-        redirect: 'manual',
-      })
-      if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
-      await use(app)
-      await app.dispose()
+      await use(smtp)
       await smtp.close()
     },
-    { scope: 'worker', timeout: 90_000 },
+    { scope: 'worker' },
+  ],
+  appEnv: [
+    async ({ smtp }, use) => {
+      await use({
+        APP_SECRET,
+        SMTP_URL: smtp.url,
+        // The simulator's test controls: make Paytm hold a payment the shop never heard of.
+        PAYTM_SIMULATOR_CONTROL: '1',
+      })
+    },
+    { scope: 'worker' },
   ],
 })
-
 let db: DB
-test.beforeAll(async ({ app }) => {
-  db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+test.beforeAll(({ db: opened }) => {
+  db = opened
 })
-test.afterAll(async () => {
-  await db?.destroy()
-})
-
-const pageErrors: string[] = []
-test.beforeEach(({ page }) => {
-  pageErrors.length = 0
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-})
-test.afterEach(() => {
-  expect(pageErrors).toEqual([])
-})
-
-async function logIn(page: Page) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL('/')
-}
 
 let txn = 0
 
@@ -103,7 +77,14 @@ async function paid(order: Order): Promise<void> {
   await markOrderPaid(
     db,
     order.id,
-    { txnId: `E2E${Date.now()}${txn}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: order.amount, respCode: '01', respMsg: 'Txn Success' },
+    {
+      txnId: `E2E${Date.now()}${txn}`,
+      bankTxnId: null,
+      paymentMode: 'UPI',
+      paidAmount: order.amount,
+      respCode: '01',
+      respMsg: 'Txn Success',
+    },
     { message: 'Payment confirmed by Paytm (callback)', actor: 'gateway' },
   )
 }
@@ -131,30 +112,61 @@ test.describe.serial('admin orders', () => {
 
   test.beforeAll(async () => {
     const stock = await stockProduct(3)
-    delivered = await newOrder(stock.id, { name: 'Kiran Desai', email: 'kiran@example.in', phone: '9811111111' })
+    delivered = await newOrder(stock.id, {
+      name: 'Kiran Desai',
+      email: 'kiran@example.in',
+      phone: '9811111111',
+    })
     await paid(delivered)
-    await createOrderReport(db, { orderId: delivered.id, reason: 'The password is not accepted on my TV', reportedBy: 'customer' })
-    pendingFarah = await newOrder(stock.id, { name: 'Farah Khan', email: 'farah@example.in', phone: '9822222222' })
+    await createOrderReport(db, {
+      orderId: delivered.id,
+      reason: 'The password is not accepted on my TV',
+      reportedBy: 'customer',
+    })
+    pendingFarah = await newOrder(stock.id, {
+      name: 'Farah Khan',
+      email: 'farah@example.in',
+      phone: '9822222222',
+    })
     const manual = await makeProduct(db, { title: 'Handpicked Family Plan' })
-    manualPaid = await newOrder(manual.id, { name: 'Rohit Shetty', email: 'rohit@example.in', phone: '9833333333' })
+    manualPaid = await newOrder(manual.id, {
+      name: 'Rohit Shetty',
+      email: 'rohit@example.in',
+      phone: '9833333333',
+    })
     await paid(manualPaid)
     // A name a spreadsheet would run as a formula.
-    await newOrder(manual.id, { name: '=HYPERLINK("http://evil.test","Refund")', email: 'sly@example.in', phone: '9844444444' })
+    await newOrder(manual.id, {
+      name: '=HYPERLINK("http://evil.test","Refund")',
+      email: 'sly@example.in',
+      phone: '9844444444',
+    })
   })
 
-  test('the list: counts per status, search, status and open-report filters, CSV export', async ({ page }) => {
+  test('the list: counts per status, search, status and open-report filters, CSV export', async ({
+    page,
+  }) => {
     await logIn(page)
     await gotoHydrated(page, '/admin/orders')
     await expect(page.getByRole('heading', { level: 1, name: 'Orders' })).toBeVisible()
     // The sidebar's Orders entry is a link now, with the open report as a badge.
     const nav = page.getByRole('navigation', { name: 'Admin' })
-    await expect(nav.getByRole('link', { name: /^Orders\W*1 open report$/ })).toHaveAttribute('aria-current', 'page')
+    await expect(nav.getByRole('link', { name: /^Orders\W*1 open report$/ })).toHaveAttribute(
+      'aria-current',
+      'page',
+    )
 
     const counts = await orderCounts(db)
     const chips = page.getByRole('navigation', { name: 'Orders by status' })
-    await expect(chips.getByRole('link', { name: /^All orders/ })).toHaveText(`All orders${counts.total}`)
-    await expect(chips.getByRole('link', { name: /^Pending/ })).toHaveText(`Pending${counts.byStatus.pending}`)
-    await expect(chips.getByRole('link', { name: /^Delivered/ })).toHaveText(`Delivered${counts.byStatus.delivered}`)
+    await expect(chips.getByRole('link', { name: /^All orders/ })).toHaveText(
+      `All orders${counts.total}`,
+    )
+    await expect(chips.getByRole('link', { name: /^Pending/ })).toHaveText(
+      `Pending${counts.byStatus.pending}`,
+    )
+    await expect(chips.getByRole('link', { name: /^Delivered/ })).toHaveText(
+      `Delivered${counts.byStatus.delivered}`,
+    )
     await expect(chips.getByRole('link', { name: /^Open reports/ })).toHaveText('Open reports1')
 
     const table = page.getByRole('table')
@@ -179,7 +191,10 @@ test.describe.serial('admin orders', () => {
     await page.getByLabel('Status', { exact: true }).selectOption('paid')
     await expect(page).toHaveURL('/admin/orders?status=paid')
     await expect(table.getByRole('rowheader')).toContainText([manualPaid.id])
-    for (const paidRow of await table.getByRole('row').filter({ has: page.getByRole('rowheader') }).all())
+    for (const paidRow of await table
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader') })
+      .all())
       await expect(paidRow).toContainText('Paid')
     await page.getByLabel('Status', { exact: true }).selectOption('')
     await expect(page).toHaveURL('/admin/orders')
@@ -199,7 +214,10 @@ test.describe.serial('admin orders', () => {
     const download = await downloading
     expect(download.suggestedFilename()).toMatch(/^orders-\d{4}-\d{2}-\d{2}\.csv$/)
     const csv = fs.readFileSync(await download.path(), 'utf8')
-    const lines = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n')
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trimEnd()
+      .split('\r\n')
     expect(lines[0]).toBe(
       'Order ID,Date,Customer Name,Email,Phone,Product,Amount,Status,Gateway,Transaction ID,Test Mode,Open Report',
     )
@@ -208,7 +226,9 @@ test.describe.serial('admin orders', () => {
     expect(kiran).toContain(',Kiran Desai,kiran@example.in,9811111111,')
     expect(kiran).toContain(`,${(delivered.amount / 100).toFixed(2)},Delivered,paytm,E2E`)
     expect(kiran.endsWith(',Yes,Yes')).toBe(true)
-    expect(lines.find((line) => line.startsWith(`${pendingFarah.id},`))).toMatch(/,Pending,paytm,,Yes,No$/)
+    expect(lines.find((line) => line.startsWith(`${pendingFarah.id},`))).toMatch(
+      /,Pending,paytm,,Yes,No$/,
+    )
     // The formula is written as text, not as something Excel would run.
     expect(csv).toContain(`,"'=HYPERLINK(""http://evil.test"",""Refund"")",sly@example.in,`)
     expect(csv).not.toMatch(/,=HYPERLINK/)
@@ -217,7 +237,9 @@ test.describe.serial('admin orders', () => {
     expect(results.violations.map((violation) => violation.id)).toEqual([])
   })
 
-  test("an order's page: the facts, the delivered item behind Reveal, the timeline with who did what", async ({ page }) => {
+  test("an order's page: the facts, the delivered item behind Reveal, the timeline with who did what", async ({
+    page,
+  }) => {
     await logIn(page)
     await gotoHydrated(page, orderUrl(delivered.id))
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Order ${delivered.id}`)
@@ -225,7 +247,10 @@ test.describe.serial('admin orders', () => {
     await expect(statusLine(page)).toContainText('Test')
     await expect(statusLine(page)).toContainText('Report')
     const summary = page.getByRole('region', { name: 'Summary' })
-    await expect(summary.getByRole('link', { name: 'kiran@example.in' })).toHaveAttribute('href', 'mailto:kiran@example.in')
+    await expect(summary.getByRole('link', { name: 'kiran@example.in' })).toHaveAttribute(
+      'href',
+      'mailto:kiran@example.in',
+    )
     await expect(summary.getByText('Guest checkout (not signed in)')).toBeVisible()
     await expect(summary.getByText('From stock (one item per order)')).toBeVisible()
 
@@ -237,12 +262,16 @@ test.describe.serial('admin orders', () => {
     await expect(steps.nth(1)).toContainText('by Paytm')
     await expect(steps.nth(1)).toContainText('Pending → Paid')
     await expect(steps.nth(2)).toContainText('Delivered from stock')
-    await expect(steps.nth(3)).toContainText('Buyer reported a problem: The password is not accepted on my TV')
+    await expect(steps.nth(3)).toContainText(
+      'Buyer reported a problem: The password is not accepted on my TV',
+    )
 
     const item = page.getByRole('region', { name: 'Delivered item' })
     await expect(item.getByText(/demo-user-/)).toHaveCount(0)
     await item.getByRole('button', { name: 'Reveal' }).click()
-    await expect(page.getByRole('region', { name: 'The delivered item' })).toContainText(/demo-user-\d+@example\.test/)
+    await expect(page.getByRole('region', { name: 'The delivered item' })).toContainText(
+      /demo-user-\d+@example\.test/,
+    )
     await expect(steps).toHaveCount(5)
     await expect(steps.nth(4)).toContainText('Delivered item revealed (admin)')
     await expect(steps.nth(4)).toContainText('by Shop Owner (owner@example.test)')
@@ -252,17 +281,23 @@ test.describe.serial('admin orders', () => {
     expect(results.violations.map((violation) => violation.id)).toEqual([])
   })
 
-  test('deliver manually: a paid order of a manual product gets the details the admin enters', async ({ page }) => {
+  test('deliver manually: a paid order of a manual product gets the details the admin enters', async ({
+    page,
+  }) => {
     await logIn(page)
     await gotoHydrated(page, orderUrl(manualPaid.id))
     await expect(statusLine(page)).toContainText('Paid')
-    await expect(page.getByRole('region', { name: 'Delivered item' })).toContainText('Nothing has been delivered for this order yet.')
+    await expect(page.getByRole('region', { name: 'Delivered item' })).toContainText(
+      'Nothing has been delivered for this order yet.',
+    )
     const box = actions(page).getByLabel('Account details or key')
     // Only spaces: the server says what is missing and nothing changes.
     await box.fill('   ')
     await actions(page).getByRole('button', { name: 'Deliver', exact: true }).click()
     await confirmDialog(page, 'Deliver these details?', 'Deliver')
-    await expect(actions(page).getByText('Enter the account details or licence key to deliver.')).toBeVisible()
+    await expect(
+      actions(page).getByText('Enter the account details or licence key to deliver.'),
+    ).toBeVisible()
     await expect(box).toHaveAttribute('aria-invalid', 'true')
     await expect(statusLine(page)).toContainText('Paid')
 
@@ -271,17 +306,28 @@ test.describe.serial('admin orders', () => {
     await confirmDialog(page, 'Deliver these details?', 'Deliver')
     await expect(page.getByText('Delivered; the buyer has been e-mailed.')).toBeVisible()
     await expect(statusLine(page)).toContainText('Delivered')
-    await expect(timeline(page).getByRole('listitem').last()).toContainText('Delivered by hand by an admin')
-    await expect(timeline(page).getByRole('listitem').last()).toContainText('by Shop Owner (owner@example.test)')
+    await expect(timeline(page).getByRole('listitem').last()).toContainText(
+      'Delivered by hand by an admin',
+    )
+    await expect(timeline(page).getByRole('listitem').last()).toContainText(
+      'by Shop Owner (owner@example.test)',
+    )
     await expect(timeline(page).getByRole('listitem').last()).toContainText('Paid → Delivered')
 
-    await page.getByRole('region', { name: 'Delivered item' }).getByRole('button', { name: 'Reveal' }).click()
+    await page
+      .getByRole('region', { name: 'Delivered item' })
+      .getByRole('button', { name: 'Reveal' })
+      .click()
     const revealed = page.getByRole('region', { name: 'The delivered item' })
     await expect(revealed.getByRole('term')).toHaveText(['Email', 'Password'])
     await expect(revealed.getByRole('definition')).toHaveText(['family@example.in', 'Fam-2026!'])
 
     // The buyer's delivery e-mail, with a link to the order page (no credentials in it).
-    await expect.poll(() => mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length, { timeout: 15_000 }).toBe(1)
+    await expect
+      .poll(() => mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
     const mail = mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`)[0]!
     expect(mail.text).toMatch(new RegExp(`/orders/${manualPaid.id}/[A-Za-z0-9_-]{20,}`))
     expect(mail.text).not.toContain('Fam-2026!')
@@ -295,7 +341,9 @@ test.describe.serial('admin orders', () => {
     await expect(reports).toContainText('Open')
     await expect(reports).toContainText('The password is not accepted on my TV')
 
-    await actions(page).getByLabel('Reply to the buyer').fill('Please sign out on the TV first, then use the new code.')
+    await actions(page)
+      .getByLabel('Reply to the buyer')
+      .fill('Please sign out on the TV first, then use the new code.')
     await actions(page).getByRole('button', { name: 'Send reply' }).click()
     await confirmDialog(page, 'Send this reply?', 'Send reply')
     await expect(page.getByText('Reply sent; the report is resolved.')).toBeVisible()
@@ -304,20 +352,37 @@ test.describe.serial('admin orders', () => {
     await expect(reports).toContainText('by Shop Owner (owner@example.test)')
     await expect(statusLine(page)).not.toContainText('Report')
     await expect(actions(page).getByRole('heading', { name: 'Reply to the report' })).toHaveCount(0)
-    await expect.poll(() => mailsTo('kiran@example.in', `About your report on order ${delivered.id}`).length, { timeout: 15_000 }).toBe(1)
-    expect(mailsTo('kiran@example.in', 'About your report')[0]!.text).toContain('Please sign out on the TV first')
+    await expect
+      .poll(
+        () => mailsTo('kiran@example.in', `About your report on order ${delivered.id}`).length,
+        { timeout: 15_000 },
+      )
+      .toBe(1)
+    expect(mailsTo('kiran@example.in', 'About your report')[0]!.text).toContain(
+      'Please sign out on the TV first',
+    )
 
-    await actions(page).getByLabel('Reason (optional, kept with the revoked item)').fill('Password changed by the account owner')
+    await actions(page)
+      .getByLabel('Reason (optional, kept with the revoked item)')
+      .fill('Password changed by the account owner')
     await actions(page).getByRole('button', { name: 'Replace item' }).click()
     await confirmDialog(page, 'Replace the item from stock?', 'Replace item')
-    await expect(page.getByText('The item was replaced from stock; the buyer has been e-mailed.')).toBeVisible()
+    await expect(
+      page.getByText('The item was replaced from stock; the buyer has been e-mailed.'),
+    ).toBeVisible()
     const items = page.getByRole('region', { name: 'Delivered item' }).getByRole('listitem')
     await expect(items).toHaveCount(2)
     await expect(items.nth(0)).toContainText('Revoked')
     await expect(items.nth(0)).toContainText('Password changed by the account owner')
     await expect(items.nth(1)).toContainText('Live')
-    await expect(timeline(page).getByRole('listitem').last()).toContainText('Item replaced from stock: Password changed by the account owner')
-    await expect.poll(() => mailsTo('kiran@example.in', `Replacement for order ${delivered.id}`).length, { timeout: 15_000 }).toBe(1)
+    await expect(timeline(page).getByRole('listitem').last()).toContainText(
+      'Item replaced from stock: Password changed by the account owner',
+    )
+    await expect
+      .poll(() => mailsTo('kiran@example.in', `Replacement for order ${delivered.id}`).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
 
     await expect(actions(page).getByText('KeyBazaar does not send money back itself')).toBeVisible()
     await actions(page).getByLabel('Refund note (required)').fill('Paytm refund 20261121-4471')
@@ -332,7 +397,11 @@ test.describe.serial('admin orders', () => {
     const last = timeline(page).getByRole('listitem').last()
     await expect(last).toContainText('Marked refunded: Paytm refund 20261121-4471')
     await expect(last).toContainText('Delivered → Refunded')
-    await expect.poll(() => mailsTo('kiran@example.in', `Refund for order ${delivered.id}`).length, { timeout: 15_000 }).toBe(1)
+    await expect
+      .poll(() => mailsTo('kiran@example.in', `Refund for order ${delivered.id}`).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
   })
 
   test('confirm payment and deliver: Paytm holds a payment whose callback never arrived; a second confirm says it is paid', async ({
@@ -341,19 +410,30 @@ test.describe.serial('admin orders', () => {
     app,
   }) => {
     const stock = await stockProduct(1)
-    const missed = await newOrder(stock.id, { name: 'Meena Pillai', email: 'meena@example.in', phone: '9855555555' })
-    const failed = await newOrder(stock.id, { name: 'Vikram Rao', email: 'vikram@example.in', phone: '9866666666' })
+    const missed = await newOrder(stock.id, {
+      name: 'Meena Pillai',
+      email: 'meena@example.in',
+      phone: '9855555555',
+    })
+    const failed = await newOrder(stock.id, {
+      name: 'Vikram Rao',
+      email: 'vikram@example.in',
+      phone: '9866666666',
+    })
     // The embedded simulator now holds a success (and a failure) for them; the shop heard nothing.
     const { mid } = simulatorMerchant(APP_SECRET)
     for (const [order, status] of [
       [missed, 'TXN_SUCCESS'],
       [failed, 'TXN_FAILURE'],
     ] as const) {
-      const response = await fetch(`${app.url}/__simulator/paytm/__control/transactions/${order.id}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ status, mid, amountPaise: order.amount }),
-      })
+      const response = await fetch(
+        `${app.url}/__simulator/paytm/__control/transactions/${order.id}`,
+        {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ status, mid, amountPaise: order.amount }),
+        },
+      )
       expect(response.status).toBe(200)
     }
 
@@ -367,30 +447,53 @@ test.describe.serial('admin orders', () => {
 
     await actions(page).getByRole('button', { name: 'Confirm payment and deliver' }).click()
     await confirmDialog(page, 'Confirm payment and deliver?', 'Ask Paytm and deliver')
-    await expect(page.getByText('Payment confirmed with Paytm: the order was delivered.')).toBeVisible()
+    await expect(
+      page.getByText('Payment confirmed with Paytm: the order was delivered.'),
+    ).toBeVisible()
     await expect(statusLine(page)).toContainText('Delivered')
     const steps = timeline(page).getByRole('listitem')
-    await expect(steps.filter({ hasText: 'confirmed with Paytm by an admin' })).toContainText('by Shop Owner (owner@example.test)')
-    await expect(steps.filter({ hasText: 'confirmed with Paytm by an admin' })).toContainText('Pending → Paid')
+    await expect(steps.filter({ hasText: 'confirmed with Paytm by an admin' })).toContainText(
+      'by Shop Owner (owner@example.test)',
+    )
+    await expect(steps.filter({ hasText: 'confirmed with Paytm by an admin' })).toContainText(
+      'Pending → Paid',
+    )
     await expect(steps.last()).toContainText('Delivered from stock')
-    await expect.poll(() => mailsTo('meena@example.in', `Your order ${missed.id} is ready`).length, { timeout: 15_000 }).toBe(1)
+    await expect
+      .poll(() => mailsTo('meena@example.in', `Your order ${missed.id} is ready`).length, {
+        timeout: 15_000,
+      })
+      .toBe(1)
 
     await actions(stale).getByRole('button', { name: 'Confirm payment and deliver' }).click()
     await confirmDialog(stale, 'Confirm payment and deliver?', 'Ask Paytm and deliver')
-    await expect(stale.getByText(`Order ${missed.id} is already paid (delivered). Nothing was changed.`)).toBeVisible()
+    await expect(
+      stale.getByText(`Order ${missed.id} is already paid (delivered). Nothing was changed.`),
+    ).toBeVisible()
     await expect(statusLine(stale)).toContainText('Delivered')
-    await expect(timeline(stale).getByRole('listitem').filter({ hasText: 'confirmed with Paytm by an admin' })).toHaveCount(1)
+    await expect(
+      timeline(stale).getByRole('listitem').filter({ hasText: 'confirmed with Paytm by an admin' }),
+    ).toHaveCount(1)
 
     // Paytm says the other payment failed: the answer is shown and the order stays as it was.
     await gotoHydrated(page, orderUrl(failed.id))
     await actions(page).getByRole('button', { name: 'Confirm payment and deliver' }).click()
     await confirmDialog(page, 'Confirm payment and deliver?', 'Ask Paytm and deliver')
-    await expect(page.getByText(/^Paytm does not confirm this payment \(TXN_FAILURE, .+\)\. Nothing was changed\.$/)).toBeVisible()
+    await expect(
+      page.getByText(
+        /^Paytm does not confirm this payment \(TXN_FAILURE, .+\)\. Nothing was changed\.$/,
+      ),
+    ).toBeVisible()
     await expect(statusLine(page)).toContainText('Pending')
-    await expect(timeline(page).getByRole('listitem').last()).toContainText('Checked with Paytm by an admin')
+    await expect(timeline(page).getByRole('listitem').last()).toContainText(
+      'Checked with Paytm by an admin',
+    )
   })
 
-  test('without JavaScript every action asks on the page first, then does it', async ({ browser, baseURL }) => {
+  test('without JavaScript every action asks on the page first, then does it', async ({
+    browser,
+    baseURL,
+  }) => {
     const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
     const page = await context.newPage()
     await logIn(page)
@@ -402,9 +505,19 @@ test.describe.serial('admin orders', () => {
     await expect(page).toHaveURL(new RegExp(`${orderUrl(manualPaid.id)}#action-resend$`))
     const before = mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length
     await ask.getByRole('button', { name: 'Send e-mail' }).click()
-    await expect(page.getByRole('status').filter({ hasText: 'The delivery e-mail is on its way to the buyer.' })).toBeVisible()
-    await expect(page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').last()).toContainText('Delivery e-mail sent again')
-    await expect.poll(() => mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length, { timeout: 15_000 }).toBe(before + 1)
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: 'The delivery e-mail is on its way to the buyer.' }),
+    ).toBeVisible()
+    await expect(
+      page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').last(),
+    ).toContainText('Delivery e-mail sent again')
+    await expect
+      .poll(() => mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length, {
+        timeout: 15_000,
+      })
+      .toBe(before + 1)
     await context.close()
   })
 

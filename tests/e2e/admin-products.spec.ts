@@ -1,71 +1,27 @@
-import AxeBuilder from '@axe-core/playwright'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
 import sharp from 'sharp'
-import { createDatabase, type DB } from '~/lib/db.server'
-import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test as base } from '../helpers/fixtures'
+import type { DB } from '~/lib/db.server'
+import { adminTest } from '../helpers/admin'
+import { seriousViolations } from '../helpers/axe'
+import type { RunningApp } from '../helpers/app'
+import { expect } from '../helpers/fixtures'
 
 /**
  * The admin catalogue in the production build (issue 6): the admin shell, the products list,
  * the add and edit form with every validation message, image uploads (progress, refusals,
  * failure), duplicate and delete, and the storefront showing the result.
  */
-const OWNER = 'owner@example.test'
-const PASSWORD = 'secret12'
+const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secret12' }
 const TITLE = 'Vault Pro Streaming 12 Months'
 const SLUG = 'vault-pro-streaming-12-months'
 
-const test = base.extend<object, { app: RunningApp }>({
-  app: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      const app = await startApp({ env: { ADMIN_EMAILS: OWNER } })
-      // The owner's account (ADMIN_EMAILS makes it an admin with every permission).
-      const response = await fetch(`${app.url}/signup`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          name: 'Shop Owner',
-          email: OWNER,
-          password: PASSWORD,
-          confirmPassword: PASSWORD,
-        }),
-        redirect: 'manual',
-      })
-      if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
-      await use(app)
-      await app.dispose()
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-})
-
+const { test, logIn } = adminTest(OWNER)
 let db: DB
-test.beforeAll(async ({ app }) => {
-  db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+test.beforeAll(({ db: opened }) => {
+  db = opened
 })
-test.afterAll(async () => {
-  await db?.destroy()
-})
-
-// No page may throw in the browser along the way.
-const pageErrors: string[] = []
-test.beforeEach(({ page }) => {
-  pageErrors.length = 0
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-})
-test.afterEach(() => {
-  expect(pageErrors).toEqual([])
-})
-
-async function logIn(page: Page) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL('/')
-}
 
 const picture = (width: number, height: number, noisy = false) =>
   (noisy
@@ -120,7 +76,10 @@ test.describe.serial('admin catalogue', () => {
       'href',
       '/admin/gateways',
     )
-    await expect(nav.getByRole('link', { name: /^Orders/ })).toHaveAttribute('href', '/admin/orders')
+    await expect(nav.getByRole('link', { name: /^Orders/ })).toHaveAttribute(
+      'href',
+      '/admin/orders',
+    )
     // Later issues' pages are listed but are not links yet.
     for (const later of ['Transactions', 'Users', 'Settings']) {
       await expect(nav.getByRole('listitem').filter({ hasText: later })).toHaveText(
@@ -148,7 +107,7 @@ test.describe.serial('admin catalogue', () => {
     )
     await header.getByRole('button', { name: /Account menu/ }).click()
     const menu = page.getByRole('menu')
-    await expect(menu.getByText(OWNER)).toBeVisible()
+    await expect(menu.getByText(OWNER.email)).toBeVisible()
     await expect(menu.getByRole('menuitem', { name: /Profile Settings/ })).toBeVisible()
     await expect(menu.getByRole('menuitem', { name: /Admin Settings/ })).toHaveAttribute(
       'aria-disabled',
@@ -673,21 +632,7 @@ test.describe.serial('admin catalogue', () => {
         await expect(page.locator('html')).toHaveClass(theme)
         if (after) await page.getByRole('button', { name: after }).click()
         await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
-        // Toasts (the shared sonner toaster) are left out: axe would catch them mid-fade.
-        const results = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-          .exclude('[data-sonner-toaster]')
-          .analyze()
-        const serious = results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${violation.id}: ${violation.nodes
-                .map((node) => node.target.join(' '))
-                .slice(0, 3)
-                .join(', ')}`,
-          )
-        expect(serious, `${theme} ${url}`).toEqual([])
+        expect(await seriousViolations(page), `${theme} ${url}`).toEqual([])
       }
     }
   })

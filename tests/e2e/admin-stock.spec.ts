@@ -1,69 +1,25 @@
-import AxeBuilder from '@axe-core/playwright'
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { createProduct, type ProductInput } from '~/data/product.server'
 import { importStock } from '~/data/stock.server'
-import { createDatabase, type DB } from '~/lib/db.server'
-import { startApp, type RunningApp } from '../helpers/app'
-import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
+import type { DB } from '~/lib/db.server'
+import { adminTest } from '../helpers/admin'
+import { seriousViolations } from '../helpers/axe'
+import { expect, gotoHydrated } from '../helpers/fixtures'
+import { makeProduct } from '../helpers/payments'
 
 /**
  * Delivery modes and the stock of accounts and keys in the production build (issue 7): the
  * product form's Delivery section, the admin stock page (import by paste and by file, counts,
  * the masked list, revoke), and the storefront following the available stock.
  */
-const OWNER = 'stock.owner@example.test'
-const PASSWORD = 'secret12'
+const OWNER = { name: 'Stock Owner', email: 'stock.owner@example.test', password: 'secret12' }
 
-const test = base.extend<object, { app: RunningApp }>({
-  app: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      const app = await startApp({ env: { ADMIN_EMAILS: OWNER } })
-      const response = await fetch(`${app.url}/signup`, {
-        method: 'POST',
-        body: new URLSearchParams({
-          name: 'Stock Owner',
-          email: OWNER,
-          password: PASSWORD,
-          confirmPassword: PASSWORD,
-        }),
-        redirect: 'manual',
-      })
-      if (response.status !== 302) throw new Error(`sign-up answered ${response.status}`)
-      await use(app)
-      await app.dispose()
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
-})
-
+const { test, logIn } = adminTest(OWNER)
 let db: DB
-test.beforeAll(async ({ app }) => {
-  db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+test.beforeAll(({ db: opened }) => {
+  db = opened
 })
-test.afterAll(async () => {
-  await db?.destroy()
-})
-
-// No page may throw in the browser along the way.
-const pageErrors: string[] = []
-test.beforeEach(({ page }) => {
-  pageErrors.length = 0
-  page.on('pageerror', (error) => pageErrors.push(error.message))
-})
-test.afterEach(() => {
-  expect(pageErrors).toEqual([])
-})
-
-async function logIn(page: Page) {
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
-  await expect(page).toHaveURL('/')
-}
 
 /** A product as the catalogue holds it before issue 7: delivered by hand (the migration's default). */
 async function manualProduct(title: string): Promise<{ id: string; slug: string; title: string }> {
@@ -74,7 +30,7 @@ async function manualProduct(title: string): Promise<{ id: string; slug: string;
     .select('image')
     .where('image', 'like', 'products/demo_%')
     .executeTakeFirstOrThrow()
-  const input: ProductInput = {
+  const product = await makeProduct(db, {
     title,
     slug,
     description: `${title} for the stock tests.`,
@@ -83,20 +39,8 @@ async function manualProduct(title: string): Promise<{ id: string; slug: string;
     price: 29_900,
     originalPrice: 59_900,
     category: 'Software',
-    featured: false,
-    inStock: true,
-    buyNowLink: null,
-    tags: [],
     validity: '1 year',
-    deliveryTime: 'Instant delivery',
-    features: [],
-    metaTitle: '',
-    metaDescription: '',
-    keywords: [],
-    rating: 0,
-    reviews: 0,
-  }
-  const product = await createProduct(db, input)
+  })
   return { id: product.id, slug, title }
 }
 
@@ -237,7 +181,7 @@ test.describe.serial('stock', () => {
     await page.getByRole('link', { name: /^Revoked/ }).click()
     await expect(page).toHaveURL(`/admin/products/${product.id}/stock?status=revoked`)
     await expect(items.getByRole('row').filter({ hasText: 'Revoked' })).toHaveCount(1)
-    await expect(items).toContainText(`(by ${OWNER} on the stock page)`)
+    await expect(items).toContainText(`(by ${OWNER.email} on the stock page)`)
     await expect(page.getByRole('button', { name: /^Revoke item / })).toHaveCount(0)
 
     await page.goto(`/product/${product.slug}`)
@@ -479,20 +423,7 @@ test.describe.serial('stock', () => {
         await expect(page.locator('html')).toHaveClass(theme)
         await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1)
         if (url.includes('/edit/')) await page.getByRole('radio', { name: 'Shared secret' }).check()
-        const results = await new AxeBuilder({ page })
-          .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-          .exclude('[data-sonner-toaster]')
-          .analyze()
-        const serious = results.violations
-          .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-          .map(
-            (violation) =>
-              `${violation.id}: ${violation.nodes
-                .map((node) => node.target.join(' '))
-                .slice(0, 3)
-                .join(', ')}`,
-          )
-        expect(serious, `${theme} ${url}`).toEqual([])
+        expect(await seriousViolations(page), `${theme} ${url}`).toEqual([])
       }
     }
   })

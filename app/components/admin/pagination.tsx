@@ -95,3 +95,17 @@ export function Pagination({
     </nav>
   )
 }
+
+/** The pages at the foot of an admin list's card; nothing when everything fits on one. */
+export function ListPagination(props: {
+  page: number
+  pageCount: number
+  href: (page: number) => string
+}) {
+  if (props.pageCount <= 1) return null
+  return (
+    <div className="border-t border-slate-200 p-4 dark:border-slate-800">
+      <Pagination {...props} />
+    </div>
+  )
+}

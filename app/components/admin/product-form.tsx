@@ -1,6 +1,4 @@
-import ArrowLeft from 'lucide-react/icons/arrow-left'
 import Boxes from 'lucide-react/icons/boxes'
-import CircleAlert from 'lucide-react/icons/circle-alert'
 import KeyRound from 'lucide-react/icons/key-round'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Plus from 'lucide-react/icons/plus'
@@ -8,7 +6,6 @@ import X from 'lucide-react/icons/x'
 import {
   useEffect,
   useState,
-  useSyncExternalStore,
   type ChangeEvent,
   type FormEvent,
   type KeyboardEvent,
@@ -16,6 +13,7 @@ import {
 } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { toast } from '~/components/ui/toast'
+import { useHydrated } from '~/components/ui/use-hydrated'
 import { slugify } from '~/lib/slug'
 import {
   addFeature,
@@ -25,13 +23,17 @@ import {
   parsePriceInput,
   parseProductForm,
   PRODUCT_FIELD_ORDER,
+  PRODUCT_MESSAGES,
   productFormValues,
   SHARED_SECRET_MAX_LENGTH,
   type ProductDeliveryMode,
   type ProductField,
   type ProductFieldErrors,
 } from '~/lib/validation/product'
+import { adminButton } from './buttons'
+import { adminInputClass, FieldError, FormError } from './form-parts'
 import { discardUpload, ImageUploader } from './image-uploader'
+import { BackLink, PageHeader } from './page-header'
 
 /**
  * The product form of Add Product and Edit Product (spec sections 2 and 5): the seven sections,
@@ -122,11 +124,6 @@ export interface ProductFormProps {
 const fieldId = (name: ProductField | 'newFeature') => `product-${name}`
 const deliveryChoiceId = (mode: ProductDeliveryMode) => `${fieldId('deliveryMode')}-${mode}`
 
-const inputClass =
-  'block w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
-
-const subscribeNothing = () => () => {}
-
 function Section({
   id,
   title,
@@ -192,13 +189,7 @@ function Field({
       </div>
       {children}
       {error ? (
-        <p
-          id={`${id}-error`}
-          className="flex items-center gap-1 text-sm font-medium text-rose-700 dark:text-rose-400"
-        >
-          <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-          {error}
-        </p>
+        <FieldError id={`${id}-error`}>{error}</FieldError>
       ) : hint ? (
         <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
           {hint}
@@ -234,11 +225,7 @@ export function ProductForm({
   result,
 }: ProductFormProps) {
   const navigation = useNavigation()
-  const hydrated = useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  )
+  const hydrated = useHydrated()
   const [values, setValues] = useState(() => {
     const {
       inStock: _s,
@@ -367,48 +354,26 @@ export function ProductForm({
       className="mx-auto max-w-6xl space-y-6"
     >
       <div className="space-y-3">
-        <div className="flex flex-wrap items-center justify-between gap-3">
-          <Link
-            to="/admin/products"
-            className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
-          >
-            <ArrowLeft aria-hidden="true" className="size-4" />
-            Back to Products
-          </Link>
+        <BackLink to="/admin/products">{PRODUCT_MESSAGES.backToProducts}</BackLink>
+        <PageHeader
+          titleId="product-form-title"
+          title={isAdd ? 'Add New Product' : 'Edit Product'}
+          description={
+            isAdd
+              ? 'Create a new product listing for your store. Fields marked * are required.'
+              : `Update the listing of “${initial.title}”. Fields marked * are required.`
+          }
+        >
           {saved ? (
-            <Link
-              to={saved.stockUrl}
-              className="inline-flex h-10 items-center gap-1.5 rounded-xl border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-            >
+            <Link to={saved.stockUrl} className={adminButton.small}>
               <Boxes aria-hidden="true" className="size-4" />
               Manage stock
             </Link>
           ) : null}
-        </div>
-        <div>
-          <h1
-            id="product-form-title"
-            className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white"
-          >
-            {isAdd ? 'Add New Product' : 'Edit Product'}
-          </h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            {isAdd
-              ? 'Create a new product listing for your store. Fields marked * are required.'
-              : `Update the listing of “${initial.title}”. Fields marked * are required.`}
-          </p>
-        </div>
+        </PageHeader>
       </div>
 
-      {result?.formError ? (
-        <div
-          role="alert"
-          className="flex items-start gap-2 rounded-2xl border border-rose-300 bg-rose-50 p-4 text-sm font-medium text-rose-900 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200"
-        >
-          <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          {result.formError}
-        </div>
-      ) : null}
+      {result?.formError ? <FormError>{result.formError}</FormError> : null}
 
       <Section
         id="section-basic"
@@ -422,7 +387,7 @@ export function ProductForm({
             aria-required="true"
             maxLength={200}
             placeholder="e.g. StreamMax Premium 12 Months"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -445,11 +410,15 @@ export function ProductForm({
             maxLength={200}
             spellCheck={false}
             autoCapitalize="none"
-            className={`${inputClass} h-11 font-mono text-sm`}
+            className={`${adminInputClass} h-11 font-mono text-sm`}
           />
         </Field>
         <Field name="category" label="Category" required error={errors.category}>
-          <select {...textProps('category')} aria-required="true" className={`${inputClass} h-11`}>
+          <select
+            {...textProps('category')}
+            aria-required="true"
+            className={`${adminInputClass} h-11`}
+          >
             {categories.map((name) => (
               <option key={name} value={name}>
                 {name}
@@ -463,7 +432,7 @@ export function ProductForm({
           error={errors.tags}
           hint="Separate tags with commas, e.g. 4K, family, no ads"
         >
-          <input {...textProps('tags')} type="text" className={`${inputClass} h-11`} />
+          <input {...textProps('tags')} type="text" className={`${adminInputClass} h-11`} />
         </Field>
         <Field
           name="shortDescription"
@@ -478,7 +447,7 @@ export function ProductForm({
             aria-required="true"
             rows={2}
             maxLength={500}
-            className={`${inputClass} py-2.5`}
+            className={`${adminInputClass} py-2.5`}
           />
         </Field>
         <Field
@@ -493,7 +462,7 @@ export function ProductForm({
             {...textProps('description')}
             aria-required="true"
             rows={6}
-            className={`${inputClass} py-2.5`}
+            className={`${adminInputClass} py-2.5`}
           />
         </Field>
       </Section>
@@ -517,7 +486,7 @@ export function ProductForm({
             min="0"
             step="0.01"
             aria-required="true"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -534,7 +503,7 @@ export function ProductForm({
             min="0"
             step="0.01"
             aria-required="true"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <div className="space-y-1.5">
@@ -550,7 +519,7 @@ export function ProductForm({
             readOnly
             value={`${discount}%`}
             aria-describedby="product-discount-hint"
-            className={`${inputClass} h-11 bg-slate-100 font-semibold dark:bg-slate-800`}
+            className={`${adminInputClass} h-11 bg-slate-100 font-semibold dark:bg-slate-800`}
           />
           <p
             id="product-discount-hint"
@@ -608,7 +577,7 @@ export function ProductForm({
             type="url"
             inputMode="url"
             placeholder="https://"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
       </Section>
@@ -636,7 +605,7 @@ export function ProductForm({
             {...textProps('metaTitle')}
             aria-describedby={described('metaTitle', 'product-metaTitle-count')}
             type="text"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -657,7 +626,7 @@ export function ProductForm({
             {...textProps('metaDescription')}
             aria-describedby={described('metaDescription', 'product-metaDescription-count')}
             rows={3}
-            className={`${inputClass} py-2.5`}
+            className={`${adminInputClass} py-2.5`}
           />
         </Field>
         <Field
@@ -667,7 +636,7 @@ export function ProductForm({
           wide
           hint="Separate keywords with commas."
         >
-          <input {...textProps('keywords')} type="text" className={`${inputClass} h-11`} />
+          <input {...textProps('keywords')} type="text" className={`${adminInputClass} h-11`} />
         </Field>
       </Section>
 
@@ -798,13 +767,9 @@ export function ProductForm({
             ))}
           </div>
           {errors.deliveryMode ? (
-            <p
-              id={`${fieldId('deliveryMode')}-error`}
-              className="mt-1.5 flex items-center gap-1 text-sm font-medium text-rose-700 dark:text-rose-400"
-            >
-              <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
+            <FieldError id={`${fieldId('deliveryMode')}-error`} className="mt-1.5">
               {errors.deliveryMode}
-            </p>
+            </FieldError>
           ) : null}
         </fieldset>
 
@@ -853,7 +818,7 @@ export function ProductForm({
                   aria-required={
                     deliveryMode === 'shared' && !saved?.hasSharedSecret ? 'true' : undefined
                   }
-                  className={`${inputClass} py-2.5 font-mono text-sm`}
+                  className={`${adminInputClass} py-2.5 font-mono text-sm`}
                 />
               </Field>
             ) : null}
@@ -928,7 +893,7 @@ export function ProductForm({
                     // Enter here would submit the whole form.
                     if (event.key === 'Enter') event.preventDefault()
                   }}
-                  className={`${inputClass} h-11`}
+                  className={`${adminInputClass} h-11`}
                 />
                 <button
                   type="button"
@@ -970,7 +935,7 @@ export function ProductForm({
                 event.preventDefault()
                 addTypedFeature()
               }}
-              className={`${inputClass} h-11`}
+              className={`${adminInputClass} h-11`}
             />
             {hydrated ? (
               <button
@@ -984,13 +949,7 @@ export function ProductForm({
             ) : null}
           </div>
           {errors.features ? (
-            <p
-              id="product-features-error"
-              className="flex items-center gap-1 text-sm font-medium text-rose-700 dark:text-rose-400"
-            >
-              <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-              {errors.features}
-            </p>
+            <FieldError id="product-features-error">{errors.features}</FieldError>
           ) : (
             <p id="product-newFeature-hint" className="text-xs text-slate-600 dark:text-slate-400">
               Press Enter or Add.
@@ -1010,7 +969,7 @@ export function ProductForm({
             {...textProps('validity')}
             type="text"
             maxLength={100}
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -1023,7 +982,7 @@ export function ProductForm({
             {...textProps('deliveryTime')}
             type="text"
             maxLength={100}
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -1039,7 +998,7 @@ export function ProductForm({
             min="0"
             max="5"
             step="0.1"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
         <Field
@@ -1054,7 +1013,7 @@ export function ProductForm({
             inputMode="numeric"
             min="0"
             step="1"
-            className={`${inputClass} h-11`}
+            className={`${adminInputClass} h-11`}
           />
         </Field>
       </Section>

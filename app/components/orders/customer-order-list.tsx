@@ -1,6 +1,7 @@
 import ChevronRight from 'lucide-react/icons/chevron-right'
 import FileDown from 'lucide-react/icons/file-down'
 import { Link } from 'react-router'
+import { formatRupees } from '~/lib/money'
 import { hasInvoice, invoicePath, OrderStatusBadge, orderPath } from './order-status'
 
 /** A signed-in customer's orders as rows (My Orders, the dashboard's recent orders). */
@@ -12,6 +13,20 @@ export interface CustomerOrderItem {
   status: string
   /** Formatted date and time. */
   date: string
+}
+
+/** A row from the customer's orders (app/data/customer-orders.server.ts), as the list shows it. */
+export function customerOrderItem(
+  order: { id: string; productName: string; amount: number; status: string; createdAt: string },
+  date: Intl.DateTimeFormat,
+): CustomerOrderItem {
+  return {
+    id: order.id,
+    productName: order.productName,
+    amount: formatRupees(order.amount),
+    status: order.status,
+    date: date.format(new Date(order.createdAt)),
+  }
 }
 
 export function CustomerOrderList({ orders }: { orders: CustomerOrderItem[] }) {

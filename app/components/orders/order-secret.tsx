@@ -3,30 +3,44 @@ import Copy from 'lucide-react/icons/copy'
 import Eye from 'lucide-react/icons/eye'
 import EyeOff from 'lucide-react/icons/eye-off'
 import KeyRound from 'lucide-react/icons/key-round'
-import { useEffect, useRef, useState, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
+import { adminButton } from '~/components/admin/buttons'
 import { FormAlert } from '~/components/forms'
 import { toast } from '~/components/ui/toast'
+import { useHydrated } from '~/components/ui/use-hydrated'
 
 /**
- * The delivered account details or key, hidden until the buyer presses Reveal (the order page
- * and the payment result page). Reveal is a form POST to the page's own action, which logs the
- * reveal with the time and IP and answers with the secret: it works without JavaScript, and
- * the secret never sits in a URL, a cookie or the page's first HTML.
+ * The delivered account details or key, hidden until Reveal is pressed: the buyer's (the order
+ * page and the payment result page) and the admin's (the order in the back office). Reveal is
+ * a form POST to the page's own action, which logs the reveal with the time, the IP and who
+ * asked, and answers with the secret: it works without JavaScript, and the secret never sits
+ * in a URL, a cookie or the page's first HTML.
  */
 export type RevealedSecret =
   | { kind: 'text'; lines: string[] }
   | { kind: 'fields'; fields: Array<{ name: string; value: string }> }
 
-const noop = () => () => {}
-/** True once React runs in the browser (copy buttons need the clipboard API). */
-function useHydrated(): boolean {
-  return useSyncExternalStore(
-    noop,
-    () => true,
-    () => false,
-  )
-}
+/** What differs between the buyer's view and the admin's. */
+const AUDIENCES = {
+  buyer: {
+    label: 'Revealed account details',
+    hidden:
+      'Hidden to keep them safe from anyone looking at your screen. Each time they are shown we note the time and your IP address.',
+    revealed: 'Keep these details private: anyone who sees them can use them.',
+    copy: true,
+    button:
+      'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70',
+  },
+  admin: {
+    label: 'The delivered item',
+    hidden: "Hidden. Revealing it is recorded in the order's timeline, as the buyer's reveals are.",
+    revealed: 'This reveal is recorded in the timeline with your name.',
+    // The admin reads the item to check it, not to use it.
+    copy: false,
+    button: adminButton.secondary,
+  },
+} as const
 
 function CopyButton({
   value,
@@ -81,7 +95,8 @@ function SecretRow({
 }: {
   name: string | null
   value: string
-  copyLabel: string
+  /** What the copy button copies, for screen readers; null for no copy button. */
+  copyLabel: string | null
 }) {
   const hydrated = useHydrated()
   const ref = useRef<HTMLElement>(null)
@@ -99,7 +114,7 @@ function SecretRow({
         >
           {value}
         </code>
-        {hydrated ? (
+        {hydrated && copyLabel !== null ? (
           <span className="self-end min-[420px]:self-auto">
             <CopyButton value={value} label={copyLabel} target={() => ref.current} />
           </span>
@@ -109,14 +124,12 @@ function SecretRow({
   )
 }
 
-const revealButton =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70'
-
 export function OrderSecret({
   secret,
   error,
   action,
   hideTo,
+  audience = 'buyer',
 }: {
   /** The secret the action just revealed, or null while hidden. */
   secret: RevealedSecret | null
@@ -126,7 +139,9 @@ export function OrderSecret({
   action: string
   /** Where Hide goes: the same page, freshly loaded, with the secret hidden again. */
   hideTo: string
+  audience?: keyof typeof AUDIENCES
 }) {
+  const words = AUDIENCES[audience]
   const busy = useNavigation().formData?.get('intent') === 'reveal'
   const revealedRef = useRef<HTMLDivElement>(null)
   // Screen readers and keyboards land on what was just revealed.
@@ -138,13 +153,10 @@ export function OrderSecret({
     return (
       <div className="space-y-3">
         {error ? <FormAlert>{error}</FormAlert> : null}
-        <p className="text-sm text-slate-600 dark:text-slate-300">
-          Hidden to keep them safe from anyone looking at your screen. Each time they are shown we
-          note the time and your IP address.
-        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-300">{words.hidden}</p>
         <Form method="post" action={action} preventScrollReset>
           <input type="hidden" name="intent" value="reveal" />
-          <button type="submit" className={revealButton} disabled={busy}>
+          <button type="submit" className={words.button} disabled={busy}>
             <Eye aria-hidden="true" className="size-4" />
             {busy ? 'Revealing…' : 'Reveal'}
           </button>
@@ -158,18 +170,22 @@ export function OrderSecret({
       ? secret.fields.map((field) => ({
           name: field.name,
           value: field.value,
-          copyLabel: field.name,
+          copyLabel: words.copy ? field.name : null,
         }))
       : secret.lines.map((line, index) => ({
           name: null,
           value: line,
-          copyLabel: secret.lines.length > 1 ? `line ${index + 1}` : 'account details',
+          copyLabel: !words.copy
+            ? null
+            : secret.lines.length > 1
+              ? `line ${index + 1}`
+              : 'account details',
         }))
   return (
     <div
       ref={revealedRef}
       tabIndex={-1}
-      aria-label="Revealed account details"
+      aria-label={words.label}
       role="region"
       className="space-y-3 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
     >
@@ -183,7 +199,7 @@ export function OrderSecret({
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
           <KeyRound aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          Keep these details private: anyone who sees them can use them.
+          {words.revealed}
         </p>
         <Link
           to={hideTo}

@@ -1,13 +1,13 @@
+import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
+
 /**
  * An order's status in words a buyer understands (the order page, My Orders, the dashboard).
- * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next.
+ * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next
+ * (the back office has its own shorter names: app/routes/admin/orders/order-status.tsx).
  */
-export type BuyerOrderStatus =
-  'pending' | 'paid' | 'failed' | 'expired' | 'delivered' | 'awaiting_stock' | 'refunded'
-
 type Tone = 'success' | 'progress' | 'neutral' | 'danger'
 
-const STATUS: Record<BuyerOrderStatus, { label: string; tone: Tone; explanation: string }> = {
+const STATUS: Record<OrderStatus, { label: string; tone: Tone; explanation: string }> = {
   delivered: {
     label: 'Delivered',
     tone: 'success',
@@ -62,14 +62,10 @@ const TONE_CLASS: Record<Tone, string> = {
     'bg-rose-50 text-rose-800 ring-rose-600/20 dark:bg-rose-950/70 dark:text-rose-200 dark:ring-rose-400/30',
 }
 
-function entry(status: string) {
-  return (
-    STATUS[status as BuyerOrderStatus] ?? {
-      label: status,
-      tone: 'neutral' as Tone,
-      explanation: '',
-    }
-  )
+function entry(status: string): { label: string; tone: Tone; explanation: string } {
+  return isOrderStatus(status)
+    ? STATUS[status]
+    : { label: status, tone: 'neutral', explanation: '' }
 }
 
 export function orderStatusLabel(status: string): string {

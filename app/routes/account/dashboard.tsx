@@ -3,11 +3,12 @@ import Shield from 'lucide-react/icons/shield'
 import { Link } from 'react-router'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
-import { CustomerOrderList } from '~/components/orders/customer-order-list'
+import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
 import { customerOrderStats, listCustomerOrders } from '~/data/customer-orders.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { requireUser } from '~/lib/auth.server'
+import { shopDateTime } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import type { Route } from './+types/dashboard'
 
@@ -22,11 +23,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     listCustomerOrders(db, user.id, { pageSize: RECENT_ORDERS }),
     getSiteSettings(db),
   ])
-  const when = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: settings.timezone,
-  })
+  const when = shopDateTime(settings.timezone)
   return {
     user: { name: user.name, email: user.email, isAdmin: user.isAdmin, createdAt: user.createdAt },
     stats: {
@@ -34,13 +31,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       spent: formatRupees(stats.spent),
       inProgress: stats.inProgress,
     },
-    recentOrders: recent.orders.map((order) => ({
-      id: order.id,
-      productName: order.productName,
-      amount: formatRupees(order.amount),
-      status: order.status,
-      date: when.format(new Date(order.createdAt)),
-    })),
+    recentOrders: recent.orders.map((order) => customerOrderItem(order, when)),
     moreOrders: recent.total > RECENT_ORDERS,
   }
 }

@@ -2,13 +2,13 @@ import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import { Link } from 'react-router'
 import { Pagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
-import { CustomerOrderList } from '~/components/orders/customer-order-list'
+import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
 import { listCustomerOrders } from '~/data/customer-orders.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { requireUser } from '~/lib/auth.server'
+import { shopDateTime } from '~/lib/date-format'
 import { accountPageHeaders } from '~/routes/auth/headers'
-import { formatRupees } from '~/lib/money'
 import type { Route } from './+types/orders'
 
 /**
@@ -24,19 +24,9 @@ export async function loader({ request }: Route.LoaderArgs) {
     listCustomerOrders(db, user.id, { page: requested }),
     getSiteSettings(db),
   ])
-  const when = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: settings.timezone,
-  })
+  const when = shopDateTime(settings.timezone)
   return {
-    orders: result.orders.map((order) => ({
-      id: order.id,
-      productName: order.productName,
-      amount: formatRupees(order.amount),
-      status: order.status,
-      date: when.format(new Date(order.createdAt)),
-    })),
+    orders: result.orders.map((order) => customerOrderItem(order, when)),
     total: result.total,
     page: result.page,
     pageCount: result.pageCount,

@@ -8,10 +8,15 @@ import { countOpenReports, listOpenReports } from '~/data/order-report.server'
 import { countProducts } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { countUsers } from '~/data/user.server'
+import { StatCard } from '~/components/admin/stat-card'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
+import { PageHeader } from '~/components/admin/page-header'
 import { services } from '~/lib/app-context.server'
+import { shopDateTime } from '~/lib/date-format'
 import { requireAdmin } from '~/lib/permissions.server'
+import { filterQuery, ORDERS_PATH } from './orders/filters'
+import { OrderLink } from './orders/order-status'
 import type { Route } from './+types/dashboard'
 
 /**
@@ -32,11 +37,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     manageOrders ? countOpenReports(db) : 0,
     getSiteSettings(db),
   ])
-  const date = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: settings.timezone,
-  })
+  const date = shopDateTime(settings.timezone)
   return {
     name: displayName(user),
     products,
@@ -70,26 +71,10 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
   ]
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-          Dashboard
-        </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">Welcome back, {name}.</p>
-      </div>
+      <PageHeader title="Dashboard" description={`Welcome back, ${name}.`} />
       <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {stats.map(({ label, value, icon: Icon }) => (
-          <li
-            key={label}
-            className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-          >
-            <div className="flex items-center justify-between text-sm font-medium text-slate-600 dark:text-slate-300">
-              <span>{label}</span>
-              <Icon aria-hidden="true" className="size-4 text-brand-600" />
-            </div>
-            <p className="mt-2 text-2xl font-bold text-slate-950 dark:text-white">
-              {number.format(value)}
-            </p>
-          </li>
+        {stats.map(({ label, value, icon }) => (
+          <StatCard key={label} label={label} value={number.format(value)} icon={icon} />
         ))}
       </ul>
       {reports ? <OpenReports reports={reports} /> : null}
@@ -120,7 +105,7 @@ function OpenReports({
         </h2>
         {reports.total > reports.oldest.length ? (
           <Link
-            to="/admin/orders?reports=open"
+            to={`${ORDERS_PATH}${filterQuery({ openReports: true })}`}
             className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
           >
             See all {number.format(reports.total)}
@@ -132,15 +117,13 @@ function OpenReports({
           No open reports: every buyer who reported a problem has an answer.
         </p>
       ) : (
-        <ol aria-label="Oldest open reports first" className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+        <ol
+          aria-label="Oldest open reports first"
+          className="mt-3 divide-y divide-slate-100 dark:divide-slate-800"
+        >
           {reports.oldest.map((report) => (
             <li key={report.id} className="py-3">
-              <Link
-                to={`/admin/orders/${encodeURIComponent(report.orderId)}`}
-                className="font-mono text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
-              >
-                {report.orderId}
-              </Link>
+              <OrderLink orderId={report.orderId} />
               <span className="text-sm text-slate-600 dark:text-slate-300">
                 {' '}
                 · {report.productName} · {report.customerName} ·{' '}

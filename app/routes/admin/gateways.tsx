@@ -6,6 +6,7 @@ import Server from 'lucide-react/icons/server'
 import { useId } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
+import { PageHeader } from '~/components/admin/page-header'
 import {
   ensureDefaultGateway,
   listGateways,
@@ -412,15 +413,10 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
   const { gateways, form, freeTypes, saved, paytmEnvironment, paytmSource } = loaderData
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-            Payment Gateways
-          </h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Configure how customers pay. Figures are successful payments from real orders.
-          </p>
-        </div>
+      <PageHeader
+        title="Payment Gateways"
+        description="Configure how customers pay. Figures are successful payments from real orders."
+      >
         {freeTypes.length > 0 && !form ? (
           <Link
             to={`?add=${freeTypes[0]}`}
@@ -430,7 +426,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
             Add Gateway
           </Link>
         ) : null}
-      </div>
+      </PageHeader>
 
       {saved ? (
         <p

@@ -12,6 +12,7 @@ import { requirePermission } from '~/lib/permissions.server'
 import { checkoutSchema, type CheckoutFieldErrors } from '~/lib/validation/checkout'
 import type { Route } from './+types/payment-links'
 import { Field, fieldClass } from '~/components/forms'
+import { PageHeader } from '~/components/admin/page-header'
 
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
@@ -114,14 +115,10 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
   const productId = useId()
   return (
     <div className="mx-auto max-w-5xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-          Payment Links
-        </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Ask a customer to pay for a product with a link they can open on any phone.
-        </p>
-      </div>
+      <PageHeader
+        title="Payment Links"
+        description="Ask a customer to pay for a product with a link they can open on any phone."
+      />
       {actionData?.created ? (
         <div
           role="status"

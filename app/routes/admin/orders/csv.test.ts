@@ -10,7 +10,9 @@ describe('csv', () => {
   })
 
   it('neutralises cells a spreadsheet would run as formulas', () => {
-    expect(csvCell('=HYPERLINK("http://evil.test","Click")')).toBe(`"'=HYPERLINK(""http://evil.test"",""Click"")"`)
+    expect(csvCell('=HYPERLINK("http://evil.test","Click")')).toBe(
+      `"'=HYPERLINK(""http://evil.test"",""Click"")"`,
+    )
     expect(csvCell('+91 98765 43210')).toBe("'+91 98765 43210")
     expect(csvCell('-2+3')).toBe("'-2+3")
     expect(csvCell('@SUM(A1:A2)')).toBe("'@SUM(A1:A2)")

@@ -14,6 +14,8 @@ export function csvCell(value: string | number | boolean | null | undefined): st
   return /[",\r\n]/.test(text) || text !== text.trim() ? `"${text.replace(/"/g, '""')}"` : text
 }
 
-export function csvLine(cells: ReadonlyArray<string | number | boolean | null | undefined>): string {
+export function csvLine(
+  cells: ReadonlyArray<string | number | boolean | null | undefined>,
+): string {
   return `${cells.map(csvCell).join(',')}\r\n`
 }

@@ -1,4 +1,5 @@
 import { data, redirect } from 'react-router'
+import { secretView, type RevealedSecret } from '~/components/orders/order-secret'
 import {
   checkRefundNote,
   checkReply,
@@ -19,6 +20,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import { parseManualSecret, revealOrderSecret, type StockSecret } from '~/data/stock.server'
 import type { AuthUser } from '~/lib/auth.server'
 import { SecretDecryptionError } from '~/lib/crypto.server'
+import { shopDateTime } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
@@ -31,9 +33,17 @@ import { orderPath } from './filters'
  * name) and its action: the recovery actions, each confirmed first (a dialog with JavaScript,
  * a second step on the page without), and the admin's reveal of the delivered item.
  */
-export const ACTION_INTENTS = ['confirm', 'deliver', 'replace', 'refund', 'resend', 'reply'] as const
+export const ACTION_INTENTS = [
+  'confirm',
+  'deliver',
+  'replace',
+  'refund',
+  'resend',
+  'reply',
+] as const
 export type ActionIntent = (typeof ACTION_INTENTS)[number]
-const isIntent = (value: string): value is ActionIntent => (ACTION_INTENTS as readonly string[]).includes(value)
+const isIntent = (value: string): value is ActionIntent =>
+  (ACTION_INTENTS as readonly string[]).includes(value)
 
 /** What the form fields may carry; each intent reads its own. */
 export interface ActionValues {
@@ -43,21 +53,17 @@ export interface ActionValues {
   reason?: string
 }
 
-export type SecretRows = Array<{ name: string | null; value: string }>
-
 export type OrderActionData =
   | { intent: ActionIntent; step: 'confirm'; values: ActionValues }
-  | { intent: ActionIntent; step: 'error'; field: keyof ActionValues; error: string; values: ActionValues }
-  | { intent: 'reveal'; step: 'revealed'; rows: SecretRows }
+  | {
+      intent: ActionIntent
+      step: 'error'
+      field: keyof ActionValues
+      error: string
+      values: ActionValues
+    }
+  | { intent: 'reveal'; step: 'revealed'; secret: RevealedSecret }
   | { intent: 'reveal'; step: 'error'; error: string }
-
-export function secretRows(secret: StockSecret): SecretRows {
-  if (secret.kind === 'fields') return secret.fields.map((field) => ({ name: field.name, value: field.value }))
-  return secret.text
-    .split(/\r?\n/)
-    .filter((line) => line.trim() !== '')
-    .map((value) => ({ name: null, value }))
-}
 
 const DELIVERY_MODES: Record<string, string> = {
   stock: 'From stock (one item per order)',
@@ -82,11 +88,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     ...items.map((item) => item.addedBy),
     ...(order.userId ? [`user:${order.userId}`] : []),
   ])
-  const format = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'medium',
-    timeZone: settings.timezone,
-  })
+  const format = shopDateTime(settings.timezone, { seconds: true })
   const when = (iso: string | null) => (iso ? format.format(new Date(iso)) : null)
   const manualItems = new Set(
     events.flatMap((event) => {
@@ -104,7 +106,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       updatedAt: when(order.updatedAt)!,
       amount: formatRupees(order.amount),
       paidAmount:
-        order.paidAmount !== null && order.paidAmount !== order.amount ? formatRupees(order.paidAmount) : null,
+        order.paidAmount !== null && order.paidAmount !== order.amount
+          ? formatRupees(order.paidAmount)
+          : null,
       customerName: order.customerName,
       customerEmail: order.customerEmail,
       customerPhone: order.customerPhone,
@@ -116,14 +120,21 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       bankTxnId: order.bankTxnId,
       paymentMode: order.paymentMode,
       gatewayAnswer: order.gatewayStatus
-        ? [order.gatewayStatus, order.gatewayRespCode, order.gatewayRespMsg].filter(Boolean).join(' · ')
+        ? [order.gatewayStatus, order.gatewayRespCode, order.gatewayRespMsg]
+            .filter(Boolean)
+            .join(' · ')
         : null,
       statusChecks: order.statusChecks,
       lastStatusCheckAt: when(order.lastStatusCheckAt),
       paymentLinkId: order.paymentLinkId,
     },
     product: product
-      ? { id: product.id, title: product.title, deliveryMode: DELIVERY_MODES[product.deliveryMode] ?? product.deliveryMode, mode: product.deliveryMode }
+      ? {
+          id: product.id,
+          title: product.title,
+          deliveryMode: DELIVERY_MODES[product.deliveryMode] ?? product.deliveryMode,
+          mode: product.deliveryMode,
+        }
       : null,
     items: items.map((item) => ({
       id: item.id,
@@ -143,7 +154,10 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       actor: actors[event.actor] ?? event.actor,
       from: event.fromStatus,
       to: event.toStatus,
-      ip: event.type === 'secret_revealed' ? ((event.data as { ip?: unknown } | null)?.ip as string | undefined) ?? null : null,
+      ip:
+        event.type === 'secret_revealed'
+          ? (((event.data as { ip?: unknown } | null)?.ip as string | undefined) ?? null)
+          : null,
     })),
     reports: reports.map((report) => ({
       id: report.id,
@@ -158,7 +172,11 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       resolvedAt: when(report.resolvedAt),
     })),
     actions,
-    gatewayName: paytm ? (paytm.source === 'simulator' ? 'the built-in Paytm simulator' : 'Paytm') : null,
+    gatewayName: paytm
+      ? paytm.source === 'simulator'
+        ? 'the built-in Paytm simulator'
+        : 'Paytm'
+      : null,
   }
 }
 
@@ -167,11 +185,19 @@ function readValues(form: FormData): ActionValues {
     const value = form.get(name)
     return typeof value === 'string' ? value : undefined
   }
-  return { secret: text('secret'), note: text('note'), reply: text('reply'), reason: text('reason') }
+  return {
+    secret: text('secret'),
+    note: text('note'),
+    reply: text('reply'),
+    reason: text('reason'),
+  }
 }
 
 /** The input's own problem, checked before asking for confirmation. */
-function inputProblem(intent: ActionIntent, values: ActionValues): { field: keyof ActionValues; error: string } | null {
+function inputProblem(
+  intent: ActionIntent,
+  values: ActionValues,
+): { field: keyof ActionValues; error: string } | null {
   if (intent === 'deliver') {
     const parsed = parseManualSecret(values.secret ?? '')
     return parsed.ok ? null : { field: 'secret', error: parsed.error }
@@ -190,7 +216,14 @@ function inputProblem(intent: ActionIntent, values: ActionValues): { field: keyo
   return null
 }
 
-async function run(db: DB, env: Env, intent: ActionIntent, orderId: string, actor: string, values: ActionValues): Promise<ActionResult> {
+async function run(
+  db: DB,
+  env: Env,
+  intent: ActionIntent,
+  orderId: string,
+  actor: string,
+  values: ActionValues,
+): Promise<ActionResult> {
   switch (intent) {
     case 'confirm': {
       const setup = await resolvePaytmSetup(db, env)
@@ -225,31 +258,42 @@ export async function handleOrderAction(
   if (intent === 'reveal') {
     let secret: StockSecret | null
     try {
-      secret = await revealOrderSecret(db, env.APP_SECRET, orderId, { actor, ip: input.ip, via: 'admin' })
+      secret = await revealOrderSecret(db, env.APP_SECRET, orderId, {
+        actor,
+        ip: input.ip,
+        via: 'admin',
+      })
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error
       return data<OrderActionData>(
         {
           intent: 'reveal',
           step: 'error',
-          error: 'The item cannot be decrypted: APP_SECRET has changed since it was stored. Deliver new details instead.',
+          error:
+            'The item cannot be decrypted: APP_SECRET has changed since it was stored. Deliver new details instead.',
         },
         { status: 409 },
       )
     }
     if (!secret) {
       return data<OrderActionData>(
-        { intent: 'reveal', step: 'error', error: 'Nothing to reveal: only a delivered order has an item to show.' },
+        {
+          intent: 'reveal',
+          step: 'error',
+          error: 'Nothing to reveal: only a delivered order has an item to show.',
+        },
         { status: 409 },
       )
     }
-    return data<OrderActionData>({ intent: 'reveal', step: 'revealed', rows: secretRows(secret) })
+    return data<OrderActionData>({ intent: 'reveal', step: 'revealed', secret: secretView(secret) })
   }
   if (!isIntent(intent)) throw data('Unknown action', { status: 400 })
   const values = readValues(form)
   const problem = inputProblem(intent, values)
-  if (problem) return data<OrderActionData>({ intent, step: 'error', ...problem, values }, { status: 400 })
-  if (form.get('confirmed') !== 'yes') return data<OrderActionData>({ intent, step: 'confirm', values })
+  if (problem)
+    return data<OrderActionData>({ intent, step: 'error', ...problem, values }, { status: 400 })
+  if (form.get('confirmed') !== 'yes')
+    return data<OrderActionData>({ intent, step: 'confirm', values })
 
   let result: ActionResult
   try {
@@ -259,7 +303,10 @@ export async function handleOrderAction(
     result = { ok: false, message: 'Something went wrong; nothing was changed. Please try again.' }
   }
   if (!result.ok && result.field) {
-    return data<OrderActionData>({ intent, step: 'error', field: result.field, error: result.message, values }, { status: 400 })
+    return data<OrderActionData>(
+      { intent, step: 'error', field: result.field, error: result.message, values },
+      { status: 400 },
+    )
   }
   throw redirect(orderPath(orderId), {
     headers: await flashHeaders(result.ok ? 'success' : 'error', result.message),

@@ -1,26 +1,21 @@
-import ArrowLeft from 'lucide-react/icons/arrow-left'
 import BadgeCheck from 'lucide-react/icons/badge-check'
-import Eye from 'lucide-react/icons/eye'
-import EyeOff from 'lucide-react/icons/eye-off'
 import Mail from 'lucide-react/icons/mail'
 import MessageSquareReply from 'lucide-react/icons/message-square-reply'
 import PackageCheck from 'lucide-react/icons/package-check'
 import RefreshCw from 'lucide-react/icons/refresh-cw'
 import Undo2 from 'lucide-react/icons/undo-2'
-import { useEffect, useId, useRef, useSyncExternalStore, type FormEvent, type ReactNode } from 'react'
-import {
-  data,
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useNavigation,
-  useParams,
-  useSubmit,
-} from 'react-router'
+import { useId, type ReactNode } from 'react'
+import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
+import { Badge } from '~/components/admin/badge'
+import { adminButton } from '~/components/admin/buttons'
+import { useConfirmedSubmit } from '~/components/admin/confirm'
+import { AdminErrorPage } from '~/components/admin/error-page'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { BackLink } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
-import { confirm, type ConfirmOptions } from '~/components/ui/confirm-dialog'
-import { toast } from '~/components/ui/toast'
+import { OrderSecret } from '~/components/orders/order-secret'
+import type { ConfirmOptions } from '~/components/ui/confirm-dialog'
 import { getOrder } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import { assertSameOrigin } from '~/lib/auth.server'
@@ -68,23 +63,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
 type PageData = Route.ComponentProps['loaderData']
 
-const subscribeNothing = () => () => {}
-function useHydrated() {
-  return useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  )
-}
-
 const card =
   'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
-const primaryButton =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70'
-const secondaryButton =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 disabled:opacity-70 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800'
-const dangerButton =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-rose-600 px-4 font-semibold text-white shadow-sm hover:bg-rose-700 disabled:opacity-70'
 const textareaClass =
   'block w-full rounded-xl border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
 
@@ -112,15 +92,23 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Customer" wide>
           <span className="font-semibold">{order.customerName}</span>
           <br />
-          <a href={`mailto:${order.customerEmail}`} className="text-brand-700 hover:underline dark:text-brand-300">
+          <a
+            href={`mailto:${order.customerEmail}`}
+            className="text-brand-700 hover:underline dark:text-brand-300"
+          >
             {order.customerEmail}
           </a>
           <br />
-          <a href={`tel:${order.customerPhone}`} className="text-brand-700 hover:underline dark:text-brand-300">
+          <a
+            href={`tel:${order.customerPhone}`}
+            className="text-brand-700 hover:underline dark:text-brand-300"
+          >
             {order.customerPhone}
           </a>
         </Fact>
-        <Fact label="Account" wide>{order.account ?? 'Guest checkout (not signed in)'}</Fact>
+        <Fact label="Account" wide>
+          {order.account ?? 'Guest checkout (not signed in)'}
+        </Fact>
         <Fact label="Product" wide>
           {product ? (
             <Link
@@ -136,11 +124,15 @@ function Summary({ page }: { page: PageData }) {
             </>
           )}
         </Fact>
-        <Fact label="Delivery" wide>{product?.deliveryMode ?? 'Unknown (product deleted)'}</Fact>
+        <Fact label="Delivery" wide>
+          {product?.deliveryMode ?? 'Unknown (product deleted)'}
+        </Fact>
         <Fact label="Amount" wide>
           <span className="text-base font-bold">{order.amount}</span>
           {order.paidAmount ? (
-            <span className="block text-rose-700 dark:text-rose-400">Paytm received {order.paidAmount}</span>
+            <span className="block text-rose-700 dark:text-rose-400">
+              Paytm received {order.paidAmount}
+            </span>
           ) : null}
         </Fact>
         <Fact label="Payment" wide>
@@ -156,7 +148,9 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Bank transaction ID" wide>
           <span className={mono}>{order.bankTxnId ?? '—'}</span>
         </Fact>
-        <Fact label="Gateway's last answer" wide>{order.gatewayAnswer ?? '—'}</Fact>
+        <Fact label="Gateway's last answer" wide>
+          {order.gatewayAnswer ?? '—'}
+        </Fact>
         <Fact label="Status checks" wide>
           {order.statusChecks === 0
             ? 'None'
@@ -172,15 +166,14 @@ function Summary({ page }: { page: PageData }) {
   )
 }
 
-function DeliveredItem({ page, actionData }: { page: PageData; actionData: OrderActionData | undefined }) {
-  const navigation = useNavigation()
-  const busy = navigation.formData?.get('intent') === 'reveal'
-  const revealed = actionData?.intent === 'reveal' && actionData.step === 'revealed' ? actionData.rows : null
-  const error = actionData?.intent === 'reveal' && actionData.step === 'error' ? actionData.error : null
-  const revealedRef = useRef<HTMLDivElement>(null)
-  useEffect(() => {
-    if (revealed) revealedRef.current?.focus()
-  }, [revealed])
+function DeliveredItem({
+  page,
+  actionData,
+}: {
+  page: PageData
+  actionData: OrderActionData | undefined
+}) {
+  const reveal = actionData?.intent === 'reveal' ? actionData : null
   const live = page.items.find((item) => item.status === 'delivered' || item.status === 'held')
 
   return (
@@ -189,59 +182,15 @@ function DeliveredItem({ page, actionData }: { page: PageData; actionData: Order
         Delivered item
       </h2>
       {page.actions.reveal ? (
-        revealed ? (
-          <div
-            ref={revealedRef}
-            tabIndex={-1}
-            role="region"
-            aria-label="The delivered item"
-            className="mt-3 space-y-3 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
-          >
-            <dl className="divide-y divide-slate-200 rounded-xl border border-slate-200 px-3 dark:divide-slate-700 dark:border-slate-700">
-              {revealed.map((row, index) => (
-                <div key={index} className="flex flex-col gap-1 py-2.5 sm:flex-row sm:items-center sm:gap-3">
-                  <dt className="text-sm font-medium text-slate-600 sm:w-32 sm:shrink-0 dark:text-slate-300">
-                    {row.name ?? (revealed.length > 1 ? `Line ${index + 1}` : 'Details')}
-                  </dt>
-                  <dd className="min-w-0 flex-1">
-                    <code className="block rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-all text-slate-950 select-all dark:bg-slate-800 dark:text-white">
-                      {row.value}
-                    </code>
-                  </dd>
-                </div>
-              ))}
-            </dl>
-            <div className="flex flex-wrap items-center justify-between gap-3">
-              <p className="text-sm text-slate-600 dark:text-slate-300">
-                This reveal is recorded in the timeline with your name.
-              </p>
-              <Link
-                to={orderPath(page.order.id)}
-                replace
-                preventScrollReset
-                className="inline-flex items-center gap-1.5 text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
-              >
-                <EyeOff aria-hidden="true" className="size-4" />
-                Hide
-              </Link>
-            </div>
-          </div>
-        ) : (
-          <div className="mt-2 space-y-3">
-            {error ? <FormAlert>{error}</FormAlert> : null}
-            <p className="text-sm text-slate-600 dark:text-slate-300">
-              Hidden. Revealing it is recorded in the order&apos;s timeline, as the buyer&apos;s
-              reveals are.
-            </p>
-            <Form method="post" action={`${orderPath(page.order.id)}#delivered-item`} preventScrollReset>
-              <input type="hidden" name="intent" value="reveal" />
-              <button type="submit" className={secondaryButton} disabled={busy}>
-                <Eye aria-hidden="true" className="size-4" />
-                {busy ? 'Revealing…' : 'Reveal'}
-              </button>
-            </Form>
-          </div>
-        )
+        <div className="mt-3">
+          <OrderSecret
+            audience="admin"
+            secret={reveal?.step === 'revealed' ? reveal.secret : null}
+            error={reveal?.step === 'error' ? reveal.error : null}
+            action={`${orderPath(page.order.id)}#delivered-item`}
+            hideTo={orderPath(page.order.id)}
+          />
+        </div>
       ) : (
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
           {page.order.status === 'refunded'
@@ -261,16 +210,12 @@ function DeliveredItem({ page, actionData }: { page: PageData; actionData: Order
                 className="rounded-xl border border-slate-200 px-3 py-2 text-sm dark:border-slate-700"
               >
                 <div className="flex flex-wrap items-center gap-2">
-                  <code className="font-mono text-xs text-slate-600 dark:text-slate-300">{item.id}</code>
-                  <span
-                    className={`rounded-full px-2 py-0.5 text-xs font-semibold ${
-                      item.status === 'revoked'
-                        ? 'bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300'
-                        : 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300'
-                    }`}
-                  >
+                  <code className="font-mono text-xs text-slate-600 dark:text-slate-300">
+                    {item.id}
+                  </code>
+                  <Badge tone={item.status === 'revoked' ? 'muted' : 'success'}>
                     {item === live ? 'Live' : item.status === 'revoked' ? 'Revoked' : item.status}
-                  </span>
+                  </Badge>
                   <span className="text-slate-600 dark:text-slate-300">
                     {item.source}
                     {item.by ? ` by ${item.by}` : ''}
@@ -355,14 +300,13 @@ function Reports({ page }: { page: PageData }) {
           >
             <div className="flex flex-wrap items-center gap-2 text-xs">
               {report.status === 'open' ? (
-                <span className="rounded-full bg-rose-600 px-2 py-0.5 font-semibold text-white">Open</span>
+                <Badge tone="danger">Open</Badge>
               ) : (
-                <span className="rounded-full bg-slate-200 px-2 py-0.5 font-semibold text-slate-800 dark:bg-slate-800 dark:text-slate-200">
-                  {RESOLUTIONS[report.resolution ?? ''] ?? 'Resolved'}
-                </span>
+                <Badge tone="muted">{RESOLUTIONS[report.resolution ?? ''] ?? 'Resolved'}</Badge>
               )}
               <span className="text-slate-600 dark:text-slate-300">
-                <time dateTime={report.createdAtIso}>{report.createdAt}</time> · by {report.reportedBy}
+                <time dateTime={report.createdAtIso}>{report.createdAt}</time> · by{' '}
+                {report.reportedBy}
               </span>
             </div>
             <p className="mt-2 whitespace-pre-line text-sm text-slate-900 dark:text-slate-100">
@@ -370,8 +314,12 @@ function Reports({ page }: { page: PageData }) {
             </p>
             {report.reply ? (
               <div className="mt-2 border-l-2 border-brand-500 pl-3">
-                <p className="text-xs font-semibold text-slate-700 dark:text-slate-300">Reply sent to the buyer</p>
-                <p className="whitespace-pre-line text-sm text-slate-900 dark:text-slate-100">{report.reply}</p>
+                <p className="text-xs font-semibold text-slate-700 dark:text-slate-300">
+                  Reply sent to the buyer
+                </p>
+                <p className="whitespace-pre-line text-sm text-slate-900 dark:text-slate-100">
+                  {report.reply}
+                </p>
               </div>
             ) : null}
             {report.resolvedAt ? (
@@ -410,8 +358,15 @@ interface ActionSpec {
  * One recovery action: its form, the confirmation (a dialog with JavaScript; without it the
  * action answers with a confirmation step shown here), and its error.
  */
-function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionData: OrderActionData | undefined; orderId: string }) {
-  const submit = useSubmit()
+function ActionCard({
+  spec,
+  actionData,
+  orderId,
+}: {
+  spec: ActionSpec
+  actionData: OrderActionData | undefined
+  orderId: string
+}) {
   const navigation = useNavigation()
   const fieldId = useId()
   const mine = actionData && actionData.intent === spec.intent ? actionData : null
@@ -419,25 +374,21 @@ function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionDat
   const confirming = mine?.step === 'confirm' ? mine : null
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
   const Icon = spec.icon
-  const button =
-    spec.tone === 'danger' ? dangerButton : spec.tone === 'secondary' ? secondaryButton : primaryButton
+  const button = adminButton[spec.tone ?? 'primary']
 
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = event.currentTarget
-    if (!(await confirm(spec.confirm))) return
-    const formData = new FormData(form)
-    formData.set('confirmed', 'yes')
-    void submit(formData, { method: 'post', preventScrollReset: true })
-  }
+  const onSubmit = useConfirmedSubmit(spec.confirm, { preventScrollReset: true })
 
   const headingId = `${fieldId}-heading`
   return (
     <section
       id={`action-${spec.intent}`}
       aria-labelledby={headingId}
-      className="scroll-mt-24 border-t border-slate-200 pt-4 first:border-t-0 first:pt-0 dark:border-slate-800">
-      <h3 id={headingId} className="flex items-center gap-2 font-semibold text-slate-950 dark:text-white">
+      className="scroll-mt-24 border-t border-slate-200 pt-4 first:border-t-0 first:pt-0 dark:border-slate-800"
+    >
+      <h3
+        id={headingId}
+        className="flex items-center gap-2 font-semibold text-slate-950 dark:text-white"
+      >
         <Icon aria-hidden="true" className="size-4 text-brand-600 dark:text-brand-400" />
         {spec.title}
       </h3>
@@ -452,20 +403,26 @@ function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionDat
             {spec.confirm.title}
           </p>
           {spec.confirm.description ? (
-            <p className="mt-1 text-sm text-amber-950 dark:text-amber-100">{spec.confirm.description}</p>
+            <p className="mt-1 text-sm text-amber-950 dark:text-amber-100">
+              {spec.confirm.description}
+            </p>
           ) : null}
           <div className="mt-3 flex flex-wrap gap-2">
             <Form method="post" preventScrollReset>
               <input type="hidden" name="intent" value={spec.intent} />
               <input type="hidden" name="confirmed" value="yes" />
               {spec.field ? (
-                <input type="hidden" name={spec.field.name} value={confirming.values[spec.field.name] ?? ''} />
+                <input
+                  type="hidden"
+                  name={spec.field.name}
+                  value={confirming.values[spec.field.name] ?? ''}
+                />
               ) : null}
               <button type="submit" className={button} disabled={busy}>
                 {spec.confirm.confirmLabel ?? spec.submitLabel}
               </button>
             </Form>
-            <Link to={orderPath(orderId)} className={secondaryButton}>
+            <Link to={orderPath(orderId)} className={adminButton.secondary}>
               Cancel
             </Link>
           </div>
@@ -482,7 +439,10 @@ function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionDat
           <input type="hidden" name="intent" value={spec.intent} />
           {spec.field ? (
             <div className="space-y-1.5">
-              <label htmlFor={fieldId} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
+              <label
+                htmlFor={fieldId}
+                className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+              >
                 {spec.field.label}
               </label>
               <textarea
@@ -494,13 +454,18 @@ function ActionCard({ spec, actionData, orderId }: { spec: ActionSpec; actionDat
                 placeholder={spec.field.placeholder}
                 defaultValue={error?.values[spec.field.name] ?? ''}
                 aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${fieldId}-error` : spec.field.hint ? `${fieldId}-hint` : undefined}
+                aria-describedby={
+                  error ? `${fieldId}-error` : spec.field.hint ? `${fieldId}-hint` : undefined
+                }
                 spellCheck={spec.field.name === 'secret' ? false : undefined}
                 autoComplete="off"
                 className={textareaClass}
               />
               {error ? (
-                <p id={`${fieldId}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
+                <p
+                  id={`${fieldId}-error`}
+                  className="text-sm font-medium text-rose-700 dark:text-rose-400"
+                >
                   {error.error}
                 </p>
               ) : spec.field.hint ? (
@@ -587,7 +552,13 @@ function actionSpecs(page: PageData): ActionSpec[] {
         description: `It is e-mailed to ${order.customerEmail} and the report is marked resolved.`,
         confirmLabel: 'Send reply',
       },
-      field: { name: 'reply', label: 'Reply to the buyer', rows: 4, required: true, maxLength: 2000 },
+      field: {
+        name: 'reply',
+        label: 'Reply to the buyer',
+        rows: 4,
+        required: true,
+        maxLength: 2000,
+      },
     })
   }
   if (actions.replaceFromStock) {
@@ -663,24 +634,13 @@ function actionSpecs(page: PageData): ActionSpec[] {
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const page = loaderData
   const { order, flash } = page
-  const hydrated = useHydrated()
   const specs = actionSpecs(page)
   const openReport = page.reports.some((report) => report.status === 'open')
-
-  useEffect(() => {
-    if (flash) toast[flash.type](flash.message, { id: flash.id })
-  }, [flash])
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
       <div>
-        <Link
-          to={ORDERS_PATH}
-          className="inline-flex items-center gap-1.5 text-sm font-medium text-slate-600 hover:text-slate-950 dark:text-slate-300 dark:hover:text-white"
-        >
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          All orders
-        </Link>
+        <BackLink to={ORDERS_PATH}>All orders</BackLink>
         <div className="mt-2 flex flex-wrap items-center gap-x-3 gap-y-2">
           <h1 className="break-all font-mono text-xl font-bold tracking-tight text-slate-950 sm:text-2xl dark:text-white">
             <span className="sr-only">Order </span>
@@ -698,10 +658,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </p>
       </div>
 
-      {flash && !hydrated ? (
-        // With JavaScript the message is a toast; without it, this line says it.
-        <FormAlert tone={flash.type === 'success' ? 'success' : 'error'}>{flash.message}</FormAlert>
-      ) : null}
+      <FlashNotice flash={flash} />
 
       {/* Phones: summary, reports, actions, then the rest. Wide screens: actions beside. */}
       <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
@@ -725,7 +682,15 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   )
 }
 
-function Actions({ specs, page, actionData }: { specs: ActionSpec[]; page: PageData; actionData: OrderActionData | undefined }) {
+function Actions({
+  specs,
+  page,
+  actionData,
+}: {
+  specs: ActionSpec[]
+  page: PageData
+  actionData: OrderActionData | undefined
+}) {
   return (
     <section aria-label="Actions" className={card}>
       <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
@@ -737,7 +702,12 @@ function Actions({ specs, page, actionData }: { specs: ActionSpec[]; page: PageD
         // Keyed by the timeline: after an action the forms start empty again.
         <div key={page.timeline.length} className="mt-4 space-y-4">
           {specs.map((spec) => (
-            <ActionCard key={spec.intent} spec={spec} actionData={actionData} orderId={page.order.id} />
+            <ActionCard
+              key={spec.intent}
+              spec={spec}
+              actionData={actionData}
+              orderId={page.order.id}
+            />
           ))}
         </div>
       )}
@@ -755,21 +725,14 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 403) throw error
   const notFound = isRouteErrorResponse(error) && error.status === 404
   return (
-    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
-      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">
-        {notFound ? ORDER_NOT_FOUND_TITLE : 'Something went wrong'}
-      </h1>
-      <p className="text-slate-600 dark:text-slate-300">
-        {notFound
-          ? `There is no order ${params.orderId ?? ''}. Check the order ID, or search for the customer in the orders list.`
-          : 'The order could not be loaded. Please try again in a moment.'}
-      </p>
-      <Link
-        to={ORDERS_PATH}
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
-        Back to Orders
-      </Link>
-    </div>
+    <AdminErrorPage
+      title={notFound ? ORDER_NOT_FOUND_TITLE : 'Something went wrong'}
+      backTo={ORDERS_PATH}
+      backLabel="Back to Orders"
+    >
+      {notFound
+        ? `There is no order ${params.orderId ?? ''}. Check the order ID, or search for the customer in the orders list.`
+        : 'The order could not be loaded. Please try again in a moment.'}
+    </AdminErrorPage>
   )
 }

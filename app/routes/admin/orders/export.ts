@@ -1,6 +1,7 @@
 import { exportAdminOrders } from '~/data/order-admin.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
+import { shopDateTime } from '~/lib/date-format'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/lib/permissions.server'
 import { csvLine } from './csv'
@@ -34,7 +35,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db } = services()
   const filter = orderFilterFromUrl(new URL(request.url))
   const { timezone } = await getSiteSettings(db)
-  const date = new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: timezone })
+  const date = shopDateTime(timezone)
   const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(new Date())
 
   const rows = exportAdminOrders(db, filter)

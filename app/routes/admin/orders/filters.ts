@@ -1,4 +1,4 @@
-import { isAdminOrderStatus, type AdminOrderStatus } from './order-status'
+import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
  * The orders list's filters live in the URL (?q=&status=&reports=open&page=), so a filtered
@@ -14,7 +14,7 @@ export const orderPath = (orderId: string) => `${ORDERS_PATH}/${encodeURICompone
 
 export interface OrderFilter {
   search: string
-  status: AdminOrderStatus | null
+  status: OrderStatus | null
   openReports: boolean
 }
 
@@ -22,7 +22,7 @@ export function orderFilterFromUrl(url: URL): OrderFilter {
   const status = url.searchParams.get('status')
   return {
     search: (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX),
-    status: isAdminOrderStatus(status) ? status : null,
+    status: isOrderStatus(status) ? status : null,
     openReports: url.searchParams.get('reports') === 'open',
   }
 }

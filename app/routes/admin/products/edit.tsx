@@ -1,7 +1,8 @@
 import PackageX from 'lucide-react/icons/package-x'
 import { useEffect, useState } from 'react'
-import { isRouteErrorResponse, Link, useNavigate } from 'react-router'
+import { isRouteErrorResponse, useNavigate } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
+import { AdminErrorPage } from '~/components/admin/error-page'
 import { ProductForm } from '~/components/admin/product-form'
 import { toast } from '~/components/ui/toast'
 import { listCategories } from '~/data/product.server'
@@ -94,33 +95,28 @@ function ProductNotFound() {
   }, [seconds, staying, navigate])
 
   return (
-    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
-      <PackageX aria-hidden="true" className="size-14 text-slate-400" />
-      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">
-        {PRODUCT_MESSAGES.notFoundTitle}
-      </h1>
-      <p className="text-slate-600 dark:text-slate-300">
-        {PRODUCT_MESSAGES.notFound}. It may have been deleted.
-      </p>
-      <Link
-        to="/admin/products"
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
-        {PRODUCT_MESSAGES.backToProducts}
-      </Link>
-      {staying ? null : (
-        <p className="text-sm text-slate-500 dark:text-slate-400">
-          Returning to the products list in {seconds} s.{' '}
-          <button
-            type="button"
-            onClick={() => setStaying(true)}
-            className="font-medium text-brand-700 underline dark:text-brand-300"
-          >
-            Stay on this page
-          </button>
-        </p>
-      )}
-    </div>
+    <AdminErrorPage
+      icon={PackageX}
+      title={PRODUCT_MESSAGES.notFoundTitle}
+      backTo="/admin/products"
+      backLabel={PRODUCT_MESSAGES.backToProducts}
+      footer={
+        staying ? null : (
+          <p className="text-sm text-slate-500 dark:text-slate-400">
+            Returning to the products list in {seconds} s.{' '}
+            <button
+              type="button"
+              onClick={() => setStaying(true)}
+              className="font-medium text-brand-700 underline dark:text-brand-300"
+            >
+              Stay on this page
+            </button>
+          </p>
+        )
+      }
+    >
+      {PRODUCT_MESSAGES.notFound}. It may have been deleted.
+    </AdminErrorPage>
   )
 }
 
@@ -129,17 +125,12 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   // Anything else (a 403 goes to the admin layout's Access Denied page).
   if (isRouteErrorResponse(error) && error.status === 403) throw error
   return (
-    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
-      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">Something went wrong</h1>
-      <p className="text-slate-600 dark:text-slate-300">
-        The product could not be loaded. Please try again in a moment.
-      </p>
-      <Link
-        to="/admin/products"
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
-        {PRODUCT_MESSAGES.backToProducts}
-      </Link>
-    </div>
+    <AdminErrorPage
+      title="Something went wrong"
+      backTo="/admin/products"
+      backLabel={PRODUCT_MESSAGES.backToProducts}
+    >
+      The product could not be loaded. Please try again in a moment.
+    </AdminErrorPage>
   )
 }

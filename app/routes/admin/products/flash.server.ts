@@ -1,17 +1,14 @@
 import crypto from 'node:crypto'
 import { createCookie } from 'react-router'
+import type { Flash } from '~/components/admin/flash-notice'
 import { services } from '~/lib/app-context.server'
 
 /**
- * One-time messages across a redirect (the product actions answer with a 303 to the list, which
- * shows the message as a toast once). A signed, short-lived cookie: works without JavaScript.
+ * One-time messages across a redirect (an admin action, on the products or the orders, answers
+ * with a 303 back to its page, whose FlashNotice shows the message once). A signed, short-lived
+ * cookie: works without JavaScript.
  */
-export interface Flash {
-  type: 'success' | 'error'
-  message: string
-  /** Tells two identical messages in a row apart, so each shows. */
-  id: string
-}
+export type { Flash }
 
 function flashCookie() {
   const { env } = services()

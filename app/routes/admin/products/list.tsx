@@ -6,15 +6,20 @@ import Package from 'lucide-react/icons/package'
 import PackageCheck from 'lucide-react/icons/package-check'
 import Pencil from 'lucide-react/icons/pencil'
 import Plus from 'lucide-react/icons/plus'
-import Search from 'lucide-react/icons/search'
 import Star from 'lucide-react/icons/star'
 import Trash2 from 'lucide-react/icons/trash-2'
-import { useEffect, useSyncExternalStore, type FormEvent } from 'react'
-import { data, Form, Link, redirect, useNavigation, useSubmit } from 'react-router'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
-import { Pagination } from '~/components/admin/pagination'
-import { confirm } from '~/components/ui/confirm-dialog'
-import { toast } from '~/components/ui/toast'
+import { Badge } from '~/components/admin/badge'
+import { adminButton } from '~/components/admin/buttons'
+import { ConfirmPanel, useConfirmedSubmit } from '~/components/admin/confirm'
+import { EmptyState } from '~/components/admin/empty-state'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { FilterForm, ListRange, SearchField, SelectField } from '~/components/admin/list-filters'
+import { ListTable } from '~/components/admin/list-table'
+import { ListPagination } from '~/components/admin/pagination'
+import { StatCard } from '~/components/admin/stat-card'
+import { PageHeader } from '~/components/admin/page-header'
 import {
   deleteProduct,
   duplicateProduct,
@@ -161,7 +166,6 @@ export async function action({ request }: Route.ActionArgs) {
   throw data('Unknown action', { status: 400 })
 }
 
-const subscribeNothing = () => () => {}
 const number = new Intl.NumberFormat('en-IN')
 const rating = new Intl.NumberFormat('en-IN', {
   minimumFractionDigits: 1,
@@ -215,15 +219,7 @@ function DeliveryNote({ product }: { product: ListProduct }) {
 }
 
 function StatusBadge({ inStock }: { inStock: boolean }) {
-  return inStock ? (
-    <span className="inline-flex items-center rounded-full bg-emerald-100 px-2.5 py-0.5 text-xs font-semibold text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
-      Active
-    </span>
-  ) : (
-    <span className="inline-flex items-center whitespace-nowrap rounded-full bg-rose-100 px-2.5 py-0.5 text-xs font-semibold text-rose-800 dark:bg-rose-950 dark:text-rose-300">
-      Out of Stock
-    </span>
-  )
+  return inStock ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Out of Stock</Badge>
 }
 
 const iconButton =
@@ -241,26 +237,19 @@ function RowActions({
   returnTo: string
   compact: boolean
 }) {
-  const submit = useSubmit()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('id') === product.id
   const button = compact ? iconButton : textButton
   const label = (text: string) => (compact ? <span className="sr-only">{text}</span> : text)
-
-  async function onDelete(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = event.currentTarget
-    const ok = await confirm({
+  const onDelete = useConfirmedSubmit(
+    {
       title: 'Delete product',
       description: deleteConfirmation(product.title),
       confirmLabel: 'Delete',
       destructive: true,
-    })
-    if (!ok) return
-    const formData = new FormData(form)
-    formData.set('confirmed', 'yes')
-    void submit(formData, { method: 'post', action: LIST_PATH })
-  }
+    },
+    { action: LIST_PATH },
+  )
 
   return (
     <div
@@ -329,78 +318,32 @@ function RowActions({
   )
 }
 
-function StatCard({
-  label,
-  value,
-  icon: Icon,
-}: {
-  label: string
-  value: string
-  icon: typeof Package
-}) {
+function AddProductLink() {
   return (
-    <li className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <div className="flex items-center justify-between gap-2 text-sm font-medium text-slate-600 dark:text-slate-300">
-        <span>{label}</span>
-        <Icon aria-hidden="true" className="size-5 text-brand-600 dark:text-brand-400" />
-      </div>
-      <p className="mt-2 text-2xl font-bold text-slate-950 dark:text-white">{value}</p>
-    </li>
+    <Link to="/admin/products/add" className={adminButton.primary}>
+      <Plus aria-hidden="true" className="size-5" />
+      Add Product
+    </Link>
   )
 }
 
 export default function AdminProducts({ loaderData }: Route.ComponentProps) {
   const { stats, categories, filters, page, products, confirmDelete, flash } = loaderData
-  const submit = useSubmit()
-  const navigation = useNavigation()
-  const hydrated = useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  )
   const returnTo = new URLSearchParams({
     ...(filters.search ? { q: filters.search } : {}),
     ...(filters.category ? { category: filters.category } : {}),
     ...(page.number > 1 ? { page: String(page.number) } : {}),
   }).toString()
   const filtered = Boolean(filters.search || filters.category)
-  const searching = navigation.state === 'loading' && navigation.location.pathname === LIST_PATH
-
-  useEffect(() => {
-    if (flash) toast[flash.type](flash.message, { id: flash.id })
-  }, [flash])
-
-  /** Only the filters that are set go in the URL (a new filter starts at page 1). */
-  function submitFilters(form: HTMLFormElement) {
-    const params = new URLSearchParams()
-    for (const [name, value] of new FormData(form)) {
-      if (typeof value === 'string' && value.trim()) params.set(name, value.trim())
-    }
-    void submit(params, { method: 'get', action: LIST_PATH })
-  }
-
-  const first = page.total === 0 ? 0 : (page.number - 1) * page.size + 1
-  const last = Math.min(page.number * page.size, page.total)
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-            Products
-          </h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Manage your catalogue: prices, images, stock status and visibility.
-          </p>
-        </div>
-        <Link
-          to="/admin/products/add"
-          className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
-        >
-          <Plus aria-hidden="true" className="size-5" />
-          Add Product
-        </Link>
-      </div>
+      <PageHeader
+        title="Products"
+        description="Manage your catalogue: prices, images, stock status and visibility."
+      >
+        <AddProductLink />
+      </PageHeader>
 
       <ul aria-label="Catalogue figures" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard label="Total Products" value={number.format(stats.total)} icon={Package} />
@@ -413,249 +356,116 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         />
       </ul>
 
-      {flash && !hydrated ? (
-        // With JavaScript the message is a toast; before (or without) it, this line says it.
-        <p
-          role="status"
-          className={`rounded-2xl border p-4 text-sm font-medium ${
-            flash.type === 'success'
-              ? 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200'
-              : 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200'
-          }`}
-        >
-          {flash.message}
-        </p>
-      ) : null}
+      <FlashNotice flash={flash} />
 
       {confirmDelete ? (
-        <section
-          aria-labelledby="confirm-delete-title"
-          className="rounded-2xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-900 dark:bg-rose-950/40"
+        // Without JavaScript, delete asks here instead of in a dialog.
+        <ConfirmPanel
+          id="confirm-delete-title"
+          title="Delete product"
+          action={LIST_PATH}
+          fields={{ intent: 'delete', id: confirmDelete.id, returnTo }}
+          confirmLabel="Delete"
+          cancelTo={returnTo ? `${LIST_PATH}?${returnTo}` : LIST_PATH}
         >
-          <h2 id="confirm-delete-title" className="font-semibold text-rose-900 dark:text-rose-200">
-            Delete product
-          </h2>
-          <p className="mt-1 text-sm text-rose-900 dark:text-rose-200">
-            {deleteConfirmation(confirmDelete.title)}
-          </p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Form method="post" action={LIST_PATH}>
-              <input type="hidden" name="intent" value="delete" />
-              <input type="hidden" name="id" value={confirmDelete.id} />
-              <input type="hidden" name="confirmed" value="yes" />
-              <input type="hidden" name="returnTo" value={returnTo} />
-              <button
-                type="submit"
-                className="inline-flex h-10 items-center rounded-xl bg-rose-600 px-4 font-semibold text-white hover:bg-rose-700"
-              >
-                Delete
-              </button>
-            </Form>
-            <Link
-              to={returnTo ? `${LIST_PATH}?${returnTo}` : LIST_PATH}
-              className="inline-flex h-10 items-center rounded-xl border border-slate-300 bg-white px-4 font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-            >
-              Cancel
-            </Link>
-          </div>
-        </section>
+          {deleteConfirmation(confirmDelete.title)}
+        </ConfirmPanel>
       ) : null}
 
       <section
         aria-label="Products"
         className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
       >
-        <Form
-          method="get"
-          action={LIST_PATH}
-          role="search"
-          className="flex flex-col gap-3 border-b border-slate-200 p-4 sm:flex-row sm:items-end dark:border-slate-800"
-          onSubmit={(event) => {
-            event.preventDefault()
-            submitFilters(event.currentTarget)
-          }}
-          onChange={(event) => {
-            // The category applies at once; the search box on Enter or the button.
-            if ((event.target as HTMLElement).tagName === 'SELECT')
-              submitFilters(event.currentTarget)
-          }}
-        >
-          <div className="flex-1">
-            <label
-              htmlFor="product-search"
-              className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200"
-            >
-              Search by title
-            </label>
-            <div className="relative">
-              <Search
-                aria-hidden="true"
-                className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400"
-              />
-              <input
-                id="product-search"
-                type="search"
-                name="q"
-                defaultValue={filters.search}
-                key={filters.search}
-                maxLength={SEARCH_MAX}
-                placeholder="Search products..."
-                className="block h-11 w-full rounded-xl border border-slate-300 bg-white pl-9 pr-3 text-base text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-white"
-              />
-            </div>
-          </div>
-          <div className="sm:w-56">
-            <label
-              htmlFor="product-category"
-              className="mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200"
-            >
-              Category
-            </label>
-            <select
-              id="product-category"
-              name="category"
-              defaultValue={filters.category}
-              key={filters.category}
-              className="block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 dark:border-slate-600 dark:bg-slate-950 dark:text-white"
-            >
-              <option value="">All Categories</option>
-              {categories.map((name) => (
-                <option key={name} value={name}>
-                  {name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex gap-2">
-            <button
-              type="submit"
-              className="inline-flex h-11 flex-1 items-center justify-center rounded-xl bg-slate-900 px-4 font-semibold text-white hover:bg-slate-800 sm:flex-none dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white"
-            >
-              Search
-            </button>
-            {filtered ? (
-              <Link
-                to={LIST_PATH}
-                className="inline-flex h-11 flex-1 items-center justify-center rounded-xl border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50 sm:flex-none dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-              >
-                Clear
-              </Link>
-            ) : null}
-          </div>
-        </Form>
+        <FilterForm action={LIST_PATH} breakpoint="sm" filtered={filtered}>
+          <SearchField
+            id="product-search"
+            label="Search by title"
+            value={filters.search}
+            maxLength={SEARCH_MAX}
+            placeholder="Search products..."
+          />
+          <SelectField
+            id="product-category"
+            label="Category"
+            name="category"
+            value={filters.category}
+            allLabel="All Categories"
+            options={categories.map((name) => ({ value: name, label: name }))}
+          />
+        </FilterForm>
 
-        <p aria-live="polite" className="px-4 pt-3 text-sm text-slate-600 dark:text-slate-300">
-          {searching
-            ? 'Loading products...'
-            : page.total === 0
-              ? ''
-              : `Showing ${number.format(first)}–${number.format(last)} of ${number.format(page.total)} ${page.total === 1 ? 'product' : 'products'}`}
-        </p>
+        <ListRange path={LIST_PATH} page={page} noun={{ one: 'product', many: 'products' }} />
 
         {products.length === 0 ? (
-          <div className="flex flex-col items-center gap-3 px-4 py-14 text-center">
-            <Package aria-hidden="true" className="size-12 text-slate-400" />
-            <h2 className="text-lg font-semibold text-slate-950 dark:text-white">
-              {PRODUCT_MESSAGES.noProducts}
-            </h2>
-            <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
-              {filtered
-                ? 'No product matches this search and category. Try other words or all categories.'
-                : 'Your catalogue is empty. Add your first product to start selling.'}
-            </p>
-            {filtered ? null : (
-              <Link
-                to="/admin/products/add"
-                className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700"
-              >
-                <Plus aria-hidden="true" className="size-5" />
-                Add Product
-              </Link>
-            )}
-          </div>
+          <EmptyState
+            icon={Package}
+            title={PRODUCT_MESSAGES.noProducts}
+            action={filtered ? null : <AddProductLink />}
+          >
+            {filtered
+              ? 'No product matches this search and category. Try other words or all categories.'
+              : 'Your catalogue is empty. Add your first product to start selling.'}
+          </EmptyState>
         ) : (
           <>
-            <div className="hidden overflow-x-auto xl:block">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Products, newest first</caption>
-                <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                  <tr className="border-b border-slate-200 dark:border-slate-800">
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Product
-                    </th>
-                    <th scope="col" className="px-2 py-3 font-semibold">
-                      ID
-                    </th>
-                    <th scope="col" className="px-2 py-3 font-semibold">
-                      Category
-                    </th>
-                    <th scope="col" className="px-2 py-3 text-right font-semibold">
-                      Price
-                    </th>
-                    <th scope="col" className="px-2 py-3 text-right font-semibold">
-                      Reviews
-                    </th>
-                    <th scope="col" className="px-2 py-3 text-right font-semibold">
-                      Rating
-                    </th>
-                    <th scope="col" className="px-2 py-3 font-semibold">
-                      Status
-                    </th>
-                    <th scope="col" className="py-3 pl-2 pr-4 text-right font-semibold">
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {products.map((product) => (
-                    <tr key={product.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-                      <th scope="row" className="py-3 pl-4 pr-2 font-normal">
-                        <div className="flex min-w-48 max-w-72 items-center gap-3">
-                          <Thumbnail image={product.image} className="w-14 shrink-0" />
-                          <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
-                            {product.title}
-                          </p>
-                        </div>
-                      </th>
-                      <td className="px-2 py-3">
-                        <code
-                          className="text-xs text-slate-600 dark:text-slate-300"
-                          title={product.id}
-                        >
-                          {product.id.slice(0, 6)}…
-                        </code>
-                      </td>
-                      <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
-                        {product.category}
-                      </td>
-                      <td className="whitespace-nowrap px-2 py-3 text-right">
-                        <span className="font-semibold text-slate-950 dark:text-white">
-                          {formatRupees(product.price)}
-                        </span>
-                        {product.originalPrice > product.price ? (
-                          <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
-                            {formatRupees(product.originalPrice)}
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                        {number.format(product.reviews)}
-                      </td>
-                      <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                        {rating.format(product.rating)}
-                      </td>
-                      <td className="px-2 py-3">
-                        <StatusBadge inStock={product.inStock} />
-                        <DeliveryNote product={product} />
-                      </td>
-                      <td className="py-3 pl-2 pr-4">
-                        <RowActions product={product} returnTo={returnTo} compact />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              caption="Products, newest first"
+              shownFrom="xl"
+              columns={[
+                { label: 'Product' },
+                { label: 'ID' },
+                { label: 'Category' },
+                { label: 'Price', align: 'right' },
+                { label: 'Reviews', align: 'right' },
+                { label: 'Rating', align: 'right' },
+                { label: 'Status' },
+                { label: 'Actions', align: 'right' },
+              ]}
+            >
+              {products.map((product) => (
+                <tr key={product.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                  <th scope="row" className="py-3 pl-4 pr-2 font-normal">
+                    <div className="flex min-w-48 max-w-72 items-center gap-3">
+                      <Thumbnail image={product.image} className="w-14 shrink-0" />
+                      <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                        {product.title}
+                      </p>
+                    </div>
+                  </th>
+                  <td className="px-2 py-3">
+                    <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
+                      {product.id.slice(0, 6)}…
+                    </code>
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
+                    {product.category}
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-3 text-right">
+                    <span className="font-semibold text-slate-950 dark:text-white">
+                      {formatRupees(product.price)}
+                    </span>
+                    {product.originalPrice > product.price ? (
+                      <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
+                        {formatRupees(product.originalPrice)}
+                      </span>
+                    ) : null}
+                  </td>
+                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                    {number.format(product.reviews)}
+                  </td>
+                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                    {rating.format(product.rating)}
+                  </td>
+                  <td className="px-2 py-3">
+                    <StatusBadge inStock={product.inStock} />
+                    <DeliveryNote product={product} />
+                  </td>
+                  <td className="py-3 pl-2 pr-4">
+                    <RowActions product={product} returnTo={returnTo} compact />
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
 
             <ul
               className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"
@@ -700,17 +510,11 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           </>
         )}
 
-        {page.count > 1 ? (
-          <div className="border-t border-slate-200 p-4 dark:border-slate-800">
-            <Pagination
-              page={page.number}
-              pageCount={page.count}
-              href={(n) =>
-                listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })
-              }
-            />
-          </div>
-        ) : null}
+        <ListPagination
+          page={page.number}
+          pageCount={page.count}
+          href={(n) => listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })}
+        />
       </section>
     </div>
   )

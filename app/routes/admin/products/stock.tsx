@@ -1,6 +1,4 @@
-import ArrowLeft from 'lucide-react/icons/arrow-left'
 import Ban from 'lucide-react/icons/ban'
-import CircleAlert from 'lucide-react/icons/circle-alert'
 import Clock from 'lucide-react/icons/clock'
 import Eye from 'lucide-react/icons/eye'
 import Info from 'lucide-react/icons/info'
@@ -10,20 +8,21 @@ import PackageOpen from 'lucide-react/icons/package-open'
 import PackageX from 'lucide-react/icons/package-x'
 import Pencil from 'lucide-react/icons/pencil'
 import Upload from 'lucide-react/icons/upload'
-import { useEffect, useState, useSyncExternalStore, type ChangeEvent, type FormEvent } from 'react'
-import {
-  data,
-  Form,
-  isRouteErrorResponse,
-  Link,
-  redirect,
-  useNavigation,
-  useSubmit,
-} from 'react-router'
+import { useState, type ChangeEvent, type FormEvent } from 'react'
+import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
-import { Pagination } from '~/components/admin/pagination'
-import { confirm } from '~/components/ui/confirm-dialog'
-import { toast } from '~/components/ui/toast'
+import { Badge, type BadgeTone } from '~/components/admin/badge'
+import { adminButton } from '~/components/admin/buttons'
+import { ConfirmPanel, useConfirmedSubmit } from '~/components/admin/confirm'
+import { EmptyState } from '~/components/admin/empty-state'
+import { AdminErrorPage } from '~/components/admin/error-page'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { adminInputClass, FieldError, FormError } from '~/components/admin/form-parts'
+import { FilterChips, rangeText } from '~/components/admin/list-filters'
+import { ListTable } from '~/components/admin/list-table'
+import { BackLink, PageHeader } from '~/components/admin/page-header'
+import { ListPagination } from '~/components/admin/pagination'
+import { StatCard } from '~/components/admin/stat-card'
 import {
   countAwaitingOrders,
   detectStockFormat,
@@ -260,7 +259,6 @@ export async function action({ request, params }: Route.ActionArgs) {
 
 // ---------------------------------------------------------------------------------------
 
-const subscribeNothing = () => () => {}
 const number = new Intl.NumberFormat('en-IN')
 const dateFormat = new Intl.DateTimeFormat('en-IN', {
   dateStyle: 'medium',
@@ -278,62 +276,22 @@ const STATUS_LABELS: Record<StockItemStatus, string> = {
   delivered: 'Delivered',
   revoked: 'Revoked',
 }
-const STATUS_STYLES: Record<StockItemStatus, string> = {
-  available: 'bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300',
-  held: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-300',
-  delivered: 'bg-sky-100 text-sky-800 dark:bg-sky-950 dark:text-sky-300',
-  revoked: 'bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+const STATUS_TONES: Record<StockItemStatus, BadgeTone> = {
+  available: 'success',
+  held: 'warning',
+  delivered: 'info',
+  revoked: 'muted',
+}
+const FIGURES: Record<StockItemStatus, { hint: string; icon: typeof PackageCheck }> = {
+  available: { hint: 'Ready to sell', icon: PackageCheck },
+  held: { hint: 'Set aside for an order', icon: Clock },
+  delivered: { hint: 'Sold to a buyer', icon: PackageOpen },
+  revoked: { hint: 'Never to be sold', icon: PackageX },
 }
 const MODE_NAMES = { shared: 'as one shared secret', manual: 'by hand (manual)' } as const
 
 function StatusBadge({ status }: { status: StockItemStatus }) {
-  return (
-    <span
-      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${STATUS_STYLES[status]}`}
-    >
-      {STATUS_LABELS[status]}
-    </span>
-  )
-}
-
-function StatCard({
-  label,
-  value,
-  hint,
-  icon: Icon,
-}: {
-  label: string
-  value: number
-  hint: string
-  icon: typeof PackageCheck
-}) {
-  return (
-    <li className="rounded-2xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <div className="flex items-center justify-between gap-2 text-sm font-medium text-slate-600 dark:text-slate-300">
-        <span>{label}</span>
-        <Icon aria-hidden="true" className="size-5 text-brand-600 dark:text-brand-400" />
-      </div>
-      <p className="mt-2 text-2xl font-bold tabular-nums text-slate-950 dark:text-white">
-        {number.format(value)}
-      </p>
-      <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{hint}</p>
-    </li>
-  )
-}
-
-const fieldClass =
-  'block w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 placeholder:text-slate-400 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
-
-function FieldError({ id, message }: { id: string; message: string }) {
-  return (
-    <p
-      id={id}
-      className="flex items-center gap-1 text-sm font-medium text-rose-700 dark:text-rose-400"
-    >
-      <CircleAlert aria-hidden="true" className="size-4 shrink-0" />
-      {message}
-    </p>
-  )
+  return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
 }
 
 function ImportForm({
@@ -439,10 +397,10 @@ function ImportForm({
             aria-invalid={errors.content ? true : undefined}
             aria-describedby={describe('content')}
             onInput={() => setErrors((current) => ({ ...current, content: undefined }))}
-            className={`${fieldClass} py-2.5 font-mono text-sm`}
+            className={`${adminInputClass} py-2.5 font-mono text-sm`}
           />
           {errors.content ? (
-            <FieldError id="stock-content-error" message={errors.content} />
+            <FieldError id="stock-content-error">{errors.content}</FieldError>
           ) : (
             <p id="stock-content-hint" className="text-xs text-slate-600 dark:text-slate-400">
               One item per line: a licence key, or an account such as user@example.com / password.
@@ -476,7 +434,7 @@ function ImportForm({
             className="block w-full rounded-xl border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:h-11 file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-200 dark:file:bg-slate-800 dark:file:text-slate-100"
           />
           {errors.file ? (
-            <FieldError id="stock-file-error" message={errors.file} />
+            <FieldError id="stock-file-error">{errors.file}</FieldError>
           ) : (
             <p id="stock-file-hint" className="text-xs text-slate-600 dark:text-slate-400">
               .txt: one item per line. .csv: the first line names the columns, such as{' '}
@@ -486,15 +444,7 @@ function ImportForm({
           )}
         </div>
 
-        {errors.form ? (
-          <div
-            role="alert"
-            className="flex items-start gap-2 rounded-xl border border-rose-300 bg-rose-50 p-3 text-sm font-medium text-rose-900 dark:border-rose-900 dark:bg-rose-950/50 dark:text-rose-200"
-          >
-            <CircleAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            {errors.form}
-          </div>
-        ) : null}
+        {errors.form ? <FormError>{errors.form}</FormError> : null}
 
         <div className="flex flex-wrap items-center gap-3">
           <button
@@ -540,24 +490,17 @@ function RevokeButton({
   productId: string
   compact: boolean
 }) {
-  const submit = useSubmit()
   const navigation = useNavigation()
   const busy = navigation.state === 'submitting' && navigation.formData?.get('itemId') === item.id
-
-  async function onSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    const form = event.currentTarget
-    const ok = await confirm({
+  const onSubmit = useConfirmedSubmit(
+    {
       title: STOCK_MESSAGES.revokeTitle,
       description: `${STOCK_MESSAGES.revokeQuestion} (${item.preview})`,
       confirmLabel: 'Revoke',
       destructive: true,
-    })
-    if (!ok) return
-    const formData = new FormData(form)
-    formData.set('confirmed', 'yes')
-    void submit(formData, { method: 'post', action: stockPath(productId) })
-  }
+    },
+    { action: stockPath(productId) },
+  )
 
   return (
     <Form method="post" action={stockPath(productId)} onSubmit={onSubmit}>
@@ -604,60 +547,37 @@ function ItemDetails({ item }: { item: StockItem }) {
 export default function ProductStock({ loaderData, actionData }: Route.ComponentProps) {
   const { product, deliveryMode, counts, awaiting, filter, list, confirmRevoke, maxItems, flash } =
     loaderData
-  const hydrated = useSyncExternalStore(
-    subscribeNothing,
-    () => true,
-    () => false,
-  )
-  useEffect(() => {
-    if (flash) toast[flash.type](flash.message, { id: flash.id })
-  }, [flash])
-
   const all = counts.available + counts.held + counts.delivered + counts.revoked
-  const filters: Array<{ status: StockItemStatus | null; label: string; count: number }> = [
+  const chips = [
     { status: null, label: 'All', count: all },
     ...STATUSES.map((status) => ({ status, label: STATUS_LABELS[status], count: counts[status] })),
-  ]
-  const first = list.total === 0 ? 0 : (list.page - 1) * list.pageSize + 1
-  const last = Math.min(list.page * list.pageSize, list.total)
+  ].map((chip) => ({
+    ...chip,
+    href: pageUrl(product.id, { status: chip.status }),
+    active: chip.status === filter,
+  }))
+  const range = rangeText(
+    { number: list.page, size: list.pageSize, total: list.total },
+    { one: 'item', many: 'items' },
+  )
 
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div className="space-y-3">
-        <Link
-          to="/admin/products"
-          className="inline-flex items-center gap-1.5 text-sm font-medium text-brand-700 hover:underline dark:text-brand-300"
+        <BackLink to="/admin/products">{PRODUCT_MESSAGES.backToProducts}</BackLink>
+        <PageHeader
+          title={`Stock: ${product.title}`}
+          description="The accounts and keys this product delivers, one per order. They are stored encrypted; this page shows only their first characters."
         >
-          <ArrowLeft aria-hidden="true" className="size-4" />
-          {PRODUCT_MESSAGES.backToProducts}
-        </Link>
-        <div className="flex flex-wrap items-end justify-between gap-4">
-          <div className="min-w-0">
-            <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-              Stock: {product.title}
-            </h1>
-            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-              The accounts and keys this product delivers, one per order. They are stored encrypted;
-              this page shows only their first characters.
-            </p>
-          </div>
-          <div className="flex flex-wrap gap-2">
-            <Link
-              to={`/admin/products/edit/${product.id}`}
-              className="inline-flex h-10 items-center gap-1.5 rounded-xl border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-            >
-              <Pencil aria-hidden="true" className="size-4" />
-              Edit product
-            </Link>
-            <Link
-              to={`/product/${product.slug}`}
-              className="inline-flex h-10 items-center gap-1.5 rounded-xl border border-slate-300 px-3 text-sm font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-            >
-              <Eye aria-hidden="true" className="size-4" />
-              View in shop
-            </Link>
-          </div>
-        </div>
+          <Link to={`/admin/products/edit/${product.id}`} className={adminButton.small}>
+            <Pencil aria-hidden="true" className="size-4" />
+            Edit product
+          </Link>
+          <Link to={`/product/${product.slug}`} className={adminButton.small}>
+            <Eye aria-hidden="true" className="size-4" />
+            View in shop
+          </Link>
+        </PageHeader>
       </div>
 
       {deliveryMode !== 'stock' ? (
@@ -697,35 +617,18 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
         </div>
       ) : null}
 
-      {flash && !hydrated ? (
-        // With JavaScript the message is a toast; before (or without) it, this line says it.
-        <p
-          role="status"
-          className={`rounded-2xl border p-4 text-sm font-medium ${
-            flash.type === 'success'
-              ? 'border-emerald-300 bg-emerald-50 text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/40 dark:text-emerald-200'
-              : 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200'
-          }`}
-        >
-          {flash.message}
-        </p>
-      ) : null}
+      <FlashNotice flash={flash} />
 
       <ul aria-label="Stock figures" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        <StatCard
-          label="Available"
-          value={counts.available}
-          hint="Ready to sell"
-          icon={PackageCheck}
-        />
-        <StatCard label="Held" value={counts.held} hint="Set aside for an order" icon={Clock} />
-        <StatCard
-          label="Delivered"
-          value={counts.delivered}
-          hint="Sold to a buyer"
-          icon={PackageOpen}
-        />
-        <StatCard label="Revoked" value={counts.revoked} hint="Never to be sold" icon={PackageX} />
+        {STATUSES.map((status) => (
+          <StatCard
+            key={status}
+            label={STATUS_LABELS[status]}
+            value={number.format(counts[status])}
+            hint={FIGURES[status].hint}
+            icon={FIGURES[status].icon}
+          />
+        ))}
       </ul>
 
       <ImportForm
@@ -735,39 +638,23 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
       />
 
       {confirmRevoke ? (
-        <section
-          aria-labelledby="confirm-revoke-title"
-          className="rounded-2xl border border-rose-300 bg-rose-50 p-4 dark:border-rose-900 dark:bg-rose-950/40"
+        // Without JavaScript, revoke asks here instead of in a dialog.
+        <ConfirmPanel
+          id="confirm-revoke-title"
+          title={STOCK_MESSAGES.revokeTitle}
+          action={stockPath(product.id)}
+          fields={{
+            intent: 'revoke',
+            itemId: confirmRevoke.id,
+            status: filter,
+            page: list.page > 1 ? list.page : null,
+          }}
+          confirmLabel="Revoke"
+          cancelTo={pageUrl(product.id, { status: filter, page: list.page })}
         >
-          <h2 id="confirm-revoke-title" className="font-semibold text-rose-900 dark:text-rose-200">
-            {STOCK_MESSAGES.revokeTitle}
-          </h2>
-          <p className="mt-1 text-sm text-rose-900 dark:text-rose-200">
-            {STOCK_MESSAGES.revokeQuestion} (
-            <code className="font-mono">{confirmRevoke.preview}</code>)
-          </p>
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Form method="post" action={stockPath(product.id)}>
-              <input type="hidden" name="intent" value="revoke" />
-              <input type="hidden" name="itemId" value={confirmRevoke.id} />
-              <input type="hidden" name="confirmed" value="yes" />
-              {filter ? <input type="hidden" name="status" value={filter} /> : null}
-              {list.page > 1 ? <input type="hidden" name="page" value={list.page} /> : null}
-              <button
-                type="submit"
-                className="inline-flex h-10 items-center rounded-xl bg-rose-600 px-4 font-semibold text-white hover:bg-rose-700"
-              >
-                Revoke
-              </button>
-            </Form>
-            <Link
-              to={pageUrl(product.id, { status: filter, page: list.page })}
-              className="inline-flex h-10 items-center rounded-xl border border-slate-300 bg-white px-4 font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
-            >
-              Cancel
-            </Link>
-          </div>
-        </section>
+          {STOCK_MESSAGES.revokeQuestion} (
+          <code className="font-mono">{confirmRevoke.preview}</code>)
+        </ConfirmPanel>
       ) : null}
 
       <section
@@ -778,101 +665,63 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           <h2 id="items-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
             Items
           </h2>
-          <nav aria-label="Filter items by status">
-            <ul className="flex flex-wrap gap-2">
-              {filters.map((entry) => {
-                const current = entry.status === filter
-                return (
-                  <li key={entry.label}>
-                    <Link
-                      to={pageUrl(product.id, { status: entry.status })}
-                      aria-current={current ? 'page' : undefined}
-                      className={`inline-flex h-10 items-center gap-1.5 rounded-full border px-3.5 text-sm font-medium ${
-                        current
-                          ? 'border-brand-600 bg-brand-600 text-white'
-                          : 'border-slate-300 text-slate-700 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800'
-                      }`}
-                    >
-                      {entry.label}
-                      <span className="tabular-nums opacity-80">{number.format(entry.count)}</span>
-                    </Link>
-                  </li>
-                )
-              })}
-            </ul>
-          </nav>
+          <FilterChips label="Filter items by status" chips={chips} />
           <p className="text-sm text-slate-600 dark:text-slate-300">
-            {list.total === 0
-              ? ''
-              : `Showing ${number.format(first)}–${number.format(last)} of ${number.format(list.total)} ${list.total === 1 ? 'item' : 'items'}, newest first`}
+            {range ? `${range}, newest first` : ''}
           </p>
         </div>
 
         {list.items.length === 0 ? (
-          <div className="flex flex-col items-center gap-2 px-4 py-12 text-center">
-            <PackageOpen aria-hidden="true" className="size-10 text-slate-400" />
-            <p className="font-semibold text-slate-950 dark:text-white">
-              {filter ? `No ${STATUS_LABELS[filter].toLowerCase()} items` : 'No items yet'}
-            </p>
-            <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
-              {filter
-                ? 'Choose another status to see the other items.'
-                : 'Paste lines or upload a file above to add the first items.'}
-            </p>
-          </div>
+          <EmptyState
+            icon={PackageOpen}
+            titleAs="p"
+            title={filter ? `No ${STATUS_LABELS[filter].toLowerCase()} items` : 'No items yet'}
+          >
+            {filter
+              ? 'Choose another status to see the other items.'
+              : 'Paste lines or upload a file above to add the first items.'}
+          </EmptyState>
         ) : (
           <>
-            <div className="hidden overflow-x-auto lg:block">
-              <table className="w-full text-left text-sm">
-                <caption className="sr-only">Stock items, newest first</caption>
-                <thead className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">
-                  <tr className="border-b border-slate-200 dark:border-slate-800">
-                    <th scope="col" className="px-4 py-3 font-semibold">
-                      Item
-                    </th>
-                    <th scope="col" className="px-2 py-3 font-semibold">
-                      Status
-                    </th>
-                    <th scope="col" className="px-2 py-3 font-semibold">
-                      Details
-                    </th>
-                    <th scope="col" className="py-3 pl-2 pr-4 text-right font-semibold">
-                      Actions
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
-                  {list.items.map((item) => (
-                    <tr key={item.id}>
-                      <th scope="row" className="px-4 py-3 font-normal">
-                        <code className="font-mono text-slate-900 dark:text-slate-100">
-                          {item.preview}
-                        </code>
-                      </th>
-                      <td className="px-2 py-3">
-                        <StatusBadge status={item.status} />
-                      </td>
-                      <td className="px-2 py-3 text-slate-600 dark:text-slate-300">
-                        <ItemDetails item={item} />
-                      </td>
-                      <td className="py-3 pl-2 pr-4 text-right">
-                        {item.status === 'available' ? (
-                          <div className="flex justify-end">
-                            <RevokeButton
-                              item={item}
-                              filter={filter}
-                              page={list.page}
-                              productId={product.id}
-                              compact
-                            />
-                          </div>
-                        ) : null}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <ListTable
+              caption="Stock items, newest first"
+              shownFrom="lg"
+              columns={[
+                { label: 'Item' },
+                { label: 'Status' },
+                { label: 'Details' },
+                { label: 'Actions', align: 'right' },
+              ]}
+            >
+              {list.items.map((item) => (
+                <tr key={item.id}>
+                  <th scope="row" className="px-4 py-3 font-normal">
+                    <code className="font-mono text-slate-900 dark:text-slate-100">
+                      {item.preview}
+                    </code>
+                  </th>
+                  <td className="px-2 py-3">
+                    <StatusBadge status={item.status} />
+                  </td>
+                  <td className="px-2 py-3 text-slate-600 dark:text-slate-300">
+                    <ItemDetails item={item} />
+                  </td>
+                  <td className="py-3 pl-2 pr-4 text-right">
+                    {item.status === 'available' ? (
+                      <div className="flex justify-end">
+                        <RevokeButton
+                          item={item}
+                          filter={filter}
+                          page={list.page}
+                          productId={product.id}
+                          compact
+                        />
+                      </div>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
             <ul
               aria-label="Stock items, newest first"
               className="divide-y divide-slate-100 lg:hidden dark:divide-slate-800"
@@ -903,15 +752,11 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           </>
         )}
 
-        {list.pageCount > 1 ? (
-          <div className="border-t border-slate-200 p-4 dark:border-slate-800">
-            <Pagination
-              page={list.page}
-              pageCount={list.pageCount}
-              href={(n) => pageUrl(product.id, { status: filter, page: n })}
-            />
-          </div>
-        ) : null}
+        <ListPagination
+          page={list.page}
+          pageCount={list.pageCount}
+          href={(n) => pageUrl(product.id, { status: filter, page: n })}
+        />
       </section>
     </div>
   )
@@ -929,22 +774,15 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 403) throw error
   const notFound = isRouteErrorResponse(error) && error.status === 404
   return (
-    <div className="mx-auto flex max-w-lg flex-col items-center gap-4 py-16 text-center">
-      <PackageX aria-hidden="true" className="size-14 text-slate-400" />
-      <h1 className="text-2xl font-bold text-slate-950 dark:text-white">
-        {notFound ? PRODUCT_MESSAGES.notFoundTitle : 'Something went wrong'}
-      </h1>
-      <p className="text-slate-600 dark:text-slate-300">
-        {notFound
-          ? `${PRODUCT_MESSAGES.notFound}. It may have been deleted.`
-          : 'The stock could not be loaded. Please try again in a moment.'}
-      </p>
-      <Link
-        to="/admin/products"
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
-        {PRODUCT_MESSAGES.backToProducts}
-      </Link>
-    </div>
+    <AdminErrorPage
+      icon={PackageX}
+      title={notFound ? PRODUCT_MESSAGES.notFoundTitle : 'Something went wrong'}
+      backTo="/admin/products"
+      backLabel={PRODUCT_MESSAGES.backToProducts}
+    >
+      {notFound
+        ? `${PRODUCT_MESSAGES.notFound}. It may have been deleted.`
+        : 'The stock could not be loaded. Please try again in a moment.'}
+    </AdminErrorPage>
   )
 }

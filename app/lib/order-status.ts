@@ -1,0 +1,27 @@
+import type { OrderStatus } from '../../db/schema'
+
+/**
+ * The order statuses, in the order the back office lists and counts them. Browser safe: the
+ * admin's and the buyer's pages name them in their own words (app/routes/admin/orders/
+ * order-status.tsx, app/components/orders/order-status.tsx); this is the one list.
+ */
+export type { OrderStatus }
+
+export const ORDER_STATUSES = [
+  'pending',
+  'paid',
+  'delivered',
+  'awaiting_stock',
+  'failed',
+  'expired',
+  'refunded',
+] as const satisfies readonly OrderStatus[]
+
+// A status added to the schema but not here fails to compile.
+type Missing = Exclude<OrderStatus, (typeof ORDER_STATUSES)[number]>
+const complete: [Missing] extends [never] ? true : never = true
+void complete
+
+export function isOrderStatus(value: unknown): value is OrderStatus {
+  return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
+}

@@ -1,7 +1,84 @@
 import path from 'node:path'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
+
+/**
+ * One "shell" chunk instead of a dozen small shared ones.
+ *
+ * Every page loads the client entry (React, React Router) and the root layout, so everything
+ * they import statically is one chunk: nothing more than before for any page, in one request.
+ * The small helpers the home and product pages share with other routes (money, images, a few
+ * icons) join it too, so a storefront page loads the entry, the shell, its route and at most one
+ * chunk it shares with the other storefront page: 6 script files on the home page instead of
+ * 21. On a phone's slow connection each file is a request (Lighthouse's simulated load counts
+ * every one that starts before the first paint). Everything else (admin, checkout, the lazily
+ * loaded dialogs and toasts) keeps Rolldown's automatic splitting.
+ */
+const CLIENT_ROUTE = '?__react-router-build-client-route'
+const isShellEntry = (id: string) =>
+  /[\\/]entry\.client\.[jt]sx?$/.test(id) || id.endsWith(`/app/root.tsx${CLIENT_ROUTE}`)
+const STOREFRONT_ROUTES = ['/app/routes/shop/home.tsx', '/app/routes/shop/product.tsx']
+const isStorefrontEntry = (id: string) =>
+  STOREFRONT_ROUTES.some((route) => id.endsWith(route + CLIENT_ROUTE))
+
+/**
+ * The browsers Tailwind CSS 4 supports (it needs oklch colours, cascade layers, @property). Both
+ * builds use it: the server renders the stylesheet's URL and the browser's bundle renders it
+ * again on hydration, so they must emit the same file, or React adds a second stylesheet to
+ * every page after hydration. It also keeps the fallbacks older browsers would need (lab and hex
+ * colours, about 1 KiB compressed) out of the render-blocking stylesheet.
+ */
+const CSS_TARGET = ['chrome111', 'edge111', 'firefox128', 'safari16.4']
+
+/** Source bytes (after transformation) a shared storefront helper may add to every page. */
+const MAX_SHARED_HELPER_BYTES = 8_000
+
+let shellModules = new Set<string>()
+
+function shellChunkPlan(): Plugin {
+  return {
+    name: 'keybazaar:shell-chunk',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    // After the module graph is complete and before chunking, which reads shellModules.
+    buildEnd() {
+      const staticallyReachable = (roots: Iterable<string>) => {
+        const seen = new Set<string>()
+        const stack = [...roots]
+        while (stack.length) {
+          for (const id of this.getModuleInfo(stack.pop()!)?.importedIds ?? []) {
+            if (!seen.has(id)) {
+              seen.add(id)
+              stack.push(id)
+            }
+          }
+        }
+        return seen
+      }
+      const entries = [...this.getModuleIds()].filter((id) => this.getModuleInfo(id)?.isEntry)
+      const everyPage = staticallyReachable(entries.filter(isShellEntry))
+      const storefront = staticallyReachable(entries.filter(isStorefrontEntry))
+      const otherRoutes = staticallyReachable(
+        entries.filter((id) => !isShellEntry(id) && !isStorefrontEntry(id)),
+      )
+      shellModules = new Set(everyPage)
+      for (const id of storefront) {
+        if (everyPage.has(id) || !otherRoutes.has(id)) continue
+        // Only small helpers: a big module shared with, say, an admin page would make every
+        // page pay for it, so it stays with Rolldown's automatic splitting.
+        const adds = [id, ...staticallyReachable([id])].filter((dep) => !everyPage.has(dep))
+        const bytes = adds.reduce(
+          (sum, dep) => sum + (this.getModuleInfo(dep)?.code?.length ?? 0),
+          0,
+        )
+        if (bytes <= MAX_SHARED_HELPER_BYTES) for (const dep of adds) shellModules.add(dep)
+      }
+      // Entries keep their own chunks (React Router loads each route module by its file).
+      for (const id of entries) shellModules.delete(id)
+    },
+  }
+}
 
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
@@ -13,11 +90,22 @@ export default defineConfig(({ isSsrBuild }) => ({
         // React Router server build, so one bundle holds the server and the app.
         rollupOptions: { input: './server/index.ts' },
         target: 'node20',
+        cssTarget: CSS_TARGET,
       }
-    : { target: 'es2022' },
+    : {
+        target: 'es2022',
+        cssTarget: CSS_TARGET,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              groups: [{ name: 'shell', test: (id: string) => shellModules.has(id) }],
+            },
+          },
+        },
+      },
   ssr: {
     // Native modules stay outside the bundle and load from node_modules.
     external: ['better-sqlite3', 'pg', 'sharp'],
   },
-  plugins: [tailwindcss(), reactRouter()],
+  plugins: [tailwindcss(), reactRouter(), shellChunkPlan()],
 }))

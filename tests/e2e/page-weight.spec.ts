@@ -1,0 +1,61 @@
+import { expect, gotoHydrated, test } from '../helpers/fixtures'
+
+/**
+ * What a storefront page makes the browser download before it is interactive (issue 3's
+ * Lighthouse budget; the figures are in bench/README.md). A slow phone pays a round trip for
+ * every file, so the JavaScript comes in a few chunks (vite.config.ts groups the client entry,
+ * the root layout and the small shared helpers into one "shell" chunk), and the stylesheet the
+ * server rendered is the one the browser keeps after hydration.
+ */
+for (const path of ['/', '/product/streamverse-premium-12-months']) {
+  test(`${path} loads a few script files and one stylesheet, also after hydration`, async ({
+    page,
+  }) => {
+    const scripts: string[] = []
+    const stylesheets: string[] = []
+    page.on('request', (request) => {
+      if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
+      if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname)
+    })
+    await gotoHydrated(page, path)
+    await page.waitForLoadState('networkidle')
+
+    expect(scripts.length, scripts.join('\n')).toBeGreaterThan(0)
+    expect(
+      scripts.length,
+      `${scripts.join('\n')}\n(see the shell chunk in vite.config.ts)`,
+    ).toBeLessThanOrEqual(8)
+    // The server's and the browser's builds name the same stylesheet, so hydration adds none.
+    expect(stylesheets).toHaveLength(1)
+    await expect(page.locator('link[rel="stylesheet"]')).toHaveCount(1)
+    expect(await page.locator('link[rel="stylesheet"]').getAttribute('href')).toBe(stylesheets[0])
+  })
+}
+
+test('the home page is first painted with its whole hero (no layout shift while it loads)', async ({
+  page,
+  request,
+}) => {
+  // In the HTML itself: only a link the parser meets in <head> holds the first paint.
+  const html = await (await request.get('/')).text()
+  const head = html.slice(0, html.indexOf('</head>'))
+  expect(head).toContain('<link rel="expect" href="#featured" blocking="render"/>')
+  // It names the section right after the hero, so the hero is complete when first painted.
+  await page.goto('/')
+  const sections = page.locator('main section')
+  await expect(sections.nth(0)).toHaveAttribute('aria-labelledby', 'hero-heading')
+  await expect(sections.nth(1)).toHaveId('featured')
+  // Other pages are short: nothing holds their first paint.
+  const product = await (await request.get('/product/streamverse-premium-12-months')).text()
+  expect(product).not.toContain('rel="expect"')
+})
+
+test('the icon is a cached file, not repeated in every page', async ({ page, request }) => {
+  await page.goto('/')
+  const href = await page.locator('link[rel="icon"]').getAttribute('href')
+  expect(href).toMatch(/^\/assets\/favicon-[\w-]+\.svg$/)
+  const icon = await request.get(href!)
+  expect(icon.status()).toBe(200)
+  expect(icon.headers()['content-type']).toMatch(/^image\/svg\+xml/)
+  expect(icon.headers()['cache-control']).toContain('immutable')
+})

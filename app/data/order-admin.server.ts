@@ -21,7 +21,7 @@ import {
   transitionOrder,
   type Order,
 } from './order.server'
-import { resolveOrderReport } from './order-report.server'
+import { countOpenReports, resolveOrderReport } from './order-report.server'
 import { allocateStockItem, insertManualOrderItem, parseManualSecret } from './stock.server'
 
 /**
@@ -207,7 +207,7 @@ export interface OrderCounts {
   openReports: number
 }
 
-/** How many orders are in each status, and how many have an open report (two aggregates). */
+/** How many orders are in each status, and how many have an open report (one open report per order). */
 export async function orderCounts(db: DB): Promise<OrderCounts> {
   const [rows, reports] = await Promise.all([
     db
@@ -215,11 +215,7 @@ export async function orderCounts(db: DB): Promise<OrderCounts> {
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
       .groupBy('status')
       .execute(),
-    db
-      .selectFrom('orderReport')
-      .select((eb) => eb.fn.count<number | string>('orderId').distinct().as('count'))
-      .where('status', '=', 'open')
-      .executeTakeFirst(),
+    countOpenReports(db),
   ])
   const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>
   let total = 0
@@ -227,7 +223,7 @@ export async function orderCounts(db: DB): Promise<OrderCounts> {
     byStatus[row.status] = Number(row.count)
     total += Number(row.count)
   }
-  return { total, byStatus, openReports: Number(reports?.count ?? 0) }
+  return { total, byStatus, openReports: reports }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -370,27 +366,6 @@ async function claimOrder(trx: Transaction<Database>, orderId: string, statuses:
 async function currentStatus(db: DB, orderId: string): Promise<OrderStatus | null> {
   const row = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
   return row?.status ?? null
-}
-
-async function addEvent(
-  trx: Transaction<Database>,
-  orderId: string,
-  event: { type: string; message: string; actor: string; from?: OrderStatus; to?: OrderStatus; data?: unknown },
-  at: string,
-) {
-  await trx
-    .insertInto('orderEvent')
-    .values({
-      orderId,
-      type: event.type,
-      fromStatus: event.from ?? null,
-      toStatus: event.to ?? null,
-      message: event.message,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-      actor: event.actor,
-      createdAt: at,
-    })
-    .execute()
 }
 
 /** The order's live item (delivered or held) becomes revoked; returns the ids revoked. */
@@ -545,7 +520,7 @@ export async function deliverManually(
       now: input.now,
     })
     if (order.status === 'delivered') {
-      await addEvent(
+      await appendOrderEvent(
         trx,
         order.id,
         { type: 'replaced', message: 'Replaced with details entered by an admin', actor: input.actor, data: { manualItemId: item.id, revokedItemIds: revoked } },
@@ -556,7 +531,7 @@ export async function deliverManually(
       return { status: 'delivered' as const, replaced: true }
     }
     await trx.updateTable('order').set({ status: 'delivered', updatedAt: at }).where('id', '=', order.id).where('status', '=', order.status).execute()
-    await addEvent(
+    await appendOrderEvent(
       trx,
       order.id,
       { type: 'delivered', message: 'Delivered by hand by an admin', actor: input.actor, from: order.status, to: 'delivered', data: { manualItemId: item.id, revokedItemIds: revoked } },
@@ -598,7 +573,7 @@ export async function replaceFromStock(
       const revoked = await revokeLiveItems(trx, order.id, reason, at)
       const item = await allocateStockItem(trx, { orderId: order.id, productId: order.productId, now: input.now })
       if (!item) throw new Refused(noStockMessage(order.productName))
-      await addEvent(
+      await appendOrderEvent(
         trx,
         order.id,
         { type: 'replaced', message: `Item replaced from stock: ${reason}`, actor: input.actor, data: { stockItemId: item.id, revokedItemIds: revoked } },
@@ -665,7 +640,7 @@ export async function resendDeliveryMail(db: DB, input: { orderId: string; actor
     const order = await claimOrder(trx, input.orderId, ['delivered'])
     if (!order) return false
     await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-    await addEvent(trx, order.id, { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor }, at)
+    await appendOrderEvent(trx, order.id, { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor }, at)
     return true
   })
   if (!sent) return notApplicable(db, input.orderId, 'Resending the delivery e-mail')

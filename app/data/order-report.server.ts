@@ -3,6 +3,7 @@ import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { enqueueOrderMail } from '~/lib/mail.server'
 import type { OrderReportTable, ReportResolution } from '../../db/schema'
+import { appendOrderEvent } from './order-event.server'
 import { escapeHtml, notifyShop } from './shop-mail.server'
 
 /**
@@ -56,19 +57,12 @@ export async function createOrderReport(
       .returningAll()
       .executeTakeFirst()
     if (!report) return { ok: false as const, error: REPORT_MESSAGES.alreadyOpen }
-    await trx
-      .insertInto('orderEvent')
-      .values({
-        orderId: order.id,
-        type: 'problem_reported',
-        fromStatus: null,
-        toStatus: null,
-        message: `Buyer reported a problem: ${reason.slice(0, 200)}`,
-        data: JSON.stringify({ reportId: report.id }),
-        actor: input.reportedBy,
-        createdAt: at,
-      })
-      .execute()
+    await appendOrderEvent(
+      trx,
+      order.id,
+      { type: 'problem_reported', message: `Buyer reported a problem: ${reason.slice(0, 200)}`, data: { reportId: report.id }, actor: input.reportedBy },
+      at,
+    )
     await notifyShop(trx, {
       subject: `Problem reported on order ${order.id}: ${order.productName}`,
       text: `The buyer of order ${order.id} (${order.productName}) reports:\n\n${reason}\n\nResolve it in the admin: Orders > ${order.id}.\n`,
@@ -133,19 +127,17 @@ export async function resolveOrderReport(
     .returning('id')
     .executeTakeFirst()
   if (!resolved) return false
-  await db
-    .insertInto('orderEvent')
-    .values({
-      orderId: input.orderId,
+  await appendOrderEvent(
+    db,
+    input.orderId,
+    {
       type: 'report_resolved',
-      fromStatus: null,
-      toStatus: null,
       message: reply ? `Report resolved (${input.resolution}): ${reply.slice(0, 200)}` : `Report resolved (${input.resolution})`,
-      data: JSON.stringify({ reportId: resolved.id, resolution: input.resolution }),
+      data: { reportId: resolved.id, resolution: input.resolution },
       actor: input.actor,
-      createdAt: at,
-    })
-    .execute()
+    },
+    at,
+  )
   if (reply) await enqueueOrderMail(db, { orderId: input.orderId, kind: 'reply', message: reply })
   return true
 }

@@ -3,6 +3,7 @@ import { sql, type Selectable, type Transaction } from 'kysely'
 import { randomToken, safeEqual, sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
+import { appendOrderEvent, type EventInput } from './order-event.server'
 import { fulfilPaidOrder } from './stock.server'
 import type { Database, OrderStatus, OrderTable } from '../../db/schema'
 
@@ -21,6 +22,7 @@ import type { Database, OrderStatus, OrderTable } from '../../db/schema'
  *   transaction.
  */
 export type { OrderStatus }
+export { appendOrderEvent, type EventInput }
 
 /** Money received and kept: these orders count as sales. */
 export const PAID_STATUSES = ['paid', 'delivered', 'awaiting_stock'] as const satisfies readonly OrderStatus[]
@@ -274,18 +276,18 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
     if (!row) throw new OrderError('id-exhausted', 'Could not allocate an order id')
     const created = toOrder(row)
 
-    await trx
-      .insertInto('orderEvent')
-      .values({
-        orderId: created.id,
+    await appendOrderEvent(
+      trx,
+      created.id,
+      {
         type: 'created',
-        toStatus: 'pending',
+        to: 'pending',
         message: `Order created for ${created.productName}`,
-        data: JSON.stringify({ amount: created.amount, paymentLinkId: link?.id ?? null }),
+        data: { amount: created.amount, paymentLinkId: link?.id ?? null },
         actor: input.actor ?? 'customer',
-        createdAt,
-      })
-      .execute()
+      },
+      createdAt,
+    )
 
     const prepared = (options.prepare ? await options.prepare(trx, created) : undefined) as T
     return { order: created, accessToken, prepared }
@@ -343,28 +345,6 @@ export async function listOrderEvents(db: DB, orderId: string): Promise<OrderEve
     .orderBy('id')
     .execute()
   return rows.map((row) => ({ ...row, id: Number(row.id), data: row.data ? (JSON.parse(row.data) as unknown) : null }))
-}
-
-export interface EventInput {
-  type: string
-  message: string
-  data?: unknown
-  actor?: string
-}
-
-/** Adds an entry to the timeline without changing the order (e.g. an amount mismatch). */
-export async function appendOrderEvent(db: DB, orderId: string, event: EventInput, now = new Date()): Promise<void> {
-  await db
-    .insertInto('orderEvent')
-    .values({
-      orderId,
-      type: event.type,
-      message: event.message,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-      actor: event.actor ?? 'system',
-      createdAt: now.toISOString(),
-    })
-    .execute()
 }
 
 /** The newest timeline entry's type, to avoid repeating the same warning on every check. */
@@ -433,19 +413,7 @@ export async function transitionOrder(db: DB, orderId: string, transition: Trans
         .executeTakeFirst()
       if (!updated) return false
       const current = { status: expected, paymentLinkId: updated.paymentLinkId }
-      await trx
-        .insertInto('orderEvent')
-        .values({
-          orderId,
-          type: transition.event.type,
-          fromStatus: expected,
-          toStatus: transition.to,
-          message: transition.event.message,
-          data: transition.event.data === undefined ? null : JSON.stringify(transition.event.data),
-          actor: transition.event.actor ?? 'system',
-          createdAt: at,
-        })
-        .execute()
+      await appendOrderEvent(trx, orderId, { ...transition.event, from: expected, to: transition.to }, at)
       await transition.also?.(trx, current)
       return true
     })

@@ -7,10 +7,10 @@ import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '../../db/seed'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/helpers/payments'
 import { createOrder, getOrder, listOrderEvents, markOrderPaid } from './order.server'
+import { stockLeftByProduct } from './product.server'
 import { updateSiteSettings } from './settings.server'
 import {
   allocateStockItem,
-  availableStock,
   fillAwaitingOrders,
   fulfilPaidOrder,
   getDeliveredSecret,
@@ -140,7 +140,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const content = `${lines(0, 9_900)}\n${lines(0, 100)}`
     const summary = await importStock(t.db, { productId: product.id, content, format: 'lines', appSecret: APP_SECRET })
     expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
-    expect((await availableStock(t.db, [product.id])).get(product.id)).toBe(9_900)
+    expect((await stockLeftByProduct(t.db, [product.id])).get(product.id)).toBe(9_900)
   })
 
   it('never gives one item to two orders: 50 concurrent allocations over 10 items', async () => {

@@ -9,6 +9,7 @@ import {
 import { engineOf, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { enqueueOrderMail } from '~/lib/mail.server'
+import { appendOrderEvent } from './order-event.server'
 import { escapeHtml, notifyShop } from './shop-mail.server'
 import { getSiteSettings } from './settings.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
@@ -297,21 +298,6 @@ export async function stockCounts(db: DB, productId: string): Promise<StockCount
   return counts
 }
 
-/** Available items per product (for product lists and the storefront's stock label). */
-export async function availableStock(db: DB, productIds: readonly string[]): Promise<Map<string, number>> {
-  const result = new Map<string, number>(productIds.map((id) => [id, 0]))
-  if (productIds.length === 0) return result
-  const rows = await db
-    .selectFrom('stockItem')
-    .select((eb) => ['productId', eb.fn.countAll<number | string>().as('count')])
-    .where('productId', 'in', productIds)
-    .where('status', '=', 'available')
-    .groupBy('productId')
-    .execute()
-  for (const row of rows) if (row.productId) result.set(row.productId, Number(row.count))
-  return result
-}
-
 export interface StockItemSummary {
   id: string
   status: StockItemStatus
@@ -424,19 +410,7 @@ async function moveOrder(
     .returning('id')
     .executeTakeFirst()
   if (!updated) return false
-  await trx
-    .insertInto('orderEvent')
-    .values({
-      orderId,
-      type: event.type,
-      fromStatus: from,
-      toStatus: to,
-      message: event.message,
-      data: event.data === undefined ? null : JSON.stringify(event.data),
-      actor: 'system',
-      createdAt: at,
-    })
-    .execute()
+  await appendOrderEvent(trx, orderId, { ...event, from, to }, at)
   return true
 }
 
@@ -645,19 +619,12 @@ export async function revealOrderSecret(
   if (order?.status !== 'delivered') return null
   const secret = await getDeliveredSecret(db, appSecret, orderId)
   if (!secret) return null
-  await db
-    .insertInto('orderEvent')
-    .values({
-      orderId,
-      type: 'secret_revealed',
-      fromStatus: null,
-      toStatus: null,
-      message: `Delivered item revealed (${by.via.replace('_', ' ')})`,
-      data: JSON.stringify({ ip: by.ip, via: by.via }),
-      actor: by.actor,
-      createdAt: now.toISOString(),
-    })
-    .execute()
+  await appendOrderEvent(
+    db,
+    orderId,
+    { type: 'secret_revealed', message: `Delivered item revealed (${by.via.replace('_', ' ')})`, data: { ip: by.ip, via: by.via }, actor: by.actor },
+    now,
+  )
   return secret
 }
 

@@ -1,3 +1,4 @@
+import { shopDateTime } from './date-format'
 import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
@@ -34,7 +35,7 @@ export function orderLinkFor(publicUrl: string, orderId: string, token: string):
 
 function summary(order: Order, settings: SiteSettings): string[] {
   const paidAt = order.paidAt
-    ? new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeStyle: 'short', timeZone: settings.timezone }).format(new Date(order.paidAt))
+    ? shopDateTime(settings.timezone).format(new Date(order.paidAt))
     : null
   return [
     `Order: ${order.id}`,
@@ -128,10 +129,11 @@ export async function renderOrderMail(
   db: DB,
   options: OrderMailOptions,
   payload: { orderId: string; kind: OrderMailKind; message?: string },
+  settings?: SiteSettings,
 ): Promise<MailMessage | null> {
   const order = await getOrder(db, payload.orderId)
   if (!order) return null
-  const settings = await getSiteSettings(db)
+  settings ??= await getSiteSettings(db)
   const withSecret = (payload.kind === 'delivered' || payload.kind === 'replaced') && settings.deliveryMailIncludesSecret
   const secret = withSecret ? await getDeliveredSecret(db, options.appSecret, order.id) : null
   const content = contentFor(payload.kind, order, settings, {
@@ -155,9 +157,10 @@ export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): J
     [ORDER_MAIL_JOB]: async (job) => {
       const payload = orderMailPayloadSchema.parse(job.payload)
       const resolved = options()
-      const message = await renderOrderMail(db, resolved, payload)
+      const settings = await getSiteSettings(db)
+      const message = await renderOrderMail(db, resolved, payload, settings)
       if (!message) return
-      const mailer = resolved.mailer ?? sharedMailer((await getSiteSettings(db)).siteName)
+      const mailer = resolved.mailer ?? sharedMailer(settings.siteName)
       await mailer.send(message)
     },
   }

@@ -43,21 +43,28 @@ export function orderAccessCookie(
 }
 
 /**
- * Whether this request may see the order's details: its owner or an admin signed in, or a
- * token of the order in the query (?token=) or in this browser's order cookie.
+ * How this request may see the order's details, or null: a token of the order in the query
+ * (?token=, from an e-mail), its owner or an admin signed in, or a token in this browser's order
+ * cookie. The query comes first so that a page can move a working ?token= into the cookie.
  */
-export async function canViewOrder(
+export async function orderAccessVia(
   db: DB,
   request: Request,
   order: Pick<Order, 'id' | 'userId'>,
   accessTokenHash: string,
   user: { id: string; isAdmin: boolean } | null,
-): Promise<boolean> {
-  if (user && (user.isAdmin || (order.userId !== null && order.userId === user.id))) return true
+): Promise<'query' | 'account' | 'cookie' | null> {
   const fromQuery = new URL(request.url).searchParams.get('token')
+  if (fromQuery && (await orderTokenMatches(db, order.id, fromQuery, accessTokenHash))) return 'query'
+  if (user && (user.isAdmin || (order.userId !== null && order.userId === user.id))) return 'account'
   const fromCookie = readOrderTokens(request).get(order.id)
-  for (const token of [fromCookie, fromQuery]) {
-    if (token && (await orderTokenMatches(db, order.id, token, accessTokenHash))) return true
-  }
-  return false
+  if (fromCookie && (await orderTokenMatches(db, order.id, fromCookie, accessTokenHash))) return 'cookie'
+  return null
+}
+
+/** Whether this request may see the order's details (see orderAccessVia). */
+export async function canViewOrder(
+  ...args: Parameters<typeof orderAccessVia>
+): Promise<boolean> {
+  return (await orderAccessVia(...args)) !== null
 }

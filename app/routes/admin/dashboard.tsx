@@ -3,8 +3,8 @@ import Package from 'lucide-react/icons/package'
 import UserPlus from 'lucide-react/icons/user-plus'
 import Users from 'lucide-react/icons/users'
 import UserCheck from 'lucide-react/icons/user-check'
-import { Link } from 'react-router'
-import { countOpenReports, listOpenReports } from '~/data/order-report.server'
+import { Link, useRouteLoaderData } from 'react-router'
+import { listOpenReports } from '~/data/order-report.server'
 import { countProducts } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { countUsers } from '~/data/user.server'
@@ -17,6 +17,7 @@ import { shopDateTime } from '~/lib/date-format'
 import { requireAdmin } from '~/lib/permissions.server'
 import { filterQuery, ORDERS_PATH } from './orders/filters'
 import { OrderLink } from './orders/order-status'
+import type { loader as adminLayoutLoader } from './layout'
 import type { Route } from './+types/dashboard'
 
 /**
@@ -30,11 +31,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
   const { db } = services()
   const manageOrders = user.permissions.canManageOrders
-  const [products, users, reports, openReports, settings] = await Promise.all([
+  // How many reports are open comes from the admin layout's loader (the sidebar's badge).
+  const [products, users, reports, settings] = await Promise.all([
     countProducts(db),
     countUsers(db),
     manageOrders ? listOpenReports(db, { limit: REPORTS_SHOWN }) : [],
-    manageOrders ? countOpenReports(db) : 0,
     getSiteSettings(db),
   ])
   const date = shopDateTime(settings.timezone)
@@ -44,7 +45,6 @@ export async function loader({ request }: Route.LoaderArgs) {
     users,
     reports: manageOrders
       ? {
-          total: openReports,
           oldest: reports.map((report) => ({
             id: report.id,
             orderId: report.orderId,
@@ -62,7 +62,9 @@ export async function loader({ request }: Route.LoaderArgs) {
 const number = new Intl.NumberFormat('en-IN')
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { name, products, users, reports } = loaderData
+  const { name, products, users } = loaderData
+  const openReports = useRouteLoaderData<typeof adminLayoutLoader>('routes/admin/layout')?.openReports ?? 0
+  const reports = loaderData.reports ? { ...loaderData.reports, total: openReports } : null
   const stats = [
     { label: 'Products', value: products, icon: Package },
     { label: 'Users', value: users.total, icon: Users },
@@ -85,7 +87,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
 function OpenReports({
   reports,
 }: {
-  reports: NonNullable<Route.ComponentProps['loaderData']['reports']>
+  reports: NonNullable<Route.ComponentProps['loaderData']['reports']> & { total: number }
 }) {
   return (
     <section

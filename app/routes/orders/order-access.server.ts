@@ -2,7 +2,7 @@ import { data, type HeadersFunction } from 'react-router'
 import { getOrderWithAccessHash, orderTokenMatches, type Order } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import { getUser, type AuthUser } from '~/lib/auth.server'
-import { canViewOrder } from '~/lib/payments/order-access.server'
+import { orderAccessVia } from '~/lib/payments/order-access.server'
 import {
   hitRateLimit,
   releaseRateLimit,
@@ -103,12 +103,9 @@ export async function findViewableOrder(
     orderId.length <= MAX_ORDER_ID ? getOrderWithAccessHash(db, orderId) : null,
     getUser(request),
   ])
-  if (!found || !(await canViewOrder(db, request, found.order, found.accessTokenHash, user))) {
-    return { ok: false, status: 404 }
-  }
-  const tokenOpens =
-    queryToken !== null &&
-    (await orderTokenMatches(db, found.order.id, queryToken, found.accessTokenHash))
+  const via = found ? await orderAccessVia(db, request, found.order, found.accessTokenHash, user) : null
+  if (!found || !via) return { ok: false, status: 404 }
+  const tokenOpens = via === 'query'
   if (hit && tokenOpens) await releaseRateLimit(db, hit)
   return {
     ok: true,

@@ -32,6 +32,7 @@ import { assertSameOrigin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { orderAccessCookie } from '~/lib/payments/order-access.server'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { shopDateTime } from '~/lib/date-format'
 import {
   ORDER_PAGE_HEADERS,
   ORDER_RATE_LIMITS,
@@ -76,11 +77,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     getOrderPageProduct(db, order.productId),
     listOrderReports(db, order.id),
   ])
-  const when = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: settings.timezone,
-  })
+  const when = shopDateTime(settings.timezone)
   const openReport = reports.find((report) => report.status === 'open')
   return data(
     {

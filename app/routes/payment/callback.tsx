@@ -20,6 +20,7 @@ import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { getOrderWithAccessHash, PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
+import { getProductById, productAvailability, stockLeftByProduct } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
@@ -27,6 +28,7 @@ import { assertSameOrigin, getUser } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
 import { canViewOrder } from '~/lib/payments/order-access.server'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { shopDateTime } from '~/lib/date-format'
 import {
   findViewableOrder,
   ORDER_PAGE_HEADERS,
@@ -85,19 +87,16 @@ export async function loader({ request }: Route.LoaderArgs) {
     const link = await getPaymentLink(db, order.paymentLinkId, '')
     if (link?.status === 'active') retryTo = link.paymentUrl
   } else if (state === 'failed' && order.productId) {
-    const product = await db
-      .selectFrom('product')
-      .select(['slug', 'inStock'])
-      .where('id', '=', order.productId)
-      .executeTakeFirst()
-    if (product?.inStock) retryTo = `/checkout/${encodeURIComponent(product.slug)}`
+    // Back to the checkout only while it can take an order (stock products need an item left).
+    const [product, stockLeft] = await Promise.all([
+      getProductById(db, order.productId),
+      stockLeftByProduct(db, [order.productId]),
+    ])
+    if (product && productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
+      retryTo = `/checkout/${encodeURIComponent(product.slug)}`
   }
   const when = new Date(state === 'success' && order.paidAt ? order.paidAt : order.updatedAt)
-  const dateTime = new Intl.DateTimeFormat('en-IN', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: settings.timezone,
-  }).format(when)
+  const dateTime = shopDateTime(settings.timezone).format(when)
   return {
     found: true as const,
     orderId: order.id,

@@ -27,8 +27,8 @@ import {
   listCategories,
   listProductsPage,
   productStats,
+  stockLeftByProduct,
 } from '~/data/product.server'
-import { availableStock } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
 import { imageVariantUrl, type ImageRef } from '~/lib/images'
@@ -82,10 +82,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   const [images, stock] = await Promise.all([
     imageRefs(result.items.map((item) => item.image)),
-    availableStock(
-      db,
-      result.items.filter((item) => item.deliveryMode === 'stock').map((item) => item.id),
-    ),
+    stockLeftByProduct(db, result.items.map((item) => item.id)),
   ])
   return data(
     {

@@ -1,3 +1,4 @@
+import { shopDateTime } from '~/lib/date-format'
 import Ban from 'lucide-react/icons/ban'
 import Clock from 'lucide-react/icons/clock'
 import Eye from 'lucide-react/icons/eye'
@@ -260,11 +261,7 @@ export async function action({ request, params }: Route.ActionArgs) {
 // ---------------------------------------------------------------------------------------
 
 const number = new Intl.NumberFormat('en-IN')
-const dateFormat = new Intl.DateTimeFormat('en-IN', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Asia/Kolkata',
-})
+const dateFormat = shopDateTime('Asia/Kolkata')
 const formatDate = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : '')
 
 type LoaderData = Route.ComponentProps['loaderData']

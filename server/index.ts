@@ -33,6 +33,33 @@ const securityHeaders: RequestHandler = (req, res, next) => {
   next()
 }
 
+/**
+ * React Router streams a page in many small pieces (React hands over about 2 KB at a time, and
+ * the loader data follows in several script tags) and flushes the compressor after each piece.
+ * Every flush ends a compressed block: the home page's 97 KB of HTML became 19.0 KB of gzip
+ * instead of 15.0 KB, and 14.4 KB of Brotli instead of 13.2 KB, more than the 14.6 KB a new
+ * connection carries in its first round trip, so a phone waited a whole round trip more.
+ * Here the flushes within a few milliseconds become one: a page rendered at once goes out as one
+ * compressed stream, and a part that streams in later (a slow loader's promise) still leaves at
+ * most FLUSH_WINDOW_MS after it is ready.
+ */
+const FLUSH_WINDOW_MS = 10
+const coalesceFlushes: RequestHandler = (_req, res, next) => {
+  const compressed = res as typeof res & { flush?: () => void }
+  const flush = compressed.flush
+  if (typeof flush === 'function') {
+    let timer: NodeJS.Timeout | undefined
+    compressed.flush = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined
+        flush.call(res)
+      }, FLUSH_WINDOW_MS)
+    }
+    res.once('close', () => clearTimeout(timer))
+  }
+  next()
+}
+
 export interface StartOptions {
   /** The Vite dev server, in development (server.js --dev). */
   vite?: ViteDevServer
@@ -75,6 +102,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   app.set('trust proxy', 'loopback')
   app.use(securityHeaders)
   app.use(compression())
+  app.use(coalesceFlushes)
 
   // For load balancers and uptime checks: 200 only while the database answers.
   app.get('/healthz', async (_req, res) => {

@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises'
 import path from 'node:path'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 import { reactRouter } from '@react-router/dev/vite'
 import tailwindcss from '@tailwindcss/vite'
 import { defineConfig, type Plugin } from 'vite'
@@ -80,6 +83,51 @@ function shellChunkPlan(): Plugin {
   }
 }
 
+const brotli = promisify(zlib.brotliCompress)
+const gzip = promisify(zlib.gzip)
+/** Text files under assets/ worth compressing ahead of time (smaller ones fit in a packet). */
+const PRECOMPRESS = /\.(?:js|mjs|css|svg|json|txt)$/
+const PRECOMPRESS_MIN_BYTES = 1024
+
+/**
+ * Brotli (quality 11) and gzip (level 9) copies of the client's assets, written beside them as
+ * `<file>.br` and `<file>.gz`; the server sends them as they are (server/precompressed.ts).
+ * The server's on-the-fly compression uses a fast Brotli level suited to pages that change with
+ * every request; files that never change can afford the slowest, smallest one once, at build
+ * time: the shell script goes from 117 to 100 KB and the render-blocking stylesheet from 13.0
+ * to 10.7 KB. A copy that would not be smaller is not written.
+ */
+function precompressAssets(): Plugin {
+  return {
+    name: 'keybazaar:precompress-assets',
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    async writeBundle(options, bundle) {
+      const outDir = options.dir!
+      await Promise.all(
+        Object.keys(bundle)
+          .filter((fileName) => fileName.startsWith('assets/') && PRECOMPRESS.test(fileName))
+          .map(async (fileName) => {
+            const file = path.join(outDir, fileName)
+            const content = await fs.readFile(file)
+            if (content.length < PRECOMPRESS_MIN_BYTES) return
+            const [br, gz] = await Promise.all([
+              brotli(content, {
+                params: {
+                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+                },
+              }),
+              gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+            ])
+            if (br.length < content.length) await fs.writeFile(`${file}.br`, br)
+            if (gz.length < content.length) await fs.writeFile(`${file}.gz`, gz)
+          }),
+      )
+    },
+  }
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: { '~': path.resolve(import.meta.dirname, 'app') },
@@ -107,5 +155,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     // Native modules stay outside the bundle and load from node_modules.
     external: ['better-sqlite3', 'pg', 'sharp'],
   },
-  plugins: [tailwindcss(), reactRouter(), shellChunkPlan()],
+  plugins: [tailwindcss(), reactRouter(), shellChunkPlan(), precompressAssets()],
 }))

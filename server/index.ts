@@ -15,6 +15,7 @@ import { SIMULATOR_MOUNT_PATH, simulatorMerchant, simulatorMounted } from '~/lib
 import { migrateToLatest } from '../db/migrate'
 import { seedDemo, shouldSeedOnStart } from '../db/seed'
 import { createPaytmSimulator } from '../simulators/paytm/simulator'
+import { precompressedFiles } from './precompressed'
 
 /** An error whose message is the whole story: printed as one line, no stack. */
 export class StartupError extends Error {
@@ -148,7 +149,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     const clientDir = path.resolve(import.meta.dirname, '../client')
     if (!fs.existsSync(clientDir)) throw new StartupError(`No client build at ${clientDir}: run npm run build`)
     // File names under assets/ carry a content hash, so they never change.
-    app.use('/assets', express.static(path.join(clientDir, 'assets'), { immutable: true, maxAge: '1y', index: false }))
+    const assetsDir = path.join(clientDir, 'assets')
+    app.use('/assets', precompressedFiles(assetsDir))
+    app.use('/assets', express.static(assetsDir, { immutable: true, maxAge: '1y', index: false }))
     const publicFiles = express.static(clientDir, { maxAge: '1h', index: false })
     // Only paths that name a file go to the disk: pages and API calls skip a stat() each.
     app.use((req, res, next) => (path.extname(req.path) ? publicFiles(req, res, next) : next()))

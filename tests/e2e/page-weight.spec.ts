@@ -1,3 +1,4 @@
+import http from 'node:http'
 import net from 'node:net'
 import zlib from 'node:zlib'
 import { expect, gotoHydrated, test } from '../helpers/fixtures'
@@ -113,4 +114,65 @@ test("the home page arrives within a new connection's first round trip", async (
   expect(gzip.body.length, `${gzip.body.length} bytes, ${atOnce} at once`).toBeLessThanOrEqual(
     atOnce * 1.1,
   )
+})
+
+/** A response's headers and its body exactly as sent (node:http does not decompress). */
+function rawGet(url: string, acceptEncoding: string) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get(url, { headers: { 'Accept-Encoding': acceptEncoding } }, (response) => {
+          const chunks: Buffer[] = []
+          response.on('data', (chunk: Buffer) => chunks.push(chunk))
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode!,
+              headers: response.headers,
+              body: Buffer.concat(chunks),
+            }),
+          )
+        })
+        .on('error', reject)
+    },
+  )
+}
+
+test('scripts and the stylesheet are compressed at build time, as small as Brotli makes them', async ({
+  baseURL,
+  request,
+}) => {
+  const html = await (await request.get('/')).text()
+  const assets = [
+    ...html.matchAll(/<link rel="(?:modulepreload|stylesheet)" href="(\/assets\/[^"]+)"/g),
+  ].map((match) => match[1]!)
+  expect(assets.some((asset) => asset.endsWith('.css'))).toBe(true)
+  expect(assets.filter((asset) => asset.endsWith('.js')).length).toBeGreaterThan(1)
+  let compressed = 0
+  for (const asset of assets) {
+    const plain = await rawGet(baseURL! + asset, 'identity')
+    expect(plain.status).toBe(200)
+    expect(plain.headers['content-encoding']).toBeUndefined()
+    // Files under a packet in size are sent as they are.
+    if (plain.body.length < 1024) continue
+    compressed++
+    expect(plain.headers.vary).toMatch(/accept-encoding/i)
+
+    const br = await rawGet(baseURL! + asset, 'gzip, deflate, br, zstd')
+    expect(br.headers['content-encoding'], asset).toBe('br')
+    expect(br.headers['content-type']).toBe(plain.headers['content-type'])
+    expect(br.headers['cache-control']).toContain('immutable')
+    expect(br.headers.vary).toMatch(/accept-encoding/i)
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body), asset).toBe(true)
+    // Brotli's best quality, not the fast level used for pages compressed on the fly.
+    const best = zlib.brotliCompressSync(plain.body).length
+    expect(
+      br.body.length,
+      `${asset}: ${br.body.length} bytes, ${best} at best`,
+    ).toBeLessThanOrEqual(best * 1.01)
+
+    const gzip = await rawGet(baseURL! + asset, 'gzip')
+    expect(gzip.headers['content-encoding'], asset).toBe('gzip')
+    expect(zlib.gunzipSync(gzip.body).equals(plain.body), asset).toBe(true)
+  }
+  expect(compressed).toBeGreaterThan(1)
 })

@@ -66,6 +66,20 @@ async function paidOrders(productId: string, count: number): Promise<string[]> {
   return ids
 }
 
+/** Confirms every order's payment at once, each in its own transaction (as callbacks do). */
+function payAllAtOnce(orderIds: string[], amount: number, txnPrefix: string) {
+  return Promise.all(
+    orderIds.map((orderId, i) =>
+      markOrderPaid(
+        wide,
+        orderId,
+        { txnId: `${txnPrefix}-${i}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: amount, respCode: '01', respMsg: 'Txn Success' },
+        { message: 'Payment confirmed', expected: 'pending' },
+      ),
+    ),
+  )
+}
+
 describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('adds pasted lines, skipping duplicates in the batch and against existing stock, and reports bad lines', async () => {
     const product = await stockProduct()
@@ -212,6 +226,22 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
 
+  it('mails the shop once at the low-stock and the out-of-stock crossing while 30 sales commit at once', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 5 })
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: lines(300, 310), format: 'lines', appSecret: APP_SECRET })
+    const orders: string[] = []
+    for (let i = 0; i < 30; i++) orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
+    await payAllAtOnce(orders, product.price, 'TXN-L')
+    const subjects = (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
+      .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
+      .filter((mail) => mail.to === 'owner@example.test' && mail.subject.includes(product.title))
+      .map((mail) => mail.subject)
+      .sort()
+    expect(subjects).toEqual([`Low stock: 5 items left of ${product.title}`, `Out of stock: ${product.title} has paid orders waiting`])
+    await updateSiteSettings(t.db, { lowStockThreshold: 3 })
+  })
+
   it('fills waiting orders oldest first when fewer items arrive than orders wait, after one out-of-stock mail', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test' })
     const product = await stockProduct()
@@ -294,16 +324,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await importStock(t.db, { productId: product.id, content: lines(200, 210), format: 'lines', appSecret: APP_SECRET })
     const orders: string[] = []
     for (let i = 0; i < 50; i++) orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
-    const paid = await Promise.all(
-      orders.map((orderId, i) =>
-        markOrderPaid(
-          wide,
-          orderId,
-          { txnId: `TXN-C-${i}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: product.price, respCode: '01', respMsg: 'Txn Success' },
-          { message: 'Payment confirmed', expected: 'pending' },
-        ),
-      ),
-    )
+    const paid = await payAllAtOnce(orders, product.price, 'TXN-C')
     expect(paid.every((result) => result.changed)).toBe(true)
     const count = async (status: 'delivered' | 'awaiting_stock') =>
       (await t.db.selectFrom('order').select('id').where('id', 'in', orders).where('status', '=', status).execute()).length

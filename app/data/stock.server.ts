@@ -481,11 +481,25 @@ export async function fulfilPaidOrder(
 }
 
 /**
+ * Makes the sales of one product count their stock one after another: the count that decides an
+ * alert must see every earlier sale. On PostgreSQL two transactions committing at the same moment
+ * each see only their own sale, so both could take themselves for the first waiting order (30
+ * concurrent sales sent up to 20 out-of-stock mails) or step over the low-stock threshold without
+ * either landing on it. The row lock is held to the commit; NO KEY UPDATE leaves inserts that
+ * reference the product (new orders) unblocked. SQLite runs one writing transaction at a time.
+ */
+async function countInTurn(trx: Transaction<Database>, productId: string): Promise<void> {
+  if (engineOf(trx) !== 'postgres') return
+  await trx.selectFrom('product').select('id').where('id', '=', productId).forNoKeyUpdate().execute()
+}
+
+/**
  * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
  * the first waiting order of a product sends it, so a flash sale on an empty product sends one
  * mail, not one per order; the mail is queued in the paying transaction (the outbox).
  */
 async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
+  await countInTurn(trx, productId)
   const waiting = await trx
     .selectFrom('order')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -504,12 +518,12 @@ async function notifyOutOfStock(trx: Transaction<Database>, productId: string): 
 
 /**
  * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
- * setting; 0 turns it off): once per crossing, not on every sale below it. Two sales committing
- * at the same moment on PostgreSQL may both see the crossing and send it twice.
+ * setting; 0 turns it off): once per crossing, not on every sale below it.
  */
 async function notifyLowStock(trx: Transaction<Database>, productId: string): Promise<void> {
   const { lowStockThreshold } = await getSiteSettings(trx)
   if (lowStockThreshold <= 0) return
+  await countInTurn(trx, productId)
   const left = await trx
     .selectFrom('stockItem')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))

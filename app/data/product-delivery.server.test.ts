@@ -64,6 +64,13 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect(Object.fromEntries(left)).toEqual({ [sold.id]: 3, [empty.id]: 0 })
     expect((await stockLeftByProduct(t.db)).get(sold.id)).toBe(3)
     expect(await stockLeftByProduct(t.db, [])).toEqual(new Map())
+
+    // The storefront's question stops at `upTo`: only available items count, never more than it.
+    const ids = [sold.id, empty.id, manual.id]
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 2 }))).toEqual({ [sold.id]: 2, [empty.id]: 0 })
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 1 }))).toEqual({ [sold.id]: 1, [empty.id]: 0 })
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 10 }))).toEqual({ [sold.id]: 3, [empty.id]: 0 })
+    expect((await stockLeftByProduct(t.db, undefined, { upTo: 1 })).get(sold.id)).toBe(1)
   })
 
   it('is out of stock when switched off, or when a stock product has no item left', async () => {

@@ -445,20 +445,52 @@ export async function getProductDelivery(
 /**
  * Available stock items of the `stock` products among `ids` (every product when omitted).
  * Products delivered otherwise are absent: their availability is the owner's inStock alone.
+ *
+ * With `upTo`, each count stops there (the value is the smaller of the stock and `upTo`): the
+ * storefront only asks whether an item is left, or whether only a few are. That reads at most
+ * `upTo` index entries per product, however much stock was imported; a full count reads them all
+ * (about 4 ms on SQLite at 15,000 items, 12 ms at 50,000, on every page that showed the product).
  */
-export async function stockLeftByProduct(db: DB, ids?: readonly string[]): Promise<Map<string, number>> {
+export async function stockLeftByProduct(
+  db: DB,
+  ids?: readonly string[],
+  options: { upTo?: number } = {},
+): Promise<Map<string, number>> {
   if (ids && ids.length === 0) return new Map()
-  let query = db
-    .selectFrom('product')
-    .leftJoin('stockItem', (join) =>
-      join.onRef('stockItem.productId', '=', 'product.id').on('stockItem.status', '=', 'available'),
-    )
-    .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
-    .where('product.deliveryMode', '=', 'stock')
-    .groupBy('product.id')
+  const { upTo } = options
+  let query
+  if (upTo === undefined) {
+    query = db
+      .selectFrom('product')
+      .leftJoin('stockItem', (join) =>
+        join.onRef('stockItem.productId', '=', 'product.id').on('stockItem.status', '=', 'available'),
+      )
+      .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
+      .where('product.deliveryMode', '=', 'stock')
+      .groupBy('product.id')
+  } else {
+    query = db
+      .selectFrom('product')
+      .select((eb) => [
+        'product.id',
+        eb
+          .selectFrom(
+            eb
+              .selectFrom('stockItem')
+              .select('stockItem.id')
+              .whereRef('stockItem.productId', '=', 'product.id')
+              .where('stockItem.status', '=', 'available')
+              .limit(upTo)
+              .as('few'),
+          )
+          .select((inner) => inner.fn.countAll<number | string>().as('count'))
+          .as('available'),
+      ])
+      .where('product.deliveryMode', '=', 'stock')
+  }
   if (ids) query = query.where('product.id', 'in', ids)
   const rows = await query.execute()
-  return new Map(rows.map((row) => [row.id, Number(row.available)]))
+  return new Map(rows.map((row) => [row.id, Number(row.available ?? 0)]))
 }
 
 export interface Availability {

@@ -500,13 +500,15 @@ async function countInTurn(trx: Transaction<Database>, productId: string): Promi
  */
 async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
   await countInTurn(trx, productId)
+  // Is this the only one? Two rows answer that, however many orders wait.
   const waiting = await trx
     .selectFrom('order')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .select('id')
     .where('productId', '=', productId)
     .where('status', '=', 'awaiting_stock')
-    .executeTakeFirst()
-  if (Number(waiting?.count ?? 0) !== 1) return
+    .limit(2)
+    .execute()
+  if (waiting.length !== 1) return
   const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
   const title = product?.title ?? productId
   await notifyShop(trx, {
@@ -524,13 +526,15 @@ async function notifyLowStock(trx: Transaction<Database>, productId: string): Pr
   const { lowStockThreshold } = await getSiteSettings(trx)
   if (lowStockThreshold <= 0) return
   await countInTurn(trx, productId)
+  // Exactly the threshold? One row more than it answers that, however much stock there is.
   const left = await trx
     .selectFrom('stockItem')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .select('id')
     .where('productId', '=', productId)
     .where('status', '=', 'available')
-    .executeTakeFirst()
-  if (Number(left?.count ?? 0) !== lowStockThreshold) return
+    .limit(lowStockThreshold + 1)
+    .execute()
+  if (left.length !== lowStockThreshold) return
   const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
   const title = product?.title ?? productId
   const items = lowStockThreshold === 1 ? '1 item' : `${lowStockThreshold} items`

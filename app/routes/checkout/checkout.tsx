@@ -37,7 +37,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     getUser(request),
     resolvePaytmSetup(db, env),
     imageService().ref(product.image),
-    stockLeftByProduct(db, [product.id]),
+    stockLeftByProduct(db, [product.id], { upTo: 1 }),
   ])
   return {
     product: {

@@ -90,7 +90,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Back to the checkout only while it can take an order (stock products need an item left).
     const [product, stockLeft] = await Promise.all([
       getProductById(db, order.productId),
-      stockLeftByProduct(db, [order.productId]),
+      stockLeftByProduct(db, [order.productId], { upTo: 1 }),
     ])
     if (product && productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
       retryTo = `/checkout/${encodeURIComponent(product.slug)}`

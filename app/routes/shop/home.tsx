@@ -36,7 +36,7 @@ export async function loader() {
   const [products, categories, stockLeft] = await Promise.all([
     listProducts(db),
     listCategories(db),
-    stockLeftByProduct(db),
+    stockLeftByProduct(db, undefined, { upTo: 1 }),
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.

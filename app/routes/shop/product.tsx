@@ -34,7 +34,8 @@ export async function loader({ params }: Route.LoaderArgs) {
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const [image, stockLeft] = await Promise.all([
     imageService().ref(product.image),
-    stockLeftByProduct(db, [product.id]),
+    // One more than FEW_LEFT tells "only a few" from "plenty".
+    stockLeftByProduct(db, [product.id], { upTo: FEW_LEFT + 1 }),
   ])
   // inStock is the owner's switch and, for a product sold from stock, an item left to sell.
   const availability = productAvailability(product, stockLeft)

@@ -1,5 +1,5 @@
 import { startApp, freePort, type RunningApp } from '../helpers/app'
-import { expect, test } from '../helpers/fixtures'
+import { expect, gotoHydrated, test } from '../helpers/fixtures'
 import { startOidcProvider, type TestOidcProvider } from '../helpers/oidc'
 
 /**
@@ -31,7 +31,8 @@ test.afterAll(async () => {
 })
 
 test('signs in with Google from the login modal and comes back signed in', async ({ page }) => {
-  await page.goto(app.url)
+  // The modal opens in the page once it is hydrated (before that the link loads /?login=1).
+  await gotoHydrated(page, app.url)
   await page.getByRole('banner').getByRole('link', { name: 'Login' }).click()
   const dialog = page.getByRole('dialog', { name: 'Log in' })
   await dialog.getByRole('button', { name: 'Continue with Google' }).click()

@@ -3,7 +3,7 @@ import path from 'node:path'
 import { updateSiteSettings } from '~/data/settings.server'
 import { createDatabase } from '~/lib/db.server'
 import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test } from '../helpers/fixtures'
+import { expect, gotoHydrated, test } from '../helpers/fixtures'
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
 /** "Forgot password" through a real SMTP server: read the mail, follow the link, set a password, log in. */
@@ -52,7 +52,8 @@ test('resets a forgotten password with the link from the e-mail', async ({ page 
   await signUp(email, 'old-password')
   const stranger = uniqueEmail('stranger')
 
-  await page.goto(app.url)
+  // The modal opens in the page once it is hydrated (before that the link loads /?login=1).
+  await gotoHydrated(page, app.url)
   await page.getByRole('banner').getByRole('link', { name: 'Login' }).click()
   await page.getByRole('dialog').getByRole('link', { name: 'Forgot password?' }).click()
   const dialog = page.getByRole('dialog', { name: 'Reset your password' })

@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test as base } from '../helpers/fixtures'
+import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
 import { startFakeS3, type FakeS3 } from '../helpers/s3'
 
 /**
@@ -97,7 +97,8 @@ test('uploads, serves and removes product images in an S3 bucket', async ({ page
     .toBeGreaterThan(0)
 
   // Deleting the product removes its file from the bucket.
-  await page.goto('/admin/products?q=bucket')
+  // Hydrated, the delete button asks in a dialog (before that it loads the no-JavaScript step).
+  await gotoHydrated(page, '/admin/products?q=bucket')
   await page.getByRole('button', { name: 'Delete Bucket Test Product' }).click()
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
   await expect(page.getByText('Product deleted successfully!')).toBeVisible()

@@ -6,7 +6,7 @@ import type { DB } from '~/lib/db.server'
 import { adminTest } from '../helpers/admin'
 import { seriousViolations } from '../helpers/axe'
 import type { RunningApp } from '../helpers/app'
-import { expect } from '../helpers/fixtures'
+import { expect, gotoHydrated } from '../helpers/fixtures'
 
 /**
  * The admin catalogue in the production build (issue 6): the admin shell, the products list,
@@ -131,7 +131,8 @@ test.describe.serial('admin catalogue', () => {
     await expect(page).toHaveURL('/')
 
     await page.setViewportSize({ width: 1280, height: 900 })
-    await page.goto('/admin/dashboard')
+    // The account menu opens once the page is hydrated.
+    await gotoHydrated(page, '/admin/dashboard')
     await page.getByRole('button', { name: /Account menu/ }).click()
     await page.getByRole('menuitem', { name: 'Logout' }).click()
     await expect(page).toHaveURL('/')

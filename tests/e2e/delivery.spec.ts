@@ -1,13 +1,13 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
 import zlib from 'node:zlib'
-import AxeBuilder from '@axe-core/playwright'
 import { test as base, type Browser, type Page } from '@playwright/test'
 import { listOpenReports } from '~/data/order-report.server'
 import { listOrderEvents } from '~/data/order.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import { createDatabase, type DB } from '~/lib/db.server'
 import { startApp, type RunningApp } from '../helpers/app'
+import { seriousViolations } from '../helpers/axe'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../helpers/smtp'
 
@@ -100,19 +100,6 @@ async function revealedSecret(page: Page): Promise<string> {
 
 function deliveryMail(smtp: TestSmtpServer, email: string): ReceivedMail | undefined {
   return smtp.mails.find((mail) => mail.to.includes(email) && mail.subject.includes(' is ready: '))
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .exclude('[data-sonner-toaster]')
-    .analyze()
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-    )
 }
 
 async function freshPage(

@@ -8,7 +8,8 @@ import { CHROMIUM_ARGS, findChromium } from './tests/helpers/chromium'
  */
 export default defineConfig({
   testDir: 'tests/e2e',
-  workers: 1,
+  // Two workers on two cores: each spec file starts its own server, so files run side by side.
+  workers: 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

@@ -32,7 +32,9 @@ main().then(
     if (error && (error.name === 'ConfigError' || error.name === 'StartupError')) {
       console.error(`KeyBazaar cannot start: ${error.message}`)
     } else if (error && error.code === 'ERR_MODULE_NOT_FOUND' && !dev) {
-      console.error('KeyBazaar cannot start: no production build found; run `npm run build` (or `npm start`, which builds)')
+      console.error(
+        'KeyBazaar cannot start: no production build found; run `npm run build` (or `npm start`, which builds)',
+      )
     } else {
       console.error(error)
     }

@@ -3,10 +3,15 @@ import path from 'node:path'
 import { defineConfig } from 'vitest/config'
 
 /**
- * Unit and integration tests. Data tests (app/data/**, db/**, *.db.test.ts) run against
+ * Unit and integration tests. Data tests (app/data/**, app/services/**, db/**, *.db.test.ts) run against
  * SQLite, and once more against PostgreSQL when TEST_DATABASE_URL is set.
  */
-const dataTests = ['app/data/**/*.test.ts', 'db/**/*.test.ts', '**/*.db.test.ts']
+const dataTests = [
+  'app/data/**/*.test.ts',
+  'app/services/**/*.test.ts',
+  'db/**/*.test.ts',
+  '**/*.db.test.ts',
+]
 const exclude = ['node_modules/**', 'build/**', 'build-*/**', 'tests/e2e/**', 'data/**']
 const alias = { '~': path.resolve(import.meta.dirname, 'app') }
 

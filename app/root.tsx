@@ -16,11 +16,13 @@ import { AuthModals } from '~/components/auth/auth-modals'
 import { SiteFooter, type PublicSiteSettings } from '~/components/shop/site-footer'
 import { showsPublicHeader, SiteHeader, type HeaderUser } from '~/components/shop/site-header'
 import { THEME_FETCHER_KEY } from '~/components/shop/theme-switcher'
-import { ConfirmDialogHost } from '~/components/ui/confirm-dialog'
+import { ConfirmDialogHost } from '~/components/ui/confirm'
 import { Toaster } from '~/components/ui/toast'
 import { getSiteSettings } from '~/data/settings.server'
+import { findStoredPreferences } from '~/data/preferences.server'
+import { DEFAULT_PREFERENCES, languageFromCookieHeader, type Language } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
-import { getSessionState, googleEnabled, toHeaderUser } from '~/lib/auth.server'
+import { getSessionState, googleEnabled, toHeaderUser } from '~/services/auth.server'
 import {
   isTheme,
   themeClassName,
@@ -36,17 +38,48 @@ import appStylesUrl from './app.css?url'
 // A file of its own (cached once, not repeated in every page's HTML); it also spares the
 // browsers' /favicon.ico request.
 import faviconUrl from './favicon.svg?url&no-inline'
+import { buttonVariants } from '~/components/ui/button'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', type: 'image/svg+xml', href: faviconUrl },
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
+/** What the maintenance page shows (thrown by the root loader with status 503). */
+export interface MaintenanceInfo {
+  maintenance: true
+  siteName: string
+  contactEmail: string
+  whatsappNumber: string
+}
+
+function isMaintenanceInfo(value: unknown): value is MaintenanceInfo {
+  return typeof value === 'object' && value !== null && 'maintenance' in value
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, env } = services()
   const [settings, session] = await Promise.all([getSiteSettings(db), getSessionState(request)])
-  // The visitor's choice wins; without one, the shop's default theme (admin settings).
+  // Maintenance mode: server/maintenance.ts has already told a visitor's page apart from an
+  // admin's (app/services/maintenance.server.ts); its Retry-After header is set there.
+  if (context.maintenance === 'closed') {
+    throw data<MaintenanceInfo>(
+      {
+        maintenance: true,
+        siteName: settings.siteName,
+        contactEmail: settings.contactEmail,
+        whatsappNumber: settings.whatsappNumber,
+      },
+      { status: 503 },
+    )
+  }
+  // A signed-in customer's saved preferences (/dashboard/settings) come first, then the
+  // visitor's cookies, then the shop's default theme (admin settings).
+  const stored = session.user ? await findStoredPreferences(db, session.user.id) : null
+  const cookieHeader = request.headers.get('Cookie')
   const theme: Theme =
-    themeFromCookieHeader(request.headers.get('Cookie')) ?? themeFromSiteDefault(settings.theme)
+    stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(settings.theme)
+  const language: Language =
+    stored?.language ?? languageFromCookieHeader(cookieHeader) ?? DEFAULT_PREFERENCES.language
   const site: PublicSiteSettings = {
     siteName: settings.siteName,
     siteDescription: settings.siteDescription,
@@ -58,11 +91,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data(
     {
       theme,
+      // The chosen language, for the pages' translations (English until they exist).
+      language,
       site,
       publicUrl: env.PUBLIC_URL,
       // From the session, so the first byte already has the signed-in header (no flash).
       user: toHeaderUser(session.user) satisfies HeaderUser | null,
       googleSignIn: googleEnabled(env),
+      // An admin browsing the closed shop sees a reminder.
+      maintenanceBanner: context.maintenance === 'admin',
     },
     // A refreshed session cookie, when better-auth extended the session.
     { headers: session.headers },
@@ -128,6 +165,17 @@ export default function App({ loaderData }: Route.ComponentProps) {
   if (!showsPublicHeader(pathname)) return <Outlet />
   return (
     <>
+      {loaderData.maintenanceBanner ? (
+        <p
+          role="status"
+          className="bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 dark:bg-amber-950 dark:text-amber-100"
+        >
+          Maintenance mode is on: visitors see the maintenance page.{' '}
+          <a href="/admin/settings?tab=system" className="font-semibold underline">
+            Settings
+          </a>
+        </p>
+      ) : null}
       <SiteHeader siteName={loaderData.site.siteName} theme={theme} user={loaderData.user} />
       <AuthModals google={loaderData.googleSignIn} signedIn={loaderData.user !== null} />
       <div id="main" className="flex flex-1 flex-col">
@@ -139,6 +187,9 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  if (isRouteErrorResponse(error) && error.status === 503 && isMaintenanceInfo(error.data)) {
+    return <MaintenancePage info={error.data} />
+  }
   let title = 'Something went wrong'
   let details = 'An unexpected error occurred. Please try again in a moment.'
   if (isRouteErrorResponse(error)) {
@@ -154,11 +205,44 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-3xl font-bold">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{details}</p>
-      <a
-        href="/"
-        className="rounded-lg bg-brand-600 px-4 py-2 font-medium text-white hover:bg-brand-700"
-      >
+      <a href="/" className={buttonVariants()}>
         Go Back Home
+      </a>
+    </main>
+  )
+}
+
+/** The page visitors get while the shop is in maintenance mode (status 503, Retry-After). */
+function MaintenancePage({ info }: { info: MaintenanceInfo }) {
+  return (
+    <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
+      <title>{`${info.siteName}: back soon`}</title>
+      <p className="text-sm font-semibold uppercase tracking-wide text-brand-700 dark:text-brand-300">
+        {info.siteName}
+      </p>
+      <h1 className="text-3xl font-bold">We&apos;ll be back soon</h1>
+      <p className="text-slate-600 dark:text-slate-300">
+        The shop is closed for maintenance for a few minutes. Orders already paid are safe and will
+        be delivered. Please come back shortly.
+      </p>
+      {info.contactEmail || info.whatsappNumber ? (
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Need help now?{' '}
+          {info.contactEmail ? (
+            <a href={`mailto:${info.contactEmail}`} className="font-semibold underline">
+              {info.contactEmail}
+            </a>
+          ) : null}
+          {info.contactEmail && info.whatsappNumber ? ' or ' : null}
+          {info.whatsappNumber ? (
+            <a href={`https://wa.me/${info.whatsappNumber}`} className="font-semibold underline">
+              WhatsApp
+            </a>
+          ) : null}
+        </p>
+      ) : null}
+      <a href="/login" className="text-sm text-slate-500 underline dark:text-slate-400">
+        Staff sign in
       </a>
     </main>
   )

@@ -3,53 +3,69 @@ import { type RouteConfig, index, route } from '@react-router/dev/routes'
 /** Every URL of the app, in one place. */
 export default [
   index('routes/shop/home.tsx'),
-  // Storefront (issue 3)
+  // Storefront
   route('product/:slugOrId', 'routes/shop/product.tsx'),
   route('theme', 'routes/shop/theme.ts'),
   route('images/*', 'routes/shop/image.ts'),
   route('sitemap.xml', 'routes/shop/sitemap.ts'),
   route('robots.txt', 'routes/shop/robots.ts'),
-  // Accounts (issue 4)
+  // Accounts
   route('login', 'routes/auth/login.tsx'),
   route('signup', 'routes/auth/signup.tsx'),
   route('logout', 'routes/auth/logout.tsx'),
   route('forgot-password', 'routes/auth/forgot-password.tsx'),
   route('reset-password', 'routes/auth/reset-password.tsx'),
+  route('verify-email', 'routes/auth/verify-email.tsx'),
   route('auth/google', 'routes/auth/google.tsx'),
   route('api/auth/*', 'routes/auth/api-auth.ts'),
   route('dashboard', 'routes/account/layout.tsx', [
     index('routes/account/dashboard.tsx'),
-    route('orders', 'routes/account/orders.tsx'), // My Orders (issue 7)
+    route('orders', 'routes/account/orders.tsx'), // My Orders
     route('settings', 'routes/account/settings.tsx'),
+    route('wishlist', 'routes/account/wishlist.tsx'),
   ]),
+  // Every wishlist change (the hearts, the wishlist page's buttons), signed in or not.
+  route('wishlist', 'routes/account/wishlist-action.tsx'),
   // Admin area: every route here must be in tests/e2e/authorization.spec.ts's table.
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),
     route('dashboard', 'routes/admin/dashboard.tsx'),
-    // Catalogue (issue 6)
+    // Catalogue
     route('products', 'routes/admin/products/list.tsx'),
     route('products/add', 'routes/admin/products/add.tsx'),
     route('products/edit', 'routes/admin/products/edit-missing-id.tsx'),
     route('products/edit/:id', 'routes/admin/products/edit.tsx'),
-    route('products/:id/stock', 'routes/admin/products/stock.tsx'), // Stock items (issue 7)
-    // Checkout and payments (issue 5)
+    route('products/:id/stock', 'routes/admin/products/stock.tsx'), // Stock items
+    // Checkout and payments
     route('gateways', 'routes/admin/gateways.tsx'),
     route('payment-links', 'routes/admin/payment-links.tsx'),
-    // Orders and after-sales (issue 7)
+    // Orders and after-sales
     route('orders', 'routes/admin/orders/list.tsx'),
     route('orders/export', 'routes/admin/orders/export.ts'),
     route('orders/:orderId', 'routes/admin/orders/detail.tsx'),
+    route('transactions', 'routes/admin/transactions/list.tsx'),
+    route('transactions/export', 'routes/admin/transactions/export.ts'),
+    // People and the record of changes
+    route('users', 'routes/admin/users/list.tsx'),
+    route('users/:userId', 'routes/admin/users/detail.tsx'),
+    route('audit', 'routes/admin/audit.tsx'),
+    // Shop settings
+    route('settings', 'routes/admin/settings.tsx'),
+    // Anything else under /admin: a not-found page inside the admin shell.
+    route('*', 'routes/admin/not-found.tsx'),
   ]),
-  // Product image uploads for the admin product form (issue 6); guarded like the product pages.
+  // Product image uploads for the admin product form; guarded like the product pages.
   route('admin/api/uploads', 'routes/admin/api/uploads.ts'),
-  // Checkout and payments (issue 5)
+  // Checkout and payments
   route('checkout/:slug', 'routes/checkout/checkout.tsx'),
   route('payment/callback', 'routes/payment/callback.tsx'),
-  route('payment/pay', 'routes/payment/pay.tsx'),
+  route('payment/pay', 'routes/checkout/pay.tsx'),
   route('api/payments/paytm/callback', 'routes/api/paytm-callback.ts'),
+  route('api/payments/razorpay/callback', 'routes/api/razorpay-callback.ts'),
+  route('api/payments/razorpay/webhook', 'routes/api/razorpay-webhook.ts'),
   route('api/paytm/generate-checksum', 'routes/api/paytm-generate-checksum.ts'),
   route('api/paytm/verify-payment', 'routes/api/paytm-verify-payment.ts'),
-  // Orders (issue 7): the buyer's order page, its secret link and its invoice
+  // Orders: the buyer's order page, its secret link and its invoice
   route('orders/:orderId', 'routes/orders/order.tsx'),
   route('orders/:orderId/invoice.pdf', 'routes/orders/invoice.ts'),
   route('orders/:orderId/:token', 'routes/orders/token.tsx'),

@@ -1,4 +1,4 @@
-// Lighthouse budget for the storefront (issue 3): mobile preset, home page and one product page.
+// Lighthouse budget for the storefront: mobile preset, home page and one product page.
 //
 //   node bench/lighthouse.mjs               build into build-bench/, start it, measure
 //   node bench/lighthouse.mjs --no-build    reuse an existing $BUILD_DIR (default build-bench)

@@ -21,7 +21,10 @@ if (benches.length === 0) {
 let failed = 0
 for (const bench of benches) {
   console.log(`\n=== bench/${bench} ===`)
-  const result = spawnSync(process.execPath, [path.join(here, bench)], { stdio: 'inherit', env: process.env })
+  const result = spawnSync(process.execPath, [path.join(here, bench)], {
+    stdio: 'inherit',
+    env: process.env,
+  })
   if (result.status !== 0) failed++
 }
 console.log(`\nbench: ${benches.length - failed} within budget, ${failed} over budget or failed`)

@@ -1,5 +1,5 @@
-// Stock import (issue 7): 10,000 lines with 100 duplicates into a fresh database through
-// importStock (app/data/stock.server.ts), the function the admin stock page calls.
+// Stock import: 10,000 lines with 100 duplicates into a fresh database through
+// importStock (app/services/fulfilment.server.ts), the function the admin stock page calls.
 //
 //   node bench/stock-import.mjs                       SQLite (and PostgreSQL when BENCH_DATABASE_URL,
 //                                                     DATABASE_URL or TEST_DATABASE_URL is a postgres:// URL)
@@ -55,7 +55,8 @@ const load = (file) => import(pathToFileURL(path.join(root, file)).href)
 const { createDatabase } = await load('app/lib/db.server.ts')
 const { migrateToLatest } = await load('db/migrate.ts')
 const { createProduct } = await load('app/data/product.server.ts')
-const { importStock, setProductDelivery, stockCounts } = await load('app/data/stock.server.ts')
+const { setProductDelivery, stockCounts } = await load('app/data/stock.server.ts')
+const { importStock } = await load('app/services/fulfilment.server.ts')
 
 /** `lines` lines: unique fictional accounts, with `duplicates` of them repeated further down. */
 function content(lines, duplicates) {

@@ -1,12 +1,19 @@
-import { Migrator, NO_MIGRATIONS, sql, type Kysely, type MigrationResultSet } from 'kysely'
-import { engineOf } from '~/lib/db.server'
+import {
+  Migrator,
+  NO_MIGRATIONS,
+  PostgresAdapter,
+  sql,
+  type Kysely,
+  type MigrationResultSet,
+} from 'kysely'
 import { migrations } from './migrations'
 
 async function migrator(db: Kysely<any>) {
   // On PostgreSQL, pin the migration tables to the connection's own schema: otherwise
   // Kysely's introspection sees another schema's kysely_migration table and skips creating ours.
   let migrationTableSchema: string | undefined
-  if (engineOf(db) === 'postgres') {
+  // db/ imports nothing from the app (docs/architecture.md), so not app/lib's engineOf.
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
     migrationTableSchema = rows[0]?.schema
   }

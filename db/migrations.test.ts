@@ -26,7 +26,9 @@ describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('applies every migration in order on an empty database', async () => {
     const applied = await migrateToLatest(t.db)
     expect(applied).toEqual(Object.keys(migrations))
-    expect(await tableNames()).toEqual(expect.arrayContaining(['category', 'product', 'site_setting']))
+    expect(await tableNames()).toEqual(
+      expect.arrayContaining(['category', 'product', 'site_setting']),
+    )
   })
 
   it('is a no-op when the database is already up to date', async () => {
@@ -34,7 +36,11 @@ describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it("creates the spec's twelve categories in order", async () => {
-    const rows = await t.db.selectFrom('category').select(['name', 'slug']).orderBy('sortOrder').execute()
+    const rows = await t.db
+      .selectFrom('category')
+      .select(['name', 'slug'])
+      .orderBy('sortOrder')
+      .execute()
     expect(rows.map((row) => row.name)).toEqual([...CATEGORIES])
     expect(rows.find((row) => row.name === 'WordPress Themes')?.slug).toBe('wordpress-themes')
   })
@@ -48,13 +54,27 @@ describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       createdAt: new Date().toISOString(),
       updatedAt: new Date().toISOString(),
     }
-    await t.db.insertInto('product').values({ id: 'p1', ...base }).execute()
-    await expect(t.db.insertInto('product').values({ id: 'p2', ...base }).execute()).rejects.toThrow()
+    await t.db
+      .insertInto('product')
+      .values({ id: 'p1', ...base })
+      .execute()
     await expect(
-      t.db.insertInto('product').values({ id: 'p3', ...base, slug: 'b', price: 0 }).execute(),
+      t.db
+        .insertInto('product')
+        .values({ id: 'p2', ...base })
+        .execute(),
     ).rejects.toThrow()
     await expect(
-      t.db.insertInto('product').values({ id: 'p4', ...base, slug: 'c', category: 'Nope' }).execute(),
+      t.db
+        .insertInto('product')
+        .values({ id: 'p3', ...base, slug: 'b', price: 0 })
+        .execute(),
+    ).rejects.toThrow()
+    await expect(
+      t.db
+        .insertInto('product')
+        .values({ id: 'p4', ...base, slug: 'c', category: 'Nope' })
+        .execute(),
     ).rejects.toThrow()
     await sql`delete from product`.execute(t.db)
   })

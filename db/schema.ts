@@ -20,11 +20,15 @@ export interface Database {
   orderEvent: OrderEventTable
   paymentLink: PaymentLinkTable
   paymentGateway: PaymentGatewayTable
+  paymentWebhookEvent: PaymentWebhookEventTable
   stockItem: StockItemTable
   orderAccessToken: OrderAccessTokenTable
   orderReport: OrderReportTable
   invoice: InvoiceTable
   invoiceCounter: InvoiceCounterTable
+  auditLog: AuditLogTable
+  userPreference: UserPreferenceTable
+  wishlistItem: WishlistItemTable
 }
 
 export interface CategoryTable {
@@ -95,7 +99,7 @@ export interface UserTable {
   /** Profile photo URL (better-auth's `image`, e.g. from Google). */
   photo: string | null
   role: Generated<'user' | 'admin'>
-  /** Missing counts as active (spec section 3). */
+  /** Missing counts as active. */
   status: Generated<'active' | 'suspended' | 'inactive'>
   canCreateProducts: Generated<AuthFlag>
   canManageOrders: Generated<AuthFlag>
@@ -168,7 +172,8 @@ export interface RateLimitTable {
 }
 
 /** Orders and payments (db/migrations/0020_orders.ts); see docs/payments.md. Money in paise. */
-export type OrderStatus = 'pending' | 'paid' | 'failed' | 'expired' | 'delivered' | 'awaiting_stock' | 'refunded'
+export type OrderStatus =
+  'pending' | 'paid' | 'failed' | 'expired' | 'delivered' | 'awaiting_stock' | 'refunded'
 
 export interface OrderTable {
   /** ORD_{timestamp}_{0-999}. */
@@ -185,6 +190,8 @@ export interface OrderTable {
   gateway: Generated<string>
   testMode: Generated<number>
   gatewayTxnId: string | null
+  /** The gateway's own id for the order (Razorpay's order_...), unique per gateway. */
+  gatewayOrderId: string | null
   bankTxnId: string | null
   paymentMode: string | null
   paidAmount: number | null
@@ -227,6 +234,15 @@ export interface PaymentLinkTable {
   updatedAt: string
 }
 
+/** Webhook deliveries already handled, by the gateway's event id (deduplication). */
+export interface PaymentWebhookEventTable {
+  gateway: string
+  eventId: string
+  event: string
+  orderId: string | null
+  receivedAt: string
+}
+
 export interface PaymentGatewayTable {
   /** Equal to its type. */
   id: string
@@ -237,6 +253,8 @@ export interface PaymentGatewayTable {
   config: Generated<string>
   /** JSON object: field name -> value encrypted by app/lib/crypto.server.ts. */
   secrets: Generated<string>
+  /** Where checkout offers it among the active gateways (lowest first). */
+  position: Generated<number>
   createdAt: string
   updatedAt: string
 }
@@ -256,6 +274,8 @@ export interface StockItemTable {
   status: Generated<StockItemStatus>
   orderId: string | null
   addedBy: Generated<string>
+  /** 1: a test item, sold only for test-mode (simulator) payments (0065_test_stock). */
+  testItem: Generated<number>
   revokedReason: string | null
   createdAt: string
   updatedAt: string
@@ -310,4 +330,42 @@ export interface InvoiceTable {
 export interface InvoiceCounterTable {
   financialYear: string
   lastNumber: Generated<number>
+}
+
+/** One change an admin made in the back office (0070_audit_log, docs/audit.md). */
+export interface AuditLogTable {
+  id: string
+  actorId: string | null
+  actorName: Generated<string>
+  actorEmail: Generated<string>
+  ip: string | null
+  action: string
+  targetType: string
+  targetId: string | null
+  summary: Generated<string>
+  /** JSON object: field -> { before, after }, secrets masked. */
+  changes: string | null
+  createdAt: string
+}
+
+/** A customer's theme, language and mail preference (0090_user_preferences). */
+export interface UserPreferenceTable {
+  userId: string
+  theme: Generated<'light' | 'dark' | 'system'>
+  language: Generated<'en' | 'hi' | 'es'>
+  /** 1: reminder and marketing-type mails are wanted (order mails are always sent). */
+  notifications: Generated<number>
+  updatedAt: string
+}
+
+/** A product on a customer's wishlist (0085_wishlist, app/data/wishlist.server.ts). */
+export interface WishlistItemTable {
+  userId: string
+  productId: string
+  /** 1 while the product was last seen out of stock: its return sends one mail. */
+  awaitingRestock: Generated<number>
+  /** 1: the customer wants the back-in-stock mail. */
+  notifyRestock: Generated<number>
+  restockMailedAt: string | null
+  createdAt: string
 }

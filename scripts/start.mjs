@@ -7,7 +7,17 @@ import { fileURLToPath } from 'node:url'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const builtEntry = path.join(root, process.env.BUILD_DIR ?? 'build', 'server/index.js')
-const sources = ['app', 'server', 'db', 'simulators', 'public', 'package.json', 'package-lock.json', 'vite.config.ts', 'react-router.config.ts']
+const sources = [
+  'app',
+  'server',
+  'db',
+  'simulators',
+  'public',
+  'package.json',
+  'package-lock.json',
+  'vite.config.ts',
+  'react-router.config.ts',
+]
 
 function newestMtime(target) {
   let stat
@@ -33,11 +43,15 @@ export function buildIsStale() {
 
 if (buildIsStale()) {
   console.log('Building KeyBazaar for production (first start, or the sources changed)...')
-  const result = spawnSync(process.execPath, [path.join(root, 'node_modules/@react-router/dev/bin.js'), 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  })
+  const result = spawnSync(
+    process.execPath,
+    [path.join(root, 'node_modules/@react-router/dev/bin.js'), 'build'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  )
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 

@@ -45,7 +45,9 @@ function findChromium() {
 if (!args.has('--e2e-only')) {
   const report = path.join(outDir, 'vitest.json')
   fs.rmSync(report, { force: true })
-  const engines = process.env.TEST_DATABASE_URL ? 'SQLite and PostgreSQL' : 'SQLite (set TEST_DATABASE_URL to add PostgreSQL)'
+  const engines = process.env.TEST_DATABASE_URL
+    ? 'SQLite and PostgreSQL'
+    : 'SQLite (set TEST_DATABASE_URL to add PostgreSQL)'
   const passed = run(`Unit and data tests on ${engines}`, 'node_modules/vitest/vitest.mjs', [
     'run',
     '--reporter=default',
@@ -79,9 +81,14 @@ if (!args.has('--unit-only')) {
   } else {
     let built = true
     if (process.env.E2E_SKIP_BUILD !== '1') {
-      built = run('Production build for browser tests', 'node_modules/@react-router/dev/bin.js', ['build'], {
-        NODE_ENV: 'production',
-      })
+      built = run(
+        'Production build for browser tests',
+        'node_modules/@react-router/dev/bin.js',
+        ['build'],
+        {
+          NODE_ENV: 'production',
+        },
+      )
     }
     if (!built) {
       totals.failed += 1
@@ -89,10 +96,15 @@ if (!args.has('--unit-only')) {
     } else {
       const report = path.join(outDir, 'playwright.json')
       fs.rmSync(report, { force: true })
-      const passed = run(`Browser tests (Chromium at ${chromium})`, 'node_modules/@playwright/test/cli.js', ['test', ...extra], {
-        CHROME_PATH: chromium,
-        PLAYWRIGHT_JSON_OUTPUT_NAME: report,
-      })
+      const passed = run(
+        `Browser tests (Chromium at ${chromium})`,
+        'node_modules/@playwright/test/cli.js',
+        ['test', ...extra],
+        {
+          CHROME_PATH: chromium,
+          PLAYWRIGHT_JSON_OUTPUT_NAME: report,
+        },
+      )
       const json = readJson(report)
       if (json?.stats) {
         totals.passed += json.stats.expected + json.stats.flaky

@@ -6,32 +6,41 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import { noAdminHint } from '~/data/user.server'
+import { adminStartupLines } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
-import { startBackgroundWork } from '~/lib/background.server'
+import { restrictDataDir } from '~/lib/data-dir.server'
+import { startBackgroundWork } from '~/services/background.server'
 import { loadEnv } from '~/lib/env.server'
 import { databaseAnswers } from '~/lib/health.server'
-import { SIMULATOR_MOUNT_PATH, simulatorMerchant, simulatorMounted } from '~/lib/payments/config.server'
+import {
+  SIMULATOR_MOUNT_PATH,
+  simulatorMerchant,
+  simulatorMounted,
+} from '~/services/payment/config.server'
 import { migrateToLatest } from '../db/migrate'
-import { seedDemo, shouldSeedOnStart } from '../db/seed'
+import { seedDemo, shouldSeedOnStart } from '~/services/seed'
 import { createPaytmSimulator } from '../simulators/paytm/simulator'
+import { maintenanceGate, type MaintenanceLocals } from './maintenance'
+import { createRazorpaySimulator } from '../simulators/razorpay/simulator'
+import {
+  RAZORPAY_SIMULATOR_PATH,
+  RAZORPAY_WEBHOOK_PATH,
+  razorpaySimulatorKeys,
+  razorpaySimulatorMounted,
+} from '~/services/payment/razorpay-config.server'
 import { precompressedFiles } from './precompressed'
+import { answerClientErrors, requestGuard } from './request-guard'
+import {
+  noStoreForPersonal,
+  pagePolicy,
+  sameOriginPosts,
+  securityHeaders,
+  type SecurityLocals,
+} from './security'
 
 /** An error whose message is the whole story: printed as one line, no stack. */
 export class StartupError extends Error {
   override name = 'StartupError'
-}
-
-const securityHeaders: RequestHandler = (req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff')
-  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin')
-  // Nobody may frame the shop (clickjacking); X-Frame-Options for older browsers.
-  res.setHeader('Content-Security-Policy', "frame-ancestors 'self'; base-uri 'self'; object-src 'none'")
-  res.setHeader('X-Frame-Options', 'SAMEORIGIN')
-  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin')
-  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), interest-cohort=()')
-  if (req.secure) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains')
-  next()
 }
 
 /**
@@ -76,8 +85,11 @@ export interface RunningServer {
 
 export async function start(options: StartOptions = {}): Promise<RunningServer> {
   const env = loadEnv()
+  // Before the database opens: its -wal and -shm files take the database file's mode.
+  restrictDataDir(env.DATA_DIR)
   const { db, engine, storage } = openServices(env)
-  const where = engine === 'sqlite' ? `SQLite at ${path.join(env.DATA_DIR, 'keybazaar.db')}` : 'PostgreSQL'
+  const where =
+    engine === 'sqlite' ? `SQLite at ${path.join(env.DATA_DIR, 'keybazaar.db')}` : 'PostgreSQL'
 
   try {
     const applied = await migrateToLatest(db)
@@ -92,18 +104,22 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     const result = await seedDemo(db, storage, env.APP_SECRET)
     console.log(`[seed] demo catalogue: ${result.created} products added`)
   }
-  const adminHint = await noAdminHint(db, env.ADMIN_EMAILS)
-  if (adminHint) console.log(adminHint)
+  for (const line of await adminStartupLines(db, env.ADMIN_EMAILS)) console.log(line)
   if (env.appSecretSource === 'generated') {
-    console.log(`[config] generated APP_SECRET into ${path.join(env.DATA_DIR, 'secret')} (keep it safe; it encrypts stored secrets)`)
+    console.log(
+      `[config] generated APP_SECRET into ${path.join(env.DATA_DIR, 'secret')} (keep it safe; it encrypts stored secrets)`,
+    )
   }
 
   const app = express()
   app.disable('x-powered-by')
-  app.set('trust proxy', 'loopback')
-  app.use(securityHeaders)
+  // Only the proxies TRUST_PROXY names may set the client address (rate limits count it).
+  app.set('trust proxy', env.TRUST_PROXY)
+  app.use(securityHeaders(env))
   app.use(compression())
   app.use(coalesceFlushes)
+  // Body limits and NUL refusal, before anything reads a request (server/request-guard.ts).
+  app.use(requestGuard)
 
   // For load balancers and uptime checks: 200 only while the database answers.
   app.get('/healthz', async (_req, res) => {
@@ -137,7 +153,22 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
         control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
       }),
     )
-    console.log(`[payments] built-in Paytm simulator at ${SIMULATOR_MOUNT_PATH}: checkout is in test mode until a Paytm merchant is configured (PAYTM_MID or /admin/gateways)`)
+    console.log(
+      `[payments] built-in Paytm simulator at ${SIMULATOR_MOUNT_PATH}: checkout is in test mode until a Paytm merchant is configured (PAYTM_MID or /admin/gateways)`,
+    )
+  }
+
+  // Without RAZORPAY_KEY_ID, the built-in Razorpay simulator answers under its path; checkout
+  // offers it only while the Gateways page has a Razorpay record in testing without keys.
+  if (razorpaySimulatorMounted(env)) {
+    app.use(
+      RAZORPAY_SIMULATOR_PATH,
+      createRazorpaySimulator({
+        ...razorpaySimulatorKeys(env.APP_SECRET),
+        webhookUrl: `${env.PUBLIC_URL}${RAZORPAY_WEBHOOK_PATH}`,
+        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
+      }),
+    )
   }
 
   let getBuild: ServerBuild | (() => Promise<ServerBuild>)
@@ -147,7 +178,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     getBuild = () => vite.ssrLoadModule('virtual:react-router/server-build') as Promise<ServerBuild>
   } else {
     const clientDir = path.resolve(import.meta.dirname, '../client')
-    if (!fs.existsSync(clientDir)) throw new StartupError(`No client build at ${clientDir}: run npm run build`)
+    if (!fs.existsSync(clientDir))
+      throw new StartupError(`No client build at ${clientDir}: run npm run build`)
     // File names under assets/ carry a content hash, so they never change.
     const assetsDir = path.join(clientDir, 'assets')
     app.use('/assets', precompressedFiles(assetsDir))
@@ -162,11 +194,20 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
 
   app.all(
     '*splat',
+    sameOriginPosts(env),
+    noStoreForPersonal,
+    pagePolicy(db, env),
+    maintenanceGate(db),
     createRequestHandler({
       build: getBuild,
       mode: options.vite ? 'development' : 'production',
       // The client address (X-Forwarded-For only from a trusted proxy), for rate limits.
-      getLoadContext: (req) => ({ clientIp: req.ip ?? '' }),
+      // The CSP nonce of this response, for entry.server.tsx to write into the page.
+      getLoadContext: (req, res) => ({
+        clientIp: req.ip ?? '',
+        cspNonce: (res.locals as SecurityLocals).cspNonce,
+        maintenance: (res.locals as MaintenanceLocals).maintenance,
+      }),
     }),
   )
 
@@ -175,11 +216,14 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     listening.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new StartupError(`Port ${options.port ?? env.PORT} is already in use: stop the other server or set PORT`)
+          ? new StartupError(
+              `Port ${options.port ?? env.PORT} is already in use: stop the other server or set PORT`,
+            )
           : error,
       ),
     )
   })
+  answerClientErrors(server)
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : env.PORT
   const url = `http://localhost:${port}`

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { BUYER, makeProduct } from '../../tests/factories'
 import { customerOrderStats, getOrderPageProduct, listCustomerOrders } from './customer-orders.server'
-import { createOrder, markOrderFailed, markOrderPaid, transitionOrder } from './order.server'
+import { createOrder, markOrderFailed, transitionOrder } from './order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
 import { deleteProduct } from './product.server'
 import { createUser } from './user.server'
 

@@ -1,15 +1,17 @@
 import type { DB } from '~/lib/db.server'
+import { toFlag } from '~/lib/db.server'
+import { paginate } from '~/lib/paginate'
 import { PAID_STATUSES, SETTLED_STATUSES, type OrderStatus } from './order.server'
 
 /**
  * A signed-in customer's own orders (My Orders, the dashboard) and what the order page shows
- * about the product bought (issue 7).
+ * about the product bought.
  *
- * "Own" means `order.user_id = user.id`: orders placed while signed in. Guest orders with the
- * same e-mail address are not matched, because an address typed at sign-up is not proven
- * (e-mail verification is off by default), and matching by it would hand anyone who signs up
- * with someone else's address that person's orders and delivered secrets. A guest order stays
- * reachable through its secret link (the e-mails) and this browser's order cookie.
+ * "Own" means the orders placed while signed in (`order.user_id = user.id`), and the guest
+ * orders placed with the account's e-mail address once that address is verified (the sign-up
+ * link, or Google's verified address; docs/decisions/0008-sign-up-by-mailed-link.md). An
+ * address that is not proven matches nothing: otherwise whoever signs up with someone else's
+ * address would get that person's orders and delivered secrets.
  */
 export const CUSTOMER_ORDERS_PAGE_SIZE = 20
 
@@ -32,8 +34,28 @@ export interface CustomerOrderPage {
   pageCount: number
 }
 
+/**
+ * The user's own orders (see above). The verified address is read in the same query, so an
+ * address verified a moment ago counts at once and an unverified one never does.
+ */
 function ordersOf(db: DB, userId: string) {
-  return db.selectFrom('order').where('order.userId', '=', userId)
+  return db.selectFrom('order').where((eb) =>
+    eb.or([
+      eb('order.userId', '=', userId),
+      eb.and([
+        eb('order.userId', 'is', null),
+        eb(
+          'order.customerEmail',
+          'in',
+          eb
+            .selectFrom('user')
+            .select('user.email')
+            .where('user.id', '=', userId)
+            .where('user.emailVerified', '=', toFlag(true)),
+        ),
+      ]),
+    ]),
+  )
 }
 
 /** One page of the user's orders, newest first. */
@@ -42,14 +64,11 @@ export async function listCustomerOrders(
   userId: string,
   options: { page?: number; pageSize?: number } = {},
 ): Promise<CustomerOrderPage> {
-  const pageSize = Math.max(1, Math.min(100, Math.floor(options.pageSize ?? CUSTOMER_ORDERS_PAGE_SIZE)))
   const counted = await ordersOf(db, userId)
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirst()
   const total = Number(counted?.count ?? 0)
-  const pageCount = Math.max(1, Math.ceil(total / pageSize))
-  const requested = Number.isFinite(options.page) ? Math.floor(options.page ?? 1) : 1
-  const page = Math.min(Math.max(1, requested), pageCount)
+  const { page, pageSize, pageCount, offset } = paginate(total, options, { defaultSize: CUSTOMER_ORDERS_PAGE_SIZE, maxSize: 100 })
   if (total === 0) return { orders: [], total, page, pageCount }
   const rows = await ordersOf(db, userId)
     .leftJoin('product', 'product.id', 'order.productId')
@@ -66,7 +85,7 @@ export async function listCustomerOrders(
     .orderBy('order.createdAt', 'desc')
     .orderBy('order.id', 'desc')
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
+    .offset(offset)
     .execute()
   return {
     orders: rows.map((row) => ({

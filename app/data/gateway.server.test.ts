@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { resolvePaytmSetup, simulatorMerchant } from '~/lib/payments/config.server'
-import { parseGatewayForm } from '~/lib/validation/gateway'
+import { paytmFormOrigin, resolvePaytmSetup, simulatorMerchant } from '~/services/payment/config.server'
+import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
+import { submitForm } from '../../tests/helpers/forms'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { ensureDefaultGateway, listGateways, paytmGatewaySettings, saveGateway } from './gateway.server'
 
@@ -24,9 +25,9 @@ const env = {
 } as const
 
 function form(values: Record<string, string>) {
-  const parsed = parseGatewayForm(values)
+  const parsed = submitForm(gatewaySchema, values)
   if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
-  return parsed.data
+  return gatewayFormData(parsed.data)
 }
 
 describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
@@ -39,6 +40,32 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(setup?.config.mid).toMatch(/^SIM[A-Z0-9]{17}$/)
     expect(Buffer.byteLength(setup!.config.merchantKey)).toBe(16)
     expect(simulatorMerchant('z'.repeat(64)).merchantKey).not.toBe(setup?.config.merchantKey)
+  })
+
+  it("names the Paytm host checkout posts to for the pages' form-action, without the key", async () => {
+    const own = await createTestDb()
+    const db = own.db
+    const paytm = (values: Record<string, string>) =>
+      saveGateway(db, SECRET, {
+        mode: 'edit',
+        id: 'paytm',
+        ...form({ name: 'Paytm', type: 'paytm', merchantKey: KEY, website: 'DEFAULT', ...values }),
+      })
+    try {
+      expect(await paytmFormOrigin(db, env)).toBe('https://shop.example.in')
+      await ensureDefaultGateway(db)
+      expect(await paytmFormOrigin(db, env)).toBe('https://shop.example.in')
+      await paytm({ status: 'testing', merchantId: 'KEYBAZ12345678901234', environment: 'staging' })
+      expect(await paytmFormOrigin(db, env)).toBe('https://securegw-stage.paytm.in')
+      await paytm({ status: 'active', merchantId: 'KEYBAZ12345678901234', environment: 'production' })
+      expect(await paytmFormOrigin(db, env)).toBe('https://securegw.paytm.in')
+      // A key another APP_SECRET wrote is not needed to know the host.
+      expect(await paytmFormOrigin(db, { ...env, APP_SECRET: 'other'.repeat(10) })).toBe('https://securegw.paytm.in')
+      const fromEnv = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop', PAYTM_HOST: 'http://127.0.0.1:4100/' }
+      expect(await paytmFormOrigin(db, fromEnv)).toBe('http://127.0.0.1:4100')
+    } finally {
+      await own.destroy()
+    }
   })
 
   it('switches payments off when the admin makes the Paytm gateway inactive, credentials or not', async () => {
@@ -117,9 +144,14 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     })
     expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234' }) })).toEqual({
       ok: false,
-      errors: { keySecret: 'Key Secret is required to make the gateway active' },
+      errors: { keySecret: 'Key Secret is required to make the gateway active', webhookSecret: 'Webhook Secret is required to make the gateway active' },
     })
-    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234', keySecret: 'shh' }) })).toEqual({
+    // Without the webhook secret its webhooks could not be verified.
+    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234', keySecret: 'shh' }) })).toMatchObject({
+      ok: false,
+      errors: { webhookSecret: 'Webhook Secret is required to make the gateway active' },
+    })
+    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234', keySecret: 'shh', webhookSecret: 'hook' }) })).toEqual({
       ok: true,
       id: 'razorpay',
     })
@@ -127,16 +159,16 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('checks the form per type with plain messages', () => {
-    expect(parseGatewayForm({ name: '', type: 'paytm', status: 'testing', merchantKey: 'short', merchantId: 'has space', callbackUrl: 'ftp://x' }).errors).toEqual({
+    expect(submitForm(gatewaySchema, { name: '', type: 'paytm', status: 'testing', merchantKey: 'short', merchantId: 'has space', callbackUrl: 'ftp://x' }).errors).toEqual({
       name: 'Name is required',
       merchantKey: 'Merchant Key must be exactly 16 characters',
       merchantId: 'Merchant ID is letters and digits, at most 20 characters',
       callbackUrl: 'Enter an http(s) URL',
     })
-    expect(parseGatewayForm({ name: 'S', type: 'stripe', status: 'on', apiKey: 'sk_test_x' }).errors).toMatchObject({
+    expect(submitForm(gatewaySchema, { name: 'S', type: 'stripe', status: 'on', apiKey: 'sk_test_x' }).errors).toMatchObject({
       status: 'Choose a status',
       apiKey: 'Publishable Key looks like pk_test_... or pk_live_...',
     })
-    expect(parseGatewayForm({ name: 'B', type: 'bitcoin', status: 'active' }).errors).toEqual({ type: 'Choose a gateway type' })
+    expect(submitForm(gatewaySchema, { name: 'B', type: 'bitcoin', status: 'active' }).errors).toEqual({ type: 'Choose a gateway type' })
   })
 })

@@ -11,7 +11,7 @@ import {
 import { gatewayTotals } from './order.server'
 
 /**
- * Payment gateway records (spec section 3 "Payment gateway record", admin Gateways page).
+ * Payment gateway records (admin Gateways page).
  * One record per type, its id equal to the type. Settings that are not secret are kept as
  * JSON; secrets are encrypted one by one with AES-256-GCM (crypto.server.ts), bound to their
  * gateway and field, and never leave the server: views carry only whether each one is set.
@@ -46,7 +46,21 @@ function parseObject(json: string): Record<string, string> {
   }
 }
 
-/** The default record of spec section 2: a paytm gateway in testing, on staging. */
+/**
+ * Which Paytm environment the admin's record points at, without decrypting its key (for the
+ * pages' Content-Security-Policy); null when there is no record with a merchant id.
+ */
+export async function paytmGatewayEnvironment(
+  db: DB,
+): Promise<{ status: string; environment: 'staging' | 'production' } | null> {
+  const row = await db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', 'paytm').executeTakeFirst()
+  if (!row) return null
+  const config = parseObject(row.config)
+  if (!config.merchantId) return null
+  return { status: row.status, environment: config.environment === 'production' ? 'production' : 'staging' }
+}
+
+/** The default gateway record: a paytm gateway in testing, on staging (docs/payments.md). */
 export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<boolean> {
   const existing = await db.selectFrom('paymentGateway').select('id').limit(1).executeTakeFirst()
   if (existing) return false
@@ -104,11 +118,37 @@ export type SaveGatewayResult = { ok: true; id: string } | { ok: false; errors: 
  * changes; a secret left blank keeps the stored one. An active gateway needs its credentials.
  * `keepFields` saves only name and status (the settings come from elsewhere, e.g. PAYTM_*).
  */
+/** What a save changed, for the audit log: settings and encrypted secrets by field name. */
+export interface SavedGatewayChange {
+  id: string
+  type: string
+  created: boolean
+  before: Record<string, unknown> | null
+  after: Record<string, unknown>
+  /** The fields whose values are secrets (stored masked). */
+  secretFields: string[]
+}
+
 export async function saveGateway(
   db: DB,
   appSecret: string,
   input: GatewayFormData & { mode: 'add' | 'edit'; id?: string; keepFields?: boolean },
   now = new Date(),
+  record?: (trx: DB, change: SavedGatewayChange) => Promise<void>,
+): Promise<SaveGatewayResult> {
+  if (record) {
+    // The change and its audit entry land together (docs/audit.md).
+    return db.transaction().execute((trx) => saveGatewayIn(trx, appSecret, input, now, record))
+  }
+  return saveGatewayIn(db, appSecret, input, now)
+}
+
+async function saveGatewayIn(
+  db: DB,
+  appSecret: string,
+  input: GatewayFormData & { mode: 'add' | 'edit'; id?: string; keepFields?: boolean },
+  now: Date,
+  record?: (trx: DB, change: SavedGatewayChange) => Promise<void>,
 ): Promise<SaveGatewayResult> {
   const at = now.toISOString()
   const existing =
@@ -127,6 +167,10 @@ export async function saveGateway(
   const keepFields = Boolean(input.keepFields) || input.type !== type
   const config: Record<string, string> = existing ? parseObject(existing.config) : {}
   const secrets: Record<string, string> = existing ? parseObject(existing.secrets) : {}
+  const previous = existing
+    ? await db.selectFrom('paymentGateway').select(['name', 'status']).where('id', '=', id).executeTakeFirst()
+    : undefined
+  const before = existing ? { ...previous, ...config, ...secrets } : null
   for (const field of keepFields ? [] : fields) {
     const value = input.fields[field.name] ?? ''
     if (field.secret) {
@@ -155,6 +199,14 @@ export async function saveGateway(
       .executeTakeFirst()
     if (!inserted) return { ok: false, errors: { type: `A ${GATEWAY_TYPE_LABELS[type]} gateway already exists; edit it instead.` } }
   }
+  await record?.(db, {
+    id,
+    type,
+    created: !existing,
+    before,
+    after: { name: input.name, status: input.status, ...config, ...secrets },
+    secretFields: fields.filter((field) => field.secret).map((field) => field.name),
+  })
   return { ok: true, id }
 }
 
@@ -191,4 +243,38 @@ export async function paytmGatewaySettings(db: DB, appSecret: string): Promise<P
     environment: config.environment === 'production' ? 'production' : 'staging',
     callbackUrl: config.callbackUrl ?? '',
   }
+}
+
+export interface RazorpayGatewaySettings {
+  status: GatewayStatus
+  keyId: string
+  /** null when none is stored or it cannot be decrypted (APP_SECRET changed). */
+  keySecret: string | null
+  webhookSecret: string | null
+}
+
+/** The stored Razorpay gateway with its secrets decrypted, for the server's own use only. */
+export async function razorpayGatewaySettings(db: DB, appSecret: string): Promise<RazorpayGatewaySettings | null> {
+  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'razorpay').executeTakeFirst()
+  if (!row) return null
+  const config = parseObject(row.config)
+  const secrets = parseObject(row.secrets)
+  const read = (field: string): string | null => {
+    if (!secrets[field]) return null
+    try {
+      return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error
+      console.error(`[payments] the stored Razorpay ${field} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
+      return null
+    }
+  }
+  return { status: row.status, keyId: config.keyId ?? '', keySecret: read('keySecret'), webhookSecret: read('webhookSecret') }
+}
+
+/** Status of the stored Razorpay record without decrypting anything (for the pages' CSP). */
+export async function razorpayGatewayStatus(db: DB): Promise<{ status: GatewayStatus; hasKey: boolean } | null> {
+  const row = await db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', 'razorpay').executeTakeFirst()
+  if (!row) return null
+  return { status: row.status, hasKey: Boolean(parseObject(row.config).keyId) }
 }

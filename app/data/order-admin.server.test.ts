@@ -3,35 +3,33 @@ import { ORDER_MAIL_JOB } from '~/lib/mail.server'
 import type { PaytmConfig } from '~/lib/payments/paytm.server'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct, simulatorControl, simulatorSetup } from '../../tests/helpers/payments'
+import { BUYER, makeOrder, makePaidOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
+import { simulatorControl, simulatorSetup } from '../../tests/helpers/payments'
 import {
-  alreadyPaidMessage,
-  confirmPaymentAndDeliver,
-  deliverManually,
   describeActors,
   exportAdminOrders,
   getAdminOrder,
   listAdminOrders,
+  orderActions,
+  orderCounts,
+} from './order-admin.server'
+import {
+  alreadyPaidMessage,
+  confirmPaymentAndDeliver,
+  deliverManually,
   markRefunded,
   noStockMessage,
   notApplicableMessage,
   ORDER_ADMIN_MESSAGES,
-  orderActions,
-  orderCounts,
   replaceFromStock,
   replyToReport,
   resendDeliveryMail,
-} from './order-admin.server'
-import { createOrderReport, listOrderReports } from './order-report.server'
-import { createOrder, getOrder, listOrderEvents, markOrderPaid, type OrderStatus } from './order.server'
-import {
-  getDeliveredSecret,
-  importStock,
-  MANUAL_SECRET_MESSAGES,
-  parseManualSecret,
-  revealOrderSecret,
-  setProductDelivery,
-} from './stock.server'
+} from '~/services/order-actions.server'
+import { listOrderReports } from './order-report.server'
+import { createOrderReport } from '~/services/order-reports.server'
+import { createOrder, getOrder, listOrderEvents, type OrderStatus } from './order.server'
+import { getDeliveredSecret, revealOrderSecret } from './stock.server'
+import { MANUAL_SECRET_MESSAGES, parseManualSecret } from '~/lib/stock-parse'
 import { createUser } from './user.server'
 
 /**
@@ -44,7 +42,6 @@ let t: TestDb
 let sim: RunningPaytmSimulator
 let paytm: PaytmConfig
 let actor: string
-let txn = 0
 
 beforeAll(async () => {
   t = await createTestDb()
@@ -61,48 +58,26 @@ afterEach(async () => {
   await simulatorControl(sim, 'outage', { enabled: false })
 })
 
-async function stockProduct(items: string[], title?: string) {
-  const product = await makeProduct(t.db, title ? { title } : {})
-  await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'stock' })
-  if (items.length) await importStock(t.db, { productId: product.id, content: items.join('\n'), format: 'lines', appSecret: APP_SECRET })
-  return product
-}
+const stockProduct = (items: string[], title?: string) =>
+  makeStockedProduct(t.db, APP_SECRET, items, title ? { title } : {})
 
 /** New products are delivered by hand (the migration's default). */
 const manualProduct = (title?: string) => makeProduct(t.db, title ? { title } : {})
 
-async function pendingOrder(productId: string, customer: { name: string; email: string; phone: string } = BUYER) {
-  return (await createOrder(t.db, { productId, customer })).order
-}
+const pendingOrder = (productId: string, customer: { name: string; email: string; phone: string } = BUYER) =>
+  makeOrder(t.db, productId, { customer })
 
-/** An order paid through markOrderPaid, as a verified callback would: delivery runs with it. */
-async function paidOrder(productId: string) {
-  const order = await pendingOrder(productId)
-  txn += 1
-  await markOrderPaid(
-    t.db,
-    order.id,
-    { txnId: `TXN-ADMIN-${txn}-${order.id}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: order.amount, respCode: '01', respMsg: 'Txn Success' },
-    { message: 'paid in test' },
-  )
-  return (await getOrder(t.db, order.id))!
-}
+/** An order paid as a verified callback would pay it: delivery runs with it. */
+const paidOrder = (productId: string) => makePaidOrder(t.db, productId)
 
 /** An order paid after the product's last item went to an earlier order: awaiting stock. */
 async function waitingOrder() {
   const product = await stockProduct([`KEY-LAST-${Math.random().toString(36).slice(2)}`])
+  // Both ordered while the one item was still there; the second payment finds none left.
   const first = await pendingOrder(product.id)
   const second = await pendingOrder(product.id)
-  for (const order of [first, second]) {
-    txn += 1
-    await markOrderPaid(
-      t.db,
-      order.id,
-      { txnId: `TXN-ADMIN-${txn}-${order.id}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: order.amount, respCode: '01', respMsg: 'Txn Success' },
-      { message: 'paid in test' },
-    )
-  }
-  return (await getOrder(t.db, second.id))!
+  await payOrder(t.db, first)
+  return payOrder(t.db, second)
 }
 
 async function status(orderId: string): Promise<OrderStatus | undefined> {
@@ -509,7 +484,7 @@ describe(`the admin's order list and order page (${engine})`, () => {
     expect((await listAdminOrders(t.db, { search: 'zephyr', page: 99, pageSize: 2 })).page).toBe(2)
   })
 
-  it('exports every matching order newest first in batches, ties broken by id, none twice', async () => {
+  it('exports every matching order newest first, ties broken by id, none twice', async () => {
     const product = await manualProduct('Batch Export Pro')
     const at = new Date('2026-03-01T10:00:00.000Z').getTime()
     const ids: string[] = []

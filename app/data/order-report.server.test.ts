@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAIL_JOB, ORDER_MAIL_JOB } from '~/lib/mail.server'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, listOrderEvents, type CustomerDetails, type OrderStatus } from './order.server'
 import {
   countOpenReports,
-  createOrderReport,
   listOpenReports,
   listOrderReports,
   REPORT_MESSAGES,
   REPORT_REASON_MAX,
   resolveOrderReport,
 } from './order-report.server'
+import { createOrderReport } from '~/services/order-reports.server'
 import { updateSiteSettings } from './settings.server'
 import { createUser } from './user.server'
 

@@ -1,13 +1,12 @@
-import { sql, type Selectable } from 'kysely'
+import { sql, type Selectable, type Transaction } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { enqueueOrderMail } from '~/lib/mail.server'
-import type { OrderReportTable, ReportResolution } from '../../db/schema'
+import type { Database, OrderReportTable, ReportResolution } from '../../db/schema'
 import { appendOrderEvent } from './order-event.server'
-import { escapeHtml, notifyShop } from './shop-mail.server'
 
 /**
- * "This item does not work" (issue 7): the buyer reports a delivered order from its order page
+ * "This item does not work": the buyer reports a delivered order from its order page
  * with a reason; the shop sees open reports in the admin and resolves each with a replacement
  * (app/data/order-admin.server.ts) or a reply that is e-mailed to the buyer. One open report per
  * order (a partial unique index); every step is in the order's timeline.
@@ -25,11 +24,15 @@ export const REPORT_MESSAGES = {
 
 export type CreateReportResult = { ok: true; report: OrderReport } | { ok: false; error: string }
 
-/** The buyer reports a delivered order; the shop's contact address and admins are e-mailed. */
-export async function createOrderReport(
+/**
+ * The buyer reports a delivered order. `notify` runs in the same transaction with the report
+ * (app/services/order-reports.server.ts's createOrderReport mails the shop there).
+ */
+export async function insertOrderReport(
   db: DB,
   input: { orderId: string; reason: string; reportedBy: string },
-  now = new Date(),
+  now: Date,
+  notify: (trx: Transaction<Database>, report: { orderId: string; productName: string; reason: string }) => Promise<unknown>,
 ): Promise<CreateReportResult> {
   const reason = input.reason.trim()
   if (reason.length < REPORT_REASON_MIN) return { ok: false, error: REPORT_MESSAGES.tooShort }
@@ -63,11 +66,7 @@ export async function createOrderReport(
       { type: 'problem_reported', message: `Buyer reported a problem: ${reason.slice(0, 200)}`, data: { reportId: report.id }, actor: input.reportedBy },
       at,
     )
-    await notifyShop(trx, {
-      subject: `Problem reported on order ${order.id}: ${order.productName}`,
-      text: `The buyer of order ${order.id} (${order.productName}) reports:\n\n${reason}\n\nResolve it in the admin: Orders > ${order.id}.\n`,
-      html: `<p>The buyer of order <strong>${escapeHtml(order.id)}</strong> (${escapeHtml(order.productName)}) reports:</p><blockquote>${escapeHtml(reason)}</blockquote><p>Resolve it in the admin: Orders &gt; ${escapeHtml(order.id)}.</p>`,
-    })
+    await notify(trx, { orderId: order.id, productName: order.productName, reason })
     return { ok: true as const, report }
   })
 }

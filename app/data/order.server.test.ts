@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { BUYER, makeProduct } from '../../tests/factories'
 import {
   createOrder,
   gatewayTotals,
@@ -8,12 +8,12 @@ import {
   listOrderEvents,
   markOrderExpired,
   markOrderFailed,
-  markOrderPaid,
   newOrderId,
   OrderError,
   orderTokenMatches,
   transitionOrder,
 } from './order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
 
 let t: TestDb
 beforeAll(async () => {

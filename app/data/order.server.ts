@@ -4,11 +4,10 @@ import { randomToken, safeEqual, sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { appendOrderEvent, type EventInput } from './order-event.server'
-import { fulfilPaidOrder } from './stock.server'
 import type { Database, OrderStatus, OrderTable } from '../../db/schema'
 
 /**
- * Orders (spec section 3 "Order"; also the transaction record) and their timeline.
+ * Orders (also the transaction record) and their timeline.
  *
  * - The amount comes from the database (the product's price, or a payment link's amount),
  *   never from a form.
@@ -31,32 +30,9 @@ export const SETTLED_STATUSES = ['paid', 'delivered', 'awaiting_stock', 'refunde
 /** States a confirmed payment may still move to paid: money taken late must be honoured. */
 export const PAYABLE_STATUSES = ['pending', 'failed', 'expired'] as const satisfies readonly OrderStatus[]
 
-export interface Order {
-  id: string
-  status: OrderStatus
-  productId: string | null
-  productName: string
-  /** Paise. */
-  amount: number
-  customerName: string
-  customerEmail: string
-  customerPhone: string
-  userId: string | null
-  paymentLinkId: string | null
-  gateway: string
+/** An order as the app reads it: its row less the access token's hash, the 0/1 flag a boolean. */
+export type Order = Omit<Selectable<OrderTable>, 'accessTokenHash' | 'testMode'> & {
   testMode: boolean
-  gatewayTxnId: string | null
-  bankTxnId: string | null
-  paymentMode: string | null
-  paidAmount: number | null
-  gatewayStatus: string | null
-  gatewayRespCode: string | null
-  gatewayRespMsg: string | null
-  statusChecks: number
-  lastStatusCheckAt: string | null
-  createdAt: string
-  updatedAt: string
-  paidAt: string | null
 }
 
 export interface OrderEvent {
@@ -85,6 +61,7 @@ const orderColumns = [
   'gateway',
   'testMode',
   'gatewayTxnId',
+  'gatewayOrderId',
   'bankTxnId',
   'paymentMode',
   'paidAmount',
@@ -111,7 +88,7 @@ function toOrder(row: OrderRow): Order {
   }
 }
 
-export type OrderErrorCode = 'product-not-found' | 'out-of-stock' | 'id-exhausted'
+export type OrderErrorCode = 'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'id-exhausted'
 
 /** An order that cannot be created; `message` is fit for the buyer. */
 export class OrderError extends Error {
@@ -127,9 +104,11 @@ export class OrderError extends Error {
 export const ORDER_MESSAGES = {
   productNotFound: 'Product not found',
   outOfStock: 'This product is out of stock.',
+  notInTestMode:
+    'This product cannot be bought yet: the shop is in test mode and sells it only for real payments. Please try again later.',
 } as const
 
-/** ORD_{timestamp}_{random 0-999} (spec section 9). */
+/** ORD_{timestamp}_{random 0-999}. */
 export function newOrderId(now: number, random: () => number = () => crypto.randomInt(1000)): string {
   return `ORD_${now}_${random()}`
 }
@@ -180,6 +159,9 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
   const clock = options.now ?? Date.now
   const accessToken = randomToken()
   const link = input.paymentLink ?? null
+  // A test-mode order is delivered only from test items and never gets a shared secret
+  // (docs/delivery.md, Test mode), so it is taken only when it can be delivered that way.
+  const testMode = input.testMode ?? false
   return db.transaction().execute(async (trx) => {
     let row: OrderRow | undefined
     let createdAt = ''
@@ -223,14 +205,15 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
               sql<string | null>`cast(${input.userId ?? null} as text)`.as('userId'),
               sql<string | null>`cast(${link?.id ?? null} as text)`.as('paymentLinkId'),
               sql<string>`cast(${input.gateway ?? 'paytm'} as text)`.as('gateway'),
-              sql<number>`cast(${toFlag(input.testMode ?? false)} as integer)`.as('testMode'),
+              sql<number>`cast(${toFlag(testMode)} as integer)`.as('testMode'),
               sql<string>`cast(${sha256Hex(accessToken)} as text)`.as('accessTokenHash'),
               sql<string>`cast(${createdAt} as text)`.as('createdAt'),
               sql<string>`cast(${createdAt} as text)`.as('updatedAt'),
             ])
             .where('product.id', '=', input.productId)
             .where('product.inStock', '=', 1)
-            // A `stock` product without an available item would only take orders to wait.
+            .$if(testMode, (qb) => qb.where('product.deliveryMode', '!=', 'shared'))
+            // A `stock` product without an available item (of the order's kind) would only take orders to wait.
             .where((eb) =>
               eb.or([
                 eb('product.deliveryMode', '!=', 'stock'),
@@ -239,6 +222,7 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
                     .selectFrom('stockItem')
                     .select('stockItem.id')
                     .whereRef('stockItem.productId', '=', 'product.id')
+                    .where('stockItem.testItem', '=', toFlag(testMode))
                     .where('stockItem.status', '=', 'available'),
                 ),
               ]),
@@ -261,13 +245,26 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
                   .selectFrom('stockItem')
                   .select('stockItem.id')
                   .whereRef('stockItem.productId', '=', 'product.id')
+                  .where('stockItem.testItem', '=', toFlag(testMode))
                   .where('stockItem.status', '=', 'available'),
               )
               .as('hasStock'),
+            eb
+              .exists(
+                eb
+                  .selectFrom('stockItem')
+                  .select('stockItem.id')
+                  .whereRef('stockItem.productId', '=', 'product.id')
+                  .where('stockItem.status', '=', 'available'),
+              )
+              .as('hasAnyStock'),
           ])
           .where('id', '=', input.productId)
           .executeTakeFirst()
         if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
+        if (product.inStock && testMode && (product.deliveryMode === 'shared' || (product.deliveryMode === 'stock' && !product.hasStock && product.hasAnyStock))) {
+          throw new OrderError('not-in-test-mode', ORDER_MESSAGES.notInTestMode)
+        }
         if (!product.inStock || (product.deliveryMode === 'stock' && !product.hasStock)) {
           throw new OrderError('out-of-stock', ORDER_MESSAGES.outOfStock)
         }
@@ -459,13 +456,18 @@ function eventOf(type: string, details: ChangeDetails): EventInput {
   return { type, message: details.message, data: details.data, actor: details.actor }
 }
 
-/** pending | failed | expired -> paid, once; a payment link it came from is marked paid too. */
-export async function markOrderPaid(
+/**
+ * pending | failed | expired -> paid, once; a payment link it came from is marked paid too.
+ * `deliver` runs in the same transaction: app/services/fulfilment.server.ts's markOrderPaid
+ * passes the delivery, so a payment never commits without it.
+ */
+export async function recordOrderPaid(
   db: DB,
   orderId: string,
   payment: ConfirmedPayment,
   event: ChangeDetails,
-  now = new Date(),
+  now: Date,
+  deliver: (trx: Transaction<Database>) => Promise<void>,
 ): Promise<TransitionResult> {
   try {
     return await transitionOrder(
@@ -497,7 +499,7 @@ export async function markOrderPaid(
               .execute()
           }
           // Delivery commits with the payment: paid -> delivered (or awaiting_stock) in one transaction.
-          await fulfilPaidOrder(trx, { orderId, now })
+          await deliver(trx)
         },
       },
       now,
@@ -586,4 +588,15 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
     }
   }
   return totals
+}
+
+/** Records the gateway's own id for a pending order (Razorpay's order_...). */
+export async function setGatewayOrderId(db: DB, orderId: string, gatewayOrderId: string): Promise<void> {
+  await db.updateTable('order').set({ gatewayOrderId }).where('id', '=', orderId).where('gatewayOrderId', 'is', null).execute()
+}
+
+/** The order a gateway's own order id belongs to. */
+export async function getOrderByGatewayOrderId(db: DB, gateway: string, gatewayOrderId: string): Promise<Order | null> {
+  const row = await db.selectFrom('order').select(orderColumns).where('gateway', '=', gateway).where('gatewayOrderId', '=', gatewayOrderId).executeTakeFirst()
+  return row ? toOrder(row) : null
 }

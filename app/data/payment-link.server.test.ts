@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
-import { createOrder, markOrderFailed, markOrderPaid } from './order.server'
+import { BUYER, makeProduct } from '../../tests/factories'
+import { createOrder, markOrderFailed } from './order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
 import { checkPaymentLink, createPaymentLink, getPaymentLink, PAYMENT_LINK_MESSAGES, type PaymentLink } from './payment-link.server'
 
 let t: TestDb

@@ -1,31 +1,19 @@
+import type { Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { newOrderId, OrderError, ORDER_MESSAGES, type CustomerDetails } from './order.server'
+import type { PaymentLinkTable } from '../../db/schema'
 
 /**
- * Payment links (spec section 3 "Payment link"): an admin asks a customer to pay a set amount
+ * Payment links: an admin asks a customer to pay a set amount
  * for a product by sending /payment/pay?order=...&amount=...&product=... The link's record is
  * the truth; the query only finds it, and an amount or product that differs from the record is
  * refused. Each payment attempt is an order of its own (Paytm wants a fresh ORDER_ID per
  * attempt); the first uses the link's order id. A link is paid once.
  */
-export interface PaymentLink {
-  id: string
-  orderId: string
-  /** Paise. */
-  amount: number
-  customerName: string
-  customerEmail: string
-  customerPhone: string
-  productId: string | null
-  productName: string
-  status: 'active' | 'paid' | 'cancelled'
-  createdBy: string | null
-  createdAt: string
-  updatedAt: string
-  paymentUrl: string
-}
+/** A link as the app reads it: its row, and the URL the customer is sent. */
+export type PaymentLink = Selectable<PaymentLinkTable> & { paymentUrl: string }
 
 export const PAYMENT_LINK_MESSAGES = {
   incomplete: 'This payment link is incomplete. Please use the link exactly as you received it.',
@@ -51,7 +39,7 @@ const linkColumns = [
   'updatedAt',
 ] as const
 
-/** /payment/pay?order&amount&product (spec section 2). */
+/** /payment/pay?order&amount&product. */
 export function paymentLinkUrl(publicUrl: string, link: { orderId: string; amount: number; productId: string | null }): string {
   const query = new URLSearchParams({ order: link.orderId, amount: paiseToDecimalText(link.amount), product: link.productId ?? '' })
   return `${publicUrl}/payment/pay?${query.toString()}`
@@ -141,4 +129,36 @@ export async function checkPaymentLink(
   if (link.status === 'paid') return { ok: false, status: 409, message: PAYMENT_LINK_MESSAGES.paid }
   if (link.status === 'cancelled') return { ok: false, status: 410, message: PAYMENT_LINK_MESSAGES.cancelled }
   return { ok: true, link }
+}
+
+/** The orders (payment attempts) made through a link, with what the order access rules need. */
+export async function paymentLinkAttempts(
+  db: DB,
+  linkId: string,
+): Promise<
+  Array<{ id: string; userId: string | null; customerEmail: string; accessTokenHash: string }>
+> {
+  return db
+    .selectFrom('order')
+    .select(['id', 'userId', 'customerEmail', 'accessTokenHash'])
+    .where('paymentLinkId', '=', linkId)
+    .orderBy('createdAt', 'desc')
+    .limit(20)
+    .execute()
+}
+
+/** "Asha Verma" -> "A*** V***": enough for the customer to recognise, nothing for anyone else. */
+export function maskName(name: string): string {
+  return name
+    .trim()
+    .split(/\s+/)
+    .map((word) => `${[...word][0] ?? ''}***`)
+    .join(' ')
+}
+
+/** "asha@example.in" -> "a***@example.in". */
+export function maskEmail(email: string): string {
+  const at = email.lastIndexOf('@')
+  if (at < 1) return '***'
+  return `${[...email][0]}***${email.slice(at)}`
 }

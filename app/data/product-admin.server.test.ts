@@ -17,7 +17,7 @@ import {
   type ProductInput,
 } from './product.server'
 
-/** The admin catalogue's data functions (issue 6), on SQLite and on PostgreSQL. */
+/** The admin catalogue's data functions, on SQLite and on PostgreSQL. */
 let t: TestDb
 beforeAll(async () => {
   t = await createTestDb()

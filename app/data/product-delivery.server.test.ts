@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
+import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, OrderError } from './order.server'
 import { createUser } from './user.server'
 import {
@@ -16,15 +16,15 @@ import {
 import {
   copyProductDelivery,
   countAwaitingOrders,
-  importStock,
   listStockItemsPage,
   maskStockSecret,
   revokeStockItem,
   setProductDelivery,
 } from './stock.server'
+import { importStock } from '~/services/fulfilment.server'
 
 /**
- * Delivery modes and stock-driven availability (issue 7): what the storefront, the checkout,
+ * Delivery modes and stock-driven availability: what the storefront, the checkout,
  * order creation, the admin list and the admin stock page read, on SQLite and on PostgreSQL.
  */
 const APP_SECRET = 'd'.repeat(64)

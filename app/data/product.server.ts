@@ -3,6 +3,7 @@ import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
+import { paginate } from '~/lib/paginate'
 import type { DeliveryMode, ProductRow } from '../../db/schema'
 import { copyProductDelivery } from './stock.server'
 
@@ -184,7 +185,7 @@ export async function listCategories(db: DB): Promise<string[]> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The admin catalogue (issue 6): one product by id, the paginated list with its figures,
+// The admin catalogue: one product by id, the paginated list with its figures,
 // update, delete and duplicate.
 
 export async function getProductById(db: DB, id: string): Promise<Product | null> {
@@ -267,7 +268,6 @@ function containsPattern(text: string): string {
  * page of rows, in a few milliseconds on either engine (migration 0030's indexes serve the order).
  */
 export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Promise<ProductPage> {
-  const pageSize = Math.min(Math.max(Math.trunc(query.pageSize ?? ADMIN_PAGE_SIZE), 1), 100)
   const search = query.search?.trim()
   let base = db.selectFrom('product')
   if (search) base = base.where(sql<boolean>`lower(title) like ${containsPattern(search)} escape '!'`)
@@ -277,15 +277,14 @@ export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Pr
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow()
   const total = Number(count)
-  const pageCount = Math.max(1, Math.ceil(total / pageSize))
-  const page = Math.min(Math.max(Math.trunc(query.page ?? 1) || 1, 1), pageCount)
+  const { page, pageSize, pageCount, offset } = paginate(total, query, { defaultSize: ADMIN_PAGE_SIZE, maxSize: 100 })
   const rows = await base
     .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'rating', 'reviews', 'deliveryMode'])
     // Both descending, so the (category,) created_at, id indexes serve it read backwards.
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
+    .offset(offset)
     .execute()
   return {
     items: rows.map((row) => ({
@@ -357,12 +356,9 @@ export async function deleteProduct(
   db: DB,
   id: string,
 ): Promise<Pick<Product, 'id' | 'title' | 'image'> | null> {
-  return db.transaction().execute(async (trx) => {
-    const row = await trx.selectFrom('product').select(['id', 'title', 'image']).where('id', '=', id).executeTakeFirst()
-    if (!row) return null
-    await trx.deleteFrom('product').where('id', '=', id).execute()
-    return row
-  })
+  // One statement, so it can run inside the caller's transaction.
+  const row = await db.deleteFrom('product').where('id', '=', id).returning(['id', 'title', 'image']).executeTakeFirst()
+  return row ?? null
 }
 
 /** How many products (other than `exceptId`) show this image. */
@@ -399,7 +395,7 @@ async function nextCopyNumber(db: DB, slug: string): Promise<number> {
 }
 
 /**
- * Copies a product (spec section 7): title ' (Copy)', slug '-copy' (made unique), a new id and
+ * Copies a product: title ' (Copy)', slug '-copy' (made unique), a new id and
  * new timestamps; everything else as the source, except the image when `image` is given (the
  * caller copies the stored file, so deleting one product never removes the other's image).
  * Null when the source does not exist.
@@ -430,7 +426,7 @@ export async function duplicateProduct(
 }
 
 // ---------------------------------------------------------------------------------------
-// Delivery and availability (issue 7): how a product is delivered, and whether buyers can
+// Delivery and availability: how a product is delivered, and whether buyers can
 // order it now. A `stock` product is available only while it has an available stock item.
 
 /** The delivery settings the admin form shows; the shared secret itself never leaves here. */

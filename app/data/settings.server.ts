@@ -1,8 +1,9 @@
+import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { DB } from '~/lib/db.server'
 
 /**
- * Site settings (spec section 3 "Site settings", persisted here instead of only logged).
+ * Site settings (persisted here instead of only logged).
  * Stored one row per key as JSON. Writes are validated strictly; on read, anything
  * missing or unreadable falls back to its default so a bad row never breaks a page.
  */
@@ -22,18 +23,35 @@ export const siteSettingsFields = {
   timezone: z.enum(['Asia/Kolkata', 'America/New_York', 'Europe/London']),
   language: z.enum(['en', 'hi', 'es']),
   theme: z.enum(['light', 'dark', 'auto']),
-  /** The seller on invoices (issue 7); empty name means the site name. */
+  /** The seller on invoices; empty name means the site name. */
   sellerName: z.string().trim().max(120),
   sellerAddress: z.string().trim().max(500),
   /** Optional GSTIN: 2-digit state code, PAN, entity number, Z, check character. */
   sellerGstin: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/)]),
   /**
-   * Put the delivered account details or key into the delivery e-mail itself (issue 7). Off by
+   * Put the delivered account details or key into the delivery e-mail itself. Off by
    * default: the e-mail links to the order page, where each reveal is logged.
    */
   deliveryMailIncludesSecret: z.boolean(),
   /** E-mail the shop when a sale leaves a stock product with this many items (0: never). */
   lowStockThreshold: z.number().int().min(0).max(1000),
+  /**
+   * Who gets the shop's alert mails (low stock, problem reports, orders waiting for stock),
+   * besides the contact address and the admins when empty. Comma-separated addresses.
+   */
+  alertRecipients: z
+    .array(z.email())
+    .max(10),
+  /**
+   * The start of new invoice numbers ("INV" gives INV/26-27/00042). At most 4 letters or
+   * digits, so a number stays within GST's 16 characters; issued numbers keep theirs.
+   */
+  invoicePrefix: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,4}$/),
+  /**
+   * Rupees per one unit of the display currency (USD, EUR): prices are shown converted, for
+   * reading only; every charge is in rupees. Ignored for INR.
+   */
+  currencyRate: z.number().positive().max(100000),
 }
 
 export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
@@ -56,6 +74,9 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
   sellerGstin: '',
   deliveryMailIncludesSecret: false,
   lowStockThreshold: 3,
+  alertRecipients: [],
+  invoicePrefix: 'INV',
+  currencyRate: 1,
 }
 
 /** Strict: what a settings form may write. */
@@ -73,7 +94,8 @@ const siteSettingsReadSchema = z.object(
 export type SiteSettings = typeof SITE_SETTING_DEFAULTS
 export type SiteSettingKey = keyof SiteSettings
 
-export async function getSiteSettings(db: DB): Promise<SiteSettings> {
+/** The settings as stored now, read from the database (no cache). */
+export async function readSiteSettings(db: DB): Promise<SiteSettings> {
   const rows = await db.selectFrom('siteSetting').select(['key', 'value']).execute()
   const stored: Record<string, unknown> = {}
   for (const row of rows) {
@@ -86,21 +108,84 @@ export async function getSiteSettings(db: DB): Promise<SiteSettings> {
   return siteSettingsReadSchema.parse(stored) as SiteSettings
 }
 
-/** Writes the given settings (upsert per key); keys not given keep their value. */
+/**
+ * Settings are read on every page, so each process keeps them in memory (per database handle)
+ * and asks the database at most once per `SETTINGS_RECHECK_MS` whether they changed: one
+ * indexed read of the version row, which every save replaces with a new random value. A change
+ * saved by any process is therefore seen by every process within about a second (the promise
+ * docs/settings.md makes is 2 s). Inside a transaction the settings are read directly.
+ */
+export const SETTINGS_VERSION_KEY = 'marker.settingsVersion'
+export const SETTINGS_RECHECK_MS = 1000
+
+interface CachedSettings {
+  settings: SiteSettings
+  version: string | null
+  checkedAt: number
+  /** A read under way, shared by the requests that arrive meanwhile. */
+  pending: Promise<SiteSettings> | null
+}
+
+const settingsCache = new WeakMap<DB, CachedSettings>()
+
+async function readVersion(db: DB): Promise<string | null> {
+  const row = await db.selectFrom('siteSetting').select('value').where('key', '=', SETTINGS_VERSION_KEY).executeTakeFirst()
+  return row?.value ?? null
+}
+
+export async function getSiteSettings(db: DB, now: () => number = Date.now): Promise<SiteSettings> {
+  if (db.isTransaction) return readSiteSettings(db)
+  const cached = settingsCache.get(db)
+  if (cached && now() - cached.checkedAt < SETTINGS_RECHECK_MS) return cached.settings
+  if (cached?.pending) return cached.pending
+  const load = (async () => {
+    const version = await readVersion(db)
+    if (cached && version === cached.version) {
+      cached.checkedAt = now()
+      return cached.settings
+    }
+    const settings = await readSiteSettings(db)
+    settingsCache.set(db, { settings, version, checkedAt: now(), pending: null })
+    return settings
+  })()
+  if (cached) cached.pending = load
+  try {
+    return await load
+  } finally {
+    if (cached) cached.pending = null
+  }
+}
+
+/** Forgets this process's copy (tests that write rows directly). */
+export function forgetCachedSettings(db: DB): void {
+  settingsCache.delete(db)
+}
+
+/**
+ * Writes the given settings (upsert per key); keys not given keep their value. The version row
+ * changes in the same transaction, so other processes reload. Pass a transaction to make the
+ * write part of a larger change (the audit entry).
+ */
 export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>): Promise<SiteSettings> {
   const valid = siteSettingsUpdateSchema.parse(changes)
   const updatedAt = new Date().toISOString()
-  await db.transaction().execute(async (trx) => {
-    for (const [key, value] of Object.entries(valid)) {
-      if (value === undefined) continue
+  const write = async (trx: DB) => {
+    const entries: [string, unknown][] = Object.entries(valid).filter(([, value]) => value !== undefined)
+    entries.push([SETTINGS_VERSION_KEY, crypto.randomUUID()])
+    for (const [key, value] of entries) {
       await trx
         .insertInto('siteSetting')
         .values({ key, value: JSON.stringify(value), updatedAt })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updatedAt }))
         .execute()
     }
-  })
-  return getSiteSettings(db)
+  }
+  if (db.isTransaction) await write(db)
+  else {
+    await db.transaction().execute(write)
+    forgetCachedSettings(db)
+  }
+  return readSiteSettings(db)
 }
 
 /** Internal markers (e.g. when the demo catalogue was seeded); not part of SiteSettings. */

@@ -2,28 +2,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
 import { createDatabase, type DB } from '~/lib/db.server'
 import { slugify } from '~/lib/slug'
-import { DEMO_PRODUCTS } from '../../db/seed/demo-products'
-import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '../../db/seed'
+import { DEMO_PRODUCTS } from '~/services/seed/demo-products'
+import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '~/services/seed'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/helpers/payments'
-import { createOrder, getOrder, listOrderEvents, markOrderPaid } from './order.server'
+import { BUYER, makeProduct } from '../../tests/factories'
+import { createOrder, getOrder, listOrderEvents, ORDER_MESSAGES } from './order.server'
 import { stockLeftByProduct } from './product.server'
 import { updateSiteSettings } from './settings.server'
 import {
   allocateStockItem,
-  fillAwaitingOrders,
-  fulfilPaidOrder,
+  availableItemsByKind,
   getDeliveredSecret,
-  importStock,
   listStockItems,
-  parseStockInput,
   productsWithAwaitingOrders,
   revealStockItem,
   revokeStockItem,
   setProductDelivery,
-  StockImportError,
+  soldOnlyForRealPayments,
   stockCounts,
 } from './stock.server'
+import { fillAwaitingOrders, fulfilPaidOrder, importStock, markOrderPaid } from '~/services/fulfilment.server'
+import { parseStockInput, StockImportError } from '~/lib/stock-parse'
 
 const APP_SECRET = 's'.repeat(64)
 
@@ -142,7 +141,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await stockProduct()
     await importStock(t.db, { productId: product.id, content: 'R-1\nR-2', format: 'lines', appSecret: APP_SECRET })
     const [orderId] = await paidOrders(product.id, 1)
-    const sold = await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id }))
+    const sold = await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }))
     const unsold = (await listStockItems(t.db, product.id, { status: 'available' }))[0]!
     expect(await revokeStockItem(t.db, { itemId: unsold.id, productId: product.id, reason: 'leaked' })).toEqual({ revoked: true })
     expect(await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })).toEqual({ revoked: false, status: 'delivered' })
@@ -162,7 +161,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await importStock(t.db, { productId: product.id, content: lines(0, 10), format: 'lines', appSecret: APP_SECRET })
     const orders = await paidOrders(product.id, 50)
     const results = await Promise.all(
-      orders.map((orderId) => wide.transaction().execute((trx) => allocateStockItem(trx, { orderId, productId: product.id }))),
+      orders.map((orderId) => wide.transaction().execute((trx) => allocateStockItem(trx, { orderId, productId: product.id, testItems: false }))),
     )
     const allocated = results.filter((item) => item !== null)
     expect(allocated).toHaveLength(10)
@@ -303,9 +302,9 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await stockProduct()
     await importStock(t.db, { productId: product.id, content: 'L-1\nL-2', format: 'lines', appSecret: APP_SECRET })
     const [orderId] = await paidOrders(product.id, 1)
-    await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id }))
+    await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }))
     await expect(
-      t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id })),
+      t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false })),
     ).rejects.toThrow()
   })
 
@@ -314,6 +313,8 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await seedDemoStock(t.db, APP_SECRET)).toBe(DEMO_STOCK_PER_PRODUCT)
     expect(await seedDemoStock(t.db, APP_SECRET)).toBe(0)
     expect((await stockCounts(t.db, demo.id)).available).toBe(DEMO_STOCK_PER_PRODUCT)
+    // Fictional items are test items: sold only in test mode.
+    expect(await availableItemsByKind(t.db, demo.id)).toEqual({ real: 0, test: DEMO_STOCK_PER_PRODUCT })
     const [item] = await listStockItems(t.db, demo.id, { limit: 1 })
     const secret = await revealStockItem(t.db, APP_SECRET, item!.id)
     expect(secret).toMatchObject({ kind: 'text', text: expect.stringMatching(/^demo-user-\d{3}@example\.test \/ Demo-Pass-\d{3}$/) })
@@ -335,5 +336,95 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await count('delivered')).toBe(50)
     const items = await t.db.selectFrom('stockItem').select('orderId').where('productId', '=', product.id).where('status', '=', 'delivered').execute()
     expect(new Set(items.map((item) => item.orderId))).toEqual(new Set(orders))
+  })
+})
+
+describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const pay = (orderId: string, amount: number, txnId: string) =>
+    markOrderPaid(
+      t.db,
+      orderId,
+      { txnId, bankTxnId: null, paymentMode: 'UPI', paidAmount: amount, respCode: '01', respMsg: 'Txn Success' },
+      { message: 'Payment confirmed', expected: 'pending' },
+    )
+  const secretOf = async (orderId: string) => {
+    const secret = await getDeliveredSecret(t.db, APP_SECRET, orderId)
+    return secret?.kind === 'text' ? secret.text : null
+  }
+
+  it('delivers a simulated payment only from test items and a real payment only from real items', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'REAL-1', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, { productId: product.id, content: 'TEST-1', format: 'lines', appSecret: APP_SECRET, testItems: true })
+    expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(false)
+
+    const simulated = (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order
+    const real = (await createOrder(t.db, { productId: product.id, customer: BUYER })).order
+    await pay(simulated.id, product.price, `TXN-TM-${simulated.id}`)
+    await pay(real.id, product.price, `TXN-RM-${real.id}`)
+    expect(await secretOf(simulated.id)).toBe('TEST-1')
+    expect(await secretOf(real.id)).toBe('REAL-1')
+  })
+
+  it('refuses a test-mode order for a product with only real stock, and a real order for one with only test stock', async () => {
+    const realOnly = await stockProduct()
+    await importStock(t.db, { productId: realOnly.id, content: 'REAL-A\nREAL-B', format: 'lines', appSecret: APP_SECRET })
+    expect(await soldOnlyForRealPayments(t.db, realOnly.id)).toBe(true)
+    await expect(createOrder(t.db, { productId: realOnly.id, customer: BUYER, testMode: true })).rejects.toMatchObject({
+      code: 'not-in-test-mode',
+      message: ORDER_MESSAGES.notInTestMode,
+    })
+    const testOnly = await stockProduct()
+    await importStock(t.db, { productId: testOnly.id, content: 'TEST-A', format: 'lines', appSecret: APP_SECRET, testItems: true })
+    await expect(createOrder(t.db, { productId: testOnly.id, customer: BUYER })).rejects.toMatchObject({ code: 'out-of-stock' })
+    const orders = await t.db.selectFrom('order').select('id').where('productId', 'in', [realOnly.id, testOnly.id]).execute()
+    expect(orders).toEqual([])
+  })
+
+  it('never allocates a test item to a real order, nor a real item to a test-mode order, even when that is all that is left', async () => {
+    const product = await stockProduct()
+    await importStock(t.db, { productId: product.id, content: 'REAL-X', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, { productId: product.id, content: 'TEST-X', format: 'lines', appSecret: APP_SECRET, testItems: true })
+    // Two orders of each kind, paid: one item of each kind for two buyers of each kind.
+    const simulated = [
+      (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order,
+      (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order,
+    ]
+    const real = [
+      (await createOrder(t.db, { productId: product.id, customer: BUYER })).order,
+      (await createOrder(t.db, { productId: product.id, customer: BUYER })).order,
+    ]
+    for (const order of [...simulated, ...real]) await pay(order.id, product.price, `TXN-MIX-${order.id}`)
+    expect((await getOrder(t.db, simulated[0]!.id))?.status).toBe('delivered')
+    expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
+    expect((await getOrder(t.db, real[0]!.id))?.status).toBe('delivered')
+    expect((await getOrder(t.db, real[1]!.id))?.status).toBe('awaiting_stock')
+    expect(await secretOf(simulated[0]!.id)).toBe('TEST-X')
+    expect(await secretOf(real[0]!.id)).toBe('REAL-X')
+
+    // New real stock fills only the waiting real order; new test stock only the test one.
+    expect((await importStock(t.db, { productId: product.id, content: 'REAL-Y', format: 'lines', appSecret: APP_SECRET })).filled).toBe(1)
+    expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
+    expect(await secretOf(real[1]!.id)).toBe('REAL-Y')
+    expect(
+      (await importStock(t.db, { productId: product.id, content: 'TEST-Y', format: 'lines', appSecret: APP_SECRET, testItems: true })).filled,
+    ).toBe(1)
+    expect(await secretOf(simulated[1]!.id)).toBe('TEST-Y')
+    expect(await fillAwaitingOrders(t.db, product.id)).toBe(0)
+  })
+
+  it('never reveals a shared secret for a test-mode payment, and takes no test-mode order for a shared product', async () => {
+    const product = await makeProduct(t.db)
+    await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'manual' })
+    // An order made in test mode before the product was switched to a shared secret.
+    const simulated = (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order
+    await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'shared', sharedSecret: 'family-plan / real-password' })
+    expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(true)
+    await expect(createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).rejects.toMatchObject({
+      code: 'not-in-test-mode',
+    })
+    await pay(simulated.id, product.price, `TXN-SH-${simulated.id}`)
+    expect((await getOrder(t.db, simulated.id))?.status).toBe('paid')
+    expect(await getDeliveredSecret(t.db, APP_SECRET, simulated.id)).toBeNull()
   })
 })

@@ -1,21 +1,29 @@
 import { sql, type Insertable, type Transaction } from 'kysely'
-import {
-  decryptSecret,
-  encryptSecret,
-  keyedHash,
-  STOCK_FINGERPRINT_PURPOSE,
-  STOCK_SECRETS_PURPOSE,
-} from '~/lib/crypto.server'
-import { engineOf, type DB } from '~/lib/db.server'
+import { engineOf, toFlag, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueOrderMail } from '~/lib/mail.server'
+import {
+  decryptSharedSecret,
+  decryptStockItem,
+  encryptSharedSecret,
+  encryptStockItem,
+  manualItemFingerprint,
+  stockFingerprint,
+} from '~/lib/stock-crypto.server'
+import {
+  MAX_IMPORT_ITEMS,
+  NOTE_COLUMNS,
+  parseStockInput,
+  StockImportError,
+  type StockFormat,
+  type StockSecret,
+} from '~/lib/stock-parse'
+import { paginate } from '~/lib/paginate'
+import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { appendOrderEvent } from './order-event.server'
-import { escapeHtml, notifyShop } from './shop-mail.server'
-import { getSiteSettings } from './settings.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
 
 /**
- * The stock of credentials and keys a product sells (issue 7; docs/delivery.md).
+ * The stock of credentials and keys a product sells (docs/delivery.md).
  *
  * - Items are encrypted at rest with AES-256-GCM under a key derived from APP_SECRET for stock
  *   only (STOCK_SECRETS_PURPOSE), each bound to its row id: the database alone reveals nothing.
@@ -26,26 +34,11 @@ import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '..
  *   single conditional UPDATE: on PostgreSQL its subquery locks the row FOR UPDATE SKIP LOCKED,
  *   on SQLite the statement runs under the single write lock. Either way an item can only leave
  *   `available` once, so it is never sold twice.
+ *
+ * Parsing is app/lib/stock-parse.ts, encryption app/lib/stock-crypto.server.ts, and what a paid
+ * order goes through (delivery, waiting for stock, the shop's alerts) app/services/fulfilment.server.ts.
  */
-export type { DeliveryMode, StockItemStatus }
-
-/** One item as the buyer sees it: a line (a licence key) or named fields (email, password, note). */
-export type StockSecret =
-  | { kind: 'text'; text: string }
-  | { kind: 'fields'; fields: Array<{ name: string; value: string }> }
-
-export type StockFormat = 'lines' | 'csv'
-
-export interface StockImportSummary {
-  added: number
-  duplicates: number
-  invalid: number
-  /** Line numbers (1-based) of the first few duplicates and invalid lines, for the admin. */
-  duplicateLines: number[]
-  invalidLines: number[]
-  /** Orders waiting for stock that the new items filled. */
-  filled: number
-}
+export type { DeliveryMode, StockItemStatus, StockSecret }
 
 export interface StockCounts {
   available: number
@@ -54,149 +47,9 @@ export interface StockCounts {
   revoked: number
 }
 
-/** An import the admin must fix as a whole; `message` is fit to show. */
-export class StockImportError extends Error {
-  override name = 'StockImportError'
-}
-
-export const MAX_IMPORT_ITEMS = 50_000
-export const MAX_ITEM_LENGTH = 4_000
 const REPORTED_LINES = 20
 // 500 rows x 8 parameters stays far below SQLite's and PostgreSQL's parameter limits.
 const INSERT_CHUNK = 500
-/** Columns that describe an item rather than identify it: a new note does not make a new account. */
-const NOTE_COLUMNS = new Set(['note', 'notes', 'comment', 'comments', 'remark', 'remarks'])
-// Control characters other than tab mean a binary file or a broken paste, not a credential.
-// eslint-disable-next-line no-control-regex
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b-\u001f\u007f]/
-
-// ---------------------------------------------------------------------------------------------
-// Parsing
-
-interface ParsedItem {
-  line: number
-  secret: StockSecret
-}
-
-interface ParsedInput {
-  items: ParsedItem[]
-  invalidLines: number[]
-}
-
-/** .csv files have a header row naming the columns; anything else is one item per line. */
-export function detectStockFormat(fileName: string | null | undefined): StockFormat {
-  return fileName && /\.csv$/i.test(fileName) ? 'csv' : 'lines'
-}
-
-function splitLines(content: string): string[] {
-  return content.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)
-}
-
-function validText(text: string): boolean {
-  return text.length <= MAX_ITEM_LENGTH && !CONTROL_CHARACTERS.test(text)
-}
-
-/** RFC 4180 records with the line each starts on (quoted fields may span lines). */
-function parseCsvRecords(content: string): Array<{ line: number; cells: string[] }> {
-  const text = content.replace(/^\uFEFF/, '')
-  const records: Array<{ line: number; cells: string[] }> = []
-  let cells: string[] = []
-  let cell = ''
-  let quoted = false
-  let line = 1
-  let recordLine = 1
-  const endRecord = () => {
-    cells.push(cell)
-    records.push({ line: recordLine, cells })
-    cells = []
-    cell = ''
-  }
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (quoted) {
-      if (char === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"'
-          i++
-        } else quoted = false
-      } else {
-        if (char === '\n') line++
-        cell += char
-      }
-    } else if (char === '"' && cell.trim() === '') {
-      cell = ''
-      quoted = true
-    } else if (char === ',') {
-      cells.push(cell)
-      cell = ''
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++
-      endRecord()
-      line++
-      recordLine = line
-    } else cell += char
-  }
-  if (cell !== '' || cells.length > 0) endRecord()
-  return records
-}
-
-/** Turns pasted or uploaded text into items; empty lines are skipped, bad ones reported. */
-export function parseStockInput(content: string, format: StockFormat): ParsedInput {
-  const items: ParsedItem[] = []
-  const invalidLines: number[] = []
-  if (format === 'lines') {
-    splitLines(content).forEach((raw, index) => {
-      const text = raw.trim()
-      if (text === '') return
-      if (validText(text)) items.push({ line: index + 1, secret: { kind: 'text', text } })
-      else invalidLines.push(index + 1)
-    })
-    return { items, invalidLines }
-  }
-  const records = parseCsvRecords(content).filter((record) => record.cells.some((cell) => cell.trim() !== ''))
-  const [header, ...rows] = records
-  if (!header) return { items, invalidLines }
-  const names = header.cells.map((cell) => cell.trim().toLowerCase())
-  if (names.some((name) => name === '' || name.length > 40) || new Set(names).size !== names.length) {
-    throw new StockImportError('The first line of a CSV file must name each column once, such as email,password,note')
-  }
-  if (names.every((name) => NOTE_COLUMNS.has(name))) {
-    throw new StockImportError('The CSV file needs at least one column besides notes, such as email,password')
-  }
-  for (const row of rows) {
-    const values = row.cells.map((cell) => cell.trim())
-    const identifying = names.some((name, index) => !NOTE_COLUMNS.has(name) && (values[index] ?? '') !== '')
-    if (values.length !== names.length || !identifying || !values.every(validText)) {
-      invalidLines.push(row.line)
-      continue
-    }
-    items.push({
-      line: row.line,
-      secret: { kind: 'fields', fields: names.map((name, index) => ({ name, value: values[index] ?? '' })) },
-    })
-  }
-  return { items, invalidLines }
-}
-
-/** What makes two items the same, per product (notes excluded). */
-function fingerprint(appSecret: string, productId: string, secret: StockSecret): string {
-  const identity =
-    secret.kind === 'text'
-      ? ['text', secret.text]
-      : ['fields', ...secret.fields.filter((field) => !NOTE_COLUMNS.has(field.name)).map((field) => [field.name, field.value])]
-  return keyedHash(appSecret, STOCK_FINGERPRINT_PURPOSE, JSON.stringify([productId, identity]))
-}
-
-const itemContext = (itemId: string) => `stock_item:${itemId}`
-const sharedContext = (productId: string) => `product:${productId}:sharedSecret`
-
-function encryptItem(appSecret: string, itemId: string, secret: StockSecret): string {
-  return encryptSecret(JSON.stringify(secret), appSecret, itemContext(itemId), STOCK_SECRETS_PURPOSE)
-}
-
-function decryptItem(appSecret: string, itemId: string, stored: string): StockSecret {
-  return JSON.parse(decryptSecret(stored, appSecret, itemContext(itemId), STOCK_SECRETS_PURPOSE)) as StockSecret
-}
 
 // ---------------------------------------------------------------------------------------------
 // Import, counts, revoke
@@ -208,14 +61,20 @@ export interface ImportStockInput {
   appSecret: string
   /** user:{id} of the admin, or system. */
   addedBy?: string
+  /**
+   * Test items, sold only for test-mode (simulator) payments: the demo seed's fictional items,
+   * or an import the admin marked so. Real items (the default) are never sold in test mode.
+   */
+  testItems?: boolean
   now?: Date
 }
 
 /**
  * Adds the items in `content` to a product: one transaction, batched inserts. Duplicates (in
- * the batch or already stocked) are skipped and counted; then waiting orders are filled.
+ * the batch or already stocked) are skipped and counted. Filling the orders that wait for
+ * stock is the caller's next step (importStock in app/services/fulfilment.server.ts).
  */
-export async function importStock(db: DB, input: ImportStockInput): Promise<StockImportSummary> {
+export async function addStockItems(db: DB, input: ImportStockInput): Promise<Omit<StockImportSummary, 'filled'>> {
   const now = (input.now ?? new Date()).toISOString()
   const parsed = parseStockInput(input.content, input.format)
   if (parsed.items.length > MAX_IMPORT_ITEMS) {
@@ -228,7 +87,7 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
   const seen = new Set<string>()
   const rows: Array<{ line: number; row: Insertable<StockItemTable> }> = []
   for (const item of parsed.items) {
-    const hash = fingerprint(input.appSecret, input.productId, item.secret)
+    const hash = stockFingerprint(input.appSecret, input.productId, item.secret)
     if (seen.has(hash)) {
       duplicateLines.push(item.line)
       continue
@@ -240,11 +99,12 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
       row: {
         id,
         productId: input.productId,
-        secretCiphertext: encryptItem(input.appSecret, id, item.secret),
+        secretCiphertext: encryptStockItem(input.appSecret, id, item.secret),
         secretHash: hash,
         status: 'available',
         orderId: null,
         addedBy: input.addedBy ?? 'system',
+        testItem: toFlag(input.testItems ?? false),
         revokedReason: null,
         createdAt: now,
         updatedAt: now,
@@ -273,7 +133,6 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
     }
   })
 
-  const filled = added > 0 ? await fillAwaitingOrders(db, input.productId, { now: input.now }) : 0
   duplicateLines.sort((a, b) => a - b)
   return {
     added,
@@ -281,8 +140,54 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
     invalid: parsed.invalidLines.length,
     duplicateLines: duplicateLines.slice(0, REPORTED_LINES),
     invalidLines: parsed.invalidLines.slice(0, REPORTED_LINES),
-    filled,
   }
+}
+
+/**
+ * Whether the product is sold only for real payments, so that test mode (the simulator) cannot
+ * sell it: a shared secret is always real, and a stock product whose available items are all
+ * real has nothing a simulated payment may get. (A stock product with no item left at all is
+ * simply out of stock.) createOrder applies the same rule when the order is written.
+ */
+export async function soldOnlyForRealPayments(db: DB, productId: string): Promise<boolean> {
+  const product = await db
+    .selectFrom('product')
+    .select((eb) => [
+      'deliveryMode',
+      eb
+        .selectFrom('stockItem')
+        .select((inner) => inner.fn.max('stockItem.testItem').as('anyTest'))
+        .whereRef('stockItem.productId', '=', 'product.id')
+        .where('stockItem.status', '=', 'available')
+        .as('anyTest'),
+      eb
+        .exists(
+          eb
+            .selectFrom('stockItem')
+            .select('stockItem.id')
+            .whereRef('stockItem.productId', '=', 'product.id')
+            .where('stockItem.status', '=', 'available'),
+        )
+        .as('anyAvailable'),
+    ])
+    .where('id', '=', productId)
+    .executeTakeFirst()
+  if (!product) return false
+  if (product.deliveryMode === 'shared') return true
+  return product.deliveryMode === 'stock' && Boolean(product.anyAvailable) && !Number(product.anyTest)
+}
+
+/** Available items of a product: real ones (for real payments) and test ones (for test mode). */
+export async function availableItemsByKind(db: DB, productId: string): Promise<{ real: number; test: number }> {
+  const rows = await db
+    .selectFrom('stockItem')
+    .select((eb) => ['testItem', eb.fn.countAll<number>().as('count')])
+    .where('productId', '=', productId)
+    .where('status', '=', 'available')
+    .groupBy('testItem')
+    .execute()
+  const count = (test: number) => Number(rows.find((row) => Number(row.testItem) === test)?.count ?? 0)
+  return { real: count(0), test: count(1) }
 }
 
 /** How many items of a product are in each state. */
@@ -367,17 +272,19 @@ export interface AllocatedItem {
 /**
  * Gives the oldest available item of the product to the order, inside the caller's
  * transaction; null when none is left. One statement decides: the item's status changes only
- * if it is still available, so two concurrent calls never get the same item.
+ * if it is still available, so two concurrent calls never get the same item. `testItems` is the
+ * order's test mode: a simulated payment gets only test items, a real one only real items.
  */
 export async function allocateStockItem(
   trx: Transaction<Database> | DB,
-  input: { orderId: string; productId: string; now?: Date },
+  input: { orderId: string; productId: string; testItems: boolean; now?: Date },
 ): Promise<AllocatedItem | null> {
   const at = (input.now ?? new Date()).toISOString()
   const oldest = trx
     .selectFrom('stockItem')
     .select('id')
     .where('productId', '=', input.productId)
+    .where('testItem', '=', toFlag(input.testItems))
     .where('status', '=', 'available')
     .orderBy('createdAt')
     .orderBy('id')
@@ -394,209 +301,6 @@ export async function allocateStockItem(
   return { id: row.id, productId: row.productId, orderId: row.orderId, deliveredAt: row.deliveredAt }
 }
 
-async function moveOrder(
-  trx: Transaction<Database>,
-  orderId: string,
-  from: 'paid' | 'awaiting_stock',
-  to: 'delivered' | 'awaiting_stock',
-  event: { type: string; message: string; data?: unknown },
-  at: string,
-): Promise<boolean> {
-  const updated = await trx
-    .updateTable('order')
-    .set({ status: to, updatedAt: at })
-    .where('id', '=', orderId)
-    .where('status', '=', from)
-    .returning('id')
-    .executeTakeFirst()
-  if (!updated) return false
-  await appendOrderEvent(trx, orderId, { ...event, from, to }, at)
-  return true
-}
-
-export type FulfilResult =
-  | { status: 'delivered'; stockItemId: string | null }
-  | { status: 'awaiting_stock' }
-  /** Manual products (and shared ones without a secret) stay paid for an admin to fulfil. */
-  | { status: 'paid' }
-  /** The order is not paid (or is gone): nothing done. */
-  | { status: 'skipped' }
-
-/**
- * Delivers a just-paid order, in the transaction that marked it paid: one stock item
- * (paid -> delivered, or paid -> awaiting_stock when none is left), the shared secret
- * (paid -> delivered), or nothing for manual products.
- */
-export async function fulfilPaidOrder(
-  trx: Transaction<Database>,
-  input: { orderId: string; now?: Date },
-): Promise<FulfilResult> {
-  const at = (input.now ?? new Date()).toISOString()
-  const order = await trx
-    .selectFrom('order')
-    .leftJoin('product', 'product.id', 'order.productId')
-    .select(['order.status', 'order.productId', 'product.deliveryMode', 'product.sharedSecret'])
-    .where('order.id', '=', input.orderId)
-    .executeTakeFirst()
-  if (!order || order.status !== 'paid' || !order.productId || !order.deliveryMode) return { status: 'skipped' }
-  if (order.deliveryMode === 'manual' || (order.deliveryMode === 'shared' && !order.sharedSecret)) {
-    // The buyer hears that the payment arrived and the shop delivers by hand.
-    await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'paid' })
-    return { status: 'paid' }
-  }
-  if (order.deliveryMode === 'shared') {
-    const moved = await moveOrder(trx, input.orderId, 'paid', 'delivered', { type: 'delivered', message: 'Shared account delivered' }, at)
-    if (moved) await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
-    return moved ? { status: 'delivered', stockItemId: null } : { status: 'skipped' }
-  }
-  const item = await allocateStockItem(trx, { orderId: input.orderId, productId: order.productId, now: input.now })
-  if (!item) {
-    const moved = await moveOrder(
-      trx,
-      input.orderId,
-      'paid',
-      'awaiting_stock',
-      { type: 'awaiting_stock', message: 'Out of stock: the order will be delivered when stock is added' },
-      at,
-    )
-    if (moved) {
-      await notifyOutOfStock(trx, order.productId)
-      await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'awaiting_stock' })
-    }
-    return moved ? { status: 'awaiting_stock' } : { status: 'skipped' }
-  }
-  const moved = await moveOrder(
-    trx,
-    input.orderId,
-    'paid',
-    'delivered',
-    { type: 'delivered', message: 'Delivered from stock', data: { stockItemId: item.id } },
-    at,
-  )
-  // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
-  if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
-  await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
-  await notifyLowStock(trx, order.productId)
-  return { status: 'delivered', stockItemId: item.id }
-}
-
-/**
- * Makes the sales of one product count their stock one after another: the count that decides an
- * alert must see every earlier sale. On PostgreSQL two transactions committing at the same moment
- * each see only their own sale, so both could take themselves for the first waiting order (30
- * concurrent sales sent up to 20 out-of-stock mails) or step over the low-stock threshold without
- * either landing on it. The row lock is held to the commit; NO KEY UPDATE leaves inserts that
- * reference the product (new orders) unblocked. SQLite runs one writing transaction at a time.
- */
-async function countInTurn(trx: Transaction<Database>, productId: string): Promise<void> {
-  if (engineOf(trx) !== 'postgres') return
-  await trx.selectFrom('product').select('id').where('id', '=', productId).forNoKeyUpdate().execute()
-}
-
-/**
- * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
- * the first waiting order of a product sends it, so a flash sale on an empty product sends one
- * mail, not one per order; the mail is queued in the paying transaction (the outbox).
- */
-async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
-  await countInTurn(trx, productId)
-  // Is this the only one? Two rows answer that, however many orders wait.
-  const waiting = await trx
-    .selectFrom('order')
-    .select('id')
-    .where('productId', '=', productId)
-    .where('status', '=', 'awaiting_stock')
-    .limit(2)
-    .execute()
-  if (waiting.length !== 1) return
-  const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
-  const title = product?.title ?? productId
-  await notifyShop(trx, {
-    subject: `Out of stock: ${title} has paid orders waiting`,
-    text: `A paid order for "${title}" is waiting because the product is out of stock.\n\nAdd stock items to the product in the admin; waiting orders are delivered automatically, oldest first.\n`,
-    html: `<p>A paid order for <strong>${escapeHtml(title)}</strong> is waiting because the product is out of stock.</p><p>Add stock items to the product in the admin; waiting orders are delivered automatically, oldest first.</p>`,
-  })
-}
-
-/**
- * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
- * setting; 0 turns it off): once per crossing, not on every sale below it.
- */
-async function notifyLowStock(trx: Transaction<Database>, productId: string): Promise<void> {
-  const { lowStockThreshold } = await getSiteSettings(trx)
-  if (lowStockThreshold <= 0) return
-  await countInTurn(trx, productId)
-  // Exactly the threshold? One row more than it answers that, however much stock there is.
-  const left = await trx
-    .selectFrom('stockItem')
-    .select('id')
-    .where('productId', '=', productId)
-    .where('status', '=', 'available')
-    .limit(lowStockThreshold + 1)
-    .execute()
-  if (left.length !== lowStockThreshold) return
-  const product = await trx.selectFrom('product').select('title').where('id', '=', productId).executeTakeFirst()
-  const title = product?.title ?? productId
-  const items = lowStockThreshold === 1 ? '1 item' : `${lowStockThreshold} items`
-  await notifyShop(trx, {
-    subject: `Low stock: ${items} left of ${title}`,
-    text: `"${title}" has ${items} left in stock.\n\nAdd stock items in the admin (Products > Stock) before it runs out; paid orders would then wait for stock.\n`,
-    html: `<p><strong>${escapeHtml(title)}</strong> has ${items} left in stock.</p><p>Add stock items in the admin (Products &gt; Stock) before it runs out; paid orders would then wait for stock.</p>`,
-  })
-}
-
-const FILL_BATCH = 100
-
-/**
- * Fills the product's orders waiting for stock, oldest first, until stock or orders run out.
- * Returns how many were delivered. Safe to run concurrently (and repeatedly): orders are
- * claimed with a write first, and each allocation is atomic.
- */
-export async function fillAwaitingOrders(db: DB, productId: string, options: { now?: Date } = {}): Promise<number> {
-  let filled = 0
-  for (;;) {
-    const at = (options.now ?? new Date()).toISOString()
-    const result = await db.transaction().execute(async (trx) => {
-      const waiting = trx
-        .selectFrom('order')
-        .select('id')
-        .where('productId', '=', productId)
-        .where('status', '=', 'awaiting_stock')
-        .orderBy('createdAt')
-        .orderBy('id')
-        .limit(FILL_BATCH)
-      // A no-op write claims the orders: it takes SQLite's write lock at once, and on
-      // PostgreSQL locks the rows so two fillers do not deliver one order twice.
-      const claimed = await trx
-        .updateTable('order')
-        .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-        .where('id', 'in', engineOf(trx) === 'postgres' ? waiting.forUpdate().skipLocked() : waiting)
-        .where('status', '=', 'awaiting_stock')
-        .returning(['id', 'createdAt'])
-        .execute()
-      claimed.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
-      let delivered = 0
-      for (const order of claimed) {
-        const item = await allocateStockItem(trx, { orderId: order.id, productId, now: options.now })
-        if (!item) return { delivered, more: false }
-        await moveOrder(
-          trx,
-          order.id,
-          'awaiting_stock',
-          'delivered',
-          { type: 'delivered', message: 'Delivered from stock added later', data: { stockItemId: item.id } },
-          at,
-        )
-        await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-        delivered++
-      }
-      return { delivered, more: claimed.length === FILL_BATCH }
-    })
-    filled += result.delivered
-    if (!result.more) return filled
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Reading secrets (the order page) and the shared secret
 
@@ -608,7 +312,7 @@ export async function getDeliveredSecret(db: DB, appSecret: string, orderId: str
     .where('orderId', '=', orderId)
     .where('status', 'in', ['held', 'delivered'])
     .executeTakeFirst()
-  if (item) return decryptItem(appSecret, item.id, item.secretCiphertext)
+  if (item) return decryptStockItem(appSecret, item.id, item.secretCiphertext)
   const shared = await db
     .selectFrom('order')
     .innerJoin('product', 'product.id', 'order.productId')
@@ -619,7 +323,7 @@ export async function getDeliveredSecret(db: DB, appSecret: string, orderId: str
     // later must not take the secret away from the buyers it was delivered to.
     .executeTakeFirst()
   if (!shared?.sharedSecret) return null
-  return { kind: 'text', text: decryptSecret(shared.sharedSecret, appSecret, sharedContext(shared.id), STOCK_SECRETS_PURPOSE) }
+  return { kind: 'text', text: decryptSharedSecret(appSecret, shared.id, shared.sharedSecret) }
 }
 
 /**
@@ -654,7 +358,7 @@ export function secretAsText(secret: StockSecret): string {
 /** One item's secret, for an admin who opens it (the caller checks the permission and logs it). */
 export async function revealStockItem(db: DB, appSecret: string, itemId: string): Promise<StockSecret | null> {
   const item = await db.selectFrom('stockItem').select(['id', 'secretCiphertext']).where('id', '=', itemId).executeTakeFirst()
-  return item ? decryptItem(appSecret, item.id, item.secretCiphertext) : null
+  return item ? decryptStockItem(appSecret, item.id, item.secretCiphertext) : null
 }
 
 /**
@@ -675,7 +379,7 @@ export async function setProductDelivery(
       deliveryMode: delivery.mode,
       ...(secret === undefined
         ? {}
-        : { sharedSecret: secret === null ? null : encryptSecret(secret, appSecret, sharedContext(productId), STOCK_SECRETS_PURPOSE) }),
+        : { sharedSecret: secret === null ? null : encryptSharedSecret(appSecret, productId, secret) }),
       updatedAt: now.toISOString(),
     })
     .where('id', '=', productId)
@@ -700,47 +404,8 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
   return rows.flatMap((row) => (row.productId ? [row.productId] : []))
 }
 
-/** The periodic safety net: fills every product's waiting orders from available stock. */
-export async function fillAllAwaitingOrders(db: DB): Promise<number> {
-  let filled = 0
-  for (const productId of await productsWithAwaitingOrders(db)) filled += await fillAwaitingOrders(db, productId)
-  return filled
-}
-
 // ---------------------------------------------------------------------------------------------
 // Items an admin delivers by hand (app/data/order-admin.server.ts)
-
-export const MANUAL_SECRET_MESSAGES = {
-  empty: 'Enter the account details or licence key to deliver.',
-  tooLong: `Please keep the details under ${MAX_ITEM_LENGTH.toLocaleString('en-IN')} characters.`,
-  invalid: 'The details contain control characters; paste them as plain text.',
-} as const
-
-/** "Email: a@b.in": a name (no slashes, so "https://..." stays text), a colon, a value. */
-const FIELD_LINE = /^([A-Za-z][A-Za-z0-9 _.()-]{0,39}?)\s*:(?!\/\/)\s*(\S.*)$/
-
-/**
- * What an admin types to deliver an order by hand: when every line is "name: value"
- * (Email: ..., Password: ...) the item has named fields, like a CSV stock item; anything
- * else is kept as text, line by line. Empty lines are dropped.
- */
-export function parseManualSecret(input: string): { ok: true; secret: StockSecret } | { ok: false; error: string } {
-  const lines = splitLines(input)
-    .map((line) => line.trim())
-    .filter(Boolean)
-  const text = lines.join('\n')
-  if (text === '') return { ok: false, error: MANUAL_SECRET_MESSAGES.empty }
-  if (text.length > MAX_ITEM_LENGTH) return { ok: false, error: MANUAL_SECRET_MESSAGES.tooLong }
-  if (CONTROL_CHARACTERS.test(text)) return { ok: false, error: MANUAL_SECRET_MESSAGES.invalid }
-  const matches = lines.map((line) => FIELD_LINE.exec(line))
-  if (matches.every((match) => match !== null)) {
-    return {
-      ok: true,
-      secret: { kind: 'fields', fields: matches.map((match) => ({ name: match[1]!.trim(), value: match[2]!.trim() })) },
-    }
-  }
-  return { ok: true, secret: { kind: 'text', text } }
-}
 
 /**
  * Stores a secret an admin delivers by hand as the order's live item (status delivered),
@@ -761,8 +426,8 @@ export async function insertManualOrderItem(
     .values({
       id,
       productId: input.productId,
-      secretCiphertext: encryptItem(appSecret, id, input.secret),
-      secretHash: keyedHash(appSecret, STOCK_FINGERPRINT_PURPOSE, JSON.stringify(['manual', input.orderId, id])),
+      secretCiphertext: encryptStockItem(appSecret, id, input.secret),
+      secretHash: manualItemFingerprint(appSecret, input.orderId, id),
       status: 'delivered',
       orderId: input.orderId,
       addedBy: input.addedBy,
@@ -820,15 +485,13 @@ export async function listStockItemsPage(
   productId: string,
   options: { status?: StockItemStatus; page?: number; pageSize?: number } = {},
 ): Promise<AdminStockPage> {
-  const pageSize = Math.min(Math.max(Math.trunc(options.pageSize ?? STOCK_PAGE_SIZE), 1), 200)
   let counted = db
     .selectFrom('stockItem')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .where('productId', '=', productId)
   if (options.status) counted = counted.where('status', '=', options.status)
   const total = Number((await counted.executeTakeFirstOrThrow()).count)
-  const pageCount = Math.max(1, Math.ceil(total / pageSize))
-  const page = Math.min(Math.max(Math.trunc(options.page ?? 1) || 1, 1), pageCount)
+  const { page, pageSize, pageCount, offset } = paginate(total, options, { defaultSize: STOCK_PAGE_SIZE, maxSize: 200 })
 
   let query = db
     .selectFrom('stockItem')
@@ -839,7 +502,7 @@ export async function listStockItemsPage(
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(pageSize)
-    .offset((page - 1) * pageSize)
+    .offset(offset)
     .execute()
 
   const userIds = [...new Set(rows.flatMap((row) => (row.addedBy.startsWith('user:') ? [row.addedBy.slice(5)] : [])))]
@@ -851,7 +514,7 @@ export async function listStockItemsPage(
   const items = rows.map(({ secretCiphertext, ...row }) => {
     let preview: string
     try {
-      preview = maskStockSecret(decryptItem(appSecret, row.id, secretCiphertext))
+      preview = maskStockSecret(decryptStockItem(appSecret, row.id, secretCiphertext))
     } catch {
       preview = 'Unreadable (encrypted with another APP_SECRET)'
     }
@@ -894,7 +557,7 @@ export async function copyProductDelivery(
   let secret: string | null = null
   if (appSecret) {
     try {
-      secret = decryptSecret(source.sharedSecret, appSecret, sharedContext(fromId), STOCK_SECRETS_PURPOSE)
+      secret = decryptSharedSecret(appSecret, fromId, source.sharedSecret)
     } catch {
       secret = null
     }

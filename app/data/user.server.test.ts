@@ -1,8 +1,13 @@
+import os from 'node:os'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createAuth, type Auth } from '~/lib/auth.server'
-import { MAIL_JOB } from '~/lib/mail.server'
+import { accountMailJobHandlers } from '~/services/notifications/account-mail.server'
+import { createAuth, type Auth } from '~/services/auth.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { createMailer } from '~/lib/mail.server'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
 import {
+  adminStartupLines,
   countUsers,
   createPasswordResetToken,
   createUser,
@@ -11,7 +16,7 @@ import {
   getUserProfile,
   hasAdmin,
   isResetTokenUsable,
-  noAdminHint,
+  markEmailVerified,
   requestPasswordReset,
   setUserPermissions,
   setUserRole,
@@ -22,13 +27,17 @@ import {
 /** Profiles and accounts on both engines, through better-auth and our own queries. */
 let t: TestDb
 let auth: Auth
+let smtp: TestSmtpServer
 const ADMIN = 'owner@example.test'
+const PUBLIC_URL = 'http://shop.example.test'
+const APP_SECRET = 'test-secret-test-secret-test-secret-0123'
 
 beforeAll(async () => {
   t = await createTestDb()
+  smtp = await startSmtpServer()
   auth = createAuth(t.db, {
-    PUBLIC_URL: 'http://shop.example.test',
-    APP_SECRET: 'test-secret-test-secret-test-secret-0123',
+    PUBLIC_URL,
+    APP_SECRET,
     ADMIN_EMAILS: [ADMIN],
     GOOGLE_CLIENT_ID: undefined,
     GOOGLE_CLIENT_SECRET: undefined,
@@ -36,12 +45,39 @@ beforeAll(async () => {
   })
 })
 afterAll(async () => {
+  await smtp?.close()
   await t.destroy()
 })
 
+/** Runs the due account-mail jobs, sending over real SMTP. */
+async function deliverMail() {
+  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: undefined, PUBLIC_URL, DATA_DIR: os.tmpdir() })
+  await runDueJobs(t.db, accountMailJobHandlers(t.db, () => ({ publicUrl: PUBLIC_URL, appSecret: APP_SECRET, mailer })), {
+    log: () => {},
+  })
+}
+
+/** The newest mail that reached `to`, after running the queued jobs. */
+async function lastMailTo(to: string) {
+  await deliverMail()
+  const mail = smtp.mails.filter((received) => received.to.includes(to)).at(-1)
+  if (!mail) throw new Error(`no mail reached ${to}`)
+  return mail
+}
+
+/** Confirms the address with the link from its confirmation mail; returns the session cookie. */
+async function confirmByMail(email: string) {
+  const mail = await lastMailTo(email.toLowerCase())
+  const token = /verify-email\?token=([\w.-]+)/.exec(mail.text)![1]!
+  const { headers } = await auth.api.verifyEmail({ query: { token }, returnHeaders: true })
+  return headers.getSetCookie()[0]!.split(';')[0]!
+}
+
+/** Signs up and confirms the address by mail, as a customer does. */
 async function signUp(email: string, password = 'secret12', name = 'Test User') {
-  const { headers, response } = await auth.api.signUpEmail({ body: { name, email, password }, returnHeaders: true })
-  return { userId: response.user.id, cookie: headers.getSetCookie()[0]!.split(';')[0]! }
+  const { response } = await auth.api.signUpEmail({ body: { name, email, password }, returnHeaders: true })
+  const cookie = await confirmByMail(email)
+  return { userId: response.user.id, cookie }
 }
 
 async function signIn(email: string, password = 'secret12') {
@@ -60,24 +96,70 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       email: 'priya.sharma@example.test',
       role: 'user',
       status: 'active',
-      emailVerified: false,
+      emailVerified: true,
       photo: null,
       permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
     })
     expect(profile!.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     expect(profile!.lastActiveAt).not.toBeNull()
-    // Case-insensitive e-mail: the same address in other letters signs in, and cannot sign up again.
+    // Case-insensitive e-mail: the same address in other letters signs in.
     expect(await signIn('PRIYA.sharma@example.test')).toMatch(/^kb\.session_token=/)
-    await expect(signUp('priya.SHARMA@example.test')).rejects.toThrow(/already exists/)
     expect((await findUserByEmail(t.db, ' Priya.Sharma@EXAMPLE.test '))?.id).toBe(userId)
   })
 
-  it('makes ADMIN_EMAILS admins with every permission on sign-up and again on every sign-in', async () => {
-    const { userId } = await signUp(ADMIN.toUpperCase())
+  it('answers a sign-up with a taken address like a new one, and mails the owner instead', async () => {
+    const { userId } = await signUp('taken@example.test', 'owners-secret', 'Owner')
+    const fresh = await auth.api.signUpEmail({ body: { name: 'Someone', email: 'fresh@example.test', password: 'secret12' } })
+    const taken = await auth.api.signUpEmail({ body: { name: 'Someone', email: 'TAKEN@example.test', password: 'secret12' } })
+    // The same shape, no session either way, and nothing from the real account.
+    expect(Object.keys(taken).sort()).toEqual(Object.keys(fresh).sort())
+    expect(taken.token).toBeNull()
+    expect(fresh.token).toBeNull()
+    expect(taken.user.id).not.toBe(userId)
+    expect(taken.user.name).toBe('Someone')
+
+    const notice = await lastMailTo('taken@example.test')
+    expect(notice.subject).toBe('Someone tried to create a KeyBazaar account with your address')
+    expect(notice.text).toContain('Sign in with your password. If you forgot it, use "Forgot password?"')
+    expect(notice.text).not.toContain('verify-email')
+    // The owner's password still works, the attempted one does not.
+    expect(await signIn('taken@example.test', 'owners-secret')).toMatch(/^kb\.session_token=/)
+    await expect(signIn('taken@example.test', 'secret12')).rejects.toThrow()
+  })
+
+  it('signs an account in only once its address is confirmed, with a link that works once', async () => {
+    await auth.api.signUpEmail({ body: { name: 'Patient', email: 'patient@example.test', password: 'secret12' } })
+    await expect(signIn('patient@example.test')).rejects.toThrow()
+    const cookie = await confirmByMail('patient@example.test')
+    expect(cookie).toMatch(/^kb\.session_token=/)
+    expect((await findUserByEmail(t.db, 'patient@example.test'))?.emailVerified).toBe(true)
+    // The same link again confirms nothing new and opens no second session.
+    const mail = await lastMailTo('patient@example.test')
+    const token = /verify-email\?token=([\w.-]+)/.exec(mail.text)![1]!
+    const again = await auth.api.verifyEmail({ query: { token }, returnHeaders: true })
+    expect(again.headers.getSetCookie()).toEqual([])
+    // No usable link sits in the job table: the confirmation job carried only the user id.
+    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map((row) => row.payload)
+    expect(payloads.some((payload) => payload.includes(token))).toBe(false)
+  })
+
+  it('makes a verified ADMIN_EMAILS address an admin with every permission, and again on every sign-in', async () => {
+    await auth.api.signUpEmail({ body: { name: 'Owner', email: ADMIN.toUpperCase(), password: 'secret12' } })
+    const pending = await findUserByEmail(t.db, ADMIN)
+    // Whoever registers the address first is not an admin for it.
+    expect(pending).toMatchObject({ role: 'user', emailVerified: false, permissions: { canManageUsers: false } })
+    expect(await adminStartupLines(t.db, [ADMIN])).toContain(
+      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${ADMIN}`,
+    )
+
+    const cookie = await confirmByMail(ADMIN)
+    const userId = pending!.id
+    expect((await sessionOf(cookie))?.user.id).toBe(userId)
     expect((await getUserProfile(t.db, userId))).toMatchObject({
       role: 'admin',
       permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
     })
+    expect(await adminStartupLines(t.db, [ADMIN])).toContain(`[auth] Admins: ${ADMIN} (ADMIN_EMAILS)`)
     // Someone took the rights away in the database: the next sign-in restores them.
     await setUserRole(t.db, userId, 'user')
     expect((await getUserProfile(t.db, userId))?.role).toBe('user')
@@ -85,18 +167,23 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect((await getUserProfile(t.db, userId))).toMatchObject({ role: 'admin', permissions: { canManageUsers: true } })
   })
 
-  it('computes access: ADMIN_EMAILS always all, otherwise the stored role and flags', () => {
+  it('computes access: verified ADMIN_EMAILS always all, otherwise the stored role and flags', () => {
     const none = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
-    expect(effectiveAccess({ email: ADMIN, role: 'user', permissions: none }, [ADMIN])).toEqual({
+    expect(effectiveAccess({ email: ADMIN, emailVerified: true, role: 'user', permissions: none }, [ADMIN])).toEqual({
       isAdmin: true,
       permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
     })
-    expect(effectiveAccess({ email: 'x@example.test', role: 'admin', permissions: { ...none, canManageOrders: true } }, [ADMIN])).toEqual({
+    // Registering a listed address proves nothing until its mail is read.
+    expect(effectiveAccess({ email: ADMIN, emailVerified: false, role: 'user', permissions: none }, [ADMIN])).toEqual({
+      isAdmin: false,
+      permissions: none,
+    })
+    expect(effectiveAccess({ email: 'x@example.test', emailVerified: true, role: 'admin', permissions: { ...none, canManageOrders: true } }, [ADMIN])).toEqual({
       isAdmin: true,
       permissions: { ...none, canManageOrders: true },
     })
     // A customer's stray flags grant nothing.
-    expect(effectiveAccess({ email: 'x@example.test', role: 'user', permissions: { ...none, canManageUsers: true } }, [])).toEqual({
+    expect(effectiveAccess({ email: 'x@example.test', emailVerified: true, role: 'user', permissions: { ...none, canManageUsers: true } }, [])).toEqual({
       isAdmin: false,
       permissions: none,
     })
@@ -148,16 +235,22 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect((await getUserProfile(t.db, user.id))?.lastActiveAt).toBe(later.toISOString())
   })
 
-  it('writes the reset token and its mail in one transaction, and the token works once', async () => {
+  it('stores only a hash of the reset token, puts none in the job table, and the token works once', async () => {
     const { userId, cookie } = await signUp('forgetful@example.test', 'old-secret')
-    const jobsBefore = await t.db.selectFrom('job').select('id').where('type', '=', MAIL_JOB).execute()
-    expect(await requestPasswordReset(t.db, 'FORGETFUL@example.test', 'http://shop.example.test')).toEqual({ queued: true })
-    const jobs = await t.db.selectFrom('job').select(['payload']).where('type', '=', MAIL_JOB).execute()
-    expect(jobs).toHaveLength(jobsBefore.length + 1)
-    const mail = JSON.parse(jobs.at(-1)!.payload) as { to: string; subject: string; text: string; html: string }
-    expect(mail.to).toBe('forgetful@example.test')
+    expect(await requestPasswordReset(t.db, 'FORGETFUL@example.test')).toEqual({ queued: true })
+    const mail = await lastMailTo('forgetful@example.test')
+    expect(mail.subject).toBe('Reset your KeyBazaar password')
     const token = /reset-password\?token=([\w-]+)/.exec(mail.text)![1]!
     expect(await isResetTokenUsable(t.db, token)).toBe(true)
+
+    // Whoever reads a copy of the database finds neither the token nor the link.
+    const identifiers = (await t.db.selectFrom('verification').select(['identifier', 'value']).execute()).flatMap((row) => [
+      row.identifier,
+      row.value,
+    ])
+    expect(identifiers.some((text) => text.includes(token))).toBe(false)
+    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map((row) => row.payload)
+    expect(payloads.some((payload) => payload.includes(token) || payload.includes('reset-password?token'))).toBe(false)
 
     // Same password rules as sign-up.
     await expect(auth.api.resetPassword({ body: { token, newPassword: '12345' } })).rejects.toThrow()
@@ -174,7 +267,7 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
   it('says nothing and writes nothing for an unknown address; an expired token is refused', async () => {
     const count = async () => (await t.db.selectFrom('job').select('id').execute()).length
     const before = await count()
-    expect(await requestPasswordReset(t.db, 'nobody@example.test', 'http://shop.example.test')).toEqual({ queued: false })
+    expect(await requestPasswordReset(t.db, 'nobody@example.test')).toEqual({ queued: false })
     expect(await count()).toBe(before)
 
     const user = await createUser(t.db, { email: 'late@example.test', name: 'Late' })
@@ -188,6 +281,8 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect(admin).toMatchObject({ role: 'admin', permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true } })
     const token = await createPasswordResetToken(t.db, admin.id)
     await auth.api.resetPassword({ body: { token, newPassword: 'chosen-password' } })
+    // The link came by mail (resetPasswordWithToken does this after better-auth's reset).
+    await markEmailVerified(t.db, admin.id)
     expect(await signIn('first-admin@example.test', 'chosen-password')).toMatch(/^kb\.session_token=/)
   })
 
@@ -224,12 +319,19 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     const fresh = await createTestDb()
     try {
       expect(await hasAdmin(fresh.db, [])).toBe(false)
-      expect(await noAdminHint(fresh.db, [])).toContain('npm run admin:create -- --email you@example.com')
+      expect((await adminStartupLines(fresh.db, [])).join('\n')).toContain('npm run admin:create -- --email you@example.com')
       const listed = await createUser(fresh.db, { email: 'listed@example.test', name: 'Listed' })
+      // Listed but not verified: not an admin yet, and the start-up says so.
+      expect(await hasAdmin(fresh.db, ['listed@example.test'])).toBe(false)
+      expect(await adminStartupLines(fresh.db, ['listed@example.test'])).toEqual([
+        '[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): listed@example.test',
+        '[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com or sign up with an address in ADMIN_EMAILS (listed@example.test) and confirm it with the link we mail',
+      ])
+      await markEmailVerified(fresh.db, listed.id)
       expect(await hasAdmin(fresh.db, ['listed@example.test'])).toBe(true)
       expect(await hasAdmin(fresh.db, [])).toBe(false)
       await setUserRole(fresh.db, listed.id, 'admin')
-      expect(await noAdminHint(fresh.db, [])).toBeNull()
+      expect(await adminStartupLines(fresh.db, [])).toEqual(['[auth] Admins: listed@example.test'])
     } finally {
       await fresh.destroy()
     }

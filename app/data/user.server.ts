@@ -3,12 +3,11 @@ import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueMail, passwordResetMail } from '~/lib/mail.server'
+import { enqueueJob } from '~/lib/jobs.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
-import { getSiteSettings } from './settings.server'
 
 /**
- * User profiles (spec section 3 "User profile"): better-auth's user table plus our fields.
+ * User profiles: better-auth's user table plus our fields.
  * On PostgreSQL better-auth stores native booleans and timestamps, on SQLite 0/1 and text;
  * everything leaving this file is normalised (booleans, ISO-8601 strings).
  */
@@ -83,7 +82,7 @@ export function toUserProfile(row: ProfileRow): UserProfile {
     emailVerified: toBool(row.emailVerified),
     photo: row.photo,
     role: row.role === 'admin' ? 'admin' : 'user',
-    // Missing counts as active (spec section 3).
+    // Missing counts as active.
     status: (USER_STATUSES as readonly string[]).includes(row.status ?? '') ? (row.status as UserStatus) : 'active',
     permissions: {
       canCreateProducts: toBool(row.canCreateProducts),
@@ -104,14 +103,26 @@ export function isListedAdmin(email: string, adminEmails: readonly string[]): bo
 }
 
 /**
- * What a user may do (spec section 6): ADMIN_EMAILS are admins with every permission;
- * otherwise the stored role stands and an admin has the stored flags.
+ * Whether ADMIN_EMAILS makes this account an admin: the address is listed and its owner has
+ * proved they receive its mail (the mailed link, or Google's verified e-mail). Otherwise
+ * whoever registered a listed address first would be an admin.
+ */
+export function isVerifiedListedAdmin(
+  profile: Pick<UserProfile, 'email' | 'emailVerified'>,
+  adminEmails: readonly string[],
+): boolean {
+  return profile.emailVerified && isListedAdmin(profile.email, adminEmails)
+}
+
+/**
+ * What a user may do: verified ADMIN_EMAILS are admins with every
+ * permission; otherwise the stored role stands and an admin has the stored flags.
  */
 export function effectiveAccess(
-  profile: Pick<UserProfile, 'email' | 'role' | 'permissions'>,
+  profile: Pick<UserProfile, 'email' | 'emailVerified' | 'role' | 'permissions'>,
   adminEmails: readonly string[],
 ): { isAdmin: boolean; permissions: Permissions } {
-  if (isListedAdmin(profile.email, adminEmails)) return { isAdmin: true, permissions: { ...ALL_PERMISSIONS } }
+  if (isVerifiedListedAdmin(profile, adminEmails)) return { isAdmin: true, permissions: { ...ALL_PERMISSIONS } }
   if (profile.role === 'admin') return { isAdmin: true, permissions: { ...profile.permissions } }
   return { isAdmin: false, permissions: { ...NO_PERMISSIONS } }
 }
@@ -178,17 +189,49 @@ export async function countUsers(db: DB, now = new Date()): Promise<UserCounts> 
   }
 }
 
-/** Is there any admin (stored role, or a signed-up ADMIN_EMAILS account)? */
-export async function hasAdmin(db: DB, adminEmails: readonly string[]): Promise<boolean> {
-  const row = await db
+export interface AdminOverview {
+  /** Accounts that are admins now (stored role, or a verified ADMIN_EMAILS address). */
+  admins: Array<{ email: string; via: 'role' | 'ADMIN_EMAILS' }>
+  /** ADMIN_EMAILS addresses with an account whose e-mail is not verified yet. */
+  awaitingVerification: string[]
+  /** ADMIN_EMAILS addresses nobody has signed up with. */
+  notSignedUp: string[]
+}
+
+/** Who is an admin, and which ADMIN_EMAILS addresses are not (yet). */
+export async function adminOverview(db: DB, adminEmails: readonly string[]): Promise<AdminOverview> {
+  const rows = await db
     .selectFrom('user')
-    .select('id')
+    .select(['email', 'emailVerified', 'role'])
     .where((eb) =>
       adminEmails.length ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])]) : eb('role', '=', 'admin'),
     )
-    .limit(1)
-    .executeTakeFirst()
-  return Boolean(row)
+    .orderBy('email')
+    .execute()
+  const overview: AdminOverview = { admins: [], awaitingVerification: [], notSignedUp: [] }
+  for (const row of rows) {
+    const profile = { email: row.email, emailVerified: toBool(row.emailVerified) }
+    if (isVerifiedListedAdmin(profile, adminEmails)) overview.admins.push({ email: row.email, via: 'ADMIN_EMAILS' })
+    else if (row.role === 'admin') overview.admins.push({ email: row.email, via: 'role' })
+    if (isListedAdmin(row.email, adminEmails) && !profile.emailVerified) overview.awaitingVerification.push(row.email)
+  }
+  const known = new Set(rows.map((row) => row.email))
+  overview.notSignedUp = adminEmails.filter((email) => !known.has(email))
+  return overview
+}
+
+/** Is there any admin (stored role, or a verified ADMIN_EMAILS account)? */
+export async function hasAdmin(db: DB, adminEmails: readonly string[]): Promise<boolean> {
+  return (await adminOverview(db, adminEmails)).admins.length > 0
+}
+
+/** Marks the address as proved (a mailed link was used); ADMIN_EMAILS then apply. */
+export async function markEmailVerified(db: DB, userId: string, now = new Date()): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({ emailVerified: toFlag(true), updatedAt: now.toISOString() })
+    .where('id', '=', userId)
+    .execute()
 }
 
 /** Ends every session of a user (they are signed out on their next request). */
@@ -205,7 +248,7 @@ export async function setUserStatus(db: DB, userId: string, status: UserStatus, 
   })
 }
 
-/** Sets the role; "Make Admin" (spec section 4) also grants every permission. */
+/** Sets the role; "Make Admin" also grants every permission. */
 export async function setUserRole(db: DB, userId: string, role: Role, now = new Date()): Promise<void> {
   const grant = role === 'admin' ? ALL_PERMISSIONS : NO_PERMISSIONS
   await db
@@ -283,11 +326,18 @@ export async function createUser(
 // Password reset tokens. They are rows of better-auth's verification table in its own
 // format (identifier "reset-password:<token>", value = user id), so better-auth's
 // resetPassword consumes them: single use, expiry checked, password rules applied.
-// We write them ourselves so the token and its mail job commit in one transaction.
+// better-auth runs with `verification.storeIdentifier: 'hashed'` (auth.server.ts), so the
+// table holds only SHA-256 of the identifier: a copy of the database opens no account.
+// The token itself exists only in the mail, issued when the mail job runs (account-mail.server.ts).
 
 export const RESET_TOKEN_TTL_SECONDS = 60 * 60
 /** The link admin:create prints lasts longer: the owner may set up the shop later. */
 export const SET_PASSWORD_TOKEN_TTL_SECONDS = 24 * 60 * 60
+
+/** How better-auth stores a verification identifier when it is hashed (base64url SHA-256). */
+export function storedVerificationIdentifier(identifier: string): string {
+  return crypto.createHash('sha256').update(identifier, 'utf8').digest('base64url')
+}
 
 export async function createPasswordResetToken(
   db: DB,
@@ -300,7 +350,7 @@ export async function createPasswordResetToken(
     .insertInto('verification')
     .values({
       id: newId(),
-      identifier: `reset-password:${token}`,
+      identifier: storedVerificationIdentifier(`reset-password:${token}`),
       value: userId,
       expiresAt: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
       createdAt: now.toISOString(),
@@ -314,44 +364,123 @@ export function resetPasswordUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`
 }
 
+/** The job that mails a reset link; it issues the token when it runs. */
+export const PASSWORD_RESET_MAIL_JOB = 'account.password-reset'
+
 /**
- * "Forgot password": when the address belongs to an account, a reset token and the mail
- * carrying it are written in one transaction. Says nothing about whether it exists.
+ * "Forgot password": when the address belongs to an account, queues the mail that will
+ * carry a new reset link (the job holds only the user id). Says nothing about whether it exists.
  */
-export async function requestPasswordReset(db: DB, email: string, publicUrl: string): Promise<{ queued: boolean }> {
+export async function requestPasswordReset(db: DB, email: string): Promise<{ queued: boolean }> {
   const user = await findUserByEmail(db, email)
   if (!user || user.status === 'suspended') return { queued: false }
-  const settings = await getSiteSettings(db)
-  await db.transaction().execute(async (trx) => {
-    const token = await createPasswordResetToken(trx, user.id)
-    await enqueueMail(
-      trx,
-      passwordResetMail(settings, publicUrl, {
-        to: user.email,
-        name: user.name,
-        url: resetPasswordUrl(publicUrl, token),
-        expiresInMinutes: RESET_TOKEN_TTL_SECONDS / 60,
-      }),
-    )
-  })
+  await enqueueJob(db, PASSWORD_RESET_MAIL_JOB, { userId: user.id })
   return { queued: true }
+}
+
+/** The user a usable reset token belongs to, or null (missing, used or expired). */
+export async function resetTokenUser(db: DB, token: string, now = new Date()): Promise<string | null> {
+  const row = await db
+    .selectFrom('verification')
+    .select(['value', 'expiresAt'])
+    .where('identifier', '=', storedVerificationIdentifier(`reset-password:${token}`))
+    .executeTakeFirst()
+  return row && new Date(row.expiresAt).getTime() > now.getTime() ? row.value : null
 }
 
 /** Whether a reset token exists and has not expired (the page says so before asking). */
 export async function isResetTokenUsable(db: DB, token: string, now = new Date()): Promise<boolean> {
-  const row = await db
-    .selectFrom('verification')
-    .select('expiresAt')
-    .where('identifier', '=', `reset-password:${token}`)
-    .executeTakeFirst()
-  return Boolean(row && new Date(row.expiresAt).getTime() > now.getTime())
+  return (await resetTokenUser(db, token, now)) !== null
 }
 
-/** The start-up line that says how to get a first admin, or null when there is one. */
-export async function noAdminHint(db: DB, adminEmails: readonly string[]): Promise<string | null> {
-  if (await hasAdmin(db, adminEmails)) return null
-  const listed = adminEmails.length
-    ? ` or sign up with an address in ADMIN_EMAILS (${adminEmails.join(', ')})`
-    : ' (or list admin addresses in ADMIN_EMAILS and sign up with one)'
-  return `[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com${listed}`
+/**
+ * The start-up lines about admins: who they are, which ADMIN_EMAILS addresses wait for their
+ * owner to confirm the address, and how to get a first admin when there is none.
+ */
+export async function adminStartupLines(db: DB, adminEmails: readonly string[]): Promise<string[]> {
+  const overview = await adminOverview(db, adminEmails)
+  const lines: string[] = []
+  if (overview.admins.length) {
+    const names = overview.admins.map((admin) => (admin.via === 'role' ? admin.email : `${admin.email} (ADMIN_EMAILS)`))
+    lines.push(`[auth] Admins: ${names.join(', ')}`)
+  }
+  if (overview.awaitingVerification.length) {
+    lines.push(
+      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${overview.awaitingVerification.join(', ')}`,
+    )
+  }
+  if (!overview.admins.length) {
+    const listed = adminEmails.length
+      ? ` or sign up with an address in ADMIN_EMAILS (${adminEmails.join(', ')}) and confirm it with the link we mail`
+      : ' (or list admin addresses in ADMIN_EMAILS and sign up with one)'
+    lines.push(`[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com${listed}`)
+  }
+  return lines
+}
+
+// ---------------------------------------------------------------------------------------
+// The customer's own profile (/dashboard/settings)
+
+export const PROFILE_NAME_MAX = 100
+
+export async function updateUserName(db: DB, userId: string, name: string, now = new Date()): Promise<void> {
+  await db.updateTable('user').set({ name, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+}
+
+/** Sets (or clears, with null) the profile photo; returns the one it replaced. */
+export async function setUserPhoto(db: DB, userId: string, photo: string | null, now = new Date()): Promise<string | null> {
+  return db.transaction().execute(async (trx) => {
+    const before = await trx.selectFrom('user').select('photo').where('id', '=', userId).executeTakeFirst()
+    await trx.updateTable('user').set({ photo, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+    return before?.photo ?? null
+  })
+}
+
+/** What an anonymised order says instead of the buyer's name, e-mail and phone. */
+export const DELETED_CUSTOMER_NAME = 'Deleted customer'
+export const deletedCustomerEmail = (userId: string) => `deleted-${userId.toLowerCase()}@deleted.invalid`
+
+/**
+ * Deletes an account. Its orders stay for the shop's records (totals, invoices, stock) with
+ * the buyer's name, e-mail and phone replaced: the orders placed while signed in, and the
+ * guest orders with the same address when the address was verified (My Orders shows those
+ * too). Sessions, logins and preferences go with the user row (foreign keys cascade).
+ * Returns the deleted profile's photo, for the caller to remove from storage, or null when
+ * there was no such user.
+ */
+export async function deleteUserAccount(
+  db: DB,
+  userId: string,
+  now = new Date(),
+): Promise<{ deleted: boolean; photo: string | null; ordersAnonymised: number }> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .selectFrom('user')
+      .select(['email', 'emailVerified', 'photo'])
+      .where('id', '=', userId)
+      .executeTakeFirst()
+    if (!user) return { deleted: false, photo: null, ordersAnonymised: 0 }
+    const verified = toBool(user.emailVerified)
+    const result = await trx
+      .updateTable('order')
+      .set({
+        customerName: DELETED_CUSTOMER_NAME,
+        customerEmail: deletedCustomerEmail(userId),
+        customerPhone: '',
+        userId: null,
+        updatedAt: now.toISOString(),
+      })
+      .where((eb) =>
+        verified
+          ? eb.or([
+              eb('userId', '=', userId),
+              eb.and([eb('userId', 'is', null), eb('customerEmail', '=', user.email)]),
+            ])
+          : eb('userId', '=', userId),
+      )
+      .executeTakeFirst()
+    await trx.deleteFrom('session').where('userId', '=', userId).execute()
+    await trx.deleteFrom('user').where('id', '=', userId).execute()
+    return { deleted: true, photo: user.photo, ordersAnonymised: Number(result.numUpdatedRows) }
+  })
 }

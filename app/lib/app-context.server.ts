@@ -1,7 +1,8 @@
 import path from 'node:path'
 import { createDatabase, engineOf, type DB, type Engine } from './db.server'
 import { getEnv, type Env } from './env.server'
-import { createStorage, type Storage } from './storage.server'
+import { createS3Storage } from './s3.server'
+import { createLocalStorage, type Storage } from './storage.server'
 
 /**
  * The process-wide services, opened once at start-up. Kept on globalThis so that a
@@ -40,4 +41,14 @@ export async function closeServices(): Promise<void> {
   const current = holder.__keybazaar
   holder.__keybazaar = undefined
   await current?.db.destroy()
+}
+
+/**
+ * The storage the app runs on: S3-compatible object storage when STORAGE_S3_BUCKET is set
+ * (see s3.server.ts), otherwise local disk under DATA_DIR/uploads.
+ */
+export function createStorage(env: Pick<Env, 'DATA_DIR' | 'storageS3'>): Storage {
+  return env.storageS3
+    ? createS3Storage(env.storageS3)
+    : createLocalStorage(path.join(env.DATA_DIR, 'uploads'))
 }

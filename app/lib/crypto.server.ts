@@ -65,14 +65,9 @@ export function encryptSecret(
   purpose: string = STORED_SECRETS_PURPOSE,
 ): string {
   const nonce = crypto.randomBytes(NONCE_BYTES)
-  const cipher = crypto.createCipheriv(
-    'aes-256-gcm',
-    deriveKey(appSecret, purpose),
-    nonce,
-    {
-      authTagLength: TAG_BYTES,
-    },
-  )
+  const cipher = crypto.createCipheriv('aes-256-gcm', deriveKey(appSecret, purpose), nonce, {
+    authTagLength: TAG_BYTES,
+  })
   cipher.setAAD(Buffer.from(context, 'utf8'))
   const ciphertext = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
   return [
@@ -98,14 +93,9 @@ export function decryptSecret(
     const nonce = Buffer.from(nonceText, 'base64url')
     const tag = Buffer.from(tagText, 'base64url')
     if (nonce.length !== NONCE_BYTES || tag.length !== TAG_BYTES) throw new Error('bad lengths')
-    const decipher = crypto.createDecipheriv(
-      'aes-256-gcm',
-      deriveKey(appSecret, purpose),
-      nonce,
-      {
-        authTagLength: TAG_BYTES,
-      },
-    )
+    const decipher = crypto.createDecipheriv('aes-256-gcm', deriveKey(appSecret, purpose), nonce, {
+      authTagLength: TAG_BYTES,
+    })
     decipher.setAAD(Buffer.from(context, 'utf8'))
     decipher.setAuthTag(tag)
     return Buffer.concat([
@@ -126,7 +116,10 @@ export function decryptSecret(
  * be used to guess the inputs (unlike a plain hash of a short password).
  */
 export function keyedHash(appSecret: string, purpose: string, text: string): string {
-  return crypto.createHmac('sha256', deriveKey(appSecret, purpose)).update(text, 'utf8').digest('hex')
+  return crypto
+    .createHmac('sha256', deriveKey(appSecret, purpose))
+    .update(text, 'utf8')
+    .digest('hex')
 }
 
 /** An unguessable URL-safe token (256 bits by default). */

@@ -12,3 +12,13 @@ export function shopDateTime(
     timeZone,
   })
 }
+
+/** A day as words, "5 March 2026", in the shop's time zone (since when a customer is a member). */
+export function shopLongDate(timeZone: string): Intl.DateTimeFormat {
+  return new Intl.DateTimeFormat('en-IN', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone,
+  })
+}

@@ -28,7 +28,9 @@ describe('parseEnv', () => {
 
   it('derives PUBLIC_URL from PORT and trims a trailing slash from an explicit one', () => {
     expect(parseEnv({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
-    expect(parseEnv({ PUBLIC_URL: 'https://shop.example.in/' }).PUBLIC_URL).toBe('https://shop.example.in')
+    expect(parseEnv({ PUBLIC_URL: 'https://shop.example.in/' }).PUBLIC_URL).toBe(
+      'https://shop.example.in',
+    )
   })
 
   it('refuses a port that is not a number, naming the variable in one line', () => {
@@ -43,7 +45,9 @@ describe('parseEnv', () => {
   })
 
   it('refuses a database URL that is not PostgreSQL', () => {
-    expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/)
+    expect(() => parseEnv({ DATABASE_URL: 'mysql://x' })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ URL/,
+    )
   })
 
   it('reports every bad variable at once without printing secrets', () => {
@@ -62,11 +66,30 @@ describe('parseEnv', () => {
   })
 
   it('parses ADMIN_EMAILS as a lower-cased list and rejects a malformed address', () => {
-    expect(parseEnv({ ADMIN_EMAILS: ' Owner@Example.com, ops@example.com ,' }).ADMIN_EMAILS).toEqual([
-      'owner@example.com',
-      'ops@example.com',
-    ])
-    expect(() => parseEnv({ ADMIN_EMAILS: 'owner@example.com,not-an-email' })).toThrow(/ADMIN_EMAILS/)
+    expect(
+      parseEnv({ ADMIN_EMAILS: ' Owner@Example.com, ops@example.com ,' }).ADMIN_EMAILS,
+    ).toEqual(['owner@example.com', 'ops@example.com'])
+    expect(() => parseEnv({ ADMIN_EMAILS: 'owner@example.com,not-an-email' })).toThrow(
+      /ADMIN_EMAILS/,
+    )
+  })
+
+  it('trusts no proxy by default and accepts what Express accepts in TRUST_PROXY', () => {
+    expect(parseEnv({}).TRUST_PROXY).toBe(false)
+    expect(parseEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1)
+    expect(parseEnv({ TRUST_PROXY: 'loopback' }).TRUST_PROXY).toEqual(['loopback'])
+    expect(
+      parseEnv({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,fd00::/8,172.16.0.0/255.240.0.0' })
+        .TRUST_PROXY,
+    ).toEqual(['10.0.0.0/8', '192.168.1.7', 'fd00::/8', '172.16.0.0/255.240.0.0'])
+  })
+
+  it('refuses a TRUST_PROXY Express would not understand, and true, in one line', () => {
+    for (const value of ['true', 'everyone', '10.0.0.0/33', '10.0.0.1,', '300.1.1.1']) {
+      expect(() => parseEnv({ TRUST_PROXY: value })).toThrow(
+        /^Invalid configuration: TRUST_PROXY must be a number of proxies \(such as 1\), loopback, linklocal, uniquelocal, or comma-separated IP addresses or CIDR ranges \(got ".+"\)$/,
+      )
+    }
   })
 
   it('reads SEED_DEMO as a flag', () => {
@@ -80,7 +103,11 @@ describe('parseEnv', () => {
       /APP_SECRET is required/,
     )
     expect(
-      parseEnv({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/shop', APP_SECRET: 'x'.repeat(32) }).APP_SECRET,
+      parseEnv({
+        NODE_ENV: 'production',
+        DATABASE_URL: 'postgres://db/shop',
+        APP_SECRET: 'x'.repeat(32),
+      }).APP_SECRET,
     ).toBe('x'.repeat(32))
     // Without an explicit NODE_ENV (a plain `npm start`), the generated secret is used as on SQLite.
     expect(parseEnv({ DATABASE_URL: 'postgres://db/shop' }).APP_SECRET).toBeUndefined()
@@ -88,7 +115,9 @@ describe('parseEnv', () => {
 
   it('requires the Paytm merchant id and key together', () => {
     expect(() => parseEnv({ PAYTM_MID: 'MID123' })).toThrow(/PAYTM_MID and PAYTM_MERCHANT_KEY/)
-    expect(() => parseEnv({ PAYTM_MID: 'MID123', PAYTM_MERCHANT_KEY: 'tooshort' })).toThrow(/exactly 16/)
+    expect(() => parseEnv({ PAYTM_MID: 'MID123', PAYTM_MERCHANT_KEY: 'tooshort' })).toThrow(
+      /exactly 16/,
+    )
   })
 })
 
@@ -105,7 +134,10 @@ describe('resolveAppSecret', () => {
 
   it('prefers APP_SECRET from the environment and writes nothing', () => {
     const dir = tempDir()
-    expect(resolveAppSecret(dir, 'e'.repeat(40))).toEqual({ secret: 'e'.repeat(40), source: 'environment' })
+    expect(resolveAppSecret(dir, 'e'.repeat(40))).toEqual({
+      secret: 'e'.repeat(40),
+      source: 'environment',
+    })
     expect(fs.existsSync(path.join(dir, 'secret'))).toBe(false)
   })
 })

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
+import net from 'node:net'
 import path from 'node:path'
 import { z } from 'zod'
-import type { S3Config } from './s3.server'
+import { PRIVATE_DIR_MODE } from './data-dir.server'
 
 /**
  * Configuration comes only from the environment and is checked once at start-up.
@@ -11,6 +12,18 @@ import type { S3Config } from './s3.server'
  */
 export class ConfigError extends Error {
   override name = 'ConfigError'
+}
+
+/** S3-compatible storage, when STORAGE_S3_BUCKET is set (used by s3.server.ts). */
+export interface S3Config {
+  /** http(s)://host[:port] of the S3 API (no bucket in it). */
+  endpoint: string
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+  region: string
+  /** Where browsers can read objects directly (a CDN or public bucket URL), if anywhere. */
+  publicUrl?: string
 }
 
 const emptyToUndefined = (value: unknown) =>
@@ -37,6 +50,42 @@ const httpUrl = (what: string) =>
       .optional(),
   )
 
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
+
+/** An entry Express's 'trust proxy' accepts: a named range, an address, or address/prefix (or /netmask). */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true
+  const [address = '', range, ...rest] = entry.split('/')
+  const family = net.isIP(address)
+  if (!family || rest.length) return false
+  if (range === undefined) return true
+  if (/^\d{1,3}$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128)
+  return family === 4 && net.isIPv4(range)
+}
+
+const TRUST_PROXY_ERROR =
+  'must be a number of proxies (such as 1), loopback, linklocal, uniquelocal, or comma-separated IP addresses or CIDR ranges'
+
+/**
+ * Which proxies may set X-Forwarded-For (the client address rate limits count). Unset: none, so
+ * the address is the socket's. `true` is refused: it would believe any client's header.
+ */
+const trustProxy = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value, ctx): false | number | string[] => {
+      if (value === undefined || value === 'false' || value === '0') return false
+      if (/^\d{1,3}$/.test(value)) return Number(value)
+      const entries = value.split(',').map((entry) => entry.trim())
+      if (entries.every(isProxyEntry)) return entries
+      ctx.addIssue({ code: 'custom', message: TRUST_PROXY_ERROR })
+      return z.NEVER
+    }),
+)
+
 const envSchema = z.object({
   NODE_ENV: z
     .enum(['development', 'production', 'test'], {
@@ -54,6 +103,7 @@ const envSchema = z.object({
   ),
   HOST: z.preprocess(emptyToUndefined, z.string().trim().default('0.0.0.0')),
   PUBLIC_URL: httpUrl('such as https://shop.example.in'),
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().trim().default('./data')),
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
@@ -99,12 +149,21 @@ const envSchema = z.object({
   ),
   PAYTM_MERCHANT_KEY: z.preprocess(
     emptyToUndefined,
-    z.string().length(16, { error: 'must be exactly 16 characters (the Paytm merchant key)' }).optional(),
+    z
+      .string()
+      .length(16, { error: 'must be exactly 16 characters (the Paytm merchant key)' })
+      .optional(),
   ),
   PAYTM_WEBSITE: optionalText,
   PAYTM_HOST: httpUrl('such as https://securegw-stage.paytm.in'),
   /** Serve the built-in Paytm simulator's test controls (/__control) outside NODE_ENV=test. */
   PAYTM_SIMULATOR_CONTROL: flag,
+  /** Razorpay's key id, secret and webhook secret; when set they win over the Gateways page. */
+  RAZORPAY_KEY_ID: optionalText,
+  RAZORPAY_KEY_SECRET: optionalText,
+  RAZORPAY_WEBHOOK_SECRET: optionalText,
+  /** Razorpay's API host (https://api.razorpay.com), or a simulator's base URL. */
+  RAZORPAY_HOST: httpUrl('such as https://api.razorpay.com'),
   SEED_DEMO: flag,
   /**
    * How long a process holds a background job it took (mail, payment checks). A job held by a
@@ -126,13 +185,17 @@ const envSchema = z.object({
     z
       .string()
       .trim()
-      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: 'must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)' })
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, {
+        error: 'must be a bucket name (3-63 lowercase letters, digits, dots and hyphens)',
+      })
       .optional(),
   ),
   STORAGE_S3_ACCESS_KEY_ID: optionalText,
   STORAGE_S3_SECRET_ACCESS_KEY: optionalText,
   STORAGE_S3_REGION: optionalText,
-  STORAGE_S3_PUBLIC_URL: httpUrl('such as https://cdn.example.in (where browsers can read the bucket)'),
+  STORAGE_S3_PUBLIC_URL: httpUrl(
+    'such as https://cdn.example.in (where browsers can read the bucket)',
+  ),
 })
 
 export type Env = Omit<z.output<typeof envSchema>, 'DATA_DIR' | 'PUBLIC_URL' | 'APP_SECRET'> & {
@@ -147,13 +210,18 @@ export type Env = Omit<z.output<typeof envSchema>, 'DATA_DIR' | 'PUBLIC_URL' | '
 }
 
 /** Parses and checks the environment; throws ConfigError with one readable line. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Omit<Env, 'APP_SECRET' | 'appSecretSource'> & { APP_SECRET?: string } {
+export function parseEnv(
+  source: NodeJS.ProcessEnv = process.env,
+): Omit<Env, 'APP_SECRET' | 'appSecretSource'> & { APP_SECRET?: string } {
   const result = envSchema.safeParse(source)
   if (!result.success) {
     const problems = result.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment')
       const raw = source[name]
-      const shown = raw === undefined ? '' : ` (got "${name.includes('SECRET') || name.includes('KEY') ? '***' : raw}")`
+      const shown =
+        raw === undefined
+          ? ''
+          : ` (got "${name.includes('SECRET') || name.includes('KEY') ? '***' : raw}")`
       return `${name} ${issue.message}${shown}`
     })
     throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`)
@@ -171,14 +239,27 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Omit<Env, 'AP
       'Invalid configuration: PAYTM_MID and PAYTM_MERCHANT_KEY must be set together (leave both unset to use the built-in Paytm simulator)',
     )
   }
-  const s3 = [env.STORAGE_S3_ENDPOINT, env.STORAGE_S3_BUCKET, env.STORAGE_S3_ACCESS_KEY_ID, env.STORAGE_S3_SECRET_ACCESS_KEY]
+  if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together',
+    )
+  }
+  const s3 = [
+    env.STORAGE_S3_ENDPOINT,
+    env.STORAGE_S3_BUCKET,
+    env.STORAGE_S3_ACCESS_KEY_ID,
+    env.STORAGE_S3_SECRET_ACCESS_KEY,
+  ]
   if (s3.some(Boolean) && !s3.every(Boolean)) {
     throw new ConfigError(
       'Invalid configuration: STORAGE_S3_ENDPOINT, STORAGE_S3_BUCKET, STORAGE_S3_ACCESS_KEY_ID and STORAGE_S3_SECRET_ACCESS_KEY must be set together (leave all unset to keep uploads on local disk)',
     )
   }
   const storageS3: S3Config | undefined =
-    env.STORAGE_S3_ENDPOINT && env.STORAGE_S3_BUCKET && env.STORAGE_S3_ACCESS_KEY_ID && env.STORAGE_S3_SECRET_ACCESS_KEY
+    env.STORAGE_S3_ENDPOINT &&
+    env.STORAGE_S3_BUCKET &&
+    env.STORAGE_S3_ACCESS_KEY_ID &&
+    env.STORAGE_S3_SECRET_ACCESS_KEY
       ? {
           endpoint: env.STORAGE_S3_ENDPOINT,
           bucket: env.STORAGE_S3_BUCKET,
@@ -206,11 +287,13 @@ export function resolveAppSecret(
 ): { secret: string; source: Env['appSecretSource'] } {
   if (fromEnv) return { secret: fromEnv, source: 'environment' }
   const file = path.join(dataDir, 'secret')
-  fs.mkdirSync(dataDir, { recursive: true })
+  fs.mkdirSync(dataDir, { recursive: true, mode: PRIVATE_DIR_MODE })
   try {
     const existing = fs.readFileSync(file, 'utf8').trim()
     if (existing.length >= 32) return { secret: existing, source: 'file' }
-    throw new ConfigError(`Invalid configuration: ${file} holds a secret shorter than 32 characters`)
+    throw new ConfigError(
+      `Invalid configuration: ${file} holds a secret shorter than 32 characters`,
+    )
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
   }

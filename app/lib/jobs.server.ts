@@ -14,7 +14,7 @@ import { newId } from './id.server'
  * - A failed attempt is retried with exponential backoff until `maxAttempts`, then the job
  *   is kept as `failed` with its last error for an operator to see.
  *
- * Handlers are registered by type (see app/lib/background.server.ts); a process only claims
+ * Handlers are registered by type (see app/services/background.server.ts); a process only claims
  * the types it has handlers for.
  */
 export interface Job<Payload = unknown> {

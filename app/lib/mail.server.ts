@@ -2,10 +2,11 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 import nodemailer, { type Transporter } from 'nodemailer'
 import { z } from 'zod'
-import type { SiteSettings } from '~/data/settings.server'
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir.server'
 import type { DB } from './db.server'
 import { getEnv, type Env } from './env.server'
 import { enqueueJob, type JobHandlers } from './jobs.server'
+import { escapeHtml } from './html'
 
 /**
  * Transactional e-mail. Mails are never sent inline: `enqueueMail(trx, mail)` writes a job
@@ -32,10 +33,17 @@ export async function enqueueMail(db: DB, message: MailMessage): Promise<string>
  * Mails about an order (delivery, replacement, the shop's reply to a report) are queued as
  * `order.mail` jobs that carry only the order id and the kind: the job renders the mail when it
  * runs, from the order as it is then, and issues the order page link's token at that moment, so
- * no token or secret sits in the outbox. See app/lib/order-mail.server.ts.
+ * no token or secret sits in the outbox. See app/services/notifications/order-mail.server.ts.
  */
 export const ORDER_MAIL_JOB = 'order.mail'
-export const ORDER_MAIL_KINDS = ['delivered', 'awaiting_stock', 'paid', 'replaced', 'reply', 'refunded'] as const
+export const ORDER_MAIL_KINDS = [
+  'delivered',
+  'awaiting_stock',
+  'paid',
+  'replaced',
+  'reply',
+  'refunded',
+] as const
 export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
 export const orderMailPayloadSchema = z.object({
   orderId: z.string().min(1),
@@ -97,10 +105,11 @@ export function createMailer(
   return {
     async send(message) {
       const info = await transport.sendMail({ from: from(), ...message })
-      await fs.mkdir(dir, { recursive: true })
+      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
       const stamp = new Date().toISOString().replace(/[:.]/g, '-')
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`)
-      await fs.writeFile(file, info.message as Buffer)
+      // Reset links and delivered keys: readable by the shop's account only.
+      await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE })
       log(`[mail] SMTP_URL is not set: "${message.subject}" to ${message.to} written to ${file}`)
       return { messageId: String(info.messageId), file }
     },
@@ -124,8 +133,7 @@ export function mailJobHandlers(
   return {
     [MAIL_JOB]: async (job) => {
       const message = mailMessageSchema.parse(job.payload)
-      const mailer =
-        options.mailer ?? sharedMailer((await options.getSiteName?.()) ?? 'KeyBazaar')
+      const mailer = options.mailer ?? sharedMailer((await options.getSiteName?.()) ?? 'KeyBazaar')
       await mailer.send(message)
     },
   }
@@ -135,16 +143,7 @@ export function mailJobHandlers(
 // Templates: every mail has an HTML and a text version, the site name, and the support
 // contacts from the site settings.
 
-function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}
-
-interface MailContent {
+export interface MailContent {
   to: string
   subject: string
   greeting: string
@@ -154,10 +153,13 @@ interface MailContent {
   note?: string
 }
 
-export type MailSettings = Pick<
-  SiteSettings,
-  'siteName' | 'contactEmail' | 'phoneNumber' | 'whatsappNumber'
->
+/** What a mail shows of the site settings (app/data/settings.server.ts passes its own). */
+export interface MailSettings {
+  siteName: string
+  contactEmail: string
+  phoneNumber: string
+  whatsappNumber: string
+}
 
 function supportLines(settings: MailSettings): string[] {
   const lines: string[] = []
@@ -233,5 +235,40 @@ export function passwordResetMail(
     ],
     action: { label: 'Set a new password', url: data.url },
     note: `The link works once and expires in ${data.expiresInMinutes} minutes.`,
+  })
+}
+
+export function confirmEmailMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; url: string; expiresInHours: number },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Confirm your ${settings.siteName} account`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Thank you for signing up at ${settings.siteName}. Confirm that this is your address to finish creating your account.`,
+      'If you did not sign up, ignore this e-mail: no account is opened without this link.',
+    ],
+    action: { label: 'Confirm my address', url: data.url },
+    note: `The link signs you in and expires in ${data.expiresInHours} hours.`,
+  })
+}
+
+export function signupAttemptMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; loginUrl: string },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Someone tried to create a ${settings.siteName} account with your address`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Someone (hopefully you) tried to create a ${settings.siteName} account with this e-mail address, but you already have one. No new account was created and nothing was changed.`,
+      'Sign in with your password. If you forgot it, use "Forgot password?" on the login form to set a new one.',
+    ],
+    action: { label: 'Sign in', url: data.loginUrl },
   })
 }

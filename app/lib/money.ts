@@ -26,7 +26,8 @@ export function discountPercent(pricePaise: number, originalPaise: number): numb
 
 /** Exact "1499.00"-style text for gateways (never floating point). */
 export function paiseToDecimalText(paise: number): string {
-  if (!Number.isSafeInteger(paise) || paise < 0) throw new RangeError(`Not an amount in paise: ${paise}`)
+  if (!Number.isSafeInteger(paise) || paise < 0)
+    throw new RangeError(`Not an amount in paise: ${paise}`)
   return `${Math.floor(paise / 100)}.${String(paise % 100).padStart(2, '0')}`
 }
 

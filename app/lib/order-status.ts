@@ -25,3 +25,8 @@ void complete
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
 }
+
+/** Where a buyer's order lives, its invoice, and the back office's page of the same order. */
+export const orderPath = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`
+export const invoicePath = (orderId: string) => `${orderPath(orderId)}/invoice.pdf`
+export const adminOrderPath = (orderId: string) => `/admin${orderPath(orderId)}`

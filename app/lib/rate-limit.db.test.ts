@@ -2,10 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { createDatabase, type DB } from './db.server'
 import {
+  backoffWait,
+  clearPolicy,
   clearRateLimit,
+  hitPolicies,
+  hitPolicy,
   hitRateLimit,
   hitRateLimits,
   pruneRateLimits,
+  RATE_LIMIT_POLICIES,
+  recordBackoffFailure,
   releaseRateLimit,
   tooManyAttemptsMessage,
 } from './rate-limit.server'
@@ -111,11 +117,117 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('says how long to wait in plain words', () => {
-    expect(tooManyAttemptsMessage(30)).toBe(
+    expect(tooManyAttemptsMessage(1)).toBe('Too many attempts. Please wait 1 second and try again.')
+    expect(tooManyAttemptsMessage(32)).toBe(
+      'Too many attempts. Please wait 32 seconds and try again.',
+    )
+    expect(tooManyAttemptsMessage(60)).toBe(
       'Too many attempts. Please wait 1 minute and try again.',
     )
     expect(tooManyAttemptsMessage(601)).toBe(
       'Too many attempts. Please wait 11 minutes and try again.',
     )
+  })
+
+  it('counts a named policy per subject, and the checkout policies count together from two processes', async () => {
+    const now = at('2030-02-01T10:00:00.000Z')
+    const { limit } = RATE_LIMIT_POLICIES.checkoutIp
+    const hits = await Promise.all(
+      Array.from({ length: limit + 6 }, (_, i) =>
+        hitPolicy(i % 2 ? t.db : other, 'checkoutIp', '198.51.100.20', now),
+      ),
+    )
+    expect(hits.filter((hit) => hit.allowed)).toHaveLength(limit)
+    expect((await hitPolicy(t.db, 'checkoutIp', '198.51.100.21', now)).allowed).toBe(true)
+    const both = await hitPolicies(
+      other,
+      [
+        ['checkoutIp', '198.51.100.20'],
+        ['checkoutEmail', 'buyer@example.test'],
+      ],
+      now,
+    )
+    expect(both.blocked?.key).toBe('checkoutIp:198.51.100.20')
+    expect(both.hits.map((hit) => hit.count)).toEqual([limit + 7, 1])
+  })
+
+  it('defines a limit for every abuse-prone write, including reviews and the wishlist', () => {
+    for (const name of [
+      'signUpIp',
+      'passwordResetIp',
+      'passwordResetEmail',
+      'checkoutIp',
+      'checkoutEmail',
+      'orderTokenIp',
+      'reviewUser',
+      'wishlistUser',
+    ] as const) {
+      expect(RATE_LIMIT_POLICIES[name].limit, name).toBeGreaterThan(0)
+    }
+  })
+})
+
+describe(`sign-in back-off per account and address (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const start = at('2030-03-01T10:00:00.000Z')
+  const later = (seconds: number) => new Date(start.getTime() + seconds * 1000)
+
+  it('lets five failures through, then makes each further attempt wait 2^failures seconds up to 15 minutes', async () => {
+    const subject = 'owner@example.test|203.0.113.50'
+    const waits: number[] = []
+    let clock = 0
+    for (let failure = 1; failure <= 12; failure++) {
+      expect(await backoffWait(t.db, 'signInAccountIp', subject, later(clock))).toBe(0)
+      const { waitSeconds, failures } = await recordBackoffFailure(
+        t.db,
+        'signInAccountIp',
+        subject,
+        later(clock),
+      )
+      expect(failures).toBe(failure)
+      waits.push(waitSeconds)
+      expect(await backoffWait(t.db, 'signInAccountIp', subject, later(clock))).toBe(waitSeconds)
+      if (waitSeconds > 1) {
+        expect(
+          await backoffWait(t.db, 'signInAccountIp', subject, later(clock + waitSeconds - 1)),
+        ).toBe(1)
+      }
+      clock += waitSeconds
+    }
+    expect(waits).toEqual([0, 0, 0, 0, 32, 64, 128, 256, 512, 900, 900, 900])
+  })
+
+  it('does not hold back the owner signing in from another address', async () => {
+    const attacker = 'victim@example.test|203.0.113.66'
+    for (let i = 0; i < 9; i++) await recordBackoffFailure(t.db, 'signInAccountIp', attacker, start)
+    expect(await backoffWait(t.db, 'signInAccountIp', attacker, start)).toBe(512)
+    expect(
+      await backoffWait(t.db, 'signInAccountIp', 'victim@example.test|198.51.100.3', start),
+    ).toBe(0)
+  })
+
+  it('forgets the failures after a quiet day, and after a successful sign-in', async () => {
+    const subject = 'forgetful@example.test|192.0.2.40'
+    for (let i = 0; i < 6; i++) await recordBackoffFailure(t.db, 'signInAccountIp', subject, start)
+    const nextDay = later(RATE_LIMIT_POLICIES.signInAccountIp.forgetAfterSeconds)
+    expect(await backoffWait(t.db, 'signInAccountIp', subject, nextDay)).toBe(0)
+    expect((await recordBackoffFailure(t.db, 'signInAccountIp', subject, nextDay)).failures).toBe(1)
+
+    for (let i = 0; i < 6; i++)
+      await recordBackoffFailure(t.db, 'signInAccountIp', subject, nextDay)
+    await clearPolicy(t.db, 'signInAccountIp', subject)
+    expect(await backoffWait(t.db, 'signInAccountIp', subject, nextDay)).toBe(0)
+  })
+
+  it('counts every failure when they arrive at once from two processes', async () => {
+    const subject = 'parallel@example.test|198.51.100.77'
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        recordBackoffFailure(i % 2 ? t.db : other, 'signInAccountIp', subject, start),
+      ),
+    )
+    expect(results.map((result) => result.failures).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    )
+    expect(await backoffWait(other, 'signInAccountIp', subject, start)).toBe(900)
   })
 })

@@ -1,31 +1,78 @@
-import { sql } from 'kysely'
+import { sql, type RawBuilder } from 'kysely'
 import type { DB } from './db.server'
 
 /**
- * Abuse protection for sign-in, sign-up and password reset: fixed-window counters in the
- * database (table rate_limit), so every app process behind a load balancer shares them.
+ * Abuse limits: counters in the database (table rate_limit), so every app process behind a
+ * load balancer shares them. Each limit is a named policy in RATE_LIMIT_POLICIES, the one
+ * table of limits; callers name the policy and the subject (an address, an e-mail, a user id):
+ *
+ *   const hit = await hitPolicy(db, 'checkoutIp', ip)            // a fixed-window counter
+ *   if (!hit.allowed) ... 429, tooManyAttemptsMessage(hit.retryAfterSeconds)
+ *
+ * Sign-in is different (`signInAccountIp`, a back-off): failures are counted per account and
+ * client address, and after a few of them each further attempt from that address waits
+ * 2^failures seconds, up to a cap. Nobody can lock the owner out from another address; the
+ * per-address ceiling `signInIp` stops one address trying many accounts.
  *
  * Per-IP limits are generous on purpose: Indian mobile carriers put many customers behind
- * one address (CGNAT). Per-account limits are strict: they stop password guessing.
+ * one address (CGNAT). See docs/auth.md ("Abuse protection").
  */
 export interface RateLimitRule {
   limit: number
   windowSeconds: number
 }
 
-export const AUTH_RATE_LIMITS = {
-  /** Failed sign-ins for one e-mail address. */
-  loginAccount: { limit: 5, windowSeconds: 15 * 60 },
-  /** Failed sign-ins from one address. */
-  loginIp: { limit: 50, windowSeconds: 15 * 60 },
-  signupAccount: { limit: 5, windowSeconds: 15 * 60 },
-  signupIp: { limit: 30, windowSeconds: 15 * 60 },
-  /** "Forgot password" mails for one e-mail address. */
-  resetAccount: { limit: 3, windowSeconds: 60 * 60 },
-  resetIp: { limit: 20, windowSeconds: 60 * 60 },
-  /** Attempts to use a reset link (guessing tokens). */
-  resetTokenIp: { limit: 20, windowSeconds: 15 * 60 },
-} satisfies Record<string, RateLimitRule>
+export interface BackoffRule {
+  /** Failures allowed before any wait. */
+  freeFailures: number
+  /** The longest wait, in seconds. */
+  capSeconds: number
+  /** A subject with no failure for this long starts again from zero. */
+  forgetAfterSeconds: number
+}
+
+export const RATE_LIMIT_POLICIES = {
+  /** Failed sign-ins for one account from one address: back-off, never a lockout. */
+  signInAccountIp: { freeFailures: 5, capSeconds: 15 * 60, forgetAfterSeconds: 24 * 60 * 60 },
+  /** Failed sign-ins from one address, whatever the accounts. */
+  signInIp: { limit: 50, windowSeconds: 15 * 60 },
+  /** Sign-up forms from one address. */
+  signUpIp: { limit: 30, windowSeconds: 15 * 60 },
+  /** Sign-up forms for one e-mail address (each one mails that address). */
+  signUpEmail: { limit: 5, windowSeconds: 15 * 60 },
+  /** "Forgot password" requests from one address. */
+  passwordResetIp: { limit: 20, windowSeconds: 60 * 60 },
+  /** "Forgot password" mails to one e-mail address. */
+  passwordResetEmail: { limit: 3, windowSeconds: 60 * 60 },
+  /** Attempts to use a reset link from one address (guessing tokens). */
+  passwordResetLinkIp: { limit: 20, windowSeconds: 15 * 60 },
+  /** Orders started from one address (each one reserves a payment at the gateway); generous,
+   * since mobile carriers put many buyers behind one address. */
+  checkoutIp: { limit: 40, windowSeconds: 10 * 60 },
+  /** Orders started for one buyer e-mail address: what a buyer retrying a failed payment needs. */
+  checkoutEmail: { limit: 10, windowSeconds: 10 * 60 },
+  /** Order tokens tried from one address (a secret link or ?token=); working tokens give theirs back. */
+  orderTokenIp: { limit: 30, windowSeconds: 15 * 60 },
+  /** Password checks before deleting an account, per user (guessing a left-open session's password). */
+  accountDeleteUser: { limit: 10, windowSeconds: 15 * 60 },
+  /** Reviews written by one user. */
+  reviewUser: { limit: 10, windowSeconds: 60 * 60 },
+  /** Wishlist additions and removals by one user. */
+  wishlistUser: { limit: 120, windowSeconds: 60 * 60 },
+} as const satisfies Record<string, RateLimitRule | BackoffRule>
+
+type Policies = typeof RATE_LIMIT_POLICIES
+export type WindowPolicyName = {
+  [K in keyof Policies]: Policies[K] extends RateLimitRule ? K : never
+}[keyof Policies]
+export type BackoffPolicyName = {
+  [K in keyof Policies]: Policies[K] extends BackoffRule ? K : never
+}[keyof Policies]
+
+/** The counter's key: the policy name and its subject (lower-cased e-mail, address, user id). */
+export function rateLimitKey(policy: keyof Policies, subject: string): string {
+  return `${policy}:${subject}`
+}
 
 export interface RateLimitHit {
   key: string
@@ -103,6 +150,108 @@ export async function hitRateLimits(
   return { hits, blocked: hits.find((hit) => !hit.allowed) ?? null }
 }
 
+/** Counts one attempt of a window policy for `subject` (see RATE_LIMIT_POLICIES). */
+export function hitPolicy(
+  db: DB,
+  policy: WindowPolicyName,
+  subject: string,
+  now = new Date(),
+): Promise<RateLimitHit> {
+  return hitRateLimit(db, rateLimitKey(policy, subject), RATE_LIMIT_POLICIES[policy], now)
+}
+
+/**
+ * Counts one attempt against each policy; `blocked` is the first one over its limit, or null.
+ * Every counter is hit, so a blocked caller keeps being counted.
+ */
+export function hitPolicies(
+  db: DB,
+  checks: ReadonlyArray<readonly [policy: WindowPolicyName, subject: string]>,
+  now = new Date(),
+): Promise<{ hits: RateLimitHit[]; blocked: RateLimitHit | null }> {
+  return hitRateLimits(
+    db,
+    checks.map(([policy, subject]) => ({
+      key: rateLimitKey(policy, subject),
+      rule: RATE_LIMIT_POLICIES[policy],
+    })),
+    now,
+  )
+}
+
+/** Seconds a back-off subject must wait after `failures` failures (0: may try now). */
+export function backoffSeconds(rule: BackoffRule, failures: number): number {
+  if (failures < rule.freeFailures) return 0
+  return Math.min(rule.capSeconds, 2 ** failures)
+}
+
+/**
+ * How long `subject` must wait before its next attempt under a back-off policy (0: now).
+ * Only reads: a refused attempt does not make the wait longer.
+ */
+export async function backoffWait(
+  db: DB,
+  policy: BackoffPolicyName,
+  subject: string,
+  now = new Date(),
+): Promise<number> {
+  const row = await db
+    .selectFrom('rateLimit')
+    // For back-off rows window_start holds the time of the next allowed attempt.
+    .select('windowStart')
+    .where('key', '=', rateLimitKey(policy, subject))
+    .where('expiresAt', '>', now.toISOString())
+    .executeTakeFirst()
+  if (!row) return 0
+  const waitMs = new Date(row.windowStart).getTime() - now.getTime()
+  return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0
+}
+
+/**
+ * Records one failure under a back-off policy and returns the failures so far and the wait
+ * before the next attempt. One atomic upsert: the wait for each possible count is computed
+ * here and picked by the database, so failures from several processes all count.
+ */
+export async function recordBackoffFailure(
+  db: DB,
+  policy: BackoffPolicyName,
+  subject: string,
+  now = new Date(),
+): Promise<{ failures: number; waitSeconds: number }> {
+  const rule: BackoffRule = RATE_LIMIT_POLICIES[policy]
+  const nowIso = now.toISOString()
+  const expiresAt = new Date(now.getTime() + rule.forgetAfterSeconds * 1000).toISOString()
+  const after = (failures: number) =>
+    new Date(now.getTime() + backoffSeconds(rule, failures) * 1000).toISOString()
+  // The count after this failure; a forgotten (expired) row starts again.
+  const next = sql<number>`(case when rate_limit.expires_at <= ${nowIso} then 1 else rate_limit.count + 1 end)`
+  // Past this count the wait is the cap.
+  const lastStep = Math.ceil(Math.log2(rule.capSeconds))
+  const steps: RawBuilder<unknown>[] = []
+  for (let failures = rule.freeFailures; failures < lastStep; failures++) {
+    steps.push(sql`when ${next} = ${failures} then ${after(failures)}`)
+  }
+  const row = await db
+    .insertInto('rateLimit')
+    .values({ key: rateLimitKey(policy, subject), windowStart: after(1), count: 1, expiresAt })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        count: next,
+        windowStart: sql<string>`case when ${next} < ${rule.freeFailures} then ${nowIso} ${sql.join(steps, sql` `)} else ${after(lastStep)} end`,
+        expiresAt,
+      }),
+    )
+    .returning('count')
+    .executeTakeFirstOrThrow()
+  const failures = Number(row.count)
+  return { failures, waitSeconds: backoffSeconds(rule, failures) }
+}
+
+/** Forgets a subject's counter under a policy (e.g. after a successful sign-in). */
+export function clearPolicy(db: DB, policy: keyof Policies, subject: string): Promise<void> {
+  return clearRateLimit(db, rateLimitKey(policy, subject))
+}
+
 /** Removes counters whose window has ended (run from the job runner's housekeeping). */
 export async function pruneRateLimits(db: DB, now = new Date()): Promise<number> {
   const result = await db
@@ -112,8 +261,13 @@ export async function pruneRateLimits(db: DB, now = new Date()): Promise<number>
   return Number(result.numDeletedRows)
 }
 
+/** "Please wait 32 seconds" under a minute, whole minutes (rounded up) from there. */
 export function tooManyAttemptsMessage(retryAfterSeconds: number): string {
-  const minutes = Math.ceil(retryAfterSeconds / 60)
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds))
+  if (seconds < 60) {
+    return `Too many attempts. Please wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`
+  }
+  const minutes = Math.ceil(seconds / 60)
   return `Too many attempts. Please wait ${minutes} minute${minutes === 1 ? '' : 's'} and try again.`
 }
 

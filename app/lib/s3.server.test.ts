@@ -1,139 +1,43 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import {
-  amzDate,
   backoffMs,
   createS3Client,
   createS3Storage,
   DEFAULT_RETRY_POLICY,
-  EMPTY_SHA256,
-  sha256Hex,
-  signV4,
+  signS3Request,
   StorageError,
-  uriEncode,
   type S3Config,
 } from './s3.server'
-import { startFakeS3, type FakeS3 } from '../../tests/helpers/s3'
+import { startFakeS3, startS3rver, type FakeS3, type ThirdPartyS3 } from '../../tests/helpers/s3'
 
-// ---------------------------------------------------------------------------------------
-// The signature against AWS's published examples ("Signature Calculations for the
-// Authorization Header", Amazon S3 API reference): same credentials, date and requests.
-
-const AWS_EXAMPLE = {
-  credentials: {
-    accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-    secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-  },
-  scope: { region: 'us-east-1', service: 's3' },
-  host: 'examplebucket.s3.amazonaws.com',
-  date: '20130524T000000Z',
-}
-
-describe('AWS Signature Version 4', () => {
-  it('reproduces the GET Object example (Range header): canonical request, string to sign, signature', () => {
-    const result = signV4(
-      {
-        method: 'GET',
-        url: new URL(`https://${AWS_EXAMPLE.host}/test.txt`),
-        headers: {
-          Host: AWS_EXAMPLE.host,
-          Range: 'bytes=0-9',
-          'x-amz-content-sha256': EMPTY_SHA256,
-          'x-amz-date': AWS_EXAMPLE.date,
-        },
-        payloadHash: EMPTY_SHA256,
-      },
-      AWS_EXAMPLE.credentials,
-      AWS_EXAMPLE.scope,
-    )
-    expect(result.canonicalRequest).toBe(
-      [
-        'GET',
-        '/test.txt',
-        '',
-        `host:${AWS_EXAMPLE.host}`,
-        'range:bytes=0-9',
-        `x-amz-content-sha256:${EMPTY_SHA256}`,
-        `x-amz-date:${AWS_EXAMPLE.date}`,
-        '',
-        'host;range;x-amz-content-sha256;x-amz-date',
-        EMPTY_SHA256,
-      ].join('\n'),
-    )
-    expect(result.stringToSign).toBe(
-      [
-        'AWS4-HMAC-SHA256',
-        '20130524T000000Z',
-        '20130524/us-east-1/s3/aws4_request',
-        '7344ae5b7ee6c3e7e6b0fe0640412a37625d1fbfff95c48bbb2dc43964946972',
-      ].join('\n'),
-    )
-    expect(result.signature).toBe(
-      'f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
-    )
-    expect(result.authorization).toBe(
-      'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request,SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41',
-    )
-  })
-
-  it('reproduces the PUT Object example (encoded key, signed payload, extra headers)', () => {
-    const body = 'Welcome to Amazon S3.'
-    const payloadHash = sha256Hex(body)
-    expect(payloadHash).toBe('44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072')
-    const result = signV4(
+// The signing wiring against AWS's published PUT Object example ("Signature Calculations for
+// the Authorization Header", Amazon S3 API reference): same credentials, date and request.
+describe('request signing', () => {
+  it('reproduces the PUT Object example: encoded key, signed payload hash, extra headers', async () => {
+    const headers = await signS3Request(
       {
         method: 'PUT',
-        url: new URL(`https://${AWS_EXAMPLE.host}/${uriEncode('test$file.text', true)}`),
+        url: new URL('https://examplebucket.s3.amazonaws.com/test%24file.text'),
         headers: {
-          Host: AWS_EXAMPLE.host,
           Date: 'Fri, 24 May 2013 00:00:00 GMT',
-          'x-amz-date': AWS_EXAMPLE.date,
           'x-amz-storage-class': 'REDUCED_REDUNDANCY',
-          'x-amz-content-sha256': payloadHash,
         },
-        payloadHash,
+        body: new TextEncoder().encode('Welcome to Amazon S3.'),
       },
-      AWS_EXAMPLE.credentials,
-      AWS_EXAMPLE.scope,
+      {
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        region: 'us-east-1',
+      },
+      new Date('2013-05-24T00:00:00Z'),
     )
-    expect(result.canonicalRequest.split('\n').slice(0, 2)).toEqual(['PUT', '/test%24file.text'])
-    expect(result.signedHeaders).toBe(
-      'date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class',
+    expect(headers.get('x-amz-content-sha256')).toBe(
+      '44ce7dd67c959e0d3524ffac1771dfbba87d2b6b4b4e99e42034a8b803f8b072',
     )
-    expect(result.signature).toBe(
-      '98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd',
+    expect(headers.get('x-amz-date')).toBe('20130524T000000Z')
+    expect(headers.get('authorization')).toBe(
+      'AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/aws4_request, SignedHeaders=date;host;x-amz-content-sha256;x-amz-date;x-amz-storage-class, Signature=98ad721746da40c64f1a55b78f14c238d841ea1380cd77a1b5971af0ece108bd',
     )
-  })
-
-  it('reproduces the GET Bucket Lifecycle and GET Bucket (list objects) examples (query strings)', () => {
-    const sign = (path: string) =>
-      signV4(
-        {
-          method: 'GET',
-          url: new URL(`https://${AWS_EXAMPLE.host}${path}`),
-          headers: {
-            Host: AWS_EXAMPLE.host,
-            'x-amz-content-sha256': EMPTY_SHA256,
-            'x-amz-date': AWS_EXAMPLE.date,
-          },
-          payloadHash: EMPTY_SHA256,
-        },
-        AWS_EXAMPLE.credentials,
-        AWS_EXAMPLE.scope,
-      )
-    const lifecycle = sign('/?lifecycle')
-    expect(lifecycle.canonicalRequest.split('\n')[2]).toBe('lifecycle=')
-    expect(lifecycle.signature).toBe(
-      'fea454ca298b7da1c68078a5d1bdbfbbe0d65c699e0f91ac7a200a0136783543',
-    )
-    const list = sign('/?prefix=J&max-keys=2')
-    expect(list.canonicalRequest.split('\n')[2]).toBe('max-keys=2&prefix=J')
-    expect(list.signature).toBe('34b48302e7b5fa45bde8084f4b7868a86f0a534bc59db6670ed5711ef69dc6f7')
-  })
-
-  it('encodes as RFC 3986 wants: unreserved characters kept, slashes kept in keys only', () => {
-    expect(uriEncode('a b/c~d_e.f-g*h')).toBe('a%20b%2Fc~d_e.f-g%2Ah')
-    expect(uriEncode('products/ä 1.png', true)).toBe('products/%C3%A4%201.png')
-    expect(amzDate(new Date('2026-03-01T09:08:07.123Z'))).toBe('20260301T090807Z')
   })
 })
 
@@ -287,6 +191,49 @@ describe('S3 client and storage against a local S3-compatible server', () => {
   })
 })
 
+describe('S3 storage against a third-party S3 server (s3rver, its own SigV4 check)', () => {
+  let server: ThirdPartyS3
+  let config: S3Config
+  beforeAll(async () => {
+    server = await startS3rver({ bucket: 'shop-media' })
+    config = {
+      endpoint: server.url,
+      bucket: server.bucket,
+      accessKeyId: server.accessKeyId,
+      secretAccessKey: server.secretAccessKey,
+      region: 'ap-south-1',
+    }
+  })
+  afterAll(async () => {
+    await server.close()
+  })
+
+  it('puts, reads, stats and deletes an object the server accepted as signed', async () => {
+    const storage = createS3Storage(config)
+    const body = Buffer.from('webp bytes, more or less')
+    await storage.put('products/1715_ab-c.v2.webp', body, 'image/webp')
+    expect(await storage.read('products/1715_ab-c.v2.webp')).toEqual(body)
+    expect(await storage.stat('products/1715_ab-c.v2.webp')).toMatchObject({ size: body.length })
+    const head = await storage.client.headObject('products/1715_ab-c.v2.webp')
+    expect(head?.contentType).toBe('image/webp')
+    await storage.delete('products/1715_ab-c.v2.webp')
+    expect(await storage.client.headObject('products/1715_ab-c.v2.webp')).toBeNull()
+    await expect(storage.client.getObject('products/1715_ab-c.v2.webp')).rejects.toMatchObject({
+      code: 'object-not-found',
+    })
+  })
+
+  it('is refused with SignatureDoesNotMatch when the secret is wrong', async () => {
+    const client = createS3Client({ ...config, secretAccessKey: 'not-the-secret' })
+    await expect(
+      client.putObject('products/x.webp', Buffer.from('x'), 'image/webp'),
+    ).rejects.toMatchObject({
+      code: 'unauthorized',
+      message: expect.stringContaining('SignatureDoesNotMatch'),
+    })
+  })
+})
+
 describe('configuration (STORAGE_S3_*)', () => {
   const full = {
     STORAGE_S3_ENDPOINT: 'https://s3.ap-south-1.amazonaws.com/',
@@ -297,7 +244,7 @@ describe('configuration (STORAGE_S3_*)', () => {
 
   it('selects S3 storage when endpoint, bucket and keys are set (region defaults to us-east-1)', async () => {
     const { parseEnv } = await import('./env.server')
-    const { createStorage } = await import('./storage.server')
+    const { createStorage } = await import('./app-context.server')
     expect(parseEnv({}).storageS3).toBeUndefined()
     const env = parseEnv({ ...full, STORAGE_S3_PUBLIC_URL: 'https://cdn.example.in' })
     expect(env.storageS3).toEqual({

@@ -1,120 +1,23 @@
 import crypto from 'node:crypto'
+import { AwsV4Signer } from 'aws4fetch'
 import { IMAGES_PATH_PREFIX } from './images'
+import type { S3Config } from './env.server'
 import { assertSafeKey, type Storage } from './storage.server'
+
+export type { S3Config }
 
 /**
  * S3-compatible object storage (AWS S3, Cloudflare R2, MinIO, Backblaze B2, DigitalOcean
- * Spaces, ...) without an SDK: path-style requests (endpoint/bucket/key) signed with AWS
- * Signature Version 4, using node:crypto and fetch.
+ * Spaces, ...): path-style requests (endpoint/bucket/key) signed with AWS Signature Version 4
+ * by `aws4fetch`, sent with fetch. Why that library and not the AWS SDK:
+ * docs/decisions/0010-infrastructure-libraries.md.
  *
- * Retries follow the original's storage client (spec sections 8 and 9): 5xx, 408 and 429 and
- * network failures are retried with exponential backoff and jitter, each wait capped at 64 s,
- * until the operation's deadline (2 minutes; 10 minutes for uploads). 401, 402, 403 and 404
- * become StorageError codes unauthenticated, quota-exceeded, unauthorized, object-not-found.
+ * Retries follow the original's storage client: 5xx, 408 and 429 and network failures are
+ * retried with exponential backoff and jitter, each wait capped at 64 s, until the operation's
+ * deadline (2 minutes; 10 minutes for uploads). 401, 402, 403 and 404 become StorageError
+ * codes unauthenticated, quota-exceeded, unauthorized, object-not-found. aws4fetch's own
+ * retry loop is not used: its waits and deadline are not these.
  */
-
-// ---------------------------------------------------------------------------------------
-// Signature Version 4
-
-export interface SigV4Credentials {
-  accessKeyId: string
-  secretAccessKey: string
-}
-
-export interface SigV4Request {
-  method: string
-  url: URL
-  /** Every header to sign, including host, x-amz-date and x-amz-content-sha256. */
-  headers: Record<string, string>
-  /** Hex SHA-256 of the body (or UNSIGNED-PAYLOAD). */
-  payloadHash: string
-}
-
-export interface SigV4Result {
-  authorization: string
-  canonicalRequest: string
-  stringToSign: string
-  signature: string
-  signedHeaders: string
-}
-
-export const EMPTY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'
-
-export const sha256Hex = (data: string | Buffer | Uint8Array) =>
-  crypto.createHash('sha256').update(data).digest('hex')
-const hmac = (key: crypto.BinaryLike, data: string) =>
-  crypto.createHmac('sha256', key).update(data).digest()
-
-/** RFC 3986 encoding as SigV4 wants it: unreserved characters kept, the rest %XX in upper case. */
-export function uriEncode(value: string, keepSlash = false): string {
-  let out = ''
-  for (const byte of Buffer.from(value, 'utf8')) {
-    const char = String.fromCharCode(byte)
-    if (/[A-Za-z0-9\-._~]/.test(char) || (keepSlash && char === '/')) out += char
-    else out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`
-  }
-  return out
-}
-
-/** 20130524T000000Z */
-export function amzDate(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}/, '')
-}
-
-/**
- * Signs a request (the Authorization header's value). The URL's path must already be in its
- * encoded form (S3 encodes each key segment once; we never double-encode).
- */
-export function signV4(
-  request: SigV4Request,
-  credentials: SigV4Credentials,
-  scope: { region: string; service: string },
-): SigV4Result {
-  const headers = Object.entries(request.headers)
-    .map(([name, value]) => [name.toLowerCase(), value.trim().replace(/\s+/g, ' ')] as const)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  const date = headers.find(([name]) => name === 'x-amz-date')?.[1]
-  if (!date) throw new Error('signV4 needs an x-amz-date header')
-  const day = date.slice(0, 8)
-
-  const query = [...request.url.searchParams.entries()]
-    .map(([key, value]) => [uriEncode(key), uriEncode(value)] as const)
-    .sort(([ak, av], [bk, bv]) => (ak === bk ? (av < bv ? -1 : 1) : ak < bk ? -1 : 1))
-    .map(([key, value]) => `${key}=${value}`)
-    .join('&')
-  const signedHeaders = headers.map(([name]) => name).join(';')
-  const canonicalRequest = [
-    request.method.toUpperCase(),
-    request.url.pathname || '/',
-    query,
-    headers.map(([name, value]) => `${name}:${value}\n`).join(''),
-    signedHeaders,
-    request.payloadHash,
-  ].join('\n')
-
-  const credentialScope = `${day}/${scope.region}/${scope.service}/aws4_request`
-  const stringToSign = [
-    'AWS4-HMAC-SHA256',
-    date,
-    credentialScope,
-    sha256Hex(canonicalRequest),
-  ].join('\n')
-  const signingKey = hmac(
-    hmac(hmac(hmac(`AWS4${credentials.secretAccessKey}`, day), scope.region), scope.service),
-    'aws4_request',
-  )
-  const signature = crypto.createHmac('sha256', signingKey).update(stringToSign).digest('hex')
-  return {
-    authorization: `AWS4-HMAC-SHA256 Credential=${credentials.accessKeyId}/${credentialScope},SignedHeaders=${signedHeaders},Signature=${signature}`,
-    canonicalRequest,
-    stringToSign,
-    signature,
-    signedHeaders,
-  }
-}
 
 // ---------------------------------------------------------------------------------------
 // Errors and retries
@@ -150,11 +53,11 @@ export const isRetryableStatus = (status: number) =>
   status >= 500 || status === 408 || status === 429
 
 export interface RetryPolicy {
-  /** The whole operation's budget (spec: 2 minutes). */
+  /** The whole operation's budget (2 minutes). */
   operationMs: number
-  /** An upload's budget (spec: 10 minutes). */
+  /** An upload's budget (10 minutes). */
   uploadMs: number
-  /** The longest single wait (spec: 64 seconds). */
+  /** The longest single wait (64 seconds). */
   maxBackoffMs: number
   /** The first wait; doubled after each failure. */
   initialBackoffMs: number
@@ -178,18 +81,40 @@ export function backoffMs(
 }
 
 // ---------------------------------------------------------------------------------------
-// The client
+// Signing
 
-export interface S3Config {
-  /** http(s)://host[:port] of the S3 API (no bucket in it). */
-  endpoint: string
-  bucket: string
-  accessKeyId: string
-  secretAccessKey: string
-  region: string
-  /** Where browsers can read objects directly (a CDN or public bucket URL), if anywhere. */
-  publicUrl?: string
+/** 20130524T000000Z, the form x-amz-date and the signer take. */
+const amzDate = (date: Date) => date.toISOString().replace(/[-:]|\.\d{3}/g, '')
+
+/**
+ * The headers to send for one S3 request, Authorization included. The payload's SHA-256 is
+ * signed (x-amz-content-sha256) rather than UNSIGNED-PAYLOAD, aws4fetch's default for S3, so
+ * the server refuses a body that changed on the way.
+ */
+export async function signS3Request(
+  request: { method: string; url: URL; headers?: Record<string, string>; body?: Uint8Array },
+  credentials: Pick<S3Config, 'accessKeyId' | 'secretAccessKey' | 'region'>,
+  date: Date,
+): Promise<Headers> {
+  const payloadHash = crypto
+    .createHash('sha256')
+    .update(request.body ?? new Uint8Array())
+    .digest('hex')
+  const signer = new AwsV4Signer({
+    method: request.method,
+    url: request.url.toString(),
+    headers: { ...request.headers, 'x-amz-content-sha256': payloadHash },
+    accessKeyId: credentials.accessKeyId,
+    secretAccessKey: credentials.secretAccessKey,
+    region: credentials.region,
+    service: 's3',
+    datetime: amzDate(date),
+  })
+  return (await signer.sign()).headers
 }
+
+// ---------------------------------------------------------------------------------------
+// The client
 
 export interface S3ClientOptions {
   retry?: Partial<RetryPolicy>
@@ -229,17 +154,19 @@ export interface S3Client {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
 
+/** Storage keys are checked by assertSafeKey; each path segment is still percent-encoded. */
+const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/')
+
 export function createS3Client(config: S3Config, options: S3ClientOptions = {}): S3Client {
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
   const sleep = options.sleep ?? defaultSleep
   const now = options.now ?? (() => new Date())
   const doFetch = options.fetch ?? fetch
   const endpoint = config.endpoint.replace(/\/+$/, '')
-  const credentials = { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
 
   function objectUrl(key: string): URL {
     assertSafeKey(key)
-    return new URL(`${endpoint}/${uriEncode(config.bucket)}/${uriEncode(key, true)}`)
+    return new URL(`${endpoint}/${encodeURIComponent(config.bucket)}/${encodeKey(key)}`)
   }
 
   async function send(
@@ -249,33 +176,25 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
     extraHeaders: Record<string, string> = {},
   ): Promise<Response> {
     const url = objectUrl(key)
-    const payloadHash = body ? sha256Hex(body) : EMPTY_SHA256
+    const payload = body ? new Uint8Array(body) : undefined
     const budget = method === 'PUT' ? policy.uploadMs : policy.operationMs
-    const elapsed = (() => {
-      const started = now().getTime()
-      return () => now().getTime() - started
-    })()
+    const started = now().getTime()
+    const elapsed = () => now().getTime() - started
     let lastProblem = ''
     for (let attempt = 0; ; attempt += 1) {
       const remaining = budget - elapsed()
       if (remaining <= 0) break
-      // Signed afresh on every attempt: the date is part of the signature.
-      const headers: Record<string, string> = {
-        host: url.host,
-        'x-amz-date': amzDate(now()),
-        'x-amz-content-sha256': payloadHash,
-        ...extraHeaders,
-      }
-      const { authorization } = signV4({ method, url, headers, payloadHash }, credentials, {
-        region: config.region,
-        service: 's3',
-      })
-      const { host: _host, ...sent } = headers
       try {
+        // Signed afresh on every attempt: the date is part of the signature.
+        const headers = await signS3Request(
+          { method, url, headers: extraHeaders, body: payload },
+          config,
+          now(),
+        )
         const response = await doFetch(url, {
           method,
-          headers: { ...sent, authorization },
-          body: body ? new Uint8Array(body) : undefined,
+          headers,
+          body: payload,
           signal: AbortSignal.timeout(remaining),
         })
         if (!isRetryableStatus(response.status)) return response
@@ -303,7 +222,6 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
       response.status,
     )
   }
-
   return {
     objectUrl,
     async putObject(key, body, contentType, extraHeaders = {}) {
@@ -397,7 +315,7 @@ export function createS3Storage(
     url(key) {
       assertSafeKey(key)
       // Without a public URL, browsers get the image through the app (/images/<key>, WebP).
-      return publicUrl ? `${publicUrl}/${uriEncode(key, true)}` : `${IMAGES_PATH_PREFIX}${key}`
+      return publicUrl ? `${publicUrl}/${encodeKey(key)}` : `${IMAGES_PATH_PREFIX}${key}`
     },
   }
 }

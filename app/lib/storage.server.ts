@@ -1,7 +1,5 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import type { Env } from './env.server'
-import { createS3Storage } from './s3.server'
 
 /**
  * Files the shop serves (product images). Local disk under DATA_DIR/uploads by default;
@@ -68,14 +66,6 @@ export function createLocalStorage(root: string): Storage {
       return `${UPLOADS_URL_PREFIX}${key}`
     },
   }
-}
-
-/**
- * The storage the app runs on: S3-compatible object storage when STORAGE_S3_BUCKET is set
- * (see s3.server.ts), otherwise local disk under DATA_DIR/uploads.
- */
-export function createStorage(env: Pick<Env, 'DATA_DIR' | 'storageS3'>): Storage {
-  return env.storageS3 ? createS3Storage(env.storageS3) : createLocalStorage(path.join(env.DATA_DIR, 'uploads'))
 }
 
 /** A product's image field holds a storage key or an absolute URL. */

@@ -1,3 +1,5 @@
+import { safeRedirect } from './safe-redirect'
+
 /**
  * The colour theme a visitor chose: light, dark, or system (the spec's "auto": follow the
  * device). Kept in a cookie so the server renders the right theme on the first byte.
@@ -45,13 +47,5 @@ export function themeClassName(theme: Theme): string {
 
 /** Same-origin path to return to after a form post; anything else falls back to "/". */
 export function safeRedirectPath(value: unknown): string {
-  if (
-    typeof value !== 'string' ||
-    !value.startsWith('/') ||
-    value.startsWith('//') ||
-    value.includes('\\')
-  ) {
-    return '/'
-  }
-  return value
+  return safeRedirect(value, '/')
 }

@@ -7,7 +7,8 @@ import { createProduct, deleteProduct, type ProductInput } from '~/data/product.
 import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { createImageService } from './images.server'
 import { createLocalStorage, type Storage } from './storage.server'
-import { removeProductImage, storeProductImage } from './uploads.server'
+import { removeProductImage } from '~/services/product-images.server'
+import { storeProductImage } from './uploads.server'
 
 /** Replaced and deleted product images leave storage, unless another product still shows them. */
 let t: TestDb

@@ -1,10 +1,8 @@
 import crypto from 'node:crypto'
-import fs from 'node:fs/promises'
 import path from 'node:path'
 import sharp from 'sharp'
-import { countProductsUsingImage } from '~/data/product.server'
 import { services } from './app-context.server'
-import type { DB } from './db.server'
+import { FORM_MESSAGES, formHasNul } from './form-data.server'
 import { IMAGE_WIDTHS, IMAGES_PATH_PREFIX } from './images'
 import type { ImageService } from './images.server'
 import { UPLOADS_URL_PREFIX, type Storage } from './storage.server'
@@ -19,7 +17,7 @@ import {
 } from './validation/product'
 
 /**
- * Product image uploads (spec sections 5, 7, 8 and 9). The file's type is judged by its first
+ * Product image uploads. The file's type is judged by its first
  * bytes, not its name; it is decoded and re-encoded with sharp (metadata such as EXIF and GPS
  * dropped, orientation applied), so only pixels are ever served; it is stored at
  * products/{timestamp}_{random}.{extension}; and the storefront's WebP widths are made at once
@@ -73,37 +71,50 @@ export async function readLimitedBody(
 /** A form body (multipart or urlencoded) read within the upload limit. */
 export async function readLimitedFormData(request: Request, maxBytes?: number): Promise<FormData> {
   const body = await readLimitedBody(request, maxBytes)
+  let form: FormData
   try {
-    return await new Response(new Uint8Array(body), {
+    form = await new Response(new Uint8Array(body), {
       headers: { 'Content-Type': request.headers.get('content-type') ?? '' },
     }).formData()
   } catch {
     throw new UploadError(IMAGE_MESSAGES.invalidType, 400)
   }
+  if (formHasNul(form)) throw new UploadError(FORM_MESSAGES.nul, 400)
+  return form
 }
 
 export function newImageKey(type: ImageType, now: Date = new Date()): string {
   return `products/${now.getTime()}_${crypto.randomBytes(6).toString('hex')}.${IMAGE_TYPE_EXTENSION[type]}`
 }
 
-/** Decodes and re-encodes in the same format, with no metadata; refuses what sharp cannot read. */
+/**
+ * Decodes and re-encodes with no metadata; refuses what sharp cannot read. By default in the
+ * same format, at most MAX_STORED_SIDE wide or tall; `square` makes a WebP of that side,
+ * cropped to the middle (profile photos).
+ */
 export async function reencodeImage(
   bytes: Buffer,
   type: ImageType,
+  options: { square?: number } = {},
 ): Promise<{ body: Buffer; width: number; height: number }> {
   try {
     const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
     const metadata = await input.metadata()
     // The bytes said one thing; the decoder must agree (a PNG header on a JPEG body is refused).
     if (metadata.format !== type) throw new Error(`decoded as ${metadata.format}`)
-    let pipeline = input.rotate().resize({
-      width: MAX_STORED_SIDE,
-      height: MAX_STORED_SIDE,
-      fit: 'inside',
-      withoutEnlargement: true,
-    })
-    pipeline =
-      type === 'jpeg'
+    let pipeline = input.rotate().resize(
+      options.square
+        ? { width: options.square, height: options.square, fit: 'cover' }
+        : {
+            width: MAX_STORED_SIDE,
+            height: MAX_STORED_SIDE,
+            fit: 'inside',
+            withoutEnlargement: true,
+          },
+    )
+    pipeline = options.square
+      ? pipeline.webp({ quality: 82 })
+      : type === 'jpeg'
         ? pipeline.jpeg({ quality: 88, mozjpeg: true })
         : type === 'png'
           ? pipeline.png({ compressionLevel: 9 })
@@ -145,6 +156,36 @@ export async function storeProductImage(
     }
   }
   return { key, previewUrl: `${IMAGES_PATH_PREFIX}${key}?w=640`, width, height }
+}
+
+/** Profile photos are stored as square WebP images of this side (shown at 32 to 96 px). */
+export const PROFILE_PHOTO_SIDE = 256
+const PROFILE_PHOTO_KEY = /^avatars\/[0-9]+_[0-9a-f]{12}\.webp$/
+
+/**
+ * Checks, re-encodes and stores a profile photo (the same checks as product images: judged by
+ * its bytes, decoded and re-encoded without metadata) as a square WebP at avatars/<...>.webp.
+ * Returns the storage key and the URL the profile keeps.
+ */
+export async function storeProfilePhoto(
+  file: { bytes: Buffer },
+  deps: { storage: Storage; now?: Date },
+): Promise<{ key: string; url: string }> {
+  const type = detectImageType(file.bytes)
+  if (!type) throw new UploadError(IMAGE_MESSAGES.invalidType, 415)
+  if (file.bytes.length > IMAGE_MAX_BYTES) throw new UploadError(IMAGE_MESSAGES.tooLarge, 413)
+  const { body } = await reencodeImage(file.bytes, type, { square: PROFILE_PHOTO_SIDE })
+  const now = deps.now ?? new Date()
+  const key = `avatars/${now.getTime()}_${crypto.randomBytes(6).toString('hex')}.webp`
+  await deps.storage.put(key, body, 'image/webp')
+  return { key, url: deps.storage.url(key) }
+}
+
+/** The storage key of a profile photo URL we stored, or null (a Google photo, say). */
+export function profilePhotoKey(url: string | null, storage: Storage): string | null {
+  if (!url) return null
+  const match = /avatars\/[^/?#]+$/.exec(url)?.[0]
+  return match && PROFILE_PHOTO_KEY.test(match) && storage.url(match) === url ? match : null
 }
 
 /**
@@ -200,33 +241,4 @@ export async function copyProductImage(storage: Storage, image: string): Promise
 /** Where the image service keeps its variants (see images.server.ts's imageService). */
 export function imageCacheDir(): string {
   return path.join(services().env.DATA_DIR, 'cache', 'images')
-}
-
-/**
- * Removes a product image from storage when no product (other than `exceptProductId`) still
- * shows it. Images hosted elsewhere are never touched. Returns whether a file was removed.
- * The image service's cached variants (DATA_DIR/cache/images/<key>/, see images.server.ts)
- * go with it.
- */
-export async function removeProductImage(
-  db: DB,
-  storage: Storage,
-  image: string,
-  options: { exceptProductId?: string; cacheDir?: string } = {},
-): Promise<boolean> {
-  if (!isProductImageKey(image)) return false
-  if ((await countProductsUsingImage(db, image, options.exceptProductId)) > 0) return false
-  try {
-    await storage.delete(image)
-    if (options.cacheDir) {
-      const dir = path.join(options.cacheDir, image)
-      if (dir.startsWith(path.join(options.cacheDir, 'products') + path.sep))
-        await fs.rm(dir, { recursive: true, force: true })
-    }
-    return true
-  } catch (error) {
-    // A file left behind wastes space but breaks nothing; the product change stands.
-    console.error(`[uploads] could not remove ${image}:`, error)
-    return false
-  }
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 
-/** The categories of spec section 3, in the order the storefront shows them. */
+/** The shop's twelve categories, in the order the storefront shows them. */
 export const CATEGORIES = [
   'Streaming',
   'Software',
@@ -45,9 +45,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('short_description', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('image', 'text', (col) => col.notNull().defaultTo(''))
     .addColumn('price', 'integer', (col) => col.notNull().check(sql`price > 0`))
-    .addColumn('original_price', 'integer', (col) =>
-      col.notNull().check(sql`original_price > 0`),
-    )
+    .addColumn('original_price', 'integer', (col) => col.notNull().check(sql`original_price > 0`))
     .addColumn('category', 'text', (col) =>
       col.notNull().defaultTo('Streaming').references('category.name').onUpdate('cascade'),
     )

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely'
 
 /**
  * Accounts: better-auth's tables (user, session, account, verification) plus the profile
- * fields of spec section 3 (role, status, permissions, photo, last active).
+ * profile fields (role, status, permissions, photo, last active).
  *
  * better-auth writes real booleans and timestamps on PostgreSQL and 0/1 integers and
  * ISO-8601 text on SQLite, so the columns it owns use each engine's native type; see

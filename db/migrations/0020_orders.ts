@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely'
 
 /**
- * Orders (spec section 3 "Order", also the transaction record), their timeline, and payment
+ * Orders (also the transaction record), their timeline, and payment
  * links. Money is integer paise; timestamps ISO-8601 UTC text; see docs/payments.md.
  *
  * The order's status list already names the states later issues use (delivered,

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Payment gateway records (spec section 3 "Payment gateway record"): one per type, the id
+ * Payment gateway records: one per type, the id
  * equal to the type. Secrets (merchant keys, key secrets) are kept apart from the public
  * settings and encrypted with AES-256-GCM (app/lib/crypto.server.ts); transactions and
  * revenue are computed from orders, never stored.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 /**
- * The admin products list (issue 6) pages newest first, optionally within one category:
+ * The admin products list pages newest first, optionally within one category:
  * with these, both orders are read straight from an index instead of sorting the category
  * (or the whole catalogue) on every page. The id makes the order total (equal timestamps).
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Delivery from stock (issue 7; docs/delivery.md).
+ * Delivery from stock (docs/delivery.md).
  *
  * - product.delivery_mode: `stock` (one stock item per order), `shared` (one secret for every
  *   buyer, in product.shared_secret, encrypted) or `manual` (an admin fulfils by hand). Existing

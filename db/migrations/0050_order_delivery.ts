@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 
 /**
- * Order page access and after-sales (issue 7; docs/delivery.md).
+ * Order page access and after-sales (docs/delivery.md).
  *
  * - order_access_token: further secret links to an order page. The checkout's token hash stays
  *   on the order; each delivery e-mail issues a new token when it is sent, so no token is ever

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 
 /**
- * Invoice numbers (issue 7; docs/delivery.md): Indian GST rules want one consecutive series per
+ * Invoice numbers (docs/delivery.md): Indian GST rules want one consecutive series per
  * financial year (April to March), unique, at most 16 characters. A number is given to an order
  * the first time its invoice is issued, from a per-year counter, in one transaction, so the
  * series has no gaps and an order never gets two numbers.

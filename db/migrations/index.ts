@@ -10,6 +10,16 @@ import * as m0030 from './0030_product_admin_indexes'
 import * as m0040 from './0040_stock'
 import * as m0050 from './0050_order_delivery'
 import * as m0051 from './0051_invoices'
+import * as m0060 from './0060_hash_verification_tokens'
+import * as m0061 from './0061_confirm_existing_accounts'
+import * as m0065 from './0065_test_stock'
+import * as m0070 from './0070_audit_log'
+import * as m0075 from './0075_user_admin_indexes'
+import * as m0080 from './0080_dashboard_indexes'
+import * as m0085 from './0085_wishlist'
+import * as m0090 from './0090_user_preferences'
+import * as m0095 from './0095_gateway_orders'
+import * as m0096 from './0096_gateway_position'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -27,4 +37,14 @@ export const migrations: Record<string, Migration> = {
   '0040_stock': m0040,
   '0050_order_delivery': m0050,
   '0051_invoices': m0051,
+  '0060_hash_verification_tokens': m0060,
+  '0061_confirm_existing_accounts': m0061,
+  '0065_test_stock': m0065,
+  '0070_audit_log': m0070,
+  '0075_user_admin_indexes': m0075,
+  '0080_dashboard_indexes': m0080,
+  '0085_wishlist': m0085,
+  '0090_user_preferences': m0090,
+  '0095_gateway_orders': m0095,
+  '0096_gateway_position': m0096,
 }

@@ -88,6 +88,7 @@ export function paymentPage(
 <form method="post" action="${escapeHtml(respondUrl)}">
 <input type="hidden" name="MID" value="${escapeHtml(txn.mid)}">
 <input type="hidden" name="ORDER_ID" value="${escapeHtml(txn.orderId)}">
+<input type="hidden" name="PAGE_SECRET" value="${escapeHtml(txn.pageSecret)}">
 <fieldset>
 <legend>Payment method</legend>
 <div class="modes">

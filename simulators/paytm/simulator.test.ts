@@ -151,7 +151,7 @@ describe('processTransaction', () => {
     expect(page.html).toContain('name="viewport"')
   })
 
-  it('answers a bad checksum with a signed TXN_FAILURE 330 callback and records no transaction', async () => {
+  it('answers a bad checksum with an unsigned TXN_FAILURE 330 callback and records no transaction', async () => {
     const request = {
       ...signedRequest(),
       CHECKSUMHASH: generatePaytmChecksum({ other: 'thing' }, sim.merchantKey),
@@ -165,7 +165,8 @@ describe('processTransaction', () => {
       RESPCODE: '330',
       RESPMSG: 'Invalid checksum',
     })
-    expectSigned(callback.fields)
+    // Anyone can post here: a signed failure would let them fail someone else's order.
+    expect(callback.fields.CHECKSUMHASH).toBeUndefined()
     expect((await legacyStatus(request.ORDER_ID)).json).toMatchObject({
       RESPCODE: '334',
       RESPMSG: 'Invalid Order ID',
@@ -270,6 +271,32 @@ describe('the outcome buttons', () => {
     )
     expect(again.fields.STATUS).toBe('TXN_FAILURE')
     expect(again.fields.TXNID).toBe(callback.fields.TXNID)
+  })
+
+  it("answers a payment page's buttons only with the secret that page handed out", async () => {
+    const request = signedRequest()
+    const page = await post('/theia/processTransaction', request)
+    const buttons = readForm(page.html)
+    expect(buttons.fields.PAGE_SECRET).toMatch(/^[A-Za-z0-9_-]{43}$/)
+    // Someone else who knows the order id (it is no secret) tries to answer the page.
+    for (const secret of [undefined, '', 'x'.repeat(43), `${buttons.fields.PAGE_SECRET}x`]) {
+      const { PAGE_SECRET: _dropped, ...rest } = buttons.fields
+      const forged = await post(buttons.action, {
+        ...rest,
+        ...(secret === undefined ? {} : { PAGE_SECRET: secret }),
+        PAYMENTMODE: 'UPI',
+        outcome: 'failure',
+      })
+      expect(forged.status).toBe(404)
+      expect(forged.html).not.toContain('CHECKSUMHASH')
+    }
+    expect((await legacyStatus(request.ORDER_ID)).json).toMatchObject({ RESPCODE: '400' })
+    // The buyer's own page still works.
+    const callback = readForm(
+      (await post(buttons.action, { ...buttons.fields, PAYMENTMODE: 'UPI', outcome: 'success' }))
+        .html,
+    )
+    expect(callback.fields.STATUS).toBe('TXN_SUCCESS')
   })
 
   it('refuses a second payment for an order id that is already final', async () => {

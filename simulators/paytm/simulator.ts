@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { paiseToDecimalText, parseDecimalTextToPaise } from '../../app/lib/money'
@@ -147,6 +148,17 @@ function reported(txn: SimTransaction) {
   return { status: txn.state, code: txn.respCode, message: txn.respMsg }
 }
 
+function newPageSecret(): string {
+  return crypto.randomBytes(32).toString('base64url')
+}
+
+function samePageSecret(expected: string, given: string | undefined): boolean {
+  if (!given) return false
+  const a = Buffer.from(expected)
+  const b = Buffer.from(given)
+  return a.length === b.length && crypto.timingSafeEqual(a, b)
+}
+
 export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandler {
   const basePath = normalizeBasePath(options.basePath)
   const settleAfterMs = options.settlePendingAfterMs ?? 5000
@@ -252,11 +264,9 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
     const key = keyOf(posted.MID)
     const { CHECKSUMHASH: checksum, ...signed } = posted
     if (!key || !verifyPaytmChecksum(signed, key, checksum)) {
-      return sendCallback(
-        res,
-        callbackUrl,
-        signedCallback(refusalFields(posted, RESPONSES.invalidChecksum), key),
-      )
+      // Never signed: anyone can post here, and a signed failure for an order id they chose
+      // would let them fail another buyer's order at the merchant.
+      return sendCallback(res, callbackUrl, refusalFields(posted, RESPONSES.invalidChecksum))
     }
     const parsed = processTransactionSchema.safeParse(posted)
     const amountPaise = parsed.success ? parseDecimalTextToPaise(parsed.data.TXN_AMOUNT) : null
@@ -298,6 +308,7 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
       createdAt: at,
       pendingSince: null,
       settles: true,
+      pageSecret: newPageSecret(),
     }
     // A buyer who comes back to an unanswered page (back button, retry) sees the latest request.
     Object.assign(txn, {
@@ -329,7 +340,8 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
       )
     }
     const txn = store.get(posted.MID, posted.ORDER_ID)
-    if (!txn)
+    // Without the page's secret the answer is the same as for a transaction that does not exist.
+    if (!txn || !samePageSecret(txn.pageSecret, posted.PAGE_SECRET))
       return sendMessage(res, 404, 'Unknown transaction', 'This simulator has no such transaction.')
     // The first answer is the answer: re-posting the page (back button) repeats it, never changes it.
     if (txn.state === 'OPEN') applyOutcome(txn, outcome, now(), mode ?? 'UPI')
@@ -501,6 +513,7 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
         createdAt: at,
         pendingSince: null,
         settles: true,
+        pageSecret: newPageSecret(),
       }
       store.add(created)
       targets = [created]

@@ -62,6 +62,11 @@ export interface SimTransaction {
   /** When it was left pending; it settles to success settlePendingAfterMs later (if `settles`). */
   pendingSince: number | null
   settles: boolean
+  /**
+   * Handed out only in the payment page that answers the merchant's signed request, and
+   * required back by its buttons: only the browser the merchant sent here can answer it.
+   */
+  pageSecret: string
 }
 
 export interface TransactionSnapshot {

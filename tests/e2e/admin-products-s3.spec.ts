@@ -1,6 +1,7 @@
 import sharp from 'sharp'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
+import { signUpInBrowser } from '../helpers/mailbox'
 import { startFakeS3, type FakeS3 } from '../helpers/s3'
 
 /**
@@ -51,13 +52,7 @@ test('uploads, serves and removes product images in an S3 bucket', async ({ page
   ).toBeGreaterThanOrEqual(24)
   expect(s3.requests.every((request) => request.signed)).toBe(true)
 
-  await page.goto('/signup')
-  await page.getByLabel('Full name').fill('Shop Owner')
-  await page.getByLabel('Email').fill(OWNER)
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD)
-  await page.getByLabel('Confirm password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL('/')
+  await signUpInBrowser(page, app, { name: 'Shop Owner', email: OWNER, password: PASSWORD })
 
   await page.goto('/admin/products/add')
   await page.getByLabel('Title', { exact: true }).fill('Bucket Test Product')

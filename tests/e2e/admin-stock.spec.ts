@@ -1,15 +1,17 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { importStock } from '~/data/stock.server'
+import { updateSiteSettings } from '~/data/settings.server'
+import { importStock } from '~/services/fulfilment.server'
+import { shopDateTime } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import { adminTest } from '../helpers/admin'
 import { seriousViolations } from '../helpers/axe'
 import { expect, gotoHydrated } from '../helpers/fixtures'
-import { makeProduct } from '../helpers/payments'
+import { makeProduct } from '../factories'
 
 /**
- * Delivery modes and the stock of accounts and keys in the production build (issue 7): the
+ * Delivery modes and the stock of accounts and keys in the production build: the
  * product form's Delivery section, the admin stock page (import by paste and by file, counts,
  * the masked list, revoke), and the storefront following the available stock.
  */
@@ -21,7 +23,7 @@ test.beforeAll(({ db: opened }) => {
   db = opened
 })
 
-/** A product as the catalogue holds it before issue 7: delivered by hand (the migration's default). */
+/** A product as the catalogue holds it before stock delivery existed: delivered by hand (the migration's default). */
 async function manualProduct(title: string): Promise<{ id: string; slug: string; title: string }> {
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
   // A demo product's picture (the form requires an image).
@@ -271,7 +273,9 @@ test.describe.serial('stock', () => {
 
     // The stock page of a product not sold from stock says so.
     await page.goto(`/admin/products/${product.id}/stock`)
-    await expect(page.getByRole('note')).toContainText(
+    await expect(
+      page.getByRole('note').filter({ hasText: 'This product is delivered by hand' }),
+    ).toContainText(
       'This product is delivered by hand (manual), so its orders do not take items from this stock.',
     )
     await expect(page.getByRole('link', { name: 'Change the delivery mode' })).toHaveAttribute(
@@ -427,6 +431,29 @@ test.describe.serial('stock', () => {
       }
     }
   })
+})
+
+test('shows stock dates in the time zone chosen in Settings', async ({ page, app }) => {
+  const product = await manualProduct('Time Zone Check Key')
+  const added = new Date('2026-03-01T02:30:00.000Z')
+  await importStock(db, {
+    productId: product.id,
+    content: 'TZ-CHECK-KEY-1',
+    format: 'lines',
+    appSecret: fs.readFileSync(path.join(app.dataDir, 'secret'), 'utf8').trim(),
+    now: added,
+  })
+  await updateSiteSettings(db, { timezone: 'America/New_York' })
+  try {
+    await logIn(page)
+    await page.goto(`/admin/products/${product.id}/stock`)
+    // 02:30 UTC on 1 March is the evening of 28 February in New York (08:00 on 1 March in India).
+    const shown = shopDateTime('America/New_York').format(added)
+    expect(shown).toContain('28 Feb 2026')
+    await expect(page.getByRole('table').getByText(`Added ${shown}`)).toBeVisible()
+  } finally {
+    await updateSiteSettings(db, { timezone: 'Asia/Kolkata' })
+  }
 })
 
 /** Screenshots for review: the stock page and the form's Delivery section, 390 and 1280 px, both themes. */

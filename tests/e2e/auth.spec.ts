@@ -1,12 +1,19 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { expect, gotoHydrated, test } from '../helpers/fixtures'
+import { expect, test } from '../helpers/csp'
+import { gotoHydrated } from '../helpers/fixtures'
+import { confirmationPath, signUpConfirmed, waitForMail, type Mailbox } from '../helpers/mailbox'
 
 /** Accounts in the browser: sign up, log in and out, the modals, the customer area. */
 const uniqueEmail = (name: string) =>
   `${name}.${crypto.randomBytes(4).toString('hex')}@example.test`
 
-async function signUpInModal(page: Page, user: { name: string; email: string; password: string }) {
+/** Signs up in the modal, then opens the mailed confirmation link, which signs in. */
+async function signUpInModal(
+  page: Page,
+  mailbox: Mailbox,
+  user: { name: string; email: string; password: string },
+) {
   await gotoHydrated(page, '/')
   await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click()
   const dialog = page.getByRole('dialog', { name: 'Create your account' })
@@ -15,11 +22,14 @@ async function signUpInModal(page: Page, user: { name: string; email: string; pa
   await dialog.getByLabel('Password', { exact: true }).fill(user.password)
   await dialog.getByLabel('Confirm password').fill(user.password)
   await dialog.getByRole('button', { name: 'Create account' }).click()
+  await expect(dialog.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await page.goto(await confirmationPath(mailbox, user.email.toLowerCase()))
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 }
 
 test('sign-up shows each validation message, and they clear as the field is edited', async ({
   page,
+  app,
 }) => {
   await gotoHydrated(page, '/signup')
   const submit = page.getByRole('button', { name: 'Create account' })
@@ -38,7 +48,8 @@ test('sign-up shows each validation message, and they clear as the field is edit
   await expect(page.getByText('Password must be at least 6 characters long')).toBeVisible()
   await expect(page.getByText('Passwords do not match')).toBeVisible()
 
-  await page.getByLabel('Email').fill(uniqueEmail('ravi'))
+  const email = uniqueEmail('ravi')
+  await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password', { exact: true }).fill('secret12')
   await page.getByLabel('Confirm password').fill('secret13')
   await submit.click()
@@ -47,6 +58,8 @@ test('sign-up shows each validation message, and they clear as the field is edit
 
   await page.getByLabel('Confirm password').fill('secret12')
   await submit.click()
+  await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await page.goto(await confirmationPath(app, email))
   await expect(page).toHaveURL('/')
   await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
     'href',
@@ -56,9 +69,10 @@ test('sign-up shows each validation message, and they clear as the field is edit
 
 test('logs in, logs out, and refuses a wrong password with the provider message', async ({
   page,
+  app,
 }) => {
   const user = { name: 'Anita Das', email: uniqueEmail('anita'), password: 'secret12' }
-  await signUpInModal(page, user)
+  await signUpInModal(page, app, user)
   const header = page.getByRole('banner')
 
   await header.getByRole('button', { name: 'Logout' }).click()
@@ -109,14 +123,19 @@ test('login and sign-up modals switch to each other and close', async ({ page })
 
 test('the signed-in header is in the server-rendered HTML (no signed-out flash)', async ({
   request,
+  app,
 }) => {
   const email = uniqueEmail('firstbyte')
   const signup = await request.post('/signup', {
     form: { name: 'First Byte', email, password: 'secret12', confirmPassword: 'secret12' },
     maxRedirects: 0,
   })
-  expect(signup.status()).toBe(302)
-  const cookie = signup.headers()['set-cookie'] ?? ''
+  // Nobody is signed in by the form itself: the mailed link does that.
+  expect(signup.status()).toBe(200)
+  expect(signup.headers()['set-cookie'] ?? '').not.toMatch(/session_token/)
+  const confirmed = await request.get(await confirmationPath(app, email), { maxRedirects: 0 })
+  expect(confirmed.status()).toBe(302)
+  const cookie = confirmed.headers()['set-cookie'] ?? ''
   expect(cookie).toMatch(/kb\.session_token=/)
   expect(cookie).toMatch(/HttpOnly/i)
   expect(cookie).toMatch(/SameSite=Lax/i)
@@ -129,9 +148,13 @@ test('the signed-in header is in the server-rendered HTML (no signed-out flash)'
   expect(html).not.toContain('>Sign up<')
 })
 
-test('e-mail addresses are case-insensitive', async ({ page, request }) => {
+test('e-mail addresses are case-insensitive', async ({ page, app }) => {
   const email = uniqueEmail('Kavya.Rao')
-  await signUpInModal(page, { name: 'Kavya Rao', email: email.toUpperCase(), password: 'secret12' })
+  await signUpInModal(page, app, {
+    name: 'Kavya Rao',
+    email: email.toUpperCase(),
+    password: 'secret12',
+  })
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
 
   await gotoHydrated(page, '/login')
@@ -139,22 +162,61 @@ test('e-mail addresses are case-insensitive', async ({ page, request }) => {
   await page.getByLabel('Password').fill('secret12')
   await page.getByRole('button', { name: 'Log in' }).click()
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
+})
 
-  const again = await request.post('/signup', {
-    form: {
-      name: 'Kavya Again',
-      email: email.toLowerCase(),
-      password: 'secret12',
-      confirmPassword: 'secret12',
-    },
-    maxRedirects: 0,
+test('sign-up answers a taken address exactly like a new one, and mails the owner instead', async ({
+  app,
+}) => {
+  const owner = uniqueEmail('owner')
+  await signUpConfirmed(app.url, app, { name: 'Owner', email: owner, password: 'owners-secret' })
+
+  const attempt = (email: string) =>
+    fetch(`${app.url}/signup`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        name: 'Prober',
+        email,
+        password: 'probe-secret',
+        confirmPassword: 'probe-secret',
+      }),
+      redirect: 'manual',
+    })
+  const fresh = uniqueEmail('fresh')
+  const [taken, free] = [await attempt(owner), await attempt(fresh)]
+  expect(taken.status).toBe(200)
+  expect(free.status).toBe(200)
+  expect(taken.headers.getSetCookie()).toEqual([])
+  expect(free.headers.getSetCookie()).toEqual([])
+  // The same page, but for the address typed in (and each response's own CSP nonce).
+  const normalised = (html: string, email: string) =>
+    html.replaceAll(email, 'ADDRESS').replace(/nonce="[^"]*"/g, 'nonce=""')
+  const takenHtml = normalised(await taken.text(), owner)
+  const freeHtml = normalised(await free.text(), fresh)
+  expect(takenHtml).toContain('Check your inbox to confirm your address.')
+  expect(takenHtml).toBe(freeHtml)
+
+  // The owner hears about it and keeps the account; the prober's password opens nothing.
+  const notice = await waitForMail(app, owner, (mail) => mail.subject.startsWith('Someone tried'))
+  expect(notice.text).toContain('you already have one. No new account was created')
+  const probe = await fetch(`${app.url}/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ email: owner, password: 'probe-secret' }),
+    redirect: 'manual',
   })
-  expect(again.status()).toBe(422)
-  expect(await again.text()).toContain('User already exists')
+  expect(probe.status).toBe(401)
+  // Before its link is opened, the new address answers a sign-in exactly like a wrong password.
+  const early = await fetch(`${app.url}/login`, {
+    method: 'POST',
+    body: new URLSearchParams({ email: fresh, password: 'probe-secret' }),
+    redirect: 'manual',
+  })
+  expect(early.status).toBe(401)
+  expect(normalised(await early.text(), fresh)).toBe(normalised(await probe.text(), owner))
 })
 
 test('the customer dashboard needs sign-in, greets by name and changes the password', async ({
   page,
+  app,
 }) => {
   const user = { name: 'Dev Malhotra', email: uniqueEmail('dev'), password: 'secret12' }
   await gotoHydrated(page, '/dashboard')
@@ -166,12 +228,24 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await page.getByLabel('Password', { exact: true }).fill(user.password)
   await page.getByLabel('Confirm password').fill(user.password)
   await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  // The mailed link signs in and comes back to the page that asked for it.
+  await page.goto(await confirmationPath(app, user.email))
 
   await expect(page).toHaveURL('/dashboard')
   await expect(page.getByRole('heading', { name: 'Welcome back, Dev Malhotra!' })).toBeVisible()
   const sidebar = page.getByRole('navigation', { name: 'Account' })
-  await expect(sidebar.getByRole('link')).toHaveText(['Dashboard', 'My Orders', 'Settings'])
-  await page.getByRole('link', { name: 'Browse Products' }).click()
+  await expect(sidebar.getByRole('link')).toHaveText([
+    'Dashboard',
+    'My Orders',
+    'Wishlist',
+    'Settings',
+  ])
+  // The quick action (the empty states have their own Browse Products links).
+  await page
+    .getByRole('region', { name: 'Quick actions' })
+    .getByRole('link', { name: 'Browse Products' })
+    .click()
   await expect(page).toHaveURL('/')
   await gotoHydrated(page, '/dashboard')
 
@@ -194,7 +268,8 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await page.getByRole('button', { name: 'Change password' }).click()
   await expect(page.getByRole('status')).toContainText('Your password has been changed')
 
-  // Still signed in on this device; the new password works after logging out.
+  // Still signed in on this device; the new password works after logging out (profile menu).
+  await page.getByLabel(/^Profile menu/).click()
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL('/')
   await gotoHydrated(page, '/login')
@@ -204,8 +279,8 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 })
 
-test('a customer in the admin area sees Access Denied and can go back', async ({ page }) => {
-  await signUpInModal(page, {
+test('a customer in the admin area sees Access Denied and can go back', async ({ page, app }) => {
+  await signUpInModal(page, app, {
     name: 'Curious Customer',
     email: uniqueEmail('curious'),
     password: 'secret12',
@@ -221,7 +296,7 @@ test('a customer in the admin area sees Access Denied and can go back', async ({
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 
-  test('sign-up, log-in and the login modal work as plain HTML', async ({ page }) => {
+  test('sign-up, log-in and the login modal work as plain HTML', async ({ page, app }) => {
     const email = uniqueEmail('nojs')
     await page.goto('/signup')
     await page.getByRole('button', { name: 'Create account' }).click()
@@ -236,6 +311,8 @@ test.describe('without JavaScript', () => {
     await page.getByLabel('Password', { exact: true }).fill('secret12')
     await page.getByLabel('Confirm password').fill('secret12')
     await page.getByRole('button', { name: 'Create account' }).click()
+    await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+    await page.goto(await confirmationPath(app, email))
     await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
     await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
     await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible()

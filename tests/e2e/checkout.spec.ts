@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { simulatePayment } from '../../simulators/paytm/testing'
-import { expect, test } from '../helpers/fixtures'
+import { expect, test } from '../helpers/csp'
+import { signUpInBrowser } from '../helpers/mailbox'
 
 /**
  * Buying in the browser against the production build, with the built-in Paytm simulator
@@ -147,7 +148,7 @@ test("a guest buys a product: 'Simulate success' ends on 'Payment Successful!' w
     'href',
     '/dashboard',
   )
-  // The invoice and the order page are real links for the buyer (issue 7).
+  // The invoice and the order page are real links for the buyer.
   const orderId = new URL(page.url()).searchParams.get('ORDERID')!
   await expect(page.getByRole('link', { name: 'Download Invoice' })).toHaveAttribute(
     'href',
@@ -184,11 +185,13 @@ test("'Simulate failure' ends on 'Payment Failed', and tampering with the result
   await expect(result(page)).toHaveText('Payment Failed')
   await expect(page.getByText('Payment Successful!')).toHaveCount(0)
 
-  // Another browser (no order cookie) sees the outcome but not the order's details.
+  // Another browser (no order cookie) learns nothing: the page of an unknown order.
   const stranger = await context.browser()!.newPage()
   await stranger.goto(new URL(`/payment/callback?ORDERID=${orderId}`, url).href)
   await expect(stranger.getByRole('heading', { level: 1 })).toHaveText('Payment Failed')
-  await expect(stranger.getByText('To see this order’s details')).toBeVisible()
+  await expect(stranger.getByText('Failed to process payment callback')).toBeVisible()
+  await expect(stranger.getByText('declined by your bank', { exact: false })).toHaveCount(0)
+  await expect(stranger.getByRole('link', { name: 'Retry Payment' })).toHaveAttribute('href', '/')
   await expect(stranger.getByText(PRODUCT.price)).toHaveCount(0)
   await stranger.close()
 
@@ -222,15 +225,9 @@ test("'Leave pending' shows 'Processing Payment...' until reconciliation confirm
   await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
 })
 
-test('a signed-in customer finds the form prefilled and pays', async ({ page }) => {
+test('a signed-in customer finds the form prefilled and pays', async ({ page, app }) => {
   const email = uniqueEmail('meera')
-  await page.goto('/signup')
-  await page.getByLabel('Full name').fill('Meera Iyer')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('secret12')
-  await page.getByLabel('Confirm password').fill('secret12')
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL('/')
+  await signUpInBrowser(page, app, { name: 'Meera Iyer', email, password: 'secret12' })
 
   await page.goto(`/checkout/${PRODUCT.slug}`)
   await expect(page.getByLabel('Full name')).toHaveValue('Meera Iyer')

@@ -13,7 +13,7 @@ import {
 } from '../helpers/shop'
 
 /**
- * Issue 7: a flash sale on a product with 10 items. 50 buyers pay; their 50 signed callbacks
+ * A flash sale on a product with 10 items. 50 buyers pay; their 50 signed callbacks
  * (each sent twice, as an impatient browser or a gateway retry would) reach the shop's real
  * callback endpoint all at once. Exactly 10 orders get 10 distinct items, 40 wait for stock;
  * adding 40 items delivers all 50, and no item ever goes to two orders. On SQLite, and on
@@ -42,13 +42,24 @@ for (const engine of engines) {
       const purchases: Array<Awaited<ReturnType<typeof payAtGateway>>> = []
       // Orders are created a few at a time (the checkout is not what is under test here).
       for (let start = 0; start < 50; start += 10) {
-        purchases.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => payAtGateway(shop.app.url, product.slug, start + i)))))
+        purchases.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              payAtGateway(shop.app.url, product.slug, start + i),
+            ),
+          )),
+        )
       }
       const orderIds = purchases.map((p) => p.orderId)
       expect(new Set(orderIds).size).toBe(50)
 
       // Every callback twice, all 100 at once.
-      const answers = await Promise.all(purchases.flatMap((p) => [postCallback(shop.app.url, p.callback), postCallback(shop.app.url, p.callback)]))
+      const answers = await Promise.all(
+        purchases.flatMap((p) => [
+          postCallback(shop.app.url, p.callback),
+          postCallback(shop.app.url, p.callback),
+        ]),
+      )
       expect(countBy(answers.map(String))).toEqual({ '303': 100 })
 
       const after = await deliveryState(shop.db, orderIds)
@@ -69,7 +80,10 @@ for (const engine of engines) {
       // moment (both are safe to run together), so the import's own count can be below 40.
       expect(summary.filled).toBeGreaterThan(0)
       await expect
-        .poll(async () => countBy(Object.values((await deliveryState(shop.db, orderIds)).statuses)), { timeout: 10_000 })
+        .poll(
+          async () => countBy(Object.values((await deliveryState(shop.db, orderIds)).statuses)),
+          { timeout: 10_000 },
+        )
         .toEqual({ delivered: 50 })
 
       const filled = await deliveryState(shop.db, orderIds)
@@ -80,7 +94,8 @@ for (const engine of engines) {
       expect(filled.deliveredEvents.size).toBe(50)
       expect([...filled.deliveredEvents.values()].every((n) => n === 1)).toBe(true)
       // The ten first deliveries kept their items.
-      for (const [orderId, items] of after.liveItems) expect(filled.liveItems.get(orderId)).toEqual(items)
+      for (const [orderId, items] of after.liveItems)
+        expect(filled.liveItems.get(orderId)).toEqual(items)
     })
   })
 }

@@ -14,7 +14,7 @@ import {
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
 /**
- * Issue 7: the shop process is killed with SIGKILL while 30 paid callbacks are being processed.
+ * The shop process is killed with SIGKILL while 30 paid callbacks are being processed.
  * After a restart on the same data, every order the gateway confirmed is paid and delivered
  * exactly once (the callbacks that never committed are picked up by reconciliation, which asks
  * the gateway's status API), and every queued delivery mail reaches the SMTP server (a job held
@@ -45,7 +45,13 @@ for (const engine of engines) {
       const product = await stockedProduct(shop.db, ORDERS)
       const purchases = []
       for (let start = 0; start < ORDERS; start += 10) {
-        purchases.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => payAtGateway(shop.app.url, product.slug, start + i)))))
+        purchases.push(
+          ...(await Promise.all(
+            Array.from({ length: 10 }, (_, i) =>
+              payAtGateway(shop.app.url, product.slug, start + i),
+            ),
+          )),
+        )
       }
       const orderIds = purchases.map((p) => p.orderId)
 
@@ -55,7 +61,9 @@ for (const engine of engines) {
       await shop.app.kill()
       const statuses = await Promise.all(answers)
       const atCrash = await deliveryState(shop.db, orderIds)
-      const committed = Object.values(atCrash.statuses).filter((status) => status === 'delivered').length
+      const committed = Object.values(atCrash.statuses).filter(
+        (status) => status === 'delivered',
+      ).length
       test.info().annotations.push({
         type: 'crash',
         description: `${statuses.filter((s) => s === 303).length} callbacks answered, ${committed} of ${ORDERS} orders delivered when the process was killed`,
@@ -74,10 +82,13 @@ for (const engine of engines) {
       // Reconciliation asks the gateway about the orders whose callback was lost (the first check
       // is a minute after the order was created).
       await expect
-        .poll(async () => countBy(Object.values((await deliveryState(shop.db, orderIds)).statuses)), {
-          timeout: 150_000,
-          intervals: [2_000],
-        })
+        .poll(
+          async () => countBy(Object.values((await deliveryState(shop.db, orderIds)).statuses)),
+          {
+            timeout: 150_000,
+            intervals: [2_000],
+          },
+        )
         .toEqual({ delivered: ORDERS })
       const final = await deliveryState(shop.db, orderIds)
       const items = [...final.liveItems.values()].flat()
@@ -85,21 +96,35 @@ for (const engine of engines) {
       expect(new Set(items).size).toBe(ORDERS)
       expect([...final.itemOrders.values()].every((n) => n === 1)).toBe(true)
       expect([...final.deliveredEvents.values()]).toEqual(Array(ORDERS).fill(1))
-      const paidEvents = await shop.db.selectFrom('orderEvent').select('orderId').where('orderId', 'in', orderIds).where('type', '=', 'paid').execute()
-      expect(countBy(paidEvents.map((e) => e.orderId))).toEqual(Object.fromEntries(orderIds.map((id) => [id, 1])))
+      const paidEvents = await shop.db
+        .selectFrom('orderEvent')
+        .select('orderId')
+        .where('orderId', 'in', orderIds)
+        .where('type', '=', 'paid')
+        .execute()
+      expect(countBy(paidEvents.map((e) => e.orderId))).toEqual(
+        Object.fromEntries(orderIds.map((id) => [id, 1])),
+      )
 
       // Every delivery mail was sent (at least once: a mail whose sending the crash interrupted may come twice).
       await expect
         .poll(
           async () => {
-            const open = await shop.db.selectFrom('job').select('id').where('type', '=', 'order.mail').where('status', '!=', 'done').execute()
+            const open = await shop.db
+              .selectFrom('job')
+              .select('id')
+              .where('type', '=', 'order.mail')
+              .where('status', '!=', 'done')
+              .execute()
             return open.length
           },
           { timeout: 60_000, intervals: [1_000] },
         )
         .toBe(0)
       for (const orderId of orderIds) {
-        const mails = smtp.mails.filter((mail) => mail.subject.startsWith(`Your order ${orderId} is ready`))
+        const mails = smtp.mails.filter((mail) =>
+          mail.subject.startsWith(`Your order ${orderId} is ready`),
+        )
         expect(mails.length, `delivery mail for ${orderId}`).toBeGreaterThanOrEqual(1)
         expect(mails[0]!.text).toContain(`/orders/${orderId}/`)
       }

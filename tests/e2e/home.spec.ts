@@ -1,6 +1,9 @@
-import { expect, test } from '../helpers/fixtures'
+import { expect, test } from '../helpers/csp'
 
-test('the home page shows the seeded catalogue, rendered on the server', async ({ page, request }) => {
+test('the home page shows the seeded catalogue, rendered on the server', async ({
+  page,
+  request,
+}) => {
   // Server-rendered: the raw HTML already carries product titles, before any JavaScript runs.
   const html = await (await request.get('/')).text()
   expect(html).toContain('StreamVerse Premium 12 Months')

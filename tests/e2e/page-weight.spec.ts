@@ -4,7 +4,7 @@ import zlib from 'node:zlib'
 import { expect, gotoHydrated, test } from '../helpers/fixtures'
 
 /**
- * What a storefront page makes the browser download before it is interactive (issue 3's
+ * What a storefront page makes the browser download before it is interactive (the
  * Lighthouse budget; the figures are in bench/README.md). A slow phone pays a round trip for
  * every file, so the JavaScript comes in a few chunks (vite.config.ts groups the client entry,
  * the root layout and the small shared helpers into one "shell" chunk), and the stylesheet the

@@ -3,9 +3,10 @@ import SQLite from 'better-sqlite3'
 import type { Page } from '@playwright/test'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
+import { signUpInBrowser } from '../helpers/mailbox'
 
 /**
- * The back office of payments: the Gateways page (spec sections 2 and 3, issue point 10) and
+ * The back office of payments: the Gateways page and
  * payment links, in the production build with the built-in simulator.
  */
 const OWNER = 'owner@example.test'
@@ -28,14 +29,8 @@ const test = base.extend<object, { app: RunningApp }>({
   ],
 })
 
-async function signUp(page: Page, name: string, email: string) {
-  await page.goto('/signup')
-  await page.getByLabel('Full name').fill(name)
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password', { exact: true }).fill('secret12')
-  await page.getByLabel('Confirm password').fill('secret12')
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page).toHaveURL('/')
+async function signUp(page: Page, app: RunningApp, name: string, email: string) {
+  await signUpInBrowser(page, app, { name, email, password: 'secret12' })
 }
 
 async function logIn(page: Page, email: string) {
@@ -56,12 +51,13 @@ function paytmCard(page: Page) {
 test.describe.serial('payments back office', () => {
   test('the admin pages are for admins only, and payment links need Can Manage Orders', async ({
     page,
+    app,
   }) => {
     for (const path of ['/admin/gateways', '/admin/payment-links']) {
       await page.goto(path)
       await expect(page).toHaveURL(`/?login=1&redirectTo=${encodeURIComponent(path)}`)
     }
-    await signUp(page, 'Curious Customer', 'curious@example.test')
+    await signUp(page, app, 'Curious Customer', 'curious@example.test')
     for (const path of ['/admin/gateways', '/admin/payment-links']) {
       const response = await page.goto(path)
       expect(response?.status()).toBe(403)
@@ -74,7 +70,7 @@ test.describe.serial('payments back office', () => {
     })
     expect(post.status()).toBe(403)
     await page.context().clearCookies()
-    await signUp(page, 'Shop Owner', OWNER)
+    await signUp(page, app, 'Shop Owner', OWNER)
   })
 
   test('the default Paytm gateway appears, with transactions and revenue from real orders', async ({
@@ -92,7 +88,13 @@ test.describe.serial('payments back office', () => {
     await logIn(page, OWNER)
     await page.goto('/admin/gateways')
     await expect(page.getByRole('heading', { name: 'Payment Gateways' })).toBeVisible()
-    await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+    await expect(
+      page.getByRole('note').filter({ hasText: 'checkout uses the built-in Paytm simulator' }),
+    ).toBeVisible()
+    // The admin shell says too that real stock is not sold in test mode.
+    await expect(page.getByRole('note', { name: 'Test mode', exact: true })).toContainText(
+      'real stock is not sold',
+    )
     const card = paytmCard(page)
     await expect(card.getByText('Testing', { exact: true })).toBeVisible()
     await expect(card.getByText('staging', { exact: true })).toBeVisible()
@@ -137,7 +139,7 @@ test.describe.serial('payments back office', () => {
     await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
     await expect(page.getByText('Rohan Mehta')).toBeVisible()
     await page.getByRole('button', { name: 'Pay ₹999' }).click()
-    await expect(page.getByText('₹999')).toBeVisible()
+    await expect(page.getByText('₹999', { exact: true })).toBeVisible()
     await page.getByRole('button', { name: 'Simulate success' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
     // The first attempt carries the link's order id.
@@ -175,9 +177,14 @@ test.describe.serial('payments back office', () => {
     await expect(page.getByText('Key ID looks like rzp_test_... or rzp_live_...')).toBeVisible()
     await page.getByLabel('Key ID').fill('rzp_test_AbCdEf123456')
     await page.getByRole('button', { name: 'Save Gateway' }).click()
-    // Active needs the secret too.
+    // Active needs the secrets too: the key secret, and the webhook secret without which
+    // Razorpay's webhooks could not be verified.
     await expect(page.getByText('Key Secret is required to make the gateway active')).toBeVisible()
+    await expect(
+      page.getByText('Webhook Secret is required to make the gateway active'),
+    ).toBeVisible()
     await page.getByLabel('Key Secret').fill('razor-secret-value-123')
+    await page.getByLabel('Webhook Secret').fill('razor-webhook-secret-456')
     await page.getByRole('button', { name: 'Save Gateway' }).click()
     await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
     const razorpay = page
@@ -185,7 +192,8 @@ test.describe.serial('payments back office', () => {
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { name: 'Razorpay' }) })
     await expect(razorpay.getByText('Active')).toBeVisible()
-    await expect(razorpay.getByText('•••••••• (set)')).toBeVisible()
+    // Both secrets stored, neither shown.
+    await expect(razorpay.getByText('•••••••• (set)')).toHaveCount(2)
 
     // Edit Paytm: the type is fixed; a bad key is refused with the spec's message.
     await paytmCard(page).getByRole('link', { name: /Edit/ }).click()
@@ -231,7 +239,12 @@ test.describe.serial('payments back office', () => {
     expect(JSON.stringify(rows)).not.toContain(MERCHANT_KEY)
     expect(JSON.stringify(rows)).not.toContain('razor-secret-value-123')
 
-    // No fallback: with the gateway inactive, checkout says so and sends nothing.
+    // No fallback: with every gateway inactive, checkout says so and sends nothing.
+    await page.goto('/admin/gateways')
+    await razorpay.getByRole('link', { name: /Edit/ }).click()
+    await page.getByLabel('Status').selectOption('inactive')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
     await page.goto(`/checkout/${PRODUCT.slug}`)
     await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
     await page.getByLabel('Full name').fill('Late Buyer')

@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
+import { importStock } from '~/services/fulfilment.server'
+import { createDatabase } from '~/lib/db.server'
 import { freePort, startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
+import { signUpInBrowser } from '../helpers/mailbox'
 
 /**
  * The same purchase with Paytm configured by the environment (PAYTM_HOST, PAYTM_MID,
@@ -13,6 +16,7 @@ const root = path.resolve(import.meta.dirname, '../..')
 const SIM = { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' }
 const OWNER = 'owner@example.test'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+const APP_SECRET = 'standalone-e2e-secret-0123456789abcdef0123456789'
 
 interface Standalone {
   url: string
@@ -66,8 +70,24 @@ const test = base.extend<object, { simulator: Standalone; app: RunningApp }>({
           PAYTM_MERCHANT_KEY: SIM.key,
           PAYTM_WEBSITE: 'WEBSTAGING',
           ADMIN_EMAILS: OWNER,
+          APP_SECRET,
         },
       })
+      // Real payments never get the demo seed's test items: the shop stocks real ones.
+      const db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+      const product = await db
+        .selectFrom('product')
+        .select('id')
+        .where('slug', '=', PRODUCT.slug)
+        .executeTakeFirstOrThrow()
+      const keys = Array.from({ length: 10 }, (_, i) => `REAL-KEY-${i}`).join('\n')
+      await importStock(db, {
+        productId: product.id,
+        content: keys,
+        format: 'lines',
+        appSecret: APP_SECRET,
+      })
+      await db.destroy()
       await use(app)
       await app.dispose()
     },
@@ -124,14 +144,9 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
 
   test('the Gateways page shows the PAYTM_* values read-only, with real figures', async ({
     page,
+    app,
   }) => {
-    await page.goto('/signup')
-    await page.getByLabel('Full name').fill('Shop Owner')
-    await page.getByLabel('Email').fill(OWNER)
-    await page.getByLabel('Password', { exact: true }).fill('secret12')
-    await page.getByLabel('Confirm password').fill('secret12')
-    await page.getByRole('button', { name: 'Create account' }).click()
-    await expect(page).toHaveURL('/')
+    await signUpInBrowser(page, app, { name: 'Shop Owner', email: OWNER, password: 'secret12' })
 
     await page.goto('/admin/gateways')
     await expect(page.getByRole('heading', { name: 'Payment Gateways' })).toBeVisible()

@@ -63,7 +63,9 @@ test.describe('start-up', () => {
       expect(html).toContain('CineNova Ultra 6 Months')
       await second.stop()
       const after = new Database(path.join(dataDir, 'keybazaar.db'))
-      expect((after.prepare('select count(*) as n from product').get() as { n: number }).n).toBe(before.n - 1)
+      expect((after.prepare('select count(*) as n from product').get() as { n: number }).n).toBe(
+        before.n - 1,
+      )
       after.close()
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true })
@@ -72,7 +74,11 @@ test.describe('start-up', () => {
 
   for (const [name, value, expected] of [
     ['PORT', 'abc', /^KeyBazaar cannot start: Invalid configuration: PORT must be a port number/],
-    ['DATABASE_URL', 'mysql://x', /^KeyBazaar cannot start: Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL/],
+    [
+      'DATABASE_URL',
+      'mysql://x',
+      /^KeyBazaar cannot start: Invalid configuration: DATABASE_URL must be a postgres:\/\/ URL/,
+    ],
   ] as const) {
     test(`stops with one clear line when ${name}=${value}`, async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-badenv-'))
@@ -95,7 +101,13 @@ test.describe('start-up', () => {
     const url = new URL(adminUrl!)
     url.pathname = `/${database}`
     try {
-      const app = await startApp({ env: { DATABASE_URL: url.toString(), SEED_DEMO: '1', APP_SECRET: 'e2e-secret-'.padEnd(40, 'x') } })
+      const app = await startApp({
+        env: {
+          DATABASE_URL: url.toString(),
+          SEED_DEMO: '1',
+          APP_SECRET: 'e2e-secret-'.padEnd(40, 'x'),
+        },
+      })
       try {
         expect(app.output()).toContain('PostgreSQL')
         expect((await fetch(`${app.url}/healthz`)).status).toBe(200)

@@ -114,10 +114,18 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
 }
 
 /** Runs `node server.js` to completion (for start-up failures) and returns its exit code and output. */
-export async function runServerOnce(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runServerOnce(
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [path.join(root, 'server.js')], {
     cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, BUILD_DIR: process.env.BUILD_DIR ?? 'build', NODE_ENV: 'production', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+      NODE_ENV: 'production',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -20,6 +20,26 @@ export function testEngine(): Engine {
 }
 
 /**
+ * Migrates a test schema while other test files create and drop theirs in the same database.
+ * Kysely's migrator looks at the tables of every schema (its PostgreSQL introspection resolves
+ * each schema's name), so a schema another file drops at that moment fails it with 'schema
+ * "t_…" does not exist' about that other schema. That one is gone the next time: try again.
+ */
+async function migrateBesideOtherTests(db: DB, schema: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await migrateToLatest(db)
+      return
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error)
+      const other = /schema "(t_[0-9a-f]+)" does not exist/.exec(message)?.[1]
+      if (!other || other === schema || attempt >= 5) throw error
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt))
+    }
+  }
+}
+
+/**
  * A fresh, migrated database for one test file: a new SQLite file in a temporary
  * folder, or a new schema in TEST_DATABASE_URL's PostgreSQL database.
  */
@@ -34,7 +54,7 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     await admin.query(`create schema ${schema}`)
     await admin.end()
     const db = createDatabase({ databaseUrl: url, pgSchema: schema, maxConnections: 12 })
-    if (migrate) await migrateToLatest(db)
+    if (migrate) await migrateBesideOtherTests(db, schema)
     return {
       db,
       engine: 'postgres',

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { test as base, expect, type Page } from '@playwright/test'
 import { startApp, type RunningApp } from './app'
 
@@ -9,7 +10,10 @@ export const test = base.extend<object, { app: RunningApp }>({
   app: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
     async ({}, use) => {
-      const app = await startApp()
+      // The test runner stands where a reverse proxy would (TRUST_PROXY, docs/security.md), so
+      // each test can be a client of its own (below) and the shop's per-address abuse limits
+      // count each test apart, as they count real visitors apart.
+      const app = await startApp({ env: { TRUST_PROXY: 'loopback' } })
       await use(app)
       await app.dispose()
     },
@@ -18,7 +22,17 @@ export const test = base.extend<object, { app: RunningApp }>({
   baseURL: async ({ app }, use) => {
     await use(app.url)
   },
+  // Every test's browser is a different client address (see the app fixture above).
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use) => {
+    await use({ 'X-Forwarded-For': testClientAddress(), ...extraHTTPHeaders })
+  },
 })
+
+/** A client address of its own, from the benchmarking range 198.18.0.0/15 (RFC 2544). */
+export function testClientAddress(): string {
+  const n = crypto.randomInt(1, 2 ** 17 - 1)
+  return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`
+}
 
 export { expect }
 

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto'
+import fs from 'node:fs/promises'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import os from 'node:os'
+import path from 'node:path'
 
 /**
  * A small S3-compatible server for tests: path-style objects (`/{bucket}/{key}`) in memory,
@@ -30,8 +33,9 @@ const hmac = (key: crypto.BinaryLike, data: string) =>
   crypto.createHmac('sha256', key).update(data).digest()
 const sha256 = (data: string | Buffer) => crypto.createHash('sha256').update(data).digest('hex')
 
+// S3 accepts the three parts separated by a comma with or without a space; signers differ.
 const AUTHORIZATION =
-  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request,SignedHeaders=([^,]+),Signature=([0-9a-f]{64})$/
+  /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/
 
 /** Checks a request's SigV4 Authorization header against the body that arrived. */
 export function verifySigV4(
@@ -153,5 +157,43 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
         server.close(() => resolve())
         server.closeAllConnections()
       }),
+  }
+}
+
+/**
+ * A third-party S3-compatible server (@20minutes/s3rver, the maintained fork of s3rver that
+ * verifies Signature Version 4), in this process on a free port, storing objects in a
+ * temporary directory. It shares no code with the app's signer or with the fake above, so
+ * a signing mistake made the same way on both sides cannot pass here.
+ * Its one account's keys are fixed by the server: S3RVER / S3RVER.
+ */
+export interface ThirdPartyS3 {
+  url: string
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+  close(): Promise<void>
+}
+
+export async function startS3rver(options: { bucket: string }): Promise<ThirdPartyS3> {
+  const { default: S3rver } = await import('@20minutes/s3rver')
+  const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'kb-s3rver-'))
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: options.bucket }],
+  })
+  const { port } = await server.run()
+  return {
+    url: `http://127.0.0.1:${port}`,
+    bucket: options.bucket,
+    accessKeyId: 'S3RVER',
+    secretAccessKey: 'S3RVER',
+    async close() {
+      await server.close()
+      await fs.rm(directory, { recursive: true, force: true })
+    },
   }
 }

@@ -1,12 +1,16 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
-import path from 'node:path'
 import pg from 'pg'
-import { setProductDelivery, importStock } from '~/data/stock.server'
-import { createDatabase, type DB } from '~/lib/db.server'
-import { simulatePayment, type HtmlForm, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
+import { setProductDelivery } from '~/data/stock.server'
+import { importStock } from '~/services/fulfilment.server'
+import type { DB } from '~/lib/db.server'
+import {
+  simulatePayment,
+  type HtmlForm,
+  type RunningPaytmSimulator,
+} from '../../simulators/paytm/testing'
 import { startApp, type RunningApp, type StartAppOptions } from './app'
-import { makeProduct } from './payments'
+import { makeProduct, openAppDatabase } from '../factories'
 
 /**
  * A shop on the production build with Paytm configured by the environment and the simulator
@@ -28,7 +32,9 @@ export interface Shop {
 }
 
 /** A new, empty PostgreSQL database next to TEST_DATABASE_URL's; dropped by the returned function. */
-export async function freshPostgresDatabase(prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const adminUrl = process.env.TEST_DATABASE_URL
   if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set')
   const name = `${prefix}_${crypto.randomBytes(4).toString('hex')}`
@@ -62,13 +68,13 @@ export async function startShop(
     PAYTM_MERCHANT_KEY: sim.merchantKey,
     PAYTM_WEBSITE: 'WEBSTAGING',
     SEED_DEMO: '0',
+    // Buyers come through loopback with an address each (payAtGateway's X-Forwarded-For).
+    TRUST_PROXY: 'loopback',
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...(options.env as Record<string, string> | undefined),
   }
   const app = await startApp({ ...options, env })
-  const db = database
-    ? createDatabase({ databaseUrl: database.url, maxConnections: 4 })
-    : createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+  const db = openAppDatabase(app, { DATABASE_URL: database?.url })
   const shop: Shop = {
     app,
     db,
@@ -86,7 +92,11 @@ export async function startShop(
 }
 
 /** A `stock` product with `items` fictional items (item-001 ...). */
-export async function stockedProduct(db: DB, items: number, price = 49_900): Promise<{ id: string; slug: string }> {
+export async function stockedProduct(
+  db: DB,
+  items: number,
+  price = 49_900,
+): Promise<{ id: string; slug: string }> {
   const product = await makeProduct(db, { price, originalPrice: price * 2 })
   await setProductDelivery(db, SHOP_SECRET, product.id, { mode: 'stock' })
   if (items > 0) await addItems(db, product.id, 1, items)
@@ -95,16 +105,28 @@ export async function stockedProduct(db: DB, items: number, price = 49_900): Pro
 
 /** Adds items number `from` to `to` (inclusive) to a product. */
 export async function addItems(db: DB, productId: string, from: number, to: number) {
-  const lines = Array.from({ length: to - from + 1 }, (_, i) => `KEY-${String(from + i).padStart(4, '0')}-${productId.slice(0, 6)}`)
-  return importStock(db, { productId, content: lines.join('\n'), format: 'lines', appSecret: SHOP_SECRET })
+  const lines = Array.from(
+    { length: to - from + 1 },
+    (_, i) => `KEY-${String(from + i).padStart(4, '0')}-${productId.slice(0, 6)}`,
+  )
+  return importStock(db, {
+    productId,
+    content: lines.join('\n'),
+    format: 'lines',
+    appSecret: SHOP_SECRET,
+  })
 }
 
 /** The signed form the checkout page sends the browser to the gateway with (server-rendered, no JS). */
 export function paymentForm(html: string): { action: string; fields: Record<string, string> } {
-  const form = /<form[^>]*action="([^"]*\/theia\/processTransaction)"[^>]*>([\s\S]*?)<\/form>/.exec(html)
+  const form = /<form[^>]*action="([^"]*\/theia\/processTransaction)"[^>]*>([\s\S]*?)<\/form>/.exec(
+    html,
+  )
   if (!form) throw new Error('No payment form in the page')
   const fields: Record<string, string> = {}
-  for (const input of form[2]!.matchAll(/<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g)) {
+  for (const input of form[2]!.matchAll(
+    /<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g,
+  )) {
     fields[input[1]!] = input[2]!.replace(/&amp;/g, '&')
   }
   return { action: form[1]!.replace(/&amp;/g, '&'), fields }
@@ -116,15 +138,30 @@ export function paymentForm(html: string): { action: string; fields: Record<stri
  * callback form the buyer's browser would post back to the shop; the gateway now holds the
  * payment as successful whether or not the shop ever hears about it.
  */
-export async function payAtGateway(shopUrl: string, slug: string, buyer: number): Promise<{ orderId: string; callback: HtmlForm }> {
+export async function payAtGateway(
+  shopUrl: string,
+  slug: string,
+  buyer: number,
+): Promise<{ orderId: string; callback: HtmlForm }> {
   const response = await fetch(`${shopUrl}/checkout/${slug}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ name: `Buyer ${buyer}`, email: `buyer${buyer}@example.test`, phone: `98${String(buyer).padStart(8, '0')}` }),
+    // Each buyer from an address of their own, as the shop (trusting loopback's X-Forwarded-For) throttles checkouts per address.
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Forwarded-For': `10.0.${(buyer >> 8) & 255}.${buyer & 255}`,
+    },
+    body: new URLSearchParams({
+      name: `Buyer ${buyer}`,
+      email: `buyer${buyer}@example.test`,
+      phone: `98${String(buyer).padStart(8, '0')}`,
+    }),
   })
   if (!response.ok) throw new Error(`checkout answered ${response.status}`)
   const form = paymentForm(await response.text())
-  const callback = await simulatePayment({ action: new URL(form.action, shopUrl).href, fields: form.fields }, 'success')
+  const callback = await simulatePayment(
+    { action: new URL(form.action, shopUrl).href, fields: form.fields },
+    'success',
+  )
   return { orderId: form.fields.ORDER_ID!, callback }
 }
 
@@ -155,18 +192,38 @@ export interface DeliveryState {
 }
 
 export async function deliveryState(db: DB, orderIds: readonly string[]): Promise<DeliveryState> {
-  const orders = await db.selectFrom('order').select(['id', 'status']).where('id', 'in', orderIds).execute()
-  const items = await db.selectFrom('stockItem').select(['id', 'orderId', 'status']).where('orderId', 'in', orderIds).execute()
-  const events = await db.selectFrom('orderEvent').select('orderId').where('orderId', 'in', orderIds).where('type', '=', 'delivered').execute()
+  const orders = await db
+    .selectFrom('order')
+    .select(['id', 'status'])
+    .where('id', 'in', orderIds)
+    .execute()
+  const items = await db
+    .selectFrom('stockItem')
+    .select(['id', 'orderId', 'status'])
+    .where('orderId', 'in', orderIds)
+    .execute()
+  const events = await db
+    .selectFrom('orderEvent')
+    .select('orderId')
+    .where('orderId', 'in', orderIds)
+    .where('type', '=', 'delivered')
+    .execute()
   const liveItems = new Map<string, string[]>()
   const itemOrders = new Map<string, number>()
   for (const item of items) {
     itemOrders.set(item.id, (itemOrders.get(item.id) ?? 0) + 1)
-    if (item.status === 'held' || item.status === 'delivered') liveItems.set(item.orderId!, [...(liveItems.get(item.orderId!) ?? []), item.id])
+    if (item.status === 'held' || item.status === 'delivered')
+      liveItems.set(item.orderId!, [...(liveItems.get(item.orderId!) ?? []), item.id])
   }
   const deliveredEvents = new Map<string, number>()
-  for (const event of events) deliveredEvents.set(event.orderId, (deliveredEvents.get(event.orderId) ?? 0) + 1)
-  return { statuses: Object.fromEntries(orders.map((o) => [o.id, o.status])), liveItems, itemOrders, deliveredEvents }
+  for (const event of events)
+    deliveredEvents.set(event.orderId, (deliveredEvents.get(event.orderId) ?? 0) + 1)
+  return {
+    statuses: Object.fromEntries(orders.map((o) => [o.id, o.status])),
+    liveItems,
+    itemOrders,
+    deliveredEvents,
+  }
 }
 
 export function countBy(values: Iterable<string>): Record<string, number> {

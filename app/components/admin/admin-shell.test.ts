@@ -5,32 +5,39 @@ import {
   adminSectionTitle,
   ADMIN_SECTIONS,
   pendingLabel,
+  visibleAdminSections,
 } from './admin-shell'
 import { pageWindow } from './pagination'
 
-describe('admin shell (spec section 2)', () => {
-  it('lists the seven sections in the spec order', () => {
-    expect(ADMIN_SECTIONS.map((section) => section.label)).toEqual([
-      'Dashboard',
-      'Products',
-      'Orders',
-      'Transactions',
-      'Users',
-      'Gateways',
-      'Settings',
+describe('admin shell', () => {
+  it('lists every section as a link; the audit log only for admins who manage users', () => {
+    expect(ADMIN_SECTIONS.map((section) => [section.label, section.to])).toEqual([
+      ['Dashboard', '/admin/dashboard'],
+      ['Products', '/admin/products'],
+      ['Orders', '/admin/orders'],
+      ['Transactions', '/admin/transactions'],
+      ['Users', '/admin/users'],
+      ['Payment Links', '/admin/payment-links'],
+      ['Gateways', '/admin/gateways'],
+      ['Audit log', '/admin/audit'],
+      ['Settings', '/admin/settings'],
     ])
+    expect(visibleAdminSections({ canManageUsers: false }).map((s) => s.id)).not.toContain('audit')
+    expect(visibleAdminSections({ canManageUsers: true }).map((s) => s.id)).toContain('audit')
   })
 
-  it('takes the active section from the path; unknown paths count as Dashboard', () => {
+  it('takes the active section from the path; unknown paths have none', () => {
     expect(activeAdminSection('/admin/products')).toBe('products')
     expect(activeAdminSection('/admin/products/edit/abc')).toBe('products')
     expect(activeAdminSection('/admin/gateways')).toBe('gateways')
     expect(activeAdminSection('/admin')).toBe('dashboard')
     expect(activeAdminSection('/admin/')).toBe('dashboard')
-    expect(activeAdminSection('/admin/payment-links')).toBe('dashboard')
-    expect(activeAdminSection('/admin/whatever/else')).toBe('dashboard')
+    expect(activeAdminSection('/admin/payment-links')).toBe('payment-links')
+    expect(adminSectionTitle('/admin/payment-links')).toBe('Payment Links')
+    expect(adminSectionTitle('/admin/settings')).toBe('Settings')
+    expect(activeAdminSection('/admin/whatever/else')).toBeNull()
     expect(adminSectionTitle('/admin/products/add')).toBe('Products')
-    expect(adminSectionTitle('/admin/nope')).toBe('Dashboard')
+    expect(adminSectionTitle('/admin/nope')).toBe('Page not found')
   })
 
   it('shows the display name or the part of the e-mail before the @', () => {

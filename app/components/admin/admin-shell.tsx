@@ -4,12 +4,14 @@ import ChevronDown from 'lucide-react/icons/chevron-down'
 import CreditCard from 'lucide-react/icons/credit-card'
 import KeyRound from 'lucide-react/icons/key-round'
 import LayoutDashboard from 'lucide-react/icons/layout-dashboard'
+import Link2 from 'lucide-react/icons/link-2'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import LogOut from 'lucide-react/icons/log-out'
 import Menu from 'lucide-react/icons/menu'
 import Package from 'lucide-react/icons/package'
 import Receipt from 'lucide-react/icons/receipt'
 import Settings from 'lucide-react/icons/settings'
+import ScrollText from 'lucide-react/icons/scroll-text'
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
 import Users from 'lucide-react/icons/users'
 import X from 'lucide-react/icons/x'
@@ -17,61 +19,79 @@ import { useState, type ComponentType, type ReactNode } from 'react'
 import { Link, useLocation, useNavigation, useRouteLoaderData, useSubmit } from 'react-router'
 import { ThemeSwitcher } from '~/components/shop/theme-switcher'
 import { isTheme, type Theme } from '~/lib/theme'
+import { TestModeStockNotice } from './test-mode-notice'
 
 /**
- * The admin shell (spec section 2): sidebar with the seven sections, the active one taken from
- * the path (unknown paths count as Dashboard); a header with the section title, the theme and
- * the user menu (Profile Settings and Admin Settings go to settings; Logout signs out to /);
- * the brand goes to the public home. On phones the sidebar slides in from the left.
- *
- * Sections whose pages do not exist yet (later issues) are shown, so the owner sees the whole
- * back office, but as "Soon" without a link: a link to a missing page would be a dead end.
- * Turning one on is flipping `ready` below.
+ * The admin shell: sidebar with the back office's sections, the active one taken from the path
+ * (none on the not-found page); a header with the section title, the theme and the user
+ * menu (Profile Settings goes to the admin's own account settings, Admin Settings to the shop's
+ * settings; Logout signs out to /); the brand goes to the public home. On phones the sidebar
+ * slides in from the left. A section with `permission` is listed only for admins holding it
+ * (the page itself still checks on the server).
  */
 export type AdminSectionId =
-  'dashboard' | 'products' | 'orders' | 'transactions' | 'users' | 'gateways' | 'settings'
+  | 'dashboard'
+  | 'products'
+  | 'orders'
+  | 'transactions'
+  | 'users'
+  | 'payment-links'
+  | 'gateways'
+  | 'audit'
+  | 'settings'
 
 interface AdminSection {
   id: AdminSectionId
   label: string
   to: string
   icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>
-  ready: boolean
+  permission?: 'canManageUsers'
 }
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
+  { id: 'dashboard', label: 'Dashboard', to: '/admin/dashboard', icon: LayoutDashboard },
+  { id: 'products', label: 'Products', to: '/admin/products', icon: Package },
+  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart },
+  { id: 'transactions', label: 'Transactions', to: '/admin/transactions', icon: Receipt },
+  { id: 'users', label: 'Users', to: '/admin/users', icon: Users },
+  { id: 'payment-links', label: 'Payment Links', to: '/admin/payment-links', icon: Link2 },
+  { id: 'gateways', label: 'Gateways', to: '/admin/gateways', icon: CreditCard },
   {
-    id: 'dashboard',
-    label: 'Dashboard',
-    to: '/admin/dashboard',
-    icon: LayoutDashboard,
-    ready: true,
+    id: 'audit',
+    label: 'Audit log',
+    to: '/admin/audit',
+    icon: ScrollText,
+    permission: 'canManageUsers',
   },
-  { id: 'products', label: 'Products', to: '/admin/products', icon: Package, ready: true },
-  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart, ready: true },
-  {
-    id: 'transactions',
-    label: 'Transactions',
-    to: '/admin/transactions',
-    icon: Receipt,
-    ready: false,
-  },
-  { id: 'users', label: 'Users', to: '/admin/users', icon: Users, ready: false },
-  { id: 'gateways', label: 'Gateways', to: '/admin/gateways', icon: CreditCard, ready: true },
-  { id: 'settings', label: 'Settings', to: '/admin/settings', icon: Settings, ready: false },
+  { id: 'settings', label: 'Settings', to: '/admin/settings', icon: Settings },
 ]
 
-const SETTINGS = ADMIN_SECTIONS.find((section) => section.id === 'settings')!
+/** Where the user menu's Profile Settings goes: the admin's own account settings. */
+export const PROFILE_SETTINGS_PATH = '/dashboard/settings'
+export const ADMIN_SETTINGS_PATH = '/admin/settings'
 
-/** The section a path belongs to: /admin/products/edit/x is Products; anything unknown is Dashboard. */
-export function activeAdminSection(pathname: string): AdminSectionId {
+/** What the admin may see of the sidebar (sections behind a permission they lack are left out). */
+export interface AdminShellAccess {
+  canManageUsers: boolean
+}
+
+export function visibleAdminSections(access: AdminShellAccess): AdminSection[] {
+  return ADMIN_SECTIONS.filter((section) => !section.permission || access[section.permission])
+}
+
+/**
+ * The section a path belongs to: /admin/products/edit/x is Products, /admin is the Dashboard;
+ * a path of no section (the not-found page) has none.
+ */
+export function activeAdminSection(pathname: string): AdminSectionId | null {
   const segment = pathname.replace(/^\/admin\/?/, '').split('/')[0] ?? ''
-  return ADMIN_SECTIONS.find((section) => section.id === segment)?.id ?? 'dashboard'
+  if (segment === '') return 'dashboard'
+  return ADMIN_SECTIONS.find((section) => section.id === segment)?.id ?? null
 }
 
 export function adminSectionTitle(pathname: string): string {
   const id = activeAdminSection(pathname)
-  return ADMIN_SECTIONS.find((section) => section.id === id)?.label ?? 'Dashboard'
+  return ADMIN_SECTIONS.find((section) => section.id === id)?.label ?? 'Page not found'
 }
 
 /** What the header says while a page loads (spec: 'Loading product...' for the edit page). */
@@ -95,10 +115,12 @@ const itemBase = 'flex h-11 items-center gap-3 rounded-xl px-3 text-sm font-medi
 
 function SidebarNav({
   pathname,
+  access,
   onNavigate,
   openReports = 0,
 }: {
   pathname: string
+  access: AdminShellAccess
   onNavigate?: () => void
   /** Open problem reports, shown as a badge on Orders. */
   openReports?: number
@@ -107,49 +129,35 @@ function SidebarNav({
   return (
     <nav aria-label="Admin">
       <ul className="space-y-1">
-        {ADMIN_SECTIONS.map(({ id, label, to, icon: Icon, ready }) => {
+        {visibleAdminSections(access).map(({ id, label, to, icon: Icon }) => {
           const isActive = id === active
           return (
             <li key={id}>
-              {ready ? (
-                <Link
-                  to={to}
-                  onClick={onNavigate}
-                  aria-current={isActive ? (pathname === to ? 'page' : 'true') : undefined}
-                  className={`${itemBase} ${
-                    isActive
-                      ? 'bg-brand-600 text-white shadow-sm'
-                      : 'text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
-                  }`}
-                >
-                  <Icon aria-hidden="true" className="size-5 shrink-0" />
-                  {label}
-                  {id === 'orders' && openReports > 0 ? (
-                    <span
-                      className={`ml-auto rounded-full px-2 py-0.5 text-xs font-bold tabular-nums ${
-                        isActive ? 'bg-white text-brand-700' : 'bg-rose-600 text-white'
-                      }`}
-                    >
-                      <span aria-hidden="true">{openReports}</span>
-                      <span className="sr-only">
-                        {openReports === 1 ? '1 open report' : `${openReports} open reports`}
-                      </span>
+              <Link
+                to={to}
+                onClick={onNavigate}
+                aria-current={isActive ? (pathname === to ? 'page' : 'true') : undefined}
+                className={`${itemBase} ${
+                  isActive
+                    ? 'bg-brand-600 text-white shadow-sm'
+                    : 'text-slate-700 hover:bg-slate-100 hover:text-slate-950 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
+                }`}
+              >
+                <Icon aria-hidden="true" className="size-5 shrink-0" />
+                {label}
+                {id === 'orders' && openReports > 0 ? (
+                  <span
+                    className={`ml-auto rounded-full px-2 py-0.5 text-xs font-bold tabular-nums ${
+                      isActive ? 'bg-white text-brand-700' : 'bg-rose-600 text-white'
+                    }`}
+                  >
+                    <span aria-hidden="true">{openReports}</span>
+                    <span className="sr-only">
+                      {openReports === 1 ? '1 open report' : `${openReports} open reports`}
                     </span>
-                  ) : null}
-                </Link>
-              ) : (
-                <span
-                  aria-disabled="true"
-                  title={`${label}: coming soon`}
-                  className={`${itemBase} cursor-not-allowed text-slate-500 dark:text-slate-400`}
-                >
-                  <Icon aria-hidden="true" className="size-5 shrink-0" />
-                  {label}
-                  <span className="ml-auto rounded-full bg-slate-100 px-2 py-0.5 text-xs font-semibold text-slate-600 dark:bg-slate-800 dark:text-slate-300">
-                    Soon<span className="sr-only"> (coming soon)</span>
                   </span>
-                </span>
-              )}
+                ) : null}
+              </Link>
             </li>
           )
         })}
@@ -185,21 +193,14 @@ function UserMenu({ user }: { user: AdminShellUser }) {
   const role = user.role || 'Admin'
   const itemClass =
     'flex h-10 cursor-pointer select-none items-center gap-2 rounded-lg px-3 text-sm text-slate-800 outline-none data-[disabled]:cursor-not-allowed data-[highlighted]:bg-slate-100 data-[disabled]:text-slate-400 dark:text-slate-100 dark:data-[highlighted]:bg-slate-800 dark:data-[disabled]:text-slate-500'
-  const settingsItem = (label: string) =>
-    SETTINGS.ready ? (
-      <DropdownMenu.Item asChild className={itemClass}>
-        <Link to={SETTINGS.to}>
-          <Settings aria-hidden="true" className="size-4" />
-          {label}
-        </Link>
-      </DropdownMenu.Item>
-    ) : (
-      <DropdownMenu.Item disabled className={itemClass}>
+  const settingsItem = (label: string, to: string) => (
+    <DropdownMenu.Item asChild className={itemClass}>
+      <Link to={to}>
         <Settings aria-hidden="true" className="size-4" />
         {label}
-        <span className="ml-auto text-xs">Soon</span>
-      </DropdownMenu.Item>
-    )
+      </Link>
+    </DropdownMenu.Item>
+  )
   return (
     <DropdownMenu.Root modal={false}>
       <DropdownMenu.Trigger
@@ -235,8 +236,8 @@ function UserMenu({ user }: { user: AdminShellUser }) {
             </span>
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
-          {settingsItem('Profile Settings')}
-          {settingsItem('Admin Settings')}
+          {settingsItem('Profile Settings', PROFILE_SETTINGS_PATH)}
+          {settingsItem('Admin Settings', ADMIN_SETTINGS_PATH)}
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
           <DropdownMenu.Item
             className={`${itemClass} text-rose-700 dark:text-rose-400`}
@@ -255,12 +256,20 @@ export function AdminShell({
   siteName,
   user,
   openReports = 0,
+  testMode = false,
+  maintenanceMode = false,
+  access,
   children,
 }: {
   siteName: string
   user: AdminShellUser
+  access: AdminShellAccess
+  /** The shop is closed to visitors: a banner reminds the admin. */
+  maintenanceMode?: boolean
   /** Open problem reports (the Orders badge); 0 hides it. */
   openReports?: number
+  /** Payments go through the built-in simulator: a banner says real stock is not sold. */
+  testMode?: boolean
   children: ReactNode
 }) {
   const { pathname } = useLocation()
@@ -286,9 +295,12 @@ export function AdminShell({
       >
         Skip to content
       </a>
-      <aside className="sticky top-0 hidden h-dvh w-64 shrink-0 flex-col gap-6 border-r border-slate-200 bg-white px-3 py-5 lg:flex dark:border-slate-800 dark:bg-slate-900">
-        <Brand siteName={siteName} />
-        <SidebarNav pathname={pathname} openReports={openReports} />
+      {/* The column (background and border) runs the whole page; its content stays in view. */}
+      <aside className="hidden w-64 shrink-0 border-r border-slate-200 bg-white lg:block dark:border-slate-800 dark:bg-slate-900">
+        <div className="sticky top-0 flex max-h-dvh flex-col gap-6 overflow-y-auto px-3 py-5">
+          <Brand siteName={siteName} />
+          <SidebarNav pathname={pathname} access={access} openReports={openReports} />
+        </div>
       </aside>
 
       <Dialog.Root open={menuOpen} onOpenChange={setMenuOpen}>
@@ -310,6 +322,7 @@ export function AdminShell({
             <Dialog.Title className="sr-only">Admin menu</Dialog.Title>
             <SidebarNav
               pathname={pathname}
+              access={access}
               onNavigate={() => setMenuOpen(false)}
               openReports={openReports}
             />
@@ -361,6 +374,23 @@ export function AdminShell({
           tabIndex={-1}
           className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8"
         >
+          {maintenanceMode ? (
+            <div
+              role="status"
+              className="mx-auto mb-6 max-w-6xl rounded-xl border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+            >
+              <strong>Maintenance mode is on.</strong> Visitors see the maintenance page; payment
+              callbacks still work.{' '}
+              <Link to="/admin/settings?tab=system" className="font-semibold underline">
+                Change in Settings
+              </Link>
+            </div>
+          ) : null}
+          {testMode ? (
+            <div className="mx-auto mb-6 max-w-6xl">
+              <TestModeStockNotice />
+            </div>
+          ) : null}
           {children}
         </main>
       </div>

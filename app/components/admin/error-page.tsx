@@ -1,6 +1,7 @@
 import type Package from 'lucide-react/icons/package'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
  * What an admin page shows instead of itself (inside the admin shell): a missing product or
@@ -28,10 +29,7 @@ export function AdminErrorPage({
       {Icon ? <Icon aria-hidden="true" className="size-14 text-slate-400" /> : null}
       <h1 className="text-2xl font-bold text-slate-950 dark:text-white">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{children}</p>
-      <Link
-        to={backTo}
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
+      <Link to={backTo} className={buttonVariants({ size: 'wide' })}>
         {backLabel}
       </Link>
       {footer}

@@ -2,14 +2,9 @@ import { useEffect } from 'react'
 import { FormAlert } from '~/components/forms'
 import { toast } from '~/components/ui/toast'
 import { useHydrated } from '~/components/ui/use-hydrated'
+import type { Flash } from '~/lib/flash'
 
-/** A one-time message carried across a redirect (see app/routes/admin/products/flash.server.ts). */
-export interface Flash {
-  type: 'success' | 'error'
-  message: string
-  /** Tells two identical messages in a row apart, so each shows. */
-  id: string
-}
+export type { Flash }
 
 /**
  * Shows the message an admin action left for this page: a toast with JavaScript; before (or

@@ -11,7 +11,7 @@ import {
 } from '~/lib/validation/product'
 
 /**
- * The product image uploader (spec sections 5 and 8): checks type (by the file's first bytes)
+ * The product image uploader: checks type (by the file's first bytes)
  * and size before sending, shows a preview at once and a progress bar while the file goes up
  * (XMLHttpRequest: fetch has no upload progress), and reverts the preview when the upload fails.
  * The server checks everything again and stores a re-encoded copy.

@@ -1,8 +1,9 @@
 import ShieldAlert from 'lucide-react/icons/shield-alert'
 import { useNavigate } from 'react-router'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
- * The admin guard's answer to a signed-in user without the right (spec section 6):
+ * The admin guard's answer to a signed-in user without the right:
  * 'Access Denied', the reason, and Go Back. Without JavaScript the button goes home.
  */
 export function AccessDenied({ title, message }: { title: string; message: string }) {
@@ -20,7 +21,7 @@ export function AccessDenied({ title, message }: { title: string; message: strin
             if (window.history.length > 1) navigate(-1)
             else navigate('/')
           }}
-          className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+          className={buttonVariants({ size: 'wide' })}
         >
           Go Back
         </button>

@@ -72,7 +72,7 @@ export default function AuthDialog({
               google={google}
               links={links}
               modal
-              result={formError ? { formError } : undefined}
+              formError={formError}
             />
           ) : view === 'signup' ? (
             <SignupForm
@@ -80,7 +80,7 @@ export default function AuthDialog({
               google={google}
               links={links}
               modal
-              result={formError ? { formError } : undefined}
+              formError={formError}
             />
           ) : (
             <ForgotPasswordForm links={links} modal />

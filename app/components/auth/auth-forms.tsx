@@ -1,14 +1,10 @@
-import { useState, type FormEvent, type ReactNode } from 'react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import type { ReactNode } from 'react'
 import { Link, useFetcher } from 'react-router'
-import { Field, FormAlert } from '~/components/forms'
-import type { z } from 'zod'
-import {
-  forgotPasswordSchema,
-  loginSchema,
-  parseForm,
-  signupSchema,
-  type FieldErrors,
-} from '~/lib/validation/auth'
+import { FormAlert, FormErrors, TextField, useAppForm } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { forgotPasswordSchema, loginSchema, signupSchema } from '~/lib/validation/auth'
 
 /**
  * The login, sign-up and forgot-password forms. Each is used twice: on its full page
@@ -17,90 +13,49 @@ import {
  * schema as the server before it submits, and submits through a fetcher.
  */
 export interface AuthFormResult {
-  errors?: FieldErrors
-  formError?: string
+  /** Conform's reply from the action: field errors, the form's error, the values to keep. */
+  result?: SubmissionResult<string[]>
   /** A success message (e.g. "check your inbox"). */
   message?: string
-  values?: { name?: string; email?: string }
 }
 
 export type AuthView = 'login' | 'signup' | 'forgot'
 
-export const primaryButtonClass =
-  'inline-flex h-11 w-full items-center justify-center rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70'
 const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
+
+type PasswordFields = Parameters<typeof TextField>[0]['field']
 
 /**
  * A new password and its confirmation, as sign-up, password reset and account settings ask
  * for them (the spec's rules: at least 6 characters, both the same).
  */
 export function NewPasswordFields({
-  errors,
-  onEdit,
+  password,
+  confirmPassword,
   replacing = false,
 }: {
-  errors: FieldErrors
-  onEdit: (name: string) => void
+  password: PasswordFields
+  confirmPassword: PasswordFields
   /** Labels read "New password" when it replaces an existing or forgotten one. */
   replacing?: boolean
 }) {
   return (
     <>
-      <Field
+      <TextField
         label={replacing ? 'New password' : 'Password'}
-        name="password"
+        field={password}
         type="password"
         autoComplete="new-password"
         hint="At least 6 characters"
-        error={errors.password}
-        onEdit={onEdit}
       />
-      <Field
+      <TextField
         label={replacing ? 'Confirm new password' : 'Confirm password'}
-        name="confirmPassword"
+        field={confirmPassword}
         type="password"
         autoComplete="new-password"
-        error={errors.confirmPassword}
-        onEdit={onEdit}
       />
     </>
   )
-}
-
-/**
- * Field errors from the last submission (client check or server answer); editing a field
- * clears its message, as the spec's forms do.
- */
-export function useFormErrors(schema: z.ZodType, result: AuthFormResult | undefined) {
-  const [errors, setErrors] = useState<FieldErrors>(result?.errors ?? {})
-  const [formError, setFormError] = useState<string | undefined>(result?.formError)
-  // A new answer from the server replaces what is shown (React's "adjust state on prop change").
-  const [shown, setShown] = useState(result)
-  if (result !== shown) {
-    setShown(result)
-    setErrors(result?.errors ?? {})
-    setFormError(result?.formError)
-  }
-  return {
-    errors,
-    formError,
-    clear(name: string) {
-      setErrors((current) => (current[name] ? { ...current, [name]: undefined } : current))
-    },
-    /** Checks the form before it is sent; stops the submission when something is wrong. */
-    onSubmit(event: FormEvent<HTMLFormElement>) {
-      const parsed = parseForm(schema, new FormData(event.currentTarget))
-      if (!parsed.errors) {
-        setFormError(undefined)
-        return
-      }
-      event.preventDefault()
-      setErrors(parsed.errors)
-      setFormError(undefined)
-      const first = Object.keys(parsed.errors)[0]
-      if (first) event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
-    },
-  }
 }
 
 export function GoogleButton({
@@ -115,10 +70,7 @@ export function GoogleButton({
     <form method="post" action="/auth/google">
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button
-        type="submit"
-        className="inline-flex h-11 w-full items-center justify-center gap-3 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-      >
+      <Button type="submit" variant="secondary" block className="gap-3">
         <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5">
           <path
             fill="#4285F4"
@@ -138,7 +90,7 @@ export function GoogleButton({
           />
         </svg>
         Continue with Google
-      </button>
+      </Button>
     </form>
   )
 }
@@ -156,6 +108,8 @@ function Divider() {
 interface FormProps {
   /** The server's answer when the page was rendered after a form post (no JavaScript). */
   result?: AuthFormResult
+  /** A problem found before the form was shown (e.g. Google refused the sign-in). */
+  formError?: string
   redirectTo: string
   google: boolean
   /** Where the "switch" links point: full pages, or the modal's own views. */
@@ -188,48 +142,43 @@ function SwitchLink({
   )
 }
 
-export function LoginForm({ result, redirectTo, google, links, notice, modal }: FormProps) {
+export function LoginForm({
+  result,
+  formError,
+  redirectTo,
+  google,
+  links,
+  notice,
+  modal,
+}: FormProps) {
   const fetcher = useFetcher<AuthFormResult>()
-  const current = fetcher.data ?? result
-  const form = useFormErrors(loginSchema, current)
+  const [form, fields] = useAppForm({
+    schema: loginSchema,
+    lastResult: fetcher.data?.result ?? result?.result,
+  })
+  const errors = form.errors ?? (formError ? [formError] : undefined)
   const busy = fetcher.state !== 'idle'
   return (
     <div className="space-y-5">
-      {notice && !form.formError ? <FormAlert tone="success">{notice}</FormAlert> : null}
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
-      <fetcher.Form
-        method="post"
-        action="/login"
-        noValidate
-        onSubmit={form.onSubmit}
-        className="space-y-4"
-      >
+      {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={errors} />
+      <fetcher.Form method="post" action="/login" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          defaultValue={current?.values?.email}
-          error={form.errors.email}
-          onEdit={form.clear}
-        />
-        <Field
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <TextField
           label="Password"
-          name="password"
+          field={fields.password}
           type="password"
           autoComplete="current-password"
-          error={form.errors.password}
-          onEdit={form.clear}
         />
         <div className="flex justify-end">
           <SwitchLink to={links.forgot} modal={modal} className={`text-sm ${linkClass}`}>
             Forgot password?
           </SwitchLink>
         </div>
-        <button type="submit" className={primaryButtonClass} disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
-        </button>
+        <Button type="submit" block pending={busy} pendingLabel="Logging in…">
+          Log in
+        </Button>
       </fetcher.Form>
       {google ? (
         <>
@@ -247,44 +196,37 @@ export function LoginForm({ result, redirectTo, google, links, notice, modal }: 
   )
 }
 
-export function SignupForm({ result, redirectTo, google, links, notice, modal }: FormProps) {
+export function SignupForm({
+  result,
+  formError,
+  redirectTo,
+  google,
+  links,
+  notice,
+  modal,
+}: FormProps) {
   const fetcher = useFetcher<AuthFormResult>()
+  const [form, fields] = useAppForm({
+    schema: signupSchema,
+    lastResult: fetcher.data?.result ?? result?.result,
+  })
+  // After a valid sign-up the action answers with "check your inbox" (docs/decisions/0008).
   const current = fetcher.data ?? result
-  const form = useFormErrors(signupSchema, current)
+  const errors = form.errors ?? (formError ? [formError] : undefined)
   const busy = fetcher.state !== 'idle'
   return (
     <div className="space-y-5">
-      {notice && !form.formError ? <FormAlert tone="success">{notice}</FormAlert> : null}
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
-      <fetcher.Form
-        method="post"
-        action="/signup"
-        noValidate
-        onSubmit={form.onSubmit}
-        className="space-y-4"
-      >
+      {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
+      {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={errors} />
+      <fetcher.Form method="post" action="/signup" {...getFormProps(form)} className="space-y-4">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <Field
-          label="Full name"
-          name="name"
-          autoComplete="name"
-          defaultValue={current?.values?.name}
-          error={form.errors.name}
-          onEdit={form.clear}
-        />
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          defaultValue={current?.values?.email}
-          error={form.errors.email}
-          onEdit={form.clear}
-        />
-        <NewPasswordFields errors={form.errors} onEdit={form.clear} />
-        <button type="submit" className={primaryButtonClass} disabled={busy}>
-          {busy ? 'Creating account…' : 'Create account'}
-        </button>
+        <TextField label="Full name" field={fields.name} autoComplete="name" />
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
+        <Button type="submit" block pending={busy} pendingLabel="Creating account…">
+          Create account
+        </Button>
       </fetcher.Form>
       {google ? (
         <>
@@ -309,34 +251,25 @@ export function ForgotPasswordForm({
 }: Pick<FormProps, 'result' | 'links' | 'modal'>) {
   const fetcher = useFetcher<AuthFormResult>()
   const current = fetcher.data ?? result
-  const form = useFormErrors(forgotPasswordSchema, current)
+  const [form, fields] = useAppForm({ schema: forgotPasswordSchema, lastResult: current?.result })
   const busy = fetcher.state !== 'idle'
   return (
     <div className="space-y-5">
       {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
-      {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
       <p className="text-sm text-slate-600 dark:text-slate-300">
         Enter the e-mail address of your account and we will send you a link to set a new password.
       </p>
       <fetcher.Form
         method="post"
         action="/forgot-password"
-        noValidate
-        onSubmit={form.onSubmit}
+        {...getFormProps(form)}
         className="space-y-4"
       >
-        <Field
-          label="Email"
-          name="email"
-          type="email"
-          autoComplete="email"
-          defaultValue={current?.values?.email}
-          error={form.errors.email}
-          onEdit={form.clear}
-        />
-        <button type="submit" className={primaryButtonClass} disabled={busy}>
-          {busy ? 'Sending…' : 'Send reset link'}
-        </button>
+        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+        <Button type="submit" block pending={busy} pendingLabel="Sending…">
+          Send reset link
+        </Button>
       </fetcher.Form>
       <p className="text-center text-sm text-slate-600 dark:text-slate-300">
         Remembered it?{' '}
@@ -360,7 +293,7 @@ export function AuthPage({
 }) {
   return (
     <main className="flex flex-1 items-start justify-center px-4 py-10 sm:py-16">
-      <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+      <Card padding="lg" className="w-full max-w-md">
         <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
           {title}
         </h1>
@@ -368,7 +301,7 @@ export function AuthPage({
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{subtitle}</p>
         ) : null}
         <div className="mt-6">{children}</div>
-      </div>
+      </Card>
     </main>
   )
 }

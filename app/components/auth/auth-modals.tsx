@@ -4,8 +4,8 @@ import { safeRedirect } from '~/lib/safe-redirect'
 import type { AuthView } from './auth-forms'
 
 /**
- * The Login / Sign up / Forgot password modals over any public page (spec section 2:
- * "Login and signup are modals that can switch to each other").
+ * The Login / Sign up / Forgot password modals over any public page: login and sign-up are
+ * modals that can switch to each other.
  *
  * The open modal is part of the URL (?login=1, ?signup=1, ?forgot=1, plus an optional
  * redirectTo), so it is rendered by the server too: it works without JavaScript, survives

@@ -1,7 +1,7 @@
 import LogOut from 'lucide-react/icons/log-out'
 import { Form } from 'react-router'
 
-/** Logout is a POST to /logout, which ends the session and returns to / (spec section 2). */
+/** Logout is a POST to /logout, which ends the session and returns to /. */
 export function LogoutButton({ className }: { className?: string }) {
   return (
     <Form method="post" action="/logout">

@@ -1,5 +1,8 @@
 import { AUTH_MESSAGES } from '~/lib/validation/auth'
 
+/** The login page after a confirmation link that was already used (/login?confirmed=1). */
+export const EMAIL_CONFIRMED_NOTICE = 'Your address is confirmed. Log in with your password.'
+
 /**
  * Google sign-in comes back with ?provider=google&error=<code>. The spec's fallbacks
  * ('Failed to log in with Google' / 'Failed to sign up with Google') unless the code

@@ -1,9 +1,12 @@
 import FlaskConical from 'lucide-react/icons/flask-conical'
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
-import { Field, FormAlert } from '~/components/forms'
-import { parseCheckoutForm, type CheckoutFieldErrors } from '~/lib/validation/checkout'
+import { FormErrors, TextField, useAppForm } from '~/components/forms'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
+import { checkoutSchema } from '~/lib/validation/checkout'
 
 /**
  * The payment form (spec "Payment dialog"): name, e-mail and phone, checked in the browser
@@ -13,24 +16,47 @@ import { parseCheckoutForm, type CheckoutFieldErrors } from '~/lib/validation/ch
  * page renders the action's answer (`result`) after a plain form post.
  */
 export interface PaymentRedirectData {
+  kind: 'form'
   action: string
   fields: Record<string, string>
+}
+
+/** Razorpay's Checkout: its script, and the options for `new Razorpay(options).open()`. */
+export interface RazorpayLaunchData {
+  kind: 'razorpay'
+  script: string
+  options: Record<string, unknown>
+}
+
+/** A gateway the buyer may pick when more than one is active. */
+export interface GatewayChoice {
+  id: string
+  label: string
+  testMode: boolean
 }
 
 export type CheckoutResult =
   | {
       ok: false
-      errors?: CheckoutFieldErrors
+      /** Conform's reply when the form itself was wrong. */
+      result?: SubmissionResult<string[]>
+      /** Why the payment could not start (stock, gateway), with the values to show again. */
       formError?: string
       values?: Partial<Record<'name' | 'email' | 'phone', string>>
+      /** Gateways that could not start the payment in this attempt, and the one to offer next. */
+      unavailable?: string[]
+      gateway?: string
     }
-  | { ok: true; orderId: string; payment: PaymentRedirectData }
+  | { ok: true; orderId: string; payment: PaymentRedirectData | RazorpayLaunchData }
 
-export const payButtonClass =
-  'inline-flex h-12 w-full items-center justify-center gap-2 rounded-xl bg-brand-600 px-4 text-base font-bold text-white shadow-sm hover:bg-brand-700 disabled:cursor-wait disabled:opacity-70'
+/** The large Pay button (also the Continue button of the redirect form). */
+export const payButtonClass = cn(
+  buttonVariants({ variant: 'primary', block: true }),
+  'h-12 text-base font-bold',
+)
 
-/** Shown wherever the built-in simulator stands in for Paytm. */
-export function TestModeBanner() {
+/** Shown wherever a built-in simulator stands in for a gateway. */
+export function TestModeBanner({ gateway = 'Paytm' }: { gateway?: string }) {
   return (
     <p
       role="note"
@@ -38,8 +64,8 @@ export function TestModeBanner() {
     >
       <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       <span>
-        <strong>Test mode</strong>: payments go to the built-in Paytm simulator. No real money is
-        charged.
+        <strong>Test mode</strong>: payments go to the built-in {gateway}{' '}
+        {gateway.includes(' and ') ? 'simulators' : 'simulator'}. No real money is charged.
       </span>
     </p>
   )
@@ -49,7 +75,56 @@ export function TestModeBanner() {
  * Sends the browser to the gateway: a form of the signed fields that submits itself once the
  * page runs JavaScript, with a visible Continue button for browsers without it.
  */
-export function PaymentRedirect({ payment }: { payment: PaymentRedirectData }) {
+export function PaymentRedirect({
+  payment,
+}: {
+  payment: PaymentRedirectData | RazorpayLaunchData
+}) {
+  if (payment.kind === 'razorpay') return <RazorpayLaunch payment={payment} />
+  return <FormRedirect payment={payment} />
+}
+
+type RazorpayConstructor = new (options: Record<string, unknown>) => { open(): void }
+
+/**
+ * Opens Razorpay's Checkout: loads checkout.js (Razorpay's, or the simulator's stand-in at the
+ * same path) and opens it for our Razorpay order; Checkout posts the result to our callback.
+ */
+function RazorpayLaunch({ payment }: { payment: RazorpayLaunchData }) {
+  const [failed, setFailed] = useState(false)
+  const open = useCallback(() => {
+    const Razorpay = (window as unknown as { Razorpay?: RazorpayConstructor }).Razorpay
+    if (!Razorpay) return setFailed(true)
+    new Razorpay({ ...payment.options, redirect: true }).open()
+  }, [payment])
+  useEffect(() => {
+    const script = document.createElement('script')
+    script.src = payment.script
+    script.async = true
+    script.onload = open
+    script.onerror = () => setFailed(true)
+    document.body.appendChild(script)
+    return () => script.remove()
+  }, [payment, open])
+  return (
+    <div className="space-y-4">
+      <p
+        role={failed ? 'alert' : 'status'}
+        className="text-center text-slate-700 dark:text-slate-200"
+      >
+        {failed
+          ? 'Razorpay Checkout could not be loaded. Check your connection and try again.'
+          : 'Opening Razorpay to pay securely…'}
+      </p>
+      <button type="button" className={payButtonClass} onClick={open}>
+        <LockKeyhole aria-hidden="true" className="size-4" />
+        Continue
+      </button>
+    </div>
+  )
+}
+
+function FormRedirect({ payment }: { payment: PaymentRedirectData }) {
   const formRef = useRef<HTMLFormElement>(null)
   useEffect(() => {
     formRef.current?.submit()
@@ -78,85 +153,116 @@ export interface CheckoutFormProps {
   defaults?: { name?: string; email?: string; phone?: string }
   /** The action's answer after a plain form post (no JavaScript). */
   result?: CheckoutResult
+  /** The active gateways in the shop's order; a choice is shown only for more than one. */
+  gateways?: readonly GatewayChoice[]
+  /** The gateway selected at first (the buyer's last choice). */
+  selected?: string | null
 }
 
-export function CheckoutForm({ action, amountText, defaults, result }: CheckoutFormProps) {
+export function CheckoutForm({
+  action,
+  amountText,
+  defaults,
+  result,
+  gateways = [],
+  selected,
+}: CheckoutFormProps) {
   const fetcher = useFetcher<CheckoutResult>()
   const current = fetcher.data ?? result
-  const [errors, setErrors] = useState<CheckoutFieldErrors>(
-    current && !current.ok ? (current.errors ?? {}) : {},
-  )
-  const [formError, setFormError] = useState<string | undefined>(
-    current && !current.ok ? current.formError : undefined,
-  )
-  // A new answer from the server replaces the messages (state adjusted during render, not in an effect).
-  const [answered, setAnswered] = useState(current)
-  if (answered !== current) {
-    setAnswered(current)
-    setErrors(current && !current.ok ? (current.errors ?? {}) : {})
-    setFormError(current && !current.ok ? current.formError : undefined)
-  }
+  const failed = current && !current.ok ? current : undefined
+  const [form, fields] = useAppForm({
+    schema: checkoutSchema,
+    lastResult: failed?.result,
+    defaultValue: { ...defaults, ...failed?.values },
+  })
 
   if (current?.ok) return <PaymentRedirect payment={current.payment} />
 
-  const values = current && !current.ok ? current.values : undefined
   const busy = fetcher.state !== 'idle'
-  const clear = (name: 'name' | 'email' | 'phone') =>
-    setErrors((was) => (was[name] ? { ...was, [name]: undefined } : was))
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const parsed = parseCheckoutForm(new FormData(event.currentTarget))
-    setFormError(undefined)
-    if (!parsed.errors) return
-    event.preventDefault()
-    setErrors(parsed.errors)
-    const first = (['name', 'email', 'phone'] as const).find((name) => parsed.errors[name])
-    if (first) event.currentTarget.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus()
-  }
-
+  const errors = form.errors ?? (failed?.formError ? [failed.formError] : undefined)
+  const unavailable = failed?.unavailable ?? []
+  const offered = gateways.filter((g) => !unavailable.includes(g.id))
+  const initial = failed?.gateway ?? selected ?? offered[0]?.id
   return (
-    <fetcher.Form
-      method="post"
-      action={action}
-      noValidate
-      onSubmit={onSubmit}
-      className="space-y-4"
-    >
-      {formError ? <FormAlert>{formError}</FormAlert> : null}
-      <Field
-        label="Full name"
-        name="name"
-        type="text"
-        autoComplete="name"
-        defaultValue={values?.name ?? defaults?.name}
-        error={errors.name}
-        onEdit={clear}
-      />
-      <Field
+    <fetcher.Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
+      <FormErrors id={form.errorId} errors={errors} />
+      {unavailable.map((id) => (
+        <input key={id} type="hidden" name="unavailable" value={id} />
+      ))}
+      {gateways.length > 1 ? (
+        <GatewayPicker
+          key={initial}
+          gateways={gateways}
+          unavailable={unavailable}
+          initial={initial}
+        />
+      ) : null}
+      <TextField label="Full name" field={fields.name} autoComplete="name" />
+      <TextField
         label="Email"
-        name="email"
+        field={fields.email}
         type="email"
         autoComplete="email"
         inputMode="email"
-        defaultValue={values?.email ?? defaults?.email}
-        error={errors.email}
-        onEdit={clear}
         hint="Your account details are sent to this address."
       />
-      <Field
+      <TextField
         label="Phone number"
-        name="phone"
+        field={fields.phone}
         type="tel"
         autoComplete="tel-national"
         inputMode="numeric"
-        defaultValue={values?.phone ?? defaults?.phone}
-        error={errors.phone}
-        onEdit={clear}
         hint="10-digit mobile number, for WhatsApp delivery and support."
       />
-      <button type="submit" disabled={busy} className={payButtonClass}>
+      <Button type="submit" block pending={busy} className="h-12 text-base font-bold">
         <LockKeyhole aria-hidden="true" className="size-4" />
         {busy ? 'Processing...' : `Pay ${amountText}`}
-      </button>
+      </Button>
     </fetcher.Form>
+  )
+}
+
+/** "Pay with": one radio per active gateway, in the shop's order. */
+function GatewayPicker({
+  gateways,
+  unavailable,
+  initial,
+}: {
+  gateways: readonly GatewayChoice[]
+  unavailable: readonly string[]
+  initial?: string
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 text-sm font-semibold text-slate-900 dark:text-white">
+        Pay with
+      </legend>
+      {gateways.map((gateway) => {
+        const off = unavailable.includes(gateway.id)
+        return (
+          <label
+            key={gateway.id}
+            className={cn(
+              'flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 px-3 py-2 text-sm font-medium text-slate-900 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-slate-700 dark:text-slate-100 dark:has-[:checked]:border-brand-400 dark:has-[:checked]:bg-brand-950/40',
+              off && 'cursor-not-allowed opacity-60',
+            )}
+          >
+            <input
+              type="radio"
+              name="gateway"
+              value={gateway.id}
+              defaultChecked={gateway.id === initial}
+              disabled={off}
+              className="size-5 shrink-0 accent-brand-600"
+            />
+            <span>
+              {gateway.label}
+              {off ? ' (not available right now)' : ''}
+              {gateway.testMode ? ' · test mode' : ''}
+            </span>
+          </label>
+        )
+      })}
+    </fieldset>
   )
 }

@@ -2,7 +2,8 @@ import ChevronRight from 'lucide-react/icons/chevron-right'
 import FileDown from 'lucide-react/icons/file-down'
 import { Link } from 'react-router'
 import { formatRupees } from '~/lib/money'
-import { hasInvoice, invoicePath, OrderStatusBadge, orderPath } from './order-status'
+import { invoicePath, orderPath } from '~/lib/order-status'
+import { hasInvoice, OrderStatusBadge } from './order-status'
 
 /** A signed-in customer's orders as rows (My Orders, the dashboard's recent orders). */
 export interface CustomerOrderItem {

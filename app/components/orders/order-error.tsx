@@ -1,4 +1,5 @@
 import { isRouteErrorResponse, Link } from 'react-router'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
  * What the order pages show instead of an order. A missing order, a wrong or foreign link and
@@ -29,10 +30,7 @@ export function OrderErrorPage({ error }: { error: unknown }) {
       <h1 className="text-3xl font-extrabold text-slate-950 dark:text-white">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{message}</p>
       <div className="flex flex-wrap justify-center gap-3">
-        <Link
-          to="/"
-          className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-        >
+        <Link to="/" className={buttonVariants({ size: 'wide' })}>
           Go Back Home
         </Link>
         <Link

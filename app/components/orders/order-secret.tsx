@@ -5,10 +5,10 @@ import EyeOff from 'lucide-react/icons/eye-off'
 import KeyRound from 'lucide-react/icons/key-round'
 import { useEffect, useRef, useState } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
-import { adminButton } from '~/components/admin/buttons'
 import { FormAlert } from '~/components/forms'
 import { toast } from '~/components/ui/toast'
 import { useHydrated } from '~/components/ui/use-hydrated'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
  * The delivered account details or key, hidden until Reveal is pressed: the buyer's (the order
@@ -29,8 +29,7 @@ const AUDIENCES = {
       'Hidden to keep them safe from anyone looking at your screen. Each time they are shown we note the time and your IP address.',
     revealed: 'Keep these details private: anyone who sees them can use them.',
     copy: true,
-    button:
-      'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-70',
+    button: buttonVariants({ size: 'wide' }),
   },
   admin: {
     label: 'The delivered item',
@@ -38,7 +37,7 @@ const AUDIENCES = {
     revealed: 'This reveal is recorded in the timeline with your name.',
     // The admin reads the item to check it, not to use it.
     copy: false,
-    button: adminButton.secondary,
+    button: buttonVariants({ variant: 'secondary' }),
   },
 } as const
 

@@ -3,7 +3,7 @@ import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 /**
  * An order's status in words a buyer understands (the order page, My Orders, the dashboard).
  * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next
- * (the back office has its own shorter names: app/routes/admin/orders/order-status.tsx).
+ * (the back office has its own shorter names: app/components/admin/order-badges.tsx).
  */
 type Tone = 'success' | 'progress' | 'neutral' | 'danger'
 
@@ -92,7 +92,3 @@ export function OrderStatusBadge({ status }: { status: string }) {
 export function hasInvoice(status: string): boolean {
   return status === 'paid' || status === 'delivered' || status === 'awaiting_stock'
 }
-
-/** Where a buyer's order lives, and its invoice. */
-export const orderPath = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`
-export const invoicePath = (orderId: string) => `${orderPath(orderId)}/invoice.pdf`

@@ -1,6 +1,6 @@
 /**
- * The landing page's marketing claims (spec section 1) and the product page's fixed
- * why-choose-us claims (spec section 2), in one place so every page says the same.
+ * The landing page's marketing claims and the product page's fixed
+ * why-choose-us claims, in one place so every page says the same.
  */
 export const HERO_STATS = [
   { value: '10,000+', label: 'Happy customers' },

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import type { ImageRef } from '~/lib/images'
 import { formatRupees } from '~/lib/money'
+import { WishlistHeart } from './wishlist-heart'
 
 /** What a product card shows (the home loader sends exactly this). */
 export interface CardProduct {
@@ -39,9 +40,12 @@ export function DiscountBadge({
 export function ProductCard({
   product,
   priority = false,
+  wished = false,
 }: {
   product: CardProduct
   priority?: boolean
+  /** On the signed-in visitor's wishlist (the heart is pressed). */
+  wished?: boolean
 }) {
   const titleId = useId()
   return (
@@ -56,6 +60,12 @@ export function ProductCard({
           className="transition-transform duration-300 group-hover:scale-[1.03]"
         />
         <DiscountBadge percent={product.discount} className="absolute left-2 top-2" />
+        <WishlistHeart
+          productId={product.id}
+          productTitle={product.title}
+          wished={wished}
+          className="absolute right-2 top-2"
+        />
         {!product.inStock ? (
           <span className="absolute bottom-2 left-2 rounded-full bg-slate-900/90 px-2.5 py-1 text-xs font-semibold text-white">
             Out of Stock

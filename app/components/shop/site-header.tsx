@@ -3,6 +3,8 @@ import { Form, Link } from 'react-router'
 import type { Theme } from '~/lib/theme'
 import { SectionLink } from './section-link'
 import { ThemeSwitcher } from './theme-switcher'
+import { buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
 
 /** The signed-in visitor as the header needs it (the accounts issue fills it in the root loader). */
 export interface HeaderUser {
@@ -11,7 +13,7 @@ export interface HeaderUser {
   isAdmin: boolean
 }
 
-/** The public header (and footer) are absent in the customer and admin areas (spec section 2). */
+/** The public header (and footer) are absent in the customer and admin areas. */
 export function showsPublicHeader(pathname: string): boolean {
   return !pathname.startsWith('/dashboard') && !pathname.startsWith('/admin')
 }
@@ -96,7 +98,7 @@ export function SiteHeader({
               </Link>
               <Link
                 to="/signup"
-                className="inline-flex h-9 items-center whitespace-nowrap rounded-lg bg-brand-600 px-3 text-sm font-semibold text-white shadow-sm hover:bg-brand-700"
+                className={cn(buttonVariants({ size: 'xs' }), 'whitespace-nowrap')}
               >
                 Sign up
               </Link>

@@ -1,5 +1,15 @@
 import * as Dialog from '@radix-ui/react-dialog'
-import type { ConfirmOptions } from './confirm-dialog'
+import { Button } from './button'
+
+/** What the dialog asks; confirm.tsx queues these (and re-exports the type). */
+export interface ConfirmOptions {
+  title: string
+  description?: string
+  confirmLabel?: string
+  cancelLabel?: string
+  /** Shows the confirm button in red, for destructive actions. */
+  destructive?: boolean
+}
 
 /** The dialog itself (loaded on first use by ConfirmDialogHost). */
 export default function ConfirmDialogView({
@@ -31,24 +41,14 @@ export default function ConfirmDialogView({
           ) : null}
           <div className="mt-6 flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
             <Dialog.Close asChild>
-              <button
-                type="button"
-                className="inline-flex h-11 items-center justify-center rounded-xl border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-              >
-                {request?.cancelLabel ?? 'Cancel'}
-              </button>
+              <Button variant="outline">{request?.cancelLabel ?? 'Cancel'}</Button>
             </Dialog.Close>
-            <button
-              type="button"
+            <Button
+              variant={request?.destructive ? 'danger' : 'primary'}
               onClick={() => onSettle(true)}
-              className={`inline-flex h-11 items-center justify-center rounded-xl px-4 font-semibold text-white ${
-                request?.destructive
-                  ? 'bg-rose-600 hover:bg-rose-700'
-                  : 'bg-brand-600 hover:bg-brand-700'
-              }`}
             >
               {request?.confirmLabel ?? 'Confirm'}
-            </button>
+            </Button>
           </div>
         </Dialog.Content>
       </Dialog.Portal>

@@ -315,7 +315,7 @@ describe('verifyCallback', () => {
     }
   })
 
-  it("reads the simulator's refusal of a tampered amount as a verified TXN_FAILURE 330", async () => {
+  it("refuses the simulator's refusal of a tampered amount: it is not signed, so nobody can use it to fail an order", async () => {
     const form = buildProcessTransactionForm(anOrder(), config)
     const response = await fetch(form.action, {
       method: 'POST',
@@ -323,9 +323,10 @@ describe('verifyCallback', () => {
       body: new URLSearchParams({ ...form.fields, TXN_AMOUNT: '1.00' }),
     })
     const callback = readForm(await response.text())
+    expect(callback.fields).toMatchObject({ STATUS: 'TXN_FAILURE', RESPCODE: '330' })
     expect(verifyCallback(callback.fields, config.merchantKey)).toMatchObject({
-      ok: true,
-      callback: { status: 'TXN_FAILURE', respCode: '330', respMsg: 'Invalid checksum' },
+      ok: false,
+      reason: 'missing-checksum',
     })
   })
 })

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest'
 import { displayName } from '~/components/auth/logout-button'
 import { googleErrorMessage } from '~/components/auth/messages'
-import { loginSchema, parseForm, resetPasswordSchema, safeRedirect, signupSchema } from './auth'
+import { submitForm } from '../../../tests/helpers/forms'
+import { loginSchema, resetPasswordSchema, safeRedirect, signupSchema } from './auth'
 
-/** The account forms' rules (spec section 5), as both the browser and the server apply them. */
+/** The account forms' rules, as both the browser and the server apply them. */
 describe('sign-up and login rules', () => {
   it('requires name, e-mail, password, and a matching confirmation, with the spec messages', () => {
-    expect(parseForm(signupSchema, {}).errors).toEqual({
+    expect(submitForm(signupSchema, {}).errors).toEqual({
       name: 'Name is required',
       email: 'Email is required',
       password: 'Password is required',
     })
     expect(
-      parseForm(signupSchema, {
+      submitForm(signupSchema, {
         name: ' A ',
         email: 'a@b',
         password: 'abcde',
@@ -24,7 +25,7 @@ describe('sign-up and login rules', () => {
       confirmPassword: 'Passwords do not match',
     })
     expect(
-      parseForm(signupSchema, {
+      submitForm(signupSchema, {
         name: 'Asha',
         email: 'a@b.in',
         password: 'abcdef',
@@ -36,7 +37,7 @@ describe('sign-up and login rules', () => {
   })
 
   it('trims names, lower-cases e-mail addresses and keeps only same-site redirects', () => {
-    const ok = parseForm(signupSchema, {
+    const ok = submitForm(signupSchema, {
       name: '  Asha Rao ',
       email: ' Asha.Rao@Example.IN ',
       password: 'abcdef',
@@ -51,14 +52,14 @@ describe('sign-up and login rules', () => {
       redirectTo: '',
     })
     expect(
-      parseForm(loginSchema, { email: 'A@B.in', password: 'x', redirectTo: '/admin/dashboard' })
+      submitForm(loginSchema, { email: 'A@B.in', password: 'x', redirectTo: '/admin/dashboard' })
         .data,
     ).toEqual({
       email: 'a@b.in',
       password: 'x',
       redirectTo: '/admin/dashboard',
     })
-    expect(parseForm(loginSchema, { email: '', password: '' }).errors).toEqual({
+    expect(submitForm(loginSchema, { email: '', password: '' }).errors).toEqual({
       email: 'Email is required',
       password: 'Password is required',
     })
@@ -66,7 +67,7 @@ describe('sign-up and login rules', () => {
 
   it('applies the same password rules to a reset', () => {
     expect(
-      parseForm(resetPasswordSchema, { token: 't', password: '12345', confirmPassword: '12345' })
+      submitForm(resetPasswordSchema, { token: 't', password: '12345', confirmPassword: '12345' })
         .errors,
     ).toEqual({
       password: 'Password must be at least 6 characters long',

@@ -1,10 +1,10 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { safeRedirect } from '../safe-redirect'
 
 export { safeRedirect }
 
 /**
- * The account forms' rules (spec section 5), shared by the browser (checked before
+ * The account forms' rules, shared by the browser (checked before
  * submitting) and the server (checked again in every action). Messages are the spec's
  * where it gives them.
  */
@@ -28,7 +28,7 @@ export const AUTH_MESSAGES = {
   registrationClosed: 'New registrations are currently closed.',
 } as const
 
-/** The admin guard's answers (spec section 6); shared by the guards and the error page. */
+/** The admin guard's answers; shared by the guards and the error page. */
 export const ACCESS_DENIED_TITLE = 'Access Denied'
 export const NOT_ADMIN_MESSAGE = "You don't have admin permissions."
 
@@ -121,27 +121,3 @@ export const setPasswordSchema = z
     path: ['confirmPassword'],
     message: AUTH_MESSAGES.passwordsDoNotMatch,
   })
-
-export type FieldErrors = Partial<Record<string, string>>
-
-/** The first message per field, as the forms show them. */
-export function fieldErrors(error: z.ZodError): FieldErrors {
-  const errors: FieldErrors = {}
-  for (const issue of error.issues) {
-    const key = String(issue.path[0] ?? 'form')
-    errors[key] ??= issue.message
-  }
-  return errors
-}
-
-/** Parses a form (FormData or a plain object) with a schema; errors keyed by field. */
-export function parseForm<T extends z.ZodType>(
-  schema: T,
-  form: FormData | Record<string, unknown>,
-): { data: z.output<T>; errors: null } | { data: null; errors: FieldErrors } {
-  const values = form instanceof FormData ? Object.fromEntries(form) : form
-  const result = schema.safeParse(values)
-  return result.success
-    ? { data: result.data, errors: null }
-    : { data: null, errors: fieldErrors(result.error) }
-}

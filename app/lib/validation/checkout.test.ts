@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { parseCheckoutForm } from './checkout'
+import { submitForm } from '../../../tests/helpers/forms'
+import { checkoutSchema } from './checkout'
 
-describe('payment form rules (spec section 5)', () => {
+describe('payment form rules', () => {
   it('asks for every field with the spec messages', () => {
-    expect(parseCheckoutForm({ name: '  ', email: '', phone: '' }).errors).toEqual({
+    expect(submitForm(checkoutSchema, { name: '  ', email: '', phone: '' }).errors).toEqual({
       name: 'Name is required',
       email: 'Email is required',
       phone: 'Phone number is required',
@@ -11,12 +12,14 @@ describe('payment form rules (spec section 5)', () => {
   })
 
   it('checks the e-mail shape and the phone digits after removing everything else', () => {
-    expect(parseCheckoutForm({ name: 'A', email: 'not-an-email', phone: '98765' }).errors).toEqual({
+    expect(
+      submitForm(checkoutSchema, { name: 'A', email: 'not-an-email', phone: '98765' }).errors,
+    ).toEqual({
       email: 'Please enter a valid email',
       phone: 'Please enter a valid 10-digit phone number',
     })
     expect(
-      parseCheckoutForm({ name: 'A', email: 'a@b.in', phone: '+91 98765 43210' }).errors,
+      submitForm(checkoutSchema, { name: 'A', email: 'a@b.in', phone: '+91 98765 43210' }).errors,
     ).toEqual({
       phone: 'Please enter a valid 10-digit phone number',
     })
@@ -24,15 +27,27 @@ describe('payment form rules (spec section 5)', () => {
 
   it('accepts formatted numbers and normalises the values', () => {
     expect(
-      parseCheckoutForm({
+      submitForm(checkoutSchema, {
         name: ' Asha ',
         email: ' Asha@Example.IN ',
         phone: '(987) 654-3210',
         amount: '1',
       }),
     ).toEqual({
-      data: { name: 'Asha', email: 'asha@example.in', phone: '9876543210' },
+      data: { name: 'Asha', email: 'asha@example.in', phone: '9876543210', unavailable: [] },
       errors: null,
     })
+  })
+
+  it('reads the chosen gateway and the ones that could not start, nothing else', () => {
+    const base = { name: 'Asha', email: 'asha@example.in', phone: '9876543210' }
+    expect(
+      submitForm(checkoutSchema, { ...base, gateway: 'razorpay', unavailable: 'paytm' }).data,
+    ).toEqual({
+      ...base,
+      gateway: 'razorpay',
+      unavailable: ['paytm'],
+    })
+    expect(submitForm(checkoutSchema, { ...base, gateway: 'x'.repeat(21) }).errors).not.toBeNull()
   })
 })

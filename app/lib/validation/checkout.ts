@@ -1,7 +1,7 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 /**
- * The payment form (spec section 5): name, e-mail and phone, with the spec's messages. The
+ * The payment form: name, e-mail and phone, with the spec's messages. The
  * browser checks it before submitting and the server checks it again in the action.
  * Nothing else is read from the form: the price comes from the database.
  */
@@ -47,22 +47,16 @@ export const checkoutSchema = z.object({
       .transform((phone) => phone.replace(/\D/g, ''))
       .pipe(z.string().length(PHONE_DIGITS, CHECKOUT_MESSAGES.phoneInvalid)),
   ),
+  // The way to pay, when the shop offers a choice; the server uses it only if it is active.
+  gateway: z.preprocess(
+    (value) => (typeof value === 'string' && value ? value : undefined),
+    z.string().max(20).optional(),
+  ),
+  // Gateways that could not start the payment in this attempt (the next one is offered).
+  unavailable: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(z.string().max(20)).max(5),
+  ),
 })
 
 export type CheckoutInput = z.output<typeof checkoutSchema>
-export type CheckoutFieldErrors = Partial<Record<keyof CheckoutInput | 'form', string>>
-
-/** Checks the payment form; the first message per field, as the form shows them. */
-export function parseCheckoutForm(
-  values: FormData | Record<string, unknown>,
-): { data: CheckoutInput; errors: null } | { data: null; errors: CheckoutFieldErrors } {
-  const raw = values instanceof FormData ? Object.fromEntries(values) : values
-  const result = checkoutSchema.safeParse(raw)
-  if (result.success) return { data: result.data, errors: null }
-  const errors: CheckoutFieldErrors = {}
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? 'form') as keyof CheckoutFieldErrors
-    errors[key] ??= issue.message
-  }
-  return { data: null, errors }
-}

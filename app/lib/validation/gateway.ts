@@ -1,7 +1,7 @@
-import { z } from 'zod'
+import { z } from './zod'
 
 /**
- * The admin Gateways form (spec sections 2, 3 and 9): gateway types, statuses and the
+ * The admin Gateways form: gateway types, statuses and the
  * settings of each type. Shared by the form (browser) and the action (server).
  */
 export const GATEWAY_TYPES = ['paytm', 'razorpay', 'stripe', 'paypal', 'phonepe'] as const
@@ -69,6 +69,13 @@ export const GATEWAY_FIELDS: Record<GatewayType, readonly GatewayField[]> = {
   razorpay: [
     { name: 'keyId', label: 'Key ID', credential: true, placeholder: 'rzp_test_...' },
     { name: 'keySecret', label: 'Key Secret', secret: true, credential: true },
+    {
+      name: 'webhookSecret',
+      label: 'Webhook Secret',
+      secret: true,
+      credential: true,
+      hint: 'The secret you set for this shop’s webhook in the Razorpay dashboard.',
+    },
   ],
   stripe: [
     { name: 'apiKey', label: 'Publishable Key', credential: true, placeholder: 'pk_test_...' },
@@ -120,6 +127,10 @@ const fieldSchemas: Record<GatewayType, z.ZodObject> = {
       'Key ID looks like rzp_test_... or rzp_live_...',
     ),
     keySecret: optional((value) => value.length <= 100, 'Key Secret is at most 100 characters'),
+    webhookSecret: optional(
+      (value) => value.length <= 100,
+      'Webhook Secret is at most 100 characters',
+    ),
   }),
   stripe: z.object({
     apiKey: optional(
@@ -154,21 +165,34 @@ export interface GatewayFormData {
   fields: Record<string, string>
 }
 
-/** Checks a submitted gateway form; field errors keyed by field name. */
-export function parseGatewayForm(
-  values: Record<string, unknown>,
-): { data: GatewayFormData; errors: null } | { data: null; errors: GatewayFieldErrors } {
-  const errors: GatewayFieldErrors = {}
-  const base = gatewayBaseSchema.safeParse(values)
-  if (!base.success) {
-    for (const issue of base.error.issues) errors[String(issue.path[0])] ??= issue.message
-  }
-  const type = base.success ? base.data.type : GATEWAY_TYPES.find((t) => t === values.type)
-  if (!type) return { data: null, errors }
-  const fields = fieldSchemas[type].safeParse(values)
-  if (!fields.success) {
-    for (const issue of fields.error.issues) errors[String(issue.path[0])] ??= issue.message
-  }
-  if (!base.success || !fields.success) return { data: null, errors }
-  return { data: { ...base.data, fields: fields.data as Record<string, string> }, errors: null }
+/** One gateway type's form: the common fields, its own settings, add or edit. */
+function gatewayForm<Type extends GatewayType>(type: Type) {
+  return gatewayBaseSchema.extend({
+    ...fieldSchemas[type].shape,
+    type: z.literal(type),
+    mode: z.preprocess((value) => (value === 'edit' ? 'edit' : 'add'), z.enum(['add', 'edit'])),
+    id: z.preprocess(text, z.string()),
+  })
+}
+
+/**
+ * The add/edit gateway form, one branch per type (the type decides which settings are read).
+ * A type that is not one of ours is a message on the type, not an error page.
+ */
+export const gatewaySchema = z.discriminatedUnion(
+  'type',
+  [
+    gatewayForm('paytm'),
+    gatewayForm('razorpay'),
+    gatewayForm('stripe'),
+    gatewayForm('paypal'),
+    gatewayForm('phonepe'),
+  ],
+  { error: 'Choose a gateway type' },
+)
+
+/** The parsed form as the data layer takes it: the type's settings under `fields`. */
+export function gatewayFormData(value: z.output<typeof gatewaySchema>): GatewayFormData {
+  const { name, type, status, mode: _mode, id: _id, ...fields } = value
+  return { name, type, status, fields: fields as Record<string, string> }
 }

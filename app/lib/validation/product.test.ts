@@ -15,15 +15,35 @@ import {
   paiseToInput,
   parseCommaList,
   parsePriceInput,
-  parseProductForm,
   PRODUCT_MESSAGES,
-  PRODUCT_FIELD_ORDER,
-  productFormValues,
+  productFormSchema,
   SHARED_SECRET_MAX_LENGTH,
-  type ProductFormValues,
+  type ProductFormOptions,
 } from './product'
+import { constraintsOf, parseSubmission } from './submission'
 
 const CATEGORIES = ['Streaming', 'Software', 'WordPress Themes']
+
+/** The form's fields as text, features as one input per item. */
+type ProductFormValues = Record<string, string | string[]>
+
+/**
+ * Checks the values as the action does: sent as a form, read by Conform with the shared
+ * schema; the first message per field.
+ */
+function parseProductForm(values: ProductFormValues, options: ProductFormOptions = {}) {
+  const form = new FormData()
+  for (const [name, value] of Object.entries(values)) {
+    for (const item of [value].flat()) form.append(name, item)
+  }
+  const submission = parseSubmission(form, productFormSchema(CATEGORIES, options))
+  if (submission.status === 'success') return { data: submission.value, errors: null }
+  const errors: Record<string, string> = {}
+  for (const [name, messages] of Object.entries(submission.error ?? {})) {
+    if (messages?.[0]) errors[name] = messages[0]
+  }
+  return { data: null, errors }
+}
 
 /** A form that passes, as the browser would send it. */
 function valid(overrides: ProductFormValues = {}): ProductFormValues {
@@ -53,11 +73,11 @@ function valid(overrides: ProductFormValues = {}): ProductFormValues {
 }
 
 const errorsOf = (values: ProductFormValues) => {
-  const result = parseProductForm(values, CATEGORIES)
+  const result = parseProductForm(values)
   return result.errors ?? {}
 }
 
-describe('slug (spec section 5)', () => {
+describe('slug', () => {
   it('lowercases, turns runs of non-alphanumerics into one hyphen and trims hyphens', () => {
     expect(slugify('  StreamMax: Premium -- 12 Months!! ')).toBe('streammax-premium-12-months')
     expect(slugify('Ünïcode & more')).toBe('n-code-more')
@@ -65,10 +85,8 @@ describe('slug (spec section 5)', () => {
   })
 
   it('follows the title unless a slug is given, which is normalised the same way', () => {
-    expect(parseProductForm(valid(), CATEGORIES).data?.slug).toBe('streammax-premium-12-months')
-    expect(parseProductForm(valid({ slug: 'My Custom  Slug' }), CATEGORIES).data?.slug).toBe(
-      'my-custom-slug',
-    )
+    expect(parseProductForm(valid()).data?.slug).toBe('streammax-premium-12-months')
+    expect(parseProductForm(valid({ slug: 'My Custom  Slug' })).data?.slug).toBe('my-custom-slug')
   })
 
   it('refuses a title or slug with no letters or digits', () => {
@@ -76,7 +94,7 @@ describe('slug (spec section 5)', () => {
   })
 })
 
-describe('discount (spec section 5)', () => {
+describe('discount', () => {
   it('is the rounded percent of (original - price) / original, recomputed from the typed prices', () => {
     expect(discountFromInputs('499', '999')).toBe(50)
     expect(discountFromInputs('1499', '5988')).toBe(75)
@@ -97,9 +115,10 @@ describe('prices in rupees become exact paise', () => {
     expect(parsePriceInput('499.5')).toEqual({ paise: 49_950 })
     expect(parsePriceInput(' 0.29 ')).toEqual({ paise: 29 })
     expect(parsePriceInput('1,499.99')).toEqual({ paise: 149_999 })
-    expect(
-      parseProductForm(valid({ price: '0.1', originalPrice: '0.3' }), CATEGORIES).data,
-    ).toMatchObject({ price: 10, originalPrice: 30 })
+    expect(parseProductForm(valid({ price: '0.1', originalPrice: '0.3' })).data).toMatchObject({
+      price: 10,
+      originalPrice: 30,
+    })
   })
 
   it('says why an amount is refused', () => {
@@ -119,36 +138,51 @@ describe('prices in rupees become exact paise', () => {
   })
 })
 
-describe('tags and keywords as comma text (spec section 5)', () => {
+describe('tags and keywords as comma text', () => {
   it('splits on commas, trims, drops blanks and repeats', () => {
     expect(parseCommaList(' 4K ,, family,  , no ads,4k ')).toEqual(['4K', 'family', 'no ads'])
     expect(parseCommaList('   ')).toEqual([])
-    const data = parseProductForm(valid({ tags: 'a, b ,', keywords: ' x ,y,, ' }), CATEGORIES).data
+    const data = parseProductForm(valid({ tags: 'a, b ,', keywords: ' x ,y,, ' })).data
     expect(data).toMatchObject({ tags: ['a', 'b'], keywords: ['x', 'y'] })
   })
 })
 
-describe('features list (spec section 4)', () => {
+describe('features list', () => {
   it('adds a typed feature trimmed, ignores an empty one, and drops emptied items on submit', () => {
     expect(addFeature(['One'], '  Two  ')).toEqual(['One', 'Two'])
     expect(addFeature(['One'], '   ')).toEqual(['One'])
     expect(cleanFeatures([' One ', '', '  ', 'Two'])).toEqual(['One', 'Two'])
-    expect(parseProductForm(valid({ features: [' a ', ' '] }), CATEGORIES).data?.features).toEqual([
-      'a',
-    ])
+    expect(parseProductForm(valid({ features: [' a ', ' '] })).data?.features).toEqual(['a'])
   })
 
-  it('reads one input per feature from the submitted form', () => {
-    const form = new FormData()
-    form.append('title', 'T')
-    form.append('features', 'One')
-    form.append('features', 'Two')
-    form.append('imageFile', new Blob(['x']), 'x.png')
-    expect(productFormValues(form)).toEqual({ title: 'T', features: ['One', 'Two'] })
+  it('reads one input per feature from the submitted form, a single one too', () => {
+    expect(parseProductForm(valid({ features: ['One', 'Two'] })).data?.features).toEqual([
+      'One',
+      'Two',
+    ])
+    expect(parseProductForm(valid({ features: 'Only' })).data?.features).toEqual(['Only'])
+    expect(parseProductForm(valid({ features: [] })).data?.features).toEqual([])
+  })
+
+  it('reports list limits on the list itself, so the field that holds it shows them', () => {
+    expect(errorsOf(valid({ features: ['ok', 'x'.repeat(201)] }))).toEqual({
+      features: PRODUCT_MESSAGES.featureTooLong,
+    })
+    expect(errorsOf(valid({ features: Array.from({ length: 31 }, (_, i) => `F${i}`) }))).toEqual({
+      features: PRODUCT_MESSAGES.featuresTooMany,
+    })
+    expect(errorsOf(valid({ tags: `ok, ${'t'.repeat(51)}` }))).toEqual({
+      tags: PRODUCT_MESSAGES.tagTooLong,
+    })
+    expect(
+      errorsOf(valid({ keywords: Array.from({ length: 31 }, (_, i) => `k${i}`).join(',') })),
+    ).toEqual({
+      keywords: PRODUCT_MESSAGES.keywordsTooMany,
+    })
   })
 })
 
-describe('image type by content, never by name (spec sections 5 and 9)', () => {
+describe('image type by content, never by name', () => {
   const png = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
   const jpeg = Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1])
   const webp = new TextEncoder().encode('RIFF\u0000\u0000\u0000\u0000WEBPVP8 ')
@@ -190,9 +224,9 @@ describe('image type by content, never by name (spec sections 5 and 9)', () => {
   })
 })
 
-describe('the product form schema (spec section 5)', () => {
+describe('the product form schema', () => {
   it('turns a valid form into a product: paise, lists, booleans, null buy link', () => {
-    const result = parseProductForm(valid(), CATEGORIES)
+    const result = parseProductForm(valid())
     expect(result.errors).toBeNull()
     expect(result.data).toEqual({
       title: 'StreamMax Premium 12 Months',
@@ -244,10 +278,9 @@ describe('the product form schema (spec section 5)', () => {
   })
 
   it('takes an optional buy now link, which must be an http(s) URL', () => {
-    expect(parseProductForm(valid({ buyNowLink: '  ' }), CATEGORIES).data?.buyNowLink).toBeNull()
+    expect(parseProductForm(valid({ buyNowLink: '  ' })).data?.buyNowLink).toBeNull()
     expect(
-      parseProductForm(valid({ buyNowLink: 'https://shop.example.in/buy?x=1' }), CATEGORIES).data
-        ?.buyNowLink,
+      parseProductForm(valid({ buyNowLink: 'https://shop.example.in/buy?x=1' })).data?.buyNowLink,
     ).toBe('https://shop.example.in/buy?x=1')
     for (const bad of ['not a url', 'javascript:alert(1)', 'ftp://example.in/file', 'https://']) {
       expect(errorsOf(valid({ buyNowLink: bad })).buyNowLink, bad).toBe(
@@ -258,18 +291,14 @@ describe('the product form schema (spec section 5)', () => {
 
   it('accepts only a known category', () => {
     expect(errorsOf(valid({ category: 'Cooking' })).category).toBe(PRODUCT_MESSAGES.categoryUnknown)
-    expect(
-      parseProductForm(valid({ category: 'WordPress Themes' }), CATEGORIES).data?.category,
-    ).toBe('WordPress Themes')
+    expect(parseProductForm(valid({ category: 'WordPress Themes' })).data?.category).toBe(
+      'WordPress Themes',
+    )
   })
 
   it('accepts a stored image key or an absolute image URL, nothing else', () => {
-    expect(
-      parseProductForm(valid({ image: 'https://cdn.example.in/a.webp' }), CATEGORIES).errors,
-    ).toBeNull()
-    expect(
-      parseProductForm(valid({ image: 'products/demo_streamverse.webp' }), CATEGORIES).errors,
-    ).toBeNull()
+    expect(parseProductForm(valid({ image: 'https://cdn.example.in/a.webp' })).errors).toBeNull()
+    expect(parseProductForm(valid({ image: 'products/demo_streamverse.webp' })).errors).toBeNull()
     for (const bad of ['../secret', 'products/../x.png', 'uploads/x.png', 'javascript:alert(1)']) {
       expect(errorsOf(valid({ image: bad })).image, bad).toBe(IMAGE_MESSAGES.invalidUrl)
     }
@@ -278,29 +307,30 @@ describe('the product form schema (spec section 5)', () => {
   it('counts meta title and description only as advice: longer ones are kept whole', () => {
     const metaTitle = 'T'.repeat(61)
     const metaDescription = 'D'.repeat(161)
-    expect(parseProductForm(valid({ metaTitle, metaDescription }), CATEGORIES).data).toMatchObject({
+    expect(parseProductForm(valid({ metaTitle, metaDescription })).data).toMatchObject({
       metaTitle,
       metaDescription,
     })
   })
 
   it('checks rating (0 to 5) and reviews (a whole number); empty is 0', () => {
-    expect(parseProductForm(valid({ rating: '', reviews: '' }), CATEGORIES).data).toMatchObject({
+    expect(parseProductForm(valid({ rating: '', reviews: '' })).data).toMatchObject({
       rating: 0,
       reviews: 0,
     })
-    expect(parseProductForm(valid({ rating: '4.86' }), CATEGORIES).data?.rating).toBe(4.9)
+    expect(parseProductForm(valid({ rating: '4.86' })).data?.rating).toBe(4.9)
     expect(errorsOf(valid({ rating: '5.1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
     expect(errorsOf(valid({ rating: '-1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
     expect(errorsOf(valid({ reviews: '1.5' })).reviews).toBe(PRODUCT_MESSAGES.reviewsInvalid)
   })
 
   it('reads checkboxes as the browser sends them (on, or absent)', () => {
-    expect(
-      parseProductForm(valid({ inStock: 'on', featured: 'on' }), CATEGORIES).data,
-    ).toMatchObject({ inStock: true, featured: true })
+    expect(parseProductForm(valid({ inStock: 'on', featured: 'on' })).data).toMatchObject({
+      inStock: true,
+      featured: true,
+    })
     const { inStock: _inStock, ...withoutStock } = valid()
-    expect(parseProductForm(withoutStock, CATEGORIES).data).toMatchObject({
+    expect(parseProductForm(withoutStock).data).toMatchObject({
       inStock: false,
       featured: false,
     })
@@ -329,9 +359,9 @@ describe('the product form schema (spec section 5)', () => {
   })
 })
 
-describe('delivery (issue 7)', () => {
+describe('delivery', () => {
   const delivery = (values: ProductFormValues, hasSavedSharedSecret = false) => {
-    const result = parseProductForm(valid(values), CATEGORIES, { hasSavedSharedSecret })
+    const result = parseProductForm(valid(values), { hasSavedSharedSecret })
     return result.data ? deliveryFromForm(result.data) : result.errors
   }
 
@@ -353,9 +383,6 @@ describe('delivery (issue 7)', () => {
       title: 'Title is required',
       sharedSecret: 'Enter the shared secret: a shared product delivers it to every buyer',
     })
-    expect(PRODUCT_FIELD_ORDER.indexOf('sharedSecret')).toBeGreaterThan(
-      PRODUCT_FIELD_ORDER.indexOf('featured'),
-    )
   })
 
   it('saves a typed shared secret trimmed at its ends, keeping its lines', () => {
@@ -395,5 +422,35 @@ describe('delivery (issue 7)', () => {
     expect(
       errorsOf(valid({ deliveryMode: 'shared', sharedSecret: 'x'.repeat(4_001) })).sharedSecret,
     ).toBe('The shared secret must be at most 4,000 characters')
+  })
+})
+
+describe('the schema as the form reads it', () => {
+  it('names every field of the form, so each can show its message', () => {
+    expect(Object.keys(constraintsOf(productFormSchema([])))).toEqual([
+      'title',
+      'slug',
+      'description',
+      'shortDescription',
+      'category',
+      'tags',
+      'price',
+      'originalPrice',
+      'image',
+      'buyNowLink',
+      'metaTitle',
+      'metaDescription',
+      'keywords',
+      'inStock',
+      'featured',
+      'features',
+      'validity',
+      'deliveryTime',
+      'rating',
+      'reviews',
+      'deliveryMode',
+      'sharedSecret',
+      'clearSharedSecret',
+    ])
   })
 })

@@ -1,14 +1,14 @@
-import { z } from 'zod'
+import { z } from './zod'
 import { discountPercent, formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { slugify } from '~/lib/slug'
 
 /**
- * The admin product form (spec sections 2, 3, 5 and 9): every rule in one schema, checked by
+ * The admin product form: every rule in one schema, checked by
  * the browser before it submits and again by the action on the server. Prices are typed in
  * rupees and come out in paise, exactly (no floating point). Browser-safe: no server imports.
  */
 
-/** As long as one stock item may be (MAX_ITEM_LENGTH in app/data/stock.server.ts). */
+/** As long as one stock item may be (MAX_ITEM_LENGTH in app/lib/stock-parse.ts). */
 export const SHARED_SECRET_MAX_LENGTH = 4_000
 
 export const PRODUCT_MESSAGES = {
@@ -41,11 +41,11 @@ export const PRODUCT_MESSAGES = {
   metaDescriptionTooLong: 'Meta description must be at most 500 characters',
   validityTooLong: 'Validity must be at most 100 characters',
   deliveryTimeTooLong: 'Delivery time must be at most 100 characters',
-  // Delivery (issue 7).
+  // Delivery.
   deliveryModeRequired: 'Choose how this product is delivered',
   sharedSecretRequired: 'Enter the shared secret: a shared product delivers it to every buyer',
   sharedSecretTooLong: `The shared secret must be at most ${SHARED_SECRET_MAX_LENGTH.toLocaleString('en-IN')} characters`,
-  // Outcomes (spec sections 2 and 8).
+  // Outcomes.
   created: 'Product created successfully!',
   createFailed: 'Failed to create product. Please try again.',
   updated: 'Product updated successfully!',
@@ -68,7 +68,7 @@ export const deleteConfirmation = (title: string) =>
 export const duplicatedMessage = (title: string) => `"${title}" duplicated successfully!`
 
 // ---------------------------------------------------------------------------------------
-// Images (spec sections 5, 8 and 9)
+// Images
 
 export const IMAGE_MESSAGES = {
   invalidType: 'Please select a valid image file (JPEG, PNG, WebP)',
@@ -215,7 +215,7 @@ export const DEFAULT_VALIDITY = '12 months'
 export const DEFAULT_DELIVERY_TIME = 'Instant delivery'
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
-/** Whitespace-only counts as empty (spec section 5). */
+/** Whitespace-only counts as empty. */
 const trimmed = (max: number, tooLong: string) =>
   z.preprocess(text, z.string().trim().max(max, tooLong))
 const required = (message: string, max: number, tooLong: string) =>
@@ -238,11 +238,21 @@ function price(requiredMessage: string) {
   })
 }
 
+/**
+ * A list's limits, reported on the list itself (the field the admin typed it in), not on an
+ * item: too many items, or one item too long.
+ */
+const limitedList = (maxItems: number, tooMany: string, maxLength: number, tooLong: string) =>
+  z
+    .array(z.string())
+    .max(maxItems, tooMany)
+    .refine((items) => items.every((item) => item.length <= maxLength), tooLong)
+
 function commaList(maxItems: number, tooMany: string, maxLength: number, tooLong: string) {
   return z
     .preprocess(text, z.string())
     .transform(parseCommaList)
-    .pipe(z.array(z.string().max(maxLength, tooLong)).max(maxItems, tooMany))
+    .pipe(limitedList(maxItems, tooMany, maxLength, tooLong))
 }
 
 const checkbox = z.preprocess(
@@ -251,7 +261,7 @@ const checkbox = z.preprocess(
 )
 
 // ---------------------------------------------------------------------------------------
-// Delivery (issue 7; docs/delivery.md)
+// Delivery (docs/delivery.md)
 
 /** How a paid order gets what it paid for; new products are sold from stock. */
 export const DELIVERY_MODES = ['stock', 'shared', 'manual'] as const
@@ -362,9 +372,7 @@ export function productFormSchema(categories: readonly string[], options: Produc
         )
         .transform(cleanFeatures)
         .pipe(
-          z
-            .array(z.string().max(200, PRODUCT_MESSAGES.featureTooLong))
-            .max(30, PRODUCT_MESSAGES.featuresTooMany),
+          limitedList(30, PRODUCT_MESSAGES.featuresTooMany, 200, PRODUCT_MESSAGES.featureTooLong),
         ),
       validity: trimmed(100, PRODUCT_MESSAGES.validityTooLong),
       deliveryTime: trimmed(100, PRODUCT_MESSAGES.deliveryTimeTooLong),
@@ -437,63 +445,3 @@ export function productFormSchema(categories: readonly string[], options: Produc
 
 export type ProductFormOutput = z.output<ReturnType<typeof productFormSchema>>
 export type ProductField = keyof ProductFormOutput
-export type ProductFieldErrors = Partial<Record<ProductField, string>>
-
-/** The raw form values: every field as text, features as a list. */
-export type ProductFormValues = Record<string, string | string[]>
-
-/** Reads the form's fields (features come as one input per item). */
-export function productFormValues(form: FormData): ProductFormValues {
-  const values: ProductFormValues = {}
-  for (const [name, value] of form.entries()) {
-    if (typeof value !== 'string' || name === 'features') continue
-    values[name] = value
-  }
-  values.features = form
-    .getAll('features')
-    .filter((value): value is string => typeof value === 'string')
-  return values
-}
-
-/** Checks the form; the first message per field, in the order the form shows them. */
-export function parseProductForm(
-  values: ProductFormValues,
-  categories: readonly string[],
-  options: ProductFormOptions = {},
-): { data: ProductFormOutput; errors: null } | { data: null; errors: ProductFieldErrors } {
-  const result = productFormSchema(categories, options).safeParse(values)
-  if (result.success) return { data: result.data, errors: null }
-  const errors: ProductFieldErrors = {}
-  for (const issue of result.error.issues) {
-    const key = String(issue.path[0] ?? 'title') as ProductField
-    errors[key] ??= issue.message
-  }
-  return { data: null, errors }
-}
-
-/** The order of the fields on the page, so the first invalid one gets the focus. */
-export const PRODUCT_FIELD_ORDER: readonly ProductField[] = [
-  'title',
-  'slug',
-  'category',
-  'shortDescription',
-  'description',
-  'tags',
-  'price',
-  'originalPrice',
-  'image',
-  'buyNowLink',
-  'metaTitle',
-  'metaDescription',
-  'keywords',
-  'inStock',
-  'featured',
-  'deliveryMode',
-  'sharedSecret',
-  'clearSharedSecret',
-  'features',
-  'validity',
-  'deliveryTime',
-  'rating',
-  'reviews',
-]

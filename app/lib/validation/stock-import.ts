@@ -1,5 +1,7 @@
+import { z } from '~/lib/validation/zod'
+
 /**
- * The admin stock page's import rules and messages (issue 7), shared by the browser (checks
+ * The admin stock page's import rules and messages, shared by the browser (checks
  * before uploading) and the action (the same checks again). Browser-safe: no server imports.
  */
 
@@ -35,6 +37,49 @@ export function checkStockFile(file: { name: string; size: number }): string | n
   return null
 }
 
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+/** A file input left empty still sends a part, with no name and no bytes: that is no file. */
+const chosenFile = (value: unknown) =>
+  typeof File !== 'undefined' && value instanceof File && (value.size > 0 || value.name !== '')
+    ? value
+    : undefined
+
+/** Import: pasted lines or one file (not both, not neither), within the type and size limits. */
+export const stockImportSchema = z
+  .object({
+    intent: z.literal('import'),
+    content: z.preprocess(text, z.string()),
+    file: z.preprocess(chosenFile, z.custom<File>().optional()),
+  })
+  .superRefine(({ content, file }, context) => {
+    const hasPaste = content.trim() !== ''
+    const problem = (path: 'content' | 'file', message: string) =>
+      context.addIssue({ code: 'custom', path: [path], message })
+    if (file && hasPaste) problem('file', STOCK_MESSAGES.both)
+    else if (!file && !hasPaste) problem('content', STOCK_MESSAGES.nothing)
+    else if (file) {
+      const found = checkStockFile(file)
+      if (found) problem('file', found)
+    } else if (new TextEncoder().encode(content).length > STOCK_IMPORT_MAX_BYTES) {
+      problem('content', STOCK_MESSAGES.tooLarge)
+    }
+  })
+
+/** Revoke one item (asked first: `confirmed=yes` once the admin has said yes). */
+export const stockRevokeSchema = z.object({
+  intent: z.literal('revoke'),
+  itemId: z.preprocess(text, z.string()),
+  status: z.preprocess(text, z.string()),
+  page: z.preprocess(text, z.string()),
+  confirmed: z.preprocess(text, z.string()),
+})
+
+/** Every form the stock page posts, told apart by its intent. */
+export const stockActionSchema = z.discriminatedUnion('intent', [
+  stockImportSchema,
+  stockRevokeSchema,
+])
+
 const count = new Intl.NumberFormat('en-IN')
 const plural = (n: number, one: string, many: string) =>
   `${count.format(n)} ${n === 1 ? one : many}`
@@ -48,18 +93,20 @@ function lineList(lines: readonly number[], total: number): string {
   return more > 0 ? ` (${label} ${shown} and ${count.format(more)} more)` : ` (${label} ${shown})`
 }
 
-/** What importStock reports, in the admin's words. */
-export interface ImportSummaryCounts {
+/** What importStock reports; importSummaryText puts it in the admin's words. */
+export interface StockImportSummary {
   added: number
   duplicates: number
   invalid: number
+  /** Line numbers (1-based) of the first few duplicates and invalid lines, for the admin. */
   duplicateLines: number[]
   invalidLines: number[]
+  /** Orders waiting for stock that the new items filled. */
   filled: number
 }
 
 /** "3 added, 1 duplicate skipped (line 4), 1 invalid (line 5)" */
-export function importSummaryText(summary: ImportSummaryCounts): string {
+export function importSummaryText(summary: StockImportSummary): string {
   return [
     `${count.format(summary.added)} added`,
     `${plural(summary.duplicates, 'duplicate', 'duplicates')} skipped${lineList(summary.duplicateLines, summary.duplicates)}`,

@@ -5,32 +5,75 @@ import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
 import { customerOrderStats, listCustomerOrders } from '~/data/customer-orders.server'
+import {
+  activeSubscriptions,
+  customerSavings,
+  recentActivity,
+  type ActivityType,
+} from '~/data/customer-overview.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { requireUser } from '~/lib/auth.server'
-import { shopDateTime } from '~/lib/date-format'
+import { requireUser } from '~/services/auth.server'
+import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import type { Route } from './+types/dashboard'
+import { buttonVariants } from '~/components/ui/button'
 
 const RECENT_ORDERS = 5
+const RECENT_ACTIVITY = 8
+
+/** What each order event says in the customer's activity list. */
+const ACTIVITY_WORDS: Record<ActivityType, (product: string) => string> = {
+  paid: (product) => `Payment received for ${product}`,
+  delivered: (product) => `${product} delivered`,
+  replaced: (product) => `${product} replaced with new details`,
+  refunded: (product) => `${product} refunded`,
+  report_resolved: (product) => `Your problem report about ${product} was answered`,
+}
 
 /** The customer's dashboard: figures and recent orders from their own orders (no samples). */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db } = services()
-  const [stats, recent, settings] = await Promise.all([
+  const [stats, recent, settings, saved, subscriptions, activity] = await Promise.all([
     customerOrderStats(db, user.id),
     listCustomerOrders(db, user.id, { pageSize: RECENT_ORDERS }),
     getSiteSettings(db),
+    customerSavings(db, user.id),
+    activeSubscriptions(db, user.id),
+    recentActivity(db, user.id, RECENT_ACTIVITY),
   ])
   const when = shopDateTime(settings.timezone)
+  const day = shopLongDate(settings.timezone)
   return {
-    user: { name: user.name, email: user.email, isAdmin: user.isAdmin, createdAt: user.createdAt },
+    user: {
+      name: user.name,
+      email: user.email,
+      isAdmin: user.isAdmin,
+      memberSince: shopLongDate(settings.timezone).format(new Date(user.createdAt)),
+    },
     stats: {
       purchases: stats.purchases,
       spent: formatRupees(stats.spent),
+      saved: formatRupees(saved),
       inProgress: stats.inProgress,
+      activeSubscriptions: subscriptions.length,
     },
+    subscriptions: subscriptions.map((item) => ({
+      orderId: item.orderId,
+      productName: item.productName,
+      productSlug: item.productSlug,
+      validity: item.validity,
+      expires: day.format(new Date(item.expiresAt)),
+      expiresAt: item.expiresAt,
+    })),
+    activity: activity.map((item) => ({
+      id: item.id,
+      orderId: item.orderId,
+      text: ACTIVITY_WORDS[item.type](item.productName),
+      at: when.format(new Date(item.createdAt)),
+      createdAt: item.createdAt,
+    })),
     recentOrders: recent.orders.map((order) => customerOrderItem(order, when)),
     moreOrders: recent.total > RECENT_ORDERS,
   }
@@ -48,16 +91,17 @@ function Stat({ label, value, hint }: { label: string; value: string; hint: stri
   )
 }
 
-const memberSince = (iso: string) =>
-  new Intl.DateTimeFormat('en-IN', {
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'Asia/Kolkata',
-  }).format(new Date(iso))
-
 export default function CustomerDashboard({ loaderData }: Route.ComponentProps) {
-  const { user, stats, recentOrders, moreOrders } = loaderData
+  const { user, stats, recentOrders, moreOrders, subscriptions, activity } = loaderData
+  const linkClass = 'text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300'
+  const emptyClass =
+    'rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300'
+  const browse = (
+    <Link to="/#services" className={`${buttonVariants({ size: 'sm' })} mt-3`}>
+      <ShoppingBag aria-hidden="true" className="size-4" />
+      Browse Products
+    </Link>
+  )
   return (
     <div className="mx-auto max-w-4xl space-y-8">
       <div>
@@ -71,19 +115,66 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         <h2 id="figures" className="sr-only">
           Your purchases
         </h2>
-        <dl className="grid gap-4 sm:grid-cols-3">
+        <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
           <Stat
-            label="Purchases"
+            label="Orders placed"
             value={String(stats.purchases)}
-            hint="Orders with a confirmed payment"
+            hint={
+              stats.inProgress > 0
+                ? `${stats.inProgress} waiting for delivery`
+                : 'Orders with a confirmed payment'
+            }
           />
           <Stat label="Total spent" value={stats.spent} hint="Refunds excluded" />
+          <Stat label="Total saved" value={stats.saved} hint="Against original prices" />
           <Stat
-            label="Waiting for delivery"
-            value={String(stats.inProgress)}
-            hint="Paid orders still being prepared"
+            label="Active subscriptions"
+            value={String(stats.activeSubscriptions)}
+            hint="Delivered and still valid"
           />
         </dl>
+      </section>
+
+      <section aria-labelledby="subscriptions" className="space-y-3">
+        <h2 id="subscriptions" className="text-lg font-semibold text-slate-900 dark:text-white">
+          Active subscriptions
+        </h2>
+        {subscriptions.length > 0 ? (
+          <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+            {subscriptions.map((item) => (
+              <li
+                key={item.orderId}
+                className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 px-4 py-3"
+              >
+                <div className="min-w-0">
+                  <Link
+                    to={`/orders/${item.orderId}`}
+                    className="font-semibold text-slate-900 hover:underline dark:text-white"
+                  >
+                    {item.productName}
+                  </Link>
+                  <p className="text-xs text-slate-600 dark:text-slate-400">
+                    {item.validity} · order {item.orderId}
+                  </p>
+                </div>
+                <p className="text-sm text-slate-700 dark:text-slate-200">
+                  Expires on{' '}
+                  <time dateTime={item.expiresAt} className="font-semibold">
+                    {item.expires}
+                  </time>
+                </p>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <div className={emptyClass}>
+            <p>
+              No running subscriptions. Subscriptions you buy appear here with the date each one
+              expires.
+            </p>
+            {browse}
+          </div>
+        )}
       </section>
 
       <section aria-labelledby="recent-orders" className="space-y-3">
@@ -92,10 +183,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             Recent orders
           </h2>
           {recentOrders.length > 0 ? (
-            <Link
-              to="/dashboard/orders"
-              className="text-sm font-semibold text-brand-700 hover:underline dark:text-brand-300"
-            >
+            <Link to="/dashboard/orders" className={linkClass}>
               {moreOrders ? 'View all orders' : 'Go to My Orders'}
             </Link>
           ) : null}
@@ -103,8 +191,42 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         {recentOrders.length > 0 ? (
           <CustomerOrderList orders={recentOrders} />
         ) : (
-          <p className="rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300">
-            You have not ordered anything yet while signed in. Your orders will appear here.
+          <div className={emptyClass}>
+            <p>You have not ordered anything yet while signed in. Your orders will appear here.</p>
+            {browse}
+          </div>
+        )}
+      </section>
+
+      <section aria-labelledby="recent-activity" className="space-y-3">
+        <h2 id="recent-activity" className="text-lg font-semibold text-slate-900 dark:text-white">
+          Recent activity
+        </h2>
+        {activity.length > 0 ? (
+          <ol className="space-y-2">
+            {activity.map((item) => (
+              <li
+                key={item.id}
+                className="flex flex-wrap items-baseline justify-between gap-x-4 rounded-xl border border-slate-200 bg-white px-4 py-2.5 text-sm dark:border-slate-800 dark:bg-slate-900"
+              >
+                <Link
+                  to={`/orders/${item.orderId}`}
+                  className="font-medium text-slate-900 hover:underline dark:text-white"
+                >
+                  {item.text}
+                </Link>
+                <time
+                  dateTime={item.createdAt}
+                  className="text-xs text-slate-600 dark:text-slate-400"
+                >
+                  {item.at}
+                </time>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p className={emptyClass}>
+            Payments, deliveries and answers from the shop will be listed here.
           </p>
         )}
       </section>
@@ -114,10 +236,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
           Quick actions
         </h2>
         <div className="flex flex-wrap gap-3">
-          <Link
-            to="/"
-            className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white shadow-sm hover:bg-brand-700"
-          >
+          <Link to="/" className={buttonVariants()}>
             <ShoppingBag aria-hidden="true" className="size-4" />
             Browse Products
           </Link>
@@ -151,7 +270,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
           </div>
           <div>
             <dt className="text-slate-500 dark:text-slate-400">Member since</dt>
-            <dd className="font-medium">{memberSince(user.createdAt)}</dd>
+            <dd className="font-medium">{user.memberSince}</dd>
           </div>
         </dl>
         <p className="mt-4 text-sm">

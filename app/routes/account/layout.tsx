@@ -1,17 +1,20 @@
+import ChevronDown from 'lucide-react/icons/chevron-down'
 import KeyRound from 'lucide-react/icons/key-round'
-import LayoutDashboard from 'lucide-react/icons/layout-dashboard'
-import Package from 'lucide-react/icons/package'
-import Settings from 'lucide-react/icons/settings'
-import { Link, NavLink, Outlet } from 'react-router'
+import Menu from 'lucide-react/icons/menu'
+import Shield from 'lucide-react/icons/shield'
+import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { ACCOUNT_NAV, currentAccountPage } from '~/components/account/account-nav'
+import { DisclosureMenu } from '~/components/account/disclosure-menu'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { requireUser } from '~/lib/auth.server'
+import { requireUser } from '~/services/auth.server'
 import type { Route } from './+types/layout'
 
 /**
- * The customer area (/dashboard/*): signed-in users only. The sidebar lists what works;
- * Wishlist joins it with the issue that builds it.
+ * The customer area (/dashboard/*): signed-in users only. A sidebar on wide screens; on phones
+ * it folds into a menu button in the top bar. The profile menu at the top right has every page
+ * of the area and Logout. Both menus work without JavaScript (app/components/account/).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
@@ -22,57 +25,134 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-const NAV = [
-  { to: '/dashboard', label: 'Dashboard', icon: LayoutDashboard, end: true },
-  { to: '/dashboard/orders', label: 'My Orders', icon: Package, end: false },
-  { to: '/dashboard/settings', label: 'Settings', icon: Settings, end: false },
-] as const
+const navItemClass = ({ isActive }: { isActive: boolean }) =>
+  `flex h-10 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-medium ${
+    isActive
+      ? 'bg-brand-50 text-brand-800 dark:bg-brand-950 dark:text-brand-200'
+      : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+  }`
+
+function AccountLinks() {
+  return (
+    <>
+      {ACCOUNT_NAV.map(({ to, label, icon: Icon, end }) => (
+        <NavLink key={to} to={to} end={end} className={navItemClass}>
+          <Icon aria-hidden="true" className="size-4" />
+          {label}
+        </NavLink>
+      ))}
+    </>
+  )
+}
+
+function Brand({ siteName, compact = false }: { siteName: string; compact?: boolean }) {
+  return (
+    <Link
+      to="/"
+      className="flex shrink-0 items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 dark:text-white"
+    >
+      <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
+        <KeyRound aria-hidden="true" className="size-4.5" />
+      </span>
+      <span className={compact ? 'sr-only' : undefined}>{siteName}</span>
+    </Link>
+  )
+}
+
+function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: boolean } }) {
+  const name = displayName(user)
+  const menuLink =
+    'flex h-10 items-center gap-2 rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800'
+  return (
+    <DisclosureMenu
+      summaryLabel={`Profile menu: ${name}`}
+      summaryClassName="h-11 px-1.5 hover:bg-slate-100 sm:px-2 dark:hover:bg-slate-800"
+      panelClassName="right-0 w-60"
+      summary={
+        <>
+          <span
+            aria-hidden="true"
+            className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-bold uppercase text-brand-800 dark:bg-brand-900 dark:text-brand-100"
+          >
+            {name.slice(0, 1)}
+          </span>
+          <span className="hidden max-w-40 truncate text-sm font-semibold text-slate-900 sm:block dark:text-white">
+            {name}
+          </span>
+          <ChevronDown aria-hidden="true" className="size-4 text-slate-500" />
+        </>
+      }
+    >
+      <p className="px-3 py-2">
+        <span className="block truncate text-sm font-semibold text-slate-900 dark:text-white">
+          {name}
+        </span>
+        <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
+          {user.email}
+        </span>
+      </p>
+      <hr className="my-1 border-slate-200 dark:border-slate-700" />
+      <ul aria-label="Profile">
+        {ACCOUNT_NAV.map(({ to, label, icon: Icon }) => (
+          <li key={to}>
+            <Link to={to} className={menuLink}>
+              <Icon aria-hidden="true" className="size-4" />
+              {label}
+            </Link>
+          </li>
+        ))}
+        {user.isAdmin ? (
+          <li>
+            <Link to="/admin/dashboard" className={menuLink}>
+              <Shield aria-hidden="true" className="size-4" />
+              Admin dashboard
+            </Link>
+          </li>
+        ) : null}
+      </ul>
+      <hr className="my-1 border-slate-200 dark:border-slate-700" />
+      <LogoutButton className="flex h-10 w-full items-center gap-2 rounded-lg px-3 text-sm font-semibold text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950" />
+    </DisclosureMenu>
+  )
+}
 
 export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   const { siteName, user } = loaderData
+  const { pathname } = useLocation()
+  const current = currentAccountPage(pathname)
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="border-b border-slate-200 bg-white md:w-64 md:shrink-0 md:border-b-0 md:border-r dark:border-slate-800 dark:bg-slate-900">
-        <div className="flex items-center justify-between gap-2 px-4 py-3 md:py-5">
-          <Link
-            to="/"
-            className="flex items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 dark:text-white"
-          >
-            <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
-              <KeyRound aria-hidden="true" className="size-4.5" />
-            </span>
-            {siteName}
-          </Link>
+      <aside className="hidden border-r border-slate-200 bg-white md:block md:w-64 md:shrink-0 dark:border-slate-800 dark:bg-slate-900">
+        <div className="px-4 py-5">
+          <Brand siteName={siteName} />
         </div>
-        <nav
-          aria-label="Account"
-          className="flex gap-1 overflow-x-auto px-2 pb-2 md:flex-col md:px-3"
-        >
-          {NAV.map(({ to, label, icon: Icon, end }) => (
-            <NavLink
-              key={to}
-              to={to}
-              end={end}
-              className={({ isActive }) =>
-                `flex h-10 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-medium ${
-                  isActive
-                    ? 'bg-brand-50 text-brand-800 dark:bg-brand-950 dark:text-brand-200'
-                    : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
-                }`
-              }
-            >
-              <Icon aria-hidden="true" className="size-4" />
-              {label}
-            </NavLink>
-          ))}
+        <nav aria-label="Account" className="flex flex-col gap-1 px-3 pb-3">
+          <AccountLinks />
         </nav>
       </aside>
-      <div className="flex flex-1 flex-col">
-        <header className="flex items-center justify-end gap-3 border-b border-slate-200 bg-white px-4 py-2 dark:border-slate-800 dark:bg-slate-900">
-          <span className="truncate text-sm text-slate-600 dark:text-slate-300" title={user.email}>
-            {displayName(user)}
-          </span>
-          <LogoutButton />
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-1.5 sm:px-4 dark:border-slate-800 dark:bg-slate-900">
+          <div className="flex min-w-0 items-center gap-2 md:hidden">
+            <Brand siteName={siteName} compact />
+            {/* Phones: the sidebar's links behind one button that names the page shown. */}
+            <DisclosureMenu
+              summaryLabel={`Account menu: ${current.label}`}
+              summaryClassName="h-11 border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
+              panelClassName="left-0 w-64"
+              summary={
+                <>
+                  <Menu aria-hidden="true" className="size-4" />
+                  {current.label}
+                </>
+              }
+            >
+              <nav aria-label="Account" className="flex flex-col gap-1">
+                <AccountLinks />
+              </nav>
+            </DisclosureMenu>
+          </div>
+          <div className="hidden md:block" />
+          <ProfileMenu user={user} />
         </header>
         <main className="flex-1 px-4 py-6 sm:px-8">
           <Outlet />

@@ -6,15 +6,17 @@ import { CustomerOrderList, customerOrderItem } from '~/components/orders/custom
 import { listCustomerOrders } from '~/data/customer-orders.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { requireUser } from '~/lib/auth.server'
+import { requireUser } from '~/services/auth.server'
 import { shopDateTime } from '~/lib/date-format'
-import { accountPageHeaders } from '~/routes/auth/headers'
+import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/orders'
+import { buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
 
 /**
- * /dashboard/orders: My Orders (issue 7). The signed-in user's own orders (placed while signed
- * in; see app/data/customer-orders.server.ts for why guest orders with the same e-mail are not
- * matched), newest first, 20 to a page (?page=), each linking to its order page and invoice.
+ * /dashboard/orders: My Orders. The signed-in user's own orders (placed while signed in, and
+ * guest orders with the account's e-mail once it is verified; see
+ * app/data/customer-orders.server.ts), newest first, 20 to a page (?page=), each linking to its order page and invoice.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
@@ -43,7 +45,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
         </h1>
         <p className="mt-1 text-slate-600 dark:text-slate-300">
           {total === 0
-            ? 'Everything you buy while signed in appears here.'
+            ? 'Everything you buy while signed in, or as a guest with this e-mail address, appears here.'
             : `${total} order${total === 1 ? '' : 's'}, newest first. Open one to see its details, account details and invoice.`}
         </p>
       </div>
@@ -56,10 +58,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
             Bought something as a guest? Use the link in your order e-mail to open it.
           </p>
-          <Link
-            to="/"
-            className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700"
-          >
+          <Link to="/" className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}>
             <ShoppingBag aria-hidden="true" className="size-4" />
             Browse Products
           </Link>

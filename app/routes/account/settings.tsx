@@ -1,66 +1,528 @@
-import { data, Form, useNavigation } from 'react-router'
-import {
-  NewPasswordFields,
-  primaryButtonClass,
-  useFormErrors,
-  type AuthFormResult,
-} from '~/components/auth/auth-forms'
-import { Field, FormAlert } from '~/components/forms'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import type { SubmissionResult } from '@conform-to/react'
+import UserRound from 'lucide-react/icons/user-round'
+import { data, Form, redirect, useNavigation } from 'react-router'
+import { NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
+import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { Field } from '~/components/ui/field'
+import { Checkbox, Input } from '~/components/ui/input'
+import { getPreferences, savePreferences } from '~/data/preferences.server'
+import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
+import { readFormData } from '~/lib/form-data.server'
+import { accountPageHeaders } from '~/lib/page-headers'
+import { LANGUAGE_LABELS, LANGUAGES, languageCookie, THEME_LABELS, THEMES } from '~/lib/preferences'
+import { themeCookie } from '~/lib/theme'
+import { UploadError } from '~/lib/uploads.server'
 import {
-  assertSameOrigin,
-  changePassword,
-  hasPassword,
-  requireUser,
-  setFirstPassword,
-} from '~/lib/auth.server'
-import { changePasswordSchema, parseForm, setPasswordSchema } from '~/lib/validation/auth'
+  deleteAccountSchema,
+  photoSchema,
+  preferencesSchema,
+  profileSchema,
+  removePhotoSchema,
+  settingsSchema,
+} from '~/lib/validation/account-settings'
+import { changePasswordSchema, setPasswordSchema } from '~/lib/validation/auth'
+import { parseSubmission } from '~/lib/validation/submission'
+import {
+  deleteOwnAccount,
+  removeProfilePhoto,
+  replaceProfilePhoto,
+} from '~/services/account-settings.server'
+import { changePassword, hasPassword, requireUser, setFirstPassword } from '~/services/auth.server'
+import { noticeCookieHeader, readNotice } from './notice.server'
 import type { Route } from './+types/settings'
 
+/**
+ * /dashboard/settings: the customer's profile (name, photo; the e-mail is shown, not
+ * changed), preferences (theme, language, reminder and offer mails), password, and deleting
+ * the account. Every form posts here with an `intent`; the password form keeps its own
+ * schemas, the others are one discriminated union (app/lib/validation/account-settings.ts).
+ */
 export const PASSWORD_CHANGED_MESSAGE =
   'Your password has been changed. Other devices have been signed out.'
 export const PASSWORD_SET_MESSAGE =
   'Your password has been set. You can now also log in with your e-mail and password.'
+export const SETTINGS_SAVED = {
+  profile: 'Your name has been saved.',
+  photo: 'Your photo has been updated.',
+  removePhoto: 'Your photo has been removed.',
+  preferences: 'Your preferences have been saved.',
+} as const
+
+type Intent = 'profile' | 'photo' | 'removePhoto' | 'preferences' | 'deleteAccount' | 'password'
+type SettingsResult = {
+  intent: Intent
+  result: SubmissionResult<string[]>
+  message?: string
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  return { email: user.email, hasPassword: await hasPassword(services().db, user.id) }
+  const { db } = services()
+  const [profile, password, preferences, { notice, headers }] = await Promise.all([
+    getUserProfile(db, user.id),
+    hasPassword(db, user.id),
+    getPreferences(db, user.id),
+    readNotice(request),
+  ])
+  return data(
+    {
+      email: user.email,
+      name: profile?.name ?? user.name,
+      photo: profile?.photo ?? null,
+      hasPassword: password,
+      preferences,
+      notice,
+    },
+    { headers },
+  )
 }
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  assertSameOrigin(request)
-  const form = await request.formData()
-  if (!(await hasPassword(services().db, user.id))) {
-    // Signed up with Google: set a first password (no current one to check).
-    const parsed = parseForm(setPasswordSchema, form)
-    if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors }, { status: 400 })
-    const result = await setFirstPassword(request, parsed.data.password)
-    if (!result.ok)
-      return data<AuthFormResult>({ formError: result.message }, { status: result.status })
-    return data<AuthFormResult>({ message: PASSWORD_SET_MESSAGE })
+  const { db, storage } = services()
+  const form = await readFormData(request)
+  if (form.get('intent') === 'password') return passwordAction(request, form, user.id)
+
+  const submission = parseSubmission(form, settingsSchema)
+  const intent = String(form.get('intent') ?? '') as Intent
+  if (submission.status !== 'success') {
+    return data<SettingsResult>(
+      { intent, result: submission.reply({ hideFields: ['password', 'photo'] }) },
+      { status: 400 },
+    )
   }
-  const parsed = parseForm(changePasswordSchema, form)
-  if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors }, { status: 400 })
-  const result = await changePassword(request, {
-    currentPassword: parsed.data.currentPassword,
-    newPassword: parsed.data.password,
-  })
-  if (!result.ok)
-    return data<AuthFormResult>({ formError: result.message }, { status: result.status })
-  return data<AuthFormResult>({ message: PASSWORD_CHANGED_MESSAGE }, { headers: result.headers })
+  const value = submission.value
+  switch (value.intent) {
+    case 'profile':
+      await updateUserName(db, user.id, value.name)
+      return data<SettingsResult>({
+        intent: value.intent,
+        result: submission.reply(),
+        message: SETTINGS_SAVED.profile,
+      })
+    case 'photo':
+      try {
+        await replaceProfilePhoto(
+          { db, storage },
+          user.id,
+          Buffer.from(await value.photo.arrayBuffer()),
+        )
+      } catch (error) {
+        if (!(error instanceof UploadError)) throw error
+        return data<SettingsResult>(
+          {
+            intent: value.intent,
+            result: submission.reply({ fieldErrors: { photo: [error.message] } }),
+          },
+          { status: error.status },
+        )
+      }
+      return data<SettingsResult>({
+        intent: value.intent,
+        result: submission.reply({ resetForm: true }),
+        message: SETTINGS_SAVED.photo,
+      })
+    case 'removePhoto':
+      await removeProfilePhoto({ db, storage }, user.id)
+      return data<SettingsResult>({
+        intent: value.intent,
+        result: submission.reply(),
+        message: SETTINGS_SAVED.removePhoto,
+      })
+    case 'preferences': {
+      const saved = await savePreferences(db, user.id, {
+        theme: value.theme,
+        language: value.language,
+        notifications: value.notifications,
+      })
+      // Kept in cookies too, so this browser keeps the choice after signing out.
+      const headers = new Headers()
+      headers.append('Set-Cookie', themeCookie(saved.theme))
+      headers.append('Set-Cookie', languageCookie(saved.language))
+      return data<SettingsResult>(
+        { intent: value.intent, result: submission.reply(), message: SETTINGS_SAVED.preferences },
+        { headers },
+      )
+    }
+    case 'deleteAccount': {
+      const outcome = await deleteOwnAccount(request, { db, storage }, user, value)
+      if (!outcome.ok) {
+        const errors = { formErrors: [outcome.message] }
+        return data<SettingsResult>(
+          {
+            intent: value.intent,
+            result: submission.reply({
+              hideFields: ['password'],
+              ...(outcome.field ? { fieldErrors: { [outcome.field]: [outcome.message] } } : errors),
+            }),
+          },
+          { status: outcome.status },
+        )
+      }
+      throw redirect('/?account=deleted', { status: 303, headers: outcome.headers })
+    }
+  }
 }
 
-export default function AccountSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const form = useFormErrors(
-    loaderData.hasPassword ? changePasswordSchema : setPasswordSchema,
-    actionData,
-  )
-  const navigation = useNavigation()
-  const busy = navigation.state === 'submitting'
+async function passwordAction(request: Request, form: FormData, userId: string) {
+  // Passwords are never sent back into the page.
+  const hideFields = ['currentPassword', 'password', 'confirmPassword']
+  const reply = (body: AuthFormResult, status = 200) =>
+    data<AuthFormResult & { intent: Intent }>({ intent: 'password', ...body }, { status })
+  if (!(await hasPassword(services().db, userId))) {
+    // Signed up with Google: set a first password (no current one to check).
+    const submission = parseSubmission(form, setPasswordSchema)
+    if (submission.status !== 'success')
+      return reply({ result: submission.reply({ hideFields }) }, 400)
+    const result = await setFirstPassword(request, submission.value.password)
+    if (!result.ok) {
+      return reply(
+        { result: submission.reply({ hideFields, formErrors: [result.message] }) },
+        result.status,
+      )
+    }
+    return reply({ result: submission.reply({ resetForm: true }), message: PASSWORD_SET_MESSAGE })
+  }
+  const submission = parseSubmission(form, changePasswordSchema)
+  if (submission.status !== 'success')
+    return reply({ result: submission.reply({ hideFields }) }, 400)
+  const result = await changePassword(request, {
+    currentPassword: submission.value.currentPassword,
+    newPassword: submission.value.password,
+  })
+  if (!result.ok) {
+    return reply(
+      { result: submission.reply({ hideFields, formErrors: [result.message] }) },
+      result.status,
+    )
+  }
+  // The change replaced this session's cookie (other sessions end): a page rendered in answer
+  // to this post would still carry the old one and be signed out, so redirect and load it anew.
+  const headers = new Headers(result.headers)
+  headers.append('Set-Cookie', await noticeCookieHeader(PASSWORD_CHANGED_MESSAGE))
+  throw redirect('/dashboard/settings', { status: 303, headers })
+}
+
+type ActionData = Route.ComponentProps['actionData']
+
+/** The action's answer when it is about the form with this intent. */
+function answerFor(actionData: ActionData, intent: Intent) {
+  return actionData && actionData.intent === intent ? actionData : undefined
+}
+
+function SectionCard({
+  id,
+  title,
+  description,
+  children,
+  tone,
+}: {
+  id: string
+  title: string
+  description?: string
+  children: React.ReactNode
+  tone?: 'danger'
+}) {
   return (
-    <div className="mx-auto max-w-xl space-y-6">
+    <Card
+      as="section"
+      aria-labelledby={id}
+      className={tone === 'danger' ? 'border-rose-200 sm:p-6 dark:border-rose-900' : 'sm:p-6'}
+    >
+      <h2 id={id} className="text-lg font-semibold text-slate-900 dark:text-white">
+        {title}
+      </h2>
+      {description ? (
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description}</p>
+      ) : null}
+      <div className="mt-4 space-y-4">{children}</div>
+    </Card>
+  )
+}
+
+function useBusy(intent: Intent) {
+  const navigation = useNavigation()
+  return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
+}
+
+function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = answerFor(actionData, 'profile')
+  const [form, fields] = useAppForm({
+    id: 'profile',
+    schema: profileSchema,
+    lastResult: answer?.result,
+    defaultValue: { name: loaderData.name },
+  })
+  const busy = useBusy('profile')
+  return (
+    <>
+      {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="profile" />
+        <TextField label="Display name" field={fields.name} autoComplete="name" />
+        <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed here.">
+          {(control) => <Input {...control} type="email" value={loaderData.email} readOnly />}
+        </Field>
+        <Button type="submit" pending={busy} pendingLabel="Saving…">
+          Save name
+        </Button>
+      </Form>
+    </>
+  )
+}
+
+function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = answerFor(actionData, 'photo') ?? answerFor(actionData, 'removePhoto')
+  const [form, fields] = useAppForm({
+    id: 'photo',
+    schema: photoSchema,
+    lastResult: answerFor(actionData, 'photo')?.result,
+  })
+  const [removeForm] = useAppForm({ id: 'remove-photo', schema: removePhotoSchema })
+  const busy = useBusy('photo')
+  const removing = useBusy('removePhoto')
+  const { key, ...fileProps } = getInputProps(fields.photo, { type: 'file', ariaAttributes: false })
+  return (
+    <div className="flex flex-col gap-4 sm:flex-row sm:items-start">
+      {loaderData.photo ? (
+        <img
+          src={loaderData.photo}
+          alt="Your profile photo"
+          width={96}
+          height={96}
+          className="size-24 shrink-0 rounded-full border border-slate-200 object-cover dark:border-slate-700"
+        />
+      ) : (
+        <span
+          role="img"
+          aria-label="No profile photo"
+          className="inline-flex size-24 shrink-0 items-center justify-center rounded-full bg-slate-100 text-slate-400 dark:bg-slate-800"
+        >
+          <UserRound aria-hidden="true" className="size-10" />
+        </span>
+      )}
+      <div className="flex-1 space-y-3">
+        {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Form
+          method="post"
+          encType="multipart/form-data"
+          {...getFormProps(form)}
+          className="space-y-3"
+        >
+          <input type="hidden" name="intent" value="photo" />
+          <Field
+            label="Profile photo"
+            id={fields.photo.id}
+            errors={fields.photo.errors}
+            hint="JPEG, PNG or WebP, up to 5 MB. It is cropped to a square."
+          >
+            {(control) => (
+              <Input
+                key={key}
+                {...fileProps}
+                {...control}
+                accept="image/jpeg,image/png,image/webp"
+                className="py-2 file:mr-3 file:rounded-lg file:border-0 file:bg-slate-100 file:px-3 file:py-1 file:text-sm dark:file:bg-slate-800 dark:file:text-slate-100"
+              />
+            )}
+          </Field>
+          <div className="flex flex-wrap gap-2">
+            <Button type="submit" pending={busy} pendingLabel="Uploading…">
+              Upload photo
+            </Button>
+          </div>
+        </Form>
+        {loaderData.photo ? (
+          <Form method="post" {...getFormProps(removeForm)}>
+            <input type="hidden" name="intent" value="removePhoto" />
+            <Button
+              type="submit"
+              variant="dangerOutline"
+              size="sm"
+              pending={removing}
+              pendingLabel="Removing…"
+            >
+              Remove photo
+            </Button>
+          </Form>
+        ) : null}
+      </div>
+    </div>
+  )
+}
+
+function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = answerFor(actionData, 'preferences')
+  const { preferences } = loaderData
+  const [form, fields] = useAppForm({
+    id: 'preferences',
+    schema: preferencesSchema,
+    lastResult: answer?.result,
+    defaultValue: {
+      theme: preferences.theme,
+      language: preferences.language,
+      notifications: preferences.notifications ? 'on' : '',
+    },
+  })
+  const busy = useBusy('preferences')
+  const notifications = getInputProps(fields.notifications, { type: 'checkbox' })
+  return (
+    <>
+      {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="preferences" />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <SelectField label="Theme" field={fields.theme}>
+            {THEMES.map((theme) => (
+              <option key={theme} value={theme}>
+                {THEME_LABELS[theme]}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            label="Language"
+            field={fields.language}
+            hint="Pages are shown in English until translations are available."
+          >
+            {LANGUAGES.map((language) => (
+              <option key={language} value={language}>
+                {LANGUAGE_LABELS[language]}
+              </option>
+            ))}
+          </SelectField>
+        </div>
+        <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
+          <Checkbox
+            key={notifications.key}
+            id={notifications.id}
+            name={notifications.name}
+            form={notifications.form}
+            defaultChecked={notifications.defaultChecked}
+            className="mt-0.5"
+          />
+          <span>
+            <span className="font-medium">E-mail me reminders and offers</span>
+            <span className="block text-slate-600 dark:text-slate-400">
+              Renewal reminders before a subscription expires, and news about products. Mails about
+              your orders are always sent.
+            </span>
+          </span>
+        </label>
+        <Button type="submit" pending={busy} pendingLabel="Saving…">
+          Save preferences
+        </Button>
+      </Form>
+    </>
+  )
+}
+
+function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = answerFor(actionData, 'password') as
+    (AuthFormResult & { intent: Intent }) | undefined
+  const [form, fields] = useAppForm({
+    id: 'password',
+    schema: loaderData.hasPassword ? changePasswordSchema : setPasswordSchema,
+    lastResult: answer?.result,
+  })
+  const busy = useBusy('password')
+  const notice = answer?.message ?? loaderData.notice
+  return (
+    <>
+      {notice ? <FormAlert tone="success">{notice}</FormAlert> : null}
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {/* A new key after each success clears the fields (also without JavaScript). */}
+      <Form key={notice ?? 'form'} method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="password" />
+        {loaderData.hasPassword && fields.currentPassword ? (
+          <TextField
+            label="Current password"
+            field={fields.currentPassword}
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : null}
+        <NewPasswordFields
+          replacing
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
+        />
+        <Button type="submit" block className="sm:w-auto" pending={busy} pendingLabel="Saving…">
+          {loaderData.hasPassword ? 'Change password' : 'Set password'}
+        </Button>
+      </Form>
+    </>
+  )
+}
+
+function DeleteSection({ loaderData, actionData }: Route.ComponentProps) {
+  const answer = answerFor(actionData, 'deleteAccount')
+  const [form, fields] = useAppForm({
+    id: 'delete-account',
+    schema: deleteAccountSchema,
+    lastResult: answer?.result,
+  })
+  const busy = useBusy('deleteAccount')
+  const confirmed = getInputProps(fields.confirmed, { type: 'checkbox', value: 'yes' })
+  return (
+    <>
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="intent" value="deleteAccount" />
+        {loaderData.hasPassword ? (
+          <TextField
+            label="Your password"
+            field={fields.password}
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : (
+          <TextField
+            label={`Type your e-mail (${loaderData.email}) to confirm`}
+            field={fields.email}
+            type="email"
+            autoComplete="off"
+          />
+        )}
+        <div className="space-y-1">
+          <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
+            <Checkbox
+              key={confirmed.key}
+              id={confirmed.id}
+              name={confirmed.name}
+              form={confirmed.form}
+              value="yes"
+              aria-invalid={fields.confirmed.errors ? true : undefined}
+              aria-describedby={fields.confirmed.errors ? `${confirmed.id}-error` : undefined}
+              className="mt-0.5"
+            />
+            <span>I understand that my account will be deleted and this cannot be undone.</span>
+          </label>
+          {fields.confirmed.errors?.[0] ? (
+            <p id={`${confirmed.id}-error`} className="text-sm text-rose-700 dark:text-rose-400">
+              {fields.confirmed.errors[0]}
+            </p>
+          ) : null}
+        </div>
+        <Button type="submit" variant="danger" pending={busy} pendingLabel="Deleting…">
+          Delete my account
+        </Button>
+      </Form>
+    </>
+  )
+}
+
+export default function AccountSettings(props: Route.ComponentProps) {
+  const { loaderData } = props
+  return (
+    <div className="mx-auto max-w-2xl space-y-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
           Settings
@@ -69,44 +531,37 @@ export default function AccountSettings({ loaderData, actionData }: Route.Compon
           Signed in as {loaderData.email}
         </p>
       </div>
-      <section
-        aria-labelledby="password-heading"
-        className="rounded-2xl border border-slate-200 bg-white p-5 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
+      <SectionCard id="profile-heading" title="Profile">
+        <PhotoSection {...props} />
+        <ProfileSection {...props} />
+      </SectionCard>
+      <SectionCard
+        id="preferences-heading"
+        title="Preferences"
+        description="Applied on every page you open while signed in, on any device."
       >
-        <h2 id="password-heading" className="text-lg font-semibold text-slate-900 dark:text-white">
-          {loaderData.hasPassword ? 'Change password' : 'Set a password'}
-        </h2>
-        <div className="mt-4 space-y-4">
-          {actionData?.message ? <FormAlert tone="success">{actionData.message}</FormAlert> : null}
-          {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
-          {/* A new key after each success clears the fields. */}
-          <Form
-            key={actionData?.message ?? 'form'}
-            method="post"
-            noValidate
-            onSubmit={form.onSubmit}
-            className="space-y-4"
-          >
-            {loaderData.hasPassword ? (
-              <Field
-                label="Current password"
-                name="currentPassword"
-                type="password"
-                autoComplete="current-password"
-                error={form.errors.currentPassword}
-                onEdit={form.clear}
-              />
-            ) : null}
-            <NewPasswordFields replacing errors={form.errors} onEdit={form.clear} />
-            <button type="submit" className={`${primaryButtonClass} sm:w-auto`} disabled={busy}>
-              {busy ? 'Saving…' : loaderData.hasPassword ? 'Change password' : 'Set password'}
-            </button>
-          </Form>
-        </div>
-      </section>
+        <PreferencesSection {...props} />
+      </SectionCard>
+      <SectionCard
+        id="password-heading"
+        title={loaderData.hasPassword ? 'Change password' : 'Set a password'}
+      >
+        <PasswordSection {...props} />
+      </SectionCard>
+      <SectionCard
+        id="delete-heading"
+        title="Delete my account"
+        tone="danger"
+        description="Your profile, photo, preferences and sign-ins are removed and you are signed out everywhere. Orders stay in the shop's records (for invoices and accounts) without your name, e-mail or phone number."
+      >
+        <DeleteSection {...props} />
+      </SectionCard>
     </div>
   )
 }
+
+// Personal data: not to be stored by the browser or any cache on the way.
+export const headers = accountPageHeaders
 
 export function meta({ matches }: Route.MetaArgs) {
   return accountPageMeta(matches, 'Settings')

@@ -1,48 +1,101 @@
+import AlertTriangle from 'lucide-react/icons/triangle-alert'
+import BadgeCheck from 'lucide-react/icons/badge-check'
+import IndianRupee from 'lucide-react/icons/indian-rupee'
 import MessageSquareWarning from 'lucide-react/icons/message-square-warning'
 import Package from 'lucide-react/icons/package'
-import UserPlus from 'lucide-react/icons/user-plus'
-import Users from 'lucide-react/icons/users'
+import Receipt from 'lucide-react/icons/receipt'
+import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import UserCheck from 'lucide-react/icons/user-check'
 import { Link, useRouteLoaderData } from 'react-router'
+import { getDashboard, type PeriodTotals } from '~/data/dashboard.server'
+import { DASHBOARD_PERIODS, isDashboardPeriod, type DashboardPeriod } from '~/lib/dashboard-period'
 import { listOpenReports } from '~/data/order-report.server'
-import { countProducts } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
-import { countUsers } from '~/data/user.server'
 import { StatCard } from '~/components/admin/stat-card'
+import { RevenueChart } from '~/components/admin/revenue-chart'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
 import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
-import { requireAdmin } from '~/lib/permissions.server'
+import { formatRupees } from '~/lib/money'
+import { requireAdmin } from '~/services/permissions.server'
 import { filterQuery, ORDERS_PATH } from './orders/filters'
-import { OrderLink } from './orders/order-status'
+import { AdminStatusBadge, OrderLink, TestModeBadge } from '~/components/admin/order-badges'
 import type { loader as adminLayoutLoader } from './layout'
 import type { Route } from './+types/dashboard'
 
 /**
- * The admin dashboard: figures from the database (revenue and orders come with the orders
- * issue), and for admins who manage orders the oldest open problem reports, each a link to
- * its order.
+ * The admin dashboard, every figure computed by the database (app/data/dashboard.server.ts)
+ * in the shop's time zone: revenue, paid orders, average order value, payment success rate,
+ * active users and products for today or the last 7 or 30 days (?period=, plain links that
+ * work without JavaScript) against the period before; revenue and orders over the period as a
+ * chart with a table alternative; top products; stock alerts; and for admins who manage orders
+ * the recent orders and the oldest open problem reports, each a link to its order.
  */
 const REPORTS_SHOWN = 5
+
+const PERIOD_LABELS: Record<DashboardPeriod, { label: string; previous: string }> = {
+  today: { label: 'Today', previous: 'yesterday' },
+  '7d': { label: 'Last 7 days', previous: 'the 7 days before' },
+  '30d': { label: 'Last 30 days', previous: 'the 30 days before' },
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
   const { db } = services()
+  const requested = new URL(request.url).searchParams.get('period')
+  const period: DashboardPeriod = isDashboardPeriod(requested) ? requested : '7d'
   const manageOrders = user.permissions.canManageOrders
+  const settings = await getSiteSettings(db)
   // How many reports are open comes from the admin layout's loader (the sidebar's badge).
-  const [products, users, reports, settings] = await Promise.all([
-    countProducts(db),
-    countUsers(db),
+  const [dashboard, reports] = await Promise.all([
+    getDashboard(db, {
+      period,
+      timeZone: settings.timezone,
+      lowStockThreshold: settings.lowStockThreshold,
+    }),
     manageOrders ? listOpenReports(db, { limit: REPORTS_SHOWN }) : [],
-    getSiteSettings(db),
   ])
   const date = shopDateTime(settings.timezone)
+  const bucketLabel =
+    dashboard.range.unit === 'hour'
+      ? new Intl.DateTimeFormat('en-IN', {
+          hour: '2-digit',
+          minute: '2-digit',
+          hourCycle: 'h23',
+          timeZone: settings.timezone,
+        })
+      : new Intl.DateTimeFormat('en-IN', {
+          day: 'numeric',
+          month: 'short',
+          timeZone: settings.timezone,
+        })
   return {
     name: displayName(user),
-    products,
-    users,
+    period,
+    current: dashboard.current,
+    previous: dashboard.previous,
+    products: dashboard.products,
+    chart: dashboard.series.map((point) => ({
+      label: bucketLabel.format(new Date(point.start)),
+      revenue: point.revenue,
+      rupees: point.revenue / 100,
+      orders: point.orders,
+    })),
+    topProducts: dashboard.topProducts,
+    stockAlerts: dashboard.stockAlerts,
+    lowStockThreshold: settings.lowStockThreshold,
+    awaitingStock: dashboard.awaitingStock,
+    openReportCount: dashboard.openReports,
+    manageOrders,
+    recentOrders: manageOrders
+      ? dashboard.recentOrders.map((order) => ({
+          ...order,
+          amount: formatRupees(order.amount),
+          date: date.format(new Date(order.createdAt)),
+        }))
+      : null,
     reports: manageOrders
       ? {
           oldest: reports.map((report) => ({
@@ -60,27 +113,303 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 const number = new Intl.NumberFormat('en-IN')
+const oneDecimal = new Intl.NumberFormat('en-IN', {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+})
+
+/** "+12.5% vs yesterday", "No change", "New": how a figure moved since the previous period. */
+function changeText(current: number, previous: number, against: string): string {
+  if (current === previous) return `No change vs ${against}`
+  if (previous === 0) return `Up from 0 ${against}`
+  const percent = ((current - previous) / previous) * 100
+  return `${percent > 0 ? '+' : '−'}${oneDecimal.format(Math.abs(percent))}% vs ${against}`
+}
+
+function rateText(rate: number | null): string {
+  return rate === null ? '–' : `${oneDecimal.format(rate)}%`
+}
+
+function rateChange(current: number | null, previous: number | null, against: string): string {
+  if (current === null || previous === null) return `Nothing to compare with ${against}`
+  const points = current - previous
+  if (Math.abs(points) < 0.05) return `No change vs ${against}`
+  return `${points > 0 ? '+' : '−'}${oneDecimal.format(Math.abs(points))} points vs ${against}`
+}
+
+type LoaderData = Route.ComponentProps['loaderData']
+
+function stats(current: PeriodTotals, previous: PeriodTotals, products: number, against: string) {
+  return [
+    {
+      label: 'Revenue',
+      value: formatRupees(current.revenue),
+      hint: changeText(current.revenue, previous.revenue, against),
+      icon: IndianRupee,
+    },
+    {
+      label: 'Paid orders',
+      value: number.format(current.paidOrders),
+      hint: changeText(current.paidOrders, previous.paidOrders, against),
+      icon: ShoppingBag,
+    },
+    {
+      label: 'Average order value',
+      value: formatRupees(current.averageOrder),
+      hint: changeText(current.averageOrder, previous.averageOrder, against),
+      icon: Receipt,
+    },
+    {
+      label: 'Payment success rate',
+      value: rateText(current.successRate),
+      hint: rateChange(current.successRate, previous.successRate, against),
+      icon: BadgeCheck,
+    },
+    {
+      label: 'Active users',
+      value: number.format(current.activeUsers),
+      hint: changeText(current.activeUsers, previous.activeUsers, against),
+      icon: UserCheck,
+    },
+    {
+      label: 'Products',
+      value: number.format(products),
+      hint: `${number.format(current.productsAdded)} added (${number.format(previous.productsAdded)} ${against})`,
+      icon: Package,
+    },
+  ]
+}
+
+const panel =
+  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
+const heading = 'flex items-center gap-2 text-lg font-bold text-slate-950 dark:text-white'
+const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { name, products, users } = loaderData
-  const openReports = useRouteLoaderData<typeof adminLayoutLoader>('routes/admin/layout')?.openReports ?? 0
+  const { name, period, current, previous, products } = loaderData
+  const openReports =
+    useRouteLoaderData<typeof adminLayoutLoader>('routes/admin/layout')?.openReports ??
+    loaderData.openReportCount
   const reports = loaderData.reports ? { ...loaderData.reports, total: openReports } : null
-  const stats = [
-    { label: 'Products', value: products, icon: Package },
-    { label: 'Users', value: users.total, icon: Users },
-    { label: 'Active users', value: users.active, icon: UserCheck },
-    { label: 'New this month', value: users.newThisMonth, icon: UserPlus },
-  ]
+  const against = PERIOD_LABELS[period].previous
   return (
-    <div className="mx-auto max-w-5xl space-y-6">
-      <PageHeader title="Dashboard" description={`Welcome back, ${name}.`} />
-      <ul className="grid grid-cols-2 gap-3 lg:grid-cols-4">
-        {stats.map(({ label, value, icon }) => (
-          <StatCard key={label} label={label} value={number.format(value)} icon={icon} />
+    <div className="mx-auto max-w-6xl space-y-6">
+      <PageHeader title="Dashboard" description={`Welcome back, ${name}.`}>
+        <PeriodSwitch period={period} />
+      </PageHeader>
+      <ul
+        aria-label={`Figures for ${PERIOD_LABELS[period].label.toLowerCase()}`}
+        className="grid grid-cols-2 gap-3 lg:grid-cols-3"
+      >
+        {stats(current, previous, products, against).map((stat) => (
+          <StatCard key={stat.label} {...stat} />
         ))}
       </ul>
+      <section aria-labelledby="revenue-chart" className={panel}>
+        <h2 id="revenue-chart" className={`${heading} flex-wrap`}>
+          Revenue and paid orders
+          <span className="text-sm font-medium text-slate-500 dark:text-slate-400">
+            {PERIOD_LABELS[period].label}
+          </span>
+        </h2>
+        <div className="mt-4">
+          <RevenueChart
+            points={loaderData.chart}
+            caption={`Revenue and paid orders, ${PERIOD_LABELS[period].label.toLowerCase()}, ${period === 'today' ? 'by hour' : 'by day'}`}
+          />
+        </div>
+      </section>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <TopProducts products={loaderData.topProducts} period={period} />
+        <StockAlerts data={loaderData} openReports={openReports} />
+      </div>
+      {loaderData.recentOrders ? <RecentOrders orders={loaderData.recentOrders} /> : null}
       {reports ? <OpenReports reports={reports} /> : null}
     </div>
+  )
+}
+
+function PeriodSwitch({ period }: { period: DashboardPeriod }) {
+  return (
+    <nav aria-label="Period">
+      <ul className="flex gap-1 rounded-xl border border-slate-200 bg-white p-1 dark:border-slate-700 dark:bg-slate-900">
+        {DASHBOARD_PERIODS.map((value) => (
+          <li key={value}>
+            <Link
+              to={`?period=${value}`}
+              aria-current={value === period ? 'page' : undefined}
+              preventScrollReset
+              className={`inline-flex h-9 items-center rounded-lg px-3 text-sm font-medium ${
+                value === period
+                  ? 'bg-brand-600 text-white'
+                  : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
+              }`}
+            >
+              {PERIOD_LABELS[value].label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+}
+
+function TopProducts({
+  products,
+  period,
+}: {
+  products: LoaderData['topProducts']
+  period: DashboardPeriod
+}) {
+  return (
+    <section aria-labelledby="top-products" className={panel}>
+      <h2 id="top-products" className={heading}>
+        Top products by revenue
+      </h2>
+      {products.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+          No paid orders {period === 'today' ? 'today' : 'in this period'} yet.
+        </p>
+      ) : (
+        <ol className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+          {products.map((product) => (
+            <li
+              key={product.productId ?? product.productName}
+              className="flex items-baseline justify-between gap-3 py-2 text-sm"
+            >
+              <span className="min-w-0">
+                {product.productId ? (
+                  <Link
+                    to={`/admin/products/edit/${encodeURIComponent(product.productId)}`}
+                    className={linkClass}
+                  >
+                    {product.productName}
+                  </Link>
+                ) : (
+                  <span className="font-semibold text-slate-900 dark:text-white">
+                    {product.productName}
+                  </span>
+                )}
+                <span className="block text-xs text-slate-500 dark:text-slate-400">
+                  {number.format(product.orders)} paid {product.orders === 1 ? 'order' : 'orders'}
+                </span>
+              </span>
+              <span className="shrink-0 font-semibold tabular-nums text-slate-950 dark:text-white">
+                {formatRupees(product.revenue)}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  )
+}
+
+function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
+  const { stockAlerts, awaitingStock, lowStockThreshold, manageOrders } = data
+  return (
+    <section aria-labelledby="stock-alerts" className={panel}>
+      <h2 id="stock-alerts" className={heading}>
+        <AlertTriangle aria-hidden="true" className="size-5 text-amber-600" />
+        Stock alerts
+      </h2>
+      <ul className="mt-3 space-y-2 text-sm text-slate-800 dark:text-slate-200">
+        <li>
+          {manageOrders ? (
+            <Link to={`${ORDERS_PATH}?status=awaiting_stock`} className={linkClass}>
+              {number.format(awaitingStock)} {awaitingStock === 1 ? 'order' : 'orders'} awaiting
+              stock
+            </Link>
+          ) : (
+            `${number.format(awaitingStock)} ${awaitingStock === 1 ? 'order' : 'orders'} awaiting stock`
+          )}
+        </li>
+        <li>
+          {manageOrders ? (
+            <Link to={`${ORDERS_PATH}${filterQuery({ openReports: true })}`} className={linkClass}>
+              {number.format(openReports)} open problem {openReports === 1 ? 'report' : 'reports'}
+            </Link>
+          ) : (
+            `${number.format(openReports)} open problem ${openReports === 1 ? 'report' : 'reports'}`
+          )}
+        </li>
+      </ul>
+      {stockAlerts.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+          Every product is in stock
+          {lowStockThreshold > 0 ? ` with more than ${number.format(lowStockThreshold)} left` : ''}.
+        </p>
+      ) : (
+        <ul
+          aria-label="Products low or out of stock"
+          className="mt-3 divide-y divide-slate-100 dark:divide-slate-800"
+        >
+          {stockAlerts.map((alert) => (
+            <li
+              key={alert.productId}
+              className="flex items-baseline justify-between gap-3 py-2 text-sm"
+            >
+              <Link
+                to={
+                  alert.available === null
+                    ? `/admin/products/edit/${encodeURIComponent(alert.productId)}`
+                    : `/admin/products/${encodeURIComponent(alert.productId)}/stock`
+                }
+                className={linkClass}
+              >
+                {alert.title}
+              </Link>
+              <span
+                className={`shrink-0 font-semibold ${alert.level === 'out' ? 'text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}
+              >
+                {alert.level === 'out'
+                  ? 'Out of stock'
+                  : `${number.format(alert.available ?? 0)} left`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  )
+}
+
+function RecentOrders({ orders }: { orders: NonNullable<LoaderData['recentOrders']> }) {
+  return (
+    <section aria-labelledby="recent-orders" className={panel}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="recent-orders" className={heading}>
+          Recent orders
+        </h2>
+        <Link to={ORDERS_PATH} className={`text-sm ${linkClass}`}>
+          All orders
+        </Link>
+      </div>
+      {orders.length === 0 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No orders yet.</p>
+      ) : (
+        <ol className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+          {orders.map((order) => (
+            <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+              <div className="min-w-0">
+                <OrderLink orderId={order.id} wrap />
+                <p className="text-sm text-slate-600 dark:text-slate-300">
+                  {order.customerName} · {order.productName} ·{' '}
+                  <time dateTime={order.createdAt}>{order.date}</time>
+                </p>
+              </div>
+              <span className="flex items-center gap-2">
+                <span className="font-semibold tabular-nums text-slate-950 dark:text-white">
+                  {order.amount}
+                </span>
+                <AdminStatusBadge status={order.status} />
+                {order.testMode ? <TestModeBadge /> : null}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
   )
 }
 

@@ -3,10 +3,16 @@ import FlaskConical from 'lucide-react/icons/flask-conical'
 import Pencil from 'lucide-react/icons/pencil'
 import Plus from 'lucide-react/icons/plus'
 import Server from 'lucide-react/icons/server'
-import { useId } from 'react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useId, useRef, type ReactNode } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
+import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { cn } from '~/components/ui/cn'
+import { FieldError } from '~/components/ui/field'
 import {
   ensureDefaultGateway,
   listGateways,
@@ -15,8 +21,11 @@ import {
 } from '~/data/gateway.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
-import { PAYTM_HOSTS, resolvePaytmSetup } from '~/lib/payments/config.server'
-import { requireAdmin } from '~/lib/permissions.server'
+import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'
+import { RAZORPAY_WEBHOOK_PATH } from '~/services/payment/razorpay-config.server'
+import { RAZORPAY_API_HOST } from '~/lib/payments/razorpay.server'
+import { CopyButton } from '~/components/ui/copy-button'
+import { requireAdmin } from '~/services/permissions.server'
 import {
   GATEWAY_FIELDS,
   GATEWAY_SAVE_FAILED,
@@ -24,14 +33,19 @@ import {
   GATEWAY_STATUSES,
   GATEWAY_TYPE_LABELS,
   GATEWAY_TYPES,
-  parseGatewayForm,
+  gatewayFormData,
+  gatewaySchema,
   type GatewayFieldErrors,
   type GatewayType,
 } from '~/lib/validation/gateway'
+import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/gateways'
+import { recordAdminChange } from '~/services/audit.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import { readFormData } from '~/lib/form-data.server'
 
 /**
- * /admin/gateways (spec sections 2 and 3): the gateway records with their transactions and
+ * /admin/gateways: the gateway records with their transactions and
  * revenue from real orders, and the add/edit form. Secrets are write-only: the page shows
  * whether one is set, and a blank secret on edit keeps the stored one. PAYTM_* environment
  * variables win over the stored Paytm settings and are shown read-only.
@@ -75,34 +89,68 @@ export async function loader({ request }: Route.LoaderArgs) {
         }
       : null,
     paytmSource: setup?.source ?? 'off',
+    razorpayEnvironment: env.RAZORPAY_KEY_ID
+      ? {
+          RAZORPAY_KEY_ID: env.RAZORPAY_KEY_ID,
+          RAZORPAY_KEY_SECRET: 'set (hidden)',
+          RAZORPAY_WEBHOOK_SECRET: env.RAZORPAY_WEBHOOK_SECRET ? 'set (hidden)' : 'Not set',
+          RAZORPAY_HOST: env.RAZORPAY_HOST ?? `${RAZORPAY_API_HOST} (default)`,
+        }
+      : null,
+    razorpayWebhookUrl: `${env.PUBLIC_URL}${RAZORPAY_WEBHOOK_PATH}`,
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requireAdmin(request)
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = await requireAdmin(request)
   const { db, env } = services()
-  const form = await request.formData()
-  const values = Object.fromEntries(
-    [...form.entries()].filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-  )
-  const mode = values.mode === 'edit' ? 'edit' : 'add'
-  const fail = (errors: GatewayFieldErrors) =>
-    data({ formError: GATEWAY_SAVE_FAILED, errors }, { status: 400 })
-  const parsed = parseGatewayForm(values)
-  if (parsed.errors) return fail(parsed.errors)
-  try {
-    const result = await saveGateway(db, env.APP_SECRET, {
-      ...parsed.data,
-      mode,
-      id: values.id,
-      // The environment's Paytm settings win: the stored ones are left as they are.
-      keepFields: Boolean(env.PAYTM_MID) && parsed.data.type === 'paytm',
+  const submission = parseSubmission(await readFormData(request), gatewaySchema)
+  // The form's message is always "could not save"; the data layer may add why ('form').
+  const fail = (errors: GatewayFieldErrors = {}) => {
+    const { form: why, ...fields } = errors
+    const fieldErrors = Object.fromEntries(
+      Object.entries(fields).map(([name, message]) => [name, message ? [message] : []]),
+    )
+    const result: SubmissionResult<string[]> = submission.reply({
+      formErrors: why ? [GATEWAY_SAVE_FAILED, why] : [GATEWAY_SAVE_FAILED],
+      fieldErrors,
     })
+    return data({ result }, { status: 400 })
+  }
+  if (submission.status !== 'success') return fail()
+  const input = submission.value
+  try {
+    const result = await saveGateway(
+      db,
+      env.APP_SECRET,
+      {
+        ...gatewayFormData(input),
+        mode: input.mode,
+        id: input.id,
+        // The environment's settings win: the stored ones are left as they are.
+        keepFields:
+          (Boolean(env.PAYTM_MID) && input.type === 'paytm') ||
+          (Boolean(env.RAZORPAY_KEY_ID) && input.type === 'razorpay'),
+      },
+      new Date(),
+      // Recorded with the save, secrets masked (docs/audit.md).
+      (trx, change) =>
+        recordAdminChange(trx, {
+          actor: { id: admin.id, name: admin.name, email: admin.email },
+          ip: clientIp(context),
+          action: change.created ? 'gateway.create' : 'gateway.update',
+          target: { type: 'gateway', id: change.id },
+          summary: `${change.created ? 'Added' : 'Saved'} the ${input.name} gateway (${change.type})`,
+          before: change.before,
+          after: change.after,
+          secretFields: change.secretFields,
+        }).then(() => undefined),
+    )
     if (!result.ok) return fail(result.errors)
     return redirect(`/admin/gateways?saved=${encodeURIComponent(result.id)}`, 303)
   } catch (error) {
     console.error('[admin] saving a gateway failed:', error)
-    return fail({})
+    return fail()
   }
 }
 
@@ -111,82 +159,72 @@ const statusBadge: Record<string, string> = {
   testing: 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200',
   inactive: 'bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
 }
-const inputClass =
-  'block h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 aria-[invalid=true]:border-rose-500 disabled:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-white dark:disabled:bg-slate-800'
-const buttonClass =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl px-4 font-semibold'
 const count = new Intl.NumberFormat('en-IN')
 
-function FieldShell({
-  id,
-  label,
-  required,
-  error,
-  hint,
-  children,
-}: {
-  id: string
-  label: string
-  required?: boolean
-  error?: string
-  hint?: string
-  children: React.ReactNode
-}) {
-  return (
-    <div className="space-y-1.5">
-      <label htmlFor={id} className="block text-sm font-medium text-slate-800 dark:text-slate-200">
-        {label}
-        {required ? <span aria-hidden="true"> *</span> : null}
-      </label>
-      {children}
-      {error ? (
-        <p id={`${id}-error`} className="text-sm font-medium text-rose-700 dark:text-rose-400">
-          {error}
-        </p>
-      ) : hint ? (
-        <p id={`${id}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-          {hint}
-        </p>
-      ) : null}
-    </div>
+/** A label with the asterisk of a field that must be filled in. */
+function requiredLabel(label: string, required: boolean | undefined): ReactNode {
+  return required ? (
+    <>
+      {label}
+      <span aria-hidden="true"> *</span>
+    </>
+  ) : (
+    label
   )
 }
 
 function GatewayForm({
-  form,
-  errors,
-  formError,
+  form: mode,
+  lastResult,
   readOnlyPaytm,
+  readOnlyRazorpay,
   freeTypes,
 }: {
   form: NonNullable<Route.ComponentProps['loaderData']['form']>
-  errors: GatewayFieldErrors
-  formError?: string
+  lastResult: SubmissionResult<string[]> | undefined
   readOnlyPaytm: boolean
+  readOnlyRazorpay: boolean
   freeTypes: readonly GatewayType[]
 }) {
   const baseId = useId()
   const navigation = useNavigation()
-  const type = form.mode === 'edit' ? form.gateway.type : form.type
-  const gateway = form.mode === 'edit' ? form.gateway : null
-  const fieldsReadOnly = readOnlyPaytm && type === 'paytm'
-  const describe = (name: string) => (errors[name] ? `${baseId}-${name}-error` : undefined)
+  const type = mode.mode === 'edit' ? mode.gateway.type : mode.type
+  const gateway = mode.mode === 'edit' ? mode.gateway : null
+  const fieldsReadOnly =
+    (readOnlyPaytm && type === 'paytm') || (readOnlyRazorpay && type === 'razorpay')
+  const settings = GATEWAY_FIELDS[type]
+  const [form, fields] = useAppForm({
+    schema: gatewaySchema,
+    lastResult,
+    // Every refusal says "Failed to save gateway configuration" above the fields: the action's.
+    checkInBrowser: false,
+    defaultValue: {
+      name: gateway?.name ?? GATEWAY_TYPE_LABELS[type],
+      status: gateway?.status ?? 'testing',
+      ...Object.fromEntries(
+        settings
+          .filter((field) => !field.secret)
+          .map((field) => [
+            field.name,
+            gateway?.config[field.name] || (field.options ? field.options[0] : ''),
+          ]),
+      ),
+    },
+  })
+  // Each type has its own settings: the fields are looked up by the names GATEWAY_FIELDS lists.
+  const fieldOf = (name: string) =>
+    (fields as unknown as Record<string, Parameters<typeof TextField>[0]['field']>)[name]!
+  const [formError, why] = form.errors ?? []
   return (
-    <section
-      aria-labelledby={`${baseId}-heading`}
-      className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
-    >
+    <Card as="section" aria-labelledby={`${baseId}-heading`}>
       <h2 id={`${baseId}-heading`} className="text-lg font-bold text-slate-950 dark:text-white">
         {gateway ? `Edit ${gateway.name}` : 'Add Gateway'}
       </h2>
       {formError ? (
-        <div
-          role="alert"
-          className="mt-3 rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm font-medium text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
-        >
+        <FormAlert id={form.errorId} className="mt-3">
           {formError}
-          {errors.form ? <span className="block font-normal">{errors.form}</span> : null}
-        </div>
+          {why ? <span className="block font-normal">{why}</span> : null}
+        </FormAlert>
       ) : null}
       {!gateway ? (
         <nav aria-label="Gateway type" className="mt-4">
@@ -207,14 +245,12 @@ function GatewayForm({
               </li>
             ))}
           </ul>
-          {errors.type ? (
-            <p className="mt-1 text-sm font-medium text-rose-700 dark:text-rose-400">
-              {errors.type}
-            </p>
+          {fields.type.errors?.[0] ? (
+            <FieldError className="mt-1">{fields.type.errors[0]}</FieldError>
           ) : null}
         </nav>
       ) : null}
-      <Form method="post" noValidate className="mt-4 space-y-4">
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
         <input type="hidden" name="mode" value={gateway ? 'edit' : 'add'} />
         {gateway ? <input type="hidden" name="id" value={gateway.id} /> : null}
         <input type="hidden" name="type" value={type} />
@@ -224,116 +260,90 @@ function GatewayForm({
             <span className="text-slate-500 dark:text-slate-400">(cannot be changed)</span>
           </p>
         ) : null}
-        <FieldShell id={`${baseId}-name`} label="Name" required error={errors.name}>
-          <input
-            id={`${baseId}-name`}
-            name="name"
-            defaultValue={gateway?.name ?? GATEWAY_TYPE_LABELS[type]}
-            aria-invalid={errors.name ? true : undefined}
-            aria-describedby={describe('name')}
-            className={inputClass}
-          />
-        </FieldShell>
-        <FieldShell id={`${baseId}-status`} label="Status" error={errors.status}>
-          <select
-            id={`${baseId}-status`}
-            name="status"
-            defaultValue={gateway?.status ?? 'testing'}
-            className={inputClass}
-          >
-            {GATEWAY_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {GATEWAY_STATUS_LABELS[status]}
-              </option>
-            ))}
-          </select>
-        </FieldShell>
+        <TextField label={requiredLabel('Name', true)} field={fields.name} />
+        <SelectField label="Status" field={fields.status}>
+          {GATEWAY_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {GATEWAY_STATUS_LABELS[status]}
+            </option>
+          ))}
+        </SelectField>
         {fieldsReadOnly ? (
           <p className="rounded-xl bg-slate-100 px-3 py-2.5 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
-            The Paytm settings come from the PAYTM_* environment variables and cannot be changed
-            here.
+            The {GATEWAY_TYPE_LABELS[type]} settings come from the{' '}
+            {type === 'paytm' ? 'PAYTM_*' : 'RAZORPAY_*'} environment variables and cannot be
+            changed here.
           </p>
-        ) : GATEWAY_FIELDS[type].length === 0 ? (
+        ) : settings.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
             This gateway type has no settings yet.
           </p>
         ) : (
-          GATEWAY_FIELDS[type].map((field) => {
-            const id = `${baseId}-${field.name}`
-            const stored = gateway?.secretsSet[field.name] ?? false
-            const hint = field.secret
+          settings.map((setting) => {
+            const stored = gateway?.secretsSet[setting.name] ?? false
+            const hint = setting.secret
               ? stored
                 ? 'A key is stored (hidden). Leave blank to keep it.'
-                : (field.hint ?? 'Stored encrypted; never shown again.')
-              : field.hint
-            return (
-              <FieldShell
-                key={field.name}
-                id={id}
-                label={field.label}
-                required={field.credential}
-                error={errors[field.name]}
+                : (setting.hint ?? 'Stored encrypted; never shown again.')
+              : setting.hint
+            const label = requiredLabel(setting.label, setting.credential)
+            return setting.options ? (
+              <SelectField
+                key={setting.name}
+                label={label}
+                field={fieldOf(setting.name)}
                 hint={hint}
               >
-                {field.options ? (
-                  <select
-                    id={id}
-                    name={field.name}
-                    defaultValue={gateway?.config[field.name] || field.options[0]}
-                    className={inputClass}
-                  >
-                    {field.options.map((option) => (
-                      <option key={option} value={option}>
-                        {option}
-                      </option>
-                    ))}
-                  </select>
-                ) : (
-                  <input
-                    id={id}
-                    name={field.name}
-                    type={field.secret ? 'password' : field.type === 'url' ? 'url' : 'text'}
-                    autoComplete={field.secret ? 'new-password' : 'off'}
-                    defaultValue={field.secret ? '' : (gateway?.config[field.name] ?? '')}
-                    placeholder={field.secret && stored ? '••••••••••••••••' : field.placeholder}
-                    aria-invalid={errors[field.name] ? true : undefined}
-                    aria-describedby={errors[field.name] ? `${id}-error` : `${id}-hint`}
-                    className={inputClass}
-                  />
-                )}
-              </FieldShell>
+                {setting.options.map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+              </SelectField>
+            ) : (
+              <TextField
+                key={setting.name}
+                label={label}
+                field={fieldOf(setting.name)}
+                type={setting.secret ? 'password' : setting.type === 'url' ? 'url' : 'text'}
+                autoComplete={setting.secret ? 'new-password' : 'off'}
+                placeholder={setting.secret && stored ? '••••••••••••••••' : setting.placeholder}
+                hint={hint}
+              />
             )
           })
         )}
         <div className="flex gap-3">
-          <button
+          <Button
             type="submit"
-            disabled={navigation.state === 'submitting'}
-            className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700 disabled:opacity-70`}
+            pending={navigation.state === 'submitting'}
+            pendingLabel="Saving..."
+            className="shadow-none"
           >
-            {navigation.state === 'submitting' ? 'Saving...' : 'Save Gateway'}
-          </button>
-          <Link
-            to="/admin/gateways"
-            className={`${buttonClass} border border-slate-300 text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800`}
-          >
+            Save Gateway
+          </Button>
+          <Link to="/admin/gateways" className={buttonVariants({ variant: 'outline' })}>
             Cancel
           </Link>
         </div>
       </Form>
-    </section>
+    </Card>
   )
 }
 
 function GatewayCard({
   gateway,
   environment,
+  webhookUrl,
 }: {
   gateway: GatewayView
   environment: Record<string, string> | null
+  /** Where the gateway's dashboard must send webhooks, when it sends any. */
+  webhookUrl?: string
 }) {
   const fields = GATEWAY_FIELDS[gateway.type]
-  const fromEnvironment = gateway.type === 'paytm' && environment
+  const fromEnvironment = environment
+  const webhookRef = useRef<HTMLElement>(null)
   return (
     <li className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -405,12 +415,38 @@ function GatewayCard({
           From the environment (read-only); these win over stored settings.
         </p>
       ) : null}
+      {webhookUrl ? (
+        <div className="mt-4 rounded-xl bg-slate-50 p-3 text-sm dark:bg-slate-800">
+          <p className="font-medium text-slate-700 dark:text-slate-200">
+            Webhook URL (paste it into the gateway’s dashboard)
+          </p>
+          <div className="mt-1 flex items-center justify-between gap-2">
+            <code ref={webhookRef} className="break-all text-slate-900 dark:text-slate-100">
+              {webhookUrl}
+            </code>
+            <CopyButton
+              value={webhookUrl}
+              label="the webhook URL"
+              target={() => webhookRef.current}
+            />
+          </div>
+        </div>
+      ) : null}
     </li>
   )
 }
 
 export default function AdminGateways({ loaderData, actionData }: Route.ComponentProps) {
-  const { gateways, form, freeTypes, saved, paytmEnvironment, paytmSource } = loaderData
+  const {
+    gateways,
+    form,
+    freeTypes,
+    saved,
+    paytmEnvironment,
+    paytmSource,
+    razorpayEnvironment,
+    razorpayWebhookUrl,
+  } = loaderData
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
@@ -420,7 +456,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
         {freeTypes.length > 0 && !form ? (
           <Link
             to={`?add=${freeTypes[0]}`}
-            className={`${buttonClass} bg-brand-600 text-white hover:bg-brand-700`}
+            className={cn(buttonVariants({ variant: 'primary' }), 'shadow-none')}
           >
             <Plus aria-hidden="true" className="size-4" />
             Add Gateway
@@ -471,16 +507,27 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
         <GatewayForm
           key={form.mode === 'edit' ? form.gateway.id : `add-${form.type}`}
           form={form}
-          errors={actionData?.errors ?? {}}
-          formError={actionData?.formError}
+          lastResult={actionData?.result}
           readOnlyPaytm={paytmEnvironment !== null}
+          readOnlyRazorpay={razorpayEnvironment !== null}
           freeTypes={freeTypes}
         />
       ) : null}
 
       <ul className="grid gap-4 md:grid-cols-2" aria-label="Gateways">
         {gateways.map((gateway) => (
-          <GatewayCard key={gateway.id} gateway={gateway} environment={paytmEnvironment} />
+          <GatewayCard
+            key={gateway.id}
+            gateway={gateway}
+            environment={
+              gateway.type === 'paytm'
+                ? paytmEnvironment
+                : gateway.type === 'razorpay'
+                  ? razorpayEnvironment
+                  : null
+            }
+            webhookUrl={gateway.type === 'razorpay' ? razorpayWebhookUrl : undefined}
+          />
         ))}
       </ul>
     </div>

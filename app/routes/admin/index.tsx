@@ -1,8 +1,8 @@
 import { redirect } from 'react-router'
-import { requireAdmin } from '~/lib/permissions.server'
+import { requireAdmin } from '~/services/permissions.server'
 import type { Route } from './+types/index'
 
-/** /admin is the dashboard (spec section 2). */
+/** /admin is the dashboard. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireAdmin(request)
   throw redirect('/admin/dashboard')

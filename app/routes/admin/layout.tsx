@@ -4,9 +4,11 @@ import { AccessDenied } from '~/components/auth/access-denied'
 import { countOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { requireAdmin } from '~/lib/permissions.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { requireAdmin } from '~/services/permissions.server'
 import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
 import type { Route } from './+types/layout'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
  * The guarded admin area (/admin/*). Not signed in: to / with the login modal and a way
@@ -16,23 +18,34 @@ import type { Route } from './+types/layout'
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
-  const { db } = services()
-  const [settings, openReports] = await Promise.all([
+  const { db, env } = services()
+  const [settings, openReports, setup] = await Promise.all([
     getSiteSettings(db),
     // The Orders badge: only for admins who can open the orders.
     user.permissions.canManageOrders ? countOpenReports(db) : 0,
+    resolvePaytmSetup(db, env),
   ])
   return {
     siteName: settings.siteName,
     user: { name: user.name, email: user.email, role: 'Admin' },
     openReports,
+    testMode: setup?.testMode ?? false,
+    maintenanceMode: settings.maintenanceMode,
+    access: { canManageUsers: user.permissions.canManageUsers },
   }
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { siteName, user, openReports } = loaderData
+  const { siteName, user, openReports, testMode, maintenanceMode, access } = loaderData
   return (
-    <AdminShell siteName={siteName} user={user} openReports={openReports}>
+    <AdminShell
+      siteName={siteName}
+      user={user}
+      openReports={openReports}
+      testMode={testMode}
+      maintenanceMode={maintenanceMode}
+      access={access}
+    >
       <Outlet />
     </AdminShell>
   )
@@ -57,10 +70,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This admin page does not exist.'
           : 'An unexpected error occurred. Please try again in a moment.'}
       </p>
-      <Link
-        to="/admin/dashboard"
-        className="rounded-xl bg-brand-600 px-4 py-2 font-semibold text-white hover:bg-brand-700"
-      >
+      <Link to="/admin/dashboard" className={buttonVariants()}>
         Back to the dashboard
       </Link>
     </main>

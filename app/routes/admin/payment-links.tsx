@@ -1,49 +1,40 @@
+import { getFormProps } from '@conform-to/react'
 import LinkIcon from 'lucide-react/icons/link'
-import { useId } from 'react'
 import { data, Form, useNavigation } from 'react-router'
-import { z } from 'zod'
 import { accountPageMeta } from '~/components/auth/messages'
 import { OrderError } from '~/data/order.server'
 import { createPaymentLink, listPaymentLinks } from '~/data/payment-link.server'
 import { listProducts } from '~/data/product.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
-import { requirePermission } from '~/lib/permissions.server'
-import { checkoutSchema, type CheckoutFieldErrors } from '~/lib/validation/checkout'
+import { requirePermission } from '~/services/permissions.server'
+import { paymentLinkSchema } from '~/lib/validation/payment-link'
+import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
-import { Field, fieldClass } from '~/components/forms'
+import { recordAdminChange } from '~/services/audit.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
+import { readFormData } from '~/lib/form-data.server'
+import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
 
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
- * and a customer (spec section 3 "Payment link", status active on creation) and sends its URL;
+ * and a customer (status active on creation) and sends its URL;
  * the customer pays on /payment/pay. The amount defaults to the product's price.
  */
-const linkSchema = checkoutSchema.extend({
-  productId: z.preprocess(
-    (v) => (typeof v === 'string' ? v : ''),
-    z.string().min(1, 'Choose a product'),
-  ),
-  amount: z.preprocess(
-    (v) => (typeof v === 'string' ? v.trim() : ''),
-    z.union([
-      z.literal(''),
-      z
-        .string()
-        .refine((v) => (parseRupeesToPaise(v) ?? 0) > 0, 'Enter an amount in rupees, e.g. 1499'),
-    ]),
-  ),
-})
-
-type LinkFieldErrors = CheckoutFieldErrors & Partial<Record<'productId' | 'amount', string>>
-
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
-  const [links, products] = await Promise.all([
+  const [links, products, settings] = await Promise.all([
     listPaymentLinks(db, env.PUBLIC_URL),
     listProducts(db),
+    getSiteSettings(db),
   ])
+  const date = shopDateTime(settings.timezone)
   return {
     links: links.map((link) => ({
       id: link.id,
@@ -52,7 +43,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       amount: formatRupees(link.amount),
       customer: `${link.customerName} <${link.customerEmail}>`,
       status: link.status,
-      createdAt: link.createdAt,
+      createdAt: date.format(new Date(link.createdAt)),
       paymentUrl: link.paymentUrl,
     })),
     products: products
@@ -61,58 +52,65 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
-  const result = linkSchema.safeParse(Object.fromEntries(await request.formData()))
-  if (!result.success) {
-    const errors: LinkFieldErrors = {}
-    for (const issue of result.error.issues)
-      errors[String(issue.path[0]) as keyof LinkFieldErrors] ??= issue.message
-    return data({ ok: false as const, errors, created: null }, { status: 400 })
-  }
-  const input = result.data
+  const submission = parseSubmission(await readFormData(request), paymentLinkSchema)
+  if (submission.status !== 'success')
+    return data({ result: submission.reply(), created: null }, { status: 400 })
+  const input = submission.value
   try {
-    const link = await createPaymentLink(
-      db,
-      {
-        productId: input.productId,
-        amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
-        customer: { name: input.name, email: input.email, phone: input.phone },
-        createdBy: user.id,
-      },
-      env.PUBLIC_URL,
-    )
+    // The link and its audit entry land together (docs/audit.md).
+    const link = await db.transaction().execute(async (trx) => {
+      const created = await createPaymentLink(
+        trx,
+        {
+          productId: input.productId,
+          amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
+          customer: { name: input.name, email: input.email, phone: input.phone },
+          createdBy: user.id,
+        },
+        env.PUBLIC_URL,
+      )
+      await recordAdminChange(trx, {
+        actor: { id: user.id, name: user.name, email: user.email },
+        ip: clientIp(context),
+        action: 'payment-link.create',
+        target: { type: 'payment-link', id: created.id },
+        summary: `Created a payment link of ${formatRupees(created.amount)} for ${created.productName} to ${created.customerEmail} (order ${created.orderId})`,
+        after: {
+          orderId: created.orderId,
+          product: created.productName,
+          amount: created.amount,
+          customerName: created.customerName,
+          customerEmail: created.customerEmail,
+          customerPhone: created.customerPhone,
+        },
+      })
+      return created
+    })
     return {
-      ok: true as const,
-      errors: {} as LinkFieldErrors,
+      result: submission.reply({ resetForm: true }),
       created: { paymentUrl: link.paymentUrl, orderId: link.orderId },
     }
   } catch (error) {
-    if (error instanceof OrderError)
+    if (error instanceof OrderError) {
       return data(
         {
-          ok: false as const,
-          errors: { productId: error.message } as LinkFieldErrors,
+          result: submission.reply({ fieldErrors: { productId: [error.message] } }),
           created: null,
         },
         { status: 400 },
       )
+    }
     throw error
   }
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-IN', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-  timeZone: 'Asia/Kolkata',
-})
-
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
   const { links, products } = loaderData
   const navigation = useNavigation()
-  const errors: LinkFieldErrors = actionData?.errors ?? {}
-  const productId = useId()
+  const [form, fields] = useAppForm({ schema: paymentLinkSchema, lastResult: actionData?.result })
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
@@ -120,84 +118,43 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
         description="Ask a customer to pay for a product with a link they can open on any phone."
       />
       {actionData?.created ? (
-        <div
-          role="status"
-          className="rounded-xl border border-emerald-200 bg-emerald-50 px-3 py-2.5 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100"
-        >
+        <FormAlert tone="success" className="font-normal">
           Payment link created for order {actionData.created.orderId}:{' '}
           <a href={actionData.created.paymentUrl} className="font-semibold break-all underline">
             {actionData.created.paymentUrl}
           </a>
-        </div>
+        </FormAlert>
       ) : null}
-      <section
-        aria-labelledby="new-link"
-        className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
-      >
+      <Card as="section" aria-labelledby="new-link">
         <h2 id="new-link" className="text-lg font-bold text-slate-950 dark:text-white">
           New payment link
         </h2>
-        <Form method="post" noValidate className="mt-4 grid gap-4 sm:grid-cols-2">
-          <div className="space-y-1.5 sm:col-span-2">
-            <label
-              htmlFor={productId}
-              className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-            >
-              Product
-            </label>
-            <select
-              id={productId}
-              name="productId"
-              className={fieldClass}
-              aria-invalid={errors.productId ? true : undefined}
-            >
-              <option value="">Choose a product</option>
-              {products.map((product) => (
-                <option key={product.id} value={product.id}>
-                  {product.title} ({product.price})
-                </option>
-              ))}
-            </select>
-            {errors.productId ? (
-              <p className="text-sm font-medium text-rose-700 dark:text-rose-400">
-                {errors.productId}
-              </p>
-            ) : null}
-          </div>
-          <Field
-            name="amount"
+        <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
+          <SelectField label="Product" field={fields.productId} className="sm:col-span-2">
+            <option value="">Choose a product</option>
+            {products.map((product) => (
+              <option key={product.id} value={product.id}>
+                {product.title} ({product.price})
+              </option>
+            ))}
+          </SelectField>
+          <TextField
             label="Amount in rupees"
+            field={fields.amount}
             inputMode="decimal"
-            error={errors.amount}
             hint="Leave blank for the product's price."
           />
-          <Field name="name" label="Customer name" autoComplete="off" error={errors.name} />
-          <Field
-            name="email"
-            label="Customer email"
-            type="email"
-            autoComplete="off"
-            error={errors.email}
-          />
-          <Field
-            name="phone"
-            label="Customer phone"
-            type="tel"
-            autoComplete="off"
-            error={errors.phone}
-          />
+          <TextField label="Customer name" field={fields.name} autoComplete="off" />
+          <TextField label="Customer email" field={fields.email} type="email" autoComplete="off" />
+          <TextField label="Customer phone" field={fields.phone} type="tel" autoComplete="off" />
           <div className="sm:col-span-2">
-            <button
-              type="submit"
-              disabled={navigation.state === 'submitting'}
-              className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-4 font-semibold text-white hover:bg-brand-700 disabled:opacity-70"
-            >
+            <Button type="submit" disabled={navigation.state === 'submitting'}>
               <LinkIcon aria-hidden="true" className="size-4" />
               Create Payment Link
-            </button>
+            </Button>
           </div>
         </Form>
-      </section>
+      </Card>
       <section aria-labelledby="links-heading">
         <h2 id="links-heading" className="text-lg font-bold text-slate-950 dark:text-white">
           Recent links
@@ -226,9 +183,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
                     <td className="px-3 py-2">{link.amount}</td>
                     <td className="px-3 py-2">{link.customer}</td>
                     <td className="px-3 py-2 capitalize">{link.status}</td>
-                    <td className="px-3 py-2 whitespace-nowrap">
-                      {dateFormat.format(new Date(link.createdAt))}
-                    </td>
+                    <td className="px-3 py-2 whitespace-nowrap">{link.createdAt}</td>
                     <td className="px-3 py-2">
                       <a
                         href={link.paymentUrl}

@@ -1,7 +1,8 @@
 import { redirect } from 'react-router'
 import { services } from '~/lib/app-context.server'
-import { resolvePaytmSetup } from '~/lib/payments/config.server'
-import { handlePaytmCallback } from '~/lib/payments/paytm-flow.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { handlePaytmCallback } from '~/services/payment/paytm-flow.server'
+import { readFormData } from '~/lib/form-data.server'
 import type { Route } from './+types/paytm-callback'
 
 /**
@@ -11,7 +12,6 @@ import type { Route } from './+types/paytm-callback'
  * subject to React Router's same-origin check for actions. Whatever happened, the buyer is
  * sent on (303) to the result page, which shows our record of the order.
  */
-const MAX_BODY_BYTES = 16 * 1024
 const ORDER_ID = /^[A-Za-z0-9@._-]{1,50}$/
 
 function resultPage(orderId: string | null): string {
@@ -21,11 +21,10 @@ function resultPage(orderId: string | null): string {
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== 'POST')
     return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
-  const length = Number(request.headers.get('Content-Length') ?? '0')
-  if (length > MAX_BODY_BYTES) return new Response('Payload Too Large', { status: 413 })
+  // Its body limit (GATEWAY_BODY_LIMIT) is enforced on the bytes received by server/request-guard.ts.
   let form: FormData | null = null
   try {
-    form = await request.formData()
+    form = await readFormData(request)
   } catch {
     form = null
   }

@@ -3,13 +3,13 @@ import { z } from 'zod'
 import { getOrder } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import { paiseToDecimalText } from '~/lib/money'
-import { resolvePaytmSetup } from '~/lib/payments/config.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
-import { paytmCustomerId } from '~/lib/payments/paytm-flow.server'
+import { paytmCustomerId } from '~/services/payment/paytm-flow.server'
 import type { Route } from './+types/paytm-generate-checksum'
 
 /**
- * POST /api/paytm/generate-checksum (spec section 7), kept for its shape but made safe: it
+ * POST /api/paytm/generate-checksum, kept for its shape but made safe: it
  * signs only the exact parameters of an existing pending order (our merchant, our callback,
  * the order's amount, customer and contact details), so it can never sign anything a browser
  * invents. Anything else is 400 'Failed to generate checksum'; there is no fallback value.

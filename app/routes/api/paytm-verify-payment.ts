@@ -3,12 +3,12 @@ import { z } from 'zod'
 import { getOrder, SETTLED_STATUSES } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import { safeEqual } from '~/lib/crypto.server'
-import { resolvePaytmSetup } from '~/lib/payments/config.server'
-import { reconcileOrder, STATUS_CHECK_MIN_INTERVAL_MS } from '~/lib/payments/paytm-flow.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { reconcileOrder, STATUS_CHECK_MIN_INTERVAL_MS } from '~/services/payment/paytm-flow.server'
 import type { Route } from './+types/paytm-verify-payment'
 
 /**
- * POST /api/paytm/verify-payment {orderId, transactionId} -> {verified} (spec section 7).
+ * POST /api/paytm/verify-payment {orderId, transactionId} -> {verified}.
  * verified is true only when our record says the order is paid by exactly that gateway
  * transaction. A pending order is first checked with the status API (server to server, at
  * most once per STATUS_CHECK_MIN_INTERVAL_MS per order, so this cannot be used to flood Paytm).

@@ -1,4 +1,4 @@
-import { getAuth } from '~/lib/auth.server'
+import { getAuth } from '~/services/auth.server'
 import type { Route } from './+types/api-auth'
 
 /**

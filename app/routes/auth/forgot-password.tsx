@@ -9,43 +9,41 @@ import {
 import { accountPageMeta } from '~/components/auth/messages'
 import { requestPasswordReset } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin } from '~/lib/auth.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
-import {
-  AUTH_RATE_LIMITS,
-  clientIp,
-  hitRateLimits,
-  tooManyAttemptsMessage,
-} from '~/lib/rate-limit.server'
-import { forgotPasswordSchema, parseForm } from '~/lib/validation/auth'
-import { accountPageHeaders } from './headers'
+import { clientIp, hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { forgotPasswordSchema } from '~/lib/validation/auth'
+import { parseSubmission } from '~/lib/validation/submission'
+import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/forgot-password'
+import { readFormData } from '~/lib/form-data.server'
 
 export const RESET_REQUESTED_MESSAGE =
   'If an account exists for that e-mail, we have sent a link to set a new password. Check your inbox (and the spam folder).'
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const form = await request.formData()
-  const values = { email: String(form.get('email') ?? '') }
-  const parsed = parseForm(forgotPasswordSchema, form)
-  if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors, values }, { status: 400 })
+  const submission = parseSubmission(await readFormData(request), forgotPasswordSchema)
+  if (submission.status !== 'success')
+    return data<AuthFormResult>({ result: submission.reply() }, { status: 400 })
 
-  const { db, env } = services()
-  const { blocked } = await hitRateLimits(db, [
-    { key: `reset:account:${parsed.data.email}`, rule: AUTH_RATE_LIMITS.resetAccount },
-    { key: `reset:ip:${clientIp(context)}`, rule: AUTH_RATE_LIMITS.resetIp },
+  const { db } = services()
+  const { blocked } = await hitPolicies(db, [
+    ['passwordResetEmail', submission.value.email],
+    ['passwordResetIp', clientIp(context)],
   ])
   if (blocked) {
     return data<AuthFormResult>(
-      { formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), values },
+      {
+        result: submission.reply({
+          formErrors: [tooManyAttemptsMessage(blocked.retryAfterSeconds)],
+        }),
+      },
       { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
     )
   }
-  const { queued } = await requestPasswordReset(db, parsed.data.email, env.PUBLIC_URL)
+  const { queued } = await requestPasswordReset(db, submission.value.email)
   if (queued) wakeJobRunner()
   // The same answer whether or not the address has an account.
-  return data<AuthFormResult>({ message: RESET_REQUESTED_MESSAGE, values })
+  return data<AuthFormResult>({ result: submission.reply(), message: RESET_REQUESTED_MESSAGE })
 }
 
 export default function ForgotPassword({ actionData }: Route.ComponentProps) {

@@ -1,17 +1,17 @@
 import { redirect } from 'react-router'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin, googleEnabled, startGoogleSignIn } from '~/lib/auth.server'
+import { googleEnabled, startGoogleSignIn } from '~/services/auth.server'
 import { safeRedirect } from '~/lib/validation/auth'
 import type { Route } from './+types/google'
+import { readFormData } from '~/lib/form-data.server'
 
 /**
  * "Continue with Google" (a plain form post, so it works without JavaScript): sends the
  * browser to Google's account chooser; Google returns to /api/auth/callback/google.
  */
 export async function action({ request }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent') === 'signup' ? 'signup' : 'login'
   const redirectTo = safeRedirect(form.get('redirectTo'), '')
   const back = new URLSearchParams({ provider: 'google' })

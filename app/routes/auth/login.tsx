@@ -6,26 +6,27 @@ import {
   pageLinks,
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
-import { accountPageMeta, googleErrorMessage } from '~/components/auth/messages'
+import {
+  accountPageMeta,
+  EMAIL_CONFIRMED_NOTICE,
+  googleErrorMessage,
+} from '~/components/auth/messages'
 import { services } from '~/lib/app-context.server'
+import { dashboardPath, getUser, googleEnabled, signInWithPassword } from '~/services/auth.server'
 import {
-  assertSameOrigin,
-  dashboardPath,
-  getUser,
-  googleEnabled,
-  signInWithPassword,
-} from '~/lib/auth.server'
-import {
-  AUTH_RATE_LIMITS,
-  clearRateLimit,
+  backoffWait,
+  clearPolicy,
   clientIp,
-  hitRateLimits,
+  hitPolicy,
+  recordBackoffFailure,
   releaseRateLimit,
   tooManyAttemptsMessage,
 } from '~/lib/rate-limit.server'
-import { loginSchema, parseForm, safeRedirect } from '~/lib/validation/auth'
-import { accountPageHeaders } from './headers'
+import { loginSchema, safeRedirect } from '~/lib/validation/auth'
+import { parseSubmission } from '~/lib/validation/submission'
+import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/login'
+import { readFormData } from '~/lib/form-data.server'
 
 export const PASSWORD_RESET_NOTICE = 'Your password has been set. Log in with your new password.'
 
@@ -39,40 +40,52 @@ export async function loader({ request }: Route.LoaderArgs) {
   return {
     google: googleEnabled(),
     redirectTo,
-    notice: url.searchParams.get('reset') === '1' ? PASSWORD_RESET_NOTICE : undefined,
+    notice:
+      url.searchParams.get('reset') === '1'
+        ? PASSWORD_RESET_NOTICE
+        : url.searchParams.get('confirmed') === '1'
+          ? EMAIL_CONFIRMED_NOTICE
+          : undefined,
     formError: googleError ? googleErrorMessage('login', googleError) : undefined,
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const form = await request.formData()
-  const values = { email: String(form.get('email') ?? '') }
-  const parsed = parseForm(loginSchema, form)
-  if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors, values }, { status: 400 })
+  const submission = parseSubmission(await readFormData(request), loginSchema)
+  // The password is never sent back into the page.
+  const reply = (formError?: string) =>
+    submission.reply({
+      hideFields: ['password'],
+      ...(formError ? { formErrors: [formError] } : {}),
+    })
+  if (submission.status !== 'success')
+    return data<AuthFormResult>({ result: reply() }, { status: 400 })
 
   const { db } = services()
   const ip = clientIp(context)
-  const accountKey = `login:account:${parsed.data.email}`
-  const { hits, blocked } = await hitRateLimits(db, [
-    { key: accountKey, rule: AUTH_RATE_LIMITS.loginAccount },
-    { key: `login:ip:${ip}`, rule: AUTH_RATE_LIMITS.loginIp },
-  ])
-  if (blocked) {
-    return data<AuthFormResult>(
-      { formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), values },
-      { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
+  const tooMany = (seconds: number) =>
+    data<AuthFormResult>(
+      { result: reply(tooManyAttemptsMessage(seconds)) },
+      { status: 429, headers: { 'Retry-After': String(seconds) } },
     )
+  // Failures slow down this account from this address only (back-off, no lockout), so a
+  // guesser elsewhere never keeps the owner out; the address has a ceiling across accounts.
+  const subject = `${submission.value.email}|${ip}`
+  const wait = await backoffWait(db, 'signInAccountIp', subject)
+  if (wait > 0) return tooMany(wait)
+  const ipHit = await hitPolicy(db, 'signInIp', ip)
+  if (!ipHit.allowed) return tooMany(ipHit.retryAfterSeconds)
+
+  const result = await signInWithPassword(request, ip, submission.value)
+  if (!result.ok) {
+    if (result.status === 401) await recordBackoffFailure(db, 'signInAccountIp', subject)
+    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
   }
 
-  const result = await signInWithPassword(request, ip, parsed.data)
-  if (!result.ok)
-    return data<AuthFormResult>({ formError: result.message, values }, { status: result.status })
-
   // Only failed attempts count against the limits.
-  await clearRateLimit(db, accountKey)
-  for (const hit of hits.slice(1)) await releaseRateLimit(db, hit)
-  throw redirect(parsed.data.redirectTo || '/', { headers: result.headers })
+  await clearPolicy(db, 'signInAccountIp', subject)
+  await releaseRateLimit(db, ipHit)
+  throw redirect(submission.value.redirectTo || '/', { headers: result.headers })
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
@@ -80,7 +93,8 @@ export default function Login({ loaderData, actionData }: Route.ComponentProps) 
   return (
     <AuthPage title={AUTH_TITLES.login.title} subtitle={AUTH_TITLES.login.subtitle}>
       <LoginForm
-        result={actionData ?? (formError ? { formError } : undefined)}
+        result={actionData}
+        formError={formError}
         redirectTo={redirectTo}
         google={google}
         notice={notice}

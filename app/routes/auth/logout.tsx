@@ -1,5 +1,5 @@
 import { redirect } from 'react-router'
-import { signOut } from '~/lib/auth.server'
+import { signOut } from '~/services/auth.server'
 import type { Route } from './+types/logout'
 
 /** Logging out is a POST (a link or image elsewhere cannot sign anyone out); it returns to /. */

@@ -1,25 +1,18 @@
+import { getFormProps } from '@conform-to/react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
-import {
-  AuthPage,
-  NewPasswordFields,
-  primaryButtonClass,
-  useFormErrors,
-  type AuthFormResult,
-} from '~/components/auth/auth-forms'
-import { FormAlert } from '~/components/forms'
+import { AuthPage, NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
+import { FormAlert, FormErrors, useAppForm } from '~/components/forms'
+import { Button, buttonVariants } from '~/components/ui/button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { isResetTokenUsable } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin, resetPasswordWithToken } from '~/lib/auth.server'
-import {
-  AUTH_RATE_LIMITS,
-  clientIp,
-  hitRateLimit,
-  tooManyAttemptsMessage,
-} from '~/lib/rate-limit.server'
-import { parseForm, resetPasswordSchema } from '~/lib/validation/auth'
-import { accountPageHeaders } from './headers'
+import { resetPasswordWithToken } from '~/services/auth.server'
+import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { resetPasswordSchema } from '~/lib/validation/auth'
+import { parseSubmission } from '~/lib/validation/submission'
+import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/reset-password'
+import { readFormData } from '~/lib/form-data.server'
 
 /** The page the reset e-mail (and `npm run admin:create`) links to: /reset-password?token=... */
 export async function loader({ request }: Route.LoaderArgs) {
@@ -29,37 +22,38 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const form = await request.formData()
-  const parsed = parseForm(resetPasswordSchema, form)
-  if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors }, { status: 400 })
-  const limit = await hitRateLimit(
-    services().db,
-    `reset-token:ip:${clientIp(context)}`,
-    AUTH_RATE_LIMITS.resetTokenIp,
-  )
+  const submission = parseSubmission(await readFormData(request), resetPasswordSchema)
+  // Passwords are never sent back into the page.
+  const reply = (formError?: string) =>
+    submission.reply({
+      hideFields: ['password', 'confirmPassword'],
+      ...(formError ? { formErrors: [formError] } : {}),
+    })
+  if (submission.status !== 'success')
+    return data<AuthFormResult>({ result: reply() }, { status: 400 })
+  const limit = await hitPolicy(services().db, 'passwordResetLinkIp', clientIp(context))
   if (!limit.allowed) {
     return data<AuthFormResult>(
-      { formError: tooManyAttemptsMessage(limit.retryAfterSeconds) },
+      { result: reply(tooManyAttemptsMessage(limit.retryAfterSeconds)) },
       { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
     )
   }
-  const result = await resetPasswordWithToken(parsed.data.token, parsed.data.password)
+  const result = await resetPasswordWithToken(submission.value.token, submission.value.password)
   if (!result.ok)
-    return data<AuthFormResult>({ formError: result.message }, { status: result.status })
+    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
   // Every session of the account ended with the reset; log in with the new password.
   throw redirect('/login?reset=1')
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
-  const form = useFormErrors(resetPasswordSchema, actionData)
+  const [form, fields] = useAppForm({ schema: resetPasswordSchema, lastResult: actionData?.result })
   const busy = useNavigation().state === 'submitting'
   if (!loaderData.token) {
     return (
       <AuthPage title="Link expired">
         <div className="space-y-5">
           <FormAlert>This link has expired or was already used. Request a new one.</FormAlert>
-          <Link to="/forgot-password" className={primaryButtonClass}>
+          <Link to="/forgot-password" className={buttonVariants({ block: true })}>
             Request a new link
           </Link>
         </div>
@@ -69,13 +63,17 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   return (
     <AuthPage title="Set a new password" subtitle="Choose a password of at least 6 characters.">
       <div className="space-y-5">
-        {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
-        <Form method="post" noValidate onSubmit={form.onSubmit} className="space-y-4">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Form method="post" {...getFormProps(form)} className="space-y-4">
           <input type="hidden" name="token" value={loaderData.token} />
-          <NewPasswordFields replacing errors={form.errors} onEdit={form.clear} />
-          <button type="submit" className={primaryButtonClass} disabled={busy}>
-            {busy ? 'Saving…' : 'Set password'}
-          </button>
+          <NewPasswordFields
+            replacing
+            password={fields.password}
+            confirmPassword={fields.confirmPassword}
+          />
+          <Button type="submit" block pending={busy} pendingLabel="Saving…">
+            Set password
+          </Button>
         </Form>
       </div>
     </AuthPage>

@@ -10,22 +10,21 @@ import { accountPageMeta, googleErrorMessage } from '~/components/auth/messages'
 import { getSiteSettings } from '~/data/settings.server'
 import { isListedAdmin } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
-import {
-  assertSameOrigin,
-  dashboardPath,
-  getUser,
-  googleEnabled,
-  signUpWithPassword,
-} from '~/lib/auth.server'
-import {
-  AUTH_RATE_LIMITS,
-  clientIp,
-  hitRateLimits,
-  tooManyAttemptsMessage,
-} from '~/lib/rate-limit.server'
-import { AUTH_MESSAGES, parseForm, safeRedirect, signupSchema } from '~/lib/validation/auth'
-import { accountPageHeaders } from './headers'
+import { dashboardPath, getUser, googleEnabled, signUpWithPassword } from '~/services/auth.server'
+import { clientIp, hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { AUTH_MESSAGES, safeRedirect, signupSchema } from '~/lib/validation/auth'
+import { parseSubmission } from '~/lib/validation/submission'
+import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/signup'
+import { readFormData } from '~/lib/form-data.server'
+
+/**
+ * Every sign-up that passes validation ends here, for a new address and a taken one alike:
+ * the rest happens by mail (docs/decisions/0008-sign-up-by-mailed-link.md).
+ */
+export function checkInboxMessage(email: string): string {
+  return `Check your inbox to confirm your address. We have sent an e-mail to ${email}: open the link in it to finish signing up.`
+}
 
 export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
@@ -42,38 +41,42 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
-  const form = await request.formData()
-  const values = { name: String(form.get('name') ?? ''), email: String(form.get('email') ?? '') }
-  const parsed = parseForm(signupSchema, form)
-  if (parsed.errors) return data<AuthFormResult>({ errors: parsed.errors, values }, { status: 400 })
+  const submission = parseSubmission(await readFormData(request), signupSchema)
+  // Passwords are never sent back into the page.
+  const reply = (formError?: string) =>
+    submission.reply({
+      hideFields: ['password', 'confirmPassword'],
+      ...(formError ? { formErrors: [formError] } : {}),
+    })
+  if (submission.status !== 'success')
+    return data<AuthFormResult>({ result: reply() }, { status: 400 })
 
   const { db, env } = services()
   const settings = await getSiteSettings(db)
   // The owner can close registration (admin settings); ADMIN_EMAILS can still sign up.
-  if (!settings.enableRegistration && !isListedAdmin(parsed.data.email, env.ADMIN_EMAILS)) {
+  if (!settings.enableRegistration && !isListedAdmin(submission.value.email, env.ADMIN_EMAILS)) {
     return data<AuthFormResult>(
-      { formError: AUTH_MESSAGES.registrationClosed, values },
+      { result: reply(AUTH_MESSAGES.registrationClosed) },
       { status: 403 },
     )
   }
 
   const ip = clientIp(context)
-  const { blocked } = await hitRateLimits(db, [
-    { key: `signup:account:${parsed.data.email}`, rule: AUTH_RATE_LIMITS.signupAccount },
-    { key: `signup:ip:${ip}`, rule: AUTH_RATE_LIMITS.signupIp },
+  const { blocked } = await hitPolicies(db, [
+    ['signUpEmail', submission.value.email],
+    ['signUpIp', ip],
   ])
   if (blocked) {
     return data<AuthFormResult>(
-      { formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), values },
+      { result: reply(tooManyAttemptsMessage(blocked.retryAfterSeconds)) },
       { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
     )
   }
 
-  const result = await signUpWithPassword(request, ip, parsed.data)
+  const result = await signUpWithPassword(request, ip, submission.value)
   if (!result.ok)
-    return data<AuthFormResult>({ formError: result.message, values }, { status: result.status })
-  throw redirect(parsed.data.redirectTo || '/', { headers: result.headers })
+    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
+  return data<AuthFormResult>({ message: checkInboxMessage(submission.value.email) })
 }
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
@@ -81,7 +84,8 @@ export default function Signup({ loaderData, actionData }: Route.ComponentProps)
   return (
     <AuthPage title={AUTH_TITLES.signup.title} subtitle={AUTH_TITLES.signup.subtitle}>
       <SignupForm
-        result={actionData ?? (formError ? { formError } : undefined)}
+        result={actionData}
+        formError={formError}
         redirectTo={redirectTo}
         google={google}
         links={pageLinks(redirectTo)}

@@ -13,14 +13,19 @@ import {
   productAvailability,
   stockLeftByProduct,
 } from '~/data/product.server'
+import { ORDER_MESSAGES } from '~/data/order.server'
+import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
-import { getUser } from '~/lib/auth.server'
+import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
 import { formatRupees } from '~/lib/money'
-import { beginCheckout } from '~/lib/payments/checkout.server'
-import { resolvePaytmSetup } from '~/lib/payments/config.server'
-import { parseCheckoutForm } from '~/lib/validation/checkout'
+import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import { checkoutSchema } from '~/lib/validation/checkout'
+import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/checkout'
+import { readFormData } from '~/lib/form-data.server'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
  * /checkout/{slug}: the payment form for one product (the product page's buy button comes
@@ -30,15 +35,19 @@ import type { Route } from './+types/checkout'
 const PRODUCT_NOT_FOUND = 'Product not found'
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { db, env } = services()
+  const { db } = services()
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [user, setup, image, stockLeft] = await Promise.all([
+  const [user, choice, image, stockLeft, realOnly] = await Promise.all([
     getUser(request),
-    resolvePaytmSetup(db, env),
+    checkoutChoice(request),
     imageService().ref(product.image),
     stockLeftByProduct(db, [product.id], { upTo: 1 }),
+    soldOnlyForRealPayments(db, product.id),
   ])
+  const testGateways = choice.gateways.filter((g) => g.testMode)
+  // Test mode when every way to pay is a simulator (with a choice, each test option says so).
+  const testMode = testGateways.length > 0 && testGateways.length === choice.gateways.length
   return {
     product: {
       slug: product.slug,
@@ -53,31 +62,41 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     },
     image,
     defaults: user ? { name: user.name, email: user.email } : {},
-    testMode: setup?.testMode ?? false,
+    testMode,
+    testGatewayNames: testGateways
+      .map((g) => (g.id === 'razorpay' ? 'Razorpay' : 'Paytm'))
+      .join(' and '),
+    gateways: choice.gateways,
+    selected: choice.selected,
+    // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
+    notInTestMode: testMode && realOnly ? ORDER_MESSAGES.notInTestMode : null,
   }
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
+export async function action({ request, params, context }: Route.ActionArgs) {
   const { db } = services()
-  const form = await request.formData()
-  const parsed = parseCheckoutForm(form)
-  if (parsed.errors) {
-    const values = {
-      name: String(form.get('name') ?? ''),
-      email: String(form.get('email') ?? ''),
-      phone: String(form.get('phone') ?? ''),
-    }
-    return data<CheckoutResult>({ ok: false, errors: parsed.errors, values }, { status: 400 })
-  }
+  const submission = parseSubmission(await readFormData(request), checkoutSchema)
+  if (submission.status !== 'success')
+    return data<CheckoutResult>({ ok: false, result: submission.reply() }, { status: 400 })
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const user = await getUser(request)
-  // Only name, e-mail and phone are read from the form; an amount posted with them is ignored.
+  const { gateway, unavailable, ...customer } = submission.value
+  // Only name, e-mail, phone and the way to pay are read from the form; an amount is ignored.
   return beginCheckout(request, {
+    gateway: gateway ?? null,
+    unavailable,
     productId: product.id,
-    customer: parsed.data,
+    customer,
     userId: user?.id ?? null,
+    ip: clientIp(context),
   })
+}
+
+/** Retry-After of a throttled checkout (the order cookie is passed on by React Router itself). */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
 }
 
 /** Submitting the form changes nothing this page loaded (the browser leaves for Paytm next). */
@@ -91,7 +110,7 @@ export function shouldRevalidate({
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, image, defaults, testMode } = loaderData
+  const { product, image, defaults, testMode, notInTestMode, gateways, selected } = loaderData
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
       <Link
@@ -106,7 +125,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       </h1>
       {testMode ? (
         <div className="mt-4">
-          <TestModeBanner />
+          <TestModeBanner gateway={loaderData.testGatewayNames} />
         </div>
       ) : null}
       <div className="mt-5 grid gap-6 md:grid-cols-[1fr_1.2fr]">
@@ -156,12 +175,18 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             Your details
           </h2>
           <div className="mt-4">
-            {product.inStock ? (
+            {product.inStock && notInTestMode ? (
+              <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
+                {notInTestMode}
+              </p>
+            ) : product.inStock ? (
               <CheckoutForm
                 action={`/checkout/${product.slug}`}
                 amountText={formatRupees(product.price)}
                 defaults={defaults}
                 result={actionData}
+                gateways={gateways}
+                selected={selected}
               />
             ) : (
               <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
@@ -174,7 +199,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               aria-hidden="true"
               className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
             />
-            Secure payment by UPI, card or wallet through Paytm.
+            {gateways.length === 1 && gateways[0]!.id === 'razorpay'
+              ? 'Secure payment by UPI, card or netbanking through Razorpay.'
+              : gateways.length > 1
+                ? 'Secure payment by UPI, card, netbanking or wallet.'
+                : 'Secure payment by UPI, card or wallet through Paytm.'}
           </p>
         </section>
       </div>
@@ -202,10 +231,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This product does not exist or is no longer available.'
           : 'Please try again in a moment.'}
       </p>
-      <Link
-        to="/"
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
+      <Link to="/" className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>

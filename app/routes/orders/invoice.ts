@@ -1,11 +1,12 @@
 import { services } from '~/lib/app-context.server'
-import { getInvoiceData, renderInvoicePdf } from '~/lib/invoice.server'
+import { renderInvoicePdf } from '~/services/invoice.server'
+import { getInvoiceData } from '~/data/invoice.server'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
-import { findViewableOrder, ORDER_PAGE_HEADERS } from './order-access.server'
+import { findViewableOrder, ORDER_PAGE_HEADERS } from '~/services/order-access.server'
 import type { Route } from './+types/invoice'
 
 /**
- * /orders/{orderId}/invoice.pdf: the invoice of a paid order (issue 7), for whoever may see the
+ * /orders/{orderId}/invoice.pdf: the invoice of a paid order, for whoever may see the
  * order (./order-access.server.ts). An order without an invoice (not paid yet, failed or
  * refunded) answers like one that does not exist or may not be seen: the same plain 404.
  */

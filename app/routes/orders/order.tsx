@@ -10,40 +10,39 @@ import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import {
   hasInvoice,
-  invoicePath,
-  orderPath,
   orderStatusExplanation,
   OrderStatusBadge,
 } from '~/components/orders/order-status'
+import { invoicePath, orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { getOrderPageProduct } from '~/data/customer-orders.server'
 import {
-  createOrderReport,
   listOrderReports,
   REPORT_MESSAGES,
   REPORT_REASON_MAX,
   REPORT_REASON_MIN,
 } from '~/data/order-report.server'
+import { createOrderReport } from '~/services/order-reports.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin } from '~/lib/auth.server'
 import { formatRupees } from '~/lib/money'
-import { orderAccessCookie } from '~/lib/payments/order-access.server'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
   ORDER_PAGE_HEADERS,
   ORDER_RATE_LIMITS,
+  orderAccessCookie,
   orderPageHeaders,
   overLimit,
   requireViewableOrder,
-} from './order-access.server'
+} from '~/services/order-access.server'
 import type { Route } from './+types/order'
+import { readFormData } from '~/lib/form-data.server'
 
 /**
- * /orders/{orderId}: the buyer's order page (issue 7). Status in plain words, the product,
+ * /orders/{orderId}: the buyer's order page. Status in plain words, the product,
  * amount, dates, payment reference, validity and delivery time; the delivered account details
  * behind 'Reveal' (each reveal logged with time and IP); the invoice; help by WhatsApp and
  * e-mail; and 'Report a problem' for a delivered order. See ./order-access.server.ts for who may
@@ -125,11 +124,10 @@ type ActionResult =
   | { intent: null; error: string }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
   const { db, env } = services()
   const ip = clientIp(context)
   const { order, actor, user } = await requireViewableOrder(request, ip, params.orderId)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent')
 
   if (intent === 'reveal') {

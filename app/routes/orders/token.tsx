@@ -1,16 +1,16 @@
 import { redirect } from 'react-router'
 import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error'
-import { orderPath } from '~/components/orders/order-status'
+import { orderPath } from '~/lib/order-status'
 import { rootMetaData } from '~/components/shop/site-data'
 import { services } from '~/lib/app-context.server'
-import { orderAccessCookie } from '~/lib/payments/order-access.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import {
   ORDER_PAGE_HEADERS,
+  orderAccessCookie,
   orderNotFound,
   orderPageHeaders,
   presentedTokenOpens,
-} from './order-access.server'
+} from '~/services/order-access.server'
 import type { Route } from './+types/token'
 
 /**

@@ -11,22 +11,20 @@ import { TestModeBanner } from '~/components/checkout/checkout-form'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import {
   hasInvoice,
-  invoicePath,
-  orderPath,
   orderStatusExplanation,
   orderStatusLabel,
 } from '~/components/orders/order-status'
+import { invoicePath, orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
-import { getOrderWithAccessHash, PAID_STATUSES, type Order } from '~/data/order.server'
+import { PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
 import { getProductById, productAvailability, stockLeftByProduct } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin, getUser } from '~/lib/auth.server'
+import { assertSameSite } from '~/lib/cross-site.server'
 import { formatRupees } from '~/lib/money'
-import { canViewOrder } from '~/lib/payments/order-access.server'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
@@ -34,17 +32,21 @@ import {
   ORDER_PAGE_HEADERS,
   ORDER_RATE_LIMITS,
   overLimit,
-} from '~/routes/orders/order-access.server'
+} from '~/services/order-access.server'
 import type { Route } from './+types/callback'
+import { readFormData } from '~/lib/form-data.server'
+import { buttonVariants } from '~/components/ui/button'
 
 /**
- * /payment/callback: the payment result page (spec section 2). Where the gateway's callback
+ * /payment/callback: the payment result page. Where the gateway's callback
  * sends the buyer, as /payment/callback?ORDERID=... The result comes only from our record of
  * the order: STATUS, TXNID or TXNAMOUNT in the query change nothing. While the order is
  * pending the page says 'Processing Payment...' and asks the server again (with JavaScript
  * through revalidation, without it by a meta refresh) until the order is final.
  *
- * After a successful payment the buyer (whoever may see the order's details) finds the
+ * Only whoever may open the order (owner, admin, a holder of its token: see
+ * app/routes/orders/order-access.server.ts) learns its status; anyone else gets the page of an
+ * unknown order. After a successful payment the buyer finds the
  * delivered account details behind 'Reveal' right here (logged like a reveal on the order
  * page), or what happens next when the order waits for stock or for the shop; the invoice;
  * and the order page.
@@ -72,15 +74,17 @@ function failureMessage(order: Order): string {
   return order.gatewayRespMsg || UNKNOWN_ERROR
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const { db } = services()
   const orderId = orderIdOf(request)
-  const found = orderId ? await getOrderWithAccessHash(db, orderId) : null
-  if (!found) {
+  // Only someone who may open the order (its owner, an admin, or a holder of one of its tokens)
+  // learns anything about it; everyone else gets exactly the answer for an unknown order.
+  const access = orderId ? await findViewableOrder(request, clientIp(context), orderId) : null
+  if (!access?.ok) {
     return { found: false as const, orderId, state: 'failed' as const, message: CALLBACK_FAILED }
   }
-  const { order, accessTokenHash } = found
-  const [user, settings] = await Promise.all([getUser(request), getSiteSettings(db)])
+  const { order } = access.viewer
+  const settings = await getSiteSettings(db)
   const state = stateOf(order)
   let retryTo = '/'
   if (state === 'failed' && order.paymentLinkId) {
@@ -103,21 +107,18 @@ export async function loader({ request }: Route.LoaderArgs) {
     state,
     testMode: order.testMode,
     retryTo,
-    // The details only for the buyer (this browser's order cookie, the ?token= link, or the owner).
-    details: (await canViewOrder(db, request, order, accessTokenHash, user))
-      ? {
-          productName: order.productName,
-          transactionId: order.gatewayTxnId,
-          amount: formatRupees(
-            state === 'success' && order.paidAmount !== null ? order.paidAmount : order.amount,
-          ),
-          dateTime,
-          email: order.customerEmail,
-          status: order.status,
-          orderUrl: orderPath(order.id),
-          invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
-        }
-      : null,
+    details: {
+      productName: order.productName,
+      transactionId: order.gatewayTxnId,
+      amount: formatRupees(
+        state === 'success' && order.paidAmount !== null ? order.paidAmount : order.amount,
+      ),
+      dateTime,
+      email: order.customerEmail,
+      status: order.status,
+      orderUrl: orderPath(order.id),
+      invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
+    },
     message: state === 'failed' ? failureMessage(order) : null,
   }
 }
@@ -127,10 +128,11 @@ type RevealResult =
 
 /** Reveal on the result page: the same rules and log as the order page's, via result_page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  assertSameOrigin(request)
+  // The gateway may post here from its own site (exempt in cross-site.server.ts); a reveal may not.
+  assertSameSite(request)
   const { db, env } = services()
   const ip = clientIp(context)
-  const form = await request.formData()
+  const form = await readFormData(request)
   const access = await findViewableOrder(request, ip, orderIdOf(request))
   if (!access.ok || form.get('intent') !== 'reveal') {
     return data<RevealResult>(
@@ -192,8 +194,7 @@ function usePolling(active: boolean) {
   }, [active, revalidator])
 }
 
-const primaryLink =
-  'inline-flex h-11 items-center justify-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700'
+const primaryLink = buttonVariants({ size: 'wide' })
 const secondaryLink =
   'inline-flex h-11 items-center justify-center gap-2 rounded-xl border border-slate-300 px-5 font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
 
@@ -344,10 +345,11 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
             ) : null}
           </dl>
         ) : null}
-        {result.found && !details ? (
+        {!result.found && result.orderId ? (
+          // The same words for an unknown order and for one this browser may not see.
           <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-            To see this order’s details, open this page in the browser you paid with, use the link
-            from your e-mail, or sign in.
+            If you paid for this order, open this page in the browser you paid with, use the link
+            from your e-mail, or sign in to see it.
           </p>
         ) : null}
 

@@ -6,7 +6,12 @@ import SearchX from 'lucide-react/icons/search-x'
 import Star from 'lucide-react/icons/star'
 import Zap from 'lucide-react/icons/zap'
 import { useEffect, useRef, useState } from 'react'
-import { Link, useSearchParams, type ShouldRevalidateFunctionArgs } from 'react-router'
+import {
+  Link,
+  useLoaderData,
+  useSearchParams,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import {
   CATEGORY_PARAM,
   categoryChips,
@@ -26,17 +31,22 @@ import {
   productAvailability,
   stockLeftByProduct,
 } from '~/data/product.server'
+import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
+import { getUser } from '~/services/auth.server'
 import { imageRefs, socialImageUrl } from '~/lib/images.server'
 import { discountPercent, formatRupees } from '~/lib/money'
 import type { Route } from './+types/home'
 
-export async function loader() {
+export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
-  const [products, categories, stockLeft] = await Promise.all([
+  const user = await getUser(request)
+  const [products, categories, stockLeft, wishlist] = await Promise.all([
     listProducts(db),
     listCategories(db),
     stockLeftByProduct(db, undefined, { upTo: 1 }),
+    // The hearts of a signed-in visitor (personal: such pages are never cached).
+    user ? wishlistProductIds(db, user.id) : Promise.resolve([]),
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.
@@ -59,6 +69,7 @@ export async function loader() {
     cards.find((card) => card.featured && card.image) ?? cards.find((card) => card.image)
   return {
     products: cards,
+    wishlist,
     categories: categoryChips(categories, cards),
     socialImage: socialImageUrl(firstFeatured?.image ?? null, env.PUBLIC_URL),
   }
@@ -77,7 +88,9 @@ export function shouldRevalidate({
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
   if (formAction === '/theme') return false
-  if (!formMethod && currentUrl.pathname === nextUrl.pathname) return false
+  // Leaving the login or sign-up modal may follow a sign-in: the hearts are the visitor's own.
+  const fromAuthModal = ['login', 'signup'].some((view) => currentUrl.searchParams.has(view))
+  if (!formMethod && currentUrl.pathname === nextUrl.pathname && !fromAuthModal) return false
   return defaultShouldRevalidate
 }
 
@@ -183,11 +196,13 @@ function Hero() {
 }
 
 function ProductGrid({ products }: { products: CardProduct[] }) {
+  const { wishlist } = useLoaderData<typeof loader>()
+  const wished = new Set(wishlist)
   return (
     <ul className="mt-6 grid grid-cols-2 gap-3 sm:gap-5 md:grid-cols-3 lg:grid-cols-4">
       {products.map((product) => (
         <li key={product.id}>
-          <ProductCard product={product} />
+          <ProductCard product={product} wished={wished.has(product.id)} />
         </li>
       ))}
     </ul>

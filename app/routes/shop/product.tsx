@@ -7,7 +7,9 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import Star from 'lucide-react/icons/star'
 import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
-import { DiscountBadge } from '~/components/shop/product-card'
+import { DiscountBadge, type CardProduct } from '~/components/shop/product-card'
+import { RelatedProducts } from '~/components/shop/related-products'
+import { WishlistHeart } from '~/components/shop/wishlist-heart'
 import { ShareButton } from '~/components/shop/share-button'
 import { metaDescription, seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
@@ -18,24 +20,37 @@ import {
   productAvailability,
   stockLeftByProduct,
 } from '~/data/product.server'
+import { relatedProducts } from '~/data/related-products.server'
+import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
-import { imageService, socialImageUrl } from '~/lib/images.server'
+import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
+import { getUser } from '~/services/auth.server'
 import { formatRupees, paiseToDecimalText } from '~/lib/money'
 import type { Route } from './+types/product'
+import { buttonVariants } from '~/components/ui/button'
 
 const PRODUCT_NOT_FOUND = 'Product not found'
 const PRODUCT_LOAD_FAILED = 'Failed to load product'
 /** From this many items left down to 1, the page says "Only N left". */
 const FEW_LEFT = 10
 
-export async function loader({ params }: Route.LoaderArgs) {
+export async function loader({ params, request }: Route.LoaderArgs) {
   const { db, env } = services()
   const product = await getProductBySlugOrId(db, params.slugOrId)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [image, stockLeft] = await Promise.all([
+  const [image, stockLeft, related, user] = await Promise.all([
     imageService().ref(product.image),
     // One more than FEW_LEFT tells "only a few" from "plenty".
     stockLeftByProduct(db, [product.id], { upTo: FEW_LEFT + 1 }),
+    relatedProducts(db, product),
+    getUser(request),
+  ])
+  const [relatedImages, wishlist] = await Promise.all([
+    imageRefs(related.map((item) => item.image)),
+    // The hearts of a signed-in visitor (personal: such pages are never cached).
+    user
+      ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
+      : Promise.resolve([]),
   ])
   // inStock is the owner's switch and, for a product sold from stock, an item left to sell.
   const availability = productAvailability(product, stockLeft)
@@ -74,6 +89,21 @@ export async function loader({ params }: Route.LoaderArgs) {
     image,
     canonicalUrl,
     socialImage: socialImageUrl(image, env.PUBLIC_URL),
+    related: related.map((item, index): CardProduct => ({
+      id: item.id,
+      slug: item.slug,
+      title: item.title,
+      category: item.category,
+      price: item.price,
+      originalPrice: item.originalPrice,
+      discount: item.discount,
+      inStock: item.available,
+      featured: item.featured,
+      rating: item.rating,
+      tags: item.tags,
+      image: relatedImages[index] ?? null,
+    })),
+    wishlist,
   }
 }
 
@@ -128,7 +158,7 @@ function BuyButton({ product }: { product: PageProduct }) {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, image, canonicalUrl } = loaderData
+  const { product, image, canonicalUrl, related, wishlist } = loaderData
   const site = useSiteSettings()
   const support = whatsappLink(
     site.whatsappNumber,
@@ -148,7 +178,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           <ArrowLeft aria-hidden="true" className="size-4" />
           Back to products
         </Link>
-        <ShareButton url={canonicalUrl} title={product.title} />
+        <div className="flex items-center gap-2">
+          <WishlistHeart
+            productId={product.id}
+            productTitle={product.title}
+            wished={wishlist.includes(product.id)}
+            variant="page"
+          />
+          <ShareButton url={canonicalUrl} title={product.title} />
+        </div>
       </div>
 
       <div className="mt-4 grid gap-8 lg:grid-cols-2 lg:gap-12">
@@ -358,6 +396,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      <RelatedProducts products={related} wishlist={wishlist} />
     </main>
   )
 }
@@ -424,10 +463,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This product does not exist or is no longer available.'
           : 'Something went wrong while loading this product. Please try again in a moment.'}
       </p>
-      <Link
-        to="/"
-        className="inline-flex h-11 items-center rounded-xl bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-      >
+      <Link to="/" className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>

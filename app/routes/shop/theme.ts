@@ -1,15 +1,24 @@
 import { data, redirect } from 'react-router'
 import { isTheme, safeRedirectPath, themeCookie } from '~/lib/theme'
 import type { Route } from './+types/theme'
+import { readFormData } from '~/lib/form-data.server'
+import { savePreferences } from '~/data/preferences.server'
+import { services } from '~/lib/app-context.server'
+import { getUser } from '~/services/auth.server'
 
 /**
- * POST /theme: remembers light, dark or system in a cookie. A plain form (no JavaScript) sends
+ * POST /theme: remembers light, dark or system in a cookie (and in a signed-in customer's
+ * preferences). A plain form (no JavaScript) sends
  * redirectTo and is sent back there; the header's fetcher does not and gets the theme back.
  */
 export async function action({ request }: Route.ActionArgs) {
-  const form = await request.formData()
+  const form = await readFormData(request)
   const theme = form.get('theme')
   if (!isTheme(theme)) return data({ error: 'Choose light, dark or system.' }, { status: 400 })
+  // A signed-in customer's choice is also their saved preference (/dashboard/settings), which
+  // the root prefers to the cookie.
+  const user = await getUser(request)
+  if (user) await savePreferences(services().db, user.id, { theme })
   const headers = { 'Set-Cookie': themeCookie(theme) }
   const redirectTo = form.get('redirectTo')
   if (redirectTo !== null) return redirect(safeRedirectPath(redirectTo), { status: 303, headers })

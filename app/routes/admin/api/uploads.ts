@@ -1,15 +1,19 @@
 import type { DeleteUploadResponse, UploadResponse } from '~/components/admin/image-uploader'
 import { services } from '~/lib/app-context.server'
 import { imageService } from '~/lib/images.server'
-import { ACCESS_DENIED_TITLE, requirePermission, type AccessDenied } from '~/lib/permissions.server'
+import {
+  ACCESS_DENIED_TITLE,
+  requirePermission,
+  type AccessDenied,
+} from '~/services/permissions.server'
 import {
   imageCacheDir,
   keyFromImageUrl,
   readLimitedFormData,
-  removeProductImage,
   storeProductImage,
   UploadError,
 } from '~/lib/uploads.server'
+import { removeProductImage } from '~/services/product-images.server'
 import { IMAGE_MESSAGES } from '~/lib/validation/product'
 import type { Route } from './+types/uploads'
 

@@ -1,67 +1,58 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { data, redirect } from 'react-router'
 import { secretView, type RevealedSecret } from '~/components/orders/order-secret'
+import { describeActors, getAdminOrder, orderActions } from '~/data/order-admin.server'
 import {
-  checkRefundNote,
-  checkReply,
   confirmPaymentAndDeliver,
   deliverManually,
-  describeActors,
-  getAdminOrder,
   markRefunded,
-  orderActions,
   replaceFromStock,
   replyToReport,
   resendDeliveryMail,
   type ActionResult,
-} from '~/data/order-admin.server'
+} from '~/services/order-actions.server'
 import { listOrderReports } from '~/data/order-report.server'
-import { listOrderEvents } from '~/data/order.server'
+import { getOrder, listOrderEvents } from '~/data/order.server'
 import { getSiteSettings } from '~/data/settings.server'
-import { parseManualSecret, revealOrderSecret, type StockSecret } from '~/data/stock.server'
-import type { AuthUser } from '~/lib/auth.server'
+import { revealOrderSecret, type StockSecret } from '~/data/stock.server'
+import { services } from '~/lib/app-context.server'
+import { readFormData } from '~/lib/form-data.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import {
+  ORDER_ACTION_INTENTS,
+  orderActionSchema,
+  type OrderActionField,
+  type OrderActionInput,
+  type OrderActionIntent,
+} from '~/lib/validation/order-actions'
+import { parseSubmission } from '~/lib/validation/submission'
+import { requirePermission } from '~/services/permissions.server'
+import { ORDER_NOT_FOUND_TITLE } from './filters'
+import type { Route } from './+types/detail'
 import { SecretDecryptionError } from '~/lib/crypto.server'
 import { shopDateTime } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
-import { resolvePaytmSetup } from '~/lib/payments/config.server'
-import { flashHeaders } from '../products/flash.server'
-import { orderPath } from './filters'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { flashHeaders } from '~/lib/flash.server'
+import { adminOrderPath } from '~/lib/order-status'
+import { recordAdminChange } from '~/services/audit.server'
 
 /**
  * The order page's data (everything about one order, dates in the shop's time zone, actors by
- * name) and its action: the recovery actions, each confirmed first (a dialog with JavaScript,
- * a second step on the page without), and the admin's reveal of the delivered item.
+ * name) and its action: the recovery actions (one schema, `orderActionSchema`), each confirmed
+ * first (a dialog with JavaScript, a second step on the page without), and the admin's reveal
+ * of the delivered item.
  */
-export const ACTION_INTENTS = [
-  'confirm',
-  'deliver',
-  'replace',
-  'refund',
-  'resend',
-  'reply',
-] as const
-export type ActionIntent = (typeof ACTION_INTENTS)[number]
-const isIntent = (value: string): value is ActionIntent =>
-  (ACTION_INTENTS as readonly string[]).includes(value)
-
-/** What the form fields may carry; each intent reads its own. */
-export interface ActionValues {
-  secret?: string
-  note?: string
-  reply?: string
-  reason?: string
-}
-
 export type OrderActionData =
-  | { intent: ActionIntent; step: 'confirm'; values: ActionValues }
   | {
-      intent: ActionIntent
-      step: 'error'
-      field: keyof ActionValues
-      error: string
-      values: ActionValues
+      intent: OrderActionIntent
+      step: 'confirm'
+      /** What the admin typed, carried by the confirmation's form. */
+      field: { name: OrderActionField; value: string } | null
     }
+  | { intent: OrderActionIntent; step: 'error'; result: SubmissionResult<string[]> }
   | { intent: 'reveal'; step: 'revealed'; secret: RevealedSecret }
   | { intent: 'reveal'; step: 'error'; error: string }
 
@@ -180,135 +171,160 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   }
 }
 
-function readValues(form: FormData): ActionValues {
-  const text = (name: string) => {
-    const value = form.get(name)
-    return typeof value === 'string' ? value : undefined
-  }
-  return {
-    secret: text('secret'),
-    note: text('note'),
-    reply: text('reply'),
-    reason: text('reason'),
-  }
-}
-
-/** The input's own problem, checked before asking for confirmation. */
-function inputProblem(
-  intent: ActionIntent,
-  values: ActionValues,
-): { field: keyof ActionValues; error: string } | null {
-  if (intent === 'deliver') {
-    const parsed = parseManualSecret(values.secret ?? '')
-    return parsed.ok ? null : { field: 'secret', error: parsed.error }
-  }
-  if (intent === 'refund') {
-    const error = checkRefundNote(values.note ?? '')
-    return error ? { field: 'note', error } : null
-  }
-  if (intent === 'reply') {
-    const error = checkReply(values.reply ?? '')
-    return error ? { field: 'reply', error } : null
-  }
-  if (intent === 'replace' && (values.reason ?? '').trim().length > 500) {
-    return { field: 'reason', error: 'Please keep the reason under 500 characters.' }
-  }
-  return null
-}
-
-async function run(
-  db: DB,
-  env: Env,
-  intent: ActionIntent,
-  orderId: string,
-  actor: string,
-  values: ActionValues,
-): Promise<ActionResult> {
-  switch (intent) {
-    case 'confirm': {
-      const setup = await resolvePaytmSetup(db, env)
-      return confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null })
-    }
+function run(db: DB, env: Env, input: OrderActionInput, orderId: string, actor: string) {
+  switch (input.intent) {
+    case 'confirm':
+      return resolvePaytmSetup(db, env).then((setup) =>
+        confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null }),
+      )
     case 'deliver':
-      return deliverManually(db, env.APP_SECRET, { orderId, secret: values.secret ?? '', actor })
+      return deliverManually(db, env.APP_SECRET, { orderId, secret: input.secret, actor })
     case 'replace':
-      return replaceFromStock(db, { orderId, actor, reason: values.reason })
+      return replaceFromStock(db, { orderId, actor, reason: input.reason })
     case 'refund':
-      return markRefunded(db, { orderId, note: values.note ?? '', actor })
+      return markRefunded(db, { orderId, note: input.note, actor })
     case 'resend':
       return resendDeliveryMail(db, { orderId, actor })
     case 'reply':
-      return replyToReport(db, { orderId, reply: values.reply ?? '', actor })
+      return replyToReport(db, { orderId, reply: input.reply, actor })
   }
 }
 
-/**
- * One POST to the order page. Input problems come back with 400 and the typed text; an
- * unconfirmed action comes back as a confirmation step; a done (or refused) action redirects
- * to the page with a one-time message, so a reload never repeats it.
- */
-export async function handleOrderAction(
-  db: DB,
-  env: Env,
-  input: { orderId: string; user: AuthUser; form: FormData; ip: string },
-) {
-  const { orderId, user, form } = input
-  const intent = String(form.get('intent') ?? '')
-  const actor = `user:${user.id}`
-  if (intent === 'reveal') {
-    let secret: StockSecret | null
-    try {
-      secret = await revealOrderSecret(db, env.APP_SECRET, orderId, {
-        actor,
-        ip: input.ip,
-        via: 'admin',
-      })
-    } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error
-      return data<OrderActionData>(
-        {
-          intent: 'reveal',
-          step: 'error',
-          error:
-            'The item cannot be decrypted: APP_SECRET has changed since it was stored. Deliver new details instead.',
-        },
-        { status: 409 },
-      )
-    }
-    if (!secret) {
-      return data<OrderActionData>(
-        {
-          intent: 'reveal',
-          step: 'error',
-          error: 'Nothing to reveal: only a delivered order has an item to show.',
-        },
-        { status: 409 },
-      )
-    }
-    return data<OrderActionData>({ intent: 'reveal', step: 'revealed', secret: secretView(secret) })
+const FIELDS: readonly OrderActionField[] = ['secret', 'reason', 'note', 'reply']
+
+async function reveal(db: DB, env: Env, orderId: string, actor: string, ip: string) {
+  let secret: StockSecret | null
+  try {
+    secret = await revealOrderSecret(db, env.APP_SECRET, orderId, { actor, ip, via: 'admin' })
+  } catch (error) {
+    if (!(error instanceof SecretDecryptionError)) throw error
+    return data<OrderActionData>(
+      {
+        intent: 'reveal',
+        step: 'error',
+        error:
+          'The item cannot be decrypted: APP_SECRET has changed since it was stored. Deliver new details instead.',
+      },
+      { status: 409 },
+    )
   }
-  if (!isIntent(intent)) throw data('Unknown action', { status: 400 })
-  const values = readValues(form)
-  const problem = inputProblem(intent, values)
-  if (problem)
-    return data<OrderActionData>({ intent, step: 'error', ...problem, values }, { status: 400 })
-  if (form.get('confirmed') !== 'yes')
-    return data<OrderActionData>({ intent, step: 'confirm', values })
+  if (!secret) {
+    return data<OrderActionData>(
+      {
+        intent: 'reveal',
+        step: 'error',
+        error: 'Nothing to reveal: only a delivered order has an item to show.',
+      },
+      { status: 409 },
+    )
+  }
+  return data<OrderActionData>({ intent: 'reveal', step: 'revealed', secret: secretView(secret) })
+}
+
+const ACTION_NAMES: Record<OrderActionInput['intent'], string> = {
+  confirm: 'Confirmed the payment of',
+  deliver: 'Delivered by hand',
+  replace: 'Replaced the item of',
+  refund: 'Marked as refunded',
+  resend: 'Resent the delivery mail of',
+  reply: 'Replied to the report on',
+}
+
+/**
+ * The audit entry of a done recovery action (docs/audit.md): the order's status and payment
+ * before and after, and what the admin typed (details delivered by hand are masked).
+ */
+async function recordOrderAction(
+  db: DB,
+  admin: { id: string; name: string; email: string },
+  ip: string,
+  input: OrderActionInput,
+  before: Awaited<ReturnType<typeof getOrder>>,
+) {
+  const after = before ? await getOrder(db, before.id) : null
+  if (!before || !after) return
+  const view = (order: NonNullable<typeof before>) => ({
+    status: order.status,
+    paidAt: order.paidAt,
+    gatewayTxnId: order.gatewayTxnId,
+  })
+  const typed = Object.fromEntries(
+    FIELDS.filter((field) => field in input).map((field) => [
+      field,
+      (input as Record<string, unknown>)[field],
+    ]),
+  )
+  await recordAdminChange(db, {
+    actor: { id: admin.id, name: admin.name, email: admin.email },
+    ip,
+    action: `order.${input.intent}`,
+    target: { type: 'order', id: before.id },
+    summary: `${ACTION_NAMES[input.intent]} order ${before.id}`,
+    before: view(before),
+    after: { ...view(after), ...typed },
+    secretFields: ['secret'],
+  })
+}
+
+/**
+ * One POST to the order page; every action checks Can Manage Orders itself. Input problems
+ * come back with 400 and the typed text (Conform's reply); an unconfirmed action comes back as
+ * a confirmation step; a done (or refused) action redirects to the page with a one-time
+ * message, so a reload never repeats it.
+ */
+export async function orderAction({ request, params, context }: Route.ActionArgs) {
+  const user = await requirePermission(request, 'canManageOrders')
+  const { db, env } = services()
+  const orderId = params.orderId
+  if (!(await getOrder(db, orderId))) {
+    throw data({ title: ORDER_NOT_FOUND_TITLE }, { status: 404 })
+  }
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+  const actor = `user:${user.id}`
+  if (intent === 'reveal') return reveal(db, env, orderId, actor, clientIp(context))
+  if (!ORDER_ACTION_INTENTS.includes(intent as OrderActionIntent)) {
+    throw data('Unknown action', { status: 400 })
+  }
+
+  const submission = parseSubmission(form, orderActionSchema)
+  if (submission.status !== 'success') {
+    return data<OrderActionData>(
+      { intent: intent as OrderActionIntent, step: 'error', result: submission.reply() },
+      { status: 400 },
+    )
+  }
+  const input = submission.value
+  if (input.confirmed !== 'yes') {
+    const name = FIELDS.find((field) => field in input)
+    const typed = name ? form.get(name) : null
+    return data<OrderActionData>({
+      intent: input.intent,
+      step: 'confirm',
+      field: name ? { name, value: typeof typed === 'string' ? typed : '' } : null,
+    })
+  }
 
   let result: ActionResult
   try {
-    result = await run(db, env, intent, orderId, actor, values)
+    const before = await getOrder(db, orderId)
+    result = await run(db, env, input, orderId, actor)
+    if (result.ok) await recordOrderAction(db, user, clientIp(context), input, before)
   } catch (error) {
-    console.error(`[admin] order action ${intent} on ${orderId} failed:`, error)
+    console.error(`[admin] order action ${input.intent} on ${orderId} failed:`, error)
     result = { ok: false, message: 'Something went wrong; nothing was changed. Please try again.' }
   }
   if (!result.ok && result.field) {
     return data<OrderActionData>(
-      { intent, step: 'error', field: result.field, error: result.message, values },
+      {
+        intent: input.intent,
+        step: 'error',
+        result: submission.reply({ fieldErrors: { [result.field]: [result.message] } }),
+      },
       { status: 400 },
     )
   }
-  throw redirect(orderPath(orderId), {
+  throw redirect(adminOrderPath(orderId), {
     headers: await flashHeaders(result.ok ? 'success' : 'error', result.message),
   })
 }

@@ -7,25 +7,32 @@ import Undo2 from 'lucide-react/icons/undo-2'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
 import { Badge } from '~/components/admin/badge'
-import { adminButton } from '~/components/admin/buttons'
-import { useConfirmedSubmit } from '~/components/admin/confirm'
+import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { BackLink } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
-import { FormAlert } from '~/components/forms'
+import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
 import { OrderSecret } from '~/components/orders/order-secret'
-import type { ConfirmOptions } from '~/components/ui/confirm-dialog'
-import { getOrder } from '~/data/order.server'
+import { Button } from '~/components/ui/button'
+import type { ConfirmOptions } from '~/components/ui/confirm'
 import { services } from '~/lib/app-context.server'
-import { assertSameOrigin } from '~/lib/auth.server'
-import { requirePermission } from '~/lib/permissions.server'
-import { clientIp } from '~/lib/rate-limit.server'
-import { readFlash } from '../products/flash.server'
-import { handleOrderAction, orderPageData } from './detail.server'
-import type { ActionIntent, ActionValues, OrderActionData } from './detail.server'
-import { ORDER_NOT_FOUND_TITLE, ORDERS_PATH, orderPath } from './filters'
-import { adminStatusLabel, AdminStatusBadge, OpenReportBadge, TestModeBadge } from './order-status'
+import { requirePermission } from '~/services/permissions.server'
+import { readFlash } from '~/lib/flash.server'
+import {
+  ORDER_ACTION_SCHEMAS,
+  type OrderActionField,
+  type OrderActionIntent,
+} from '~/lib/validation/order-actions'
+import { orderAction, orderPageData, type OrderActionData } from './detail.server'
+import { adminOrderPath } from '~/lib/order-status'
+import { ORDER_NOT_FOUND_TITLE, ORDERS_PATH } from './filters'
+import {
+  adminStatusLabel,
+  AdminStatusBadge,
+  OpenReportBadge,
+  TestModeBadge,
+} from '~/components/admin/order-badges'
 import type { Route } from './+types/detail'
 
 /**
@@ -45,28 +52,12 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   return data({ ...page, flash }, { headers })
 }
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requirePermission(request, 'canManageOrders')
-  // The session cookie is SameSite=Lax already; refuse a cross-site post outright as well.
-  assertSameOrigin(request)
-  const { db, env } = services()
-  if (!(await getOrder(db, params.orderId))) {
-    throw data({ title: ORDER_NOT_FOUND_TITLE }, { status: 404 })
-  }
-  return handleOrderAction(db, env, {
-    orderId: params.orderId,
-    user,
-    form: await request.formData(),
-    ip: clientIp(context),
-  })
-}
+export const action = orderAction
 
 type PageData = Route.ComponentProps['loaderData']
 
 const card =
   'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
-const textareaClass =
-  'block w-full rounded-xl border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 placeholder:text-slate-400 focus:border-brand-500 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
 
 function Fact({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
@@ -187,8 +178,8 @@ function DeliveredItem({
             audience="admin"
             secret={reveal?.step === 'revealed' ? reveal.secret : null}
             error={reveal?.step === 'error' ? reveal.error : null}
-            action={`${orderPath(page.order.id)}#delivered-item`}
-            hideTo={orderPath(page.order.id)}
+            action={`${adminOrderPath(page.order.id)}#delivered-item`}
+            hideTo={adminOrderPath(page.order.id)}
           />
         </div>
       ) : (
@@ -336,27 +327,27 @@ function Reports({ page }: { page: PageData }) {
 }
 
 interface ActionSpec {
-  intent: ActionIntent
+  intent: OrderActionIntent
   title: string
   icon: typeof Mail
   description: ReactNode
   submitLabel: string
   confirm: ConfirmOptions
   tone?: 'primary' | 'secondary' | 'danger'
+  /** The text the action takes; its limits come from the action's schema. */
   field?: {
-    name: keyof ActionValues
+    name: OrderActionField
     label: string
     rows?: number
-    required: boolean
-    maxLength: number
     placeholder?: string
     hint?: string
   }
 }
 
 /**
- * One recovery action: its form, the confirmation (a dialog with JavaScript; without it the
- * action answers with a confirmation step shown here), and its error.
+ * One recovery action: its form (checked by its schema before anything is asked), the
+ * confirmation (a dialog with JavaScript; without it the action answers with a confirmation
+ * step shown here), and its errors.
  */
 function ActionCard({
   spec,
@@ -368,17 +359,22 @@ function ActionCard({
   orderId: string
 }) {
   const navigation = useNavigation()
-  const fieldId = useId()
+  const headingId = useId()
   const mine = actionData && actionData.intent === spec.intent ? actionData : null
-  const error = mine?.step === 'error' ? mine : null
   const confirming = mine?.step === 'confirm' ? mine : null
+  const [form, fields] = useAppForm({
+    schema: ORDER_ACTION_SCHEMAS[spec.intent],
+    id: `${headingId}-form`,
+    lastResult: mine?.step === 'error' ? mine.result : null,
+  })
+  const onSubmit = useConfirmedSubmit(spec.confirm, {
+    preventScrollReset: true,
+    validate: form.onSubmit,
+  })
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
   const Icon = spec.icon
-  const button = adminButton[spec.tone ?? 'primary']
+  const field = spec.field ? fields[spec.field.name] : null
 
-  const onSubmit = useConfirmedSubmit(spec.confirm, { preventScrollReset: true })
-
-  const headingId = `${fieldId}-heading`
   return (
     <section
       id={`action-${spec.intent}`}
@@ -394,92 +390,54 @@ function ActionCard({
       </h3>
       <div className="mt-1 text-sm text-slate-600 dark:text-slate-300">{spec.description}</div>
       {confirming ? (
-        <div
-          role="alertdialog"
-          aria-labelledby={`${fieldId}-confirm`}
-          className="mt-3 rounded-xl border border-amber-300 bg-amber-50 p-3 dark:border-amber-800 dark:bg-amber-950/40"
-        >
-          <p id={`${fieldId}-confirm`} className="font-semibold text-amber-950 dark:text-amber-100">
-            {spec.confirm.title}
-          </p>
-          {spec.confirm.description ? (
-            <p className="mt-1 text-sm text-amber-950 dark:text-amber-100">
-              {spec.confirm.description}
-            </p>
-          ) : null}
-          <div className="mt-3 flex flex-wrap gap-2">
-            <Form method="post" preventScrollReset>
-              <input type="hidden" name="intent" value={spec.intent} />
-              <input type="hidden" name="confirmed" value="yes" />
-              {spec.field ? (
-                <input
-                  type="hidden"
-                  name={spec.field.name}
-                  value={confirming.values[spec.field.name] ?? ''}
-                />
-              ) : null}
-              <button type="submit" className={button} disabled={busy}>
-                {spec.confirm.confirmLabel ?? spec.submitLabel}
-              </button>
-            </Form>
-            <Link to={orderPath(orderId)} className={adminButton.secondary}>
-              Cancel
-            </Link>
-          </div>
+        <div className="mt-3">
+          <ConfirmPanel
+            id={`${headingId}-confirm`}
+            title={spec.confirm.title}
+            action={adminOrderPath(orderId)}
+            fields={{
+              intent: spec.intent,
+              ...(confirming.field ? { [confirming.field.name]: confirming.field.value } : {}),
+            }}
+            confirmLabel={spec.confirm.confirmLabel ?? spec.submitLabel}
+            cancelTo={adminOrderPath(orderId)}
+            destructive={spec.confirm.destructive ?? false}
+            preventScrollReset
+          >
+            {spec.confirm.description}
+          </ConfirmPanel>
         </div>
       ) : (
         // Without JavaScript the answer (a confirmation step or an error) opens at this card.
         <Form
           method="post"
-          action={`${orderPath(orderId)}#action-${spec.intent}`}
+          action={`${adminOrderPath(orderId)}#action-${spec.intent}`}
+          id={form.id}
+          noValidate={form.noValidate}
           onSubmit={onSubmit}
           preventScrollReset
           className="mt-3 space-y-3"
         >
           <input type="hidden" name="intent" value={spec.intent} />
-          {spec.field ? (
-            <div className="space-y-1.5">
-              <label
-                htmlFor={fieldId}
-                className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-              >
-                {spec.field.label}
-              </label>
-              <textarea
-                id={fieldId}
-                name={spec.field.name}
-                rows={spec.field.rows ?? 3}
-                required={spec.field.required}
-                maxLength={spec.field.maxLength}
-                placeholder={spec.field.placeholder}
-                defaultValue={error?.values[spec.field.name] ?? ''}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={
-                  error ? `${fieldId}-error` : spec.field.hint ? `${fieldId}-hint` : undefined
-                }
-                spellCheck={spec.field.name === 'secret' ? false : undefined}
-                autoComplete="off"
-                className={textareaClass}
-              />
-              {error ? (
-                <p
-                  id={`${fieldId}-error`}
-                  className="text-sm font-medium text-rose-700 dark:text-rose-400"
-                >
-                  {error.error}
-                </p>
-              ) : spec.field.hint ? (
-                <p id={`${fieldId}-hint`} className="text-xs text-slate-600 dark:text-slate-400">
-                  {spec.field.hint}
-                </p>
-              ) : null}
-            </div>
-          ) : error ? (
-            <FormAlert>{error.error}</FormAlert>
+          {spec.field && field ? (
+            <TextareaField
+              label={spec.field.label}
+              field={field}
+              rows={spec.field.rows}
+              placeholder={spec.field.placeholder}
+              hint={spec.field.hint}
+              raw={spec.field.name === 'secret'}
+            />
           ) : null}
-          <button type="submit" className={button} disabled={busy}>
-            {busy ? 'Working…' : spec.submitLabel}
-          </button>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Button
+            type="submit"
+            variant={spec.tone ?? 'primary'}
+            pending={busy}
+            pendingLabel="Working…"
+          >
+            {spec.submitLabel}
+          </Button>
         </Form>
       )}
     </section>
@@ -516,8 +474,6 @@ function actionSpecs(page: PageData): ActionSpec[] {
         name: 'secret',
         label: replacing ? 'New account details or key' : 'Account details or key',
         rows: 4,
-        required: true,
-        maxLength: 4000,
         placeholder: 'Email: buyer-account@example.com\nPassword: ...',
         hint: 'One "name: value" per line becomes named fields (Email, Password, ...); anything else is delivered as written.',
       },
@@ -556,8 +512,6 @@ function actionSpecs(page: PageData): ActionSpec[] {
         name: 'reply',
         label: 'Reply to the buyer',
         rows: 4,
-        required: true,
-        maxLength: 2000,
       },
     })
   }
@@ -579,8 +533,6 @@ function actionSpecs(page: PageData): ActionSpec[] {
         name: 'reason',
         label: 'Reason (optional, kept with the revoked item)',
         rows: 2,
-        required: false,
-        maxLength: 500,
         placeholder: 'Password changed by the account owner',
       },
     })
@@ -621,8 +573,6 @@ function actionSpecs(page: PageData): ActionSpec[] {
         name: 'note',
         label: 'Refund note (required)',
         rows: 2,
-        required: true,
-        maxLength: 500,
         placeholder: 'Paytm refund ID, amount, reason',
         hint: 'For example the refund reference from the Paytm dashboard.',
       },

@@ -10,8 +10,6 @@ export const ORDERS_EXPORT_PATH = '/admin/orders/export'
 export const SEARCH_MAX = 100
 export const ORDER_NOT_FOUND_TITLE = 'Order not found'
 
-export const orderPath = (orderId: string) => `${ORDERS_PATH}/${encodeURIComponent(orderId)}`
-
 export interface OrderFilter {
   search: string
   status: OrderStatus | null

@@ -1,3 +1,4 @@
+import { buttonVariants } from '~/components/ui/button'
 import Download from 'lucide-react/icons/download'
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
 import { EmptyState } from '~/components/admin/empty-state'
@@ -20,7 +21,7 @@ import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import { ORDER_STATUSES } from '~/lib/order-status'
-import { requirePermission } from '~/lib/permissions.server'
+import { requirePermission } from '~/services/permissions.server'
 import {
   filterQuery,
   ORDERS_EXPORT_PATH,
@@ -35,11 +36,11 @@ import {
   OpenReportBadge,
   OrderLink,
   TestModeBadge,
-} from './order-status'
+} from '~/components/admin/order-badges'
 import type { Route } from './+types/list'
 
 /**
- * /admin/orders (spec section 2, with real data): counts per status, search over the order id,
+ * /admin/orders (with real data): counts per status, search over the order id,
  * the customer and the product, a status filter and an "open reports" filter in the URL, a
  * server-side page of 20 newest first, and a CSV export of everything the filters match.
  */
@@ -133,7 +134,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <a
           href={`${ORDERS_EXPORT_PATH}${filterQuery(filter)}`}
           download
-          className="inline-flex h-11 items-center gap-2 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 shadow-sm hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+          className={buttonVariants({ variant: 'secondary' })}
         >
           <Download aria-hidden="true" className="size-5" />
           Export CSV

@@ -1,10 +1,10 @@
 import { redirect } from 'react-router'
-import { requirePermission } from '~/lib/permissions.server'
+import { requirePermission } from '~/services/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
-import { flashHeaders } from './flash.server'
+import { flashHeaders } from '~/lib/flash.server'
 import type { Route } from './+types/edit-missing-id'
 
-/** /admin/products/edit without an id (spec section 2): 'Product ID not found', back to the list. */
+/** /admin/products/edit without an id: 'Product ID not found', back to the list. */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canCreateProducts')
   throw redirect('/admin/products', {

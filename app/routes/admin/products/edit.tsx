@@ -8,7 +8,8 @@ import { toast } from '~/components/ui/toast'
 import { listCategories } from '~/data/product.server'
 import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
-import { requirePermission } from '~/lib/permissions.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import { requirePermission } from '~/services/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
   productInitial,
@@ -19,7 +20,7 @@ import {
 import type { Route } from './+types/edit'
 
 /**
- * /admin/products/edit/{id} (spec section 2). While it loads, the admin header says
+ * /admin/products/edit/{id}. While it loads, the admin header says
  * 'Loading product...'; an unknown id is a 404 page 'Product Not Found' that toasts
  * 'Product not found' and returns to the list (or at once with Back to Products).
  */
@@ -45,10 +46,10 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   }
 }
 
-export async function action({ request, params }: Route.ActionArgs) {
-  await requirePermission(request, 'canCreateProducts')
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await requirePermission(request, 'canCreateProducts')
   const product = await requireProduct(params.id)
-  return saveProductForm(request, { mode: 'edit', product })
+  return saveProductForm(request, { mode: 'edit', product }, { actor: user, ip: clientIp(context) })
 }
 
 export default function EditProduct({ loaderData, actionData }: Route.ComponentProps) {

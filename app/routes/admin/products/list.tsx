@@ -11,8 +11,7 @@ import Trash2 from 'lucide-react/icons/trash-2'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/admin/badge'
-import { adminButton } from '~/components/admin/buttons'
-import { ConfirmPanel, useConfirmedSubmit } from '~/components/admin/confirm'
+import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { EmptyState } from '~/components/admin/empty-state'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { FilterForm, ListRange, SearchField, SelectField } from '~/components/admin/list-filters'
@@ -21,7 +20,6 @@ import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import { PageHeader } from '~/components/admin/page-header'
 import {
-  deleteProduct,
   duplicateProduct,
   getProductById,
   listCategories,
@@ -33,14 +31,20 @@ import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
 import { imageVariantUrl, type ImageRef } from '~/lib/images'
 import { formatRupees } from '~/lib/money'
-import { requirePermission } from '~/lib/permissions.server'
-import { copyProductImage, imageCacheDir, removeProductImage } from '~/lib/uploads.server'
+import { requirePermission } from '~/services/permissions.server'
+import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
+import { removeProductImage } from '~/services/product-images.server'
+import { deleteProductAudited } from '~/services/product-admin.server'
+import { clientIp } from '~/lib/rate-limit.server'
 import { deleteConfirmation, duplicatedMessage, PRODUCT_MESSAGES } from '~/lib/validation/product'
-import { flashHeaders, readFlash } from './flash.server'
+import { flashHeaders, readFlash } from '~/lib/flash.server'
 import type { Route } from './+types/list'
+import { readFormData } from '~/lib/form-data.server'
+import { buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
 
 /**
- * /admin/products (spec section 2): figures over the whole catalogue, search by title and a
+ * /admin/products: figures over the whole catalogue, search by title and a
  * category filter in the URL, a server-side page of the table, and the row actions. Delete and
  * duplicate are POST forms answered with a redirect back and a one-time toast, so they work
  * without JavaScript too (delete then asks on the page itself instead of in a dialog).
@@ -82,7 +86,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   const [images, stock] = await Promise.all([
     imageRefs(result.items.map((item) => item.image)),
-    stockLeftByProduct(db, result.items.map((item) => item.id)),
+    stockLeftByProduct(
+      db,
+      result.items.map((item) => item.id),
+    ),
   ])
   return data(
     {
@@ -108,10 +115,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   )
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  await requirePermission(request, 'canCreateProducts')
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requirePermission(request, 'canCreateProducts')
   const { db, storage, env } = services()
-  const form = await request.formData()
+  const form = await readFormData(request)
   const intent = form.get('intent')
   const id = String(form.get('id') ?? '')
   const back = returnParams(form.get('returnTo'))
@@ -121,7 +128,7 @@ export async function action({ request }: Route.ActionArgs) {
     if (form.get('confirmed') !== 'yes') throw redirect(listUrl(back, { confirmDelete: id }))
     let headers: Headers
     try {
-      const deleted = await deleteProduct(db, id)
+      const deleted = await deleteProductAudited(db, id, { actor: user, ip: clientIp(context) })
       if (deleted) {
         await removeProductImage(db, storage, deleted.image, { cacheDir: imageCacheDir() })
         headers = await flashHeaders('success', PRODUCT_MESSAGES.deleted)
@@ -219,10 +226,8 @@ function StatusBadge({ inStock }: { inStock: boolean }) {
   return inStock ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Out of Stock</Badge>
 }
 
-const iconButton =
-  'inline-flex size-10 items-center justify-center rounded-lg text-slate-600 hover:bg-slate-100 hover:text-slate-950 disabled:opacity-50 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-white'
-const textButton =
-  'inline-flex h-10 flex-1 items-center justify-center gap-1.5 rounded-lg border border-slate-200 px-2 text-sm font-medium text-slate-700 hover:bg-slate-50 disabled:opacity-50 dark:border-slate-700 dark:text-slate-200 dark:hover:bg-slate-800'
+const iconButton = buttonVariants({ variant: 'ghost', size: 'icon' })
+const textButton = cn(buttonVariants({ variant: 'outline', size: 'row' }), 'flex-1 px-2')
 
 /** View, edit, duplicate, delete: icon buttons in the table, labelled buttons on phones. */
 function RowActions({
@@ -317,7 +322,7 @@ function RowActions({
 
 function AddProductLink() {
   return (
-    <Link to="/admin/products/add" className={adminButton.primary}>
+    <Link to="/admin/products/add" className={buttonVariants()}>
       <Plus aria-hidden="true" className="size-5" />
       Add Product
     </Link>

@@ -1,26 +1,30 @@
+import type { SubmissionResult } from '@conform-to/react'
 import { data, redirect } from 'react-router'
 import type { ProductFormInitial } from '~/components/admin/product-form'
+import type { ProductFormResult } from '~/components/admin/product-form/use-product-form'
 import {
-  createProductChecked,
   getProductById,
   getProductDelivery,
   isSlugTaken,
   listCategories,
   SlugTakenError,
-  updateProduct,
   type Product,
 } from '~/data/product.server'
-import { setProductDelivery } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { imageVariantUrl } from '~/lib/images'
 import { imageService } from '~/lib/images.server'
 import {
   imageCacheDir,
   readLimitedFormData,
-  removeProductImage,
   storeProductImage,
   UploadError,
 } from '~/lib/uploads.server'
+import {
+  createProductAudited,
+  updateProductAudited,
+  type AdminWho,
+} from '~/services/product-admin.server'
+import { removeProductImage } from '~/services/product-images.server'
 import {
   DEFAULT_CATEGORY,
   DEFAULT_DELIVERY_MODE,
@@ -32,13 +36,12 @@ import {
   IMAGE_MESSAGES,
   isProductImageKey,
   paiseToInput,
-  parseProductForm,
   PRODUCT_MESSAGES,
-  productFormValues,
-  type ProductFieldErrors,
-  type ProductFormValues,
+  productFormSchema,
 } from '~/lib/validation/product'
-import { flashHeaders } from './flash.server'
+import { parseSubmission } from '~/lib/validation/submission'
+import { flashHeaders } from '~/lib/flash.server'
+import { sendBackInStockMails } from '~/services/notifications/wishlist-mail.server'
 
 /** The add and edit pages' shared server side: initial values, and the save action. */
 
@@ -125,22 +128,24 @@ export async function productInitial(
   }
 }
 
-/** What the form gets back when the save did not happen (the form keeps what was typed). */
-export interface ProductActionResult {
-  errors?: ProductFieldErrors
-  formError?: string
-  /** For a page rendered without JavaScript: the values to show again. */
+/**
+ * What the form gets back when the save did not happen: Conform's reply, and for a page
+ * rendered without JavaScript the values to show again (the form keeps what was typed).
+ */
+export interface ProductActionResult extends ProductFormResult {
   initial: ProductFormInitial
-  /** Tells two identical answers apart. */
-  at: number
 }
 
-function valuesToInitial(
-  values: ProductFormValues,
+/** The submitted values (Conform's payload) as the form's initial values. */
+function payloadToInitial(
+  payload: Record<string, unknown>,
   base: ProductFormInitial,
   imagePreview: string | null,
 ): ProductFormInitial {
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : '')
+  const text = (name: keyof ProductFormInitial) =>
+    typeof payload[name] === 'string' ? payload[name] : ''
+  const features = payload.features
+  const deliveryMode = text('deliveryMode')
   return {
     ...base,
     title: text('title'),
@@ -157,21 +162,21 @@ function valuesToInitial(
     metaTitle: text('metaTitle'),
     metaDescription: text('metaDescription'),
     keywords: text('keywords'),
-    inStock: values.inStock === 'on',
-    featured: values.featured === 'on',
-    features: Array.isArray(values.features)
-      ? values.features.filter((feature) => feature.trim())
-      : [],
+    inStock: payload.inStock === 'on',
+    featured: payload.featured === 'on',
+    features: (Array.isArray(features) ? features : [features]).filter(
+      (feature): feature is string => typeof feature === 'string' && feature.trim() !== '',
+    ),
     validity: text('validity'),
     deliveryTime: text('deliveryTime'),
     rating: text('rating'),
     reviews: text('reviews'),
-    deliveryMode: (DELIVERY_MODES as readonly string[]).includes(text('deliveryMode'))
-      ? (text('deliveryMode') as ProductFormInitial['deliveryMode'])
+    deliveryMode: (DELIVERY_MODES as readonly string[]).includes(deliveryMode)
+      ? (deliveryMode as ProductFormInitial['deliveryMode'])
       : base.deliveryMode,
     // What the admin typed comes back to them, so a refused save loses nothing.
     sharedSecret: text('sharedSecret'),
-    clearSharedSecret: values.clearSharedSecret === 'on',
+    clearSharedSecret: payload.clearSharedSecret === 'on',
   }
 }
 
@@ -183,6 +188,7 @@ function valuesToInitial(
 export async function saveProductForm(
   request: Request,
   target: { mode: 'add' } | { mode: 'edit'; product: Product },
+  who: AdminWho,
 ) {
   const { db, storage, env } = services()
   const categories = await listCategories(db)
@@ -196,13 +202,13 @@ export async function saveProductForm(
 
   const answer = async (
     status: number,
-    values: ProductFormValues,
-    result: { errors?: ProductFieldErrors; formError?: string },
+    reply: SubmissionResult<string[]>,
+    payload: Record<string, unknown>,
   ) => {
-    const image = typeof values.image === 'string' ? values.image : ''
+    const image = typeof payload.image === 'string' ? payload.image : ''
     const preview = image ? await imagePreviewUrl(image).catch(() => null) : null
     return data<ProductActionResult>(
-      { ...result, initial: valuesToInitial(values, base, preview), at: Date.now() },
+      { reply, initial: payloadToInitial(payload, base, preview), at: Date.now() },
       { status },
     )
   }
@@ -213,37 +219,47 @@ export async function saveProductForm(
     form = await readLimitedFormData(request, IMAGE_MAX_BYTES + 256 * 1024)
   } catch (error) {
     if (error instanceof UploadError)
-      return answer(error.status, {}, { errors: { image: error.message } })
+      return answer(error.status, { status: 'error', error: { image: [error.message] } }, {})
     throw error
   }
-  const values = productFormValues(form)
+  const schema = productFormSchema(categories, {
+    hasSavedSharedSecret: delivery?.hasSharedSecret ?? false,
+  })
 
+  // Without JavaScript the image file comes with the form: stored first, it is the image.
   const file = form.get('imageFile')
+  form.delete('imageFile')
   if (file instanceof File && file.size > 0) {
     try {
       const stored = await storeProductImage(
         { bytes: Buffer.from(await file.arrayBuffer()) },
         { storage, images: imageService() },
       )
-      values.image = stored.key
+      form.set('image', stored.key)
     } catch (error) {
       const message = error instanceof UploadError ? error.message : IMAGE_MESSAGES.uploadFailed
-      return answer(400, values, { errors: { image: message } })
+      const refused = parseSubmission(form, schema)
+      return answer(400, refused.reply({ fieldErrors: { image: [message] } }), refused.payload)
     }
   }
 
-  const parsed = parseProductForm(values, categories, {
-    hasSavedSharedSecret: delivery?.hasSharedSecret ?? false,
-  })
-  if (parsed.errors) return answer(400, values, { errors: parsed.errors })
+  const submission = parseSubmission(form, schema)
+  if (submission.status !== 'success') return answer(400, submission.reply(), submission.payload)
+  const { payload } = submission
+  const refuse = (status: number, fieldErrors: Record<string, string[]>, formErrors?: string[]) =>
+    answer(
+      status,
+      submission.reply({ fieldErrors, ...(formErrors ? { formErrors } : {}) }),
+      payload,
+    )
   // The product's own fields, and separately how it is delivered (the secret is encrypted).
   const {
     deliveryMode: _mode,
     sharedSecret: _secret,
     clearSharedSecret: _clear,
     ...input
-  } = parsed.data
-  const deliveryInput = deliveryFromForm(parsed.data)
+  } = submission.value
+  const deliveryInput = deliveryFromForm(submission.value)
   const previousImage = target.mode === 'edit' ? target.product.image : ''
   // A new stored image must really be there (an old or forged key would show nothing).
   if (
@@ -251,26 +267,40 @@ export async function saveProductForm(
     isProductImageKey(input.image) &&
     !(await storage.exists(input.image))
   ) {
-    return answer(400, values, { errors: { image: IMAGE_MESSAGES.invalidUrl } })
+    return refuse(400, { image: [IMAGE_MESSAGES.invalidUrl] })
   }
 
   try {
-    // The product and its delivery are saved together, or neither is.
+    // The product, its delivery and the audit entry are saved together, or none is.
     if (target.mode === 'add') {
-      await db.transaction().execute(async (trx) => {
-        const created = await createProductChecked(trx, input)
-        await setProductDelivery(trx, env.APP_SECRET, created.id, deliveryInput)
-      })
+      await createProductAudited(
+        db,
+        { product: input, delivery: deliveryInput, appSecret: env.APP_SECRET },
+        who,
+      )
       throw redirect('/admin/products', {
         headers: await flashHeaders('success', PRODUCT_MESSAGES.created),
       })
     }
-    const updated = await db.transaction().execute(async (trx) => {
-      const saved = await updateProduct(trx, target.product.id, input)
-      if (saved) await setProductDelivery(trx, env.APP_SECRET, saved.id, deliveryInput)
-      return saved
-    })
-    if (!updated) return answer(409, values, { formError: failed })
+    const updated = await updateProductAudited(
+      db,
+      {
+        before: target.product,
+        beforeDelivery: delivery?.mode ?? 'manual',
+        product: input,
+        delivery: deliveryInput,
+        appSecret: env.APP_SECRET,
+      },
+      who,
+    )
+    if (!updated) return refuse(409, {}, [failed])
+    // Switched back in stock: the customers who wished for it hear about it now.
+    await sendBackInStockMails(db, { productIds: [updated.id] }).catch((error: unknown) =>
+      console.error(
+        '[wishlist] back-in-stock check failed:',
+        error instanceof Error ? error.message : error,
+      ),
+    )
     // The replaced image is nobody's now (unless another product shows the same file).
     if (previousImage !== updated.image) {
       await removeProductImage(db, storage, previousImage, { cacheDir: imageCacheDir() })
@@ -290,12 +320,11 @@ export async function saveProductForm(
         target.mode === 'edit' ? target.product.id : undefined,
       ).catch(() => false))
     )
-      return answer(409, values, { errors: { slug: PRODUCT_MESSAGES.slugTaken } })
+      return refuse(409, { slug: [PRODUCT_MESSAGES.slugTaken] })
     console.error(`[admin] saving a product (${target.mode}) failed:`, error)
-    return answer(500, values, {
-      formError:
-        target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateError,
-    })
+    return refuse(500, {}, [
+      target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateError,
+    ])
   }
 }
 

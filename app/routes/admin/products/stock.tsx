@@ -9,89 +9,58 @@ import PackageOpen from 'lucide-react/icons/package-open'
 import PackageX from 'lucide-react/icons/package-x'
 import Pencil from 'lucide-react/icons/pencil'
 import Upload from 'lucide-react/icons/upload'
-import { useState, type ChangeEvent, type FormEvent } from 'react'
-import { data, Form, isRouteErrorResponse, Link, redirect, useNavigation } from 'react-router'
+import { getFormProps, getInputProps } from '@conform-to/react'
+import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import { adminButton } from '~/components/admin/buttons'
-import { ConfirmPanel, useConfirmedSubmit } from '~/components/admin/confirm'
+import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { EmptyState } from '~/components/admin/empty-state'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
-import { adminInputClass, FieldError, FormError } from '~/components/admin/form-parts'
+import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { Field } from '~/components/ui/field'
 import { FilterChips, rangeText } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { BackLink, PageHeader } from '~/components/admin/page-header'
 import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import {
+  availableItemsByKind,
   countAwaitingOrders,
-  detectStockFormat,
-  importStock,
   listStockItemsPage,
-  MAX_IMPORT_ITEMS,
-  revokeStockItem,
-  StockImportError,
   stockCounts,
-  type StockImportSummary,
   type StockItemStatus,
 } from '~/data/stock.server'
+import { MAX_IMPORT_ITEMS } from '~/lib/stock-parse'
 import { getProductDelivery } from '~/data/product.server'
+import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { requirePermission } from '~/lib/permissions.server'
-import { readLimitedFormData, UploadError } from '~/lib/uploads.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { requirePermission } from '~/services/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
-  checkStockFile,
   filledOrdersText,
   importSummaryText,
   STOCK_FILE_ACCEPT,
-  STOCK_IMPORT_MAX_BYTES,
   STOCK_MESSAGES,
+  stockImportSchema,
 } from '~/lib/validation/stock-import'
-import { flashHeaders, readFlash } from './flash.server'
+import { readFlash } from '~/lib/flash.server'
 import { requireProduct } from './product-form.server'
+import { stockAction, type ImportAnswer } from './stock.server'
+import { pageUrl, parseStatus, STATUSES, stockPath } from './stock-paths'
 import type { Route } from './+types/stock'
+import { cn } from '~/components/ui/cn'
 
 /**
- * /admin/products/{id}/stock (issue 7): the product's stock of accounts and keys. Counts by
+ * /admin/products/{id}/stock: the product's stock of accounts and keys. Counts by
  * state, import by pasting lines or uploading a .txt/.csv file (de-duplicated; the summary says
  * what was added, skipped and why), the items page by page with a status filter (masked: only
  * their first characters), and revoke for an unsold item. Every form posts to this route's
  * action, so the page works without JavaScript (revoke then asks on the page itself).
  */
-const STATUSES = [
-  'available',
-  'held',
-  'delivered',
-  'revoked',
-] as const satisfies readonly StockItemStatus[]
-/** Room for the multipart envelope and the other fields around a 5 MB file. */
-const FORM_OVERHEAD_BYTES = 64 * 1024
-/** Pasted text longer than this is not sent back into the page after a refused import. */
-const ECHO_MAX_CHARS = 100_000
-
-const stockPath = (id: string) => `/admin/products/${encodeURIComponent(id)}/stock`
-
-function parseStatus(value: string | null): StockItemStatus | null {
-  return STATUSES.find((status) => status === value) ?? null
-}
-
-/** Back to the page as it was (filter, page), optionally asking to confirm a revoke. */
-function pageUrl(
-  id: string,
-  state: { status?: string | null; page?: string | number | null; confirmRevoke?: string | null },
-): string {
-  const params = new URLSearchParams()
-  const status = parseStatus(state.status ?? null)
-  if (status) params.set('status', status)
-  const page = Number(state.page ?? 1)
-  if (Number.isInteger(page) && page > 1) params.set('page', String(page))
-  if (state.confirmRevoke) params.set('confirmRevoke', state.confirmRevoke)
-  const query = params.toString()
-  return query ? `${stockPath(id)}?${query}` : stockPath(id)
-}
-
 export async function loader({ request, params }: Route.LoaderArgs) {
   await requirePermission(request, 'canCreateProducts')
   const product = await requireProduct(params.id)
@@ -101,13 +70,19 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const confirmId = url.searchParams.get('confirmRevoke')
 
-  const [counts, list, awaiting, delivery, { flash, headers }] = await Promise.all([
-    stockCounts(db, product.id),
-    listStockItemsPage(db, env.APP_SECRET, product.id, { status: status ?? undefined, page }),
-    countAwaitingOrders(db, product.id),
-    getProductDelivery(db, product.id),
-    readFlash(request),
-  ])
+  const [counts, list, awaiting, delivery, { flash, headers }, setup, kinds, settings] =
+    await Promise.all([
+      stockCounts(db, product.id),
+      listStockItemsPage(db, env.APP_SECRET, product.id, { status: status ?? undefined, page }),
+      countAwaitingOrders(db, product.id),
+      getProductDelivery(db, product.id),
+      readFlash(request),
+      resolvePaytmSetup(db, env),
+      availableItemsByKind(db, product.id),
+      getSiteSettings(db),
+    ])
+  const date = shopDateTime(settings.timezone)
+  const formatDate = (iso: string | null) => (iso ? date.format(new Date(iso)) : '')
   const toConfirm = confirmId
     ? list.items.find((item) => item.id === confirmId && item.status === 'available')
     : undefined
@@ -126,9 +101,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
           orderId: item.orderId,
           addedBy: item.addedByLabel,
           revokedReason: item.revokedReason,
-          createdAt: item.createdAt,
-          deliveredAt: item.deliveredAt,
-          revokedAt: item.revokedAt,
+          createdAt: formatDate(item.createdAt),
+          deliveredAt: formatDate(item.deliveredAt),
+          revokedAt: formatDate(item.revokedAt),
         })),
         total: list.total,
         page: list.page,
@@ -138,131 +113,20 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       confirmRevoke: toConfirm ? { id: toConfirm.id, preview: toConfirm.preview } : null,
       maxItems: MAX_IMPORT_ITEMS,
       flash,
+      testMode: setup?.testMode ?? false,
+      available: kinds,
     },
     { headers },
   )
 }
 
-type ImportAnswer =
-  | { intent: 'import'; ok: true; summary: StockImportSummary; at: number }
-  | {
-      intent: 'import'
-      ok: false
-      error: string
-      /** The field the message belongs under; null for the whole import. */
-      field: 'content' | 'file' | null
-      /** The pasted text, for a page rendered without JavaScript. */
-      content: string
-      at: number
-    }
-
-export async function action({ request, params }: Route.ActionArgs) {
-  const user = await requirePermission(request, 'canCreateProducts')
-  const product = await requireProduct(params.id)
-  const { db, env } = services()
-
-  const refuse = (status: number, error: string, field: 'content' | 'file' | null, content = '') =>
-    data<ImportAnswer>(
-      {
-        intent: 'import',
-        ok: false,
-        error,
-        field,
-        content: content.length <= ECHO_MAX_CHARS ? content : '',
-        at: Date.now(),
-      },
-      { status },
-    )
-
-  let form: FormData
-  try {
-    form = await readLimitedFormData(request, STOCK_IMPORT_MAX_BYTES + FORM_OVERHEAD_BYTES)
-  } catch (error) {
-    if (error instanceof UploadError) {
-      return error.status === 413
-        ? refuse(413, STOCK_MESSAGES.tooLarge, null)
-        : refuse(400, STOCK_MESSAGES.unreadable, null)
-    }
-    throw error
-  }
-  const text = (name: string) => {
-    const value = form.get(name)
-    return typeof value === 'string' ? value : ''
-  }
-  const intent = text('intent')
-
-  if (intent === 'revoke') {
-    const itemId = text('itemId')
-    const back = { status: text('status'), page: text('page') }
-    // Without JavaScript there was no dialog yet: ask on the page first.
-    if (text('confirmed') !== 'yes') {
-      throw redirect(pageUrl(product.id, { ...back, confirmRevoke: itemId }))
-    }
-    const result = await revokeStockItem(db, {
-      itemId,
-      productId: product.id,
-      reason: `by ${user.email} on the stock page`,
-    })
-    const headers = result.revoked
-      ? await flashHeaders('success', STOCK_MESSAGES.revoked)
-      : await flashHeaders(
-          'error',
-          result.status === null ? STOCK_MESSAGES.revokeMissing : STOCK_MESSAGES.revokeNotAvailable,
-        )
-    throw redirect(pageUrl(product.id, back), { headers })
-  }
-
-  if (intent !== 'import') throw data('Unknown action', { status: 400 })
-
-  const pasted = text('content')
-  const entry = form.get('file')
-  // A file input left empty still sends a part, with no name and no bytes.
-  const file = entry instanceof File && (entry.size > 0 || entry.name !== '') ? entry : null
-  const hasPaste = pasted.trim() !== ''
-  if (file && hasPaste) return refuse(400, STOCK_MESSAGES.both, 'file', pasted)
-  if (!file && !hasPaste) return refuse(400, STOCK_MESSAGES.nothing, 'content')
-
-  let content = pasted
-  let format: 'lines' | 'csv' = 'lines'
-  if (file) {
-    const problem = checkStockFile(file)
-    if (problem) return refuse(problem === STOCK_MESSAGES.tooLarge ? 413 : 400, problem, 'file')
-    try {
-      content = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer())
-    } catch {
-      return refuse(400, STOCK_MESSAGES.notText, 'file')
-    }
-    format = detectStockFormat(file.name)
-  } else if (Buffer.byteLength(pasted) > STOCK_IMPORT_MAX_BYTES) {
-    return refuse(413, STOCK_MESSAGES.tooLarge, 'content')
-  }
-
-  try {
-    const summary = await importStock(db, {
-      productId: product.id,
-      content,
-      format,
-      appSecret: env.APP_SECRET,
-      addedBy: `user:${user.id}`,
-    })
-    if (summary.added + summary.duplicates + summary.invalid === 0) {
-      return refuse(400, STOCK_MESSAGES.empty, file ? 'file' : 'content', pasted)
-    }
-    return data<ImportAnswer>({ intent: 'import', ok: true, summary, at: Date.now() })
-  } catch (error) {
-    if (error instanceof StockImportError) {
-      return refuse(400, error.message, file ? 'file' : 'content', pasted)
-    }
-    console.error(`[admin] importing stock for product ${product.id} failed:`, error)
-    return refuse(500, STOCK_MESSAGES.failed, null, pasted)
-  }
+export async function action(args: Route.ActionArgs) {
+  return stockAction(args)
 }
 
 // ---------------------------------------------------------------------------------------
 
 const number = new Intl.NumberFormat('en-IN')
-const dateFormat = shopDateTime('Asia/Kolkata')
-const formatDate = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : '')
 
 type LoaderData = Route.ComponentProps['loaderData']
 type StockItem = LoaderData['list']['items'][number]
@@ -303,58 +167,19 @@ function ImportForm({
   const navigation = useNavigation()
   const importing =
     navigation.state === 'submitting' && navigation.formData?.get('intent') === 'import'
-  const [errors, setErrors] = useState<{ content?: string; file?: string; form?: string }>({})
-  // A new answer from the server replaces the browser's own messages.
-  const [answered, setAnswered] = useState(answer)
-  if (answer !== answered) {
-    setAnswered(answer)
-    setErrors(
-      answer && !answer.ok
-        ? answer.field
-          ? { [answer.field]: answer.error }
-          : { form: answer.error }
-        : {},
-    )
-  }
-  // A successful import empties the form; a refused one keeps what was pasted.
-  const resetKey = answer?.ok ? answer.at : 0
-
-  function onFileChange(event: ChangeEvent<HTMLInputElement>) {
-    const file = event.currentTarget.files?.[0]
-    const problem = file ? checkStockFile(file) : null
-    setErrors((current) => ({ ...current, file: problem ?? undefined, form: undefined }))
-  }
-
-  function onSubmit(event: FormEvent<HTMLFormElement>) {
-    const form = new FormData(event.currentTarget)
-    const content = String(form.get('content') ?? '')
-    const file = form.get('file')
-    const hasFile = file instanceof File && file.size > 0
-    const hasPaste = content.trim() !== ''
-    let found: typeof errors = {}
-    if (hasFile && hasPaste) found = { file: STOCK_MESSAGES.both }
-    else if (!hasFile && !hasPaste) found = { content: STOCK_MESSAGES.nothing }
-    else if (hasFile) {
-      const problem = checkStockFile(file)
-      if (problem) found = { file: problem }
-    } else if (new Blob([content]).size > STOCK_IMPORT_MAX_BYTES) {
-      found = { content: STOCK_MESSAGES.tooLarge }
-    }
-    setErrors(found)
-    if (found.content || found.file) {
-      event.preventDefault()
-      document.getElementById(found.content ? 'stock-content' : 'stock-file')?.focus()
-    }
-  }
-
-  const describe = (name: 'content' | 'file') =>
-    errors[name] ? `stock-${name}-error` : `stock-${name}-hint`
+  // A chosen file is checked at once (type, size), before the form is sent.
+  const [form, fields] = useAppForm({
+    schema: stockImportSchema,
+    lastResult: answer?.result,
+    shouldValidate: 'onInput',
+  })
+  const { key: fileKey, ...fileProps } = getInputProps(fields.file, {
+    type: 'file',
+    ariaAttributes: false,
+  })
 
   return (
-    <section
-      aria-labelledby="import-heading"
-      className="rounded-2xl border border-slate-200 bg-white p-4 sm:p-6 dark:border-slate-800 dark:bg-slate-900"
-    >
+    <Card as="section" padding="responsive" aria-labelledby="import-heading">
       <h2 id="import-heading" className="text-lg font-semibold text-slate-950 dark:text-white">
         Add stock
       </h2>
@@ -368,43 +193,21 @@ function ImportForm({
         method="post"
         action={stockPath(productId)}
         encType="multipart/form-data"
-        noValidate
-        onSubmit={onSubmit}
+        {...getFormProps(form)}
         aria-labelledby="import-heading"
         className="mt-5 space-y-5"
       >
         <input type="hidden" name="intent" value="import" />
-        <div className="space-y-1.5">
-          <label
-            htmlFor="stock-content"
-            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-          >
-            Paste items
-          </label>
-          <textarea
-            key={`content-${resetKey}`}
-            id="stock-content"
-            name="content"
-            rows={6}
-            defaultValue={answer && !answer.ok ? answer.content : ''}
-            spellCheck={false}
-            autoComplete="off"
-            autoCapitalize="none"
-            placeholder={'LICENCE-KEY-0001\nuser@example.com / password'}
-            aria-invalid={errors.content ? true : undefined}
-            aria-describedby={describe('content')}
-            onInput={() => setErrors((current) => ({ ...current, content: undefined }))}
-            className={`${adminInputClass} py-2.5 font-mono text-sm`}
-          />
-          {errors.content ? (
-            <FieldError id="stock-content-error">{errors.content}</FieldError>
-          ) : (
-            <p id="stock-content-hint" className="text-xs text-slate-600 dark:text-slate-400">
-              One item per line: a licence key, or an account such as user@example.com / password.
-              Empty lines are skipped.
-            </p>
-          )}
-        </div>
+        <TextareaField
+          label="Paste items"
+          field={fields.content}
+          raw
+          rows={6}
+          surface="admin"
+          placeholder={'LICENCE-KEY-0001\nuser@example.com / password'}
+          textareaClassName="py-2.5 font-mono text-sm"
+          hint="One item per line: a licence key, or an account such as user@example.com / password. Empty lines are skipped."
+        />
 
         <div className="flex items-center gap-3 text-xs font-semibold uppercase tracking-wide text-slate-500 dark:text-slate-400">
           <span aria-hidden="true" className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
@@ -412,55 +215,70 @@ function ImportForm({
           <span aria-hidden="true" className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
         </div>
 
-        <div className="space-y-1.5">
-          <label
-            htmlFor="stock-file"
-            className="block text-sm font-medium text-slate-800 dark:text-slate-200"
-          >
-            Upload a file
-          </label>
-          <input
-            key={`file-${resetKey}`}
-            id="stock-file"
-            type="file"
-            name="file"
-            accept={STOCK_FILE_ACCEPT}
-            aria-invalid={errors.file ? true : undefined}
-            aria-describedby={describe('file')}
-            onChange={onFileChange}
-            className="block w-full rounded-xl border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:h-11 file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-200 dark:file:bg-slate-800 dark:file:text-slate-100"
-          />
-          {errors.file ? (
-            <FieldError id="stock-file-error">{errors.file}</FieldError>
-          ) : (
-            <p id="stock-file-hint" className="text-xs text-slate-600 dark:text-slate-400">
+        <Field
+          label="Upload a file"
+          id={fields.file.id}
+          errors={fields.file.errors}
+          hint={
+            <>
               .txt: one item per line. .csv: the first line names the columns, such as{' '}
               <code className="font-semibold">email,password,note</code> (a different note does not
               make a different item). UTF-8, at most 5 MB.
-            </p>
+            </>
+          }
+        >
+          {(control) => (
+            <input
+              key={fileKey}
+              {...fileProps}
+              {...control}
+              accept={STOCK_FILE_ACCEPT}
+              className="block w-full rounded-xl border border-slate-300 bg-white text-sm text-slate-700 file:mr-3 file:h-11 file:border-0 file:bg-slate-100 file:px-4 file:font-semibold file:text-slate-800 hover:file:bg-slate-200 aria-[invalid=true]:border-rose-500 dark:border-slate-600 dark:bg-slate-950 dark:text-slate-200 dark:file:bg-slate-800 dark:file:text-slate-100"
+            />
           )}
+        </Field>
+
+        <div className="flex items-start gap-3">
+          <input
+            key={`test-${fileKey}`}
+            id="stock-test-items"
+            type="checkbox"
+            name="testItems"
+            value="yes"
+            aria-describedby="stock-test-items-hint"
+            className="mt-0.5 size-5 shrink-0 rounded border-slate-300 text-brand-600 dark:border-slate-600"
+          />
+          <div className="space-y-0.5">
+            <label
+              htmlFor="stock-test-items"
+              className="block text-sm font-medium text-slate-800 dark:text-slate-200"
+            >
+              These are test items
+            </label>
+            <p id="stock-test-items-hint" className="text-xs text-slate-600 dark:text-slate-400">
+              Test items are delivered only for test-mode payments (the built-in simulator), never
+              for real ones. Leave this off for real accounts and keys: they are sold only through a
+              real payment gateway.
+            </p>
+          </div>
         </div>
 
-        {errors.form ? <FormError>{errors.form}</FormError> : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
 
         <div className="flex flex-wrap items-center gap-3">
-          <button
-            type="submit"
-            disabled={importing}
-            className="inline-flex h-11 items-center gap-2 rounded-xl bg-brand-600 px-5 font-semibold text-white shadow-sm hover:bg-brand-700 disabled:opacity-60"
-          >
+          <Button type="submit" size="wide" disabled={importing}>
             {importing ? (
               <LoaderCircle aria-hidden="true" className="size-4 animate-spin" />
             ) : (
               <Upload aria-hidden="true" className="size-4" />
             )}
             {importing ? 'Importing…' : 'Import items'}
-          </button>
+          </Button>
         </div>
       </Form>
 
       <div aria-live="polite" className="mt-4 empty:hidden">
-        {answer?.ok ? (
+        {answer?.summary ? (
           <div
             role="status"
             className="rounded-xl border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
@@ -470,7 +288,7 @@ function ImportForm({
           </div>
         ) : null}
       </div>
-    </section>
+    </Card>
   )
 }
 
@@ -509,7 +327,7 @@ function RevokeButton({
         type="submit"
         disabled={busy}
         aria-label={`Revoke item ${item.preview}`}
-        className={`inline-flex h-10 items-center justify-center gap-1.5 rounded-lg border border-rose-200 px-3 text-sm font-medium text-rose-700 hover:bg-rose-50 disabled:opacity-50 dark:border-rose-900 dark:text-rose-400 dark:hover:bg-rose-950 ${compact ? '' : 'w-full'}`}
+        className={buttonVariants({ variant: 'dangerOutline', size: 'row', block: !compact })}
       >
         <Ban aria-hidden="true" className="size-4" />
         Revoke
@@ -523,17 +341,17 @@ function ItemDetails({ item }: { item: StockItem }) {
   return (
     <>
       <span className="block">
-        Added {formatDate(item.createdAt)} by {item.addedBy}
+        Added {item.createdAt} by {item.addedBy}
       </span>
       {item.orderId ? (
         <span className="block">
           Order <code className="text-xs">{item.orderId}</code>
-          {item.deliveredAt ? `, delivered ${formatDate(item.deliveredAt)}` : ''}
+          {item.deliveredAt ? `, delivered ${item.deliveredAt}` : ''}
         </span>
       ) : null}
       {item.status === 'revoked' ? (
         <span className="block">
-          Revoked {formatDate(item.revokedAt)}
+          Revoked {item.revokedAt}
           {item.revokedReason ? ` (${item.revokedReason})` : ''}
         </span>
       ) : null}
@@ -542,8 +360,19 @@ function ItemDetails({ item }: { item: StockItem }) {
 }
 
 export default function ProductStock({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, deliveryMode, counts, awaiting, filter, list, confirmRevoke, maxItems, flash } =
-    loaderData
+  const {
+    product,
+    deliveryMode,
+    counts,
+    awaiting,
+    filter,
+    list,
+    confirmRevoke,
+    maxItems,
+    flash,
+    testMode,
+    available,
+  } = loaderData
   const all = counts.available + counts.held + counts.delivered + counts.revoked
   const chips = [
     { status: null, label: 'All', count: all },
@@ -566,11 +395,17 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           title={`Stock: ${product.title}`}
           description="The accounts and keys this product delivers, one per order. They are stored encrypted; this page shows only their first characters."
         >
-          <Link to={`/admin/products/edit/${product.id}`} className={adminButton.small}>
+          <Link
+            to={`/admin/products/edit/${product.id}`}
+            className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'font-medium')}
+          >
             <Pencil aria-hidden="true" className="size-4" />
             Edit product
           </Link>
-          <Link to={`/product/${product.slug}`} className={adminButton.small}>
+          <Link
+            to={`/product/${product.slug}`}
+            className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'font-medium')}
+          >
             <Eye aria-hidden="true" className="size-4" />
             View in shop
           </Link>
@@ -593,6 +428,27 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
               Change the delivery mode
             </Link>{' '}
             to sell from stock.
+          </p>
+        </div>
+      ) : null}
+
+      {testMode ? (
+        <div
+          role="note"
+          aria-label="Test mode stock"
+          className="flex items-start gap-2 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
+        >
+          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+          <p>
+            <span className="font-semibold">
+              Test mode: real stock is not sold while no real payment gateway is configured.
+            </span>{' '}
+            Available now: {number.format(available.real)} real (kept for real payments),{' '}
+            {number.format(available.test)} test (delivered for test payments).{' '}
+            <Link to="/admin/gateways" className="font-semibold underline">
+              Configure Paytm in Payment Gateways
+            </Link>{' '}
+            to sell the real ones.
           </p>
         </div>
       ) : null}

@@ -1,0 +1,174 @@
+import { lazy, Suspense, useSyncExternalStore, type FormEvent, type ReactNode } from 'react'
+import { Form, Link, useSubmit, type SubmitOptions } from 'react-router'
+import { Button, buttonVariants } from './button'
+import { cn } from './cn'
+import type { ConfirmOptions } from './confirm-dialog-view'
+
+/**
+ * The one way the app asks before an action (deleting a product, revoking an item, an order's
+ * recovery actions): a POST form whose action decides only on `confirmed=yes`.
+ * - With JavaScript, `useConfirmedSubmit` asks in the app's dialog (`confirm()`, a Radix dialog
+ *   loaded on first use and mounted once by `ConfirmDialogHost`; requests made while one is
+ *   open wait their turn) and sends the form with `confirmed=yes`.
+ * - Without it the form goes as it is, the action answers with the question (in the URL or in
+ *   its data), and the page shows a `ConfirmPanel` whose button sends `confirmed=yes`.
+ */
+export type { ConfirmOptions }
+
+interface ConfirmRequest {
+  options: ConfirmOptions
+  resolve: (confirmed: boolean) => void
+}
+
+const waiting: ConfirmRequest[] = []
+let shown: ConfirmRequest | null = null
+let everShown = false
+const listeners = new Set<() => void>()
+
+function emit() {
+  for (const listener of listeners) listener()
+}
+
+function showNext() {
+  if (shown) return
+  shown = waiting.shift() ?? null
+  if (shown) everShown = true
+  emit()
+}
+
+export function confirm(options: ConfirmOptions): Promise<boolean> {
+  // Only a browser can ask; on the server the answer is no.
+  if (typeof window === 'undefined') return Promise.resolve(false)
+  return new Promise<boolean>((resolve) => {
+    waiting.push({ options, resolve })
+    showNext()
+  })
+}
+
+/** Answers the request on screen (the dialog's buttons, Escape and the overlay call this). */
+export function settleConfirm(confirmed: boolean): void {
+  const request = shown
+  if (!request) return
+  shown = null
+  request.resolve(confirmed)
+  showNext()
+  emit()
+}
+
+/** The request on screen, for the host (and tests). */
+export function shownConfirm(): ConfirmOptions | null {
+  return shown?.options ?? null
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener)
+  return () => {
+    listeners.delete(listener)
+  }
+}
+
+const ConfirmDialogView = lazy(() => import('./confirm-dialog-view'))
+
+/** Mounted once in the root layout; renders nothing until the first confirmation. */
+export function ConfirmDialogHost() {
+  const request = useSyncExternalStore(subscribe, shownConfirm, () => null)
+  const loaded = useSyncExternalStore(
+    subscribe,
+    () => everShown,
+    () => false,
+  )
+  if (!loaded) return null
+  return (
+    <Suspense fallback={null}>
+      <ConfirmDialogView request={request} onSettle={settleConfirm} />
+    </Suspense>
+  )
+}
+
+/**
+ * A form's onSubmit that asks first (the dialog) and then sends the form with `confirmed=yes`.
+ */
+export function useConfirmedSubmit(
+  options: ConfirmOptions,
+  {
+    validate,
+    ...submitOptions
+  }: Omit<SubmitOptions, 'method'> & {
+    /** The form's own check (Conform's `form.onSubmit`): a form it refuses is not asked about. */
+    validate?: (event: FormEvent<HTMLFormElement>) => void
+  } = {},
+) {
+  const submit = useSubmit()
+  return async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    validate?.(event)
+    if (event.defaultPrevented) return
+    event.preventDefault()
+    const form = event.currentTarget
+    if (!(await confirm(options))) return
+    const formData = new FormData(form)
+    formData.set('confirmed', 'yes')
+    void submit(formData, { method: 'post', ...submitOptions })
+  }
+}
+
+/** The question on the page itself, for a browser without JavaScript. */
+export function ConfirmPanel({
+  id,
+  title,
+  children,
+  action,
+  fields,
+  confirmLabel,
+  cancelTo,
+  destructive = true,
+  preventScrollReset,
+}: {
+  /** The heading's id; the panel is a region named by it. */
+  id: string
+  title: string
+  /** The question. */
+  children: ReactNode
+  /** Where the confirmed form posts. */
+  action: string
+  /** The action's hidden fields (intent, id, where to come back to); empty ones are left out. */
+  fields: Record<string, string | number | null | undefined>
+  confirmLabel: string
+  /** Back to the page as it was. */
+  cancelTo: string
+  /** A red question and button (the default), or the shop's colour for a question that undoes nothing. */
+  destructive?: boolean
+  preventScrollReset?: boolean
+}) {
+  return (
+    <section
+      aria-labelledby={id}
+      className={cn(
+        'rounded-2xl border p-4',
+        destructive
+          ? 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200'
+          : 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100',
+      )}
+    >
+      <h2 id={id} className="font-semibold">
+        {title}
+      </h2>
+      <p className="mt-1 text-sm">{children}</p>
+      <div className="mt-3 flex flex-wrap gap-2">
+        <Form method="post" action={action} preventScrollReset={preventScrollReset}>
+          {Object.entries(fields).map(([name, value]) =>
+            value === null || value === undefined || value === '' ? null : (
+              <input key={name} type="hidden" name={name} value={value} />
+            ),
+          )}
+          <input type="hidden" name="confirmed" value="yes" />
+          <Button type="submit" variant={destructive ? 'danger' : 'primary'} size="sm">
+            {confirmLabel}
+          </Button>
+        </Form>
+        <Link to={cancelTo} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
+          Cancel
+        </Link>
+      </div>
+    </section>
+  )
+}

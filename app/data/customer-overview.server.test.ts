@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeCustomer, makeOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
+import { appendOrderEvent } from './order-event.server'
+import { transitionOrder } from './order.server'
+
+const APP_SECRET = 'c'.repeat(64)
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+/** Moves the order's delivery event to a chosen instant (the validity counts from it). */
+async function deliveredAt(orderId: string, iso: string) {
+  await t.db
+    .updateTable('orderEvent')
+    .set({ createdAt: iso })
+    .where('orderId', '=', orderId)
+    .where('type', '=', 'delivered')
+    .execute()
+}
+
+describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('adds up the savings of paid orders that were not refunded', async () => {
+    const asha = await makeCustomer(t.db)
+    const other = await makeCustomer(t.db)
+    const netflix = await makeProduct(t.db, { price: 19_900, originalPrice: 64_900 })
+    const noSaving = await makeProduct(t.db, { price: 50_000, originalPrice: 50_000 })
+    await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    await payOrder(t.db, await makeOrder(t.db, noSaving.id, { userId: asha.id }))
+    // Not counted: unpaid, refunded, someone else's, a guest's.
+    await makeOrder(t.db, netflix.id, { userId: asha.id })
+    const refunded = await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    await transitionOrder(t.db, refunded.id, {
+      from: ['paid'],
+      to: 'refunded',
+      event: { type: 'refunded', message: 'Refunded' },
+    })
+    await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: other.id }))
+    await payOrder(t.db, await makeOrder(t.db, netflix.id))
+
+    expect(await customerSavings(t.db, asha.id)).toBe(2 * (64_900 - 19_900))
+    expect(await customerSavings(t.db, (await makeCustomer(t.db)).id)).toBe(0)
+  })
+
+  it('lists delivered items whose validity runs, with the date each expires', async () => {
+    const asha = await makeCustomer(t.db)
+    const yearly = await makeStockedProduct(t.db, APP_SECRET, ['a@x.in:1', 'b@x.in:2'], {
+      title: 'Yearly',
+      validity: '12 Months',
+    })
+    const monthly = await makeStockedProduct(t.db, APP_SECRET, ['c@x.in:3'], {
+      title: 'Monthly',
+      validity: '1 month',
+    })
+    const lifetime = await makeStockedProduct(t.db, APP_SECRET, ['d@x.in:4'], {
+      validity: 'Lifetime',
+    })
+    const running = await payOrder(t.db, await makeOrder(t.db, yearly.id, { userId: asha.id }))
+    const expired = await payOrder(t.db, await makeOrder(t.db, monthly.id, { userId: asha.id }))
+    const forever = await payOrder(t.db, await makeOrder(t.db, lifetime.id, { userId: asha.id }))
+    const someoneElses = await payOrder(t.db, await makeOrder(t.db, yearly.id))
+    expect([running, expired, forever, someoneElses].map((order) => order.status)).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+      'delivered',
+    ])
+    await deliveredAt(running.id, '2026-01-31T06:00:00.000Z')
+    await deliveredAt(expired.id, '2026-01-31T06:00:00.000Z')
+
+    const now = new Date('2026-03-01T00:00:00.000Z')
+    expect(await activeSubscriptions(t.db, asha.id, now)).toEqual([
+      {
+        orderId: running.id,
+        productName: 'Yearly',
+        productSlug: yearly.slug,
+        validity: '12 Months',
+        deliveredAt: '2026-01-31T06:00:00.000Z',
+        expiresAt: '2027-01-31T06:00:00.000Z',
+      },
+    ])
+    // The month ran until 28 February; a day earlier it was still active, soonest first.
+    const before = await activeSubscriptions(t.db, asha.id, new Date('2026-02-27T00:00:00.000Z'))
+    expect(before.map((item) => [item.orderId, item.expiresAt])).toEqual([
+      [expired.id, '2026-02-28T06:00:00.000Z'],
+      [running.id, '2027-01-31T06:00:00.000Z'],
+    ])
+    // After the year: nothing left.
+    expect(await activeSubscriptions(t.db, asha.id, new Date('2027-02-01T00:00:00.000Z'))).toEqual([])
+  })
+
+  it("lists the latest events of the user's orders, newest first", async () => {
+    const asha = await makeCustomer(t.db)
+    const product = await makeStockedProduct(t.db, APP_SECRET, ['e@x.in:5', 'f@x.in:6'], {
+      title: 'Disney',
+    })
+    const order = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    const theirs = await payOrder(t.db, await makeOrder(t.db, product.id))
+    await appendOrderEvent(t.db, order.id, { type: 'report_resolved', message: 'Answered' }, '2099-01-01T00:00:00.000Z')
+    await appendOrderEvent(t.db, order.id, { type: 'mail_resent', message: 'Not shown' }, '2099-01-02T00:00:00.000Z')
+    await appendOrderEvent(t.db, theirs.id, { type: 'refunded', message: 'Not hers' }, '2099-01-03T00:00:00.000Z')
+
+    const activity = await recentActivity(t.db, asha.id)
+    expect(activity.map((item) => item.type)).toEqual(['report_resolved', 'delivered', 'paid'])
+    expect(activity.every((item) => item.orderId === order.id && item.productName === 'Disney')).toBe(true)
+    expect(await recentActivity(t.db, asha.id, 1)).toHaveLength(1)
+  })
+})

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { makeCustomer, makeOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
+import { dashboardRange, getDashboard, successRate } from './dashboard.server'
+import { insertOrderReport } from './order-report.server'
+import type { OrderStatus } from './order.server'
+import { updateSiteSettings } from './settings.server'
+
+/** The dashboard's figures against orders made in the database (SQLite and PostgreSQL). */
+const APP_SECRET = 'd'.repeat(64)
+let t: TestDb
+
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+/** Removes every order so each test counts only its own. */
+async function clearOrders() {
+  await t.db.deleteFrom('orderReport').execute()
+  await t.db.deleteFrom('orderEvent').execute()
+  await t.db.updateTable('stockItem').set({ orderId: null }).execute()
+  await t.db.deleteFrom('order').execute()
+}
+
+/** An order of the product placed at `at` (UTC ISO) in the given status. */
+async function orderAt(
+  productId: string,
+  at: string,
+  status: OrderStatus,
+  options: { testMode?: boolean } = {},
+) {
+  const order = await makeOrder(t.db, productId, { testMode: options.testMode ?? false })
+  await t.db
+    .updateTable('order')
+    .set({ createdAt: at, status })
+    .where('id', '=', order.id)
+    .execute()
+  return order
+}
+
+describe('dashboardRange', () => {
+  it('puts today and the last 7 days on local midnights (Asia/Kolkata, UTC+5:30)', () => {
+    // 01:30 on 11 March in India is still 10 March in UTC.
+    const now = new Date('2026-03-10T20:00:00Z')
+    const today = dashboardRange('today', 'Asia/Kolkata', now)
+    expect(today.start).toBe('2026-03-10T18:30:00.000Z')
+    expect(today.end).toBe('2026-03-11T18:30:00.000Z')
+    expect(today.previousStart).toBe('2026-03-09T18:30:00.000Z')
+    expect(today.buckets).toHaveLength(24)
+    const week = dashboardRange('7d', 'Asia/Kolkata', now)
+    expect(week.start).toBe('2026-03-04T18:30:00.000Z')
+    expect(week.previousStart).toBe('2026-02-25T18:30:00.000Z')
+    expect(week.buckets).toHaveLength(7)
+    expect(week.buckets[6]).toBe('2026-03-10T18:30:00.000Z')
+  })
+
+  it('follows daylight saving: New York days are 23 hours long on 8 March 2026', () => {
+    const now = new Date('2026-03-10T12:00:00Z')
+    const week = dashboardRange('7d', 'America/New_York', now)
+    // 4 March is EST (UTC-5), 9 March is EDT (UTC-4).
+    expect(week.buckets[0]).toBe('2026-03-04T05:00:00.000Z')
+    expect(week.buckets[4]).toBe('2026-03-08T05:00:00.000Z')
+    expect(week.buckets[5]).toBe('2026-03-09T04:00:00.000Z')
+    expect(week.end).toBe('2026-03-11T04:00:00.000Z')
+    const dstDay = dashboardRange('today', 'America/New_York', new Date('2026-03-08T18:00:00Z'))
+    expect(dstDay.buckets).toHaveLength(23)
+  })
+})
+
+describe('getDashboard', () => {
+  beforeEach(clearOrders)
+
+  it('sums live orders of the period per day in the shop time zone, and the previous period', async () => {
+    const now = new Date('2026-03-10T06:00:00Z') // 11:30 on 10 March in India
+    const a = await makeProduct(t.db, { price: 100_000, title: 'Alpha Plan' })
+    const b = await makeProduct(t.db, { price: 30_000, title: 'Beta Plan' })
+    // Current 7 days in India: 4 March 00:00 IST (3 March 18:30Z) to 11 March 00:00 IST.
+    await orderAt(a.id, '2026-03-03T18:30:00.000Z', 'delivered') // 4 March 00:00 IST: day 0
+    await orderAt(a.id, '2026-03-10T05:00:00.000Z', 'paid') // 10 March: day 6
+    await orderAt(b.id, '2026-03-09T18:29:59.999Z', 'awaiting_stock') // 9 March 23:59 IST: day 5
+    await orderAt(b.id, '2026-03-09T18:30:00.000Z', 'paid') // 10 March 00:00 IST: day 6
+    await orderAt(b.id, '2026-03-08T10:00:00.000Z', 'failed')
+    await orderAt(b.id, '2026-03-08T11:00:00.000Z', 'pending')
+    await orderAt(a.id, '2026-03-08T12:00:00.000Z', 'refunded')
+    // Test mode: neither revenue nor attempts.
+    await orderAt(a.id, '2026-03-08T13:00:00.000Z', 'delivered', { testMode: true })
+    // Previous 7 days in India: 25 February 00:00 IST (24 February 18:30Z) to 4 March.
+    await orderAt(a.id, '2026-03-03T18:29:59.999Z', 'paid')
+    await orderAt(b.id, '2026-02-26T00:00:00.000Z', 'failed')
+    // Before both periods.
+    await orderAt(a.id, '2026-02-24T18:29:00.000Z', 'paid')
+
+    const dashboard = await getDashboard(t.db, {
+      period: '7d',
+      timeZone: 'Asia/Kolkata',
+      lowStockThreshold: 3,
+      now,
+    })
+
+    expect(dashboard.current).toMatchObject({
+      revenue: 100_000 + 100_000 + 30_000 + 30_000,
+      paidOrders: 4,
+      attempts: 7,
+      averageOrder: 65_000,
+      successRate: 57.1,
+    })
+    expect(dashboard.previous).toMatchObject({
+      revenue: 100_000,
+      paidOrders: 1,
+      attempts: 2,
+      averageOrder: 100_000,
+      successRate: 50,
+    })
+    expect(dashboard.series.map((point) => point.revenue)).toEqual([
+      100_000, 0, 0, 0, 0, 30_000, 130_000,
+    ])
+    expect(dashboard.series.map((point) => point.orders)).toEqual([1, 0, 0, 0, 0, 1, 2])
+    expect(dashboard.topProducts).toEqual([
+      { productId: a.id, productName: 'Alpha Plan', revenue: 200_000, orders: 2 },
+      { productId: b.id, productName: 'Beta Plan', revenue: 60_000, orders: 2 },
+    ])
+    expect(dashboard.recentOrders[0]).toMatchObject({ createdAt: '2026-03-10T05:00:00.000Z' })
+  })
+
+  it('moves an order across the day boundary when the time zone changes', async () => {
+    const a = await makeProduct(t.db, { price: 50_000 })
+    // 23:30 on 9 March in London, 05:00 on 10 March in India.
+    await orderAt(a.id, '2026-03-09T23:30:00.000Z', 'paid')
+    const now = new Date('2026-03-10T12:00:00Z')
+    const india = await getDashboard(t.db, {
+      period: 'today',
+      timeZone: 'Asia/Kolkata',
+      lowStockThreshold: 3,
+      now,
+    })
+    expect(india.current.revenue).toBe(50_000)
+    expect(india.previous.revenue).toBe(0)
+    expect(india.series[5]).toMatchObject({ revenue: 50_000, orders: 1 }) // 05:00-06:00 IST
+    const london = await getDashboard(t.db, {
+      period: 'today',
+      timeZone: 'Europe/London',
+      lowStockThreshold: 3,
+      now,
+    })
+    expect(london.current.revenue).toBe(0)
+    expect(london.previous).toMatchObject({ revenue: 50_000, paidOrders: 1, successRate: 100 })
+  })
+
+  it('counts active users per period, and products added', async () => {
+    const now = new Date('2026-03-10T12:00:00Z')
+    const [one, two, three] = await Promise.all([
+      makeCustomer(t.db),
+      makeCustomer(t.db),
+      makeCustomer(t.db),
+    ])
+    await t.db.updateTable('user').set({ lastActiveAt: null }).execute()
+    await t.db
+      .updateTable('user')
+      .set({ lastActiveAt: '2026-03-10T10:00:00.000Z' })
+      .where('id', 'in', [one.id, two.id])
+      .execute()
+    await t.db
+      .updateTable('user')
+      .set({ lastActiveAt: '2026-03-09T10:00:00.000Z' })
+      .where('id', '=', three.id)
+      .execute()
+    await t.db.updateTable('product').set({ createdAt: '2020-01-01T00:00:00.000Z' }).execute()
+    const fresh = await makeProduct(t.db)
+    await t.db
+      .updateTable('product')
+      .set({ createdAt: '2026-03-10T09:00:00.000Z' })
+      .where('id', '=', fresh.id)
+      .execute()
+    const dashboard = await getDashboard(t.db, {
+      period: 'today',
+      timeZone: 'Asia/Kolkata',
+      lowStockThreshold: 3,
+      now,
+    })
+    expect(dashboard.current.activeUsers).toBe(2)
+    expect(dashboard.previous.activeUsers).toBe(1)
+    expect(dashboard.current.productsAdded).toBe(1)
+    expect(dashboard.previous.productsAdded).toBe(0)
+    const { count } = await t.db
+      .selectFrom('product')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow()
+    expect(dashboard.products).toBe(Number(count))
+  })
+
+  it('lists stock alerts by the low-stock threshold, orders awaiting stock and open reports', async () => {
+    await t.db.updateTable('product').set({ inStock: 1 }).execute()
+    await t.db.deleteFrom('stockItem').execute()
+    await t.db.updateTable('product').set({ deliveryMode: 'manual' }).execute()
+    await updateSiteSettings(t.db, { lowStockThreshold: 3 })
+    const low = await makeStockedProduct(t.db, APP_SECRET, ['L-1', 'L-2'], { title: 'Low One' })
+    const plenty = await makeStockedProduct(
+      t.db,
+      APP_SECRET,
+      ['P-1', 'P-2', 'P-3', 'P-4', 'P-5'],
+      { title: 'Plenty' },
+    )
+    const empty = await makeStockedProduct(t.db, APP_SECRET, [], { title: 'Empty Stock' })
+    const manualOut = await makeProduct(t.db, { title: 'Marked Out', inStock: false })
+    await orderAt(plenty.id, '2026-03-10T10:00:00.000Z', 'awaiting_stock')
+    const delivered = await orderAt(plenty.id, '2026-03-10T10:00:00.000Z', 'delivered')
+    const report = await insertOrderReport(
+      t.db,
+      { orderId: delivered.id, reason: 'The key does not activate.', reportedBy: 'customer' },
+      new Date(),
+      async () => undefined,
+    )
+    expect(report.ok).toBe(true)
+
+    const dashboard = await getDashboard(t.db, {
+      period: '30d',
+      timeZone: 'Asia/Kolkata',
+      lowStockThreshold: 3,
+    })
+    expect(dashboard.stockAlerts).toEqual([
+      { productId: empty.id, title: 'Empty Stock', available: 0, level: 'out' },
+      { productId: manualOut.id, title: 'Marked Out', available: null, level: 'out' },
+      { productId: low.id, title: 'Low One', available: 2, level: 'low' },
+    ])
+    expect(dashboard.stockAlerts.some((alert) => alert.productId === plenty.id)).toBe(false)
+    expect(dashboard.awaitingStock).toBe(1)
+    expect(dashboard.openReports).toBe(1)
+
+    const stricter = await getDashboard(t.db, {
+      period: '30d',
+      timeZone: 'Asia/Kolkata',
+      lowStockThreshold: 5,
+    })
+    expect(stricter.stockAlerts.map((alert) => alert.title)).toEqual([
+      'Empty Stock',
+      'Marked Out',
+      'Low One',
+      'Plenty',
+    ])
+  })
+})
+
+describe('successRate', () => {
+  it('is successful / total x 100 with one decimal', () => {
+    expect(successRate(1, 3)).toBe(33.3)
+    expect(successRate(2, 3)).toBe(66.7)
+    expect(successRate(0, 5)).toBe(0)
+    expect(successRate(0, 0)).toBeNull()
+  })
+})

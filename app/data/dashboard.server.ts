@@ -1,0 +1,385 @@
+import { sql, type RawBuilder } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import {
+  DASHBOARD_PERIODS,
+  isDashboardPeriod,
+  PERIOD_DAYS,
+  type DashboardPeriod,
+} from '~/lib/dashboard-period'
+import { addDays, localDateOf, startOfLocalDay } from '~/lib/shop-time'
+import type { OrderStatus } from '../../db/schema'
+import { countOpenReports } from './order-report.server'
+import { PAID_STATUSES } from './order.server'
+
+/**
+ * The admin dashboard's figures, every one an aggregate computed by the database over live
+ * orders (test-mode orders paid through the simulator are left out of the money). Periods are
+ * calendar days in the shop's time zone: the boundaries are computed in JavaScript
+ * (app/lib/shop-time.ts) and the query groups orders by those UTC ranges, the same on SQLite
+ * and PostgreSQL, since both store ISO-8601 UTC text. The index that serves the range scans is
+ * db/migrations/0080_dashboard_indexes.ts.
+ */
+export { DASHBOARD_PERIODS, isDashboardPeriod, type DashboardPeriod }
+
+export interface DashboardRange {
+  /** ISO-8601 UTC: the first instant of the period (local midnight). */
+  start: string
+  /** ISO-8601 UTC: the instant after the period (local midnight after today). */
+  end: string
+  /** ISO-8601 UTC: the start of the previous period of the same number of days. */
+  previousStart: string
+  /** Where each chart bucket starts: hours for today, days otherwise. */
+  buckets: string[]
+  /** 'hour' or 'day' buckets. */
+  unit: 'hour' | 'day'
+}
+
+/** Today, or the last 7 or 30 days up to and including today, in the shop's time zone. */
+export function dashboardRange(
+  period: DashboardPeriod,
+  timeZone: string,
+  now: Date = new Date(),
+): DashboardRange {
+  const days = PERIOD_DAYS[period]
+  const today = localDateOf(now, timeZone)
+  const first = addDays(today, -(days - 1))
+  const start = startOfLocalDay(first, timeZone)
+  const end = startOfLocalDay(addDays(today, 1), timeZone)
+  const previousStart = startOfLocalDay(addDays(first, -days), timeZone)
+  const buckets: string[] = []
+  if (period === 'today') {
+    for (let t = start.getTime(); t < end.getTime(); t += 3_600_000)
+      buckets.push(new Date(t).toISOString())
+  } else {
+    for (let n = 0; n < days; n++)
+      buckets.push(startOfLocalDay(addDays(first, n), timeZone).toISOString())
+  }
+  return {
+    start: start.toISOString(),
+    end: end.toISOString(),
+    previousStart: previousStart.toISOString(),
+    buckets,
+    unit: period === 'today' ? 'hour' : 'day',
+  }
+}
+
+export interface PeriodTotals {
+  /** Paise received from live paid orders (paid, delivered, awaiting stock). */
+  revenue: number
+  paidOrders: number
+  /** Every live order placed: each is one payment attempt. */
+  attempts: number
+  /** Paise, rounded; 0 without paid orders. */
+  averageOrder: number
+  /** paid / attempts x 100, one decimal; null without attempts. */
+  successRate: number | null
+  /** Accounts active (signed in and used the shop) in the period. */
+  activeUsers: number
+  /** Products added to the catalogue in the period. */
+  productsAdded: number
+}
+
+export interface DashboardPoint {
+  start: string
+  revenue: number
+  orders: number
+}
+
+export interface TopProduct {
+  productId: string | null
+  productName: string
+  revenue: number
+  orders: number
+}
+
+export interface StockAlert {
+  productId: string
+  title: string
+  /** Real items left (stock products), or null for a product marked out of stock by hand. */
+  available: number | null
+  level: 'out' | 'low'
+}
+
+export interface RecentOrder {
+  id: string
+  createdAt: string
+  customerName: string
+  productName: string
+  amount: number
+  status: OrderStatus
+  testMode: boolean
+}
+
+export interface Dashboard {
+  range: DashboardRange
+  current: PeriodTotals
+  previous: PeriodTotals
+  series: DashboardPoint[]
+  products: number
+  topProducts: TopProduct[]
+  stockAlerts: StockAlert[]
+  awaitingStock: number
+  openReports: number
+  recentOrders: RecentOrder[]
+}
+
+export const TOP_PRODUCTS = 5
+export const RECENT_ORDERS = 6
+export const STOCK_ALERTS_SHOWN = 20
+
+const paidList = sql.join(PAID_STATUSES.map((status) => sql.lit(status)))
+const isPaid = sql`status in (${paidList})`
+
+/** One decimal, as the dashboard and the transactions page show a success rate. */
+export function successRate(successful: number, total: number): number | null {
+  return total > 0 ? Math.round((successful / total) * 1000) / 10 : null
+}
+
+/**
+ * The bucket of an order's created_at: -1 for the previous period, 0..n-1 for the current
+ * period's buckets (the query only reads rows in [previousStart, end)). A balanced tree of
+ * comparisons, so a row costs about log2(n) comparisons instead of n.
+ */
+function bucketOf(range: DashboardRange): RawBuilder<number> {
+  // bounds[i] is where bucket i starts; bucket -1 (the previous period) starts before them all.
+  const starts = range.buckets
+  const tree = (low: number, high: number): RawBuilder<number> => {
+    // Buckets low..high (low may be -1).
+    if (low === high) return sql<number>`${sql.lit(low)}`
+    const mid = Math.ceil((low + high + 1) / 2)
+    return sql<number>`case when created_at < ${starts[mid]} then ${tree(low, mid - 1)} else ${tree(mid, high)} end`
+  }
+  return tree(-1, starts.length - 1)
+}
+
+const emptyTotals = (): PeriodTotals => ({
+  revenue: 0,
+  paidOrders: 0,
+  attempts: 0,
+  averageOrder: 0,
+  successRate: null,
+  activeUsers: 0,
+  productsAdded: 0,
+})
+
+function finish(totals: PeriodTotals): PeriodTotals {
+  return {
+    ...totals,
+    averageOrder: totals.paidOrders ? Math.round(totals.revenue / totals.paidOrders) : 0,
+    successRate: successRate(totals.paidOrders, totals.attempts),
+  }
+}
+
+export async function getDashboard(
+  db: DB,
+  options: { period: DashboardPeriod; timeZone: string; lowStockThreshold: number; now?: Date },
+): Promise<Dashboard> {
+  const range = dashboardRange(options.period, options.timeZone, options.now)
+  const [buckets, people, catalogue, stockAlerts, awaiting, openReports, recent] =
+    await Promise.all([
+      orderBuckets(db, range),
+      activeUsers(db, range),
+      productCounts(db, range),
+      stockAlertsOf(db, options.lowStockThreshold),
+      countAwaitingStock(db),
+      countOpenReports(db),
+      recentOrders(db),
+    ])
+
+  const current = emptyTotals()
+  const previous = emptyTotals()
+  const series: DashboardPoint[] = range.buckets.map((start) => ({ start, revenue: 0, orders: 0 }))
+  const byProduct = new Map<string | null, { revenue: number; orders: number }>()
+  for (const row of buckets) {
+    const bucket = Number(row.bucket)
+    const revenue = Number(row.revenue ?? 0)
+    const paid = Number(row.paid ?? 0)
+    const target = bucket < 0 ? previous : current
+    target.revenue += revenue
+    target.paidOrders += paid
+    target.attempts += Number(row.attempts)
+    const point = series[bucket]
+    if (point) {
+      point.revenue += revenue
+      point.orders += paid
+      if (paid > 0) {
+        const product = byProduct.get(row.productId) ?? { revenue: 0, orders: 0 }
+        product.revenue += revenue
+        product.orders += paid
+        byProduct.set(row.productId, product)
+      }
+    }
+  }
+  const topProducts = await namedTopProducts(db, byProduct)
+  current.activeUsers = people.current
+  previous.activeUsers = people.previous
+  current.productsAdded = catalogue.current
+  previous.productsAdded = catalogue.previous
+
+  return {
+    range,
+    current: finish(current),
+    previous: finish(previous),
+    series,
+    products: catalogue.total,
+    topProducts,
+    stockAlerts,
+    awaitingStock: awaiting,
+    openReports,
+    recentOrders: recent,
+  }
+}
+
+/**
+ * Live orders of both periods grouped by bucket and product: attempts, paid orders and
+ * revenue. One pass over the covering index serves the totals, the chart and the top products.
+ */
+function orderBuckets(db: DB, range: DashboardRange) {
+  return db
+    .selectFrom('order')
+    .select((eb) => [
+      bucketOf(range).as('bucket'),
+      'productId',
+      eb.fn.countAll<number | string>().as('attempts'),
+      eb.fn.sum<number | string | null>(sql`case when ${isPaid} then 1 else 0 end`).as('paid'),
+      eb.fn.sum<number | string | null>(sql`case when ${isPaid} then amount else 0 end`).as('revenue'),
+    ])
+    .where('testMode', '=', 0)
+    .where('createdAt', '>=', range.previousStart)
+    .where('createdAt', '<', range.end)
+    // By position: PostgreSQL would not match the CASE's parameters to a repeated expression.
+    .groupBy([sql`1`, sql`2`])
+    .execute()
+}
+
+/** Accounts whose last activity falls in each period (user.last_active_at). */
+async function activeUsers(db: DB, range: DashboardRange) {
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => [
+      eb.fn
+        .sum<number | string | null>(sql`case when last_active_at >= ${range.start} then 1 else 0 end`)
+        .as('current'),
+      eb.fn
+        .sum<number | string | null>(sql`case when last_active_at < ${range.start} then 1 else 0 end`)
+        .as('previous'),
+    ])
+    .where('lastActiveAt', '>=', range.previousStart)
+    .where('lastActiveAt', '<', range.end)
+    .executeTakeFirst()
+  return { current: Number(row?.current ?? 0), previous: Number(row?.previous ?? 0) }
+}
+
+async function productCounts(db: DB, range: DashboardRange) {
+  const row = await db
+    .selectFrom('product')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      eb.fn
+        .sum<number | string | null>(
+          sql`case when created_at >= ${range.start} and created_at < ${range.end} then 1 else 0 end`,
+        )
+        .as('current'),
+      eb.fn
+        .sum<number | string | null>(
+          sql`case when created_at >= ${range.previousStart} and created_at < ${range.start} then 1 else 0 end`,
+        )
+        .as('previous'),
+    ])
+    .executeTakeFirstOrThrow()
+  return {
+    total: Number(row.total),
+    current: Number(row.current ?? 0),
+    previous: Number(row.previous ?? 0),
+  }
+}
+
+/** The best-selling products of the period by revenue (then paid orders), with their titles. */
+async function namedTopProducts(
+  db: DB,
+  byProduct: Map<string | null, { revenue: number; orders: number }>,
+): Promise<TopProduct[]> {
+  const top = [...byProduct.entries()]
+    .sort(([, a], [, b]) => b.revenue - a.revenue || b.orders - a.orders)
+    .slice(0, TOP_PRODUCTS)
+  if (top.length === 0) return []
+  const ids = top.map(([id]) => id).filter((id): id is string => id !== null)
+  const names = new Map<string | null, string>()
+  if (ids.length) {
+    const rows = await db.selectFrom('product').select(['id', 'title']).where('id', 'in', ids).execute()
+    for (const row of rows) names.set(row.id, row.title)
+  }
+  return top.map(([productId, figures]) => ({
+    productId,
+    productName: names.get(productId) ?? 'Deleted products',
+    ...figures,
+  }))
+}
+
+/**
+ * Products a buyer cannot get or soon cannot: stock products with at most `threshold` real
+ * items left (counted only up to threshold + 1, so a product with 15,000 items costs little),
+ * and any product marked out of stock. Out of stock first, then fewest left.
+ */
+async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
+  const cap = Math.max(threshold, 0) + 1
+  const rows = await db
+    .selectFrom('product')
+    .select([
+      'product.id',
+      'product.title',
+      'product.deliveryMode',
+      'product.inStock',
+      sql<number | string>`(select count(*) from (select 1 from stock_item where stock_item.product_id = product.id and stock_item.test_item = 0 and stock_item.status = 'available' limit ${sql.lit(cap)}) as capped)`.as(
+        'available',
+      ),
+    ])
+    .where((eb) => eb.or([eb('product.deliveryMode', '=', 'stock'), eb('product.inStock', '=', 0)]))
+    .execute()
+  const alerts: StockAlert[] = []
+  for (const row of rows) {
+    const available = Number(row.available)
+    if (row.deliveryMode === 'stock') {
+      if (available === 0) alerts.push({ productId: row.id, title: row.title, available, level: 'out' })
+      else if (available <= threshold)
+        alerts.push({ productId: row.id, title: row.title, available, level: 'low' })
+    } else if (!Number(row.inStock)) {
+      alerts.push({ productId: row.id, title: row.title, available: null, level: 'out' })
+    }
+  }
+  alerts.sort(
+    (a, b) =>
+      Number(a.level === 'low') - Number(b.level === 'low') ||
+      (a.available ?? 0) - (b.available ?? 0) ||
+      a.title.localeCompare(b.title),
+  )
+  return alerts.slice(0, STOCK_ALERTS_SHOWN)
+}
+
+async function countAwaitingStock(db: DB): Promise<number> {
+  const row = await db
+    .selectFrom('order')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('status', '=', 'awaiting_stock')
+    .executeTakeFirst()
+  return Number(row?.count ?? 0)
+}
+
+async function recentOrders(db: DB): Promise<RecentOrder[]> {
+  const rows = await db
+    .selectFrom('order')
+    .select([
+      'id',
+      'createdAt',
+      'customerName',
+      'productName',
+      'amount',
+      'status',
+      'testMode',
+    ])
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RECENT_ORDERS)
+    .execute()
+  return rows.map((row) => ({ ...row, amount: Number(row.amount), testMode: Boolean(row.testMode) }))
+}

@@ -1,0 +1,136 @@
+import type { DB } from '~/lib/db.server'
+import { PAID_STATUSES } from './order.server'
+import { getSiteSettings } from './settings.server'
+
+/**
+ * An order's invoice: its number from the financial year's gap-free series, and what the PDF
+ * shows (app/services/invoice.server.ts renders it).
+ */
+export interface InvoiceData {
+  invoiceNumber: string
+  /** ISO-8601: when the invoice was first issued (its date). */
+  issuedAt: string
+  /** ISO-8601: when the payment was confirmed. */
+  paidAt: string
+  seller: { name: string; address: string; gstin: string; email: string; phone: string }
+  buyer: { name: string; email: string; phone: string }
+  orderId: string
+  productName: string
+  /** Paise. */
+  amount: number
+  /** The gateway's transaction id (and the bank's, when given). */
+  paymentReference: string | null
+  paymentMode: string | null
+  testMode: boolean
+  /** The shop's time zone (Settings): the dates on the invoice are in it. */
+  timezone: string
+}
+
+/** India's financial year (April to March, India time) of a moment: "2026-27". */
+export function financialYearOf(at: Date): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' })
+    .format(at)
+    .split('-')
+    .map(Number) as [number, number]
+  const start = month >= 4 ? year : year - 1
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
+}
+
+/**
+ * "INV/26-27/00042": unique within the year and at most 16 characters, as GST rules ask. The
+ * prefix is the shop's (Settings, 1 to 4 letters or digits).
+ */
+export function formatInvoiceNumber(financialYear: string, sequence: number, prefix = 'INV'): string {
+  return `${prefix}/${financialYear.slice(2)}/${String(sequence).padStart(5, '0')}`
+}
+
+/**
+ * The order's invoice number, given on first issue from the year's counter. The counter's row
+ * is written first (SQLite's write lock, or the row lock on PostgreSQL), so two issues at once
+ * wait for each other: the second sees the first's invoice and takes nothing, and the series
+ * has no gaps.
+ */
+export async function issueInvoiceNumber(
+  db: DB,
+  orderId: string,
+  now = new Date(),
+  prefix = 'INV',
+): Promise<{ number: string; issuedAt: string }> {
+  const existing = await db.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+  if (existing) return existing
+  const financialYear = financialYearOf(now)
+  return db.transaction().execute(async (trx) => {
+    await trx.insertInto('invoiceCounter').values({ financialYear, lastNumber: 0 }).onConflict((oc) => oc.column('financialYear').doNothing()).execute()
+    const counter = await trx
+      .updateTable('invoiceCounter')
+      .set((eb) => ({ lastNumber: eb('lastNumber', '+', 1) }))
+      .where('financialYear', '=', financialYear)
+      .returning('lastNumber')
+      .executeTakeFirstOrThrow()
+    const again = await trx.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+    if (again) {
+      // Issued meanwhile: give the number back.
+      await trx
+        .updateTable('invoiceCounter')
+        .set((eb) => ({ lastNumber: eb('lastNumber', '-', 1) }))
+        .where('financialYear', '=', financialYear)
+        .execute()
+      return again
+    }
+    const sequence = Number(counter.lastNumber)
+    const issued = { number: formatInvoiceNumber(financialYear, sequence, prefix), issuedAt: now.toISOString() }
+    await trx.insertInto('invoice').values({ orderId, financialYear, sequence, ...issued }).execute()
+    return issued
+  })
+}
+
+/**
+ * What the invoice shows, or null when the order is missing or not paid. The first call for an
+ * order gives it its invoice number.
+ */
+export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceData | null> {
+  const order = await db
+    .selectFrom('order')
+    .select([
+      'id',
+      'status',
+      'productName',
+      'amount',
+      'customerName',
+      'customerEmail',
+      'customerPhone',
+      'gatewayTxnId',
+      'bankTxnId',
+      'paymentMode',
+      'testMode',
+      'paidAt',
+      'createdAt',
+    ])
+    .where('id', '=', orderId)
+    .where('status', 'in', PAID_STATUSES)
+    .executeTakeFirst()
+  if (!order) return null
+  const settings = await getSiteSettings(db)
+  const invoice = await issueInvoiceNumber(db, order.id, new Date(), settings.invoicePrefix)
+  const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null].filter(Boolean).join(', ')
+  return {
+    invoiceNumber: invoice.number,
+    issuedAt: invoice.issuedAt,
+    paidAt: order.paidAt ?? order.createdAt,
+    seller: {
+      name: settings.sellerName || settings.siteName,
+      address: settings.sellerAddress,
+      gstin: settings.sellerGstin,
+      email: settings.contactEmail,
+      phone: settings.phoneNumber,
+    },
+    buyer: { name: order.customerName, email: order.customerEmail, phone: order.customerPhone },
+    orderId: order.id,
+    productName: order.productName,
+    amount: Number(order.amount),
+    paymentReference: reference || null,
+    paymentMode: order.paymentMode,
+    testMode: Boolean(order.testMode),
+    timezone: settings.timezone,
+  }
+}

@@ -1,0 +1,71 @@
+import type { DB } from '~/lib/db.server'
+import { toFlag } from '~/lib/db.server'
+import { DEFAULT_PREFERENCES, isLanguage, type Preferences } from '~/lib/preferences'
+import { isTheme } from '~/lib/theme'
+
+/**
+ * A customer's stored preferences (db/migrations/0090_user_preferences.ts). A user who never
+ * saved any has the defaults.
+ */
+export async function getPreferences(db: DB, userId: string): Promise<Preferences> {
+  const row = await db
+    .selectFrom('userPreference')
+    .select(['theme', 'language', 'notifications'])
+    .where('userId', '=', userId)
+    .executeTakeFirst()
+  if (!row) return { ...DEFAULT_PREFERENCES }
+  return {
+    theme: isTheme(row.theme) ? row.theme : DEFAULT_PREFERENCES.theme,
+    language: isLanguage(row.language) ? row.language : DEFAULT_PREFERENCES.language,
+    notifications: Number(row.notifications) === 1,
+  }
+}
+
+/** The user's stored preferences, or null when they never saved any (the root then uses cookies). */
+export async function findStoredPreferences(db: DB, userId: string): Promise<Preferences | null> {
+  const exists = await db
+    .selectFrom('userPreference')
+    .select('userId')
+    .where('userId', '=', userId)
+    .executeTakeFirst()
+  return exists ? getPreferences(db, userId) : null
+}
+
+/** Stores some or all preferences; the rest keep their stored (or default) values. */
+export async function savePreferences(
+  db: DB,
+  userId: string,
+  changes: Partial<Preferences>,
+  now = new Date(),
+): Promise<Preferences> {
+  return db.transaction().execute(async (trx) => {
+    const next = { ...(await getPreferences(trx, userId)), ...changes }
+    const values = {
+      theme: next.theme,
+      language: next.language,
+      notifications: toFlag(next.notifications),
+      updatedAt: now.toISOString(),
+    }
+    await trx
+      .insertInto('userPreference')
+      .values({ userId, ...values })
+      .onConflict((oc) => oc.column('userId').doUpdateSet(values))
+      .execute()
+    return next
+  })
+}
+
+/**
+ * Whether the account with this e-mail wants reminder and marketing-type mails. An address
+ * without an account (a guest's) gets them: its owner asked for the order they are about.
+ */
+export async function wantsNotifications(db: DB, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('user')
+    .leftJoin('userPreference', 'userPreference.userId', 'user.id')
+    .select('userPreference.notifications')
+    .where('user.email', '=', email.trim().toLowerCase())
+    .executeTakeFirst()
+  if (!row || row.notifications === null || row.notifications === undefined) return true
+  return Number(row.notifications) === 1
+}

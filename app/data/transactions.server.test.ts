@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { makeOrder, makeProduct } from '../../tests/factories'
+import type { OrderStatus } from './order.server'
+import {
+  exportTransactions,
+  listTransactions,
+  transactionGateways,
+  transactionStatusCounts,
+  transactionSummary,
+} from './transactions.server'
+import { localDayRange } from '~/lib/shop-time'
+
+/** Transactions: one row per order, status mapping, filters, search, paging and success rate (both engines). */
+let t: TestDb
+const ids: Record<string, string> = {}
+
+async function orderAt(
+  key: string,
+  at: string,
+  status: OrderStatus,
+  extra: { gateway?: string; txn?: string; bank?: string; name?: string; email?: string } = {},
+) {
+  const product = await makeProduct(t.db, { price: 10_000 })
+  const order = await makeOrder(t.db, product.id, {
+    customer: {
+      name: extra.name ?? 'Asha Verma',
+      email: extra.email ?? 'asha@example.in',
+      phone: '9876543210',
+    },
+  })
+  await t.db
+    .updateTable('order')
+    .set({
+      createdAt: at,
+      status,
+      gateway: extra.gateway ?? 'paytm',
+      gatewayTxnId: extra.txn ?? null,
+      bankTxnId: extra.bank ?? null,
+    })
+    .where('id', '=', order.id)
+    .execute()
+  ids[key] = order.id
+}
+
+beforeAll(async () => {
+  t = await createTestDb()
+  await orderAt('paid', '2026-03-01T10:00:00.000Z', 'paid', { txn: 'TXN-PAID-1', bank: 'BANK1' })
+  await orderAt('delivered', '2026-03-02T10:00:00.000Z', 'delivered', { txn: 'TXN-DEL-2' })
+  await orderAt('waiting', '2026-03-03T10:00:00.000Z', 'awaiting_stock', { txn: 'TXN-W-3' })
+  await orderAt('pending', '2026-03-04T10:00:00.000Z', 'pending')
+  await orderAt('failed', '2026-03-05T10:00:00.000Z', 'failed', { name: 'Rohan Iyer' })
+  await orderAt('expired', '2026-03-05T18:29:59.000Z', 'expired', { email: 'late@example.in' })
+  await orderAt('refunded', '2026-03-05T18:30:00.000Z', 'refunded', {
+    gateway: 'razorpay',
+    txn: 'pay_ABC',
+  })
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+describe('listTransactions', () => {
+  it('lists every order as one attempt, newest first, with the payment status', async () => {
+    const page = await listTransactions(t.db, {})
+    expect(page.items.map((row) => [row.orderId, row.status])).toEqual([
+      [ids.refunded, 'refunded'],
+      [ids.expired, 'failed'],
+      [ids.failed, 'failed'],
+      [ids.pending, 'pending'],
+      [ids.waiting, 'success'],
+      [ids.delivered, 'success'],
+      [ids.paid, 'success'],
+    ])
+    expect(page.items.at(-1)).toMatchObject({
+      gatewayTxnId: 'TXN-PAID-1',
+      bankTxnId: 'BANK1',
+      amount: 10_000,
+      gateway: 'paytm',
+    })
+    // 3 of 7 succeeded: 42.857... -> 42.9
+    expect(page.summary).toEqual({ total: 7, successful: 3, successRate: 42.9 })
+  })
+
+  it('filters by status, gateway and search, with the success rate of the filtered set', async () => {
+    const failed = await listTransactions(t.db, { status: 'failed' })
+    expect(failed.items.map((row) => row.orderId).sort()).toEqual([ids.expired, ids.failed].sort())
+    expect(failed.summary.successRate).toBe(0)
+    const razorpay = await listTransactions(t.db, { gateway: 'razorpay' })
+    expect(razorpay.items.map((row) => row.orderId)).toEqual([ids.refunded])
+    expect((await listTransactions(t.db, { search: 'txn-del' })).items[0]?.orderId).toBe(
+      ids.delivered,
+    )
+    expect((await listTransactions(t.db, { search: 'ROHAN' })).items[0]?.orderId).toBe(ids.failed)
+    expect((await listTransactions(t.db, { search: 'late@' })).items[0]?.orderId).toBe(ids.expired)
+    expect((await listTransactions(t.db, { search: ids.paid!.slice(0, 12) })).summary.total).toBe(
+      7,
+    )
+    expect((await listTransactions(t.db, { search: '100%' })).summary).toEqual({
+      total: 0,
+      successful: 0,
+      successRate: null,
+    })
+    expect(await transactionStatusCounts(t.db, { status: 'failed', gateway: 'paytm' })).toEqual({
+      success: 3,
+      pending: 1,
+      failed: 2,
+      refunded: 0,
+    })
+    const success = await transactionSummary(t.db, { status: 'success' })
+    expect(success).toEqual({ total: 3, successful: 3, successRate: 100 })
+  })
+
+  it('filters by local dates in the shop time zone, both days included', async () => {
+    // 5 March in India: 4 March 18:30Z to 5 March 18:30Z.
+    const filter = localDayRange('2026-03-05', '2026-03-05', 'Asia/Kolkata')
+    expect(filter.from).toBe('2026-03-04T18:30:00.000Z')
+    expect(filter.to).toBe('2026-03-05T18:30:00.000Z')
+    const india = await listTransactions(t.db, filter)
+    expect(india.items.map((row) => row.orderId)).toEqual([ids.expired, ids.failed])
+    const london = await listTransactions(
+      t.db,
+      localDayRange('2026-03-05', '2026-03-05', 'Europe/London'),
+    )
+    expect(localDayRange('2026-02-30', '', 'Asia/Kolkata')).toEqual({ from: null, to: null })
+    expect(london.items.map((row) => row.orderId)).toEqual([ids.refunded, ids.expired, ids.failed])
+  })
+
+  it('pages 20 at a time and keeps the page within range', async () => {
+    const first = await listTransactions(t.db, { pageSize: 3, page: 1 })
+    const last = await listTransactions(t.db, { pageSize: 3, page: 99 })
+    expect(first.pageCount).toBe(3)
+    expect(last.page).toBe(3)
+    expect(last.items.map((row) => row.orderId)).toEqual([ids.paid])
+  })
+
+  it('names the gateways for the filter and streams the export with the same filter', async () => {
+    expect(await transactionGateways(t.db)).toEqual(['paytm', 'razorpay'])
+    const rows = []
+    for await (const row of exportTransactions(t.db, { status: 'success' }, 2)) rows.push(row)
+    expect(rows.map((row) => row.orderId)).toEqual([ids.waiting, ids.delivered, ids.paid])
+  })
+})

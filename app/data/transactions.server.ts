@@ -1,0 +1,184 @@
+import { sql, type SelectQueryBuilder } from 'kysely'
+import { openStreamReader, type DB } from '~/lib/db.server'
+import { paginate } from '~/lib/paginate'
+import {
+  TRANSACTION_STATUSES,
+  transactionStatusOf,
+  type TransactionStatus,
+} from '~/lib/transaction-status'
+import type { Database, OrderStatus } from '../../db/schema'
+import { successRate } from './dashboard.server'
+import { PAID_STATUSES } from './order.server'
+
+/**
+ * The back office's Transactions: every order is one payment attempt at its gateway, with the
+ * gateway's transaction id and bank reference, and a status the owner reads as a payment's
+ * (success, pending, failed, refunded; app/lib/transaction-status.ts maps the order statuses).
+ * Filters, search, paging, the success rate of the filtered set and the streamed CSV export
+ * all run in the database.
+ */
+export const TRANSACTIONS_PAGE_SIZE = 20
+export const TRANSACTION_SEARCH_MAX = 100
+
+export { TRANSACTION_STATUSES, type TransactionStatus }
+
+const ORDER_STATUSES_OF: Record<TransactionStatus, readonly OrderStatus[]> = {
+  success: PAID_STATUSES,
+  pending: ['pending'],
+  failed: ['failed', 'expired'],
+  refunded: ['refunded'],
+}
+
+export interface TransactionFilter {
+  /** Contains, any case: order id, customer name or e-mail, gateway transaction id. */
+  search?: string
+  status?: TransactionStatus | null
+  gateway?: string | null
+  /** ISO-8601 UTC instants: placed at or after `from`, before `to` (the route turns local dates into these). */
+  from?: string | null
+  to?: string | null
+}
+
+export interface TransactionRow {
+  orderId: string
+  createdAt: string
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+  productName: string
+  /** Paise. */
+  amount: number
+  status: TransactionStatus
+  gateway: string
+  gatewayTxnId: string | null
+  bankTxnId: string | null
+  testMode: boolean
+}
+
+export interface TransactionSummary {
+  total: number
+  successful: number
+  /** successful / total x 100, one decimal; null for an empty set. */
+  successRate: number | null
+}
+
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
+}
+
+function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: TransactionFilter) {
+  let q = query
+  const search = filter.search?.trim().slice(0, TRANSACTION_SEARCH_MAX)
+  if (search) {
+    const pattern = containsPattern(search)
+    q = q.where(
+      sql<boolean>`(lower("order".id) like ${pattern} escape '!' or lower(customer_name) like ${pattern} escape '!' or lower(customer_email) like ${pattern} escape '!' or lower(coalesce(gateway_txn_id, '')) like ${pattern} escape '!')`,
+    )
+  }
+  if (filter.status) q = q.where('order.status', 'in', ORDER_STATUSES_OF[filter.status])
+  if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)
+  if (filter.from) q = q.where('order.createdAt', '>=', filter.from)
+  if (filter.to) q = q.where('order.createdAt', '<', filter.to)
+  return q
+}
+
+const columns = [
+  'order.id as orderId',
+  'order.createdAt',
+  'order.customerName',
+  'order.customerEmail',
+  'order.customerPhone',
+  'order.productName',
+  'order.amount',
+  'order.status',
+  'order.gateway',
+  'order.gatewayTxnId',
+  'order.bankTxnId',
+  'order.testMode',
+] as const
+
+const selectRows = (db: DB, filter: TransactionFilter) =>
+  filtered(db.selectFrom('order'), filter)
+    .select(columns)
+    .orderBy('order.createdAt', 'desc')
+    .orderBy('order.id', 'desc')
+
+type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
+
+const toRow = (row: RawRow): TransactionRow => ({
+  ...row,
+  amount: Number(row.amount),
+  status: transactionStatusOf(row.status),
+  testMode: Boolean(row.testMode),
+})
+
+const paidList = sql.join(PAID_STATUSES.map((status) => sql.lit(status)))
+
+/** How many attempts the filter matches and how many succeeded. */
+export async function transactionSummary(
+  db: DB,
+  filter: TransactionFilter,
+): Promise<TransactionSummary> {
+  const row = await filtered(db.selectFrom('order'), filter)
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      eb.fn
+        .sum<number | string | null>(sql`case when status in (${paidList}) then 1 else 0 end`)
+        .as('successful'),
+    ])
+    .executeTakeFirstOrThrow()
+  const total = Number(row.total)
+  const successful = Number(row.successful ?? 0)
+  return { total, successful, successRate: successRate(successful, total) }
+}
+
+/** How many attempts of each status the filter matches when its status is left out (the status chips). */
+export async function transactionStatusCounts(
+  db: DB,
+  filter: TransactionFilter,
+): Promise<Record<TransactionStatus, number>> {
+  const rows = await filtered(db.selectFrom('order'), { ...filter, status: null })
+    .select((eb) => ['order.status', eb.fn.countAll<number | string>().as('count')])
+    .groupBy('order.status')
+    .execute()
+  const counts: Record<TransactionStatus, number> = { success: 0, pending: 0, failed: 0, refunded: 0 }
+  for (const row of rows) counts[transactionStatusOf(row.status)] += Number(row.count)
+  return counts
+}
+
+/** A page of attempts, newest first, with the filtered set's summary. */
+export async function listTransactions(
+  db: DB,
+  query: TransactionFilter & { page?: number; pageSize?: number },
+) {
+  const summary = await transactionSummary(db, query)
+  const { page, pageSize, pageCount, offset } = paginate(summary.total, query, {
+    defaultSize: TRANSACTIONS_PAGE_SIZE,
+    maxSize: 100,
+  })
+  const rows = await selectRows(db, query).limit(pageSize).offset(offset).execute()
+  return { items: rows.map(toRow), summary, page, pageSize, pageCount }
+}
+
+/** The gateways that have orders, for the gateway filter. */
+export async function transactionGateways(db: DB): Promise<string[]> {
+  const rows = await db.selectFrom('order').select('gateway').distinct().orderBy('gateway').execute()
+  return rows.map((row) => row.gateway)
+}
+
+/**
+ * Every attempt the filter matches, newest first, streamed on a connection of its own
+ * (openStreamReader), so an export of 100,000 rows holds a few hundred in memory.
+ */
+export async function* exportTransactions(
+  db: DB,
+  filter: TransactionFilter,
+  chunkSize = 500,
+): AsyncGenerator<TransactionRow> {
+  const reader = openStreamReader(db)
+  try {
+    for await (const row of selectRows(reader.db, filter).stream(chunkSize)) yield toRow(row)
+  } finally {
+    await reader.close()
+  }
+}

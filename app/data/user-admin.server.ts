@@ -1,0 +1,256 @@
+import { sql } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { toFlag } from '~/lib/db.server'
+import { newId } from '~/lib/id.server'
+import { paginate, type Pagination } from '~/lib/paginate'
+import {
+  effectiveAccess,
+  endUserSessions,
+  getUserProfile,
+  toUserProfile,
+  type Permissions,
+  type Role,
+  type UserProfile,
+  type UserStatus,
+} from './user.server'
+
+/**
+ * The back office's view of accounts (/admin/users): the figures at the top, the paged list
+ * with each user's orders and spending, one user's page, and the changes an admin makes.
+ * Order figures count orders placed while signed in (`order.user_id`, see
+ * app/data/customer-orders.server.ts); "spent" sums what was paid for paid and delivered orders.
+ */
+export const USERS_PAGE_SIZE = 20
+export const USER_SEARCH_MAX = 100
+/** Orders whose money the shop kept: they count towards "total spent". */
+export const SPENDING_STATUSES = ['paid', 'delivered'] as const
+
+export interface UserStats {
+  total: number
+  active: number
+  suspended: number
+  admins: number
+  newThisMonth: number
+}
+
+/** The figures at the top of /admin/users; `monthStart` is the instant the shop's month began. */
+export async function userStats(db: DB, monthStart: Date): Promise<UserStats> {
+  const since = monthStart.toISOString()
+  const row = await db
+    .selectFrom('user')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('total'),
+      eb.fn.sum<number | string | null>(sql`case when status = 'active' then 1 else 0 end`).as('active'),
+      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`).as('suspended'),
+      eb.fn.sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`).as('admins'),
+      // Compared as a timestamp on PostgreSQL (timestamptz) and as ISO text on SQLite.
+      eb.fn.sum<number | string | null>(sql`case when created_at >= ${since} then 1 else 0 end`).as('newThisMonth'),
+    ])
+    .executeTakeFirstOrThrow()
+  return {
+    total: Number(row.total),
+    active: Number(row.active ?? 0),
+    suspended: Number(row.suspended ?? 0),
+    admins: Number(row.admins ?? 0),
+    newThisMonth: Number(row.newThisMonth ?? 0),
+  }
+}
+
+export interface UserFilter {
+  search?: string
+  status?: UserStatus
+  role?: Role
+}
+
+export interface OrderTotals {
+  orderCount: number
+  /** Paise, paid and delivered orders. */
+  totalSpent: number
+}
+
+export interface AdminUserRow extends UserProfile, OrderTotals {}
+
+/** LIKE pattern for "contains", with the admin's % and _ taken literally (escape character !). */
+function containsPattern(text: string): string {
+  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
+}
+
+function filteredUsers(db: DB, filter: UserFilter) {
+  let query = db.selectFrom('user')
+  const search = filter.search?.trim().slice(0, USER_SEARCH_MAX)
+  if (search) {
+    const pattern = containsPattern(search)
+    query = query.where(sql<boolean>`(lower(name) like ${pattern} escape '!' or email like ${pattern} escape '!')`)
+  }
+  if (filter.status) query = query.where('status', '=', filter.status)
+  if (filter.role) query = query.where('role', '=', filter.role)
+  return query
+}
+
+/** Order count and spending of each user (one grouped query over `order_user_id_idx`). */
+export async function orderTotalsOf(db: DB, userIds: readonly string[]): Promise<Map<string, OrderTotals>> {
+  const totals = new Map<string, OrderTotals>()
+  if (userIds.length === 0) return totals
+  const rows = await db
+    .selectFrom('order')
+    .select((eb) => [
+      'userId',
+      eb.fn.countAll<number | string>().as('orderCount'),
+      eb.fn
+        .sum<number | string | null>(
+          sql`case when status in ('paid', 'delivered') then coalesce(paid_amount, amount) else 0 end`,
+        )
+        .as('totalSpent'),
+    ])
+    .where('userId', 'in', [...userIds])
+    .groupBy('userId')
+    .execute()
+  for (const row of rows) {
+    if (row.userId) totals.set(row.userId, { orderCount: Number(row.orderCount), totalSpent: Number(row.totalSpent ?? 0) })
+  }
+  return totals
+}
+
+const profileColumns = [
+  'id',
+  'name',
+  'email',
+  'emailVerified',
+  'photo',
+  'role',
+  'status',
+  'canCreateProducts',
+  'canManageOrders',
+  'canManageUsers',
+  'createdAt',
+  'updatedAt',
+  'lastActiveAt',
+] as const
+
+/** One page of users, newest first, with their orders and spending. */
+export async function listAdminUsers(
+  db: DB,
+  filter: UserFilter & { page?: number; pageSize?: number } = {},
+): Promise<{ users: AdminUserRow[]; total: number } & Pagination> {
+  const counted = await filteredUsers(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow()
+  const total = Number(counted.total)
+  const pagination = paginate(total, filter, { defaultSize: USERS_PAGE_SIZE, maxSize: 100 })
+  const rows = await filteredUsers(db, filter)
+    .select(profileColumns)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pagination.pageSize)
+    .offset(pagination.offset)
+    .execute()
+  const totals = await orderTotalsOf(
+    db,
+    rows.map((row) => row.id),
+  )
+  return {
+    users: rows.map((row) => ({ ...toUserProfile(row), ...(totals.get(row.id) ?? { orderCount: 0, totalSpent: 0 }) })),
+    total,
+    ...pagination,
+  }
+}
+
+/** One user with their figures and sign-in facts, or null. */
+export async function getAdminUser(
+  db: DB,
+  userId: string,
+): Promise<(AdminUserRow & { sessions: number; hasPassword: boolean; providers: string[] }) | null> {
+  const profile = await getUserProfile(db, userId)
+  if (!profile) return null
+  const [totals, sessions, accounts] = await Promise.all([
+    orderTotalsOf(db, [userId]),
+    db
+      .selectFrom('session')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('userId', '=', userId)
+      .executeTakeFirstOrThrow(),
+    db.selectFrom('account').select(['providerId', 'password']).where('userId', '=', userId).execute(),
+  ])
+  return {
+    ...profile,
+    ...(totals.get(userId) ?? { orderCount: 0, totalSpent: 0 }),
+    sessions: Number(sessions.count),
+    hasPassword: accounts.some((account) => account.providerId === 'credential' && Boolean(account.password)),
+    providers: accounts.map((account) => account.providerId),
+  }
+}
+
+/**
+ * Active admins (stored role, or a verified ADMIN_EMAILS address) other than `exceptId`.
+ * Admins are few, so the rows are read and judged by `effectiveAccess`.
+ */
+export async function countOtherActiveAdmins(db: DB, exceptId: string, adminEmails: readonly string[]): Promise<number> {
+  const rows = await db
+    .selectFrom('user')
+    .select(profileColumns)
+    .where('status', '=', 'active')
+    .where('id', '<>', exceptId)
+    .where((eb) =>
+      adminEmails.length ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])]) : eb('role', '=', 'admin'),
+    )
+    .execute()
+  return rows.map(toUserProfile).filter((profile) => effectiveAccess(profile, adminEmails).isAdmin).length
+}
+
+export interface UserChanges {
+  name: string
+  role: Role
+  status: UserStatus
+  permissions: Permissions
+}
+
+/** Writes an admin's change to a user; suspending ends their sessions (same transaction). */
+export async function updateUserAccount(db: DB, userId: string, changes: UserChanges, now = new Date()): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({
+      name: changes.name,
+      role: changes.role,
+      status: changes.status,
+      canCreateProducts: toFlag(changes.permissions.canCreateProducts),
+      canManageOrders: toFlag(changes.permissions.canManageOrders),
+      canManageUsers: toFlag(changes.permissions.canManageUsers),
+      updatedAt: now.toISOString(),
+    })
+    .where('id', '=', userId)
+    .execute()
+  if (changes.status === 'suspended') await endUserSessions(db, userId)
+}
+
+/**
+ * Stores a password hash (made by better-auth's hasher, so sign-in verifies it) as the user's
+ * e-mail + password login, adding that login when they had only Google.
+ */
+export async function setPasswordHash(db: DB, userId: string, hash: string, now = new Date()): Promise<void> {
+  const at = now.toISOString()
+  const result = await db
+    .updateTable('account')
+    .set({ password: hash, updatedAt: at })
+    .where('userId', '=', userId)
+    .where('providerId', '=', 'credential')
+    .executeTakeFirst()
+  if (Number(result.numUpdatedRows) > 0) return
+  await db
+    .insertInto('account')
+    .values({
+      id: newId(),
+      accountId: userId,
+      providerId: 'credential',
+      userId,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: null,
+      password: hash,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute()
+}

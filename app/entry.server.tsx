@@ -1,0 +1,82 @@
+import { PassThrough } from 'node:stream'
+import { createReadableStreamFromReadable } from '@react-router/node'
+import { isbot } from 'isbot'
+import type { RenderToPipeableStreamOptions } from 'react-dom/server'
+import { renderToPipeableStream } from 'react-dom/server'
+import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+
+/**
+ * React Router's default server entry, plus the Content-Security-Policy nonce: server/index.ts
+ * makes a fresh one per response, sends it in the policy and puts it in the load context; here
+ * it goes on every script tag React and React Router write (the hydration data, the module
+ * scripts and preloads, scroll restoration, streamed Suspense boundaries). The nonce appears in
+ * the HTML only as nonce="…" attributes, so a cached page can be served again with a fresh one
+ * substituted (docs/security.md).
+ */
+export const streamTimeout = 5_000
+
+declare module 'react-router' {
+  interface AppLoadContext {
+    /** This response's CSP nonce (set by server/index.ts). */
+    cspNonce?: string
+    /** Maintenance mode for this request (server/maintenance.ts): an admin, or a visitor. */
+    maintenance?: 'admin' | 'closed'
+  }
+}
+
+export default function handleRequest(
+  request: Request,
+  responseStatusCode: number,
+  responseHeaders: Headers,
+  routerContext: EntryContext,
+  loadContext: AppLoadContext,
+) {
+  // https://httpwg.org/specs/rfc9110.html#HEAD
+  if (request.method.toUpperCase() === 'HEAD') {
+    return new Response(null, { status: responseStatusCode, headers: responseHeaders })
+  }
+  const nonce = loadContext.cspNonce
+
+  return new Promise<Response>((resolve, reject) => {
+    let shellRendered = false
+    const userAgent = request.headers.get('user-agent')
+    // Crawlers (and SPA mode) get the whole page at once, not streamed.
+    const readyOption: keyof RenderToPipeableStreamOptions =
+      (userAgent && isbot(userAgent)) || routerContext.isSpaMode ? 'onAllReady' : 'onShellReady'
+
+    // Abort after streamTimeout, with time left to flush the rejected boundaries.
+    let timeoutId: ReturnType<typeof setTimeout> | undefined = setTimeout(
+      () => abort(),
+      streamTimeout + 1000,
+    )
+
+    const { pipe, abort } = renderToPipeableStream(
+      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      {
+        nonce,
+        [readyOption]() {
+          shellRendered = true
+          const body = new PassThrough({
+            final(callback) {
+              clearTimeout(timeoutId)
+              timeoutId = undefined
+              callback()
+            },
+          })
+          const stream = createReadableStreamFromReadable(body)
+          responseHeaders.set('Content-Type', 'text/html')
+          pipe(body)
+          resolve(new Response(stream, { headers: responseHeaders, status: responseStatusCode }))
+        },
+        onShellError(error: unknown) {
+          reject(error)
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500
+          // Errors before the shell are logged by React Router; these come later, while streaming.
+          if (shellRendered) console.error(error)
+        },
+      },
+    )
+  })
+}

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest'
+import { MANUAL_SECRET_MESSAGES } from '~/lib/stock-parse'
+import {
+  ORDER_ACTION_SCHEMAS,
+  ORDER_INPUT_MESSAGES,
+  orderActionSchema,
+  REFUND_NOTE_MAX,
+  REPLY_MAX,
+} from './order-actions'
+import { constraintsOf, parseSubmission } from './submission'
+
+const form = (fields: Record<string, string>) => {
+  const data = new FormData()
+  for (const [name, value] of Object.entries(fields)) data.set(name, value)
+  return data
+}
+const errorsOf = (fields: Record<string, string>) => {
+  const submission = parseSubmission(form(fields), orderActionSchema)
+  return submission.status === 'success' ? undefined : submission.error
+}
+
+describe('the order recovery actions schema', () => {
+  it('tells the actions apart by intent and trims the notes it keeps', () => {
+    const refund = parseSubmission(
+      form({ intent: 'refund', note: '  Paytm refund 4471 ', confirmed: 'yes' }),
+      orderActionSchema,
+    )
+    expect(refund.status).toBe('success')
+    expect(refund.status === 'success' && refund.value).toEqual({
+      intent: 'refund',
+      note: 'Paytm refund 4471',
+      confirmed: 'yes',
+    })
+    const resend = parseSubmission(form({ intent: 'resend' }), orderActionSchema)
+    expect(resend.status === 'success' && resend.value).toEqual({ intent: 'resend', confirmed: '' })
+  })
+
+  it('refuses an unknown intent', () => {
+    expect(errorsOf({ intent: 'delete' })).toHaveProperty('intent')
+  })
+
+  it('asks for a refund note and a reply that are more than spaces, within their limits', () => {
+    expect(errorsOf({ intent: 'refund', note: '   ' })).toEqual({
+      note: [ORDER_INPUT_MESSAGES.refundNoteRequired],
+    })
+    expect(errorsOf({ intent: 'refund', note: 'x'.repeat(REFUND_NOTE_MAX + 1) })).toEqual({
+      note: [ORDER_INPUT_MESSAGES.refundNoteTooLong],
+    })
+    expect(errorsOf({ intent: 'refund', note: ` ${'x'.repeat(REFUND_NOTE_MAX)} ` })).toBeUndefined()
+    expect(errorsOf({ intent: 'reply' })).toEqual({ reply: [ORDER_INPUT_MESSAGES.replyRequired] })
+    expect(errorsOf({ intent: 'reply', reply: 'x'.repeat(REPLY_MAX + 1) })).toEqual({
+      reply: ['Please keep the reply under 2,000 characters.'],
+    })
+    expect(errorsOf({ intent: 'replace', reason: 'x'.repeat(501) })).toEqual({
+      reason: ['Please keep the reason under 500 characters.'],
+    })
+    expect(errorsOf({ intent: 'replace', reason: '' })).toBeUndefined()
+  })
+
+  it('reads hand-delivered details as parseManualSecret does, one message at a time', () => {
+    expect(errorsOf({ intent: 'deliver', secret: ' \n ' })).toEqual({
+      secret: [MANUAL_SECRET_MESSAGES.empty],
+    })
+    expect(errorsOf({ intent: 'deliver', secret: 'x'.repeat(4001) })).toEqual({
+      secret: [MANUAL_SECRET_MESSAGES.tooLong],
+    })
+    expect(errorsOf({ intent: 'deliver', secret: 'bad\u0007bell' })).toEqual({
+      secret: [MANUAL_SECRET_MESSAGES.invalid],
+    })
+    expect(errorsOf({ intent: 'deliver', secret: 'Email: a@b.in\nPassword: x' })).toBeUndefined()
+  })
+
+  it('gives each form the limits its schema defines', () => {
+    expect(constraintsOf(ORDER_ACTION_SCHEMAS.refund).note).toEqual({
+      required: true,
+      maxLength: REFUND_NOTE_MAX,
+    })
+    expect(constraintsOf(ORDER_ACTION_SCHEMAS.reply).reply).toEqual({
+      required: true,
+      maxLength: REPLY_MAX,
+    })
+    expect(constraintsOf(ORDER_ACTION_SCHEMAS.deliver).secret).toEqual({
+      required: true,
+      maxLength: 4000,
+    })
+    expect(constraintsOf(ORDER_ACTION_SCHEMAS.replace).reason).toEqual({
+      required: false,
+      maxLength: 500,
+    })
+  })
+})

@@ -1,0 +1,187 @@
+import { z } from '~/lib/validation/zod'
+
+/**
+ * The admin Settings page's forms (app/routes/admin/settings.tsx), one schema per tab, shared by
+ * the browser and the action. Each reads the form as the browser sends it (text, checkboxes as
+ * "on" or absent) and gives the typed values app/data/settings.server.ts stores, which checks
+ * them once more.
+ */
+export const SETTINGS_TABS = [
+  'general',
+  'notifications',
+  'security',
+  'system',
+  'appearance',
+] as const
+export type SettingsTab = (typeof SETTINGS_TABS)[number]
+
+export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
+  general: 'General',
+  notifications: 'Notifications',
+  security: 'Security',
+  system: 'System',
+  appearance: 'Appearance',
+}
+
+export const SETTINGS_SAVED = 'Settings saved'
+export const SETTINGS_SAVE_FAILED = 'Settings could not be saved. Check the fields below.'
+
+export const CURRENCIES = ['INR', 'USD', 'EUR'] as const
+export const TIMEZONES = ['Asia/Kolkata', 'America/New_York', 'Europe/London'] as const
+export const LANGUAGES = ['en', 'hi', 'es'] as const
+export const THEMES = ['light', 'dark', 'auto'] as const
+
+export const LANGUAGE_LABELS: Record<(typeof LANGUAGES)[number], string> = {
+  en: 'English',
+  hi: 'हिन्दी (Hindi)',
+  es: 'Español (Spanish)',
+}
+export const THEME_LABELS: Record<(typeof THEMES)[number], string> = {
+  light: 'Light',
+  dark: 'Dark',
+  auto: 'Auto (follow the device)',
+}
+
+/** GSTIN: 2-digit state code, PAN (5 letters, 4 digits, a letter), entity number, Z, check. */
+export const GSTIN_PATTERN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '')
+const trimmed = (max: number, label: string) =>
+  z.preprocess(
+    (v) => text(v).trim(),
+    z.string().max(max, `${label} must be at most ${max} characters`),
+  )
+const checkbox = z.preprocess(
+  (value) => value === 'on' || value === 'true' || value === true,
+  z.boolean(),
+)
+const optional = (check: (value: string) => boolean, message: string, max: number) =>
+  z.preprocess(
+    (v) => text(v).trim(),
+    z
+      .string()
+      .max(max, message)
+      .refine((v) => v === '' || check(v), message),
+  )
+const choice = <const T extends readonly [string, ...string[]]>(options: T, message: string) =>
+  z.preprocess((v) => text(v), z.enum(options, { error: message }))
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export const generalSettingsSchema = z.object({
+  tab: z.literal('general'),
+  siteName: z.preprocess(
+    (v) => text(v).trim(),
+    z.string().min(1, 'Enter the site name').max(80, 'The site name must be at most 80 characters'),
+  ),
+  siteDescription: trimmed(300, 'The description'),
+  contactEmail: optional((v) => EMAIL.test(v), 'Enter a valid e-mail address', 254),
+  phoneNumber: optional(
+    (v) => /^\+?[\d\s-]{6,20}$/.test(v),
+    'Enter a phone number: digits, spaces, dashes and an optional +',
+    30,
+  ),
+  whatsappNumber: z.preprocess(
+    (v) => text(v).replace(/[\s+-]/g, ''),
+    z
+      .string()
+      .refine(
+        (v) => v === '' || /^\d{8,15}$/.test(v),
+        'Enter the WhatsApp number with its country code, digits only (e.g. 919876543210)',
+      ),
+  ),
+  whatsappCommunityUrl: optional(
+    (v) => /^https:\/\/\S+$/.test(v) && URL.canParse(v),
+    'Enter the community link starting with https://',
+    300,
+  ),
+  sellerName: trimmed(120, 'The legal name'),
+  sellerAddress: trimmed(500, 'The address'),
+  sellerGstin: z.preprocess(
+    (v) => text(v).trim().toUpperCase(),
+    z
+      .string()
+      .refine(
+        (v) => v === '' || GSTIN_PATTERN.test(v),
+        'Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)',
+      ),
+  ),
+  invoicePrefix: z.preprocess(
+    (v) => text(v).trim().toUpperCase(),
+    z.string().regex(/^[A-Z0-9]{1,4}$/, 'The invoice prefix is 1 to 4 letters or digits'),
+  ),
+})
+
+export const notificationSettingsSchema = z.object({
+  tab: z.literal('notifications'),
+  enableNotifications: checkbox,
+  alertRecipients: z.preprocess(
+    (v) =>
+      text(v)
+        .split(/[\s,;]+/)
+        .map((part) => part.trim())
+        .filter(Boolean),
+    z
+      .array(z.string().regex(EMAIL, 'Every recipient must be a valid e-mail address'))
+      .max(10, 'At most 10 recipients'),
+  ),
+  lowStockThreshold: z.preprocess(
+    (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v))),
+    z
+      .number({ error: 'Enter a whole number from 0 to 1000' })
+      .int('Enter a whole number from 0 to 1000')
+      .min(0, 'Enter a whole number from 0 to 1000')
+      .max(1000, 'Enter a whole number from 0 to 1000'),
+  ),
+  deliveryMailIncludesSecret: checkbox,
+})
+
+export const securitySettingsSchema = z.object({
+  tab: z.literal('security'),
+  enableRegistration: checkbox,
+})
+
+export const systemSettingsSchema = z
+  .object({
+    tab: z.literal('system'),
+    maintenanceMode: checkbox,
+    currency: choice(CURRENCIES, 'Choose INR, USD or EUR'),
+    currencyRate: z.preprocess(
+      (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v))),
+      z
+        .number({ error: 'Enter the rupees one unit of the currency is worth, e.g. 83.50' })
+        .positive('Enter the rupees one unit of the currency is worth, e.g. 83.50')
+        .max(100000, 'Enter the rupees one unit of the currency is worth, e.g. 83.50'),
+    ),
+    timezone: choice(TIMEZONES, 'Choose one of the listed time zones'),
+    language: choice(LANGUAGES, 'Choose English, Hindi or Spanish'),
+  })
+  .transform((value) => (value.currency === 'INR' ? { ...value, currencyRate: 1 } : value))
+
+export const appearanceSettingsSchema = z.object({
+  tab: z.literal('appearance'),
+  theme: choice(THEMES, 'Choose light, dark or auto'),
+})
+
+export const SETTINGS_SCHEMAS = {
+  general: generalSettingsSchema,
+  notifications: notificationSettingsSchema,
+  security: securitySettingsSchema,
+  system: systemSettingsSchema,
+  appearance: appearanceSettingsSchema,
+} as const
+
+/** The action's one schema: the tab field says which form was sent. */
+export const settingsFormSchema = z.discriminatedUnion('tab', [
+  generalSettingsSchema,
+  notificationSettingsSchema,
+  securitySettingsSchema,
+  systemSettingsSchema,
+  appearanceSettingsSchema,
+])
+
+export type SettingsFormValue = z.output<typeof settingsFormSchema>
+
+export function isSettingsTab(value: unknown): value is SettingsTab {
+  return typeof value === 'string' && (SETTINGS_TABS as readonly string[]).includes(value)
+}

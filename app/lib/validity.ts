@@ -1,0 +1,96 @@
+/**
+ * A product's validity is free text typed by the shop ("12 months", "1 Year", "30 days",
+ * "Lifetime"). The customer dashboard reads it as a duration to say when a delivered
+ * subscription runs out; text that is not a duration ("Lifetime", "Until cancelled", empty)
+ * has no end and gives null. Browser safe.
+ */
+export type ValidityUnit = 'day' | 'week' | 'month' | 'year'
+
+export interface ValidityDuration {
+  amount: number
+  unit: ValidityUnit
+}
+
+const UNITS: ReadonlyArray<[RegExp, ValidityUnit]> = [
+  [/^(d|ds|day|days|dy|dys)$/, 'day'],
+  [/^(w|wk|wks|week|weeks)$/, 'week'],
+  [/^(m|mo|mos|mon|mons|mth|mths|month|months)$/, 'month'],
+  [/^(y|yr|yrs|year|years|yearly|annual|annually)$/, 'year'],
+]
+
+const WORDS: Readonly<Record<string, number>> = {
+  a: 1,
+  an: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  eighteen: 18,
+  twenty: 20,
+  thirty: 30,
+  ninety: 90,
+}
+
+/** Words that make a text open-ended whatever number it also contains. */
+const OPEN_ENDED =
+  /\b(lifetime|life\s*time|forever|permanent|unlimited|perpetual|never\s+expires?)\b/
+
+/** The first "<number> <unit>" in the text, e.g. "Valid for 12 Months (auto-renew)". */
+export function parseValidity(text: string | null | undefined): ValidityDuration | null {
+  if (!text) return null
+  const lower = text.toLowerCase().normalize('NFKC')
+  if (OPEN_ENDED.test(lower)) return null
+  if (/^\s*(monthly)\s*$/.test(lower)) return { amount: 1, unit: 'month' }
+  if (/^\s*(yearly|annual|annually)\s*$/.test(lower)) return { amount: 1, unit: 'year' }
+  if (/^\s*(weekly)\s*$/.test(lower)) return { amount: 1, unit: 'week' }
+  // A number (digits or a word), an optional hyphen or space, then a unit.
+  const pattern = /(\d+(?:\.\d+)?|[a-z]+)\s*-?\s*([a-z]+)/g
+  for (const match of lower.matchAll(pattern)) {
+    const [, count, unitWord] = match
+    if (!count || !unitWord) continue
+    const amount = /^\d/.test(count) ? Number(count) : WORDS[count]
+    if (amount === undefined || !Number.isFinite(amount) || amount <= 0) continue
+    const unit = UNITS.find(([re]) => re.test(unitWord))?.[1]
+    if (!unit) continue
+    // Fractions of a month or year ("1.5 years") become months or days.
+    if (!Number.isInteger(amount)) {
+      if (unit === 'year') return { amount: Math.round(amount * 12), unit: 'month' }
+      if (unit === 'month') return { amount: Math.round(amount * 30), unit: 'day' }
+      if (unit === 'week') return { amount: Math.round(amount * 7), unit: 'day' }
+      return { amount: Math.round(amount), unit: 'day' }
+    }
+    // Beyond a century is not a subscription term.
+    if ((unit === 'year' && amount > 100) || (unit === 'month' && amount > 1200)) return null
+    if ((unit === 'day' && amount > 36500) || (unit === 'week' && amount > 5200)) return null
+    return { amount, unit }
+  }
+  return null
+}
+
+/**
+ * The instant a validity that started at `start` ends. Months and years keep the day of the
+ * month, or the month's last day when it has fewer (31 January + 1 month = 28/29 February).
+ */
+export function validityEnd(start: Date, duration: ValidityDuration): Date {
+  const end = new Date(start.getTime())
+  if (duration.unit === 'day' || duration.unit === 'week') {
+    const days = duration.unit === 'week' ? duration.amount * 7 : duration.amount
+    end.setUTCDate(end.getUTCDate() + days)
+    return end
+  }
+  const months = duration.unit === 'year' ? duration.amount * 12 : duration.amount
+  const day = end.getUTCDate()
+  end.setUTCDate(1)
+  end.setUTCMonth(end.getUTCMonth() + months)
+  const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate()
+  end.setUTCDate(Math.min(day, lastDay))
+  return end
+}

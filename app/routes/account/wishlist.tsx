@@ -1,0 +1,201 @@
+import Bell from 'lucide-react/icons/bell'
+import BellOff from 'lucide-react/icons/bell-off'
+import Heart from 'lucide-react/icons/heart'
+import ShoppingBag from 'lucide-react/icons/shopping-bag'
+import Trash2 from 'lucide-react/icons/trash-2'
+import { Form, Link } from 'react-router'
+import { accountPageMeta } from '~/components/auth/messages'
+import { Badge } from '~/components/ui/badge'
+import { buttonVariants } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { ResponsiveImage } from '~/components/ui/responsive-image'
+import { listWishlist } from '~/data/wishlist.server'
+import { services } from '~/lib/app-context.server'
+import { imageRefs } from '~/lib/images.server'
+import { formatRupees } from '~/lib/money'
+import { accountPageHeaders } from '~/lib/page-headers'
+import { requireUser } from '~/services/auth.server'
+import type { Route } from './+types/wishlist'
+
+/**
+ * /dashboard/wishlist: the signed-in user's own wishlist (app/data/wishlist.server.ts), with
+ * price, stock and Buy; each product can be removed, and an out-of-stock one can mail when it
+ * is back. The buttons post to /wishlist (app/routes/account/wishlist-action.tsx).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const user = await requireUser(request)
+  const items = await listWishlist(services().db, user.id)
+  const images = await imageRefs(items.map((item) => item.image))
+  return {
+    items: items.map((item, index) => ({
+      productId: item.productId,
+      slug: item.slug,
+      title: item.title,
+      category: item.category,
+      price: item.price,
+      originalPrice: item.originalPrice,
+      discount: item.discount,
+      inStock: item.inStock,
+      buyNowLink: item.buyNowLink,
+      notifyRestock: item.notifyRestock,
+      image: images[index] ?? null,
+    })),
+  }
+}
+
+export const headers = accountPageHeaders
+
+const HERE = '/dashboard/wishlist'
+
+type Item = Route.ComponentProps['loaderData']['items'][number]
+
+function BuyLink({ item }: { item: Item }) {
+  if (!item.inStock) return null
+  if (item.buyNowLink) {
+    return (
+      <a
+        href={item.buyNowLink}
+        target="_blank"
+        rel="noopener noreferrer"
+        className={buttonVariants({ size: 'sm' })}
+      >
+        Buy
+        <span className="sr-only"> {item.title} (opens in a new tab)</span>
+      </a>
+    )
+  }
+  return (
+    <Link to={`/checkout/${item.slug}`} className={buttonVariants({ size: 'sm' })}>
+      Buy<span className="sr-only"> {item.title}</span>
+    </Link>
+  )
+}
+
+function WishlistRow({ item }: { item: Item }) {
+  return (
+    <li>
+      <Card padding="none" className="flex gap-3 p-3 sm:gap-4 sm:p-4">
+        <Link
+          to={`/product/${item.slug}`}
+          className="w-24 shrink-0 overflow-hidden rounded-xl sm:w-32"
+          tabIndex={-1}
+          aria-hidden="true"
+        >
+          <ResponsiveImage image={item.image} alt="" sizes="128px" maxWidth={320} />
+        </Link>
+        <div className="flex min-w-0 flex-1 flex-col gap-2">
+          <div className="flex flex-wrap items-start justify-between gap-2">
+            <div className="min-w-0">
+              <p className="text-xs text-slate-600 dark:text-slate-400">{item.category}</p>
+              <h2 className="font-semibold text-slate-950 dark:text-white">
+                <Link to={`/product/${item.slug}`} className="hover:underline">
+                  {item.title}
+                </Link>
+              </h2>
+            </div>
+            {item.inStock ? (
+              <Badge tone="success">In stock</Badge>
+            ) : (
+              <Badge tone="danger">Out of stock</Badge>
+            )}
+          </div>
+          <p className="flex flex-wrap items-baseline gap-x-2">
+            <span className="text-lg font-bold text-slate-950 dark:text-white">
+              <span className="sr-only">Price </span>
+              {formatRupees(item.price)}
+            </span>
+            {item.originalPrice > item.price ? (
+              <s className="text-sm text-slate-600 dark:text-slate-400">
+                <span className="sr-only">Original price </span>
+                {formatRupees(item.originalPrice)}
+              </s>
+            ) : null}
+            {item.discount > 0 ? (
+              <span className="text-sm font-semibold text-emerald-700 dark:text-emerald-400">
+                Save {item.discount}%
+              </span>
+            ) : null}
+          </p>
+          <div className="mt-auto flex flex-wrap items-center gap-2">
+            <BuyLink item={item} />
+            {!item.inStock ? (
+              <Form method="post" action="/wishlist">
+                <input type="hidden" name="intent" value="notify" />
+                <input type="hidden" name="productId" value={item.productId} />
+                <input type="hidden" name="redirectTo" value={HERE} />
+                <input type="hidden" name="on" value={item.notifyRestock ? 'no' : 'yes'} />
+                <button
+                  type="submit"
+                  aria-pressed={item.notifyRestock}
+                  className={buttonVariants({ variant: 'outline', size: 'sm' })}
+                >
+                  {item.notifyRestock ? (
+                    <Bell aria-hidden="true" className="size-4" />
+                  ) : (
+                    <BellOff aria-hidden="true" className="size-4" />
+                  )}
+                  E-mail me when back<span className="sr-only">: {item.title}</span>
+                </button>
+              </Form>
+            ) : null}
+            <Form method="post" action="/wishlist">
+              <input type="hidden" name="intent" value="remove" />
+              <input type="hidden" name="productId" value={item.productId} />
+              <input type="hidden" name="redirectTo" value={HERE} />
+              <button
+                type="submit"
+                className={buttonVariants({ variant: 'dangerOutline', size: 'sm' })}
+              >
+                <Trash2 aria-hidden="true" className="size-4" />
+                Remove<span className="sr-only"> {item.title}</span>
+              </button>
+            </Form>
+          </div>
+        </div>
+      </Card>
+    </li>
+  )
+}
+
+export default function Wishlist({ loaderData }: Route.ComponentProps) {
+  const { items } = loaderData
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
+          Wishlist
+        </h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-300">
+          {items.length === 0
+            ? 'Save products with the heart to find them here.'
+            : `${items.length} saved product${items.length === 1 ? '' : 's'}. We e-mail you when one that is out of stock comes back.`}
+        </p>
+      </div>
+      {items.length === 0 ? (
+        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-700 dark:bg-slate-900">
+          <Heart aria-hidden="true" className="mx-auto size-10 text-slate-400" />
+          <h2 className="mt-3 text-lg font-semibold text-slate-950 dark:text-white">
+            Your wishlist is empty
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+            Tap the heart on any product to save it for later.
+          </p>
+          <Link to="/#services" className={`${buttonVariants()} mt-5`}>
+            <ShoppingBag aria-hidden="true" className="size-4" />
+            Browse Products
+          </Link>
+        </div>
+      ) : (
+        <ul className="space-y-3">
+          {items.map((item) => (
+            <WishlistRow key={item.productId} item={item} />
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Wishlist')
+}

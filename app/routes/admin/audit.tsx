@@ -1,0 +1,298 @@
+import History from 'lucide-react/icons/history'
+import { Form, Link } from 'react-router'
+import { EmptyState } from '~/components/admin/empty-state'
+import { ListRange, SelectField } from '~/components/admin/list-filters'
+import { PageHeader } from '~/components/admin/page-header'
+import { ListPagination } from '~/components/admin/pagination'
+import { accountPageMeta } from '~/components/auth/messages'
+import { FormAlert } from '~/components/forms'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { Field } from '~/components/ui/field'
+import { Input } from '~/components/ui/input'
+import { listAuditActors, listAuditEntries } from '~/data/audit.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { shopDateTime } from '~/lib/date-format'
+import { adminOrderPath } from '~/lib/order-status'
+import { startOfDayIn } from '~/lib/shop-month'
+import { requirePermission } from '~/services/permissions.server'
+import type { Route } from './+types/audit'
+
+/**
+ * /admin/audit (Can Manage Users): every change admins made in the back office (docs/audit.md),
+ * newest first, with who, when (the shop's time zone), from which address, and each changed
+ * field before and after (secrets were masked when the entry was written). Filters by actor,
+ * kind of thing changed and a date range (days in the shop's time zone), all in the URL.
+ */
+const AUDIT_PATH = '/admin/audit'
+
+const KINDS: Record<string, string> = {
+  product: 'Products',
+  stock: 'Stock',
+  order: 'Orders',
+  user: 'Users',
+  settings: 'Settings',
+  gateway: 'Payment gateways',
+  'payment-link': 'Payment links',
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/
+const VALUE_MAX = 300
+
+function shown(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '(empty)'
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX)}…` : text
+}
+
+/** The calendar day after a YYYY-MM-DD day. */
+function nextDay(day: string): string {
+  const [y, m, d] = day.split('-').map(Number)
+  return new Date(Date.UTC(y!, m! - 1, d! + 1)).toISOString().slice(0, 10)
+}
+
+function targetLink(type: string, id: string | null): string | null {
+  if (!id) return null
+  if (type === 'user') return `/admin/users/${encodeURIComponent(id)}`
+  if (type === 'order') return adminOrderPath(id)
+  if (type === 'product') return `/admin/products/edit/${encodeURIComponent(id)}`
+  return null
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canManageUsers')
+  const { db } = services()
+  const url = new URL(request.url)
+  const settings = await getSiteSettings(db)
+  const actor = url.searchParams.get('actor') ?? ''
+  const kindParam = url.searchParams.get('kind') ?? ''
+  const kind = kindParam in KINDS ? kindParam : ''
+  const fromParam = (url.searchParams.get('from') ?? '').trim()
+  const toParam = (url.searchParams.get('to') ?? '').trim()
+  const errors: string[] = []
+  const from = fromParam ? startOfDayIn(fromParam, settings.timezone) : null
+  if (fromParam && (!DAY.test(fromParam) || !from))
+    errors.push('The "From" date must be a date like 2026-03-05.')
+  const toDay = toParam ? startOfDayIn(toParam, settings.timezone) : null
+  if (toParam && (!DAY.test(toParam) || !toDay))
+    errors.push('The "To" date must be a date like 2026-03-05.')
+  // "To" includes its whole day: entries before the next day's midnight.
+  const to = toDay ? startOfDayIn(nextDay(toParam), settings.timezone) : null
+  if (from && to && from >= to) errors.push('The "From" date must be on or before the "To" date.')
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+
+  const [actors, result] = await Promise.all([
+    listAuditActors(db),
+    errors.length
+      ? Promise.resolve(null)
+      : listAuditEntries(db, {
+          actorId: actor || undefined,
+          targetType: kind || undefined,
+          from: from?.toISOString(),
+          to: to?.toISOString(),
+          page,
+        }),
+  ])
+  const date = shopDateTime(settings.timezone, { seconds: true })
+  return {
+    filter: { actor, kind, from: fromParam, to: toParam },
+    errors,
+    actors: actors.map((a) => ({
+      id: a.actorId,
+      label: a.actorName ? `${a.actorName} (${a.actorEmail})` : a.actorEmail,
+    })),
+    page: result
+      ? { number: result.page, count: result.pageCount, size: result.pageSize, total: result.total }
+      : { number: 1, count: 1, size: 50, total: 0 },
+    entries: (result?.entries ?? []).map((entry) => ({
+      id: entry.id,
+      at: entry.createdAt,
+      when: date.format(new Date(entry.createdAt)),
+      actor: entry.actorName || entry.actorEmail || 'The system',
+      actorEmail: entry.actorName ? entry.actorEmail : '',
+      ip: entry.ip,
+      action: entry.action,
+      kind: KINDS[entry.targetType] ?? entry.targetType,
+      targetId: entry.targetId,
+      targetLink: targetLink(entry.targetType, entry.targetId),
+      summary: entry.summary,
+      changes: Object.entries(entry.changes ?? {}).map(([field, change]) => ({
+        field,
+        before: shown(change.before),
+        after: shown(change.after),
+      })),
+    })),
+  }
+}
+
+function auditQuery(
+  filter: { actor: string; kind: string; from: string; to: string },
+  page: number,
+) {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(filter)) if (value) params.set(key, value)
+  if (page > 1) params.set('page', String(page))
+  const query = params.toString()
+  return query ? `?${query}` : ''
+}
+
+export default function AdminAudit({ loaderData }: Route.ComponentProps) {
+  const { filter, errors, actors, page, entries } = loaderData
+  const filtered = Boolean(filter.actor || filter.kind || filter.from || filter.to)
+  return (
+    <div className="mx-auto max-w-6xl space-y-6">
+      <PageHeader
+        title="Audit Log"
+        description="Every change made in the back office: who made it, when, from where, and what it changed."
+      />
+      <section
+        aria-label="Audit entries"
+        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        <Form
+          method="get"
+          action={AUDIT_PATH}
+          className="grid gap-3 border-b border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end dark:border-slate-800"
+        >
+          <SelectField
+            id="audit-actor"
+            label="Actor"
+            name="actor"
+            value={filter.actor}
+            allLabel="Everyone"
+            options={actors.map((a) => ({ value: a.id, label: a.label }))}
+          />
+          <SelectField
+            id="audit-kind"
+            label="Kind"
+            name="kind"
+            value={filter.kind}
+            allLabel="All kinds"
+            options={Object.entries(KINDS).map(([value, label]) => ({ value, label }))}
+          />
+          <Field label="From" id="audit-from">
+            {(control) => <Input {...control} type="date" name="from" defaultValue={filter.from} />}
+          </Field>
+          <Field label="To" id="audit-to">
+            {(control) => <Input {...control} type="date" name="to" defaultValue={filter.to} />}
+          </Field>
+          <div className="flex gap-2">
+            <Button type="submit">Filter</Button>
+            {filtered ? (
+              <Link to={AUDIT_PATH} className={buttonVariants({ variant: 'secondary' })}>
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </Form>
+
+        {errors.length ? (
+          <div className="p-4">
+            <FormAlert>{errors.join(' ')}</FormAlert>
+          </div>
+        ) : (
+          <ListRange path={AUDIT_PATH} page={page} noun={{ one: 'entry', many: 'entries' }} />
+        )}
+
+        {entries.length === 0 ? (
+          <EmptyState icon={History} title="No Entries Found">
+            {filtered
+              ? 'No change matches these filters.'
+              : 'Changes appear here as soon as an admin makes one.'}
+          </EmptyState>
+        ) : (
+          <ol
+            aria-label="Changes, newest first"
+            className="divide-y divide-slate-100 dark:divide-slate-800"
+          >
+            {entries.map((entry) => (
+              <li key={entry.id} className="p-4">
+                <div className="flex flex-wrap items-baseline justify-between gap-2">
+                  <p className="font-semibold text-slate-950 dark:text-white">
+                    {entry.summary || entry.action}
+                  </p>
+                  <time dateTime={entry.at} className="text-xs text-slate-500 dark:text-slate-400">
+                    {entry.when}
+                  </time>
+                </div>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                  <span className="font-medium text-slate-800 dark:text-slate-200">
+                    {entry.actor}
+                  </span>
+                  {entry.actorEmail ? ` (${entry.actorEmail})` : ''}
+                  {entry.ip ? ` from ${entry.ip}` : ''} · {entry.kind} ·{' '}
+                  <code className="font-mono text-xs">{entry.action}</code>
+                  {entry.targetId ? (
+                    <>
+                      {' · '}
+                      {entry.targetLink ? (
+                        <Link
+                          to={entry.targetLink}
+                          className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-300"
+                        >
+                          {entry.targetId}
+                        </Link>
+                      ) : (
+                        <code className="font-mono text-xs">{entry.targetId}</code>
+                      )}
+                    </>
+                  ) : null}
+                </p>
+                {entry.changes.length ? (
+                  <div className="mt-2 overflow-x-auto">
+                    <table className="w-full min-w-[28rem] text-left text-sm">
+                      <caption className="sr-only">What changed</caption>
+                      <thead className="text-xs text-slate-500 dark:text-slate-400">
+                        <tr>
+                          <th scope="col" className="py-1 pr-3 font-medium">
+                            Field
+                          </th>
+                          <th scope="col" className="py-1 pr-3 font-medium">
+                            Before
+                          </th>
+                          <th scope="col" className="py-1 font-medium">
+                            After
+                          </th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {entry.changes.map((change) => (
+                          <tr
+                            key={change.field}
+                            className="border-t border-slate-100 align-top dark:border-slate-800"
+                          >
+                            <th
+                              scope="row"
+                              className="py-1 pr-3 font-mono text-xs font-normal text-slate-700 dark:text-slate-300"
+                            >
+                              {change.field}
+                            </th>
+                            <td className="break-all py-1 pr-3 text-rose-800 dark:text-rose-300">
+                              {change.before}
+                            </td>
+                            <td className="break-all py-1 text-emerald-800 dark:text-emerald-300">
+                              {change.after}
+                            </td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </div>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+        )}
+        <ListPagination
+          page={page.number}
+          pageCount={page.count}
+          href={(n) => `${AUDIT_PATH}${auditQuery(filter, n)}`}
+        />
+      </section>
+    </div>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Audit Log')
+}

@@ -1,0 +1,386 @@
+import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
+import type { ReactNode } from 'react'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { PageHeader } from '~/components/admin/page-header'
+import { FormErrors, SelectField, TextareaField, TextField, useAppForm } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
+import { Checkbox } from '~/components/ui/input'
+import { FieldError } from '~/components/ui/field'
+import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { flashHeaders, readFlash } from '~/lib/flash.server'
+import { readFormData } from '~/lib/form-data.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import {
+  CURRENCIES,
+  isSettingsTab,
+  LANGUAGE_LABELS,
+  LANGUAGES,
+  SETTINGS_SAVE_FAILED,
+  SETTINGS_SAVED,
+  SETTINGS_SCHEMAS,
+  SETTINGS_TAB_LABELS,
+  SETTINGS_TABS,
+  settingsFormSchema,
+  THEME_LABELS,
+  THEMES,
+  TIMEZONES,
+  type SettingsTab,
+} from '~/lib/validation/settings'
+import { parseSubmission } from '~/lib/validation/submission'
+import { requireAdmin } from '~/services/permissions.server'
+import { saveSiteSettings } from '~/services/settings.server'
+import type { Route } from './+types/settings'
+
+/**
+ * /admin/settings: the shop's settings in five tabs (General, Notifications, Security, System,
+ * Appearance), each its own form. A save writes only that tab's fields, records the change in
+ * the audit log and takes effect on every page within two seconds (docs/settings.md). Any
+ * admin may change them: there is no separate settings permission (docs/settings.md).
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requireAdmin(request)
+  const { db } = services()
+  const url = new URL(request.url)
+  const requested = url.searchParams.get('tab')
+  const tab: SettingsTab = isSettingsTab(requested) ? requested : 'general'
+  const [settings, { flash, headers }] = await Promise.all([
+    getSiteSettings(db),
+    readFlash(request),
+  ])
+  return data({ tab, settings: formValues(settings), flash }, { headers })
+}
+
+/** What the forms show: the stored settings as text fields hold them. */
+function formValues(settings: SiteSettings) {
+  return {
+    ...settings,
+    alertRecipients: settings.alertRecipients.join(', '),
+    lowStockThreshold: String(settings.lowStockThreshold),
+    currencyRate: String(settings.currencyRate),
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requireAdmin(request)
+  const submission = parseSubmission(await readFormData(request), settingsFormSchema)
+  if (submission.status !== 'success') {
+    return data(
+      { result: submission.reply({ formErrors: [SETTINGS_SAVE_FAILED] }) },
+      { status: 400 },
+    )
+  }
+  const { tab, ...changes } = submission.value
+  const { db } = services()
+  try {
+    await saveSiteSettings(db, {
+      actor: { id: user.id, name: user.name, email: user.email },
+      ip: clientIp(context),
+      tab,
+      changes,
+    })
+  } catch (error) {
+    console.error('[admin] saving settings failed:', error)
+    return data(
+      {
+        result: submission.reply({
+          formErrors: ['Settings could not be saved. Please try again.'],
+        }),
+      },
+      { status: 500 },
+    )
+  }
+  throw redirect(`/admin/settings?tab=${tab}`, {
+    status: 303,
+    headers: await flashHeaders('success', SETTINGS_SAVED),
+  })
+}
+
+export function meta() {
+  return [{ title: 'Settings | Admin' }, { name: 'robots', content: 'noindex' }]
+}
+
+type FormValues = ReturnType<typeof formValues>
+type LastResult = SubmissionResult<string[]> | undefined
+
+export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { tab, settings, flash } = loaderData
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <PageHeader
+        title="Settings"
+        description="How the shop presents itself, who it tells about what, and how it runs. Changes apply to every page within two seconds."
+      />
+      <FlashNotice flash={flash} />
+      <nav aria-label="Settings sections" className="overflow-x-auto">
+        <ul className="flex min-w-max gap-1 rounded-xl border border-slate-200 bg-white p-1 dark:border-slate-800 dark:bg-slate-900">
+          {SETTINGS_TABS.map((id) => (
+            <li key={id}>
+              <Link
+                to={`?tab=${id}`}
+                replace
+                preventScrollReset
+                aria-current={id === tab ? 'page' : undefined}
+                className="inline-flex h-10 items-center rounded-lg px-4 text-sm font-semibold text-slate-700 hover:bg-slate-100 aria-[current=page]:bg-brand-600 aria-[current=page]:text-white dark:text-slate-200 dark:hover:bg-slate-800"
+              >
+                {SETTINGS_TAB_LABELS[id]}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      {/* A save comes back with a new flash: the form starts again from the stored values. */}
+      <SettingsForm
+        key={`${tab}-${flash?.id ?? ''}`}
+        tab={tab}
+        values={settings}
+        lastResult={actionData?.result as LastResult}
+      />
+    </div>
+  )
+}
+
+function SettingsForm({
+  tab,
+  values,
+  lastResult,
+}: {
+  tab: SettingsTab
+  values: FormValues
+  lastResult: LastResult
+}) {
+  const navigation = useNavigation()
+  const [form, fields] = useAppForm({
+    schema: SETTINGS_SCHEMAS[tab],
+    lastResult,
+    id: `settings-${tab}`,
+    defaultValue: values,
+  })
+  const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]['field']>
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('tab') === tab
+  return (
+    <Card as="section" aria-labelledby={`settings-${tab}-heading`}>
+      <h2
+        id={`settings-${tab}-heading`}
+        className="text-lg font-bold text-slate-950 dark:text-white"
+      >
+        {SETTINGS_TAB_LABELS[tab]}
+      </h2>
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-5">
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <input type="hidden" name="tab" value={tab} />
+        {tab === 'general' ? <GeneralFields f={f} /> : null}
+        {tab === 'notifications' ? <NotificationFields f={f} /> : null}
+        {tab === 'security' ? <SecurityFields f={f} /> : null}
+        {tab === 'system' ? <SystemFields f={f} /> : null}
+        {tab === 'appearance' ? <AppearanceFields f={f} /> : null}
+        <Button type="submit" pending={saving}>
+          {saving ? 'Saving...' : 'Save settings'}
+        </Button>
+      </Form>
+    </Card>
+  )
+}
+
+type Fields = Record<string, Parameters<typeof TextField>[0]['field']>
+
+function Group({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <fieldset className="space-y-4 border-t border-slate-200 pt-4 first-of-type:border-t-0 first-of-type:pt-0 dark:border-slate-800">
+      <legend className="text-sm font-bold uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {title}
+      </legend>
+      {children}
+    </fieldset>
+  )
+}
+
+/** A checkbox with its label and what it does; Conform gives its name, state and errors. */
+function ToggleField({
+  field,
+  label,
+  hint,
+}: {
+  field: Fields[string]
+  label: string
+  hint: ReactNode
+}) {
+  const { key, ...props } = getInputProps(field, { type: 'checkbox', ariaAttributes: false })
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        key={key}
+        {...props}
+        aria-describedby={`${field.id}-hint`}
+        className="mt-0.5 size-5 shrink-0"
+      />
+      <div className="min-w-0">
+        <label htmlFor={field.id} className="text-sm font-semibold text-slate-900 dark:text-white">
+          {label}
+        </label>
+        <p id={`${field.id}-hint`} className="text-sm text-slate-600 dark:text-slate-300">
+          {hint}
+        </p>
+        {field.errors?.[0] ? <FieldError>{field.errors[0]}</FieldError> : null}
+      </div>
+    </div>
+  )
+}
+
+function GeneralFields({ f }: { f: Fields }) {
+  return (
+    <>
+      <Group title="Shop">
+        <TextField label="Site name" field={f.siteName!} />
+        <TextareaField
+          label="Site description"
+          field={f.siteDescription!}
+          rows={3}
+          hint="Shown under the name in search results and link previews."
+        />
+      </Group>
+      <Group title="Contact">
+        <TextField label="Contact e-mail" field={f.contactEmail!} type="email" autoComplete="off" />
+        <TextField label="Phone number" field={f.phoneNumber!} type="tel" autoComplete="off" />
+        <TextField
+          label="WhatsApp number"
+          field={f.whatsappNumber!}
+          type="tel"
+          inputMode="numeric"
+          hint="With the country code, e.g. 919876543210; used for the shop's WhatsApp links."
+        />
+        <TextField
+          label="WhatsApp community link"
+          field={f.whatsappCommunityUrl!}
+          type="url"
+          placeholder="https://chat.whatsapp.com/..."
+        />
+      </Group>
+      <Group title="Invoices">
+        <TextField
+          label="Seller legal name"
+          field={f.sellerName!}
+          hint="Leave empty to use the site name."
+        />
+        <TextareaField label="Seller address" field={f.sellerAddress!} rows={3} />
+        <TextField
+          label="GSTIN"
+          field={f.sellerGstin!}
+          hint="15 characters, e.g. 29ABCDE1234F1Z5. Leave empty if the shop is not registered for GST."
+        />
+        <TextField
+          label="Invoice number prefix"
+          field={f.invoicePrefix!}
+          hint="1 to 4 letters or digits; applies to invoices issued from now on (INV/26-27/00042)."
+        />
+      </Group>
+    </>
+  )
+}
+
+function NotificationFields({ f }: { f: Fields }) {
+  return (
+    <>
+      <ToggleField
+        field={f.enableNotifications!}
+        label="Send shop alerts"
+        hint="E-mail the shop about low stock, orders waiting for stock and problem reports. Buyers' order e-mails are always sent."
+      />
+      <TextareaField
+        label="Alert recipients"
+        field={f.alertRecipients!}
+        rows={2}
+        hint="E-mail addresses separated by commas. Empty: the contact e-mail and the admins."
+      />
+      <TextField
+        label="Low-stock threshold"
+        field={f.lowStockThreshold!}
+        type="number"
+        inputMode="numeric"
+        hint="Alert when a sale leaves a product with this many keys or fewer (0: never)."
+      />
+      <ToggleField
+        field={f.deliveryMailIncludesSecret!}
+        label="Put the key or account details in the delivery e-mail"
+        hint="Off: the e-mail links to the order page, where each reveal is logged."
+      />
+    </>
+  )
+}
+
+function SecurityFields({ f }: { f: Fields }) {
+  return (
+    <>
+      <ToggleField
+        field={f.enableRegistration!}
+        label="Allow new accounts"
+        hint="Off: sign-up is refused and Google sign-in only signs in existing accounts. Guest checkout still works."
+      />
+      <p className="text-sm text-slate-600 dark:text-slate-300">
+        Every account confirms its e-mail address before it exists (sign-up by mailed link, or
+        Google), so there is no separate e-mail verification switch.
+      </p>
+    </>
+  )
+}
+
+function SystemFields({ f }: { f: Fields }) {
+  return (
+    <>
+      <ToggleField
+        field={f.maintenanceMode!}
+        label="Maintenance mode"
+        hint="Visitors see a maintenance page (503). Admins browse normally; sign-in, payment callbacks and webhooks keep working."
+      />
+      <SelectField
+        label="Display currency"
+        field={f.currency!}
+        hint="Stored with its rate for display; every payment is always charged in rupees (INR)."
+      >
+        {CURRENCIES.map((currency) => (
+          <option key={currency} value={currency}>
+            {currency}
+          </option>
+        ))}
+      </SelectField>
+      <TextField
+        label="Conversion rate (rupees per unit)"
+        field={f.currencyRate!}
+        inputMode="decimal"
+        hint="E.g. 83.50 for USD. Ignored for INR."
+      />
+      <SelectField label="Time zone" field={f.timezone!} hint="Used for every date the shop shows.">
+        {TIMEZONES.map((zone) => (
+          <option key={zone} value={zone}>
+            {zone}
+          </option>
+        ))}
+      </SelectField>
+      <SelectField label="Default language" field={f.language!}>
+        {LANGUAGES.map((language) => (
+          <option key={language} value={language}>
+            {LANGUAGE_LABELS[language]}
+          </option>
+        ))}
+      </SelectField>
+    </>
+  )
+}
+
+function AppearanceFields({ f }: { f: Fields }) {
+  return (
+    <SelectField
+      label="Default theme"
+      field={f.theme!}
+      hint="For visitors who have not chosen one with the theme switch."
+    >
+      {THEMES.map((theme) => (
+        <option key={theme} value={theme}>
+          {THEME_LABELS[theme]}
+        </option>
+      ))}
+    </SelectField>
+  )
+}

@@ -1,0 +1,59 @@
+import { isTransactionStatus, type TransactionStatus } from '~/lib/transaction-status'
+import { localDayRange, parseIsoDate } from '~/lib/shop-time'
+
+/**
+ * The transactions list's filters live in the URL (?q=&status=&gateway=&from=&to=&page=), so a
+ * filtered list can be bookmarked, works without JavaScript, and the export gets exactly what
+ * the list shows. Dates are calendar days (YYYY-MM-DD) in the shop's time zone, both included.
+ */
+export const TRANSACTIONS_PATH = '/admin/transactions'
+export const TRANSACTIONS_EXPORT_PATH = '/admin/transactions/export'
+export const SEARCH_MAX = 100
+const GATEWAY_MAX = 40
+
+export interface TransactionUrlFilter {
+  search: string
+  status: TransactionStatus | null
+  gateway: string
+  /** YYYY-MM-DD or '' */
+  from: string
+  to: string
+}
+
+export function transactionFilterFromUrl(url: URL): TransactionUrlFilter {
+  const status = url.searchParams.get('status')
+  const date = (name: string) => {
+    const parsed = parseIsoDate(url.searchParams.get(name))
+    return parsed ? (url.searchParams.get(name) ?? '') : ''
+  }
+  return {
+    search: (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+    status: isTransactionStatus(status) ? status : null,
+    gateway: (url.searchParams.get('gateway') ?? '').trim().slice(0, GATEWAY_MAX),
+    from: date('from'),
+    to: date('to'),
+  }
+}
+
+/** The database filter: local dates become UTC instants (from's midnight, the midnight after to). */
+export function toQueryFilter(filter: TransactionUrlFilter, timeZone: string) {
+  return {
+    search: filter.search,
+    status: filter.status,
+    gateway: filter.gateway || null,
+    ...localDayRange(filter.from, filter.to, timeZone),
+  }
+}
+
+/** The query string for a filter (and page); empty values are left out. */
+export function filterQuery(filter: Partial<TransactionUrlFilter>, page = 1): string {
+  const params = new URLSearchParams()
+  if (filter.search) params.set('q', filter.search)
+  if (filter.status) params.set('status', filter.status)
+  if (filter.gateway) params.set('gateway', filter.gateway)
+  if (filter.from) params.set('from', filter.from)
+  if (filter.to) params.set('to', filter.to)
+  if (page > 1) params.set('page', String(page))
+  const query = params.toString()
+  return query ? `?${query}` : ''
+}

@@ -1,0 +1,478 @@
+import { getFormProps } from '@conform-to/react'
+import KeyRound from 'lucide-react/icons/key-round'
+import Lock from 'lucide-react/icons/lock'
+import Pencil from 'lucide-react/icons/pencil'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import UserCheck from 'lucide-react/icons/user-check'
+import UserX from 'lucide-react/icons/user-x'
+import { useState, type ReactNode } from 'react'
+import { data, Form, isRouteErrorResponse, useNavigation } from 'react-router'
+import { Badge, type BadgeTone } from '~/components/admin/badge'
+import { AdminErrorPage } from '~/components/admin/error-page'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { AdminStatusBadge, OrderLink } from '~/components/admin/order-badges'
+import { BackLink } from '~/components/admin/page-header'
+import { ListPagination } from '~/components/admin/pagination'
+import { accountPageMeta } from '~/components/auth/messages'
+import { FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
+import { Button } from '~/components/ui/button'
+import { ConfirmPanel, useConfirmedSubmit, type ConfirmOptions } from '~/components/ui/confirm'
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogTitle,
+  DialogTrigger,
+} from '~/components/ui/dialog'
+import { Field } from '~/components/ui/field'
+import { Checkbox, Input } from '~/components/ui/input'
+import { services } from '~/lib/app-context.server'
+import { readFlash } from '~/lib/flash.server'
+import {
+  editUserSchema,
+  resetPasswordSchema,
+  USER_ADMIN_MESSAGES,
+  type UserActionIntent,
+} from '~/lib/validation/user-admin'
+import { requirePermission } from '~/services/permissions.server'
+import { userAction, userPageData, type UserActionData } from './detail.server'
+import {
+  STATUS_LABELS,
+  USER_NOT_FOUND_TITLE,
+  USERS_PATH,
+  userPath,
+  type UserStatus,
+} from './filters'
+import type { Route } from './+types/detail'
+
+/**
+ * /admin/users/{userId} (Can Manage Users): one account (role, status, permissions, when it
+ * joined and was last active, how it signs in), its orders, and the changes an admin makes:
+ * Edit, Reset Password, Make Admin, Suspend and Reactivate.
+ */
+export async function loader({ request, params }: Route.LoaderArgs) {
+  const admin = await requirePermission(request, 'canManageUsers')
+  const { db, env } = services()
+  const page = Number.parseInt(new URL(request.url).searchParams.get('page') ?? '1', 10) || 1
+  const [pageData, { flash, headers }] = await Promise.all([
+    userPageData(db, env, params.userId, admin.id, page),
+    readFlash(request),
+  ])
+  if (!pageData) throw data({ title: USER_NOT_FOUND_TITLE }, { status: 404, headers })
+  return data({ ...pageData, flash }, { headers })
+}
+
+export const action = userAction
+
+type PageData = Route.ComponentProps['loaderData']
+type PageUser = PageData['user']
+
+const card =
+  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
+
+const STATUS_TONES: Record<UserStatus, BadgeTone> = {
+  active: 'success',
+  suspended: 'danger',
+  inactive: 'muted',
+}
+
+const PERMISSION_LABELS = {
+  canCreateProducts: 'Can Create Products',
+  canManageOrders: 'Can Manage Orders',
+  canManageUsers: 'Can Manage Users',
+} as const
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs font-medium uppercase tracking-wide text-slate-500 dark:text-slate-400">
+        {label}
+      </dt>
+      <dd className="mt-0.5 break-words text-sm text-slate-900 dark:text-slate-100">{children}</dd>
+    </div>
+  )
+}
+
+function errorOf(actionData: UserActionData | undefined, intent: UserActionIntent) {
+  return actionData?.intent === intent && actionData.step === 'error' ? actionData.result : null
+}
+
+/**
+ * A dialog's open state: it opens again when its form comes back with errors (a new answer)
+ * and closes once a change is done (a new one-time message after the redirect).
+ */
+function useDialogState(failure: object | null, flashId: string | undefined) {
+  const [open, setOpen] = useState(false)
+  const [seen, setSeen] = useState({ failure, flashId })
+  if (seen.failure !== failure || seen.flashId !== flashId) {
+    setSeen({ failure, flashId })
+    if (failure && failure !== seen.failure) setOpen(true)
+    else if (flashId && flashId !== seen.flashId) setOpen(false)
+  }
+  return [open, setOpen] as const
+}
+
+function EditUserDialog({
+  user,
+  actionData,
+  flashId,
+}: {
+  user: PageUser
+  actionData: UserActionData | undefined
+  flashId: string | undefined
+}) {
+  const lastResult = errorOf(actionData, 'update')
+  const [open, setOpen] = useDialogState(lastResult, flashId)
+  const navigation = useNavigation()
+  const [form, fields] = useAppForm({
+    schema: editUserSchema,
+    id: `edit-user-${user.version}`,
+    lastResult,
+    defaultValue: { intent: 'update', name: user.name, role: user.role, status: user.status },
+  })
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'update'
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm">
+          <Pencil aria-hidden="true" className="size-4" />
+          Edit User
+        </Button>
+      </DialogTrigger>
+      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
+        <DialogTitle>Edit User</DialogTitle>
+        <DialogDescription>
+          Change the name, role, status and permissions of this account.
+        </DialogDescription>
+        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="update" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field label="Email" id="edit-user-email" hint={USER_ADMIN_MESSAGES.emailReadOnly}>
+            {(control) => <Input {...control} value={user.email} readOnly disabled />}
+          </Field>
+          <TextField label="Display name" field={fields.name} autoComplete="off" />
+          <SelectField label="Role" field={fields.role}>
+            <option value="user">User</option>
+            <option value="admin">Admin</option>
+          </SelectField>
+          <SelectField label="Status" field={fields.status}>
+            <option value="active">Active</option>
+            <option value="suspended">Suspended</option>
+            <option value="inactive">Inactive</option>
+          </SelectField>
+          <fieldset>
+            <legend className="text-sm font-medium text-slate-800 dark:text-slate-200">
+              Permissions (admins only)
+            </legend>
+            <div className="mt-2 space-y-2">
+              {(Object.keys(PERMISSION_LABELS) as (keyof typeof PERMISSION_LABELS)[]).map(
+                (name) => (
+                  <label
+                    key={name}
+                    className="flex items-center gap-2 text-sm text-slate-800 dark:text-slate-200"
+                  >
+                    <Checkbox name={name} defaultChecked={user.permissions[name]} />
+                    {PERMISSION_LABELS[name]}
+                  </label>
+                ),
+              )}
+            </div>
+          </fieldset>
+          {user.locked ? (
+            <p className="text-sm text-violet-800 dark:text-violet-300">
+              {USER_ADMIN_MESSAGES.listedAdmin}.
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <DialogClose asChild>
+              <Button variant="secondary">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" pending={busy} pendingLabel="Saving...">
+              Save Changes
+            </Button>
+          </div>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function ResetPasswordDialog({
+  user,
+  actionData,
+  flashId,
+}: {
+  user: PageUser
+  actionData: UserActionData | undefined
+  flashId: string | undefined
+}) {
+  const lastResult = errorOf(actionData, 'reset-password')
+  const [open, setOpen] = useDialogState(lastResult, flashId)
+  const navigation = useNavigation()
+  const [form, fields] = useAppForm({
+    schema: resetPasswordSchema,
+    id: `reset-password-${user.id}`,
+    lastResult,
+    defaultValue: { intent: 'reset-password' },
+  })
+  const busy =
+    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'reset-password'
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      <DialogTrigger asChild>
+        <Button variant="secondary" size="sm">
+          <KeyRound aria-hidden="true" className="size-4" />
+          Reset Password
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogTitle>Reset Password</DialogTitle>
+        <DialogDescription>
+          Set a new password for {user.name || user.email}. They are signed out everywhere and told
+          by e-mail that it changed.
+        </DialogDescription>
+        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+          <input type="hidden" name="intent" value="reset-password" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <TextField
+            label="New password"
+            field={fields.password}
+            type="password"
+            autoComplete="new-password"
+          />
+          <TextField
+            label="Confirm password"
+            field={fields.confirmPassword}
+            type="password"
+            autoComplete="new-password"
+          />
+          <div className="flex justify-end gap-2">
+            <DialogClose asChild>
+              <Button variant="secondary">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" pending={busy} pendingLabel="Saving...">
+              Reset Password
+            </Button>
+          </div>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+const CONFIRMS: Record<
+  'make-admin' | 'suspend' | 'reactivate',
+  (user: PageUser) => ConfirmOptions & { label: string }
+> = {
+  'make-admin': (user) => ({
+    label: 'Make Admin',
+    title: 'Make this user an admin?',
+    description: `${user.name || user.email} gets the admin role with every permission: products, orders and users.`,
+    confirmLabel: 'Make Admin',
+  }),
+  suspend: (user) => ({
+    label: 'Suspend',
+    title: 'Suspend this user?',
+    description: `${user.name || user.email} is signed out everywhere and cannot sign in until reactivated.`,
+    confirmLabel: 'Suspend',
+    destructive: true,
+  }),
+  reactivate: (user) => ({
+    label: 'Reactivate',
+    title: 'Reactivate this user?',
+    description: `${user.name || user.email} can sign in again.`,
+    confirmLabel: 'Reactivate',
+  }),
+}
+
+const ICONS = { 'make-admin': ShieldCheck, suspend: UserX, reactivate: UserCheck }
+
+function ConfirmedAction({
+  user,
+  intent,
+}: {
+  user: PageUser
+  intent: 'make-admin' | 'suspend' | 'reactivate'
+}) {
+  const { label, ...options } = CONFIRMS[intent](user)
+  const onSubmit = useConfirmedSubmit(options)
+  const Icon = ICONS[intent]
+  return (
+    <Form method="post" onSubmit={onSubmit}>
+      <input type="hidden" name="intent" value={intent} />
+      <Button
+        type="submit"
+        variant={intent === 'suspend' ? 'dangerOutline' : 'secondary'}
+        size="sm"
+      >
+        <Icon aria-hidden="true" className="size-4" />
+        {label}
+      </Button>
+    </Form>
+  )
+}
+
+function Actions({
+  user,
+  actionData,
+  flashId,
+}: {
+  user: PageUser
+  actionData: UserActionData | undefined
+  flashId: string | undefined
+}) {
+  return (
+    <div className="flex flex-wrap gap-2">
+      <EditUserDialog user={user} actionData={actionData} flashId={flashId} />
+      <ResetPasswordDialog user={user} actionData={actionData} flashId={flashId} />
+      {user.isAdmin ? null : <ConfirmedAction user={user} intent="make-admin" />}
+      {user.self || user.status === 'suspended' ? null : (
+        <ConfirmedAction user={user} intent="suspend" />
+      )}
+      {user.status === 'suspended' ? <ConfirmedAction user={user} intent="reactivate" /> : null}
+    </div>
+  )
+}
+
+function Orders({ page }: { page: PageData }) {
+  const { orders, user } = page
+  return (
+    <section aria-labelledby="orders-heading" className={card}>
+      <h2 id="orders-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        Orders
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+        Orders placed while signed in to this account, newest first.
+      </p>
+      {orders.rows.length === 0 ? (
+        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">No orders yet.</p>
+      ) : (
+        <ul className="mt-3 divide-y divide-slate-100 dark:divide-slate-800">
+          {orders.rows.map((order) => (
+            <li key={order.id} className="flex flex-wrap items-center justify-between gap-2 py-3">
+              <div className="min-w-0">
+                <OrderLink orderId={order.id} wrap />
+                <p className="text-sm text-slate-700 dark:text-slate-300">{order.productName}</p>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  <time dateTime={order.createdAt}>{order.date}</time>
+                </p>
+              </div>
+              <div className="flex items-center gap-2">
+                <AdminStatusBadge status={order.status} />
+                <span className="font-semibold tabular-nums text-slate-950 dark:text-white">
+                  {order.amount}
+                </span>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListPagination
+        page={orders.page}
+        pageCount={orders.pageCount}
+        href={(n) => `${userPath(user.id)}${n > 1 ? `?page=${n}` : ''}`}
+      />
+    </section>
+  )
+}
+
+export default function AdminUser({ loaderData, actionData }: Route.ComponentProps) {
+  const { user, flash } = loaderData
+  const confirming =
+    actionData?.step === 'confirm' && actionData.intent in CONFIRMS ? actionData.intent : null
+  const question = confirming ? CONFIRMS[confirming as keyof typeof CONFIRMS](user) : null
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <BackLink to={USERS_PATH}>All users</BackLink>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="break-words text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
+            {user.name || user.email}
+          </h1>
+          <p className="mt-1 break-all text-sm text-slate-600 dark:text-slate-300">{user.email}</p>
+          <div className="mt-2 flex flex-wrap gap-1">
+            {user.locked ? (
+              <Badge tone="violet" icon={Lock} title="Listed in ADMIN_EMAILS: always an admin">
+                Admin (locked)
+              </Badge>
+            ) : user.isAdmin ? (
+              <Badge tone="info">Admin</Badge>
+            ) : (
+              <Badge tone="neutral">User</Badge>
+            )}
+            <Badge tone={STATUS_TONES[user.status]}>{STATUS_LABELS[user.status]}</Badge>
+            {user.self ? <Badge tone="neutral">You</Badge> : null}
+          </div>
+        </div>
+        <Actions user={user} actionData={actionData} flashId={flash?.id} />
+      </div>
+
+      <FlashNotice flash={flash} />
+      {question && confirming ? (
+        <ConfirmPanel
+          id="confirm-heading"
+          title={question.title}
+          action={userPath(user.id)}
+          fields={{ intent: confirming }}
+          confirmLabel={question.confirmLabel ?? question.label}
+          cancelTo={userPath(user.id)}
+          destructive={confirming === 'suspend'}
+        >
+          {question.description}
+        </ConfirmPanel>
+      ) : null}
+
+      <section aria-labelledby="account-heading" className={card}>
+        <h2 id="account-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+          Account
+        </h2>
+        <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-3">
+          <Fact label="Joined">{user.joined}</Fact>
+          <Fact label="Last active">{user.lastActive ?? 'Never'}</Fact>
+          <Fact label="Signed-in devices">{user.sessions}</Fact>
+          <Fact label="Orders">{user.orders}</Fact>
+          <Fact label="Total spent">{user.spent}</Fact>
+          <Fact label="E-mail">{user.emailVerified ? 'Confirmed' : 'Not confirmed yet'}</Fact>
+          <Fact label="Signs in with">
+            {user.signIn.length ? user.signIn.join(', ') : 'No sign-in method yet'}
+          </Fact>
+          <Fact label="Permissions">
+            {user.isAdmin
+              ? (Object.keys(PERMISSION_LABELS) as (keyof typeof PERMISSION_LABELS)[])
+                  .filter((name) => user.permissions[name] || user.locked)
+                  .map((name) => PERMISSION_LABELS[name])
+                  .join(', ') || 'None'
+              : 'None (not an admin)'}
+          </Fact>
+        </dl>
+      </section>
+
+      <Orders page={loaderData} />
+    </div>
+  )
+}
+
+export function meta({ matches, loaderData }: Route.MetaArgs) {
+  return accountPageMeta(
+    matches,
+    loaderData ? `User ${loaderData.user.name || loaderData.user.email}` : 'User',
+  )
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  // A 403 belongs to the admin layout's Access Denied page.
+  if (isRouteErrorResponse(error) && error.status === 403) throw error
+  const notFound = isRouteErrorResponse(error) && error.status === 404
+  return (
+    <AdminErrorPage
+      title={notFound ? USER_NOT_FOUND_TITLE : 'Something went wrong'}
+      backTo={USERS_PATH}
+      backLabel="Back to Users"
+    >
+      {notFound
+        ? 'There is no such user. Search for them in the users list.'
+        : 'The user could not be loaded. Please try again in a moment.'}
+    </AdminErrorPage>
+  )
+}

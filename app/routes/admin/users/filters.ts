@@ -1,0 +1,49 @@
+/**
+ * The user list's filters live in the URL (?q=&status=&role=&page=), so a filtered list can be
+ * bookmarked and the back button works. Anything else in the URL is ignored.
+ */
+// The same values as app/data/user.server.ts (this file is shared with the browser).
+export const USER_ROLES = ['user', 'admin'] as const
+export type Role = (typeof USER_ROLES)[number]
+export const USER_STATUS_VALUES = ['active', 'suspended', 'inactive'] as const
+export type UserStatus = (typeof USER_STATUS_VALUES)[number]
+
+export const USERS_PATH = '/admin/users'
+export const USER_SEARCH_MAX = 100
+export const USER_NOT_FOUND_TITLE = 'User not found'
+
+export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}`
+
+export interface UserListFilter {
+  search: string
+  status: UserStatus | null
+  role: Role | null
+}
+
+export function userFilterFromUrl(url: URL): UserListFilter {
+  const status = url.searchParams.get('status')
+  const role = url.searchParams.get('role')
+  return {
+    search: (url.searchParams.get('q') ?? '').trim().slice(0, USER_SEARCH_MAX),
+    status: (USER_STATUS_VALUES as readonly string[]).includes(status ?? '')
+      ? (status as UserStatus)
+      : null,
+    role: (USER_ROLES as readonly string[]).includes(role ?? '') ? (role as Role) : null,
+  }
+}
+
+export function userFilterQuery(filter: Partial<UserListFilter>, page = 1): string {
+  const params = new URLSearchParams()
+  if (filter.search) params.set('q', filter.search)
+  if (filter.status) params.set('status', filter.status)
+  if (filter.role) params.set('role', filter.role)
+  if (page > 1) params.set('page', String(page))
+  const query = params.toString()
+  return query ? `?${query}` : ''
+}
+
+export const STATUS_LABELS: Record<UserStatus, string> = {
+  active: 'Active',
+  suspended: 'Suspended',
+  inactive: 'Inactive',
+}

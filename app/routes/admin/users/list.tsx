@@ -1,0 +1,288 @@
+import Lock from 'lucide-react/icons/lock'
+import ShieldCheck from 'lucide-react/icons/shield-check'
+import UserCheck from 'lucide-react/icons/user-check'
+import UserPlus from 'lucide-react/icons/user-plus'
+import UserX from 'lucide-react/icons/user-x'
+import Users from 'lucide-react/icons/users'
+import { Link } from 'react-router'
+import { Badge, type BadgeTone } from '~/components/admin/badge'
+import { EmptyState } from '~/components/admin/empty-state'
+import { FilterForm, ListRange, SearchField, SelectField } from '~/components/admin/list-filters'
+import { ListTable } from '~/components/admin/list-table'
+import { PageHeader } from '~/components/admin/page-header'
+import { ListPagination } from '~/components/admin/pagination'
+import { StatCard } from '~/components/admin/stat-card'
+import { accountPageMeta } from '~/components/auth/messages'
+import { getSiteSettings } from '~/data/settings.server'
+import { listAdminUsers, userStats } from '~/data/user-admin.server'
+import { effectiveAccess, isVerifiedListedAdmin } from '~/data/user.server'
+import { services } from '~/lib/app-context.server'
+import { shopDateTime } from '~/lib/date-format'
+import { formatRupees } from '~/lib/money'
+import { startOfMonthIn } from '~/lib/shop-month'
+import { requirePermission } from '~/services/permissions.server'
+import {
+  STATUS_LABELS,
+  USER_SEARCH_MAX,
+  USER_STATUS_VALUES,
+  userFilterFromUrl,
+  userFilterQuery,
+  userPath,
+  USERS_PATH,
+  type UserStatus,
+} from './filters'
+import type { Route } from './+types/list'
+
+/**
+ * /admin/users (Can Manage Users): the figures (total, active, suspended, admins, new this
+ * month in the shop's time zone), search by name or e-mail, status and role filters, and a
+ * page of users newest first with when they were last active, their orders and what they
+ * spent. Each user opens on their own page, where an admin changes them.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canManageUsers')
+  const { db, env } = services()
+  const url = new URL(request.url)
+  const filter = userFilterFromUrl(url)
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+  const settings = await getSiteSettings(db)
+  const [stats, result] = await Promise.all([
+    userStats(db, startOfMonthIn(new Date(), settings.timezone)),
+    listAdminUsers(db, {
+      search: filter.search,
+      status: filter.status ?? undefined,
+      role: filter.role ?? undefined,
+      page,
+    }),
+  ])
+  const date = shopDateTime(settings.timezone)
+  const count = new Intl.NumberFormat('en-IN')
+  return {
+    filter,
+    stats: {
+      total: count.format(stats.total),
+      active: count.format(stats.active),
+      suspended: count.format(stats.suspended),
+      admins: count.format(stats.admins),
+      newThisMonth: count.format(stats.newThisMonth),
+    },
+    page: {
+      number: result.page,
+      count: result.pageCount,
+      size: result.pageSize,
+      total: result.total,
+    },
+    users: result.users.map((user) => ({
+      id: user.id,
+      name: user.name,
+      email: user.email,
+      isAdmin: effectiveAccess(user, env.ADMIN_EMAILS).isAdmin,
+      locked: isVerifiedListedAdmin(user, env.ADMIN_EMAILS),
+      status: user.status,
+      createdAt: user.createdAt,
+      joined: date.format(new Date(user.createdAt)),
+      lastActiveAt: user.lastActiveAt,
+      lastActive: user.lastActiveAt ? date.format(new Date(user.lastActiveAt)) : null,
+      orders: count.format(user.orderCount),
+      spent: formatRupees(user.totalSpent),
+    })),
+  }
+}
+
+type ListUser = Route.ComponentProps['loaderData']['users'][number]
+
+const STATUS_TONES: Record<UserStatus, BadgeTone> = {
+  active: 'success',
+  suspended: 'danger',
+  inactive: 'muted',
+}
+
+function RoleBadge({ user }: { user: ListUser }) {
+  if (user.locked) {
+    return (
+      <Badge tone="violet" icon={Lock} title="Listed in ADMIN_EMAILS: always an admin">
+        Admin (locked)
+      </Badge>
+    )
+  }
+  return user.isAdmin ? <Badge tone="info">Admin</Badge> : <Badge tone="neutral">User</Badge>
+}
+
+function StatusBadge({ status }: { status: UserStatus }) {
+  return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
+}
+
+function UserLink({ user }: { user: ListUser }) {
+  return (
+    <Link
+      to={userPath(user.id)}
+      className="block max-w-64 truncate font-semibold text-brand-700 hover:underline dark:text-brand-300"
+    >
+      {user.name || user.email}
+    </Link>
+  )
+}
+
+function LastActive({ user }: { user: ListUser }) {
+  return user.lastActiveAt ? (
+    <time dateTime={user.lastActiveAt}>{user.lastActive}</time>
+  ) : (
+    <span className="text-slate-500 dark:text-slate-400">Never</span>
+  )
+}
+
+export default function AdminUsers({ loaderData }: Route.ComponentProps) {
+  const { filter, stats, page, users } = loaderData
+  const filtered = Boolean(filter.search || filter.status || filter.role)
+  return (
+    <div className="mx-auto max-w-7xl space-y-6">
+      <PageHeader
+        title="Users"
+        description="Everyone with an account: find a customer, see what they bought, change their access."
+      />
+
+      <ul
+        aria-label="Users at a glance"
+        className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5"
+      >
+        <StatCard label="Total users" value={stats.total} icon={Users} />
+        <StatCard label="Active" value={stats.active} icon={UserCheck} />
+        <StatCard label="Suspended" value={stats.suspended} icon={UserX} />
+        <StatCard label="Admins" value={stats.admins} icon={ShieldCheck} />
+        <StatCard label="New this month" value={stats.newThisMonth} icon={UserPlus} />
+      </ul>
+
+      <section
+        aria-label="Users"
+        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        <FilterForm action={USERS_PATH} breakpoint="lg" filtered={filtered}>
+          <SearchField
+            id="user-search"
+            label="Search by name or email"
+            value={filter.search}
+            maxLength={USER_SEARCH_MAX}
+            placeholder="Name or e-mail"
+          />
+          <SelectField
+            id="user-status"
+            label="Status"
+            name="status"
+            value={filter.status ?? ''}
+            allLabel="All statuses"
+            options={USER_STATUS_VALUES.map((status) => ({
+              value: status,
+              label: STATUS_LABELS[status],
+            }))}
+          />
+          <SelectField
+            id="user-role"
+            label="Role"
+            name="role"
+            value={filter.role ?? ''}
+            allLabel="All roles"
+            options={[
+              { value: 'user', label: 'User' },
+              { value: 'admin', label: 'Admin' },
+            ]}
+          />
+        </FilterForm>
+
+        <ListRange path={USERS_PATH} page={page} noun={{ one: 'user', many: 'users' }} />
+
+        {users.length === 0 ? (
+          <EmptyState icon={Users} title="No Users Found">
+            {filtered
+              ? 'No user matches these filters. Try other words or all statuses and roles.'
+              : 'Users appear here as soon as someone signs up.'}
+          </EmptyState>
+        ) : (
+          <>
+            <ListTable
+              caption="Users, newest first"
+              shownFrom="xl"
+              columns={[
+                { label: 'User' },
+                { label: 'Role' },
+                { label: 'Status' },
+                { label: 'Orders', align: 'right' },
+                { label: 'Total spent', align: 'right' },
+                { label: 'Joined' },
+                { label: 'Last active' },
+              ]}
+            >
+              {users.map((user) => (
+                <tr key={user.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
+                  <th scope="row" className="py-3 pl-4 pr-2 text-left font-normal">
+                    <UserLink user={user} />
+                    <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
+                      {user.email}
+                    </span>
+                  </th>
+                  <td className="px-2 py-3">
+                    <RoleBadge user={user} />
+                  </td>
+                  <td className="px-2 py-3">
+                    <StatusBadge status={user.status} />
+                  </td>
+                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                    {user.orders}
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-3 text-right font-semibold tabular-nums text-slate-950 dark:text-white">
+                    {user.spent}
+                  </td>
+                  <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
+                    <time dateTime={user.createdAt}>{user.joined}</time>
+                  </td>
+                  <td className="whitespace-nowrap py-3 pl-2 pr-4 text-slate-700 dark:text-slate-300">
+                    <LastActive user={user} />
+                  </td>
+                </tr>
+              ))}
+            </ListTable>
+
+            <ul
+              aria-label="Users, newest first"
+              className="divide-y divide-slate-100 xl:hidden dark:divide-slate-800"
+            >
+              {users.map((user) => (
+                <li key={user.id} className="p-4">
+                  <div className="flex items-start justify-between gap-3">
+                    <div className="min-w-0">
+                      <UserLink user={user} />
+                      <p className="truncate text-sm text-slate-600 dark:text-slate-300">
+                        {user.email}
+                      </p>
+                    </div>
+                    <span className="shrink-0 font-semibold tabular-nums text-slate-950 dark:text-white">
+                      {user.spent}
+                    </span>
+                  </div>
+                  <div className="mt-2 flex flex-wrap items-center gap-1">
+                    <RoleBadge user={user} />
+                    <StatusBadge status={user.status} />
+                  </div>
+                  <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+                    {user.orders} orders · Joined{' '}
+                    <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
+                    <LastActive user={user} />
+                  </p>
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+
+        <ListPagination
+          page={page.number}
+          pageCount={page.count}
+          href={(n) => `${USERS_PATH}${userFilterQuery(filter, n)}`}
+        />
+      </section>
+    </div>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Users')
+}

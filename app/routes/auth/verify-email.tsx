@@ -1,0 +1,56 @@
+import { Link, redirect } from 'react-router'
+import { AuthPage } from '~/components/auth/auth-forms'
+import { accountPageMeta } from '~/components/auth/messages'
+import { FormAlert } from '~/components/forms'
+import { services } from '~/lib/app-context.server'
+import { confirmEmailWithToken } from '~/services/auth.server'
+import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { safeRedirect } from '~/lib/validation/auth'
+import { accountPageHeaders } from '~/lib/page-headers'
+import type { Route } from './+types/verify-email'
+import { buttonVariants } from '~/components/ui/button'
+
+export const CONFIRM_LINK_FAILED =
+  'This link has expired or is not valid. Log in with your e-mail and password and we will send you a new one.'
+
+/**
+ * /verify-email?token=...: the link of the confirmation mail. The first use confirms the
+ * address and signs the account in; a later use of the same link only says it is confirmed.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url)
+  const token = url.searchParams.get('token') ?? ''
+  // Shares the reset link's per-address budget: both are guesses at a mailed secret.
+  const limit = await hitPolicy(services().db, 'passwordResetLinkIp', clientIp(context))
+  if (!limit.allowed) return { error: tooManyAttemptsMessage(limit.retryAfterSeconds) }
+  const result = token ? await confirmEmailWithToken(request, token) : { ok: false as const }
+  if (!result.ok) return { error: CONFIRM_LINK_FAILED }
+  if (result.signedIn) {
+    throw redirect(safeRedirect(url.searchParams.get('redirectTo'), '/'), {
+      headers: result.headers,
+    })
+  }
+  throw redirect('/login?confirmed=1')
+}
+
+export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  return (
+    <AuthPage title="Link expired">
+      <div className="space-y-5">
+        <FormAlert>{loaderData.error}</FormAlert>
+        <Link to="/login" className={buttonVariants({ block: true })}>
+          Log in
+        </Link>
+      </div>
+    </AuthPage>
+  )
+}
+
+export const headers = accountPageHeaders
+
+export function meta({ matches }: Route.MetaArgs) {
+  return [
+    ...accountPageMeta(matches, 'Confirm your address'),
+    { name: 'referrer', content: 'no-referrer' },
+  ]
+}

@@ -1,0 +1,147 @@
+import { data } from 'react-router'
+import { OrderError, type CustomerDetails } from '~/data/order.server'
+import type { CheckoutResult } from '~/components/checkout/checkout-form'
+import { services } from '~/lib/app-context.server'
+import { hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { orderAccessCookie } from '~/services/order-access.server'
+import {
+  checkoutGateways,
+  startPayment,
+  type CheckoutGateway,
+  type CheckoutGatewayId,
+} from '~/services/payment/gateways.server'
+import { PaymentStartError } from '~/services/payment/razorpay-flow.server'
+import { PAYTM_INITIATE_FAILED_MESSAGE, PaytmRequestError } from '~/lib/payments/paytm.server'
+
+/** The buyer's last choice of gateway, so the next checkout offers it first. */
+export const GATEWAY_COOKIE = 'kb.gateway'
+const GATEWAY_COOKIE_MAX_AGE = 365 * 24 * 60 * 60
+
+export function rememberedGateway(request: Request): string | null {
+  const cookie = request.headers.get('cookie') ?? ''
+  const match = new RegExp(`(?:^|;\\s*)${GATEWAY_COOKIE.replace('.', '\\.')}=([a-z]{1,20})`).exec(
+    cookie,
+  )
+  return match?.[1] ?? null
+}
+
+/** The gateways to show at checkout, and which one starts selected. */
+export async function checkoutChoice(
+  request: Request,
+): Promise<{ gateways: CheckoutGateway[]; selected: CheckoutGatewayId | null }> {
+  const { db, env } = services()
+  const gateways = await checkoutGateways(db, env)
+  const remembered = rememberedGateway(request)
+  const selected = gateways.find((g) => g.id === remembered)?.id ?? gateways[0]?.id ?? null
+  return { gateways, selected }
+}
+
+/**
+ * The checkout action shared by /checkout/{slug} and /payment/pay: start the payment at the
+ * gateway the buyer chose (the first active one when there is no choice) and answer with what
+ * the browser needs to reach it (plus the order's access cookie), or with a message the buyer
+ * can act on. When a gateway cannot start the payment, the buyer is offered the next one with
+ * the details already entered. Raw errors are logged, never shown.
+ */
+export async function beginCheckout(
+  request: Request,
+  input: {
+    productId: string
+    customer: CustomerDetails
+    userId: string | null
+    /** The client's address (clientIp of the load context), for the checkout limits. */
+    ip: string
+    paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
+    /** The gateway the buyer picked (ignored unless it is active). */
+    gateway?: string | null
+    /** Gateways that already failed to start in this attempt (from the form). */
+    unavailable?: readonly string[]
+  },
+) {
+  const { db, env } = services()
+  const values = {
+    name: input.customer.name,
+    email: input.customer.email,
+    phone: input.customer.phone,
+  }
+  const fail = (status: number, formError: string, extra: Partial<CheckoutResult> = {}) =>
+    data<CheckoutResult>({ ok: false, formError, values, ...extra } as CheckoutResult, { status })
+  // Every checkout creates an order and asks the gateway about it later, so a script must not
+  // create them by the thousand (limits: RATE_LIMIT_POLICIES in app/lib/rate-limit.server.ts).
+  const { blocked } = await hitPolicies(db, [
+    ['checkoutIp', input.ip],
+    ['checkoutEmail', input.customer.email.trim().toLowerCase()],
+  ])
+  if (blocked) {
+    return data<CheckoutResult>(
+      { ok: false, formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), values },
+      { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
+    )
+  }
+  const gateways = await checkoutGateways(db, env)
+  const chosen = gateways.find((g) => g.id === input.gateway) ?? gateways[0]
+  if (!chosen) {
+    console.error('[payments] checkout refused: no payment gateway is active')
+    return fail(503, PAYTM_INITIATE_FAILED_MESSAGE)
+  }
+  const startFailed = () => {
+    const unavailable = [...new Set([...(input.unavailable ?? []), chosen.id])]
+    const next = gateways.find((g) => !unavailable.includes(g.id))
+    if (!next) return fail(503, PAYTM_INITIATE_FAILED_MESSAGE)
+    return fail(
+      503,
+      `${chosen.label} could not start the payment. Please try ${next.label}; your details are kept.`,
+      { unavailable, gateway: next.id },
+    )
+  }
+  try {
+    const started = await startPayment(db, env, chosen.id, {
+      productId: input.productId,
+      customer: input.customer,
+      userId: input.userId,
+      paymentLink: input.paymentLink,
+      actor: input.userId ? `user:${input.userId}` : 'customer',
+    })
+    if (!started) return startFailed()
+    const headers = new Headers()
+    headers.append(
+      'Set-Cookie',
+      orderAccessCookie(request, started.order.id, started.accessToken, env.PUBLIC_URL),
+    )
+    if (gateways.length > 1) {
+      const secure = env.PUBLIC_URL.startsWith('https://') ? '; Secure' : ''
+      headers.append(
+        'Set-Cookie',
+        `${GATEWAY_COOKIE}=${chosen.id}; Path=/; Max-Age=${GATEWAY_COOKIE_MAX_AGE}; SameSite=Lax${secure}`,
+      )
+    }
+    return data<CheckoutResult>(
+      {
+        ok: true,
+        orderId: started.order.id,
+        payment:
+          started.kind === 'form'
+            ? { kind: 'form', action: started.form.action, fields: { ...started.form.fields } }
+            : {
+                kind: 'razorpay',
+                script: started.checkout.script,
+                options: started.checkout.options,
+              },
+      },
+      { headers },
+    )
+  } catch (error) {
+    if (error instanceof OrderError)
+      return fail(
+        error.code === 'out-of-stock' || error.code === 'not-in-test-mode' ? 409 : 404,
+        error.message,
+      )
+    if (error instanceof PaymentStartError) return startFailed()
+    if (error instanceof PaytmRequestError) {
+      console.error(`[payments] cannot start a Paytm payment: ${error.message}`)
+      return gateways.length > 1 ? startFailed() : fail(500, error.userMessage)
+    }
+    console.error('[payments] checkout failed:', error)
+    return fail(500, PAYTM_INITIATE_FAILED_MESSAGE)
+  }
+}

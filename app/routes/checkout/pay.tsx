@@ -1,0 +1,177 @@
+import LockKeyhole from 'lucide-react/icons/lock-keyhole'
+import { data, Form, Link, useNavigation } from 'react-router'
+import {
+  PaymentRedirect,
+  payButtonClass,
+  TestModeBanner,
+} from '~/components/checkout/checkout-form'
+import { FormAlert } from '~/components/forms'
+import { rootMetaData } from '~/components/shop/site-data'
+import {
+  checkPaymentLink,
+  maskEmail,
+  maskName,
+  paymentLinkAttempts,
+  type PaymentLink,
+} from '~/data/payment-link.server'
+import { services } from '~/lib/app-context.server'
+import { getUser } from '~/services/auth.server'
+import { formatRupees } from '~/lib/money'
+import { beginCheckout } from '~/routes/checkout/checkout.server'
+import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { canViewOrder } from '~/services/order-access.server'
+import type { DB } from '~/lib/db.server'
+import { clientIp } from '~/lib/rate-limit.server'
+import type { Route } from './+types/pay'
+import { buttonVariants } from '~/components/ui/button'
+
+/**
+ * /payment/pay?order&amount&product: a payment link an admin sent. The link's
+ * record decides what is paid; the query only has to match it exactly, so a changed amount or
+ * product is refused with a clear message. Paying starts the same Paytm flow as checkout.
+ * The customer's name and e-mail are shown in full only to whoever may see the link's orders.
+ */
+function linkQuery(request: Request) {
+  const search = new URL(request.url).searchParams
+  return {
+    order: search.get('order'),
+    amount: search.get('amount'),
+    product: search.get('product'),
+  }
+}
+
+/**
+ * Whether this request may see the link's customer: an admin, or whoever may open one of the
+ * orders already made through it (owner, or this browser's order cookie). The link's address
+ * is made of an order id, an amount and a product, all of which can be guessed.
+ */
+async function seesCustomer(db: DB, request: Request, link: PaymentLink): Promise<boolean> {
+  const user = await getUser(request)
+  if (user?.isAdmin) return true
+  for (const attempt of await paymentLinkAttempts(db, link.id)) {
+    if (await canViewOrder(db, request, attempt, attempt.accessTokenHash, user)) return true
+  }
+  return false
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const check = await checkPaymentLink(db, linkQuery(request), env.PUBLIC_URL)
+  if (!check.ok)
+    return data({ ok: false as const, message: check.message }, { status: check.status })
+  const { link } = check
+  const [setup, visible] = await Promise.all([
+    resolvePaytmSetup(db, env),
+    seesCustomer(db, request, link),
+  ])
+  return {
+    ok: true as const,
+    link: {
+      orderId: link.orderId,
+      amount: formatRupees(link.amount),
+      productName: link.productName,
+      customerName: visible ? link.customerName : maskName(link.customerName),
+      customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
+    },
+    action: `/payment/pay?${new URL(request.url).searchParams.toString()}`,
+    testMode: setup?.testMode ?? false,
+  }
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const { db, env } = services()
+  const check = await checkPaymentLink(db, linkQuery(request), env.PUBLIC_URL)
+  if (!check.ok)
+    return data({ ok: false as const, formError: check.message }, { status: check.status })
+  const { link } = check
+  const user = await getUser(request)
+  return beginCheckout(request, {
+    productId: link.productId ?? '',
+    customer: { name: link.customerName, email: link.customerEmail, phone: link.customerPhone },
+    userId: user?.id ?? null,
+    ip: clientIp(context),
+    paymentLink: { id: link.id, amount: link.amount, preferredOrderId: link.orderId },
+  })
+}
+
+/** Retry-After of a throttled checkout (the order cookie is passed on by React Router itself). */
+export function headers({ actionHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After')
+  return retryAfter ? { 'Retry-After': retryAfter } : {}
+}
+
+export default function PaymentLinkPage({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation()
+  if (!loaderData.ok) {
+    return (
+      <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center gap-4 px-6 py-24 text-center">
+        <h1 className="text-2xl font-extrabold text-slate-950 dark:text-white">
+          Payment link not valid
+        </h1>
+        <p role="alert" className="text-slate-700 dark:text-slate-200">
+          {loaderData.message}
+        </p>
+        <Link to="/" className={buttonVariants({ size: 'wide' })}>
+          Back to Home
+        </Link>
+      </main>
+    )
+  }
+  const { link, testMode } = loaderData
+  const busy = navigation.state !== 'idle'
+  return (
+    <main className="mx-auto w-full max-w-lg flex-1 px-4 pb-16 pt-8">
+      <h1 className="text-2xl font-extrabold tracking-tight text-slate-950 dark:text-white">
+        Complete your payment
+      </h1>
+      {testMode ? (
+        <div className="mt-4">
+          <TestModeBanner />
+        </div>
+      ) : null}
+      <section className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
+        <dl className="space-y-2 text-sm">
+          {[
+            ['Order ID', link.orderId],
+            ['Product', link.productName],
+            ['Name', link.customerName],
+            ['Email', link.customerEmail],
+          ].map(([label, value]) => (
+            <div key={label} className="flex justify-between gap-4">
+              <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
+              <dd className="text-right font-semibold break-all text-slate-950 dark:text-white">
+                {value}
+              </dd>
+            </div>
+          ))}
+          <div className="flex justify-between gap-4 border-t border-slate-100 pt-2 dark:border-slate-800">
+            <dt className="text-slate-600 dark:text-slate-300">Amount</dt>
+            <dd className="text-xl font-extrabold text-slate-950 dark:text-white">{link.amount}</dd>
+          </div>
+        </dl>
+        <div className="mt-5 space-y-4">
+          {actionData?.ok ? (
+            <PaymentRedirect payment={actionData.payment} />
+          ) : (
+            <>
+              {actionData && !actionData.ok && actionData.formError ? (
+                <FormAlert>{actionData.formError}</FormAlert>
+              ) : null}
+              <Form method="post" action={loaderData.action}>
+                <button type="submit" disabled={busy} className={payButtonClass}>
+                  <LockKeyhole aria-hidden="true" className="size-4" />
+                  {busy ? 'Processing...' : `Pay ${link.amount}`}
+                </button>
+              </Form>
+            </>
+          )}
+        </div>
+      </section>
+    </main>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  const siteName = rootMetaData(matches)?.site.siteName ?? 'KeyBazaar'
+  return [{ title: `Payment | ${siteName}` }, { name: 'robots', content: 'noindex' }]
+}

@@ -1,0 +1,95 @@
+import { getAuth, hasPassword, signOut, type AuthUser } from '~/services/auth.server'
+import { deleteUserAccount, setUserPhoto } from '~/data/user.server'
+import type { DB } from '~/lib/db.server'
+import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import type { Storage } from '~/lib/storage.server'
+import { profilePhotoKey, storeProfilePhoto } from '~/lib/uploads.server'
+
+/**
+ * The customer's own account changes from /dashboard/settings that touch more than one row:
+ * the profile photo (stored through the upload checks, the old file removed) and deleting the
+ * account (password checked, orders anonymised, sessions ended, photo removed).
+ */
+
+/** Removes a profile photo file we stored; other URLs (Google's) are left alone. */
+async function removeStoredPhoto(storage: Storage, url: string | null): Promise<void> {
+  const key = profilePhotoKey(url, storage)
+  if (!key) return
+  try {
+    await storage.delete(key)
+  } catch (error) {
+    // A file left behind wastes space but breaks nothing.
+    console.error(`[settings] could not remove ${key}:`, error)
+  }
+}
+
+/** Stores a new profile photo (UploadError for a file that is not an image) and drops the old one. */
+export async function replaceProfilePhoto(
+  deps: { db: DB; storage: Storage },
+  userId: string,
+  bytes: Buffer,
+): Promise<string> {
+  const stored = await storeProfilePhoto({ bytes }, { storage: deps.storage })
+  const previous = await setUserPhoto(deps.db, userId, stored.url)
+  await removeStoredPhoto(deps.storage, previous)
+  return stored.url
+}
+
+export async function removeProfilePhoto(
+  deps: { db: DB; storage: Storage },
+  userId: string,
+): Promise<void> {
+  const previous = await setUserPhoto(deps.db, userId, null)
+  await removeStoredPhoto(deps.storage, previous)
+}
+
+export const DELETE_ACCOUNT_MESSAGES = {
+  wrongPassword: 'That password is not correct. Your account was not deleted.',
+  wrongEmail: 'That is not your e-mail address. Your account was not deleted.',
+} as const
+
+export type DeleteAccountResult =
+  | { ok: true; headers: Headers }
+  | { ok: false; status: number; field: 'password' | 'email' | null; message: string }
+
+/**
+ * Deletes the signed-in user's account after checking their password (an account that signs
+ * in with Google only confirms with its e-mail address instead). The session cookie is
+ * cleared in the answer; every other session ends with the user row.
+ */
+export async function deleteOwnAccount(
+  request: Request,
+  deps: { db: DB; storage: Storage },
+  user: Pick<AuthUser, 'id' | 'email'>,
+  confirmation: { password: string; email: string },
+): Promise<DeleteAccountResult> {
+  const { db } = deps
+  const hit = await hitPolicy(db, 'accountDeleteUser', user.id)
+  if (!hit.allowed) {
+    return {
+      ok: false,
+      status: 429,
+      field: null,
+      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+    }
+  }
+  if (await hasPassword(db, user.id)) {
+    const correct = await getAuth()
+      .api.verifyPassword({ body: { password: confirmation.password }, headers: request.headers })
+      .then(() => true)
+      .catch(() => false)
+    if (!correct)
+      return {
+        ok: false,
+        status: 400,
+        field: 'password',
+        message: DELETE_ACCOUNT_MESSAGES.wrongPassword,
+      }
+  } else if (confirmation.email !== user.email.toLowerCase()) {
+    return { ok: false, status: 400, field: 'email', message: DELETE_ACCOUNT_MESSAGES.wrongEmail }
+  }
+  const headers = await signOut(request)
+  const { photo } = await deleteUserAccount(db, user.id)
+  await removeStoredPhoto(deps.storage, photo)
+  return { ok: true, headers }
+}

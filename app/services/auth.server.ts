@@ -1,0 +1,607 @@
+import { betterAuth } from 'better-auth'
+import { APIError, isAPIError } from 'better-auth/api'
+import { genericOAuth } from 'better-auth/plugins/generic-oauth'
+import { redirect } from 'react-router'
+import {
+  ALL_PERMISSIONS,
+  effectiveAccess,
+  endUserSessions,
+  isListedAdmin,
+  markEmailVerified,
+  resetTokenUser,
+  toIso,
+  touchLastActive,
+  type Permissions,
+  type Role,
+  type UserStatus,
+} from '~/data/user.server'
+import {
+  AUTH_MESSAGES,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  safeRedirect,
+} from '~/lib/validation/auth'
+import { services } from '~/lib/app-context.server'
+import { engineOf, type DB } from '~/lib/db.server'
+import type { Env } from '~/lib/env.server'
+import { newId } from '~/lib/id.server'
+import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
+
+/** The mail with a link that confirms an address (and signs in); the job issues the link. */
+export const VERIFY_EMAIL_JOB = 'account.verify-email'
+/** The mail to an account's owner when someone signs up with its address. */
+export const SIGNUP_ATTEMPT_JOB = 'account.signup-attempt'
+/** How long a confirmation link works. */
+export const VERIFY_EMAIL_TTL_SECONDS = 24 * 60 * 60
+
+/**
+ * Accounts and sessions, on better-auth (e-mail + password, Google through OpenID Connect)
+ * over our own database. Our routes call better-auth on the server (`auth.api.*`) from their
+ * actions, so every form works without JavaScript and passes our validation and rate limits
+ * first; only the OAuth callback reaches better-auth's HTTP handler (/api/auth/callback/*).
+ *
+ * Sessions live in the session table; the cookie (kb.session_token) is httpOnly,
+ * SameSite=Lax and Secure when PUBLIC_URL is https.
+ */
+export const SUSPENDED_MESSAGE = AUTH_MESSAGES.accountSuspended
+export const GOOGLE_PROVIDER_ID = 'google'
+export const GOOGLE_ISSUER_DEFAULT = 'https://accounts.google.com'
+export const SESSION_DAYS = 30
+/** better-auth's answer to a wrong e-mail or password (the spec shows the provider's message). */
+export const INVALID_LOGIN_MESSAGE = 'Invalid email or password'
+
+/** What a page may know about the signed-in user. */
+export interface AuthUser {
+  id: string
+  name: string
+  email: string
+  /** The address is proven (the sign-up link, or Google's verified address). */
+  emailVerified: boolean
+  photo: string | null
+  role: Role
+  status: UserStatus
+  /** Stored role admin, or listed in ADMIN_EMAILS. */
+  isAdmin: boolean
+  permissions: Permissions
+  createdAt: string
+}
+
+/** A better-auth instance over `db` (tests build their own over a test database). */
+export function createAuth(
+  db: DB,
+  env: Pick<
+    Env,
+    | 'PUBLIC_URL'
+    | 'APP_SECRET'
+    | 'ADMIN_EMAILS'
+    | 'GOOGLE_CLIENT_ID'
+    | 'GOOGLE_CLIENT_SECRET'
+    | 'GOOGLE_ISSUER'
+  >,
+) {
+  const engine = engineOf(db)
+  const adminGrant = { role: 'admin', ...ALL_PERMISSIONS }
+  const google =
+    env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+      ? genericOAuth({
+          config: [
+            {
+              providerId: GOOGLE_PROVIDER_ID,
+              name: 'Google',
+              clientId: env.GOOGLE_CLIENT_ID,
+              clientSecret: env.GOOGLE_CLIENT_SECRET,
+              discoveryUrl: `${env.GOOGLE_ISSUER ?? GOOGLE_ISSUER_DEFAULT}/.well-known/openid-configuration`,
+              scopes: ['openid', 'email', 'profile'],
+              // The original's account chooser.
+              prompt: 'select_account',
+              pkce: true,
+              // New accounts only when the sign-in form asks for it (registration may be closed).
+              disableImplicitSignUp: true,
+            },
+          ],
+        })
+      : null
+
+  return betterAuth({
+    appName: 'KeyBazaar',
+    baseURL: env.PUBLIC_URL,
+    basePath: '/api/auth',
+    secret: env.APP_SECRET,
+    trustedOrigins: [new URL(env.PUBLIC_URL).origin],
+    // Our Kysely instance: its CamelCasePlugin maps better-auth's field names to our
+    // snake_case columns, and it shares the one connection (SQLite) or pool (PostgreSQL).
+    database: { db, type: engine, transaction: true },
+    telemetry: { enabled: false },
+    // Rate limits are ours, in the database, applied in our actions (rate-limit.server.ts).
+    rateLimit: { enabled: false },
+    // A taken address must not show through sign-up (docs/decisions/0008-sign-up-by-mailed-link.md):
+    // every sign-up answers the same and continues by mail, and an account signs in only
+    // once its address is confirmed. better-auth then answers a taken address with the same
+    // response as a new one and calls onExistingUserSignUp instead.
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      maxPasswordLength: PASSWORD_MAX_LENGTH,
+      requireEmailVerification: true,
+      autoSignIn: false,
+      revokeSessionsOnPasswordReset: true,
+      // Reset tokens and their mails are issued by the mail job (account-mail.server.ts);
+      // better-auth only consumes them.
+      sendResetPassword: async () => {},
+      onExistingUserSignUp: async ({ user }) => {
+        await enqueueJob(db, SIGNUP_ATTEMPT_JOB, { userId: user.id })
+        wakeJobRunner()
+      },
+    },
+    emailVerification: {
+      // Also for a Google sign-up without a verified e-mail (better-auth's OAuth flow).
+      sendOnSignUp: true,
+      // A sign-in with the right password before the address is confirmed mails a new link.
+      sendOnSignIn: true,
+      autoSignInAfterVerification: true,
+      expiresIn: VERIFY_EMAIL_TTL_SECONDS,
+      // The link better-auth offers is ignored: the job issues its own when it runs, so no
+      // usable link sits in the job table. Only the page to return to is kept from it.
+      sendVerificationEmail: async ({ user, url }) => {
+        const redirectTo = safeRedirect(new URL(url).searchParams.get('callbackURL'), '')
+        await enqueueJob(db, VERIFY_EMAIL_JOB, {
+          userId: user.id,
+          ...(redirectTo ? { redirectTo } : {}),
+        })
+        wakeJobRunner()
+      },
+    },
+    // Only SHA-256 of reset tokens and OAuth states is stored: a copy of the database is no key.
+    verification: { storeIdentifier: 'hashed' },
+    user: {
+      fields: { image: 'photo' },
+      additionalFields: {
+        role: { type: 'string', required: false, defaultValue: 'user', input: false },
+        status: { type: 'string', required: false, defaultValue: 'active', input: false },
+        canCreateProducts: { type: 'boolean', required: false, defaultValue: false, input: false },
+        canManageOrders: { type: 'boolean', required: false, defaultValue: false, input: false },
+        canManageUsers: { type: 'boolean', required: false, defaultValue: false, input: false },
+        lastActiveAt: { type: 'date', required: false, input: false },
+      },
+    },
+    session: {
+      expiresIn: SESSION_DAYS * 24 * 60 * 60,
+      updateAge: 24 * 60 * 60,
+    },
+    account: {
+      accountLinking: { enabled: true, trustedProviders: [GOOGLE_PROVIDER_ID] },
+    },
+    onAPIError: { errorURL: `${env.PUBLIC_URL}/login?provider=google` },
+    advanced: {
+      cookiePrefix: 'kb',
+      useSecureCookies: env.PUBLIC_URL.startsWith('https://'),
+      defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
+      database: { generateId: () => newId() },
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
+    },
+    databaseHooks: {
+      user: {
+        create: {
+          // ADMIN_EMAILS are admins with every permission, once the address
+          // is proved: Google's verified e-mail here; after a mailed link, the session that
+          // link opens (session.create below).
+          before: async (user) => ({
+            data:
+              user.emailVerified && isListedAdmin(user.email, env.ADMIN_EMAILS)
+                ? { ...user, ...adminGrant }
+                : user,
+          }),
+        },
+      },
+      session: {
+        create: {
+          // Every sign-in (password, Google, a confirmation link) creates a session: refuse
+          // suspended users and re-apply verified ADMIN_EMAILS. Runs inside better-auth's
+          // transaction, so it must use the adapter from the context, not `db` (which would
+          // wait for that transaction).
+          before: async (session, ctx) => {
+            if (!ctx) throw new Error('session.create outside an auth endpoint')
+            const internal = ctx.context.internalAdapter
+            const user = (await internal.findUserById(session.userId)) as {
+              email: string
+              emailVerified?: boolean | number | null
+              status?: string
+            } | null
+            if (!user) return false
+            if (user.status === 'suspended') {
+              throw new APIError('FORBIDDEN', {
+                message: SUSPENDED_MESSAGE,
+                code: 'ACCOUNT_SUSPENDED',
+              })
+            }
+            const listed =
+              Boolean(user.emailVerified) && isListedAdmin(user.email, env.ADMIN_EMAILS)
+            await internal.updateUser(session.userId, {
+              lastActiveAt: new Date(),
+              ...(listed ? adminGrant : {}),
+            })
+            return { data: session }
+          },
+        },
+      },
+    },
+    plugins: google ? [google] : [],
+  })
+}
+
+export type Auth = ReturnType<typeof createAuth>
+
+const holder = globalThis as typeof globalThis & { __keybazaarAuth?: { db: DB; auth: Auth } }
+
+/** The better-auth instance over the process's database (built on first use). */
+export function getAuth(): Auth {
+  const { db, env } = services()
+  if (holder.__keybazaarAuth?.db !== db) holder.__keybazaarAuth = { db, auth: createAuth(db, env) }
+  return holder.__keybazaarAuth.auth
+}
+
+export function googleEnabled(env: Env = services().env): boolean {
+  return Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)
+}
+
+// ---------------------------------------------------------------------------------------
+// Sessions and the signed-in user
+
+interface SessionUser {
+  id: string
+  name: string
+  email: string
+  emailVerified?: boolean | number | null
+  image?: string | null
+  role?: string | null
+  status?: string | null
+  canCreateProducts?: boolean | number | null
+  canManageOrders?: boolean | number | null
+  canManageUsers?: boolean | number | null
+  createdAt: Date | string
+}
+
+function toAuthUser(user: SessionUser, adminEmails: readonly string[]): AuthUser {
+  const role: Role = user.role === 'admin' ? 'admin' : 'user'
+  const status: UserStatus =
+    user.status === 'suspended' || user.status === 'inactive' ? user.status : 'active'
+  const access = effectiveAccess(
+    {
+      email: user.email,
+      emailVerified: Boolean(user.emailVerified),
+      role,
+      permissions: {
+        canCreateProducts: Boolean(user.canCreateProducts),
+        canManageOrders: Boolean(user.canManageOrders),
+        canManageUsers: Boolean(user.canManageUsers),
+      },
+    },
+    adminEmails,
+  )
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    emailVerified: Boolean(user.emailVerified),
+    photo: user.image ?? null,
+    role,
+    status,
+    isAdmin: access.isAdmin,
+    permissions: access.permissions,
+    createdAt: toIso(user.createdAt),
+  }
+}
+
+export interface SessionState {
+  user: AuthUser | null
+  /** Set-Cookie headers to pass on (a refreshed or cleared session cookie). */
+  headers: Headers
+}
+
+function setCookieHeaders(source: Headers | undefined | null): Headers {
+  const headers = new Headers()
+  for (const cookie of source?.getSetCookie() ?? []) headers.append('Set-Cookie', cookie)
+  return headers
+}
+
+// One session lookup per request, however many loaders ask.
+const sessionCache = new WeakMap<Request, Promise<SessionState>>()
+
+async function loadSession(request: Request): Promise<SessionState> {
+  const { db, env } = services()
+  const { headers, response } = await getAuth().api.getSession({
+    headers: request.headers,
+    returnHeaders: true,
+  })
+  const cookies = setCookieHeaders(headers)
+  if (!response) return { user: null, headers: cookies }
+  const user = toAuthUser(response.user as SessionUser, env.ADMIN_EMAILS)
+  if (user.status === 'suspended') {
+    // Suspension ends sessions when it happens; this covers a row changed by hand.
+    await endUserSessions(db, user.id)
+    return { user: null, headers: cookies }
+  }
+  // Not awaited: a slow write must not delay the page.
+  touchLastActive(db, user.id).catch((error: unknown) =>
+    console.error(
+      '[auth] could not record activity:',
+      error instanceof Error ? error.message : error,
+    ),
+  )
+  return { user, headers: cookies }
+}
+
+/** The signed-in user and any Set-Cookie headers the root loader should pass on. */
+export function getSessionState(request: Request): Promise<SessionState> {
+  let state = sessionCache.get(request)
+  if (!state) {
+    state = loadSession(request)
+    sessionCache.set(request, state)
+  }
+  return state
+}
+
+/** The signed-in user, or null. */
+export async function getUser(request: Request): Promise<AuthUser | null> {
+  return (await getSessionState(request)).user
+}
+
+/** The path and query of a request, for "come back here after signing in". */
+export function currentPath(request: Request): string {
+  const url = new URL(request.url)
+  return `${url.pathname}${url.search}`
+}
+
+/** The signed-in user; anyone else is sent to the login page and brought back after. */
+export async function requireUser(request: Request): Promise<AuthUser> {
+  const user = await getUser(request)
+  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`)
+  return user
+}
+
+/** Where the header's "Dashboard" goes. */
+export function dashboardPath(user: Pick<AuthUser, 'isAdmin'>): string {
+  return user.isAdmin ? '/admin/dashboard' : '/dashboard'
+}
+
+/** What the public header shows (the `user` prop of the header). */
+export interface HeaderUser {
+  name: string
+  email: string
+  isAdmin: boolean
+}
+
+export function toHeaderUser(user: AuthUser | null): HeaderUser | null {
+  return user ? { name: user.name, email: user.email, isAdmin: user.isAdmin } : null
+}
+
+// ---------------------------------------------------------------------------------------
+// Actions on better-auth, with errors turned into plain words
+
+export type AuthResult =
+  { ok: true; headers: Headers } | { ok: false; status: number; message: string; code?: string }
+
+/** Headers better-auth may use: the browser, the client address; never the caller's cookies. */
+function providerHeaders(request: Request, ip: string): Headers {
+  const headers = new Headers()
+  const userAgent = request.headers.get('user-agent')
+  if (userAgent) headers.set('user-agent', userAgent)
+  if (ip !== 'unknown') headers.set('x-forwarded-for', ip)
+  return headers
+}
+
+/** The provider's message in plain words; the spec's fallback when it has none. */
+export function describeAuthError(
+  error: unknown,
+  fallback: string,
+): { status: number; message: string; code?: string } {
+  if (isAPIError(error)) {
+    const code = typeof error.body?.code === 'string' ? error.body.code : undefined
+    const status = typeof error.statusCode === 'number' ? error.statusCode : 400
+    if (code === 'PASSWORD_TOO_SHORT')
+      return { status, message: AUTH_MESSAGES.passwordTooShort, code }
+    if (code === 'PASSWORD_TOO_LONG')
+      return { status, message: AUTH_MESSAGES.passwordTooLong, code }
+    if (code === 'INVALID_EMAIL') return { status, message: AUTH_MESSAGES.emailInvalid, code }
+    const message =
+      typeof error.body?.message === 'string' && error.body.message ? error.body.message : fallback
+    return {
+      status: status >= 500 ? 500 : status,
+      message: status >= 500 ? fallback : message,
+      code,
+    }
+  }
+  console.error('[auth] unexpected error:', error)
+  return { status: 500, message: fallback }
+}
+
+export async function signInWithPassword(
+  request: Request,
+  ip: string,
+  input: { email: string; password: string },
+): Promise<AuthResult> {
+  try {
+    const { headers } = await getAuth().api.signInEmail({
+      body: { email: input.email, password: input.password, rememberMe: true },
+      headers: providerHeaders(request, ip),
+      returnHeaders: true,
+    })
+    return { ok: true, headers: setCookieHeaders(headers) }
+  } catch (error) {
+    const described = describeAuthError(error, AUTH_MESSAGES.loginFailed)
+    // The right password for an address not confirmed yet: better-auth has mailed a new
+    // link. Answered like a wrong password, or signing in with the password one chose at
+    // sign-up would tell whether that sign-up created the account
+    // (docs/decisions/0008-sign-up-by-mailed-link.md).
+    if (described.code === 'EMAIL_NOT_VERIFIED') {
+      return {
+        ok: false,
+        status: 401,
+        message: INVALID_LOGIN_MESSAGE,
+        code: 'INVALID_EMAIL_OR_PASSWORD',
+      }
+    }
+    return { ok: false, ...described }
+  }
+}
+
+export async function signUpWithPassword(
+  request: Request,
+  ip: string,
+  input: { name: string; email: string; password: string; redirectTo?: string },
+): Promise<AuthResult> {
+  try {
+    // A new address gets an unconfirmed account and a confirmation mail; a taken one gets
+    // the same answer and its owner a notice (onExistingUserSignUp). Nobody is signed in.
+    await getAuth().api.signUpEmail({
+      body: {
+        name: input.name,
+        email: input.email,
+        password: input.password,
+        // Where the confirmation link returns to (kept in the job, see sendVerificationEmail).
+        ...(input.redirectTo ? { callbackURL: input.redirectTo } : {}),
+      },
+      headers: providerHeaders(request, ip),
+    })
+    return { ok: true, headers: new Headers() }
+  } catch (error) {
+    return { ok: false, ...describeAuthError(error, AUTH_MESSAGES.signupFailed) }
+  }
+}
+
+/**
+ * Confirms an address with the token of a mailed link. The first use signs the account in
+ * (`signedIn`, with the cookie); a confirmed address's link only says so.
+ */
+export async function confirmEmailWithToken(
+  request: Request,
+  token: string,
+): Promise<{ ok: true; signedIn: boolean; headers: Headers } | { ok: false }> {
+  try {
+    const { headers } = await getAuth().api.verifyEmail({
+      query: { token },
+      headers: request.headers,
+      returnHeaders: true,
+    })
+    const cookies = setCookieHeaders(headers)
+    return { ok: true, signedIn: cookies.has('set-cookie'), headers: cookies }
+  } catch (error) {
+    if (!isAPIError(error)) console.error('[auth] e-mail confirmation failed:', error)
+    return { ok: false }
+  }
+}
+
+/** Ends the current session; returns the headers that clear the cookie. */
+export async function signOut(request: Request): Promise<Headers> {
+  try {
+    const { headers } = await getAuth().api.signOut({
+      headers: request.headers,
+      returnHeaders: true,
+    })
+    return setCookieHeaders(headers)
+  } catch (error) {
+    // Logout failures are only logged; the cookie is cleared regardless.
+    console.error('[auth] sign-out failed:', error instanceof Error ? error.message : error)
+    const headers = new Headers()
+    const secure = services().env.PUBLIC_URL.startsWith('https://')
+    const name = `${secure ? '__Secure-' : ''}kb.session_token`
+    headers.append(
+      'Set-Cookie',
+      `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,
+    )
+    return headers
+  }
+}
+
+/** Starts Google sign-in; returns the provider's URL and the state cookie. */
+export async function startGoogleSignIn(input: {
+  callbackURL: string
+  errorCallbackURL: string
+  allowSignUp: boolean
+}): Promise<{ ok: true; url: string; headers: Headers } | { ok: false; message: string }> {
+  try {
+    const { headers, response } = await getAuth().api.signInSocial({
+      body: {
+        provider: GOOGLE_PROVIDER_ID,
+        callbackURL: input.callbackURL,
+        errorCallbackURL: input.errorCallbackURL,
+        requestSignUp: input.allowSignUp,
+        disableRedirect: true,
+      },
+      returnHeaders: true,
+    })
+    if (!response.url) return { ok: false, message: 'Google sign-in is not available right now.' }
+    return { ok: true, url: response.url, headers: setCookieHeaders(headers) }
+  } catch (error) {
+    return { ok: false, message: describeAuthError(error, AUTH_MESSAGES.googleLoginFailed).message }
+  }
+}
+
+/** Sets a new password with a reset token (single use; ends every session of the user). */
+export async function resetPasswordWithToken(token: string, password: string): Promise<AuthResult> {
+  try {
+    const { db } = services()
+    const userId = await resetTokenUser(db, token)
+    await getAuth().api.resetPassword({ body: { token, newPassword: password } })
+    // The link came by mail to the account's address: that proves the address too (and lets
+    // an account made by admin:create, or one whose confirmation mail was lost, sign in).
+    if (userId) await markEmailVerified(db, userId)
+    return { ok: true, headers: new Headers() }
+  } catch (error) {
+    const described = describeAuthError(error, 'Failed to reset password. Please try again.')
+    if (described.code === 'INVALID_TOKEN') {
+      return {
+        ...described,
+        ok: false,
+        message: 'This link has expired or was already used. Request a new one.',
+      }
+    }
+    return { ok: false, ...described }
+  }
+}
+
+/** Changes the signed-in user's password; other sessions end, this one gets a new cookie. */
+export async function changePassword(
+  request: Request,
+  input: { currentPassword: string; newPassword: string },
+): Promise<AuthResult> {
+  try {
+    const { headers } = await getAuth().api.changePassword({
+      body: {
+        currentPassword: input.currentPassword,
+        newPassword: input.newPassword,
+        revokeOtherSessions: true,
+      },
+      headers: request.headers,
+      returnHeaders: true,
+    })
+    return { ok: true, headers: setCookieHeaders(headers) }
+  } catch (error) {
+    const described = describeAuthError(error, 'Failed to change password. Please try again.')
+    if (described.code === 'INVALID_PASSWORD')
+      return { ...described, ok: false, message: 'Current password is incorrect' }
+    return { ok: false, ...described }
+  }
+}
+
+/** Gives a password to an account that has none (signed up with Google). */
+export async function setFirstPassword(request: Request, newPassword: string): Promise<AuthResult> {
+  try {
+    await getAuth().api.setPassword({ body: { newPassword }, headers: request.headers })
+    return { ok: true, headers: new Headers() }
+  } catch (error) {
+    return { ok: false, ...describeAuthError(error, 'Failed to set password. Please try again.') }
+  }
+}
+
+/** Does the user have an e-mail + password login (or only Google)? */
+export async function hasPassword(db: DB, userId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('account')
+    .select('id')
+    .where('userId', '=', userId)
+    .where('providerId', '=', 'credential')
+    .where('password', 'is not', null)
+    .executeTakeFirst()
+  return Boolean(row)
+}

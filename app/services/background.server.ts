@@ -1,0 +1,45 @@
+import { getSiteSettings } from '~/data/settings.server'
+import { accountMailJobHandlers } from '~/services/notifications/account-mail.server'
+import { fillAllAwaitingOrders } from '~/services/fulfilment.server'
+import type { DB } from '~/lib/db.server'
+import { pruneJobs, startJobRunner, type JobHandlers, type JobRunner } from '~/lib/jobs.server'
+import { getEnv } from '~/lib/env.server'
+import { mailJobHandlers } from '~/lib/mail.server'
+import { orderMailJobHandlers } from './notifications/order-mail.server'
+import { paymentJobs } from './payment/jobs.server'
+import { pruneRateLimits } from '~/lib/rate-limit.server'
+import { sendBackInStockMails } from './notifications/wishlist-mail.server'
+
+/**
+ * Background work of this process: the job runner with every job type the app handles.
+ * A feature with background work adds its handlers here (e.g. payment reconciliation).
+ */
+export function jobHandlers(db: DB): JobHandlers {
+  return {
+    ...mailJobHandlers({ getSiteName: async () => (await getSiteSettings(db)).siteName }),
+    ...paymentJobs(db),
+    ...accountMailJobHandlers(db, () => {
+      const env = getEnv()
+      return { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
+    }),
+    ...orderMailJobHandlers(db, () => {
+      const env = getEnv()
+      return { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
+    }),
+  }
+}
+
+/** Started by the server after it listens; `stop()` on shutdown, before the database closes. */
+export function startBackgroundWork(db: DB): JobRunner {
+  return startJobRunner(db, jobHandlers(db), {
+    leaseMs: getEnv().JOB_LEASE_SECONDS * 1000,
+    housekeeping: [(db) => pruneJobs(db), (db) => pruneRateLimits(db)],
+    // Orders waiting for stock although items are available (an allocation that lost a race
+    // and rolled back): delivered within a minute.
+    frequent: [
+      (db) => fillAllAwaitingOrders(db),
+      // Wished-for products back in stock, however they came back (see wishlist-mail.server.ts).
+      (db) => sendBackInStockMails(db),
+    ],
+  })
+}

@@ -1,0 +1,331 @@
+import type { Transaction } from 'kysely'
+import { getSiteSettings } from '~/data/settings.server'
+import { appendOrderEvent } from '~/data/order-event.server'
+import {
+  recordOrderPaid,
+  type ChangeDetails,
+  type ConfirmedPayment,
+  type TransitionResult,
+} from '~/data/order.server'
+import {
+  addStockItems,
+  allocateStockItem,
+  productsWithAwaitingOrders,
+  type ImportStockInput,
+} from '~/data/stock.server'
+import type { StockImportSummary } from '~/lib/validation/stock-import'
+import { engineOf, toFlag, type DB } from '~/lib/db.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
+import type { Database } from '../../db/schema'
+import { mailLowStock, mailOutOfStock } from './notifications/shop-mail.server'
+import { sendBackInStockMails } from './notifications/wishlist-mail.server'
+
+/**
+ * What happens to a paid order (docs/delivery.md): one stock item (paid -> delivered, or
+ * paid -> awaiting_stock when none is left), the product's shared secret, or nothing for
+ * manual products; the buyer's mail and the shop's stock alerts are queued in the same
+ * transaction (the job outbox), so a committed payment is never left without them.
+ */
+
+/** pending | failed | expired -> paid, and the delivery, in one transaction. */
+export async function markOrderPaid(
+  db: DB,
+  orderId: string,
+  payment: ConfirmedPayment,
+  event: ChangeDetails,
+  now = new Date(),
+): Promise<TransitionResult> {
+  return recordOrderPaid(db, orderId, payment, event, now, async (trx) => {
+    await fulfilPaidOrder(trx, { orderId, now })
+  })
+}
+
+/** Adds stock items to a product, then delivers the orders that were waiting for them. */
+export async function importStock(db: DB, input: ImportStockInput): Promise<StockImportSummary> {
+  const added = await addStockItems(db, input)
+  const filled =
+    added.added > 0
+      ? await fillAwaitingOrders(db, input.productId, {
+          now: input.now,
+          testMode: input.testItems ?? false,
+        })
+      : 0
+  // New items may bring a wished-for product back; the minute's sweep would catch it too.
+  if (added.added > 0) {
+    await sendBackInStockMails(db, { productIds: [input.productId], now: input.now }).catch(
+      (error: unknown) =>
+        console.error(
+          '[wishlist] back-in-stock check failed:',
+          error instanceof Error ? error.message : error,
+        ),
+    )
+  }
+  return { ...added, filled }
+}
+
+async function productTitle(trx: Transaction<Database>, productId: string): Promise<string> {
+  const product = await trx
+    .selectFrom('product')
+    .select('title')
+    .where('id', '=', productId)
+    .executeTakeFirst()
+  return product?.title ?? productId
+}
+
+async function moveOrder(
+  trx: Transaction<Database>,
+  orderId: string,
+  from: 'paid' | 'awaiting_stock',
+  to: 'delivered' | 'awaiting_stock',
+  event: { type: string; message: string; data?: unknown },
+  at: string,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('order')
+    .set({ status: to, updatedAt: at })
+    .where('id', '=', orderId)
+    .where('status', '=', from)
+    .returning('id')
+    .executeTakeFirst()
+  if (!updated) return false
+  await appendOrderEvent(trx, orderId, { ...event, from, to }, at)
+  return true
+}
+
+export type FulfilResult =
+  | { status: 'delivered'; stockItemId: string | null }
+  | { status: 'awaiting_stock' }
+  /** Manual products (and shared ones without a secret) stay paid for an admin to fulfil. */
+  | { status: 'paid' }
+  /** The order is not paid (or is gone): nothing done. */
+  | { status: 'skipped' }
+
+/**
+ * Delivers a just-paid order, in the transaction that marked it paid: one stock item
+ * (paid -> delivered, or paid -> awaiting_stock when none is left), the shared secret
+ * (paid -> delivered), or nothing for manual products.
+ */
+export async function fulfilPaidOrder(
+  trx: Transaction<Database>,
+  input: { orderId: string; now?: Date },
+): Promise<FulfilResult> {
+  const at = (input.now ?? new Date()).toISOString()
+  const order = await trx
+    .selectFrom('order')
+    .leftJoin('product', 'product.id', 'order.productId')
+    .select([
+      'order.status',
+      'order.productId',
+      'order.testMode',
+      'product.deliveryMode',
+      'product.sharedSecret',
+    ])
+    .where('order.id', '=', input.orderId)
+    .executeTakeFirst()
+  if (!order || order.status !== 'paid' || !order.productId || !order.deliveryMode)
+    return { status: 'skipped' }
+  const testMode = Boolean(order.testMode)
+  // The shared secret is always real: a simulated payment never reveals it (docs/delivery.md).
+  if (
+    order.deliveryMode === 'manual' ||
+    (order.deliveryMode === 'shared' && (!order.sharedSecret || testMode))
+  ) {
+    // The buyer hears that the payment arrived and the shop delivers by hand.
+    await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'paid' })
+    return { status: 'paid' }
+  }
+  if (order.deliveryMode === 'shared') {
+    const moved = await moveOrder(
+      trx,
+      input.orderId,
+      'paid',
+      'delivered',
+      { type: 'delivered', message: 'Shared account delivered' },
+      at,
+    )
+    if (moved) await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
+    return moved ? { status: 'delivered', stockItemId: null } : { status: 'skipped' }
+  }
+  const item = await allocateStockItem(trx, {
+    orderId: input.orderId,
+    productId: order.productId,
+    testItems: testMode,
+    now: input.now,
+  })
+  if (!item) {
+    const moved = await moveOrder(
+      trx,
+      input.orderId,
+      'paid',
+      'awaiting_stock',
+      {
+        type: 'awaiting_stock',
+        message: 'Out of stock: the order will be delivered when stock is added',
+      },
+      at,
+    )
+    if (moved) {
+      await notifyOutOfStock(trx, order.productId)
+      await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'awaiting_stock' })
+    }
+    return moved ? { status: 'awaiting_stock' } : { status: 'skipped' }
+  }
+  const moved = await moveOrder(
+    trx,
+    input.orderId,
+    'paid',
+    'delivered',
+    { type: 'delivered', message: 'Delivered from stock', data: { stockItemId: item.id } },
+    at,
+  )
+  // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
+  if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
+  await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
+  await notifyLowStock(trx, order.productId)
+  return { status: 'delivered', stockItemId: item.id }
+}
+
+/**
+ * Makes the sales of one product count their stock one after another: the count that decides an
+ * alert must see every earlier sale. On PostgreSQL two transactions committing at the same moment
+ * each see only their own sale, so both could take themselves for the first waiting order (30
+ * concurrent sales sent up to 20 out-of-stock mails) or step over the low-stock threshold without
+ * either landing on it. The row lock is held to the commit; NO KEY UPDATE leaves inserts that
+ * reference the product (new orders) unblocked. SQLite runs one writing transaction at a time.
+ */
+async function countInTurn(trx: Transaction<Database>, productId: string): Promise<void> {
+  if (engineOf(trx) !== 'postgres') return
+  await trx
+    .selectFrom('product')
+    .select('id')
+    .where('id', '=', productId)
+    .forNoKeyUpdate()
+    .execute()
+}
+
+/**
+ * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
+ * the first waiting order of a product sends it, so a flash sale on an empty product sends one
+ * mail, not one per order; the mail is queued in the paying transaction (the outbox).
+ */
+async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
+  await countInTurn(trx, productId)
+  // Is this the only one? Two rows answer that, however many orders wait.
+  const waiting = await trx
+    .selectFrom('order')
+    .select('id')
+    .where('productId', '=', productId)
+    .where('status', '=', 'awaiting_stock')
+    .limit(2)
+    .execute()
+  if (waiting.length !== 1) return
+  await mailOutOfStock(trx, await productTitle(trx, productId))
+}
+
+/**
+ * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
+ * setting; 0 turns it off): once per crossing, not on every sale below it.
+ */
+async function notifyLowStock(trx: Transaction<Database>, productId: string): Promise<void> {
+  const { lowStockThreshold } = await getSiteSettings(trx)
+  if (lowStockThreshold <= 0) return
+  await countInTurn(trx, productId)
+  // Exactly the threshold? One row more than it answers that, however much stock there is.
+  const left = await trx
+    .selectFrom('stockItem')
+    .select('id')
+    .where('productId', '=', productId)
+    .where('status', '=', 'available')
+    .limit(lowStockThreshold + 1)
+    .execute()
+  if (left.length !== lowStockThreshold) return
+  await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
+}
+
+const FILL_BATCH = 100
+
+/**
+ * Fills the product's orders waiting for stock, oldest first, until stock or orders run out.
+ * Returns how many were delivered. Safe to run concurrently (and repeatedly): orders are
+ * claimed with a write first, and each allocation is atomic.
+ */
+export async function fillAwaitingOrders(
+  db: DB,
+  productId: string,
+  options: { now?: Date; testMode?: boolean } = {},
+): Promise<number> {
+  // Test-mode orders are filled from test items, real ones from real items: each kind on its own.
+  if (options.testMode === undefined) {
+    return (
+      (await fillAwaitingOrders(db, productId, { ...options, testMode: false })) +
+      (await fillAwaitingOrders(db, productId, { ...options, testMode: true }))
+    )
+  }
+  const testMode = options.testMode
+  let filled = 0
+  for (;;) {
+    const at = (options.now ?? new Date()).toISOString()
+    const result = await db.transaction().execute(async (trx) => {
+      const waiting = trx
+        .selectFrom('order')
+        .select('id')
+        .where('productId', '=', productId)
+        .where('testMode', '=', toFlag(testMode))
+        .where('status', '=', 'awaiting_stock')
+        .orderBy('createdAt')
+        .orderBy('id')
+        .limit(FILL_BATCH)
+      // A no-op write claims the orders: it takes SQLite's write lock at once, and on
+      // PostgreSQL locks the rows so two fillers do not deliver one order twice.
+      const claimed = await trx
+        .updateTable('order')
+        .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+        .where(
+          'id',
+          'in',
+          engineOf(trx) === 'postgres' ? waiting.forUpdate().skipLocked() : waiting,
+        )
+        .where('status', '=', 'awaiting_stock')
+        .returning(['id', 'createdAt'])
+        .execute()
+      claimed.sort((a, b) =>
+        a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+      )
+      let delivered = 0
+      for (const order of claimed) {
+        const item = await allocateStockItem(trx, {
+          orderId: order.id,
+          productId,
+          testItems: testMode,
+          now: options.now,
+        })
+        if (!item) return { delivered, more: false }
+        await moveOrder(
+          trx,
+          order.id,
+          'awaiting_stock',
+          'delivered',
+          {
+            type: 'delivered',
+            message: 'Delivered from stock added later',
+            data: { stockItemId: item.id },
+          },
+          at,
+        )
+        await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+        delivered++
+      }
+      return { delivered, more: claimed.length === FILL_BATCH }
+    })
+    filled += result.delivered
+    if (!result.more) return filled
+  }
+}
+
+/** The periodic safety net: fills every product's waiting orders from available stock. */
+export async function fillAllAwaitingOrders(db: DB): Promise<number> {
+  let filled = 0
+  for (const productId of await productsWithAwaitingOrders(db))
+    filled += await fillAwaitingOrders(db, productId)
+  return filled
+}

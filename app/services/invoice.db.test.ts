@@ -1,0 +1,140 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOrder } from '~/data/order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
+import { updateSiteSettings } from '~/data/settings.server'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { BUYER, makeProduct } from '../../tests/factories'
+import { pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
+import {
+  financialYearOf,
+  formatInvoiceNumber,
+  getInvoiceData,
+  issueInvoiceNumber,
+} from '~/data/invoice.server'
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+/** The text an uncompressed pdfkit file draws: its TJ arrays hold the glyphs as hex. */
+function drawnText(pdf: Buffer): string {
+  const content = pdf.toString('latin1')
+  return [...content.matchAll(/\[([^\]]*)\]\s*TJ/g)]
+    .map((match) =>
+      [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
+        .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
+        .join(''),
+    )
+    .join('\n')
+}
+
+describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('renders a paid order as a PDF with seller, GSTIN, buyer, product, rupee amount, reference and order id', async () => {
+    await updateSiteSettings(t.db, {
+      sellerName: 'Digital Keys Traders',
+      sellerAddress: '12 MG Road, Bengaluru 560001',
+      sellerGstin: '29ABCDE1234F1Z5',
+    })
+    const product = await makeProduct(t.db, { title: 'StreamVerse Premium', price: 149_950 })
+    const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    expect(await getInvoiceData(t.db, order.id)).toBeNull()
+    await markOrderPaid(
+      t.db,
+      order.id,
+      {
+        txnId: 'TXN123456',
+        bankTxnId: 'BANK789',
+        paymentMode: 'UPI',
+        paidAmount: 149_950,
+        respCode: '01',
+        respMsg: 'Txn Success',
+      },
+      { message: 'paid' },
+    )
+    const data = await getInvoiceData(t.db, order.id)
+    expect(data).toMatchObject({
+      invoiceNumber: expect.stringMatching(/^INV\/\d{2}-\d{2}\/\d{5}$/),
+      amount: 149_950,
+      paymentReference: 'TXN123456, bank BANK789',
+    })
+    // The number is given once: asking again gives the same invoice.
+    expect((await getInvoiceData(t.db, order.id))!.invoiceNumber).toBe(data!.invoiceNumber)
+
+    const pdf = await renderInvoicePdf(data!, { compress: false })
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
+    const text = drawnText(pdf)
+    for (const expected of [
+      order.id,
+      data!.invoiceNumber,
+      'Digital Keys Traders',
+      'GSTIN: 29ABCDE1234F1Z5',
+      'Tax Invoice',
+      BUYER.name,
+      'StreamVerse Premium',
+      'Rs. 1,499.50',
+      'TXN123456',
+    ]) {
+      expect(text).toContain(expected)
+    }
+    // The default (compressed) file is a PDF too.
+    expect((await renderInvoicePdf(data!)).subarray(0, 5).toString('latin1')).toBe('%PDF-')
+  })
+
+  it('numbers invoices in one consecutive series per Indian financial year (April to March), at most 16 characters', () => {
+    expect(financialYearOf(new Date('2026-03-31T18:29:59Z'))).toBe('2025-26') // 23:59 on 31 March in India
+    expect(financialYearOf(new Date('2026-03-31T18:30:00Z'))).toBe('2026-27') // 00:00 on 1 April in India
+    expect(financialYearOf(new Date('2026-11-21T10:00:00Z'))).toBe('2026-27')
+    expect(financialYearOf(new Date('2099-12-31T10:00:00Z'))).toBe('2099-00')
+    expect(formatInvoiceNumber('2026-27', 42)).toBe('INV/26-27/00042')
+    expect(formatInvoiceNumber('2026-27', 123_456).length).toBeLessThanOrEqual(16)
+  })
+
+  it('gives concurrent first issues consecutive numbers without gaps, and an order only one number', async () => {
+    const product = await makeProduct(t.db)
+    const orders: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+      await markOrderPaid(
+        t.db,
+        order.id,
+        {
+          txnId: `TXN-S-${order.id}`,
+          bankTxnId: null,
+          paymentMode: 'UPI',
+          paidAmount: order.amount,
+          respCode: '01',
+          respMsg: 'ok',
+        },
+        { message: 'paid' },
+      )
+      orders.push(order.id)
+    }
+    const at = new Date('2030-06-01T10:00:00Z')
+    // Every order asked for three times at once.
+    const issued = await Promise.all(
+      orders.flatMap((id) =>
+        [0, 1, 2].map(() => issueInvoiceNumber(t.db, id, at).then((r) => [id, r.number] as const)),
+      ),
+    )
+    const byOrder = new Map<string, Set<string>>()
+    for (const [id, number] of issued) byOrder.set(id, (byOrder.get(id) ?? new Set()).add(number))
+    expect([...byOrder.values()].every((numbers) => numbers.size === 1)).toBe(true)
+    const numbers = [...byOrder.values()].map((numbers) => [...numbers][0]!).sort()
+    expect(numbers).toEqual(
+      Array.from({ length: 12 }, (_, i) => formatInvoiceNumber('2030-31', i + 1)),
+    )
+  })
+
+  it('refuses an invalid GSTIN in the settings', async () => {
+    await expect(updateSiteSettings(t.db, { sellerGstin: 'NOT-A-GSTIN' })).rejects.toThrow()
+  })
+
+  it('writes rupees as Rs. and replaces characters Helvetica cannot print', () => {
+    expect(rupeesText(149_900)).toBe('Rs. 1,499')
+    expect(pdfSafe('Asha वर्मा Café')).toBe('Asha ????? Café')
+  })
+})

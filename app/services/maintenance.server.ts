@@ -1,0 +1,54 @@
+import { getSiteSettings } from '~/data/settings.server'
+import type { DB } from '~/lib/db.server'
+import { getUser } from './auth.server'
+
+/**
+ * Maintenance mode (Settings > System, docs/settings.md). While it is on, visitors get the
+ * maintenance page with status 503 and Retry-After; admins browse and work normally. Paths a
+ * payment, a sign-in or the admin area needs are never closed, so a payment under way still
+ * lands (the gateway's callback, the buyer's return page, the simulator) and an admin can sign
+ * in and switch the mode off.
+ */
+export const MAINTENANCE_RETRY_AFTER_SECONDS = 600
+
+const OPEN_PREFIXES = [
+  '/api/', // the gateway callbacks and checksum endpoints, better-auth (/api/auth/*)
+  '/payment/', // the buyer's return from the gateway, the hosted payment form
+  '/__simulator/',
+  '/admin/', // guarded by the admin layout itself; visitors are sent to sign in
+  '/auth/google',
+  '/assets/',
+  '/images/',
+  '/uploads/',
+]
+const OPEN_PATHS = new Set([
+  '/admin',
+  '/login',
+  '/logout',
+  '/forgot-password',
+  '/reset-password',
+  '/theme',
+  '/healthz',
+  '/favicon.ico',
+])
+
+/** Whether a path stays reachable for everyone while the shop is in maintenance. */
+export function openDuringMaintenance(pathname: string): boolean {
+  const path = pathname.replace(/\.data$/, '')
+  return OPEN_PATHS.has(path) || OPEN_PREFIXES.some((prefix) => path.startsWith(prefix))
+}
+
+export type MaintenanceVerdict = 'open' | 'admin' | 'closed'
+
+/**
+ * What maintenance mode means for this request: 'open' (mode off, or a path that stays open),
+ * 'admin' (mode on, an admin: browse with a banner), 'closed' (mode on, a visitor).
+ */
+export async function maintenanceVerdict(db: DB, request: Request): Promise<MaintenanceVerdict> {
+  const { pathname } = new URL(request.url)
+  if (openDuringMaintenance(pathname)) return 'open'
+  const settings = await getSiteSettings(db)
+  if (!settings.maintenanceMode) return 'open'
+  const user = await getUser(request)
+  return user?.isAdmin ? 'admin' : 'closed'
+}

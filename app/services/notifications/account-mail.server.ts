@@ -1,0 +1,135 @@
+import { z } from 'zod'
+import { getSiteSettings } from '~/data/settings.server'
+import {
+  createPasswordResetToken,
+  getUserProfile,
+  PASSWORD_RESET_MAIL_JOB,
+  RESET_TOKEN_TTL_SECONDS,
+  resetPasswordUrl,
+} from '~/data/user.server'
+import { createEmailVerificationToken } from 'better-auth/api'
+import {
+  SIGNUP_ATTEMPT_JOB,
+  VERIFY_EMAIL_JOB,
+  VERIFY_EMAIL_TTL_SECONDS,
+} from '~/services/auth.server'
+import type { DB } from '~/lib/db.server'
+import type { JobHandlers } from '~/lib/jobs.server'
+import { safeRedirect } from '~/lib/safe-redirect'
+import {
+  confirmEmailMail,
+  passwordResetMail,
+  renderMail,
+  sharedMailer,
+  signupAttemptMail,
+  type MailMessage,
+  type Mailer,
+} from '~/lib/mail.server'
+
+/**
+ * The account mails (reset link, address confirmation, "someone tried to sign up with your
+ * address"). Their jobs carry only a user id: each link's token is issued when the job runs
+ * and exists nowhere but in the mail (the database keeps a hash of a reset token; a
+ * confirmation link is signed with APP_SECRET and not stored at all). A job may run twice;
+ * then two working links go out, each as safe as the other.
+ */
+/** The mail telling an account's owner that an admin set a new password for them. */
+export const PASSWORD_CHANGED_BY_ADMIN_JOB = 'account.password-changed-by-admin'
+
+export interface AccountMailOptions {
+  publicUrl: string
+  appSecret: string
+  mailer?: Mailer
+}
+
+const payloadSchema = z.object({ userId: z.string().min(1) })
+const verifyPayloadSchema = payloadSchema.extend({ redirectTo: z.string().optional() })
+
+/** The confirmation page's link: /verify-email?token=... (a JWT better-auth checks). */
+export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: string): string {
+  const back = redirectTo ? `&redirectTo=${encodeURIComponent(safeRedirect(redirectTo, '/'))}` : ''
+  return `${publicUrl}/verify-email?token=${encodeURIComponent(token)}${back}`
+}
+
+export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {
+  async function send(
+    build: (settings: Awaited<ReturnType<typeof getSiteSettings>>) => MailMessage,
+  ) {
+    const settings = await getSiteSettings(db)
+    const mailer = options().mailer ?? sharedMailer(settings.siteName)
+    await mailer.send(build(settings))
+  }
+  return {
+    [PASSWORD_RESET_MAIL_JOB]: async (job) => {
+      const { userId } = payloadSchema.parse(job.payload)
+      const user = await getUserProfile(db, userId)
+      // Suspended since the request, or deleted: no link.
+      if (!user || user.status === 'suspended') return
+      const { publicUrl } = options()
+      const token = await createPasswordResetToken(db, user.id)
+      await send((settings) =>
+        passwordResetMail(settings, publicUrl, {
+          to: user.email,
+          name: user.name,
+          url: resetPasswordUrl(publicUrl, token),
+          expiresInMinutes: RESET_TOKEN_TTL_SECONDS / 60,
+        }),
+      )
+    },
+    [VERIFY_EMAIL_JOB]: async (job) => {
+      const { userId, redirectTo } = verifyPayloadSchema.parse(job.payload)
+      const user = await getUserProfile(db, userId)
+      if (!user || user.emailVerified || user.status === 'suspended') return
+      const { publicUrl, appSecret } = options()
+      // The token better-auth's verifyEmail accepts: bound to this address and account.
+      const token = await createEmailVerificationToken(
+        appSecret,
+        user.email,
+        undefined,
+        VERIFY_EMAIL_TTL_SECONDS,
+        { userId: user.id },
+      )
+      await send((settings) =>
+        confirmEmailMail(settings, publicUrl, {
+          to: user.email,
+          name: user.name,
+          url: verifyEmailUrl(publicUrl, token, redirectTo),
+          expiresInHours: VERIFY_EMAIL_TTL_SECONDS / 3600,
+        }),
+      )
+    },
+    [PASSWORD_CHANGED_BY_ADMIN_JOB]: async (job) => {
+      const { userId } = payloadSchema.parse(job.payload)
+      const user = await getUserProfile(db, userId)
+      if (!user) return
+      const { publicUrl } = options()
+      // No password in the mail: the admin tells the owner by another way, or the owner
+      // chooses their own with "Forgot password".
+      await send((settings) =>
+        renderMail(settings, publicUrl, {
+          to: user.email,
+          subject: `Your ${settings.siteName} password was changed`,
+          greeting: user.name ? `Hello ${user.name},` : 'Hello,',
+          paragraphs: [
+            `An administrator of ${settings.siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
+            'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
+          ],
+          action: { label: 'Log in', url: `${publicUrl}/login` },
+        }),
+      )
+    },
+    [SIGNUP_ATTEMPT_JOB]: async (job) => {
+      const { userId } = payloadSchema.parse(job.payload)
+      const user = await getUserProfile(db, userId)
+      if (!user) return
+      const { publicUrl } = options()
+      await send((settings) =>
+        signupAttemptMail(settings, publicUrl, {
+          to: user.email,
+          name: user.name,
+          loginUrl: `${publicUrl}/login`,
+        }),
+      )
+    },
+  }
+}

@@ -1,0 +1,248 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createOrder, listOrderEvents, orderTokenMatches } from '~/data/order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
+import { updateSiteSettings } from '~/data/settings.server'
+import { revealOrderSecret, setProductDelivery } from '~/data/stock.server'
+import { fillAllAwaitingOrders, importStock } from '~/services/fulfilment.server'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { BUYER, makeProduct } from '../../../tests/factories'
+import { runDueJobs } from '~/lib/jobs.server'
+import { ORDER_MAIL_JOB, type MailMessage } from '~/lib/mail.server'
+import { orderMailJobHandlers, renderOrderMail } from './order-mail.server'
+
+/**
+ * The buyer's order mails: queued in the transaction that pays and delivers, rendered
+ * when sent with a fresh order-page token, credentials only when the owner allows it; and the
+ * logged reveal.
+ */
+const APP_SECRET = 'm'.repeat(64)
+const PUBLIC_URL = 'https://shop.example.in'
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+const PAYMENT = {
+  txnId: 'T1',
+  bankTxnId: 'B1',
+  paymentMode: 'UPI',
+  respCode: '01',
+  respMsg: 'Txn Success',
+}
+
+async function paidStockOrder(items: string[]) {
+  const product = await makeProduct(t.db)
+  await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'stock' })
+  if (items.length)
+    await importStock(t.db, {
+      productId: product.id,
+      content: items.join('\n'),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+  const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+  await markOrderPaid(
+    t.db,
+    order.id,
+    { ...PAYMENT, txnId: `T-${order.id}`, paidAmount: order.amount },
+    { message: 'Paid' },
+  )
+  return { product, orderId: order.id }
+}
+
+/** An order paid after the product's last item went to an earlier buyer: it waits for stock. */
+async function paidWaitingOrder() {
+  const product = await makeProduct(t.db)
+  await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'stock' })
+  await importStock(t.db, {
+    productId: product.id,
+    content: `LAST-ITEM-${product.id}`,
+    format: 'lines',
+    appSecret: APP_SECRET,
+  })
+  const first = await createOrder(t.db, { productId: product.id, customer: BUYER })
+  const second = await createOrder(t.db, { productId: product.id, customer: BUYER })
+  for (const { order } of [first, second]) {
+    await markOrderPaid(
+      t.db,
+      order.id,
+      { ...PAYMENT, txnId: `T-${order.id}`, paidAmount: order.amount },
+      { message: 'Paid' },
+    )
+  }
+  return { product, orderId: second.order.id }
+}
+
+async function queuedOrderMails(orderId: string) {
+  const jobs = await t.db
+    .selectFrom('job')
+    .select(['payload', 'status'])
+    .where('type', '=', ORDER_MAIL_JOB)
+    .execute()
+  return jobs
+    .map((job) => JSON.parse(job.payload) as { orderId: string; kind: string })
+    .filter((p) => p.orderId === orderId)
+}
+
+const tokenOf = (mail: MailMessage, orderId: string) => {
+  const match = new RegExp(`${PUBLIC_URL}/orders/${orderId}/([\\w-]+)`).exec(mail.text)
+  if (!match) throw new Error(`no order link in:\n${mail.text}`)
+  return match[1]!
+}
+
+describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('queues a delivered mail in the paying transaction; the outbox holds no token and no secret', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-AAAA-1111'])
+    expect(await queuedOrderMails(orderId)).toEqual([{ orderId, kind: 'delivered' }])
+    const raw = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', ORDER_MAIL_JOB)
+      .execute()
+    expect(JSON.stringify(raw)).not.toContain('LICENSE-AAAA-1111')
+  })
+
+  it('renders the mail with a working order-page link and without the credentials by default', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-BBBB-2222'])
+    const mail = await renderOrderMail(
+      t.db,
+      { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+      { orderId, kind: 'delivered' },
+    )
+    expect(mail).not.toBeNull()
+    expect(mail!.to).toBe(BUYER.email)
+    expect(mail!.subject).toContain(orderId)
+    expect(mail!.text).not.toContain('LICENSE-BBBB-2222')
+    expect(mail!.html).not.toContain('LICENSE-BBBB-2222')
+    const token = tokenOf(mail!, orderId)
+    expect(await orderTokenMatches(t.db, orderId, token)).toBe(true)
+    expect(await orderTokenMatches(t.db, orderId, `${token}x`)).toBe(false)
+    // Only the hash is stored.
+    const stored = await t.db
+      .selectFrom('orderAccessToken')
+      .select('tokenHash')
+      .where('orderId', '=', orderId)
+      .execute()
+    expect(stored).toHaveLength(1)
+    expect(stored[0]!.tokenHash).not.toContain(token)
+    // A token opens its own order only.
+    const other = await paidStockOrder(['LICENSE-OTHER-0000'])
+    expect(await orderTokenMatches(t.db, other.orderId, token)).toBe(false)
+  })
+
+  it('puts the credentials in the mail only when the owner turned it on', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-CCCC-3333'])
+    await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })
+    try {
+      const mail = await renderOrderMail(
+        t.db,
+        { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+        { orderId, kind: 'delivered' },
+      )
+      expect(mail!.text).toContain('LICENSE-CCCC-3333')
+    } finally {
+      await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
+    }
+  })
+
+  it('tells a buyer whose product is out of stock that the order waits, and a manual buyer that it is being prepared', async () => {
+    const { orderId } = await paidWaitingOrder()
+    expect(await queuedOrderMails(orderId)).toEqual([{ orderId, kind: 'awaiting_stock' }])
+    const waiting = await renderOrderMail(
+      t.db,
+      { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+      { orderId, kind: 'awaiting_stock' },
+    )
+    expect(waiting!.text).toContain('out of stock')
+
+    const manual = await makeProduct(t.db)
+    const { order } = await createOrder(t.db, { productId: manual.id, customer: BUYER })
+    await markOrderPaid(
+      t.db,
+      order.id,
+      { ...PAYMENT, txnId: `T-${order.id}`, paidAmount: order.amount },
+      { message: 'Paid' },
+    )
+    expect(await queuedOrderMails(order.id)).toEqual([{ orderId: order.id, kind: 'paid' }])
+  })
+
+  it('sends through the job runner with the mailer', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-DDDD-4444'])
+    const sent: MailMessage[] = []
+    const handlers = orderMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      appSecret: APP_SECRET,
+      mailer: { send: async (message) => (sent.push(message), { messageId: String(sent.length) }) },
+    }))
+    while ((await runDueJobs(t.db, handlers, { batchSize: 50, log: () => {} })) > 0) {
+      // Every queued order mail, including earlier tests' ones.
+    }
+    const mine = sent.filter((mail) => mail.subject.includes(orderId))
+    expect(mine).toHaveLength(1)
+    expect(mine[0]!.text).toContain(`${PUBLIC_URL}/orders/${orderId}/`)
+  })
+
+  it('fills waiting orders from stock in the periodic pass and mails them', async () => {
+    const { product, orderId } = await paidWaitingOrder()
+    // Items that arrived without the import's own fill (e.g. its filler lost a race and rolled back).
+    await t.db
+      .insertInto('stockItem')
+      .values({
+        id: `item-${orderId}`,
+        productId: product.id,
+        secretCiphertext: 'x',
+        secretHash: `h-${orderId}`,
+        status: 'available',
+        addedBy: 'system',
+        createdAt: new Date().toISOString(),
+        updatedAt: new Date().toISOString(),
+      })
+      .execute()
+    expect(await fillAllAwaitingOrders(t.db)).toBeGreaterThanOrEqual(1)
+    const order = await t.db
+      .selectFrom('order')
+      .select('status')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+    expect(order.status).toBe('delivered')
+    expect((await queuedOrderMails(orderId)).map((p) => p.kind)).toEqual([
+      'awaiting_stock',
+      'delivered',
+    ])
+  })
+
+  it('logs every reveal with time, IP and who asked, and reveals nothing for an undelivered order', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-EEEE-5555'])
+    const secret = await revealOrderSecret(t.db, APP_SECRET, orderId, {
+      actor: 'token',
+      ip: '203.0.113.7',
+      via: 'order_page',
+    })
+    expect(secret).toEqual({ kind: 'text', text: 'LICENSE-EEEE-5555' })
+    const events = (await listOrderEvents(t.db, orderId)).filter(
+      (e) => e.type === 'secret_revealed',
+    )
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({
+      actor: 'token',
+      data: { ip: '203.0.113.7', via: 'order_page' },
+    })
+    expect(events[0]!.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+
+    const { orderId: waiting } = await paidWaitingOrder()
+    expect(
+      await revealOrderSecret(t.db, APP_SECRET, waiting, {
+        actor: 'token',
+        ip: '203.0.113.7',
+        via: 'order_page',
+      }),
+    ).toBeNull()
+    expect((await listOrderEvents(t.db, waiting)).some((e) => e.type === 'secret_revealed')).toBe(
+      false,
+    )
+  })
+})

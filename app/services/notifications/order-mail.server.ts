@@ -1,0 +1,181 @@
+import { shopDateTime } from '~/lib/date-format'
+import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
+import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
+import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
+import type { DB } from '~/lib/db.server'
+import type { JobHandlers } from '~/lib/jobs.server'
+import {
+  ORDER_MAIL_JOB,
+  orderMailPayloadSchema,
+  renderMail,
+  sharedMailer,
+  type MailMessage,
+  type Mailer,
+  type OrderMailKind,
+} from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
+
+/**
+ * The buyer's mails about an order: payment received, delivered, waiting for stock,
+ * item replaced, the shop's reply to a report, refunded. Each is rendered when the job runs,
+ * from the order as it is then. The link to the order page carries a token issued at that
+ * moment (only its hash is stored), so no token and no credential sits in the job table.
+ * Credentials go into the mail only when the owner turned on `deliveryMailIncludesSecret`.
+ */
+export interface OrderMailOptions {
+  publicUrl: string
+  appSecret: string
+  mailer?: Mailer
+}
+
+/** The order page link with a fresh token: /orders/{id}/{token}. */
+export function orderLinkFor(publicUrl: string, orderId: string, token: string): string {
+  return `${publicUrl.replace(/\/$/, '')}/orders/${encodeURIComponent(orderId)}/${token}`
+}
+
+function summary(order: Order, settings: SiteSettings): string[] {
+  const paidAt = order.paidAt
+    ? shopDateTime(settings.timezone).format(new Date(order.paidAt))
+    : null
+  return [
+    `Order: ${order.id}`,
+    `Product: ${order.productName}`,
+    `Amount: ${formatRupees(order.paidAmount ?? order.amount)}`,
+    ...(paidAt ? [`Paid on: ${paidAt}`] : []),
+    ...(order.gatewayTxnId ? [`Transaction ID: ${order.gatewayTxnId}`] : []),
+  ]
+}
+
+interface Content {
+  subject: string
+  paragraphs: string[]
+  label: string
+  note?: string
+}
+
+function contentFor(
+  kind: OrderMailKind,
+  order: Order,
+  settings: SiteSettings,
+  extra: { secret: string | null; message?: string },
+): Content {
+  const lines = summary(order, settings).join('\n')
+  const secretParagraphs = extra.secret ? [`Your account details / key:\n${extra.secret}`] : []
+  const linkNote =
+    'This link is private to you: anyone with it can open your order. Do not forward this e-mail.'
+  switch (kind) {
+    case 'delivered':
+      return {
+        subject: `Your order ${order.id} is ready: ${order.productName}`,
+        paragraphs: [
+          `Thank you for your purchase. Your ${order.productName} has been delivered.`,
+          lines,
+          ...secretParagraphs,
+          extra.secret
+            ? 'You can also see these details on your order page at any time.'
+            : 'Open your order page to see your account details or licence key. They are not sent by e-mail, to keep them safe.',
+        ],
+        label: 'View your order',
+        note: linkNote,
+      }
+    case 'replaced':
+      return {
+        subject: `Replacement for order ${order.id}: ${order.productName}`,
+        paragraphs: [
+          `We have replaced the item delivered for your ${order.productName}. The previous one no longer works; please use the new one.`,
+          lines,
+          ...secretParagraphs,
+          extra.secret
+            ? 'The new details are also on your order page.'
+            : 'Open your order page to see the new details.',
+        ],
+        label: 'View your order',
+        note: linkNote,
+      }
+    case 'awaiting_stock':
+      return {
+        subject: `Payment received for order ${order.id}: delivery shortly`,
+        paragraphs: [
+          `We have received your payment for ${order.productName}. It is briefly out of stock: your order is first in line and will be delivered automatically as soon as new stock arrives. You will get another e-mail then.`,
+          lines,
+        ],
+        label: 'Check your order',
+        note: linkNote,
+      }
+    case 'paid':
+      return {
+        subject: `Payment received for order ${order.id}`,
+        paragraphs: [
+          `We have received your payment for ${order.productName}. Our team is preparing your account details and will deliver them shortly; you will get another e-mail when they are ready.`,
+          lines,
+        ],
+        label: 'Check your order',
+        note: linkNote,
+      }
+    case 'reply':
+      return {
+        subject: `About your report on order ${order.id}`,
+        paragraphs: [
+          `We looked into the problem you reported with ${order.productName}.`,
+          extra.message ?? '',
+          lines,
+        ].filter(Boolean),
+        label: 'View your order',
+        note: linkNote,
+      }
+    case 'refunded':
+      return {
+        subject: `Refund for order ${order.id}`,
+        paragraphs: [
+          `Your payment for ${order.productName} has been refunded. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
+          lines,
+        ],
+        label: 'View your order',
+        note: linkNote,
+      }
+  }
+}
+
+/** Renders the mail for an order (issuing the link's token), or null when the order is gone. */
+export async function renderOrderMail(
+  db: DB,
+  options: OrderMailOptions,
+  payload: { orderId: string; kind: OrderMailKind; message?: string },
+  settings?: SiteSettings,
+): Promise<MailMessage | null> {
+  const order = await getOrder(db, payload.orderId)
+  if (!order) return null
+  settings ??= await getSiteSettings(db)
+  const withSecret =
+    (payload.kind === 'delivered' || payload.kind === 'replaced') &&
+    settings.deliveryMailIncludesSecret
+  const secret = withSecret ? await getDeliveredSecret(db, options.appSecret, order.id) : null
+  const content = contentFor(payload.kind, order, settings, {
+    secret: secret ? secretAsText(secret) : null,
+    message: payload.message,
+  })
+  const token = await issueOrderAccessToken(db, order.id, `mail:${payload.kind}`)
+  return renderMail(settings, options.publicUrl, {
+    to: order.customerEmail,
+    subject: content.subject,
+    greeting: `Hello ${order.customerName.trim() || 'there'},`,
+    paragraphs: content.paragraphs,
+    action: { label: content.label, url: orderLinkFor(options.publicUrl, order.id, token) },
+    note: content.note,
+  })
+}
+
+/** The `order.mail` job handler. */
+export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): JobHandlers {
+  return {
+    [ORDER_MAIL_JOB]: async (job) => {
+      const payload = orderMailPayloadSchema.parse(job.payload)
+      const resolved = options()
+      const settings = await getSiteSettings(db)
+      const message = await renderOrderMail(db, resolved, payload, settings)
+      if (!message) return
+      const mailer = resolved.mailer ?? sharedMailer(settings.siteName)
+      await mailer.send(message)
+    },
+  }
+}

@@ -1,0 +1,77 @@
+import { getSiteSettings } from '~/data/settings.server'
+import type { DB } from '~/lib/db.server'
+import { getEnv } from '~/lib/env.server'
+import { enqueueMail, renderMail } from '~/lib/mail.server'
+
+/**
+ * Mail to the shop itself (out of stock, low stock, a buyer's problem report): the alert
+ * recipients from Settings, or when none are set the contact address and every admin (stored
+ * role, or an account listed in ADMIN_EMAILS), each once. With shop alerts switched off in
+ * Settings nothing is sent (buyers' order mails are not shop mails and always go). Queued in the caller's transaction (the outbox), and laid out by
+ * the one renderMail like every mail to a buyer.
+ */
+export async function notifyShop(
+  db: DB,
+  mail: { subject: string; paragraphs: string[] },
+): Promise<number> {
+  const env = getEnv()
+  const adminEmails = env.ADMIN_EMAILS
+  const [settings, admins] = await Promise.all([
+    getSiteSettings(db),
+    db
+      .selectFrom('user')
+      .select('email')
+      .where((eb) =>
+        adminEmails.length
+          ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])])
+          : eb('role', '=', 'admin'),
+      )
+      .execute(),
+  ])
+  if (!settings.enableNotifications) return 0
+  const chosen = settings.alertRecipients.length
+    ? settings.alertRecipients
+    : [settings.contactEmail, ...admins.map((admin) => admin.email)]
+  const recipients = new Set(chosen.map((email) => email.trim().toLowerCase()).filter(Boolean))
+  for (const to of recipients)
+    await enqueueMail(db, renderMail(settings, env.PUBLIC_URL, { to, greeting: 'Hello,', ...mail }))
+  return recipients.size
+}
+
+/** The first paid order of a product waits for stock. */
+export function mailOutOfStock(db: DB, title: string): Promise<number> {
+  return notifyShop(db, {
+    subject: `Out of stock: ${title} has paid orders waiting`,
+    paragraphs: [
+      `A paid order for "${title}" is waiting because the product is out of stock.`,
+      'Add stock items to the product in the admin; waiting orders are delivered automatically, oldest first.',
+    ],
+  })
+}
+
+/** A sale left the product with exactly the low-stock threshold. */
+export function mailLowStock(db: DB, title: string, threshold: number): Promise<number> {
+  const items = threshold === 1 ? '1 item' : `${threshold} items`
+  return notifyShop(db, {
+    subject: `Low stock: ${items} left of ${title}`,
+    paragraphs: [
+      `"${title}" has ${items} left in stock.`,
+      'Add stock items in the admin (Products > Stock) before it runs out; paid orders would then wait for stock.',
+    ],
+  })
+}
+
+/** A buyer reports a problem with a delivered order. */
+export function mailProblemReported(
+  db: DB,
+  report: { orderId: string; productName: string; reason: string },
+): Promise<number> {
+  return notifyShop(db, {
+    subject: `Problem reported on order ${report.orderId}: ${report.productName}`,
+    paragraphs: [
+      `The buyer of order ${report.orderId} (${report.productName}) reports:`,
+      report.reason,
+      `Resolve it in the admin: Orders > ${report.orderId}.`,
+    ],
+  })
+}

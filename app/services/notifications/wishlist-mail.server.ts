@@ -1,0 +1,60 @@
+import { getSiteSettings } from '~/data/settings.server'
+import { takeRestockedWishes, type RestockedWish } from '~/data/wishlist.server'
+import type { DB } from '~/lib/db.server'
+import { getEnv } from '~/lib/env.server'
+import { wakeJobRunner } from '~/lib/jobs.server'
+import { enqueueMail, renderMail, type MailMessage, type MailSettings } from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
+
+/**
+ * The back-in-stock mail: a wished-for product that was out of stock can be bought again.
+ * Sent once per return to stock (app/data/wishlist.server.ts keeps the state), only to
+ * customers who left the notice on, and queued in the same transaction as the state change
+ * (the job outbox), so a crash never loses nor doubles a mail.
+ */
+export function backInStockMail(
+  settings: MailSettings,
+  publicUrl: string,
+  wish: Pick<RestockedWish, 'email' | 'name' | 'title' | 'slug' | 'price'>,
+): MailMessage {
+  const productUrl = `${publicUrl}/product/${encodeURIComponent(wish.slug)}`
+  return renderMail(settings, publicUrl, {
+    to: wish.email,
+    subject: `Back in stock: ${wish.title}`,
+    greeting: `Hello ${wish.name.trim() || 'there'},`,
+    paragraphs: [
+      `Good news: "${wish.title}" from your wishlist is back in stock at ${settings.siteName}, for ${formatRupees(wish.price)}.`,
+      'Stock can run out again, so order soon if you still want it.',
+    ],
+    action: { label: 'View the product', url: productUrl },
+    note: `You get this because the product is on your wishlist. Turn these e-mails off on ${publicUrl}/dashboard/wishlist.`,
+  })
+}
+
+/**
+ * Checks the wished-for products (all, or the given ones after a change to them) and queues
+ * the back-in-stock mails. Run every minute by the background work and right after an admin
+ * changes a product or adds stock.
+ */
+export async function sendBackInStockMails(
+  db: DB,
+  options: { productIds?: readonly string[]; now?: Date; publicUrl?: string } = {},
+): Promise<number> {
+  const mailed = await db.transaction().execute(async (trx) => {
+    // Read only when a mail is due: most runs find nothing to send.
+    let context: { settings: MailSettings; publicUrl: string } | undefined
+    return takeRestockedWishes(
+      trx,
+      async (wish) => {
+        context ??= {
+          settings: await getSiteSettings(trx),
+          publicUrl: options.publicUrl ?? getEnv().PUBLIC_URL,
+        }
+        return enqueueMail(trx, backInStockMail(context.settings, context.publicUrl, wish))
+      },
+      options,
+    )
+  })
+  if (mailed > 0) wakeJobRunner()
+  return mailed
+}

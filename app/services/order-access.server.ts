@@ -1,0 +1,221 @@
+import { data, type HeadersFunction } from 'react-router'
+import { getOrderWithAccessHash, orderTokenMatches, type Order } from '~/data/order.server'
+import { services } from '~/lib/app-context.server'
+import type { DB } from '~/lib/db.server'
+import { getUser, type AuthUser } from '~/services/auth.server'
+import {
+  hitPolicy,
+  hitRateLimit,
+  releaseRateLimit,
+  tooManyAttemptsMessage,
+  type RateLimitHit,
+  type RateLimitRule,
+} from '~/lib/rate-limit.server'
+
+/**
+ * Who may see an order's details (result page now, the order page with delivered secrets
+ * later): its signed-in owner, or whoever holds the order's access token. Checkout keeps the
+ * token in an httpOnly SameSite=Lax cookie, which the browser sends on the top-level GET that
+ * follows the gateway's callback; e-mails carry it as ?token=. Only its hash is stored.
+ */
+export const ORDER_ACCESS_COOKIE = 'kb.orders'
+const MAX_ORDERS = 5
+const MAX_AGE_SECONDS = 30 * 24 * 60 * 60
+const ENTRY = /^([A-Za-z0-9@._-]{1,50})~([A-Za-z0-9_-]{20,100})$/
+
+/** The order id -> token pairs this browser holds. */
+export function readOrderTokens(request: Request): Map<string, string> {
+  const tokens = new Map<string, string>()
+  const header = request.headers.get('Cookie') ?? ''
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=')
+    if (name !== ORDER_ACCESS_COOKIE) continue
+    for (const entry of rest.join('=').split('.')) {
+      const match = ENTRY.exec(entry)
+      if (match) tokens.set(match[1]!, match[2]!)
+    }
+  }
+  return tokens
+}
+
+/** A Set-Cookie value adding this order's token to the ones the browser holds (newest five kept). */
+export function orderAccessCookie(
+  request: Request,
+  orderId: string,
+  token: string,
+  publicUrl: string,
+): string {
+  const tokens = readOrderTokens(request)
+  tokens.delete(orderId)
+  const entries = [...tokens.entries(), [orderId, token] as const].slice(-MAX_ORDERS)
+  const value = entries.map(([id, t]) => `${id}~${t}`).join('.')
+  const secure = publicUrl.startsWith('https://') ? '; Secure' : ''
+  return `${ORDER_ACCESS_COOKIE}=${value}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure}`
+}
+
+/**
+ * How this request may see the order's details, or null: a token of the order in the query
+ * (?token=, from an e-mail), its owner or an admin signed in, or a token in this browser's order
+ * cookie. The query comes first so that a page can move a working ?token= into the cookie.
+ */
+export async function orderAccessVia(
+  db: DB,
+  request: Request,
+  order: Pick<Order, 'id' | 'userId' | 'customerEmail'>,
+  accessTokenHash: string,
+  user: { id: string; isAdmin: boolean; email: string; emailVerified: boolean } | null,
+): Promise<'query' | 'account' | 'cookie' | null> {
+  const fromQuery = new URL(request.url).searchParams.get('token')
+  if (fromQuery && (await orderTokenMatches(db, order.id, fromQuery, accessTokenHash)))
+    return 'query'
+  if (user && (user.isAdmin || isOwnOrder(order, user))) return 'account'
+  const fromCookie = readOrderTokens(request).get(order.id)
+  if (fromCookie && (await orderTokenMatches(db, order.id, fromCookie, accessTokenHash)))
+    return 'cookie'
+  return null
+}
+
+/**
+ * An order of the signed-in user: placed while signed in, or placed as a guest with the
+ * account's address once that address is verified (the same rule as My Orders,
+ * app/data/customer-orders.server.ts).
+ */
+export function isOwnOrder(
+  order: Pick<Order, 'userId' | 'customerEmail'>,
+  user: { id: string; email: string; emailVerified: boolean },
+): boolean {
+  if (order.userId !== null) return order.userId === user.id
+  return user.emailVerified && order.customerEmail === user.email.toLowerCase()
+}
+
+/** Whether this request may see the order's details (see orderAccessVia). */
+export async function canViewOrder(...args: Parameters<typeof orderAccessVia>): Promise<boolean> {
+  return (await orderAccessVia(...args)) !== null
+}
+
+/**
+ * Who may open an order page, its secret link and its invoice: the signed-in owner
+ * or an admin, or whoever holds one of the order's tokens (this browser's order cookie from
+ * checkout or from a secret link, or ?token=). Everyone else gets exactly the 404 a missing
+ * order gets. Order pages are never cached and never indexed.
+ */
+export const ORDER_PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'X-Robots-Tag': 'noindex',
+} as const
+
+// Tokens tried from one address are the shared policy `orderTokenIp` (rate-limit.server.ts); a
+// working token gives its attempt back, so only failures add up. Tokens are 256-bit random:
+// this stops noise, not luck.
+export const ORDER_RATE_LIMITS = {
+  /** Reveals from one address: a buyer reveals a few times, a scraper many. */
+  revealIp: { limit: 30, windowSeconds: 15 * 60 },
+  /** Problem reports from one address (each one e-mails the shop). */
+  reportIp: { limit: 10, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>
+
+/** Order ids are ORD_{timestamp}_{n}; anything longer is not worth a query. */
+const MAX_ORDER_ID = 60
+
+/** The one 404 of the order pages: no body that could differ between the cases. */
+export function orderNotFound(): never {
+  throw data(null, { status: 404, headers: ORDER_PAGE_HEADERS })
+}
+
+function tooManyAttempts(retryAfterSeconds: number): never {
+  throw data(tooManyAttemptsMessage(retryAfterSeconds), {
+    status: 429,
+    headers: { ...ORDER_PAGE_HEADERS, 'Retry-After': String(retryAfterSeconds) },
+  })
+}
+
+/** Counts one attempt of the rule for this address; null when allowed, else the blocking hit. */
+export async function overLimit(key: string, rule: RateLimitRule): Promise<RateLimitHit | null> {
+  const hit = await hitRateLimit(services().db, key, rule)
+  return hit.allowed ? null : hit
+}
+
+/**
+ * Whether `token` (from a secret link) opens the order. Every try counts against the address
+ * until it works, and a blocked address is refused before the token is looked at.
+ */
+export async function presentedTokenOpens(
+  ip: string,
+  orderId: string,
+  token: string,
+): Promise<boolean> {
+  const { db } = services()
+  const hit = await hitPolicy(db, 'orderTokenIp', ip)
+  if (!hit.allowed) tooManyAttempts(hit.retryAfterSeconds)
+  const opens = orderId.length <= MAX_ORDER_ID && (await orderTokenMatches(db, orderId, token))
+  if (opens) await releaseRateLimit(db, hit)
+  return opens
+}
+
+export interface OrderViewer {
+  order: Order
+  user: AuthUser | null
+  /** Who is looking, for the order's timeline: user:{id}, or token for a link holder. */
+  actor: string
+  /** The ?token= of the address, when it opened the order (to move it into the cookie). */
+  queryToken: string | null
+}
+
+export type OrderAccess =
+  | { ok: true; viewer: OrderViewer }
+  | { ok: false; status: 404 }
+  | { ok: false; status: 429; retryAfterSeconds: number }
+
+/** Whether this request may see the order (missing and forbidden are the same answer). */
+export async function findViewableOrder(
+  request: Request,
+  ip: string,
+  orderId: string,
+): Promise<OrderAccess> {
+  const { db } = services()
+  const queryToken = new URL(request.url).searchParams.get('token')
+  let hit: RateLimitHit | null = null
+  if (queryToken !== null) {
+    hit = await hitPolicy(db, 'orderTokenIp', ip)
+    if (!hit.allowed) return { ok: false, status: 429, retryAfterSeconds: hit.retryAfterSeconds }
+  }
+  const [found, user] = await Promise.all([
+    orderId.length <= MAX_ORDER_ID ? getOrderWithAccessHash(db, orderId) : null,
+    getUser(request),
+  ])
+  const via = found
+    ? await orderAccessVia(db, request, found.order, found.accessTokenHash, user)
+    : null
+  if (!found || !via) return { ok: false, status: 404 }
+  const tokenOpens = via === 'query'
+  if (hit && tokenOpens) await releaseRateLimit(db, hit)
+  return {
+    ok: true,
+    viewer: {
+      order: found.order,
+      user,
+      actor: user ? `user:${user.id}` : 'token',
+      queryToken: tokenOpens ? queryToken : null,
+    },
+  }
+}
+
+/** The order, when this request may see it; otherwise the order pages' 404 (thrown). */
+export async function requireViewableOrder(
+  request: Request,
+  ip: string,
+  orderId: string,
+): Promise<OrderViewer> {
+  const access = await findViewableOrder(request, ip, orderId)
+  if (access.ok) return access.viewer
+  if (access.status === 429) tooManyAttempts(access.retryAfterSeconds)
+  orderNotFound()
+}
+
+/** Response headers of the order pages: never stored, never indexed, Retry-After kept. */
+export const orderPageHeaders: HeadersFunction = ({ actionHeaders, errorHeaders }) => {
+  const headers = new Headers(ORDER_PAGE_HEADERS)
+  const retryAfter = actionHeaders.get('Retry-After') ?? errorHeaders?.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}

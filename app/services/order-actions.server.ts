@@ -1,0 +1,518 @@
+import type { Transaction } from 'kysely'
+import {
+  appendOrderEvent,
+  DuplicateTransactionError,
+  getOrder,
+  PAID_STATUSES,
+  PAYABLE_STATUSES,
+  transitionOrder,
+} from '~/data/order.server'
+import { resolveOrderReport } from '~/data/order-report.server'
+import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
+import type { DB } from '~/lib/db.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
+import { PaytmChecksumError } from '~/lib/payments/paytm-checksum.server'
+import {
+  fetchOrderStatus,
+  GatewayUnavailableError,
+  type PaytmConfig,
+  type PaytmOrderStatus,
+} from '~/lib/payments/paytm.server'
+import { parseManualSecret } from '~/lib/stock-parse'
+import {
+  firstProblem,
+  ORDER_INPUT_MESSAGES,
+  REPLACE_REASON_MAX,
+  refundNoteText,
+  replyText,
+} from '~/lib/validation/order-actions'
+import type { Database, OrderStatus } from '../../db/schema'
+import { markOrderPaid } from './fulfilment.server'
+
+/**
+ * The back office's recovery actions on one order (docs/admin.md): confirm a payment with
+ * Paytm, deliver by hand, replace from stock, refund, resend, reply to a report. Every action
+ * re-reads the order inside its own transaction and changes it only from the statuses it
+ * applies to (compare-and-set), writes its timeline entry with the admin as actor and queues
+ * the buyer's e-mail in the same transaction, so a double click or two admins at once change
+ * an order once. Permissions are checked by the routes (canManageOrders).
+ */
+export const ORDER_ADMIN_MESSAGES = {
+  notFound: 'Order not found',
+  noGateway:
+    'Payments are switched off (the Paytm gateway is inactive), so Paytm cannot be asked. Nothing was changed.',
+  // What the admin types is checked by the page's schema (app/lib/validation/order-actions.ts).
+  ...ORDER_INPUT_MESSAGES,
+  noOpenReport: 'This order has no open problem report.',
+  notStockProduct:
+    'Only an order of a product sold from stock can be replaced from stock. Enter new details by hand instead.',
+} as const
+
+const statusText = (status: OrderStatus) => status.replace('_', ' ')
+
+/** Why an action does not apply to the order as it is now. */
+export function notApplicableMessage(action: string, status: OrderStatus): string {
+  return `${action} does not apply to an order that is ${statusText(status)}. Nothing was changed.`
+}
+
+export function alreadyPaidMessage(orderId: string, status: OrderStatus): string {
+  return `Order ${orderId} is already paid (${statusText(status)}). Nothing was changed.`
+}
+
+export function noStockMessage(productName: string): string {
+  return `No stock is left for ${productName}. Add stock items to the product, or enter new details by hand. Nothing was changed.`
+}
+
+export type ActionResult =
+  | { ok: true; message: string; status: OrderStatus }
+  | { ok: false; message: string; field?: 'secret' | 'note' | 'reply' }
+
+// ---------------------------------------------------------------------------------------------
+// Recovery actions
+
+/**
+ * Takes the order for this transaction if it is in one of `statuses`: a write that changes
+ * nothing, first in the transaction, so SQLite takes its write lock at once and PostgreSQL locks
+ * the row (a concurrent action waits, then finds the status it left). Returns what it read.
+ */
+async function claimOrder(
+  trx: Transaction<Database>,
+  orderId: string,
+  statuses: readonly OrderStatus[],
+) {
+  return trx
+    .updateTable('order')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', orderId)
+    .where('status', 'in', statuses)
+    .returning(['id', 'status', 'productId', 'productName', 'testMode'])
+    .executeTakeFirst()
+}
+
+async function currentStatus(db: DB, orderId: string): Promise<OrderStatus | null> {
+  const row = await db
+    .selectFrom('order')
+    .select('status')
+    .where('id', '=', orderId)
+    .executeTakeFirst()
+  return row?.status ?? null
+}
+
+/** The order's live item (delivered or held) becomes revoked; returns the ids revoked. */
+async function revokeLiveItems(
+  trx: Transaction<Database>,
+  orderId: string,
+  reason: string,
+  at: string,
+): Promise<string[]> {
+  const rows = await trx
+    .updateTable('stockItem')
+    .set({ status: 'revoked', revokedReason: reason, revokedAt: at, updatedAt: at })
+    .where('orderId', '=', orderId)
+    .where('status', 'in', ['held', 'delivered'])
+    .returning('id')
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+const notFound = (): ActionResult => ({ ok: false, message: ORDER_ADMIN_MESSAGES.notFound })
+
+async function notApplicable(db: DB, orderId: string, action: string): Promise<ActionResult> {
+  const status = await currentStatus(db, orderId)
+  return status ? { ok: false, message: notApplicableMessage(action, status) } : notFound()
+}
+
+/** Thrown inside a transaction to roll it back with a message for the admin. */
+class Refused extends Error {}
+
+function describeAnswer(answer: PaytmOrderStatus): string {
+  return [answer.status === 'UNKNOWN' ? null : answer.status, answer.respCode, answer.respMsg]
+    .filter(Boolean)
+    .join(', ')
+}
+
+/**
+ * 'Confirm payment and deliver' for a pending, failed or expired order whose payment we missed:
+ * asks Paytm's status API (the same request reconciliation makes) and marks the order paid only
+ * when Paytm says TXN_SUCCESS for exactly the order's amount; markOrderPaid delivers in the same
+ * transaction. Works once: a paid order is left alone and the admin is told. When Paytm does not
+ * confirm, the answer is shown and recorded in the timeline, and the order does not change.
+ */
+export async function confirmPaymentAndDeliver(
+  db: DB,
+  input: {
+    orderId: string
+    actor: string
+    /** The Paytm to ask; null when payments are switched off. */
+    gateway: PaytmConfig | null
+    fetch?: typeof globalThis.fetch
+    timeoutMs?: number
+    now?: Date
+  },
+): Promise<ActionResult> {
+  const now = input.now ?? new Date()
+  const order = await getOrder(db, input.orderId)
+  if (!order) return notFound()
+  if (!(PAYABLE_STATUSES as readonly OrderStatus[]).includes(order.status)) {
+    return order.status === 'refunded' ||
+      (PAID_STATUSES as readonly OrderStatus[]).includes(order.status)
+      ? { ok: false, message: alreadyPaidMessage(order.id, order.status) }
+      : { ok: false, message: notApplicableMessage('Confirm payment', order.status) }
+  }
+  if (!input.gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
+
+  let answer: PaytmOrderStatus
+  try {
+    answer = await fetchOrderStatus(order.id, input.gateway, {
+      fetch: input.fetch,
+      timeoutMs: input.timeoutMs,
+    })
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError) {
+      return {
+        ok: false,
+        message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.`,
+      }
+    }
+    if (error instanceof PaytmChecksumError) {
+      return {
+        ok: false,
+        message:
+          'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.',
+      }
+    }
+    throw error
+  }
+  const details = {
+    via: 'admin',
+    statusApi: answer.source,
+    status: answer.status,
+    respCode: answer.respCode,
+    respMsg: answer.respMsg,
+    txnId: answer.txnId,
+    gatewayAmount: answer.amountPaise,
+  }
+  const refuse = async (message: string): Promise<ActionResult> => {
+    await appendOrderEvent(
+      db,
+      order.id,
+      {
+        type: 'payment_check',
+        message: `Checked with Paytm by an admin: ${message}`,
+        actor: input.actor,
+        data: details,
+      },
+      now,
+    )
+    return { ok: false, message: `${message} Nothing was changed.` }
+  }
+
+  if (answer.status !== 'TXN_SUCCESS')
+    return refuse(`Paytm does not confirm this payment (${describeAnswer(answer)}).`)
+  if (answer.amountPaise !== order.amount) {
+    const shown = answer.amountPaise === null ? 'no amount' : formatRupees(answer.amountPaise)
+    return refuse(
+      `Paytm reports a successful payment of ${shown}, but the order is for ${formatRupees(order.amount)}.`,
+    )
+  }
+  if (!answer.txnId) return refuse('Paytm reports success without a transaction id.')
+
+  try {
+    const result = await markOrderPaid(
+      db,
+      order.id,
+      {
+        txnId: answer.txnId,
+        bankTxnId: answer.bankTxnId,
+        paymentMode: answer.paymentMode,
+        paidAmount: answer.amountPaise,
+        respCode: answer.respCode,
+        respMsg: answer.respMsg,
+      },
+      {
+        message: `Payment of ${formatRupees(order.amount)} confirmed with Paytm by an admin`,
+        data: details,
+        actor: input.actor,
+        expected: order.status,
+        countsStatusCheck: true,
+      },
+      now,
+    )
+    if (!result.changed) {
+      return result.status
+        ? { ok: false, message: alreadyPaidMessage(order.id, result.status) }
+        : notFound()
+    }
+  } catch (error) {
+    if (!(error instanceof DuplicateTransactionError)) throw error
+    return refuse(`Paytm transaction ${answer.txnId} already paid another order.`)
+  }
+  const status = (await currentStatus(db, order.id)) ?? 'paid'
+  const outcome =
+    status === 'delivered'
+      ? 'the order was delivered.'
+      : status === 'awaiting_stock'
+        ? 'the product is out of stock, so the order waits for stock.'
+        : 'the order is paid and waits for you to deliver it.'
+  return { ok: true, status, message: `Payment confirmed with Paytm: ${outcome}` }
+}
+
+/**
+ * 'Deliver manually': the admin enters the details (lines, or "name: value" lines). A paid or
+ * waiting order becomes delivered; for a delivered order the details replace what it had (the
+ * old item is revoked) and an open report is resolved as replaced. The item is encrypted like
+ * stock; the buyer gets the delivery (or replacement) e-mail, queued in the same transaction.
+ */
+export async function deliverManually(
+  db: DB,
+  appSecret: string,
+  input: { orderId: string; secret: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const parsed = parseManualSecret(input.secret)
+  if (!parsed.ok) return { ok: false, message: parsed.error, field: 'secret' }
+  const at = (input.now ?? new Date()).toISOString()
+  const done = await db.transaction().execute(async (trx) => {
+    const order = await claimOrder(trx, input.orderId, ['paid', 'awaiting_stock', 'delivered'])
+    if (!order) return null
+    const revoked = await revokeLiveItems(
+      trx,
+      order.id,
+      'Replaced by details entered by an admin',
+      at,
+    )
+    const item = await insertManualOrderItem(trx, appSecret, {
+      orderId: order.id,
+      productId: order.productId,
+      secret: parsed.secret,
+      addedBy: input.actor,
+      now: input.now,
+    })
+    if (order.status === 'delivered') {
+      await appendOrderEvent(
+        trx,
+        order.id,
+        {
+          type: 'replaced',
+          message: 'Replaced with details entered by an admin',
+          actor: input.actor,
+          data: { manualItemId: item.id, revokedItemIds: revoked },
+        },
+        at,
+      )
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
+      await resolveOrderReport(
+        trx,
+        { orderId: order.id, resolution: 'replaced', actor: input.actor },
+        new Date(at),
+      )
+      return { status: 'delivered' as const, replaced: true }
+    }
+    await trx
+      .updateTable('order')
+      .set({ status: 'delivered', updatedAt: at })
+      .where('id', '=', order.id)
+      .where('status', '=', order.status)
+      .execute()
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'delivered',
+        message: 'Delivered by hand by an admin',
+        actor: input.actor,
+        from: order.status,
+        to: 'delivered',
+        data: { manualItemId: item.id, revokedItemIds: revoked },
+      },
+      at,
+    )
+    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+    return { status: 'delivered' as const, replaced: false }
+  })
+  if (!done) return notApplicable(db, input.orderId, 'Manual delivery')
+  return {
+    ok: true,
+    status: done.status,
+    message: done.replaced
+      ? 'The new details replace the old ones; the buyer has been e-mailed.'
+      : 'Delivered; the buyer has been e-mailed.',
+  }
+}
+
+/**
+ * 'Replace item' for a delivered order of a stock product: in one transaction the delivered
+ * item is revoked (first: one live item per order) and the next available one is allocated.
+ * With no stock left, nothing changes. The buyer gets the 'replaced' e-mail; an open report is
+ * resolved as replaced.
+ */
+export async function replaceFromStock(
+  db: DB,
+  input: { orderId: string; actor: string; reason?: string; now?: Date },
+): Promise<ActionResult> {
+  const at = (input.now ?? new Date()).toISOString()
+  const reason = input.reason?.trim().slice(0, REPLACE_REASON_MAX) || 'Replaced by an admin'
+  try {
+    const done = await db.transaction().execute(async (trx) => {
+      const order = await claimOrder(trx, input.orderId, ['delivered'])
+      if (!order) return null
+      const product = order.productId
+        ? await trx
+            .selectFrom('product')
+            .select('deliveryMode')
+            .where('id', '=', order.productId)
+            .executeTakeFirst()
+        : undefined
+      if (!order.productId || product?.deliveryMode !== 'stock')
+        throw new Refused(ORDER_ADMIN_MESSAGES.notStockProduct)
+      const revoked = await revokeLiveItems(trx, order.id, reason, at)
+      const item = await allocateStockItem(trx, {
+        orderId: order.id,
+        productId: order.productId,
+        // A test-mode order is replaced from test items only, a real one from real items.
+        testItems: Boolean(order.testMode),
+        now: input.now,
+      })
+      if (!item) throw new Refused(noStockMessage(order.productName))
+      await appendOrderEvent(
+        trx,
+        order.id,
+        {
+          type: 'replaced',
+          message: `Item replaced from stock: ${reason}`,
+          actor: input.actor,
+          data: { stockItemId: item.id, revokedItemIds: revoked },
+        },
+        at,
+      )
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
+      await resolveOrderReport(
+        trx,
+        { orderId: order.id, resolution: 'replaced', actor: input.actor },
+        new Date(at),
+      )
+      return true
+    })
+    if (!done) return notApplicable(db, input.orderId, 'Replace item')
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message }
+    throw error
+  }
+  return {
+    ok: true,
+    status: 'delivered',
+    message: 'The item was replaced from stock; the buyer has been e-mailed.',
+  }
+}
+
+/** Validates a refund note: required (the refund's reference), at most REFUND_NOTE_MAX. */
+export function checkRefundNote(note: string): string | null {
+  return firstProblem(refundNoteText, note)
+}
+
+/**
+ * 'Mark refunded' for a paid, delivered or waiting order: records that the money went back
+ * (the refund itself is made in the Paytm dashboard; no refund API is called), with the admin's
+ * note. The buyer is e-mailed and no longer sees the delivered item; an open report is resolved
+ * as refunded.
+ */
+export async function markRefunded(
+  db: DB,
+  input: { orderId: string; note: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const problem = checkRefundNote(input.note)
+  if (problem) return { ok: false, message: problem, field: 'note' }
+  const note = input.note.trim()
+  const now = input.now ?? new Date()
+  const result = await transitionOrder(
+    db,
+    input.orderId,
+    {
+      from: PAID_STATUSES,
+      to: 'refunded',
+      event: {
+        type: 'refunded',
+        message: `Marked refunded: ${note}`,
+        data: { note },
+        actor: input.actor,
+      },
+      async also(trx) {
+        await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'refunded' })
+        await resolveOrderReport(
+          trx,
+          { orderId: input.orderId, resolution: 'refunded', actor: input.actor },
+          now,
+        )
+      },
+    },
+    now,
+  )
+  if (result.changed)
+    return {
+      ok: true,
+      status: 'refunded',
+      message: 'Marked refunded; the buyer has been e-mailed.',
+    }
+  if (!result.status) return notFound()
+  if (result.status === 'refunded')
+    return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
+  return { ok: false, message: notApplicableMessage('Mark refunded', result.status) }
+}
+
+/** 'Resend delivery e-mail' for a delivered order; recorded in the timeline. */
+export async function resendDeliveryMail(
+  db: DB,
+  input: { orderId: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const at = (input.now ?? new Date()).toISOString()
+  const sent = await db.transaction().execute(async (trx) => {
+    const order = await claimOrder(trx, input.orderId, ['delivered'])
+    if (!order) return false
+    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+    await appendOrderEvent(
+      trx,
+      order.id,
+      { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor },
+      at,
+    )
+    return true
+  })
+  if (!sent) return notApplicable(db, input.orderId, 'Resending the delivery e-mail')
+  return {
+    ok: true,
+    status: 'delivered',
+    message: 'The delivery e-mail is on its way to the buyer.',
+  }
+}
+
+/** Validates a reply to a report: required, at most REPLY_MAX. */
+export function checkReply(reply: string): string | null {
+  return firstProblem(replyText, reply)
+}
+
+/** 'Reply to report': the reply is e-mailed to the buyer and resolves the open report as replied. */
+export async function replyToReport(
+  db: DB,
+  input: { orderId: string; reply: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const problem = checkReply(input.reply)
+  if (problem) return { ok: false, message: problem, field: 'reply' }
+  const resolved = await db
+    .transaction()
+    .execute((trx) =>
+      resolveOrderReport(
+        trx,
+        { orderId: input.orderId, resolution: 'replied', actor: input.actor, reply: input.reply },
+        input.now,
+      ),
+    )
+  if (!resolved) {
+    const status = await currentStatus(db, input.orderId)
+    return status ? { ok: false, message: ORDER_ADMIN_MESSAGES.noOpenReport } : notFound()
+  }
+  return {
+    ok: true,
+    status: (await currentStatus(db, input.orderId)) ?? 'delivered',
+    message: 'Reply sent; the report is resolved.',
+  }
+}

@@ -1,0 +1,304 @@
+import {
+  appendOrderEvent,
+  DuplicateTransactionError,
+  getOrder,
+  lastOrderEventType,
+  markOrderExpired,
+  markOrderFailed,
+  recordStatusCheck,
+  type Order,
+  type OrderStatus,
+} from '~/data/order.server'
+import { markOrderPaid } from '~/services/fulfilment.server'
+import type { DB } from '~/lib/db.server'
+import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import { formatRupees } from '~/lib/money'
+import {
+  GatewayUnreachableError,
+  type GatewayOrder,
+  type GatewayPaymentStatus,
+} from '~/lib/payments/gateway.server'
+import {
+  QUICK_CHECK_DELAY_MS,
+  RECONCILE_WINDOW_MS,
+  reconcileDelayMs,
+  UNKNOWN_ORDER_EXPIRY_MS,
+  type PaymentOutcome,
+} from './paytm-flow.server'
+
+/**
+ * The payment workflow every gateway after Paytm plugs into (docs/payments.md, "Gateways"):
+ * a gateway's protocol client (app/lib/payments/gateway.server.ts) answers what happened to an
+ * order, and this decides what that means for the order, once:
+ *
+ *   paid     only for the exact amount of our order and with the gateway's payment id
+ *            (unique: one payment never pays two orders); delivery commits with it;
+ *   failed   pending -> failed; a later confirmed payment still pays a failed order;
+ *   pending  counted on the order; reconciliation asks again with growing gaps, and expires
+ *            the order after 24 hours (or 10 minutes with no payment at all).
+ *
+ * Every change is a compare-and-set (app/data/order.server.ts), so duplicate or out-of-order
+ * returns, webhooks and jobs change an order once and deliver once.
+ */
+
+export const GATEWAY_RECONCILE_JOB = 'payment.reconcile-gateway'
+
+export const GATEWAY_LABELS: Record<string, string> = { paytm: 'Paytm', razorpay: 'Razorpay' }
+
+export interface Decision {
+  outcome: PaymentOutcome
+  status: OrderStatus
+}
+
+export function gatewayOrderOf(order: Order): GatewayOrder {
+  return {
+    id: order.id,
+    amountPaise: order.amount,
+    customerName: order.customerName,
+    customerEmail: order.customerEmail,
+    customerPhone: order.customerPhone,
+    userId: order.userId,
+    gatewayOrderId: order.gatewayOrderId,
+  }
+}
+
+async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
+  if ((await lastOrderEventType(db, order.id)) === type) return
+  await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
+}
+
+/**
+ * Acts on what a gateway says about an order (a status API answer, a verified webhook, or a
+ * payment fetched after a verified return). `via` names the path for the timeline.
+ */
+export async function applyGatewayStatus(
+  db: DB,
+  order: Order,
+  status: GatewayPaymentStatus,
+  via: string,
+  now: Date,
+  options: { countsStatusCheck?: boolean } = {},
+): Promise<Decision> {
+  const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+  const counts = options.countsStatusCheck ?? true
+  const details = {
+    via,
+    state: status.state,
+    status: status.status,
+    respCode: status.respCode,
+    respMsg: status.respMsg,
+    txnId: status.txnId,
+    gatewayAmount: status.amountPaise,
+  }
+  const answer = {
+    status: status.status.slice(0, 60),
+    respCode: status.respCode.slice(0, 60),
+    respMsg: status.respMsg,
+  }
+  const unchanged = async (outcome: PaymentOutcome, current: OrderStatus = order.status) => {
+    if (counts) await recordStatusCheck(db, order.id, answer, now)
+    return { outcome, status: current }
+  }
+  const change = {
+    expected: order.status,
+    countsStatusCheck: counts,
+    data: details,
+    actor: 'gateway',
+  }
+  if (status.state === 'paid') {
+    if (status.amountPaise !== order.amount) {
+      const shown = status.amountPaise === null ? 'no amount' : formatRupees(status.amountPaise)
+      await warnOnce(
+        db,
+        order,
+        'amount_mismatch',
+        `${label} reports a payment of ${shown}, but the order is for ${formatRupees(order.amount)}; not marked paid`,
+        details,
+      )
+      return unchanged('amount-mismatch')
+    }
+    if (!status.txnId) {
+      await warnOnce(
+        db,
+        order,
+        'status_disagrees',
+        `${label} reports a payment without its id; not marked paid`,
+        details,
+      )
+      return unchanged('pending')
+    }
+    try {
+      const result = await markOrderPaid(
+        db,
+        order.id,
+        {
+          txnId: status.txnId,
+          bankTxnId: status.bankTxnId,
+          paymentMode: status.paymentMode,
+          paidAmount: status.amountPaise,
+          respCode: status.respCode.slice(0, 60),
+          respMsg: status.respMsg,
+        },
+        {
+          ...change,
+          message: `Payment of ${formatRupees(order.amount)} confirmed by ${label} (${via})`,
+        },
+        now,
+      )
+      return result.changed
+        ? { outcome: 'paid', status: 'paid' }
+        : { outcome: 'unchanged', status: result.status ?? order.status }
+    } catch (error) {
+      if (!(error instanceof DuplicateTransactionError)) throw error
+      await warnOnce(
+        db,
+        order,
+        'duplicate_txn_id',
+        `${label} payment ${status.txnId} already paid another order; not marked paid`,
+        details,
+      )
+      return unchanged('unchanged')
+    }
+  }
+  if (status.state === 'failed') {
+    const result = await markOrderFailed(
+      db,
+      order.id,
+      { status: 'TXN_FAILURE', respCode: answer.respCode, respMsg: status.respMsg.slice(0, 500) },
+      { ...change, message: `Payment failed: ${status.respMsg || status.respCode} (${via})` },
+      now,
+    )
+    if (result.changed) return { outcome: 'failed', status: 'failed' }
+    return unchanged('unchanged', result.status ?? order.status)
+  }
+  return unchanged('pending')
+}
+
+export interface GatewayReconcilePayload {
+  orderId: string
+  check: number
+  chain: boolean
+}
+
+export function gatewayReconcilePayload(
+  orderId: string,
+  check: number,
+  chain: boolean,
+): GatewayReconcilePayload {
+  return { orderId, check, chain }
+}
+
+/** A one-off status check soon (after a pending answer or an outage). */
+export async function scheduleGatewayCheck(
+  db: DB,
+  orderId: string,
+  now: Date,
+  delayMs = QUICK_CHECK_DELAY_MS,
+): Promise<void> {
+  await enqueueJob(db, GATEWAY_RECONCILE_JOB, gatewayReconcilePayload(orderId, 1, false), {
+    runAt: new Date(now.getTime() + delayMs),
+    maxAttempts: 3,
+  })
+  if (delayMs === 0) wakeJobRunner()
+}
+
+/** What the job needs of a gateway: its status API, and whether it is the simulator. */
+export interface ReconcilingGateway {
+  testMode: boolean
+  queryStatus(order: GatewayOrder): Promise<GatewayPaymentStatus>
+}
+
+export type GatewayReconcileResult =
+  | { kind: 'gone' }
+  | { kind: 'final'; status: OrderStatus }
+  | { kind: 'checked'; outcome: PaymentOutcome; status: OrderStatus }
+  | { kind: 'expired' }
+  | { kind: 'unavailable'; error: GatewayUnreachableError }
+
+/** Asks the gateway about one pending order and applies the answer; expires it when due. */
+export async function reconcileGatewayOrder(
+  db: DB,
+  gateway: ReconcilingGateway,
+  orderId: string,
+  now: Date,
+): Promise<GatewayReconcileResult> {
+  const order = await getOrder(db, orderId)
+  if (!order) return { kind: 'gone' }
+  if (order.status !== 'pending') return { kind: 'final', status: order.status }
+  // The simulator never decides a live order, nor a real gateway a test one.
+  if (order.testMode !== gateway.testMode) return { kind: 'gone' }
+  let status: GatewayPaymentStatus
+  try {
+    status = await gateway.queryStatus(gatewayOrderOf(order))
+  } catch (error) {
+    if (!(error instanceof GatewayUnreachableError)) throw error
+    await recordStatusCheck(db, order.id, null, now)
+    return { kind: 'unavailable', error }
+  }
+  const decision = await applyGatewayStatus(db, order, status, 'reconciliation', now)
+  const age = now.getTime() - new Date(order.createdAt).getTime()
+  const neverPaid = status.state === 'unknown' && age >= UNKNOWN_ORDER_EXPIRY_MS
+  if (decision.status === 'pending' && (age >= RECONCILE_WINDOW_MS || neverPaid)) {
+    const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+    const expired = await markOrderExpired(
+      db,
+      order.id,
+      neverPaid
+        ? `${label} received no payment for this order within 10 minutes (the buyer did not pay)`
+        : `No final answer from ${label} within 24 hours (last: ${status.status})`,
+      now,
+    )
+    if (expired.changed) return { kind: 'expired' }
+  }
+  return { kind: 'checked', ...decision }
+}
+
+export interface GatewayJobOptions {
+  /** The gateway an order was placed with, resolved per run (the Gateways page may change). */
+  resolveGateway: (gateway: string) => Promise<ReconcilingGateway | null>
+  now?: () => Date
+  log?: (line: string) => void
+}
+
+/**
+ * The reconciliation job for gateways on this workflow: each run checks one order; a chained
+ * check schedules the next with a growing gap (reconcileDelayMs), up to 24 hours.
+ */
+export function gatewayJobHandlers(db: DB, options: GatewayJobOptions): JobHandlers {
+  const log = options.log ?? ((line: string) => console.log(line))
+  return {
+    async [GATEWAY_RECONCILE_JOB](job: Job) {
+      const payload = job.payload as Partial<GatewayReconcilePayload> | null
+      if (!payload || typeof payload.orderId !== 'string') return
+      const check = typeof payload.check === 'number' && payload.check >= 1 ? payload.check : 1
+      const chain = payload.chain !== false
+      const now = options.now?.() ?? new Date()
+      const order = await getOrder(db, payload.orderId)
+      if (!order || order.status !== 'pending') return
+      const gateway = await options.resolveGateway(order.gateway)
+      if (!gateway) throw new Error(`Payments through ${order.gateway} are switched off`)
+      const result = await reconcileGatewayOrder(db, gateway, order.id, now)
+      if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
+      if (result.kind === 'checked' && result.status !== 'pending') return
+      const lastAttempt = job.attempt >= job.maxAttempts
+      if (chain && (result.kind === 'checked' || lastAttempt)) {
+        const deadline = new Date(order.createdAt).getTime() + RECONCILE_WINDOW_MS
+        const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(check + 1))
+        await enqueueJob(
+          db,
+          GATEWAY_RECONCILE_JOB,
+          gatewayReconcilePayload(order.id, check + 1, true),
+          {
+            runAt: new Date(runAt),
+          },
+        )
+      }
+      if (result.kind === 'unavailable') {
+        log(
+          `[payments] ${order.id}: ${order.gateway} status check failed (${result.error.message})`,
+        )
+        throw result.error
+      }
+    },
+  }
+}

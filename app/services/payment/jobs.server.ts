@@ -1,0 +1,22 @@
+import type { DB } from '~/lib/db.server'
+import { getEnv } from '~/lib/env.server'
+import type { JobHandlers } from '~/lib/jobs.server'
+import { resolvePaytmSetup } from './config.server'
+import { gatewayJobHandlers } from './gateway-flow.server'
+import { paymentJobHandlers } from './paytm-flow.server'
+import { resolveRazorpaySetup } from './razorpay-config.server'
+import { razorpayReconciler } from './razorpay-flow.server'
+
+/** The payment jobs (reconciliation) as the app's job runner registers them. */
+export function paymentJobs(db: DB): JobHandlers {
+  return {
+    ...paymentJobHandlers(db, { resolveSetup: () => resolvePaytmSetup(db, getEnv()) }),
+    ...gatewayJobHandlers(db, {
+      async resolveGateway(gateway) {
+        if (gateway !== 'razorpay') return null
+        const setup = await resolveRazorpaySetup(db, getEnv())
+        return setup ? razorpayReconciler(setup) : null
+      },
+    }),
+  }
+}

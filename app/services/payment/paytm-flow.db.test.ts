@@ -1,0 +1,552 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import {
+  readForm,
+  simulatePayment,
+  startPaytmSimulator,
+  type HtmlForm,
+  type RunningPaytmSimulator,
+} from '../../../simulators/paytm/testing'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { BUYER, makeProduct } from '../../../tests/factories'
+import { simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
+import { runDueJobs } from '~/lib/jobs.server'
+import type { PaytmSetup } from './config.server'
+import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
+import {
+  handlePaytmCallback,
+  paymentJobHandlers,
+  QUICK_CHECK_DELAY_MS,
+  RECONCILE_JOB,
+  reconcileDelayMs,
+  RECONCILE_WINDOW_MS,
+  startPaytmCheckout,
+  UNKNOWN_ORDER_EXPIRY_MS,
+  type StartedCheckout,
+} from './paytm-flow.server'
+import { PaytmRequestError } from '~/lib/payments/paytm.server'
+
+/**
+ * The payment flow against the real local Paytm simulator (over HTTP) and the real database,
+ * on SQLite and on PostgreSQL.
+ */
+let t: TestDb
+let sim: RunningPaytmSimulator
+let setup: PaytmSetup
+let productId: string
+const quiet = { log: () => {} }
+
+beforeAll(async () => {
+  t = await createTestDb()
+  sim = await startPaytmSimulator({ settlePendingAfterMs: 60 * 60_000 })
+  setup = simulatorSetup(sim)
+  productId = (await makeProduct(t.db, { price: 149_900 })).id
+})
+afterAll(async () => {
+  await sim.close()
+  await t.destroy()
+})
+afterEach(async () => {
+  await simulatorControl(sim, 'outage', { enabled: false })
+})
+
+async function checkout(): Promise<StartedCheckout> {
+  return startPaytmCheckout(t.db, setup, { productId, customer: BUYER })
+}
+
+async function pay(
+  started: StartedCheckout,
+  outcome: 'success' | 'failure' | 'pending',
+): Promise<HtmlForm> {
+  return simulatePayment(started.prepared, outcome)
+}
+
+async function order(id: string): Promise<Order> {
+  const found = await getOrder(t.db, id)
+  if (!found) throw new Error(`no order ${id}`)
+  return found
+}
+
+async function reconcileJobs(orderId: string) {
+  const rows = await t.db
+    .selectFrom('job')
+    .select(['id', 'payload', 'status', 'attempts', 'runAt', 'lastError'])
+    .where('type', '=', RECONCILE_JOB)
+    .execute()
+  return rows.filter((row) => (JSON.parse(row.payload) as { orderId: string }).orderId === orderId)
+}
+
+/** Runs every reconciliation job due at `at` (as if it were now), until none is left. */
+async function runJobs(at: Date) {
+  const handlers = paymentJobHandlers(t.db, {
+    resolveSetup: async () => setup,
+    now: () => at,
+    ...quiet,
+  })
+  let total = 0
+  for (let batch = 0; batch < 100; batch++) {
+    const ran = await runDueJobs(t.db, handlers, { now: at, batchSize: 20, log: () => {} })
+    if (ran === 0) break
+    total += ran
+  }
+  return total
+}
+
+function signedCallback(fields: Record<string, string>): Record<string, string> {
+  return { ...fields, CHECKSUMHASH: generatePaytmChecksum(fields, sim.merchantKey) }
+}
+
+describe(`Paytm checkout (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('creates the order at the database price and signs the documented form for processTransaction', async () => {
+    const started = await checkout()
+    expect(started.order).toMatchObject({ status: 'pending', amount: 149_900 })
+    expect(started.prepared.action).toBe(`${sim.url}/theia/processTransaction`)
+    expect(started.prepared.fields).toMatchObject({
+      MID: sim.mid,
+      WEBSITE: 'WEBSTAGING',
+      CHANNEL_ID: 'WEB',
+      INDUSTRY_TYPE_ID: 'Retail',
+      ORDER_ID: started.order.id,
+      TXN_AMOUNT: '1499.00',
+      CALLBACK_URL: setup.callbackUrl,
+      EMAIL: BUYER.email,
+      MOBILE_NO: BUYER.phone,
+    })
+    expect(started.prepared.fields.CUST_ID).toMatch(/^CUST_[0-9a-f]{24}$/)
+    expect(started.prepared.fields.CHECKSUMHASH).toHaveLength(108)
+    // Reconciliation is scheduled with the order, in the same transaction.
+    const jobs = await reconcileJobs(started.order.id)
+    expect(jobs).toHaveLength(1)
+    expect(new Date(jobs[0]!.runAt).getTime()).toBe(
+      new Date(started.order.createdAt).getTime() + reconcileDelayMs(1),
+    )
+  })
+
+  it('keeps no order and sends nothing when the request cannot be signed (no fallback checksum)', async () => {
+    const broken = simulatorSetup(sim, { config: { ...setup.config, merchantKey: 'too short' } })
+    const product = await makeProduct(t.db)
+    await expect(
+      startPaytmCheckout(t.db, broken, { productId: product.id, customer: BUYER }),
+    ).rejects.toBeInstanceOf(PaytmRequestError)
+    const rows = await t.db
+      .selectFrom('order')
+      .select('id')
+      .where('productId', '=', product.id)
+      .execute()
+    expect(rows).toEqual([])
+  })
+})
+
+describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('marks the order paid when the checksum verifies, the status API confirms and the amounts match', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    expect(callback.action).toBe(setup.callbackUrl)
+    const result = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    expect(result).toEqual({
+      kind: 'handled',
+      orderId: started.order.id,
+      outcome: 'paid',
+      status: 'paid',
+    })
+    const paid = await order(started.order.id)
+    expect(paid).toMatchObject({
+      status: 'paid',
+      paidAmount: 149_900,
+      gatewayTxnId: callback.fields.TXNID,
+      paymentMode: 'UPI',
+      gatewayRespCode: '01',
+    })
+    expect(paid.statusChecks).toBe(1)
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.map((e) => e.type)).toEqual(['created', 'paid'])
+    expect(events[1]).toMatchObject({ fromStatus: 'pending', toStatus: 'paid', actor: 'gateway' })
+    expect(events[1]!.data).toMatchObject({
+      via: 'callback',
+      statusApi: 'v3',
+      status: 'TXN_SUCCESS',
+    })
+  })
+
+  it('marks the order failed when Paytm reports failure', async () => {
+    const started = await checkout()
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      (await pay(started, 'failure')).fields,
+      quiet,
+    )
+    expect(result).toMatchObject({ outcome: 'failed', status: 'failed' })
+    expect(await order(started.order.id)).toMatchObject({
+      status: 'failed',
+      gatewayRespCode: '227',
+      gatewayTxnId: null,
+    })
+    expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toEqual([
+      'created',
+      'failed',
+    ])
+  })
+
+  it('keeps a PENDING payment pending and schedules a quick status check', async () => {
+    const started = await checkout()
+    const at = new Date()
+    const result = await handlePaytmCallback(t.db, setup, (await pay(started, 'pending')).fields, {
+      ...quiet,
+      now: () => at,
+    })
+    expect(result).toMatchObject({ outcome: 'pending', status: 'pending' })
+    expect(await order(started.order.id)).toMatchObject({
+      status: 'pending',
+      gatewayStatus: 'PENDING',
+      gatewayRespCode: '402',
+    })
+    const quick = (await reconcileJobs(started.order.id)).find(
+      (job) => !(JSON.parse(job.payload) as { chain: boolean }).chain,
+    )
+    expect(new Date(quick!.runAt).getTime()).toBe(at.getTime() + QUICK_CHECK_DELAY_MS)
+    expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toEqual(['created'])
+  })
+
+  it('refuses a callback whose checksum does not match, and changes nothing', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'failure')
+    // Upgrading a failure to success breaks the signature.
+    const forged = {
+      ...callback.fields,
+      STATUS: 'TXN_SUCCESS',
+      RESPCODE: '01',
+      RESPMSG: 'Txn Success',
+    }
+    const result = await handlePaytmCallback(t.db, setup, forged, quiet)
+    expect(result).toEqual({
+      kind: 'rejected',
+      reason: 'invalid-checksum',
+      claimedOrderId: started.order.id,
+    })
+    const unsigned = { ...callback.fields }
+    delete unsigned.CHECKSUMHASH
+    expect(await handlePaytmCallback(t.db, setup, unsigned, quiet)).toMatchObject({
+      kind: 'rejected',
+      reason: 'missing-checksum',
+    })
+    expect(await order(started.order.id)).toMatchObject({ status: 'pending', statusChecks: 0 })
+    expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toEqual(['created'])
+  })
+
+  it("changes nothing when someone forges a failure for another buyer's pending test-mode order", async () => {
+    const testSetup = simulatorSetup(sim, { source: 'simulator', testMode: true })
+    const victim = await startPaytmCheckout(t.db, testSetup, { productId, customer: BUYER })
+    expect(victim.order.testMode).toBe(true)
+    const form = victim.prepared
+    // The victim's browser opens the simulator's payment page and has not answered yet.
+    const post = (url: string, fields: Record<string, string>) =>
+      fetch(new URL(url, form.action), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields),
+      })
+    const victimPage = readForm(await (await post(form.action, { ...form.fields })).text())
+
+    // 1. A request for the victim's order id that the attacker cannot sign: refused, unsigned.
+    const refusal = readForm(
+      await (
+        await post(form.action, {
+          ...form.fields,
+          TXN_AMOUNT: '1.00',
+          CHECKSUMHASH: 'forged',
+        })
+      ).text(),
+    )
+    expect(refusal.fields).toMatchObject({ ORDERID: victim.order.id, STATUS: 'TXN_FAILURE' })
+    expect(await handlePaytmCallback(t.db, testSetup, refusal.fields, quiet)).toMatchObject({
+      kind: 'rejected',
+    })
+    // 2. Pressing "Simulate failure" on the victim's page without the page's secret.
+    const pressed = await post(victimPage.action, {
+      MID: form.fields.MID,
+      ORDER_ID: victim.order.id,
+      PAYMENTMODE: 'UPI',
+      outcome: 'failure',
+    })
+    expect(pressed.status).toBe(404)
+    expect(await pressed.text()).not.toContain('CHECKSUMHASH')
+
+    expect(await order(victim.order.id)).toMatchObject({ status: 'pending', statusChecks: 0 })
+    expect((await listOrderEvents(t.db, victim.order.id)).map((e) => e.type)).toEqual(['created'])
+    // The victim's own page still pays.
+    const paid = readForm(
+      await (await post(victimPage.action, { ...victimPage.fields, outcome: 'success' })).text(),
+    )
+    await handlePaytmCallback(t.db, testSetup, paid.fields, quiet)
+    expect((await order(victim.order.id)).status).toBe('paid')
+  })
+
+  it('lets the simulator decide only test-mode orders', async () => {
+    const live = await checkout()
+    expect(live.order.testMode).toBe(false)
+    // A correctly signed failure from a simulator (test mode) for an order made with a real Paytm.
+    const callback = await pay(live, 'failure')
+    const testSetup = simulatorSetup(sim, { source: 'simulator', testMode: true })
+    expect(await handlePaytmCallback(t.db, testSetup, callback.fields, quiet)).toEqual({
+      kind: 'unknown-order',
+      orderId: live.order.id,
+    })
+    expect(await order(live.order.id)).toMatchObject({ status: 'pending', statusChecks: 0 })
+    // Reconciliation through the simulator leaves it alone as well.
+    const handlers = paymentJobHandlers(t.db, { resolveSetup: async () => testSetup, ...quiet })
+    await runDueJobs(t.db, handlers, {
+      now: new Date(Date.now() + reconcileDelayMs(1) + 1000),
+      batchSize: 50,
+      log: () => {},
+    })
+    expect(await order(live.order.id)).toMatchObject({ status: 'pending', statusChecks: 0 })
+  })
+
+  it('never marks paid when the gateway holds another amount than ours', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    // The gateway's own record says ₹1 was paid (e.g. a tampered or partial payment).
+    await simulatorControl(sim, `transactions/${started.order.id}`, {
+      status: 'TXN_SUCCESS',
+      amount: '1.00',
+    })
+    const result = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    expect(result).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
+    expect(await order(started.order.id)).toMatchObject({ status: 'pending', gatewayTxnId: null })
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.map((e) => e.type)).toEqual(['created', 'amount_mismatch'])
+    expect(events[1]!.message).toContain('₹1')
+    // A second look records no second warning.
+    await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toEqual([
+      'created',
+      'amount_mismatch',
+    ])
+  })
+
+  it('never marks paid when a correctly signed success callback carries another amount', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    const { CHECKSUMHASH: _, ...fields } = callback.fields
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      signedCallback({ ...fields, TXNAMOUNT: '1.00' }),
+      quiet,
+    )
+    expect(result).toMatchObject({ outcome: 'amount-mismatch' })
+    expect((await order(started.order.id)).status).toBe('pending')
+  })
+
+  it('changes nothing for a verified callback about an order we do not have', async () => {
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      signedCallback({
+        MID: sim.mid,
+        ORDERID: 'ORD_1_1',
+        TXNID: 'T1',
+        TXNAMOUNT: '1499.00',
+        STATUS: 'TXN_SUCCESS',
+        RESPCODE: '01',
+        RESPMSG: 'Txn Success',
+      }),
+      quiet,
+    )
+    expect(result).toEqual({ kind: 'unknown-order', orderId: 'ORD_1_1' })
+    expect(await getOrder(t.db, 'ORD_1_1')).toBeNull()
+  })
+
+  it('refuses a correctly signed callback for another merchant', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    const { CHECKSUMHASH: _, ...fields } = callback.fields
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      signedCallback({ ...fields, MID: 'OTHERMID' }),
+      quiet,
+    )
+    expect(result).toMatchObject({ kind: 'rejected', reason: 'wrong-merchant' })
+    expect((await order(started.order.id)).status).toBe('pending')
+  })
+
+  it('is idempotent: the same callback twice changes the order once', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    const first = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    const second = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    expect(first).toMatchObject({ outcome: 'paid' })
+    expect(second).toMatchObject({ outcome: 'unchanged', status: 'paid' })
+    expect(
+      (await listOrderEvents(t.db, started.order.id)).filter((e) => e.type === 'paid'),
+    ).toHaveLength(1)
+  })
+
+  it('changes the order exactly once when the same callback arrives concurrently', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => handlePaytmCallback(t.db, setup, callback.fields, quiet)),
+    )
+    const outcomes = results.map((r) => (r.kind === 'handled' ? r.outcome : r.kind))
+    expect(outcomes.filter((o) => o === 'paid')).toHaveLength(1)
+    expect(outcomes.filter((o) => o !== 'paid').every((o) => o === 'unchanged')).toBe(true)
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.map((e) => e.type)).toEqual(['created', 'paid'])
+  })
+
+  it('changes the order once when a callback and the reconciliation job race', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    const later = new Date(Date.now() + reconcileDelayMs(1) + 1000)
+    const [result] = await Promise.all([
+      handlePaytmCallback(t.db, setup, callback.fields, quiet),
+      runJobs(later),
+    ])
+    expect(result.kind).toBe('handled')
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+
+  it("never downgrades a paid order: Paytm's 'Duplicate Order Id' failure for a second attempt changes nothing", async () => {
+    const started = await checkout()
+    await handlePaytmCallback(t.db, setup, (await pay(started, 'success')).fields, quiet)
+    // The buyer goes back and submits the same signed form again: Paytm refuses it with a signed failure.
+    const refusal = await simulatePayment(started.prepared, 'failure')
+    expect(refusal.fields).toMatchObject({
+      STATUS: 'TXN_FAILURE',
+      RESPCODE: '325',
+      RESPMSG: 'Duplicate Order Id',
+    })
+    const result = await handlePaytmCallback(t.db, setup, refusal.fields, quiet)
+    expect(result).toMatchObject({ outcome: 'unchanged', status: 'paid' })
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+
+  it('keeps the order pending when the status API is down, and the job retries until it answers', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'success')
+    await simulatorControl(sim, 'outage', { enabled: true })
+    const at = new Date()
+    const result = await handlePaytmCallback(t.db, setup, callback.fields, {
+      ...quiet,
+      now: () => at,
+    })
+    expect(result).toMatchObject({ outcome: 'unconfirmed', status: 'pending' })
+    expect(await order(started.order.id)).toMatchObject({
+      status: 'pending',
+      statusChecks: 1,
+      gatewayTxnId: null,
+    })
+
+    // The quick check runs while the gateway is still down: it fails and is retried later.
+    const quickAt = new Date(at.getTime() + QUICK_CHECK_DELAY_MS)
+    expect(await runJobs(quickAt)).toBeGreaterThanOrEqual(1)
+    const quick = (await reconcileJobs(started.order.id)).find(
+      (job) => !(JSON.parse(job.payload) as { chain: boolean }).chain,
+    )!
+    expect(quick).toMatchObject({ status: 'pending', attempts: 1 })
+    expect(quick.lastError).toMatch(/unavailable/i)
+    expect(new Date(quick.runAt).getTime()).toBeGreaterThan(Date.now())
+    expect((await order(started.order.id)).status).toBe('pending')
+
+    // The gateway is back: the retry confirms the payment.
+    await simulatorControl(sim, 'outage', { enabled: false })
+    await runJobs(new Date(new Date(quick.runAt).getTime() + 1000))
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+})
+
+describe(`reconciliation (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('moves a pending order to paid once the gateway settles it, and stops checking', async () => {
+    const started = await checkout()
+    await handlePaytmCallback(t.db, setup, (await pay(started, 'pending')).fields, quiet)
+    // The bank confirms later.
+    await simulatorControl(sim, `transactions/${started.order.id}`, { status: 'TXN_SUCCESS' })
+    await runJobs(new Date(Date.now() + QUICK_CHECK_DELAY_MS + 1000))
+    expect(await order(started.order.id)).toMatchObject({ status: 'paid', gatewayRespCode: '01' })
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.at(-1)).toMatchObject({ type: 'paid', fromStatus: 'pending' })
+    expect(events.at(-1)!.data).toMatchObject({ via: 'reconciliation' })
+    // The chained check finds the order final and schedules nothing more.
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    const open = (await reconcileJobs(started.order.id)).filter((job) => job.status === 'pending')
+    expect(open).toEqual([])
+  })
+
+  it('asks again with growing gaps while the gateway says pending', async () => {
+    const started = await checkout()
+    await simulatePayment(started.prepared, 'pending')
+    await simulatorControl(sim, `transactions/${started.order.id}`, {
+      status: 'PENDING',
+      settle: false,
+    })
+    const first = new Date(new Date(started.order.createdAt).getTime() + reconcileDelayMs(1))
+    await runJobs(first)
+    const next = (await reconcileJobs(started.order.id)).find((job) => job.status === 'pending')!
+    expect(JSON.parse(next.payload)).toMatchObject({ check: 2, chain: true })
+    expect(new Date(next.runAt).getTime()).toBe(first.getTime() + reconcileDelayMs(2))
+    expect((await order(started.order.id)).status).toBe('pending')
+  })
+
+  it('expires an order with no final answer after 24 hours', async () => {
+    const started = await checkout()
+    await simulatePayment(started.prepared, 'pending')
+    await simulatorControl(sim, `transactions/${started.order.id}`, {
+      status: 'PENDING',
+      settle: false,
+    })
+    const end = new Date(new Date(started.order.createdAt).getTime() + RECONCILE_WINDOW_MS)
+    await runJobs(end)
+    expect((await order(started.order.id)).status).toBe('expired')
+    expect((await listOrderEvents(t.db, started.order.id)).at(-1)).toMatchObject({
+      type: 'expired',
+      fromStatus: 'pending',
+    })
+    expect(
+      (await reconcileJobs(started.order.id)).filter((job) => job.status === 'pending'),
+    ).toEqual([])
+  })
+
+  it('expires an abandoned checkout ten minutes on, when Paytm never received the order', async () => {
+    const started = await checkout()
+    // The buyer never submitted the form to Paytm: the status API answers 334 Invalid Order ID.
+    await runJobs(new Date(new Date(started.order.createdAt).getTime() + reconcileDelayMs(1)))
+    expect((await order(started.order.id)).status).toBe('pending')
+    await runJobs(new Date(new Date(started.order.createdAt).getTime() + UNKNOWN_ORDER_EXPIRY_MS))
+    expect((await order(started.order.id)).status).toBe('expired')
+    expect((await listOrderEvents(t.db, started.order.id)).at(-1)?.message).toContain(
+      'did not reach the payment page',
+    )
+  })
+
+  it('costs an abandoned checkout at most four status checks, then expires it', async () => {
+    const started = await checkout()
+    const createdAt = new Date(started.order.createdAt).getTime()
+    // The buyer never submitted the form to Paytm; follow the chain job by job.
+    let checks = 0
+    for (let step = 0; step < 20; step++) {
+      const due = (await reconcileJobs(started.order.id)).filter((job) => job.status === 'pending')
+      if (due.length === 0) break
+      const at = new Date(Math.min(...due.map((job) => new Date(job.runAt).getTime())))
+      checks += await runJobs(at)
+    }
+    const expired = await order(started.order.id)
+    expect(expired.status).toBe('expired')
+    expect(checks).toBeLessThanOrEqual(4)
+    expect(expired.statusChecks).toBeLessThanOrEqual(4)
+    const expiredAt = (await listOrderEvents(t.db, started.order.id)).at(-1)!
+    expect(expiredAt.type).toBe('expired')
+    expect(new Date(expiredAt.createdAt).getTime() - createdAt).toBeLessThanOrEqual(20 * 60_000)
+  })
+
+  it('fails an order the buyer never paid once the gateway reports failure', async () => {
+    const started = await checkout()
+    await simulatePayment(started.prepared, 'failure')
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    expect((await order(started.order.id)).status).toBe('failed')
+  })
+})

@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { saveGateway } from '~/data/gateway.server'
+import type { Env } from '~/lib/env.server'
+import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { submitForm } from '../../../tests/helpers/forms'
+import { checkoutGateways } from './gateways.server'
+import {
+  razorpayCheckoutOrigins,
+  razorpaySimulatorKeys,
+  resolveRazorpaySetup,
+} from './razorpay-config.server'
+
+/** Which Razorpay the shop uses, and which gateways checkout offers, on both engines. */
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+const SECRET = 'k'.repeat(64)
+const env = {
+  PUBLIC_URL: 'https://shop.example.in',
+  APP_SECRET: SECRET,
+} as Env
+
+function razorpay(values: Record<string, string>) {
+  const parsed = submitForm(gatewaySchema, { name: 'Razorpay', type: 'razorpay', ...values })
+  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
+  return saveGateway(t.db, SECRET, { mode: 'add', ...gatewayFormData(parsed.data) })
+}
+
+describe('Razorpay configuration', () => {
+  it('is off without a record, and checkout offers Paytm alone', async () => {
+    expect(await resolveRazorpaySetup(t.db, env)).toBeNull()
+    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).toEqual(['paytm'])
+    expect(await razorpayCheckoutOrigins(t.db, env)).toEqual([])
+  })
+
+  it('a record in testing without keys is the built-in simulator, offered beside Paytm', async () => {
+    expect(await razorpay({ status: 'testing' })).toEqual({ ok: true, id: 'razorpay' })
+    const setup = await resolveRazorpaySetup(t.db, env)
+    expect(setup).toMatchObject({ source: 'simulator', testMode: true })
+    expect(setup?.config.host).toBe('https://shop.example.in/__simulator/razorpay')
+    expect(setup?.config.checkoutScript).toBe(
+      'https://shop.example.in/__simulator/razorpay/v1/checkout.js',
+    )
+    expect(setup?.config.keyId).toBe(razorpaySimulatorKeys(SECRET).keyId)
+    expect(razorpaySimulatorKeys('z'.repeat(64)).keySecret).not.toBe(setup?.config.keySecret)
+    const offered = await checkoutGateways(t.db, env)
+    expect(offered.map((g) => g.id).sort()).toEqual(['paytm', 'razorpay'])
+  })
+
+  it('keys make it the real Razorpay with the real checkout.js; inactive turns it off', async () => {
+    await t.db
+      .updateTable('paymentGateway')
+      .set({ position: -1 })
+      .where('id', '=', 'razorpay')
+      .execute()
+    const parsed = submitForm(gatewaySchema, {
+      name: 'Razorpay',
+      type: 'razorpay',
+      status: 'active',
+      keyId: 'rzp_live_AbCd1234',
+      keySecret: 'secret-1',
+      webhookSecret: 'hook-1',
+      mode: 'edit',
+      id: 'razorpay',
+    })
+    if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'edit',
+        id: 'razorpay',
+        ...gatewayFormData(parsed.data),
+      }),
+    ).toMatchObject({ ok: true })
+    const setup = await resolveRazorpaySetup(t.db, env)
+    expect(setup).toMatchObject({ source: 'gateway', testMode: false })
+    expect(setup?.config).toMatchObject({
+      keyId: 'rzp_live_AbCd1234',
+      keySecret: 'secret-1',
+      webhookSecret: 'hook-1',
+      host: 'https://api.razorpay.com',
+      checkoutScript: 'https://checkout.razorpay.com/v1/checkout.js',
+    })
+    expect(await razorpayCheckoutOrigins(t.db, env)).toEqual([
+      'https://api.razorpay.com',
+      'https://checkout.razorpay.com',
+    ])
+    // The shop's order: Razorpay was moved first.
+    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).toEqual(['razorpay', 'paytm'])
+    // A secret that cannot be decrypted (APP_SECRET changed) is no Razorpay, never the simulator.
+    expect(await resolveRazorpaySetup(t.db, { ...env, APP_SECRET: 'x'.repeat(64) })).toBeNull()
+    await t.db
+      .updateTable('paymentGateway')
+      .set({ status: 'inactive' })
+      .where('id', '=', 'razorpay')
+      .execute()
+    expect(await resolveRazorpaySetup(t.db, env)).toBeNull()
+  })
+
+  it('environment variables win over the record', async () => {
+    const setup = await resolveRazorpaySetup(t.db, {
+      ...env,
+      RAZORPAY_KEY_ID: 'rzp_test_Env123',
+      RAZORPAY_KEY_SECRET: 'env-secret',
+      RAZORPAY_WEBHOOK_SECRET: 'env-hook',
+      RAZORPAY_HOST: 'http://127.0.0.1:4200',
+    })
+    expect(setup).toMatchObject({ source: 'environment', testMode: false })
+    expect(setup?.config).toMatchObject({
+      keyId: 'rzp_test_Env123',
+      host: 'http://127.0.0.1:4200',
+      checkoutScript: 'http://127.0.0.1:4200/v1/checkout.js',
+    })
+  })
+})

@@ -1,0 +1,145 @@
+import { razorpayGatewaySettings, razorpayGatewayStatus } from '~/data/gateway.server'
+import { deriveKey } from '~/lib/crypto.server'
+import type { DB } from '~/lib/db.server'
+import type { Env } from '~/lib/env.server'
+import {
+  RAZORPAY_API_HOST,
+  RAZORPAY_CHECKOUT_SCRIPT,
+  type RazorpayConfig,
+} from '~/lib/payments/razorpay.server'
+
+/**
+ * Which Razorpay the shop talks to (docs/payments.md, "Razorpay"), decided per request:
+ *  1. RAZORPAY_KEY_ID + RAZORPAY_KEY_SECRET (+ RAZORPAY_WEBHOOK_SECRET, RAZORPAY_HOST) from the
+ *     environment; they win, and the Gateways page shows them read-only;
+ *  2. the Razorpay record of the Gateways page: active or testing with a key id and secret is
+ *     the real Razorpay; testing without keys is the built-in simulator ("Test mode"); inactive,
+ *     or a secret that cannot be decrypted, is no Razorpay;
+ *  3. no record: Razorpay is not offered.
+ */
+export const RAZORPAY_SIMULATOR_PATH = '/__simulator/razorpay'
+export const RAZORPAY_CALLBACK_PATH = '/api/payments/razorpay/callback'
+export const RAZORPAY_WEBHOOK_PATH = '/api/payments/razorpay/webhook'
+
+export type RazorpaySource = 'environment' | 'gateway' | 'simulator'
+
+export interface RazorpaySetup {
+  config: RazorpayConfig
+  callbackUrl: string
+  source: RazorpaySource
+  testMode: boolean
+}
+
+type RazorpayEnv = Pick<
+  Env,
+  | 'PUBLIC_URL'
+  | 'APP_SECRET'
+  | 'RAZORPAY_KEY_ID'
+  | 'RAZORPAY_KEY_SECRET'
+  | 'RAZORPAY_WEBHOOK_SECRET'
+  | 'RAZORPAY_HOST'
+>
+
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
+
+/**
+ * The built-in simulator's keys, derived from APP_SECRET: every process sharing the secret
+ * signs alike, and nobody without it can sign a payment or a webhook.
+ */
+export function razorpaySimulatorKeys(appSecret: string): {
+  keyId: string
+  keySecret: string
+  webhookSecret: string
+} {
+  const idBytes = deriveKey(appSecret, 'keybazaar:razorpay-simulator:key-id', 14)
+  return {
+    keyId: `rzp_test_${[...idBytes].map((b) => ALPHANUMERIC[b % ALPHANUMERIC.length]).join('')}`,
+    keySecret: deriveKey(appSecret, 'keybazaar:razorpay-simulator:key-secret', 18).toString(
+      'base64url',
+    ),
+    webhookSecret: deriveKey(appSecret, 'keybazaar:razorpay-simulator:webhook', 18).toString(
+      'base64url',
+    ),
+  }
+}
+
+/** The built-in simulator is mounted unless Razorpay keys come from the environment. */
+export function razorpaySimulatorMounted(env: Pick<Env, 'RAZORPAY_KEY_ID'>): boolean {
+  return !env.RAZORPAY_KEY_ID
+}
+
+/** Checkout's script: Razorpay's own for its API host, the same path on any other host. */
+export function checkoutScriptFor(host: string): string {
+  const base = host.replace(/\/+$/, '')
+  return base === RAZORPAY_API_HOST ? RAZORPAY_CHECKOUT_SCRIPT : `${base}/v1/checkout.js`
+}
+
+function configFor(host: string, keys: Omit<RazorpayConfig, 'host' | 'checkoutScript'>) {
+  return { ...keys, host, checkoutScript: checkoutScriptFor(host) }
+}
+
+export async function resolveRazorpaySetup(
+  db: DB,
+  env: RazorpayEnv,
+): Promise<RazorpaySetup | null> {
+  const callbackUrl = `${env.PUBLIC_URL}${RAZORPAY_CALLBACK_PATH}`
+  const host = env.RAZORPAY_HOST ?? RAZORPAY_API_HOST
+  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
+    return {
+      config: configFor(host, {
+        keyId: env.RAZORPAY_KEY_ID,
+        keySecret: env.RAZORPAY_KEY_SECRET,
+        webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? '',
+      }),
+      callbackUrl,
+      source: 'environment',
+      testMode: false,
+    }
+  }
+  const stored = await razorpayGatewaySettings(db, env.APP_SECRET)
+  if (!stored || stored.status === 'inactive') return null
+  if (stored.keyId && stored.keySecret) {
+    return {
+      config: configFor(host, {
+        keyId: stored.keyId,
+        keySecret: stored.keySecret,
+        webhookSecret: stored.webhookSecret ?? '',
+      }),
+      callbackUrl,
+      source: 'gateway',
+      testMode: false,
+    }
+  }
+  // A key id whose secret cannot be read (APP_SECRET changed) must not silently become test mode.
+  if (stored.keyId || stored.status !== 'testing') return null
+  return {
+    config: configFor(
+      `${env.PUBLIC_URL}${RAZORPAY_SIMULATOR_PATH}`,
+      razorpaySimulatorKeys(env.APP_SECRET),
+    ),
+    callbackUrl,
+    source: 'simulator',
+    testMode: true,
+  }
+}
+
+/**
+ * The origins the pages must allow for Razorpay's Checkout (script, frame, connect), from the
+ * configuration without decrypting secrets (server/security.ts); empty when it is not in use.
+ */
+export async function razorpayCheckoutOrigins(
+  db: DB,
+  env: Pick<Env, 'PUBLIC_URL' | 'RAZORPAY_KEY_ID' | 'RAZORPAY_HOST'>,
+): Promise<string[]> {
+  const host = env.RAZORPAY_HOST ?? RAZORPAY_API_HOST
+  let inUse = Boolean(env.RAZORPAY_KEY_ID)
+  if (!inUse) {
+    const stored = await razorpayGatewayStatus(db)
+    if (!stored || stored.status === 'inactive') return []
+    // The simulator answers on this origin, which the policy allows already.
+    if (!stored.hasKey) return []
+    inUse = true
+  }
+  const script = checkoutScriptFor(host)
+  return [...new Set([new URL(host).origin, new URL(script).origin])]
+}

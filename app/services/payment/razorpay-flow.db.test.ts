@@ -1,0 +1,462 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { webhookSignature } from '~/lib/payments/razorpay.server'
+import {
+  razorpayControl,
+  simulateRazorpayPayment,
+  startRazorpaySimulator,
+  type RunningRazorpaySimulator,
+} from '../../../simulators/razorpay/testing'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
+import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers } from './gateway-flow.server'
+import { reconcileDelayMs } from './paytm-flow.server'
+import type { RazorpaySetup } from './razorpay-config.server'
+import {
+  handleRazorpayReturn,
+  handleRazorpayWebhook,
+  PaymentStartError,
+  razorpayReconciler,
+  startRazorpayCheckout,
+  type StartedRazorpayCheckout,
+} from './razorpay-flow.server'
+
+/**
+ * The Razorpay flow against the local Razorpay simulator (over HTTP) and the real database, on
+ * SQLite and on PostgreSQL. Webhooks the simulator sends are captured and handed to the shop.
+ */
+const APP_SECRET = 'a'.repeat(64)
+const CALLBACK = 'http://127.0.0.1:9/api/payments/razorpay/callback'
+let t: TestDb
+let sim: RunningRazorpaySimulator
+let setup: RazorpaySetup
+let productId: string
+const quiet = { log: () => {} }
+const sent: { body: string; headers: Headers }[] = []
+
+beforeAll(async () => {
+  t = await createTestDb()
+  sim = await startRazorpaySimulator({
+    webhookUrl: 'http://shop.test/api/payments/razorpay/webhook',
+    fetch: (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ body: String(init?.body), headers: new Headers(init?.headers) })
+      return new Response('ok')
+    }) as typeof fetch,
+  })
+  setup = {
+    config: {
+      keyId: sim.keyId,
+      keySecret: sim.keySecret,
+      webhookSecret: sim.webhookSecret,
+      host: sim.url,
+      checkoutScript: `${sim.url}/v1/checkout.js`,
+    },
+    callbackUrl: CALLBACK,
+    source: 'environment',
+    testMode: false,
+  }
+  productId = (await makeProduct(t.db, { price: 149_900 })).id
+})
+afterAll(async () => {
+  await sim.close()
+  await t.destroy()
+})
+afterEach(async () => {
+  await razorpayControl(sim, 'outage', { enabled: false })
+})
+
+const checkout = (id = productId): Promise<StartedRazorpayCheckout> =>
+  startRazorpayCheckout(t.db, setup, { productId: id, customer: BUYER }, quiet)
+
+async function order(id: string): Promise<Order> {
+  const found = await getOrder(t.db, id)
+  if (!found) throw new Error(`no order ${id}`)
+  return found
+}
+
+/** The webhooks the simulator sent for a Razorpay order (they leave asynchronously). */
+async function webhooksFor(razorpayOrderId: string, count: number) {
+  for (let i = 0; i < 100; i++) {
+    const found = sent.filter((w) => w.body.includes(`"order_id":"${razorpayOrderId}"`))
+    if (found.length >= count) return found
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  throw new Error(`expected ${count} webhooks for ${razorpayOrderId}`)
+}
+
+const eventOf = (w: { body: string }) => (JSON.parse(w.body) as { event: string }).event
+
+async function runJobs(at: Date) {
+  const handlers = gatewayJobHandlers(t.db, {
+    resolveGateway: async () => razorpayReconciler(setup, quiet),
+    now: () => at,
+    log: () => {},
+  })
+  for (
+    let i = 0;
+    i < 5 && (await runDueJobs(t.db, handlers, { now: at, workerId: 'test', log: () => {} })) > 0;
+    i++
+  );
+}
+
+describe('Razorpay checkout', () => {
+  it('creates our order and a Razorpay order for the database price, receipt = our order id', async () => {
+    const started = await checkout()
+    expect(started.order.gatewayOrderId).toMatch(/^order_/)
+    expect((await order(started.order.id)).gatewayOrderId).toBe(started.order.gatewayOrderId)
+    expect(started.checkout.options).toMatchObject({
+      key: sim.keyId,
+      amount: 149_900,
+      currency: 'INR',
+      order_id: started.order.gatewayOrderId,
+      callback_url: CALLBACK,
+      prefill: { email: BUYER.email, contact: BUYER.phone },
+    })
+    expect(started.checkout.script).toBe(`${sim.url}/v1/checkout.js`)
+    const remote = await fetch(`${sim.url}/v1/orders/${started.order.gatewayOrderId}`, {
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${sim.keyId}:${sim.keySecret}`).toString('base64')}`,
+      },
+    }).then((r) => r.json() as Promise<{ amount: number; receipt: string }>)
+    expect(remote).toMatchObject({ amount: 149_900, receipt: started.order.id })
+    const jobs = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', GATEWAY_RECONCILE_JOB)
+      .execute()
+    expect(jobs.some((j) => j.payload.includes(started.order.id))).toBe(true)
+  })
+
+  it('marks our order failed and says so when Razorpay is down, so the buyer can pay another way', async () => {
+    await razorpayControl(sim, 'outage', { enabled: true })
+    const error = await checkout().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(PaymentStartError)
+    const failed = await order((error as PaymentStartError).orderId)
+    expect(failed.status).toBe('failed')
+    expect(failed.gatewayOrderId).toBeNull()
+  })
+})
+
+describe('Razorpay return', () => {
+  it('pays on a verified return confirmed by the payments API', async () => {
+    const started = await checkout()
+    const back = await simulateRazorpayPayment(
+      sim,
+      started.order.gatewayOrderId!,
+      CALLBACK,
+      'success',
+    )
+    expect(back.action).toBe(CALLBACK)
+    const result = await handleRazorpayReturn(t.db, setup, back.fields, quiet)
+    expect(result).toMatchObject({ kind: 'handled', outcome: 'paid' })
+    const paid = await order(started.order.id)
+    expect(paid.status).not.toBe('pending')
+    expect(paid.gatewayTxnId).toBe(back.fields.razorpay_payment_id)
+    expect(paid.paidAmount).toBe(149_900)
+    // The same return again changes nothing.
+    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+      outcome: 'unchanged',
+    })
+  })
+
+  it('refuses a wrong signature and a payment of another order, writing nothing', async () => {
+    const a = await checkout()
+    const b = await checkout()
+    const paidB = await simulateRazorpayPayment(sim, b.order.gatewayOrderId!, CALLBACK, 'success')
+    // B's payment with B's valid signature, presented as A's.
+    const swapped = { ...paidB.fields, razorpay_order_id: a.order.gatewayOrderId! }
+    expect(await handleRazorpayReturn(t.db, setup, swapped, quiet)).toMatchObject({
+      kind: 'rejected',
+    })
+    const forged = { ...paidB.fields, razorpay_signature: 'f'.repeat(64) }
+    expect(await handleRazorpayReturn(t.db, setup, forged, quiet)).toMatchObject({
+      kind: 'rejected',
+      reason: 'bad-signature',
+    })
+    expect((await order(a.order.id)).status).toBe('pending')
+    expect((await order(b.order.id)).status).toBe('pending')
+    expect((await listOrderEvents(t.db, a.order.id)).map((e) => e.type)).toEqual(['created'])
+  })
+
+  it('ignores a return for an order we do not have', async () => {
+    expect(
+      await handleRazorpayReturn(
+        t.db,
+        setup,
+        {
+          razorpay_order_id: 'order_Nope0000001',
+          razorpay_payment_id: 'pay_X',
+          razorpay_signature: 'a',
+        },
+        quiet,
+      ),
+    ).toEqual({ kind: 'unknown-order' })
+  })
+
+  it('fails the order on a failure return only when Razorpay confirms it', async () => {
+    const started = await checkout()
+    const back = await simulateRazorpayPayment(
+      sim,
+      started.order.gatewayOrderId!,
+      CALLBACK,
+      'failure',
+    )
+    expect(back.fields['error[metadata][order_id]']).toBe(started.order.gatewayOrderId)
+    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+      outcome: 'failed',
+    })
+    expect((await order(started.order.id)).status).toBe('failed')
+    // A forged failure for an order with no payment changes nothing.
+    const other = await checkout()
+    const forged = {
+      'error[code]': 'BAD_REQUEST_ERROR',
+      'error[metadata][order_id]': other.order.gatewayOrderId!,
+    }
+    expect(await handleRazorpayReturn(t.db, setup, forged, quiet)).toMatchObject({
+      outcome: 'pending',
+    })
+    expect((await order(other.order.id)).status).toBe('pending')
+  })
+
+  it('keeps a pending payment pending, and the job pays it once Razorpay captures it', async () => {
+    const started = await checkout()
+    const back = await simulateRazorpayPayment(
+      sim,
+      started.order.gatewayOrderId!,
+      CALLBACK,
+      'pending',
+    )
+    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+      outcome: 'pending',
+    })
+    await razorpayControl(sim, 'settle', {
+      payment_id: back.fields.razorpay_payment_id,
+      status: 'captured',
+    })
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    expect((await order(started.order.id)).status).not.toBe('pending')
+    expect((await order(started.order.id)).gatewayTxnId).toBe(back.fields.razorpay_payment_id)
+  })
+
+  it('leaves the order untouched while the payments API is down, and the job settles it later', async () => {
+    const started = await checkout()
+    const back = await simulateRazorpayPayment(
+      sim,
+      started.order.gatewayOrderId!,
+      CALLBACK,
+      'success',
+    )
+    await razorpayControl(sim, 'outage', { enabled: true })
+    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+      outcome: 'unconfirmed',
+    })
+    expect((await order(started.order.id)).status).toBe('pending')
+    await razorpayControl(sim, 'outage', { enabled: false })
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    expect((await order(started.order.id)).paidAmount).toBe(149_900)
+  })
+
+  it('expires an order nobody paid for once ten minutes have passed', async () => {
+    const started = await checkout()
+    await runJobs(new Date(Date.now() + 11 * 60_000))
+    expect((await order(started.order.id)).status).toBe('expired')
+  })
+})
+
+describe('Razorpay webhooks', () => {
+  function signed(body: string, eventId: string, secret = sim.webhookSecret) {
+    return new Headers({
+      'content-type': 'application/json',
+      'x-razorpay-signature': webhookSignature(body, secret),
+      'x-razorpay-event-id': eventId,
+    })
+  }
+
+  it('pays on the simulator’s signed payment.captured, once for replays of the event', async () => {
+    const started = await checkout()
+    await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, 'success')
+    const hooks = await webhooksFor(started.order.gatewayOrderId!, 2)
+    expect(hooks.map(eventOf).sort()).toEqual(['order.paid', 'payment.captured'])
+    const captured = hooks.find((w) => eventOf(w) === 'payment.captured')!
+    expect(
+      await handleRazorpayWebhook(t.db, setup, captured.body, captured.headers, quiet),
+    ).toMatchObject({
+      kind: 'handled',
+      outcome: 'paid',
+    })
+    // Replayed (same x-razorpay-event-id): not acted on again.
+    expect(
+      await handleRazorpayWebhook(t.db, setup, captured.body, captured.headers, quiet),
+    ).toMatchObject({
+      kind: 'duplicate',
+    })
+    const orderPaid = hooks.find((w) => eventOf(w) === 'order.paid')!
+    expect(
+      await handleRazorpayWebhook(t.db, setup, orderPaid.body, orderPaid.headers, quiet),
+    ).toMatchObject({
+      outcome: 'unchanged',
+    })
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+  })
+
+  it('refuses a wrong signature and a tampered amount', async () => {
+    const started = await checkout()
+    await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, 'success')
+    const [hook] = await webhooksFor(started.order.gatewayOrderId!, 1)
+    const tampered = hook!.body.replace('"amount":149900', '"amount":100')
+    expect(await handleRazorpayWebhook(t.db, setup, tampered, hook!.headers, quiet)).toEqual({
+      kind: 'rejected',
+      reason: 'bad-signature',
+    })
+    expect(
+      await handleRazorpayWebhook(
+        t.db,
+        setup,
+        hook!.body,
+        signed(hook!.body, 'evt_x', 'wrong'),
+        quiet,
+      ),
+    ).toEqual({
+      kind: 'rejected',
+      reason: 'bad-signature',
+    })
+    expect((await order(started.order.id)).status).toBe('pending')
+  })
+
+  it('never pays for another amount, even when signed', async () => {
+    const started = await checkout()
+    const body = JSON.stringify({
+      event: 'payment.captured',
+      payload: {
+        payment: {
+          entity: {
+            id: 'pay_Short000000001',
+            amount: 100,
+            currency: 'INR',
+            status: 'captured',
+            order_id: started.order.gatewayOrderId,
+          },
+        },
+      },
+    })
+    expect(
+      await handleRazorpayWebhook(t.db, setup, body, signed(body, 'evt_short'), quiet),
+    ).toMatchObject({
+      outcome: 'amount-mismatch',
+    })
+    expect((await order(started.order.id)).status).toBe('pending')
+    expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toContain(
+      'amount_mismatch',
+    )
+  })
+
+  it('answers an event for an unknown order without writing anything', async () => {
+    const body = JSON.stringify({
+      event: 'payment.captured',
+      payload: {
+        payment: {
+          entity: {
+            id: 'pay_U',
+            amount: 149900,
+            currency: 'INR',
+            status: 'captured',
+            order_id: 'order_Unknown00001',
+          },
+        },
+      },
+    })
+    expect(
+      await handleRazorpayWebhook(t.db, setup, body, signed(body, 'evt_unknown'), quiet),
+    ).toMatchObject({
+      kind: 'unknown-order',
+    })
+  })
+
+  it('is tolerant of order: failed after captured keeps paid; captured after failed pays', async () => {
+    const payment = (orderId: string, id: string, status: string) =>
+      JSON.stringify({
+        event: status === 'captured' ? 'payment.captured' : 'payment.failed',
+        payload: {
+          payment: { entity: { id, amount: 149900, currency: 'INR', status, order_id: orderId } },
+        },
+      })
+    const a = await checkout()
+    const ok = payment(a.order.gatewayOrderId!, 'pay_OooA00000001', 'captured')
+    const bad = payment(a.order.gatewayOrderId!, 'pay_OooA00000002', 'failed')
+    await handleRazorpayWebhook(t.db, setup, ok, signed(ok, 'evt_a1'), quiet)
+    expect(
+      await handleRazorpayWebhook(t.db, setup, bad, signed(bad, 'evt_a2'), quiet),
+    ).toMatchObject({ outcome: 'unchanged' })
+    expect((await order(a.order.id)).gatewayTxnId).toBe('pay_OooA00000001')
+    expect((await order(a.order.id)).status).not.toBe('failed')
+
+    const b = await checkout()
+    const bad2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000001', 'failed')
+    const ok2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000002', 'captured')
+    expect(
+      await handleRazorpayWebhook(t.db, setup, bad2, signed(bad2, 'evt_b1'), quiet),
+    ).toMatchObject({ outcome: 'failed' })
+    expect(
+      await handleRazorpayWebhook(t.db, setup, ok2, signed(ok2, 'evt_b2'), quiet),
+    ).toMatchObject({ outcome: 'paid' })
+    expect((await order(b.order.id)).gatewayTxnId).toBe('pay_OooB00000002')
+  })
+
+  it('50 concurrent duplicate webhooks for 10 orders deliver 10 items', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => `RZP-KEY-${i}`)
+    const stocked = await makeStockedProduct(t.db, APP_SECRET, items, { price: 149_900 })
+    const orders = []
+    for (let i = 0; i < 10; i++) orders.push(await checkout(stocked.id))
+    const deliveries: Promise<unknown>[] = []
+    for (const [i, started] of orders.entries()) {
+      const gatewayOrderId = started.order.gatewayOrderId!
+      const paymentId = `pay_Conc${String(i).padStart(10, '0')}`
+      const entity = {
+        id: paymentId,
+        amount: 149900,
+        currency: 'INR',
+        status: 'captured',
+        order_id: gatewayOrderId,
+      }
+      const captured = JSON.stringify({
+        event: 'payment.captured',
+        payload: { payment: { entity } },
+      })
+      const orderPaid = JSON.stringify({
+        event: 'order.paid',
+        payload: {
+          payment: { entity },
+          order: {
+            entity: { id: gatewayOrderId, amount: 149900, currency: 'INR', status: 'paid' },
+          },
+        },
+      })
+      // Each event delivered several times (Razorpay retries), and two events about one payment.
+      for (let k = 0; k < 3; k++)
+        deliveries.push(
+          handleRazorpayWebhook(t.db, setup, captured, signed(captured, `evt_cap_${i}`), quiet),
+        )
+      for (let k = 0; k < 2; k++)
+        deliveries.push(
+          handleRazorpayWebhook(t.db, setup, orderPaid, signed(orderPaid, `evt_paid_${i}`), quiet),
+        )
+    }
+    expect(deliveries).toHaveLength(50)
+    const results = (await Promise.all(deliveries)) as { kind: string; outcome?: string }[]
+    expect(results.filter((r) => r.outcome === 'paid')).toHaveLength(10)
+    const delivered = await t.db
+      .selectFrom('stockItem')
+      .select(['orderId'])
+      .where('productId', '=', stocked.id)
+      .where('status', '!=', 'available')
+      .execute()
+    expect(delivered).toHaveLength(10)
+    expect(new Set(delivered.map((d) => d.orderId)).size).toBe(10)
+    for (const started of orders) {
+      const events = await listOrderEvents(t.db, started.order.id)
+      expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+    }
+  })
+})

@@ -1,0 +1,293 @@
+import {
+  appendOrderEvent,
+  createOrder,
+  getOrder,
+  getOrderByGatewayOrderId,
+  markOrderFailed,
+  setGatewayOrderId,
+  SETTLED_STATUSES,
+  type Order,
+  type OrderStatus,
+} from '~/data/order.server'
+import { claimWebhookEvent, releaseWebhookEvent } from '~/data/payment-webhook.server'
+import type { DB } from '~/lib/db.server'
+import { enqueueJob } from '~/lib/jobs.server'
+import { formatRupees } from '~/lib/money'
+import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
+import {
+  fetchRazorpayPayment,
+  razorpayGateway,
+  statusOfPayment,
+  verifyRazorpayWebhook,
+  type RazorpayCheckout,
+  type RazorpayRequestOptions,
+  type WebhookRejection,
+} from '~/lib/payments/razorpay.server'
+import {
+  applyGatewayStatus,
+  GATEWAY_RECONCILE_JOB,
+  gatewayOrderOf,
+  gatewayReconcilePayload,
+  scheduleGatewayCheck,
+  type ReconcilingGateway,
+} from './gateway-flow.server'
+import { reconcileDelayMs, type PaymentOutcome, type StartCheckoutInput } from './paytm-flow.server'
+import type { RazorpaySetup } from './razorpay-config.server'
+
+/**
+ * Razorpay on the shared payment workflow (docs/payments.md, "Razorpay"):
+ *
+ *   checkout   our order (price from the database) and its reconciliation job in one
+ *              transaction, then Razorpay's order through the Orders API (amount in paise,
+ *              receipt = our order id); if Razorpay cannot be reached, our order is marked
+ *              failed and the buyer is offered the next gateway.
+ *   return     Checkout posts razorpay_payment_id + razorpay_signature to our callback: the
+ *              signature is checked against the Razorpay order id WE stored, then the payment is
+ *              fetched server to server and must be captured for exactly our amount.
+ *   webhook    verified on the raw body with the webhook secret, claimed once by its
+ *              x-razorpay-event-id, applied through the same compare-and-set transitions.
+ */
+
+export interface RazorpayFlowOptions extends RazorpayRequestOptions {
+  now?: () => Date
+  log?: (line: string) => void
+  shopName?: string
+}
+
+const defaultLog = (line: string) => console.log(line)
+
+/** Razorpay could not start the payment; the order is failed and the buyer may try another way. */
+export class PaymentStartError extends Error {
+  override name = 'PaymentStartError'
+  constructor(
+    message: string,
+    readonly orderId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+export interface StartedRazorpayCheckout {
+  order: Order
+  accessToken: string
+  checkout: RazorpayCheckout
+}
+
+export function razorpayClient(setup: RazorpaySetup, options: RazorpayFlowOptions = {}) {
+  return razorpayGateway(
+    setup.config,
+    { shopName: options.shopName ?? 'KeyBazaar', callbackUrl: setup.callbackUrl },
+    { fetch: options.fetch, timeoutMs: options.timeoutMs },
+  )
+}
+
+/** The job's view of Razorpay: its order payments API. */
+export function razorpayReconciler(
+  setup: RazorpaySetup,
+  options: RazorpayFlowOptions = {},
+): ReconcilingGateway {
+  const client = razorpayClient(setup, options)
+  return { testMode: setup.testMode, queryStatus: (order) => client.queryStatus(order) }
+}
+
+export async function startRazorpayCheckout(
+  db: DB,
+  setup: RazorpaySetup,
+  input: StartCheckoutInput,
+  options: RazorpayFlowOptions = {},
+): Promise<StartedRazorpayCheckout> {
+  const now = options.now ?? (() => new Date())
+  const created = await createOrder(
+    db,
+    {
+      productId: input.productId,
+      customer: input.customer,
+      userId: input.userId ?? null,
+      gateway: 'razorpay',
+      testMode: setup.testMode,
+      paymentLink: input.paymentLink ?? null,
+      actor: input.actor,
+    },
+    {
+      now: () => now().getTime(),
+      async prepare(trx, order) {
+        // Written with the order: a buyer who pays and never comes back is still found.
+        await enqueueJob(trx, GATEWAY_RECONCILE_JOB, gatewayReconcilePayload(order.id, 1, true), {
+          runAt: new Date(new Date(order.createdAt).getTime() + reconcileDelayMs(1)),
+        })
+      },
+    },
+  )
+  const order = created.order
+  try {
+    // Outside the order's transaction: no database lock is held across the network call.
+    const started = await razorpayClient(setup, options).startPayment(gatewayOrderOf(order))
+    await setGatewayOrderId(db, order.id, started.razorpayOrderId)
+    return {
+      order: { ...order, gatewayOrderId: started.razorpayOrderId },
+      accessToken: created.accessToken,
+      checkout: { script: started.script, options: started.options },
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    ;(options.log ?? defaultLog)(`[payments] ${order.id}: Razorpay order not created: ${reason}`)
+    await markOrderFailed(
+      db,
+      order.id,
+      { status: 'NOT_STARTED', respCode: 'order_create_failed', respMsg: reason.slice(0, 500) },
+      { message: 'Razorpay could not start the payment', actor: 'gateway', data: { reason } },
+      now(),
+    )
+    throw new PaymentStartError(reason, order.id, { cause: error })
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser's return (Checkout's callback_url)
+
+export type RazorpayReturnResult =
+  | { kind: 'rejected'; reason: string; orderId: string | null }
+  | { kind: 'unknown-order' }
+  | { kind: 'handled'; orderId: string; outcome: PaymentOutcome; status: OrderStatus }
+
+function isSettled(status: OrderStatus): boolean {
+  return (SETTLED_STATUSES as readonly string[]).includes(status)
+}
+
+/**
+ * Handles Checkout's POST to our callback. Success carries razorpay_payment_id,
+ * razorpay_order_id and razorpay_signature; a failure carries error[...] fields, which are not
+ * signed, so the order's payments are asked instead. Never throws for anything in the request.
+ */
+export async function handleRazorpayReturn(
+  db: DB,
+  setup: RazorpaySetup,
+  fields: Readonly<Record<string, string>>,
+  options: RazorpayFlowOptions = {},
+): Promise<RazorpayReturnResult> {
+  const log = options.log ?? defaultLog
+  const now = options.now?.() ?? new Date()
+  const claimedOrderId = fields.razorpay_order_id ?? fields['error[metadata][order_id]'] ?? ''
+  if (!/^order_[A-Za-z0-9]{1,40}$/.test(claimedOrderId)) return { kind: 'unknown-order' }
+  const order = await getOrderByGatewayOrderId(db, 'razorpay', claimedOrderId)
+  if (!order || order.testMode !== setup.testMode) {
+    log(`[payments] Razorpay return for an order we do not have: ${claimedOrderId}`)
+    return { kind: 'unknown-order' }
+  }
+  if (isSettled(order.status))
+    return { kind: 'handled', orderId: order.id, outcome: 'unchanged', status: order.status }
+  const client = razorpayClient(setup, options)
+  try {
+    if (fields.razorpay_payment_id || fields.razorpay_signature) {
+      const verified = client.verifyReturn(fields, gatewayOrderOf(order))
+      if (!verified.ok) {
+        // Unverified: nothing is written for it (anyone can post here), only logged.
+        log(`[payments] refused a Razorpay return for ${order.id} (${verified.reason})`)
+        return { kind: 'rejected', reason: verified.reason, orderId: order.id }
+      }
+      const payment = await fetchRazorpayPayment(setup.config, verified.value.paymentId, options)
+      if (payment.order_id !== order.gatewayOrderId) {
+        log(`[payments] Razorpay payment ${payment.id} belongs to another order, not ${order.id}`)
+        return { kind: 'rejected', reason: 'other-order', orderId: order.id }
+      }
+      const decision = await applyGatewayStatus(db, order, statusOfPayment(payment), 'return', now)
+      // Authorised but not captured yet: look again soon.
+      if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
+      return { kind: 'handled', orderId: order.id, ...decision }
+    }
+    // A failure (or a closed Checkout): only Razorpay's own record of the order decides.
+    const status = await client.queryStatus(gatewayOrderOf(order))
+    const decision = await applyGatewayStatus(db, order, status, 'return', now)
+    if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
+    return { kind: 'handled', orderId: order.id, ...decision }
+  } catch (error) {
+    if (!(error instanceof GatewayUnreachableError)) throw error
+    log(
+      `[payments] ${order.id}: Razorpay return not confirmed, ${error.message}; reconciliation will ask again`,
+    )
+    await scheduleGatewayCheck(db, order.id, now)
+    return { kind: 'handled', orderId: order.id, outcome: 'unconfirmed', status: order.status }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Webhooks
+
+export type RazorpayWebhookResult =
+  /** Refused: answered 400 (Razorpay shows it in the dashboard), nothing written. */
+  | { kind: 'rejected'; reason: WebhookRejection }
+  /** This event id was handled before (a retry or a replay): nothing done again. */
+  | { kind: 'duplicate'; eventId: string }
+  | { kind: 'unknown-order'; eventId: string }
+  | { kind: 'handled'; eventId: string; orderId: string; outcome: PaymentOutcome | 'noted' }
+
+/**
+ * Handles one webhook delivery. Throws only when the database fails (the route answers 500 and
+ * Razorpay retries); the event's claim is released first so the retry is acted on.
+ */
+export async function handleRazorpayWebhook(
+  db: DB,
+  setup: RazorpaySetup,
+  rawBody: string,
+  headers: Headers,
+  options: RazorpayFlowOptions = {},
+): Promise<RazorpayWebhookResult> {
+  const log = options.log ?? defaultLog
+  const now = options.now?.() ?? new Date()
+  const verified = verifyRazorpayWebhook(rawBody, headers, setup.config.webhookSecret)
+  if (!verified.ok) {
+    if (verified.reason !== 'ignored-event')
+      log(`[payments] refused a Razorpay webhook (${verified.reason})`)
+    return { kind: 'rejected', reason: verified.reason }
+  }
+  const event = verified.value
+  const order = event.orderId ? await getOrderByGatewayOrderId(db, 'razorpay', event.orderId) : null
+  if (!order || order.testMode !== setup.testMode) {
+    log(`[payments] Razorpay ${event.event} for an order we do not have: ${event.orderId ?? '-'}`)
+    return { kind: 'unknown-order', eventId: event.eventId }
+  }
+  const claimed = await claimWebhookEvent(
+    db,
+    { gateway: 'razorpay', eventId: event.eventId, event: event.event, orderId: order.id },
+    now,
+  )
+  if (!claimed) return { kind: 'duplicate', eventId: event.eventId }
+  try {
+    if (event.event === 'refund.processed') {
+      const refund = event.refund
+      await appendOrderEvent(db, order.id, {
+        type: 'gateway_refund',
+        message: `Razorpay processed refund ${refund?.id ?? ''} of ${refund ? formatRupees(refund.amount) : 'an unknown amount'}`,
+        data: {
+          refundId: refund?.id ?? null,
+          amount: refund?.amount ?? null,
+          paymentId: refund?.payment_id ?? null,
+        },
+        actor: 'gateway',
+      })
+      return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
+    }
+    const payment = event.payment
+    if (!payment || payment.order_id !== order.gatewayOrderId) {
+      log(`[payments] Razorpay ${event.event} without a payment of order ${order.id}`)
+      return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'unchanged' }
+    }
+    // The latest state of the order: events arrive in any order and concurrently.
+    const current = (await getOrder(db, order.id)) ?? order
+    const decision = await applyGatewayStatus(
+      db,
+      current,
+      statusOfPayment(payment),
+      `webhook ${event.event}`,
+      now,
+      {
+        countsStatusCheck: false,
+      },
+    )
+    return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: decision.outcome }
+  } catch (error) {
+    await releaseWebhookEvent(db, 'razorpay', event.eventId)
+    throw error
+  }
+}

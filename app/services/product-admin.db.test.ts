@@ -1,0 +1,183 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { makeProduct, makeStockedProduct } from '../../tests/factories'
+import { listAuditEntries } from '~/data/audit.server'
+import { getProductById, type ProductInput } from '~/data/product.server'
+import { listStockItems } from '~/data/stock.server'
+import { MASK } from './audit.server'
+import {
+  createProductAudited,
+  deleteProductAudited,
+  importStockAudited,
+  revokeStockItemAudited,
+  updateProductAudited,
+} from './product-admin.server'
+
+const SECRET = 'product-admin-test-secret-0123456789'
+const WHO = {
+  actor: { id: 'owner-1', name: 'Shop Owner', email: 'owner@example.test' },
+  ip: '203.0.113.7',
+}
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+/** A new product's fields: a factory product's, under another title and slug. */
+async function newProductInput(): Promise<ProductInput> {
+  const { id: _id, discount: _d, createdAt: _c, updatedAt: _u, ...fields } = await makeProduct(t.db)
+  return { ...fields, title: 'Audit Vault 12 Months', slug: 'audit-vault-12-months', price: 49_900 }
+}
+
+const entriesFor = async (targetId: string) =>
+  (await listAuditEntries(t.db, { targetId })).entries.map((entry) => ({
+    action: entry.action,
+    actorEmail: entry.actorEmail,
+    ip: entry.ip,
+    summary: entry.summary,
+    changes: entry.changes,
+  }))
+
+describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('records a created product with its fields after, the secret masked', async () => {
+    const created = await createProductAudited(
+      t.db,
+      {
+        product: await newProductInput(),
+        delivery: { mode: 'shared', sharedSecret: 'family@example.in / hunter2' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    const [entry] = await entriesFor(created.id)
+    expect(entry).toMatchObject({
+      action: 'product.create',
+      actorEmail: 'owner@example.test',
+      ip: '203.0.113.7',
+      summary: 'Created Audit Vault 12 Months',
+    })
+    expect(entry!.changes).toMatchObject({
+      title: { before: null, after: 'Audit Vault 12 Months' },
+      price: { before: null, after: 49_900 },
+      deliveryMode: { before: null, after: 'shared' },
+      sharedSecret: { before: null, after: MASK },
+    })
+    expect(JSON.stringify(entry!.changes)).not.toContain('hunter2')
+  })
+
+  it('records an update with only the fields that changed, before and after', async () => {
+    const product = await makeProduct(t.db, { price: 10_000, title: 'Before Title' })
+    const saved = await updateProductAudited(
+      t.db,
+      {
+        before: product,
+        beforeDelivery: 'manual',
+        product: { ...product, price: 12_500, inStock: false },
+        delivery: { mode: 'manual' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    expect(saved?.price).toBe(12_500)
+    const entries = await entriesFor(product.id)
+    expect(entries).toEqual([
+      {
+        action: 'product.update',
+        actorEmail: 'owner@example.test',
+        ip: '203.0.113.7',
+        summary: 'Updated Before Title',
+        changes: {
+          price: { before: 10_000, after: 12_500 },
+          inStock: { before: true, after: false },
+        },
+      },
+    ])
+  })
+
+  it('writes nothing when the product is gone or the save fails', async () => {
+    const product = await makeProduct(t.db)
+    const other = await makeProduct(t.db)
+    // Another product's slug: the update fails and takes its entry with it.
+    await expect(
+      updateProductAudited(
+        t.db,
+        {
+          before: product,
+          beforeDelivery: 'manual',
+          product: { ...product, slug: other.slug },
+          delivery: { mode: 'manual' },
+          appSecret: SECRET,
+        },
+        WHO,
+      ),
+    ).rejects.toThrow()
+    expect(await entriesFor(product.id)).toEqual([])
+    expect(await deleteProductAudited(t.db, 'no-such-product', WHO)).toBeNull()
+    expect(await entriesFor('no-such-product')).toEqual([])
+  })
+
+  it('records a deleted product with what it was', async () => {
+    const product = await makeProduct(t.db, { title: 'Soon Gone' })
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ id: product.id })
+    expect(await getProductById(t.db, product.id)).toBeNull()
+    const [entry] = await entriesFor(product.id)
+    expect(entry).toMatchObject({ action: 'product.delete', summary: 'Deleted Soon Gone' })
+    expect(entry!.changes).toMatchObject({
+      title: { before: 'Soon Gone', after: null },
+      slug: { before: product.slug, after: null },
+    })
+  })
+
+  it('records a stock import with its counts, and a revoked item', async () => {
+    const product = await makeStockedProduct(t.db, SECRET, [])
+    const summary = await importStockAudited(
+      t.db,
+      {
+        productId: product.id,
+        productTitle: product.title,
+        content: 'key-1\nkey-2\nkey-1\n',
+        format: 'lines',
+        appSecret: SECRET,
+        addedBy: 'user:owner-1',
+      },
+      WHO,
+    )
+    expect(summary).toMatchObject({ added: 2, duplicates: 1 })
+    const [imported] = await entriesFor(product.id)
+    expect(imported).toMatchObject({
+      action: 'stock.import',
+      summary: `Imported 2 stock items for ${product.title}`,
+      changes: {
+        added: { before: null, after: 2 },
+        duplicates: { before: null, after: 1 },
+        testItems: { before: null, after: false },
+      },
+    })
+
+    const [item] = await listStockItems(t.db, product.id, { status: 'available' })
+    const revoked = await revokeStockItemAudited(
+      t.db,
+      { itemId: item!.id, productId: product.id, productTitle: product.title },
+      WHO,
+    )
+    expect(revoked).toEqual({ revoked: true })
+    const [entry] = await entriesFor(item!.id)
+    expect(entry).toMatchObject({
+      action: 'stock.revoke',
+      changes: { status: { before: 'available', after: 'revoked' } },
+    })
+    // A second revoke changes nothing and records nothing.
+    expect(
+      await revokeStockItemAudited(
+        t.db,
+        { itemId: item!.id, productId: product.id, productTitle: product.title },
+        WHO,
+      ),
+    ).toEqual({ revoked: false, status: 'revoked' })
+    expect(await entriesFor(item!.id)).toHaveLength(1)
+  })
+})

@@ -1,0 +1,184 @@
+import {
+  createProductChecked,
+  deleteProduct,
+  getProductById,
+  updateProduct,
+  type Product,
+  type ProductInput,
+} from '~/data/product.server'
+import {
+  revokeStockItem,
+  setProductDelivery,
+  type ImportStockInput,
+  type RevokeResult,
+} from '~/data/stock.server'
+import type { DB } from '~/lib/db.server'
+import type { StockImportSummary } from '~/lib/validation/stock-import'
+import type { ProductDeliveryMode } from '~/lib/validation/product'
+import { recordAdminChange, type AuditActor } from './audit.server'
+import { importStock } from './fulfilment.server'
+
+/**
+ * The back office's changes to products and their stock, each recorded in the audit log
+ * (docs/audit.md) with the product's fields before and after.
+ */
+
+/** Who made the change, as the audit log records it. */
+export interface AdminWho {
+  actor: AuditActor
+  ip: string | null
+}
+
+export interface ProductDeliveryInput {
+  mode: ProductDeliveryMode
+  /** A new secret, null to clear it, undefined to keep what is saved. */
+  sharedSecret?: string | null
+}
+
+/** The fields of a product the audit log compares (the derived discount and times are left out). */
+export function productAuditFields(
+  product: Product,
+  delivery?: ProductDeliveryInput,
+): Record<string, unknown> {
+  const {
+    id: _id,
+    discount: _discount,
+    createdAt: _created,
+    updatedAt: _updated,
+    ...fields
+  } = product
+  return delivery ? { ...fields, deliveryMode: delivery.mode } : fields
+}
+
+/** The secret itself never reaches the log; a new one reads as "changed". */
+function secretChange(delivery: ProductDeliveryInput): Record<string, unknown> {
+  if (delivery.sharedSecret === undefined) return {}
+  return { sharedSecret: delivery.sharedSecret === null ? null : 'new' }
+}
+
+/** Adds a product with its delivery, and the audit entry, together or not at all. */
+export async function createProductAudited(
+  db: DB,
+  input: { product: ProductInput; delivery: ProductDeliveryInput; appSecret: string },
+  who: AdminWho,
+): Promise<Product> {
+  return db.transaction().execute(async (trx) => {
+    const created = await createProductChecked(trx, input.product)
+    await setProductDelivery(trx, input.appSecret, created.id, input.delivery)
+    await recordAdminChange(trx, {
+      ...who,
+      action: 'product.create',
+      target: { type: 'product', id: created.id },
+      summary: `Created ${created.title}`,
+      before: null,
+      after: { ...productAuditFields(created, input.delivery), ...secretChange(input.delivery) },
+    })
+    return created
+  })
+}
+
+/**
+ * Saves an edited product with its delivery, and the audit entry with the fields that changed;
+ * null when the product is gone.
+ */
+export async function updateProductAudited(
+  db: DB,
+  input: {
+    before: Product
+    beforeDelivery: ProductDeliveryMode
+    product: ProductInput
+    delivery: ProductDeliveryInput
+    appSecret: string
+  },
+  who: AdminWho,
+): Promise<Product | null> {
+  return db.transaction().execute(async (trx) => {
+    const saved = await updateProduct(trx, input.before.id, input.product)
+    if (!saved) return null
+    await setProductDelivery(trx, input.appSecret, saved.id, input.delivery)
+    await recordAdminChange(trx, {
+      ...who,
+      action: 'product.update',
+      target: { type: 'product', id: saved.id },
+      summary: `Updated ${saved.title}`,
+      before: productAuditFields(input.before, { mode: input.beforeDelivery }),
+      after: { ...productAuditFields(saved, input.delivery), ...secretChange(input.delivery) },
+    })
+    return saved
+  })
+}
+
+/** Deletes a product and records what it was; null when there was none. */
+export async function deleteProductAudited(
+  db: DB,
+  id: string,
+  who: AdminWho,
+): Promise<Pick<Product, 'id' | 'title' | 'image'> | null> {
+  return db.transaction().execute(async (trx) => {
+    const product = await getProductById(trx, id)
+    if (!product) return null
+    const deleted = await deleteProduct(trx, id)
+    if (!deleted) return null
+    await recordAdminChange(trx, {
+      ...who,
+      action: 'product.delete',
+      target: { type: 'product', id },
+      summary: `Deleted ${product.title}`,
+      before: productAuditFields(product),
+      after: null,
+    })
+    return deleted
+  })
+}
+
+/**
+ * Imports stock (app/services/fulfilment.server.ts) and records the counts. The items are
+ * added in their own transaction and waiting orders filled after it, so the entry follows them.
+ */
+export async function importStockAudited(
+  db: DB,
+  input: ImportStockInput & { productTitle: string },
+  who: AdminWho,
+): Promise<StockImportSummary> {
+  const { productTitle, ...importInput } = input
+  const summary = await importStock(db, importInput)
+  if (summary.added > 0) {
+    await recordAdminChange(db, {
+      ...who,
+      action: 'stock.import',
+      target: { type: 'product', id: input.productId },
+      summary: `Imported ${summary.added} stock ${summary.added === 1 ? 'item' : 'items'} for ${productTitle}`,
+      before: null,
+      after: {
+        added: summary.added,
+        duplicates: summary.duplicates,
+        invalid: summary.invalid,
+        filled: summary.filled,
+        testItems: importInput.testItems ?? false,
+      },
+    })
+  }
+  return summary
+}
+
+/** Withdraws one unsold item and records it; a sold or missing item changes nothing. */
+export async function revokeStockItemAudited(
+  db: DB,
+  input: { itemId: string; productId: string; productTitle: string; reason?: string },
+  who: AdminWho,
+): Promise<RevokeResult> {
+  return db.transaction().execute(async (trx) => {
+    const result = await revokeStockItem(trx, input)
+    if (result.revoked) {
+      await recordAdminChange(trx, {
+        ...who,
+        action: 'stock.revoke',
+        target: { type: 'stock_item', id: input.itemId },
+        summary: `Revoked a stock item of ${input.productTitle}`,
+        before: { status: 'available', productId: input.productId },
+        after: { status: 'revoked', productId: input.productId },
+      })
+    }
+    return result
+  })
+}

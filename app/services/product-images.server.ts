@@ -1,0 +1,35 @@
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { countProductsUsingImage } from '~/data/product.server'
+import type { DB } from '~/lib/db.server'
+import type { Storage } from '~/lib/storage.server'
+import { isProductImageKey } from '~/lib/validation/product'
+
+/**
+ * Removes a product image from storage when no product (other than `exceptProductId`) still
+ * shows it. Images hosted elsewhere are never touched. Returns whether a file was removed.
+ * The image service's cached variants (DATA_DIR/cache/images/<key>/, see images.server.ts)
+ * go with it.
+ */
+export async function removeProductImage(
+  db: DB,
+  storage: Storage,
+  image: string,
+  options: { exceptProductId?: string; cacheDir?: string } = {},
+): Promise<boolean> {
+  if (!isProductImageKey(image)) return false
+  if ((await countProductsUsingImage(db, image, options.exceptProductId)) > 0) return false
+  try {
+    await storage.delete(image)
+    if (options.cacheDir) {
+      const dir = path.join(options.cacheDir, image)
+      if (dir.startsWith(path.join(options.cacheDir, 'products') + path.sep))
+        await fs.rm(dir, { recursive: true, force: true })
+    }
+    return true
+  } catch (error) {
+    // A file left behind wastes space but breaks nothing; the product change stands.
+    console.error(`[uploads] could not remove ${image}:`, error)
+    return false
+  }
+}

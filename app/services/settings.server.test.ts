@@ -1,0 +1,142 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { listAuditEntries } from '~/data/audit.server'
+import { getInvoiceData } from '~/data/invoice.server'
+import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
+import { MAIL_JOB } from '~/lib/mail.server'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { makeAdmin, makePaidOrder, makeProduct } from '../../tests/factories'
+import { renderInvoicePdf } from './invoice.server'
+import { notifyShop } from './notifications/shop-mail.server'
+import { saveSiteSettings } from './settings.server'
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+async function mailsTo(): Promise<string[]> {
+  const rows = await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute()
+  return rows.map((row) => (JSON.parse(row.payload) as { to: string }).to)
+}
+
+describe(`saving settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('saves a tab, records settings.update with before and after, and this process sees it at once', async () => {
+    const admin = await makeAdmin(t.db, { name: 'Owner' })
+    await getSiteSettings(t.db) // cached
+    await saveSiteSettings(t.db, {
+      actor: { id: admin.id, name: admin.name, email: admin.email },
+      ip: '203.0.113.9',
+      tab: 'general',
+      changes: { siteName: 'Deal Keys', sellerGstin: '29ABCDE1234F1Z5' },
+    })
+    expect(await getSiteSettings(t.db)).toMatchObject({
+      siteName: 'Deal Keys',
+      sellerGstin: '29ABCDE1234F1Z5',
+    })
+    const { entries } = await listAuditEntries(t.db, { targetType: 'settings' })
+    expect(entries).toHaveLength(1)
+    expect(entries[0]).toMatchObject({
+      action: 'settings.update',
+      actorId: admin.id,
+      ip: '203.0.113.9',
+      targetId: 'general',
+      changes: {
+        siteName: { before: 'KeyBazaar', after: 'Deal Keys' },
+        sellerGstin: { before: '', after: '29ABCDE1234F1Z5' },
+      },
+    })
+  })
+
+  it('refuses an invalid value: nothing is saved and nothing is recorded', async () => {
+    const admin = await makeAdmin(t.db)
+    const before = await readSiteSettings(t.db)
+    await expect(
+      saveSiteSettings(t.db, {
+        actor: { id: admin.id, name: admin.name, email: admin.email },
+        ip: null,
+        tab: 'general',
+        changes: { siteName: 'Ok', sellerGstin: 'NOT-A-GSTIN' },
+      }),
+    ).rejects.toThrow()
+    expect(await readSiteSettings(t.db)).toEqual(before)
+    expect((await listAuditEntries(t.db, { targetType: 'settings' })).total).toBe(1)
+  })
+})
+
+describe(`settings applied (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('numbers new invoices with the prefix and dates them in the shop time zone; issued numbers keep theirs', async () => {
+    const admin = await makeAdmin(t.db)
+    const actor = { id: admin.id, name: admin.name, email: admin.email }
+    const product = await makeProduct(t.db, { title: 'Invoice Test' })
+    const first = await makePaidOrder(t.db, product.id)
+    const firstNumber = (await getInvoiceData(t.db, first.id))!.invoiceNumber
+    expect(firstNumber).toMatch(/^INV\//)
+    await saveSiteSettings(t.db, {
+      actor,
+      ip: null,
+      tab: 'general',
+      changes: { invoicePrefix: 'KB' },
+    })
+    await saveSiteSettings(t.db, {
+      actor,
+      ip: null,
+      tab: 'system',
+      changes: { timezone: 'America/New_York' },
+    })
+    const second = await makePaidOrder(t.db, product.id)
+    const data = (await getInvoiceData(t.db, second.id))!
+    expect(data.invoiceNumber).toMatch(/^KB\/\d{2}-\d{2}\/\d{5}$/)
+    expect(data.timezone).toBe('America/New_York')
+    expect((await getInvoiceData(t.db, first.id))!.invoiceNumber).toBe(firstNumber)
+    // The date printed is the shop's day: an invoice issued at 02:00 UTC is the day before in New York.
+    const pdf = await renderInvoicePdf(
+      { ...data, issuedAt: '2026-05-10T02:00:00Z', paidAt: '2026-05-10T02:00:00Z' },
+      { compress: false },
+    )
+    const drawn = [...pdf.toString('latin1').matchAll(/<([0-9a-fA-F]*)>/g)]
+      .map((m) => Buffer.from(m[1]!, 'hex').toString('latin1'))
+      .join('')
+    expect(drawn).toContain('9 May 2026')
+    expect(drawn).not.toContain('10 May 2026')
+  })
+
+  it('sends shop alerts to the chosen recipients, and none when shop alerts are off', async () => {
+    const admin = await makeAdmin(t.db, { email: 'boss@example.test' })
+    const actor = { id: admin.id, name: admin.name, email: admin.email }
+    await t.db.deleteFrom('job').execute()
+    await saveSiteSettings(t.db, {
+      actor,
+      ip: null,
+      tab: 'notifications',
+      changes: {
+        alertRecipients: ['stock@example.test', 'ops@example.test'],
+        enableNotifications: true,
+      },
+    })
+    expect(await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })).toBe(2)
+    expect((await mailsTo()).sort()).toEqual(['ops@example.test', 'stock@example.test'])
+
+    await saveSiteSettings(t.db, {
+      actor,
+      ip: null,
+      tab: 'notifications',
+      changes: { alertRecipients: [] },
+    })
+    await t.db.deleteFrom('job').execute()
+    await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })
+    expect(await mailsTo()).toContain('boss@example.test')
+
+    await saveSiteSettings(t.db, {
+      actor,
+      ip: null,
+      tab: 'notifications',
+      changes: { enableNotifications: false },
+    })
+    await t.db.deleteFrom('job').execute()
+    expect(await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })).toBe(0)
+    expect(await mailsTo()).toEqual([])
+  })
+})

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { makeAdmin, makeCustomer, makeOrder, makeProduct, payOrder } from '../../tests/factories'
+import { listAuditEntries } from '~/data/audit.server'
+import { getAdminUser, listAdminUsers, setPasswordHash, userStats } from '~/data/user-admin.server'
+import { getUserProfile } from '~/data/user.server'
+import { verifyPassword } from 'better-auth/crypto'
+import { startOfMonthIn } from '~/lib/shop-month'
+import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
+import { changeUser, resetUserPassword, type UserAdminContext } from './user-admin.server'
+import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.server'
+
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+const engine = process.env.TEST_DB_ENGINE ?? 'sqlite'
+
+async function setCreatedAt(userId: string, iso: string) {
+  await t.db.updateTable('user').set({ createdAt: iso }).where('id', '=', userId).execute()
+}
+
+async function addSession(userId: string, db = t.db) {
+  const at = new Date().toISOString()
+  await db
+    .insertInto('session')
+    .values({
+      id: `s-${userId}-${Math.random()}`,
+      token: `tok-${userId}-${Math.random()}`,
+      userId,
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      ipAddress: null,
+      userAgent: null,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute()
+}
+
+async function sessionsOf(userId: string, db = t.db) {
+  const rows = await db.selectFrom('session').select('id').where('userId', '=', userId).execute()
+  return rows.length
+}
+
+describe(`admin user list and figures (${engine})`, () => {
+  it('counts users by status and role, and those created this month in the shop timezone', async () => {
+    const db = (await createTestDb()).db
+    try {
+      // 1 March 2026, 03:00 in Kolkata (still 28 February in UTC).
+      const now = new Date('2026-02-28T21:30:00Z')
+      const monthStart = startOfMonthIn(now, 'Asia/Kolkata')
+      const march = await makeCustomer(db, { name: 'March Buyer' })
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-02-28T19:00:00.000Z' })
+        .where('id', '=', march.id)
+        .execute()
+      const february = await makeCustomer(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-02-28T18:00:00.000Z' })
+        .where('id', '=', february.id)
+        .execute()
+      const suspended = await makeCustomer(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-01-10T10:00:00.000Z', status: 'suspended' })
+        .where('id', '=', suspended.id)
+        .execute()
+      const inactive = await makeCustomer(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-01-11T10:00:00.000Z', status: 'inactive' })
+        .where('id', '=', inactive.id)
+        .execute()
+      const admin = await makeAdmin(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-01-12T10:00:00.000Z' })
+        .where('id', '=', admin.id)
+        .execute()
+
+      expect(await userStats(db, monthStart)).toEqual({
+        total: 5,
+        active: 3,
+        suspended: 1,
+        admins: 1,
+        newThisMonth: 1,
+      })
+      // In UTC the month had not turned yet: both late-February users are "this month".
+      expect((await userStats(db, startOfMonthIn(now, 'UTC'))).newThisMonth).toBe(2)
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('lists newest first with search, filters, paging, order counts and money spent', async () => {
+    const product = await makeProduct(t.db)
+    const asha = await makeCustomer(t.db, { name: 'Asha Verma', email: 'asha.list@example.test' })
+    const ravi = await makeCustomer(t.db, {
+      name: 'Ravi 100% Kumar',
+      email: 'ravi.list@example.test',
+    })
+    await setCreatedAt(asha.id, '2030-01-01T00:00:00.000Z')
+    await setCreatedAt(ravi.id, '2030-01-02T00:00:00.000Z')
+    // Two paid orders, one pending (counted, not spent) for Asha; a guest order is nobody's.
+    const paid1 = await makeOrder(t.db, product.id, { userId: asha.id })
+    await payOrder(t.db, paid1)
+    const paid2 = await makeOrder(t.db, product.id, { userId: asha.id })
+    await payOrder(t.db, paid2)
+    await makeOrder(t.db, product.id, { userId: asha.id })
+    await makeOrder(t.db, product.id, {
+      customer: { name: 'Asha', email: asha.email, phone: '9876543210' },
+    })
+
+    const page = await listAdminUsers(t.db, { search: 'LIST@example' })
+    expect(page.users.map((user) => user.email)).toEqual([
+      'ravi.list@example.test',
+      'asha.list@example.test',
+    ])
+    const row = page.users[1]!
+    expect(row.orderCount).toBe(3)
+    expect(row.totalSpent).toBe(paid1.amount + paid2.amount)
+    expect(page.users[0]).toMatchObject({ orderCount: 0, totalSpent: 0 })
+
+    // By name, case-insensitive; % is taken literally.
+    expect((await listAdminUsers(t.db, { search: 'asha v' })).users.map((u) => u.id)).toEqual([
+      asha.id,
+    ])
+    expect((await listAdminUsers(t.db, { search: '100%' })).users.map((u) => u.id)).toEqual([
+      ravi.id,
+    ])
+    expect((await listAdminUsers(t.db, { search: '0%k' })).users).toEqual([])
+
+    await t.db.updateTable('user').set({ status: 'suspended' }).where('id', '=', ravi.id).execute()
+    expect(
+      (await listAdminUsers(t.db, { search: 'list@', status: 'suspended' })).users.map((u) => u.id),
+    ).toEqual([ravi.id])
+    expect((await listAdminUsers(t.db, { search: 'list@', role: 'admin' })).total).toBe(0)
+
+    const paged = await listAdminUsers(t.db, { search: 'list@', pageSize: 1, page: 2 })
+    expect(paged).toMatchObject({ total: 2, page: 2, pageCount: 2 })
+    expect(paged.users.map((u) => u.id)).toEqual([asha.id])
+
+    const detail = await getAdminUser(t.db, asha.id)
+    expect(detail).toMatchObject({
+      orderCount: 3,
+      totalSpent: paid1.amount + paid2.amount,
+      hasPassword: false,
+    })
+  })
+})
+
+describe(`admin changes to users (${engine})`, () => {
+  const context = (
+    actor: { id: string; name: string; email: string },
+    adminEmails: string[] = [],
+  ): UserAdminContext => ({
+    actor: { id: actor.id, name: actor.name, email: actor.email },
+    ip: '203.0.113.9',
+    adminEmails,
+  })
+
+  it('refuses self-suspension and the last active admin, and records what it changes', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { name: 'Owner' })
+      const customer = await makeCustomer(db, { name: 'Meera' })
+
+      const self = await changeUser(db, context(owner), owner.id, 'suspend')
+      expect(self).toEqual({ ok: false, message: USER_ADMIN_MESSAGES.selfSuspend })
+      expect((await getUserProfile(db, owner.id))?.status).toBe('active')
+
+      // A second admin: the owner may suspend them while the owner stays active.
+      const helper = await makeAdmin(db, { name: 'Helper' })
+      await addSession(helper.id, db)
+      expect(await changeUser(db, context(owner), helper.id, 'suspend')).toEqual({
+        ok: true,
+        message: 'Helper has been suspended and signed out',
+      })
+      expect(await sessionsOf(helper.id, db)).toBe(0)
+
+      // The owner is now the last active admin: another admin cannot demote or suspend them.
+      const other = await makeAdmin(db, { name: 'Other' })
+      await db.updateTable('user').set({ status: 'suspended' }).where('id', '=', other.id).execute()
+      expect(await changeUser(db, context(other), owner.id, 'suspend')).toEqual({
+        ok: false,
+        message: USER_ADMIN_MESSAGES.lastAdmin,
+      })
+      const demote = await changeUser(db, context(other), owner.id, 'update', {
+        name: 'Owner',
+        role: 'user',
+        status: 'active',
+        permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
+      })
+      expect(demote).toEqual({ ok: false, message: USER_ADMIN_MESSAGES.lastAdmin })
+      expect((await getUserProfile(db, owner.id))?.role).toBe('admin')
+
+      // Make Admin grants the role and every flag; the edit changes name and flags.
+      expect((await changeUser(db, context(owner), customer.id, 'make-admin')).ok).toBe(true)
+      expect(await getUserProfile(db, customer.id)).toMatchObject({
+        role: 'admin',
+        permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+      })
+      // With a second active admin, demoting the owner is allowed (by that admin).
+      const edited = await changeUser(db, context(customer), owner.id, 'update', {
+        name: 'Shop Owner',
+        role: 'admin',
+        status: 'active',
+        permissions: { canCreateProducts: true, canManageOrders: false, canManageUsers: true },
+      })
+      expect(edited).toEqual({ ok: true, message: 'User Shop Owner updated successfully' })
+
+      const { entries } = await listAuditEntries(db, { targetType: 'user' })
+      expect(entries.map((entry) => entry.action)).toEqual([
+        'user.update',
+        'user.make-admin',
+        'user.suspend',
+      ])
+      expect(entries[0]).toMatchObject({
+        actorId: customer.id,
+        ip: '203.0.113.9',
+        targetId: owner.id,
+        changes: {
+          name: { before: 'Owner', after: 'Shop Owner' },
+          canManageOrders: { before: true, after: false },
+        },
+      })
+      expect(entries[2]?.changes).toEqual({ status: { before: 'active', after: 'suspended' } })
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('keeps ADMIN_EMAILS accounts admins and refuses taking away your own access', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { email: 'listed.owner@example.test' })
+      await db.updateTable('user').set({ emailVerified: 1 }).where('id', '=', owner.id).execute()
+      const helper = await makeAdmin(db)
+      const demote = {
+        name: owner.name,
+        role: 'user' as const,
+        status: 'active' as const,
+        permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
+      }
+      expect(
+        await changeUser(db, context(helper, [owner.email]), owner.id, 'update', demote),
+      ).toEqual({
+        ok: false,
+        message: USER_ADMIN_MESSAGES.listedAdmin,
+      })
+      expect(
+        await changeUser(db, context(helper), helper.id, 'update', {
+          ...demote,
+          name: helper.name,
+        }),
+      ).toEqual({
+        ok: false,
+        message: USER_ADMIN_MESSAGES.selfDemote,
+      })
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('resets a password with better-auth hashing, ends sessions, queues the mail, masks the log', async () => {
+    const admin = await makeAdmin(t.db)
+    const user = await makeCustomer(t.db, { name: 'Kiran' })
+    await setPasswordHash(t.db, user.id, 'old-hash')
+    await addSession(user.id)
+    await addSession(user.id)
+
+    const result = await resetUserPassword(t.db, context(admin), user.id, 'new-secret-1')
+    expect(result.ok).toBe(true)
+    const account = await t.db
+      .selectFrom('account')
+      .select('password')
+      .where('userId', '=', user.id)
+      .where('providerId', '=', 'credential')
+      .execute()
+    expect(account).toHaveLength(1)
+    expect(await verifyPassword({ hash: account[0]!.password!, password: 'new-secret-1' })).toBe(
+      true,
+    )
+    expect(await sessionsOf(user.id)).toBe(0)
+    const jobs = await t.db
+      .selectFrom('job')
+      .select(['type', 'payload'])
+      .where('type', '=', PASSWORD_CHANGED_BY_ADMIN_JOB)
+      .execute()
+    expect(jobs.some((job) => String(job.payload).includes(user.id))).toBe(true)
+    const { entries } = await listAuditEntries(t.db, { targetId: user.id })
+    expect(entries[0]).toMatchObject({
+      action: 'user.reset-password',
+      changes: { password: { before: '••••', after: '••••' } },
+    })
+    expect(JSON.stringify(entries)).not.toContain('new-secret-1')
+  })
+})

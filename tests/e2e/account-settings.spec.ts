@@ -1,0 +1,245 @@
+import crypto from 'node:crypto'
+import type { Page } from '@playwright/test'
+import sharp from 'sharp'
+import { BUYER, makePaidOrder, makeProduct, openAppDatabase } from '../factories'
+import { expect, gotoHydrated, test } from '../helpers/fixtures'
+import { signUpConfirmed, signUpInBrowser } from '../helpers/mailbox'
+import { getOrder } from '~/data/order.server'
+import { findUserByEmail } from '~/data/user.server'
+
+/**
+ * /dashboard/settings with real accounts (signed up through the mailed link): profile name and
+ * photo, preferences applied from the first byte after a reload, deleting the account, and
+ * guest orders with the verified address in My Orders.
+ */
+// Each test signs up through the mailed link first; the shared machine can be slow.
+test.describe.configure({ timeout: 120_000 })
+
+const uniqueEmail = (name: string) =>
+  `${name}.${crypto.randomBytes(4).toString('hex')}@example.test`
+
+/** The <html> element's class in the server's HTML (what the first byte carries). */
+async function htmlClassOf(page: Page, url: string) {
+  const html = await (await page.request.get(url)).text()
+  return /<html[^>]*class="([^"]*)"/.exec(html)?.[1]
+}
+
+test('saves the name and preferences, applied after a reload from the first byte', async ({
+  page,
+  app,
+}) => {
+  const user = { name: 'Neha Rao', email: uniqueEmail('neha'), password: 'neha-secret-1' }
+  await signUpInBrowser(page, app, user)
+  await gotoHydrated(page, '/dashboard/settings')
+  await expect(page.getByRole('textbox', { name: 'E-mail' })).toHaveValue(user.email)
+  await expect(page.getByRole('textbox', { name: 'E-mail' })).not.toBeEditable()
+
+  // A blank name is refused and changes nothing.
+  await page.getByLabel('Display name').fill('   ')
+  await page.getByRole('button', { name: 'Save name' }).click()
+  await expect(page.getByText('Name is required')).toBeVisible()
+  await page.getByLabel('Display name').fill('Neha R.')
+  await page.getByRole('button', { name: 'Save name' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your name has been saved.')
+
+  await page.getByLabel('Theme').selectOption('dark')
+  await page.getByLabel('Language').selectOption('hi')
+  await page.getByLabel('E-mail me reminders and offers').uncheck()
+  await page.getByRole('button', { name: 'Save preferences' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
+
+  // Stored with the account, not only in this browser's cookies.
+  await page.context().clearCookies({ name: 'theme' })
+  await page.context().clearCookies({ name: 'lang' })
+  expect(await htmlClassOf(page, '/dashboard/settings')).toBe('dark')
+  expect(await htmlClassOf(page, '/')).toBe('dark')
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass('dark')
+  await expect(page.getByLabel('Display name')).toHaveValue('Neha R.')
+  await expect(page.getByRole('banner')).toContainText('Neha R.')
+  await expect(page.getByLabel('Theme')).toHaveValue('dark')
+  await expect(page.getByLabel('Language')).toHaveValue('hi')
+  await expect(page.getByLabel('E-mail me reminders and offers')).not.toBeChecked()
+
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({
+      path: test.info().outputPath(`settings-dark-${width}.png`),
+      fullPage: true,
+    })
+  }
+  await page.getByLabel('Theme').selectOption('light')
+  await page.getByRole('button', { name: 'Save preferences' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your preferences have been saved.')
+  await page.reload()
+  await expect(page.locator('html')).toHaveClass('light')
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.screenshot({
+      path: test.info().outputPath(`settings-light-${width}.png`),
+      fullPage: true,
+    })
+  }
+
+  // Signed out, this browser keeps the last choice in its cookie.
+  await page.context().clearCookies({ name: 'theme' })
+  await page.getByLabel(/^Profile menu/).click()
+  await page.getByRole('button', { name: 'Logout' }).click()
+  await expect(page).toHaveURL(/\/$/)
+  expect(await htmlClassOf(page, '/')).not.toBe('light')
+})
+
+test('uploads a profile photo as a square WebP and refuses a file that is not an image', async ({
+  page,
+  app,
+}) => {
+  const user = { name: 'Arjun Das', email: uniqueEmail('arjun'), password: 'arjun-secret-1' }
+  await signUpInBrowser(page, app, user)
+  await gotoHydrated(page, '/dashboard/settings')
+  await expect(page.getByRole('img', { name: 'No profile photo' })).toBeVisible()
+
+  // A text file named like a PNG passes the browser's look at the name; the server reads the bytes.
+  await page.getByLabel('Profile photo', { exact: true }).setInputFiles({
+    name: 'photo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('this is not an image at all'),
+  })
+  await page.getByRole('button', { name: 'Upload photo' }).click()
+  await expect(page.getByText('Please select a valid image file (JPEG, PNG, WebP)')).toBeVisible()
+  await expect(page.getByRole('img', { name: 'No profile photo' })).toBeVisible()
+
+  const jpeg = await sharp({
+    create: { width: 640, height: 400, channels: 3, background: { r: 200, g: 60, b: 90 } },
+  })
+    .jpeg()
+    .toBuffer()
+  await page
+    .getByLabel('Profile photo', { exact: true })
+    .setInputFiles({ name: 'me.jpg', mimeType: 'image/jpeg', buffer: jpeg })
+  await page.getByRole('button', { name: 'Upload photo' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your photo has been updated.')
+  const photo = page.getByRole('img', { name: 'Your profile photo' })
+  await expect(photo).toBeVisible()
+  const src = (await photo.getAttribute('src'))!
+  expect(src).toMatch(/^\/uploads\/avatars\/\d+_[0-9a-f]{12}\.webp$/)
+  const served = await page.request.get(src)
+  expect(served.status()).toBe(200)
+  const meta = await sharp(await served.body()).metadata()
+  expect(meta).toMatchObject({ format: 'webp', width: 256, height: 256 })
+
+  // Kept after a reload; removing it deletes the file.
+  await page.reload()
+  await expect(page.getByRole('img', { name: 'Your profile photo' })).toHaveAttribute('src', src)
+  await page.getByRole('button', { name: 'Remove photo' }).click()
+  await expect(page.getByRole('status')).toHaveText('Your photo has been removed.')
+  await expect(page.getByRole('img', { name: 'No profile photo' })).toBeVisible()
+  expect((await page.request.get(src)).status()).toBe(404)
+})
+
+test('a guest order with the verified address appears in My Orders and opens', async ({
+  page,
+  app,
+}) => {
+  const email = uniqueEmail('guest')
+  const db = openAppDatabase(app)
+  let orderId: string
+  try {
+    const product = await makeProduct(db, { title: 'Guest Plan', price: 19_900 })
+    const order = await makePaidOrder(db, product.id, {
+      customer: { ...BUYER, email },
+      userId: null,
+    })
+    orderId = order.id
+  } finally {
+    await db.destroy()
+  }
+  await signUpInBrowser(page, app, { name: 'Guest Buyer', email, password: 'guest-secret-1' })
+  await page.goto('/dashboard/orders')
+  const link = page.getByRole('main').getByRole('link', { name: new RegExp(orderId) })
+  await expect(link.first()).toBeVisible()
+  await page.goto(`/orders/${orderId}`)
+  await expect(page.getByRole('heading', { name: /Guest Plan|Order/ }).first()).toBeVisible()
+})
+
+test('deleting the account needs the password, anonymises orders and signs out', async ({
+  page,
+  app,
+}) => {
+  const email = uniqueEmail('leaving')
+  const password = 'leaving-secret-1'
+  await signUpInBrowser(page, app, { name: 'Leaving User', email, password })
+  const db = openAppDatabase(app)
+  try {
+    const user = (await findUserByEmail(db, email))!
+    const product = await makeProduct(db)
+    const order = await makePaidOrder(db, product.id, {
+      customer: { name: 'Leaving User', email, phone: '9000000009' },
+      userId: user.id,
+    })
+
+    await gotoHydrated(page, '/dashboard/settings')
+    await page.getByLabel('Your password').fill(password)
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(
+      page.getByText('Tick the box to confirm that your account should be deleted'),
+    ).toBeVisible()
+    await page.getByLabel('Your password').fill('not my password')
+    await page.getByLabel('I understand').check()
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(
+      page.getByText('That password is not correct. Your account was not deleted.'),
+    ).toBeVisible()
+    expect(await findUserByEmail(db, email)).not.toBeNull()
+
+    await page.getByLabel('Your password').fill(password)
+    await page.getByLabel('I understand').check()
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(page).toHaveURL(/\/\?account=deleted$/)
+    expect(await findUserByEmail(db, email)).toBeNull()
+    expect(await getOrder(db, order.id)).toMatchObject({
+      customerName: 'Deleted customer',
+      customerPhone: '',
+      userId: null,
+      amount: order.amount,
+    })
+    await page.goto('/dashboard/settings')
+    await expect(page).toHaveURL(/\/login\?redirectTo=/)
+  } finally {
+    await db.destroy()
+  }
+})
+
+test("settings change only the signed-in user's own account; anonymous posts change nothing", async ({
+  app,
+}) => {
+  const a = { name: 'Owner A', email: uniqueEmail('a'), password: 'owner-a-secret' }
+  const b = { name: 'Owner B', email: uniqueEmail('b'), password: 'owner-b-secret' }
+  const cookieA = await signUpConfirmed(app.url, app, a)
+  await signUpConfirmed(app.url, app, b)
+  const post = (body: Record<string, string>, cookie?: string) =>
+    fetch(`${app.url}/dashboard/settings`, {
+      method: 'POST',
+      body: new URLSearchParams(body),
+      headers: cookie ? { Cookie: cookie } : {},
+      redirect: 'manual',
+    })
+  // Anonymous: sent to log in, nothing saved.
+  const anonymous = await post({ intent: 'profile', name: 'Hijacked' })
+  expect(anonymous.status).toBe(302)
+  expect(anonymous.headers.get('location')).toMatch(/^\/login\?redirectTo=/)
+  // There is no field naming whose settings change: a user id sent along is ignored.
+  const own = await post({ intent: 'profile', name: 'Renamed A', userId: 'anyone' }, cookieA)
+  expect(own.status).toBe(200)
+  const db = openAppDatabase(app)
+  try {
+    expect((await findUserByEmail(db, a.email))?.name).toBe('Renamed A')
+    expect((await findUserByEmail(db, b.email))?.name).toBe('Owner B')
+  } finally {
+    await db.destroy()
+  }
+  // The page shows only the signed-in user's own e-mail.
+  const page = await fetch(`${app.url}/dashboard/settings`, { headers: { Cookie: cookieA } })
+  const html = await page.text()
+  expect(html).toContain(a.email)
+  expect(html).not.toContain(b.email)
+})

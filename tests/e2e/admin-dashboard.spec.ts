@@ -1,0 +1,265 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { parse } from 'csv-parse/sync'
+import type { Page } from '@playwright/test'
+import { formatRupees } from '~/lib/money'
+import { adminTest } from '../helpers/admin'
+import { expect, gotoHydrated } from '../helpers/fixtures'
+import { paymentForm, postCallback } from '../helpers/shop'
+import { makeProduct } from '../factories'
+import {
+  simulatePayment,
+  startPaytmSimulator,
+  type RunningPaytmSimulator,
+} from '../../simulators/paytm/testing'
+
+/**
+ * The dashboard and the transactions page over orders bought through the real checkout: the
+ * checkout form posted, the payment answered at the gateway (the Paytm simulator standing in
+ * for Paytm, configured by the environment, so the orders are live, not test mode), the signed
+ * callback posted back. The figures on the pages must equal those orders, and the CSV export
+ * must parse back to them with formula-like cells neutralised.
+ */
+const OWNER = { name: 'Dash Owner', email: 'dash.owner@example.test', password: 'secret12' }
+
+const admin = adminTest(OWNER)
+const { logIn } = admin
+const test = admin.test.extend<object, { sim: RunningPaytmSimulator }>({
+  sim: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use) => {
+      const sim = await startPaytmSimulator()
+      await use(sim)
+      await sim.close()
+    },
+    { scope: 'worker' },
+  ],
+  appEnv: [
+    async ({ sim }, use) => {
+      await use({
+        PAYTM_HOST: sim.url,
+        PAYTM_MID: sim.mid,
+        PAYTM_MERCHANT_KEY: sim.merchantKey,
+        PAYTM_WEBSITE: 'WEBSTAGING',
+        SEED_DEMO: '0',
+      })
+    },
+    { scope: 'worker' },
+  ],
+})
+
+const FORMULA_NAME = '=HYPERLINK("http://evil.example","Click")'
+const QUOTED_NAME = 'Rao, "Kiran"'
+
+interface Purchase {
+  orderId: string
+  name: string
+  amount: number
+  outcome: 'success' | 'failure'
+}
+const purchases: Purchase[] = []
+// Each test walks several server-rendered pages; a busy machine (shared cores) needs the room.
+test.describe.configure({ timeout: 120_000 })
+let buyer = 0
+
+/** A buyer's purchase without JavaScript: checkout form, the gateway's answer, the callback. */
+async function buy(
+  shopUrl: string,
+  product: { slug: string; price: number },
+  name: string,
+  outcome: 'success' | 'failure',
+) {
+  buyer += 1
+  const response = await fetch(`${shopUrl}/checkout/${product.slug}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Forwarded-For': `10.77.0.${buyer}`,
+    },
+    body: new URLSearchParams({
+      name,
+      email: `dash.buyer${buyer}@example.test`,
+      phone: `98765${String(buyer).padStart(5, '0')}`,
+    }),
+  })
+  expect(response.status).toBe(200)
+  const form = paymentForm(await response.text())
+  const callback = await simulatePayment(
+    { action: new URL(form.action, shopUrl).href, fields: form.fields },
+    outcome,
+  )
+  expect(await postCallback(shopUrl, callback)).toBe(303)
+  purchases.push({ orderId: form.fields.ORDER_ID!, name, amount: product.price, outcome })
+}
+
+test.beforeAll(async ({ app, db }) => {
+  const alpha = await makeProduct(db, { title: 'Dash Alpha Suite', price: 99_900 })
+  const beta = await makeProduct(db, { title: 'Dash Beta Pass', price: 49_900 })
+  await buy(app.url, alpha, FORMULA_NAME, 'success')
+  await buy(app.url, alpha, QUOTED_NAME, 'success')
+  await buy(app.url, beta, 'Meera Nair', 'success')
+  await buy(app.url, beta, '-2+3 Trader', 'failure')
+  const statuses = await db
+    .selectFrom('order')
+    .select(['id', 'status', 'testMode'])
+    .where(
+      'id',
+      'in',
+      purchases.map((p) => p.orderId),
+    )
+    .execute()
+  // Live orders (not test mode), paid or failed as the gateway answered.
+  expect(statuses.every((row) => Number(row.testMode) === 0)).toBe(true)
+  expect(statuses.filter((row) => row.status === 'failed')).toHaveLength(1)
+})
+
+const paid = () => purchases.filter((p) => p.outcome === 'success')
+const revenue = () => paid().reduce((sum, p) => sum + p.amount, 0)
+
+function statCard(page: Page, label: string) {
+  return page
+    .getByRole('list', { name: /^Figures for/ })
+    .getByRole('listitem')
+    .filter({ has: page.getByText(label, { exact: true }) })
+}
+
+test('the dashboard shows the figures of the orders bought, for today and the last 7 days', async ({
+  page,
+}) => {
+  await logIn(page)
+  await gotoHydrated(page, '/admin/dashboard?period=today')
+  await expect(page.getByRole('link', { name: 'Today' })).toHaveAttribute('aria-current', 'page')
+  await expect(statCard(page, 'Revenue')).toContainText(formatRupees(revenue()))
+  await expect(statCard(page, 'Revenue')).toContainText('Up from 0 yesterday')
+  await expect(statCard(page, 'Paid orders')).toContainText(String(paid().length))
+  await expect(statCard(page, 'Average order value')).toContainText(
+    formatRupees(Math.round(revenue() / paid().length)),
+  )
+  // 3 of 4 attempts succeeded.
+  await expect(statCard(page, 'Payment success rate')).toContainText('75.0%')
+  // Only the owner has signed in.
+  await expect(statCard(page, 'Active users')).toContainText('1')
+  await expect(statCard(page, 'Products')).toContainText('2')
+
+  // The chart's table alternative: the hours add up to the day.
+  const table = page.getByRole('table', { name: /Revenue and paid orders, today, by hour/ })
+  await expect(table.getByRole('row')).toHaveCount(25)
+  const orderCells = await table.locator('tbody tr td:nth-child(3)').allTextContents()
+  expect(orderCells.reduce((sum, cell) => sum + Number(cell), 0)).toBe(paid().length)
+  // The picture is drawn in the browser.
+  await expect(page.locator('.recharts-wrapper').first()).toBeVisible()
+
+  const top = page.getByRole('region', { name: 'Top products by revenue' })
+  await expect(top.getByRole('listitem').first()).toContainText('Dash Alpha Suite')
+  await expect(top.getByRole('listitem').first()).toContainText(formatRupees(2 * 99_900))
+  await expect(top.getByRole('listitem').nth(1)).toContainText(formatRupees(49_900))
+
+  // The period switch is a plain link: same orders over 7 days.
+  await page.getByRole('link', { name: 'Last 7 days' }).click()
+  await expect(page).toHaveURL(/period=7d/)
+  await expect(statCard(page, 'Revenue')).toContainText(formatRupees(revenue()))
+  await expect(page.getByRole('table', { name: /by day/ }).getByRole('row')).toHaveCount(8)
+
+  // Recent orders link to each order.
+  const recent = page.getByRole('region', { name: 'Recent orders' })
+  for (const purchase of purchases)
+    await expect(recent.getByRole('link', { name: purchase.orderId })).toBeVisible()
+  await recent.getByRole('link', { name: purchases[0]!.orderId }).click()
+  await expect(page).toHaveURL(`/admin/orders/${purchases[0]!.orderId}`)
+})
+
+test('the dashboard works without JavaScript: figures and the table server-rendered', async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false })
+  const page = await context.newPage()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(OWNER.email)
+  await page.getByLabel('Password').fill(OWNER.password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await page.goto('/admin/dashboard?period=30d')
+  await expect(statCard(page, 'Revenue')).toContainText(formatRupees(revenue()))
+  await expect(page.getByRole('table', { name: /last 30 days, by day/ })).toBeVisible()
+  await context.close()
+})
+
+test('transactions: filters, success rate and the CSV export', async ({ page }) => {
+  await logIn(page)
+  await gotoHydrated(page, '/admin/transactions')
+  await expect(page.getByTestId('success-rate')).toHaveText('75.0%')
+  await page
+    .getByRole('navigation', { name: 'Transactions by status' })
+    .getByRole('link', { name: /^Failed/ })
+    .click()
+  await expect(page).toHaveURL(/status=failed/)
+  await expect(page.getByTestId('success-rate')).toHaveText('0.0%')
+  await expect(page.getByText('Showing 1–1 of 1 transaction')).toBeVisible()
+  await page.getByRole('link', { name: 'Clear' }).click()
+  await page.getByLabel('Search').fill('Kiran')
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page.getByText('Showing 1–1 of 1 transaction')).toBeVisible()
+  await expect(page.getByTestId('success-rate')).toHaveText('100.0%')
+  await page.getByRole('link', { name: 'Clear' }).click()
+  await expect(page.getByText('Showing 1–4 of 4 transactions')).toBeVisible()
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export' }).click(),
+  ])
+  expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/)
+  const file = await download.path()
+  const text = fs.readFileSync(file, 'utf8')
+  const rows: string[][] = parse(text, { bom: true })
+  expect(rows[0]).toEqual([
+    'Order ID',
+    'Customer Name',
+    'Email',
+    'Phone',
+    'Product',
+    'Amount',
+    'Status',
+    'Gateway',
+    'Transaction ID',
+    'Date',
+  ])
+  expect(rows).toHaveLength(1 + purchases.length)
+  const byOrder = new Map(rows.slice(1).map((row) => [row[0], row]))
+  for (const purchase of purchases) {
+    const row = byOrder.get(purchase.orderId)!
+    expect(row[5]).toBe(`${purchase.amount / 100}.00`)
+    expect(row[6]).toBe(purchase.outcome === 'success' ? 'Success' : 'Failed')
+    expect(row[7]).toBe('paytm')
+    if (purchase.outcome === 'success') expect(row[8]).not.toBe('')
+  }
+  const names = rows.slice(1).map((row) => row[1])
+  // Formula-like cells are text in a spreadsheet; quotes and commas survive RFC 4180 quoting.
+  expect(names).toContain(`'${FORMULA_NAME}`)
+  expect(names).toContain(`'-2+3 Trader`)
+  expect(names).toContain(QUOTED_NAME)
+  expect(text).toContain('"Rao, ""Kiran"""')
+  expect(text).toContain('\r\n')
+})
+
+test('screenshots for review', async ({ page }) => {
+  const dir = process.env.SHOTS_DIR
+  test.skip(!dir, 'SHOTS_DIR not set')
+  test.setTimeout(240_000)
+  await logIn(page)
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      for (const [name, url] of [
+        ['dashboard', '/admin/dashboard?period=7d'],
+        ['transactions', '/admin/transactions'],
+      ] as const) {
+        await gotoHydrated(page, url)
+        await page.waitForTimeout(300)
+        await page.screenshot({
+          path: path.join(dir!, `${name}-${width}-${scheme}.png`),
+          fullPage: true,
+        })
+      }
+    }
+  }
+})

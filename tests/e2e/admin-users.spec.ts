@@ -1,0 +1,265 @@
+import crypto from 'node:crypto'
+import type { Browser, Page } from '@playwright/test'
+import { findUserByEmail } from '~/data/user.server'
+import { adminTest } from '../helpers/admin'
+import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
+import { signUpConfirmed, waitForMail } from '../helpers/mailbox'
+
+/**
+ * The admin's Users pages and the audit log in the production build: the list with its
+ * figures and search, a user's page with Edit, Reset Password, Make Admin and Suspend, the
+ * refusal to suspend yourself, and the audit log showing a gateway save and a suspension.
+ */
+const OWNER = { name: 'Shop Owner', email: 'owner.users@example.test', password: 'secret12' }
+const admin = adminTest(OWNER)
+const { logIn } = admin
+const test = admin.test
+
+const SUSPENDED = 'Your account has been suspended. Please contact support.'
+
+/** A confirmed customer account; returns its address and a session cookie. */
+async function newCustomer(appUrl: string, box: { dataDir: string }, name: string) {
+  const email = `${name.toLowerCase().replace(/\W+/g, '.')}.${crypto.randomBytes(3).toString('hex')}@example.test`
+  const cookie = await signUpConfirmed(appUrl, box, { name, email, password: 'first-pass1' })
+  return { name, email, cookie }
+}
+
+/** Whether a session cookie still opens the customer's dashboard. */
+async function signedIn(appUrl: string, cookie: string): Promise<boolean> {
+  const response = await fetch(`${appUrl}/dashboard`, { headers: { cookie }, redirect: 'manual' })
+  return response.status === 200
+}
+
+async function customerLogsIn(browser: Browser, appUrl: string, email: string, password: string) {
+  const context = await browser.newContext({
+    baseURL: appUrl,
+    extraHTTPHeaders: { 'X-Forwarded-For': testClientAddress() },
+  })
+  const page = await context.newPage()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  return { page, close: () => context.close() }
+}
+
+async function openUser(page: Page, customer: { name: string; email: string }) {
+  await gotoHydrated(page, `/admin/users?q=${encodeURIComponent(customer.email)}`)
+  await page
+    .getByRole('row')
+    .filter({ hasText: customer.email })
+    .getByRole('link', { name: customer.name })
+    .click()
+  await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible()
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+}
+
+test.describe('admin users', () => {
+  // Each test signs up a customer through the mailed link and hashes passwords: slow on a busy machine.
+  test.describe.configure({ timeout: 120_000 })
+
+  test('the list shows figures, search, real activity, orders; Edit changes name, role and flags', async ({
+    page,
+    app,
+    db,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Asha Edit')
+    await logIn(page)
+    await gotoHydrated(page, '/admin/users')
+    const figures = page.getByRole('list', { name: 'Users at a glance' })
+    const total = await db
+      .selectFrom('user')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    await expect(figures.getByRole('listitem').filter({ hasText: 'Total users' })).toContainText(
+      String(total.n),
+    )
+    await expect(figures.getByRole('listitem').filter({ hasText: 'New this month' })).toBeVisible()
+
+    await page.getByLabel('Search by name or email').fill(customer.email)
+    await page.getByRole('button', { name: 'Search', exact: true }).click()
+    await expect(page).toHaveURL(/q=/)
+    const row = page.getByRole('row').filter({ hasText: customer.email })
+    await expect(row).toHaveCount(1)
+    // Signed in through the confirmation link: last active is a date, not "Never".
+    await expect(row).not.toContainText('Never')
+    await expect(row).toContainText('₹0')
+
+    await row.getByRole('link', { name: customer.name }).click()
+    await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible()
+    await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+    await page.getByRole('button', { name: 'Edit User' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit User' })
+    await expect(dialog.getByLabel('Email')).toBeDisabled()
+    await expect(dialog.getByLabel('Email')).toHaveValue(customer.email)
+    await expect(dialog.getByText('Email cannot be changed')).toBeVisible()
+    await dialog.getByLabel('Display name').fill('')
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(dialog.getByText('Display name is required')).toBeVisible()
+    await dialog.getByLabel('Display name').fill('Asha Renamed')
+    await dialog.getByLabel('Role').selectOption('admin')
+    await dialog.getByLabel('Can Manage Orders').check()
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(page.getByText('User Asha Renamed updated successfully')).toBeVisible()
+    await expect(dialog).toHaveCount(0)
+    const stored = await findUserByEmail(db, customer.email)
+    expect(stored).toMatchObject({
+      name: 'Asha Renamed',
+      role: 'admin',
+      permissions: { canCreateProducts: false, canManageOrders: true, canManageUsers: false },
+    })
+  })
+
+  test('Reset Password checks both fields, sets the password, ends sessions and mails the user', async ({
+    page,
+    app,
+    browser,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Ravi Reset')
+    expect(await signedIn(app.url, customer.cookie)).toBe(true)
+    await logIn(page)
+    await openUser(page, customer)
+    await page.getByRole('button', { name: 'Reset Password' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Reset Password' })
+    await dialog.getByLabel('New password').fill('abc')
+    await dialog.getByLabel('Confirm password').fill('abc')
+    await dialog.getByRole('button', { name: 'Reset Password' }).click()
+    await expect(dialog.getByText('Password must be at least 6 characters!')).toBeVisible()
+    await dialog.getByLabel('New password').fill('brand-new-pass')
+    await dialog.getByLabel('Confirm password').fill('brand-new-pasS')
+    await dialog.getByRole('button', { name: 'Reset Password' }).click()
+    await expect(dialog.getByText("Passwords don't match!")).toBeVisible()
+    await dialog.getByLabel('Confirm password').fill('brand-new-pass')
+    await dialog.getByRole('button', { name: 'Reset Password' }).click()
+    await expect(page.getByText(/Password of Ravi Reset reset/)).toBeVisible()
+
+    // The old session is gone; the old password no longer works; the new one does.
+    expect(await signedIn(app.url, customer.cookie)).toBe(false)
+    const old = await customerLogsIn(browser, app.url, customer.email, 'first-pass1')
+    await expect(old.page.getByText('Invalid email or password')).toBeVisible()
+    await old.close()
+    const fresh = await customerLogsIn(browser, app.url, customer.email, 'brand-new-pass')
+    await expect(fresh.page).toHaveURL('/')
+    await fresh.page.goto('/dashboard')
+    await expect(fresh.page).toHaveURL('/dashboard')
+    await fresh.close()
+    const mail = await waitForMail(app, customer.email, (m) =>
+      m.subject.includes('password was changed'),
+    )
+    expect(mail.text).not.toContain('brand-new-pass')
+  })
+
+  test('Make Admin asks first, grants every permission and is then hidden', async ({
+    page,
+    app,
+    db,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Meera Promote')
+    await logIn(page)
+    await openUser(page, customer)
+    await page.getByRole('button', { name: 'Make Admin' }).click()
+    const confirm = page.getByRole('alertdialog', { name: 'Make this user an admin?' })
+    await confirm.getByRole('button', { name: 'Make Admin' }).click()
+    await expect(
+      page.getByText('Meera Promote is now an admin with every permission'),
+    ).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Make Admin' })).toHaveCount(0)
+    expect(await findUserByEmail(db, customer.email)).toMatchObject({
+      role: 'admin',
+      permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+    })
+  })
+
+  test('Suspend signs the user out and refuses their sign-in; nobody suspends themselves', async ({
+    page,
+    app,
+    db,
+    browser,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Kiran Suspend')
+    await logIn(page)
+    await openUser(page, customer)
+    await page.getByRole('button', { name: 'Suspend' }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Suspend this user?' })
+      .getByRole('button', { name: 'Suspend' })
+      .click()
+    await expect(page.getByText('Kiran Suspend has been suspended and signed out')).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Reactivate' })).toBeVisible()
+    expect(await signedIn(app.url, customer.cookie)).toBe(false)
+    const refused = await customerLogsIn(browser, app.url, customer.email, 'first-pass1')
+    await expect(refused.page.getByText(SUSPENDED)).toBeVisible()
+    await refused.close()
+
+    // Your own page offers no Suspend, and the edit dialog's status is refused by the server.
+    const owner = (await findUserByEmail(db, OWNER.email))!
+    await gotoHydrated(page, `/admin/users/${owner.id}`)
+    await expect(page.getByRole('button', { name: 'Edit User' })).toBeVisible()
+    await expect(page.getByRole('button', { name: 'Suspend' })).toHaveCount(0)
+    await page.getByRole('button', { name: 'Edit User' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit User' })
+    await dialog.getByLabel('Status').selectOption('suspended')
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Failed to update user: You cannot suspend your own account',
+    )
+    expect((await findUserByEmail(db, OWNER.email))?.status).toBe('active')
+    // A post without the page is refused the same way.
+    const response = await page.request.post(`/admin/users/${owner.id}`, {
+      form: { intent: 'suspend', confirmed: 'yes' },
+      maxRedirects: 0,
+    })
+    expect(response.status()).toBe(303)
+    expect((await findUserByEmail(db, OWNER.email))?.status).toBe('active')
+  })
+
+  test('the audit log shows a gateway save (secrets masked) and a suspension, with filters', async ({
+    page,
+    app,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Audit Target')
+    await logIn(page)
+    await page.goto('/admin/gateways')
+    await page.getByRole('link', { name: 'Add Gateway' }).click()
+    await page
+      .getByRole('navigation', { name: 'Gateway type' })
+      .getByRole('link', { name: 'Razorpay' })
+      .click()
+    await page.getByLabel('Key ID').fill('rzp_test_AuDiT123456')
+    await page.getByLabel('Key Secret').fill('razor-audit-secret-987')
+    await page.getByRole('button', { name: 'Save Gateway' }).click()
+    await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+
+    await openUser(page, customer)
+    await page.getByRole('button', { name: 'Suspend' }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Suspend this user?' })
+      .getByRole('button', { name: 'Suspend' })
+      .click()
+    await expect(page.getByText('Audit Target has been suspended and signed out')).toBeVisible()
+
+    await gotoHydrated(page, '/admin/audit')
+    const entries = page.getByRole('list', { name: 'Changes, newest first' }).getByRole('listitem')
+    const suspension = entries.filter({ hasText: `Suspended Audit Target (${customer.email})` })
+    await expect(suspension).toContainText('Shop Owner')
+    await expect(suspension).toContainText('user.suspend')
+    await expect(suspension.getByRole('row', { name: /status/ })).toContainText('active')
+    await expect(suspension.getByRole('row', { name: /status/ })).toContainText('suspended')
+    const gateway = entries.filter({ hasText: 'gateway.create' })
+    await expect(gateway.getByRole('row', { name: /keyId/ })).toContainText('rzp_test_AuDiT123456')
+    await expect(gateway.getByRole('row', { name: /keySecret/ })).toContainText('••••')
+    expect(await page.content()).not.toContain('razor-audit-secret-987')
+
+    // Filter by kind: only the gateway entry is left of the two.
+    await page.getByLabel('Kind').selectOption('gateway')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await expect(page).toHaveURL(/kind=gateway/)
+    await expect(entries.filter({ hasText: 'user.suspend' })).toHaveCount(0)
+    await expect(entries.filter({ hasText: 'gateway.create' })).toHaveCount(1)
+    // A date range that ends before today shows nothing; a wrong one says so.
+    await page.goto('/admin/audit?to=2020-01-01')
+    await expect(page.getByText('No Entries Found')).toBeVisible()
+    await page.goto('/admin/audit?from=2026-05-02&to=2026-05-01')
+    await expect(page.getByRole('alert')).toContainText('"From" date must be on or before')
+  })
+})

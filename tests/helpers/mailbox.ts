@@ -1,0 +1,108 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { expect, type Page } from '@playwright/test'
+import { parseMail, type ReceivedMail, type TestSmtpServer } from './smtp'
+
+/**
+ * Where a test app's mail arrives: its file outbox (DATA_DIR/mail, when SMTP_URL is unset)
+ * or a test SMTP server. Sign-up continues by mail (docs/decisions/0008-sign-up-by-mailed-link.md),
+ * so tests that need an account read the confirmation link from here, as a customer would.
+ */
+export type Mailbox = { dataDir: string } | TestSmtpServer
+
+function mailsIn(box: Mailbox): ReceivedMail[] {
+  if ('mails' in box) return box.mails
+  const dir = path.join(box.dataDir, 'mail')
+  if (!fs.existsSync(dir)) return []
+  // File names start with the time they were written, so they sort oldest first.
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.eml'))
+    .sort()
+    .map((name) => {
+      const raw = fs.readFileSync(path.join(dir, name), 'utf8')
+      const to = /^to:\s*(.*)$/im.exec(raw)?.[1]?.trim() ?? ''
+      return { ...parseMail(raw), to: [to.replace(/^.*<([^>]+)>$/, '$1')] }
+    })
+}
+
+/** Waits for the newest mail to `to` that `match` accepts (the job runner sends within a second or so). */
+export async function waitForMail(
+  box: Mailbox,
+  to: string,
+  match: (mail: ReceivedMail) => boolean = () => true,
+): Promise<ReceivedMail> {
+  let found: ReceivedMail | undefined
+  await expect
+    .poll(
+      () => {
+        found = mailsIn(box)
+          .filter((mail) => mail.to.includes(to.toLowerCase()) && match(mail))
+          .at(-1)
+        return Boolean(found)
+      },
+      { timeout: 20_000, message: `a mail to ${to}` },
+    )
+    .toBe(true)
+  return found!
+}
+
+/** The path of the newest confirmation link mailed to `email` (/verify-email?token=...). */
+export async function confirmationPath(box: Mailbox, email: string): Promise<string> {
+  const mail = await waitForMail(box, email, (received) =>
+    received.text.includes('/verify-email?token='),
+  )
+  const url = /https?:\/\/\S+\/verify-email\?token=[\w.%&=-]+/.exec(mail.text)![0]
+  const { pathname, search } = new URL(url)
+  return `${pathname}${search}`
+}
+
+export interface NewAccount {
+  name: string
+  email: string
+  password: string
+}
+
+/**
+ * Signs up over HTTP and opens the mailed confirmation link; returns the session cookie
+ * (name=value) the link signs in with.
+ */
+export async function signUpConfirmed(
+  baseURL: string,
+  box: Mailbox,
+  user: NewAccount,
+): Promise<string> {
+  const response = await fetch(`${baseURL}/signup`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      name: user.name,
+      email: user.email,
+      password: user.password,
+      confirmPassword: user.password,
+    }),
+    redirect: 'manual',
+  })
+  if (response.status !== 200) throw new Error(`sign-up answered ${response.status}`)
+  const confirmed = await fetch(`${baseURL}${await confirmationPath(box, user.email)}`, {
+    redirect: 'manual',
+  })
+  const cookie = confirmed.headers.getSetCookie().find((value) => value.includes('session_token='))
+  if (confirmed.status !== 302 || !cookie) {
+    throw new Error(`the confirmation link answered ${confirmed.status} without a session`)
+  }
+  return cookie.split(';')[0]!
+}
+
+/** Signs up on /signup in the browser and opens the mailed link there: the page ends signed in on /. */
+export async function signUpInBrowser(page: Page, box: Mailbox, user: NewAccount): Promise<void> {
+  await page.goto('/signup')
+  await page.getByLabel('Full name').fill(user.name)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await page.getByLabel('Confirm password').fill(user.password)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await page.goto(await confirmationPath(box, user.email))
+  await expect(page).toHaveURL(/\/$/)
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
+}

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import type { Server } from 'node:http'
 import path from 'node:path'
+import zlib from 'node:zlib'
 import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
@@ -54,6 +55,13 @@ export class StartupError extends Error {
  * most FLUSH_WINDOW_MS after it is ready.
  */
 const FLUSH_WINDOW_MS = 10
+
+/**
+ * Brotli at quality 5 instead of the middleware's 4: the home page's HTML is 12.3 KB instead of
+ * 13.3 KB (room under the 14.6 KB first round trip above for the response headers and a late
+ * flush on a busy machine) for about 0.2 ms more CPU per page (measured on 97 KB of HTML).
+ */
+const BROTLI_QUALITY = 5
 const coalesceFlushes: RequestHandler = (_req, res, next) => {
   const compressed = res as typeof res & { flush?: () => void }
   const flush = compressed.flush
@@ -116,7 +124,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   // Only the proxies TRUST_PROXY names may set the client address (rate limits count it).
   app.set('trust proxy', env.TRUST_PROXY)
   app.use(securityHeaders(env))
-  app.use(compression())
+  app.use(
+    compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } }),
+  )
   app.use(coalesceFlushes)
   // Body limits and NUL refusal, before anything reads a request (server/request-guard.ts).
   app.use(requestGuard)

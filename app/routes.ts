@@ -9,6 +9,8 @@ export default [
   route('images/*', 'routes/shop/image.ts'),
   route('sitemap.xml', 'routes/shop/sitemap.ts'),
   route('robots.txt', 'routes/shop/robots.ts'),
+  // A signed-in visitor's "helpful" on a review (the product page's plain form).
+  route('reviews/:reviewId/helpful', 'routes/shop/review-helpful.tsx'),
   // Accounts
   route('login', 'routes/auth/login.tsx'),
   route('signup', 'routes/auth/signup.tsx'),
@@ -36,6 +38,7 @@ export default [
     route('products/edit', 'routes/admin/products/edit-missing-id.tsx'),
     route('products/edit/:id', 'routes/admin/products/edit.tsx'),
     route('products/:id/stock', 'routes/admin/products/stock.tsx'), // Stock items
+    route('reviews', 'routes/admin/reviews.tsx'), // Buyers' reviews: hide and show
     // Checkout and payments
     route('gateways', 'routes/admin/gateways.tsx'),
     route('payment-links', 'routes/admin/payment-links.tsx'),

@@ -29,6 +29,8 @@ export interface Database {
   auditLog: AuditLogTable
   userPreference: UserPreferenceTable
   wishlistItem: WishlistItemTable
+  review: ReviewTable
+  reviewVote: ReviewVoteTable
 }
 
 export interface CategoryTable {
@@ -64,8 +66,6 @@ export interface ProductTable {
   metaDescription: Generated<string>
   /** JSON array of strings. */
   keywords: Generated<string>
-  rating: Generated<number>
-  reviews: Generated<number>
   /** stock | shared | manual (db/migrations/0040_stock.ts). */
   deliveryMode: Generated<DeliveryMode>
   /** For `shared` products, encrypted by app/data/stock.server.ts. */
@@ -367,5 +367,33 @@ export interface WishlistItemTable {
   /** 1: the customer wants the back-in-stock mail. */
   notifyRestock: Generated<number>
   restockMailedAt: string | null
+  createdAt: string
+}
+
+/** A verified buyer's review of a delivered order's product (0100_product_reviews). */
+export interface ReviewTable {
+  id: string
+  /** One review per order. */
+  orderId: string
+  productId: string
+  userId: string
+  /** 1 to 5. */
+  rating: number
+  title: Generated<string>
+  body: string
+  /** 1: taken off the shop by an admin (with `hiddenReason`); counts for nothing. */
+  hidden: Generated<number>
+  hiddenReason: string | null
+  hiddenAt: string | null
+  /** The number of `review_vote` rows, kept with each vote. */
+  helpfulCount: Generated<number>
+  createdAt: string
+  updatedAt: string
+}
+
+/** One signed-in user's "helpful" on someone else's review. */
+export interface ReviewVoteTable {
+  reviewId: string
+  userId: string
   createdAt: string
 }

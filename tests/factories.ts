@@ -89,8 +89,6 @@ export async function makeProduct(db: DB, overrides: Partial<ProductInput> = {})
     metaTitle: '',
     metaDescription: '',
     keywords: [],
-    rating: 0,
-    reviews: 0,
     ...overrides,
   })
 }

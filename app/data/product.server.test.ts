@@ -38,8 +38,6 @@ function productInput(overrides: Partial<ProductInput> = {}): ProductInput {
     metaTitle: '',
     metaDescription: '',
     keywords: ['k'],
-    rating: 4.9,
-    reviews: 12,
     ...overrides,
   }
 }
@@ -58,8 +56,6 @@ describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       tags: ['a', 'b'],
       features: ['One', 'Two'],
       keywords: ['k'],
-      rating: 4.9,
-      reviews: 12,
       createdAt: '2026-01-01T00:00:00.000Z',
     })
   })

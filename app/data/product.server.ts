@@ -5,6 +5,7 @@ import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
 import { paginate } from '~/lib/paginate'
 import type { DeliveryMode, ProductRow } from '../../db/schema'
+import { reviewSummaries, shopReviewStats } from './review.server'
 import { copyProductDelivery } from './stock.server'
 
 /** A product as the app uses it: parsed lists, real booleans, prices in paise. */
@@ -30,8 +31,6 @@ export interface Product {
   metaTitle: string
   metaDescription: string
   keywords: string[]
-  rating: number
-  reviews: number
   createdAt: string
   updatedAt: string
 }
@@ -58,8 +57,6 @@ const productColumns = [
   'metaTitle',
   'metaDescription',
   'keywords',
-  'rating',
-  'reviews',
   'createdAt',
   'updatedAt',
 ] as const satisfies readonly (keyof ProductRow)[]
@@ -76,9 +73,6 @@ function parseList(json: string): string[] {
 function toProduct(row: ProductRow): Product {
   return {
     ...row,
-    // PostgreSQL returns REAL columns as numbers, SQLite too; Number() keeps both honest.
-    rating: Number(row.rating),
-    reviews: Number(row.reviews),
     price: Number(row.price),
     originalPrice: Number(row.originalPrice),
     discount: discountPercent(Number(row.price), Number(row.originalPrice)),
@@ -114,8 +108,6 @@ function toRow(input: ProductInput) {
     metaTitle: input.metaTitle,
     metaDescription: input.metaDescription,
     keywords: JSON.stringify(input.keywords),
-    rating: input.rating,
-    reviews: input.reviews,
   }
 }
 
@@ -198,8 +190,9 @@ export interface ProductStats {
   total: number
   /** In stock (shown as Active). */
   active: number
-  /** Mean of the products' ratings, 0 without products. */
+  /** Mean rating of every visible review in the shop, 0 without reviews. */
   averageRating: number
+  /** Visible reviews in the shop. */
   totalReviews: number
 }
 
@@ -209,16 +202,15 @@ export async function productStats(db: DB): Promise<ProductStats> {
     .select((eb) => [
       eb.fn.countAll<number | string>().as('total'),
       eb.fn.sum<number | string | null>('inStock').as('active'),
-      eb.fn.avg<number | string | null>('rating').as('averageRating'),
-      eb.fn.sum<number | string | null>('reviews').as('totalReviews'),
     ])
     .executeTakeFirstOrThrow()
+  const reviews = await shopReviewStats(db)
   // PostgreSQL answers bigint and numeric as text; SQLite as numbers (or null on no rows).
   return {
     total: Number(row.total),
     active: Number(row.active ?? 0),
-    averageRating: Number(row.averageRating ?? 0),
-    totalReviews: Number(row.totalReviews ?? 0),
+    averageRating: reviews.average,
+    totalReviews: reviews.count,
   }
 }
 
@@ -232,6 +224,7 @@ export interface ProductListItem {
   originalPrice: number
   category: string
   inStock: boolean
+  /** From the product's visible reviews (app/data/review.server.ts). */
   rating: number
   reviews: number
   deliveryMode: DeliveryMode
@@ -279,21 +272,25 @@ export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Pr
   const total = Number(count)
   const { page, pageSize, pageCount, offset } = paginate(total, query, { defaultSize: ADMIN_PAGE_SIZE, maxSize: 100 })
   const rows = await base
-    .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'rating', 'reviews', 'deliveryMode'])
+    .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'deliveryMode'])
     // Both descending, so the (category,) created_at, id indexes serve it read backwards.
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(pageSize)
     .offset(offset)
     .execute()
+  const summaries = await reviewSummaries(
+    db,
+    rows.map((row) => row.id),
+  )
   return {
     items: rows.map((row) => ({
       ...row,
       price: Number(row.price),
       originalPrice: Number(row.originalPrice),
       inStock: Boolean(row.inStock),
-      rating: Number(row.rating),
-      reviews: Number(row.reviews),
+      rating: summaries.get(row.id)?.average ?? 0,
+      reviews: summaries.get(row.id)?.count ?? 0,
     })),
     total,
     page,

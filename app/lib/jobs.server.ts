@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { engineOf, type DB } from './db.server'
 import { newId } from './id.server'
 
@@ -323,4 +324,41 @@ export function startJobRunner(
 /** Nudges this process's runner, if one runs (jobs are found by polling anyway). */
 export function wakeJobRunner(): void {
   holder.__keybazaarJobRunner?.wake()
+}
+
+/**
+ * Withdraws the pending jobs of one type whose JSON payload has `field` equal to `value` (for
+ * work queued for something that must not happen, such as the demo seed's fictional buyers'
+ * order mails). Jobs already running or done are left alone. Returns how many were withdrawn.
+ */
+export async function withdrawPendingJobs(
+  db: DB,
+  type: string,
+  field: string,
+  value: string,
+): Promise<number> {
+  const pending = await db
+    .selectFrom('job')
+    .select(['id', 'payload'])
+    .where('type', '=', type)
+    .where('status', '=', 'pending')
+    // The value taken literally (its % and _ escaped with !); the JSON check below decides.
+    .where(sql<boolean>`payload like ${`%${value.replace(/[!%_]/g, (c) => `!${c}`)}%`} escape '!'`)
+    .execute()
+  const ids = pending
+    .filter((job) => {
+      try {
+        return (JSON.parse(job.payload) as Record<string, unknown> | null)?.[field] === value
+      } catch {
+        return false
+      }
+    })
+    .map((job) => job.id)
+  if (ids.length === 0) return 0
+  const result = await db
+    .deleteFrom('job')
+    .where('id', 'in', ids)
+    .where('status', '=', 'pending')
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
 }

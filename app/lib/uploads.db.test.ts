@@ -46,8 +46,6 @@ const product = (image: string, slug: string): ProductInput => ({
   metaTitle: '',
   metaDescription: '',
   keywords: [],
-  rating: 0,
-  reviews: 0,
 })
 
 describe(`removing product images (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {

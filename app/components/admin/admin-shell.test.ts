@@ -14,6 +14,7 @@ describe('admin shell', () => {
     expect(ADMIN_SECTIONS.map((section) => [section.label, section.to])).toEqual([
       ['Dashboard', '/admin/dashboard'],
       ['Products', '/admin/products'],
+      ['Reviews', '/admin/reviews'],
       ['Orders', '/admin/orders'],
       ['Transactions', '/admin/transactions'],
       ['Users', '/admin/users'],

@@ -8,6 +8,7 @@ import Link2 from 'lucide-react/icons/link-2'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import LogOut from 'lucide-react/icons/log-out'
 import Menu from 'lucide-react/icons/menu'
+import MessageSquareText from 'lucide-react/icons/message-square-text'
 import Package from 'lucide-react/icons/package'
 import Receipt from 'lucide-react/icons/receipt'
 import Settings from 'lucide-react/icons/settings'
@@ -32,6 +33,7 @@ import { TestModeStockNotice } from './test-mode-notice'
 export type AdminSectionId =
   | 'dashboard'
   | 'products'
+  | 'reviews'
   | 'orders'
   | 'transactions'
   | 'users'
@@ -51,6 +53,7 @@ interface AdminSection {
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { id: 'dashboard', label: 'Dashboard', to: '/admin/dashboard', icon: LayoutDashboard },
   { id: 'products', label: 'Products', to: '/admin/products', icon: Package },
+  { id: 'reviews', label: 'Reviews', to: '/admin/reviews', icon: MessageSquareText },
   { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart },
   { id: 'transactions', label: 'Transactions', to: '/admin/transactions', icon: Receipt },
   { id: 'users', label: 'Users', to: '/admin/users', icon: Users },

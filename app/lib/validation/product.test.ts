@@ -64,8 +64,6 @@ function valid(overrides: ProductFormValues = {}): ProductFormValues {
     inStock: 'on',
     validity: '12 months',
     deliveryTime: 'Instant delivery',
-    rating: '4.5',
-    reviews: '12',
     features: ['4K', 'Four screens'],
     deliveryMode: 'stock',
     ...overrides,
@@ -247,8 +245,6 @@ describe('the product form schema', () => {
       features: ['4K', 'Four screens'],
       validity: '12 months',
       deliveryTime: 'Instant delivery',
-      rating: 4.5,
-      reviews: 12,
       deliveryMode: 'stock',
       sharedSecret: '',
       clearSharedSecret: false,
@@ -311,17 +307,6 @@ describe('the product form schema', () => {
       metaTitle,
       metaDescription,
     })
-  })
-
-  it('checks rating (0 to 5) and reviews (a whole number); empty is 0', () => {
-    expect(parseProductForm(valid({ rating: '', reviews: '' })).data).toMatchObject({
-      rating: 0,
-      reviews: 0,
-    })
-    expect(parseProductForm(valid({ rating: '4.86' })).data?.rating).toBe(4.9)
-    expect(errorsOf(valid({ rating: '5.1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
-    expect(errorsOf(valid({ rating: '-1' })).rating).toBe(PRODUCT_MESSAGES.ratingInvalid)
-    expect(errorsOf(valid({ reviews: '1.5' })).reviews).toBe(PRODUCT_MESSAGES.reviewsInvalid)
   })
 
   it('reads checkboxes as the browser sends them (on, or absent)', () => {
@@ -446,8 +431,6 @@ describe('the schema as the form reads it', () => {
       'features',
       'validity',
       'deliveryTime',
-      'rating',
-      'reviews',
       'deliveryMode',
       'sharedSecret',
       'clearSharedSecret',

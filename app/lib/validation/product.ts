@@ -29,8 +29,6 @@ export const PRODUCT_MESSAGES = {
   originalPriceRequired: 'Original price must be greater than 0',
   amountInvalid: 'Enter an amount in rupees, such as 499 or 499.50',
   amountTooHigh: `Amounts must be at most ${formatRupees(1_000_000_000)}`,
-  ratingInvalid: 'Rating must be a number from 0 to 5',
-  reviewsInvalid: 'Reviews must be a whole number, 0 or more',
   tagsTooMany: 'Use at most 20 tags',
   tagTooLong: 'Each tag must be at most 50 characters',
   keywordsTooMany: 'Use at most 30 keywords',
@@ -376,23 +374,6 @@ export function productFormSchema(categories: readonly string[], options: Produc
         ),
       validity: trimmed(100, PRODUCT_MESSAGES.validityTooLong),
       deliveryTime: trimmed(100, PRODUCT_MESSAGES.deliveryTimeTooLong),
-      rating: z.preprocess(text, z.string().trim()).transform((value, ctx) => {
-        if (!value) return 0
-        const rating = Number(value)
-        if (!/^\d+(\.\d+)?$/.test(value) || !(rating >= 0 && rating <= 5)) {
-          ctx.addIssue({ code: 'custom', message: PRODUCT_MESSAGES.ratingInvalid })
-          return z.NEVER
-        }
-        return Math.round(rating * 10) / 10
-      }),
-      reviews: z.preprocess(text, z.string().trim()).transform((value, ctx) => {
-        if (!value) return 0
-        if (!/^\d{1,9}$/.test(value)) {
-          ctx.addIssue({ code: 'custom', message: PRODUCT_MESSAGES.reviewsInvalid })
-          return z.NEVER
-        }
-        return Number(value)
-      }),
       deliveryMode: z.preprocess(
         text,
         z.enum(DELIVERY_MODES, { error: PRODUCT_MESSAGES.deliveryModeRequired }),

@@ -8,6 +8,9 @@ import { TestModeBanner } from '~/components/checkout/checkout-form'
 import { FormAlert } from '~/components/forms'
 import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
+import { ReviewForm, ReviewSaved } from '~/components/orders/review-form'
+import { Stars } from '~/components/shop/product-reviews'
+import { modalHref } from '~/components/auth/auth-modals'
 import {
   hasInvoice,
   orderStatusExplanation,
@@ -24,6 +27,10 @@ import {
   REPORT_REASON_MIN,
 } from '~/data/order-report.server'
 import { createOrderReport } from '~/services/order-reports.server'
+import { getReviewByOrder } from '~/data/review.server'
+import { parseSubmission } from '~/lib/validation/submission'
+import { reviewSchema } from '~/lib/validation/review'
+import { editableUntil, saveReview } from '~/services/reviews.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
@@ -35,6 +42,7 @@ import {
   ORDER_RATE_LIMITS,
   orderAccessCookie,
   orderPageHeaders,
+  isOwnOrder,
   overLimit,
   requireViewableOrder,
 } from '~/services/order-access.server'
@@ -71,11 +79,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       )
     throw redirect(orderPath(order.id), { status: 303, headers })
   }
-  const [settings, product, reports] = await Promise.all([
+  // Only the order's signed-in owner writes its review (app/services/reviews.server.ts).
+  const owner = viewer.user && isOwnOrder(order, viewer.user) ? viewer.user : null
+  const [settings, product, reports, review] = await Promise.all([
     getSiteSettings(db),
     getOrderPageProduct(db, order.productId),
     listOrderReports(db, order.id),
+    owner && order.status === 'delivered' ? getReviewByOrder(db, order.id) : null,
   ])
+  const reviewEnds = review ? editableUntil(review.createdAt) : null
   const when = shopDateTime(settings.timezone)
   const openReport = reports.find((report) => report.status === 'open')
   return data(
@@ -112,6 +124,27 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       canReport: order.status === 'delivered' && !openReport,
       reasonLength: { min: REPORT_REASON_MIN, max: REPORT_REASON_MAX },
       justReported: url.searchParams.has('reported') && Boolean(openReport),
+      review:
+        order.status !== 'delivered' || !product
+          ? null
+          : {
+              /** write: the owner may write or change it; sign-in: someone else holds the link. */
+              mode: owner ? ('write' as const) : viewer.user ? null : ('sign-in' as const),
+              signInHref: modalHref(orderPath(order.id), '', 'login', orderPath(order.id)),
+              productHref: `/product/${encodeURIComponent(product.slug)}`,
+              existing: review
+                ? {
+                    rating: review.rating,
+                    title: review.title,
+                    body: review.body,
+                    hidden: review.hidden,
+                    hiddenReason: review.hiddenReason,
+                  }
+                : null,
+              editable: reviewEnds ? reviewEnds.getTime() > Date.now() : true,
+              editableUntil: reviewEnds ? when.format(reviewEnds) : null,
+              saved: url.searchParams.get('reviewed'),
+            },
     },
     { headers: ORDER_PAGE_HEADERS },
   )
@@ -121,6 +154,7 @@ type ActionResult =
   | { intent: 'reveal'; secret: ReturnType<typeof secretView>; error: null }
   | { intent: 'reveal'; secret: null; error: string }
   | { intent: 'report'; error: string; reason: string }
+  | { intent: 'review'; result: ReturnType<ReturnType<typeof parseSubmission>['reply']> }
   | { intent: null; error: string }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -160,6 +194,35 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       { intent: 'reveal', secret: secretView(secret), error: null },
       { headers: ORDER_PAGE_HEADERS },
     )
+  }
+
+  if (intent === 'review') {
+    const submission = parseSubmission(form, reviewSchema)
+    if (submission.status !== 'success')
+      return data<ActionResult>(
+        { intent: 'review', result: submission.reply() },
+        { status: 400, headers: ORDER_PAGE_HEADERS },
+      )
+    if (!user)
+      return data<ActionResult>(
+        {
+          intent: 'review',
+          result: submission.reply({
+            formErrors: ['Sign in with the account that placed this order to review it.'],
+          }),
+        },
+        { status: 403, headers: ORDER_PAGE_HEADERS },
+      )
+    const saved = await saveReview(db, user, order.id, submission.value)
+    if (!saved.ok)
+      return data<ActionResult>(
+        { intent: 'review', result: submission.reply({ formErrors: [saved.error] }) },
+        { status: saved.status, headers: ORDER_PAGE_HEADERS },
+      )
+    throw redirect(`${orderPath(order.id)}?reviewed=${saved.created ? 'new' : 'changed'}#review`, {
+      status: 303,
+      headers: ORDER_PAGE_HEADERS,
+    })
   }
 
   if (intent === 'report') {
@@ -284,8 +347,94 @@ function ReportForm({
   )
 }
 
+type OrderReview = NonNullable<Route.ComponentProps['loaderData']['review']>
+
+function ReviewSection({
+  review,
+  lastResult,
+}: {
+  review: OrderReview
+  lastResult: Parameters<typeof ReviewForm>[0]['lastResult']
+}) {
+  const { existing } = review
+  return (
+    <section id="review" aria-labelledby="review-heading" className={`${card} scroll-mt-24`}>
+      <h2 id="review-heading" className={cardHeading}>
+        {existing ? 'Your review' : 'Review this product'}
+      </h2>
+      {review.saved ? <ReviewSaved created={review.saved === 'new'} /> : null}
+      {review.mode === 'sign-in' ? (
+        <p className="mt-2 text-sm text-slate-700 dark:text-slate-200">
+          Bought this with an account?{' '}
+          <Link
+            to={review.signInHref}
+            className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+          >
+            Sign in
+          </Link>{' '}
+          with it to rate and review the product.
+        </p>
+      ) : (
+        <>
+          {existing ? (
+            <div className="mt-3 rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-800/60">
+              <p>
+                <Stars rating={existing.rating} />
+                <span className="sr-only">Rated {existing.rating} out of 5.</span>{' '}
+                {existing.title ? (
+                  <span className="font-semibold text-slate-950 dark:text-white">
+                    {existing.title}
+                  </span>
+                ) : null}
+              </p>
+              <p className="mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200">
+                {existing.body}
+              </p>
+              {existing.hidden ? (
+                <p className="mt-2 font-medium text-amber-900 dark:text-amber-200">
+                  The shop has hidden this review: {existing.hiddenReason}
+                </p>
+              ) : (
+                <p className="mt-2 text-slate-600 dark:text-slate-300">
+                  Shown on the{' '}
+                  <Link
+                    to={`${review.productHref}#reviews`}
+                    className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+                  >
+                    product page
+                  </Link>
+                  .
+                </p>
+              )}
+            </div>
+          ) : (
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+              How was it? Your review helps other buyers choose.
+            </p>
+          )}
+          {review.editable ? (
+            <>
+              {review.editableUntil ? (
+                <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+                  You can change it until {review.editableUntil}.
+                </p>
+              ) : null}
+              <ReviewForm existing={existing} lastResult={lastResult} />
+            </>
+          ) : (
+            <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
+              Reviews can be changed for 30 days after they are written; this one can no longer be
+              changed.
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  )
+}
+
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, product, invoiceUrl, reports, canReport, justReported } = loaderData
+  const { order, product, invoiceUrl, reports, canReport, justReported, review } = loaderData
   const site = useSiteSettings()
   const path = orderPath(order.id)
   const reveal = actionData?.intent === 'reveal' ? actionData : null
@@ -427,6 +576,13 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </ul>
         </section>
       </div>
+
+      {review?.mode ? (
+        <ReviewSection
+          review={review}
+          lastResult={actionData?.intent === 'review' ? actionData.result : null}
+        />
+      ) : null}
 
       {canReport || reports.length > 0 ? (
         <section aria-labelledby="report-heading" className={card}>

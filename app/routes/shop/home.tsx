@@ -31,6 +31,7 @@ import {
   productAvailability,
   stockLeftByProduct,
 } from '~/data/product.server'
+import { reviewSummaries } from '~/data/review.server'
 import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
@@ -41,12 +42,14 @@ import type { Route } from './+types/home'
 export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
   const user = await getUser(request)
-  const [products, categories, stockLeft, wishlist] = await Promise.all([
+  const [products, categories, stockLeft, wishlist, ratings] = await Promise.all([
     listProducts(db),
     listCategories(db),
     stockLeftByProduct(db, undefined, { upTo: 1 }),
     // The hearts of a signed-in visitor (personal: such pages are never cached).
     user ? wishlistProductIds(db, user.id) : Promise.resolve([]),
+    // Ratings come from buyers' visible reviews only.
+    reviewSummaries(db),
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.
@@ -61,7 +64,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     // Out of Stock when switched off, or when a product sold from stock has no item left.
     inStock: productAvailability(product, stockLeft).inStock,
     featured: product.featured,
-    rating: product.rating,
+    rating: ratings.get(product.id)?.average ?? 0,
     tags: product.tags,
     image: images[index] ?? null,
   }))

@@ -4,10 +4,15 @@ import CircleCheck from 'lucide-react/icons/circle-check'
 import Clock from 'lucide-react/icons/clock'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import ShieldCheck from 'lucide-react/icons/shield-check'
-import Star from 'lucide-react/icons/star'
 import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
 import { DiscountBadge, type CardProduct } from '~/components/shop/product-card'
+import {
+  ProductReviews,
+  reviewsLabel,
+  Stars,
+  type ReviewsView,
+} from '~/components/shop/product-reviews'
 import { RelatedProducts } from '~/components/shop/related-products'
 import { WishlistHeart } from '~/components/shop/wishlist-heart'
 import { ShareButton } from '~/components/shop/share-button'
@@ -21,6 +26,15 @@ import {
   stockLeftByProduct,
 } from '~/data/product.server'
 import { relatedProducts } from '~/data/related-products.server'
+import {
+  listProductReviews,
+  ratingDistribution,
+  reviewSummaries,
+  unreviewedDeliveredOrders,
+} from '~/data/review.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { shopLongDate } from '~/lib/date-format'
+import { orderPath } from '~/lib/order-status'
 import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
@@ -45,13 +59,47 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     relatedProducts(db, product),
     getUser(request),
   ])
-  const [relatedImages, wishlist] = await Promise.all([
-    imageRefs(related.map((item) => item.image)),
-    // The hearts of a signed-in visitor (personal: such pages are never cached).
-    user
-      ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
-      : Promise.resolve([]),
-  ])
+  const url = new URL(request.url)
+  const sort = url.searchParams.get('reviewSort') === 'helpful' ? 'helpful' : 'newest'
+  const reviewPage = Number.parseInt(url.searchParams.get('reviews') ?? '1', 10) || 1
+  const [relatedImages, wishlist, ratings, distribution, reviewList, reviewable, settings] =
+    await Promise.all([
+      imageRefs(related.map((item) => item.image)),
+      // The hearts of a signed-in visitor (personal: such pages are never cached).
+      user
+        ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
+        : Promise.resolve([]),
+      // Ratings are the aggregate of buyers' visible reviews, nothing typed in.
+      reviewSummaries(db, [product.id, ...related.map((item) => item.id)]),
+      ratingDistribution(db, product.id),
+      listProductReviews(db, product.id, { sort, page: reviewPage, viewerId: user?.id ?? null }),
+      user ? unreviewedDeliveredOrders(db, user, product.id) : Promise.resolve([]),
+      getSiteSettings(db),
+    ])
+  const summary = ratings.get(product.id) ?? { average: 0, count: 0 }
+  const day = shopLongDate(settings.timezone)
+  const reviews: ReviewsView = {
+    average: summary.average,
+    count: summary.count,
+    distribution,
+    items: reviewList.items.map((review) => ({
+      id: review.id,
+      reviewer: review.reviewer,
+      rating: review.rating,
+      title: review.title,
+      body: review.body,
+      date: day.format(new Date(review.createdAt)),
+      edited: review.edited,
+      helpfulCount: review.helpfulCount,
+      own: review.own,
+      voted: review.voted,
+    })),
+    sort,
+    page: reviewList.page,
+    pageCount: reviewList.pageCount,
+    writeHref: reviewable[0] ? `${orderPath(reviewable[0])}#review` : null,
+    signedIn: user !== null,
+  }
   // inStock is the owner's switch and, for a product sold from stock, an item left to sell.
   const availability = productAvailability(product, stockLeft)
   const canonicalUrl = `${env.PUBLIC_URL}/product/${encodeURIComponent(product.slug)}`
@@ -83,9 +131,10 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       metaTitle: product.metaTitle,
       metaDescription: product.metaDescription,
       keywords: product.keywords,
-      rating: product.rating,
-      reviews: product.reviews,
+      rating: summary.average,
+      reviews: summary.count,
     },
+    reviews,
     image,
     canonicalUrl,
     socialImage: socialImageUrl(image, env.PUBLIC_URL),
@@ -99,7 +148,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       discount: item.discount,
       inStock: item.available,
       featured: item.featured,
-      rating: item.rating,
+      rating: ratings.get(item.id)?.average ?? 0,
       tags: item.tags,
       image: relatedImages[index] ?? null,
     })),
@@ -116,8 +165,6 @@ export function shouldRevalidate({
 }
 
 type PageProduct = Route.ComponentProps['loaderData']['product']
-
-const reviewCount = new Intl.NumberFormat('en-IN')
 
 function BuyButton({ product }: { product: PageProduct }) {
   const base =
@@ -158,7 +205,7 @@ function BuyButton({ product }: { product: PageProduct }) {
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, image, canonicalUrl, related, wishlist } = loaderData
+  const { product, image, canonicalUrl, related, wishlist, reviews } = loaderData
   const site = useSiteSettings()
   const support = whatsappLink(
     site.whatsappNumber,
@@ -226,17 +273,20 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 Out of Stock
               </span>
             )}
-            {product.rating > 0 ? (
-              <span className="inline-flex items-center gap-1 text-slate-700 dark:text-slate-200">
-                <Star aria-hidden="true" className="size-4 fill-amber-400 text-amber-400" />
+            {product.reviews > 0 ? (
+              <a
+                href="#reviews"
+                className="inline-flex items-center gap-1 text-slate-700 hover:underline dark:text-slate-200"
+              >
+                <Stars rating={product.rating} />
                 <span className="font-semibold">
                   <span className="sr-only">Rated </span>
                   {product.rating.toFixed(1)}
                 </span>
                 <span className="text-slate-600 dark:text-slate-300">
-                  ({reviewCount.format(product.reviews)} reviews)
+                  ({reviewsLabel(product.reviews)})
                 </span>
-              </span>
+              </a>
             ) : null}
           </div>
 
@@ -396,6 +446,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </section>
         </div>
       </div>
+      <ProductReviews reviews={reviews} path={`/product/${encodeURIComponent(product.slug)}`} />
       <RelatedProducts products={related} wishlist={wishlist} />
     </main>
   )
@@ -428,7 +479,8 @@ export function meta({ data, matches }: Route.MetaArgs) {
       category: product.category,
       url: canonicalUrl,
       ...(socialImage ? { image: [socialImage] } : {}),
-      ...(product.reviews > 0 && product.rating > 0
+      // Published only when real, visible reviews exist (never a typed-in figure).
+      ...(product.reviews > 0
         ? {
             aggregateRating: {
               '@type': 'AggregateRating',

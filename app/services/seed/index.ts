@@ -1,12 +1,18 @@
 import type { DB } from '~/lib/db.server'
+import { createOrder, getOrder } from '~/data/order.server'
 import { createProduct, getProductBySlug } from '~/data/product.server'
 import { getMarker, setMarker, updateSiteSettings } from '~/data/settings.server'
-import { importStock } from '~/services/fulfilment.server'
+import { createUser, findUserByEmail } from '~/data/user.server'
+import { withdrawPendingJobs } from '~/lib/jobs.server'
+import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { importStock, markOrderPaid } from '~/services/fulfilment.server'
+import { saveReview } from '~/services/reviews.server'
 import { discountPercent } from '~/lib/money'
 import { slugify } from '~/lib/slug'
 import type { Storage } from '~/lib/storage.server'
 import { renderArtwork } from './artwork'
 import { DEMO_PRODUCTS } from './demo-products'
+import { DEMO_REVIEWS } from './demo-reviews'
 
 export const DEMO_SEED_MARKER = 'marker.demoSeededAt'
 
@@ -61,8 +67,6 @@ export async function seedDemo(
         metaTitle: `${demo.title} at ${discountPercent(demo.price, demo.originalPrice)}% off`,
         metaDescription: demo.shortDescription,
         keywords: [...demo.tags, demo.category.toLowerCase()],
-        rating: demo.rating,
-        reviews: demo.reviews,
       },
       new Date(start + (DEMO_PRODUCTS.length - index) * 1000),
     )
@@ -75,6 +79,7 @@ export async function seedDemo(
     created++
   }
   await seedDemoStock(db, appSecret)
+  await seedDemoReviews(db, now)
   if (!(await getMarker(db, DEMO_SEED_MARKER))) {
     await updateSiteSettings(db, {
       siteName: 'KeyBazaar',
@@ -121,6 +126,68 @@ export async function seedDemoStock(db: DB, appSecret: string): Promise<number> 
     ).added
   }
   return added
+}
+
+/** A fictional buyer's address: example.test is reserved and never receives mail. */
+export function demoBuyerEmail(name: string): string {
+  return `${slugify(name).replace(/-/g, '.')}.demo-buyer@example.test`
+}
+
+/**
+ * The demo reviews: each fictional buyer buys their product (a test-mode order paid and
+ * delivered from the demo's test stock, as a simulator purchase is) and reviews it through
+ * saveReview, the service behind the order page's review form. Idempotent: a buyer who already
+ * exists has been seeded before. Their order mails are withdrawn from the outbox.
+ */
+export async function seedDemoReviews(db: DB, now: Date = new Date()): Promise<number> {
+  let written = 0
+  for (const demo of DEMO_REVIEWS) {
+    const email = demoBuyerEmail(demo.buyer)
+    if (await findUserByEmail(db, email)) continue
+    const product = await getProductBySlug(db, demo.product)
+    if (!product) continue
+    const reviewedAt = new Date(now.getTime() - demo.daysAgo * 86_400_000)
+    const boughtAt = new Date(reviewedAt.getTime() - 2 * 60 * 60 * 1000)
+    const buyer = await createUser(db, { name: demo.buyer, email }, boughtAt)
+    const { order } = await createOrder(
+      db,
+      {
+        productId: product.id,
+        customer: { name: demo.buyer, email, phone: '9000000000' },
+        userId: buyer.id,
+        testMode: true,
+        actor: 'seed',
+      },
+      { now: () => boughtAt.getTime() },
+    ).catch(() => ({ order: null }))
+    // Out of demo stock (sold through the simulator): no purchase, so no review.
+    if (!order) continue
+    await markOrderPaid(
+      db,
+      order.id,
+      {
+        txnId: `DEMO-${order.id}`,
+        bankTxnId: null,
+        paymentMode: 'UPI',
+        paidAmount: order.amount,
+        respCode: '01',
+        respMsg: 'Txn Success',
+      },
+      { message: 'Demo purchase by a fictional buyer' },
+      boughtAt,
+    )
+    await withdrawPendingJobs(db, ORDER_MAIL_JOB, 'orderId', order.id)
+    if ((await getOrder(db, order.id))?.status !== 'delivered') continue
+    const saved = await saveReview(
+      db,
+      { id: buyer.id, email: buyer.email, emailVerified: false },
+      order.id,
+      { rating: demo.rating, title: demo.title, body: demo.body },
+      reviewedAt,
+    )
+    if (saved.ok) written++
+  }
+  return written
 }
 
 /**

@@ -7,7 +7,10 @@ import { listProducts } from '~/data/product.server'
 import { createLocalStorage } from '~/lib/storage.server'
 import { createTestDb, type TestDb } from '../../../tests/helpers/db'
 import { CATEGORIES } from '../../../db/migrations/0001_catalogue'
-import { seedDemo, shouldSeedOnStart } from './'
+import { listProductReviews, reviewSummaries } from '~/data/review.server'
+import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
+import { DEMO_REVIEWS } from './demo-reviews'
 
 const TEST_SECRET = 'seed-test-secret-'.padEnd(48, 'x')
 let t: TestDb
@@ -44,10 +47,38 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, { timeout: 60_
       expect(product.discount).toBeGreaterThan(0)
       expect(product.features.length).toBeGreaterThan(0)
       expect(product.tags.length).toBeGreaterThan(0)
-      expect(product.rating).toBeGreaterThan(0)
-      expect(product.reviews).toBeGreaterThan(0)
       expect(product.validity).not.toBe('')
     }
+    // Reviews from fictional buyers' delivered orders, with no mail queued to those buyers.
+    const reviews = await t.db
+      .selectFrom('review')
+      .innerJoin('order', 'order.id', 'review.orderId')
+      .innerJoin('user', 'user.id', 'review.userId')
+      .select(['order.status', 'order.userId', 'review.userId as author', 'user.email', 'order.id'])
+      .execute()
+    expect(reviews).toHaveLength(DEMO_REVIEWS.length)
+    for (const review of reviews) {
+      expect(review.status).toBe('delivered')
+      expect(review.userId).toBe(review.author)
+      expect(review.email).toMatch(/\.demo-buyer@example\.test$/)
+    }
+    expect(reviews.map((r) => r.email).sort()).toEqual(
+      DEMO_REVIEWS.map((demo) => demoBuyerEmail(demo.buyer)).sort(),
+    )
+    const mails = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', ORDER_MAIL_JOB)
+      .execute()
+    for (const review of reviews)
+      expect(mails.some((m) => m.payload.includes(review.id))).toBe(false)
+    const streamverse = products.find((p) => p.slug === 'streamverse-premium-12-months')!
+    expect((await reviewSummaries(t.db, [streamverse.id])).get(streamverse.id)).toEqual({
+      count: 3,
+      average: 4.7,
+    })
+    expect((await listProductReviews(t.db, streamverse.id)).items[0]?.reviewer).toBe('Priya S.')
+
     const first = products[0]!
     const image = await sharp(path.join(uploads, first.image)).metadata()
     expect(image).toMatchObject({ format: 'webp', width: 1200, height: 900 })
@@ -68,8 +99,13 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, { timeout: 60_
       .set({ title: 'Edited by the owner' })
       .where('slug', '=', 'streamverse-premium-12-months')
       .execute()
+    const reviewsBefore = await t.db.selectFrom('review').select('id').execute()
     const third = await seedDemo(t.db, storage, TEST_SECRET)
     expect(third).toEqual({ created: 0, skipped: total })
+    // The fictional buyers exist already: no second order or review each.
+    expect(await t.db.selectFrom('review').select('id').execute()).toHaveLength(
+      reviewsBefore.length,
+    )
     const products = await listProducts(t.db)
     expect(products).toHaveLength(total)
     expect(products.find((p) => p.slug === 'streamverse-premium-12-months')?.title).toBe(

@@ -2,7 +2,10 @@ import { Input } from '~/components/ui/input'
 import { maxLengthOf, ProductFieldRow, Section } from './parts'
 import type { ProductFormState } from './use-product-form'
 
-/** Validity, delivery time, rating and the number of reviews shown on the product page. */
+/**
+ * Validity and delivery time shown on the product page. The rating and review count are not
+ * typed in: they come from buyers' reviews (docs/decisions/0013-reviews-replace-typed-ratings.md).
+ */
 export function DetailsSection({ form }: { form: ProductFormState }) {
   const { errors, textProps } = form
   return (
@@ -31,37 +34,6 @@ export function DetailsSection({ form }: { form: ProductFormState }) {
           surface="admin"
           type="text"
           maxLength={maxLengthOf('deliveryTime')}
-        />
-      </ProductFieldRow>
-      <ProductFieldRow
-        name="rating"
-        label="Rating"
-        error={errors.rating}
-        hint="0 to 5, shown with the stars."
-      >
-        <Input
-          {...textProps('rating')}
-          surface="admin"
-          type="number"
-          inputMode="decimal"
-          min="0"
-          max="5"
-          step="0.1"
-        />
-      </ProductFieldRow>
-      <ProductFieldRow
-        name="reviews"
-        label="Reviews"
-        error={errors.reviews}
-        hint="The number of reviews shown."
-      >
-        <Input
-          {...textProps('reviews')}
-          surface="admin"
-          type="number"
-          inputMode="numeric"
-          min="0"
-          step="1"
         />
       </ProductFieldRow>
     </Section>

@@ -33,8 +33,6 @@ export interface ProductFormInitial {
   features: string[]
   validity: string
   deliveryTime: string
-  rating: string
-  reviews: string
   deliveryMode: ProductDeliveryMode
   /** A new shared secret as typed; the saved one is never sent to the browser. */
   sharedSecret: string

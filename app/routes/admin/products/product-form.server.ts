@@ -72,8 +72,6 @@ export function emptyProductInitial(categories: readonly string[]): ProductFormI
     features: [],
     validity: DEFAULT_VALIDITY,
     deliveryTime: DEFAULT_DELIVERY_TIME,
-    rating: '0',
-    reviews: '0',
     deliveryMode: DEFAULT_DELIVERY_MODE,
     sharedSecret: '',
     clearSharedSecret: false,
@@ -120,8 +118,6 @@ export async function productInitial(
     features: product.features,
     validity: product.validity,
     deliveryTime: product.deliveryTime,
-    rating: String(product.rating),
-    reviews: String(product.reviews),
     deliveryMode: delivery.mode,
     sharedSecret: '',
     clearSharedSecret: false,
@@ -169,8 +165,6 @@ function payloadToInitial(
     ),
     validity: text('validity'),
     deliveryTime: text('deliveryTime'),
-    rating: text('rating'),
-    reviews: text('reviews'),
     deliveryMode: (DELIVERY_MODES as readonly string[]).includes(deliveryMode)
       ? (deliveryMode as ProductFormInitial['deliveryMode'])
       : base.deliveryMode,

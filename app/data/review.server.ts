@@ -1,0 +1,492 @@
+import { sql } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { newId } from '~/lib/id.server'
+import { paginate } from '~/lib/paginate'
+import { DELETED_CUSTOMER_NAME } from './user.server'
+
+/**
+ * Reviews from verified buyers (db/migrations/0100_product_reviews.ts): one per delivered order,
+ * written by the order's owner, 1 to 5 stars. Whether someone may write or change one is
+ * decided by app/services/reviews.server.ts; these are the queries. Only visible reviews
+ * (`hidden` = 0) reach the storefront and count towards a product's rating.
+ */
+
+export interface ReviewSummary {
+  /** Mean of the visible reviews' ratings, one decimal; 0 without reviews. */
+  average: number
+  count: number
+}
+
+/** What the storefront shows of one review: no e-mail, no order, no user id. */
+export interface PublicReview {
+  id: string
+  reviewer: string
+  rating: number
+  title: string
+  body: string
+  createdAt: string
+  edited: boolean
+  helpfulCount: number
+  /** The signed-in viewer wrote it (no vote button), or has voted for it. */
+  own: boolean
+  voted: boolean
+}
+
+/** A buyer's own review, as their order page shows it. */
+export interface OwnReview {
+  id: string
+  orderId: string
+  productId: string
+  userId: string
+  rating: number
+  title: string
+  body: string
+  hidden: boolean
+  hiddenReason: string | null
+  createdAt: string
+  updatedAt: string
+}
+
+export type ReviewSort = 'newest' | 'helpful'
+export const REVIEWS_PAGE_SIZE = 5
+
+/** "Priya S." from "Priya Sharma": the storefront never shows a buyer's full name. */
+export function reviewerName(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean)
+  if (words.length === 0 || name.trim() === DELETED_CUSTOMER_NAME) return 'A verified buyer'
+  const first = words[0]!
+  const last = words.length > 1 ? words[words.length - 1]! : ''
+  return last ? `${first} ${last[0]!.toUpperCase()}.` : first
+}
+
+const ownColumns = [
+  'review.id',
+  'review.orderId',
+  'review.productId',
+  'review.userId',
+  'review.rating',
+  'review.title',
+  'review.body',
+  'review.hidden',
+  'review.hiddenReason',
+  'review.createdAt',
+  'review.updatedAt',
+] as const
+
+function toOwnReview(row: {
+  id: string
+  orderId: string
+  productId: string
+  userId: string
+  rating: number
+  title: string
+  body: string
+  hidden: number
+  hiddenReason: string | null
+  createdAt: string
+  updatedAt: string
+}): OwnReview {
+  return { ...row, rating: Number(row.rating), hidden: Boolean(row.hidden) }
+}
+
+/** The review written for an order, hidden or not; null when there is none. */
+export async function getReviewByOrder(db: DB, orderId: string): Promise<OwnReview | null> {
+  const row = await db
+    .selectFrom('review')
+    .select(ownColumns)
+    .where('review.orderId', '=', orderId)
+    .executeTakeFirst()
+  return row ? toOwnReview(row) : null
+}
+
+export interface NewReview {
+  orderId: string
+  productId: string
+  userId: string
+  rating: number
+  title: string
+  body: string
+}
+
+/**
+ * Adds the order's review; null when the order already has one (the unique order_id decides,
+ * so two posts at once still leave one review).
+ */
+export async function insertReview(
+  db: DB,
+  input: NewReview,
+  now: Date = new Date(),
+): Promise<OwnReview | null> {
+  const at = now.toISOString()
+  const row = {
+    id: newId(),
+    orderId: input.orderId,
+    productId: input.productId,
+    userId: input.userId,
+    rating: input.rating,
+    title: input.title,
+    body: input.body,
+    createdAt: at,
+    updatedAt: at,
+  }
+  const result = await db
+    .insertInto('review')
+    .values(row)
+    .onConflict((oc) => oc.column('orderId').doNothing())
+    .executeTakeFirst()
+  if (Number(result.numInsertedOrUpdatedRows ?? 0) === 0) return null
+  return { ...row, hidden: false, hiddenReason: null }
+}
+
+/**
+ * Changes the text and rating of a review of `userId` written after `editableSince`; false when
+ * no such review (someone else's, or too old).
+ */
+export async function updateOwnReview(
+  db: DB,
+  reviewId: string,
+  userId: string,
+  fields: { rating: number; title: string; body: string },
+  editableSince: Date,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable('review')
+    .set({ ...fields, updatedAt: now.toISOString() })
+    .where('id', '=', reviewId)
+    .where('userId', '=', userId)
+    .where('createdAt', '>=', editableSince.toISOString())
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/**
+ * The rating and review count of each of the given products (every product when omitted), from
+ * their visible reviews; a product without any is absent.
+ */
+export async function reviewSummaries(
+  db: DB,
+  productIds?: readonly string[],
+): Promise<Map<string, ReviewSummary>> {
+  if (productIds && productIds.length === 0) return new Map()
+  let query = db.selectFrom('review')
+  if (productIds) query = query.where('productId', 'in', productIds)
+  const rows = await query
+    .select((eb) => [
+      'productId',
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string>('rating').as('total'),
+    ])
+    .where('hidden', '=', 0)
+    .groupBy('productId')
+    .execute()
+  return new Map(
+    rows.map((row) => {
+      const count = Number(row.count)
+      return [row.productId, { count, average: roundRating(Number(row.total) / count) }]
+    }),
+  )
+}
+
+const roundRating = (value: number) => Math.round(value * 10) / 10
+
+/** How many visible reviews gave each number of stars, 5 down to 1. */
+export async function ratingDistribution(
+  db: DB,
+  productId: string,
+): Promise<Array<{ stars: number; count: number }>> {
+  const rows = await db
+    .selectFrom('review')
+    .select((eb) => ['rating', eb.fn.countAll<number | string>().as('count')])
+    .where('productId', '=', productId)
+    .where('hidden', '=', 0)
+    .groupBy('rating')
+    .execute()
+  const counts = new Map(rows.map((row) => [Number(row.rating), Number(row.count)]))
+  return [5, 4, 3, 2, 1].map((stars) => ({ stars, count: counts.get(stars) ?? 0 }))
+}
+
+export interface PublicReviewPage {
+  items: PublicReview[]
+  total: number
+  page: number
+  pageCount: number
+}
+
+/** A page of a product's visible reviews, newest first or most helpful first. */
+export async function listProductReviews(
+  db: DB,
+  productId: string,
+  options: { sort?: ReviewSort; page?: number; viewerId?: string | null } = {},
+): Promise<PublicReviewPage> {
+  const base = db
+    .selectFrom('review')
+    .where('review.productId', '=', productId)
+    .where('review.hidden', '=', 0)
+  const { count } = await base
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  const total = Number(count)
+  const { page, pageCount, offset, pageSize } = paginate(
+    total,
+    { page: options.page },
+    { defaultSize: REVIEWS_PAGE_SIZE, maxSize: REVIEWS_PAGE_SIZE },
+  )
+  let query = base
+    .innerJoin('user', 'user.id', 'review.userId')
+    .select([
+      'review.id',
+      'review.userId',
+      'review.rating',
+      'review.title',
+      'review.body',
+      'review.createdAt',
+      'review.updatedAt',
+      'review.helpfulCount',
+      'user.name',
+    ])
+  if (options.sort === 'helpful') query = query.orderBy('review.helpfulCount', 'desc')
+  const rows = await query
+    .orderBy('review.createdAt', 'desc')
+    .orderBy('review.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  const viewerId = options.viewerId ?? null
+  const voted = new Set(
+    viewerId && rows.length
+      ? (
+          await db
+            .selectFrom('reviewVote')
+            .select('reviewId')
+            .where('userId', '=', viewerId)
+            .where(
+              'reviewId',
+              'in',
+              rows.map((row) => row.id),
+            )
+            .execute()
+        ).map((row) => row.reviewId)
+      : [],
+  )
+  return {
+    items: rows.map((row) => ({
+      id: row.id,
+      reviewer: reviewerName(row.name),
+      rating: Number(row.rating),
+      title: row.title,
+      body: row.body,
+      createdAt: row.createdAt,
+      edited: row.updatedAt !== row.createdAt,
+      helpfulCount: Number(row.helpfulCount),
+      own: viewerId !== null && row.userId === viewerId,
+      voted: voted.has(row.id),
+    })),
+    total,
+    page,
+    pageCount,
+  }
+}
+
+export type HelpfulVoteResult = 'voted' | 'already' | 'own' | 'not-found'
+
+/**
+ * Counts `userId` as finding a visible review helpful: once per user and review, never on
+ * their own. The vote and the review's count change in one transaction.
+ */
+export async function addHelpfulVote(
+  db: DB,
+  reviewId: string,
+  userId: string,
+  now: Date = new Date(),
+): Promise<{ result: HelpfulVoteResult; productId: string | null }> {
+  return db.transaction().execute(async (trx) => {
+    const review = await trx
+      .selectFrom('review')
+      .select(['userId', 'productId'])
+      .where('id', '=', reviewId)
+      .where('hidden', '=', 0)
+      .executeTakeFirst()
+    if (!review) return { result: 'not-found' as const, productId: null }
+    if (review.userId === userId) return { result: 'own' as const, productId: review.productId }
+    const inserted = await trx
+      .insertInto('reviewVote')
+      .values({ reviewId, userId, createdAt: now.toISOString() })
+      .onConflict((oc) => oc.columns(['reviewId', 'userId']).doNothing())
+      .executeTakeFirst()
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0)
+      return { result: 'already' as const, productId: review.productId }
+    await trx
+      .updateTable('review')
+      .set({ helpfulCount: sql<number>`helpful_count + 1` })
+      .where('id', '=', reviewId)
+      .execute()
+    return { result: 'voted' as const, productId: review.productId }
+  })
+}
+
+/**
+ * The delivered orders of a product that belong to the user and have no review yet (newest
+ * first): orders placed while signed in, or as a guest with the account's verified address
+ * (the rule of app/services/order-access.server.ts's isOwnOrder).
+ */
+export async function unreviewedDeliveredOrders(
+  db: DB,
+  user: { id: string; email: string; emailVerified: boolean },
+  productId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order')
+    .leftJoin('review', 'review.orderId', 'order.id')
+    .select('order.id')
+    .where('order.productId', '=', productId)
+    .where('order.status', '=', 'delivered')
+    .where('review.id', 'is', null)
+    .where((eb) =>
+      user.emailVerified
+        ? eb.or([
+            eb('order.userId', '=', user.id),
+            eb.and([
+              eb('order.userId', 'is', null),
+              eb('order.customerEmail', '=', user.email.toLowerCase()),
+            ]),
+          ])
+        : eb('order.userId', '=', user.id),
+    )
+    .orderBy('order.createdAt', 'desc')
+    .limit(5)
+    .execute()
+  return rows.map((row) => row.id)
+}
+
+// ---------------------------------------------------------------------------------------
+// The back office
+
+export type ReviewVisibility = 'all' | 'visible' | 'hidden'
+
+export interface AdminReviewItem {
+  id: string
+  orderId: string
+  productId: string
+  productTitle: string
+  productSlug: string
+  userId: string
+  reviewerName: string
+  reviewerEmail: string
+  rating: number
+  title: string
+  body: string
+  hidden: boolean
+  hiddenReason: string | null
+  hiddenAt: string | null
+  helpfulCount: number
+  createdAt: string
+  updatedAt: string
+}
+
+export const ADMIN_REVIEWS_PAGE_SIZE = 20
+
+/** Every review, newest first, optionally only the visible or hidden ones. */
+export async function listReviewsForAdmin(
+  db: DB,
+  options: { visibility?: ReviewVisibility; page?: number } = {},
+): Promise<{ items: AdminReviewItem[]; total: number; page: number; pageCount: number; pageSize: number }> {
+  let base = db.selectFrom('review')
+  if (options.visibility === 'visible') base = base.where('review.hidden', '=', 0)
+  if (options.visibility === 'hidden') base = base.where('review.hidden', '=', 1)
+  const { count } = await base
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  const total = Number(count)
+  const { page, pageCount, pageSize, offset } = paginate(
+    total,
+    { page: options.page },
+    { defaultSize: ADMIN_REVIEWS_PAGE_SIZE, maxSize: ADMIN_REVIEWS_PAGE_SIZE },
+  )
+  const rows = await base
+    .innerJoin('product', 'product.id', 'review.productId')
+    .innerJoin('user', 'user.id', 'review.userId')
+    .select([
+      'review.id',
+      'review.orderId',
+      'review.productId',
+      'product.title as productTitle',
+      'product.slug as productSlug',
+      'review.userId',
+      'user.name as reviewerName',
+      'user.email as reviewerEmail',
+      'review.rating',
+      'review.title',
+      'review.body',
+      'review.hidden',
+      'review.hiddenReason',
+      'review.hiddenAt',
+      'review.helpfulCount',
+      'review.createdAt',
+      'review.updatedAt',
+    ])
+    .orderBy('review.createdAt', 'desc')
+    .orderBy('review.id', 'desc')
+    .limit(pageSize)
+    .offset(offset)
+    .execute()
+  return {
+    items: rows.map((row) => ({
+      ...row,
+      rating: Number(row.rating),
+      hidden: Boolean(row.hidden),
+      helpfulCount: Number(row.helpfulCount),
+    })),
+    total,
+    page,
+    pageCount,
+    pageSize,
+  }
+}
+
+/** One review for the back office's hide and unhide, with what the audit log names. */
+export async function getReviewForAdmin(
+  db: DB,
+  reviewId: string,
+): Promise<{ id: string; productTitle: string; hidden: boolean; hiddenReason: string | null } | null> {
+  const row = await db
+    .selectFrom('review')
+    .innerJoin('product', 'product.id', 'review.productId')
+    .select(['review.id', 'product.title as productTitle', 'review.hidden', 'review.hiddenReason'])
+    .where('review.id', '=', reviewId)
+    .executeTakeFirst()
+  return row ? { ...row, hidden: Boolean(row.hidden) } : null
+}
+
+/** Hides a review with the admin's reason, or shows it again; false when it is not there. */
+export async function setReviewHidden(
+  db: DB,
+  reviewId: string,
+  hidden: { reason: string } | null,
+  now: Date = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable('review')
+    .set(
+      hidden
+        ? { hidden: 1, hiddenReason: hidden.reason, hiddenAt: now.toISOString() }
+        : { hidden: 0, hiddenReason: null, hiddenAt: null },
+    )
+    .where('id', '=', reviewId)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+/** The whole shop's figures for the admin products list: visible reviews and their mean. */
+export async function shopReviewStats(db: DB): Promise<ReviewSummary> {
+  const row = await db
+    .selectFrom('review')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('count'),
+      eb.fn.sum<number | string | null>('rating').as('total'),
+    ])
+    .where('hidden', '=', 0)
+    .executeTakeFirstOrThrow()
+  const count = Number(row.count)
+  return { count, average: count ? roundRating(Number(row.total ?? 0) / count) : 0 }
+}

@@ -1,0 +1,282 @@
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import MessageSquareText from 'lucide-react/icons/message-square-text'
+import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { EmptyState } from '~/components/admin/empty-state'
+import { FlashNotice } from '~/components/admin/flash-notice'
+import { PageHeader } from '~/components/admin/page-header'
+import { ListPagination } from '~/components/admin/pagination'
+import { accountPageMeta } from '~/components/auth/messages'
+import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
+import { Stars } from '~/components/shop/product-reviews'
+import { Button } from '~/components/ui/button'
+import { listReviewsForAdmin, type ReviewVisibility } from '~/data/review.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { services } from '~/lib/app-context.server'
+import { shopDateTime } from '~/lib/date-format'
+import { flashHeaders, readFlash } from '~/lib/flash.server'
+import { readFormData } from '~/lib/form-data.server'
+import { adminOrderPath } from '~/lib/order-status'
+import { clientIp } from '~/lib/rate-limit.server'
+import { hideReviewSchema } from '~/lib/validation/review'
+import { parseSubmission } from '~/lib/validation/submission'
+import { requirePermission } from '~/services/permissions.server'
+import { moderateReview } from '~/services/reviews.server'
+import type { Route } from './+types/reviews'
+
+/**
+ * /admin/reviews (Can Create Products, like the rest of the catalogue): every buyer's review,
+ * newest first, filtered by visible or hidden. An admin hides a review with a reason (the buyer
+ * sees the reason on their order page) or shows it again; both are audit logged (review.hide,
+ * review.unhide). Hidden reviews leave the product page and its rating.
+ */
+const REVIEWS_PATH = '/admin/reviews'
+const FILTERS: Record<ReviewVisibility, string> = {
+  all: 'All',
+  visible: 'Shown',
+  hidden: 'Hidden',
+}
+
+function listHref(show: ReviewVisibility, page = 1): string {
+  const params = new URLSearchParams()
+  if (show !== 'all') params.set('show', show)
+  if (page > 1) params.set('page', String(page))
+  const query = params.toString()
+  return `${REVIEWS_PATH}${query ? `?${query}` : ''}`
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canCreateProducts')
+  const { db } = services()
+  const url = new URL(request.url)
+  const showParam = url.searchParams.get('show') ?? 'all'
+  const show: ReviewVisibility = showParam in FILTERS ? (showParam as ReviewVisibility) : 'all'
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+  const [settings, result, { flash, headers }] = await Promise.all([
+    getSiteSettings(db),
+    listReviewsForAdmin(db, { visibility: show, page }),
+    readFlash(request),
+  ])
+  const when = shopDateTime(settings.timezone)
+  return data(
+    {
+      show,
+      flash,
+      page: { number: result.page, count: result.pageCount, total: result.total },
+      reviews: result.items.map((review) => ({
+        id: review.id,
+        productTitle: review.productTitle,
+        productHref: `/product/${encodeURIComponent(review.productSlug)}`,
+        orderId: review.orderId,
+        orderHref: adminOrderPath(review.orderId),
+        reviewer: review.reviewerName,
+        reviewerEmail: review.reviewerEmail,
+        userHref: `/admin/users/${encodeURIComponent(review.userId)}`,
+        rating: review.rating,
+        title: review.title,
+        body: review.body,
+        hidden: review.hidden,
+        hiddenReason: review.hiddenReason,
+        helpfulCount: review.helpfulCount,
+        written: when.format(new Date(review.createdAt)),
+        edited: review.updatedAt !== review.createdAt,
+      })),
+    },
+    { headers },
+  )
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = await requirePermission(request, 'canCreateProducts')
+  const form = await readFormData(request)
+  const submission = parseSubmission(form, hideReviewSchema)
+  const reviewId = String(form.get('reviewId') ?? '')
+  if (submission.status !== 'success') {
+    return data({ reviewId, result: submission.reply() }, { status: 400 })
+  }
+  const input = submission.value
+  const result = await moderateReview(services().db, {
+    actor: { id: user.id, name: user.name, email: user.email },
+    ip: clientIp(context),
+    reviewId: input.reviewId,
+    reason: input.intent === 'hide' ? input.reason : null,
+  })
+  if (!result.ok) {
+    return data(
+      { reviewId, result: submission.reply({ formErrors: [result.error] }) },
+      { status: 404 },
+    )
+  }
+  const back = safeListHref(form.get('back'))
+  throw redirect(back, {
+    status: 303,
+    headers: await flashHeaders(
+      'success',
+      input.intent === 'hide' ? 'Review hidden.' : 'Review shown again.',
+    ),
+  })
+}
+
+/** The list page the form came from (only this page's own addresses). */
+function safeListHref(value: FormDataEntryValue | null): string {
+  const text = typeof value === 'string' ? value : ''
+  return text === REVIEWS_PATH || text.startsWith(`${REVIEWS_PATH}?`) ? text : REVIEWS_PATH
+}
+
+type ReviewRow = Route.ComponentProps['loaderData']['reviews'][number]
+
+function Moderation({
+  review,
+  back,
+  lastResult,
+}: {
+  review: ReviewRow
+  back: string
+  lastResult: SubmissionResult<string[]> | undefined
+}) {
+  const [form, fields] = useAppForm({
+    id: `moderate-${review.id}`,
+    schema: hideReviewSchema,
+    lastResult,
+  })
+  const navigation = useNavigation()
+  const busy =
+    navigation.state === 'submitting' && navigation.formData?.get('reviewId') === review.id
+  return (
+    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+      <input type="hidden" name="reviewId" value={review.id} />
+      <input type="hidden" name="back" value={back} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {review.hidden ? (
+        <>
+          <input type="hidden" name="intent" value="unhide" />
+          <Button type="submit" variant="outline" size="row" pending={busy} pendingLabel="Saving…">
+            Show again
+          </Button>
+        </>
+      ) : (
+        <>
+          <input type="hidden" name="intent" value="hide" />
+          <TextareaField
+            label="Reason for hiding"
+            field={fields.reason}
+            rows={2}
+            surface="admin"
+            hint="The buyer sees it on their order page; the audit log keeps it."
+          />
+          <Button
+            type="submit"
+            variant="dangerOutline"
+            size="row"
+            pending={busy}
+            pendingLabel="Hiding…"
+          >
+            Hide review
+          </Button>
+        </>
+      )}
+    </Form>
+  )
+}
+
+export default function AdminReviews({ loaderData, actionData }: Route.ComponentProps) {
+  const { show, flash, page, reviews } = loaderData
+  const back = listHref(show, page.number)
+  return (
+    <div className="mx-auto max-w-5xl space-y-6">
+      <PageHeader
+        title="Reviews"
+        description="Reviews written by buyers of delivered orders. Hide one that breaks the shop's rules; it leaves the product page and its rating."
+      />
+      <FlashNotice flash={flash} />
+      <nav aria-label="Filter reviews" className="flex flex-wrap gap-2 text-sm">
+        {(Object.keys(FILTERS) as ReviewVisibility[]).map((value) => (
+          <Link
+            key={value}
+            to={listHref(value)}
+            aria-current={show === value ? 'page' : undefined}
+            className="rounded-full border border-slate-300 px-3 py-1.5 font-semibold text-slate-700 hover:bg-slate-50 aria-[current=page]:border-brand-600 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800 dark:border-slate-600 dark:text-slate-200 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-brand-950 dark:aria-[current=page]:text-brand-100"
+          >
+            {FILTERS[value]}
+          </Link>
+        ))}
+      </nav>
+      <section
+        aria-label="Reviews"
+        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        {reviews.length === 0 ? (
+          <EmptyState icon={MessageSquareText} title="No reviews here">
+            {show === 'hidden'
+              ? 'No review is hidden.'
+              : 'Buyers review a product from their order page once it is delivered.'}
+          </EmptyState>
+        ) : (
+          <ol className="divide-y divide-slate-200 dark:divide-slate-800">
+            {reviews.map((review) => (
+              <li key={review.id} className="p-4 sm:p-6">
+                <article aria-label={`Review of ${review.productTitle} by ${review.reviewer}`}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Link
+                      to={review.productHref}
+                      className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+                    >
+                      {review.productTitle}
+                    </Link>
+                    <span
+                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
+                        review.hidden
+                          ? 'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30'
+                          : 'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30'
+                      }`}
+                    >
+                      {review.hidden ? 'Hidden' : 'Shown'}
+                    </span>
+                  </div>
+                  <p className="mt-2">
+                    <Stars rating={review.rating} />
+                    <span className="sr-only">Rated {review.rating} out of 5.</span>{' '}
+                    {review.title ? (
+                      <span className="font-semibold text-slate-950 dark:text-white">
+                        {review.title}
+                      </span>
+                    ) : null}
+                  </p>
+                  <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700 dark:text-slate-200">
+                    {review.body}
+                  </p>
+                  <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+                    By{' '}
+                    <Link to={review.userHref} className="font-semibold hover:underline">
+                      {review.reviewer}
+                    </Link>{' '}
+                    ({review.reviewerEmail}) · order{' '}
+                    <Link to={review.orderHref} className="font-mono hover:underline">
+                      {review.orderId}
+                    </Link>{' '}
+                    · {review.written}
+                    {review.edited ? ' · edited' : ''} · {review.helpfulCount} helpful
+                  </p>
+                  {review.hidden && review.hiddenReason ? (
+                    <p className="mt-2 text-sm text-amber-900 dark:text-amber-200">
+                      Hidden because: {review.hiddenReason}
+                    </p>
+                  ) : null}
+                  <Moderation
+                    review={review}
+                    back={back}
+                    lastResult={actionData?.reviewId === review.id ? actionData.result : undefined}
+                  />
+                </article>
+              </li>
+            ))}
+          </ol>
+        )}
+        <ListPagination page={page.number} pageCount={page.count} href={(n) => listHref(show, n)} />
+      </section>
+    </div>
+  )
+}
+
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Reviews')
+}

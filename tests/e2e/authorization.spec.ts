@@ -108,6 +108,12 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
     need: 'canCreateProducts',
     success: { status: 405 },
   },
+  // Buyers' reviews: hide and show (moderation of the catalogue).
+  '/admin/reviews': {
+    url: '/admin/reviews?show=hidden',
+    need: 'canCreateProducts',
+    success: { status: 200, text: 'Reviews written by buyers of delivered orders' },
+  },
   // Shop settings: any admin (docs/settings.md).
   '/admin/settings': {
     url: '/admin/settings?tab=security',
@@ -209,6 +215,21 @@ const ADMIN_ACTIONS: Record<
   })),
   '/admin/api/uploads': [
     { url: '/admin/api/uploads', need: 'canCreateProducts', form: {}, success: { status: 400 } },
+  ],
+  // Hiding without a reason (past the guard: 400), and a review that does not exist (404).
+  '/admin/reviews': [
+    {
+      url: '/admin/reviews',
+      need: 'canCreateProducts',
+      form: { intent: 'hide', reviewId: 'no-such-review' },
+      success: { status: 400 },
+    },
+    {
+      url: '/admin/reviews',
+      need: 'canCreateProducts',
+      form: { intent: 'unhide', reviewId: 'no-such-review' },
+      success: { status: 404 },
+    },
   ],
   // A settings form with a field error: past the guard, 400 and nothing saved.
   '/admin/settings': [

@@ -26,7 +26,7 @@ export function ReviewForm({
   lastResult: SubmissionResult<string[]> | null | undefined
 }) {
   const [form, fields] = useAppForm({
-    id: 'review',
+    id: 'review-form',
     schema: reviewSchema,
     lastResult,
     defaultValue: existing

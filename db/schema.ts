@@ -29,6 +29,7 @@ export interface Database {
   auditLog: AuditLogTable
   userPreference: UserPreferenceTable
   wishlistItem: WishlistItemTable
+  expiryReminder: ExpiryReminderTable
 }
 
 export interface CategoryTable {
@@ -367,5 +368,14 @@ export interface WishlistItemTable {
   /** 1: the customer wants the back-in-stock mail. */
   notifyRestock: Generated<number>
   restockMailedAt: string | null
+  createdAt: string
+}
+
+/** An expiry reminder already queued, once per order and kind (0105_expiry_reminders). */
+export interface ExpiryReminderTable {
+  orderId: string
+  /** 7d | 1d */
+  kind: string
+  expiresAt: string
   createdAt: string
 }

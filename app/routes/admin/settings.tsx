@@ -306,6 +306,11 @@ function NotificationFields({ f }: { f: Fields }) {
         label="Put the key or account details in the delivery e-mail"
         hint="Off: the e-mail links to the order page, where each reveal is logged."
       />
+      <ToggleField
+        field={f.expiryReminders!}
+        label="Send expiry reminders"
+        hint="E-mail buyers 7 days and 1 day before a delivered item with a known validity runs out, with a Renew link. Buyers who turned notifications off in their account get none."
+      />
     </>
   )
 }

@@ -20,6 +20,8 @@ import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
 import { formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import { RENEW_PARAM } from '~/lib/renew-link.server'
+import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { checkoutSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
@@ -35,15 +37,18 @@ import { buttonVariants } from '~/components/ui/button'
 const PRODUCT_NOT_FOUND = 'Product not found'
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { db } = services()
+  const { db, env } = services()
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [user, choice, image, stockLeft, realOnly] = await Promise.all([
+  const renew = new URL(request.url).searchParams.get(RENEW_PARAM)
+  const [user, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
     getUser(request),
     checkoutChoice(request),
     imageService().ref(product.image),
     stockLeftByProduct(db, [product.id], { upTo: 1 }),
     soldOnlyForRealPayments(db, product.id),
+    // An expiry reminder's Renew link fills in the buyer's details from their order.
+    renewalPrefill(db, env.APP_SECRET, renew, product.id),
   ])
   const testGateways = choice.gateways.filter((g) => g.testMode)
   // Test mode when every way to pay is a simulator (with a choice, each test option says so).
@@ -61,7 +66,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       deliveryTime: product.deliveryTime.trim() || 'Instant',
     },
     image,
-    defaults: user ? { name: user.name, email: user.email } : {},
+    defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
     testMode,
     testGatewayNames: testGateways
       .map((g) => (g.id === 'razorpay' ? 'Razorpay' : 'Paytm'))

@@ -342,7 +342,7 @@ function SystemFields({ f }: { f: Fields }) {
       <SelectField
         label="Display currency"
         field={f.currency!}
-        hint="Stored with its rate for display; every payment is always charged in rupees (INR)."
+        hint="The storefront shows prices (cards, product pages, checkout) in this currency at the rate below. Every payment, order and invoice stays in rupees (INR), and the checkout says so."
       >
         {CURRENCIES.map((currency) => (
           <option key={currency} value={currency}>

@@ -6,7 +6,8 @@ import {
   TestModeBanner,
   type CheckoutResult,
 } from '~/components/checkout/checkout-form'
-import { rootMetaData } from '~/components/shop/site-data'
+import { rootMetaData, useDisplayCurrency } from '~/components/shop/site-data'
+import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import {
   getProductBySlugOrId,
@@ -18,7 +19,7 @@ import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
-import { formatRupees } from '~/lib/money'
+import { formatDisplayPrice, formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
 import { RENEW_PARAM } from '~/lib/renew-link.server'
 import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
@@ -116,6 +117,7 @@ export function shouldRevalidate({
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, image, defaults, testMode, notInTestMode, gateways, selected } = loaderData
+  const currency = useDisplayCurrency()
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
       <Link
@@ -154,12 +156,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
             <span className="text-2xl font-extrabold text-slate-950 dark:text-white">
               <span className="sr-only">Price </span>
-              {formatRupees(product.price)}
+              {formatDisplayPrice(product.price, currency)}
             </span>
             {product.originalPrice > product.price ? (
               <s className="text-slate-600 dark:text-slate-400">
                 <span className="sr-only">Original price </span>
-                {formatRupees(product.originalPrice)}
+                {formatDisplayPrice(product.originalPrice, currency)}
               </s>
             ) : null}
             {product.discount > 0 ? (
@@ -171,6 +173,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
             Delivery: {product.deliveryTime}
           </p>
+          <ChargedInRupees currency={currency} paise={product.price} className="mt-3" />
         </section>
         <section
           aria-labelledby="details-heading"

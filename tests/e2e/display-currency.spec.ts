@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test'
+import { listAuditEntries } from '~/data/audit.server'
+import { readSiteSettings } from '~/data/settings.server'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
 
@@ -7,6 +9,7 @@ import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
  * picks USD at a rate, a visitor sees dollar prices on the product cards, the product page and
  * the checkout summary, and the checkout says the charge is in rupees; the Pay button and the
  * payment stay in rupees. A rate that is not a positive number is refused with a message.
+ * Also the Notifications tab's expiry reminder switch (what it does: docs/notifications.md).
  */
 const OWNER = { name: 'Shop Owner', email: 'owner.currency@example.test', password: 'secret12' }
 // A demo product at ₹1,499: at ₹83.50 per dollar, $17.95.
@@ -81,4 +84,29 @@ test('prices show in dollars at the stored rate while the checkout charges rupee
   const summary = page.getByRole('region', { name: 'Order summary' })
   await expect(summary.getByText(`Price ${PRODUCT.rupees}`)).toBeVisible()
   await expect(summary.getByRole('note')).toHaveCount(0)
+})
+
+test('the expiry reminder switch on the Notifications tab is saved and recorded', async ({
+  page,
+  db,
+}) => {
+  await logIn(page)
+  await gotoHydrated(page, '/admin/settings?tab=notifications')
+  const toggle = page.getByLabel('Send expiry reminders')
+  await expect(toggle).toBeChecked()
+  await toggle.uncheck()
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  await expect(page.getByLabel('Send expiry reminders')).not.toBeChecked()
+  expect((await readSiteSettings(db)).expiryReminders).toBe(false)
+  const { entries } = await listAuditEntries(db, { targetType: 'settings' })
+  expect(entries[0]).toMatchObject({
+    action: 'settings.update',
+    changes: expect.objectContaining({ expiryReminders: { before: true, after: false } }),
+  })
+
+  await page.getByLabel('Send expiry reminders').check()
+  await page.getByRole('button', { name: 'Save settings' }).click()
+  await expect(page.getByText('Settings saved')).toBeVisible()
+  expect((await readSiteSettings(db)).expiryReminders).toBe(true)
 })

@@ -19,6 +19,7 @@ import { THEME_FETCHER_KEY } from '~/components/shop/theme-switcher'
 import { ConfirmDialogHost } from '~/components/ui/confirm'
 import { Toaster } from '~/components/ui/toast'
 import { getSiteSettings } from '~/data/settings.server'
+import { displayCurrency } from '~/lib/money'
 import { findStoredPreferences } from '~/data/preferences.server'
 import { DEFAULT_PREFERENCES, languageFromCookieHeader, type Language } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
@@ -94,6 +95,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // The chosen language, for the pages' translations (English until they exist).
       language,
       site,
+      // The storefront's display currency and rate (prices only; charges stay in rupees).
+      currency: displayCurrency(settings.currency, settings.currencyRate),
       publicUrl: env.PUBLIC_URL,
       // From the session, so the first byte already has the signed-in header (no flash).
       user: toHeaderUser(session.user) satisfies HeaderUser | null,

@@ -31,6 +31,7 @@ export interface Database {
   wishlistItem: WishlistItemTable
   review: ReviewTable
   reviewVote: ReviewVoteTable
+  expiryReminder: ExpiryReminderTable
 }
 
 export interface CategoryTable {
@@ -395,5 +396,14 @@ export interface ReviewTable {
 export interface ReviewVoteTable {
   reviewId: string
   userId: string
+  createdAt: string
+}
+
+/** An expiry reminder already queued, once per order and kind (0105_expiry_reminders). */
+export interface ExpiryReminderTable {
+  orderId: string
+  /** 7d | 1d */
+  kind: string
+  expiresAt: string
   createdAt: string
 }

@@ -42,23 +42,39 @@ export interface ActiveSubscription {
   expiresAt: string
 }
 
+/** A delivered order with a validity that ends, and who bought it. */
+export interface SubscriptionTerm extends ActiveSubscription {
+  productId: string
+  productSlug: string
+  userId: string | null
+  customerName: string
+  customerEmail: string
+  customerPhone: string
+}
+
 /**
- * Delivered orders whose product's validity is a duration ("12 months") that has not run out
- * at `now`, soonest to expire first. The validity counts from the first delivery (a
- * replacement continues the same term). Open-ended validity ("Lifetime") is not listed.
+ * Every delivered order whose product's validity is a duration ("12 months"), with the instant
+ * it ends: the validity counts from the first delivery (a replacement continues the same term).
+ * Open-ended validity ("Lifetime") and orders of deleted products are left out. The dashboard
+ * (`activeSubscriptions`) and the expiry reminders (app/data/expiry-reminder.server.ts) read
+ * terms only from here. `withoutReminder` leaves out orders that already had that reminder.
  */
-export async function activeSubscriptions(
+export async function subscriptionTerms(
   db: DB,
-  userId: string,
-  now: Date = new Date(),
-): Promise<ActiveSubscription[]> {
-  const rows = await db
+  options: { userId?: string; withoutReminder?: string } = {},
+): Promise<SubscriptionTerm[]> {
+  let query = db
     .selectFrom('order')
     .innerJoin('product', 'product.id', 'order.productId')
     .select((eb) => [
       'order.id',
       'order.productName',
       'order.paidAt',
+      'order.userId',
+      'order.customerName',
+      'order.customerEmail',
+      'order.customerPhone',
+      'product.id as productId',
       'product.slug',
       'product.validity',
       eb
@@ -68,26 +84,64 @@ export async function activeSubscriptions(
         .where('orderEvent.type', '=', 'delivered')
         .as('deliveredAt'),
     ])
-    .where('order.userId', '=', userId)
     .where('order.status', '=', 'delivered')
-    .execute()
-  const active: ActiveSubscription[] = []
-  for (const row of rows) {
+  if (options.userId !== undefined) query = query.where('order.userId', '=', options.userId)
+  if (options.withoutReminder !== undefined) {
+    const kind = options.withoutReminder
+    query = query.where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('expiryReminder')
+            .select('expiryReminder.orderId')
+            .whereRef('expiryReminder.orderId', '=', 'order.id')
+            .where('expiryReminder.kind', '=', kind),
+        ),
+      ),
+    )
+  }
+  const terms: SubscriptionTerm[] = []
+  for (const row of await query.execute()) {
     const duration = parseValidity(row.validity)
     const started = row.deliveredAt ?? row.paidAt
     if (!duration || !started) continue
-    const end = validityEnd(new Date(started), duration)
-    if (end.getTime() <= now.getTime()) continue
-    active.push({
+    terms.push({
       orderId: row.id,
+      productId: row.productId,
       productName: row.productName,
       productSlug: row.slug,
       validity: row.validity,
       deliveredAt: new Date(started).toISOString(),
-      expiresAt: end.toISOString(),
+      expiresAt: validityEnd(new Date(started), duration).toISOString(),
+      userId: row.userId,
+      customerName: row.customerName,
+      customerEmail: row.customerEmail,
+      customerPhone: row.customerPhone,
     })
   }
-  return active.sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.orderId.localeCompare(b.orderId))
+  return terms
+}
+
+/**
+ * The customer's delivered orders whose validity has not run out at `now`, soonest to expire
+ * first (see `subscriptionTerms`).
+ */
+export async function activeSubscriptions(
+  db: DB,
+  userId: string,
+  now: Date = new Date(),
+): Promise<ActiveSubscription[]> {
+  const terms = await subscriptionTerms(db, { userId })
+  return terms
+    .filter((term) => Date.parse(term.expiresAt) > now.getTime())
+    .map((term) => ({
+      orderId: term.orderId,
+      productName: term.productName,
+      productSlug: term.productSlug,
+      validity: term.validity,
+      deliveredAt: term.deliveredAt,
+      expiresAt: term.expiresAt,
+    }))
+    .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.orderId.localeCompare(b.orderId))
 }
 
 /** The order events a customer is shown, and their words. */

@@ -43,6 +43,12 @@ export const siteSettingsFields = {
     .array(z.email())
     .max(10),
   /**
+   * Mail buyers 7 days and 1 day before a delivered item's validity ends, with a link to buy it
+   * again (app/services/notifications/expiry-reminder.server.ts). Each buyer's own notification
+   * preference still applies.
+   */
+  expiryReminders: z.boolean(),
+  /**
    * The start of new invoice numbers ("INV" gives INV/26-27/00042). At most 4 letters or
    * digits, so a number stays within GST's 16 characters; issued numbers keep theirs.
    */
@@ -75,6 +81,7 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
   deliveryMailIncludesSecret: false,
   lowStockThreshold: 3,
   alertRecipients: [],
+  expiryReminders: true,
   invoicePrefix: 'INV',
   currencyRate: 1,
 }

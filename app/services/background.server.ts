@@ -9,6 +9,7 @@ import { orderMailJobHandlers } from './notifications/order-mail.server'
 import { paymentJobs } from './payment/jobs.server'
 import { pruneRateLimits } from '~/lib/rate-limit.server'
 import { sendBackInStockMails } from './notifications/wishlist-mail.server'
+import { sendExpiryReminders } from './notifications/expiry-reminder.server'
 
 /**
  * Background work of this process: the job runner with every job type the app handles.
@@ -33,7 +34,13 @@ export function jobHandlers(db: DB): JobHandlers {
 export function startBackgroundWork(db: DB): JobRunner {
   return startJobRunner(db, jobHandlers(db), {
     leaseMs: getEnv().JOB_LEASE_SECONDS * 1000,
-    housekeeping: [(db) => pruneJobs(db), (db) => pruneRateLimits(db)],
+    housekeeping: [
+      (db) => pruneJobs(db),
+      (db) => pruneRateLimits(db),
+      // Expiry reminders are days ahead: a check at start-up and every ten minutes is on time,
+      // and reads every delivered order far less often than the per-minute tasks would.
+      (db) => sendExpiryReminders(db),
+    ],
     // Orders waiting for stock although items are available (an allocation that lost a race
     // and rolled back): delivered within a minute.
     frequent: [

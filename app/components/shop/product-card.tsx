@@ -2,7 +2,8 @@ import { useId } from 'react'
 import { Link } from 'react-router'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import type { ImageRef } from '~/lib/images'
-import { formatRupees } from '~/lib/money'
+import { formatDisplayPrice } from '~/lib/money'
+import { useDisplayCurrency } from './site-data'
 import { WishlistHeart } from './wishlist-heart'
 
 /** What a product card shows (the home loader sends exactly this). */
@@ -48,6 +49,7 @@ export function ProductCard({
   wished?: boolean
 }) {
   const titleId = useId()
+  const currency = useDisplayCurrency()
   return (
     <article aria-labelledby={titleId} className="kb-card group">
       <div className="kb-card-media">
@@ -92,12 +94,12 @@ export function ProductCard({
         <p className="mt-auto flex flex-wrap items-baseline gap-x-2 pt-1">
           <span className="kb-card-price">
             <span className="sr-only">Price </span>
-            {formatRupees(product.price)}
+            {formatDisplayPrice(product.price, currency)}
           </span>
           {product.originalPrice > product.price ? (
             <s className="kb-card-was">
               <span className="sr-only">Original price </span>
-              {formatRupees(product.originalPrice)}
+              {formatDisplayPrice(product.originalPrice, currency)}
             </s>
           ) : null}
         </p>

@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from 'react-router'
 import type { loader as rootLoader } from '~/root'
+import { RUPEES, type DisplayCurrency } from '~/lib/money'
 import type { PublicSiteSettings } from './site-footer'
 
 const FALLBACK: PublicSiteSettings = {
@@ -14,6 +15,11 @@ const FALLBACK: PublicSiteSettings = {
 /** The public site settings the root loader read (site name, contacts, WhatsApp number). */
 export function useSiteSettings(): PublicSiteSettings {
   return useRouteLoaderData<typeof rootLoader>('root')?.site ?? FALLBACK
+}
+
+/** The currency the storefront shows prices in (admin Settings); rupees when unknown. */
+export function useDisplayCurrency(): DisplayCurrency {
+  return useRouteLoaderData<typeof rootLoader>('root')?.currency ?? RUPEES
 }
 
 /** The root loader's data inside `meta` (route meta functions get it through `matches`). */

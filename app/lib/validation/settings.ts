@@ -134,6 +134,7 @@ export const notificationSettingsSchema = z.object({
       .max(1000, 'Enter a whole number from 0 to 1000'),
   ),
   deliveryMailIncludesSecret: checkbox,
+  expiryReminders: checkbox,
 })
 
 export const securitySettingsSchema = z.object({

@@ -12,7 +12,8 @@ import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { listWishlist } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
-import { formatRupees } from '~/lib/money'
+import { formatDisplayPrice } from '~/lib/money'
+import { useDisplayCurrency } from '~/components/shop/site-data'
 import { accountPageHeaders } from '~/lib/page-headers'
 import { requireUser } from '~/services/auth.server'
 import type { Route } from './+types/wishlist'
@@ -72,6 +73,7 @@ function BuyLink({ item }: { item: Item }) {
 }
 
 function WishlistRow({ item }: { item: Item }) {
+  const currency = useDisplayCurrency()
   return (
     <li>
       <Card padding="none" className="flex gap-3 p-3 sm:gap-4 sm:p-4">
@@ -102,12 +104,12 @@ function WishlistRow({ item }: { item: Item }) {
           <p className="flex flex-wrap items-baseline gap-x-2">
             <span className="text-lg font-bold text-slate-950 dark:text-white">
               <span className="sr-only">Price </span>
-              {formatRupees(item.price)}
+              {formatDisplayPrice(item.price, currency)}
             </span>
             {item.originalPrice > item.price ? (
               <s className="text-sm text-slate-600 dark:text-slate-400">
                 <span className="sr-only">Original price </span>
-                {formatRupees(item.originalPrice)}
+                {formatDisplayPrice(item.originalPrice, currency)}
               </s>
             ) : null}
             {item.discount > 0 ? (

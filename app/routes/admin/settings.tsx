@@ -306,6 +306,11 @@ function NotificationFields({ f }: { f: Fields }) {
         label="Put the key or account details in the delivery e-mail"
         hint="Off: the e-mail links to the order page, where each reveal is logged."
       />
+      <ToggleField
+        field={f.expiryReminders!}
+        label="Send expiry reminders"
+        hint="E-mail buyers 7 days and 1 day before a delivered item with a known validity runs out, with a Renew link. Buyers who turned notifications off in their account get none."
+      />
     </>
   )
 }
@@ -337,7 +342,7 @@ function SystemFields({ f }: { f: Fields }) {
       <SelectField
         label="Display currency"
         field={f.currency!}
-        hint="Stored with its rate for display; every payment is always charged in rupees (INR)."
+        hint="The storefront shows prices (cards, product pages, checkout) in this currency at the rate below. Every payment, order and invoice stays in rupees (INR), and the checkout says so."
       >
         {CURRENCIES.map((currency) => (
           <option key={currency} value={currency}>

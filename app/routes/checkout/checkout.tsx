@@ -6,7 +6,8 @@ import {
   TestModeBanner,
   type CheckoutResult,
 } from '~/components/checkout/checkout-form'
-import { rootMetaData } from '~/components/shop/site-data'
+import { rootMetaData, useDisplayCurrency } from '~/components/shop/site-data'
+import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import {
   getProductBySlugOrId,
@@ -18,8 +19,10 @@ import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
-import { formatRupees } from '~/lib/money'
+import { formatDisplayPrice, formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import { RENEW_PARAM } from '~/lib/renew-link.server'
+import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { checkoutSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
@@ -35,15 +38,18 @@ import { buttonVariants } from '~/components/ui/button'
 const PRODUCT_NOT_FOUND = 'Product not found'
 
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { db } = services()
+  const { db, env } = services()
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [user, choice, image, stockLeft, realOnly] = await Promise.all([
+  const renew = new URL(request.url).searchParams.get(RENEW_PARAM)
+  const [user, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
     getUser(request),
     checkoutChoice(request),
     imageService().ref(product.image),
     stockLeftByProduct(db, [product.id], { upTo: 1 }),
     soldOnlyForRealPayments(db, product.id),
+    // An expiry reminder's Renew link fills in the buyer's details from their order.
+    renewalPrefill(db, env.APP_SECRET, renew, product.id),
   ])
   const testGateways = choice.gateways.filter((g) => g.testMode)
   // Test mode when every way to pay is a simulator (with a choice, each test option says so).
@@ -61,7 +67,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       deliveryTime: product.deliveryTime.trim() || 'Instant',
     },
     image,
-    defaults: user ? { name: user.name, email: user.email } : {},
+    defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
     testMode,
     testGatewayNames: testGateways
       .map((g) => (g.id === 'razorpay' ? 'Razorpay' : 'Paytm'))
@@ -111,6 +117,7 @@ export function shouldRevalidate({
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, image, defaults, testMode, notInTestMode, gateways, selected } = loaderData
+  const currency = useDisplayCurrency()
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
       <Link
@@ -149,12 +156,12 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
             <span className="text-2xl font-extrabold text-slate-950 dark:text-white">
               <span className="sr-only">Price </span>
-              {formatRupees(product.price)}
+              {formatDisplayPrice(product.price, currency)}
             </span>
             {product.originalPrice > product.price ? (
               <s className="text-slate-600 dark:text-slate-400">
                 <span className="sr-only">Original price </span>
-                {formatRupees(product.originalPrice)}
+                {formatDisplayPrice(product.originalPrice, currency)}
               </s>
             ) : null}
             {product.discount > 0 ? (
@@ -166,6 +173,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
             Delivery: {product.deliveryTime}
           </p>
+          <ChargedInRupees currency={currency} paise={product.price} className="mt-3" />
         </section>
         <section
           aria-labelledby="details-heading"

@@ -23,7 +23,7 @@ import { EXAMPLE_BUNDLE, HERO_STATS, PROCESS_STEPS, WHY_CHOOSE_US } from '~/comp
 import { ProductCard, type CardProduct } from '~/components/shop/product-card'
 import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
-import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
+import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
 import {
   listCategories,
@@ -36,7 +36,7 @@ import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { imageRefs, socialImageUrl } from '~/lib/images.server'
-import { discountPercent, formatRupees } from '~/lib/money'
+import { discountPercent, formatDisplayPrice } from '~/lib/money'
 import type { Route } from './+types/home'
 
 export async function loader({ request }: Route.LoaderArgs) {
@@ -104,6 +104,7 @@ const sectionShell = 'mx-auto w-full max-w-6xl scroll-mt-28 px-4 py-10 sm:py-14 
 
 function Hero() {
   const { siteDescription } = useSiteSettings()
+  const currency = useDisplayCurrency()
   const bundleSaving = discountPercent(EXAMPLE_BUNDLE.price, EXAMPLE_BUNDLE.originalPrice)
   return (
     <section
@@ -171,10 +172,12 @@ function Hero() {
           </p>
           <p className="mt-2 text-2xl font-bold">Streaming, music, office and VPN for a year</p>
           <p className="mt-5 flex flex-wrap items-baseline gap-x-3 gap-y-1">
-            <span className="text-4xl font-extrabold">{formatRupees(EXAMPLE_BUNDLE.price)}</span>
+            <span className="text-4xl font-extrabold">
+              {formatDisplayPrice(EXAMPLE_BUNDLE.price, currency)}
+            </span>
             <s className="text-lg text-brand-100">
               <span className="sr-only">instead of </span>
-              {formatRupees(EXAMPLE_BUNDLE.originalPrice)}
+              {formatDisplayPrice(EXAMPLE_BUNDLE.originalPrice, currency)}
             </s>
             <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-sm font-bold text-slate-950">
               Save {bundleSaving}%

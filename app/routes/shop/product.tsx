@@ -17,7 +17,7 @@ import { RelatedProducts } from '~/components/shop/related-products'
 import { WishlistHeart } from '~/components/shop/wishlist-heart'
 import { ShareButton } from '~/components/shop/share-button'
 import { metaDescription, seoMeta } from '~/components/shop/seo'
-import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
+import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { productQuestionMessage, whatsappLink } from '~/components/shop/whatsapp'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import {
@@ -39,7 +39,8 @@ import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
 import { getUser } from '~/services/auth.server'
-import { formatRupees, paiseToDecimalText } from '~/lib/money'
+import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
+import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import type { Route } from './+types/product'
 import { buttonVariants } from '~/components/ui/button'
 
@@ -207,6 +208,7 @@ function BuyButton({ product }: { product: PageProduct }) {
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const { product, image, canonicalUrl, related, wishlist, reviews } = loaderData
   const site = useSiteSettings()
+  const currency = useDisplayCurrency()
   const support = whatsappLink(
     site.whatsappNumber,
     productQuestionMessage(site.siteName, product.title, canonicalUrl),
@@ -303,13 +305,13 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             <p className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
               <span className="text-4xl font-extrabold text-slate-950 dark:text-white">
                 <span className="sr-only">Price </span>
-                {formatRupees(product.price)}
+                {formatDisplayPrice(product.price, currency)}
               </span>
               {hasSaving ? (
                 <>
                   <s className="text-lg text-slate-600 dark:text-slate-400">
                     <span className="sr-only">Original price </span>
-                    {formatRupees(product.originalPrice)}
+                    {formatDisplayPrice(product.originalPrice, currency)}
                   </s>
                   {product.discount > 0 ? (
                     <span className="font-bold text-emerald-700 dark:text-emerald-400">
@@ -319,6 +321,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 </>
               ) : null}
             </p>
+            <ChargedInRupees currency={currency} paise={product.price} className="mt-2" />
             <dl className="mt-4 grid grid-cols-2 gap-3 text-sm">
               <div>
                 <dt className="flex items-center gap-2 text-slate-600 dark:text-slate-300">

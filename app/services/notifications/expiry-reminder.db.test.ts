@@ -1,0 +1,223 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { dueReminderKind, listExpiryReminders } from '~/data/expiry-reminder.server'
+import { savePreferences } from '~/data/preferences.server'
+import { updateSiteSettings } from '~/data/settings.server'
+import { createDatabase, type DB } from '~/lib/db.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { createMailer, mailJobHandlers } from '~/lib/mail.server'
+import { orderIdFromRenewToken } from '~/lib/renew-link.server'
+import { makeCustomer, makeOrder, makeStockedProduct, payOrder } from '../../../tests/factories'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
+import { renewalPrefill, sendExpiryReminders } from './expiry-reminder.server'
+
+const APP_SECRET = 'r'.repeat(64)
+const PUBLIC_URL = 'https://shop.example.in'
+const DAY = 24 * 60 * 60 * 1000
+/** Every test order is delivered at this instant; the product lasts 30 days from it. */
+const DELIVERED = Date.parse('2026-03-01T10:00:00.000Z')
+const at = (days: number) => new Date(DELIVERED + days * DAY)
+
+let t: TestDb
+let other: DB
+let smtp: TestSmtpServer
+beforeAll(async () => {
+  t = await createTestDb()
+  // A second connection to the same database, as another process of the shop would open.
+  other =
+    t.engine === 'postgres'
+      ? createDatabase({
+          databaseUrl: process.env.TEST_DATABASE_URL!,
+          pgSchema: t.location,
+          maxConnections: 4,
+        })
+      : createDatabase({ sqlitePath: t.location })
+  smtp = await startSmtpServer()
+})
+afterAll(async () => {
+  await other?.destroy()
+  await t?.destroy()
+  await smtp?.close()
+})
+beforeEach(async () => {
+  // Each test looks at its own orders only: earlier tests' reminders are all sent by now.
+  await sendExpiryReminders(t.db, { now: at(29.9), publicUrl: PUBLIC_URL, appSecret: APP_SECRET })
+  await deliverMail()
+  smtp.mails.length = 0
+})
+
+/** Sends the queued mails through the real SMTP server, as the job runner would. */
+async function deliverMail() {
+  const mailer = createMailer({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: undefined,
+    PUBLIC_URL,
+    DATA_DIR: '/nonexistent',
+  })
+  while ((await runDueJobs(t.db, mailJobHandlers({ mailer }), { log: () => {} })) > 0) {
+    // Until the outbox is empty.
+  }
+}
+
+async function deliveredOrder(options: {
+  validity?: string
+  email?: string
+  userId?: string
+  deliveredAt?: number
+}) {
+  const product = await makeStockedProduct(t.db, APP_SECRET, [`user${Math.random()}@x.in:pw`], {
+    title: `Cinema ${Math.random().toString(36).slice(2, 7)}`,
+    validity: options.validity ?? '30 days',
+  })
+  const order = await payOrder(
+    t.db,
+    await makeOrder(t.db, product.id, {
+      userId: options.userId ?? null,
+      customer: {
+        name: 'Asha Verma',
+        email: options.email ?? `guest.${Math.random().toString(36).slice(2, 8)}@example.in`,
+        phone: '9876543210',
+      },
+    }),
+  )
+  expect(order.status).toBe('delivered')
+  await t.db
+    .updateTable('orderEvent')
+    .set({ createdAt: new Date(options.deliveredAt ?? DELIVERED).toISOString() })
+    .where('orderId', '=', order.id)
+    .where('type', '=', 'delivered')
+    .execute()
+  return { order, product }
+}
+
+const send = (now: Date, db: DB = t.db) =>
+  sendExpiryReminders(db, { now, publicUrl: PUBLIC_URL, appSecret: APP_SECRET })
+
+const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email))
+
+describe('when a reminder is due', () => {
+  const term = {
+    deliveredAt: new Date(DELIVERED).toISOString(),
+    expiresAt: at(30).toISOString(),
+  }
+  it('is the 7-day one from 7 days before the end, then the 1-day one, then none', () => {
+    expect(dueReminderKind(term, at(22.9))).toBeNull()
+    expect(dueReminderKind(term, at(23))).toBe('7d')
+    expect(dueReminderKind(term, at(28.9))).toBe('7d')
+    expect(dueReminderKind(term, at(29))).toBe('1d')
+    expect(dueReminderKind(term, at(29.99))).toBe('1d')
+    expect(dueReminderKind(term, at(30))).toBeNull()
+  })
+
+  it('is never one whose window began before the item was delivered', () => {
+    const short = { deliveredAt: term.deliveredAt, expiresAt: at(5).toISOString() }
+    expect(dueReminderKind(short, at(1))).toBeNull()
+    expect(dueReminderKind(short, at(4.5))).toBe('1d')
+  })
+})
+
+describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('mails 7 days and 1 day before the end, once each, with a Renew link to the checkout', async () => {
+    const email = 'renew.me@example.in'
+    const { order, product } = await deliveredOrder({ email })
+
+    expect(await send(at(22))).toBe(0)
+    expect(await send(at(23.5))).toBe(1)
+    await deliverMail()
+    expect(mailsTo(email)).toHaveLength(1)
+    const week = mailsTo(email)[0]!
+    expect(week.subject).toBe(`Your ${product.title} expires in 7 days`)
+    expect(week.text).toContain('Hello Asha Verma,')
+    expect(week.text).toContain(`(order ${order.id}) runs out on 31 March 2026, in 7 days.`)
+    expect(week.text).toContain(`${PUBLIC_URL}/dashboard/settings`)
+    const link = /https:\/\/\S+\/checkout\/\S+/.exec(week.text)![0]
+    const url = new URL(link)
+    expect(url.pathname).toBe(`/checkout/${product.slug}`)
+    expect(orderIdFromRenewToken(APP_SECRET, url.searchParams.get('renew'))).toBe(order.id)
+    expect(week.html).toContain('>Renew</a>')
+
+    // Checked again (a restart, the next run): nothing new.
+    expect(await send(at(24))).toBe(0)
+    expect(await send(at(28.9))).toBe(0)
+
+    expect(await send(at(29.2))).toBe(1)
+    expect(await send(at(29.5))).toBe(0)
+    expect(await send(at(31))).toBe(0)
+    await deliverMail()
+    expect(mailsTo(email).map((mail) => mail.subject)).toEqual([
+      `Your ${product.title} expires in 7 days`,
+      `Your ${product.title} expires in 1 day`,
+    ])
+    expect((await listExpiryReminders(t.db, order.id)).map((row) => row.kind)).toEqual(['7d', '1d'])
+  })
+
+  it('sends each reminder once when two processes check at the same moment', async () => {
+    const emails = ['twin.a@example.in', 'twin.b@example.in', 'twin.c@example.in']
+    for (const email of emails) await deliveredOrder({ email })
+    // PostgreSQL: truly at once, on two connection pools. SQLite has one writer at a time, so
+    // the second process's check runs right after the first.
+    const counts =
+      t.engine === 'postgres'
+        ? await Promise.all([send(at(23.5), t.db), send(at(23.5), other)])
+        : [await send(at(23.5), t.db), await send(at(23.5), other)]
+    expect(counts[0]! + counts[1]!).toBe(3)
+    await deliverMail()
+    for (const email of emails) expect(mailsTo(email)).toHaveLength(1)
+  })
+
+  it("honours the buyer's notification preference, signed in or as a guest with an account", async () => {
+    const quiet = await makeCustomer(t.db, { email: 'quiet@example.in' })
+    await savePreferences(t.db, quiet.id, { notifications: false })
+    const keen = await makeCustomer(t.db, { email: 'keen@example.in' })
+    await deliveredOrder({ email: quiet.email, userId: quiet.id })
+    // A guest order by the address of an account that turned notifications off.
+    await deliveredOrder({ email: 'quiet@example.in' })
+    await deliveredOrder({ email: keen.email, userId: keen.id })
+    await deliveredOrder({ email: 'no.account@example.in' })
+
+    expect(await send(at(23.5))).toBe(2)
+    await deliverMail()
+    expect(mailsTo('quiet@example.in')).toHaveLength(0)
+    expect(mailsTo('keen@example.in')).toHaveLength(1)
+    expect(mailsTo('no.account@example.in')).toHaveLength(1)
+
+    // Turned back on in time: the reminder still due is sent.
+    await savePreferences(t.db, quiet.id, { notifications: true })
+    expect(await send(at(24))).toBe(2)
+  })
+
+  it('sends nothing while the shop has reminders switched off, and nothing for open-ended items', async () => {
+    await deliveredOrder({ email: 'switched.off@example.in' })
+    await deliveredOrder({ email: 'lifetime@example.in', validity: 'Lifetime' })
+    await updateSiteSettings(t.db, { expiryReminders: false })
+    try {
+      expect(await send(at(23.5))).toBe(0)
+    } finally {
+      await updateSiteSettings(t.db, { expiryReminders: true })
+    }
+    expect(await send(at(23.5))).toBe(1)
+    await deliverMail()
+    expect(mailsTo('switched.off@example.in')).toHaveLength(1)
+    expect(mailsTo('lifetime@example.in')).toHaveLength(0)
+  })
+
+  it("prefills the checkout only from a genuine link for the order's own product", async () => {
+    const { order, product } = await deliveredOrder({ email: 'prefill@example.in' })
+    const { product: another } = await deliveredOrder({})
+    await send(at(23.5))
+    await deliverMail()
+    const link = new URL(
+      /https:\/\/\S+\/checkout\/\S+/.exec(mailsTo('prefill@example.in')[0]!.text)![0],
+    )
+    const token = link.searchParams.get('renew')
+    expect(await renewalPrefill(t.db, APP_SECRET, token, product.id)).toEqual({
+      name: 'Asha Verma',
+      email: 'prefill@example.in',
+      phone: '9876543210',
+    })
+    expect(await renewalPrefill(t.db, APP_SECRET, token, another.id)).toBeNull()
+    expect(await renewalPrefill(t.db, 'x'.repeat(64), token, product.id)).toBeNull()
+    expect(await renewalPrefill(t.db, APP_SECRET, `${order.id}.forged`, product.id)).toBeNull()
+    expect(await renewalPrefill(t.db, APP_SECRET, null, product.id)).toBeNull()
+  })
+})

@@ -80,6 +80,9 @@ test('the buyer picks PhonePe and pays: Payment Successful, delivered once', asy
   const orderId = await payWithPhonePe(page, 'Simulate success')
   await expect(result(page)).toHaveText('Payment Successful!', { timeout: 30_000 })
   await expect(page.getByText(PRODUCT.price).first()).toBeVisible()
+  await expect(
+    page.getByRole('note').filter({ hasText: 'built-in PhonePe simulator' }),
+  ).toBeVisible()
   const db = openAppDatabase(app)
   try {
     const order = await db

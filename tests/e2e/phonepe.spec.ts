@@ -179,6 +179,25 @@ test('a forged return or webhook changes nothing', async ({ page, request, app }
   }
 })
 
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false })
+
+  test('the Continue link takes the buyer to PhonePe and back', async ({ page }) => {
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    await page.getByRole('radio', { name: /PhonePe/ }).check()
+    await fillDetails(page)
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await expect(page.getByText('Taking you to PhonePe to pay securely…')).toBeVisible({
+      timeout: 30_000,
+    })
+    await page.getByRole('link', { name: 'Continue' }).click()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
+    await expect(result(page)).toHaveText('Payment Successful!', {
+      timeout: 30_000,
+    })
+  })
+})
+
 test('screenshots of the choice and the simulator', async ({ page }) => {
   const variants = [390, 1280].flatMap((width) =>
     (['light', 'dark'] as const).map((scheme) => ({ width, scheme })),

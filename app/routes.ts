@@ -66,6 +66,8 @@ export default [
   route('api/payments/paytm/callback', 'routes/api/paytm-callback.ts'),
   route('api/payments/razorpay/callback', 'routes/api/razorpay-callback.ts'),
   route('api/payments/razorpay/webhook', 'routes/api/razorpay-webhook.ts'),
+  route('api/payments/phonepe/return', 'routes/api/phonepe-return.ts'),
+  route('api/payments/phonepe/webhook', 'routes/api/phonepe-webhook.ts'),
   route('api/paytm/generate-checksum', 'routes/api/paytm-generate-checksum.ts'),
   route('api/paytm/verify-payment', 'routes/api/paytm-verify-payment.ts'),
   // Orders: the buyer's order page, its secret link and its invoice

@@ -21,6 +21,7 @@ export interface Database {
   paymentLink: PaymentLinkTable
   paymentGateway: PaymentGatewayTable
   paymentWebhookEvent: PaymentWebhookEventTable
+  gatewayToken: GatewayTokenTable
   stockItem: StockItemTable
   orderAccessToken: OrderAccessTokenTable
   orderReport: OrderReportTable
@@ -236,6 +237,17 @@ export interface PaymentLinkTable {
 }
 
 /** Webhook deliveries already handled, by the gateway's event id (deduplication). */
+/** A gateway's access token shared by every process (PhonePe's OAuth token); `token` encrypted. */
+export interface GatewayTokenTable {
+  key: string
+  gateway: string
+  token: string
+  tokenType: string
+  issuedAt: string
+  expiresAt: string
+  updatedAt: string
+}
+
 export interface PaymentWebhookEventTable {
   gateway: string
   eventId: string

@@ -29,6 +29,13 @@ import {
   razorpaySimulatorKeys,
   razorpaySimulatorMounted,
 } from '~/services/payment/razorpay-config.server'
+import { createPhonePeSimulator } from '../simulators/phonepe/simulator'
+import {
+  PHONEPE_SIMULATOR_PATH,
+  PHONEPE_WEBHOOK_PATH,
+  phonePeSimulatorCredentials,
+  phonePeSimulatorMounted,
+} from '~/services/payment/phonepe-config.server'
 import { precompressedFiles } from './precompressed'
 import { answerClientErrors, requestGuard } from './request-guard'
 import {
@@ -176,6 +183,20 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
       createRazorpaySimulator({
         ...razorpaySimulatorKeys(env.APP_SECRET),
         webhookUrl: `${env.PUBLIC_URL}${RAZORPAY_WEBHOOK_PATH}`,
+        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
+      }),
+    )
+  }
+
+  // Without PHONEPE_CLIENT_ID, the built-in PhonePe simulator answers under its path; checkout
+  // offers it only while the Gateways page has a PhonePe record in testing without credentials.
+  if (phonePeSimulatorMounted(env)) {
+    app.use(
+      PHONEPE_SIMULATOR_PATH,
+      createPhonePeSimulator({
+        ...phonePeSimulatorCredentials(env.APP_SECRET),
+        publicUrl: `${env.PUBLIC_URL}${PHONEPE_SIMULATOR_PATH}`,
+        webhookUrl: `${env.PUBLIC_URL}${PHONEPE_WEBHOOK_PATH}`,
         control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
       }),
     )

@@ -278,3 +278,41 @@ export async function razorpayGatewayStatus(db: DB): Promise<{ status: GatewaySt
   if (!row) return null
   return { status: row.status, hasKey: Boolean(parseObject(row.config).keyId) }
 }
+
+export interface PhonePeGatewaySettings {
+  status: GatewayStatus
+  clientId: string
+  /** null when none is stored or it cannot be decrypted (APP_SECRET changed). */
+  clientSecret: string | null
+  clientVersion: string
+  environment: 'sandbox' | 'production'
+  webhookUsername: string
+  webhookPassword: string | null
+}
+
+/** The stored PhonePe gateway with its secrets decrypted, for the server's own use only. */
+export async function phonePeGatewaySettings(db: DB, appSecret: string): Promise<PhonePeGatewaySettings | null> {
+  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'phonepe').executeTakeFirst()
+  if (!row) return null
+  const config = parseObject(row.config)
+  const secrets = parseObject(row.secrets)
+  const read = (field: string): string | null => {
+    if (!secrets[field]) return null
+    try {
+      return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error
+      console.error(`[payments] the stored PhonePe ${field} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
+      return null
+    }
+  }
+  return {
+    status: row.status,
+    clientId: config.clientId ?? '',
+    clientSecret: read('clientSecret'),
+    clientVersion: config.clientVersion || '1',
+    environment: config.environment === 'production' ? 'production' : 'sandbox',
+    webhookUsername: config.webhookUsername ?? '',
+    webhookPassword: read('webhookPassword'),
+  }
+}

@@ -164,6 +164,18 @@ const envSchema = z.object({
   RAZORPAY_WEBHOOK_SECRET: optionalText,
   /** Razorpay's API host (https://api.razorpay.com), or a simulator's base URL. */
   RAZORPAY_HOST: httpUrl('such as https://api.razorpay.com'),
+  /** PhonePe's client credentials and webhook credentials; when set they win over the Gateways page. */
+  PHONEPE_CLIENT_ID: optionalText,
+  PHONEPE_CLIENT_SECRET: optionalText,
+  PHONEPE_CLIENT_VERSION: optionalText,
+  PHONEPE_ENV: z.preprocess(
+    emptyToUndefined,
+    z.enum(['sandbox', 'production'], { error: 'must be sandbox or production' }).optional(),
+  ),
+  PHONEPE_WEBHOOK_USERNAME: optionalText,
+  PHONEPE_WEBHOOK_PASSWORD: optionalText,
+  /** One base URL for PhonePe's payment and token APIs (a simulator); PHONEPE_ENV's hosts otherwise. */
+  PHONEPE_HOST: httpUrl('such as http://127.0.0.1:4300'),
   SEED_DEMO: flag,
   /**
    * How long a process holds a background job it took (mail, payment checks). A job held by a
@@ -242,6 +254,11 @@ export function parseEnv(
   if (Boolean(env.RAZORPAY_KEY_ID) !== Boolean(env.RAZORPAY_KEY_SECRET)) {
     throw new ConfigError(
       'Invalid configuration: RAZORPAY_KEY_ID and RAZORPAY_KEY_SECRET must be set together',
+    )
+  }
+  if (Boolean(env.PHONEPE_CLIENT_ID) !== Boolean(env.PHONEPE_CLIENT_SECRET)) {
+    throw new ConfigError(
+      'Invalid configuration: PHONEPE_CLIENT_ID and PHONEPE_CLIENT_SECRET must be set together',
     )
   }
   const s3 = [

@@ -23,6 +23,7 @@ import * as m0096 from './0096_gateway_position'
 import * as m0100 from './0100_product_reviews'
 import * as m0101 from './0101_drop_typed_ratings'
 import * as m0105 from './0105_expiry_reminders'
+import * as m0110 from './0110_gateway_tokens'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -53,4 +54,5 @@ export const migrations: Record<string, Migration> = {
   '0100_product_reviews': m0100,
   '0101_drop_typed_ratings': m0101,
   '0105_expiry_reminders': m0105,
+  '0110_gateway_tokens': m0110,
 }

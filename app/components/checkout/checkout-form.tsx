@@ -28,6 +28,14 @@ export interface RazorpayLaunchData {
   options: Record<string, unknown>
 }
 
+/** A gateway's hosted payment page, reached by following its address (PhonePe's redirectUrl). */
+export interface PageRedirectData {
+  kind: 'redirect'
+  url: string
+  /** The gateway's name, for the buyer. */
+  gateway: string
+}
+
 /** A gateway the buyer may pick when more than one is active. */
 export interface GatewayChoice {
   id: string
@@ -47,7 +55,9 @@ export type CheckoutResult =
       unavailable?: string[]
       gateway?: string
     }
-  | { ok: true; orderId: string; payment: PaymentRedirectData | RazorpayLaunchData }
+  | { ok: true; orderId: string; payment: PaymentData }
+
+export type PaymentData = PaymentRedirectData | RazorpayLaunchData | PageRedirectData
 
 /** The large Pay button (also the Continue button of the redirect form). */
 export const payButtonClass = cn(
@@ -75,12 +85,9 @@ export function TestModeBanner({ gateway = 'Paytm' }: { gateway?: string }) {
  * Sends the browser to the gateway: a form of the signed fields that submits itself once the
  * page runs JavaScript, with a visible Continue button for browsers without it.
  */
-export function PaymentRedirect({
-  payment,
-}: {
-  payment: PaymentRedirectData | RazorpayLaunchData
-}) {
+export function PaymentRedirect({ payment }: { payment: PaymentData }) {
   if (payment.kind === 'razorpay') return <RazorpayLaunch payment={payment} />
+  if (payment.kind === 'redirect') return <PageRedirect payment={payment} />
   return <FormRedirect payment={payment} />
 }
 
@@ -120,6 +127,27 @@ function RazorpayLaunch({ payment }: { payment: RazorpayLaunchData }) {
         <LockKeyhole aria-hidden="true" className="size-4" />
         Continue
       </button>
+    </div>
+  )
+}
+
+/**
+ * Goes to the gateway's payment page (an address the gateway made for this order, given by our
+ * server), with a visible link for browsers without JavaScript.
+ */
+function PageRedirect({ payment }: { payment: PageRedirectData }) {
+  useEffect(() => {
+    window.location.assign(payment.url)
+  }, [payment])
+  return (
+    <div className="space-y-4">
+      <p role="status" className="text-center text-slate-700 dark:text-slate-200">
+        Taking you to {payment.gateway} to pay securely…
+      </p>
+      <a href={payment.url} className={payButtonClass}>
+        <LockKeyhole aria-hidden="true" className="size-4" />
+        Continue
+      </a>
     </div>
   )
 }

@@ -10,7 +10,7 @@
  *   refund         asks the gateway to return money for a captured payment
  */
 
-export type GatewayId = 'paytm' | 'razorpay'
+export type GatewayId = 'paytm' | 'razorpay' | 'phonepe'
 
 /** What a gateway says about one of our orders, in the workflow's terms. */
 export interface GatewayPaymentStatus {
@@ -81,7 +81,8 @@ export interface PaymentGateway<Start, Return, Event> {
   refund(
     paymentId: string,
     amountPaise: number,
-    options?: { reason?: string; idempotencyKey?: string },
+    /** `orderId`: our order id, for gateways that refund by order (PhonePe). */
+    options?: { reason?: string; idempotencyKey?: string; orderId?: string },
   ): Promise<GatewayRefund>
 }
 

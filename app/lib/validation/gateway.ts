@@ -28,6 +28,7 @@ export const GATEWAY_SAVE_FAILED = 'Failed to save gateway configuration'
 
 export const PAYTM_WEBSITES = ['WEBSTAGING', 'DEFAULT'] as const
 export const PAYTM_ENVIRONMENTS = ['staging', 'production'] as const
+export const PHONEPE_ENVIRONMENTS = ['sandbox', 'production'] as const
 
 export interface GatewayField {
   name: string
@@ -81,9 +82,32 @@ export const GATEWAY_FIELDS: Record<GatewayType, readonly GatewayField[]> = {
     { name: 'apiKey', label: 'Publishable Key', credential: true, placeholder: 'pk_test_...' },
     { name: 'secretKey', label: 'Secret Key', secret: true, credential: true },
   ],
-  // The original shows no settings for these two types.
+  // The original shows no settings for this type.
   paypal: [],
-  phonepe: [],
+  phonepe: [
+    {
+      name: 'clientId',
+      label: 'Client ID',
+      credential: true,
+      placeholder: 'From the PhonePe dashboard',
+    },
+    { name: 'clientSecret', label: 'Client Secret', secret: true, credential: true },
+    {
+      name: 'clientVersion',
+      label: 'Client Version',
+      credential: true,
+      placeholder: '1',
+      hint: 'The client version shown beside the client id (1 for most merchants).',
+    },
+    { name: 'environment', label: 'Environment', options: PHONEPE_ENVIRONMENTS },
+    {
+      name: 'webhookUsername',
+      label: 'Webhook Username',
+      credential: true,
+      hint: 'The username you set for this shop’s webhook in the PhonePe dashboard.',
+    },
+    { name: 'webhookPassword', label: 'Webhook Password', secret: true, credential: true },
+  ],
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '')
@@ -143,7 +167,32 @@ const fieldSchemas: Record<GatewayType, z.ZodObject> = {
     ),
   }),
   paypal: z.object({}),
-  phonepe: z.object({}),
+  phonepe: z.object({
+    clientId: optional(
+      matching(/^[A-Za-z0-9_.-]{1,100}$/),
+      'Client ID is letters, digits, dots, dashes and underscores, at most 100 characters',
+    ),
+    clientSecret: optional(
+      (value) => value.length <= 200,
+      'Client Secret is at most 200 characters',
+    ),
+    clientVersion: z.preprocess(
+      (value) => text(value) || '1',
+      z.string().regex(/^[0-9]{1,10}$/, 'Client Version is a number such as 1'),
+    ),
+    environment: z.preprocess(
+      (value) => text(value) || 'sandbox',
+      z.enum(PHONEPE_ENVIRONMENTS, { error: 'Choose sandbox or production' }),
+    ),
+    webhookUsername: optional(
+      (value) => value.length <= 100 && !value.includes(':'),
+      'Webhook Username is at most 100 characters, without a colon',
+    ),
+    webhookPassword: optional(
+      (value) => value.length <= 100,
+      'Webhook Password is at most 100 characters',
+    ),
+  }),
 }
 
 export const gatewayBaseSchema = z.object({

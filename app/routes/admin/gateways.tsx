@@ -24,6 +24,8 @@ import { formatRupees } from '~/lib/money'
 import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'
 import { RAZORPAY_WEBHOOK_PATH } from '~/services/payment/razorpay-config.server'
 import { RAZORPAY_API_HOST } from '~/lib/payments/razorpay.server'
+import { PHONEPE_WEBHOOK_PATH } from '~/services/payment/phonepe-config.server'
+import { phonePeHosts } from '~/lib/payments/phonepe.server'
 import { CopyButton } from '~/components/ui/copy-button'
 import { requireAdmin } from '~/services/permissions.server'
 import {
@@ -98,6 +100,19 @@ export async function loader({ request }: Route.LoaderArgs) {
         }
       : null,
     razorpayWebhookUrl: `${env.PUBLIC_URL}${RAZORPAY_WEBHOOK_PATH}`,
+    phonePeEnvironment: env.PHONEPE_CLIENT_ID
+      ? {
+          PHONEPE_CLIENT_ID: env.PHONEPE_CLIENT_ID,
+          PHONEPE_CLIENT_SECRET: 'set (hidden)',
+          PHONEPE_CLIENT_VERSION: env.PHONEPE_CLIENT_VERSION ?? '1 (default)',
+          PHONEPE_ENV: env.PHONEPE_ENV ?? 'sandbox (default)',
+          PHONEPE_WEBHOOK_USERNAME: env.PHONEPE_WEBHOOK_USERNAME ?? 'Not set',
+          PHONEPE_WEBHOOK_PASSWORD: env.PHONEPE_WEBHOOK_PASSWORD ? 'set (hidden)' : 'Not set',
+          PHONEPE_HOST:
+            env.PHONEPE_HOST ?? `${phonePeHosts(env.PHONEPE_ENV ?? 'sandbox').pgHost} (default)`,
+        }
+      : null,
+    phonePeWebhookUrl: `${env.PUBLIC_URL}${PHONEPE_WEBHOOK_PATH}`,
   }
 }
 
@@ -130,7 +145,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         // The environment's settings win: the stored ones are left as they are.
         keepFields:
           (Boolean(env.PAYTM_MID) && input.type === 'paytm') ||
-          (Boolean(env.RAZORPAY_KEY_ID) && input.type === 'razorpay'),
+          (Boolean(env.RAZORPAY_KEY_ID) && input.type === 'razorpay') ||
+          (Boolean(env.PHONEPE_CLIENT_ID) && input.type === 'phonepe'),
       },
       new Date(),
       // Recorded with the save, secrets masked (docs/audit.md).
@@ -178,12 +194,14 @@ function GatewayForm({
   lastResult,
   readOnlyPaytm,
   readOnlyRazorpay,
+  readOnlyPhonePe,
   freeTypes,
 }: {
   form: NonNullable<Route.ComponentProps['loaderData']['form']>
   lastResult: SubmissionResult<string[]> | undefined
   readOnlyPaytm: boolean
   readOnlyRazorpay: boolean
+  readOnlyPhonePe: boolean
   freeTypes: readonly GatewayType[]
 }) {
   const baseId = useId()
@@ -191,7 +209,9 @@ function GatewayForm({
   const type = mode.mode === 'edit' ? mode.gateway.type : mode.type
   const gateway = mode.mode === 'edit' ? mode.gateway : null
   const fieldsReadOnly =
-    (readOnlyPaytm && type === 'paytm') || (readOnlyRazorpay && type === 'razorpay')
+    (readOnlyPaytm && type === 'paytm') ||
+    (readOnlyRazorpay && type === 'razorpay') ||
+    (readOnlyPhonePe && type === 'phonepe')
   const settings = GATEWAY_FIELDS[type]
   const [form, fields] = useAppForm({
     schema: gatewaySchema,
@@ -271,8 +291,8 @@ function GatewayForm({
         {fieldsReadOnly ? (
           <p className="rounded-xl bg-slate-100 px-3 py-2.5 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
             The {GATEWAY_TYPE_LABELS[type]} settings come from the{' '}
-            {type === 'paytm' ? 'PAYTM_*' : 'RAZORPAY_*'} environment variables and cannot be
-            changed here.
+            {type === 'paytm' ? 'PAYTM_*' : type === 'phonepe' ? 'PHONEPE_*' : 'RAZORPAY_*'}{' '}
+            environment variables and cannot be changed here.
           </p>
         ) : settings.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -446,6 +466,8 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
     paytmSource,
     razorpayEnvironment,
     razorpayWebhookUrl,
+    phonePeEnvironment,
+    phonePeWebhookUrl,
   } = loaderData
   return (
     <div className="mx-auto max-w-5xl space-y-6">
@@ -510,6 +532,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
           lastResult={actionData?.result}
           readOnlyPaytm={paytmEnvironment !== null}
           readOnlyRazorpay={razorpayEnvironment !== null}
+          readOnlyPhonePe={phonePeEnvironment !== null}
           freeTypes={freeTypes}
         />
       ) : null}
@@ -524,9 +547,17 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
                 ? paytmEnvironment
                 : gateway.type === 'razorpay'
                   ? razorpayEnvironment
-                  : null
+                  : gateway.type === 'phonepe'
+                    ? phonePeEnvironment
+                    : null
             }
-            webhookUrl={gateway.type === 'razorpay' ? razorpayWebhookUrl : undefined}
+            webhookUrl={
+              gateway.type === 'razorpay'
+                ? razorpayWebhookUrl
+                : gateway.type === 'phonepe'
+                  ? phonePeWebhookUrl
+                  : undefined
+            }
           />
         ))}
       </ul>

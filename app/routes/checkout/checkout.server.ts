@@ -10,7 +10,7 @@ import {
   type CheckoutGateway,
   type CheckoutGatewayId,
 } from '~/services/payment/gateways.server'
-import { PaymentStartError } from '~/services/payment/razorpay-flow.server'
+import { PaymentStartError } from '~/services/payment/gateway-flow.server'
 import { PAYTM_INITIATE_FAILED_MESSAGE, PaytmRequestError } from '~/lib/payments/paytm.server'
 
 /** The buyer's last choice of gateway, so the next checkout offers it first. */
@@ -122,11 +122,13 @@ export async function beginCheckout(
         payment:
           started.kind === 'form'
             ? { kind: 'form', action: started.form.action, fields: { ...started.form.fields } }
-            : {
-                kind: 'razorpay',
-                script: started.checkout.script,
-                options: started.checkout.options,
-              },
+            : started.kind === 'redirect'
+              ? { kind: 'redirect', url: started.url, gateway: chosen.label.split(' — ').pop()! }
+              : {
+                  kind: 'razorpay',
+                  script: started.checkout.script,
+                  options: started.checkout.options,
+                },
       },
       { headers },
     )

@@ -25,6 +25,7 @@ import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { assertSameSite } from '~/lib/cross-site.server'
 import { formatRupees } from '~/lib/money'
+import { GATEWAY_TYPE_LABELS, type GatewayType } from '~/lib/validation/gateway'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
@@ -106,6 +107,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     orderId: order.id,
     state,
     testMode: order.testMode,
+    // Which simulator stood in for the gateway, for the test-mode banner.
+    gatewayName: GATEWAY_TYPE_LABELS[order.gateway as GatewayType] ?? order.gateway,
     retryTo,
     details: {
       productName: order.productName,
@@ -273,7 +276,7 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
     <main className="mx-auto w-full max-w-xl flex-1 px-4 pb-16 pt-8">
       {result.found && result.testMode ? (
         <div className="mb-4">
-          <TestModeBanner />
+          <TestModeBanner gateway={result.gatewayName} />
         </div>
       ) : null}
       <section

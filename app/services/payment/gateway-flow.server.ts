@@ -1,11 +1,13 @@
 import {
   appendOrderEvent,
+  createOrder,
   DuplicateTransactionError,
   getOrder,
   lastOrderEventType,
   markOrderExpired,
   markOrderFailed,
   recordStatusCheck,
+  setGatewayOrderId,
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
@@ -24,6 +26,7 @@ import {
   reconcileDelayMs,
   UNKNOWN_ORDER_EXPIRY_MS,
   type PaymentOutcome,
+  type StartCheckoutInput,
 } from './paytm-flow.server'
 
 /**
@@ -43,7 +46,82 @@ import {
 
 export const GATEWAY_RECONCILE_JOB = 'payment.reconcile-gateway'
 
-export const GATEWAY_LABELS: Record<string, string> = { paytm: 'Paytm', razorpay: 'Razorpay' }
+export const GATEWAY_LABELS: Record<string, string> = {
+  paytm: 'Paytm',
+  razorpay: 'Razorpay',
+  phonepe: 'PhonePe',
+}
+
+/** A gateway could not start the payment; the order is failed and the buyer may try another way. */
+export class PaymentStartError extends Error {
+  override name = 'PaymentStartError'
+  constructor(
+    message: string,
+    readonly orderId: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+  }
+}
+
+/**
+ * Checkout at a gateway on this workflow: our order (price from the database) and its first
+ * reconciliation check in one transaction, then, outside it (no database lock held across the
+ * network), the gateway's own order through `start`, whose id is recorded on our order. If the
+ * gateway cannot start the payment, our order is marked failed and PaymentStartError thrown.
+ */
+export async function startGatewayCheckout<Started extends { gatewayOrderId: string | null }>(
+  db: DB,
+  gateway: { id: string; testMode: boolean },
+  input: StartCheckoutInput,
+  start: (order: GatewayOrder) => Promise<Started>,
+  options: { now?: () => Date; log?: (line: string) => void } = {},
+): Promise<{ order: Order; accessToken: string; started: Started }> {
+  const now = options.now ?? (() => new Date())
+  const label = GATEWAY_LABELS[gateway.id] ?? gateway.id
+  const created = await createOrder(
+    db,
+    {
+      productId: input.productId,
+      customer: input.customer,
+      userId: input.userId ?? null,
+      gateway: gateway.id,
+      testMode: gateway.testMode,
+      paymentLink: input.paymentLink ?? null,
+      actor: input.actor,
+    },
+    {
+      now: () => now().getTime(),
+      async prepare(trx, order) {
+        // Written with the order: a buyer who pays and never comes back is still found.
+        await enqueueJob(trx, GATEWAY_RECONCILE_JOB, gatewayReconcilePayload(order.id, 1, true), {
+          runAt: new Date(new Date(order.createdAt).getTime() + reconcileDelayMs(1)),
+        })
+      },
+    },
+  )
+  const order = created.order
+  try {
+    const started = await start(gatewayOrderOf(order))
+    if (started.gatewayOrderId) await setGatewayOrderId(db, order.id, started.gatewayOrderId)
+    return {
+      order: { ...order, gatewayOrderId: started.gatewayOrderId ?? order.gatewayOrderId },
+      accessToken: created.accessToken,
+      started,
+    }
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error)
+    ;(options.log ?? console.log)(`[payments] ${order.id}: ${label} order not created: ${reason}`)
+    await markOrderFailed(
+      db,
+      order.id,
+      { status: 'NOT_STARTED', respCode: 'order_create_failed', respMsg: reason.slice(0, 500) },
+      { message: `${label} could not start the payment`, actor: 'gateway', data: { reason } },
+      now(),
+    )
+    throw new PaymentStartError(reason, order.id, { cause: error })
+  }
+}
 
 export interface Decision {
   outcome: PaymentOutcome

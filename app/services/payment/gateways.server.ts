@@ -8,12 +8,14 @@ import { resolvePaytmSetup } from './config.server'
 import { startPaytmCheckout, type StartCheckoutInput } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
 import { startRazorpayCheckout } from './razorpay-flow.server'
+import { resolvePhonePeSetup } from './phonepe-config.server'
+import { startPhonePeCheckout } from './phonepe-flow.server'
 
 /**
  * The gateways a buyer may pay through right now, in the order checkout offers them
  * (docs/payments.md, "Choosing how to pay"), and starting a payment at one of them.
  */
-export const CHECKOUT_GATEWAYS = ['razorpay', 'paytm'] as const
+export const CHECKOUT_GATEWAYS = ['razorpay', 'phonepe', 'paytm'] as const
 export type CheckoutGatewayId = (typeof CHECKOUT_GATEWAYS)[number]
 
 export interface CheckoutGateway {
@@ -26,12 +28,13 @@ export interface CheckoutGateway {
 
 const LABELS: Record<CheckoutGatewayId, string> = {
   razorpay: 'UPI, cards, netbanking — Razorpay',
+  phonepe: 'UPI, cards, netbanking — PhonePe',
   paytm: 'UPI, cards, wallet — Paytm',
 }
 
 /** Gateways checkout may use, in the shop's order of the Gateways page. */
 export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGateway[]> {
-  const [rows, paytm, razorpay] = await Promise.all([
+  const [rows, paytm, razorpay, phonepe] = await Promise.all([
     db
       .selectFrom('paymentGateway')
       .select(['type'])
@@ -40,10 +43,12 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
       .execute(),
     resolvePaytmSetup(db, env),
     resolveRazorpaySetup(db, env),
+    resolvePhonePeSetup(db, env),
   ])
   const setups: Partial<Record<CheckoutGatewayId, { testMode: boolean }>> = {}
   if (paytm) setups.paytm = paytm
   if (razorpay) setups.razorpay = razorpay
+  if (phonepe) setups.phonepe = phonepe
   const order: CheckoutGatewayId[] = []
   for (const row of rows)
     if (
@@ -52,7 +57,8 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
     )
       order.push(row.type as CheckoutGatewayId)
   // A gateway configured only by the environment (or Paytm's simulator) comes after the records.
-  for (const id of ['paytm', 'razorpay'] as const) if (!order.includes(id)) order.push(id)
+  for (const id of ['paytm', 'razorpay', 'phonepe'] as const)
+    if (!order.includes(id)) order.push(id)
   return order
     .filter((id) => setups[id])
     .map((id) => ({ id, label: LABELS[id], testMode: setups[id]!.testMode }))
@@ -61,6 +67,7 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
 export type StartedPayment =
   | { kind: 'form'; order: Order; accessToken: string; form: ProcessTransactionForm }
   | { kind: 'razorpay'; order: Order; accessToken: string; checkout: RazorpayCheckout }
+  | { kind: 'redirect'; order: Order; accessToken: string; url: string }
 
 /**
  * Starts a payment at one gateway. Returns null when that gateway is switched off; throws
@@ -82,6 +89,17 @@ export async function startPayment(
       order: started.order,
       accessToken: started.accessToken,
       checkout: started.checkout,
+    }
+  }
+  if (gateway === 'phonepe') {
+    const setup = await resolvePhonePeSetup(db, env)
+    if (!setup) return null
+    const started = await startPhonePeCheckout(db, setup, env.APP_SECRET, input)
+    return {
+      kind: 'redirect',
+      order: started.order,
+      accessToken: started.accessToken,
+      url: started.redirectUrl,
     }
   }
   const setup = await resolvePaytmSetup(db, env)

@@ -6,6 +6,8 @@ import { gatewayJobHandlers } from './gateway-flow.server'
 import { paymentJobHandlers } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
 import { razorpayReconciler } from './razorpay-flow.server'
+import { resolvePhonePeSetup } from './phonepe-config.server'
+import { phonePeReconciler } from './phonepe-flow.server'
 
 /** The payment jobs (reconciliation) as the app's job runner registers them. */
 export function paymentJobs(db: DB): JobHandlers {
@@ -13,9 +15,16 @@ export function paymentJobs(db: DB): JobHandlers {
     ...paymentJobHandlers(db, { resolveSetup: () => resolvePaytmSetup(db, getEnv()) }),
     ...gatewayJobHandlers(db, {
       async resolveGateway(gateway) {
-        if (gateway !== 'razorpay') return null
-        const setup = await resolveRazorpaySetup(db, getEnv())
-        return setup ? razorpayReconciler(setup) : null
+        const env = getEnv()
+        if (gateway === 'razorpay') {
+          const setup = await resolveRazorpaySetup(db, env)
+          return setup ? razorpayReconciler(setup) : null
+        }
+        if (gateway === 'phonepe') {
+          const setup = await resolvePhonePeSetup(db, env)
+          return setup ? phonePeReconciler(db, setup, env.APP_SECRET) : null
+        }
+        return null
       },
     }),
   }

@@ -1,17 +1,13 @@
 import {
   appendOrderEvent,
-  createOrder,
   getOrder,
   getOrderByGatewayOrderId,
-  markOrderFailed,
-  setGatewayOrderId,
   SETTLED_STATUSES,
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
 import { claimWebhookEvent, releaseWebhookEvent } from '~/data/payment-webhook.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob } from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
 import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
 import {
@@ -25,13 +21,13 @@ import {
 } from '~/lib/payments/razorpay.server'
 import {
   applyGatewayStatus,
-  GATEWAY_RECONCILE_JOB,
   gatewayOrderOf,
-  gatewayReconcilePayload,
+  PaymentStartError,
   scheduleGatewayCheck,
+  startGatewayCheckout,
   type ReconcilingGateway,
 } from './gateway-flow.server'
-import { reconcileDelayMs, type PaymentOutcome, type StartCheckoutInput } from './paytm-flow.server'
+import { type PaymentOutcome, type StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
 
 /**
@@ -56,17 +52,7 @@ export interface RazorpayFlowOptions extends RazorpayRequestOptions {
 
 const defaultLog = (line: string) => console.log(line)
 
-/** Razorpay could not start the payment; the order is failed and the buyer may try another way. */
-export class PaymentStartError extends Error {
-  override name = 'PaymentStartError'
-  constructor(
-    message: string,
-    readonly orderId: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options)
-  }
-}
+export { PaymentStartError }
 
 export interface StartedRazorpayCheckout {
   order: Order
@@ -97,49 +83,21 @@ export async function startRazorpayCheckout(
   input: StartCheckoutInput,
   options: RazorpayFlowOptions = {},
 ): Promise<StartedRazorpayCheckout> {
-  const now = options.now ?? (() => new Date())
-  const created = await createOrder(
+  const client = razorpayClient(setup, options)
+  const { order, accessToken, started } = await startGatewayCheckout(
     db,
-    {
-      productId: input.productId,
-      customer: input.customer,
-      userId: input.userId ?? null,
-      gateway: 'razorpay',
-      testMode: setup.testMode,
-      paymentLink: input.paymentLink ?? null,
-      actor: input.actor,
+    { id: 'razorpay', testMode: setup.testMode },
+    input,
+    async (gatewayOrder) => {
+      const checkout = await client.startPayment(gatewayOrder)
+      return { ...checkout, gatewayOrderId: checkout.razorpayOrderId }
     },
-    {
-      now: () => now().getTime(),
-      async prepare(trx, order) {
-        // Written with the order: a buyer who pays and never comes back is still found.
-        await enqueueJob(trx, GATEWAY_RECONCILE_JOB, gatewayReconcilePayload(order.id, 1, true), {
-          runAt: new Date(new Date(order.createdAt).getTime() + reconcileDelayMs(1)),
-        })
-      },
-    },
+    options,
   )
-  const order = created.order
-  try {
-    // Outside the order's transaction: no database lock is held across the network call.
-    const started = await razorpayClient(setup, options).startPayment(gatewayOrderOf(order))
-    await setGatewayOrderId(db, order.id, started.razorpayOrderId)
-    return {
-      order: { ...order, gatewayOrderId: started.razorpayOrderId },
-      accessToken: created.accessToken,
-      checkout: { script: started.script, options: started.options },
-    }
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error)
-    ;(options.log ?? defaultLog)(`[payments] ${order.id}: Razorpay order not created: ${reason}`)
-    await markOrderFailed(
-      db,
-      order.id,
-      { status: 'NOT_STARTED', respCode: 'order_create_failed', respMsg: reason.slice(0, 500) },
-      { message: 'Razorpay could not start the payment', actor: 'gateway', data: { reason } },
-      now(),
-    )
-    throw new PaymentStartError(reason, order.id, { cause: error })
+  return {
+    order,
+    accessToken,
+    checkout: { script: started.script, options: started.options },
   }
 }
 

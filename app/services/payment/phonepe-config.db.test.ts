@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { saveGateway } from '~/data/gateway.server'
+import type { Env } from '~/lib/env.server'
+import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { submitForm } from '../../../tests/helpers/forms'
+import { checkoutGateways } from './gateways.server'
+import { phonePeSimulatorCredentials, resolvePhonePeSetup } from './phonepe-config.server'
+
+/** Which PhonePe the shop uses, and whether checkout offers it, on both engines. */
+let t: TestDb
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(async () => {
+  await t.destroy()
+})
+
+const SECRET = 'q'.repeat(64)
+const env = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env
+
+function save(mode: 'add' | 'edit', values: Record<string, string>) {
+  const parsed = submitForm(gatewaySchema, { name: 'PhonePe', type: 'phonepe', ...values })
+  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
+  return saveGateway(t.db, SECRET, { mode, id: 'phonepe', ...gatewayFormData(parsed.data) })
+}
+
+describe('PhonePe configuration', () => {
+  it('is off without a record', async () => {
+    expect(await resolvePhonePeSetup(t.db, env)).toBeNull()
+    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).not.toContain('phonepe')
+  })
+
+  it('a record in testing without credentials is the built-in simulator, offered at checkout', async () => {
+    expect(await save('add', { status: 'testing' })).toEqual({ ok: true, id: 'phonepe' })
+    const setup = await resolvePhonePeSetup(t.db, env)
+    expect(setup).toMatchObject({ source: 'simulator', testMode: true })
+    expect(setup?.config.pgHost).toBe('https://shop.example.in/__simulator/phonepe')
+    expect(setup?.config.clientId).toBe(phonePeSimulatorCredentials(SECRET).clientId)
+    expect(phonePeSimulatorCredentials('z'.repeat(64)).clientSecret).not.toBe(
+      setup?.config.clientSecret,
+    )
+    expect(setup?.returnUrl('ORD_1_2')).toBe(
+      'https://shop.example.in/api/payments/phonepe/return?order=ORD_1_2',
+    )
+    const offered = await checkoutGateways(t.db, env)
+    expect(offered.find((g) => g.id === 'phonepe')).toMatchObject({ testMode: true })
+  })
+
+  it('credentials make it the real PhonePe on its hosts; inactive turns it off', async () => {
+    expect(
+      await save('edit', {
+        status: 'active',
+        clientId: 'M22TESTCLIENT',
+        clientSecret: 'secret-1',
+        clientVersion: '2',
+        environment: 'production',
+        webhookUsername: 'hook',
+        webhookPassword: 'pass',
+      }),
+    ).toEqual({ ok: true, id: 'phonepe' })
+    const setup = await resolvePhonePeSetup(t.db, env)
+    expect(setup).toMatchObject({
+      source: 'gateway',
+      testMode: false,
+      config: {
+        clientId: 'M22TESTCLIENT',
+        clientSecret: 'secret-1',
+        clientVersion: '2',
+        webhookUsername: 'hook',
+        webhookPassword: 'pass',
+        pgHost: 'https://api.phonepe.com/apis/pg',
+        oauthHost: 'https://api.phonepe.com/apis/identity-manager',
+      },
+    })
+    // A secret that cannot be decrypted (APP_SECRET changed) is no PhonePe, never the simulator.
+    expect(await resolvePhonePeSetup(t.db, { ...env, APP_SECRET: 'r'.repeat(64) })).toBeNull()
+    await save('edit', { status: 'inactive' })
+    expect(await resolvePhonePeSetup(t.db, env)).toBeNull()
+  })
+
+  it('PHONEPE_* from the environment win, PHONEPE_HOST points at a simulator', async () => {
+    const setup = await resolvePhonePeSetup(t.db, {
+      ...env,
+      PHONEPE_CLIENT_ID: 'ENVCLIENT',
+      PHONEPE_CLIENT_SECRET: 'env-secret',
+      PHONEPE_HOST: 'http://127.0.0.1:4300',
+    })
+    expect(setup).toMatchObject({
+      source: 'environment',
+      testMode: false,
+      config: {
+        clientId: 'ENVCLIENT',
+        clientVersion: '1',
+        pgHost: 'http://127.0.0.1:4300',
+        oauthHost: 'http://127.0.0.1:4300',
+      },
+    })
+  })
+
+  it('refuses bad settings with a message', () => {
+    const parsed = submitForm(gatewaySchema, {
+      name: 'PhonePe',
+      type: 'phonepe',
+      status: 'testing',
+      clientId: 'has space',
+      clientVersion: 'v1',
+      environment: 'staging',
+      webhookUsername: 'a:b',
+    })
+    expect(parsed.errors).toMatchObject({
+      clientId: expect.anything(),
+      clientVersion: expect.anything(),
+      environment: expect.anything(),
+      webhookUsername: expect.anything(),
+    })
+  })
+})

@@ -1,0 +1,398 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { phonePeHosts, webhookAuthorization } from '~/lib/payments/phonepe.server'
+import {
+  phonePeControl,
+  simulatePhonePePayment,
+  startPhonePeSimulator,
+  type RunningPhonePeSimulator,
+} from '../../../simulators/phonepe/testing'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
+import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers, PaymentStartError } from './gateway-flow.server'
+import { reconcileDelayMs } from './paytm-flow.server'
+import type { PhonePeSetup } from './phonepe-config.server'
+import {
+  handlePhonePeReturn,
+  handlePhonePeWebhook,
+  phonePeReconciler,
+  startPhonePeCheckout,
+  type StartedPhonePeCheckout,
+} from './phonepe-flow.server'
+
+/**
+ * The PhonePe flow against the local PhonePe simulator (over HTTP) and the real database, on
+ * SQLite and on PostgreSQL. Webhooks the simulator sends are captured; the tests deliver their
+ * own, authorised as PhonePe does, to control order and repetition.
+ */
+const APP_SECRET = 'p'.repeat(64)
+const RETURN = 'http://127.0.0.1:9/api/payments/phonepe/return'
+let t: TestDb
+let sim: RunningPhonePeSimulator
+let setup: PhonePeSetup
+let productId: string
+const quiet = { log: () => {} }
+const sent: { body: string; headers: Headers }[] = []
+
+beforeAll(async () => {
+  t = await createTestDb()
+  sim = await startPhonePeSimulator({
+    webhookUrl: 'http://shop.test/api/payments/phonepe/webhook',
+    fetch: (async (_url: RequestInfo | URL, init?: RequestInit) => {
+      sent.push({ body: String(init?.body), headers: new Headers(init?.headers) })
+      return new Response('ok')
+    }) as typeof fetch,
+  })
+  setup = {
+    config: {
+      clientId: sim.clientId,
+      clientSecret: sim.clientSecret,
+      clientVersion: sim.clientVersion,
+      webhookUsername: sim.webhookUsername,
+      webhookPassword: sim.webhookPassword,
+      ...phonePeHosts('sandbox', sim.url),
+    },
+    returnUrl: (orderId) => `${RETURN}?order=${orderId}`,
+    source: 'environment',
+    testMode: false,
+  }
+  productId = (await makeProduct(t.db, { price: 149_900 })).id
+})
+afterAll(async () => {
+  await sim.close()
+  await t.destroy()
+})
+afterEach(async () => {
+  await phonePeControl(sim, 'outage', { enabled: false })
+})
+
+const checkout = (id = productId): Promise<StartedPhonePeCheckout> =>
+  startPhonePeCheckout(t.db, setup, APP_SECRET, { productId: id, customer: BUYER }, quiet)
+
+async function order(id: string): Promise<Order> {
+  const found = await getOrder(t.db, id)
+  if (!found) throw new Error(`no order ${id}`)
+  return found
+}
+
+/** A return visit a little later than the last one (a visit asks at most every few seconds). */
+let clock = Date.now()
+const later = () => {
+  clock += 10_000
+  return { ...quiet, now: () => new Date(clock) }
+}
+
+const authorised = () =>
+  new Headers({
+    'Content-Type': 'application/json',
+    Authorization: webhookAuthorization(sim.webhookUsername, sim.webhookPassword),
+  })
+
+function webhookBody(
+  merchantOrderId: string,
+  event = 'checkout.order.completed',
+  amount = 149_900,
+) {
+  return JSON.stringify({
+    event,
+    payload: { merchantOrderId, orderId: 'OMO0', state: 'COMPLETED', amount },
+  })
+}
+
+async function runJobs(at: Date) {
+  const handlers = gatewayJobHandlers(t.db, {
+    resolveGateway: async () => phonePeReconciler(t.db, setup, APP_SECRET, quiet),
+    now: () => at,
+    log: () => {},
+  })
+  for (
+    let i = 0;
+    i < 5 && (await runDueJobs(t.db, handlers, { now: at, workerId: 'test', log: () => {} })) > 0;
+    i++
+  );
+}
+
+describe('PhonePe checkout', () => {
+  it('creates our order and a PhonePe order for the database price, merchantOrderId = our id', async () => {
+    const started = await checkout()
+    expect(started.order.gatewayOrderId).toMatch(/^OMO/)
+    expect((await order(started.order.id)).gatewayOrderId).toBe(started.order.gatewayOrderId)
+    expect(started.order.amount).toBe(149_900)
+    expect(started.redirectUrl.startsWith(`${sim.url}/pay/`)).toBe(true)
+    // The first reconciliation check is written with the order.
+    const jobs = await t.db
+      .selectFrom('job')
+      .select(['type', 'runAt'])
+      .where('type', '=', GATEWAY_RECONCILE_JOB)
+      .where('payload', 'like', `%${started.order.id}%`)
+      .execute()
+    expect(jobs).toHaveLength(1)
+    expect(Date.parse(jobs[0]!.runAt) - Date.parse(started.order.createdAt)).toBe(
+      reconcileDelayMs(1),
+    )
+  })
+
+  it('keeps one token for every process in the database, encrypted', async () => {
+    const rows = await t.db.selectFrom('gatewayToken').selectAll().execute()
+    expect(rows).toHaveLength(1)
+    expect(rows[0]!.gateway).toBe('phonepe')
+    const before = (await phonePeControl(sim, 'counters')).body as { tokensIssued: number }
+    await checkout()
+    await checkout()
+    const after = (await phonePeControl(sim, 'counters')).body as { tokensIssued: number }
+    expect(after.tokensIssued).toBe(before.tokensIssued)
+    expect(JSON.stringify(rows[0])).not.toMatch(/"token":"[A-Za-z0-9_-]{43}"/)
+  })
+
+  it('PhonePe unreachable: our order is failed and the buyer may try another way', async () => {
+    await phonePeControl(sim, 'outage', { enabled: true })
+    const error = await checkout().catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(PaymentStartError)
+    expect((await order((error as PaymentStartError).orderId)).status).toBe('failed')
+  })
+})
+
+describe('the return from PhonePe (unsigned: the status API decides)', () => {
+  it('success: paid once, with PhonePe transaction id and exact amount', async () => {
+    const started = await checkout()
+    const back = await simulatePhonePePayment(started.redirectUrl, 'success')
+    expect(back).toBe(`${RETURN}?order=${started.order.id}`)
+    const result = await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later())
+    expect(result).toMatchObject({ kind: 'handled', outcome: 'paid', status: 'paid' })
+    const paid = await order(started.order.id)
+    expect(paid.gatewayTxnId).toMatch(/^OM/)
+    expect(paid.paidAmount).toBe(149_900)
+    // Again (a reload): nothing changes.
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+    ).toMatchObject({ outcome: 'unchanged', status: 'paid' })
+  })
+
+  it('failure: failed from the status API', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'failure')
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+    ).toMatchObject({ outcome: 'failed', status: 'failed' })
+    expect((await order(started.order.id)).gatewayRespCode).toBe('PAYMENT_DECLINED')
+  })
+
+  it('a return before paying changes nothing; an unknown order is unknown', async () => {
+    const started = await checkout()
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+    ).toMatchObject({ status: 'pending' })
+    expect(await handlePhonePeReturn(t.db, setup, APP_SECRET, 'ORD_0_999', later())).toEqual({
+      kind: 'unknown-order',
+    })
+    expect(await handlePhonePeReturn(t.db, setup, APP_SECRET, '../../etc', later())).toEqual({
+      kind: 'unknown-order',
+    })
+  })
+
+  it('pending, then settled at PhonePe: reconciled by the background job', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'pending')
+    const at = later().now()
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, {
+        ...quiet,
+        now: () => at,
+      }),
+    ).toMatchObject({ outcome: 'pending', status: 'pending' })
+    // PhonePe settles it; its webhook is lost: the job finds it.
+    await phonePeControl(sim, 'settle', {
+      merchantOrderId: started.order.id,
+      state: 'COMPLETED',
+      webhook: false,
+    })
+    await runJobs(new Date(at.getTime() + 60_000))
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+
+  it('status API down: nothing changes and a check is scheduled', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'success')
+    await phonePeControl(sim, 'outage', { enabled: true })
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+    ).toMatchObject({ outcome: 'unconfirmed', status: 'pending' })
+    const jobs = await t.db
+      .selectFrom('job')
+      .select('id')
+      .where('type', '=', GATEWAY_RECONCILE_JOB)
+      .where('payload', 'like', `%${started.order.id}%`)
+      .execute()
+    expect(jobs.length).toBe(2)
+    await phonePeControl(sim, 'outage', { enabled: false })
+    await runJobs(new Date(clock + 60_000))
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+})
+
+describe('PhonePe webhooks', () => {
+  it('the simulator authorises its webhooks with SHA-256 of username:password', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'success')
+    let hook: { body: string; headers: Headers } | undefined
+    for (let i = 0; i < 100 && !hook; i++) {
+      hook = sent.find((w) => w.body.includes(`"merchantOrderId":"${started.order.id}"`))
+      if (!hook) await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+    expect(hook).toBeDefined()
+    expect(hook!.headers.get('authorization')).toBe(
+      webhookAuthorization(sim.webhookUsername, sim.webhookPassword),
+    )
+    expect(
+      await handlePhonePeWebhook(t.db, setup, APP_SECRET, hook!.body, hook!.headers, quiet),
+    ).toMatchObject({ kind: 'handled', outcome: 'paid' })
+  })
+
+  it('refuses a webhook without the right Authorization, and changes nothing', async () => {
+    const started = await checkout()
+    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    const body = webhookBody(started.order.id)
+    for (const header of [
+      undefined,
+      webhookAuthorization(sim.webhookUsername, 'wrong'),
+      `SHA256 ${webhookAuthorization(sim.webhookUsername, sim.webhookPassword)}`,
+    ]) {
+      const headers = new Headers(header ? { Authorization: header } : {})
+      expect(await handlePhonePeWebhook(t.db, setup, APP_SECRET, body, headers, quiet)).toEqual({
+        kind: 'rejected',
+        reason: 'unauthorised',
+      })
+    }
+    expect((await order(started.order.id)).status).toBe('pending')
+    expect(await listOrderEvents(t.db, started.order.id)).toHaveLength(1)
+  })
+
+  it('an event for an unknown order changes nothing', async () => {
+    expect(
+      await handlePhonePeWebhook(
+        t.db,
+        setup,
+        APP_SECRET,
+        webhookBody('ORD_0_404'),
+        authorised(),
+        quiet,
+      ),
+    ).toEqual({ kind: 'unknown-order' })
+  })
+
+  it('the body proves nothing: a "completed" event for an unpaid order is checked and ignored', async () => {
+    const started = await checkout()
+    expect(
+      await handlePhonePeWebhook(
+        t.db,
+        setup,
+        APP_SECRET,
+        webhookBody(started.order.id),
+        authorised(),
+        quiet,
+      ),
+    ).toMatchObject({ kind: 'handled', outcome: 'pending' })
+    expect((await order(started.order.id)).status).toBe('pending')
+  })
+
+  it('a tampered amount is never paid, and warns once', async () => {
+    const started = await checkout()
+    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(sim, 'tamper', { merchantOrderId: started.order.id, amount: 100 })
+    for (let i = 0; i < 2; i++)
+      expect(
+        await handlePhonePeWebhook(
+          t.db,
+          setup,
+          APP_SECRET,
+          webhookBody(started.order.id, undefined, 100),
+          authorised(),
+          quiet,
+        ),
+      ).toMatchObject({ kind: 'handled', outcome: 'amount-mismatch' })
+    expect(
+      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+    ).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
+    expect((await order(started.order.id)).status).toBe('pending')
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.filter((e) => e.type === 'amount_mismatch')).toHaveLength(1)
+  })
+
+  it('status API down: answered unconfirmed (PhonePe delivers again), a check is due', async () => {
+    const started = await checkout()
+    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(sim, 'outage', { enabled: true })
+    expect(
+      await handlePhonePeWebhook(
+        t.db,
+        setup,
+        APP_SECRET,
+        webhookBody(started.order.id),
+        authorised(),
+        quiet,
+      ),
+    ).toEqual({ kind: 'unconfirmed', orderId: started.order.id })
+    expect((await order(started.order.id)).status).toBe('pending')
+    await phonePeControl(sim, 'outage', { enabled: false })
+    expect(
+      await handlePhonePeWebhook(
+        t.db,
+        setup,
+        APP_SECRET,
+        webhookBody(started.order.id),
+        authorised(),
+        quiet,
+      ),
+    ).toMatchObject({ outcome: 'paid' })
+  })
+
+  it('out of order: a late "failed" event never undoes a payment', async () => {
+    const started = await checkout()
+    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    const completed = webhookBody(started.order.id)
+    const failed = webhookBody(started.order.id, 'checkout.order.failed')
+    expect(
+      await handlePhonePeWebhook(t.db, setup, APP_SECRET, completed, authorised(), quiet),
+    ).toMatchObject({ outcome: 'paid' })
+    expect(
+      await handlePhonePeWebhook(t.db, setup, APP_SECRET, failed, authorised(), quiet),
+    ).toMatchObject({ outcome: 'unchanged' })
+    expect((await order(started.order.id)).status).toBe('paid')
+  })
+
+  it('50 concurrent duplicate webhooks for 10 orders deliver 10 items', async () => {
+    const items = Array.from({ length: 12 }, (_, i) => `PHONEPE-KEY-${i}`)
+    const stocked = await makeStockedProduct(t.db, APP_SECRET, items, { price: 149_900 })
+    const orders: StartedPhonePeCheckout[] = []
+    for (let i = 0; i < 10; i++) orders.push(await checkout(stocked.id))
+    for (const started of orders)
+      await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    const deliveries: Promise<{ kind: string; outcome?: string }>[] = []
+    for (const started of orders) {
+      const completed = webhookBody(started.order.id)
+      // PhonePe delivers again when unsure; the same event several times, all at once.
+      for (let k = 0; k < 5; k++)
+        deliveries.push(
+          handlePhonePeWebhook(t.db, setup, APP_SECRET, completed, authorised(), quiet),
+        )
+    }
+    expect(deliveries).toHaveLength(50)
+    const results = await Promise.all(deliveries)
+    expect(results.filter((r) => r.outcome === 'paid')).toHaveLength(10)
+    expect(results.every((r) => r.kind === 'handled')).toBe(true)
+    const delivered = await t.db
+      .selectFrom('stockItem')
+      .select(['orderId'])
+      .where('productId', '=', stocked.id)
+      .where('status', '!=', 'available')
+      .execute()
+    expect(delivered).toHaveLength(10)
+    expect(new Set(delivered.map((d) => d.orderId)).size).toBe(10)
+    for (const started of orders) {
+      const events = await listOrderEvents(t.db, started.order.id)
+      expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+      expect((await order(started.order.id)).status).not.toBe('pending')
+    }
+  })
+})

@@ -160,6 +160,7 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       'checkoutEmail',
       'orderTokenIp',
       'reviewUser',
+      'reviewVoteUser',
       'wishlistUser',
     ] as const) {
       expect(RATE_LIMIT_POLICIES[name].limit, name).toBeGreaterThan(0)

@@ -55,8 +55,10 @@ export const RATE_LIMIT_POLICIES = {
   orderTokenIp: { limit: 30, windowSeconds: 15 * 60 },
   /** Password checks before deleting an account, per user (guessing a left-open session's password). */
   accountDeleteUser: { limit: 10, windowSeconds: 15 * 60 },
-  /** Reviews written by one user. */
+  /** Reviews written or changed by one user. */
   reviewUser: { limit: 10, windowSeconds: 60 * 60 },
+  /** "Helpful" votes by one user. */
+  reviewVoteUser: { limit: 120, windowSeconds: 60 * 60 },
   /** Wishlist additions and removals by one user. */
   wishlistUser: { limit: 120, windowSeconds: 60 * 60 },
 } as const satisfies Record<string, RateLimitRule | BackoffRule>

@@ -285,6 +285,45 @@ test("nobody reviews without a delivered order of their own, or changes someone 
   await context.close()
 })
 
+test('a buyer who keeps rewriting a review is slowed down, and the last refused text is not saved', async ({
+  browser,
+  app,
+  db,
+}) => {
+  test.skip(!orderId, 'needs the review of the first test')
+  const buyer = await browser.newContext({ baseURL: app.url, javaScriptEnabled: false })
+  const page = await buyer.newPage()
+  await page.goto('/login')
+  await page.getByLabel('Email').fill(buyerEmail)
+  await page.getByLabel('Password').fill(PASSWORD)
+  await page.getByRole('button', { name: 'Log in' }).click()
+  await expect(page).not.toHaveURL(/\/login/)
+
+  // Ten reviews or changes an hour per user (reviewUser in app/lib/rate-limit.server.ts); the
+  // earlier tests used two of them.
+  const statuses: number[] = []
+  for (let n = 0; n < 12; n += 1) {
+    const answer = await page.request.post(`/orders/${orderId}`, {
+      form: { intent: 'review', rating: '5', title: '', body: `Rewritten once more, take ${n}.` },
+      maxRedirects: 0,
+    })
+    statuses.push(answer.status())
+    if (answer.status() === 429) {
+      expect(answer.headers()['retry-after']).toMatch(/^\d+$/)
+      expect(await answer.text()).toContain('Too many attempts. Please wait')
+    }
+  }
+  expect(statuses.filter((status) => status === 303).length).toBe(8)
+  expect(statuses.slice(8)).toEqual([429, 429, 429, 429])
+  const stored = await db
+    .selectFrom('review')
+    .select('body')
+    .where('orderId', '=', orderId)
+    .executeTakeFirstOrThrow()
+  expect(stored.body).toBe('Rewritten once more, take 7.')
+  await buyer.close()
+})
+
 test('the back office hides a review with a reason, audit logged, and shows it again', async ({
   page,
   db,

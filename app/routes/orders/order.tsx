@@ -35,7 +35,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
-import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
   ORDER_PAGE_HEADERS,
@@ -212,6 +212,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           }),
         },
         { status: 403, headers: ORDER_PAGE_HEADERS },
+      )
+    const hit = await hitPolicy(db, 'reviewUser', user.id)
+    if (!hit.allowed)
+      return data<ActionResult>(
+        {
+          intent: 'review',
+          result: submission.reply({
+            formErrors: [tooManyAttemptsMessage(hit.retryAfterSeconds)],
+          }),
+        },
+        {
+          status: 429,
+          headers: {
+            ...ORDER_PAGE_HEADERS,
+            'Retry-After': String(Math.ceil(hit.retryAfterSeconds)),
+          },
+        },
       )
     const saved = await saveReview(db, user, order.id, submission.value)
     if (!saved.ok)

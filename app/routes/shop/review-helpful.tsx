@@ -4,6 +4,7 @@ import { buttonVariants } from '~/components/ui/button'
 import { addHelpfulVote } from '~/data/review.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
+import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { safeRedirect } from '~/lib/safe-redirect'
 import { getUser } from '~/services/auth.server'
 import type { Route } from './+types/review-helpful'
@@ -30,6 +31,12 @@ export async function action({ request, params }: Route.ActionArgs) {
   }
   const reviewId = params.reviewId
   const { db } = services()
+  const hit = await hitPolicy(db, 'reviewVoteUser', user.id)
+  if (!hit.allowed)
+    return data(
+      { error: tooManyAttemptsMessage(hit.retryAfterSeconds) },
+      { status: 429, headers: { 'Retry-After': String(Math.ceil(hit.retryAfterSeconds)) } },
+    )
   const vote = reviewId.length <= 64 ? await addHelpfulVote(db, reviewId, user.id) : null
   if (!vote || vote.result === 'not-found') return data({ error: REVIEW_GONE }, { status: 404 })
   // Voting on one's own review is refused (the page offers no button for it); nothing changes.

@@ -21,6 +21,7 @@ export interface Database {
   paymentLink: PaymentLinkTable
   paymentGateway: PaymentGatewayTable
   paymentWebhookEvent: PaymentWebhookEventTable
+  orderRefund: OrderRefundTable
   stockItem: StockItemTable
   orderAccessToken: OrderAccessTokenTable
   orderReport: OrderReportTable
@@ -241,6 +242,28 @@ export interface PaymentWebhookEventTable {
   event: string
   orderId: string | null
   receivedAt: string
+}
+
+export type OrderRefundStatus = 'requested' | 'pending' | 'processed' | 'failed'
+
+/** A refund asked of a gateway's refund API; the id is also the idempotency key sent to it. */
+export interface OrderRefundTable {
+  id: string
+  orderId: string
+  gateway: string
+  /** Paise. */
+  amount: number
+  reason: Generated<string>
+  status: Generated<OrderRefundStatus>
+  /** The gateway's refund id (Razorpay's rfnd_..., Paytm's refundId), unique per gateway. */
+  gatewayRefundId: string | null
+  /** The gateway's last words about the refund. */
+  gatewayMessage: string | null
+  statusChecks: Generated<number>
+  requestedBy: string
+  createdAt: string
+  updatedAt: string
+  processedAt: string | null
 }
 
 export interface PaymentGatewayTable {

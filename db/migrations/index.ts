@@ -20,6 +20,7 @@ import * as m0085 from './0085_wishlist'
 import * as m0090 from './0090_user_preferences'
 import * as m0095 from './0095_gateway_orders'
 import * as m0096 from './0096_gateway_position'
+import * as m0115 from './0115_order_refunds'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '0090_user_preferences': m0090,
   '0095_gateway_orders': m0095,
   '0096_gateway_position': m0096,
+  '0115_order_refunds': m0115,
 }

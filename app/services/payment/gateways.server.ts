@@ -2,12 +2,13 @@ import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import type { RazorpayCheckout } from '~/lib/payments/razorpay.server'
-import type { ProcessTransactionForm } from '~/lib/payments/paytm.server'
+import { paytmGateway, type ProcessTransactionForm } from '~/lib/payments/paytm.server'
 import type { Order } from '~/data/order.server'
 import { resolvePaytmSetup } from './config.server'
 import { startPaytmCheckout, type StartCheckoutInput } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
-import { startRazorpayCheckout } from './razorpay-flow.server'
+import { razorpayClient, startRazorpayCheckout } from './razorpay-flow.server'
+import type { RefundingGateway } from './refunds.server'
 
 /**
  * The gateways a buyer may pay through right now, in the order checkout offers them
@@ -93,4 +94,36 @@ export async function startPayment(
     accessToken: started.accessToken,
     form: started.prepared,
   }
+}
+
+/** Gateways whose refund API the shop calls (the order page's Refund); others are refunded by hand. */
+export const REFUND_GATEWAYS: readonly string[] = ['paytm', 'razorpay']
+
+/** The refund API of a gateway as it is configured now, or null when it is off or has none. */
+export async function refundGatewayFor(
+  db: DB,
+  env: Env,
+  gateway: string,
+): Promise<RefundingGateway | null> {
+  if (gateway === 'paytm') {
+    const setup = await resolvePaytmSetup(db, env)
+    if (!setup) return null
+    const client = paytmGateway(setup.config, { callbackUrl: setup.callbackUrl })
+    return {
+      testMode: setup.testMode,
+      refund: (request) => client.refund(request),
+      refundStatus: (query) => client.refundStatus(query),
+    }
+  }
+  if (gateway === 'razorpay') {
+    const setup = await resolveRazorpaySetup(db, env)
+    if (!setup) return null
+    const client = razorpayClient(setup)
+    return {
+      testMode: setup.testMode,
+      refund: (request) => client.refund(request),
+      refundStatus: (query) => client.refundStatus(query),
+    }
+  }
+  return null
 }

@@ -6,8 +6,10 @@ import { gatewayJobHandlers } from './gateway-flow.server'
 import { paymentJobHandlers } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
 import { razorpayReconciler } from './razorpay-flow.server'
+import { refundGatewayFor } from './gateways.server'
+import { refundJobHandlers } from './refunds.server'
 
-/** The payment jobs (reconciliation) as the app's job runner registers them. */
+/** The payment jobs (reconciliation, refunds) as the app's job runner registers them. */
 export function paymentJobs(db: DB): JobHandlers {
   return {
     ...paymentJobHandlers(db, { resolveSetup: () => resolvePaytmSetup(db, getEnv()) }),
@@ -17,6 +19,9 @@ export function paymentJobs(db: DB): JobHandlers {
         const setup = await resolveRazorpaySetup(db, getEnv())
         return setup ? razorpayReconciler(setup) : null
       },
+    }),
+    ...refundJobHandlers(db, {
+      resolveGateway: (gateway) => refundGatewayFor(db, getEnv(), gateway),
     }),
   }
 }

@@ -14,7 +14,6 @@ import {
   type OrderStatus,
 } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
-import { sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
@@ -23,6 +22,8 @@ import {
   buildProcessTransactionForm,
   fetchOrderStatus,
   GatewayUnavailableError,
+  paytmCustomerId,
+  paytmEmail,
   verifyCallback,
   type CallbackFields,
   type PaytmCallback,
@@ -82,18 +83,8 @@ const defaultLog = (line: string) => console.log(line)
 // ---------------------------------------------------------------------------------------------
 // Checkout
 
-/** Paytm's CUST_ID: letters, digits and @ ! _ $ . only. */
-export function paytmCustomerId(userId: string | null | undefined, email: string): string {
-  if (userId && /^[A-Za-z0-9]{1,60}$/.test(userId)) return `USR_${userId}`
-  return `CUST_${sha256Hex(email.toLowerCase()).slice(0, 24)}`
-}
-
-/** EMAIL is optional for Paytm: an address its rules refuse (over 50 characters, say) is left out rather than failing the payment. */
-function paytmEmail(email: string): string | null {
-  return email.length <= 50 && /^[^\s@|]+@[^\s@|]+\.[^\s@|]+$/.test(email) && !/refund/i.test(email)
-    ? email
-    : null
-}
+/** Paytm's CUST_ID and EMAIL rules live with its protocol client. */
+export { paytmCustomerId }
 
 export interface StartCheckoutInput {
   productId: string

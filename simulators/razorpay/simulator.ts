@@ -466,6 +466,13 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
       return true
     }
 
+    if (method === 'GET' && path === '/v1/orders') {
+      const count = Math.min(100, Math.max(1, Number(url.searchParams.get('count') ?? 10) || 10))
+      const items = [...orders.values()].slice(-count).reverse().map(publicOrder)
+      sendJson(res, 200, { entity: 'collection', count: items.length, items })
+      return true
+    }
+
     let match = /^\/v1\/orders\/(order_[A-Za-z0-9]+)(\/payments)?$/.exec(path)
     if (method === 'GET' && match) {
       const order = orders.get(match[1]!)

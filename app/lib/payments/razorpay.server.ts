@@ -383,6 +383,25 @@ export function fetchRazorpayRefund(
   )
 }
 
+/**
+ * GET /v1/orders?count=1 with the keys: the cheapest call that proves Razorpay accepts them
+ * (the Gateways page's Test connection). Throws GatewayRefusedError with Razorpay's words
+ * (401 'Authentication failed') or GatewayUnreachableError.
+ */
+export async function checkRazorpayKeys(
+  config: RazorpayConfig,
+  options: RazorpayRequestOptions = {},
+): Promise<void> {
+  await call(
+    config,
+    'GET',
+    '/v1/orders?count=1',
+    z.looseObject({ items: z.array(z.unknown()) }),
+    undefined,
+    options,
+  )
+}
+
 /** A refund entity in the terms every gateway shares. */
 export function refundOf(refund: RazorpayRefundEntity): GatewayRefund {
   return {

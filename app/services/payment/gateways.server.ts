@@ -2,7 +2,13 @@ import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import type { RazorpayCheckout } from '~/lib/payments/razorpay.server'
-import { paytmGateway, type ProcessTransactionForm } from '~/lib/payments/paytm.server'
+import {
+  fetchOrderStatus,
+  paytmGateway,
+  type ProcessTransactionForm,
+} from '~/lib/payments/paytm.server'
+import { GatewayRefusedError, GatewayUnreachableError } from '~/lib/payments/gateway.server'
+import { checkRazorpayKeys } from '~/lib/payments/razorpay.server'
 import type { Order } from '~/data/order.server'
 import { resolvePaytmSetup } from './config.server'
 import { startPaytmCheckout, type StartCheckoutInput } from './paytm-flow.server'
@@ -126,4 +132,67 @@ export async function refundGatewayFor(
     }
   }
   return null
+}
+
+export interface ConnectionTest {
+  ok: boolean
+  /** What the gateway answered, in its words where it gave some. */
+  message: string
+}
+
+/**
+ * The Gateways page's Test connection: one harmless call with the credentials the shop would
+ * use now. Paytm: the status API for an order id that cannot exist, signed with the merchant
+ * key; "Invalid Order ID" (334) means Paytm checked the signature and accepts the merchant,
+ * "Invalid checksum" (330) that the key is wrong. Razorpay: the Orders API with the keys.
+ */
+export async function testGatewayConnection(
+  db: DB,
+  env: Env,
+  gateway: string,
+  now = new Date(),
+): Promise<ConnectionTest> {
+  try {
+    if (gateway === 'paytm') {
+      const setup = await resolvePaytmSetup(db, env)
+      if (!setup)
+        return {
+          ok: false,
+          message: 'Paytm is inactive, or its stored key cannot be read: nothing to test.',
+        }
+      const where = setup.source === 'simulator' ? 'The built-in Paytm simulator' : 'Paytm'
+      const answer = await fetchOrderStatus(`KBTEST_${now.getTime()}`, setup.config, {
+        timeoutMs: 8000,
+      })
+      if (answer.respCode === '334')
+        return {
+          ok: true,
+          message: `${where} accepted the merchant ID and key (it answered “${answer.respMsg}” for a test order that does not exist, as expected).`,
+        }
+      return {
+        ok: false,
+        message: `${where} answered: ${answer.respMsg || answer.status} (${answer.respCode}).`,
+      }
+    }
+    if (gateway === 'razorpay') {
+      const setup = await resolveRazorpaySetup(db, env)
+      if (!setup)
+        return {
+          ok: false,
+          message: 'Razorpay is inactive, or its stored keys cannot be read: nothing to test.',
+        }
+      await checkRazorpayKeys(setup.config, { timeoutMs: 8000 })
+      const where = setup.source === 'simulator' ? 'The built-in Razorpay simulator' : 'Razorpay'
+      return { ok: true, message: `${where} accepted the key ID and secret.` }
+    }
+    return { ok: false, message: 'KeyBazaar cannot talk to this gateway yet: nothing to test.' }
+  } catch (error) {
+    if (error instanceof GatewayRefusedError) {
+      const words = error.message.replace(/^Razorpay GET \S+: /, '')
+      return { ok: false, message: `The gateway refused the credentials: ${words}` }
+    }
+    if (error instanceof GatewayUnreachableError)
+      return { ok: false, message: `The gateway could not be reached: ${error.message}` }
+    throw error
+  }
 }

@@ -145,6 +145,13 @@ const refundStatusRequestSchema = z.object({
   head: z.looseObject({ signature: z.string() }),
 })
 
+/** A v3 answer's resultInfo. */
+function resultInfo(status: string, response: { code: string; message: string }) {
+  return {
+    resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
+  }
+}
+
 function normalizeBasePath(basePath: string | undefined): string {
   if (!basePath) return ''
   const trimmed = `/${basePath}`.replace(/\/{2,}/g, '/').replace(/\/+$/, '')
@@ -450,28 +457,10 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
 
   async function v3Status(req: IncomingMessage, res: ServerResponse) {
     if (outage.v3) return sendText(res, 503, 'Service Unavailable', { 'Retry-After': '5' })
-    const json = parseJson(await readBody(req))
-    const parsed = v3StatusRequestSchema.safeParse(json?.value)
-    const resultInfo = (status: string, response: { code: string; message: string }) => ({
-      resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
-    })
-    if (!json || !parsed.success)
-      return sendV3(res, 400, resultInfo('F', RESPONSES.systemError), undefined)
-    const { mid, orderId } = parsed.data.body
-    const key = keyOf(mid)
-    // The signature covers the body exactly as sent; re-serialising is only a fallback for a
-    // body that middleware has already parsed.
-    const signedText =
-      json.text === null
-        ? JSON.stringify((json.value as { body: unknown }).body)
-        : rawJsonMember(json.text, 'body')
-    if (
-      !key ||
-      signedText === null ||
-      !verifyPaytmChecksum(signedText, key, parsed.data.head.signature)
-    ) {
-      return sendV3(res, 200, resultInfo('TXN_FAILURE', RESPONSES.invalidChecksum), key)
-    }
+    const request = await signedRequest(req, res, v3StatusRequestSchema, 'F')
+    if (!request) return
+    const { mid, orderId } = request.body
+    const key = request.key
     const txn = store.get(mid, orderId)
     if (!txn) return sendV3(res, 200, resultInfo('TXN_FAILURE', RESPONSES.invalidOrder), key)
     const fields = callbackFieldsOf(txn)
@@ -508,16 +497,17 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
     req: IncomingMessage,
     res: ServerResponse,
     schema: z.ZodType<T>,
+    /** How a malformed request is answered (the v3 status API: "F"). */
+    malformedStatus = 'TXN_FAILURE',
   ): Promise<{ body: T['body']; key: string } | null> {
     const json = parseJson(await readBody(req))
     const parsed = schema.safeParse(json?.value)
-    const resultInfo = (status: string, response: { code: string; message: string }) => ({
-      resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
-    })
     if (!json || !parsed.success) {
-      sendV3(res, 400, resultInfo('TXN_FAILURE', RESPONSES.systemError), undefined)
+      sendV3(res, 400, resultInfo(malformedStatus, RESPONSES.systemError), undefined)
       return null
     }
+    // The signature covers the body exactly as sent; re-serialising is only a fallback for a
+    // body that middleware has already parsed.
     const key = keyOf(parsed.data.body.mid)
     const signedText =
       json.text === null

@@ -28,10 +28,12 @@ import {
   GATEWAY_RECONCILE_JOB,
   gatewayOrderOf,
   gatewayReconcilePayload,
+  reconcileDelayMs,
   scheduleGatewayCheck,
+  type PaymentOutcome,
   type ReconcilingGateway,
 } from './gateway-flow.server'
-import { reconcileDelayMs, type PaymentOutcome, type StartCheckoutInput } from './paytm-flow.server'
+import type { StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
 import { confirmRefundFromGateway } from './refunds.server'
 

@@ -661,7 +661,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: 'Mark refunded',
       icon: Undo2,
       description:
-        'For a refund made outside KeyBazaar (in the gateway’s dashboard, by bank transfer): records it, sends no money. The buyer is e-mailed and no longer sees the delivered item.',
+        'For a refund made outside (in the gateway’s dashboard, by bank transfer): this records it, and KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
       submitLabel: 'Mark refunded',
       tone: page.gatewayRefund ? 'secondary' : 'danger',
       confirm: {

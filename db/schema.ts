@@ -22,6 +22,7 @@ export interface Database {
   paymentGateway: PaymentGatewayTable
   paymentWebhookEvent: PaymentWebhookEventTable
   gatewayToken: GatewayTokenTable
+  orderRefund: OrderRefundTable
   stockItem: StockItemTable
   orderAccessToken: OrderAccessTokenTable
   orderReport: OrderReportTable
@@ -254,6 +255,28 @@ export interface PaymentWebhookEventTable {
   event: string
   orderId: string | null
   receivedAt: string
+}
+
+export type OrderRefundStatus = 'requested' | 'pending' | 'processed' | 'failed'
+
+/** A refund asked of a gateway's refund API; the id is also the idempotency key sent to it. */
+export interface OrderRefundTable {
+  id: string
+  orderId: string
+  gateway: string
+  /** Paise. */
+  amount: number
+  reason: Generated<string>
+  status: Generated<OrderRefundStatus>
+  /** The gateway's refund id (Razorpay's rfnd_..., Paytm's refundId), unique per gateway. */
+  gatewayRefundId: string | null
+  /** The gateway's last words about the refund. */
+  gatewayMessage: string | null
+  statusChecks: Generated<number>
+  requestedBy: string
+  createdAt: string
+  updatedAt: string
+  processedAt: string | null
 }
 
 export interface PaymentGatewayTable {

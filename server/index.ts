@@ -176,7 +176,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   }
 
   // Without RAZORPAY_KEY_ID, the built-in Razorpay simulator answers under its path; checkout
-  // offers it only while the Gateways page has a Razorpay record in testing without keys.
+  // offers it while the Razorpay record is in testing without keys, or on a fresh install with
+  // no record and no real Paytm (app/services/payment/razorpay-config.server.ts).
   if (razorpaySimulatorMounted(env)) {
     app.use(
       RAZORPAY_SIMULATOR_PATH,

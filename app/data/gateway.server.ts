@@ -86,7 +86,7 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
 
 export async function listGateways(db: DB): Promise<GatewayView[]> {
   const [rows, totals] = await Promise.all([
-    db.selectFrom('paymentGateway').select(['id', 'name', 'type', 'status', 'config', 'secrets', 'createdAt', 'updatedAt']).orderBy('createdAt').orderBy('id').execute(),
+    db.selectFrom('paymentGateway').select(['id', 'name', 'type', 'status', 'config', 'secrets', 'createdAt', 'updatedAt']).orderBy('position').orderBy('createdAt').orderBy('id').execute(),
     gatewayTotals(db),
   ])
   return rows.map((row) => {
@@ -315,4 +315,41 @@ export async function phonePeGatewaySettings(db: DB, appSecret: string): Promise
     webhookUsername: config.webhookUsername ?? '',
     webhookPassword: read('webhookPassword'),
   }
+}
+
+/**
+ * Moves a gateway one place up or down in the order checkout offers them, renumbering every
+ * record 0, 1, 2, ... in one transaction. Returns the order before and after, or null when the
+ * gateway is unknown or already first (up) or last (down).
+ */
+export async function moveGateway(db: DB, id: string, direction: 'up' | 'down', now = new Date()): Promise<{ before: string[]; after: string[] } | null> {
+  return db.transaction().execute(async (trx) => {
+    // A write first: SQLite's write lock at once, and two admins moving at the same time take turns.
+    await trx.updateTable('paymentGateway').set((eb) => ({ position: eb.ref('position') })).execute()
+    const rows = await trx.selectFrom('paymentGateway').select('id').orderBy('position').orderBy('createdAt').orderBy('id').execute()
+    const before = rows.map((row) => row.id)
+    const index = before.indexOf(id)
+    const other = direction === 'up' ? index - 1 : index + 1
+    if (index < 0 || other < 0 || other >= before.length) return null
+    const after = [...before]
+    ;[after[index], after[other]] = [after[other]!, after[index]!]
+    const at = now.toISOString()
+    for (const [position, gatewayId] of after.entries()) {
+      await trx.updateTable('paymentGateway').set({ position, updatedAt: at }).where('id', '=', gatewayId).execute()
+    }
+    return { before, after }
+  })
+}
+
+/**
+ * Whether the Gateways page holds a real gateway: a record, not switched off, with a merchant
+ * id (Paytm), key id (Razorpay) or client id (PhonePe). Read without decrypting secrets.
+ */
+export async function storedRealGateway(db: DB): Promise<boolean> {
+  const rows = await db.selectFrom('paymentGateway').select(['type', 'status', 'config']).execute()
+  return rows.some((row) => {
+    if (row.status === 'inactive') return false
+    const config = parseObject(row.config)
+    return Boolean(config.merchantId || config.keyId || config.clientId)
+  })
 }

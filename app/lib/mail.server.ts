@@ -48,7 +48,7 @@ export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
 export const orderMailPayloadSchema = z.object({
   orderId: z.string().min(1),
   kind: z.enum(ORDER_MAIL_KINDS),
-  /** For `reply`: the shop's answer to a problem report. */
+  /** For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded. */
   message: z.string().max(5000).optional(),
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>

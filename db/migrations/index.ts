@@ -24,6 +24,7 @@ import * as m0100 from './0100_product_reviews'
 import * as m0101 from './0101_drop_typed_ratings'
 import * as m0105 from './0105_expiry_reminders'
 import * as m0110 from './0110_gateway_tokens'
+import * as m0115 from './0115_order_refunds'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '0101_drop_typed_ratings': m0101,
   '0105_expiry_reminders': m0105,
   '0110_gateway_tokens': m0110,
+  '0115_order_refunds': m0115,
 }

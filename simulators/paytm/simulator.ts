@@ -24,7 +24,9 @@ import {
   TransactionStore,
   applyOutcome,
   gatewayOf,
+  newRefundId,
   newTxnId,
+  refundedPaise,
   paytmDate,
   snapshot,
   type FinalOrPending,
@@ -51,6 +53,8 @@ export interface PaytmSimulatorOptions {
   basePath?: string
   /** How long a transaction left pending waits before the status APIs report success (default 5000). */
   settlePendingAfterMs?: number
+  /** How long a refund stays PENDING before its status says TXN_SUCCESS (default 0: at the first status request). */
+  settleRefundAfterMs?: number
   /** Serve the /__control test endpoints (default true). */
   control?: boolean
   /** The clock, for tests. */
@@ -120,6 +124,34 @@ const v3StatusRequestSchema = z.object({
   head: z.looseObject({ signature: z.string() }),
 })
 
+const refundApplyRequestSchema = z.object({
+  body: z.looseObject({
+    mid: z.string().min(1),
+    txnType: z.literal('REFUND'),
+    orderId: z.string().min(1),
+    txnId: z.string().min(1),
+    refId: z.string().min(1).max(50),
+    refundAmount: z.string().min(1),
+  }),
+  head: z.looseObject({ signature: z.string() }),
+})
+
+const refundStatusRequestSchema = z.object({
+  body: z.looseObject({
+    mid: z.string().min(1),
+    orderId: z.string().min(1),
+    refId: z.string().min(1),
+  }),
+  head: z.looseObject({ signature: z.string() }),
+})
+
+/** A v3 answer's resultInfo. */
+function resultInfo(status: string, response: { code: string; message: string }) {
+  return {
+    resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
+  }
+}
+
 function normalizeBasePath(basePath: string | undefined): string {
   if (!basePath) return ''
   const trimmed = `/${basePath}`.replace(/\/{2,}/g, '/').replace(/\/+$/, '')
@@ -162,6 +194,7 @@ function samePageSecret(expected: string, given: string | undefined): boolean {
 export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandler {
   const basePath = normalizeBasePath(options.basePath)
   const settleAfterMs = options.settlePendingAfterMs ?? 5000
+  const settleRefundAfterMs = options.settleRefundAfterMs ?? 0
   const now = options.now ?? Date.now
   const controlEnabled = options.control ?? true
   const store = new TransactionStore(settleAfterMs, now)
@@ -309,6 +342,7 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
       pendingSince: null,
       settles: true,
       pageSecret: newPageSecret(),
+      refunds: new Map(),
     }
     // A buyer who comes back to an unanswered page (back button, retry) sees the latest request.
     Object.assign(txn, {
@@ -363,7 +397,7 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
       BANKNAME: fields.BANKNAME!,
       MID: txn.mid,
       PAYMENTMODE: fields.PAYMENTMODE!,
-      REFUNDAMT: '0.00',
+      REFUNDAMT: paiseToDecimalText(refundedPaise(txn)),
       TXNDATE: fields.TXNDATE!,
     }
   }
@@ -423,28 +457,10 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
 
   async function v3Status(req: IncomingMessage, res: ServerResponse) {
     if (outage.v3) return sendText(res, 503, 'Service Unavailable', { 'Retry-After': '5' })
-    const json = parseJson(await readBody(req))
-    const parsed = v3StatusRequestSchema.safeParse(json?.value)
-    const resultInfo = (status: string, response: { code: string; message: string }) => ({
-      resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
-    })
-    if (!json || !parsed.success)
-      return sendV3(res, 400, resultInfo('F', RESPONSES.systemError), undefined)
-    const { mid, orderId } = parsed.data.body
-    const key = keyOf(mid)
-    // The signature covers the body exactly as sent; re-serialising is only a fallback for a
-    // body that middleware has already parsed.
-    const signedText =
-      json.text === null
-        ? JSON.stringify((json.value as { body: unknown }).body)
-        : rawJsonMember(json.text, 'body')
-    if (
-      !key ||
-      signedText === null ||
-      !verifyPaytmChecksum(signedText, key, parsed.data.head.signature)
-    ) {
-      return sendV3(res, 200, resultInfo('TXN_FAILURE', RESPONSES.invalidChecksum), key)
-    }
+    const request = await signedRequest(req, res, v3StatusRequestSchema, 'F')
+    if (!request) return
+    const { mid, orderId } = request.body
+    const key = request.key
     const txn = store.get(mid, orderId)
     if (!txn) return sendV3(res, 200, resultInfo('TXN_FAILURE', RESPONSES.invalidOrder), key)
     const fields = callbackFieldsOf(txn)
@@ -466,9 +482,142 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
         bankName: fields.BANKNAME,
         mid: txn.mid,
         paymentMode: fields.PAYMENTMODE,
-        refundAmt: '0.00',
+        refundAmt: paiseToDecimalText(refundedPaise(txn)),
         txnDate: fields.TXNDATE,
       },
+      key,
+    )
+  }
+
+  /**
+   * A signed `{body, head}` request as Paytm's v3 APIs take it: the parsed body when the
+   * signature over its exact text verifies with the merchant's key, otherwise the answer sent.
+   */
+  async function signedRequest<T extends { body: { mid: string }; head: { signature: string } }>(
+    req: IncomingMessage,
+    res: ServerResponse,
+    schema: z.ZodType<T>,
+    /** How a malformed request is answered (the v3 status API: "F"). */
+    malformedStatus = 'TXN_FAILURE',
+  ): Promise<{ body: T['body']; key: string } | null> {
+    const json = parseJson(await readBody(req))
+    const parsed = schema.safeParse(json?.value)
+    if (!json || !parsed.success) {
+      sendV3(res, 400, resultInfo(malformedStatus, RESPONSES.systemError), undefined)
+      return null
+    }
+    // The signature covers the body exactly as sent; re-serialising is only a fallback for a
+    // body that middleware has already parsed.
+    const key = keyOf(parsed.data.body.mid)
+    const signedText =
+      json.text === null
+        ? JSON.stringify((json.value as { body: unknown }).body)
+        : rawJsonMember(json.text, 'body')
+    if (
+      !key ||
+      signedText === null ||
+      !verifyPaytmChecksum(signedText, key, parsed.data.head.signature)
+    ) {
+      sendV3(res, 200, resultInfo('TXN_FAILURE', RESPONSES.invalidChecksum), key)
+      return null
+    }
+    return { body: parsed.data.body, key }
+  }
+
+  function refundBody(
+    txn: { mid: string; orderId: string; txnId: string },
+    refund: { refId: string; refundId: string; amountPaise: number } | null,
+    status: string,
+    response: { code: string; message: string },
+  ) {
+    return {
+      txnTimestamp: paytmDate(now()),
+      orderId: txn.orderId,
+      mid: txn.mid,
+      ...(refund
+        ? {
+            refId: refund.refId,
+            refundId: refund.refundId,
+            txnId: txn.txnId,
+            refundAmount: paiseToDecimalText(refund.amountPaise),
+          }
+        : {}),
+      resultInfo: { resultStatus: status, resultCode: response.code, resultMsg: response.message },
+    }
+  }
+
+  /** POST /refund/apply: one refund per refId; the same refId again answers with that refund. */
+  async function refundApply(req: IncomingMessage, res: ServerResponse) {
+    const request = await signedRequest(req, res, refundApplyRequestSchema)
+    if (!request) return
+    const { body, key } = request
+    const txn = store.get(body.mid, body.orderId)
+    const refusal = (response: { code: string; message: string }) =>
+      sendV3(
+        res,
+        200,
+        refundBody(
+          { mid: body.mid, orderId: body.orderId, txnId: body.txnId },
+          null,
+          'TXN_FAILURE',
+          response,
+        ),
+        key,
+      )
+    if (!txn || txn.txnId !== body.txnId) return refusal(RESPONSES.orderNotFound)
+    const existing = txn.refunds.get(body.refId)
+    if (existing) {
+      const status = existing.state === 'TXN_SUCCESS' ? 'TXN_SUCCESS' : 'PENDING'
+      const response =
+        existing.state === 'TXN_SUCCESS' ? RESPONSES.refundSuccess : RESPONSES.refundPending
+      return sendV3(res, 200, refundBody(txn, existing, status, response), key)
+    }
+    if (txn.state !== 'TXN_SUCCESS') return refusal(RESPONSES.refundTxnNotSuccess)
+    const amountPaise = parseDecimalTextToPaise(body.refundAmount)
+    if (!amountPaise || amountPaise <= 0 || amountPaise > txn.amountPaise - refundedPaise(txn))
+      return refusal(RESPONSES.refundAmountInvalid)
+    const refund = {
+      refId: body.refId,
+      refundId: newRefundId(),
+      amountPaise,
+      state: 'PENDING' as const,
+      createdAt: now(),
+    }
+    txn.refunds.set(refund.refId, refund)
+    sendV3(res, 200, refundBody(txn, refund, 'PENDING', RESPONSES.refundPending), key)
+  }
+
+  /** POST /v2/refund/status: PENDING until settleRefundAfterMs has passed, then TXN_SUCCESS. */
+  async function refundStatus(req: IncomingMessage, res: ServerResponse) {
+    const request = await signedRequest(req, res, refundStatusRequestSchema)
+    if (!request) return
+    const { body, key } = request
+    const txn = store.get(body.mid, body.orderId)
+    const refund = txn?.refunds.get(body.refId)
+    if (!txn || !refund)
+      return sendV3(
+        res,
+        200,
+        refundBody(
+          { mid: body.mid, orderId: body.orderId, txnId: '' },
+          null,
+          'TXN_FAILURE',
+          RESPONSES.refundNotFound,
+        ),
+        key,
+      )
+    if (refund.state === 'PENDING' && now() - refund.createdAt >= settleRefundAfterMs)
+      refund.state = 'TXN_SUCCESS'
+    const done = refund.state === 'TXN_SUCCESS'
+    sendV3(
+      res,
+      200,
+      refundBody(
+        txn,
+        refund,
+        done ? 'TXN_SUCCESS' : 'PENDING',
+        done ? RESPONSES.refundSuccess : RESPONSES.refundPending,
+      ),
       key,
     )
   }
@@ -514,6 +663,7 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
         pendingSince: null,
         settles: true,
         pageSecret: newPageSecret(),
+        refunds: new Map(),
       }
       store.add(created)
       targets = [created]
@@ -563,6 +713,12 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
         return true
       case '/v3/order/status':
         if (only('POST')) await v3Status(req, res)
+        return true
+      case '/refund/apply':
+        if (only('POST')) await refundApply(req, res)
+        return true
+      case '/v2/refund/status':
+        if (only('POST')) await refundStatus(req, res)
         return true
       case '/__control/health':
         if (only('GET, HEAD'))

@@ -35,6 +35,15 @@ export const RESPONSES = {
   invalidOrder: { code: '334', message: 'Invalid Order ID' },
   duplicateOrder: { code: '325', message: 'Duplicate Order Id' },
   systemError: { code: '501', message: 'System Error' },
+  refundPending: {
+    code: '601',
+    message: 'Refund request was raised for this transaction. But it is pending state',
+  },
+  refundSuccess: { code: '10', message: 'Refund Successfull' },
+  refundNotFound: { code: '631', message: 'Record not found' },
+  orderNotFound: { code: '627', message: 'Order Details not found' },
+  refundAmountInvalid: { code: '619', message: 'Invalid refund amount' },
+  refundTxnNotSuccess: { code: '620', message: 'Refund is not allowed for this transaction' },
 } as const
 
 /** Who processed the payment, by mode: Paytm names the issuing bank for net banking and WALLET for its wallet. */
@@ -67,6 +76,29 @@ export interface SimTransaction {
    * required back by its buttons: only the browser the merchant sent here can answer it.
    */
   pageSecret: string
+  /** Refunds asked for this payment, by the merchant's refId. */
+  refunds: Map<string, SimRefund>
+}
+
+export interface SimRefund {
+  refId: string
+  refundId: string
+  amountPaise: number
+  /** PENDING until the refund settles (settleRefundAfterMs after it was asked). */
+  state: 'PENDING' | 'TXN_SUCCESS'
+  createdAt: number
+}
+
+/** Paise refunded (or being refunded) of a payment. */
+export function refundedPaise(txn: SimTransaction): number {
+  let sum = 0
+  for (const refund of txn.refunds.values()) sum += refund.amountPaise
+  return sum
+}
+
+/** Paytm refund ids are digits. */
+export function newRefundId(): string {
+  return digits(20)
 }
 
 export interface TransactionSnapshot {

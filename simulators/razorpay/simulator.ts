@@ -18,7 +18,8 @@ import {
  * (Basic auth), a stand-in for Checkout's checkout.js at the same path shape (/v1/checkout.js),
  * a payment page with Simulate success / failure / pending, the signed return to the
  * merchant's callback_url, signed webhooks (payment.captured, order.paid, payment.failed,
- * refund.processed), and the order payments, payment and refund APIs. State is in memory.
+ * refund.processed), and the order payments, payment, refund and refund status APIs. State is
+ * in memory.
  */
 
 export const RAZORPAY_SIMULATOR_DEFAULTS = {
@@ -465,6 +466,13 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
       return true
     }
 
+    if (method === 'GET' && path === '/v1/orders') {
+      const count = Math.min(100, Math.max(1, Number(url.searchParams.get('count') ?? 10) || 10))
+      const items = [...orders.values()].slice(-count).reverse().map(publicOrder)
+      sendJson(res, 200, { entity: 'collection', count: items.length, items })
+      return true
+    }
+
     let match = /^\/v1\/orders\/(order_[A-Za-z0-9]+)(\/payments)?$/.exec(path)
     if (method === 'GET' && match) {
       const order = orders.get(match[1]!)
@@ -472,6 +480,15 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
       if (!match[2]) return (sendJson(res, 200, publicOrder(order)), true)
       const items = [...payments.values()].filter((p) => p.order_id === order.id)
       sendJson(res, 200, { entity: 'collection', count: items.length, items })
+      return true
+    }
+
+    match = /^\/v1\/payments\/(pay_[A-Za-z0-9]+)\/refunds\/(rfnd_[A-Za-z0-9]+)$/.exec(path)
+    if (match && method === 'GET') {
+      const refund = refunds.get(match[2]!)
+      if (!refund || refund.payment_id !== match[1])
+        return (error(res, 400, 'The id provided does not exist'), true)
+      sendJson(res, 200, { entity: 'refund', currency: 'INR', ...refund })
       return true
     }
 
@@ -483,6 +500,12 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
       if (method === 'POST' && match[2]) {
         const parsed = parseJson(await readBody(req))
         const body = (parsed?.value ?? {}) as Record<string, unknown>
+        // A request repeated under the same key answers with the first refund (before any check).
+        const idempotencyKey = req.headers['x-idempotency-key']
+        const existing =
+          typeof idempotencyKey === 'string' ? refunds.get(`key:${idempotencyKey}`) : undefined
+        if (existing)
+          return (sendJson(res, 200, { entity: 'refund', currency: 'INR', ...existing }), true)
         const left = payment.amount - payment.amount_refunded
         const amount = typeof body.amount === 'number' ? body.amount : left
         if (payment.status !== 'captured' && payment.status !== 'refunded')
@@ -492,10 +515,6 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
             error(res, 400, 'The refund amount provided is greater than amount captured'),
             true
           )
-        const idempotencyKey = req.headers['x-idempotency-key']
-        const existing =
-          typeof idempotencyKey === 'string' ? refunds.get(`key:${idempotencyKey}`) : undefined
-        if (existing) return (sendJson(res, 200, { entity: 'refund', ...existing }), true)
         const refund = {
           id: `rfnd_${random(14)}`,
           payment_id: payment.id,

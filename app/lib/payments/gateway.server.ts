@@ -7,7 +7,8 @@
  *   verifyReturn   checks what the browser brings back (never enough on its own to mark paid)
  *   verifyWebhook  checks a server-to-server notification on its raw bytes and parses it
  *   queryStatus    asks the gateway, server to server, what happened to an order
- *   refund         asks the gateway to return money for a captured payment
+ *   refund         asks the gateway to return money for a captured payment (all or part)
+ *   refundStatus   asks the gateway what became of a refund asked for before
  */
 
 export type GatewayId = 'paytm' | 'razorpay' | 'phonepe'
@@ -63,8 +64,34 @@ export type Verified<T, Reason extends string = string> =
   { ok: true; value: T } | { ok: false; reason: Reason }
 
 export interface GatewayRefund {
-  refundId: string
+  /** The gateway's id for the refund; null when it issues none (yet). */
+  refundId: string | null
   status: 'pending' | 'processed' | 'failed'
+  amountPaise: number
+  /** The gateway's own words about the refund, for the order's record. */
+  message: string
+}
+
+/** A refund of (part of) one captured payment. */
+export interface GatewayRefundRequest {
+  order: GatewayOrder
+  /** The gateway's payment id (our order's gateway transaction id). */
+  paymentId: string
+  /**
+   * Our id for the refund, unique and stable across retries: sent as the gateway's
+   * idempotency key (Paytm's refId, Razorpay's X-Idempotency-Key), so asking twice refunds once.
+   */
+  refundId: string
+  amountPaise: number
+  reason: string
+}
+
+export interface GatewayRefundQuery {
+  order: GatewayOrder
+  paymentId: string
+  refundId: string
+  /** The gateway's id for the refund, when it gave one. */
+  gatewayRefundId: string | null
   amountPaise: number
 }
 
@@ -78,12 +105,9 @@ export interface PaymentGateway<Start, Return, Event> {
   verifyReturn(fields: Readonly<Record<string, string>>, order: GatewayOrder): Verified<Return>
   verifyWebhook(rawBody: string, headers: Headers): Verified<Event>
   queryStatus(order: GatewayOrder): Promise<GatewayPaymentStatus>
-  refund(
-    paymentId: string,
-    amountPaise: number,
-    /** `orderId`: our order id, for gateways that refund by order (PhonePe). */
-    options?: { reason?: string; idempotencyKey?: string; orderId?: string },
-  ): Promise<GatewayRefund>
+  refund(request: GatewayRefundRequest): Promise<GatewayRefund>
+  /** What became of a refund; null when the gateway knows no such refund. */
+  refundStatus(query: GatewayRefundQuery): Promise<GatewayRefund | null>
 }
 
 /** A constant-time comparison of two lowercase hex strings (false for different lengths). */

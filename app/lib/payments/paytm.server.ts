@@ -1,5 +1,16 @@
+import crypto from 'node:crypto'
 import { z } from 'zod'
 import { paiseToDecimalText, parseDecimalTextToPaise } from '../money'
+import {
+  GatewayRefusedError,
+  GatewayUnreachableError,
+  type GatewayOrder,
+  type GatewayPaymentStatus,
+  type GatewayRefund,
+  type GatewayRefundQuery,
+  type GatewayRefundRequest,
+  type PaymentGateway,
+} from './gateway.server'
 import {
   PaytmChecksumError,
   generatePaytmChecksum,
@@ -53,7 +64,7 @@ export class PaytmRequestError extends Error {
 }
 
 /** Neither status API answered usably; the caller keeps the order as it is and retries later. */
-export class GatewayUnavailableError extends Error {
+export class GatewayUnavailableError extends GatewayUnreachableError {
   override name = 'GatewayUnavailableError'
   constructor(readonly attempts: readonly StatusAttemptFailure[]) {
     super(
@@ -576,4 +587,258 @@ export async function fetchOrderStatus(
     }
   }
   throw new GatewayUnavailableError(attempts)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Refunds (server to server)
+
+/** Paytm's REFUND keyword and "|" may not appear in a signed value; our refund ids never carry them. */
+const REFUND_ID_PATTERN = /^[A-Za-z0-9_-]{1,50}$/
+
+const refundResponseSchema = z.object({
+  body: z.looseObject({
+    resultInfo: z.looseObject({
+      resultStatus: text,
+      resultCode: text,
+      resultMsg: text.default(''),
+    }),
+    orderId: optionalTextField,
+    refId: optionalTextField,
+    refundId: optionalTextField,
+    refundAmount: optionalTextField,
+    mid: optionalTextField,
+  }),
+})
+
+export interface PaytmRefundAnswer {
+  /** processed: money sent back; pending: accepted, not final; failed: refused or failed. */
+  status: 'processed' | 'pending' | 'failed' | 'unknown'
+  refundId: string | null
+  amountPaise: number | null
+  resultStatus: string
+  resultCode: string
+  resultMsg: string
+}
+
+/** Refund status codes that mean Paytm holds no refund under this refId (not yet received). */
+const REFUND_NOT_FOUND_CODES = new Set(['631', '632'])
+
+/** A signed `{body, head:{signature}}` request, as the v3 status API takes it. */
+async function signedCall(
+  path: string,
+  body: Record<string, string>,
+  config: PaytmConfig,
+  options: FetchOrderStatusOptions,
+): Promise<z.infer<typeof refundResponseSchema>['body']> {
+  const bodyText = JSON.stringify(body)
+  const signature = generatePaytmChecksum(bodyText, config.merchantKey)
+  const request = `{"body":${bodyText},"head":${JSON.stringify({ signature })}}`
+  let raw: unknown
+  try {
+    raw = await postJson(
+      `${baseUrl(config.host)}${path}`,
+      request,
+      options.fetch ?? globalThis.fetch,
+      options.timeoutMs ?? 10_000,
+    )
+  } catch (error) {
+    if (!(error instanceof AttemptFailed)) throw error
+    throw new GatewayUnreachableError(`Paytm ${path}: ${error.message}`)
+  }
+  const parsed = refundResponseSchema.safeParse(raw)
+  if (!parsed.success) throw new GatewayUnreachableError(`Paytm ${path}: unexpected answer`)
+  const answer = parsed.data.body
+  if (answer.orderId && answer.orderId !== body.orderId)
+    throw new GatewayUnreachableError(`Paytm ${path}: answered for another order`)
+  if (answer.mid && answer.mid !== config.mid)
+    throw new GatewayUnreachableError(`Paytm ${path}: answered for another merchant`)
+  return answer
+}
+
+function refundAnswer(
+  answer: z.infer<typeof refundResponseSchema>['body'],
+  status: PaytmRefundAnswer['status'],
+): PaytmRefundAnswer {
+  return {
+    status,
+    refundId: emptyToNull(answer.refundId),
+    amountPaise: answer.refundAmount ? parsePaytmAmount(answer.refundAmount) : null,
+    resultStatus: answer.resultInfo.resultStatus,
+    resultCode: answer.resultInfo.resultCode,
+    resultMsg: answer.resultInfo.resultMsg,
+  }
+}
+
+/**
+ * Paytm's refund API: POST `{host}/refund/apply` with `{body:{mid, txnType:"REFUND", orderId,
+ * txnId, refId, refundAmount}, head:{signature}}`, the signature over the exact body text.
+ * `refId` is ours and unique per refund: Paytm accepts one refund per refId, so asking again
+ * with the same refId never refunds twice. PENDING (601) means accepted; anything else is a
+ * refusal, thrown as GatewayRefusedError with Paytm's message.
+ */
+export async function applyPaytmRefund(
+  request: { orderId: string; txnId: string; refId: string; amountPaise: number },
+  config: PaytmConfig,
+  options: FetchOrderStatusOptions = {},
+): Promise<PaytmRefundAnswer> {
+  if (!Number.isSafeInteger(request.amountPaise) || request.amountPaise <= 0)
+    throw new GatewayRefusedError('Paytm refunds need a positive amount', 400)
+  if (!REFUND_ID_PATTERN.test(request.refId) || /refund/i.test(request.refId))
+    throw new GatewayRefusedError('Not a refund reference Paytm accepts', 400)
+  const answer = await signedCall(
+    '/refund/apply',
+    {
+      mid: config.mid,
+      txnType: 'REFUND',
+      orderId: request.orderId,
+      txnId: request.txnId,
+      refId: request.refId,
+      refundAmount: paiseToDecimalText(request.amountPaise),
+    },
+    config,
+    options,
+  )
+  const status = answer.resultInfo.resultStatus
+  if (status === 'PENDING' || status === 'TXN_SUCCESS')
+    return refundAnswer(answer, status === 'PENDING' ? 'pending' : 'processed')
+  throw new GatewayRefusedError(
+    `Paytm refused the refund: ${answer.resultInfo.resultMsg || answer.resultInfo.resultCode} (${answer.resultInfo.resultCode})`,
+    400,
+  )
+}
+
+/**
+ * Paytm's refund status API: POST `{host}/v2/refund/status` with `{body:{mid, orderId, refId},
+ * head:{signature}}`. TXN_SUCCESS: refunded; PENDING: not final; TXN_FAILURE: failed; an
+ * unknown refId (631) is 'unknown'.
+ */
+export async function fetchPaytmRefundStatus(
+  request: { orderId: string; refId: string },
+  config: PaytmConfig,
+  options: FetchOrderStatusOptions = {},
+): Promise<PaytmRefundAnswer> {
+  const answer = await signedCall(
+    '/v2/refund/status',
+    { mid: config.mid, orderId: request.orderId, refId: request.refId },
+    config,
+    options,
+  )
+  const { resultStatus, resultCode } = answer.resultInfo
+  const status: PaytmRefundAnswer['status'] = REFUND_NOT_FOUND_CODES.has(resultCode)
+    ? 'unknown'
+    : resultStatus === 'TXN_SUCCESS'
+      ? 'processed'
+      : resultStatus === 'PENDING'
+        ? 'pending'
+        : resultStatus === 'TXN_FAILURE'
+          ? 'failed'
+          : 'unknown'
+  return refundAnswer(answer, status)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The gateway
+
+/** Paytm's CUST_ID: letters, digits and @ ! _ $ . only. */
+export function paytmCustomerId(userId: string | null | undefined, email: string): string {
+  if (userId && /^[A-Za-z0-9]{1,60}$/.test(userId)) return `USR_${userId}`
+  const hash = crypto.createHash('sha256').update(email.toLowerCase(), 'utf8').digest('hex')
+  return `CUST_${hash.slice(0, 24)}`
+}
+
+/** EMAIL is optional for Paytm: an address its rules refuse (over 50 characters, say) is left out rather than failing the payment. */
+export function paytmEmail(email: string): string | null {
+  return email.length <= 50 && /^[^\s@|]+@[^\s@|]+\.[^\s@|]+$/.test(email) && !/refund/i.test(email)
+    ? email
+    : null
+}
+
+/** What a status API answer means in the terms every gateway shares. */
+export function paymentStatusOf(status: PaytmOrderStatus): GatewayPaymentStatus {
+  return {
+    state:
+      status.status === 'TXN_SUCCESS'
+        ? 'paid'
+        : status.status === 'TXN_FAILURE'
+          ? 'failed'
+          : status.status === 'PENDING'
+            ? 'pending'
+            : 'unknown',
+    txnId: status.txnId,
+    bankTxnId: status.bankTxnId,
+    amountPaise: status.amountPaise,
+    paymentMode: status.paymentMode,
+    status: status.status,
+    respCode: status.respCode,
+    respMsg: status.respMsg,
+  }
+}
+
+function gatewayRefundOf(answer: PaytmRefundAnswer, fallbackAmount: number): GatewayRefund {
+  return {
+    refundId: answer.refundId,
+    status: answer.status === 'unknown' ? 'pending' : answer.status,
+    amountPaise: answer.amountPaise ?? fallbackAmount,
+    message: answer.resultMsg,
+  }
+}
+
+/**
+ * Paytm as a PaymentGateway (app/lib/payments/gateway.server.ts): the signed form, the verified
+ * callback, the status APIs and the refund APIs. Paytm's legacy flow sends no webhooks here.
+ */
+export function paytmGateway(
+  config: PaytmConfig,
+  settings: { callbackUrl: string },
+  options: FetchOrderStatusOptions = {},
+): PaymentGateway<ProcessTransactionForm, PaytmCallback, never> {
+  return {
+    id: 'paytm',
+    async startPayment(order: GatewayOrder) {
+      return buildProcessTransactionForm(
+        {
+          orderId: order.id,
+          custId: paytmCustomerId(order.userId, order.customerEmail),
+          amountPaise: order.amountPaise,
+          callbackUrl: settings.callbackUrl,
+          email: paytmEmail(order.customerEmail),
+          mobile: order.customerPhone,
+        },
+        config,
+      )
+    },
+    verifyReturn(fields, order) {
+      const verified = verifyCallback(fields, config.merchantKey, { expectedMid: config.mid })
+      if (!verified.ok) return { ok: false, reason: verified.reason }
+      if (verified.callback.orderId !== order.id) return { ok: false, reason: 'other-order' }
+      return { ok: true, value: verified.callback }
+    },
+    verifyWebhook() {
+      return { ok: false, reason: 'unsupported' }
+    },
+    async queryStatus(order) {
+      return paymentStatusOf(await fetchOrderStatus(order.id, config, options))
+    },
+    async refund(request: GatewayRefundRequest) {
+      const answer = await applyPaytmRefund(
+        {
+          orderId: request.order.id,
+          txnId: request.paymentId,
+          refId: request.refundId,
+          amountPaise: request.amountPaise,
+        },
+        config,
+        options,
+      )
+      return gatewayRefundOf(answer, request.amountPaise)
+    },
+    async refundStatus(query: GatewayRefundQuery) {
+      const answer = await fetchPaytmRefundStatus(
+        { orderId: query.order.id, refId: query.refundId },
+        config,
+        options,
+      )
+      return answer.status === 'unknown' ? null : gatewayRefundOf(answer, query.amountPaise)
+    },
+  }
 }

@@ -261,11 +261,21 @@ describe('against the simulator', () => {
     expect(status.txnId).toMatch(/^OM/)
 
     const gateway = phonePeGateway(config, { returnUrl: () => '', tokens })
-    await expect(gateway.refund(status.txnId!, 50_000)).rejects.toBeInstanceOf(GatewayRefusedError)
-    const refund = await gateway.refund(status.txnId!, 50_000, {
-      orderId: id,
-      idempotencyKey: `${id}-R1`,
-    })
+    const order = {
+      id,
+      amountPaise: 149_900,
+      customerName: 'Asha Verma',
+      customerEmail: 'asha@example.in',
+      customerPhone: '9876543210',
+      userId: null,
+      gatewayOrderId: created.orderId,
+    }
+    const request = { order, paymentId: status.txnId!, amountPaise: 50_000, reason: '' }
+    // Not a PhonePe refund id: refused before anything is sent.
+    await expect(gateway.refund({ ...request, refundId: 'no spaces' })).rejects.toBeInstanceOf(
+      GatewayRefusedError,
+    )
+    const refund = await gateway.refund({ ...request, refundId: `${id}-R1` })
     expect(refund).toMatchObject({ amountPaise: 50_000, status: 'pending' })
     // The same refund id again is the same refund, not a second one.
     const again = await refundPhonePeOrder(config, tokens, {
@@ -274,6 +284,13 @@ describe('against the simulator', () => {
       amountPaise: 50_000,
     })
     expect(again.refundId).toBe(refund.refundId)
+    // Its status through the gateway interface; an id PhonePe never saw is no refund.
+    const query = { order, paymentId: status.txnId!, gatewayRefundId: null, amountPaise: 50_000 }
+    expect(await gateway.refundStatus({ ...query, refundId: `${id}-R1` })).toMatchObject({
+      refundId: refund.refundId,
+      amountPaise: 50_000,
+    })
+    expect(await gateway.refundStatus({ ...query, refundId: `${id}-R9` })).toBeNull()
     await expect(
       refundPhonePeOrder(config, tokens, {
         merchantRefundId: `${id}-R2`,

@@ -554,6 +554,37 @@ export async function refundPhonePeOrder(
   )
 }
 
+/** GET {pg}/payments/v2/refund/{merchantRefundId}/status: what became of a refund. */
+export async function fetchPhonePeRefundStatus(
+  config: PhonePeConfig,
+  tokens: PhonePeTokenProvider,
+  merchantRefundId: string,
+  options: PhonePeRequestOptions = {},
+): Promise<PhonePeRefundResponse> {
+  if (!MERCHANT_ID_PATTERN.test(merchantRefundId))
+    throw new GatewayRefusedError('PhonePe refund ids are at most 63 of A-Z a-z 0-9 _ -', 400)
+  return call(
+    config,
+    tokens,
+    'GET',
+    `/payments/v2/refund/${merchantRefundId}/status`,
+    refundResponseSchema,
+    undefined,
+    options,
+  )
+}
+
+/** PhonePe's refund states in the shared terms (COMPLETED, FAILED, else still pending). */
+function refundOf(refund: PhonePeRefundResponse): GatewayRefund {
+  return {
+    refundId: refund.refundId,
+    amountPaise: refund.amount,
+    status:
+      refund.state === 'COMPLETED' ? 'processed' : refund.state === 'FAILED' ? 'failed' : 'pending',
+    message: `PhonePe refund ${refund.refundId}: ${refund.state}`,
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // The gateway
 
@@ -616,26 +647,28 @@ export function phonePeGateway(
         throw error
       }
     },
-    async refund(_paymentId, amountPaise, refundOptions = {}): Promise<GatewayRefund> {
-      const orderId = refundOptions.orderId
-      if (!orderId) throw new GatewayRefusedError('PhonePe refunds need the order id', 400)
-      const merchantRefundId =
-        refundOptions.idempotencyKey ?? `${orderId.slice(0, 40)}-R${crypto.randomInt(1e9, 1e10)}`
-      const refund = await refundPhonePeOrder(
-        config,
-        tokens,
-        { merchantRefundId, originalMerchantOrderId: orderId, amountPaise },
-        options,
+    async refund(request) {
+      // PhonePe refunds by our order id; our refund id is its merchantRefundId, so asking again
+      // with the same id is the same refund.
+      return refundOf(
+        await refundPhonePeOrder(
+          config,
+          tokens,
+          {
+            merchantRefundId: request.refundId,
+            originalMerchantOrderId: request.order.id,
+            amountPaise: request.amountPaise,
+          },
+          options,
+        ),
       )
-      return {
-        refundId: refund.refundId,
-        amountPaise: refund.amount,
-        status:
-          refund.state === 'COMPLETED'
-            ? 'processed'
-            : refund.state === 'FAILED'
-              ? 'failed'
-              : 'pending',
+    },
+    async refundStatus(query) {
+      try {
+        return refundOf(await fetchPhonePeRefundStatus(config, tokens, query.refundId, options))
+      } catch (error) {
+        if (error instanceof PhonePeOrderNotFoundError) return null
+        throw error
       }
     },
   }

@@ -7,6 +7,8 @@ import {
   type GatewayOrder,
   type GatewayPaymentStatus,
   type GatewayRefund,
+  type GatewayRefundQuery,
+  type GatewayRefundRequest,
   type PaymentGateway,
   type Verified,
 } from './gateway.server'
@@ -338,12 +340,20 @@ export async function fetchRazorpayOrderPayments(
   return list.items
 }
 
+/**
+ * POST /v1/payments/{id}/refund with `{amount, notes}`; the X-Idempotency-Key makes a repeated
+ * request answer with the first refund instead of refunding again.
+ */
 export async function refundRazorpayPayment(
   config: RazorpayConfig,
   paymentId: string,
   amountPaise: number,
   options: RazorpayRequestOptions & { reason?: string; idempotencyKey?: string } = {},
 ): Promise<RazorpayRefundEntity> {
+  if (!/^pay_[A-Za-z0-9]{1,40}$/.test(paymentId))
+    throw new GatewayRefusedError('Not a Razorpay payment id', 400)
+  if (!Number.isSafeInteger(amountPaise) || amountPaise < 100)
+    throw new GatewayRefusedError('Razorpay refunds need an amount of at least ₹1.00', 400)
   return call(
     config,
     'POST',
@@ -352,6 +362,59 @@ export async function refundRazorpayPayment(
     { amount: amountPaise, notes: options.reason ? { reason: options.reason.slice(0, 250) } : {} },
     options,
   )
+}
+
+/** GET /v1/payments/{id}/refunds/{refund_id}: one refund of a payment. */
+export function fetchRazorpayRefund(
+  config: RazorpayConfig,
+  paymentId: string,
+  refundId: string,
+  options: RazorpayRequestOptions = {},
+): Promise<RazorpayRefundEntity> {
+  if (!/^pay_[A-Za-z0-9]{1,40}$/.test(paymentId) || !/^rfnd_[A-Za-z0-9]{1,40}$/.test(refundId))
+    return Promise.reject(new GatewayRefusedError('Not a Razorpay refund id', 400))
+  return call(
+    config,
+    'GET',
+    `/v1/payments/${paymentId}/refunds/${refundId}`,
+    refundSchema,
+    undefined,
+    options,
+  )
+}
+
+/**
+ * GET /v1/orders?count=1 with the keys: the cheapest call that proves Razorpay accepts them
+ * (the Gateways page's Test connection). Throws GatewayRefusedError with Razorpay's words
+ * (401 'Authentication failed') or GatewayUnreachableError.
+ */
+export async function checkRazorpayKeys(
+  config: RazorpayConfig,
+  options: RazorpayRequestOptions = {},
+): Promise<void> {
+  await call(
+    config,
+    'GET',
+    '/v1/orders?count=1',
+    z.looseObject({ items: z.array(z.unknown()) }),
+    undefined,
+    options,
+  )
+}
+
+/** A refund entity in the terms every gateway shares. */
+export function refundOf(refund: RazorpayRefundEntity): GatewayRefund {
+  return {
+    refundId: refund.id,
+    amountPaise: refund.amount,
+    status:
+      refund.status === 'processed'
+        ? 'processed'
+        : refund.status === 'failed'
+          ? 'failed'
+          : 'pending',
+    message: `Razorpay refund ${refund.status}`,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -434,21 +497,21 @@ export function razorpayGateway(
       const payments = await fetchRazorpayOrderPayments(config, order.gatewayOrderId, options)
       return statusOfPayments(payments, order.amountPaise)
     },
-    async refund(paymentId, amountPaise, refundOptions = {}): Promise<GatewayRefund> {
-      const refund = await refundRazorpayPayment(config, paymentId, amountPaise, {
+    async refund(request: GatewayRefundRequest) {
+      const refund = await refundRazorpayPayment(config, request.paymentId, request.amountPaise, {
         ...options,
-        ...refundOptions,
+        reason: request.reason,
+        idempotencyKey: request.refundId,
       })
-      return {
-        refundId: refund.id,
-        amountPaise: refund.amount,
-        status:
-          refund.status === 'processed'
-            ? 'processed'
-            : refund.status === 'failed'
-              ? 'failed'
-              : 'pending',
-      }
+      return refundOf(refund)
+    },
+    async refundStatus(query: GatewayRefundQuery) {
+      // Without Razorpay's id the refund is asked for again under the same idempotency key,
+      // which answers with the refund made the first time (the workflow does that).
+      if (!query.gatewayRefundId) return null
+      return refundOf(
+        await fetchRazorpayRefund(config, query.paymentId, query.gatewayRefundId, options),
+      )
     },
   }
 }

@@ -1,3 +1,4 @@
+import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { MANUAL_SECRET_MESSAGES, MAX_ITEM_LENGTH, parseManualSecret } from '~/lib/stock-parse'
 import { z } from '~/lib/validation/zod'
 
@@ -10,6 +11,12 @@ import { z } from '~/lib/validation/zod'
 export const REFUND_NOTE_MAX = 500
 export const REPLY_MAX = 2000
 export const REPLACE_REASON_MAX = 500
+/** Razorpay keeps notes of at most 256 characters; Paytm keeps none. */
+export const REFUND_REASON_MAX = 250
+/** The smallest refund the gateways take (Razorpay: ₹1.00). */
+export const REFUND_MIN_PAISE = 100
+/** Our refund id, made when the page is shown and carried by the form: one refund per form. */
+export const REFUND_KEY_PATTERN = /^RFD_[a-z2-7]{20}$/
 
 export const ORDER_INPUT_MESSAGES = {
   refundNoteRequired: 'Enter a note, such as the refund reference from the Paytm dashboard.',
@@ -17,6 +24,11 @@ export const ORDER_INPUT_MESSAGES = {
   replyRequired: 'Write a reply to the buyer.',
   replyTooLong: `Please keep the reply under ${REPLY_MAX.toLocaleString('en-IN')} characters.`,
   reasonTooLong: `Please keep the reason under ${REPLACE_REASON_MAX} characters.`,
+  refundAmountRequired: 'Enter the amount to refund.',
+  refundAmountInvalid: 'Enter an amount in rupees, such as 1499 or 249.50.',
+  refundAmountTooSmall: `Enter at least ${formatRupees(REFUND_MIN_PAISE)}.`,
+  refundReasonTooLong: `Please keep the reason under ${REFUND_REASON_MAX} characters.`,
+  refundKeyInvalid: 'This form has expired. Reload the page and try again.',
 } as const
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
@@ -69,6 +81,34 @@ export const refundSchema = z.object({
   note: z.preprocess(text, refundNoteText),
   confirmed,
 })
+/** A refund through the gateway's API: an amount in rupees (with paise) and a reason. */
+export const gatewayRefundSchema = z.object({
+  intent: z.literal('gateway-refund'),
+  refundKey: z.preprocess(
+    text,
+    z.string().regex(REFUND_KEY_PATTERN, ORDER_INPUT_MESSAGES.refundKeyInvalid),
+  ),
+  amount: z.preprocess(
+    text,
+    z
+      .string()
+      .trim()
+      .min(1, ORDER_INPUT_MESSAGES.refundAmountRequired)
+      .refine(
+        (value) => parseRupeesToPaise(value) !== null,
+        ORDER_INPUT_MESSAGES.refundAmountInvalid,
+      )
+      .refine(
+        (value) => (parseRupeesToPaise(value) ?? REFUND_MIN_PAISE) >= REFUND_MIN_PAISE,
+        ORDER_INPUT_MESSAGES.refundAmountTooSmall,
+      ),
+  ),
+  reason: z.preprocess(
+    text,
+    z.string().trim().max(REFUND_REASON_MAX, ORDER_INPUT_MESSAGES.refundReasonTooLong),
+  ),
+  confirmed,
+})
 export const resendSchema = z.object({ intent: z.literal('resend'), confirmed })
 export const replySchema = z.object({
   intent: z.literal('reply'),
@@ -82,14 +122,15 @@ export const orderActionSchema = z.discriminatedUnion('intent', [
   deliverSchema,
   replaceSchema,
   refundSchema,
+  gatewayRefundSchema,
   resendSchema,
   replySchema,
 ])
 
 export type OrderActionInput = z.output<typeof orderActionSchema>
 export type OrderActionIntent = OrderActionInput['intent']
-/** The one field an action's form carries besides its intent, if any. */
-export type OrderActionField = 'secret' | 'reason' | 'note' | 'reply'
+/** The fields an action's form carries besides its intent. */
+export type OrderActionField = 'secret' | 'reason' | 'note' | 'reply' | 'amount' | 'refundKey'
 
 /** Each intent's own schema, for its form in the browser. */
 export const ORDER_ACTION_SCHEMAS = {
@@ -97,6 +138,7 @@ export const ORDER_ACTION_SCHEMAS = {
   deliver: deliverSchema,
   replace: replaceSchema,
   refund: refundSchema,
+  'gateway-refund': gatewayRefundSchema,
   resend: resendSchema,
   reply: replySchema,
 } as const satisfies Record<OrderActionIntent, z.ZodType>

@@ -3,6 +3,9 @@ import FlaskConical from 'lucide-react/icons/flask-conical'
 import Pencil from 'lucide-react/icons/pencil'
 import Plus from 'lucide-react/icons/plus'
 import Server from 'lucide-react/icons/server'
+import ArrowDown from 'lucide-react/icons/arrow-down'
+import ArrowUp from 'lucide-react/icons/arrow-up'
+import PlugZap from 'lucide-react/icons/plug-zap'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { useId, useRef, type ReactNode } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
@@ -16,9 +19,11 @@ import { FieldError } from '~/components/ui/field'
 import {
   ensureDefaultGateway,
   listGateways,
+  moveGateway,
   saveGateway,
   type GatewayView,
 } from '~/data/gateway.server'
+import { testGatewayConnection, type ConnectionTest } from '~/services/payment/gateways.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
 import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'
@@ -116,10 +121,38 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
+/** The answer of a gateway card's own buttons (Test connection, move up or down). */
+type CardAnswer = { card: { id: string } & ConnectionTest }
+
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireAdmin(request)
   const { db, env } = services()
-  const submission = parseSubmission(await readFormData(request), gatewaySchema)
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+  const id = form.get('id')
+  if (intent === 'test' || intent === 'up' || intent === 'down') {
+    const gateway = (await listGateways(db)).find((g) => g.id === id)
+    if (!gateway) throw data('Unknown gateway', { status: 404 })
+    if (intent === 'test') {
+      const result = await testGatewayConnection(db, env, gateway.type)
+      return data<CardAnswer>({ card: { id: gateway.id, ...result } })
+    }
+    const moved = await moveGateway(db, gateway.id, intent)
+    if (moved) {
+      await recordAdminChange(db, {
+        actor: { id: admin.id, name: admin.name, email: admin.email },
+        ip: clientIp(context),
+        action: 'gateway.move',
+        target: { type: 'gateway', id: gateway.id },
+        summary: `Moved the ${gateway.name} gateway ${intent} in the checkout order`,
+        before: { order: moved.before.join(', ') },
+        after: { order: moved.after.join(', ') },
+      })
+    }
+    // A redirect, so a reload never moves it again; the card keeps the focus by its anchor.
+    return redirect(`/admin/gateways#gateway-${gateway.id}`, 303)
+  }
+  const submission = parseSubmission(form, gatewaySchema)
   // The form's message is always "could not save"; the data layer may add why ('form').
   const fail = (errors: GatewayFieldErrors = {}) => {
     const { form: why, ...fields } = errors
@@ -355,17 +388,33 @@ function GatewayCard({
   gateway,
   environment,
   webhookUrl,
+  place,
+  test,
 }: {
   gateway: GatewayView
   environment: Record<string, string> | null
   /** Where the gateway's dashboard must send webhooks, when it sends any. */
   webhookUrl?: string
+  /** Its place in the checkout order (1-based) and how many there are. */
+  place: { index: number; count: number }
+  /** The last Test connection answer for this gateway. */
+  test: ConnectionTest | null
 }) {
   const fields = GATEWAY_FIELDS[gateway.type]
   const fromEnvironment = environment
   const webhookRef = useRef<HTMLElement>(null)
+  const navigation = useNavigation()
+  const testing =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'test' &&
+    navigation.formData.get('id') === gateway.id
+  const orderButton =
+    'inline-flex size-9 items-center justify-center rounded-lg border border-slate-300 text-slate-800 hover:bg-slate-50 disabled:opacity-40 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
   return (
-    <li className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+    <li
+      id={`gateway-${gateway.id}`}
+      className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 className="text-lg font-bold text-slate-950 dark:text-white">{gateway.name}</h2>
@@ -379,6 +428,33 @@ function GatewayCard({
           >
             {GATEWAY_STATUS_LABELS[gateway.status]}
           </span>
+          <Form
+            method="post"
+            className="flex gap-1"
+            aria-label={`Checkout order of ${gateway.name}`}
+          >
+            <input type="hidden" name="id" value={gateway.id} />
+            <button
+              type="submit"
+              name="intent"
+              value="up"
+              className={orderButton}
+              disabled={place.index === 1}
+            >
+              <ArrowUp aria-hidden="true" className="size-4" />
+              <span className="sr-only">Move {gateway.name} up</span>
+            </button>
+            <button
+              type="submit"
+              name="intent"
+              value="down"
+              className={orderButton}
+              disabled={place.index === place.count}
+            >
+              <ArrowDown aria-hidden="true" className="size-4" />
+              <span className="sr-only">Move {gateway.name} down</span>
+            </button>
+          </Form>
           <Link
             to={`?edit=${gateway.id}`}
             className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
@@ -433,6 +509,37 @@ function GatewayCard({
       {fromEnvironment ? (
         <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
           From the environment (read-only); these win over stored settings.
+        </p>
+      ) : null}
+      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+        <input type="hidden" name="id" value={gateway.id} />
+        <Button
+          type="submit"
+          name="intent"
+          value="test"
+          variant="outline"
+          pending={testing}
+          pendingLabel="Testing…"
+        >
+          <PlugZap aria-hidden="true" className="size-4" />
+          Test connection<span className="sr-only"> of {gateway.name}</span>
+        </Button>
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          Checkout position {place.index} of {place.count}
+        </p>
+      </Form>
+      {test ? (
+        <p
+          role="status"
+          className={cn(
+            'mt-3 rounded-xl border px-3 py-2.5 text-sm',
+            test.ok
+              ? 'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200'
+              : 'border-rose-200 bg-rose-50 text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200',
+          )}
+        >
+          <strong>{test.ok ? 'Connected. ' : 'Connection failed. '}</strong>
+          {test.message}
         </p>
       ) : null}
       {webhookUrl ? (
@@ -529,7 +636,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
         <GatewayForm
           key={form.mode === 'edit' ? form.gateway.id : `add-${form.type}`}
           form={form}
-          lastResult={actionData?.result}
+          lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
           readOnlyPaytm={paytmEnvironment !== null}
           readOnlyRazorpay={razorpayEnvironment !== null}
           readOnlyPhonePe={phonePeEnvironment !== null}
@@ -538,10 +645,16 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
       ) : null}
 
       <ul className="grid gap-4 md:grid-cols-2" aria-label="Gateways">
-        {gateways.map((gateway) => (
+        {gateways.map((gateway, index) => (
           <GatewayCard
             key={gateway.id}
             gateway={gateway}
+            place={{ index: index + 1, count: gateways.length }}
+            test={
+              actionData && 'card' in actionData && actionData.card.id === gateway.id
+                ? actionData.card
+                : null
+            }
             environment={
               gateway.type === 'paytm'
                 ? paytmEnvironment

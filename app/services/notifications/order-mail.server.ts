@@ -127,7 +127,9 @@ function contentFor(
       return {
         subject: `Refund for order ${order.id}`,
         paragraphs: [
-          `Your payment for ${order.productName} has been refunded. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
+          // A refund through the gateway says how much went back (all of it, or a part).
+          extra.message ??
+            `Your payment for ${order.productName} has been refunded. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
           lines,
         ],
         label: 'View your order',

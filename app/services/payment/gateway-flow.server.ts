@@ -20,14 +20,7 @@ import {
   type GatewayOrder,
   type GatewayPaymentStatus,
 } from '~/lib/payments/gateway.server'
-import {
-  QUICK_CHECK_DELAY_MS,
-  RECONCILE_WINDOW_MS,
-  reconcileDelayMs,
-  UNKNOWN_ORDER_EXPIRY_MS,
-  type PaymentOutcome,
-  type StartCheckoutInput,
-} from './paytm-flow.server'
+import type { StartCheckoutInput } from './paytm-flow.server'
 
 /**
  * The payment workflow every gateway after Paytm plugs into (docs/payments.md, "Gateways"):
@@ -45,6 +38,42 @@ import {
  */
 
 export const GATEWAY_RECONCILE_JOB = 'payment.reconcile-gateway'
+
+/** Reconciliation gives up on an order this long after it was created. */
+export const RECONCILE_WINDOW_MS = 24 * 60 * 60_000
+/**
+ * An order a gateway still holds no payment for (Paytm: 334) this long after creation was
+ * abandoned before payment: the buyer's browser reaches the gateway at once, so a buyer who did
+ * is known to it within seconds. Together with the gaps below an abandoned checkout costs four status checks.
+ */
+export const UNKNOWN_ORDER_EXPIRY_MS = 10 * 60_000
+/** After a PENDING answer the next look comes soon: most pending payments settle within seconds. */
+export const QUICK_CHECK_DELAY_MS = 10_000
+/** A status check older than this may be repeated on request (verify-payment). */
+export const STATUS_CHECK_MIN_INTERVAL_MS = 10_000
+
+/** Minutes between chained checks (docs/payments.md, Reconciliation); the last gap repeats. */
+const RECONCILE_GAPS_MINUTES = [1, 2, 5, 10, 30, 60, 120, 240] as const
+
+/** Gap before chained check number `check` (1-based): 1, 2, 5, 10, 30, 60, 120, then 240 minutes. */
+export function reconcileDelayMs(check: number): number {
+  const index = Math.min(Math.max(0, check - 1), RECONCILE_GAPS_MINUTES.length - 1)
+  return RECONCILE_GAPS_MINUTES[index]! * 60_000
+}
+
+export type PaymentOutcome =
+  /** This call moved the order to paid. */
+  | 'paid'
+  /** This call moved the order to failed. */
+  | 'failed'
+  /** Still waiting for a final answer; reconciliation continues. */
+  | 'pending'
+  /** Nothing to do: the order was already final (or already moved by a concurrent call). */
+  | 'unchanged'
+  /** The gateway reports success for an amount other than ours: never paid; see the timeline. */
+  | 'amount-mismatch'
+  /** The status API could not be asked; the order is untouched and will be checked again. */
+  | 'unconfirmed'
 
 export const GATEWAY_LABELS: Record<string, string> = {
   paytm: 'Paytm',
@@ -140,7 +169,8 @@ export function gatewayOrderOf(order: Order): GatewayOrder {
   }
 }
 
-async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
+/** A timeline warning that changes nothing, written once in a row (not again on every check). */
+export async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
   if ((await lastOrderEventType(db, order.id)) === type) return
   await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
 }
@@ -155,12 +185,14 @@ export async function applyGatewayStatus(
   status: GatewayPaymentStatus,
   via: string,
   now: Date,
-  options: { countsStatusCheck?: boolean } = {},
+  /** `details`: what else the timeline keeps (Paytm: which status API answered, the callback). */
+  options: { countsStatusCheck?: boolean; details?: Record<string, unknown> } = {},
 ): Promise<Decision> {
   const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
   const counts = options.countsStatusCheck ?? true
   const details = {
     via,
+    ...options.details,
     state: status.state,
     status: status.status,
     respCode: status.respCode,

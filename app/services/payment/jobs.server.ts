@@ -8,8 +8,10 @@ import { resolveRazorpaySetup } from './razorpay-config.server'
 import { razorpayReconciler } from './razorpay-flow.server'
 import { resolvePhonePeSetup } from './phonepe-config.server'
 import { phonePeReconciler } from './phonepe-flow.server'
+import { refundGatewayFor } from './gateways.server'
+import { refundJobHandlers } from './refunds.server'
 
-/** The payment jobs (reconciliation) as the app's job runner registers them. */
+/** The payment jobs (reconciliation, refunds) as the app's job runner registers them. */
 export function paymentJobs(db: DB): JobHandlers {
   return {
     ...paymentJobHandlers(db, { resolveSetup: () => resolvePaytmSetup(db, getEnv()) }),
@@ -26,6 +28,9 @@ export function paymentJobs(db: DB): JobHandlers {
         }
         return null
       },
+    }),
+    ...refundJobHandlers(db, {
+      resolveGateway: (gateway) => refundGatewayFor(db, getEnv(), gateway),
     }),
   }
 }

@@ -1,11 +1,7 @@
 import {
-  appendOrderEvent,
   createOrder,
-  DuplicateTransactionError,
   getOrder,
-  lastOrderEventType,
   markOrderExpired,
-  markOrderFailed,
   recordStatusCheck,
   SETTLED_STATUSES,
   type CreatedOrder,
@@ -13,16 +9,29 @@ import {
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
-import { markOrderPaid } from '~/services/fulfilment.server'
-import { sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
+import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
 import type { PaytmSetup } from './config.server'
+import {
+  applyGatewayStatus,
+  QUICK_CHECK_DELAY_MS,
+  RECONCILE_WINDOW_MS,
+  reconcileDelayMs,
+  STATUS_CHECK_MIN_INTERVAL_MS,
+  UNKNOWN_ORDER_EXPIRY_MS,
+  warnOnce,
+  type Decision,
+  type PaymentOutcome,
+} from './gateway-flow.server'
 import {
   buildProcessTransactionForm,
   fetchOrderStatus,
   GatewayUnavailableError,
+  paymentStatusOf,
+  paytmCustomerId,
+  paytmEmail,
   verifyCallback,
   type CallbackFields,
   type PaytmCallback,
@@ -47,26 +56,15 @@ import {
  */
 
 export const RECONCILE_JOB = 'payment.reconcile'
-/** Reconciliation gives up on an order this long after it was created. */
-export const RECONCILE_WINDOW_MS = 24 * 60 * 60_000
-/**
- * An order Paytm still does not know (334) this long after creation was abandoned before
- * payment: the signed form submits itself at once, so a buyer who reached Paytm is known to it
- * within seconds. Together with the gaps below an abandoned checkout costs four status checks.
- */
-export const UNKNOWN_ORDER_EXPIRY_MS = 10 * 60_000
-/** After a PENDING answer the next look comes soon: most pending payments settle within seconds. */
-export const QUICK_CHECK_DELAY_MS = 10_000
-/** A status check older than this may be repeated on request (verify-payment). */
-export const STATUS_CHECK_MIN_INTERVAL_MS = 10_000
-
-/** Minutes between chained checks (docs/payments.md, Reconciliation); the last gap repeats. */
-const RECONCILE_GAPS_MINUTES = [1, 2, 5, 10, 30, 60, 120, 240] as const
-
-/** Gap before chained check number `check` (1-based): 1, 2, 5, 10, 30, 60, 120, then 240 minutes. */
-export function reconcileDelayMs(check: number): number {
-  const index = Math.min(Math.max(0, check - 1), RECONCILE_GAPS_MINUTES.length - 1)
-  return RECONCILE_GAPS_MINUTES[index]! * 60_000
+// The reconciliation gaps, windows and outcomes are shared by every gateway
+// (gateway-flow.server.ts); Paytm's callers still find them here.
+export {
+  QUICK_CHECK_DELAY_MS,
+  RECONCILE_WINDOW_MS,
+  reconcileDelayMs,
+  STATUS_CHECK_MIN_INTERVAL_MS,
+  UNKNOWN_ORDER_EXPIRY_MS,
+  type PaymentOutcome,
 }
 
 export interface FlowOptions {
@@ -82,18 +80,8 @@ const defaultLog = (line: string) => console.log(line)
 // ---------------------------------------------------------------------------------------------
 // Checkout
 
-/** Paytm's CUST_ID: letters, digits and @ ! _ $ . only. */
-export function paytmCustomerId(userId: string | null | undefined, email: string): string {
-  if (userId && /^[A-Za-z0-9]{1,60}$/.test(userId)) return `USR_${userId}`
-  return `CUST_${sha256Hex(email.toLowerCase()).slice(0, 24)}`
-}
-
-/** EMAIL is optional for Paytm: an address its rules refuse (over 50 characters, say) is left out rather than failing the payment. */
-function paytmEmail(email: string): string | null {
-  return email.length <= 50 && /^[^\s@|]+@[^\s@|]+\.[^\s@|]+$/.test(email) && !/refund/i.test(email)
-    ? email
-    : null
-}
+/** Paytm's CUST_ID and EMAIL rules live with its protocol client. */
+export { paytmCustomerId }
 
 export interface StartCheckoutInput {
   productId: string
@@ -153,44 +141,15 @@ export async function startPaytmCheckout(
 // ---------------------------------------------------------------------------------------------
 // Applying what the status API says
 
-export type PaymentOutcome =
-  /** This call moved the order to paid. */
-  | 'paid'
-  /** This call moved the order to failed. */
-  | 'failed'
-  /** Still waiting for a final answer; reconciliation continues. */
-  | 'pending'
-  /** Nothing to do: the order was already final (or already moved by a concurrent call). */
-  | 'unchanged'
-  /** The gateway reports success for an amount other than ours: never paid; see the timeline. */
-  | 'amount-mismatch'
-  /** The status API could not be asked; the order is untouched and will be checked again. */
-  | 'unconfirmed'
-
-interface Decision {
-  outcome: PaymentOutcome
-  status: OrderStatus
-}
-
-async function warnOnce(
-  db: DB,
-  order: Order,
-  type: string,
-  message: string,
-  data: unknown,
-): Promise<void> {
-  if ((await lastOrderEventType(db, order.id)) === type) return
-  await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
-}
-
 function answerOf(status: PaytmOrderStatus) {
   return { status: status.status, respCode: status.respCode, respMsg: status.respMsg }
 }
 
 /**
- * Acts on a status API answer for an order. With `callback`, it comes from a verified
- * callback and success needs the callback to say TXN_SUCCESS too (both must agree).
- * The check itself is counted on the order: in the same UPDATE when the status changes.
+ * Acts on a status API answer for an order, by the rules every gateway shares
+ * (applyGatewayStatus) plus Paytm's own: with `callback` (a verified callback), success needs
+ * the callback to say TXN_SUCCESS for our amount too, and a failing callback is final when the
+ * status API knows no payment at all (e.g. Paytm refused the request). The check is counted.
  */
 async function applyStatus(
   db: DB,
@@ -201,13 +160,7 @@ async function applyStatus(
   now: Date,
 ): Promise<Decision> {
   const details = {
-    via,
     statusApi: status.source,
-    status: status.status,
-    respCode: status.respCode,
-    respMsg: status.respMsg,
-    txnId: status.txnId,
-    gatewayAmount: status.amountPaise,
     ...(callback
       ? {
           callbackStatus: callback.status,
@@ -216,107 +169,51 @@ async function applyStatus(
         }
       : {}),
   }
-  const unchanged = async (
-    outcome: PaymentOutcome,
-    current: OrderStatus = order.status,
-  ): Promise<Decision> => {
+  const shared = paymentStatusOf(status)
+  const apply = (answer: GatewayPaymentStatus) =>
+    applyGatewayStatus(db, order, answer, via, now, { details })
+  const unchanged = async (outcome: PaymentOutcome): Promise<Decision> => {
     await recordStatusCheck(db, order.id, answerOf(status), now)
-    return { outcome, status: current }
+    return { outcome, status: order.status }
   }
-  const change = {
-    expected: order.status,
-    countsStatusCheck: true,
-    data: details,
-    actor: 'gateway',
-  }
-  if (status.status === 'TXN_SUCCESS') {
-    const amountsMatch =
-      status.amountPaise === order.amount && (!callback || callback.amountPaise === order.amount)
-    if (!amountsMatch) {
-      const shown = status.amountPaise === null ? 'no amount' : formatRupees(status.amountPaise)
+  if (status.status === 'TXN_SUCCESS' && callback && status.amountPaise === order.amount) {
+    if (callback.amountPaise !== order.amount) {
+      const shown = callback.amountPaise === null ? 'no amount' : formatRupees(callback.amountPaise)
       await warnOnce(
         db,
         order,
         'amount_mismatch',
-        `Paytm reports success for ${shown}, but the order is for ${formatRupees(order.amount)}; not marked paid`,
-        details,
+        `Paytm's callback reports a payment of ${shown}, but the order is for ${formatRupees(order.amount)}; not marked paid`,
+        { via, ...details, state: shared.state, status: status.status, txnId: status.txnId },
       )
       return unchanged('amount-mismatch')
     }
-    if (callback && callback.status !== 'TXN_SUCCESS') {
+    if (callback.status !== 'TXN_SUCCESS') {
       // The status API says paid while the browser's callback does not: the status API is asked
       // again, alone, by the job (which needs no callback), right away.
       await scheduleCheck(db, order.id, now, 0)
       return unchanged('pending')
     }
-    if (!status.txnId) {
-      await warnOnce(
-        db,
-        order,
-        'status_disagrees',
-        'Paytm reports success without a transaction id; not marked paid',
-        details,
-      )
-      return unchanged('pending')
-    }
-    try {
-      const result = await markOrderPaid(
-        db,
-        order.id,
-        {
-          txnId: status.txnId,
-          bankTxnId: status.bankTxnId,
-          paymentMode: status.paymentMode,
-          paidAmount: status.amountPaise ?? order.amount,
-          respCode: status.respCode,
-          respMsg: status.respMsg,
-        },
-        {
-          ...change,
-          message: `Payment of ${formatRupees(order.amount)} confirmed by Paytm (${via})`,
-        },
-        now,
-      )
-      return result.changed
-        ? { outcome: 'paid', status: 'paid' }
-        : { outcome: 'unchanged', status: result.status ?? order.status }
-    } catch (error) {
-      if (!(error instanceof DuplicateTransactionError)) throw error
-      await warnOnce(
-        db,
-        order,
-        'duplicate_txn_id',
-        `Paytm transaction ${status.txnId} already paid another order; not marked paid`,
-        details,
-      )
-      return unchanged('unchanged')
-    }
   }
-  const callbackFailed = callback?.status === 'TXN_FAILURE'
-  // A failure is final when the status API confirms it, or when the verified callback says so
-  // and the status API holds no payment at all for the order (e.g. Paytm refused the request).
-  if (status.status === 'TXN_FAILURE' || (status.status === 'UNKNOWN' && callbackFailed)) {
-    const source = status.status === 'TXN_FAILURE' ? status : callback!
-    const result = await markOrderFailed(
-      db,
-      order.id,
-      { status: 'TXN_FAILURE', respCode: source.respCode, respMsg: source.respMsg },
-      { ...change, message: `Payment failed: ${source.respMsg || source.respCode} (${via})` },
-      now,
-    )
-    if (result.changed) return { outcome: 'failed', status: 'failed' }
-    return unchanged('unchanged', result.status ?? order.status)
-  }
+  if (status.status === 'UNKNOWN' && callback?.status === 'TXN_FAILURE')
+    return apply({
+      ...shared,
+      state: 'failed',
+      respCode: callback.respCode,
+      respMsg: callback.respMsg,
+    })
   if (status.status === 'UNKNOWN' && callback?.status === 'TXN_SUCCESS') {
     await warnOnce(
       db,
       order,
       'status_disagrees',
       `The callback says paid but the status API knows no payment (${status.respCode} ${status.respMsg}); not marked paid`,
-      details,
+      { via, ...details, status: status.status, respCode: status.respCode },
     )
+    return unchanged('pending')
   }
-  return unchanged('pending')
+  // UNKNOWN alone is "no payment yet" for Paytm: pending, as the shared rules keep it.
+  return apply(shared)
 }
 
 /** Whether this Paytm may decide the order: test-mode orders only by the simulator, and the other way round. */

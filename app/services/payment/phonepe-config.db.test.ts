@@ -26,9 +26,15 @@ function save(mode: 'add' | 'edit', values: Record<string, string>) {
 }
 
 describe('PhonePe configuration', () => {
-  it('is off without a record', async () => {
-    expect(await resolvePhonePeSetup(t.db, env)).toBeNull()
-    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).not.toContain('phonepe')
+  it('without a record is the simulator on a fresh install, and off once a real gateway exists', async () => {
+    expect(await resolvePhonePeSetup(t.db, env)).toMatchObject({
+      source: 'simulator',
+      testMode: true,
+    })
+    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).toContain('phonepe')
+    const livePaytm = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+    expect(await resolvePhonePeSetup(t.db, livePaytm)).toBeNull()
+    expect((await checkoutGateways(t.db, livePaytm)).map((g) => g.id)).not.toContain('phonepe')
   })
 
   it('a record in testing without credentials is the built-in simulator, offered at checkout', async () => {

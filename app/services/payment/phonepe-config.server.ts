@@ -3,6 +3,7 @@ import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { phonePeHosts, type PhonePeConfig } from '~/lib/payments/phonepe.server'
+import { realGatewayConfigured } from './real-gateway.server'
 
 /**
  * Which PhonePe the shop talks to (docs/payments.md, "PhonePe"), decided per request, under the
@@ -98,7 +99,8 @@ export async function resolvePhonePeSetup(db: DB, env: PhonePeEnv): Promise<Phon
     }
   }
   const stored = await phonePeGatewaySettings(db, env.APP_SECRET)
-  if (!stored || stored.status === 'inactive') return null
+  if (!stored) return (await realGatewayConfigured(db, env)) ? null : simulatorSetup(env, returnUrl)
+  if (stored.status === 'inactive') return null
   if (stored.clientId && stored.clientSecret) {
     return {
       config: {
@@ -116,6 +118,10 @@ export async function resolvePhonePeSetup(db: DB, env: PhonePeEnv): Promise<Phon
   }
   // A client id whose secret cannot be read (APP_SECRET changed) must not silently become test mode.
   if (stored.clientId || stored.status !== 'testing') return null
+  return simulatorSetup(env, returnUrl)
+}
+
+function simulatorSetup(env: PhonePeEnv, returnUrl: (orderId: string) => string): PhonePeSetup {
   const base = `${env.PUBLIC_URL}${PHONEPE_SIMULATOR_PATH}`
   return {
     config: {

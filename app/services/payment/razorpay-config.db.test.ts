@@ -33,10 +33,25 @@ function razorpay(values: Record<string, string>) {
 }
 
 describe('Razorpay configuration', () => {
-  it('is off without a record, and checkout offers Paytm alone', async () => {
-    expect(await resolveRazorpaySetup(t.db, env)).toBeNull()
-    expect((await checkoutGateways(t.db, env)).map((g) => g.id)).toEqual(['paytm'])
+  it('on a fresh install (no record, no real gateway) is the simulator, offered after Paytm', async () => {
+    expect(await resolveRazorpaySetup(t.db, env)).toMatchObject({
+      source: 'simulator',
+      testMode: true,
+    })
+    expect((await checkoutGateways(t.db, env)).map((g) => [g.id, g.testMode])).toEqual([
+      ['paytm', true],
+      ['razorpay', true],
+      ['phonepe', true],
+    ])
+    // The simulator answers on the shop's own origin: nothing to add to the pages' policy.
     expect(await razorpayCheckoutOrigins(t.db, env)).toEqual([])
+    // Once a real Paytm is configured, Razorpay without a record is not offered.
+    const livePaytm = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+    expect(await resolveRazorpaySetup(t.db, livePaytm)).toBeNull()
+    expect((await checkoutGateways(t.db, livePaytm)).map((g) => g.id)).toEqual(['paytm'])
+    // The same for a real PhonePe: a real gateway is a real gateway.
+    const livePhonePe = { ...env, PHONEPE_CLIENT_ID: 'PPCLIENT', PHONEPE_CLIENT_SECRET: 's3cret' }
+    expect(await resolveRazorpaySetup(t.db, livePhonePe)).toBeNull()
   })
 
   it('a record in testing without keys is the built-in simulator, offered beside Paytm', async () => {
@@ -50,7 +65,7 @@ describe('Razorpay configuration', () => {
     expect(setup?.config.keyId).toBe(razorpaySimulatorKeys(SECRET).keyId)
     expect(razorpaySimulatorKeys('z'.repeat(64)).keySecret).not.toBe(setup?.config.keySecret)
     const offered = await checkoutGateways(t.db, env)
-    expect(offered.map((g) => g.id).sort()).toEqual(['paytm', 'razorpay'])
+    expect(offered.map((g) => g.id).sort()).toEqual(['paytm', 'phonepe', 'razorpay'])
   })
 
   it('keys make it the real Razorpay with the real checkout.js; inactive turns it off', async () => {

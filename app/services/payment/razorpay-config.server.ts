@@ -7,6 +7,7 @@ import {
   RAZORPAY_CHECKOUT_SCRIPT,
   type RazorpayConfig,
 } from '~/lib/payments/razorpay.server'
+import { realGatewayConfigured } from './real-gateway.server'
 
 /**
  * Which Razorpay the shop talks to (docs/payments.md, "Razorpay"), decided per request:
@@ -15,7 +16,9 @@ import {
  *  2. the Razorpay record of the Gateways page: active or testing with a key id and secret is
  *     the real Razorpay; testing without keys is the built-in simulator ("Test mode"); inactive,
  *     or a secret that cannot be decrypted, is no Razorpay;
- *  3. no record: Razorpay is not offered.
+ *  3. no record: on a fresh install (no gateway configured with real credentials:
+ *     real-gateway.server.ts) the built-in simulator, so a newcomer can try every
+ *     way of paying; once a real gateway is configured, Razorpay without a record is not offered.
  */
 export const RAZORPAY_SIMULATOR_PATH = '/__simulator/razorpay'
 export const RAZORPAY_CALLBACK_PATH = '/api/payments/razorpay/callback'
@@ -38,6 +41,7 @@ type RazorpayEnv = Pick<
   | 'RAZORPAY_KEY_SECRET'
   | 'RAZORPAY_WEBHOOK_SECRET'
   | 'RAZORPAY_HOST'
+  | 'PAYTM_MID'
 >
 
 const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
@@ -97,7 +101,9 @@ export async function resolveRazorpaySetup(
     }
   }
   const stored = await razorpayGatewaySettings(db, env.APP_SECRET)
-  if (!stored || stored.status === 'inactive') return null
+  if (!stored)
+    return (await realGatewayConfigured(db, env)) ? null : simulatorSetup(env, callbackUrl)
+  if (stored.status === 'inactive') return null
   if (stored.keyId && stored.keySecret) {
     return {
       config: configFor(host, {
@@ -112,6 +118,10 @@ export async function resolveRazorpaySetup(
   }
   // A key id whose secret cannot be read (APP_SECRET changed) must not silently become test mode.
   if (stored.keyId || stored.status !== 'testing') return null
+  return simulatorSetup(env, callbackUrl)
+}
+
+function simulatorSetup(env: RazorpayEnv, callbackUrl: string): RazorpaySetup {
   return {
     config: configFor(
       `${env.PUBLIC_URL}${RAZORPAY_SIMULATOR_PATH}`,
@@ -122,6 +132,8 @@ export async function resolveRazorpaySetup(
     testMode: true,
   }
 }
+
+/** Whether the shop already takes real payments through Paytm (environment or a merchant id). */
 
 /**
  * The origins the pages must allow for Razorpay's Checkout (script, frame, connect), from the

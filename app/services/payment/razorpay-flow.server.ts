@@ -25,10 +25,12 @@ import {
   PaymentStartError,
   scheduleGatewayCheck,
   startGatewayCheckout,
+  type PaymentOutcome,
   type ReconcilingGateway,
 } from './gateway-flow.server'
-import { type PaymentOutcome, type StartCheckoutInput } from './paytm-flow.server'
+import type { StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
+import { confirmRefundFromGateway } from './refunds.server'
 
 /**
  * Razorpay on the shared payment workflow (docs/payments.md, "Razorpay"):
@@ -214,6 +216,23 @@ export async function handleRazorpayWebhook(
   try {
     if (event.event === 'refund.processed') {
       const refund = event.refund
+      // A refund the shop asked for is settled (once, whoever comes first: this or the job).
+      if (
+        refund &&
+        (await confirmRefundFromGateway(
+          db,
+          'razorpay',
+          {
+            gatewayRefundId: refund.id,
+            status: 'processed',
+            amountPaise: refund.amount,
+            message: 'Razorpay refund processed',
+          },
+          now,
+        ))
+      )
+        return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
+      // One made in Razorpay's dashboard is noted on the timeline.
       await appendOrderEvent(db, order.id, {
         type: 'gateway_refund',
         message: `Razorpay processed refund ${refund?.id ?? ''} of ${refund ? formatRupees(refund.amount) : 'an unknown amount'}`,

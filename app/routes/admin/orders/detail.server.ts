@@ -9,7 +9,6 @@ import {
   replaceFromStock,
   replyToReport,
   resendDeliveryMail,
-  type ActionResult,
 } from '~/services/order-actions.server'
 import { listOrderReports } from '~/data/order-report.server'
 import { getOrder, listOrderEvents } from '~/data/order.server'
@@ -35,6 +34,11 @@ import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { refundGatewayFor } from '~/services/payment/gateways.server'
+import { GATEWAY_LABELS } from '~/services/payment/gateway-flow.server'
+import { requestGatewayRefund } from '~/services/payment/refunds.server'
+import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
+import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
 import { adminOrderPath } from '~/lib/order-status'
 import { recordAdminChange } from '~/services/audit.server'
@@ -50,7 +54,7 @@ export type OrderActionData =
       intent: OrderActionIntent
       step: 'confirm'
       /** What the admin typed, carried by the confirmation's form. */
-      field: { name: OrderActionField; value: string } | null
+      fields: { name: OrderActionField; value: string }[]
     }
   | { intent: OrderActionIntent; step: 'error'; result: SubmissionResult<string[]> }
   | { intent: 'reveal'; step: 'revealed'; secret: RevealedSecret }
@@ -67,16 +71,20 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   const detail = await getAdminOrder(db, orderId)
   if (!detail) return null
   const { order, product, items } = detail
-  const [events, reports, settings, paytm] = await Promise.all([
+  const [events, reports, settings, paytm, refunds, refundable, refundGateway] = await Promise.all([
     listOrderEvents(db, order.id),
     listOrderReports(db, order.id),
     getSiteSettings(db),
     resolvePaytmSetup(db, env),
+    listOrderRefunds(db, order.id),
+    refundableAmount(db, order.id),
+    refundGatewayFor(db, env, order.gateway),
   ])
   const actors = await describeActors(db, [
     ...events.map((event) => event.actor),
     ...reports.flatMap((report) => [report.reportedBy, report.resolvedBy ?? '']).filter(Boolean),
     ...items.map((item) => item.addedBy),
+    ...refunds.map((refund) => refund.requestedBy),
     ...(order.userId ? [`user:${order.userId}`] : []),
   ])
   const format = shopDateTime(settings.timezone, { seconds: true })
@@ -88,6 +96,10 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     }),
   )
   const actions = orderActions(detail)
+  const gatewayLabel = GATEWAY_LABELS[order.gateway] ?? order.gateway
+  // Refund through the gateway: a paid order with money left to refund, and the gateway that
+  // took it (real or simulator, as the order was) has a refund API configured now.
+  const canRefund = actions.refund && refundable > 0 && refundGateway?.testMode === order.testMode
   return {
     order: {
       id: order.id,
@@ -163,6 +175,26 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       resolvedAt: when(report.resolvedAt),
     })),
     actions,
+    refunds: refunds.map((refund) => ({
+      id: refund.id,
+      amount: formatRupees(refund.amount),
+      reason: refund.reason,
+      status: refund.status,
+      gatewayRefundId: refund.gatewayRefundId,
+      gatewayMessage: refund.gatewayMessage,
+      requestedBy: actors[refund.requestedBy] ?? refund.requestedBy,
+      createdAt: when(refund.createdAt)!,
+      processedAt: when(refund.processedAt),
+    })),
+    gatewayRefund: canRefund
+      ? {
+          gateway: gatewayLabel,
+          left: formatRupees(refundable),
+          leftText: paiseToDecimalText(refundable),
+          // One refund per form: a double click or a re-post sends this key again.
+          refundKey: newRefundId(),
+        }
+      : null,
     gatewayName: paytm
       ? paytm.source === 'simulator'
         ? 'the built-in Paytm simulator'
@@ -171,8 +203,25 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   }
 }
 
-function run(db: DB, env: Env, input: OrderActionInput, orderId: string, actor: string) {
+type RunResult = { ok: boolean; message: string; field?: OrderActionField }
+
+function run(
+  db: DB,
+  env: Env,
+  input: OrderActionInput,
+  orderId: string,
+  actor: string,
+): Promise<RunResult> {
   switch (input.intent) {
+    case 'gateway-refund':
+      return requestGatewayRefund(db, {
+        refundId: input.refundKey,
+        orderId,
+        // The schema has checked it is an amount of at least ₹1.00.
+        amountPaise: parseRupeesToPaise(input.amount)!,
+        reason: input.reason,
+        actor,
+      })
     case 'confirm':
       return resolvePaytmSetup(db, env).then((setup) =>
         confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null }),
@@ -190,7 +239,14 @@ function run(db: DB, env: Env, input: OrderActionInput, orderId: string, actor: 
   }
 }
 
-const FIELDS: readonly OrderActionField[] = ['secret', 'reason', 'note', 'reply']
+const FIELDS: readonly OrderActionField[] = [
+  'secret',
+  'reason',
+  'note',
+  'reply',
+  'amount',
+  'refundKey',
+]
 
 async function reveal(db: DB, env: Env, orderId: string, actor: string, ip: string) {
   let secret: StockSecret | null
@@ -226,6 +282,7 @@ const ACTION_NAMES: Record<OrderActionInput['intent'], string> = {
   deliver: 'Delivered by hand',
   replace: 'Replaced the item of',
   refund: 'Marked as refunded',
+  'gateway-refund': 'Requested a gateway refund of',
   resend: 'Resent the delivery mail of',
   reply: 'Replied to the report on',
 }
@@ -296,16 +353,14 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
   }
   const input = submission.value
   if (input.confirmed !== 'yes') {
-    const name = FIELDS.find((field) => field in input)
-    const typed = name ? form.get(name) : null
-    return data<OrderActionData>({
-      intent: input.intent,
-      step: 'confirm',
-      field: name ? { name, value: typeof typed === 'string' ? typed : '' } : null,
+    const fields = FIELDS.filter((field) => field in input).map((name) => {
+      const typed = form.get(name)
+      return { name, value: typeof typed === 'string' ? typed : '' }
     })
+    return data<OrderActionData>({ intent: input.intent, step: 'confirm', fields })
   }
 
-  let result: ActionResult
+  let result: RunResult
   try {
     const before = await getOrder(db, orderId)
     result = await run(db, env, input, orderId, actor)

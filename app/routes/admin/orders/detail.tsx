@@ -4,15 +4,16 @@ import MessageSquareReply from 'lucide-react/icons/message-square-reply'
 import PackageCheck from 'lucide-react/icons/package-check'
 import RefreshCw from 'lucide-react/icons/refresh-cw'
 import Undo2 from 'lucide-react/icons/undo-2'
+import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
-import { Badge } from '~/components/admin/badge'
+import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { BackLink } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
-import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
+import { FormErrors, TextareaField, TextField, useAppForm } from '~/components/forms'
 import { OrderSecret } from '~/components/orders/order-secret'
 import { Button } from '~/components/ui/button'
 import type { ConfirmOptions } from '~/components/ui/confirm'
@@ -266,6 +267,50 @@ function Timeline({ page }: { page: PageData }) {
   )
 }
 
+const REFUND_STATUS: Record<string, { label: string; tone: BadgeTone }> = {
+  requested: { label: 'Sending', tone: 'warning' },
+  pending: { label: 'Waiting for the gateway', tone: 'warning' },
+  processed: { label: 'Refunded', tone: 'success' },
+  failed: { label: 'Failed', tone: 'danger' },
+}
+
+/** Refunds asked of the gateway for this order, with what the gateway answered. */
+function Refunds({ page }: { page: PageData }) {
+  if (page.refunds.length === 0) return null
+  return (
+    <section aria-labelledby="refunds-heading" className={card}>
+      <h2 id="refunds-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        Refunds
+      </h2>
+      <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+        {page.refunds.map((refund) => {
+          const status = REFUND_STATUS[refund.status] ?? REFUND_STATUS.requested!
+          return (
+            <li key={refund.id} className="py-3 first:pt-0 last:pb-0">
+              <p className="flex flex-wrap items-center gap-2 text-sm font-semibold text-slate-950 dark:text-white">
+                {refund.amount}
+                <Badge tone={status.tone}>{status.label}</Badge>
+              </p>
+              <p className="mt-1 text-xs break-all text-slate-600 dark:text-slate-400">
+                {refund.createdAt} · by {refund.requestedBy}
+                {refund.gatewayRefundId ? ` · gateway refund ${refund.gatewayRefundId}` : ''}
+              </p>
+              {refund.reason ? (
+                <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{refund.reason}</p>
+              ) : null}
+              {refund.status === 'failed' && refund.gatewayMessage ? (
+                <p className="mt-1 text-sm text-rose-700 dark:text-rose-300">
+                  {refund.gatewayMessage}
+                </p>
+              ) : null}
+            </li>
+          )
+        })}
+      </ul>
+    </section>
+  )
+}
+
 const RESOLUTIONS: Record<string, string> = {
   replaced: 'Resolved by a replacement',
   replied: 'Resolved with a reply',
@@ -335,13 +380,17 @@ interface ActionSpec {
   confirm: ConfirmOptions
   tone?: 'primary' | 'secondary' | 'danger'
   /** The text the action takes; its limits come from the action's schema. */
-  field?: {
+  fields?: {
     name: OrderActionField
     label: string
+    /** A one-line input (an amount) instead of a text area. */
+    line?: { inputMode: 'decimal' | 'text'; defaultValue?: string }
     rows?: number
     placeholder?: string
     hint?: string
-  }
+  }[]
+  /** Values the form carries unseen (the refund's key). */
+  hidden?: Partial<Record<OrderActionField, string>>
 }
 
 /**
@@ -366,6 +415,11 @@ function ActionCard({
     schema: ORDER_ACTION_SCHEMAS[spec.intent],
     id: `${headingId}-form`,
     lastResult: mine?.step === 'error' ? mine.result : null,
+    defaultValue: Object.fromEntries(
+      (spec.fields ?? []).flatMap((input) =>
+        input.line?.defaultValue ? [[input.name, input.line.defaultValue]] : [],
+      ),
+    ),
   })
   const onSubmit = useConfirmedSubmit(spec.confirm, {
     preventScrollReset: true,
@@ -373,7 +427,6 @@ function ActionCard({
   })
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
   const Icon = spec.icon
-  const field = spec.field ? fields[spec.field.name] : null
 
   return (
     <section
@@ -397,7 +450,7 @@ function ActionCard({
             action={adminOrderPath(orderId)}
             fields={{
               intent: spec.intent,
-              ...(confirming.field ? { [confirming.field.name]: confirming.field.value } : {}),
+              ...Object.fromEntries(confirming.fields.map((field) => [field.name, field.value])),
             }}
             confirmLabel={spec.confirm.confirmLabel ?? spec.submitLabel}
             cancelTo={adminOrderPath(orderId)}
@@ -419,16 +472,33 @@ function ActionCard({
           className="mt-3 space-y-3"
         >
           <input type="hidden" name="intent" value={spec.intent} />
-          {spec.field && field ? (
-            <TextareaField
-              label={spec.field.label}
-              field={field}
-              rows={spec.field.rows}
-              placeholder={spec.field.placeholder}
-              hint={spec.field.hint}
-              raw={spec.field.name === 'secret'}
-            />
-          ) : null}
+          {Object.entries(spec.hidden ?? {}).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {(spec.fields ?? []).map((input) => {
+            const field = fields[input.name as keyof typeof fields]
+            if (!field) return null
+            return input.line ? (
+              <TextField
+                key={input.name}
+                label={input.label}
+                field={field}
+                inputMode={input.line.inputMode}
+                placeholder={input.placeholder}
+                hint={input.hint}
+              />
+            ) : (
+              <TextareaField
+                key={input.name}
+                label={input.label}
+                field={field}
+                rows={input.rows}
+                placeholder={input.placeholder}
+                hint={input.hint}
+                raw={input.name === 'secret'}
+              />
+            )
+          })}
           <FormErrors id={form.errorId} errors={form.errors} />
           <Button
             type="submit"
@@ -470,13 +540,15 @@ function actionSpecs(page: PageData): ActionSpec[] {
             description: `Order ${order.id} becomes delivered and ${order.customerEmail} is e-mailed a link to see the details.`,
             confirmLabel: 'Deliver',
           },
-      field: {
-        name: 'secret',
-        label: replacing ? 'New account details or key' : 'Account details or key',
-        rows: 4,
-        placeholder: 'Email: buyer-account@example.com\nPassword: ...',
-        hint: 'One "name: value" per line becomes named fields (Email, Password, ...); anything else is delivered as written.',
-      },
+      fields: [
+        {
+          name: 'secret',
+          label: replacing ? 'New account details or key' : 'Account details or key',
+          rows: 4,
+          placeholder: 'Email: buyer-account@example.com\nPassword: ...',
+          hint: 'One "name: value" per line becomes named fields (Email, Password, ...); anything else is delivered as written.',
+        },
+      ],
     })
   }
   if (actions.confirmPayment) {
@@ -508,11 +580,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
         description: `It is e-mailed to ${order.customerEmail} and the report is marked resolved.`,
         confirmLabel: 'Send reply',
       },
-      field: {
-        name: 'reply',
-        label: 'Reply to the buyer',
-        rows: 4,
-      },
+      fields: [{ name: 'reply', label: 'Reply to the buyer', rows: 4 }],
     })
   }
   if (actions.replaceFromStock) {
@@ -529,12 +597,14 @@ function actionSpecs(page: PageData): ActionSpec[] {
         description: `The delivered item is revoked and the next one in stock goes to ${order.customerEmail}.`,
         confirmLabel: 'Replace item',
       },
-      field: {
-        name: 'reason',
-        label: 'Reason (optional, kept with the revoked item)',
-        rows: 2,
-        placeholder: 'Password changed by the account owner',
-      },
+      fields: [
+        {
+          name: 'reason',
+          label: 'Reason (optional, kept with the revoked item)',
+          rows: 2,
+          placeholder: 'Password changed by the account owner',
+        },
+      ],
     })
   }
   if (actions.deliverManually && order.status === 'delivered') pushDeliver(true)
@@ -553,29 +623,63 @@ function actionSpecs(page: PageData): ActionSpec[] {
       },
     })
   }
+  if (page.gatewayRefund) {
+    const refund = page.gatewayRefund
+    specs.push({
+      intent: 'gateway-refund',
+      title: 'Refund',
+      icon: BanknoteArrowDown,
+      description: `Sends money back through ${refund.gateway}: all of it or a part (${refund.left} left to refund). When ${refund.gateway} confirms a full refund, the order becomes refunded, the delivered item is revoked and the buyer is e-mailed; a partial refund is e-mailed too.`,
+      submitLabel: 'Refund',
+      tone: 'danger',
+      confirm: {
+        title: 'Refund through the gateway?',
+        description: `${refund.gateway} is asked to send the amount back to the buyer. This cannot be undone.`,
+        confirmLabel: 'Refund',
+        destructive: true,
+      },
+      hidden: { refundKey: refund.refundKey },
+      fields: [
+        {
+          name: 'amount',
+          label: 'Amount in rupees',
+          line: { inputMode: 'decimal', defaultValue: refund.leftText },
+          hint: `Up to ${refund.left}, with paise if needed (249.50).`,
+        },
+        {
+          name: 'reason',
+          label: 'Reason (optional)',
+          rows: 2,
+          placeholder: 'Wrong region; buyer asked for a refund',
+        },
+      ],
+    })
+  }
   if (actions.refund) {
     specs.push({
       intent: 'refund',
       title: 'Mark refunded',
       icon: Undo2,
       description:
-        'Records a refund you made in the Paytm dashboard: KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
+        'For a refund made outside (in the gateway’s dashboard, by bank transfer): this records it, and KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
       submitLabel: 'Mark refunded',
-      tone: 'danger',
+      tone: page.gatewayRefund ? 'secondary' : 'danger',
       confirm: {
         title: 'Mark this order refunded?',
         description:
-          'Make the refund in your Paytm dashboard first: this only records it. The buyer is e-mailed and can no longer see the delivered item. This cannot be undone.',
+          'Make the refund first: this only records it. The buyer is e-mailed and can no longer see the delivered item. This cannot be undone.',
         confirmLabel: 'Mark refunded',
         destructive: true,
       },
-      field: {
-        name: 'note',
-        label: 'Refund note (required)',
-        rows: 2,
-        placeholder: 'Paytm refund ID, amount, reason',
-        hint: 'For example the refund reference from the Paytm dashboard.',
-      },
+      fields: [
+        {
+          name: 'note',
+          label: 'Refund note (required)',
+          rows: 2,
+          placeholder: 'Refund ID, amount, reason',
+          hint: 'For example the refund reference from the gateway’s dashboard.',
+        },
+      ],
     })
   }
   return specs
@@ -625,6 +729,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         </div>
         <div className="space-y-6 lg:col-span-2 lg:self-start">
           <DeliveredItem page={page} actionData={actionData} />
+          <Refunds page={page} />
           <Timeline page={page} />
         </div>
       </div>

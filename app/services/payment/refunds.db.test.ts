@@ -1,0 +1,332 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { getOrder, listOrderEvents } from '~/data/order.server'
+import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import {
+  GatewayRefusedError,
+  GatewayUnreachableError,
+  type GatewayRefund,
+  type GatewayRefundRequest,
+} from '~/lib/payments/gateway.server'
+import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { makePaidOrder, makeStockedProduct } from '../../../tests/factories'
+import {
+  REFUND_JOB,
+  refundJobHandlers,
+  requestGatewayRefund,
+  runRefund,
+  type RefundingGateway,
+} from './refunds.server'
+
+/**
+ * The refund workflow on the real database, on SQLite and on PostgreSQL, against a gateway
+ * that behaves as the refund APIs do: one refund per idempotency key (a repeat answers with the
+ * first), refused beyond what was paid. A double request, two requests at once, a job retried
+ * after a lost answer and a job run twice each refund once, and the buyer is e-mailed once.
+ */
+const APP_SECRET = 'a'.repeat(64)
+const actor = 'user:admin-1'
+const quiet = (line: string) => {
+  if (process.env.DEBUG_REFUNDS) console.log(line)
+}
+let t: TestDb
+
+beforeAll(async () => {
+  t = await createTestDb()
+})
+afterAll(() => t.destroy())
+// Each test runs only its own refund jobs.
+beforeEach(async () => {
+  await t.db.deleteFrom('job').where('type', '=', REFUND_JOB).execute()
+})
+
+/** A refund API in memory: refunds by key; `loseNextAnswer` makes the next call fail after refunding. */
+function fakeGateway(options: { settleOnStatus?: boolean } = {}) {
+  const refunds = new Map<string, GatewayRefund & { paymentId: string; orderId: string }>()
+  const gateway = {
+    testMode: false,
+    calls: 0,
+    loseNextAnswer: false,
+    refuseWith: null as string | null,
+    async refund(request: GatewayRefundRequest): Promise<GatewayRefund> {
+      gateway.calls++
+      if (gateway.refuseWith) throw new GatewayRefusedError(gateway.refuseWith, 400)
+      let refund = refunds.get(request.refundId)
+      if (!refund) {
+        const refunded = [...refunds.values()]
+          .filter((r) => r.paymentId === request.paymentId)
+          .reduce((sum, r) => sum + r.amountPaise, 0)
+        if (refunded + request.amountPaise > request.order.amountPaise)
+          throw new GatewayRefusedError('The refund amount is greater than the amount paid', 400)
+        refund = {
+          refundId: `rfnd_${newRefundId().slice(4)}`,
+          status: options.settleOnStatus ? 'pending' : 'processed',
+          amountPaise: request.amountPaise,
+          message: 'accepted',
+          paymentId: request.paymentId,
+          orderId: request.order.id,
+        }
+        refunds.set(request.refundId, refund)
+      }
+      if (gateway.loseNextAnswer) {
+        gateway.loseNextAnswer = false
+        throw new GatewayUnreachableError('timed out')
+      }
+      return { ...refund }
+    },
+    async refundStatus(query: { refundId: string }): Promise<GatewayRefund | null> {
+      const refund = refunds.get(query.refundId)
+      if (!refund) return null
+      refund.status = 'processed'
+      return { ...refund, message: 'processed' }
+    },
+    /** Refunds the gateway really made for an order (not calls). */
+    made: (orderId: string) => [...refunds.values()].filter((r) => r.orderId === orderId).length,
+  }
+  return gateway satisfies RefundingGateway
+}
+
+async function paidOrder(price = 50_000) {
+  const product = await makeStockedProduct(t.db, APP_SECRET, [`KEY-${newRefundId()}`], { price })
+  return makePaidOrder(t.db, product.id)
+}
+
+async function mails(orderId: string) {
+  const rows = await t.db
+    .selectFrom('job')
+    .select('payload')
+    .where('type', '=', ORDER_MAIL_JOB)
+    .execute()
+  return rows
+    .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string; message?: string })
+    .filter((payload) => payload.orderId === orderId)
+}
+
+async function refundJobs(refundId: string) {
+  const rows = await t.db
+    .selectFrom('job')
+    .select(['payload', 'status'])
+    .where('type', '=', REFUND_JOB)
+    .execute()
+  return rows.filter(
+    (row) => (JSON.parse(row.payload) as { refundId: string }).refundId === refundId,
+  )
+}
+
+async function itemStatus(orderId: string) {
+  const row = await t.db
+    .selectFrom('stockItem')
+    .select('status')
+    .where('orderId', '=', orderId)
+    .executeTakeFirst()
+  return row?.status
+}
+
+/** Runs the refund jobs that are due at `at` (the runner's own claim, retry and backoff). */
+function runJobs(gateway: RefundingGateway, at: Date) {
+  return runDueJobs(
+    t.db,
+    refundJobHandlers(t.db, { resolveGateway: async () => gateway, now: () => at, log: quiet }),
+    {
+      now: at,
+      log: quiet,
+    },
+  )
+}
+
+describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+  it('a double click (the same form twice, even at once) writes one refund and one job', async () => {
+    const order = await paidOrder()
+    expect(order.status).toBe('delivered')
+    const refundId = newRefundId()
+    const input = {
+      refundId,
+      orderId: order.id,
+      amountPaise: order.amount,
+      reason: 'Wrong region',
+      actor,
+    }
+    const results = await Promise.all([
+      requestGatewayRefund(t.db, input),
+      requestGatewayRefund(t.db, input),
+    ])
+    expect(results.map((r) => r.ok)).toEqual([true, true])
+    expect(results.filter((r) => r.message.includes('already requested'))).toHaveLength(1)
+    expect(await requestGatewayRefund(t.db, input)).toMatchObject({
+      ok: true,
+      message: expect.stringContaining('not sent again'),
+    })
+    expect(await listOrderRefunds(t.db, order.id)).toHaveLength(1)
+    expect(await refundJobs(refundId)).toHaveLength(1)
+    expect(
+      (await listOrderEvents(t.db, order.id)).filter((e) => e.type === 'refund_requested'),
+    ).toHaveLength(1)
+  })
+
+  it('two different refunds at once never add up to more than was paid', async () => {
+    const order = await paidOrder(50_000)
+    const ask = () =>
+      requestGatewayRefund(t.db, {
+        refundId: newRefundId(),
+        orderId: order.id,
+        amountPaise: 30_000,
+        reason: '',
+        actor,
+      })
+    const results = await Promise.all([ask(), ask()])
+    expect(results.filter((r) => r.ok)).toHaveLength(1)
+    expect(results.find((r) => !r.ok)).toEqual({
+      ok: false,
+      field: 'amount',
+      message: 'At most ₹200 is left to refund on this order.',
+    })
+    expect(await refundableAmount(t.db, order.id)).toBe(20_000)
+  })
+
+  it('a job retried after a lost answer refunds once; the order is refunded, its item revoked, the buyer e-mailed once', async () => {
+    const order = await paidOrder(49_900)
+    const gateway = fakeGateway()
+    gateway.loseNextAnswer = true
+    const refundId = newRefundId()
+    await requestGatewayRefund(t.db, {
+      refundId,
+      orderId: order.id,
+      amountPaise: order.amount,
+      reason: 'Duplicate purchase',
+      actor,
+    })
+    const start = new Date()
+    await runJobs(gateway, start)
+    // The gateway refunded, but its answer was lost: the refund is still only requested.
+    expect(gateway.made(order.id)).toBe(1)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'requested' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('delivered')
+    // The runner retries with backoff; the same key answers with the same refund.
+    await runJobs(gateway, new Date(start.getTime() + 10 * 60_000))
+    expect(gateway.made(order.id)).toBe(1)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
+      status: 'processed',
+      gatewayRefundId: expect.stringMatching(/^rfnd_/),
+      amount: 49_900,
+    })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    expect(await itemStatus(order.id)).toBe('revoked')
+    const refunded = await mails(order.id)
+    expect(refunded.filter((m) => m.kind === 'refunded')).toEqual([
+      expect.objectContaining({ message: expect.stringContaining('We have refunded ₹499') }),
+    ])
+    // Running the refund again (a job delivered twice) changes nothing and mails nothing more.
+    expect(await runRefund(t.db, gateway, refundId)).toEqual({ kind: 'final', status: 'processed' })
+    expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(1)
+    expect(
+      (await listOrderEvents(t.db, order.id)).filter((e) => e.type === 'refunded'),
+    ).toHaveLength(1)
+  })
+
+  it('a pending refund is confirmed by its status check; a partial one keeps the order and its item', async () => {
+    const order = await paidOrder(100_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    const first = newRefundId()
+    await requestGatewayRefund(t.db, {
+      refundId: first,
+      orderId: order.id,
+      amountPaise: 25_050,
+      reason: 'Late delivery',
+      actor,
+    })
+    const start = new Date()
+    await runJobs(gateway, start)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
+      status: 'pending',
+      gatewayRefundId: expect.stringMatching(/^rfnd_/),
+    })
+    // The next check is scheduled 10 s later and finds it processed.
+    await runJobs(gateway, new Date(start.getTime() + 11_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('delivered')
+    expect(await itemStatus(order.id)).toBe('delivered')
+    expect((await mails(order.id)).find((m) => m.kind === 'refunded')?.message).toContain(
+      'We have refunded ₹250.50 of your payment of ₹1,000',
+    )
+    expect(await refundableAmount(t.db, order.id)).toBe(74_950)
+    // The rest: the order becomes refunded.
+    await requestGatewayRefund(t.db, {
+      refundId: newRefundId(),
+      orderId: order.id,
+      amountPaise: 74_950,
+      reason: '',
+      actor,
+    })
+    await runJobs(gateway, new Date(start.getTime() + 20_000))
+    await runJobs(gateway, new Date(start.getTime() + 40_000))
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    expect(await itemStatus(order.id)).toBe('revoked')
+    expect(await refundableAmount(t.db, order.id)).toBe(0)
+    expect(
+      await requestGatewayRefund(t.db, {
+        refundId: newRefundId(),
+        orderId: order.id,
+        amountPaise: 100,
+        reason: '',
+        actor,
+      }),
+    ).toEqual({
+      ok: false,
+      message: 'Refund does not apply to an order that is refunded. Nothing was changed.',
+    })
+  })
+
+  it('a refusal fails the refund with the gateway’s words and changes nothing else', async () => {
+    const order = await paidOrder(30_000)
+    const gateway = fakeGateway()
+    gateway.refuseWith = 'Paytm refused the refund: Invalid refund amount (619)'
+    await requestGatewayRefund(t.db, {
+      refundId: newRefundId(),
+      orderId: order.id,
+      amountPaise: 30_000,
+      reason: '',
+      actor,
+    })
+    await runJobs(gateway, new Date())
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
+      status: 'failed',
+      gatewayMessage: 'Paytm refused the refund: Invalid refund amount (619)',
+    })
+    expect((await getOrder(t.db, order.id))?.status).toBe('delivered')
+    expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(0)
+    expect((await listOrderEvents(t.db, order.id)).map((e) => e.type)).toContain('refund_failed')
+    // A failed refund does not count: the whole amount may be refunded again.
+    expect(await refundableAmount(t.db, order.id)).toBe(30_000)
+  })
+
+  it('refuses amounts beyond what is left, an unpaid order and a missing one', async () => {
+    const order = await paidOrder(10_000)
+    expect(
+      await requestGatewayRefund(t.db, {
+        refundId: newRefundId(),
+        orderId: order.id,
+        amountPaise: 10_001,
+        reason: '',
+        actor,
+      }),
+    ).toEqual({
+      ok: false,
+      field: 'amount',
+      message: 'At most ₹100 is left to refund on this order.',
+    })
+    expect(
+      await requestGatewayRefund(t.db, {
+        refundId: newRefundId(),
+        orderId: 'ORD_NOPE',
+        amountPaise: 100,
+        reason: '',
+        actor,
+      }),
+    ).toEqual({
+      ok: false,
+      message: 'Order not found',
+    })
+    expect(await listOrderRefunds(t.db, order.id)).toEqual([])
+  })
+})

@@ -1,0 +1,412 @@
+import type { Transaction } from 'kysely'
+import { resolveOrderReport } from '~/data/order-report.server'
+import { appendOrderEvent, getOrder, type Order } from '~/data/order.server'
+import {
+  createRefundRequest,
+  getRefund,
+  getRefundByGatewayId,
+  markOrderRefundedByGateway,
+  markRefundPending,
+  processedRefundTotal,
+  recordRefundCheck,
+  settleRefund,
+  type OrderRefund,
+} from '~/data/refund.server'
+import type { DB } from '~/lib/db.server'
+import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import { enqueueOrderMail } from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
+import {
+  GatewayRefusedError,
+  GatewayUnreachableError,
+  type GatewayRefund,
+  type GatewayRefundQuery,
+  type GatewayRefundRequest,
+} from '~/lib/payments/gateway.server'
+import type { Database } from '../../../db/schema'
+import { GATEWAY_LABELS, gatewayOrderOf } from './gateway-flow.server'
+
+/**
+ * Refunds through a gateway's refund API (docs/payments.md, "Refunds"):
+ *
+ *   request   the admin's Refund writes a refund row (its id came with the form, so a double
+ *             click writes one) for at most what is left to refund, and a job, together;
+ *   job       asks the gateway's refund API with our refund id as its idempotency key (Paytm's
+ *             refId, Razorpay's X-Idempotency-Key), so a retried job refunds once; records the
+ *             gateway's refund id; while the refund is pending, asks its status with growing gaps;
+ *   confirm   the status answer or a webhook (Razorpay's refund.processed) settles the refund
+ *             once (compare-and-set). When everything paid has gone back, the order becomes
+ *             refunded and its item is revoked; the buyer is e-mailed either way.
+ */
+export const REFUND_JOB = 'payment.refund'
+
+/** Gaps before the status checks of a pending refund; the last one repeats. */
+const REFUND_CHECK_GAPS_MS = [
+  10_000,
+  30_000,
+  60_000,
+  5 * 60_000,
+  15 * 60_000,
+  60 * 60_000,
+  4 * 60 * 60_000,
+]
+/** A refund still pending after this many checks (about a week) is left for the admin. */
+const MAX_REFUND_CHECKS = 50
+
+export function refundCheckDelayMs(check: number): number {
+  const index = Math.min(Math.max(0, check - 1), REFUND_CHECK_GAPS_MS.length - 1)
+  return REFUND_CHECK_GAPS_MS[index]!
+}
+
+/** What the workflow needs of a gateway to refund through it. */
+export interface RefundingGateway {
+  /** True for a built-in simulator: it can refund only test-mode orders, and only it can. */
+  testMode: boolean
+  refund(request: GatewayRefundRequest): Promise<GatewayRefund>
+  refundStatus(query: GatewayRefundQuery): Promise<GatewayRefund | null>
+}
+
+export type RefundGatewayResolver = (gateway: string) => Promise<RefundingGateway | null>
+
+export type RefundRequestResult =
+  { ok: true; message: string; refundId: string } | { ok: false; message: string; field?: 'amount' }
+
+const label = (gateway: string) => GATEWAY_LABELS[gateway] ?? gateway
+
+/**
+ * The admin's Refund: writes the request and its job once per `refundId`, for 1 paisa up to
+ * what is left to refund. Nothing is sent to the gateway here; the job does it right away.
+ */
+export async function requestGatewayRefund(
+  db: DB,
+  input: { refundId: string; orderId: string; amountPaise: number; reason: string; actor: string },
+  now = new Date(),
+): Promise<RefundRequestResult> {
+  const result = await createRefundRequest(
+    db,
+    { ...input, id: input.refundId },
+    now,
+    async (trx, refund) => {
+      await appendOrderEvent(
+        trx,
+        refund.orderId,
+        {
+          type: 'refund_requested',
+          message: `Refund of ${formatRupees(refund.amount)} requested through ${label(refund.gateway)}${refund.reason ? `: ${refund.reason}` : ''}`,
+          data: { refundId: refund.id, amount: refund.amount, reason: refund.reason },
+          actor: input.actor,
+        },
+        now,
+      )
+      await enqueueJob(trx, REFUND_JOB, { refundId: refund.id, check: 0 }, { maxAttempts: 8 })
+    },
+  )
+  switch (result.kind) {
+    case 'created':
+      wakeJobRunner()
+      return {
+        ok: true,
+        refundId: result.refund.id,
+        message: `Refund of ${formatRupees(result.refund.amount)} sent to ${label(result.refund.gateway)}; the order changes when ${label(result.refund.gateway)} confirms it.`,
+      }
+    case 'duplicate':
+      return {
+        ok: true,
+        refundId: result.refund.id,
+        message: `This refund was already requested (${formatRupees(result.refund.amount)}); it was not sent again.`,
+      }
+    case 'not-refundable':
+      return {
+        ok: false,
+        message: result.status
+          ? `Refund does not apply to an order that is ${result.status.replace('_', ' ')}. Nothing was changed.`
+          : 'Order not found',
+      }
+    case 'no-payment':
+      return {
+        ok: false,
+        message: 'This order has no gateway payment to refund. Nothing was changed.',
+      }
+    case 'too-much':
+      return {
+        ok: false,
+        field: 'amount',
+        message:
+          result.leftPaise > 0
+            ? `At most ${formatRupees(result.leftPaise)} is left to refund on this order.`
+            : 'Everything paid for this order has been refunded or is being refunded already.',
+      }
+  }
+}
+
+/** The order's side of a settled refund, inside its transaction. */
+async function onSettled(
+  trx: Transaction<Database>,
+  refund: OrderRefund,
+  order: Order,
+  via: string,
+  at: Date,
+) {
+  const gateway = label(refund.gateway)
+  const reference = refund.gatewayRefundId ? ` (${refund.gatewayRefundId})` : ''
+  const data = {
+    refundId: refund.id,
+    gatewayRefundId: refund.gatewayRefundId,
+    amount: refund.amount,
+    via,
+  }
+  if (refund.status === 'failed') {
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'refund_failed',
+        message:
+          `${gateway} did not refund ${formatRupees(refund.amount)}${reference}: ${refund.gatewayMessage ?? ''}`.trim(),
+        data,
+        actor: 'gateway',
+      },
+      at,
+    )
+    return
+  }
+  const paid = order.paidAmount ?? order.amount
+  const refunded = await processedRefundTotal(trx, order.id)
+  const iso = at.toISOString()
+  if (refunded >= paid) {
+    const changed = await markOrderRefundedByGateway(
+      trx,
+      order.id,
+      {
+        message: `${gateway} refunded ${formatRupees(refund.amount)}${reference} (${via}); the delivered item is revoked`,
+        data,
+        actor: 'gateway',
+      },
+      iso,
+    )
+    if (changed) {
+      await resolveOrderReport(
+        trx,
+        { orderId: order.id, resolution: 'refunded', actor: refund.requestedBy },
+        at,
+      )
+      await enqueueOrderMail(trx, {
+        orderId: order.id,
+        kind: 'refunded',
+        message: `We have refunded ${formatRupees(refund.amount)} for ${order.productName}${refunded > refund.amount ? `, ${formatRupees(refunded)} in all` : ''}. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
+      })
+      return
+    }
+  }
+  await appendOrderEvent(
+    trx,
+    order.id,
+    {
+      type: 'refund_processed',
+      message: `${gateway} refunded ${formatRupees(refund.amount)} of ${formatRupees(paid)}${reference} (${via})`,
+      data,
+      actor: 'gateway',
+    },
+    iso,
+  )
+  await enqueueOrderMail(trx, {
+    orderId: order.id,
+    kind: 'refunded',
+    message: `We have refunded ${formatRupees(refund.amount)} of your payment of ${formatRupees(paid)} for ${order.productName}. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
+  })
+}
+
+/** Settles a refund once with the gateway's final answer; false when it was settled before. */
+async function settle(
+  db: DB,
+  refund: OrderRefund,
+  answer: GatewayRefund & { status: 'processed' | 'failed' },
+  via: string,
+  now: Date,
+): Promise<boolean> {
+  const order = await getOrder(db, refund.orderId)
+  if (!order) return false
+  const settled = await settleRefund(
+    db,
+    refund.id,
+    { status: answer.status, gatewayRefundId: answer.refundId, message: answer.message },
+    now,
+    (trx, before) =>
+      onSettled(
+        trx,
+        {
+          ...before,
+          status: answer.status,
+          gatewayRefundId: answer.refundId ?? before.gatewayRefundId,
+          gatewayMessage: answer.message,
+        },
+        order,
+        via,
+        now,
+      ),
+  )
+  return settled !== null
+}
+
+export type RefundRunResult =
+  | { kind: 'gone' }
+  | { kind: 'final'; status: OrderRefund['status'] }
+  | { kind: 'processed' | 'failed' }
+  | { kind: 'pending' }
+
+/**
+ * One run of the refund job: asks the gateway to refund (first run) or what became of the
+ * refund (later runs), and applies the answer. Throws GatewayUnreachableError when the gateway
+ * cannot be asked (the job runner retries; the idempotency key keeps a retry from refunding
+ * twice).
+ */
+export async function runRefund(
+  db: DB,
+  gateway: RefundingGateway,
+  refundId: string,
+  now = new Date(),
+): Promise<RefundRunResult> {
+  const refund = await getRefund(db, refundId)
+  if (!refund) return { kind: 'gone' }
+  if (refund.status !== 'requested' && refund.status !== 'pending')
+    return { kind: 'final', status: refund.status }
+  const order = await getOrder(db, refund.orderId)
+  if (!order || !order.gatewayTxnId) return { kind: 'gone' }
+  const refusal = async (message: string) => {
+    await settle(
+      db,
+      refund,
+      { refundId: null, status: 'failed', amountPaise: refund.amount, message },
+      'refund API',
+      now,
+    )
+    return { kind: 'failed' } as const
+  }
+  // The simulator never refunds a live payment, nor a real gateway a test one.
+  if (order.testMode !== gateway.testMode)
+    return refusal(
+      order.testMode
+        ? 'this payment was made in test mode and the gateway now configured is a real one'
+        : 'this payment was real and the gateway now configured is the simulator',
+    )
+  const request = {
+    order: gatewayOrderOf(order),
+    paymentId: order.gatewayTxnId,
+    refundId: refund.id,
+    amountPaise: refund.amount,
+    reason: refund.reason,
+  }
+  let answer: GatewayRefund | null
+  try {
+    answer =
+      refund.status === 'pending'
+        ? await gateway.refundStatus({ ...request, gatewayRefundId: refund.gatewayRefundId })
+        : null
+    // First run, or the gateway has no record under our id: ask for the refund (again, under
+    // the same idempotency key, so a refund made before is answered, not repeated).
+    answer ??= await gateway.refund(request)
+  } catch (error) {
+    if (error instanceof GatewayRefusedError) return refusal(error.message)
+    throw error
+  }
+  if (answer.status === 'processed' || answer.status === 'failed') {
+    await settle(
+      db,
+      refund,
+      { ...answer, status: answer.status },
+      refund.status === 'pending' ? 'refund status' : 'refund API',
+      now,
+    )
+    return { kind: answer.status }
+  }
+  if (refund.status === 'requested' || (answer.refundId && !refund.gatewayRefundId))
+    await markRefundPending(
+      db,
+      refund.id,
+      { gatewayRefundId: answer.refundId, message: answer.message },
+      now,
+    )
+  else await recordRefundCheck(db, refund.id, answer.message, now)
+  return { kind: 'pending' }
+}
+
+/**
+ * A gateway's notification that one of its refunds was processed (Razorpay's refund.processed).
+ * Returns false when the refund is not one the shop asked for (made in the gateway's dashboard),
+ * so the caller only notes it.
+ */
+export async function confirmRefundFromGateway(
+  db: DB,
+  gateway: string,
+  answer: {
+    gatewayRefundId: string
+    status: 'processed' | 'failed'
+    amountPaise: number
+    message: string
+  },
+  now = new Date(),
+): Promise<boolean> {
+  const refund = await getRefundByGatewayId(db, gateway, answer.gatewayRefundId)
+  if (!refund) return false
+  if (refund.status === 'requested' || refund.status === 'pending')
+    await settle(
+      db,
+      refund,
+      {
+        refundId: answer.gatewayRefundId,
+        status: answer.status,
+        amountPaise: answer.amountPaise,
+        message: answer.message,
+      },
+      'webhook',
+      now,
+    )
+  return true
+}
+
+export interface RefundJobOptions {
+  resolveGateway: RefundGatewayResolver
+  now?: () => Date
+  log?: (line: string) => void
+}
+
+/** The refund job: one run per refund step; a pending refund schedules its next check. */
+export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandlers {
+  const log = options.log ?? ((line: string) => console.log(line))
+  return {
+    async [REFUND_JOB](job: Job) {
+      const payload = job.payload as { refundId?: unknown; check?: unknown } | null
+      if (!payload || typeof payload.refundId !== 'string') return
+      const check = typeof payload.check === 'number' && payload.check >= 0 ? payload.check : 0
+      const refund = await getRefund(db, payload.refundId)
+      if (!refund || (refund.status !== 'requested' && refund.status !== 'pending')) return
+      const gateway = await options.resolveGateway(refund.gateway)
+      if (!gateway)
+        throw new Error(
+          `Refunds through ${refund.gateway} are not available (the gateway is switched off)`,
+        )
+      const now = options.now?.() ?? new Date()
+      let result: RefundRunResult
+      try {
+        result = await runRefund(db, gateway, refund.id, now)
+      } catch (error) {
+        if (error instanceof GatewayUnreachableError)
+          log(`[payments] refund ${refund.id}: ${error.message}`)
+        throw error
+      }
+      if (result.kind !== 'pending') return
+      if (check + 1 >= MAX_REFUND_CHECKS) {
+        log(
+          `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,
+        )
+        return
+      }
+      await enqueueJob(
+        db,
+        REFUND_JOB,
+        { refundId: refund.id, check: check + 1 },
+        { runAt: new Date(now.getTime() + refundCheckDelayMs(check + 1)), maxAttempts: 8 },
+      )
+    },
+  }
+}

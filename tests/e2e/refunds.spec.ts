@@ -1,0 +1,331 @@
+import crypto from 'node:crypto'
+import type { Page } from '@playwright/test'
+import type { DB } from '~/lib/db.server'
+import { openAppDatabase } from '../factories'
+import { adminTest } from '../helpers/admin'
+import { freePort, startApp } from '../helpers/app'
+import { expect } from '../helpers/fixtures'
+import { signUpConfirmed } from '../helpers/mailbox'
+import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
+
+/**
+ * Refunds through the gateways and the Gateways page, against the production build with the
+ * built-in simulators: a buyer pays (Paytm, then Razorpay), the admin refunds from the order
+ * page, the gateway confirms (Paytm's refund status, Razorpay's refund.processed), the item is
+ * revoked and the buyer e-mailed (through a local SMTP server). Then Test connection (success,
+ * and Razorpay's own refusal of wrong keys) and the checkout order set with the arrows.
+ */
+const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secret12' }
+const APP_SECRET = 'refunds-e2e-secret-0123456789abcdefghijklmnopqrstuv'
+const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+
+let smtp: TestSmtpServer
+const admin = adminTest(OWNER)
+const { logIn } = admin
+const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
+  smtp: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use) => {
+      smtp = await startSmtpServer()
+      await use(smtp)
+      await smtp.close()
+    },
+    { scope: 'worker' },
+  ],
+  // Its own port, known before it starts: Razorpay keys stored on the Gateways page are sent to
+  // the embedded simulator (RAZORPAY_HOST), which refuses wrong ones as Razorpay does.
+  app: [
+    async ({ smtp }, use) => {
+      const port = await freePort()
+      const app = await startApp({
+        port,
+        env: {
+          ADMIN_EMAILS: OWNER.email,
+          TRUST_PROXY: 'loopback',
+          APP_SECRET,
+          SMTP_URL: smtp.url,
+          RAZORPAY_HOST: `http://127.0.0.1:${port}/__simulator/razorpay`,
+        },
+      })
+      await signUpConfirmed(app.url, smtp, OWNER)
+      await use(app)
+      await app.dispose()
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+})
+test.describe.configure({ mode: 'serial' })
+
+let db: DB
+test.beforeAll(({ app }) => {
+  db = openAppDatabase(app)
+})
+test.afterAll(async () => {
+  await db.destroy()
+})
+
+/** The buyer's purchase in the browser through one gateway's simulator; returns the order id. */
+async function buy(page: Page, gateway: 'Paytm' | 'Razorpay', email: string): Promise<string> {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page
+    .getByRole('group', { name: 'Pay with' })
+    .getByRole('radio', { name: new RegExp(gateway) })
+    .check()
+  await page.getByLabel('Full name').fill('Asha Verma')
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Phone number').fill('9876543210')
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(page.getByText(`${gateway} simulator — test mode, no real money`)).toBeVisible({
+    timeout: 30_000,
+  })
+  await page
+    .getByRole('button', { name: /success/i })
+    .first()
+    .click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+    timeout: 30_000,
+  })
+  const order = await db
+    .selectFrom('order')
+    .select(['id', 'status'])
+    .where('customerEmail', '=', email)
+    .executeTakeFirstOrThrow()
+  await expect
+    .poll(
+      async () =>
+        (
+          await db
+            .selectFrom('order')
+            .select('status')
+            .where('id', '=', order.id)
+            .executeTakeFirst()
+        )?.status,
+      { timeout: 30_000 },
+    )
+    .toBe('delivered')
+  return order.id
+}
+
+async function itemStatus(orderId: string) {
+  return (
+    await db
+      .selectFrom('stockItem')
+      .select('status')
+      .where('orderId', '=', orderId)
+      .executeTakeFirst()
+  )?.status
+}
+
+/** Submits the order page's Refund: the amount (all of it unless given) and a reason. */
+async function submitRefund(page: Page, orderId: string, amount?: string) {
+  await page.goto(`/admin/orders/${orderId}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const card = page.locator('#action-gateway-refund')
+  await expect(card.getByRole('heading', { name: 'Refund' })).toBeVisible()
+  const field = card.getByLabel('Amount in rupees')
+  await expect(field).toHaveValue('1499.00')
+  if (amount) await field.fill(amount)
+  await card.getByLabel('Reason (optional)').fill('Wrong region')
+  await card.getByRole('button', { name: 'Refund' }).click()
+  const dialog = page.getByRole('alertdialog', { name: 'Refund through the gateway?' })
+  await expect(dialog).toBeVisible()
+  await dialog.getByRole('button', { name: 'Refund' }).click()
+}
+
+async function refund(page: Page, orderId: string, gateway: string) {
+  await submitRefund(page, orderId)
+  await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
+}
+
+async function waitRefunded(page: Page, orderId: string) {
+  // The refund job asks the gateway at once; Paytm confirms at the next status check (10 s).
+  await expect
+    .poll(
+      async () =>
+        (await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst())
+          ?.status,
+      { timeout: 60_000, intervals: [1000] },
+    )
+    .toBe('refunded')
+  await page.reload()
+  await expect(
+    page.getByText('Refunded: the buyer no longer sees the item delivered for this order.'),
+  ).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Refunds' }).getByText('Refunded', { exact: true }),
+  ).toBeVisible()
+  expect(await itemStatus(orderId)).toBe('revoked')
+}
+
+async function refundMail(email: string, orderId: string) {
+  await expect
+    .poll(
+      () =>
+        smtp.mails.filter(
+          (mail) => mail.to.includes(email) && mail.subject === `Refund for order ${orderId}`,
+        ).length,
+      {
+        timeout: 30_000,
+      },
+    )
+    .toBe(1)
+  return smtp.mails.find(
+    (mail) => mail.to.includes(email) && mail.subject === `Refund for order ${orderId}`,
+  )!
+}
+
+test('a refund through Paytm: asked, confirmed by its status, item revoked, buyer e-mailed', async ({
+  page,
+}) => {
+  const email = `paytm.${crypto.randomBytes(4).toString('hex')}@example.test`
+  const orderId = await buy(page, 'Paytm', email)
+  await logIn(page)
+  // Too much is refused with the amount left, and nothing is sent.
+  await submitRefund(page, orderId, '1500')
+  await expect(
+    page
+      .locator('#action-gateway-refund')
+      .getByText('At most ₹1,499 is left to refund on this order.'),
+  ).toBeVisible()
+  expect(
+    await db.selectFrom('orderRefund').select('id').where('orderId', '=', orderId).execute(),
+  ).toEqual([])
+
+  await refund(page, orderId, 'Paytm')
+  await waitRefunded(page, orderId)
+  const mail = await refundMail(email, orderId)
+  expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
+  const rows = await db
+    .selectFrom('orderRefund')
+    .select(['status', 'amount', 'gatewayRefundId'])
+    .where('orderId', '=', orderId)
+    .execute()
+  expect(rows).toEqual([
+    { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^\d+$/) },
+  ])
+})
+
+test('a refund through Razorpay: confirmed by refund.processed, item revoked, buyer e-mailed', async ({
+  page,
+}) => {
+  const email = `rzp.${crypto.randomBytes(4).toString('hex')}@example.test`
+  const orderId = await buy(page, 'Razorpay', email)
+  await logIn(page)
+  await refund(page, orderId, 'Razorpay')
+  await waitRefunded(page, orderId)
+  await refundMail(email, orderId)
+  const rows = await db
+    .selectFrom('orderRefund')
+    .select(['status', 'gatewayRefundId'])
+    .where('orderId', '=', orderId)
+    .execute()
+  expect(rows).toEqual([{ status: 'processed', gatewayRefundId: expect.stringMatching(/^rfnd_/) }])
+  // No Refund is offered once everything went back; the manual record stays for refunds outside.
+  await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
+})
+
+test('Test connection: the simulators accept; Razorpay refuses wrong keys in its own words', async ({
+  page,
+}) => {
+  await logIn(page)
+  await page.goto('/admin/gateways')
+  await page.getByRole('button', { name: 'Test connection of Paytm' }).click()
+  await expect(page.locator('#gateway-paytm').getByRole('status')).toContainText(
+    'Connected. The built-in Paytm simulator accepted the merchant ID and key',
+  )
+  // Razorpay with keys of its own (testing): they go to RAZORPAY_HOST, which refuses them.
+  const at = new Date().toISOString()
+  await db
+    .insertInto('paymentGateway')
+    .values({
+      id: 'razorpay',
+      name: 'Razorpay',
+      type: 'razorpay',
+      status: 'testing',
+      position: 5,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  await page.goto('/admin/gateways?edit=razorpay')
+  await page.getByLabel('Key ID').fill('rzp_test_WrongKey1234')
+  await page.getByLabel('Key Secret').fill('not-the-secret')
+  await page.getByRole('button', { name: 'Save Gateway' }).click()
+  await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+  await page.getByRole('button', { name: 'Test connection of Razorpay' }).click()
+  await expect(page.locator('#gateway-razorpay').getByRole('status')).toContainText(
+    'Connection failed. The gateway refused the credentials: HTTP 401 Authentication failed',
+  )
+  // Back to the simulator for the next test.
+  await db
+    .updateTable('paymentGateway')
+    .set({ secrets: '{}', config: '{}' })
+    .where('id', '=', 'razorpay')
+    .execute()
+  await page.reload()
+  await page.getByRole('button', { name: 'Test connection of Razorpay' }).click()
+  await expect(page.locator('#gateway-razorpay').getByRole('status')).toContainText(
+    'Connected. The built-in Razorpay simulator accepted the key ID and secret.',
+  )
+})
+
+test('the arrows set the order in which checkout offers the gateways (without JavaScript too)', async ({
+  browser,
+  baseURL,
+}) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
+  const page = await context.newPage()
+  await logIn(page)
+  await page.goto('/admin/gateways')
+  const cards = page.getByRole('list', { name: 'Gateways' }).getByRole('heading', { level: 2 })
+  await expect(cards).toHaveText(['Paytm', 'Razorpay'])
+  const firstChoice = async () => {
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    return page.getByRole('group', { name: 'Pay with' }).getByRole('radio').first()
+  }
+  await expect(await firstChoice()).toHaveAccessibleName(/Paytm/)
+
+  await page.goto('/admin/gateways')
+  await expect(page.getByRole('button', { name: 'Move Paytm up' })).toBeDisabled()
+  await page.getByRole('button', { name: 'Move Razorpay up' }).click()
+  await expect(cards).toHaveText(['Razorpay', 'Paytm'])
+  await expect(await firstChoice()).toHaveAccessibleName(/Razorpay/)
+  const moves = await db
+    .selectFrom('auditLog')
+    .select(['action', 'summary'])
+    .where('action', '=', 'gateway.move')
+    .execute()
+  expect(moves).toEqual([
+    { action: 'gateway.move', summary: 'Moved the Razorpay gateway up in the checkout order' },
+  ])
+
+  await page.goto('/admin/gateways')
+  await page.getByRole('button', { name: 'Move Razorpay down' }).click()
+  await expect(cards).toHaveText(['Paytm', 'Razorpay'])
+  await expect(await firstChoice()).toHaveAccessibleName(/Paytm/)
+  await context.close()
+})
+
+test('screenshots of the order page refund and the gateways page', async ({ page }) => {
+  await logIn(page)
+  const email = `shot.${crypto.randomBytes(4).toString('hex')}@example.test`
+  const orderId = await buy(page, 'Paytm', email)
+  for (const width of [390, 1280]) {
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.emulateMedia({ colorScheme: scheme })
+      await page.goto(`/admin/orders/${orderId}`)
+      await page.screenshot({
+        path: test.info().outputPath(`order-refund-${width}-${scheme}.png`),
+        fullPage: true,
+      })
+      await page.goto('/admin/gateways')
+      await page.screenshot({
+        path: test.info().outputPath(`gateways-${width}-${scheme}.png`),
+        fullPage: true,
+      })
+    }
+  }
+})

@@ -58,7 +58,7 @@ async function payWithPhonePe(
   await page.goto(`/checkout/${PRODUCT.slug}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   const group = page.getByRole('group', { name: 'Pay with' })
-  await expect(group.getByRole('radio')).toHaveCount(2)
+  await expect(group.getByRole('radio')).toHaveCount(3)
   await group.getByRole('radio', { name: /PhonePe/ }).check()
   await fillDetails(page)
   await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()

@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test'
+import { formatRupees } from '~/lib/money'
+import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
@@ -110,9 +112,23 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
       .filter({ hasText: 'Paytm' })
     await expect(card.getByText(SIM.mid)).toBeVisible()
     await expect(card.getByText('set (hidden)')).toBeVisible()
-    // Two successful payments so far (success, then the reconciled pending one), no test mode.
-    await expect(card.getByText('₹2,998')).toBeVisible()
-    await expect(card.getByText('test-mode')).toHaveCount(0)
+    // Two real payments so far (success, then the reconciled pending one), ₹2,998; the demo
+    // seed's fictional purchases are test mode and are shown apart.
+    const db = openAppDatabase(app)
+    const demo = await db
+      .selectFrom('order')
+      .select(['amount', 'testMode'])
+      .where('customerEmail', 'like', '%.demo-buyer@example.test')
+      .execute()
+    await db.destroy()
+    expect(demo.every((order) => order.testMode === 1)).toBe(true)
+    const demoPaise = demo.reduce((sum, order) => sum + Number(order.amount), 0)
+    await expect(card.getByText(formatRupees(299_800 + demoPaise), { exact: true })).toBeVisible()
+    await expect(
+      card.getByText(
+        `Including ${demo.length} test-mode payments (${formatRupees(demoPaise)}), no real money.`,
+      ),
+    ).toBeVisible()
     expect(await page.content()).not.toContain(SIM.key)
 
     await card.getByRole('link', { name: /Edit/ }).click()

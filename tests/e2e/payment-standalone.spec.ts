@@ -1,63 +1,32 @@
-import { spawn, type ChildProcess } from 'node:child_process'
-import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { importStock } from '~/services/fulfilment.server'
-import { createDatabase } from '~/lib/db.server'
-import { freePort, startApp, type RunningApp } from '../helpers/app'
+import { formatRupees } from '~/lib/money'
+import { openAppDatabase } from '../factories'
+import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
+import {
+  startStandaloneSimulator,
+  stockRealKeys,
+  type StandaloneSimulator,
+} from '../helpers/simulators'
 
 /**
  * The same purchase with Paytm configured by the environment (PAYTM_HOST, PAYTM_MID,
  * PAYTM_MERCHANT_KEY) and the simulator running on its own, as `npm run simulator:paytm`
  * starts it: what a real gateway looks like to the shop.
  */
-const root = path.resolve(import.meta.dirname, '../..')
 const SIM = { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' }
 const OWNER = 'owner@example.test'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 const APP_SECRET = 'standalone-e2e-secret-0123456789abcdef0123456789'
 
-interface Standalone {
-  url: string
-  process: ChildProcess
-}
-
-const test = base.extend<object, { simulator: Standalone; app: RunningApp }>({
+const test = base.extend<object, { simulator: StandaloneSimulator; app: RunningApp }>({
   simulator: [
     // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
     async ({}, use) => {
-      const port = await freePort()
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', path.join(root, 'simulators/paytm/standalone.ts')],
-        {
-          cwd: root,
-          env: {
-            PATH: process.env.PATH,
-            HOME: process.env.HOME,
-            SIM_PORT: String(port),
-            SIM_SETTLE_PENDING_MS: '3000',
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      )
-      let output = ''
-      child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-      child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()))
-      const url = `http://127.0.0.1:${port}`
-      const deadline = Date.now() + 30_000
-      for (;;) {
-        if (child.exitCode !== null) throw new Error(`The simulator exited:\n${output}`)
-        const healthy = await fetch(`${url}/__control/health`)
-          .then((r) => r.ok)
-          .catch(() => false)
-        if (healthy) break
-        if (Date.now() > deadline) throw new Error(`The simulator did not start:\n${output}`)
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-      await use({ url, process: child })
-      child.kill('SIGTERM')
+      const simulator = await startStandaloneSimulator('paytm', { SIM_SETTLE_PENDING_MS: '3000' })
+      await use(simulator)
+      await simulator.stop()
     },
     { scope: 'worker', timeout: 60_000 },
   ],
@@ -73,21 +42,7 @@ const test = base.extend<object, { simulator: Standalone; app: RunningApp }>({
           APP_SECRET,
         },
       })
-      // Real payments never get the demo seed's test items: the shop stocks real ones.
-      const db = createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
-      const product = await db
-        .selectFrom('product')
-        .select('id')
-        .where('slug', '=', PRODUCT.slug)
-        .executeTakeFirstOrThrow()
-      const keys = Array.from({ length: 10 }, (_, i) => `REAL-KEY-${i}`).join('\n')
-      await importStock(db, {
-        productId: product.id,
-        content: keys,
-        format: 'lines',
-        appSecret: APP_SECRET,
-      })
-      await db.destroy()
+      await stockRealKeys(app, PRODUCT.slug, APP_SECRET)
       await use(app)
       await app.dispose()
     },
@@ -157,9 +112,23 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
       .filter({ hasText: 'Paytm' })
     await expect(card.getByText(SIM.mid)).toBeVisible()
     await expect(card.getByText('set (hidden)')).toBeVisible()
-    // Two successful payments so far (success, then the reconciled pending one), no test mode.
-    await expect(card.getByText('₹2,998')).toBeVisible()
-    await expect(card.getByText('test-mode')).toHaveCount(0)
+    // Two real payments so far (success, then the reconciled pending one), ₹2,998; the demo
+    // seed's fictional purchases are test mode and are shown apart.
+    const db = openAppDatabase(app)
+    const demo = await db
+      .selectFrom('order')
+      .select(['amount', 'testMode'])
+      .where('customerEmail', 'like', '%.demo-buyer@example.test')
+      .execute()
+    await db.destroy()
+    expect(demo.every((order) => order.testMode === 1)).toBe(true)
+    const demoPaise = demo.reduce((sum, order) => sum + Number(order.amount), 0)
+    await expect(card.getByText(formatRupees(299_800 + demoPaise), { exact: true })).toBeVisible()
+    await expect(
+      card.getByText(
+        `Including ${demo.length} test-mode payments (${formatRupees(demoPaise)}), no real money.`,
+      ),
+    ).toBeVisible()
     expect(await page.content()).not.toContain(SIM.key)
 
     await card.getByRole('link', { name: /Edit/ }).click()

@@ -10,10 +10,11 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
 /**
  * Refunds through the gateways and the Gateways page, against the production build with the
- * built-in simulators: a buyer pays (Paytm, then Razorpay), the admin refunds from the order
- * page, the gateway confirms (Paytm's refund status, Razorpay's refund.processed), the item is
- * revoked and the buyer e-mailed (through a local SMTP server). Then Test connection (success,
- * and Razorpay's own refusal of wrong keys) and the checkout order set with the arrows.
+ * built-in simulators: a buyer pays (Paytm, Razorpay, then PhonePe), the admin refunds from the
+ * order page, the gateway confirms (Paytm's refund status, Razorpay's refund.processed, PhonePe's
+ * refund status), the item is revoked and the buyer e-mailed (through a local SMTP server). Then
+ * Test connection (success, and the refusal of wrong credentials by Razorpay and PhonePe) and
+ * the checkout order set with the arrows.
  */
 const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secret12' }
 const APP_SECRET = 'refunds-e2e-secret-0123456789abcdefghijklmnopqrstuv'
@@ -32,8 +33,9 @@ const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
     },
     { scope: 'worker' },
   ],
-  // Its own port, known before it starts: Razorpay keys stored on the Gateways page are sent to
-  // the embedded simulator (RAZORPAY_HOST), which refuses wrong ones as Razorpay does.
+  // Its own port, known before it starts: Razorpay keys and PhonePe credentials stored on the
+  // Gateways page are sent to the embedded simulators (RAZORPAY_HOST, PHONEPE_HOST), which refuse
+  // wrong ones as the gateways do.
   app: [
     async ({ smtp }, use) => {
       const port = await freePort()
@@ -45,6 +47,7 @@ const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
           APP_SECRET,
           SMTP_URL: smtp.url,
           RAZORPAY_HOST: `http://127.0.0.1:${port}/__simulator/razorpay`,
+          PHONEPE_HOST: `http://127.0.0.1:${port}/__simulator/phonepe`,
         },
       })
       await signUpConfirmed(app.url, smtp, OWNER)
@@ -65,7 +68,11 @@ test.afterAll(async () => {
 })
 
 /** The buyer's purchase in the browser through one gateway's simulator; returns the order id. */
-async function buy(page: Page, gateway: 'Paytm' | 'Razorpay', email: string): Promise<string> {
+async function buy(
+  page: Page,
+  gateway: 'Paytm' | 'Razorpay' | 'PhonePe',
+  email: string,
+): Promise<string> {
   await page.goto(`/checkout/${PRODUCT.slug}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   await page
@@ -225,6 +232,37 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
 })
 
+test('a refund through PhonePe: confirmed by its refund status, item revoked, buyer e-mailed', async ({
+  page,
+}) => {
+  const email = `phonepe.${crypto.randomBytes(4).toString('hex')}@example.test`
+  const orderId = await buy(page, 'PhonePe', email)
+  expect(
+    (
+      await db
+        .selectFrom('order')
+        .select('gateway')
+        .where('id', '=', orderId)
+        .executeTakeFirstOrThrow()
+    ).gateway,
+  ).toBe('phonepe')
+  await logIn(page)
+  await refund(page, orderId, 'PhonePe')
+  await waitRefunded(page, orderId)
+  const mail = await refundMail(email, orderId)
+  expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
+  const rows = await db
+    .selectFrom('orderRefund')
+    .select(['status', 'amount', 'gatewayRefundId'])
+    .where('orderId', '=', orderId)
+    .execute()
+  // PhonePe's own refund id (OMR...) is kept beside ours.
+  expect(rows).toEqual([
+    { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^OMR/) },
+  ])
+  await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
+})
+
 test('Test connection: the simulators accept; Razorpay refuses wrong keys in its own words', async ({
   page,
 }) => {
@@ -306,6 +344,51 @@ test('the arrows set the order in which checkout offers the gateways (without Ja
   await expect(cards).toHaveText(['Paytm', 'Razorpay'])
   await expect(await firstChoice()).toHaveAccessibleName(/Paytm/)
   await context.close()
+})
+
+// After the arrows test, which counts the cards: this one adds a PhonePe record.
+test('Test connection of PhonePe: the simulator issues a token; a wrong secret is refused', async ({
+  page,
+}) => {
+  await logIn(page)
+  // PhonePe in testing with credentials of its own: they go to PHONEPE_HOST, which refuses them.
+  const at = new Date().toISOString()
+  await db
+    .insertInto('paymentGateway')
+    .values({
+      id: 'phonepe',
+      name: 'PhonePe',
+      type: 'phonepe',
+      status: 'testing',
+      position: 6,
+      createdAt: at,
+      updatedAt: at,
+    })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  await page.goto('/admin/gateways?edit=phonepe')
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page.getByLabel('Client ID').fill('SIMTEST_NotThisShop01')
+  await page.getByLabel('Client Secret').fill('not-the-secret')
+  await page.getByRole('button', { name: 'Save Gateway' }).click()
+  await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+  await page.getByRole('button', { name: 'Test connection of PhonePe' }).click()
+  await expect(page.locator('#gateway-phonepe').getByRole('status')).toContainText(
+    'Connection failed. The gateway refused the credentials: PhonePe token: HTTP 401',
+  )
+
+  // Without credentials the testing record uses the built-in simulator, which issues a token.
+  await db
+    .updateTable('paymentGateway')
+    .set({ secrets: '{}', config: '{}' })
+    .where('id', '=', 'phonepe')
+    .execute()
+  await page.reload()
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page.getByRole('button', { name: 'Test connection of PhonePe' }).click()
+  await expect(page.locator('#gateway-phonepe').getByRole('status')).toContainText(
+    'Connected. The built-in PhonePe simulator issued a token for the client ID and secret.',
+  )
 })
 
 test('screenshots of the order page refund and the gateways page', async ({ page }) => {

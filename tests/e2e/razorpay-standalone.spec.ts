@@ -1,0 +1,150 @@
+import type { Page } from '@playwright/test'
+import { RAZORPAY_BANNER, RAZORPAY_SIMULATOR_DEFAULTS } from '../../simulators/razorpay/simulator'
+import { openAppDatabase } from '../factories'
+import { startApp, type RunningApp } from '../helpers/app'
+import { expect, test as base } from '../helpers/fixtures'
+import {
+  startStandaloneSimulator,
+  stockRealKeys,
+  type StandaloneSimulator,
+} from '../helpers/simulators'
+
+/**
+ * A purchase with Razorpay configured by the environment (RAZORPAY_KEY_ID, RAZORPAY_KEY_SECRET,
+ * RAZORPAY_WEBHOOK_SECRET, RAZORPAY_HOST) and the Razorpay simulator running on its own, as
+ * `npm run simulator:razorpay` starts it: what the real Razorpay looks like to the shop. It sends
+ * no webhooks here and its test controls are on, so a pending payment captured at "Razorpay"
+ * can only be found by the shop's status checks.
+ */
+const SIM = RAZORPAY_SIMULATOR_DEFAULTS
+const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+const APP_SECRET = 'razorpay-standalone-e2e-secret-0123456789abcdef'
+
+const test = base.extend<object, { simulator: StandaloneSimulator; app: RunningApp }>({
+  simulator: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use) => {
+      const simulator = await startStandaloneSimulator('razorpay', { SIM_CONTROL: '1' })
+      await use(simulator)
+      await simulator.stop()
+    },
+    { scope: 'worker', timeout: 60_000 },
+  ],
+  app: [
+    async ({ simulator }, use) => {
+      const app = await startApp({
+        env: {
+          RAZORPAY_HOST: simulator.url,
+          RAZORPAY_KEY_ID: SIM.keyId,
+          RAZORPAY_KEY_SECRET: SIM.keySecret,
+          RAZORPAY_WEBHOOK_SECRET: SIM.webhookSecret,
+          APP_SECRET,
+        },
+      })
+      await stockRealKeys(app, PRODUCT.slug, APP_SECRET)
+      await use(app)
+      await app.dispose()
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ],
+})
+test.describe.configure({ mode: 'serial' })
+
+/** Checkout with Razorpay, one button on the standalone simulator's page; returns the order id. */
+async function payAtRazorpay(
+  page: Page,
+  simulator: StandaloneSimulator,
+  button: 'Simulate success' | 'Simulate pending',
+): Promise<string> {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page
+    .getByRole('group', { name: 'Pay with' })
+    .getByRole('radio', { name: /Razorpay/ })
+    .check()
+  await page.getByLabel('Full name').fill('Kabir Singh')
+  await page.getByLabel('Email').fill('kabir@example.test')
+  await page.getByLabel('Phone number').fill('9812345670')
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  // The buyer is on the standalone simulator's own page, not one the shop serves.
+  await page.waitForURL((url) => url.origin === simulator.url, { timeout: 30_000 })
+  await expect(page.getByText(RAZORPAY_BANNER)).toBeVisible()
+  await page.getByRole('button', { name: button }).click()
+  await page.waitForURL(/\/payment\/callback\?ORDERID=/, { timeout: 30_000 })
+  return new URL(page.url()).searchParams.get('ORDERID')!
+}
+
+async function orderRow(app: RunningApp, orderId: string) {
+  const db = openAppDatabase(app)
+  try {
+    return await db
+      .selectFrom('order')
+      .select(['gateway', 'testMode', 'gatewayOrderId'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+  } finally {
+    await db.destroy()
+  }
+}
+
+test('the embedded Razorpay simulator is not mounted when RAZORPAY_KEY_ID is set', async ({
+  request,
+}) => {
+  const response = await request.get('/__simulator/razorpay/v1/checkout.js')
+  expect(response.status()).toBe(404)
+})
+
+test("'Simulate success' at the standalone Razorpay ends on 'Payment Successful!'", async ({
+  page,
+  app,
+  simulator,
+}) => {
+  test.setTimeout(90_000)
+  const orderId = await payAtRazorpay(page, simulator, 'Simulate success')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+    timeout: 30_000,
+  })
+  await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
+  expect(await orderRow(app, orderId)).toMatchObject({ gateway: 'razorpay', testMode: 0 })
+})
+
+test("'Simulate pending' stays Processing until the status check finds it captured", async ({
+  page,
+  app,
+  simulator,
+}) => {
+  test.setTimeout(150_000)
+  const orderId = await payAtRazorpay(page, simulator, 'Simulate pending')
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Processing Payment...', {
+    timeout: 30_000,
+  })
+  // Razorpay captures the authorised payment; no webhook is configured, so only reconciliation
+  // can find it.
+  const { gatewayOrderId } = await orderRow(app, orderId)
+  const payments = (await (
+    await fetch(`${simulator.url}/__control/payments?order_id=${gatewayOrderId}`)
+  ).json()) as { id: string; status: string }[]
+  expect(payments.map((p) => p.status)).toEqual(['authorized'])
+  const settled = await fetch(`${simulator.url}/__control/settle`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ payment_id: payments[0]!.id, status: 'captured' }),
+  })
+  expect(settled.status).toBe(200)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+    timeout: 100_000,
+  })
+  const db = openAppDatabase(app)
+  try {
+    const paid = await db
+      .selectFrom('orderEvent')
+      .select('message')
+      .where('orderId', '=', orderId)
+      .where('type', '=', 'paid')
+      .execute()
+    expect(paid).toHaveLength(1)
+    expect(paid[0]!.message).toContain('reconciliation')
+  } finally {
+    await db.destroy()
+  }
+})

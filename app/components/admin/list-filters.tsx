@@ -229,7 +229,7 @@ export function FilterChips({ label, chips }: { label: string; chips: FilterChip
               <span
                 className={`rounded-full px-2 py-0.5 text-xs font-bold tabular-nums ${
                   chip.active
-                    ? 'bg-white/20 text-white'
+                    ? 'bg-brand-800 text-white'
                     : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200'
                 }`}
               >

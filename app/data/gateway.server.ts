@@ -342,13 +342,13 @@ export async function moveGateway(db: DB, id: string, direction: 'up' | 'down', 
 }
 
 /**
- * Whether the Gateways page holds a real gateway: a record, not switched off, with a merchant
- * id (Paytm), key id (Razorpay) or client id (PhonePe). Read without decrypting secrets.
+ * Whether the Gateways page holds a real gateway: a record with a merchant id (Paytm), key id
+ * (Razorpay) or client id (PhonePe), even one switched off for now: a shop whose owner entered
+ * real credentials is no fresh install. Read without decrypting secrets.
  */
 export async function storedRealGateway(db: DB): Promise<boolean> {
-  const rows = await db.selectFrom('paymentGateway').select(['type', 'status', 'config']).execute()
+  const rows = await db.selectFrom('paymentGateway').select(['config']).execute()
   return rows.some((row) => {
-    if (row.status === 'inactive') return false
     const config = parseObject(row.config)
     return Boolean(config.merchantId || config.keyId || config.clientId)
   })

@@ -1,4 +1,5 @@
 import os from 'node:os'
+import { userStats } from './user-admin.server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { accountMailJobHandlers } from '~/services/notifications/account-mail.server'
 import { createAuth, type Auth } from '~/services/auth.server'
@@ -8,7 +9,6 @@ import { createTestDb, type TestDb } from '../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
 import {
   adminStartupLines,
-  countUsers,
   createPasswordResetToken,
   createUser,
   effectiveAccess,
@@ -211,16 +211,18 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
 
   it('counts users, active ones and the new ones of this month', async () => {
     const now = new Date()
-    const before = await countUsers(t.db, now)
+    const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
+    const countUsers = () => userStats(t.db, monthStart)
+    const before = await countUsers()
     const old = await createUser(t.db, { email: 'old-timer@example.test', name: 'Old Timer' }, new Date(Date.UTC(2020, 0, 15)))
     await setUserStatus(t.db, old.id, 'suspended')
-    const after = await countUsers(t.db, now)
+    const after = await countUsers()
     expect(after.total).toBe(before.total + 1)
     expect(after.suspended).toBe(before.suspended + 1)
     expect(after.active).toBe(before.active)
     expect(after.newThisMonth).toBe(before.newThisMonth)
     await createUser(t.db, { email: 'newcomer@example.test', name: 'Newcomer' }, now)
-    expect((await countUsers(t.db, now)).newThisMonth).toBe(before.newThisMonth + 1)
+    expect((await countUsers()).newThisMonth).toBe(before.newThisMonth + 1)
   })
 
   it('records activity at most every few minutes', async () => {

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
@@ -152,41 +151,6 @@ export async function listUsers(db: DB, options: { limit?: number; offset?: numb
     .offset(options.offset ?? 0)
     .execute()
   return rows.map(toUserProfile)
-}
-
-export interface UserCounts {
-  total: number
-  active: number
-  suspended: number
-  admins: number
-  /** Created since the first day of the current month (UTC). */
-  newThisMonth: number
-}
-
-export function startOfMonth(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
-}
-
-export async function countUsers(db: DB, now = new Date()): Promise<UserCounts> {
-  const since = startOfMonth(now).toISOString()
-  const row = await db
-    .selectFrom('user')
-    .select((eb) => [
-      eb.fn.countAll<number | string>().as('total'),
-      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 0 else 1 end`).as('active'),
-      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`).as('suspended'),
-      eb.fn.sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`).as('admins'),
-      // Compared as a timestamp on PostgreSQL (timestamptz) and as ISO text on SQLite.
-      eb.fn.sum<number | string | null>(sql`case when created_at >= ${since} then 1 else 0 end`).as('newThisMonth'),
-    ])
-    .executeTakeFirstOrThrow()
-  return {
-    total: Number(row.total),
-    active: Number(row.active ?? 0),
-    suspended: Number(row.suspended ?? 0),
-    admins: Number(row.admins ?? 0),
-    newThisMonth: Number(row.newThisMonth ?? 0),
-  }
 }
 
 export interface AdminOverview {

@@ -1,5 +1,7 @@
 // Starts KeyBazaar: the built production server, or with --dev the Vite dev server.
+import cluster from 'node:cluster'
 import process from 'node:process'
+import { fileURLToPath } from 'node:url'
 
 const dev = process.argv.includes('--dev')
 
@@ -11,21 +13,34 @@ async function main() {
     const { start } = await vite.ssrLoadModule('./server/index.ts')
     return start({ vite })
   }
+  // React, react-dom and other packages pick their production builds from NODE_ENV when they
+  // are first loaded, so it is set before the build is imported; without it every page renders
+  // with React's development checks. Config rules that ask whether the operator said
+  // "production" themselves read NODE_ENV_DEFAULTED (app/lib/env.server.ts).
+  if (process.env.NODE_ENV === undefined) {
+    process.env.NODE_ENV = 'production'
+    process.env.NODE_ENV_DEFAULTED = '1'
+  }
   const buildDir = process.env.BUILD_DIR ?? 'build'
-  const { start } = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href)
-  return start()
+  const { serve } = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href)
+  // WEB_CONCURRENCY processes: this file is also what each worker of the cluster runs.
+  return serve({ workerEntry: fileURLToPath(import.meta.url) })
 }
 
 main().then(
   (running) => {
+    let stopping = false
     const stop = (signal) => {
-      console.log(`Received ${signal}, shutting down`)
+      // A worker hears from its primary, and on Ctrl-C from the terminal too: one stop each.
+      if (stopping) return
+      stopping = true
+      if (!cluster.isWorker) console.log(`Received ${signal}, shutting down`)
       const force = setTimeout(() => process.exit(1), 10_000)
       force.unref()
       running.close().then(() => process.exit(0))
     }
-    process.once('SIGTERM', stop)
-    process.once('SIGINT', stop)
+    process.on('SIGTERM', stop)
+    process.on('SIGINT', stop)
   },
   (error) => {
     // Configuration and start-up problems are one readable line, not a stack trace.

@@ -128,9 +128,30 @@ function precompressAssets(): Plugin {
   }
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+/**
+ * React Router's package `exports` name only its development build (dist/development: extra
+ * checks and warnings on every render); the production build sits beside it. The server build
+ * bundles React Router together with the two adapters that import it (@react-router/express,
+ * @react-router/node), so one alias gives the whole server ONE copy, the production one; were
+ * the adapters left in node_modules they would load the development copy next to it and the
+ * two copies' classes would fail each other's instanceof checks. React, react-dom and the other
+ * packages still load from node_modules and pick their production builds from NODE_ENV, which
+ * server.js sets. tests/unit/production-build.test.ts checks the built bundle.
+ */
+const REACT_ROUTER_PRODUCTION = path.resolve(
+  import.meta.dirname,
+  'node_modules/react-router/dist/production/index.mjs',
+)
+const SERVER_BUNDLED = ['react-router', '@react-router/express', '@react-router/node']
+
+export default defineConfig(({ isSsrBuild, command }) => ({
   resolve: {
-    alias: { '~': path.resolve(import.meta.dirname, 'app') },
+    alias: [
+      { find: '~', replacement: path.resolve(import.meta.dirname, 'app') },
+      ...(isSsrBuild && command === 'build'
+        ? [{ find: /^react-router$/, replacement: REACT_ROUTER_PRODUCTION }]
+        : []),
+    ],
   },
   build: isSsrBuild
     ? {
@@ -154,6 +175,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   ssr: {
     // Native modules stay outside the bundle and load from node_modules.
     external: ['better-sqlite3', 'pg', 'sharp'],
+    noExternal: command === 'build' ? SERVER_BUNDLED : [],
   },
   plugins: [tailwindcss(), reactRouter(), shellChunkPlan(), precompressAssets()],
 }))

@@ -4,6 +4,8 @@ import { isbot } from 'isbot'
 import type { RenderToPipeableStreamOptions } from 'react-dom/server'
 import { renderToPipeableStream } from 'react-dom/server'
 import { ServerRouter, type AppLoadContext, type EntryContext } from 'react-router'
+import { StaticMarkupContext } from '~/components/ui/static-markup'
+import { renderStaticMarkup } from '~/lib/static-markup.server'
 
 /**
  * React Router's default server entry, plus the Content-Security-Policy nonce: server/index.ts
@@ -51,7 +53,10 @@ export default function handleRequest(
     )
 
     const { pipe, abort } = renderToPipeableStream(
-      <ServerRouter context={routerContext} url={request.url} nonce={nonce} />,
+      // Visitor-independent parts of the page come from HTML rendered before (StaticMarkup).
+      <StaticMarkupContext value={renderStaticMarkup}>
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+      </StaticMarkupContext>,
       {
         nonce,
         [readyOption]() {

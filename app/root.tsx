@@ -20,7 +20,7 @@ import { ConfirmDialogHost } from '~/components/ui/confirm'
 import { Toaster } from '~/components/ui/toast'
 import { getSiteSettings } from '~/data/settings.server'
 import { displayCurrency } from '~/lib/money'
-import { findStoredPreferences } from '~/data/preferences.server'
+import { recentStoredPreferences } from '~/data/preferences.server'
 import { DEFAULT_PREFERENCES, languageFromCookieHeader, type Language } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
 import { getSessionState, googleEnabled, toHeaderUser } from '~/services/auth.server'
@@ -75,7 +75,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   }
   // A signed-in customer's saved preferences (/dashboard/settings) come first, then the
   // visitor's cookies, then the shop's default theme (admin settings).
-  const stored = session.user ? await findStoredPreferences(db, session.user.id) : null
+  const stored = session.user ? await recentStoredPreferences(db, session.user.id) : null
   const cookieHeader = request.headers.get('Cookie')
   const theme: Theme =
     stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(settings.theme)

@@ -19,17 +19,10 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import pg from 'pg'
-import { register } from 'tsx/esm/api'
+import { loadAppModule, option, root } from './_shop.mjs'
 import { seedAdminData } from './_seed-admin-data.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const args = process.argv.slice(2)
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`)
-  return index >= 0 && args[index + 1] ? args[index + 1] : fallback
-}
 const RUNS = Number(option('runs', '20'))
 const ORDERS = Number(option('orders', '100000'))
 const USERS = Number(option('users', '20000'))
@@ -53,12 +46,10 @@ if (!fs.existsSync(path.join(root, buildDir, 'server'))) {
   process.exit(2)
 }
 
-register({ tsconfig: path.join(root, 'tsconfig.json') })
-const load = (file) => import(pathToFileURL(path.join(root, file)).href)
-const { createDatabase } = await load('app/lib/db.server.ts')
-const { migrateToLatest } = await load('db/migrate.ts')
-const { startApp } = await load('tests/helpers/app.ts')
-const { signUpConfirmed } = await load('tests/helpers/mailbox.ts')
+const { createDatabase } = await loadAppModule('app/lib/db.server.ts')
+const { migrateToLatest } = await loadAppModule('db/migrate.ts')
+const { startApp } = await loadAppModule('tests/helpers/app.ts')
+const { signUpConfirmed } = await loadAppModule('tests/helpers/mailbox.ts')
 
 const OWNER = {
   name: 'Bench Owner',

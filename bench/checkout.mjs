@@ -1,50 +1,79 @@
-// Checkout throughput: autocannon drives whole purchases against the production
-// build, with Paytm configured by the environment and the simulator running standalone.
+// Checkout throughput: autocannon drives whole purchases against the production build, with a
+// gateway configured by the environment and its simulator running standalone.
 //
 //   node bench/checkout.mjs                      build into $BUILD_DIR (default build-bench), run SQLite
 //                                                (and PostgreSQL when BENCH_DATABASE_URL or TEST_DATABASE_URL is set)
 //   node bench/checkout.mjs --no-build           reuse the existing $BUILD_DIR
 //   node bench/checkout.mjs --engine postgres    one engine only (sqlite | postgres)
+//   node bench/checkout.mjs --gateway razorpay   paytm (default) | razorpay | phonepe
 //   node bench/checkout.mjs --duration 10 --connections 8 --processes 1
 //   node bench/checkout.mjs --flow server        the shop's payment steps only (see below)
+//   node bench/checkout.mjs --trace FILE         each request's start and end, for bench/checkout-profile.mjs
+//   node bench/checkout.mjs --database NAME      PostgreSQL database to make afresh (default kb_bench_checkout)
 //
 // One checkout (--flow browser, the default) is what a buyer's browser with JavaScript sends, in
 // order, on one connection (autocannon's request chain):
 //   1. POST /checkout/{slug}.data            the payment form, submitted by its fetcher: the shop creates the
-//                                            order at the database price and answers with the signed form
-//   2. GET  /checkout/{slug}.data?_routes=root   React Router's revalidation after the submission
-//   3. POST {gateway}/theia/processTransaction   the auto-submitted form at Paytm (the simulator checks the checksum)
-//   4. POST {gateway}/theia/simulator/respond    'Simulate success': the simulator answers with the signed callback form
-//   5. POST /api/payments/paytm/callback     the signed callback; the shop verifies it, asks the status API
-//                                            (server to server, to the simulator) and marks the order paid: 303
-//   6. GET  /payment/callback?ORDERID=...    the result page (a full server-rendered document), which must
+//                                            order at the database price and starts the payment at the gateway
+//   2. GET  /checkout/{slug}.data?_routes=root   React Router's revalidation after the submission, only
+//                                            with --revalidate: the form has not asked for it since
+//                                            it sets defaultShouldRevalidate={false}; builds before
+//                                            that (main at ab76d10) are measured with --revalidate
+//   then the gateway's own steps (GATEWAYS below), each answer checked:
+//     paytm     POST theia/processTransaction (the signed form) -> POST theia/simulator/respond ('Simulate
+//               success', answered with the signed callback form) -> POST /api/payments/paytm/callback (the
+//               shop verifies the checksum and asks the status API): 303
+//     razorpay  (the shop created the order through the Orders API) GET v1/checkout.js -> POST v1/checkout/pay
+//               (what checkout.js posts) -> POST v1/checkout/respond ('Simulate success', answered with the
+//               form carrying razorpay_signature) -> POST /api/payments/razorpay/callback (the shop checks
+//               the signature and fetches the payment): 303
+//     phonepe   (the shop got a token and created the payment, checkout/v2/pay) GET the redirect page ->
+//               POST its 'Simulate success' (303 back to the shop) -> GET /api/payments/phonepe/return (the
+//               shop asks the status API): 303
+//   last, GET /payment/callback?ORDERID=...  the result page (a full server-rendered document), which must
 //                                            say 'Payment Successful!' with the amount
-// --flow server leaves out 2 and asks for the result page's data (/payment/callback.data, what
+// --flow server never sends 2 and asks for the result page's data (/payment/callback.data, what
 // the page's polling requests) instead of the document: order creation, signed callback and
 // status check, without the storefront's document shell (header, footer, session) around them.
 // autocannon speaks to one origin, so a small pass-through proxy in this process puts the
 // simulator's buyer-facing pages under /__gateway/ next to the shop (as a load balancer would
-// front both). The shop's own status API calls go straight to the simulator.
+// front both). The shop's own calls to the gateway's API go straight to the simulator. After the
+// run the bench counts paid and delivered orders in the database, and reports the CPU time of the
+// shop, the simulator and the bench per completed checkout.
 //
 // Budget (2 cores): >= 100 completed checkouts per second for 30 s, zero errors, p99 < 250 ms,
 // on SQLite and on PostgreSQL. Figures go to bench/results/checkout.json and stdout.
-import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import autocannon from 'autocannon'
 import pg from 'pg'
-import { register } from 'tsx/esm/api'
+import {
+  args,
+  buildApp,
+  checkoutChain,
+  cpuSeconds,
+  formFields,
+  freePort,
+  freshPostgresDatabase,
+  loadAppModule,
+  option,
+  paytmCheckout,
+  resultPagePath,
+  returnToShop,
+  root,
+  spawnLogged,
+  step,
+  stockUp,
+  stop,
+  waitFor,
+} from './_shop.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const args = process.argv.slice(2)
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`)
-  return index >= 0 && args[index + 1] ? args[index + 1] : fallback
-}
+// The simulators' credentials (their TypeScript, loaded with tsx).
+const { RAZORPAY_SIMULATOR_DEFAULTS } = await loadAppModule('simulators/razorpay/simulator.ts')
+const { PHONEPE_SIMULATOR_DEFAULTS } = await loadAppModule('simulators/phonepe/simulator.ts')
+
 const build = !args.includes('--no-build')
 const duration = Number(option('duration', '30'))
 const connections = Number(option('connections', '10'))
@@ -63,7 +92,23 @@ if (!['browser', 'server'].includes(flow)) {
   console.error('--flow is browser or server')
   process.exit(2)
 }
+const revalidate = args.includes('--revalidate')
+// Which gateway's standalone simulator the purchases go through.
+const gatewayId = option('gateway', 'paytm')
+// --trace FILE: each request's start and end, for bench/checkout-profile.mjs (one connection).
+const traceFile = option('trace', null)
+const trace = traceFile ? [] : null
+if (!['paytm', 'razorpay', 'phonepe'].includes(gatewayId)) {
+  console.error('--gateway is paytm, razorpay or phonepe')
+  process.exit(2)
+}
 const buildDir = process.env.BUILD_DIR ?? 'build-bench'
+// The PostgreSQL database the run makes afresh (dropped first): one per engineer on a shared server.
+const databaseName = option('database', 'kb_bench_checkout')
+if (!/^[a-z_][a-z0-9_]*$/.test(databaseName)) {
+  console.error('--database is a plain lower-case name')
+  process.exit(2)
+}
 const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL
 const engines = option('engine', null)
   ? [option('engine', null)]
@@ -74,82 +119,32 @@ const engines = option('engine', null)
 export const BUDGET = { checkoutsPerSecond: 100, errors: 0, p99Ms: 250 }
 
 const APP_SECRET = 'bench-secret-0123456789abcdef0123456789abcdef'
-const SIM = { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' }
-const PRODUCT_SLUG = 'streamverse-premium-12-months'
+// The simulators' credentials: Paytm's are the bench's own, Razorpay's and PhonePe's their defaults.
+const SIM = {
+  paytm: { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' },
+  razorpay: RAZORPAY_SIMULATOR_DEFAULTS,
+  phonepe: PHONEPE_SIMULATOR_DEFAULTS,
+}
 const GATEWAY_PREFIX = '/__gateway'
 
+/** The simulator's and the bench's edge addresses in the current run. */
+const urls = { simulator: '', edge: '' }
+
 const round = (value) => Math.round(value * 10) / 10
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
-
-async function waitFor(url, child, output, what) {
-  const deadline = Date.now() + 60_000
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${what} exited:\n${output()}`)
-    const ok = await fetch(url)
-      .then((r) => r.ok)
-      .catch(() => false)
-    if (ok) return
-    if (Date.now() > deadline) throw new Error(`${what} did not start:\n${output()}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
-
-function spawnLogged(command, commandArgs, env) {
-  let output = ''
-  const child = spawn(command, commandArgs, {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  child.stdout.on('data', (chunk) => (output += chunk))
-  child.stderr.on('data', (chunk) => (output += chunk))
-  return { child, output: () => output }
-}
-
-function stop(child) {
-  if (child.exitCode !== null) return Promise.resolve()
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve())
-    child.kill('SIGTERM')
-  })
-}
 
 async function startSimulator() {
   const port = await freePort()
   const { child, output } = spawnLogged(
     process.execPath,
-    ['--import', 'tsx', path.join(root, 'simulators/paytm/standalone.ts')],
-    {
-      SIM_PORT: String(port),
-      SIM_PAYTM_MID: SIM.mid,
-      SIM_PAYTM_KEY: SIM.key,
-    },
+    ['--import', 'tsx', path.join(root, `simulators/${gatewayId}/standalone.ts`)],
+    { SIM_PORT: String(port), ...GATEWAYS[gatewayId].simulatorEnv() },
   )
   const url = `http://127.0.0.1:${port}`
-  await waitFor(`${url}/__control/health`, child, output, 'The Paytm simulator')
+  const { healthPath } = GATEWAYS[gatewayId]
+  await waitFor(`${url}${healthPath ?? '/'}`, child, output, `The ${gatewayId} simulator`, {
+    anyAnswer: !healthPath,
+  })
   return { url, child }
-}
-
-async function freshPostgresDatabase() {
-  const name = 'kb_bench_checkout'
-  const admin = new pg.Client({ connectionString: pgUrl })
-  await admin.connect()
-  await admin.query(`drop database if exists ${name} with (force)`)
-  await admin.query(`create database ${name}`)
-  await admin.end()
-  const url = new URL(pgUrl)
-  url.pathname = `/${name}`
-  return url.href
 }
 
 async function startShop(simulatorUrl, shared) {
@@ -158,6 +153,8 @@ async function startShop(simulatorUrl, shared) {
   const env = {
     BUILD_DIR: buildDir,
     NODE_ENV: 'production',
+    // One process per shop: the bench starts --processes of them itself.
+    WEB_CONCURRENCY: '1',
     HOST: '127.0.0.1',
     PORT: String(port),
     // Every process answers for the same shop (one public address, behind the proxy).
@@ -165,10 +162,7 @@ async function startShop(simulatorUrl, shared) {
     DATA_DIR: shared.dataDir,
     APP_SECRET,
     SEED_DEMO: '1',
-    PAYTM_HOST: simulatorUrl,
-    PAYTM_MID: SIM.mid,
-    PAYTM_MERCHANT_KEY: SIM.key,
-    PAYTM_WEBSITE: 'WEBSTAGING',
+    ...GATEWAYS[gatewayId].shopEnv(simulatorUrl),
     // The bench's buyers each send an X-Forwarded-For address through loopback.
     TRUST_PROXY: 'loopback',
     ...(shared.databaseUrl ? { DATABASE_URL: shared.databaseUrl } : {}),
@@ -187,14 +181,13 @@ async function startShop(simulatorUrl, shared) {
 }
 
 /** The pass-through proxy: /__gateway/* to the simulator, everything else to the shops in turn. */
-function startEdge(simulator) {
+function startEdge() {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 })
-  const simulatorTarget = new URL(simulator.url)
   const shops = []
   let next = 0
   const server = http.createServer((req, res) => {
     const toGateway = req.url.startsWith(`${GATEWAY_PREFIX}/`)
-    const target = toGateway ? simulatorTarget : shops[next++ % shops.length]
+    const target = toGateway ? new URL(urls.simulator) : shops[next++ % shops.length]
     const chunks = []
     req.on('data', (chunk) => chunks.push(chunk))
     req.on('end', () => {
@@ -239,189 +232,161 @@ function startEdge(simulator) {
   )
 }
 
-function unescapeHtml(value) {
-  return value
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&')
+/**
+ * Where a URL the shop or a gateway page gives the browser goes, as a path on the bench's one
+ * origin: the simulator's own address (where the shop points the browser) maps to /__gateway/.
+ * `base` is the address of the page the URL came from, for relative form actions.
+ */
+function edgePath(url, base) {
+  const target = new URL(url, base)
+  const simulator = new URL(urls.simulator)
+  if (target.origin === simulator.origin)
+    return `${GATEWAY_PREFIX}${target.pathname}${target.search}`
+  return `${target.pathname}${target.search}`
 }
 
-/** The hidden inputs of the first form posting to a URL containing `marker`. */
-function formFields(html, marker) {
-  const form = new RegExp(`<form[^>]*action="([^"]*${marker}[^"]*)"[^>]*>([\\s\\S]*?)</form>`).exec(
-    html,
-  )
-  if (!form) return null
-  const fields = {}
-  for (const input of form[2].matchAll(
-    /<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g,
-  )) {
-    fields[unescapeHtml(input[1])] = unescapeHtml(input[2])
-  }
-  return { action: unescapeHtml(form[1]), fields }
+/** The simulator's address of a page the bench requested under /__gateway/. */
+const gatewayPageUrl = (edge) => `${urls.simulator}${edge.slice(GATEWAY_PREFIX.length)}`
+
+/**
+ * The gateways: each one's simulator (simulators/<gateway>/standalone.ts), the shop's settings
+ * pointing at it, what the shop's checkout answer must hold, and the requests a buyer's
+ * browser sends between that answer and the result page.
+ */
+const GATEWAYS = {
+  paytm: {
+    simulatorEnv: () => ({ SIM_PAYTM_MID: SIM.paytm.mid, SIM_PAYTM_KEY: SIM.paytm.key }),
+    healthPath: '/__control/health',
+    shopEnv: (simulatorUrl) => ({
+      PAYTM_HOST: simulatorUrl,
+      PAYTM_MID: SIM.paytm.mid,
+      PAYTM_MERCHANT_KEY: SIM.paytm.key,
+      PAYTM_WEBSITE: 'WEBSTAGING',
+    }),
+    ...paytmCheckout({ path: edgePath, pageUrl: gatewayPageUrl }),
+  },
+  razorpay: {
+    simulatorEnv: () => ({}),
+    healthPath: '/v1/checkout.js',
+    // Keys, secret and webhook secret: the simulator's defaults (simulators/razorpay/simulator.ts).
+    shopEnv: (simulatorUrl) => ({
+      RAZORPAY_HOST: simulatorUrl,
+      RAZORPAY_KEY_ID: SIM.razorpay.keyId,
+      RAZORPAY_KEY_SECRET: SIM.razorpay.keySecret,
+      RAZORPAY_WEBHOOK_SECRET: SIM.razorpay.webhookSecret,
+    }),
+    // The shop created the Razorpay order (Orders API) and answers with Checkout's options.
+    started: (payment) =>
+      payment?.kind === 'razorpay' && payment.options.amount === 149900
+        ? { path: edgePath(payment.script), options: payment.options }
+        : null,
+    steps: [
+      step('gateway script', {
+        method: 'GET',
+        path: (context) => context.start.path,
+        check: (status, body) => status === 200 && body.includes('Razorpay'),
+      }),
+      // What the simulator's checkout.js posts when Checkout opens (the buyer's browser).
+      step('gateway page', {
+        path: () => `${GATEWAY_PREFIX}/v1/checkout/pay`,
+        body: ({ start: { options } }) => ({
+          key: options.key,
+          order_id: options.order_id,
+          callback_url: options.callback_url,
+          name: options.name,
+          description: options.description,
+          'prefill[email]': options.prefill.email,
+        }),
+        check: (status, body, context) => {
+          const form = status === 200 ? formFields(body, 'respond') : null
+          if (!form?.fields.page_secret || !body.includes('Simulate success')) return false
+          const page = gatewayPageUrl(`${GATEWAY_PREFIX}/v1/checkout/pay`)
+          context.form = { path: edgePath(form.action, page), fields: form.fields }
+        },
+      }),
+      step('gateway answer', {
+        path: (context) => context.form.path,
+        body: (context) => ({ ...context.form.fields, outcome: 'success' }),
+        check: (status, body, context) => {
+          const back = status === 200 ? formFields(body, '/api/payments/razorpay/callback') : null
+          if (!back?.fields.razorpay_signature) return false
+          context.back = { path: edgePath(back.action), fields: back.fields }
+        },
+      }),
+      returnToShop('callback'),
+    ],
+  },
+  phonepe: {
+    // The buyer reaches the simulator through the bench's edge, so its pages link there.
+    simulatorEnv: () => ({ SIM_PUBLIC_URL: `${urls.edge}${GATEWAY_PREFIX}` }),
+    healthPath: null,
+    // Client id, secret, version and webhook credentials: the simulator's defaults.
+    shopEnv: (simulatorUrl) => ({
+      PHONEPE_HOST: simulatorUrl,
+      PHONEPE_CLIENT_ID: SIM.phonepe.clientId,
+      PHONEPE_CLIENT_SECRET: SIM.phonepe.clientSecret,
+      PHONEPE_CLIENT_VERSION: SIM.phonepe.clientVersion,
+      PHONEPE_WEBHOOK_USERNAME: SIM.phonepe.webhookUsername,
+      PHONEPE_WEBHOOK_PASSWORD: SIM.phonepe.webhookPassword,
+    }),
+    // The shop got a token and created the payment (checkout/v2/pay): the buyer is redirected.
+    started: (payment) =>
+      payment?.kind === 'redirect' ? { path: edgePath(payment.url, urls.edge) } : null,
+    steps: [
+      step('gateway page', {
+        method: 'GET',
+        path: (context) => context.start.path,
+        check: (status, body, context) => {
+          const form = status === 200 ? formFields(body, '/respond') : null
+          if (!form || !body.includes('Simulate success') || !body.includes('₹1,499')) return false
+          context.form = { path: edgePath(form.action, urls.edge) }
+        },
+      }),
+      step('gateway answer', {
+        path: (context) => context.form.path,
+        body: () => ({ outcome: 'success' }),
+        check: (status, _body, context, headers) => {
+          if (status !== 303 || !headers.location) return false
+          context.back = { path: edgePath(headers.location, urls.edge) }
+        },
+      }),
+      // PhonePe sends the buyer back with a plain GET; the shop asks the status API.
+      step('return', {
+        method: 'GET',
+        path: (context) => context.back.path,
+        check: (status, _body, context, headers) =>
+          status === 303 && headers.location === resultPagePath(context.orderId),
+      }),
+    ],
+  },
 }
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' }
-
-/** React Router's single-fetch answer (turbo-stream): enough of it for plain objects and text. */
-function decodeTurboStream(text) {
-  try {
-    const values = JSON.parse(text.split('\n')[0])
-    const hydrate = (index) => {
-      if (index < 0) return undefined
-      const value = values[index]
-      if (Array.isArray(value)) return value.map(hydrate)
-      if (value && typeof value === 'object') {
-        return Object.fromEntries(
-          Object.entries(value).map(([key, at]) => [values[Number(key.slice(1))], hydrate(at)]),
-        )
-      }
-      return value
-    }
-    return hydrate(0)
-  } catch {
-    return null
-  }
-}
-
-/** The requests of one checkout (six in the browser flow, five in the server flow); each checks its answer. */
-function checkoutChain(failures) {
-  const fail = (step, status, context) => {
-    failures.count++
-    failures.byStep[step] = (failures.byStep[step] ?? 0) + 1
-    context.failed = true
-    if (failures.samples.length < 5) failures.samples.push(`${step}: HTTP ${status}`)
-  }
-  let sequence = 0
-  const revalidation = {
-    method: 'GET',
-    setupRequest: (req, context) =>
-      context.failed
-        ? null
-        : {
-            ...req,
-            path: `/checkout/${PRODUCT_SLUG}.data?_routes=root`,
-            headers: { cookie: context.cookie },
-          },
-    onResponse: (status, _body, context) => {
-      if (status !== 200) fail('revalidate', status, context)
-    },
-  }
-  const resultPath = (orderId) =>
-    flow === 'browser'
-      ? `/payment/callback?ORDERID=${orderId}`
-      : `/payment/callback.data?ORDERID=${orderId}&_routes=routes%2Fpayment%2Fcallback`
-  const paidShown = (body) => {
-    if (flow === 'browser') return body.includes('Payment Successful!') && body.includes('₹1,499')
-    const page = decodeTurboStream(body)?.['routes/payment/callback']?.data
-    return page?.state === 'success' && page.details?.amount === '₹1,499'
-  }
-  return [
-    {
-      method: 'POST',
-      path: `/checkout/${PRODUCT_SLUG}.data`,
-      headers: FORM,
-      setupRequest: (req) => {
-        sequence++
-        return {
-          ...req,
-          // Every checkout is a buyer of its own (the shop throttles checkouts per address and
-          // per e-mail); the shop trusts X-Forwarded-For from loopback, where the bench runs.
-          headers: {
-            ...FORM,
-            'x-forwarded-for': `10.${(sequence >> 16) & 255}.${(sequence >> 8) & 255}.${sequence & 255}`,
-          },
-          body: new URLSearchParams({
-            name: 'Bench Buyer',
-            email: `buyer${sequence}@bench.test`,
-            phone: '9876543210',
-          }).toString(),
-        }
-      },
-      onResponse: (status, body, context, headers) => {
-        const answer = status === 200 ? decodeTurboStream(body)?.data : null
-        if (!answer?.ok || answer.payment?.fields?.TXN_AMOUNT !== '1499.00')
-          return fail('create order', status, context)
-        context.payment = answer.payment.fields
-        context.cookie = String(headers['set-cookie'] ?? '').split(';')[0]
-      },
-    },
-    ...(flow === 'browser' ? [revalidation] : []),
-    {
-      method: 'POST',
-      path: `${GATEWAY_PREFIX}/theia/processTransaction`,
-      headers: FORM,
-      setupRequest: (req, context) =>
-        context.failed ? null : { ...req, body: new URLSearchParams(context.payment).toString() },
-      onResponse: (status, body, context) => {
-        if (status !== 200 || !body.includes('Simulate success'))
-          fail('gateway page', status, context)
-      },
-    },
-    {
-      method: 'POST',
-      path: `${GATEWAY_PREFIX}/theia/simulator/respond`,
-      headers: FORM,
-      setupRequest: (req, context) =>
-        context.failed
-          ? null
-          : {
-              ...req,
-              body: new URLSearchParams({
-                MID: context.payment.MID,
-                ORDER_ID: context.payment.ORDER_ID,
-                PAYMENTMODE: 'UPI',
-                outcome: 'success',
-              }).toString(),
-            },
-      onResponse: (status, body, context) => {
-        const callback = status === 200 ? formFields(body, '/api/payments/paytm/callback') : null
-        if (!callback || callback.fields.STATUS !== 'TXN_SUCCESS')
-          return fail('gateway answer', status, context)
-        context.callback = callback.fields
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/payments/paytm/callback',
-      headers: FORM,
-      setupRequest: (req, context) =>
-        context.failed ? null : { ...req, body: new URLSearchParams(context.callback).toString() },
-      onResponse: (status, _body, context, headers) => {
-        if (
-          status !== 303 ||
-          headers.location !== `/payment/callback?ORDERID=${context.payment.ORDER_ID}`
-        )
-          fail('callback', status, context)
-      },
-    },
-    {
-      method: 'GET',
-      setupRequest: (req, context) =>
-        context.failed
-          ? null
-          : {
-              ...req,
-              path: resultPath(context.payment.ORDER_ID),
-              headers: { cookie: context.cookie },
-            },
-      onResponse: (status, body, context) => {
-        if (status !== 200 || !paidShown(body)) return fail('result page', status, context)
-        failures.completed++
-      },
-    },
-  ]
-}
+/**
+ * The requests of one checkout through the chosen gateway (see the top of this file); each
+ * checks its answer. With `trace`, every request's start and end (monotonic clock, µs) is
+ * recorded for bench/checkout-profile.mjs.
+ */
+const purchases = (failures, trace) =>
+  checkoutChain(failures, {
+    gateway: GATEWAYS[gatewayId],
+    gatewayId,
+    gatewayPrefix: GATEWAY_PREFIX,
+    flow,
+    revalidate,
+    trace,
+  })
 
 async function runOnce(engine) {
+  // The edge first: PhonePe's simulator links its pages through it.
+  const edge = await startEdge()
+  urls.edge = edge.url
   const simulator = await startSimulator()
-  const edge = await startEdge(simulator)
+  urls.simulator = simulator.url
   const shared = {
     publicUrl: edge.url,
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'kb-bench-checkout-')),
-    databaseUrl: engine === 'postgres' ? await freshPostgresDatabase() : undefined,
+    databaseUrl:
+      engine === 'postgres' ? await freshPostgresDatabase(pgUrl, databaseName) : undefined,
   }
   const shops = []
   try {
@@ -431,13 +396,23 @@ async function runOnce(engine) {
       shops.push(shop)
       edge.addShop(shop)
     }
-    const stocked = await stockUp(shared)
+    const stocked = await stockUp(shared, { items: stockItems, appSecret: APP_SECRET })
+    // What the shop spends with no traffic at all (the job runner's polling, timers), per second:
+    // at a few checkouts per second on a busy machine it weighs on the figure per checkout.
+    const idleStart = shopCpuSeconds(shops)
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000))
+    const idlePerSecond = (shopCpuSeconds(shops) - idleStart) / IDLE_SECONDS
     // Warm up (JIT, connection pools, the first SSR of each page): 5 s, not counted.
     const warm = { count: 0, completed: 0, byStep: {}, samples: [] }
-    await autocannon({ url: edge.url, connections, duration: 5, requests: checkoutChain(warm) })
+    await autocannon({
+      url: edge.url,
+      connections,
+      duration: 5,
+      requests: purchases(warm),
+    })
     const failures = { count: 0, completed: 0, byStep: {}, samples: [] }
     const loadBefore = os.loadavg()[0]
-    const shopCpu = () => shops.reduce((sum, shop) => sum + (cpuSeconds(shop.child) ?? 0), 0)
+    const shopCpu = () => shopCpuSeconds(shops)
     const before = {
       shop: shopCpu(),
       simulator: cpuSeconds(simulator.child),
@@ -447,14 +422,25 @@ async function runOnce(engine) {
       url: edge.url,
       connections,
       duration,
-      requests: checkoutChain(failures),
+      requests: purchases(failures, trace),
     })
+    if (trace) fs.writeFileSync(traceFile, JSON.stringify({ gateway: gatewayId, flow, trace }))
     const benchCpu = process.cpuUsage(before.bench)
     const cpu = {
       shop: round(shopCpu() - before.shop),
       simulator: round(cpuSeconds(simulator.child) - before.simulator),
       benchAndProxy: round((benchCpu.user + benchCpu.system) / 1e6),
       available: duration * os.availableParallelism(),
+    }
+    // CPU milliseconds per completed checkout: what a checkout costs, whatever else ran.
+    const perCheckout = (seconds) =>
+      failures.completed ? round((seconds * 1000) / failures.completed) : null
+    const cpuMsPerCheckout = {
+      shop: perCheckout(cpu.shop),
+      // The same without the idle cost (idle CPU per second times the run's length).
+      shopBeyondIdle: perCheckout(Math.max(0, cpu.shop - idlePerSecond * duration)),
+      simulator: perCheckout(cpu.simulator),
+      benchAndProxy: perCheckout(cpu.benchAndProxy),
     }
     const paid = await countPaid(engine, shared)
     if (failures.count > 0) {
@@ -469,6 +455,7 @@ async function runOnce(engine) {
     }
     return {
       engine,
+      gateway: gatewayId,
       duration,
       connections,
       processes,
@@ -488,7 +475,8 @@ async function runOnce(engine) {
         max: result.latency.max,
       },
       requestsPerSecond: result.requests.average,
-      cpuSeconds: cpu,
+      cpuSeconds: { ...cpu, shopIdlePerSecond: Math.round(idlePerSecond * 1000) / 1000 },
+      cpuMsPerCheckout,
       // Other work on the same cores (builds, test runs) shows here; compare quiet runs only.
       loadAverage: { before: round(loadBefore), after: round(os.loadavg()[0]) },
     }
@@ -501,49 +489,10 @@ async function runOnce(engine) {
   }
 }
 
-/**
- * Imports `stockItems` fictional items for the bench's product through importStock, in the
- * shop's own database (its TypeScript loaded with tsx, as the stock-import bench does).
- */
-async function stockUp(shared) {
-  register({ tsconfig: path.join(root, 'tsconfig.json') })
-  const load = (file) => import(pathToFileURL(path.join(root, file)).href)
-  const { createDatabase } = await load('app/lib/db.server.ts')
-  const { importStock } = await load('app/services/fulfilment.server.ts')
-  const db = shared.databaseUrl
-    ? createDatabase({ databaseUrl: shared.databaseUrl })
-    : createDatabase({ sqlitePath: path.join(shared.dataDir, 'keybazaar.db') })
-  try {
-    const product = await db
-      .selectFrom('product')
-      .select('id')
-      .where('slug', '=', PRODUCT_SLUG)
-      .executeTakeFirstOrThrow()
-    const content = Array.from(
-      { length: stockItems },
-      (_, i) => `bench-buyer-${String(i).padStart(6, '0')}@example.test / Bench-Pass-${i}`,
-    ).join('\n')
-    const summary = await importStock(db, {
-      productId: product.id,
-      content,
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
-    return summary.added
-  } finally {
-    await db.destroy()
-  }
-}
+const IDLE_SECONDS = 5
 
-/** CPU seconds a child process has used so far (Linux), to show where the machine's time went. */
-function cpuSeconds(child) {
-  try {
-    const fields = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return null
-  }
-}
+const shopCpuSeconds = (shops) =>
+  shops.reduce((sum, shop) => sum + (cpuSeconds(shop.child) ?? 0), 0)
 
 /**
  * Paid orders as the database has them (paid, delivered from stock or waiting for stock: every
@@ -567,32 +516,24 @@ async function countPaid(engine, shared) {
   return { paid: Number(row.paid), delivered: Number(row.delivered) }
 }
 
-if (build) {
-  console.log(`Building into ${buildDir}/ ...`)
-  const built = spawnSync('npx', ['react-router', 'build'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, BUILD_DIR: buildDir },
-  })
-  if (built.status !== 0) process.exit(1)
-}
+if (build) buildApp(buildDir)
 
 const results = []
 for (const engine of engines) {
   console.log(
-    `\nCheckout bench on ${engine}: ${processes} shop process(es), ${connections} connections, ${duration} s (after a 5 s warm-up) ...`,
+    `\nCheckout bench on ${engine} through ${gatewayId} (${flow} flow): ${processes} shop process(es), ${connections} connections, ${duration} s (after a 5 s warm-up) ...`,
   )
   results.push(await runOnce(engine))
 }
 
 let withinBudget = true
 console.log(
-  '\n| Engine | Shop processes | Checkouts/s | Completed | Paid in DB | Delivered | Errors | p50 | p90 | p99 | max | Requests/s | CPU s: shop / simulator / bench+proxy (of available) | Load avg |',
+  '\n| Engine | Gateway | Flow | Shop processes | Checkouts/s | Completed | Paid in DB | Delivered | Errors | p50 | p90 | p99 | max | Requests/s | CPU s: shop / simulator / bench+proxy (of available) | CPU ms per checkout: shop (beyond idle) / simulator / bench+proxy | Load avg |',
 )
-console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|')
 for (const r of results) {
   console.log(
-    `| ${r.engine} | ${r.processes} | ${r.checkoutsPerSecond} | ${r.completedCheckouts} | ${r.paidOrdersInDatabase} | ${r.deliveredOrders} | ${r.errors} | ${r.latencyMs.p50} ms | ${r.latencyMs.p90} ms | ${r.latencyMs.p99} ms | ${r.latencyMs.max} ms | ${Math.round(r.requestsPerSecond)} | ${r.cpuSeconds.shop} / ${r.cpuSeconds.simulator} / ${r.cpuSeconds.benchAndProxy} (${r.cpuSeconds.available}) | ${r.loadAverage.before} → ${r.loadAverage.after} |`,
+    `| ${r.engine} | ${r.gateway} | ${r.flow} | ${r.processes} | ${r.checkoutsPerSecond} | ${r.completedCheckouts} | ${r.paidOrdersInDatabase} | ${r.deliveredOrders} | ${r.errors} | ${r.latencyMs.p50} ms | ${r.latencyMs.p90} ms | ${r.latencyMs.p99} ms | ${r.latencyMs.max} ms | ${Math.round(r.requestsPerSecond)} | ${r.cpuSeconds.shop} / ${r.cpuSeconds.simulator} / ${r.cpuSeconds.benchAndProxy} (${r.cpuSeconds.available}) | ${r.cpuMsPerCheckout.shop} (${r.cpuMsPerCheckout.shopBeyondIdle}) / ${r.cpuMsPerCheckout.simulator} / ${r.cpuMsPerCheckout.benchAndProxy} | ${r.loadAverage.before} → ${r.loadAverage.after} |`,
   )
   const ok =
     r.checkoutsPerSecond >= BUDGET.checkoutsPerSecond &&

@@ -10,15 +10,12 @@
 import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import * as chromeLauncher from 'chrome-launcher'
 import lighthouse from 'lighthouse'
+import { args, freePort, root } from './_shop.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const args = process.argv.slice(2)
 const build = !args.includes('--no-build')
 const runsIndex = args.indexOf('--runs')
 const runs = runsIndex >= 0 ? Math.max(1, Number(args[runsIndex + 1]) || 3) : 3
@@ -27,17 +24,6 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const PRODUCT_PATH = '/product/streamverse-premium-12-months'
 
 export const BUDGET = { performance: 95, cls: 0.05, homeJsGzipKiB: 130 }
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address()
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** The body size of a response sent with gzip only (what the budget counts). */
 function gzipBytes(url) {
@@ -66,6 +52,8 @@ async function startServer() {
       ...process.env,
       BUILD_DIR: buildDir,
       NODE_ENV: 'production',
+      // One process, as the figures recorded so far were taken (every page load warm alike).
+      WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1',
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,

@@ -19,16 +19,9 @@ import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
 import pg from 'pg'
-import { register } from 'tsx/esm/api'
+import { loadAppModule, option, root } from './_shop.mjs'
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const args = process.argv.slice(2)
-const option = (name, fallback) => {
-  const index = args.indexOf(`--${name}`)
-  return index >= 0 && args[index + 1] ? args[index + 1] : fallback
-}
 const LINES = Number(option('lines', '10000'))
 const DUPLICATES = Number(option('duplicates', '100'))
 const RUNS = Number(option('runs', '3'))
@@ -50,13 +43,11 @@ if (engines.includes('postgres') && !pgUrl) {
 }
 
 // One loader for every module, so they share one copy of Kysely (the engine checks use instanceof).
-register({ tsconfig: path.join(root, 'tsconfig.json') })
-const load = (file) => import(pathToFileURL(path.join(root, file)).href)
-const { createDatabase } = await load('app/lib/db.server.ts')
-const { migrateToLatest } = await load('db/migrate.ts')
-const { createProduct } = await load('app/data/product.server.ts')
-const { setProductDelivery, stockCounts } = await load('app/data/stock.server.ts')
-const { importStock } = await load('app/services/fulfilment.server.ts')
+const { createDatabase } = await loadAppModule('app/lib/db.server.ts')
+const { migrateToLatest } = await loadAppModule('db/migrate.ts')
+const { createProduct } = await loadAppModule('app/data/product.server.ts')
+const { setProductDelivery, stockCounts } = await loadAppModule('app/data/stock.server.ts')
+const { importStock } = await loadAppModule('app/services/fulfilment.server.ts')
 
 /** `lines` lines: unique fictional accounts, with `duplicates` of them repeated further down. */
 function content(lines, duplicates) {

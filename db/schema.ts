@@ -34,6 +34,7 @@ export interface Database {
   review: ReviewTable
   reviewVote: ReviewVoteTable
   expiryReminder: ExpiryReminderTable
+  cacheVersion: CacheVersionTable
 }
 
 export interface CategoryTable {
@@ -238,6 +239,16 @@ export interface PaymentLinkTable {
 }
 
 /** Webhook deliveries already handled, by the gateway's event id (deduplication). */
+/**
+ * The page cache's version (one row, id 1): triggers raise it when anything an anonymous page
+ * shows changes (db/migrations/0120_page_cache_version.ts, docs/page-cache.md).
+ */
+export interface CacheVersionTable {
+  id: number
+  /** bigint: a string from PostgreSQL, a number from SQLite. */
+  version: number | string
+}
+
 /** A gateway's access token shared by every process (PhonePe's OAuth token); `token` encrypted. */
 export interface GatewayTokenTable {
   key: string

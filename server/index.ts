@@ -1,5 +1,6 @@
+import cluster from 'node:cluster'
 import fs from 'node:fs'
-import type { Server } from 'node:http'
+import http, { type Server } from 'node:http'
 import path from 'node:path'
 import zlib from 'node:zlib'
 import { createRequestHandler } from '@react-router/express'
@@ -7,37 +8,23 @@ import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
 import type { ViteDevServer } from 'vite'
-import { adminStartupLines } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
 import { restrictDataDir } from '~/lib/data-dir.server'
 import { startBackgroundWork } from '~/services/background.server'
 import { loadEnv } from '~/lib/env.server'
+import { countQueries } from '~/lib/query-count.server'
 import { databaseAnswers } from '~/lib/health.server'
-import {
-  SIMULATOR_MOUNT_PATH,
-  simulatorMerchant,
-  simulatorMounted,
-} from '~/services/payment/config.server'
-import { migrateToLatest } from '../db/migrate'
-import { seedDemo, shouldSeedOnStart } from '~/services/seed'
-import { createPaytmSimulator } from '../simulators/paytm/simulator'
 import { maintenanceGate, type MaintenanceLocals } from './maintenance'
-import { createRazorpaySimulator } from '../simulators/razorpay/simulator'
-import {
-  RAZORPAY_SIMULATOR_PATH,
-  RAZORPAY_WEBHOOK_PATH,
-  razorpaySimulatorKeys,
-  razorpaySimulatorMounted,
-} from '~/services/payment/razorpay-config.server'
-import { createPhonePeSimulator } from '../simulators/phonepe/simulator'
-import {
-  PHONEPE_SIMULATOR_PATH,
-  PHONEPE_WEBHOOK_PATH,
-  phonePeSimulatorCredentials,
-  phonePeSimulatorMounted,
-} from '~/services/payment/phonepe-config.server'
+import { forgetCachedSettings } from '~/data/settings.server'
+import { forgetAllReads } from '~/lib/read-cache.server'
+import { forgetStaticMarkup } from '~/lib/static-markup.server'
+import { readPageCacheVersion } from '~/data/page-cache-version.server'
+import { createPageCache } from './page-cache'
 import { precompressedFiles } from './precompressed'
+import { SIMULATOR_ORIGIN_VARIABLE, startCluster } from './cluster'
+import { describeDatabase, prepareData, StartupError } from './prepare'
 import { answerClientErrors, requestGuard } from './request-guard'
+import { mountSimulators, SIMULATORS_PREFIX, simulatorProxy } from './simulators'
 import {
   noStoreForPersonal,
   pagePolicy,
@@ -46,10 +33,7 @@ import {
   type SecurityLocals,
 } from './security'
 
-/** An error whose message is the whole story: printed as one line, no stack. */
-export class StartupError extends Error {
-  override name = 'StartupError'
-}
+export { StartupError }
 
 /**
  * React Router streams a page in many small pieces (React hands over about 2 KB at a time, and
@@ -69,6 +53,13 @@ const FLUSH_WINDOW_MS = 10
  * flush on a busy machine) for about 0.2 ms more CPU per page (measured on 97 KB of HTML).
  */
 const BROTLI_QUALITY = 5
+
+/**
+ * How old a read of the page cache version may be for a request to be answered from the cache
+ * (server/page-cache.ts): a change saved by any process shows on every process's pages within
+ * this long (plus one indexed read). Reads are shared by the requests that arrive meanwhile.
+ */
+const PAGE_CACHE_RECHECK_MS = 250
 const coalesceFlushes: RequestHandler = (_req, res, next) => {
   const compressed = res as typeof res & { flush?: () => void }
   const flush = compressed.flush
@@ -85,11 +76,27 @@ const coalesceFlushes: RequestHandler = (_req, res, next) => {
   next()
 }
 
+/** X-Query-Count: the database queries made for this response until its headers left. */
+const queryCountHeader: RequestHandler = (_req, res, next) =>
+  countQueries((counter) => {
+    const writeHead = res.writeHead
+    res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
+      if (!res.headersSent) res.setHeader('X-Query-Count', String(counter.queries))
+      return writeHead.apply(this, args)
+    } as typeof writeHead
+    next()
+  })
+
 export interface StartOptions {
   /** The Vite dev server, in development (server.js --dev). */
   vite?: ViteDevServer
   /** Listen on this port instead of PORT (0 picks a free one). */
   port?: number
+  /**
+   * Set in a cluster's worker (server/cluster.ts): the primary has prepared the database and
+   * prints the start-up lines, and hosts the payment simulators at `simulatorOrigin`.
+   */
+  worker?: { simulatorOrigin?: string }
 }
 
 export interface RunningServer {
@@ -102,39 +109,23 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const env = loadEnv()
   // Before the database opens: its -wal and -shm files take the database file's mode.
   restrictDataDir(env.DATA_DIR)
-  const { db, engine, storage } = openServices(env)
-  const where =
-    engine === 'sqlite' ? `SQLite at ${path.join(env.DATA_DIR, 'keybazaar.db')}` : 'PostgreSQL'
-
-  try {
-    const applied = await migrateToLatest(db)
-    if (applied.length) console.log(`[db] applied migrations: ${applied.join(', ')}`)
-  } catch (error) {
-    await closeServices()
-    const reason = error instanceof Error ? error.message : String(error)
-    throw new StartupError(`Cannot prepare the database (${where}): ${reason}`)
-  }
-
-  if (await shouldSeedOnStart(db, { seedDemo: env.SEED_DEMO, engine })) {
-    const result = await seedDemo(db, storage, env.APP_SECRET)
-    console.log(`[seed] demo catalogue: ${result.created} products added`)
-  }
-  for (const line of await adminStartupLines(db, env.ADMIN_EMAILS)) console.log(line)
-  if (env.appSecretSource === 'generated') {
-    console.log(
-      `[config] generated APP_SECRET into ${path.join(env.DATA_DIR, 'secret')} (keep it safe; it encrypts stored secrets)`,
-    )
-  }
+  // A cluster's workers find the database prepared by the primary (server/cluster.ts).
+  if (!options.worker) await prepareData(env)
+  const { db, engine } = openServices(env)
+  const where = describeDatabase(env, engine)
 
   const app = express()
   app.disable('x-powered-by')
   // Only the proxies TRUST_PROXY names may set the client address (rate limits count it).
   app.set('trust proxy', env.TRUST_PROXY)
+  if (env.QUERY_COUNT_HEADER) app.use(queryCountHeader)
   app.use(securityHeaders(env))
   app.use(
     compression({ brotli: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: BROTLI_QUALITY } } }),
   )
   app.use(coalesceFlushes)
+  // While shutting down, a kept-alive connection is closed after its answer (see close below).
+  let closing: Promise<void> | undefined
   // Body limits and NUL refusal, before anything reads a request (server/request-guard.ts).
   app.use(requestGuard)
 
@@ -158,50 +149,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     }),
   )
 
-  // Without PAYTM_MID, the built-in Paytm simulator stands in for Paytm ("Test mode"). Its
-  // merchant comes from APP_SECRET, so every process of the shop signs alike. Its test
-  // controls can force any payment's outcome, so they exist only in tests or when asked for.
-  if (simulatorMounted(env)) {
-    const merchant = simulatorMerchant(env.APP_SECRET)
-    app.use(
-      SIMULATOR_MOUNT_PATH,
-      createPaytmSimulator({
-        resolveMerchantKey: (mid) => (mid === merchant.mid ? merchant.merchantKey : undefined),
-        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
-      }),
-    )
-    console.log(
-      `[payments] built-in Paytm simulator at ${SIMULATOR_MOUNT_PATH}: checkout is in test mode until a Paytm merchant is configured (PAYTM_MID or /admin/gateways)`,
-    )
-  }
-
-  // Without RAZORPAY_KEY_ID, the built-in Razorpay simulator answers under its path; checkout
-  // offers it while the Razorpay record is in testing without keys, or on a fresh install with
-  // no record and no real Paytm (app/services/payment/razorpay-config.server.ts).
-  if (razorpaySimulatorMounted(env)) {
-    app.use(
-      RAZORPAY_SIMULATOR_PATH,
-      createRazorpaySimulator({
-        ...razorpaySimulatorKeys(env.APP_SECRET),
-        webhookUrl: `${env.PUBLIC_URL}${RAZORPAY_WEBHOOK_PATH}`,
-        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
-      }),
-    )
-  }
-
-  // Without PHONEPE_CLIENT_ID, the built-in PhonePe simulator answers under its path; checkout
-  // offers it only while the Gateways page has a PhonePe record in testing without credentials.
-  if (phonePeSimulatorMounted(env)) {
-    app.use(
-      PHONEPE_SIMULATOR_PATH,
-      createPhonePeSimulator({
-        ...phonePeSimulatorCredentials(env.APP_SECRET),
-        publicUrl: `${env.PUBLIC_URL}${PHONEPE_SIMULATOR_PATH}`,
-        webhookUrl: `${env.PUBLIC_URL}${PHONEPE_WEBHOOK_PATH}`,
-        control: env.NODE_ENV === 'test' || Boolean(env.PAYTM_SIMULATOR_CONTROL),
-      }),
-    )
-  }
+  if (!options.worker) mountSimulators(app, env)
+  else if (options.worker.simulatorOrigin)
+    app.use(SIMULATORS_PREFIX, simulatorProxy(options.worker.simulatorOrigin))
 
   let getBuild: ServerBuild | (() => Promise<ServerBuild>)
   if (options.vite) {
@@ -224,10 +174,30 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     getBuild = (await import('virtual:react-router/server-build')) as ServerBuild
   }
 
+  // Anonymous storefront pages from memory, unless PAGE_CACHE=off (docs/page-cache.md). It
+  // stands before pagePolicy and the maintenance gate: a copy carries its own policy, and
+  // maintenance mode is a settings change, which empties every process's copies.
+  const pageCache =
+    env.PAGE_CACHE === false || options.vite
+      ? undefined
+      : createPageCache({
+          maxBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+          recheckMs: PAGE_CACHE_RECHECK_MS,
+          readVersion: () => readPageCacheVersion(db),
+          // The settings and catalogue copies must not be older than the pages rendered from them.
+          onVersionChange: () => {
+            forgetCachedSettings(db)
+            forgetAllReads()
+            forgetStaticMarkup()
+          },
+          brotliQuality: BROTLI_QUALITY,
+        })
+
   app.all(
     '*splat',
     sameOriginPosts(env),
     noStoreForPersonal,
+    ...(pageCache ? [pageCache.handler] : []),
     pagePolicy(db, env),
     maintenanceGate(db),
     createRequestHandler({
@@ -244,7 +214,17 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   )
 
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port ?? env.PORT, env.HOST, () => resolve(listening))
+    // A kept anonymous page is answered before Express and its middlewares: it carries its own
+    // headers and compressed bodies (server/page-cache.ts).
+    const answerEarly = pageCache && !env.QUERY_COUNT_HEADER ? pageCache.answerEarly : undefined
+    const listening = http.createServer((req, res) => {
+      // Headers of every answer, the early one and Express's alike.
+      if (env.EXPOSE_WORKER_PID) res.setHeader('X-Worker-Pid', String(process.pid))
+      if (closing) res.setHeader('Connection', 'close')
+      if (answerEarly?.(req, res)) return
+      app(req, res)
+    })
+    listening.listen(options.port ?? env.PORT, env.HOST, () => resolve(listening))
     listening.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
@@ -259,18 +239,38 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : env.PORT
   const url = `http://localhost:${port}`
-  console.log(`KeyBazaar is running at ${url} (${where})`)
+  if (!options.worker) console.log(`KeyBazaar is running at ${url} (${where})`)
   // The job runner (mail outbox and other background work).
   const background = startBackgroundWork(db)
 
-  let closing: Promise<void> | undefined
+  // Stop accepting, let the requests in flight finish (a kept-alive connection is closed as
+  // soon as it is idle), let running jobs finish, then close the database.
   const close = () =>
     (closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve())
+      const sweep = setInterval(() => server.closeIdleConnections(), 200)
+      server.close(() => {
+        clearInterval(sweep)
+        resolve()
+      })
       server.closeIdleConnections()
     })
       .then(() => background.stop())
       .then(() => closeServices()))
 
   return { server, url, close }
+}
+
+/**
+ * `npm start` (server.js): one process when WEB_CONCURRENCY is 1, otherwise the cluster primary
+ * (server/cluster.ts) and, in each of its workers, the server itself.
+ */
+export async function serve(options: { workerEntry: string }): Promise<{ close(): Promise<void> }> {
+  if (cluster.isWorker) {
+    return start({
+      worker: { simulatorOrigin: process.env[SIMULATOR_ORIGIN_VARIABLE] || undefined },
+    })
+  }
+  const env = loadEnv()
+  if (env.WEB_CONCURRENCY === 1) return start()
+  return startCluster(env, options)
 }

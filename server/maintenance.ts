@@ -15,9 +15,11 @@ export interface MaintenanceLocals {
  */
 export function maintenanceGate(db: DB): RequestHandler {
   return (req, res, next) => {
-    const url = `${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`
-    const request = new Request(url, { headers: { cookie: req.headers.cookie ?? '' } })
-    maintenanceVerdict(db, request)
+    const visitor = () =>
+      new Request(`${req.protocol}://${req.get('host') ?? 'localhost'}${req.originalUrl}`, {
+        headers: { cookie: req.headers.cookie ?? '' },
+      })
+    maintenanceVerdict(db, visitor)
       .then((verdict) => {
         const locals = res.locals as MaintenanceLocals
         if (verdict === 'open') return next()

@@ -9,6 +9,7 @@ import {
 } from '~/lib/cross-site.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
+import { hasSessionCookie } from '~/lib/session-cookie'
 import { PAYTM_HOSTS, paytmFormOrigin } from '~/services/payment/config.server'
 import { razorpayCheckoutOrigins } from '~/services/payment/razorpay-config.server'
 
@@ -156,9 +157,6 @@ export function sameOriginPosts(env: Env): RequestHandler {
   }
 }
 
-/** The session cookie (cookiePrefix 'kb' in app/lib/auth.server.ts; __Secure- on https). */
-const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?kb\.session_token=/
-
 /**
  * Pages and data for a signed-in visitor, and everything under /dashboard and /admin, hold
  * personal data: no shared or browser cache may keep them. A response that declares itself
@@ -166,7 +164,7 @@ const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?kb\.session_token=/
  */
 export const noStoreForPersonal: RequestHandler = (req, res, next) => {
   const area = /^\/(dashboard|admin)(\/|$)/.test(req.path)
-  if (!area && !SESSION_COOKIE.test(req.get('cookie') ?? '')) return next()
+  if (!area && !hasSessionCookie(req.get('cookie'))) return next()
   const writeHead = res.writeHead
   res.writeHead = function (this: typeof res, ...args: Parameters<typeof writeHead>) {
     const current = String(res.getHeader('Cache-Control') ?? '')

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { getDeliveredSecret } from '~/data/stock.server'
-import { createTestDb, type TestDb } from './helpers/db'
+import { fileTestDb } from './helpers/db'
 import {
   makeAdmin,
   makeCustomer,
@@ -11,14 +11,7 @@ import {
 } from './factories'
 
 const APP_SECRET = 'f'.repeat(64)
-let t: TestDb
-
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 describe('test factories', () => {
   it('makes distinct customers and admins with the permissions asked for', async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeCustomer, makeOrder, makePaidOrder, makeProduct } from '../../tests/factories'
 import { listCustomerOrders, customerOrderStats } from './customer-orders.server'
 import { getOrder } from './order.server'
@@ -21,13 +21,7 @@ import {
 import { newId } from '~/lib/id.server'
 
 /** The settings page's data (preferences, profile, deleting) and guest orders in My Orders. */
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const engine = process.env.TEST_DB_ENGINE ?? 'sqlite'
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { customerOrderStats, getOrderPageProduct, listCustomerOrders } from './customer-orders.server'
 import { createOrder, markOrderFailed, transitionOrder } from './order.server'
@@ -7,13 +7,7 @@ import { markOrderPaid } from '~/services/fulfilment.server'
 import { deleteProduct } from './product.server'
 import { createUser } from './user.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 let clock = Date.UTC(2026, 0, 1)
 let txn = 0

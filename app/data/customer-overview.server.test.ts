@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { makeCustomer, makeOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
 import { appendOrderEvent } from './order-event.server'
 import { transitionOrder } from './order.server'
 
 const APP_SECRET = 'c'.repeat(64)
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 /** Moves the order's delivery event to a chosen instant (the validity counts from it). */
 async function deliveredAt(orderId: string, iso: string) {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { makeCustomer, makeOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
 import { dashboardRange, getDashboard, successRate } from './dashboard.server'
 import { insertOrderReport } from './order-report.server'
@@ -8,14 +8,8 @@ import { updateSiteSettings } from './settings.server'
 
 /** The dashboard's figures against orders made in the database (SQLite and PostgreSQL). */
 const APP_SECRET = 'd'.repeat(64)
-let t: TestDb
+const t = fileTestDb()
 
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
 
 /** Removes every order so each test counts only its own. */
 async function clearOrders() {

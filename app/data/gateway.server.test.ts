@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { paytmFormOrigin, resolvePaytmSetup, simulatorMerchant } from '~/services/payment/config.server'
 import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
 import { submitForm } from '../../tests/helpers/forms'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { ensureDefaultGateway, listGateways, paytmGatewaySettings, saveGateway } from './gateway.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const SECRET = 'k'.repeat(64)
 const KEY = 'Zq7#Tt2!Lm9@Pw4$'

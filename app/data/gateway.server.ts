@@ -1,5 +1,6 @@
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
+import { readCache } from '~/lib/read-cache.server'
 import {
   GATEWAY_FIELDS,
   GATEWAY_TYPE_LABELS,
@@ -50,10 +51,22 @@ function parseObject(json: string): Record<string, string> {
  * Which Paytm environment the admin's record points at, without decrypting its key (for the
  * pages' Content-Security-Policy); null when there is no record with a merchant id.
  */
+/**
+ * A gateway's status and public configuration (no secrets), which every page's
+ * Content-Security-Policy reads (server/security.ts): a copy shared for up to a second and
+ * dropped by a write in this process (app/lib/read-cache.server.ts).
+ */
+const publicGatewayRows = readCache<string, { status: GatewayStatus; config: string } | undefined>(['paymentGateway'])
+function publicGatewayRow(db: DB, type: 'paytm' | 'razorpay') {
+  return publicGatewayRows.get(db, type, () =>
+    db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', type).executeTakeFirst(),
+  )
+}
+
 export async function paytmGatewayEnvironment(
   db: DB,
 ): Promise<{ status: string; environment: 'staging' | 'production' } | null> {
-  const row = await db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', 'paytm').executeTakeFirst()
+  const row = await publicGatewayRow(db, 'paytm')
   if (!row) return null
   const config = parseObject(row.config)
   if (!config.merchantId) return null
@@ -274,7 +287,7 @@ export async function razorpayGatewaySettings(db: DB, appSecret: string): Promis
 
 /** Status of the stored Razorpay record without decrypting anything (for the pages' CSP). */
 export async function razorpayGatewayStatus(db: DB): Promise<{ status: GatewayStatus; hasKey: boolean } | null> {
-  const row = await db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', 'razorpay').executeTakeFirst()
+  const row = await publicGatewayRow(db, 'razorpay')
   if (!row) return null
   return { status: row.status, hasKey: Boolean(parseObject(row.config).keyId) }
 }

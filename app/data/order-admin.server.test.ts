@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ORDER_MAIL_JOB } from '~/lib/mail.server'
 import type { PaytmConfig } from '~/lib/payments/paytm.server'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeOrder, makePaidOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
 import { simulatorControl, simulatorSetup } from '../../tests/helpers/payments'
 import {
@@ -38,13 +38,12 @@ import { createUser } from './user.server'
  */
 const APP_SECRET = 'a'.repeat(64)
 
-let t: TestDb
+const t = fileTestDb()
 let sim: RunningPaytmSimulator
 let paytm: PaytmConfig
 let actor: string
 
 beforeAll(async () => {
-  t = await createTestDb()
   sim = await startPaytmSimulator({ settlePendingAfterMs: 60 * 60_000 })
   paytm = simulatorSetup(sim).config
   const admin = await createUser(t.db, { email: 'ops@shop.example', name: 'Meera Ops', admin: true })
@@ -52,7 +51,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await sim.close()
-  await t.destroy()
 })
 afterEach(async () => {
   await simulatorControl(sim, 'outage', { enabled: false })
@@ -84,12 +82,15 @@ async function status(orderId: string): Promise<OrderStatus | undefined> {
   return (await getOrder(t.db, orderId))?.status
 }
 
-async function mails(orderId: string) {
+async function mailPayloads(orderId: string) {
   const rows = await t.db.selectFrom('job').select('payload').where('type', '=', ORDER_MAIL_JOB).orderBy('createdAt').execute()
   return rows
     .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string; message?: string })
     .filter((payload) => payload.orderId === orderId)
-    .map((payload) => payload.kind)
+}
+
+async function mails(orderId: string) {
+  return (await mailPayloads(orderId)).map((payload) => payload.kind)
 }
 
 async function items(orderId: string) {
@@ -424,11 +425,12 @@ describe(`refund, resend, reply (${engine})`, () => {
       message: 'Please keep the reply under 2,000 characters.',
       field: 'reply',
     })
-    const result = await replyToReport(t.db, { orderId: order.id, reply: 'Open the app, choose Sign in with code.', actor })
+    const result = await replyToReport(t.db, { orderId: order.id, reply: '  Open the app, choose Sign in with code. ', actor })
     expect(result).toEqual({ ok: true, status: 'delivered', message: 'Reply sent; the report is resolved.' })
     expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({ status: 'resolved', resolution: 'replied', reply: 'Open the app, choose Sign in with code.', resolvedBy: actor })
     expect(await lastEvent(order.id)).toMatchObject({ type: 'report_resolved', actor })
     expect(await mails(order.id)).toEqual(['delivered', 'reply'])
+    expect((await mailPayloads(order.id)).at(-1)).toEqual({ orderId: order.id, kind: 'reply', message: 'Open the app, choose Sign in with code.' })
   })
 })
 

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { openStreamReader, type DB } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
+import { containsAny } from '~/lib/sql-contains'
 import { ORDER_STATUSES } from '~/lib/order-status'
 import type { Database, DeliveryMode, OrderStatus, StockItemStatus } from '../../db/schema'
 import { getOrder, PAID_STATUSES, PAYABLE_STATUSES, type Order } from './order.server'
@@ -48,24 +49,21 @@ export interface AdminOrderPage {
   pageCount: number
 }
 
-/** LIKE pattern for "contains", with the admin's % and _ taken literally (escape character !). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
-}
-
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: AdminOrderFilter) {
   let q = query
   const search = filter.search?.trim().slice(0, ORDER_SEARCH_MAX)
   if (search) {
-    const pattern = containsPattern(search)
     q = q.where(
-      sql<boolean>`(lower("order".id) like ${pattern} escape '!' or lower(customer_name) like ${pattern} escape '!' or lower(customer_email) like ${pattern} escape '!' or customer_phone like ${pattern} escape '!' or lower(product_name) like ${pattern} escape '!')`,
+      containsAny([...BUYER_COLUMNS, sql`customer_phone`, sql`lower(product_name)`], search),
     )
   }
   if (filter.status) q = q.where('order.status', '=', filter.status)
   if (filter.openReports) q = q.where(sql<boolean>`exists (${openReportOf()})`)
   return q
 }
+
+/** What both order searches (this list's and the transactions') look in first: the order id and the buyer. */
+export const BUYER_COLUMNS = [sql`lower("order".id)`, sql`lower(customer_name)`, sql`lower(customer_email)`]
 
 const openReportOf = () =>
   sql`select 1 from order_report where order_report.order_id = "order".id and order_report.status = 'open'`

@@ -4,9 +4,9 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web'
 import v8 from 'node:v8'
 import vm from 'node:vm'
 import { parse } from 'csv-parse'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { csvDownload, spreadsheetSafe } from '~/lib/csv.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { exportAdminOrders, type AdminOrderRow } from './order-admin.server'
 
 /**
@@ -20,13 +20,12 @@ const ROWS = 100_000
 v8.setFlagsFromString('--expose-gc')
 const gc = vm.runInNewContext('gc') as () => void
 
-let t: TestDb
+const t = fileTestDb()
 
 /** A few customers whose names a CSV writer gets wrong easily. */
 const NAMES = ['Asha Verma', 'Verma, Asha', 'Ravi "RK" Kumar', 'दीपिका पादुकोण', '=HYPERLINK("x")', 'two\nlines']
 
 beforeAll(async () => {
-  t = await createTestDb()
   // Written in bulk: 100,000 checkouts through createOrder would take minutes, and the rows
   // only need the columns the export reads.
   const start = Date.parse('2026-01-01T00:00:00.000Z')
@@ -51,9 +50,6 @@ beforeAll(async () => {
     await t.db.insertInto('order').values(values).execute()
   }
 }, 120_000)
-afterAll(async () => {
-  await t.destroy()
-})
 
 const cellsOf = (row: AdminOrderRow) => [
   row.id,

@@ -1,7 +1,6 @@
 import { sql, type Selectable, type Transaction } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueOrderMail } from '~/lib/mail.server'
 import type { Database, OrderReportTable, ReportResolution } from '../../db/schema'
 import { appendOrderEvent } from './order-event.server'
 
@@ -107,8 +106,8 @@ export async function countOpenReports(db: DB): Promise<number> {
 }
 
 /**
- * Closes the order's open report (if any) with how it was resolved; `reply` is e-mailed to the
- * buyer. Pass the transaction of the action that resolved it (a replacement, a refund).
+ * Closes the order's open report (if any) with how it was resolved, and the reply the buyer is
+ * sent (mailed by the caller, replyToReport in app/services/order-actions.server.ts). Pass the transaction of the action that resolved it (a replacement, a refund).
  * Returns false when there was no open report.
  */
 export async function resolveOrderReport(
@@ -137,6 +136,5 @@ export async function resolveOrderReport(
     },
     at,
   )
-  if (reply) await enqueueOrderMail(db, { orderId: input.orderId, kind: 'reply', message: reply })
   return true
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import {
   createOrder,
@@ -14,14 +14,9 @@ import {
   transitionOrder,
 } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
+import { createRefundRequest, settleRefund } from './refund.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const payment = (txnId: string, paidAmount: number) => ({
   txnId,
@@ -175,5 +170,27 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(after.revenue - before.revenue).toBe(100_000)
     expect(after.testTransactions - before.testTransactions).toBe(1)
     expect(after.testRevenue - before.testRevenue).toBe(50_000)
+  })
+
+  it('takes what a partial refund gave back off the revenue, and leaves out an order refunded in full', async () => {
+    const before = (await gatewayTotals(t.db)).paytm ?? { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 }
+    const product = await makeProduct(t.db, { price: 80_000 })
+    const partly = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    await markOrderPaid(t.db, partly.order.id, payment(`TXN-part-${partly.order.id}`, 80_000), { message: 'paid' })
+    const noop = async () => {}
+    const refund = (id: string, orderId: string, amountPaise: number) =>
+      createRefundRequest(t.db, { id, orderId, amountPaise, reason: 'test', actor: 'admin@example.com' }, new Date(), noop)
+    await refund(`RF-part-${partly.order.id}`, partly.order.id, 30_000)
+    // Asked of the gateway but not yet processed: still revenue.
+    await refund(`RF-open-${partly.order.id}`, partly.order.id, 10_000)
+    await settleRefund(t.db, `RF-part-${partly.order.id}`, { status: 'processed', gatewayRefundId: null, message: 'ok' }, new Date(), noop)
+    const after = (await gatewayTotals(t.db)).paytm!
+    expect(after.transactions - before.transactions).toBe(1)
+    expect(after.revenue - before.revenue).toBe(50_000)
+    expect(after.testRevenue - before.testRevenue).toBe(0)
+
+    // A failed refund gives nothing back.
+    await settleRefund(t.db, `RF-open-${partly.order.id}`, { status: 'failed', gatewayRefundId: null, message: 'no' }, new Date(), noop)
+    expect((await gatewayTotals(t.db)).paytm!.revenue - before.revenue).toBe(50_000)
   })
 })

@@ -559,7 +559,10 @@ export async function recordStatusCheck(
 }
 
 export interface GatewayTotals {
-  /** Successful payments (paid and beyond, refunds excluded) and their sum in paise. */
+  /**
+   * Successful payments (paid and beyond; fully refunded orders excluded) and their sum in paise,
+   * less what partial refunds gave back.
+   */
   transactions: number
   revenue: number
   /** The part of the above that went through the built-in simulator. */
@@ -569,15 +572,28 @@ export interface GatewayTotals {
 
 /** Transactions and revenue per gateway, from the orders (spec: gateway figures). */
 export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotals>> {
-  const rows = await db
-    .selectFrom('order')
-    .select((eb) => ['gateway', 'testMode', eb.fn.countAll<number | string>().as('count'), eb.fn.sum<number | string | null>('amount').as('sum')])
-    .where('status', 'in', PAID_STATUSES)
-    .groupBy(['gateway', 'testMode'])
-    .execute()
+  const [rows, refunds] = await Promise.all([
+    db
+      .selectFrom('order')
+      .select((eb) => ['gateway', 'testMode', eb.fn.countAll<number | string>().as('count'), eb.fn.sum<number | string | null>('amount').as('sum')])
+      .where('status', 'in', PAID_STATUSES)
+      .groupBy(['gateway', 'testMode'])
+      .execute(),
+    // A partial refund leaves the order paid; what the gateway gave back is not revenue. (A full
+    // refund turns the order refunded, which the first query leaves out already.)
+    db
+      .selectFrom('orderRefund')
+      .innerJoin('order', 'order.id', 'orderRefund.orderId')
+      .select((eb) => ['order.gateway', 'order.testMode', eb.fn.sum<number | string | null>('orderRefund.amount').as('sum')])
+      .where('orderRefund.status', '=', 'processed')
+      .where('order.status', 'in', PAID_STATUSES)
+      .groupBy(['order.gateway', 'order.testMode'])
+      .execute(),
+  ])
   const totals: Record<string, GatewayTotals> = {}
+  const entryFor = (gateway: string) => (totals[gateway] ??= { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 })
   for (const row of rows) {
-    const entry = (totals[row.gateway] ??= { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 })
+    const entry = entryFor(row.gateway)
     const count = Number(row.count)
     const sum = Number(row.sum ?? 0)
     entry.transactions += count
@@ -586,6 +602,12 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
       entry.testTransactions += count
       entry.testRevenue += sum
     }
+  }
+  for (const row of refunds) {
+    const entry = entryFor(row.gateway)
+    const refunded = Number(row.sum ?? 0)
+    entry.revenue -= refunded
+    if (Number(row.testMode)) entry.testRevenue -= refunded
   }
   return totals
 }

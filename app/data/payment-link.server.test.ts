@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, markOrderFailed } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { checkPaymentLink, createPaymentLink, getPaymentLink, PAYMENT_LINK_MESSAGES, type PaymentLink } from './payment-link.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const URL_BASE = 'https://shop.example.in'
 const query = (link: PaymentLink) => Object.fromEntries(new URL(link.paymentUrl).searchParams) as { order: string; amount: string; product: string }

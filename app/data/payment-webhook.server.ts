@@ -24,8 +24,15 @@ export async function releaseWebhookEvent(db: DB, gateway: string, eventId: stri
   await db.deleteFrom('paymentWebhookEvent').where('gateway', '=', gateway).where('eventId', '=', eventId).execute()
 }
 
-/** Forgets events older than `before` (the gateway stops retrying after a day). */
-export async function pruneWebhookEvents(db: DB, before: Date): Promise<number> {
+/**
+ * How long a handled event is remembered: Razorpay retries a delivery for 24 hours and PhonePe
+ * for less, so a week leaves a wide margin for a shop that was down meanwhile.
+ */
+export const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+
+/** Forgets events received more than WEBHOOK_EVENT_RETENTION_MS before `now` (housekeeping). */
+export async function pruneWebhookEvents(db: DB, now = new Date()): Promise<number> {
+  const before = new Date(now.getTime() - WEBHOOK_EVENT_RETENTION_MS)
   const result = await db.deleteFrom('paymentWebhookEvent').where('receivedAt', '<', before.toISOString()).executeTakeFirst()
   return Number(result.numDeletedRows)
 }

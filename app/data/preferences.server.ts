@@ -1,6 +1,7 @@
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { DEFAULT_PREFERENCES, isLanguage, type Preferences } from '~/lib/preferences'
+import { readCache } from '~/lib/read-cache.server'
 import { isTheme } from '~/lib/theme'
 
 /**
@@ -13,7 +14,14 @@ export async function getPreferences(db: DB, userId: string): Promise<Preference
     .select(['theme', 'language', 'notifications'])
     .where('userId', '=', userId)
     .executeTakeFirst()
-  if (!row) return { ...DEFAULT_PREFERENCES }
+  return row ? storedPreferences(row) : { ...DEFAULT_PREFERENCES }
+}
+
+function storedPreferences(row: {
+  theme: string
+  language: string
+  notifications: number | boolean | string
+}): Preferences {
   return {
     theme: isTheme(row.theme) ? row.theme : DEFAULT_PREFERENCES.theme,
     language: isLanguage(row.language) ? row.language : DEFAULT_PREFERENCES.language,
@@ -23,12 +31,23 @@ export async function getPreferences(db: DB, userId: string): Promise<Preference
 
 /** The user's stored preferences, or null when they never saved any (the root then uses cookies). */
 export async function findStoredPreferences(db: DB, userId: string): Promise<Preferences | null> {
-  const exists = await db
+  const row = await db
     .selectFrom('userPreference')
-    .select('userId')
+    .select(['theme', 'language', 'notifications'])
     .where('userId', '=', userId)
     .executeTakeFirst()
-  return exists ? getPreferences(db, userId) : null
+  return row ? storedPreferences(row) : null
+}
+
+/**
+ * findStoredPreferences as every page's root loader asks it: read once per user and second or
+ * so, like the session (app/services/auth.server.ts), and dropped at once when this process
+ * saves preferences (app/lib/read-cache.server.ts).
+ */
+const recentPreferences = readCache<string, Preferences | null>(['userPreference'])
+
+export function recentStoredPreferences(db: DB, userId: string): Promise<Preferences | null> {
+  return recentPreferences.get(db, userId, () => findStoredPreferences(db, userId))
 }
 
 /** Stores some or all preferences; the rest keep their stored (or default) values. */

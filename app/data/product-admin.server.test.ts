@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import {
   copyNames,
   countProductsUsingImage,
@@ -18,13 +18,7 @@ import {
 } from './product.server'
 
 /** The admin catalogue's data functions, on SQLite and on PostgreSQL. */
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 beforeEach(async () => {
   await t.db.deleteFrom('product').execute()
 })

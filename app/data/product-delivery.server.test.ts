@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, OrderError } from './order.server'
 import { createUser } from './user.server'
@@ -29,13 +29,7 @@ import { importStock } from '~/services/fulfilment.server'
  */
 const APP_SECRET = 'd'.repeat(64)
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 async function product(
   mode: 'stock' | 'shared' | 'manual',

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import {
   countProducts,
   createProduct,
@@ -10,13 +10,7 @@ import {
   type ProductInput,
 } from './product.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 function productInput(overrides: Partial<ProductInput> = {}): ProductInput {
   return {

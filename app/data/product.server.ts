@@ -4,6 +4,7 @@ import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
 import { paginate } from '~/lib/paginate'
+import { containsAny } from '~/lib/sql-contains'
 import type { DeliveryMode, ProductRow } from '../../db/schema'
 import { reviewSummaries, shopReviewStats } from './review.server'
 import { copyProductDelivery } from './stock.server'
@@ -251,11 +252,6 @@ export interface ProductPage {
 
 export const ADMIN_PAGE_SIZE = 20
 
-/** LIKE pattern for "contains", with the user's % and _ taken literally (escape character !). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
-}
-
 /**
  * A page of products, newest first, filtered in SQL: 5,000 products cost one count and one
  * page of rows, in a few milliseconds on either engine (migration 0030's indexes serve the order).
@@ -263,7 +259,7 @@ function containsPattern(text: string): string {
 export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Promise<ProductPage> {
   const search = query.search?.trim()
   let base = db.selectFrom('product')
-  if (search) base = base.where(sql<boolean>`lower(title) like ${containsPattern(search)} escape '!'`)
+  if (search) base = base.where(containsAny([sql`lower(title)`], search))
   if (query.category) base = base.where('category', '=', query.category)
 
   const { count } = await base

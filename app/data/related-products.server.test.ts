@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { makeProduct } from '../../tests/factories'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { relatedProducts } from './related-products.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 describe(`related products (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('puts buyable products first, then the same category, then shared tags; up to 4', async () => {

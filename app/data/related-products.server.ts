@@ -1,5 +1,6 @@
 import type { DB } from '~/lib/db.server'
-import { listProducts, productAvailability, stockLeftByProduct, type Product } from './product.server'
+import { productAvailability, type Product } from './product.server'
+import { catalogue, catalogueStockLeft } from './storefront-cache.server'
 
 /**
  * The product page's "You may also like": other products of the same category, then products
@@ -23,7 +24,7 @@ export async function relatedProducts(
 ): Promise<RelatedProduct[]> {
   const category = norm(product.category)
   const tags = new Set(product.tags.map(norm).filter(Boolean))
-  const candidates = (await listProducts(db))
+  const candidates = (await catalogue(db))
     .filter((other) => other.id !== product.id)
     .map((other) => {
       const sameCategory = category !== '' && norm(other.category) === category
@@ -32,10 +33,10 @@ export async function relatedProducts(
     })
     .filter(({ sameCategory, shared }) => sameCategory || shared > 0)
   if (candidates.length === 0) return []
-  const stockLeft = await stockLeftByProduct(
+  const stockLeft = await catalogueStockLeft(
     db,
     candidates.map(({ other }) => other.id),
-    { upTo: 1 },
+    1,
   )
   const ranked = candidates.map((candidate) => ({
     ...candidate,

@@ -213,20 +213,88 @@ export interface PublicReviewPage {
   pageCount: number
 }
 
+/** Which of `reviewIds` the viewer found helpful (none for a visitor who is not signed in). */
+async function votedReviews(
+  db: DB,
+  viewerId: string | null,
+  reviewIds: readonly string[],
+): Promise<Set<string>> {
+  if (!viewerId || reviewIds.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('reviewVote')
+    .select('reviewId')
+    .where('userId', '=', viewerId)
+    .where('reviewId', 'in', reviewIds)
+    .execute()
+  return new Set(rows.map((row) => row.reviewId))
+}
+
+/** A page of reviews as anybody sees it, with who wrote each (kept on the server). */
+export interface SharedReviewPage {
+  reviews: PublicReviewPage
+  authorIds: string[]
+}
+
+/**
+ * A shared page (readReviewPage, which storefront-cache.server.ts keeps a copy of) marked for
+ * `viewerId`: their own reviews and their votes (one query; none for a visitor who is not
+ * signed in).
+ */
+export async function viewerMarks(
+  db: DB,
+  { reviews, authorIds }: SharedReviewPage,
+  viewerId: string | null,
+): Promise<PublicReviewPage> {
+  if (!viewerId) return reviews
+  const voted = await votedReviews(
+    db,
+    viewerId,
+    reviews.items.map((review) => review.id),
+  )
+  return {
+    ...reviews,
+    items: reviews.items.map((review, index) => ({
+      ...review,
+      own: authorIds[index] === viewerId,
+      voted: voted.has(review.id),
+    })),
+  }
+}
+
 /** A page of a product's visible reviews, newest first or most helpful first. */
 export async function listProductReviews(
   db: DB,
   productId: string,
-  options: { sort?: ReviewSort; page?: number; viewerId?: string | null } = {},
+  options: {
+    sort?: ReviewSort
+    page?: number
+    viewerId?: string | null
+    /** The number of visible reviews when the caller knows it (ratingDistribution's sum). */
+    total?: number
+  } = {},
 ): Promise<PublicReviewPage> {
+  return viewerMarks(db, await readReviewPage(db, productId, options), options.viewerId ?? null)
+}
+
+/** listProductReviews for no one in particular, with the authors (SharedReviewPage). */
+export async function readReviewPage(
+  db: DB,
+  productId: string,
+  options: { sort?: ReviewSort; page?: number; total?: number } = {},
+): Promise<SharedReviewPage> {
   const base = db
     .selectFrom('review')
     .where('review.productId', '=', productId)
     .where('review.hidden', '=', 0)
-  const { count } = await base
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .executeTakeFirstOrThrow()
-  const total = Number(count)
+  const total =
+    options.total ??
+    Number(
+      (
+        await base
+          .select((eb) => eb.fn.countAll<number | string>().as('count'))
+          .executeTakeFirstOrThrow()
+      ).count,
+    )
   const { page, pageCount, offset, pageSize } = paginate(
     total,
     { page: options.page },
@@ -252,39 +320,25 @@ export async function listProductReviews(
     .limit(pageSize)
     .offset(offset)
     .execute()
-  const viewerId = options.viewerId ?? null
-  const voted = new Set(
-    viewerId && rows.length
-      ? (
-          await db
-            .selectFrom('reviewVote')
-            .select('reviewId')
-            .where('userId', '=', viewerId)
-            .where(
-              'reviewId',
-              'in',
-              rows.map((row) => row.id),
-            )
-            .execute()
-        ).map((row) => row.reviewId)
-      : [],
-  )
   return {
-    items: rows.map((row) => ({
-      id: row.id,
-      reviewer: reviewerName(row.name),
-      rating: Number(row.rating),
-      title: row.title,
-      body: row.body,
-      createdAt: row.createdAt,
-      edited: row.updatedAt !== row.createdAt,
-      helpfulCount: Number(row.helpfulCount),
-      own: viewerId !== null && row.userId === viewerId,
-      voted: voted.has(row.id),
-    })),
-    total,
-    page,
-    pageCount,
+    reviews: {
+      items: rows.map((row) => ({
+        id: row.id,
+        reviewer: reviewerName(row.name),
+        rating: Number(row.rating),
+        title: row.title,
+        body: row.body,
+        createdAt: row.createdAt,
+        edited: row.updatedAt !== row.createdAt,
+        helpfulCount: Number(row.helpfulCount),
+        own: false,
+        voted: false,
+      })),
+      total,
+      page,
+      pageCount,
+    },
+    authorIds: rows.map((row) => row.userId),
   }
 }
 

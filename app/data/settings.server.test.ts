@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { createDatabase, type DB } from '~/lib/db.server'
+import { openSecondConnection, fileTestDb } from '../../tests/helpers/db'
+import type { DB } from '~/lib/db.server'
 import {
   getMarker,
   getSiteSettings,
@@ -10,13 +10,7 @@ import {
   updateSiteSettings,
 } from './settings.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 describe(`site settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('falls back to defaults when nothing is stored', async () => {
@@ -57,17 +51,10 @@ describe(`site settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 })
 
-/** A second connection to the same database, as another process of the shop would open. */
-function secondProcess(t: TestDb): DB {
-  return t.engine === 'postgres'
-    ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: t.location, maxConnections: 2 })
-    : createDatabase({ sqlitePath: t.location })
-}
-
 describe(`settings cache across processes (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   let other: DB
   beforeAll(() => {
-    other = secondProcess(t)
+    other = openSecondConnection(t, { maxConnections: 2 })
   })
   afterAll(async () => {
     await other.destroy()

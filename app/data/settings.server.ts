@@ -89,15 +89,6 @@ export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.
 /** Strict: what a settings form may write. */
 export const siteSettingsUpdateSchema = z.object(siteSettingsFields).partial().strict()
 
-const siteSettingsReadSchema = z.object(
-  Object.fromEntries(
-    Object.entries(siteSettingsFields).map(([key, field]) => [
-      key,
-      (field as z.ZodType).catch(SITE_SETTING_DEFAULTS[key as keyof typeof SITE_SETTING_DEFAULTS]),
-    ]),
-  ) as { [K in keyof typeof siteSettingsFields]: z.ZodCatch<(typeof siteSettingsFields)[K]> },
-)
-
 export type SiteSettings = typeof SITE_SETTING_DEFAULTS
 export type SiteSettingKey = keyof SiteSettings
 
@@ -112,7 +103,22 @@ export async function readSiteSettings(db: DB): Promise<SiteSettings> {
       // An unreadable value falls back to its default below.
     }
   }
-  return siteSettingsReadSchema.parse(stored) as SiteSettings
+  return settingsFromStored(stored)
+}
+
+/**
+ * Each setting from its stored value when that value is valid, otherwise its default. A key
+ * that was never saved takes its default without being validated: most shops store only what
+ * their admin changed, and building zod's error for each missing key was most of the cost of
+ * a read (one inside every paying transaction, for the low-stock alert).
+ */
+function settingsFromStored(stored: Record<string, unknown>): SiteSettings {
+  const settings: Record<string, unknown> = {}
+  for (const [key, field] of Object.entries(siteSettingsFields) as [SiteSettingKey, z.ZodType][]) {
+    const parsed = Object.hasOwn(stored, key) ? field.safeParse(stored[key]) : null
+    settings[key] = parsed?.success ? parsed.data : SITE_SETTING_DEFAULTS[key]
+  }
+  return settings as SiteSettings
 }
 
 /**

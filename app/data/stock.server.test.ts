@@ -4,7 +4,7 @@ import { createDatabase, type DB } from '~/lib/db.server'
 import { slugify } from '~/lib/slug'
 import { DEMO_PRODUCTS } from '~/services/seed/demo-products'
 import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '~/services/seed'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, getOrder, listOrderEvents, ORDER_MESSAGES } from './order.server'
 import { stockLeftByProduct } from './product.server'
@@ -26,11 +26,10 @@ import { parseStockInput, StockImportError } from '~/lib/stock-parse'
 
 const APP_SECRET = 's'.repeat(64)
 
-let t: TestDb
+const t = fileTestDb()
 /** On PostgreSQL a pool big enough for the concurrent transactions to really overlap. */
 let wide: DB
 beforeAll(async () => {
-  t = await createTestDb()
   wide =
     t.engine === 'postgres'
       ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: t.location, maxConnections: 25 })
@@ -38,7 +37,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   if (wide !== t.db) await wide.destroy()
-  await t.destroy()
 })
 
 const lines = (from: number, to: number) =>

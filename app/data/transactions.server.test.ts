@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { makeOrder, makeProduct } from '../../tests/factories'
 import type { OrderStatus } from './order.server'
 import {
@@ -12,7 +12,7 @@ import {
 import { localDayRange } from '~/lib/shop-time'
 
 /** Transactions: one row per order, status mapping, filters, search, paging and success rate (both engines). */
-let t: TestDb
+const t = fileTestDb()
 const ids: Record<string, string> = {}
 
 async function orderAt(
@@ -44,7 +44,6 @@ async function orderAt(
 }
 
 beforeAll(async () => {
-  t = await createTestDb()
   await orderAt('paid', '2026-03-01T10:00:00.000Z', 'paid', { txn: 'TXN-PAID-1', bank: 'BANK1' })
   await orderAt('delivered', '2026-03-02T10:00:00.000Z', 'delivered', { txn: 'TXN-DEL-2' })
   await orderAt('waiting', '2026-03-03T10:00:00.000Z', 'awaiting_stock', { txn: 'TXN-W-3' })
@@ -55,9 +54,6 @@ beforeAll(async () => {
     gateway: 'razorpay',
     txn: 'pay_ABC',
   })
-})
-afterAll(async () => {
-  await t.destroy()
 })
 
 describe('listTransactions', () => {

@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { openStreamReader, type DB } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
+import { containsAny } from '~/lib/sql-contains'
 import {
   TRANSACTION_STATUSES,
   transactionStatusOf,
@@ -9,6 +10,7 @@ import {
 import type { Database, OrderStatus } from '../../db/schema'
 import { successRate } from './dashboard.server'
 import { PAID_STATUSES } from './order.server'
+import { BUYER_COLUMNS } from './order-admin.server'
 
 /**
  * The back office's Transactions: every order is one payment attempt at its gateway, with the
@@ -62,19 +64,10 @@ export interface TransactionSummary {
   successRate: number | null
 }
 
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
-}
-
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: TransactionFilter) {
   let q = query
   const search = filter.search?.trim().slice(0, TRANSACTION_SEARCH_MAX)
-  if (search) {
-    const pattern = containsPattern(search)
-    q = q.where(
-      sql<boolean>`(lower("order".id) like ${pattern} escape '!' or lower(customer_name) like ${pattern} escape '!' or lower(customer_email) like ${pattern} escape '!' or lower(coalesce(gateway_txn_id, '')) like ${pattern} escape '!')`,
-    )
-  }
+  if (search) q = q.where(containsAny([...BUYER_COLUMNS, sql`lower(coalesce(gateway_txn_id, ''))`], search))
   if (filter.status) q = q.where('order.status', 'in', ORDER_STATUSES_OF[filter.status])
   if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)
   if (filter.from) q = q.where('order.createdAt', '>=', filter.from)

@@ -3,6 +3,7 @@ import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { paginate, type Pagination } from '~/lib/paginate'
+import { containsAny } from '~/lib/sql-contains'
 import {
   effectiveAccess,
   endUserSessions,
@@ -22,8 +23,6 @@ import {
  */
 export const USERS_PAGE_SIZE = 20
 export const USER_SEARCH_MAX = 100
-/** Orders whose money the shop kept: they count towards "total spent". */
-export const SPENDING_STATUSES = ['paid', 'delivered'] as const
 
 export interface UserStats {
   total: number
@@ -70,18 +69,10 @@ export interface OrderTotals {
 
 export interface AdminUserRow extends UserProfile, OrderTotals {}
 
-/** LIKE pattern for "contains", with the admin's % and _ taken literally (escape character !). */
-function containsPattern(text: string): string {
-  return `%${text.toLowerCase().replace(/[!%_]/g, (char) => `!${char}`)}%`
-}
-
 function filteredUsers(db: DB, filter: UserFilter) {
   let query = db.selectFrom('user')
   const search = filter.search?.trim().slice(0, USER_SEARCH_MAX)
-  if (search) {
-    const pattern = containsPattern(search)
-    query = query.where(sql<boolean>`(lower(name) like ${pattern} escape '!' or email like ${pattern} escape '!')`)
-  }
+  if (search) query = query.where(containsAny([sql`lower(name)`, sql`email`], search))
   if (filter.status) query = query.where('status', '=', filter.status)
   if (filter.role) query = query.where('role', '=', filter.role)
   return query

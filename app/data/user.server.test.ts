@@ -5,7 +5,7 @@ import { accountMailJobHandlers } from '~/services/notifications/account-mail.se
 import { createAuth, type Auth } from '~/services/auth.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer } from '~/lib/mail.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
 import {
   adminStartupLines,
@@ -25,7 +25,7 @@ import {
 } from './user.server'
 
 /** Profiles and accounts on both engines, through better-auth and our own queries. */
-let t: TestDb
+const t = fileTestDb()
 let auth: Auth
 let smtp: TestSmtpServer
 const ADMIN = 'owner@example.test'
@@ -33,7 +33,6 @@ const PUBLIC_URL = 'http://shop.example.test'
 const APP_SECRET = 'test-secret-test-secret-test-secret-0123'
 
 beforeAll(async () => {
-  t = await createTestDb()
   smtp = await startSmtpServer()
   auth = createAuth(t.db, {
     PUBLIC_URL,
@@ -46,7 +45,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await smtp?.close()
-  await t.destroy()
 })
 
 /** Runs the due account-mail jobs, sending over real SMTP. */

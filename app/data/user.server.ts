@@ -140,19 +140,6 @@ export async function findUserByEmail(db: DB, email: string): Promise<UserProfil
   return row ? toUserProfile(row) : null
 }
 
-/** All users, newest first (spec: the admin user list sorts by createdAt descending). */
-export async function listUsers(db: DB, options: { limit?: number; offset?: number } = {}): Promise<UserProfile[]> {
-  const rows = await db
-    .selectFrom('user')
-    .select(profileColumns)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
-    .limit(options.limit ?? 500)
-    .offset(options.offset ?? 0)
-    .execute()
-  return rows.map(toUserProfile)
-}
-
 export interface AdminOverview {
   /** Accounts that are admins now (stored role, or a verified ADMIN_EMAILS address). */
   admins: Array<{ email: string; via: 'role' | 'ADMIN_EMAILS' }>
@@ -242,7 +229,10 @@ export async function setUserPermissions(db: DB, userId: string, permissions: Pe
 }
 
 /** Records activity at most every few minutes (one cheap conditional UPDATE). */
-export async function touchLastActive(db: DB, userId: string, now = new Date(), everyMs = 5 * 60_000): Promise<void> {
+/** How often a signed-in user's last activity is written at most. */
+export const LAST_ACTIVE_EVERY_MS = 5 * 60_000
+
+export async function touchLastActive(db: DB, userId: string, now = new Date(), everyMs = LAST_ACTIVE_EVERY_MS): Promise<void> {
   const stale = new Date(now.getTime() - everyMs).toISOString()
   await db
     .updateTable('user')
@@ -384,8 +374,6 @@ export async function adminStartupLines(db: DB, adminEmails: readonly string[]):
 
 // ---------------------------------------------------------------------------------------
 // The customer's own profile (/dashboard/settings)
-
-export const PROFILE_NAME_MAX = 100
 
 export async function updateUserName(db: DB, userId: string, name: string, now = new Date()): Promise<void> {
   await db.updateTable('user').set({ name, updatedAt: now.toISOString() }).where('id', '=', userId).execute()

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { MAIL_JOB, type MailMessage } from '~/lib/mail.server'
 import { importStock } from '~/services/fulfilment.server'
 import { sendBackInStockMails } from '~/services/notifications/wishlist-mail.server'
 import { makeCustomer, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { updateProduct, type Product } from './product.server'
 import { savePreferences } from './preferences.server'
 import { setUserStatus } from './user.server'
@@ -20,13 +20,7 @@ import {
 const APP_SECRET = 'b'.repeat(64)
 const PUBLIC_URL = 'https://shop.example.in'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 async function setInStock(product: Product, inStock: boolean) {
   const { id: _id, discount: _d, createdAt: _c, updatedAt: _u, ...input } = product

@@ -6,6 +6,8 @@ import pg from 'pg'
 import Cursor from 'pg-cursor'
 import type { Database } from '../../db/schema'
 import { createPrivateFile, PRIVATE_DIR_MODE } from './data-dir.server'
+import { logQuery } from './query-count.server'
+import { WriteWatcher } from './read-cache.server'
 
 export type DB = Kysely<Database>
 export type Engine = 'sqlite' | 'postgres'
@@ -33,7 +35,8 @@ export function createDatabase(options: DatabaseOptions): DB {
     return new Kysely<Database>({
       // The cursor lets `.stream()` read a large result in chunks (the CSV exports).
       dialect: new PostgresDialect({ pool, cursor: Cursor }),
-      plugins: [new CamelCasePlugin()],
+      plugins: [new WriteWatcher(), new CamelCasePlugin()],
+      log: logQuery,
     })
   }
   if (!options.sqlitePath) throw new Error('createDatabase needs databaseUrl or sqlitePath')
@@ -46,14 +49,53 @@ export function createDatabase(options: DatabaseOptions): DB {
   // Another process (a CLI, a second server) may hold the write lock briefly.
   sqlite.pragma('busy_timeout = 5000')
   const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: sqlite }),
-    plugins: [new CamelCasePlugin()],
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [new WriteWatcher(), new CamelCasePlugin()],
+    log: logQuery,
   })
   sqliteFiles.set(db, options.sqlitePath)
   return db
 }
 
 const sqliteFiles = new WeakMap<DB, string>()
+
+/** How many prepared statements one SQLite connection keeps (the app has a few hundred queries). */
+export const SQLITE_STATEMENT_CACHE_SIZE = 500
+
+/**
+ * The connection as Kysely's SQLite driver sees it, preparing each distinct SQL text once:
+ * the driver calls prepare() for every query, and compiling the SQL again was a tenth of a
+ * checkout's CPU (bench/README.md, "Checkout"). A statement still being iterated (a stream)
+ * is busy and cannot run twice at once, so that caller gets a fresh one. The least recently
+ * used statement goes when the cache is full (queries with IN lists of varying length each
+ * have their own text). A schema change makes SQLite re-prepare statements by itself.
+ */
+export function withStatementCache(
+  sqlite: SQLite.Database,
+  size = SQLITE_STATEMENT_CACHE_SIZE,
+): { prepare(sql: string): SQLite.Statement; close(): void } {
+  const statements = new Map<string, SQLite.Statement>()
+  return {
+    prepare(sql) {
+      const cached = statements.get(sql)
+      if (cached && !cached.busy) {
+        // Most recently used last, so the first key is the one to drop.
+        statements.delete(sql)
+        statements.set(sql, cached)
+        return cached
+      }
+      const statement = sqlite.prepare(sql)
+      if (cached) return statement
+      statements.set(sql, statement)
+      if (statements.size > size) statements.delete(statements.keys().next().value!)
+      return statement
+    },
+    close() {
+      statements.clear()
+      sqlite.close()
+    },
+  }
+}
 
 /**
  * A database handle for one long `.stream()` read (a CSV export sent to a slow client), and

@@ -26,6 +26,17 @@ describe('parseEnv', () => {
     expect(env.SEED_DEMO).toBeUndefined()
   })
 
+  it('has the page cache on with 32 MB unless told otherwise', () => {
+    expect(parseEnv({}).PAGE_CACHE).toBeUndefined()
+    expect(parseEnv({}).PAGE_CACHE_MB).toBe(32)
+    expect(parseEnv({ PAGE_CACHE: 'off' }).PAGE_CACHE).toBe(false)
+    expect(parseEnv({ PAGE_CACHE: 'on', PAGE_CACHE_MB: '64' }).PAGE_CACHE_MB).toBe(64)
+    expect(() => parseEnv({ PAGE_CACHE_MB: '0' })).toThrow(
+      /PAGE_CACHE_MB must be a number of megabytes/,
+    )
+    expect(() => parseEnv({ PAGE_CACHE: 'maybe' })).toThrow(ConfigError)
+  })
+
   it('derives PUBLIC_URL from PORT and trims a trailing slash from an explicit one', () => {
     expect(parseEnv({ PORT: '8080' }).PUBLIC_URL).toBe('http://localhost:8080')
     expect(parseEnv({ PUBLIC_URL: 'https://shop.example.in/' }).PUBLIC_URL).toBe(
@@ -42,6 +53,19 @@ describe('parseEnv', () => {
       expect((error as Error).message).toContain('"abc"')
       expect((error as Error).message).not.toContain('\n')
     }
+  })
+
+  it('runs one process per core unless WEB_CONCURRENCY says how many', () => {
+    expect(parseEnv({}).WEB_CONCURRENCY).toBe(os.availableParallelism())
+    expect(parseEnv({ WEB_CONCURRENCY: '' }).WEB_CONCURRENCY).toBe(os.availableParallelism())
+    expect(parseEnv({ WEB_CONCURRENCY: '1' }).WEB_CONCURRENCY).toBe(1)
+    expect(parseEnv({ WEB_CONCURRENCY: ' 3 ' }).WEB_CONCURRENCY).toBe(3)
+  })
+
+  it.each(['0', '-2', '1.5', 'auto', '1000'])('refuses WEB_CONCURRENCY=%s in one line', (value) => {
+    expect(() => parseEnv({ WEB_CONCURRENCY: value })).toThrow(
+      /^Invalid configuration: WEB_CONCURRENCY must be a whole number of processes from 1 to 256/,
+    )
   })
 
   it('refuses a database URL that is not PostgreSQL', () => {
@@ -111,6 +135,14 @@ describe('parseEnv', () => {
     ).toBe('x'.repeat(32))
     // Without an explicit NODE_ENV (a plain `npm start`), the generated secret is used as on SQLite.
     expect(parseEnv({ DATABASE_URL: 'postgres://db/shop' }).APP_SECRET).toBeUndefined()
+    // Nor when server.js set NODE_ENV=production itself, for the libraries' production builds.
+    expect(
+      parseEnv({
+        NODE_ENV: 'production',
+        NODE_ENV_DEFAULTED: '1',
+        DATABASE_URL: 'postgres://db/shop',
+      }).APP_SECRET,
+    ).toBeUndefined()
   })
 
   it('requires the Paytm merchant id and key together', () => {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
+import os from 'node:os'
 import path from 'node:path'
 import { z } from 'zod'
 import { PRIVATE_DIR_MODE } from './data-dir.server'
@@ -102,6 +103,24 @@ const envSchema = z.object({
       .default(3000),
   ),
   HOST: z.preprocess(emptyToUndefined, z.string().trim().default('0.0.0.0')),
+  /**
+   * How many server processes `npm start` runs: one per core by default. 1 runs a single
+   * process with no cluster primary (server/cluster.ts).
+   */
+  WEB_CONCURRENCY: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number of processes from 1 to 256' })
+      .int({ error: 'must be a whole number of processes from 1 to 256' })
+      .min(1, { error: 'must be a whole number of processes from 1 to 256' })
+      .max(256, { error: 'must be a whole number of processes from 1 to 256' })
+      .default(() => os.availableParallelism()),
+  ),
+  /**
+   * Tests only: every answer names the process that served it (X-Worker-Pid), so a test can
+   * see the requests spread over the workers. Off by default: a process id is nobody's business.
+   */
+  EXPOSE_WORKER_PID: flag,
   PUBLIC_URL: httpUrl('such as https://shop.example.in'),
   TRUST_PROXY: trustProxy,
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().trim().default('./data')),
@@ -177,6 +196,22 @@ const envSchema = z.object({
   /** One base URL for PhonePe's payment and token APIs (a simulator); PHONEPE_ENV's hosts otherwise. */
   PHONEPE_HOST: httpUrl('such as http://127.0.0.1:4300'),
   SEED_DEMO: flag,
+  /** Send each response's number of database queries in X-Query-Count (tests). */
+  QUERY_COUNT_HEADER: flag,
+  /**
+   * The page cache (docs/page-cache.md): anonymous storefront pages from memory. On unless
+   * PAGE_CACHE=off; PAGE_CACHE_MB bounds its memory per process.
+   */
+  PAGE_CACHE: flag,
+  PAGE_CACHE_MB: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a number of megabytes from 1 to 4096' })
+      .int({ error: 'must be a number of megabytes from 1 to 4096' })
+      .min(1, { error: 'must be a number of megabytes from 1 to 4096' })
+      .max(4096, { error: 'must be a number of megabytes from 1 to 4096' })
+      .default(32),
+  ),
   /**
    * How long a process holds a background job it took (mail, payment checks). A job held by a
    * process that died is taken again when this runs out. Longer than any job takes.
@@ -240,8 +275,10 @@ export function parseEnv(
   }
   const env = result.data
   // Several app servers on one PostgreSQL must share the secret, so a deployment that says
-  // NODE_ENV=production must give it; a plain `npm start` on PostgreSQL generates one as on SQLite.
-  if (source.NODE_ENV === 'production' && env.DATABASE_URL && !env.APP_SECRET) {
+  // NODE_ENV=production must give it; a plain `npm start` on PostgreSQL generates one as on SQLite
+  // (server.js sets NODE_ENV=production for the libraries then, and says so in NODE_ENV_DEFAULTED).
+  const saidProduction = source.NODE_ENV === 'production' && source.NODE_ENV_DEFAULTED !== '1'
+  if (saidProduction && env.DATABASE_URL && !env.APP_SECRET) {
     throw new ConfigError(
       'Invalid configuration: APP_SECRET is required when NODE_ENV=production and DATABASE_URL is set (every app server must share it); generate one with: openssl rand -hex 32',
     )

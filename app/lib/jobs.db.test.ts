@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { createDatabase, type DB } from './db.server'
+import { beforeEach, describe, expect, it } from 'vitest'
+import { fileSecondConnection, fileTestDb } from '../../tests/helpers/db'
+import type { DB } from './db.server'
 import {
   backoffMs,
   claimJobs,
@@ -14,21 +14,9 @@ import {
 } from './jobs.server'
 
 /** The durable job queue on both engines: transactional enqueue, safe claims, retries. */
-let t: TestDb
+const t = fileTestDb()
 /** A second connection to the same database, as a second app process would have. */
-let other: DB
-
-beforeAll(async () => {
-  t = await createTestDb()
-  other =
-    t.engine === 'postgres'
-      ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: t.location })
-      : createDatabase({ sqlitePath: t.location })
-})
-afterAll(async () => {
-  await other?.destroy()
-  await t.destroy()
-})
+const other = fileSecondConnection(t)
 beforeEach(async () => {
   await t.db.deleteFrom('job').execute()
 })
@@ -149,9 +137,9 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     }
     await Promise.all([
       worker(t.db, 'a'),
-      worker(other, 'b'),
+      worker(other.db, 'b'),
       worker(t.db, 'c'),
-      worker(other, 'd'),
+      worker(other.db, 'd'),
     ])
     expect(claimed).toHaveLength(40)
     expect(new Set(claimed)).toEqual(ids)
@@ -169,13 +157,13 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(crashed?.id).toBe(id)
     // Still leased: nobody else gets it.
     expect(
-      await claimJobs(other, {
+      await claimJobs(other.db, {
         types: ['test.crash'],
         workerId: 'rescuer',
         now: new Date(t0.getTime() + 30_000),
       }),
     ).toEqual([])
-    const [rescued] = await claimJobs(other, {
+    const [rescued] = await claimJobs(other.db, {
       types: ['test.crash'],
       workerId: 'rescuer',
       now: new Date(t0.getTime() + 61_000),
@@ -185,7 +173,7 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await failJob(t.db, crashed as Job, 'crashed', new Error('too late'))
     await completeJob(t.db, crashed as Job, 'crashed')
     expect(await jobRow(id)).toMatchObject({ status: 'running', lockedBy: 'rescuer' })
-    await completeJob(other, rescued as Job, 'rescuer')
+    await completeJob(other.db, rescued as Job, 'rescuer')
     expect((await jobRow(id)).status).toBe('done')
   })
 

@@ -3,7 +3,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../../tests/helpers/app'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
 import { runDueJobs } from './jobs.server'
 import {
@@ -15,7 +15,7 @@ import {
 } from './mail.server'
 
 /** Mail leaves through the outbox and a real SMTP server; nothing is lost while it is down. */
-let t: TestDb
+const t = fileTestDb()
 let smtp: TestSmtpServer
 const settings = {
   siteName: 'Chai Keys',
@@ -32,12 +32,10 @@ const env = (smtpUrl?: string, dataDir = os.tmpdir()) => ({
 const quiet = () => {}
 
 beforeAll(async () => {
-  t = await createTestDb()
   smtp = await startSmtpServer()
 })
 afterAll(async () => {
   await smtp.close()
-  await t.destroy()
 })
 
 const resetMail = (to: string) =>
@@ -125,6 +123,11 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       expect(lines).toEqual([
         expect.stringContaining('"Reset your Chai Keys password" to offline@example.test'),
       ])
+      expect(fs.statSync(path.dirname(sent.file!)).mode & 0o777).toBe(0o700)
+      // The folder removed while the shop runs (a clean-up): the next mail makes it again.
+      fs.rmSync(path.join(dataDir, 'mail'), { recursive: true })
+      const again = await mailer.send(resetMail('offline@example.test'))
+      expect(fs.readFileSync(again.file!, 'utf8')).toContain('Subject: Reset your Chai Keys')
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true })
     }

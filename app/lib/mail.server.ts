@@ -105,11 +105,17 @@ export function createMailer(
   return {
     async send(message) {
       const info = await transport.sendMail({ from: from(), ...message })
-      await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
       const stamp = new Date().toISOString().replace(/[:.]/g, '-')
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`)
       // Reset links and delivered keys: readable by the shop's account only.
-      await fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE })
+      const write = () => fs.writeFile(file, info.message as Buffer, { mode: PRIVATE_FILE_MODE })
+      // The folder is made when a write finds it missing (the first mail, or after a clean-up),
+      // not checked before every mail.
+      await write().catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error
+        await fs.mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
+        await write()
+      })
       log(`[mail] SMTP_URL is not set: "${message.subject}" to ${message.to} written to ${file}`)
       return { messageId: String(info.messageId), file }
     },

@@ -24,3 +24,23 @@ export function paginate(
   const page = Math.min(Math.max(Math.trunc(request.page ?? 1) || 1, 1), pageCount)
   return { page, pageSize, pageCount, offset: (page - 1) * pageSize }
 }
+
+/** The page a list's URL asks for (`?page=`); anything but a number is the first (paginate clamps the rest). */
+export function pageParam(url: URL): number {
+  return Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+}
+
+/** What a paged list's page shows about its paging: the page on screen, how many, their size, all rows. */
+export interface PageView {
+  number: number
+  count: number
+  size: number
+  total: number
+}
+
+export function pageView(
+  result: Pick<Pagination, 'page' | 'pageCount' | 'pageSize'>,
+  total: number,
+): PageView {
+  return { number: result.page, count: result.pageCount, size: result.pageSize, total }
+}

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
-import { createDatabase, type DB } from './db.server'
+import { describe, expect, it } from 'vitest'
+import { fileSecondConnection, fileTestDb } from '../../tests/helpers/db'
 import {
   backoffWait,
   clearPolicy,
@@ -17,20 +16,8 @@ import {
 } from './rate-limit.server'
 
 /** Rate limits live in the database, so several app processes share them. */
-let t: TestDb
-let other: DB
-
-beforeAll(async () => {
-  t = await createTestDb()
-  other =
-    t.engine === 'postgres'
-      ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, pgSchema: t.location })
-      : createDatabase({ sqlitePath: t.location })
-})
-afterAll(async () => {
-  await other?.destroy()
-  await t.destroy()
-})
+const t = fileTestDb()
+const other = fileSecondConnection(t)
 
 const rule = { limit: 3, windowSeconds: 60 }
 const at = (iso: string) => new Date(iso)
@@ -76,7 +63,7 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const wide = { limit: 25, windowSeconds: 60 }
     const hits = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        hitRateLimit(i % 2 ? t.db : other, 'signup:ip:198.51.100.9', wide, now),
+        hitRateLimit(i % 2 ? t.db : other.db, 'signup:ip:198.51.100.9', wide, now),
       ),
     )
     expect(hits.map((hit) => hit.count).sort((a, b) => a - b)).toEqual(
@@ -95,6 +82,35 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const second = await hitRateLimits(t.db, checks, now)
     expect(second.blocked?.key).toBe('login:account:b@example.test')
     expect(second.hits.map((hit) => hit.count)).toEqual([2, 2])
+  })
+
+  it('counts several keys with windows of their own at once, each as it would alone', async () => {
+    // 'z…' before 'a…': the hits answer in the order asked, whatever order the rows went in.
+    const short = { key: 'z-short:192.0.2.2', rule: { limit: 2, windowSeconds: 60 } }
+    const checks = [
+      short,
+      { key: 'a-long:c@example.test', rule: { limit: 5, windowSeconds: 3600 } },
+    ]
+    const counts = async (iso: string) =>
+      (await hitRateLimits(t.db, checks, at(iso))).hits.map((hit) => [hit.key, hit.count])
+    expect(await counts('2030-01-01T15:00:10.000Z')).toEqual([
+      ['z-short:192.0.2.2', 1],
+      ['a-long:c@example.test', 1],
+    ])
+    const second = await hitRateLimits(t.db, checks, at('2030-01-01T15:00:20.000Z'))
+    expect(second.hits.map((hit) => hit.count)).toEqual([2, 2])
+    expect(second.blocked).toBeNull()
+    const third = await hitRateLimits(t.db, checks, at('2030-01-01T15:00:30.000Z'))
+    expect(third.blocked).toMatchObject({ key: 'z-short:192.0.2.2', count: 3, allowed: false })
+    expect(third.hits[1]).toMatchObject({ count: 3, allowed: true })
+    // A new minute restarts the short window only; the hour's count goes on.
+    expect(await counts('2030-01-01T15:01:05.000Z')).toEqual([
+      ['z-short:192.0.2.2', 1],
+      ['a-long:c@example.test', 4],
+    ])
+    // The same key twice is counted twice, as two separate hits would be.
+    const twice = await hitRateLimits(t.db, [short, short], at('2030-01-01T15:01:06.000Z'))
+    expect(twice.hits.map((hit) => hit.count)).toEqual([2, 3])
   })
 
   it('gives an attempt back, and clears a key', async () => {
@@ -134,13 +150,13 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const { limit } = RATE_LIMIT_POLICIES.checkoutIp
     const hits = await Promise.all(
       Array.from({ length: limit + 6 }, (_, i) =>
-        hitPolicy(i % 2 ? t.db : other, 'checkoutIp', '198.51.100.20', now),
+        hitPolicy(i % 2 ? t.db : other.db, 'checkoutIp', '198.51.100.20', now),
       ),
     )
     expect(hits.filter((hit) => hit.allowed)).toHaveLength(limit)
     expect((await hitPolicy(t.db, 'checkoutIp', '198.51.100.21', now)).allowed).toBe(true)
     const both = await hitPolicies(
-      other,
+      other.db,
       [
         ['checkoutIp', '198.51.100.20'],
         ['checkoutEmail', 'buyer@example.test'],
@@ -223,12 +239,12 @@ describe(`sign-in back-off per account and address (${process.env.TEST_DB_ENGINE
     const subject = 'parallel@example.test|198.51.100.77'
     const results = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        recordBackoffFailure(i % 2 ? t.db : other, 'signInAccountIp', subject, start),
+        recordBackoffFailure(i % 2 ? t.db : other.db, 'signInAccountIp', subject, start),
       ),
     )
     expect(results.map((result) => result.failures).sort((a, b) => a - b)).toEqual(
       Array.from({ length: 12 }, (_, i) => i + 1),
     )
-    expect(await backoffWait(other, 'signInAccountIp', subject, start)).toBe(900)
+    expect(await backoffWait(other.db, 'signInAccountIp', subject, start)).toBe(900)
   })
 })

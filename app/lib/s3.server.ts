@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import { AwsV4Signer } from 'aws4fetch'
 import { IMAGES_PATH_PREFIX } from './images'
 import type { S3Config } from './env.server'
-import { assertSafeKey, type Storage } from './storage.server'
+import { assertSafeKey, statCache, type Storage } from './storage.server'
 
 export type { S3Config }
 
@@ -275,34 +275,25 @@ export function createS3Storage(
   options: S3ClientOptions = {},
 ): Storage & { client: S3Client } {
   const client = createS3Client(config, options)
-  const stats = new Map<
-    string,
-    { at: number; value: { size: number; modifiedMs: number } | null }
-  >()
-  const publicUrl = config.publicUrl?.replace(/\/+$/, '')
-
-  async function stat(key: string) {
-    const cached = stats.get(key)
-    if (cached && Date.now() - cached.at < STAT_CACHE_MS) return cached.value
+  const stats = statCache(async (key) => {
     const head = await client.headObject(key)
-    const value = head ? { size: head.size, modifiedMs: head.modifiedMs } : null
-    if (stats.size > 5000) stats.clear()
-    stats.set(key, { at: Date.now(), value })
-    return value
-  }
+    return head ? { size: head.size, modifiedMs: head.modifiedMs } : null
+  }, STAT_CACHE_MS)
+  const stat = stats.stat
+  const publicUrl = config.publicUrl?.replace(/\/+$/, '')
 
   return {
     client,
     async put(key, body, contentType) {
-      stats.delete(key)
+      stats.forget(key)
       // Keys are unique per upload, so browsers and CDNs may keep them for good.
       await client.putObject(key, body, contentType, {
         'cache-control': 'public, max-age=31536000, immutable',
       })
-      stats.delete(key)
+      stats.forget(key)
     },
     async delete(key) {
-      stats.delete(key)
+      stats.forget(key)
       await client.deleteObject(key)
     },
     async exists(key) {

@@ -19,6 +19,34 @@ export interface Storage {
 
 export const UPLOADS_URL_PREFIX = '/uploads/'
 
+type FileStat = { size: number; modifiedMs: number } | null
+
+/**
+ * stat() answers kept for `ttlMs` in this process: every page names its images' versions from
+ * them, so without this a page under load would stat (or, on S3, HEAD) the same files hundreds
+ * of times a second. Uploads get new keys, so a key's file rarely changes; a write or delete
+ * through this storage forgets the key at once, and another process's change shows within
+ * `ttlMs`.
+ */
+export function statCache(read: (key: string) => Promise<FileStat>, ttlMs: number) {
+  const stats = new Map<string, { at: number; value: FileStat }>()
+  return {
+    async stat(key: string): Promise<FileStat> {
+      const cached = stats.get(key)
+      if (cached && Date.now() - cached.at < ttlMs) return cached.value
+      const value = await read(key)
+      if (stats.size > 5000) stats.clear()
+      stats.set(key, { at: Date.now(), value })
+      return value
+    },
+    forget(key: string): void {
+      stats.delete(key)
+    },
+  }
+}
+
+const LOCAL_STAT_CACHE_MS = 1000
+
 export function assertSafeKey(key: string): void {
   if (!/^[a-z0-9][a-z0-9._/-]*$/i.test(key) || key.includes('..') || key.includes('//')) {
     throw new Error(`Invalid storage key: ${key}`)
@@ -30,6 +58,15 @@ export function createLocalStorage(root: string): Storage {
     assertSafeKey(key)
     return path.join(root, key)
   }
+  const stats = statCache(async (key) => {
+    try {
+      const stats = await fs.stat(fullPath(key))
+      return stats.isFile() ? { size: stats.size, modifiedMs: stats.mtimeMs } : null
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw error
+    }
+  }, LOCAL_STAT_CACHE_MS)
   return {
     async put(key, body) {
       const target = fullPath(key)
@@ -38,9 +75,11 @@ export function createLocalStorage(root: string): Storage {
       const temporary = `${target}.${process.pid}.tmp`
       await fs.writeFile(temporary, body)
       await fs.rename(temporary, target)
+      stats.forget(key)
     },
     async delete(key) {
       await fs.rm(fullPath(key), { force: true })
+      stats.forget(key)
     },
     async exists(key) {
       try {
@@ -50,15 +89,7 @@ export function createLocalStorage(root: string): Storage {
         return false
       }
     },
-    async stat(key) {
-      try {
-        const stats = await fs.stat(fullPath(key))
-        return stats.isFile() ? { size: stats.size, modifiedMs: stats.mtimeMs } : null
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
-        throw error
-      }
-    },
+    stat: stats.stat,
     async read(key) {
       return fs.readFile(fullPath(key))
     },
@@ -66,10 +97,4 @@ export function createLocalStorage(root: string): Storage {
       return `${UPLOADS_URL_PREFIX}${key}`
     },
   }
-}
-
-/** A product's image field holds a storage key or an absolute URL. */
-export function imageUrl(storage: Storage, image: string): string {
-  if (!image) return ''
-  return /^https?:\/\//.test(image) ? image : storage.url(image)
 }

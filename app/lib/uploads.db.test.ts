@@ -4,26 +4,24 @@ import path from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createProduct, deleteProduct, type ProductInput } from '~/data/product.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { createImageService } from './images.server'
 import { createLocalStorage, type Storage } from './storage.server'
 import { removeProductImage } from '~/services/product-images.server'
 import { storeProductImage } from './uploads.server'
 
 /** Replaced and deleted product images leave storage, unless another product still shows them. */
-let t: TestDb
+const t = fileTestDb()
 let root: string
 let storage: Storage
 let cacheDir: string
 
 beforeAll(async () => {
-  t = await createTestDb()
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-uploads-db-'))
   storage = createLocalStorage(path.join(root, 'uploads'))
   cacheDir = path.join(root, 'cache')
 })
 afterAll(async () => {
-  await t.destroy()
   fs.rmSync(root, { recursive: true, force: true })
 })
 

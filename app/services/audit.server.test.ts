@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { listAuditActors, listAuditEntries } from '~/data/audit.server'
 import { diffForAudit, MASK, recordAdminChange } from './audit.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const OWNER = { id: 'owner-1', name: 'Shop Owner', email: 'owner@example.test' }
 const HELPER = { id: 'helper-1', name: 'Helper', email: 'helper@example.test' }

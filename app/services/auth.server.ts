@@ -7,6 +7,7 @@ import {
   effectiveAccess,
   endUserSessions,
   isListedAdmin,
+  LAST_ACTIVE_EVERY_MS,
   markEmailVerified,
   resetTokenUser,
   toIso,
@@ -22,6 +23,8 @@ import {
   safeRedirect,
 } from '~/lib/validation/auth'
 import { services } from '~/lib/app-context.server'
+import { SESSION_COOKIE_PREFIX, sessionCookies } from '~/lib/session-cookie'
+import { readCache } from '~/lib/read-cache.server'
 import { engineOf, type DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { newId } from '~/lib/id.server'
@@ -173,7 +176,7 @@ export function createAuth(
     },
     onAPIError: { errorURL: `${env.PUBLIC_URL}/login?provider=google` },
     advanced: {
-      cookiePrefix: 'kb',
+      cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: env.PUBLIC_URL.startsWith('https://'),
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
       database: { generateId: () => newId() },
@@ -307,6 +310,16 @@ function setCookieHeaders(source: Headers | undefined | null): Headers {
 // One session lookup per request, however many loaders ask.
 const sessionCache = new WeakMap<Request, Promise<SessionState>>()
 
+/**
+ * And one per session per second or so: a signed-in visitor's pages reuse the session and user
+ * read for up to READ_CACHE_TTL_MS (app/lib/read-cache.server.ts). Any write in this process to
+ * the session or user tables (sign-out, a password change or reset, suspension, a role or
+ * permission change, an edited profile) drops every copy at once; in another process such a
+ * change shows within that second (docs/security.md). An answer that refreshes the cookie is
+ * not kept, so its Set-Cookie is sent once.
+ */
+const recentSessions = readCache<string, SessionState>(['session', 'user'])
+
 async function loadSession(request: Request): Promise<SessionState> {
   const { db, env } = services()
   const { headers, response } = await getAuth().api.getSession({
@@ -321,13 +334,16 @@ async function loadSession(request: Request): Promise<SessionState> {
     await endUserSessions(db, user.id)
     return { user: null, headers: cookies }
   }
-  // Not awaited: a slow write must not delay the page.
-  touchLastActive(db, user.id).catch((error: unknown) =>
-    console.error(
-      '[auth] could not record activity:',
-      error instanceof Error ? error.message : error,
-    ),
-  )
+  // Not awaited: a slow write must not delay the page. Only when the stored time is old enough
+  // for touchLastActive to change it, so a busy session's reads are not dropped by its writes.
+  const lastActive = (response.user as { lastActiveAt?: Date | string | null }).lastActiveAt
+  if (!lastActive || Date.now() - new Date(lastActive).getTime() >= LAST_ACTIVE_EVERY_MS)
+    touchLastActive(db, user.id, new Date(), LAST_ACTIVE_EVERY_MS).catch((error: unknown) =>
+      console.error(
+        '[auth] could not record activity:',
+        error instanceof Error ? error.message : error,
+      ),
+    )
   return { user, headers: cookies }
 }
 
@@ -335,7 +351,17 @@ async function loadSession(request: Request): Promise<SessionState> {
 export function getSessionState(request: Request): Promise<SessionState> {
   let state = sessionCache.get(request)
   if (!state) {
-    state = loadSession(request)
+    const key = sessionCookies(request.headers.get('cookie'))
+    state = key
+      ? recentSessions.get(
+          services().db,
+          key,
+          () => loadSession(request),
+          (loaded) => !loaded.headers.has('Set-Cookie'),
+        )
+      : // Without a session cookie better-auth finds no session and sets no cookie, so such a
+        // request (every buyer who has not signed in, each checkout step) does not ask it.
+        Promise.resolve({ user: null, headers: new Headers() })
     sessionCache.set(request, state)
   }
   return state
@@ -504,7 +530,7 @@ export async function signOut(request: Request): Promise<Headers> {
     console.error('[auth] sign-out failed:', error instanceof Error ? error.message : error)
     const headers = new Headers()
     const secure = services().env.PUBLIC_URL.startsWith('https://')
-    const name = `${secure ? '__Secure-' : ''}kb.session_token`
+    const name = `${secure ? '__Secure-' : ''}${SESSION_COOKIE_PREFIX}.session_token`
     headers.append(
       'Set-Cookie',
       `${name}=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`,

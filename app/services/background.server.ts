@@ -1,3 +1,4 @@
+import { pruneWebhookEvents } from '~/data/payment-webhook.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { accountMailJobHandlers } from '~/services/notifications/account-mail.server'
 import { fillAllAwaitingOrders } from '~/services/fulfilment.server'
@@ -37,6 +38,7 @@ export function startBackgroundWork(db: DB): JobRunner {
     housekeeping: [
       (db) => pruneJobs(db),
       (db) => pruneRateLimits(db),
+      (db) => pruneWebhookEvents(db),
       // Expiry reminders are days ahead: a check at start-up and every ten minutes is on time,
       // and reads every delivered order far less often than the per-minute tasks would.
       (db) => sendExpiryReminders(db),

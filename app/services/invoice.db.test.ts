@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createOrder } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { updateSiteSettings } from '~/data/settings.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
 import {
@@ -12,13 +12,7 @@ import {
   issueInvoiceNumber,
 } from '~/data/invoice.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 /** The text an uncompressed pdfkit file draws: its TJ arrays hold the glyphs as hex. */
 function drawnText(pdf: Buffer): string {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { openDuringMaintenance } from './maintenance.server'
+import { fileTestDb } from '../../tests/helpers/db'
+import { updateSiteSettings } from '~/data/settings.server'
+import { maintenanceVerdict, openDuringMaintenance } from './maintenance.server'
 
 describe('maintenance mode: what stays open', () => {
   it('keeps sign-in, payments, callbacks, the simulator, the admin area and static files open', () => {
@@ -40,5 +42,32 @@ describe('maintenance mode: what stays open', () => {
     ]) {
       expect(openDuringMaintenance(path), path).toBe(false)
     }
+  })
+})
+
+describe(`maintenance mode: the verdict (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const t = fileTestDb()
+  const visitor = (path: string) => () => new Request(`http://shop.test${path}`)
+
+  it('leaves an open shop open without building the request', async () => {
+    let built = 0
+    const verdict = await maintenanceVerdict(t.db, () => {
+      built++
+      return new Request('http://shop.test/')
+    })
+    expect(verdict).toBe('open')
+    expect(built).toBe(0)
+  })
+
+  it('closes the shop to a visitor, keeps the open paths open, and judges the path the router sees', async () => {
+    await updateSiteSettings(t.db, { maintenanceMode: true })
+    expect(await maintenanceVerdict(t.db, visitor('/checkout/streamverse'))).toBe('closed')
+    expect(await maintenanceVerdict(t.db, visitor('/api/payments/paytm/callback'))).toBe('open')
+    expect(await maintenanceVerdict(t.db, visitor('/admin/settings'))).toBe('open')
+    // Dot segments are resolved before the path is judged, as the router resolves them.
+    expect(await maintenanceVerdict(t.db, visitor('/admin/../checkout/streamverse'))).toBe('closed')
+    expect(await maintenanceVerdict(t.db, visitor('/admin/%2e%2e/checkout/streamverse'))).toBe(
+      'closed',
+    )
   })
 })

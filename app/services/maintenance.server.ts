@@ -41,14 +41,21 @@ export function openDuringMaintenance(pathname: string): boolean {
 export type MaintenanceVerdict = 'open' | 'admin' | 'closed'
 
 /**
- * What maintenance mode means for this request: 'open' (mode off, or a path that stays open),
- * 'admin' (mode on, an admin: browse with a banner), 'closed' (mode on, a visitor).
+ * What maintenance mode means for a request: 'open' (mode off, or a path that stays open),
+ * 'admin' (mode on, an admin: browse with a banner), 'closed' (mode on, a visitor). The
+ * settings are read first: they are cached, and the mode is almost always off, so the request
+ * is built (`visitor`) and its session looked up only while the shop is closed. Its path is
+ * judged as the URL parser normalises it (`/admin/../checkout` is /checkout), as the router
+ * will route it.
  */
-export async function maintenanceVerdict(db: DB, request: Request): Promise<MaintenanceVerdict> {
-  const { pathname } = new URL(request.url)
-  if (openDuringMaintenance(pathname)) return 'open'
+export async function maintenanceVerdict(
+  db: DB,
+  visitor: () => Request,
+): Promise<MaintenanceVerdict> {
   const settings = await getSiteSettings(db)
   if (!settings.maintenanceMode) return 'open'
+  const request = visitor()
+  if (openDuringMaintenance(new URL(request.url).pathname)) return 'open'
   const user = await getUser(request)
   return user?.isAdmin ? 'admin' : 'closed'
 }

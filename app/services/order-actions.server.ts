@@ -497,15 +497,21 @@ export async function replyToReport(
 ): Promise<ActionResult> {
   const problem = checkReply(input.reply)
   if (problem) return { ok: false, message: problem, field: 'reply' }
-  const resolved = await db
-    .transaction()
-    .execute((trx) =>
-      resolveOrderReport(
-        trx,
-        { orderId: input.orderId, resolution: 'replied', actor: input.actor, reply: input.reply },
-        input.now,
-      ),
+  const resolved = await db.transaction().execute(async (trx) => {
+    const closed = await resolveOrderReport(
+      trx,
+      { orderId: input.orderId, resolution: 'replied', actor: input.actor, reply: input.reply },
+      input.now,
     )
+    // The buyer gets the reply by e-mail, queued with the resolution or not at all.
+    if (closed)
+      await enqueueOrderMail(trx, {
+        orderId: input.orderId,
+        kind: 'reply',
+        message: input.reply.trim(),
+      })
+    return closed
+  })
   if (!resolved) {
     const status = await currentStatus(db, input.orderId)
     return status ? { ok: false, message: ORDER_ADMIN_MESSAGES.noOpenReport } : notFound()

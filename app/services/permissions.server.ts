@@ -12,12 +12,6 @@ import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
  */
 export { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE }
 
-export const PERMISSION_LABELS: Record<Permission, string> = {
-  canCreateProducts: 'Can Create Products',
-  canManageOrders: 'Can Manage Orders',
-  canManageUsers: 'Can Manage Users',
-}
-
 const PERMISSION_MESSAGES: Record<Permission, string> = {
   canCreateProducts: "You don't have permission to manage products.",
   canManageOrders: "You don't have permission to manage orders and transactions.",
@@ -53,8 +47,4 @@ export async function requirePermission(
   const user = await requireAdmin(request)
   if (!user.permissions[permission]) denied(PERMISSION_MESSAGES[permission])
   return user
-}
-
-export function hasPermission(user: AuthUser | null, permission: Permission): boolean {
-  return Boolean(user?.isAdmin && user.permissions[permission])
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import { makeProduct, makeStockedProduct } from '../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type ProductInput } from '~/data/product.server'
@@ -19,13 +19,7 @@ const WHO = {
   ip: '203.0.113.7',
 }
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 /** A new product's fields: a factory product's, under another title and slug. */
 async function newProductInput(): Promise<ProductInput> {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
 import {
   makeAdmin,
   makeCustomer,
@@ -25,13 +25,7 @@ import { moderateReview, REVIEW_ERRORS, saveReview } from './reviews.server'
 const SECRET = 'reviews-test-secret-0123456789abcdef'
 const DAY = 24 * 60 * 60 * 1000
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const reviewer = (user: { id: string; email: string }, verified = false) => ({
   id: user.id,

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { listAuditEntries } from '~/data/audit.server'
 import { getInvoiceData } from '~/data/invoice.server'
 import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
 import { MAIL_JOB } from '~/lib/mail.server'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { fileTestDb } from '../../tests/helpers/db'
 import { makeAdmin, makePaidOrder, makeProduct } from '../../tests/factories'
 import { renderInvoicePdf } from './invoice.server'
 import { notifyShop } from './notifications/shop-mail.server'
 import { saveSiteSettings } from './settings.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 async function mailsTo(): Promise<string[]> {
   const rows = await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute()

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestDb, type TestDb } from '../../tests/helpers/db'
+import { describe, expect, it } from 'vitest'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { makeAdmin, makeCustomer, makeOrder, makeProduct, payOrder } from '../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
 import { getAdminUser, listAdminUsers, setPasswordHash, userStats } from '~/data/user-admin.server'
@@ -10,13 +10,7 @@ import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
 import { changeUser, resetUserPassword, type UserAdminContext } from './user-admin.server'
 import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.server'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const engine = process.env.TEST_DB_ENGINE ?? 'sqlite'
 

@@ -25,6 +25,7 @@ import * as m0101 from './0101_drop_typed_ratings'
 import * as m0105 from './0105_expiry_reminders'
 import * as m0110 from './0110_gateway_tokens'
 import * as m0115 from './0115_order_refunds'
+import * as m0120 from './0120_page_cache_version'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '0105_expiry_reminders': m0105,
   '0110_gateway_tokens': m0110,
   '0115_order_refunds': m0115,
+  '0120_page_cache_version': m0120,
 }

@@ -18,6 +18,7 @@ import {
   sendJson,
   sendText,
 } from './http'
+import type { NodeHandler } from '../kit'
 import { callbackPage, messagePage, paymentPage } from './pages'
 import {
   RESPONSES,
@@ -61,11 +62,7 @@ export interface PaytmSimulatorOptions {
   now?: () => number
 }
 
-export type NodeHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next?: (error?: unknown) => void,
-) => void
+export type { NodeHandler }
 
 const OUTCOMES: Record<string, FinalOrPending> = {
   success: 'TXN_SUCCESS',

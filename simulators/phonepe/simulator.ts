@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
 import {
   escapeHtml,
-  HttpError,
   newNonce,
   parseForm,
   parseJson,
@@ -12,6 +11,7 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
+import { nodeHandler, randomFrom, simulatorPage, type NodeHandler } from '../kit'
 
 /**
  * A local PhonePe that speaks Standard Checkout v2 (PROTOCOLS.md §3) over HTTP: the OAuth
@@ -50,11 +50,7 @@ export interface PhonePeSimulatorOptions {
   fetch?: typeof globalThis.fetch
 }
 
-export type NodeHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next?: (error?: unknown) => void,
-) => void
+export type { NodeHandler }
 
 type State = 'PENDING' | 'COMPLETED' | 'FAILED'
 
@@ -96,10 +92,7 @@ interface SimRefund {
 
 const MERCHANT_ID = /^[A-Za-z0-9_-]{1,63}$/
 
-const random = (length: number) => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
-  return [...crypto.randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('')
-}
+const random = (length: number) => randomFrom('ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789', length)
 
 function same(a: string, b: string): boolean {
   const x = Buffer.from(a)
@@ -111,35 +104,15 @@ function error(res: ServerResponse, status: number, code: string, message: strin
   sendJson(res, status, { success: false, code, message, data: {} })
 }
 
-const STYLES = `
-:root { color-scheme: light dark; --bg:#f5f3fb; --card:#fff; --text:#1f1147; --muted:#574f70; --border:#ddd6f3;
-  --accent:#5f259f; --accent-text:#fff; --bad:#b42318; --banner-bg:#fff4ce; --banner-text:#5c4400; --focus:#1d4ed8; }
-@media (prefers-color-scheme: dark) { :root { --bg:#120b1f; --card:#1d1430; --text:#efe9fb; --muted:#b7abd3;
-  --border:#3a2d57; --accent:#b48cf0; --accent-text:#160a2a; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd; } }
-* { box-sizing: border-box; }
-body { margin:0; font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; background:var(--bg); color:var(--text); }
-.banner { margin:0; padding:.6rem 1rem; text-align:center; font-weight:600; background:var(--banner-bg); color:var(--banner-text); }
-main { max-width:28rem; margin:1.5rem auto; padding:0 1rem; }
-.card { background:var(--card); border:1px solid var(--border); border-radius:.75rem; padding:1.25rem; }
-h1 { font-size:1.25rem; margin:0 0 1rem; }
-dl { display:grid; grid-template-columns:auto 1fr; gap:.35rem 1rem; margin:0 0 1.25rem; }
-dt { color:var(--muted); } dd { margin:0; text-align:right; overflow-wrap:anywhere; }
-.actions { display:grid; gap:.6rem; }
-button { font:inherit; font-weight:600; min-height:44px; padding:.6rem 1rem; border-radius:.5rem; border:1px solid var(--border);
-  background:transparent; color:var(--text); cursor:pointer; }
-button.primary { background:var(--accent); border-color:var(--accent); color:var(--accent-text); }
-button.danger { color:var(--bad); border-color:currentColor; }
-button:focus-visible { outline:3px solid var(--focus); outline-offset:2px; }
-.bad { color:var(--bad); }
-`
+/** The payment page's colours. */
+const THEME = {
+  light:
+    '--bg:#f5f3fb; --card:#fff; --text:#1f1147; --muted:#574f70; --border:#ddd6f3; --accent:#5f259f; --accent-text:#fff; --bad:#b42318; --banner-bg:#fff4ce; --banner-text:#5c4400; --focus:#1d4ed8;',
+  dark: '--bg:#120b1f; --card:#1d1430; --text:#efe9fb; --muted:#b7abd3; --border:#3a2d57; --accent:#b48cf0; --accent-text:#160a2a; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd;',
+}
 
 function page(title: string, nonce: string, content: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLES}</style></head>
-<body><p class="banner" role="note">${escapeHtml(PHONEPE_BANNER)}</p><main><div class="card">
-${content}
-</div></main></body></html>`
+  return simulatorPage(THEME, PHONEPE_BANNER, title, nonce, content)
 }
 
 export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHandler {
@@ -539,17 +512,5 @@ export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHa
     return false
   }
 
-  return (req, res, next) => {
-    handle(req, res)
-      .then((handled) => {
-        if (handled) return
-        if (next) next()
-        else sendText(res, 404, 'Not found')
-      })
-      .catch((err: unknown) => {
-        if (err instanceof HttpError) sendText(res, err.status, err.message)
-        else if (next) next(err)
-        else sendText(res, 500, 'Simulator error')
-      })
-  }
+  return nodeHandler(handle)
 }

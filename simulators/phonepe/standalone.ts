@@ -1,5 +1,5 @@
-import http from 'node:http'
 import process from 'node:process'
+import { serveStandalone, standaloneAddress } from '../kit'
 import { createPhonePeSimulator, PHONEPE_SIMULATOR_DEFAULTS } from './simulator'
 
 /**
@@ -11,42 +11,21 @@ import { createPhonePeSimulator, PHONEPE_SIMULATOR_DEFAULTS } from './simulator'
  * SIM_WEBHOOK_URL is the shop's /api/payments/phonepe/webhook, SIM_PUBLIC_URL the address
  * browsers reach this simulator at (default http://SIM_HOST:SIM_PORT).
  */
-function fail(message: string): never {
-  console.error(`PhonePe simulator cannot start: ${message}`)
-  process.exit(1)
-}
-
-const port = Number(process.env.SIM_PORT || 4300)
-if (!Number.isInteger(port) || port < 0 || port > 65535) fail('SIM_PORT must be a port number')
-const host = process.env.SIM_HOST || '127.0.0.1'
+const address = standaloneAddress('PhonePe', 4300)
 const defaults = PHONEPE_SIMULATOR_DEFAULTS
 const clientId = process.env.SIM_PHONEPE_CLIENT_ID || defaults.clientId
-const server = http.createServer(
+serveStandalone(
+  'PhonePe',
   createPhonePeSimulator({
     clientId,
     clientSecret: process.env.SIM_PHONEPE_CLIENT_SECRET || defaults.clientSecret,
     clientVersion: process.env.SIM_PHONEPE_CLIENT_VERSION || defaults.clientVersion,
     webhookUsername: process.env.SIM_PHONEPE_WEBHOOK_USERNAME || defaults.webhookUsername,
     webhookPassword: process.env.SIM_PHONEPE_WEBHOOK_PASSWORD || defaults.webhookPassword,
-    publicUrl: process.env.SIM_PUBLIC_URL || `http://${host}:${port}`,
+    publicUrl: process.env.SIM_PUBLIC_URL || `http://${address.host}:${address.port}`,
     webhookUrl: process.env.SIM_WEBHOOK_URL || undefined,
     control: process.env.SIM_CONTROL === '1',
   }),
+  address,
+  (url) => `PhonePe simulator (test mode, no real money) at ${url} for client ${clientId}`,
 )
-server.keepAliveTimeout = 65_000
-server.once('error', (error: NodeJS.ErrnoException) =>
-  fail(
-    error.code === 'EADDRINUSE' ? `port ${port} is already in use (set SIM_PORT)` : error.message,
-  ),
-)
-server.listen(port, host, () => {
-  console.log(
-    `PhonePe simulator (test mode, no real money) at http://${host}:${port} for client ${clientId}`,
-  )
-})
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    server.close(() => process.exit(0))
-    server.closeAllConnections()
-  })
-}

@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
 import {
   escapeHtml,
-  HttpError,
   newNonce,
   parseForm,
   parseJson,
@@ -12,6 +11,7 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
+import { nodeHandler, randomFrom, simulatorPage, type NodeHandler } from '../kit'
 
 /**
  * A local Razorpay that speaks the protocol of PROTOCOLS.md §2 over HTTP: the Orders API
@@ -41,11 +41,7 @@ export interface RazorpaySimulatorOptions {
   fetch?: typeof globalThis.fetch
 }
 
-export type NodeHandler = (
-  req: IncomingMessage,
-  res: ServerResponse,
-  next?: (error?: unknown) => void,
-) => void
+export type { NodeHandler }
 
 interface SimOrder {
   id: string
@@ -76,10 +72,8 @@ interface SimPayment {
   created_at: number
 }
 
-const random = (length: number) => {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'
-  return [...crypto.randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('')
-}
+const random = (length: number) =>
+  randomFrom('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789', length)
 const seconds = () => Math.floor(Date.now() / 1000)
 const hmac = (secret: string, text: string) =>
   crypto.createHmac('sha256', secret).update(text).digest('hex')
@@ -95,35 +89,15 @@ function error(res: ServerResponse, status: number, description: string) {
   })
 }
 
-const STYLES = `
-:root { color-scheme: light dark; --bg:#f4f7fb; --card:#fff; --text:#0d2366; --muted:#52606d; --border:#d9e2ec;
-  --accent:#3395ff; --accent-text:#fff; --bad:#b42318; --banner-bg:#fff4ce; --banner-text:#5c4400; --focus:#1d4ed8; }
-@media (prefers-color-scheme: dark) { :root { --bg:#0b1622; --card:#13212f; --text:#e6edf3; --muted:#9fb3c8;
-  --border:#2a3b4d; --accent:#3395ff; --accent-text:#00111f; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd; } }
-* { box-sizing: border-box; }
-body { margin:0; font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; background:var(--bg); color:var(--text); }
-.banner { margin:0; padding:.6rem 1rem; text-align:center; font-weight:600; background:var(--banner-bg); color:var(--banner-text); }
-main { max-width:28rem; margin:1.5rem auto; padding:0 1rem; }
-.card { background:var(--card); border:1px solid var(--border); border-radius:.75rem; padding:1.25rem; }
-h1 { font-size:1.25rem; margin:0 0 1rem; }
-dl { display:grid; grid-template-columns:auto 1fr; gap:.35rem 1rem; margin:0 0 1.25rem; }
-dt { color:var(--muted); } dd { margin:0; text-align:right; overflow-wrap:anywhere; }
-.actions { display:grid; gap:.6rem; }
-button { font:inherit; font-weight:600; min-height:44px; padding:.6rem 1rem; border-radius:.5rem; border:1px solid var(--border);
-  background:transparent; color:var(--text); cursor:pointer; }
-button.primary { background:var(--accent); border-color:var(--accent); color:var(--accent-text); }
-button.danger { color:var(--bad); border-color:currentColor; }
-button:focus-visible { outline:3px solid var(--focus); outline-offset:2px; }
-.bad { color:var(--bad); }
-`
+/** The payment page's colours. */
+const THEME = {
+  light:
+    '--bg:#f4f7fb; --card:#fff; --text:#0d2366; --muted:#52606d; --border:#d9e2ec; --accent:#3395ff; --accent-text:#fff; --bad:#b42318; --banner-bg:#fff4ce; --banner-text:#5c4400; --focus:#1d4ed8;',
+  dark: '--bg:#0b1622; --card:#13212f; --text:#e6edf3; --muted:#9fb3c8; --border:#2a3b4d; --accent:#3395ff; --accent-text:#00111f; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd;',
+}
 
 function page(title: string, nonce: string, content: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLES}</style></head>
-<body><p class="banner" role="note">${escapeHtml(RAZORPAY_BANNER)}</p><main><div class="card">
-${content}
-</div></main></body></html>`
+  return simulatorPage(THEME, RAZORPAY_BANNER, title, nonce, content)
 }
 
 function hidden(fields: Record<string, string>): string {
@@ -536,17 +510,5 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
     return false
   }
 
-  return (req, res, next) => {
-    handle(req, res)
-      .then((handled) => {
-        if (handled) return
-        if (next) next()
-        else sendText(res, 404, 'Not found')
-      })
-      .catch((err: unknown) => {
-        if (err instanceof HttpError) sendText(res, err.status, err.message)
-        else if (next) next(err)
-        else sendText(res, 500, 'Simulator error')
-      })
-  }
+  return nodeHandler(handle)
 }

@@ -156,6 +156,8 @@ test('e-mail addresses are case-insensitive', async ({ page, app }) => {
     password: 'secret12',
   })
   await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
+  // Signed out once the header offers Login again; leaving sooner would cancel the sign-out.
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible()
 
   await gotoHydrated(page, '/login')
   await page.getByLabel('Email').fill(email.toLowerCase())
@@ -272,6 +274,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await page.getByLabel(/^Profile menu/).click()
   await page.getByRole('button', { name: 'Logout' }).click()
   await expect(page).toHaveURL('/')
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible()
   await gotoHydrated(page, '/login')
   await page.getByLabel('Email').fill(user.email)
   await page.getByLabel('Password').fill('better-secret')

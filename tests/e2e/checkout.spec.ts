@@ -160,6 +160,24 @@ test("a guest buys a product: 'Simulate success' ends on 'Payment Successful!' w
   )
 })
 
+test('sending the payment form asks the shop once: no loader runs again before the gateway', async ({
+  page,
+}) => {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const dataRequests: string[] = []
+  page.on('request', (request) => {
+    const url = new URL(request.url())
+    if (url.pathname.endsWith('.data'))
+      dataRequests.push(`${request.method()} ${url.pathname}${url.search}`)
+  })
+  await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '98765 43210' })
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+  // The submission only; React Router's revalidation (GET ...data?_routes=root) used to follow it.
+  expect(dataRequests).toEqual([`POST /checkout/${PRODUCT.slug}.data`])
+})
+
 test("'Simulate failure' ends on 'Payment Failed', and tampering with the result URL changes nothing", async ({
   page,
   context,

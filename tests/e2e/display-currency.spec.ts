@@ -105,6 +105,8 @@ test('the expiry reminder switch on the Notifications tab is saved and recorded'
     changes: expect.objectContaining({ expiryReminders: { before: true, after: false } }),
   })
 
+  // The first toast goes first, so that the one below is this save's own.
+  await expect(page.getByText('Settings saved')).toHaveCount(0, { timeout: 15_000 })
   await page.getByLabel('Send expiry reminders').check()
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(page.getByText('Settings saved')).toBeVisible()

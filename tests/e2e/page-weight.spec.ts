@@ -80,6 +80,11 @@ function fromTheWire(baseURL: string, path: string, acceptEncoding: string) {
       const all = Buffer.concat(chunks)
       const headEnd = all.indexOf('\r\n\r\n')
       const head = all.subarray(0, headEnd).toString()
+      // A page from the page cache has a Content-Length; a rendered one is chunked.
+      if (!/^transfer-encoding: chunked$/im.test(head)) {
+        resolve({ wireBytes: all.length, head, body: all.subarray(headEnd + 4) })
+        return
+      }
       // Undo the chunked transfer coding: "<size in hex>\r\n<bytes>\r\n" ... "0\r\n\r\n".
       const parts: Buffer[] = []
       let at = headEnd + 4

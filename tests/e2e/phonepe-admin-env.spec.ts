@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import { adminTest } from '../helpers/admin'
 import { expect } from '../helpers/fixtures'
+import { addGatewayInTesting } from '../helpers/payments'
 
 /**
  * PhonePe configured by the environment: PHONEPE_* win over the Gateways page and are shown
@@ -27,19 +28,7 @@ function phonePeCard(page: Page) {
 
 test('PHONEPE_* win and are shown read-only, secrets hidden', async ({ page, db }) => {
   test.setTimeout(120_000)
-  const at = new Date().toISOString()
-  await db
-    .insertInto('paymentGateway')
-    .values({
-      id: 'phonepe',
-      name: 'PhonePe',
-      type: 'phonepe',
-      status: 'testing',
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
+  await addGatewayInTesting(db, 'phonepe')
   await logIn(page)
   await page.goto('/admin/gateways')
   const card = phonePeCard(page)

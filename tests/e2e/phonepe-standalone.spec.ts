@@ -4,6 +4,8 @@ import { openAppDatabase } from '../factories'
 import { freePort, startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import {
+  gatewayOrderRow,
+  payAtStandaloneSimulator,
   startStandaloneSimulator,
   stockRealKeys,
   type StandaloneSimulator,
@@ -65,41 +67,17 @@ const test = base.extend<
 test.describe.configure({ mode: 'serial' })
 
 /** Checkout with PhonePe, one button on the standalone simulator's page; returns the order id. */
-async function payAtPhonePe(
+const payAtPhonePe = (
   page: Page,
   simulator: StandaloneSimulator,
   button: 'Simulate success' | 'Simulate pending',
-): Promise<string> {
-  await page.goto(`/checkout/${PRODUCT.slug}`)
-  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
-  await page
-    .getByRole('group', { name: 'Pay with' })
-    .getByRole('radio', { name: /PhonePe/ })
-    .check()
-  await page.getByLabel('Full name').fill('Kabir Singh')
-  await page.getByLabel('Email').fill('kabir@example.test')
-  await page.getByLabel('Phone number').fill('9812345670')
-  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
-  // The buyer is on the standalone simulator's own page, not one the shop serves.
-  await page.waitForURL((url) => url.origin === simulator.url, { timeout: 30_000 })
-  await expect(page.getByText(PHONEPE_BANNER)).toBeVisible()
-  await page.getByRole('button', { name: button }).click()
-  await page.waitForURL(/\/payment\/callback\?ORDERID=/, { timeout: 30_000 })
-  return new URL(page.url()).searchParams.get('ORDERID')!
-}
-
-async function orderRow(app: RunningApp, orderId: string) {
-  const db = openAppDatabase(app)
-  try {
-    return await db
-      .selectFrom('order')
-      .select(['gateway', 'testMode', 'status'])
-      .where('id', '=', orderId)
-      .executeTakeFirstOrThrow()
-  } finally {
-    await db.destroy()
-  }
-}
+) =>
+  payAtStandaloneSimulator(page, simulator, {
+    gateway: /PhonePe/,
+    banner: PHONEPE_BANNER,
+    button,
+    product: PRODUCT,
+  })
 
 test('the embedded PhonePe simulator is not mounted when PHONEPE_CLIENT_ID is set', async ({
   request,
@@ -121,7 +99,7 @@ test("'Simulate success' at the standalone PhonePe ends on 'Payment Successful!'
     timeout: 30_000,
   })
   await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
-  expect(await orderRow(app, orderId)).toMatchObject({ gateway: 'phonepe', testMode: 0 })
+  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ gateway: 'phonepe', testMode: 0 })
 })
 
 test("'Simulate pending' stays Processing until the status check finds it paid", async ({
@@ -144,7 +122,7 @@ test("'Simulate pending' stays Processing until the status check finds it paid",
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
     timeout: 100_000,
   })
-  expect(await orderRow(app, orderId)).toMatchObject({ gateway: 'phonepe', testMode: 0 })
+  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ gateway: 'phonepe', testMode: 0 })
   const db = openAppDatabase(app)
   try {
     const paid = await db

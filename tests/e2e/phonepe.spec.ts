@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test'
 import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as cspTest } from '../helpers/csp'
+import { addGatewayInTesting } from '../helpers/payments'
 
 /**
  * Buying through the built-in PhonePe simulator beside the built-in Paytm simulator (the
@@ -28,20 +29,7 @@ const test = cspTest.extend<object, { app: RunningApp }>({
 
 test.beforeAll(async ({ app }) => {
   const db = openAppDatabase(app)
-  const at = new Date().toISOString()
-  await db
-    .insertInto('paymentGateway')
-    .values({
-      id: 'phonepe',
-      name: 'PhonePe',
-      type: 'phonepe',
-      status: 'testing',
-      position: 0,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
+  await addGatewayInTesting(db, 'phonepe')
   await db.destroy()
 })
 

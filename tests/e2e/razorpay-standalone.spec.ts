@@ -4,6 +4,8 @@ import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import {
+  gatewayOrderRow,
+  payAtStandaloneSimulator,
   startStandaloneSimulator,
   stockRealKeys,
   type StandaloneSimulator,
@@ -51,41 +53,17 @@ const test = base.extend<object, { simulator: StandaloneSimulator; app: RunningA
 test.describe.configure({ mode: 'serial' })
 
 /** Checkout with Razorpay, one button on the standalone simulator's page; returns the order id. */
-async function payAtRazorpay(
+const payAtRazorpay = (
   page: Page,
   simulator: StandaloneSimulator,
   button: 'Simulate success' | 'Simulate pending',
-): Promise<string> {
-  await page.goto(`/checkout/${PRODUCT.slug}`)
-  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
-  await page
-    .getByRole('group', { name: 'Pay with' })
-    .getByRole('radio', { name: /Razorpay/ })
-    .check()
-  await page.getByLabel('Full name').fill('Kabir Singh')
-  await page.getByLabel('Email').fill('kabir@example.test')
-  await page.getByLabel('Phone number').fill('9812345670')
-  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
-  // The buyer is on the standalone simulator's own page, not one the shop serves.
-  await page.waitForURL((url) => url.origin === simulator.url, { timeout: 30_000 })
-  await expect(page.getByText(RAZORPAY_BANNER)).toBeVisible()
-  await page.getByRole('button', { name: button }).click()
-  await page.waitForURL(/\/payment\/callback\?ORDERID=/, { timeout: 30_000 })
-  return new URL(page.url()).searchParams.get('ORDERID')!
-}
-
-async function orderRow(app: RunningApp, orderId: string) {
-  const db = openAppDatabase(app)
-  try {
-    return await db
-      .selectFrom('order')
-      .select(['gateway', 'testMode', 'gatewayOrderId'])
-      .where('id', '=', orderId)
-      .executeTakeFirstOrThrow()
-  } finally {
-    await db.destroy()
-  }
-}
+) =>
+  payAtStandaloneSimulator(page, simulator, {
+    gateway: /Razorpay/,
+    banner: RAZORPAY_BANNER,
+    button,
+    product: PRODUCT,
+  })
 
 test('the embedded Razorpay simulator is not mounted when RAZORPAY_KEY_ID is set', async ({
   request,
@@ -105,7 +83,7 @@ test("'Simulate success' at the standalone Razorpay ends on 'Payment Successful!
     timeout: 30_000,
   })
   await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
-  expect(await orderRow(app, orderId)).toMatchObject({ gateway: 'razorpay', testMode: 0 })
+  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ gateway: 'razorpay', testMode: 0 })
 })
 
 test("'Simulate pending' stays Processing until the status check finds it captured", async ({
@@ -120,7 +98,7 @@ test("'Simulate pending' stays Processing until the status check finds it captur
   })
   // Razorpay captures the authorised payment; no webhook is configured, so only reconciliation
   // can find it.
-  const { gatewayOrderId } = await orderRow(app, orderId)
+  const { gatewayOrderId } = await gatewayOrderRow(app, orderId)
   const payments = (await (
     await fetch(`${simulator.url}/__control/payments?order_id=${gatewayOrderId}`)
   ).json()) as { id: string; status: string }[]

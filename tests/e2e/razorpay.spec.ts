@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { openAppDatabase } from '../factories'
 import { expect, test } from '../helpers/csp'
+import { addRazorpayInTesting } from '../helpers/payments'
 
 /**
  * Buying through the built-in Razorpay simulator beside the built-in Paytm simulator (the
@@ -11,22 +11,7 @@ import { expect, test } from '../helpers/csp'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 
 test.beforeAll(async ({ app }) => {
-  const db = openAppDatabase(app)
-  const at = new Date().toISOString()
-  await db
-    .insertInto('paymentGateway')
-    .values({
-      id: 'razorpay',
-      name: 'Razorpay',
-      type: 'razorpay',
-      status: 'testing',
-      position: 0,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
-  await db.destroy()
+  await addRazorpayInTesting(app)
 })
 
 async function fillDetails(page: Page) {

@@ -6,6 +6,7 @@ import { adminTest } from '../helpers/admin'
 import { freePort, startApp } from '../helpers/app'
 import { expect } from '../helpers/fixtures'
 import { signUpConfirmed } from '../helpers/mailbox'
+import { addGatewayInTesting } from '../helpers/payments'
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
 /**
@@ -273,20 +274,7 @@ test('Test connection: the simulators accept; Razorpay refuses wrong keys in its
     'Connected. The built-in Paytm simulator accepted the merchant ID and key',
   )
   // Razorpay with keys of its own (testing): they go to RAZORPAY_HOST, which refuses them.
-  const at = new Date().toISOString()
-  await db
-    .insertInto('paymentGateway')
-    .values({
-      id: 'razorpay',
-      name: 'Razorpay',
-      type: 'razorpay',
-      status: 'testing',
-      position: 5,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
+  await addGatewayInTesting(db, 'razorpay', 5)
   await page.goto('/admin/gateways?edit=razorpay')
   await page.getByLabel('Key ID').fill('rzp_test_WrongKey1234')
   await page.getByLabel('Key Secret').fill('not-the-secret')
@@ -352,20 +340,7 @@ test('Test connection of PhonePe: the simulator issues a token; a wrong secret i
 }) => {
   await logIn(page)
   // PhonePe in testing with credentials of its own: they go to PHONEPE_HOST, which refuses them.
-  const at = new Date().toISOString()
-  await db
-    .insertInto('paymentGateway')
-    .values({
-      id: 'phonepe',
-      name: 'PhonePe',
-      type: 'phonepe',
-      status: 'testing',
-      position: 6,
-      createdAt: at,
-      updatedAt: at,
-    })
-    .onConflict((oc) => oc.doNothing())
-    .execute()
+  await addGatewayInTesting(db, 'phonepe', 6)
   await page.goto('/admin/gateways?edit=phonepe')
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   await page.getByLabel('Client ID').fill('SIMTEST_NotThisShop01')

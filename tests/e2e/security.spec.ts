@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -75,11 +76,12 @@ function nonceOfPolicy(policy: string | undefined): string {
 }
 
 test.describe('Content-Security-Policy', () => {
-  test('is strict, and every page gets a fresh nonce that all its scripts carry', async ({
+  test('is strict, and every rendered page gets a fresh nonce that all its scripts carry', async ({
     request,
   }) => {
-    const first = await request.get('/')
-    const second = await request.get('/')
+    // /login is rendered for every request (the page cache keeps only the storefront's pages).
+    const first = await request.get('/login')
+    const second = await request.get('/login')
     const policy = first.headers()['content-security-policy']!
     for (const directive of [
       "default-src 'self'",
@@ -102,8 +104,29 @@ test.describe('Content-Security-Policy', () => {
     const runnable = scripts.filter((tag) => !tag.includes('application/ld+json'))
     expect(runnable.length).toBeGreaterThan(0)
     for (const tag of runnable) expect(tag).toContain(`nonce="${nonce}"`)
-    // The nonce appears in the page only as nonce="..." (what a page cache would substitute).
+    // The nonce appears in the page only as nonce="..." (what the page cache removes).
     expect(html.split(nonce).length - 1).toBe([...html.matchAll(/nonce="/g)].length)
+  })
+
+  test("a page shared by many visitors has no nonce: its policy lists its inline scripts' hashes", async ({
+    request,
+  }) => {
+    const first = await request.get('/')
+    const second = await request.get('/')
+    expect(second.headers()['x-page-cache']).toBe('hit')
+    const policy = second.headers()['content-security-policy']!
+    expect(policy).not.toContain("'nonce-")
+    expect(policy).toContain("'strict-dynamic'")
+    expect(first.headers()['content-security-policy']).toBe(policy)
+    const html = await second.text()
+    expect(html).not.toMatch(/\snonce=/)
+    // Exactly the inline scripts run: each one's hash is in the policy.
+    const inline = [...html.matchAll(/<script\b(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g)]
+    expect(inline.length).toBeGreaterThan(1)
+    for (const [, body] of inline) {
+      const hash = crypto.createHash('sha256').update(body!).digest('base64')
+      expect(policy).toContain(`'sha256-${hash}'`)
+    }
   })
 
   test('lets checkout post to the payment gateway in use, here the built-in simulator', async ({

@@ -168,20 +168,20 @@ test.describe('home page', () => {
       'true',
     )
     await expect(services.getByRole('status')).toHaveText(/^Showing 2 of \d+ services$/)
-    expect((await cardTitles(services)).sort()).toEqual([
-      'BeatBox HiFi 6 Months',
-      'TuneWave Premium Family 1 Year',
-    ])
+    await expect
+      .poll(async () => (await cardTitles(services)).sort())
+      .toEqual(['BeatBox HiFi 6 Months', 'TuneWave Premium Family 1 Year'])
     await expectSameDocument(page)
 
     // Keyboard: focus the Games chip and press Enter.
     await chips.getByRole('link', { name: 'Games', exact: true }).focus()
     await page.keyboard.press('Enter')
     await expect(page).toHaveURL(/\?category=Games$/)
-    expect((await cardTitles(services)).sort()).toEqual([
-      'GameHive Pass Ultimate 3 Months',
-      'Questline Royale Battle Pass',
-    ])
+    // The URL changes before React commits the filtered list (navigations render in a
+    // transition), so the cards are polled rather than read once.
+    await expect
+      .poll(async () => (await cardTitles(services)).sort())
+      .toEqual(['GameHive Pass Ultimate 3 Months', 'Questline Royale Battle Pass'])
     await expectSameDocument(page)
 
     await chips.getByRole('link', { name: 'All', exact: true }).click()
@@ -217,16 +217,15 @@ test.describe('home page', () => {
 
     await search.fill('vpn')
     await expect(page).toHaveURL(/\?q=vpn$/)
-    expect(await cardTitles(services)).toEqual(['ShieldLine VPN 2 Years'])
+    await expect.poll(() => cardTitles(services)).toEqual(['ShieldLine VPN 2 Years'])
 
     await search.fill('anime') // a tag
-    expect(await cardTitles(services)).toEqual(['AnimeDen Plus 1 Year'])
+    await expect.poll(() => cardTitles(services)).toEqual(['AnimeDen Plus 1 Year'])
 
     await search.fill('design tools') // a category
-    expect((await cardTitles(services)).sort()).toEqual([
-      'CanvasLab Pro 1 Year',
-      'VectorVibe Creative Suite 1 Year',
-    ])
+    await expect
+      .poll(async () => (await cardTitles(services)).sort())
+      .toEqual(['CanvasLab Pro 1 Year', 'VectorVibe Creative Suite 1 Year'])
 
     await search.fill('no such thing anywhere')
     await expect(services.getByText('No services match your filters.')).toBeVisible()

@@ -66,6 +66,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
+      // One process, no cluster primary: a test asks for workers (WEB_CONCURRENCY) when it
+      // tests them, so parallel test files do not multiply their processes.
+      WEB_CONCURRENCY: '1',
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,6 +127,7 @@ export async function runServerOnce(
       HOME: process.env.HOME,
       BUILD_DIR: process.env.BUILD_DIR ?? 'build',
       NODE_ENV: 'production',
+      WEB_CONCURRENCY: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

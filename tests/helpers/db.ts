@@ -3,6 +3,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { createDatabase, type DB, type Engine } from '~/lib/db.server'
 import { migrateToLatest } from '../../db/migrate'
 
@@ -80,6 +81,68 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     async destroy() {
       await db.destroy()
       fs.rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/**
+ * The test file's database: created before its first test and destroyed after its last. Read
+ * `db`, `engine` and `location` inside hooks and tests (they exist once the file's tests start).
+ */
+export function fileTestDb(options: { migrate?: boolean } = {}): TestDb {
+  let current: TestDb | undefined
+  beforeAll(async () => {
+    current = await createTestDb(options)
+  })
+  afterAll(async () => {
+    await current?.destroy()
+  })
+  const opened = (): TestDb => {
+    if (!current)
+      throw new Error('The test database opens in beforeAll: use it inside hooks and tests')
+    return current
+  }
+  return {
+    get db() {
+      return opened().db
+    },
+    get engine() {
+      return opened().engine
+    },
+    get location() {
+      return opened().location
+    },
+    destroy: () => opened().destroy(),
+  }
+}
+
+/** A second connection to a test database, as another process of the shop would open. */
+export function openSecondConnection(t: TestDb, options: { maxConnections?: number } = {}): DB {
+  return t.engine === 'postgres'
+    ? createDatabase({
+        databaseUrl: process.env.TEST_DATABASE_URL!,
+        pgSchema: t.location,
+        maxConnections: options.maxConnections,
+      })
+    : createDatabase({ sqlitePath: t.location })
+}
+
+/**
+ * A second connection to the file's test database for all of its tests (opened before them,
+ * closed after them), as another process of the shop would have. Read `db` inside tests.
+ */
+export function fileSecondConnection(t: TestDb): { readonly db: DB } {
+  let other: DB | undefined
+  beforeAll(() => {
+    other = openSecondConnection(t)
+  })
+  afterAll(async () => {
+    await other?.destroy()
+  })
+  return {
+    get db() {
+      if (!other) throw new Error('The second connection opens in beforeAll: use it inside tests')
+      return other
     },
   }
 }

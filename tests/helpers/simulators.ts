@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { expect, type Page } from '@playwright/test'
 import path from 'node:path'
 import { importStock } from '~/services/fulfilment.server'
 import { openAppDatabase } from '../factories'
@@ -76,6 +77,53 @@ export async function stockRealKeys(app: RunningApp, slug: string, appSecret: st
       .executeTakeFirstOrThrow()
     const keys = Array.from({ length: 10 }, (_, i) => `REAL-KEY-${i}`).join('\n')
     await importStock(db, { productId: product.id, content: keys, format: 'lines', appSecret })
+  } finally {
+    await db.destroy()
+  }
+}
+
+/**
+ * A checkout at a standalone simulator: picks `gateway` under "Pay with", fills the buyer's
+ * details, follows the shop to the simulator's own page (which shows `banner`), presses
+ * `button` there and waits for the shop's result page; returns the order id.
+ */
+export async function payAtStandaloneSimulator(
+  page: Page,
+  simulator: StandaloneSimulator,
+  options: {
+    gateway: RegExp
+    banner: string
+    button: 'Simulate success' | 'Simulate pending'
+    product: { slug: string; price: string }
+  },
+): Promise<string> {
+  await page.goto(`/checkout/${options.product.slug}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page
+    .getByRole('group', { name: 'Pay with' })
+    .getByRole('radio', { name: options.gateway })
+    .check()
+  await page.getByLabel('Full name').fill('Kabir Singh')
+  await page.getByLabel('Email').fill('kabir@example.test')
+  await page.getByLabel('Phone number').fill('9812345670')
+  await page.getByRole('button', { name: `Pay ${options.product.price}` }).click()
+  // The buyer is on the standalone simulator's own page, not one the shop serves.
+  await page.waitForURL((url) => url.origin === simulator.url, { timeout: 30_000 })
+  await expect(page.getByText(options.banner)).toBeVisible()
+  await page.getByRole('button', { name: options.button }).click()
+  await page.waitForURL(/\/payment\/callback\?ORDERID=/, { timeout: 30_000 })
+  return new URL(page.url()).searchParams.get('ORDERID')!
+}
+
+/** The order's gateway fields as the shop stored them. */
+export async function gatewayOrderRow(app: RunningApp, orderId: string) {
+  const db = openAppDatabase(app)
+  try {
+    return await db
+      .selectFrom('order')
+      .select(['gateway', 'testMode', 'gatewayOrderId', 'status'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
   } finally {
     await db.destroy()
   }

@@ -1,6 +1,10 @@
 import Search from 'lucide-react/icons/search'
 import { createContext, useContext, type ReactNode } from 'react'
 import { Form, Link, useNavigation, useSubmit } from 'react-router'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
+import { Field } from '~/components/ui/field'
+import { Checkbox, Input, Select } from '~/components/ui/input'
 
 /**
  * The filter bar of the admin lists (products, orders): a GET form whose fields live in the
@@ -17,10 +21,6 @@ const ROW: Record<Breakpoint, string> = {
   lg: 'lg:flex-row lg:items-end',
 }
 const BUTTON_WIDTH: Record<Breakpoint, string> = { sm: 'sm:flex-none', lg: 'lg:flex-none' }
-
-const labelClass = 'mb-1.5 block text-sm font-medium text-slate-800 dark:text-slate-200'
-const controlClass =
-  'block h-11 w-full rounded-xl border border-slate-300 bg-white text-base text-slate-900 placeholder:text-slate-400 dark:border-slate-600 dark:bg-slate-950 dark:text-white'
 
 const number = new Intl.NumberFormat('en-IN')
 
@@ -69,16 +69,13 @@ export function FilterForm({
       >
         {children}
         <div className="flex gap-2">
-          <button
-            type="submit"
-            className={`inline-flex h-11 flex-1 items-center justify-center rounded-xl bg-slate-900 px-4 font-semibold text-white hover:bg-slate-800 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white ${button}`}
-          >
+          <Button type="submit" variant="strong" className={cn('flex-1', button)}>
             Search
-          </button>
+          </Button>
           {filtered ? (
             <Link
               to={action}
-              className={`inline-flex h-11 flex-1 items-center justify-center rounded-xl border border-slate-300 px-4 font-medium text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800 ${button}`}
+              className={cn(buttonVariants({ variant: 'outline' }), 'flex-1 font-medium', button)}
             >
               Clear
             </Link>
@@ -105,27 +102,27 @@ export function SearchField({
   maxLength: number
 }) {
   return (
-    <div className="flex-1">
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <div className="relative">
-        <Search
-          aria-hidden="true"
-          className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400"
-        />
-        <input
-          id={id}
-          type="search"
-          name="q"
-          defaultValue={value}
-          key={value}
-          maxLength={maxLength}
-          placeholder={placeholder}
-          className={`${controlClass} pl-9 pr-3`}
-        />
-      </div>
-    </div>
+    <Field label={label} id={id} className="flex-1">
+      {(control) => (
+        <div className="relative">
+          <Search
+            aria-hidden="true"
+            className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-slate-400"
+          />
+          <Input
+            {...control}
+            type="search"
+            name="q"
+            surface="admin"
+            defaultValue={value}
+            key={value}
+            maxLength={maxLength}
+            placeholder={placeholder}
+            className="pl-9"
+          />
+        </div>
+      )}
+    </Field>
   )
 }
 
@@ -149,25 +146,47 @@ export function SelectField({
 }) {
   const breakpoint = useContext(BreakpointContext)
   return (
-    <div className={SELECT_WIDTH[breakpoint]}>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={value}
-        key={value}
-        className={`${controlClass} px-3`}
-      >
-        <option value="">{allLabel}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
+    <Field label={label} id={id} className={SELECT_WIDTH[breakpoint]}>
+      {(control) => (
+        <Select {...control} name={name} surface="admin" defaultValue={value} key={value}>
+          <option value="">{allLabel}</option>
+          {options.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+      )}
+    </Field>
+  )
+}
+
+/** A date bound (`from`, `to`); applies with the search button, like the search box. */
+export function DateField({
+  id,
+  label,
+  name,
+  value,
+}: {
+  id: string
+  label: string
+  name: string
+  /** The date in the URL (YYYY-MM-DD), or empty. */
+  value: string
+}) {
+  return (
+    <Field label={label} id={id} className="lg:w-40">
+      {(control) => (
+        <Input
+          {...control}
+          type="date"
+          name={name}
+          surface="admin"
+          defaultValue={value}
+          key={`${name}-${value}`}
+        />
+      )}
+    </Field>
   )
 }
 
@@ -185,13 +204,12 @@ export function CheckboxFilter({
 }) {
   return (
     <label className="flex h-11 items-center gap-2 text-sm font-medium text-slate-800 dark:text-slate-200">
-      <input
-        type="checkbox"
+      <Checkbox
         name={name}
         value={value}
         defaultChecked={checked}
         key={String(checked)}
-        className="size-5 rounded border-slate-300 accent-brand-600"
+        className="size-5"
       />
       {label}
     </label>

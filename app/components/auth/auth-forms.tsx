@@ -142,6 +142,68 @@ function SwitchLink({
   )
 }
 
+/** What each of the forms starts with: its fetcher, the Conform form over the last answer, and whether it is being sent. */
+function useAuthForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>(
+  schema: Schema,
+  result: AuthFormResult | undefined,
+  formError?: string,
+) {
+  const fetcher = useFetcher<AuthFormResult>()
+  const [form, fields] = useAppForm({
+    schema,
+    lastResult: fetcher.data?.result ?? result?.result,
+  })
+  return {
+    fetcher,
+    form,
+    fields,
+    /** The last answer: the fetcher's, or the page's after a post without JavaScript. */
+    current: fetcher.data ?? result,
+    errors: form.errors ?? (formError ? [formError] : undefined),
+    busy: fetcher.state !== 'idle',
+  }
+}
+
+/** "Or" and the Google button, where Google sign-in is configured. */
+function GoogleChoice({
+  google,
+  intent,
+  redirectTo,
+}: {
+  google: boolean
+  intent: 'login' | 'signup'
+  redirectTo: string
+}) {
+  return google ? (
+    <>
+      <Divider />
+      <GoogleButton intent={intent} redirectTo={redirectTo} />
+    </>
+  ) : null
+}
+
+/** The line under a form that leads to another one ("Don't have an account? Sign up"). */
+function SwitchLine({
+  question,
+  to,
+  modal,
+  children,
+}: {
+  question: ReactNode
+  to: string
+  modal?: boolean
+  children: ReactNode
+}) {
+  return (
+    <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+      {question}{' '}
+      <SwitchLink to={to} modal={modal} className={linkClass}>
+        {children}
+      </SwitchLink>
+    </p>
+  )
+}
+
 export function LoginForm({
   result,
   formError,
@@ -151,13 +213,7 @@ export function LoginForm({
   notice,
   modal,
 }: FormProps) {
-  const fetcher = useFetcher<AuthFormResult>()
-  const [form, fields] = useAppForm({
-    schema: loginSchema,
-    lastResult: fetcher.data?.result ?? result?.result,
-  })
-  const errors = form.errors ?? (formError ? [formError] : undefined)
-  const busy = fetcher.state !== 'idle'
+  const { fetcher, form, fields, errors, busy } = useAuthForm(loginSchema, result, formError)
   return (
     <div className="space-y-5">
       {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
@@ -180,18 +236,10 @@ export function LoginForm({
           Log in
         </Button>
       </fetcher.Form>
-      {google ? (
-        <>
-          <Divider />
-          <GoogleButton intent="login" redirectTo={redirectTo} />
-        </>
-      ) : null}
-      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
-        Don&apos;t have an account?{' '}
-        <SwitchLink to={links.signup} modal={modal} className={linkClass}>
-          Sign up
-        </SwitchLink>
-      </p>
+      <GoogleChoice google={google} intent="login" redirectTo={redirectTo} />
+      <SwitchLine question="Don't have an account?" to={links.signup} modal={modal}>
+        Sign up
+      </SwitchLine>
     </div>
   )
 }
@@ -205,15 +253,12 @@ export function SignupForm({
   notice,
   modal,
 }: FormProps) {
-  const fetcher = useFetcher<AuthFormResult>()
-  const [form, fields] = useAppForm({
-    schema: signupSchema,
-    lastResult: fetcher.data?.result ?? result?.result,
-  })
   // After a valid sign-up the action answers with "check your inbox" (docs/decisions/0008).
-  const current = fetcher.data ?? result
-  const errors = form.errors ?? (formError ? [formError] : undefined)
-  const busy = fetcher.state !== 'idle'
+  const { fetcher, form, fields, current, errors, busy } = useAuthForm(
+    signupSchema,
+    result,
+    formError,
+  )
   return (
     <div className="space-y-5">
       {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
@@ -228,18 +273,10 @@ export function SignupForm({
           Create account
         </Button>
       </fetcher.Form>
-      {google ? (
-        <>
-          <Divider />
-          <GoogleButton intent="signup" redirectTo={redirectTo} />
-        </>
-      ) : null}
-      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
-        Already have an account?{' '}
-        <SwitchLink to={links.login} modal={modal} className={linkClass}>
-          Log in
-        </SwitchLink>
-      </p>
+      <GoogleChoice google={google} intent="signup" redirectTo={redirectTo} />
+      <SwitchLine question="Already have an account?" to={links.login} modal={modal}>
+        Log in
+      </SwitchLine>
     </div>
   )
 }
@@ -249,10 +286,7 @@ export function ForgotPasswordForm({
   links,
   modal,
 }: Pick<FormProps, 'result' | 'links' | 'modal'>) {
-  const fetcher = useFetcher<AuthFormResult>()
-  const current = fetcher.data ?? result
-  const [form, fields] = useAppForm({ schema: forgotPasswordSchema, lastResult: current?.result })
-  const busy = fetcher.state !== 'idle'
+  const { fetcher, form, fields, current, busy } = useAuthForm(forgotPasswordSchema, result)
   return (
     <div className="space-y-5">
       {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
@@ -271,12 +305,9 @@ export function ForgotPasswordForm({
           Send reset link
         </Button>
       </fetcher.Form>
-      <p className="text-center text-sm text-slate-600 dark:text-slate-300">
-        Remembered it?{' '}
-        <SwitchLink to={links.login} modal={modal} className={linkClass}>
-          Back to login
-        </SwitchLink>
-      </p>
+      <SwitchLine question="Remembered it?" to={links.login} modal={modal}>
+        Back to login
+      </SwitchLine>
     </div>
   )
 }
@@ -319,4 +350,19 @@ export const AUTH_TITLES: Record<AuthView, { title: string; subtitle: string }> 
 export function pageLinks(redirectTo?: string | null): Record<AuthView, string> {
   const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
   return { login: `/login${query}`, signup: `/signup${query}`, forgot: '/forgot-password' }
+}
+
+const PAGE_FORMS = { login: LoginForm, signup: SignupForm }
+
+/** /login and /signup: the card with the view's title, and its form linking to the other full pages. */
+export function AuthFormPage({
+  view,
+  ...props
+}: { view: keyof typeof PAGE_FORMS } & Omit<FormProps, 'links' | 'modal'>) {
+  const ViewForm = PAGE_FORMS[view]
+  return (
+    <AuthPage title={AUTH_TITLES[view].title} subtitle={AUTH_TITLES[view].subtitle}>
+      <ViewForm {...props} links={pageLinks(props.redirectTo)} />
+    </AuthPage>
+  )
 }

@@ -212,7 +212,15 @@ export function CheckoutForm({
   const offered = gateways.filter((g) => !unavailable.includes(g.id))
   const initial = failed?.gateway ?? selected ?? offered[0]?.id
   return (
-    <fetcher.Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
+    <fetcher.Form
+      method="post"
+      action={action}
+      // A successful submission sends the browser on to the gateway, and a refused one (4xx/5xx)
+      // changes nothing the page loaded: no loader (the root's included) needs to run again.
+      defaultShouldRevalidate={false}
+      {...getFormProps(form)}
+      className="space-y-4"
+    >
       <FormErrors id={form.errorId} errors={errors} />
       {unavailable.map((id) => (
         <input key={id} type="hidden" name="unavailable" value={id} />

@@ -1,12 +1,10 @@
-import Check from 'lucide-react/icons/check'
-import Copy from 'lucide-react/icons/copy'
 import Eye from 'lucide-react/icons/eye'
 import EyeOff from 'lucide-react/icons/eye-off'
 import KeyRound from 'lucide-react/icons/key-round'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef } from 'react'
 import { Form, Link, useNavigation } from 'react-router'
 import { FormAlert } from '~/components/forms'
-import { toast } from '~/components/ui/toast'
+import { CopyButton } from '~/components/ui/copy-button'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { buttonVariants } from '~/components/ui/button'
 
@@ -41,52 +39,6 @@ const AUDIENCES = {
   },
 } as const
 
-function CopyButton({
-  value,
-  label,
-  target,
-}: {
-  value: string
-  label: string
-  target: () => HTMLElement | null
-}) {
-  const [copied, setCopied] = useState(false)
-  useEffect(() => {
-    if (!copied) return
-    const timer = setTimeout(() => setCopied(false), 2000)
-    return () => clearTimeout(timer)
-  }, [copied])
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value)
-      setCopied(true)
-    } catch {
-      // No clipboard (an http:// address other than localhost, or permission refused): select
-      // the text so the buyer can copy it by hand.
-      const element = target()
-      if (element) window.getSelection()?.selectAllChildren(element)
-      toast.error('Could not copy automatically', {
-        description: 'The text is selected: copy it with your keyboard, or long-press it.',
-      })
-    }
-  }
-  return (
-    <button
-      type="button"
-      onClick={() => void copy()}
-      className="inline-flex h-9 shrink-0 items-center gap-1.5 rounded-lg border border-slate-300 bg-white px-2.5 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
-    >
-      {copied ? (
-        <Check aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
-      ) : (
-        <Copy aria-hidden="true" className="size-4" />
-      )}
-      <span aria-live="polite">{copied ? 'Copied' : 'Copy'}</span>
-      <span className="sr-only"> {label}</span>
-    </button>
-  )
-}
-
 function SecretRow({
   name,
   value,
@@ -115,7 +67,12 @@ function SecretRow({
         </code>
         {hydrated && copyLabel !== null ? (
           <span className="self-end min-[420px]:self-auto">
-            <CopyButton value={value} label={copyLabel} target={() => ref.current} />
+            <CopyButton
+              value={value}
+              label={copyLabel}
+              target={() => ref.current}
+              className="shrink-0 px-2.5"
+            />
           </span>
         ) : null}
       </dd>

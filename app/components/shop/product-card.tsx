@@ -1,6 +1,7 @@
 import { useId } from 'react'
 import { Link } from 'react-router'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
+import { StaticMarkup } from '~/components/ui/static-markup'
 import type { ImageRef } from '~/lib/images'
 import { formatDisplayPrice } from '~/lib/money'
 import { useDisplayCurrency } from './site-data'
@@ -74,7 +75,14 @@ export function ProductCard({
           </span>
         ) : null}
       </div>
-      <div className="kb-card-body">
+      {/* The heart above is the visitor's; the rest is the product's (titleId comes from the
+          real render, so it matches the browser's). */}
+      <StaticMarkup
+        as="div"
+        name="product-card-body"
+        deps={[product, currency, titleId]}
+        className="kb-card-body"
+      >
         <p className="kb-card-meta">
           <span className="truncate">{product.category}</span>
           {product.rating > 0 ? (
@@ -106,7 +114,7 @@ export function ProductCard({
         <Link to={`/product/${product.slug}`} aria-describedby={titleId} className="kb-card-action">
           View Details
         </Link>
-      </div>
+      </StaticMarkup>
     </article>
   )
 }

@@ -1,5 +1,6 @@
 import { Form, Link } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
+import { StaticMarkup } from '~/components/ui/static-markup'
 
 /**
  * The product page's reviews: the rating, how many buyers gave each number of stars, and one
@@ -93,7 +94,7 @@ export function ProductReviews({ reviews, path }: { reviews: ReviewsView; path: 
         </p>
       ) : (
         <div className="mt-5 grid gap-8 md:grid-cols-[16rem_1fr]">
-          <div>
+          <StaticMarkup as="div" name="review-summary" deps={[average, count, distribution]}>
             <p className="flex items-baseline gap-2">
               <span className="text-4xl font-extrabold text-slate-950 dark:text-white">
                 {average.toFixed(1)}
@@ -132,14 +133,20 @@ export function ProductReviews({ reviews, path }: { reviews: ReviewsView; path: 
                 )
               })}
             </ul>
-          </div>
+          </StaticMarkup>
 
           <div>
             <nav aria-label="Sort reviews" className="flex flex-wrap gap-2 text-sm">
               {sortLink('newest', 'Newest')}
               {sortLink('helpful', 'Most helpful')}
             </nav>
-            <ol className="mt-4 divide-y divide-slate-200 dark:divide-slate-800">
+            {/* The viewer's own marks (own, voted) are part of the items, so of the key. */}
+            <StaticMarkup
+              as="ol"
+              name="review-list"
+              deps={[items, here]}
+              className="mt-4 divide-y divide-slate-200 dark:divide-slate-800"
+            >
               {items.map((review) => (
                 <li key={review.id} id={`review-${review.id}`} className="scroll-mt-24 py-5">
                   <article aria-label={`Review by ${review.reviewer}`}>
@@ -193,7 +200,7 @@ export function ProductReviews({ reviews, path }: { reviews: ReviewsView; path: 
                   </article>
                 </li>
               ))}
-            </ol>
+            </StaticMarkup>
             {pageCount > 1 ? (
               <nav
                 aria-label="Review pages"

@@ -3,7 +3,8 @@ import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import Phone from 'lucide-react/icons/phone'
 import { Link } from 'react-router'
-import { SectionLink } from './section-link'
+import { StaticMarkup } from '~/components/ui/static-markup'
+import { SectionLink, useSectionLinksKey } from './section-link'
 import { supportMessage, whatsappLink } from './whatsapp'
 
 /** The settings every public page shows (from the site settings; see the root loader). */
@@ -20,8 +21,14 @@ const footerLink = 'text-slate-300 hover:text-white hover:underline underline-of
 
 export function SiteFooter({ site }: { site: PublicSiteSettings }) {
   const whatsapp = whatsappLink(site.whatsappNumber, supportMessage(site.siteName))
+  const year = new Date().getFullYear()
   return (
-    <footer className="border-t border-slate-800 bg-slate-950 text-slate-300 dark:bg-slate-900">
+    <StaticMarkup
+      as="footer"
+      name="site-footer"
+      deps={[site, year, useSectionLinksKey()]}
+      className="border-t border-slate-800 bg-slate-950 text-slate-300 dark:bg-slate-900"
+    >
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div className="sm:col-span-2">
           <p className="flex items-center gap-2 text-lg font-extrabold text-white">
@@ -103,10 +110,9 @@ export function SiteFooter({ site }: { site: PublicSiteSettings }) {
       </div>
       <div className="border-t border-slate-800">
         <p className="mx-auto max-w-6xl px-4 py-5 text-xs text-slate-400">
-          © {new Date().getFullYear()} {site.siteName}. All rights reserved. Brand names belong to
-          their owners.
+          © {year} {site.siteName}. All rights reserved. Brand names belong to their owners.
         </p>
       </div>
-    </footer>
+    </StaticMarkup>
   )
 }

@@ -1,7 +1,8 @@
 import KeyRound from 'lucide-react/icons/key-round'
 import { Form, Link } from 'react-router'
 import type { Theme } from '~/lib/theme'
-import { SectionLink } from './section-link'
+import { StaticMarkup } from '~/components/ui/static-markup'
+import { SectionLink, useSectionLinksKey } from './section-link'
 import { ThemeSwitcher } from './theme-switcher'
 import { buttonVariants } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
@@ -55,7 +56,13 @@ export function SiteHeader({
 
         {/* On phones the sections and the theme share the second row; from md up they join the one row. */}
         <div className="col-span-2 row-start-2 flex h-11 items-center justify-between gap-2 md:contents">
-          <nav aria-label="Main" className="-ml-1.5 flex items-center gap-0.5 sm:gap-1 md:ml-0">
+          <StaticMarkup
+            as="nav"
+            name="main-nav"
+            deps={[useSectionLinksKey()]}
+            aria-label="Main"
+            className="-ml-1.5 flex items-center gap-0.5 sm:gap-1 md:ml-0"
+          >
             <SectionLink section="services" className={navLink}>
               Services
             </SectionLink>
@@ -65,7 +72,7 @@ export function SiteHeader({
             <SectionLink section="whatsapp" className={navLink}>
               Support
             </SectionLink>
-          </nav>
+          </StaticMarkup>
 
           <ThemeSwitcher theme={theme} className="md:ml-auto" />
         </div>

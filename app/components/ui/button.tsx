@@ -20,6 +20,9 @@ export const buttonVariants = cva(
         /** A destructive action in a list row, quieter than `danger`. */
         dangerOutline:
           'border border-rose-200 text-rose-700 hover:bg-rose-50 dark:border-rose-900 dark:text-rose-400 dark:hover:bg-rose-950',
+        /** The one action of a toolbar (a list's Search), in the page's text colour. */
+        strong:
+          'bg-slate-900 text-white hover:bg-slate-800 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white',
         ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
       },
       size: {

@@ -12,11 +12,13 @@ export function CopyButton({
   value,
   label,
   target,
+  className,
 }: {
   value: string
   /** What is copied, for screen readers ("Copy the webhook URL"). */
   label: string
   target: () => HTMLElement | null
+  className?: string
 }) {
   const [copied, setCopied] = useState(false)
   useEffect(() => {
@@ -37,7 +39,13 @@ export function CopyButton({
     }
   }
   return (
-    <Button type="button" variant="secondary" size="xs" onClick={() => void copy()}>
+    <Button
+      type="button"
+      variant="secondary"
+      size="xs"
+      className={className}
+      onClick={() => void copy()}
+    >
       {copied ? (
         <Check aria-hidden="true" className="size-4 text-emerald-600 dark:text-emerald-400" />
       ) : (

@@ -8,6 +8,7 @@ import { DisclosureMenu } from '~/components/account/disclosure-menu'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
+import { StaticMarkup } from '~/components/ui/static-markup'
 import { requireUser } from '~/services/auth.server'
 import type { Route } from './+types/layout'
 
@@ -92,7 +93,7 @@ function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: b
         </span>
       </p>
       <hr className="my-1 border-slate-200 dark:border-slate-700" />
-      <ul aria-label="Profile">
+      <StaticMarkup as="ul" name="profile-links" deps={[user.isAdmin]} aria-label="Profile">
         {ACCOUNT_NAV.map(({ to, label, icon: Icon }) => (
           <li key={to}>
             <Link to={to} className={menuLink}>
@@ -109,7 +110,7 @@ function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: b
             </Link>
           </li>
         ) : null}
-      </ul>
+      </StaticMarkup>
       <hr className="my-1 border-slate-200 dark:border-slate-700" />
       <LogoutButton className="flex h-10 w-full items-center gap-2 rounded-lg px-3 text-sm font-semibold text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950" />
     </DisclosureMenu>
@@ -122,14 +123,20 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   const current = currentAccountPage(pathname)
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
-      <aside className="hidden border-r border-slate-200 bg-white md:block md:w-64 md:shrink-0 dark:border-slate-800 dark:bg-slate-900">
+      {/* The same for every visitor: the active link depends on the page only. */}
+      <StaticMarkup
+        as="aside"
+        name="account-sidebar"
+        deps={[siteName, pathname]}
+        className="hidden border-r border-slate-200 bg-white md:block md:w-64 md:shrink-0 dark:border-slate-800 dark:bg-slate-900"
+      >
         <div className="px-4 py-5">
           <Brand siteName={siteName} />
         </div>
         <nav aria-label="Account" className="flex flex-col gap-1 px-3 pb-3">
           <AccountLinks />
         </nav>
-      </aside>
+      </StaticMarkup>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-1.5 sm:px-4 dark:border-slate-800 dark:bg-slate-900">
           <div className="flex min-w-0 items-center gap-2 md:hidden">
@@ -146,9 +153,15 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
                 </>
               }
             >
-              <nav aria-label="Account" className="flex flex-col gap-1">
+              <StaticMarkup
+                as="nav"
+                name="account-menu"
+                deps={[pathname]}
+                aria-label="Account"
+                className="flex flex-col gap-1"
+              >
                 <AccountLinks />
-              </nav>
+              </StaticMarkup>
             </DisclosureMenu>
           </div>
           <div className="hidden md:block" />

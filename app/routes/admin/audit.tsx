@@ -1,9 +1,8 @@
 import History from 'lucide-react/icons/history'
 import { Form, Link } from 'react-router'
-import { EmptyState } from '~/components/admin/empty-state'
-import { ListRange, SelectField } from '~/components/admin/list-filters'
+import { ListSection } from '~/components/admin/admin-list'
+import { SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
-import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
 import { Button, buttonVariants } from '~/components/ui/button'
@@ -14,6 +13,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
 import { adminOrderPath } from '~/lib/order-status'
+import { pageParam, pageView } from '~/lib/paginate'
 import { startOfDayIn } from '~/lib/shop-month'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/audit'
@@ -79,7 +79,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   // "To" includes its whole day: entries before the next day's midnight.
   const to = toDay ? startOfDayIn(nextDay(toParam), settings.timezone) : null
   if (from && to && from >= to) errors.push('The "From" date must be on or before the "To" date.')
-  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
 
   const [actors, result] = await Promise.all([
     listAuditActors(db),
@@ -90,7 +89,7 @@ export async function loader({ request }: Route.LoaderArgs) {
           targetType: kind || undefined,
           from: from?.toISOString(),
           to: to?.toISOString(),
-          page,
+          page: pageParam(url),
         }),
   ])
   const date = shopDateTime(settings.timezone, { seconds: true })
@@ -101,9 +100,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       id: a.actorId,
       label: a.actorName ? `${a.actorName} (${a.actorEmail})` : a.actorEmail,
     })),
-    page: result
-      ? { number: result.page, count: result.pageCount, size: result.pageSize, total: result.total }
-      : { number: 1, count: 1, size: 50, total: 0 },
+    page: result ? pageView(result, result.total) : { number: 1, count: 1, size: 50, total: 0 },
     entries: (result?.entries ?? []).map((entry) => ({
       id: entry.id,
       at: entry.createdAt,
@@ -145,150 +142,149 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
         title="Audit Log"
         description="Every change made in the back office: who made it, when, from where, and what it changed."
       />
-      <section
-        aria-label="Audit entries"
-        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
-      >
-        <Form
-          method="get"
-          action={AUDIT_PATH}
-          className="grid gap-3 border-b border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end dark:border-slate-800"
-        >
-          <SelectField
-            id="audit-actor"
-            label="Actor"
-            name="actor"
-            value={filter.actor}
-            allLabel="Everyone"
-            options={actors.map((a) => ({ value: a.id, label: a.label }))}
-          />
-          <SelectField
-            id="audit-kind"
-            label="Kind"
-            name="kind"
-            value={filter.kind}
-            allLabel="All kinds"
-            options={Object.entries(KINDS).map(([value, label]) => ({ value, label }))}
-          />
-          <Field label="From" id="audit-from">
-            {(control) => <Input {...control} type="date" name="from" defaultValue={filter.from} />}
-          </Field>
-          <Field label="To" id="audit-to">
-            {(control) => <Input {...control} type="date" name="to" defaultValue={filter.to} />}
-          </Field>
-          <div className="flex gap-2">
-            <Button type="submit">Filter</Button>
-            {filtered ? (
-              <Link to={AUDIT_PATH} className={buttonVariants({ variant: 'secondary' })}>
-                Clear
-              </Link>
-            ) : null}
-          </div>
-        </Form>
-
-        {errors.length ? (
-          <div className="p-4">
-            <FormAlert>{errors.join(' ')}</FormAlert>
-          </div>
-        ) : (
-          <ListRange path={AUDIT_PATH} page={page} noun={{ one: 'entry', many: 'entries' }} />
-        )}
-
-        {entries.length === 0 ? (
-          <EmptyState icon={History} title="No Entries Found">
-            {filtered
-              ? 'No change matches these filters.'
-              : 'Changes appear here as soon as an admin makes one.'}
-          </EmptyState>
-        ) : (
-          <ol
-            aria-label="Changes, newest first"
-            className="divide-y divide-slate-100 dark:divide-slate-800"
+      <ListSection
+        label="Audit entries"
+        path={AUDIT_PATH}
+        page={page}
+        noun={{ one: 'entry', many: 'entries' }}
+        notice={
+          errors.length ? (
+            <div className="p-4">
+              <FormAlert>{errors.join(' ')}</FormAlert>
+            </div>
+          ) : null
+        }
+        pageHref={(n) => `${AUDIT_PATH}${auditQuery(filter, n)}`}
+        empty={{
+          icon: History,
+          title: 'No Entries Found',
+          text: filtered
+            ? 'No change matches these filters.'
+            : 'Changes appear here as soon as an admin makes one.',
+        }}
+        filters={
+          <Form
+            method="get"
+            action={AUDIT_PATH}
+            className="grid gap-3 border-b border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end dark:border-slate-800"
           >
-            {entries.map((entry) => (
-              <li key={entry.id} className="p-4">
-                <div className="flex flex-wrap items-baseline justify-between gap-2">
-                  <p className="font-semibold text-slate-950 dark:text-white">
-                    {entry.summary || entry.action}
-                  </p>
-                  <time dateTime={entry.at} className="text-xs text-slate-500 dark:text-slate-400">
-                    {entry.when}
-                  </time>
-                </div>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-                  <span className="font-medium text-slate-800 dark:text-slate-200">
-                    {entry.actor}
-                  </span>
-                  {entry.actorEmail ? ` (${entry.actorEmail})` : ''}
-                  {entry.ip ? ` from ${entry.ip}` : ''} · {entry.kind} ·{' '}
-                  <code className="font-mono text-xs">{entry.action}</code>
-                  {entry.targetId ? (
-                    <>
-                      {' · '}
-                      {entry.targetLink ? (
-                        <Link
-                          to={entry.targetLink}
-                          className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-300"
-                        >
-                          {entry.targetId}
-                        </Link>
-                      ) : (
-                        <code className="font-mono text-xs">{entry.targetId}</code>
-                      )}
-                    </>
-                  ) : null}
+            <SelectField
+              id="audit-actor"
+              label="Actor"
+              name="actor"
+              value={filter.actor}
+              allLabel="Everyone"
+              options={actors.map((a) => ({ value: a.id, label: a.label }))}
+            />
+            <SelectField
+              id="audit-kind"
+              label="Kind"
+              name="kind"
+              value={filter.kind}
+              allLabel="All kinds"
+              options={Object.entries(KINDS).map(([value, label]) => ({ value, label }))}
+            />
+            <Field label="From" id="audit-from">
+              {(control) => (
+                <Input {...control} type="date" name="from" defaultValue={filter.from} />
+              )}
+            </Field>
+            <Field label="To" id="audit-to">
+              {(control) => <Input {...control} type="date" name="to" defaultValue={filter.to} />}
+            </Field>
+            <div className="flex gap-2">
+              <Button type="submit">Filter</Button>
+              {filtered ? (
+                <Link to={AUDIT_PATH} className={buttonVariants({ variant: 'secondary' })}>
+                  Clear
+                </Link>
+              ) : null}
+            </div>
+          </Form>
+        }
+      >
+        <ol
+          aria-label="Changes, newest first"
+          className="divide-y divide-slate-100 dark:divide-slate-800"
+        >
+          {entries.map((entry) => (
+            <li key={entry.id} className="p-4">
+              <div className="flex flex-wrap items-baseline justify-between gap-2">
+                <p className="font-semibold text-slate-950 dark:text-white">
+                  {entry.summary || entry.action}
                 </p>
-                {entry.changes.length ? (
-                  <div className="mt-2 overflow-x-auto">
-                    <table className="w-full min-w-[28rem] text-left text-sm">
-                      <caption className="sr-only">What changed</caption>
-                      <thead className="text-xs text-slate-500 dark:text-slate-400">
-                        <tr>
-                          <th scope="col" className="py-1 pr-3 font-medium">
-                            Field
-                          </th>
-                          <th scope="col" className="py-1 pr-3 font-medium">
-                            Before
-                          </th>
-                          <th scope="col" className="py-1 font-medium">
-                            After
-                          </th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {entry.changes.map((change) => (
-                          <tr
-                            key={change.field}
-                            className="border-t border-slate-100 align-top dark:border-slate-800"
-                          >
-                            <th
-                              scope="row"
-                              className="py-1 pr-3 font-mono text-xs font-normal text-slate-700 dark:text-slate-300"
-                            >
-                              {change.field}
-                            </th>
-                            <td className="break-all py-1 pr-3 text-rose-800 dark:text-rose-300">
-                              {change.before}
-                            </td>
-                            <td className="break-all py-1 text-emerald-800 dark:text-emerald-300">
-                              {change.after}
-                            </td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
-                  </div>
+                <time dateTime={entry.at} className="text-xs text-slate-500 dark:text-slate-400">
+                  {entry.when}
+                </time>
+              </div>
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                <span className="font-medium text-slate-800 dark:text-slate-200">
+                  {entry.actor}
+                </span>
+                {entry.actorEmail ? ` (${entry.actorEmail})` : ''}
+                {entry.ip ? ` from ${entry.ip}` : ''} · {entry.kind} ·{' '}
+                <code className="font-mono text-xs">{entry.action}</code>
+                {entry.targetId ? (
+                  <>
+                    {' · '}
+                    {entry.targetLink ? (
+                      <Link
+                        to={entry.targetLink}
+                        className="font-mono text-xs text-brand-700 hover:underline dark:text-brand-300"
+                      >
+                        {entry.targetId}
+                      </Link>
+                    ) : (
+                      <code className="font-mono text-xs">{entry.targetId}</code>
+                    )}
+                  </>
                 ) : null}
-              </li>
-            ))}
-          </ol>
-        )}
-        <ListPagination
-          page={page.number}
-          pageCount={page.count}
-          href={(n) => `${AUDIT_PATH}${auditQuery(filter, n)}`}
-        />
-      </section>
+              </p>
+              {entry.changes.length ? (
+                <div className="mt-2 overflow-x-auto">
+                  <table className="w-full min-w-[28rem] text-left text-sm">
+                    <caption className="sr-only">What changed</caption>
+                    <thead className="text-xs text-slate-500 dark:text-slate-400">
+                      <tr>
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Field
+                        </th>
+                        <th scope="col" className="py-1 pr-3 font-medium">
+                          Before
+                        </th>
+                        <th scope="col" className="py-1 font-medium">
+                          After
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {entry.changes.map((change) => (
+                        <tr
+                          key={change.field}
+                          className="border-t border-slate-100 align-top dark:border-slate-800"
+                        >
+                          <th
+                            scope="row"
+                            className="py-1 pr-3 font-mono text-xs font-normal text-slate-700 dark:text-slate-300"
+                          >
+                            {change.field}
+                          </th>
+                          <td className="break-all py-1 pr-3 text-rose-800 dark:text-rose-300">
+                            {change.before}
+                          </td>
+                          <td className="break-all py-1 text-emerald-800 dark:text-emerald-300">
+                            {change.after}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      </ListSection>
     </div>
   )
 }

@@ -1,6 +1,6 @@
-import { services } from '~/lib/app-context.server'
 import { resolveRazorpaySetup } from '~/services/payment/razorpay-config.server'
 import { handleRazorpayWebhook } from '~/services/payment/razorpay-flow.server'
+import * as webhook from '~/services/payment/webhook-route.server'
 import type { Route } from './+types/razorpay-webhook'
 
 /**
@@ -10,34 +10,15 @@ import type { Route } from './+types/razorpay-webhook'
  * shop has Razorpay switched off (the endpoint is not there), 500 a failure on our side.
  * Razorpay retries any answer that is not 2xx for 24 hours, so nothing is lost meanwhile.
  */
-const MAX_BODY = 64 * 1024
-
-function answer(status: number, text: string): Response {
-  return new Response(text, {
-    status,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Cache-Control': 'no-store' },
+export async function action({ request }: Route.ActionArgs) {
+  return webhook.receive(request, 'Razorpay', resolveRazorpaySetup, async ({ db, setup, raw }) => {
+    const result = await handleRazorpayWebhook(db, setup, raw, request.headers)
+    if (result.kind === 'rejected')
+      return result.reason === 'ignored-event'
+        ? webhook.answer(200, 'ignored')
+        : webhook.answer(400, result.reason)
+    return webhook.answer(200, result.kind)
   })
 }
 
-export async function action({ request }: Route.ActionArgs) {
-  if (request.method !== 'POST')
-    return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
-  const raw = await request.text()
-  if (raw.length > MAX_BODY) return answer(413, 'Too large')
-  const { db, env } = services()
-  const setup = await resolveRazorpaySetup(db, env)
-  if (!setup) return answer(404, 'Razorpay is not enabled in this shop')
-  try {
-    const result = await handleRazorpayWebhook(db, setup, raw, request.headers)
-    if (result.kind === 'rejected')
-      return result.reason === 'ignored-event' ? answer(200, 'ignored') : answer(400, result.reason)
-    return answer(200, result.kind)
-  } catch (error) {
-    console.error('[payments] Razorpay webhook failed:', error)
-    return answer(500, 'error')
-  }
-}
-
-export function loader() {
-  return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
-}
+export const loader = webhook.methodNotAllowed

@@ -1,18 +1,8 @@
-import { data, redirect } from 'react-router'
-import {
-  AuthPage,
-  AUTH_TITLES,
-  LoginForm,
-  pageLinks,
-  type AuthFormResult,
-} from '~/components/auth/auth-forms'
-import {
-  accountPageMeta,
-  EMAIL_CONFIRMED_NOTICE,
-  googleErrorMessage,
-} from '~/components/auth/messages'
+import { redirect } from 'react-router'
+import { AuthFormPage } from '~/components/auth/auth-forms'
+import { accountPageMeta, EMAIL_CONFIRMED_NOTICE } from '~/components/auth/messages'
 import { services } from '~/lib/app-context.server'
-import { dashboardPath, getUser, googleEnabled, signInWithPassword } from '~/services/auth.server'
+import { signInWithPassword } from '~/services/auth.server'
 import {
   backoffWait,
   clearPolicy,
@@ -20,54 +10,37 @@ import {
   hitPolicy,
   recordBackoffFailure,
   releaseRateLimit,
-  tooManyAttemptsMessage,
 } from '~/lib/rate-limit.server'
-import { loginSchema, safeRedirect } from '~/lib/validation/auth'
+import { loginSchema } from '~/lib/validation/auth'
 import { parseSubmission } from '~/lib/validation/submission'
 import { accountPageHeaders } from '~/lib/page-headers'
+import { signedOutFormPage } from './form-page.server'
+import { passwordReplies } from './password-reply.server'
 import type { Route } from './+types/login'
 import { readFormData } from '~/lib/form-data.server'
 
 export const PASSWORD_RESET_NOTICE = 'Your password has been set. Log in with your new password.'
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url)
-  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
-  const user = await getUser(request)
-  if (user) throw redirect(redirectTo || dashboardPath(user))
-  const googleError =
-    url.searchParams.get('provider') === 'google' ? url.searchParams.get('error') : null
+  const { url, page } = await signedOutFormPage(request, 'login')
   return {
-    google: googleEnabled(),
-    redirectTo,
+    ...page,
     notice:
       url.searchParams.get('reset') === '1'
         ? PASSWORD_RESET_NOTICE
         : url.searchParams.get('confirmed') === '1'
           ? EMAIL_CONFIRMED_NOTICE
           : undefined,
-    formError: googleError ? googleErrorMessage('login', googleError) : undefined,
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await readFormData(request), loginSchema)
-  // The password is never sent back into the page.
-  const reply = (formError?: string) =>
-    submission.reply({
-      hideFields: ['password'],
-      ...(formError ? { formErrors: [formError] } : {}),
-    })
-  if (submission.status !== 'success')
-    return data<AuthFormResult>({ result: reply() }, { status: 400 })
+  const { invalid, refused, tooMany } = passwordReplies(submission, ['password'])
+  if (submission.status !== 'success') return invalid()
 
   const { db } = services()
   const ip = clientIp(context)
-  const tooMany = (seconds: number) =>
-    data<AuthFormResult>(
-      { result: reply(tooManyAttemptsMessage(seconds)) },
-      { status: 429, headers: { 'Retry-After': String(seconds) } },
-    )
   // Failures slow down this account from this address only (back-off, no lockout), so a
   // guesser elsewhere never keeps the owner out; the address has a ceiling across accounts.
   const subject = `${submission.value.email}|${ip}`
@@ -79,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await signInWithPassword(request, ip, submission.value)
   if (!result.ok) {
     if (result.status === 401) await recordBackoffFailure(db, 'signInAccountIp', subject)
-    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
+    return refused(result.message, result.status)
   }
 
   // Only failed attempts count against the limits.
@@ -89,19 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {
-  const { google, redirectTo, notice, formError } = loaderData
-  return (
-    <AuthPage title={AUTH_TITLES.login.title} subtitle={AUTH_TITLES.login.subtitle}>
-      <LoginForm
-        result={actionData}
-        formError={formError}
-        redirectTo={redirectTo}
-        google={google}
-        notice={notice}
-        links={pageLinks(redirectTo)}
-      />
-    </AuthPage>
-  )
+  return <AuthFormPage view="login" result={actionData} {...loaderData} />
 }
 
 export const headers = accountPageHeaders

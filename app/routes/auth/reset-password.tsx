@@ -1,16 +1,17 @@
 import { getFormProps } from '@conform-to/react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
-import { AuthPage, NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
+import { Form, Link, redirect, useNavigation } from 'react-router'
+import { AuthPage, NewPasswordFields } from '~/components/auth/auth-forms'
 import { FormAlert, FormErrors, useAppForm } from '~/components/forms'
 import { Button, buttonVariants } from '~/components/ui/button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { isResetTokenUsable } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { resetPasswordWithToken } from '~/services/auth.server'
-import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { clientIp, hitPolicy } from '~/lib/rate-limit.server'
 import { resetPasswordSchema } from '~/lib/validation/auth'
 import { parseSubmission } from '~/lib/validation/submission'
 import { accountPageHeaders } from '~/lib/page-headers'
+import { passwordReplies } from './password-reply.server'
 import type { Route } from './+types/reset-password'
 import { readFormData } from '~/lib/form-data.server'
 
@@ -23,24 +24,12 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await readFormData(request), resetPasswordSchema)
-  // Passwords are never sent back into the page.
-  const reply = (formError?: string) =>
-    submission.reply({
-      hideFields: ['password', 'confirmPassword'],
-      ...(formError ? { formErrors: [formError] } : {}),
-    })
-  if (submission.status !== 'success')
-    return data<AuthFormResult>({ result: reply() }, { status: 400 })
+  const { invalid, refused, tooMany } = passwordReplies(submission, ['password', 'confirmPassword'])
+  if (submission.status !== 'success') return invalid()
   const limit = await hitPolicy(services().db, 'passwordResetLinkIp', clientIp(context))
-  if (!limit.allowed) {
-    return data<AuthFormResult>(
-      { result: reply(tooManyAttemptsMessage(limit.retryAfterSeconds)) },
-      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
-    )
-  }
+  if (!limit.allowed) return tooMany(limit.retryAfterSeconds)
   const result = await resetPasswordWithToken(submission.value.token, submission.value.password)
-  if (!result.ok)
-    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
+  if (!result.ok) return refused(result.message, result.status)
   // Every session of the account ended with the reset; log in with the new password.
   throw redirect('/login?reset=1')
 }

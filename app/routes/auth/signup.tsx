@@ -1,20 +1,16 @@
-import { data, redirect } from 'react-router'
-import {
-  AuthPage,
-  AUTH_TITLES,
-  pageLinks,
-  SignupForm,
-  type AuthFormResult,
-} from '~/components/auth/auth-forms'
-import { accountPageMeta, googleErrorMessage } from '~/components/auth/messages'
+import { data } from 'react-router'
+import { AuthFormPage, type AuthFormResult } from '~/components/auth/auth-forms'
+import { accountPageMeta } from '~/components/auth/messages'
 import { getSiteSettings } from '~/data/settings.server'
 import { isListedAdmin } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
-import { dashboardPath, getUser, googleEnabled, signUpWithPassword } from '~/services/auth.server'
-import { clientIp, hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
-import { AUTH_MESSAGES, safeRedirect, signupSchema } from '~/lib/validation/auth'
+import { signUpWithPassword } from '~/services/auth.server'
+import { clientIp, hitPolicies } from '~/lib/rate-limit.server'
+import { AUTH_MESSAGES, signupSchema } from '~/lib/validation/auth'
 import { parseSubmission } from '~/lib/validation/submission'
 import { accountPageHeaders } from '~/lib/page-headers'
+import { signedOutFormPage } from './form-page.server'
+import { passwordReplies } from './password-reply.server'
 import type { Route } from './+types/signup'
 import { readFormData } from '~/lib/form-data.server'
 
@@ -27,38 +23,20 @@ export function checkInboxMessage(email: string): string {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  const url = new URL(request.url)
-  const redirectTo = safeRedirect(url.searchParams.get('redirectTo'), '')
-  const user = await getUser(request)
-  if (user) throw redirect(redirectTo || dashboardPath(user))
-  const googleError =
-    url.searchParams.get('provider') === 'google' ? url.searchParams.get('error') : null
-  return {
-    google: googleEnabled(),
-    redirectTo,
-    formError: googleError ? googleErrorMessage('signup', googleError) : undefined,
-  }
+  const { page } = await signedOutFormPage(request, 'signup')
+  return page
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await readFormData(request), signupSchema)
-  // Passwords are never sent back into the page.
-  const reply = (formError?: string) =>
-    submission.reply({
-      hideFields: ['password', 'confirmPassword'],
-      ...(formError ? { formErrors: [formError] } : {}),
-    })
-  if (submission.status !== 'success')
-    return data<AuthFormResult>({ result: reply() }, { status: 400 })
+  const { invalid, refused, tooMany } = passwordReplies(submission, ['password', 'confirmPassword'])
+  if (submission.status !== 'success') return invalid()
 
   const { db, env } = services()
   const settings = await getSiteSettings(db)
   // The owner can close registration (admin settings); ADMIN_EMAILS can still sign up.
   if (!settings.enableRegistration && !isListedAdmin(submission.value.email, env.ADMIN_EMAILS)) {
-    return data<AuthFormResult>(
-      { result: reply(AUTH_MESSAGES.registrationClosed) },
-      { status: 403 },
-    )
+    return refused(AUTH_MESSAGES.registrationClosed, 403)
   }
 
   const ip = clientIp(context)
@@ -66,32 +44,15 @@ export async function action({ request, context }: Route.ActionArgs) {
     ['signUpEmail', submission.value.email],
     ['signUpIp', ip],
   ])
-  if (blocked) {
-    return data<AuthFormResult>(
-      { result: reply(tooManyAttemptsMessage(blocked.retryAfterSeconds)) },
-      { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
-    )
-  }
+  if (blocked) return tooMany(blocked.retryAfterSeconds)
 
   const result = await signUpWithPassword(request, ip, submission.value)
-  if (!result.ok)
-    return data<AuthFormResult>({ result: reply(result.message) }, { status: result.status })
+  if (!result.ok) return refused(result.message, result.status)
   return data<AuthFormResult>({ message: checkInboxMessage(submission.value.email) })
 }
 
 export default function Signup({ loaderData, actionData }: Route.ComponentProps) {
-  const { google, redirectTo, formError } = loaderData
-  return (
-    <AuthPage title={AUTH_TITLES.signup.title} subtitle={AUTH_TITLES.signup.subtitle}>
-      <SignupForm
-        result={actionData}
-        formError={formError}
-        redirectTo={redirectTo}
-        google={google}
-        links={pageLinks(redirectTo)}
-      />
-    </AuthPage>
-  )
+  return <AuthFormPage view="signup" result={actionData} {...loaderData} />
 }
 
 export const headers = accountPageHeaders

@@ -15,6 +15,7 @@ import {
   stockLeftByProduct,
 } from '~/data/product.server'
 import { ORDER_MESSAGES } from '~/data/order.server'
+import { catalogueProduct } from '~/data/storefront-cache.server'
 import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
@@ -85,7 +86,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const submission = parseSubmission(await readFormData(request), checkoutSchema)
   if (submission.status !== 'success')
     return data<CheckoutResult>({ ok: false, result: submission.reply() }, { status: 400 })
-  const product = await getProductBySlugOrId(db, params.slug)
+  // The catalogue's shared copy (at most a second old) names the product; the order's price,
+  // title and stock are read again from the product row inside createOrder's statement.
+  const product = await catalogueProduct(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const user = await getUser(request)
   const { gateway, unavailable, ...customer } = submission.value

@@ -25,13 +25,13 @@ import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { productAvailability } from '~/data/product.server'
 import {
-  listCategories,
-  listProducts,
-  productAvailability,
-  stockLeftByProduct,
-} from '~/data/product.server'
-import { reviewSummaries } from '~/data/review.server'
+  catalogue,
+  catalogueCategories,
+  catalogueRatings,
+  catalogueStockLeft,
+} from '~/data/storefront-cache.server'
 import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
@@ -43,13 +43,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
   const user = await getUser(request)
   const [products, categories, stockLeft, wishlist, ratings] = await Promise.all([
-    listProducts(db),
-    listCategories(db),
-    stockLeftByProduct(db, undefined, { upTo: 1 }),
+    // Shop-wide copies shared by every page for up to a second (storefront-cache.server.ts).
+    catalogue(db),
+    catalogueCategories(db),
+    catalogueStockLeft(db, undefined, 1),
     // The hearts of a signed-in visitor (personal: such pages are never cached).
     user ? wishlistProductIds(db, user.id) : Promise.resolve([]),
     // Ratings come from buyers' visible reviews only.
-    reviewSummaries(db),
+    catalogueRatings(db),
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.

@@ -20,18 +20,17 @@ import { metaDescription, seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { productQuestionMessage, whatsappLink } from '~/components/shop/whatsapp'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
-import {
-  getProductBySlugOrId,
-  productAvailability,
-  stockLeftByProduct,
-} from '~/data/product.server'
+import { StaticMarkup } from '~/components/ui/static-markup'
+import { productAvailability } from '~/data/product.server'
 import { relatedProducts } from '~/data/related-products.server'
+import { unreviewedDeliveredOrders, viewerMarks } from '~/data/review.server'
 import {
-  listProductReviews,
-  ratingDistribution,
-  reviewSummaries,
-  unreviewedDeliveredOrders,
-} from '~/data/review.server'
+  catalogueProduct,
+  catalogueRatingDistribution,
+  catalogueRatings,
+  catalogueReviewPage,
+  catalogueStockLeft,
+} from '~/data/storefront-cache.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { shopLongDate } from '~/lib/date-format'
 import { orderPath } from '~/lib/order-status'
@@ -46,37 +45,46 @@ import { buttonVariants } from '~/components/ui/button'
 
 const PRODUCT_NOT_FOUND = 'Product not found'
 const PRODUCT_LOAD_FAILED = 'Failed to load product'
-/** From this many items left down to 1, the page says "Only N left". */
+/**
+ * From this many items left down to 1, the page says "Only N left". The page cache's stock
+ * triggers (db/migrations/0120_page_cache_version.ts) count up to FEW_LEFT + 1: raise them with it.
+ */
 const FEW_LEFT = 10
 
 export async function loader({ params, request }: Route.LoaderArgs) {
   const { db, env } = services()
-  const product = await getProductBySlugOrId(db, params.slugOrId)
+  // The catalogue, stock and ratings are the shop-wide copies every page shares
+  // (app/data/storefront-cache.server.ts), and so are a page of reviews; what is the visitor's
+  // own (wishlist hearts, their votes, an order to review) is read for this request.
+  const product = await catalogueProduct(db, params.slugOrId)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
-  const [image, stockLeft, related, user] = await Promise.all([
-    imageService().ref(product.image),
-    // One more than FEW_LEFT tells "only a few" from "plenty".
-    stockLeftByProduct(db, [product.id], { upTo: FEW_LEFT + 1 }),
-    relatedProducts(db, product),
-    getUser(request),
-  ])
   const url = new URL(request.url)
   const sort = url.searchParams.get('reviewSort') === 'helpful' ? 'helpful' : 'newest'
   const reviewPage = Number.parseInt(url.searchParams.get('reviews') ?? '1', 10) || 1
-  const [relatedImages, wishlist, ratings, distribution, reviewList, reviewable, settings] =
-    await Promise.all([
-      imageRefs(related.map((item) => item.image)),
-      // The hearts of a signed-in visitor (personal: such pages are never cached).
-      user
-        ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
-        : Promise.resolve([]),
-      // Ratings are the aggregate of buyers' visible reviews, nothing typed in.
-      reviewSummaries(db, [product.id, ...related.map((item) => item.id)]),
-      ratingDistribution(db, product.id),
-      listProductReviews(db, product.id, { sort, page: reviewPage, viewerId: user?.id ?? null }),
-      user ? unreviewedDeliveredOrders(db, user, product.id) : Promise.resolve([]),
-      getSiteSettings(db),
-    ])
+  const [image, stockLeft, related, user, distribution, settings] = await Promise.all([
+    imageService().ref(product.image),
+    // One more than FEW_LEFT tells "only a few" from "plenty".
+    catalogueStockLeft(db, [product.id], FEW_LEFT + 1),
+    relatedProducts(db, product),
+    getUser(request),
+    catalogueRatingDistribution(db, product.id),
+    getSiteSettings(db),
+  ])
+  const [relatedImages, wishlist, ratings, reviewList, reviewable] = await Promise.all([
+    imageRefs(related.map((item) => item.image)),
+    // The hearts of a signed-in visitor (personal: such pages are never cached).
+    user
+      ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
+      : Promise.resolve([]),
+    // Ratings are the aggregate of buyers' visible reviews, nothing typed in.
+    catalogueRatings(db, [product.id, ...related.map((item) => item.id)]),
+    catalogueReviewPage(db, product.id, {
+      sort,
+      page: reviewPage,
+      total: distribution.reduce((sum, row) => sum + row.count, 0),
+    }).then((page) => viewerMarks(db, page, user?.id ?? null)),
+    user ? unreviewedDeliveredOrders(db, user, product.id) : Promise.resolve([]),
+  ])
   const summary = ratings.get(product.id) ?? { average: 0, count: 0 }
   const day = shopLongDate(settings.timezone)
   const reviews: ReviewsView = {
@@ -254,7 +262,12 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </div>
         </div>
 
-        <div>
+        {/* Everything here is the product's and the shop's, the same for every visitor. */}
+        <StaticMarkup
+          as="div"
+          name="product-details"
+          deps={[product, currency, site.siteName, support]}
+        >
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <span className="rounded-full bg-brand-100 px-3 py-1 font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
               {product.category}
@@ -447,7 +460,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               </a>
             ) : null}
           </section>
-        </div>
+        </StaticMarkup>
       </div>
       <ProductReviews reviews={reviews} path={`/product/${encodeURIComponent(product.slug)}`} />
       <RelatedProducts products={related} wishlist={wishlist} />

@@ -2,12 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dueReminderKind, listExpiryReminders } from '~/data/expiry-reminder.server'
 import { savePreferences } from '~/data/preferences.server'
 import { updateSiteSettings } from '~/data/settings.server'
-import { createDatabase, type DB } from '~/lib/db.server'
+import type { DB } from '~/lib/db.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer, mailJobHandlers } from '~/lib/mail.server'
 import { orderIdFromRenewToken } from '~/lib/renew-link.server'
 import { makeCustomer, makeOrder, makeStockedProduct, payOrder } from '../../../tests/factories'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { openSecondConnection, fileTestDb } from '../../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
 import { renewalPrefill, sendExpiryReminders } from './expiry-reminder.server'
 
@@ -18,25 +18,16 @@ const DAY = 24 * 60 * 60 * 1000
 const DELIVERED = Date.parse('2026-03-01T10:00:00.000Z')
 const at = (days: number) => new Date(DELIVERED + days * DAY)
 
-let t: TestDb
+const t = fileTestDb()
 let other: DB
 let smtp: TestSmtpServer
 beforeAll(async () => {
-  t = await createTestDb()
   // A second connection to the same database, as another process of the shop would open.
-  other =
-    t.engine === 'postgres'
-      ? createDatabase({
-          databaseUrl: process.env.TEST_DATABASE_URL!,
-          pgSchema: t.location,
-          maxConnections: 4,
-        })
-      : createDatabase({ sqlitePath: t.location })
+  other = openSecondConnection(t, { maxConnections: 4 })
   smtp = await startSmtpServer()
 })
 afterAll(async () => {
   await other?.destroy()
-  await t?.destroy()
   await smtp?.close()
 })
 beforeEach(async () => {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createOrder, listOrderEvents, orderTokenMatches } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import { revealOrderSecret, setProductDelivery } from '~/data/stock.server'
 import { fillAllAwaitingOrders, importStock } from '~/services/fulfilment.server'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../../tests/factories'
 import { runDueJobs } from '~/lib/jobs.server'
 import { ORDER_MAIL_JOB, type MailMessage } from '~/lib/mail.server'
@@ -18,13 +18,7 @@ import { orderMailJobHandlers, renderOrderMail } from './order-mail.server'
 const APP_SECRET = 'm'.repeat(64)
 const PUBLIC_URL = 'https://shop.example.in'
 
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const PAYMENT = {
   txnId: 'T1',

@@ -8,6 +8,7 @@ import {
   markOrderFailed,
   recordStatusCheck,
   setGatewayOrderId,
+  SETTLED_STATUSES,
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
@@ -166,6 +167,53 @@ export function gatewayOrderOf(order: Order): GatewayOrder {
     customerPhone: order.customerPhone,
     userId: order.userId,
     gatewayOrderId: order.gatewayOrderId,
+  }
+}
+
+/** Paid (or past it): nothing a gateway says later changes the order. */
+export function isSettled(status: OrderStatus): boolean {
+  return (SETTLED_STATUSES as readonly string[]).includes(status)
+}
+
+/** What the buyer's return from a gateway did to an order. */
+export interface HandledReturn extends Decision {
+  kind: 'handled'
+  orderId: string
+}
+
+/** A status the gateway's own API gave on the buyer's return; a pending one is asked again soon. */
+export async function applyReturnStatus(
+  db: DB,
+  order: Order,
+  status: GatewayPaymentStatus,
+  now: Date,
+): Promise<HandledReturn> {
+  const decision = await applyGatewayStatus(db, order, status, 'return', now)
+  if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
+  return { kind: 'handled', orderId: order.id, ...decision }
+}
+
+/**
+ * Runs `confirm` for the buyer's return; when the gateway cannot be reached, the order stays as
+ * it is and reconciliation asks again soon.
+ */
+export async function confirmReturn<Result>(
+  db: DB,
+  order: Order,
+  now: Date,
+  log: (line: string) => void,
+  confirm: () => Promise<Result>,
+): Promise<Result | HandledReturn> {
+  try {
+    return await confirm()
+  } catch (error) {
+    if (!(error instanceof GatewayUnreachableError)) throw error
+    const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+    log(
+      `[payments] ${order.id}: ${label} return not confirmed, ${error.message}; reconciliation will ask again`,
+    )
+    await scheduleGatewayCheck(db, order.id, now)
+    return { kind: 'handled', orderId: order.id, outcome: 'unconfirmed', status: order.status }
   }
 }
 

@@ -121,9 +121,6 @@ export async function startPayment(
   }
 }
 
-/** Gateways whose refund API the shop calls (the order page's Refund); others are refunded by hand. */
-export const REFUND_GATEWAYS: readonly string[] = ['paytm', 'razorpay', 'phonepe']
-
 /** The refund API of a gateway as it is configured now, or null when it is off or has none. */
 export async function refundGatewayFor(
   db: DB,

@@ -7,9 +7,9 @@ import {
   type HtmlForm,
   type RunningPaytmSimulator,
 } from '../../../simulators/paytm/testing'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../../tests/factories'
-import { simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
+import { existingOrder, simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
 import { runDueJobs } from '~/lib/jobs.server'
 import type { PaytmSetup } from './config.server'
 import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
@@ -30,21 +30,19 @@ import { PaytmRequestError } from '~/lib/payments/paytm.server'
  * The payment flow against the real local Paytm simulator (over HTTP) and the real database,
  * on SQLite and on PostgreSQL.
  */
-let t: TestDb
+const t = fileTestDb()
 let sim: RunningPaytmSimulator
 let setup: PaytmSetup
 let productId: string
 const quiet = { log: () => {} }
 
 beforeAll(async () => {
-  t = await createTestDb()
   sim = await startPaytmSimulator({ settlePendingAfterMs: 60 * 60_000 })
   setup = simulatorSetup(sim)
   productId = (await makeProduct(t.db, { price: 149_900 })).id
 })
 afterAll(async () => {
   await sim.close()
-  await t.destroy()
 })
 afterEach(async () => {
   await simulatorControl(sim, 'outage', { enabled: false })
@@ -61,11 +59,7 @@ async function pay(
   return simulatePayment(started.prepared, outcome)
 }
 
-async function order(id: string): Promise<Order> {
-  const found = await getOrder(t.db, id)
-  if (!found) throw new Error(`no order ${id}`)
-  return found
-}
+const order = (id: string): Promise<Order> => existingOrder(t.db, id)
 
 async function reconcileJobs(orderId: string) {
   const rows = await t.db

@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { saveGateway } from '~/data/gateway.server'
 import type { Env } from '~/lib/env.server'
 import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { submitForm } from '../../../tests/helpers/forms'
 import { checkoutGateways } from './gateways.server'
 import { phonePeSimulatorCredentials, resolvePhonePeSetup } from './phonepe-config.server'
 
 /** Which PhonePe the shop uses, and whether checkout offers it, on both engines. */
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const SECRET = 'q'.repeat(64)
 const env = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import { listOrderEvents, type Order } from '~/data/order.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { phonePeHosts, webhookAuthorization } from '~/lib/payments/phonepe.server'
 import {
@@ -8,7 +8,8 @@ import {
   startPhonePeSimulator,
   type RunningPhonePeSimulator,
 } from '../../../simulators/phonepe/testing'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { existingOrder, webhookRecorder } from '../../../tests/helpers/payments'
 import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
 import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers, PaymentStartError } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
@@ -28,21 +29,18 @@ import {
  */
 const APP_SECRET = 'p'.repeat(64)
 const RETURN = 'http://127.0.0.1:9/api/payments/phonepe/return'
-let t: TestDb
+const t = fileTestDb()
 let sim: RunningPhonePeSimulator
 let setup: PhonePeSetup
 let productId: string
 const quiet = { log: () => {} }
-const sent: { body: string; headers: Headers }[] = []
+const webhooks = webhookRecorder()
+const sent = webhooks.sent
 
 beforeAll(async () => {
-  t = await createTestDb()
   sim = await startPhonePeSimulator({
     webhookUrl: 'http://shop.test/api/payments/phonepe/webhook',
-    fetch: (async (_url: RequestInfo | URL, init?: RequestInit) => {
-      sent.push({ body: String(init?.body), headers: new Headers(init?.headers) })
-      return new Response('ok')
-    }) as typeof fetch,
+    fetch: webhooks.fetch,
   })
   setup = {
     config: {
@@ -61,7 +59,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await sim.close()
-  await t.destroy()
 })
 afterEach(async () => {
   await phonePeControl(sim, 'outage', { enabled: false })
@@ -70,11 +67,7 @@ afterEach(async () => {
 const checkout = (id = productId): Promise<StartedPhonePeCheckout> =>
   startPhonePeCheckout(t.db, setup, APP_SECRET, { productId: id, customer: BUYER }, quiet)
 
-async function order(id: string): Promise<Order> {
-  const found = await getOrder(t.db, id)
-  if (!found) throw new Error(`no order ${id}`)
-  return found
-}
+const order = (id: string): Promise<Order> => existingOrder(t.db, id)
 
 /** A return visit a little later than the last one (a visit asks at most every few seconds). */
 let clock = Date.now()

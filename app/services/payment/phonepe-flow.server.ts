@@ -1,5 +1,5 @@
 import { readGatewayToken, writeGatewayToken } from '~/data/gateway-token.server'
-import { getOrder, SETTLED_STATUSES, type Order, type OrderStatus } from '~/data/order.server'
+import { getOrder, type Order, type OrderStatus } from '~/data/order.server'
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
@@ -17,7 +17,10 @@ import {
 } from '~/lib/payments/phonepe.server'
 import {
   applyGatewayStatus,
+  applyReturnStatus,
+  confirmReturn,
   gatewayOrderOf,
+  isSettled,
   scheduleGatewayCheck,
   startGatewayCheckout,
   type ReconcilingGateway,
@@ -164,10 +167,6 @@ export async function startPhonePeCheckout(
   return { order, accessToken, redirectUrl: started.redirectUrl }
 }
 
-function isSettled(status: OrderStatus): boolean {
-  return (SETTLED_STATUSES as readonly string[]).includes(status)
-}
-
 /** Our PhonePe order of this mode (the simulator decides only test orders, and vice versa). */
 async function phonePeOrder(
   db: DB,
@@ -205,21 +204,10 @@ export async function handlePhonePeReturn(
   const lastCheck = order.lastStatusCheckAt ? Date.parse(order.lastStatusCheckAt) : 0
   if (order.status === 'pending' && now.getTime() - lastCheck < RETURN_CHECK_MIN_INTERVAL_MS)
     return { ...unchanged, outcome: 'pending', status: order.status }
-  try {
-    const status = await phonePeClient(db, setup, appSecret, options).queryStatus(
-      gatewayOrderOf(order),
-    )
-    const decision = await applyGatewayStatus(db, order, status, 'return', now)
-    if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
-    return { kind: 'handled', orderId: order.id, ...decision }
-  } catch (error) {
-    if (!(error instanceof GatewayUnreachableError)) throw error
-    log(
-      `[payments] ${order.id}: PhonePe return not confirmed, ${error.message}; reconciliation will ask again`,
-    )
-    await scheduleGatewayCheck(db, order.id, now)
-    return { kind: 'handled', orderId: order.id, outcome: 'unconfirmed', status: order.status }
-  }
+  return confirmReturn(db, order, now, log, async () => {
+    const client = phonePeClient(db, setup, appSecret, options)
+    return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)
+  })
 }
 
 export type PhonePeWebhookResult =

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { saveGateway } from '~/data/gateway.server'
 import type { Env } from '~/lib/env.server'
 import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { submitForm } from '../../../tests/helpers/forms'
 import { checkoutGateways } from './gateways.server'
 import {
@@ -12,13 +12,7 @@ import {
 } from './razorpay-config.server'
 
 /** Which Razorpay the shop uses, and which gateways checkout offers, on both engines. */
-let t: TestDb
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(async () => {
-  await t.destroy()
-})
+const t = fileTestDb()
 
 const SECRET = 'k'.repeat(64)
 const env = {

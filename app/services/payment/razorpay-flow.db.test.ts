@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import { listOrderEvents, type Order } from '~/data/order.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { webhookSignature } from '~/lib/payments/razorpay.server'
 import {
@@ -8,7 +8,8 @@ import {
   startRazorpaySimulator,
   type RunningRazorpaySimulator,
 } from '../../../simulators/razorpay/testing'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { existingOrder, webhookRecorder } from '../../../tests/helpers/payments'
 import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
 import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
@@ -28,21 +29,18 @@ import {
  */
 const APP_SECRET = 'a'.repeat(64)
 const CALLBACK = 'http://127.0.0.1:9/api/payments/razorpay/callback'
-let t: TestDb
+const t = fileTestDb()
 let sim: RunningRazorpaySimulator
 let setup: RazorpaySetup
 let productId: string
 const quiet = { log: () => {} }
-const sent: { body: string; headers: Headers }[] = []
+const webhooks = webhookRecorder()
+const sent = webhooks.sent
 
 beforeAll(async () => {
-  t = await createTestDb()
   sim = await startRazorpaySimulator({
     webhookUrl: 'http://shop.test/api/payments/razorpay/webhook',
-    fetch: (async (_url: RequestInfo | URL, init?: RequestInit) => {
-      sent.push({ body: String(init?.body), headers: new Headers(init?.headers) })
-      return new Response('ok')
-    }) as typeof fetch,
+    fetch: webhooks.fetch,
   })
   setup = {
     config: {
@@ -60,7 +58,6 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await sim.close()
-  await t.destroy()
 })
 afterEach(async () => {
   await razorpayControl(sim, 'outage', { enabled: false })
@@ -69,11 +66,14 @@ afterEach(async () => {
 const checkout = (id = productId): Promise<StartedRazorpayCheckout> =>
   startRazorpayCheckout(t.db, setup, { productId: id, customer: BUYER }, quiet)
 
-async function order(id: string): Promise<Order> {
-  const found = await getOrder(t.db, id)
-  if (!found) throw new Error(`no order ${id}`)
-  return found
+/** A checkout paid (or not) at the simulator's page: what the browser brings back to us. */
+async function checkoutAndPay(outcome: 'success' | 'failure' | 'pending') {
+  const started = await checkout()
+  const back = await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, outcome)
+  return { started, back }
 }
+
+const order = (id: string): Promise<Order> => existingOrder(t.db, id)
 
 /** The webhooks the simulator sent for a Razorpay order (they leave asynchronously). */
 async function webhooksFor(razorpayOrderId: string, count: number) {
@@ -140,13 +140,7 @@ describe('Razorpay checkout', () => {
 
 describe('Razorpay return', () => {
   it('pays on a verified return confirmed by the payments API', async () => {
-    const started = await checkout()
-    const back = await simulateRazorpayPayment(
-      sim,
-      started.order.gatewayOrderId!,
-      CALLBACK,
-      'success',
-    )
+    const { started, back } = await checkoutAndPay('success')
     expect(back.action).toBe(CALLBACK)
     const result = await handleRazorpayReturn(t.db, setup, back.fields, quiet)
     expect(result).toMatchObject({ kind: 'handled', outcome: 'paid' })
@@ -195,13 +189,7 @@ describe('Razorpay return', () => {
   })
 
   it('fails the order on a failure return only when Razorpay confirms it', async () => {
-    const started = await checkout()
-    const back = await simulateRazorpayPayment(
-      sim,
-      started.order.gatewayOrderId!,
-      CALLBACK,
-      'failure',
-    )
+    const { started, back } = await checkoutAndPay('failure')
     expect(back.fields['error[metadata][order_id]']).toBe(started.order.gatewayOrderId)
     expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
       outcome: 'failed',
@@ -220,13 +208,7 @@ describe('Razorpay return', () => {
   })
 
   it('keeps a pending payment pending, and the job pays it once Razorpay captures it', async () => {
-    const started = await checkout()
-    const back = await simulateRazorpayPayment(
-      sim,
-      started.order.gatewayOrderId!,
-      CALLBACK,
-      'pending',
-    )
+    const { started, back } = await checkoutAndPay('pending')
     expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
       outcome: 'pending',
     })
@@ -240,13 +222,7 @@ describe('Razorpay return', () => {
   })
 
   it('leaves the order untouched while the payments API is down, and the job settles it later', async () => {
-    const started = await checkout()
-    const back = await simulateRazorpayPayment(
-      sim,
-      started.order.gatewayOrderId!,
-      CALLBACK,
-      'success',
-    )
+    const { started, back } = await checkoutAndPay('success')
     await razorpayControl(sim, 'outage', { enabled: true })
     expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
       outcome: 'unconfirmed',

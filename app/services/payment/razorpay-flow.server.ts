@@ -2,14 +2,12 @@ import {
   appendOrderEvent,
   getOrder,
   getOrderByGatewayOrderId,
-  SETTLED_STATUSES,
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
 import { claimWebhookEvent, releaseWebhookEvent } from '~/data/payment-webhook.server'
 import type { DB } from '~/lib/db.server'
 import { formatRupees } from '~/lib/money'
-import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
 import {
   fetchRazorpayPayment,
   razorpayGateway,
@@ -21,9 +19,11 @@ import {
 } from '~/lib/payments/razorpay.server'
 import {
   applyGatewayStatus,
+  applyReturnStatus,
+  confirmReturn,
   gatewayOrderOf,
+  isSettled,
   PaymentStartError,
-  scheduleGatewayCheck,
   startGatewayCheckout,
   type PaymentOutcome,
   type ReconcilingGateway,
@@ -111,10 +111,6 @@ export type RazorpayReturnResult =
   | { kind: 'unknown-order' }
   | { kind: 'handled'; orderId: string; outcome: PaymentOutcome; status: OrderStatus }
 
-function isSettled(status: OrderStatus): boolean {
-  return (SETTLED_STATUSES as readonly string[]).includes(status)
-}
-
 /**
  * Handles Checkout's POST to our callback. Success carries razorpay_payment_id,
  * razorpay_order_id and razorpay_signature; a failure carries error[...] fields, which are not
@@ -138,7 +134,7 @@ export async function handleRazorpayReturn(
   if (isSettled(order.status))
     return { kind: 'handled', orderId: order.id, outcome: 'unchanged', status: order.status }
   const client = razorpayClient(setup, options)
-  try {
+  return confirmReturn(db, order, now, log, async (): Promise<RazorpayReturnResult> => {
     if (fields.razorpay_payment_id || fields.razorpay_signature) {
       const verified = client.verifyReturn(fields, gatewayOrderOf(order))
       if (!verified.ok) {
@@ -151,24 +147,12 @@ export async function handleRazorpayReturn(
         log(`[payments] Razorpay payment ${payment.id} belongs to another order, not ${order.id}`)
         return { kind: 'rejected', reason: 'other-order', orderId: order.id }
       }
-      const decision = await applyGatewayStatus(db, order, statusOfPayment(payment), 'return', now)
-      // Authorised but not captured yet: look again soon.
-      if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
-      return { kind: 'handled', orderId: order.id, ...decision }
+      // Authorised but not captured yet: applyReturnStatus looks again soon.
+      return applyReturnStatus(db, order, statusOfPayment(payment), now)
     }
     // A failure (or a closed Checkout): only Razorpay's own record of the order decides.
-    const status = await client.queryStatus(gatewayOrderOf(order))
-    const decision = await applyGatewayStatus(db, order, status, 'return', now)
-    if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
-    return { kind: 'handled', orderId: order.id, ...decision }
-  } catch (error) {
-    if (!(error instanceof GatewayUnreachableError)) throw error
-    log(
-      `[payments] ${order.id}: Razorpay return not confirmed, ${error.message}; reconciliation will ask again`,
-    )
-    await scheduleGatewayCheck(db, order.id, now)
-    return { kind: 'handled', orderId: order.id, outcome: 'unconfirmed', status: order.status }
-  }
+    return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)
+  })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import { getOrder, listOrderEvents } from '~/data/order.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { runDueJobs } from '~/lib/jobs.server'
@@ -9,7 +9,7 @@ import {
   type GatewayRefund,
   type GatewayRefundRequest,
 } from '~/lib/payments/gateway.server'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { makePaidOrder, makeStockedProduct } from '../../../tests/factories'
 import {
   REFUND_JOB,
@@ -30,12 +30,8 @@ const actor = 'user:admin-1'
 const quiet = (line: string) => {
   if (process.env.DEBUG_REFUNDS) console.log(line)
 }
-let t: TestDb
+const t = fileTestDb()
 
-beforeAll(async () => {
-  t = await createTestDb()
-})
-afterAll(() => t.destroy())
 // Each test runs only its own refund jobs.
 beforeEach(async () => {
   await t.db.deleteFrom('job').where('type', '=', REFUND_JOB).execute()

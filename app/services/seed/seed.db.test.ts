@@ -5,7 +5,7 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listProducts } from '~/data/product.server'
 import { createLocalStorage } from '~/lib/storage.server'
-import { createTestDb, type TestDb } from '../../../tests/helpers/db'
+import { fileTestDb } from '../../../tests/helpers/db'
 import { CATEGORIES } from '../../../db/migrations/0001_catalogue'
 import { listProductReviews, reviewSummaries } from '~/data/review.server'
 import { ORDER_MAIL_JOB } from '~/lib/mail.server'
@@ -13,14 +13,12 @@ import { demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
 import { DEMO_REVIEWS } from './demo-reviews'
 
 const TEST_SECRET = 'seed-test-secret-'.padEnd(48, 'x')
-let t: TestDb
+const t = fileTestDb()
 let uploads: string
 beforeAll(async () => {
-  t = await createTestDb()
   uploads = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-seed-'))
 })
 afterAll(async () => {
-  await t.destroy()
   fs.rmSync(uploads, { recursive: true, force: true })
 })
 

@@ -1,6 +1,7 @@
-import { Input, Select, Textarea } from '~/components/ui/input'
+import { Input, Select } from '~/components/ui/input'
 import { slugify } from '~/lib/slug'
 import { maxLengthOf, ProductFieldRow, Section } from './parts'
+import { ProductTextRow } from './text-row'
 import type { ProductFormState } from './use-product-form'
 
 /** Title, slug (following the title), category, tags and the two descriptions. */
@@ -57,47 +58,31 @@ export function BasicSection({ form }: { form: ProductFormState }) {
           ))}
         </Select>
       </ProductFieldRow>
-      <ProductFieldRow
+      <ProductTextRow
+        form={form}
         name="tags"
         label="Tags"
-        error={errors.tags}
         hint="Separate tags with commas, e.g. 4K, family, no ads"
-      >
-        <Input {...textProps('tags')} surface="admin" type="text" />
-      </ProductFieldRow>
-      <ProductFieldRow
+      />
+      <ProductTextRow
+        form={form}
         name="shortDescription"
         label="Short description"
         required
-        error={errors.shortDescription}
         wide
+        rows={2}
+        maxLength={maxLengthOf('shortDescription')}
         hint="One or two sentences for cards and previews."
-      >
-        <Textarea
-          {...textProps('shortDescription')}
-          surface="admin"
-          aria-required="true"
-          rows={2}
-          maxLength={maxLengthOf('shortDescription')}
-          className="py-2.5"
-        />
-      </ProductFieldRow>
-      <ProductFieldRow
+      />
+      <ProductTextRow
+        form={form}
         name="description"
         label="Description"
         required
-        error={errors.description}
         wide
+        rows={6}
         hint="The full description on the product page."
-      >
-        <Textarea
-          {...textProps('description')}
-          surface="admin"
-          aria-required="true"
-          rows={6}
-          className="py-2.5"
-        />
-      </ProductFieldRow>
+      />
     </Section>
   )
 }

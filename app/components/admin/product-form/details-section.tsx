@@ -1,5 +1,5 @@
-import { Input } from '~/components/ui/input'
-import { maxLengthOf, ProductFieldRow, Section } from './parts'
+import { maxLengthOf, Section } from './parts'
+import { ProductTextRow } from './text-row'
 import type { ProductFormState } from './use-product-form'
 
 /**
@@ -7,35 +7,22 @@ import type { ProductFormState } from './use-product-form'
  * typed in: they come from buyers' reviews (docs/decisions/0013-reviews-replace-typed-ratings.md).
  */
 export function DetailsSection({ form }: { form: ProductFormState }) {
-  const { errors, textProps } = form
   return (
     <Section id="section-details" title="Product Details">
-      <ProductFieldRow
+      <ProductTextRow
+        form={form}
         name="validity"
         label="Validity"
-        error={errors.validity}
         hint="e.g. 12 months, Lifetime"
-      >
-        <Input
-          {...textProps('validity')}
-          surface="admin"
-          type="text"
-          maxLength={maxLengthOf('validity')}
-        />
-      </ProductFieldRow>
-      <ProductFieldRow
+        maxLength={maxLengthOf('validity')}
+      />
+      <ProductTextRow
+        form={form}
         name="deliveryTime"
         label="Delivery time"
-        error={errors.deliveryTime}
         hint="e.g. Instant delivery, 24 hours"
-      >
-        <Input
-          {...textProps('deliveryTime')}
-          surface="admin"
-          type="text"
-          maxLength={maxLengthOf('deliveryTime')}
-        />
-      </ProductFieldRow>
+        maxLength={maxLengthOf('deliveryTime')}
+      />
     </Section>
   )
 }

@@ -1,12 +1,13 @@
 import { Input } from '~/components/ui/input'
 import { cn } from '~/components/ui/cn'
 import { discountFromInputs, parsePriceInput } from '~/lib/validation/product'
-import { ProductFieldRow, Section } from './parts'
+import { Section } from './parts'
+import { ProductTextRow } from './text-row'
 import type { ProductFormState } from './use-product-form'
 
 /** Price and original price in rupees, and the discount recomputed from them (read-only). */
 export function PricingSection({ form }: { form: ProductFormState }) {
-  const { values, errors, textProps } = form
+  const { values } = form
   const discount = discountFromInputs(values.price, values.originalPrice)
   const price = parsePriceInput(values.price)
   const original = parsePriceInput(values.originalPrice)
@@ -17,40 +18,25 @@ export function PricingSection({ form }: { form: ProductFormState }) {
       title="Pricing"
       description="In rupees; paise are allowed (499.50)."
     >
-      <ProductFieldRow
-        name="price"
-        label="Price (₹)"
-        required
-        error={errors.price}
-        hint="What the buyer pays."
-      >
-        <Input
-          {...textProps('price')}
-          surface="admin"
+      {(
+        [
+          ['price', 'Price (₹)', 'What the buyer pays.'],
+          ['originalPrice', 'Original price (₹)', 'Shown struck through.'],
+        ] as const
+      ).map(([name, label, hint]) => (
+        <ProductTextRow
+          key={name}
+          form={form}
+          name={name}
+          label={label}
+          hint={hint}
+          required
           type="number"
           inputMode="decimal"
           min="0"
           step="0.01"
-          aria-required="true"
         />
-      </ProductFieldRow>
-      <ProductFieldRow
-        name="originalPrice"
-        label="Original price (₹)"
-        required
-        error={errors.originalPrice}
-        hint="Shown struck through."
-      >
-        <Input
-          {...textProps('originalPrice')}
-          surface="admin"
-          type="number"
-          inputMode="decimal"
-          min="0"
-          step="0.01"
-          aria-required="true"
-        />
-      </ProductFieldRow>
+      ))}
       <div className="space-y-1.5">
         <label
           htmlFor="product-discount"

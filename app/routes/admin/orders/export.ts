@@ -1,60 +1,40 @@
-import { exportAdminOrders } from '~/data/order-admin.server'
-import { getSiteSettings } from '~/data/settings.server'
-import { services } from '~/lib/app-context.server'
-import { csvDownload } from '~/lib/csv.server'
-import { shopDateTime } from '~/lib/date-format'
+import { adminStatusLabel } from '~/components/admin/order-badges'
+import { exportAdminOrders, type AdminOrderRow } from '~/data/order-admin.server'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
+import { listExport, type ExportColumn } from '../list-export.server'
 import { orderFilterFromUrl } from './filters'
-import { adminStatusLabel } from '~/components/admin/order-badges'
 import type { Route } from './+types/export'
 
 /**
  * GET /admin/orders/export?q=&status=&reports=: the orders the list shows (same filters, every
- * page) as a CSV file streamed from the database (app/lib/csv.server.ts), so an export of any
- * size starts at once and holds a few rows in memory. Amounts are rupees with two decimals (a
- * spreadsheet sums them); dates are en-IN in the shop's time zone, like the pages.
+ * page) as `orders-{YYYY-MM-DD}.csv` (app/routes/admin/list-export.server.ts). Amounts are
+ * rupees with two decimals (a spreadsheet sums them); dates are en-IN in the shop's time zone,
+ * like the pages.
  */
-export const EXPORT_COLUMNS = [
-  'Order ID',
-  'Date',
-  'Customer Name',
-  'Email',
-  'Phone',
-  'Product',
-  'Amount',
-  'Status',
-  'Gateway',
-  'Transaction ID',
-  'Test Mode',
-  'Open Report',
-] as const
+const yesNo = (value: boolean) => (value ? 'Yes' : 'No')
+
+const COLUMNS: ReadonlyArray<ExportColumn<AdminOrderRow>> = [
+  ['Order ID', (order) => order.id],
+  ['Date', (order, date) => date.format(new Date(order.createdAt))],
+  ['Customer Name', (order) => order.customerName],
+  ['Email', (order) => order.customerEmail],
+  ['Phone', (order) => order.customerPhone],
+  ['Product', (order) => order.productName],
+  ['Amount', (order) => paiseToDecimalText(order.amount)],
+  ['Status', (order) => adminStatusLabel(order.status)],
+  ['Gateway', (order) => order.gateway],
+  ['Transaction ID', (order) => order.gatewayTxnId ?? ''],
+  ['Test Mode', (order) => yesNo(order.testMode)],
+  ['Open Report', (order) => yesNo(order.hasOpenReport)],
+]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
-  const { db } = services()
   const filter = orderFilterFromUrl(new URL(request.url))
-  const { timezone } = await getSiteSettings(db)
-  const date = shopDateTime(timezone)
-  const today = new Intl.DateTimeFormat('en-CA', { timeZone: timezone }).format(new Date())
-
-  return csvDownload({
-    filename: `orders-${today}.csv`,
-    header: EXPORT_COLUMNS,
-    rows: exportAdminOrders(db, filter),
-    toCells: (order) => [
-      order.id,
-      date.format(new Date(order.createdAt)),
-      order.customerName,
-      order.customerEmail,
-      order.customerPhone,
-      order.productName,
-      paiseToDecimalText(order.amount),
-      adminStatusLabel(order.status),
-      order.gateway,
-      order.gatewayTxnId ?? '',
-      order.testMode ? 'Yes' : 'No',
-      order.hasOpenReport ? 'Yes' : 'No',
-    ],
+  return listExport({
+    name: 'orders',
+    columns: COLUMNS,
+    rows: (db) => exportAdminOrders(db, filter),
   })
 }

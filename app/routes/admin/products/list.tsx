@@ -12,11 +12,10 @@ import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
-import { EmptyState } from '~/components/admin/empty-state'
+import { ListRow, ListSection, RowHeader } from '~/components/admin/admin-list'
 import { FlashNotice } from '~/components/admin/flash-notice'
-import { FilterForm, ListRange, SearchField, SelectField } from '~/components/admin/list-filters'
+import { FilterForm, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
-import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import { PageHeader } from '~/components/admin/page-header'
 import {
@@ -31,6 +30,7 @@ import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
 import { imageVariantUrl, type ImageRef } from '~/lib/images'
 import { formatRupees } from '~/lib/money'
+import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
@@ -75,12 +75,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const categories = await listCategories(db)
   const requestedCategory = url.searchParams.get('category') ?? ''
   const category = categories.includes(requestedCategory) ? requestedCategory : ''
-  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const confirmId = url.searchParams.get('confirmDelete')
 
   const [stats, result, toConfirm, { flash, headers }] = await Promise.all([
     productStats(db),
-    listProductsPage(db, { search, category, page }),
+    listProductsPage(db, { search, category, page: pageParam(url) }),
     confirmId ? getProductById(db, confirmId) : null,
     readFlash(request),
   ])
@@ -96,12 +95,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       stats,
       categories,
       filters: { search, category },
-      page: {
-        number: result.page,
-        count: result.pageCount,
-        size: result.pageSize,
-        total: result.total,
-      },
+      page: pageView(result, result.total),
       products: result.items.map((item, index) => ({
         ...item,
         image: images[index] ?? null,
@@ -374,150 +368,137 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         </ConfirmPanel>
       ) : null}
 
-      <section
-        aria-label="Products"
-        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      <ListSection
+        label="Products"
+        path={LIST_PATH}
+        page={page}
+        noun={{ one: 'product', many: 'products' }}
+        pageHref={(n) => listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })}
+        empty={{
+          icon: Package,
+          title: PRODUCT_MESSAGES.noProducts,
+          text: filtered
+            ? 'No product matches this search and category. Try other words or all categories.'
+            : 'Your catalogue is empty. Add your first product to start selling.',
+          action: filtered ? null : <AddProductLink />,
+        }}
+        filters={
+          <FilterForm action={LIST_PATH} breakpoint="sm" filtered={filtered}>
+            <SearchField
+              id="product-search"
+              label="Search by title"
+              value={filters.search}
+              maxLength={SEARCH_MAX}
+              placeholder="Search products..."
+            />
+            <SelectField
+              id="product-category"
+              label="Category"
+              name="category"
+              value={filters.category}
+              allLabel="All Categories"
+              options={categories.map((name) => ({ value: name, label: name }))}
+            />
+          </FilterForm>
+        }
       >
-        <FilterForm action={LIST_PATH} breakpoint="sm" filtered={filtered}>
-          <SearchField
-            id="product-search"
-            label="Search by title"
-            value={filters.search}
-            maxLength={SEARCH_MAX}
-            placeholder="Search products..."
-          />
-          <SelectField
-            id="product-category"
-            label="Category"
-            name="category"
-            value={filters.category}
-            allLabel="All Categories"
-            options={categories.map((name) => ({ value: name, label: name }))}
-          />
-        </FilterForm>
+        <ListTable
+          caption="Products, newest first"
+          shownFrom="xl"
+          columns={[
+            { label: 'Product' },
+            { label: 'ID' },
+            { label: 'Category' },
+            { label: 'Price', align: 'right' },
+            { label: 'Reviews', align: 'right' },
+            { label: 'Rating', align: 'right' },
+            { label: 'Status' },
+            { label: 'Actions', align: 'right' },
+          ]}
+        >
+          {products.map((product) => (
+            <ListRow key={product.id}>
+              <RowHeader>
+                <div className="flex min-w-48 max-w-72 items-center gap-3">
+                  <Thumbnail image={product.image} className="w-14 shrink-0" />
+                  <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                    {product.title}
+                  </p>
+                </div>
+              </RowHeader>
+              <td className="px-2 py-3">
+                <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
+                  {product.id.slice(0, 6)}…
+                </code>
+              </td>
+              <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
+                {product.category}
+              </td>
+              <td className="whitespace-nowrap px-2 py-3 text-right">
+                <span className="font-semibold text-slate-950 dark:text-white">
+                  {formatRupees(product.price)}
+                </span>
+                {product.originalPrice > product.price ? (
+                  <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
+                    {formatRupees(product.originalPrice)}
+                  </span>
+                ) : null}
+              </td>
+              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                {number.format(product.reviews)}
+              </td>
+              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                {rating.format(product.rating)}
+              </td>
+              <td className="px-2 py-3">
+                <StatusBadge inStock={product.inStock} />
+                <DeliveryNote product={product} />
+              </td>
+              <td className="py-3 pl-2 pr-4">
+                <RowActions product={product} returnTo={returnTo} compact />
+              </td>
+            </ListRow>
+          ))}
+        </ListTable>
 
-        <ListRange path={LIST_PATH} page={page} noun={{ one: 'product', many: 'products' }} />
-
-        {products.length === 0 ? (
-          <EmptyState
-            icon={Package}
-            title={PRODUCT_MESSAGES.noProducts}
-            action={filtered ? null : <AddProductLink />}
-          >
-            {filtered
-              ? 'No product matches this search and category. Try other words or all categories.'
-              : 'Your catalogue is empty. Add your first product to start selling.'}
-          </EmptyState>
-        ) : (
-          <>
-            <ListTable
-              caption="Products, newest first"
-              shownFrom="xl"
-              columns={[
-                { label: 'Product' },
-                { label: 'ID' },
-                { label: 'Category' },
-                { label: 'Price', align: 'right' },
-                { label: 'Reviews', align: 'right' },
-                { label: 'Rating', align: 'right' },
-                { label: 'Status' },
-                { label: 'Actions', align: 'right' },
-              ]}
-            >
-              {products.map((product) => (
-                <tr key={product.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-                  <th scope="row" className="py-3 pl-4 pr-2 font-normal">
-                    <div className="flex min-w-48 max-w-72 items-center gap-3">
-                      <Thumbnail image={product.image} className="w-14 shrink-0" />
-                      <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
-                        {product.title}
-                      </p>
-                    </div>
-                  </th>
-                  <td className="px-2 py-3">
-                    <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
-                      {product.id.slice(0, 6)}…
-                    </code>
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
-                    {product.category}
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-3 text-right">
+        <ul
+          className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"
+          aria-label="Products, newest first"
+        >
+          {products.map((product) => (
+            <li key={product.id} className="space-y-3 bg-white p-4 dark:bg-slate-900">
+              <div className="flex gap-3">
+                <Thumbnail image={product.image} className="w-24 shrink-0" />
+                <div className="min-w-0 flex-1">
+                  <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                    {product.title}
+                  </h2>
+                  <p className="text-xs text-slate-500 dark:text-slate-400">
+                    {product.category} ·{' '}
+                    <span title={product.id}>ID {product.id.slice(0, 8)}…</span>
+                  </p>
+                  <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                     <span className="font-semibold text-slate-950 dark:text-white">
                       {formatRupees(product.price)}
                     </span>
-                    {product.originalPrice > product.price ? (
-                      <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
-                        {formatRupees(product.originalPrice)}
-                      </span>
-                    ) : null}
-                  </td>
-                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                    {number.format(product.reviews)}
-                  </td>
-                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                    {rating.format(product.rating)}
-                  </td>
-                  <td className="px-2 py-3">
+                    <span className="inline-flex items-center gap-1 text-slate-600 dark:text-slate-300">
+                      <Star aria-hidden="true" className="size-3.5 fill-amber-400 text-amber-400" />
+                      {rating.format(product.rating)}
+                      <span className="sr-only"> rating,</span> ({number.format(product.reviews)}{' '}
+                      reviews)
+                    </span>
                     <StatusBadge inStock={product.inStock} />
-                    <DeliveryNote product={product} />
-                  </td>
-                  <td className="py-3 pl-2 pr-4">
-                    <RowActions product={product} returnTo={returnTo} compact />
-                  </td>
-                </tr>
-              ))}
-            </ListTable>
-
-            <ul
-              className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"
-              aria-label="Products, newest first"
-            >
-              {products.map((product) => (
-                <li key={product.id} className="space-y-3 bg-white p-4 dark:bg-slate-900">
-                  <div className="flex gap-3">
-                    <Thumbnail image={product.image} className="w-24 shrink-0" />
-                    <div className="min-w-0 flex-1">
-                      <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
-                        {product.title}
-                      </h2>
-                      <p className="text-xs text-slate-500 dark:text-slate-400">
-                        {product.category} ·{' '}
-                        <span title={product.id}>ID {product.id.slice(0, 8)}…</span>
-                      </p>
-                      <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                        <span className="font-semibold text-slate-950 dark:text-white">
-                          {formatRupees(product.price)}
-                        </span>
-                        <span className="inline-flex items-center gap-1 text-slate-600 dark:text-slate-300">
-                          <Star
-                            aria-hidden="true"
-                            className="size-3.5 fill-amber-400 text-amber-400"
-                          />
-                          {rating.format(product.rating)}
-                          <span className="sr-only"> rating,</span> (
-                          {number.format(product.reviews)} reviews)
-                        </span>
-                        <StatusBadge inStock={product.inStock} />
-                        <span className="basis-full">
-                          <DeliveryNote product={product} />
-                        </span>
-                      </div>
-                    </div>
+                    <span className="basis-full">
+                      <DeliveryNote product={product} />
+                    </span>
                   </div>
-                  <RowActions product={product} returnTo={returnTo} compact={false} />
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-
-        <ListPagination
-          page={page.number}
-          pageCount={page.count}
-          href={(n) => listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })}
-        />
-      </section>
+                </div>
+              </div>
+              <RowActions product={product} returnTo={returnTo} compact={false} />
+            </li>
+          ))}
+        </ul>
+      </ListSection>
     </div>
   )
 }

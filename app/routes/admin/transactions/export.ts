@@ -1,55 +1,36 @@
-import { exportTransactions } from '~/data/transactions.server'
-import { getSiteSettings } from '~/data/settings.server'
-import { services } from '~/lib/app-context.server'
-import { csvDownload } from '~/lib/csv.server'
-import { shopDateTime } from '~/lib/date-format'
+import { exportTransactions, type TransactionRow } from '~/data/transactions.server'
 import { paiseToDecimalText } from '~/lib/money'
-import { isoDate, localDateOf } from '~/lib/shop-time'
 import { TRANSACTION_STATUS_LABELS } from '~/lib/transaction-status'
 import { requirePermission } from '~/services/permissions.server'
+import { listExport, type ExportColumn } from '../list-export.server'
 import { toQueryFilter, transactionFilterFromUrl } from './filters'
 import type { Route } from './+types/export'
 
 /**
  * GET /admin/transactions/export?q=&status=&gateway=&from=&to=: the attempts the list shows
- * (same filters, every page) as `transactions-{YYYY-MM-DD}.csv`, streamed from the database by
- * app/lib/csv.server.ts (RFC 4180, formula-like cells neutralised). Amounts are rupees with two
- * decimals; dates en-IN in the shop's time zone.
+ * (same filters, every page) as `transactions-{YYYY-MM-DD}.csv`
+ * (app/routes/admin/list-export.server.ts; formula-like cells neutralised). Amounts are rupees
+ * with two decimals; dates en-IN in the shop's time zone.
  */
-export const TRANSACTION_EXPORT_COLUMNS = [
-  'Order ID',
-  'Customer Name',
-  'Email',
-  'Phone',
-  'Product',
-  'Amount',
-  'Status',
-  'Gateway',
-  'Transaction ID',
-  'Date',
-] as const
+const COLUMNS: ReadonlyArray<ExportColumn<TransactionRow>> = [
+  ['Order ID', (row) => row.orderId],
+  ['Customer Name', (row) => row.customerName],
+  ['Email', (row) => row.customerEmail],
+  ['Phone', (row) => row.customerPhone],
+  ['Product', (row) => row.productName],
+  ['Amount', (row) => paiseToDecimalText(row.amount)],
+  ['Status', (row) => TRANSACTION_STATUS_LABELS[row.status]],
+  ['Gateway', (row) => row.gateway],
+  ['Transaction ID', (row) => row.gatewayTxnId ?? ''],
+  ['Date', (row, date) => date.format(new Date(row.createdAt))],
+]
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
-  const { db } = services()
-  const { timezone } = await getSiteSettings(db)
-  const filter = toQueryFilter(transactionFilterFromUrl(new URL(request.url)), timezone)
-  const date = shopDateTime(timezone)
-  return csvDownload({
-    filename: `transactions-${isoDate(localDateOf(new Date(), timezone))}.csv`,
-    header: TRANSACTION_EXPORT_COLUMNS,
-    rows: exportTransactions(db, filter),
-    toCells: (row) => [
-      row.orderId,
-      row.customerName,
-      row.customerEmail,
-      row.customerPhone,
-      row.productName,
-      paiseToDecimalText(row.amount),
-      TRANSACTION_STATUS_LABELS[row.status],
-      row.gateway,
-      row.gatewayTxnId ?? '',
-      date.format(new Date(row.createdAt)),
-    ],
+  const filter = transactionFilterFromUrl(new URL(request.url))
+  return listExport({
+    name: 'transactions',
+    columns: COLUMNS,
+    rows: (db, timezone) => exportTransactions(db, toQueryFilter(filter, timezone)),
   })
 }

@@ -113,41 +113,100 @@ function useDialogState(failure: object | null, flashId: string | undefined) {
   return [open, setOpen] as const
 }
 
-function EditUserDialog({
-  user,
-  actionData,
-  flashId,
-}: {
+interface DialogProps {
   user: PageUser
   actionData: UserActionData | undefined
   flashId: string | undefined
+}
+
+/**
+ * One of the page's forms in a dialog: the button that opens it, the title and what it does,
+ * the form posted with its `intent` (its errors first), and Cancel beside the submit button.
+ */
+function IntentFormDialog<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
+  intent,
+  schema,
+  formId,
+  defaultValue,
+  actionData,
+  flashId,
+  icon: Icon,
+  label,
+  submitLabel,
+  description,
+  contentClassName,
+  children,
+}: Omit<DialogProps, 'user'> & {
+  intent: UserActionIntent
+  schema: Schema
+  /** A new id per version of the user, so the form starts over from the saved values. */
+  formId: string
+  defaultValue?: Record<string, unknown>
+  icon: typeof Pencil
+  /** The button's text and the dialog's title. */
+  label: string
+  /** The submit button's text where it is not the label. */
+  submitLabel?: string
+  description: ReactNode
+  contentClassName?: string
+  children: (fields: ReturnType<typeof useAppForm<Schema>>[1]) => ReactNode
 }) {
-  const lastResult = errorOf(actionData, 'update')
+  const lastResult = errorOf(actionData, intent)
   const [open, setOpen] = useDialogState(lastResult, flashId)
   const navigation = useNavigation()
   const [form, fields] = useAppForm({
-    schema: editUserSchema,
-    id: `edit-user-${user.version}`,
+    schema,
+    id: formId,
     lastResult,
-    defaultValue: { intent: 'update', name: user.name, role: user.role, status: user.status },
+    defaultValue: { intent, ...defaultValue },
   })
-  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'update'
+  const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
   return (
     <Dialog open={open} onOpenChange={setOpen}>
       <DialogTrigger asChild>
         <Button variant="secondary" size="sm">
-          <Pencil aria-hidden="true" className="size-4" />
-          Edit User
+          <Icon aria-hidden="true" className="size-4" />
+          {label}
         </Button>
       </DialogTrigger>
-      <DialogContent className="max-h-[calc(100dvh-2rem)] overflow-y-auto">
-        <DialogTitle>Edit User</DialogTitle>
-        <DialogDescription>
-          Change the name, role, status and permissions of this account.
-        </DialogDescription>
+      <DialogContent className={contentClassName}>
+        <DialogTitle>{label}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
         <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-          <input type="hidden" name="intent" value="update" />
+          <input type="hidden" name="intent" value={intent} />
           <FormErrors id={form.errorId} errors={form.errors} />
+          {children(fields)}
+          <div className="flex justify-end gap-2">
+            <DialogClose asChild>
+              <Button variant="secondary">Cancel</Button>
+            </DialogClose>
+            <Button type="submit" pending={busy} pendingLabel="Saving...">
+              {submitLabel ?? label}
+            </Button>
+          </div>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+function EditUserDialog({ user, actionData, flashId }: DialogProps) {
+  return (
+    <IntentFormDialog
+      intent="update"
+      schema={editUserSchema}
+      formId={`edit-user-${user.version}`}
+      defaultValue={{ name: user.name, role: user.role, status: user.status }}
+      actionData={actionData}
+      flashId={flashId}
+      icon={Pencil}
+      label="Edit User"
+      submitLabel="Save Changes"
+      description="Change the name, role, status and permissions of this account."
+      contentClassName="max-h-[calc(100dvh-2rem)] overflow-y-auto"
+    >
+      {(fields) => (
+        <>
           <Field label="Email" id="edit-user-email" hint={USER_ADMIN_MESSAGES.emailReadOnly}>
             {(control) => <Input {...control} value={user.email} readOnly disabled />}
           </Field>
@@ -184,57 +243,31 @@ function EditUserDialog({
               {USER_ADMIN_MESSAGES.listedAdmin}.
             </p>
           ) : null}
-          <div className="flex justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" pending={busy} pendingLabel="Saving...">
-              Save Changes
-            </Button>
-          </div>
-        </Form>
-      </DialogContent>
-    </Dialog>
+        </>
+      )}
+    </IntentFormDialog>
   )
 }
 
-function ResetPasswordDialog({
-  user,
-  actionData,
-  flashId,
-}: {
-  user: PageUser
-  actionData: UserActionData | undefined
-  flashId: string | undefined
-}) {
-  const lastResult = errorOf(actionData, 'reset-password')
-  const [open, setOpen] = useDialogState(lastResult, flashId)
-  const navigation = useNavigation()
-  const [form, fields] = useAppForm({
-    schema: resetPasswordSchema,
-    id: `reset-password-${user.id}`,
-    lastResult,
-    defaultValue: { intent: 'reset-password' },
-  })
-  const busy =
-    navigation.state === 'submitting' && navigation.formData?.get('intent') === 'reset-password'
+function ResetPasswordDialog({ user, actionData, flashId }: DialogProps) {
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="secondary" size="sm">
-          <KeyRound aria-hidden="true" className="size-4" />
-          Reset Password
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogTitle>Reset Password</DialogTitle>
-        <DialogDescription>
+    <IntentFormDialog
+      intent="reset-password"
+      schema={resetPasswordSchema}
+      formId={`reset-password-${user.id}`}
+      actionData={actionData}
+      flashId={flashId}
+      icon={KeyRound}
+      label="Reset Password"
+      description={
+        <>
           Set a new password for {user.name || user.email}. They are signed out everywhere and told
           by e-mail that it changed.
-        </DialogDescription>
-        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-          <input type="hidden" name="intent" value="reset-password" />
-          <FormErrors id={form.errorId} errors={form.errors} />
+        </>
+      }
+    >
+      {(fields) => (
+        <>
           <TextField
             label="New password"
             field={fields.password}
@@ -247,17 +280,9 @@ function ResetPasswordDialog({
             type="password"
             autoComplete="new-password"
           />
-          <div className="flex justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" pending={busy} pendingLabel="Saving...">
-              Reset Password
-            </Button>
-          </div>
-        </Form>
-      </DialogContent>
-    </Dialog>
+        </>
+      )}
+    </IntentFormDialog>
   )
 }
 

@@ -6,11 +6,18 @@ import UserX from 'lucide-react/icons/user-x'
 import Users from 'lucide-react/icons/users'
 import { Link } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import { EmptyState } from '~/components/admin/empty-state'
-import { FilterForm, ListRange, SearchField, SelectField } from '~/components/admin/list-filters'
+import {
+  AmountCell,
+  CardTop,
+  DateCell,
+  ListCards,
+  ListRow,
+  ListSection,
+  RowHeader,
+} from '~/components/admin/admin-list'
+import { FilterForm, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { PageHeader } from '~/components/admin/page-header'
-import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import { accountPageMeta } from '~/components/auth/messages'
 import { getSiteSettings } from '~/data/settings.server'
@@ -19,6 +26,7 @@ import { effectiveAccess, isVerifiedListedAdmin } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
+import { pageParam, pageView } from '~/lib/paginate'
 import { startOfMonthIn } from '~/lib/shop-month'
 import { requirePermission } from '~/services/permissions.server'
 import {
@@ -44,7 +52,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
   const url = new URL(request.url)
   const filter = userFilterFromUrl(url)
-  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const settings = await getSiteSettings(db)
   const [stats, result] = await Promise.all([
     userStats(db, startOfMonthIn(new Date(), settings.timezone)),
@@ -52,7 +59,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       search: filter.search,
       status: filter.status ?? undefined,
       role: filter.role ?? undefined,
-      page,
+      page: pageParam(url),
     }),
   ])
   const date = shopDateTime(settings.timezone)
@@ -66,12 +73,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       admins: count.format(stats.admins),
       newThisMonth: count.format(stats.newThisMonth),
     },
-    page: {
-      number: result.page,
-      count: result.pageCount,
-      size: result.pageSize,
-      total: result.total,
-    },
+    page: pageView(result, result.total),
     users: result.users.map((user) => ({
       id: user.id,
       name: user.name,
@@ -84,6 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       lastActiveAt: user.lastActiveAt,
       lastActive: user.lastActiveAt ? date.format(new Date(user.lastActiveAt)) : null,
       orders: count.format(user.orderCount),
+      ordersWord: user.orderCount === 1 ? 'order' : 'orders',
       spent: formatRupees(user.totalSpent),
     })),
   }
@@ -152,133 +155,117 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         <StatCard label="New this month" value={stats.newThisMonth} icon={UserPlus} />
       </ul>
 
-      <section
-        aria-label="Users"
-        className="rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
-      >
-        <FilterForm action={USERS_PATH} breakpoint="lg" filtered={filtered}>
-          <SearchField
-            id="user-search"
-            label="Search by name or email"
-            value={filter.search}
-            maxLength={USER_SEARCH_MAX}
-            placeholder="Name or e-mail"
-          />
-          <SelectField
-            id="user-status"
-            label="Status"
-            name="status"
-            value={filter.status ?? ''}
-            allLabel="All statuses"
-            options={USER_STATUS_VALUES.map((status) => ({
-              value: status,
-              label: STATUS_LABELS[status],
-            }))}
-          />
-          <SelectField
-            id="user-role"
-            label="Role"
-            name="role"
-            value={filter.role ?? ''}
-            allLabel="All roles"
-            options={[
-              { value: 'user', label: 'User' },
-              { value: 'admin', label: 'Admin' },
-            ]}
-          />
-        </FilterForm>
-
-        <ListRange path={USERS_PATH} page={page} noun={{ one: 'user', many: 'users' }} />
-
-        {users.length === 0 ? (
-          <EmptyState icon={Users} title="No Users Found">
-            {filtered
-              ? 'No user matches these filters. Try other words or all statuses and roles.'
-              : 'Users appear here as soon as someone signs up.'}
-          </EmptyState>
-        ) : (
-          <>
-            <ListTable
-              caption="Users, newest first"
-              shownFrom="xl"
-              columns={[
-                { label: 'User' },
-                { label: 'Role' },
-                { label: 'Status' },
-                { label: 'Orders', align: 'right' },
-                { label: 'Total spent', align: 'right' },
-                { label: 'Joined' },
-                { label: 'Last active' },
+      <ListSection
+        label="Users"
+        path={USERS_PATH}
+        page={page}
+        noun={{ one: 'user', many: 'users' }}
+        pageHref={(n) => `${USERS_PATH}${userFilterQuery(filter, n)}`}
+        empty={{
+          icon: Users,
+          title: 'No Users Found',
+          text: filtered
+            ? 'No user matches these filters. Try other words or all statuses and roles.'
+            : 'Users appear here as soon as someone signs up.',
+        }}
+        filters={
+          <FilterForm action={USERS_PATH} breakpoint="lg" filtered={filtered}>
+            <SearchField
+              id="user-search"
+              label="Search by name or email"
+              value={filter.search}
+              maxLength={USER_SEARCH_MAX}
+              placeholder="Name or e-mail"
+            />
+            <SelectField
+              id="user-status"
+              label="Status"
+              name="status"
+              value={filter.status ?? ''}
+              allLabel="All statuses"
+              options={USER_STATUS_VALUES.map((status) => ({
+                value: status,
+                label: STATUS_LABELS[status],
+              }))}
+            />
+            <SelectField
+              id="user-role"
+              label="Role"
+              name="role"
+              value={filter.role ?? ''}
+              allLabel="All roles"
+              options={[
+                { value: 'user', label: 'User' },
+                { value: 'admin', label: 'Admin' },
               ]}
-            >
-              {users.map((user) => (
-                <tr key={user.id} className="hover:bg-slate-50 dark:hover:bg-slate-800/50">
-                  <th scope="row" className="py-3 pl-4 pr-2 text-left font-normal">
-                    <UserLink user={user} />
-                    <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
-                      {user.email}
-                    </span>
-                  </th>
-                  <td className="px-2 py-3">
-                    <RoleBadge user={user} />
-                  </td>
-                  <td className="px-2 py-3">
-                    <StatusBadge status={user.status} />
-                  </td>
-                  <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                    {user.orders}
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-3 text-right font-semibold tabular-nums text-slate-950 dark:text-white">
-                    {user.spent}
-                  </td>
-                  <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
-                    <time dateTime={user.createdAt}>{user.joined}</time>
-                  </td>
-                  <td className="whitespace-nowrap py-3 pl-2 pr-4 text-slate-700 dark:text-slate-300">
-                    <LastActive user={user} />
-                  </td>
-                </tr>
-              ))}
-            </ListTable>
+            />
+          </FilterForm>
+        }
+      >
+        <ListTable
+          caption="Users, newest first"
+          shownFrom="xl"
+          columns={[
+            { label: 'User' },
+            { label: 'Role' },
+            { label: 'Status' },
+            { label: 'Orders', align: 'right' },
+            { label: 'Total spent', align: 'right' },
+            { label: 'Joined' },
+            { label: 'Last active' },
+          ]}
+        >
+          {users.map((user) => (
+            <ListRow key={user.id}>
+              <RowHeader>
+                <UserLink user={user} />
+                <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
+                  {user.email}
+                </span>
+              </RowHeader>
+              <td className="px-2 py-3">
+                <RoleBadge user={user} />
+              </td>
+              <td className="px-2 py-3">
+                <StatusBadge status={user.status} />
+              </td>
+              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
+                {user.orders}
+              </td>
+              <AmountCell>{user.spent}</AmountCell>
+              <DateCell at={user.createdAt}>{user.joined}</DateCell>
+              <td className="whitespace-nowrap py-3 pl-2 pr-4 text-slate-700 dark:text-slate-300">
+                <LastActive user={user} />
+              </td>
+            </ListRow>
+          ))}
+        </ListTable>
 
-            <ul
-              aria-label="Users, newest first"
-              className="divide-y divide-slate-100 xl:hidden dark:divide-slate-800"
-            >
-              {users.map((user) => (
-                <li key={user.id} className="p-4">
-                  <div className="flex items-start justify-between gap-3">
-                    <div className="min-w-0">
-                      <UserLink user={user} />
-                      <p className="truncate text-sm text-slate-600 dark:text-slate-300">
-                        {user.email}
-                      </p>
-                    </div>
-                    <span className="shrink-0 font-semibold tabular-nums text-slate-950 dark:text-white">
-                      {user.spent}
-                    </span>
-                  </div>
-                  <div className="mt-2 flex flex-wrap items-center gap-1">
-                    <RoleBadge user={user} />
-                    <StatusBadge status={user.status} />
-                  </div>
-                  <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-                    {user.orders} orders · Joined{' '}
-                    <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
-                    <LastActive user={user} />
+        <ListCards label="Users, newest first">
+          {users.map((user) => (
+            <li key={user.id} className="p-4">
+              <CardTop
+                title={<UserLink user={user} />}
+                detail={
+                  <p className="truncate text-sm text-slate-600 dark:text-slate-300">
+                    {user.email}
                   </p>
-                </li>
-              ))}
-            </ul>
-          </>
-        )}
-
-        <ListPagination
-          page={page.number}
-          pageCount={page.count}
-          href={(n) => `${USERS_PATH}${userFilterQuery(filter, n)}`}
-        />
-      </section>
+                }
+                amount={user.spent}
+              />
+              <div className="mt-2 flex flex-wrap items-center gap-1">
+                <RoleBadge user={user} />
+                <StatusBadge status={user.status} />
+              </div>
+              <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+                {user.orders} {user.ordersWord} · Joined{' '}
+                <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
+                <LastActive user={user} />
+              </p>
+            </li>
+          ))}
+        </ListCards>
+      </ListSection>
     </div>
   )
 }

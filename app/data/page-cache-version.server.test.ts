@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../tests/helpers/db'
+import { makeCustomer, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
+import { readPageCacheVersion } from './page-cache-version.server'
+import { deleteProduct, updateProduct, type Product } from './product.server'
+import { setMarker, updateSiteSettings } from './settings.server'
+import { revokeStockItem } from './stock.server'
+import { importStock } from '~/services/fulfilment.server'
+
+const APP_SECRET = 's'.repeat(64)
+const keys = (from: number, count: number) => Array.from({ length: count }, (_, i) => `PCV-${from + i}`)
+
+const t = fileTestDb()
+
+/** Whether running `change` raised the version. */
+async function bumps(change: () => Promise<unknown>): Promise<boolean> {
+  const before = await readPageCacheVersion(t.db)
+  await change()
+  return (await readPageCacheVersion(t.db)) > before
+}
+
+describe('page cache version', () => {
+  it('goes up when a product is created, edited or deleted', async () => {
+    let product: Product | undefined
+    expect(await bumps(async () => (product = await makeProduct(t.db)))).toBe(true)
+    const { id, ...input } = product!
+    expect(await bumps(() => updateProduct(t.db, id, { ...input, price: 12_300 }))).toBe(true)
+    expect(await bumps(() => deleteProduct(t.db, id))).toBe(true)
+  })
+
+  it('goes up on a settings change but not on an internal marker', async () => {
+    expect(await bumps(() => updateSiteSettings(t.db, { siteName: 'Cache Test Shop' }))).toBe(true)
+    expect(await bumps(() => setMarker(t.db, 'marker.pageCacheTest', 'x'))).toBe(false)
+  })
+
+  it('goes up when a user who may have reviewed changes name, not on other user changes', async () => {
+    const user = await makeCustomer(t.db)
+    expect(await bumps(() => t.db.updateTable('user').set({ name: 'Renamed Buyer' }).where('id', '=', user.id).execute())).toBe(true)
+    expect(await bumps(() => t.db.updateTable('user').set({ lastActiveAt: new Date().toISOString() }).where('id', '=', user.id).execute())).toBe(false)
+  })
+
+  it('goes up on stock only when the shown stock state can change', async () => {
+    // 30 items: plenty, the page shows no count.
+    const product = await makeStockedProduct(t.db, APP_SECRET, keys(0, 30))
+    // A sale out of plenty changes nothing the storefront shows.
+    expect(await bumps(() => makePaidOrder(t.db, product.id))).toBe(false)
+    const items = await t.db
+      .selectFrom('stockItem')
+      .select('id')
+      .where('productId', '=', product.id)
+      .where('status', '=', 'available')
+      .orderBy('createdAt')
+      .execute()
+    expect(items).toHaveLength(29)
+    // Down to 12 left: still plenty.
+    for (const item of items.slice(0, 17)) {
+      expect(await bumps(() => revokeStockItem(t.db, { itemId: item.id, productId: product.id }))).toBe(false)
+    }
+    // 11 and fewer: "Only N left" may change with each sale, and the last one makes it Out of Stock.
+    expect(await bumps(() => revokeStockItem(t.db, { itemId: items[17]!.id, productId: product.id }))).toBe(true)
+    expect(await bumps(() => makePaidOrder(t.db, product.id))).toBe(true)
+    // Stock arriving for a product with few items left shows again.
+    expect(
+      await bumps(() => importStock(t.db, { productId: product.id, content: keys(100, 3).join('\n'), format: 'lines', appSecret: APP_SECRET })),
+    ).toBe(true)
+  })
+})

@@ -1,0 +1,141 @@
+import crypto from 'node:crypto'
+import http, { type IncomingMessage, type ServerResponse } from 'node:http'
+import process from 'node:process'
+import { escapeHtml, HttpError, sendText } from './paytm/http'
+
+/**
+ * What the gateway simulators (Paytm, Razorpay, PhonePe) share: the handler shape the shop's
+ * server mounts, random ids, the payment page's frame and styles, and running one on its own
+ * port (`npm run simulator:<gateway>`).
+ */
+
+export type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void
+
+/**
+ * A simulator's request handler as the shop's server mounts it: what `handle` does not answer
+ * goes to `next` (or 404 on its own port); an HttpError is answered with its status, anything
+ * else thrown goes to `next` (or 500).
+ */
+export function nodeHandler(
+  handle: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>,
+): NodeHandler {
+  return (req, res, next) => {
+    handle(req, res)
+      .then((handled) => {
+        if (handled) return
+        if (next) next()
+        else sendText(res, 404, 'Not found')
+      })
+      .catch((err: unknown) => {
+        if (err instanceof HttpError) sendText(res, err.status, err.message)
+        else if (next) next(err)
+        else sendText(res, 500, 'Simulator error')
+      })
+  }
+}
+
+/** `length` characters picked at random from `alphabet`. */
+export function randomFrom(alphabet: string, length: number): string {
+  return [...crypto.randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('')
+}
+
+/** A gateway's colours: the CSS custom properties of its page, in light and in dark mode. */
+export interface PageTheme {
+  light: string
+  dark: string
+}
+
+function pageStyles(theme: PageTheme): string {
+  return `
+:root { color-scheme: light dark; ${theme.light} }
+@media (prefers-color-scheme: dark) { :root { ${theme.dark} } }
+* { box-sizing: border-box; }
+body { margin:0; font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif; background:var(--bg); color:var(--text); }
+.banner { margin:0; padding:.6rem 1rem; text-align:center; font-weight:600; background:var(--banner-bg); color:var(--banner-text); }
+main { max-width:28rem; margin:1.5rem auto; padding:0 1rem; }
+.card { background:var(--card); border:1px solid var(--border); border-radius:.75rem; padding:1.25rem; }
+h1 { font-size:1.25rem; margin:0 0 1rem; }
+dl { display:grid; grid-template-columns:auto 1fr; gap:.35rem 1rem; margin:0 0 1.25rem; }
+dt { color:var(--muted); } dd { margin:0; text-align:right; overflow-wrap:anywhere; }
+.actions { display:grid; gap:.6rem; }
+button { font:inherit; font-weight:600; min-height:44px; padding:.6rem 1rem; border-radius:.5rem; border:1px solid var(--border);
+  background:transparent; color:var(--text); cursor:pointer; }
+button.primary { background:var(--accent); border-color:var(--accent); color:var(--accent-text); }
+button.danger { color:var(--bad); border-color:currentColor; }
+button:focus-visible { outline:3px solid var(--focus); outline-offset:2px; }
+.bad { color:var(--bad); }
+`
+}
+
+/** A simulator's page: its test-mode banner above a card holding `content`. */
+export function simulatorPage(
+  theme: PageTheme,
+  banner: string,
+  title: string,
+  nonce: string,
+  content: string,
+): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex"><title>${escapeHtml(title)}</title><style nonce="${nonce}">${pageStyles(theme)}</style></head>
+<body><p class="banner" role="note">${escapeHtml(banner)}</p><main><div class="card">
+${content}
+</div></main></body></html>`
+}
+
+/** Stops a standalone simulator that cannot start, saying why. */
+export function standaloneFailure(name: string): (message: string) => never {
+  return (message) => {
+    console.error(`${name} simulator cannot start: ${message}`)
+    process.exit(1)
+  }
+}
+
+/** SIM_PORT (or the gateway's usual port) and SIM_HOST (127.0.0.1 unless set). */
+export function standaloneAddress(
+  name: string,
+  defaultPort: number,
+): { port: number; host: string } {
+  const port = Number(process.env.SIM_PORT || defaultPort)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    standaloneFailure(name)('SIM_PORT must be a port number')
+  return { port, host: process.env.SIM_HOST || '127.0.0.1' }
+}
+
+/**
+ * Serves a simulator on its own port until SIGINT or SIGTERM; `describe` gets the address it
+ * listens at for the start-up line.
+ */
+export function serveStandalone(
+  name: string,
+  handler: NodeHandler,
+  address: { port: number; host: string },
+  describe: (url: string) => string,
+): void {
+  const fail = standaloneFailure(name)
+  const { port, host } = address
+  const server = http.createServer(handler)
+  // Benchmarks open many short connections; keep-alive lets them be reused.
+  server.keepAliveTimeout = 65_000
+  server.once('error', (error: NodeJS.ErrnoException) =>
+    fail(
+      error.code === 'EADDRINUSE' ? `port ${port} is already in use (set SIM_PORT)` : error.message,
+    ),
+  )
+  server.listen(port, host, () => {
+    const bound = server.address()
+    const actualPort = typeof bound === 'object' && bound ? bound.port : port
+    const shownHost = host.includes(':') ? `[${host}]` : host
+    console.log(describe(`http://${shownHost}:${actualPort}`))
+  })
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      server.close(() => process.exit(0))
+      server.closeAllConnections()
+    })
+  }
+}

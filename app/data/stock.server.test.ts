@@ -272,6 +272,31 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect((await getOrder(t.db, orders[0]!))?.status).toBe('delivered')
   })
 
+  it('delivers the orders another filler held while it found no stock: the import waits for them, it does not skip them', async () => {
+    const product = await stockProduct()
+    const orders = await paidOrders(product.id, 3)
+    for (const id of orders) await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id }))
+    // The shop's periodic filler claims the waiting orders and looks for stock before the import's
+    // items are committed: it finds none and holds the orders until its transaction ends.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    let claimed = () => {}
+    const holding = new Promise<void>((resolve) => (claimed = resolve))
+    const periodic = wide.transaction().execute(async (trx) => {
+      await trx.updateTable('order').set((eb) => ({ updatedAt: eb.ref('updatedAt') })).where('id', 'in', orders).execute()
+      claimed()
+      await released
+    })
+    await holding
+    const importing = importStock(wide, { productId: product.id, content: 'ONE\nTWO\nTHREE', format: 'lines', appSecret: APP_SECRET })
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    release()
+    await periodic
+    expect(await importing).toMatchObject({ added: 3, filled: 3 })
+    const statuses = await t.db.selectFrom('order').select('status').where('id', 'in', orders).execute()
+    expect(statuses.map((row) => row.status)).toEqual(['delivered', 'delivered', 'delivered'])
+  })
+
   it('delivers the shared secret of a shared product and leaves manual products paid', async () => {
     const shared = await makeProduct(t.db)
     await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-1' })

@@ -276,15 +276,13 @@ export async function fillAwaitingOrders(
         .orderBy('id')
         .limit(FILL_BATCH)
       // A no-op write claims the orders: it takes SQLite's write lock at once, and on
-      // PostgreSQL locks the rows so two fillers do not deliver one order twice.
+      // PostgreSQL locks the rows so two fillers do not deliver one order twice. It waits for
+      // rows another filler holds rather than skipping them: that filler may have looked for
+      // stock before this one's items were committed, found none and left the orders waiting.
       const claimed = await trx
         .updateTable('order')
         .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-        .where(
-          'id',
-          'in',
-          engineOf(trx) === 'postgres' ? waiting.forUpdate().skipLocked() : waiting,
-        )
+        .where('id', 'in', engineOf(trx) === 'postgres' ? waiting.forUpdate() : waiting)
         .where('status', '=', 'awaiting_stock')
         .returning(['id', 'createdAt'])
         .execute()

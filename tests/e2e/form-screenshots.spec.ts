@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from '@playwright/test'
-import { makeOrder } from '../factories'
+import { makeOrder, makeProduct, payOrder } from '../factories'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 
@@ -11,7 +11,6 @@ import { expect, gotoHydrated } from '../helpers/fixtures'
  * the directory in FORM_SCREENSHOTS; skipped without it (they are looked at, not compared).
  */
 const OWNER = { name: 'Form Owner', email: 'owner.forms@example.test', password: 'secret12' }
-const PRODUCT_SLUG = 'streamverse-premium-12-months'
 
 const { test, logIn } = adminTest(OWNER)
 
@@ -34,12 +33,9 @@ test('screenshots of every form', async ({ page, browser, app, db }) => {
   const dir = process.env.FORM_SCREENSHOTS!
   fs.mkdirSync(dir, { recursive: true })
 
-  const product = await db
-    .selectFrom('product')
-    .select(['id'])
-    .where('slug', '=', PRODUCT_SLUG)
-    .executeTakeFirstOrThrow()
-  const order = await makeOrder(db, product.id)
+  // A product delivered by hand: it sells without stock, and its paid order has every action.
+  const product = await makeProduct(db, { title: 'Form Screenshots Licence' })
+  const order = await payOrder(db, await makeOrder(db, product.id))
   const customer = await db
     .selectFrom('user')
     .select('id')
@@ -50,7 +46,7 @@ test('screenshots of every form', async ({ page, browser, app, db }) => {
     { name: 'login', url: '/login', signedOut: true, then: submit('Log in') },
     { name: 'signup', url: '/signup', signedOut: true, then: submit(/^(Sign up|Create account)/) },
     { name: 'forgot', url: '/forgot-password', signedOut: true, then: submit(/^Send/) },
-    { name: 'checkout', url: `/checkout/${PRODUCT_SLUG}`, signedOut: true, then: submit(/^Pay /) },
+    { name: 'checkout', url: `/checkout/${product.slug}`, signedOut: true, then: submit(/^Pay /) },
     { name: 'product', url: '/admin/products/add', then: submit('Create Product') },
     { name: 'stock', url: `/admin/products/${product.id}/stock`, then: submit('Import items') },
     { name: 'gateways', url: '/admin/gateways' },

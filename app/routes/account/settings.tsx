@@ -454,7 +454,7 @@ function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
           password={fields.password}
           confirmPassword={fields.confirmPassword}
         />
-        <Button type="submit" block className="sm:w-auto" pending={busy} pendingLabel="Saving…">
+        <Button type="submit" pending={busy} pendingLabel="Saving…">
           {loaderData.hasPassword ? 'Change password' : 'Set password'}
         </Button>
       </Form>

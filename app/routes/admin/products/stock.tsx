@@ -14,6 +14,7 @@ import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-rou
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
+import { ListCards } from '~/components/admin/admin-list'
 import { EmptyState } from '~/components/admin/empty-state'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
@@ -557,10 +558,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                 </tr>
               ))}
             </ListTable>
-            <ul
-              aria-label="Stock items, newest first"
-              className="divide-y divide-slate-100 lg:hidden dark:divide-slate-800"
-            >
+            <ListCards label="Stock items, newest first" hiddenFrom="lg">
               {list.items.map((item) => (
                 <li key={item.id} className="space-y-2 p-4">
                   <div className="flex items-start justify-between gap-3">
@@ -583,7 +581,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                   ) : null}
                 </li>
               ))}
-            </ul>
+            </ListCards>
           </>
         )}
 

@@ -62,10 +62,24 @@ export function ListSection({
   )
 }
 
+const HIDDEN_FROM = {
+  lg: 'divide-y divide-slate-100 lg:hidden dark:divide-slate-800',
+  xl: 'divide-y divide-slate-100 xl:hidden dark:divide-slate-800',
+}
+
 /** The phone layout of an admin list: one card per row, shown below the table's breakpoint. */
-export function ListCards({ label, children }: { label: string; children: ReactNode }) {
+export function ListCards({
+  label,
+  hiddenFrom = 'xl',
+  children,
+}: {
+  label: string
+  /** The ListTable's shownFrom. */
+  hiddenFrom?: keyof typeof HIDDEN_FROM
+  children: ReactNode
+}) {
   return (
-    <ul aria-label={label} className="divide-y divide-slate-100 xl:hidden dark:divide-slate-800">
+    <ul aria-label={label} className={HIDDEN_FROM[hiddenFrom]}>
       {children}
     </ul>
   )

@@ -126,6 +126,14 @@ export function SearchField({
   )
 }
 
+/** A SelectField's options: each value with its label (the value itself where there are none). */
+export function optionsOf<Value extends string>(
+  values: readonly Value[],
+  labels?: Readonly<Record<Value, string>>,
+): Array<{ value: Value; label: string }> {
+  return values.map((value) => ({ value, label: labels ? labels[value] : value }))
+}
+
 const SELECT_WIDTH: Record<Breakpoint, string> = { sm: 'sm:w-56', lg: 'lg:w-52' }
 
 /** A choice that applies at once; the first option is "all" (an empty value). */

@@ -1,7 +1,7 @@
 import History from 'lucide-react/icons/history'
 import { Form, Link } from 'react-router'
 import { ListSection } from '~/components/admin/admin-list'
-import { SelectField } from '~/components/admin/list-filters'
+import { optionsOf, SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
@@ -17,6 +17,7 @@ import { pageParam, pageView } from '~/lib/paginate'
 import { startOfDayIn } from '~/lib/shop-month'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/audit'
+import { listQuery } from './list-query'
 
 /**
  * /admin/audit (Can Manage Users): every change admins made in the back office (docs/audit.md),
@@ -122,17 +123,6 @@ export async function loader({ request }: Route.LoaderArgs) {
   }
 }
 
-function auditQuery(
-  filter: { actor: string; kind: string; from: string; to: string },
-  page: number,
-) {
-  const params = new URLSearchParams()
-  for (const [key, value] of Object.entries(filter)) if (value) params.set(key, value)
-  if (page > 1) params.set('page', String(page))
-  const query = params.toString()
-  return query ? `?${query}` : ''
-}
-
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { filter, errors, actors, page, entries } = loaderData
   const filtered = Boolean(filter.actor || filter.kind || filter.from || filter.to)
@@ -154,7 +144,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             </div>
           ) : null
         }
-        pageHref={(n) => `${AUDIT_PATH}${auditQuery(filter, n)}`}
+        pageHref={(n) => `${AUDIT_PATH}${listQuery(filter, n)}`}
         empty={{
           icon: History,
           title: 'No Entries Found',
@@ -182,7 +172,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               name="kind"
               value={filter.kind}
               allLabel="All kinds"
-              options={Object.entries(KINDS).map(([value, label]) => ({ value, label }))}
+              options={optionsOf(Object.keys(KINDS), KINDS)}
             />
             <Field label="From" id="audit-from">
               {(control) => (

@@ -8,6 +8,7 @@ import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
+import { DetailCard, detailCard } from '~/components/admin/detail-card'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
@@ -57,9 +58,6 @@ export const action = orderAction
 
 type PageData = Route.ComponentProps['loaderData']
 
-const card =
-  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
-
 function Fact({ label, wide, children }: { label: string; wide?: boolean; children: ReactNode }) {
   return (
     <div className={`min-w-0 ${wide ? 'col-span-2 sm:col-span-1' : ''}`}>
@@ -76,10 +74,7 @@ const mono = 'font-mono text-[13px] break-all'
 function Summary({ page }: { page: PageData }) {
   const { order, product } = page
   return (
-    <section aria-labelledby="summary-heading" className={card}>
-      <h2 id="summary-heading" className="sr-only">
-        Summary
-      </h2>
+    <DetailCard headingId="summary-heading" title="Summary" hiddenTitle>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-4">
         <Fact label="Customer" wide>
           <span className="font-semibold">{order.customerName}</span>
@@ -154,7 +149,7 @@ function Summary({ page }: { page: PageData }) {
           </Fact>
         ) : null}
       </dl>
-    </section>
+    </DetailCard>
   )
 }
 
@@ -169,10 +164,7 @@ function DeliveredItem({
   const live = page.items.find((item) => item.status === 'delivered' || item.status === 'held')
 
   return (
-    <section id="delivered-item" aria-labelledby="item-heading" className={`${card} scroll-mt-24`}>
-      <h2 id="item-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-        Delivered item
-      </h2>
+    <DetailCard headingId="item-heading" title="Delivered item" anchor="delivered-item">
       {page.actions.reveal ? (
         <div className="mt-3">
           <OrderSecret
@@ -224,16 +216,13 @@ function DeliveredItem({
           </ul>
         </div>
       ) : null}
-    </section>
+    </DetailCard>
   )
 }
 
 function Timeline({ page }: { page: PageData }) {
   return (
-    <section aria-labelledby="timeline-heading" className={card}>
-      <h2 id="timeline-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-        Timeline
-      </h2>
+    <DetailCard headingId="timeline-heading" title="Timeline">
       <ol className="mt-4 space-y-0">
         {page.timeline.map((event, index) => (
           <li key={event.id} className="relative flex gap-3 pb-5 last:pb-0">
@@ -263,7 +252,7 @@ function Timeline({ page }: { page: PageData }) {
           </li>
         ))}
       </ol>
-    </section>
+    </DetailCard>
   )
 }
 
@@ -278,10 +267,7 @@ const REFUND_STATUS: Record<string, { label: string; tone: BadgeTone }> = {
 function Refunds({ page }: { page: PageData }) {
   if (page.refunds.length === 0) return null
   return (
-    <section aria-labelledby="refunds-heading" className={card}>
-      <h2 id="refunds-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-        Refunds
-      </h2>
+    <DetailCard headingId="refunds-heading" title="Refunds">
       <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
         {page.refunds.map((refund) => {
           const status = REFUND_STATUS[refund.status] ?? REFUND_STATUS.requested!
@@ -307,7 +293,7 @@ function Refunds({ page }: { page: PageData }) {
           )
         })}
       </ul>
-    </section>
+    </DetailCard>
   )
 }
 
@@ -320,10 +306,7 @@ const RESOLUTIONS: Record<string, string> = {
 function Reports({ page }: { page: PageData }) {
   if (page.reports.length === 0) return null
   return (
-    <section aria-labelledby="reports-heading" className={card}>
-      <h2 id="reports-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-        Problem reports
-      </h2>
+    <DetailCard headingId="reports-heading" title="Problem reports">
       <ul className="mt-3 space-y-3">
         {page.reports.map((report) => (
           <li
@@ -367,7 +350,7 @@ function Reports({ page }: { page: PageData }) {
           </li>
         ))}
       </ul>
-    </section>
+    </DetailCard>
   )
 }
 
@@ -747,7 +730,7 @@ function Actions({
   actionData: OrderActionData | undefined
 }) {
   return (
-    <section aria-label="Actions" className={card}>
+    <section aria-label="Actions" className={detailCard}>
       <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
       {specs.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">

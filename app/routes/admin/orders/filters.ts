@@ -1,3 +1,4 @@
+import { listQuery } from '../list-query'
 import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
@@ -27,11 +28,6 @@ export function orderFilterFromUrl(url: URL): OrderFilter {
 
 /** The query string for a filter (and page); empty values are left out. */
 export function filterQuery(filter: Partial<OrderFilter>, page = 1): string {
-  const params = new URLSearchParams()
-  if (filter.search) params.set('q', filter.search)
-  if (filter.status) params.set('status', filter.status)
-  if (filter.openReports) params.set('reports', 'open')
-  if (page > 1) params.set('page', String(page))
-  const query = params.toString()
-  return query ? `?${query}` : ''
+  const { search: q, status, openReports } = filter
+  return listQuery({ q, status, reports: openReports ? 'open' : null }, page)
 }

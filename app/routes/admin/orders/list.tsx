@@ -15,6 +15,7 @@ import {
   FilterChips,
   FilterForm,
   SearchField,
+  optionsOf,
   SelectField,
   type FilterChip,
 } from '~/components/admin/list-filters'
@@ -170,10 +171,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               name="status"
               value={filter.status ?? ''}
               allLabel="All statuses"
-              options={ORDER_STATUSES.map((status) => ({
-                value: status,
-                label: ADMIN_STATUS_LABELS[status],
-              }))}
+              options={optionsOf(ORDER_STATUSES, ADMIN_STATUS_LABELS)}
             />
             <CheckboxFilter
               label="Only open reports"

@@ -14,7 +14,7 @@ import { Badge } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { ListRow, ListSection, RowHeader } from '~/components/admin/admin-list'
 import { FlashNotice } from '~/components/admin/flash-notice'
-import { FilterForm, SearchField, SelectField } from '~/components/admin/list-filters'
+import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { StatCard } from '~/components/admin/stat-card'
 import { PageHeader } from '~/components/admin/page-header'
@@ -397,7 +397,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               name="category"
               value={filters.category}
               allLabel="All Categories"
-              options={categories.map((name) => ({ value: name, label: name }))}
+              options={optionsOf(categories)}
             />
           </FilterForm>
         }

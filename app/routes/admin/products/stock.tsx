@@ -14,6 +14,7 @@ import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-rou
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
+import { ListCards } from '~/components/admin/admin-list'
 import { EmptyState } from '~/components/admin/empty-state'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
@@ -24,6 +25,7 @@ import { Field } from '~/components/ui/field'
 import { FilterChips, rangeText } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { BackLink, PageHeader } from '~/components/admin/page-header'
+import { PageNote } from '~/components/admin/page-note'
 import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import {
@@ -413,61 +415,42 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
       </div>
 
       {deliveryMode !== 'stock' ? (
-        <div
-          role="note"
-          className="flex items-start gap-2 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-        >
-          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <p>
-            This product is delivered {MODE_NAMES[deliveryMode]}, so its orders do not take items
-            from this stock.{' '}
-            <Link
-              to={`/admin/products/edit/${product.id}#section-delivery`}
-              className="font-semibold underline"
-            >
-              Change the delivery mode
-            </Link>{' '}
-            to sell from stock.
-          </p>
-        </div>
+        <PageNote tone="amber" icon={Info}>
+          This product is delivered {MODE_NAMES[deliveryMode]}, so its orders do not take items from
+          this stock.{' '}
+          <Link
+            to={`/admin/products/edit/${product.id}#section-delivery`}
+            className="font-semibold underline"
+          >
+            Change the delivery mode
+          </Link>{' '}
+          to sell from stock.
+        </PageNote>
       ) : null}
 
       {testMode ? (
-        <div
-          role="note"
-          aria-label="Test mode stock"
-          className="flex items-start gap-2 rounded-2xl border border-amber-300 bg-amber-50 p-4 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100"
-        >
-          <Info aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <p>
-            <span className="font-semibold">
-              Test mode: real stock is not sold while no real payment gateway is configured.
-            </span>{' '}
-            Available now: {number.format(available.real)} real (kept for real payments),{' '}
-            {number.format(available.test)} test (delivered for test payments).{' '}
-            <Link to="/admin/gateways" className="font-semibold underline">
-              Configure Paytm in Payment Gateways
-            </Link>{' '}
-            to sell the real ones.
-          </p>
-        </div>
+        <PageNote tone="amber" icon={Info} label="Test mode stock">
+          <span className="font-semibold">
+            Test mode: real stock is not sold while no real payment gateway is configured.
+          </span>{' '}
+          Available now: {number.format(available.real)} real (kept for real payments),{' '}
+          {number.format(available.test)} test (delivered for test payments).{' '}
+          <Link to="/admin/gateways" className="font-semibold underline">
+            Configure Paytm in Payment Gateways
+          </Link>{' '}
+          to sell the real ones.
+        </PageNote>
       ) : null}
 
       {awaiting > 0 ? (
-        <div
-          role="note"
-          className="flex items-start gap-2 rounded-2xl border border-sky-300 bg-sky-50 p-4 text-sm text-sky-900 dark:border-sky-800 dark:bg-sky-950/40 dark:text-sky-100"
-        >
-          <Clock aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <p>
-            <span className="font-semibold">
-              {awaiting === 1
-                ? '1 paid order is waiting for stock.'
-                : `${number.format(awaiting)} paid orders are waiting for stock.`}
-            </span>{' '}
-            Adding items delivers them at once, oldest first.
-          </p>
-        </div>
+        <PageNote tone="sky" icon={Clock}>
+          <span className="font-semibold">
+            {awaiting === 1
+              ? '1 paid order is waiting for stock.'
+              : `${number.format(awaiting)} paid orders are waiting for stock.`}
+          </span>{' '}
+          Adding items delivers them at once, oldest first.
+        </PageNote>
       ) : null}
 
       <FlashNotice flash={flash} />
@@ -575,10 +558,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                 </tr>
               ))}
             </ListTable>
-            <ul
-              aria-label="Stock items, newest first"
-              className="divide-y divide-slate-100 lg:hidden dark:divide-slate-800"
-            >
+            <ListCards label="Stock items, newest first" hiddenFrom="lg">
               {list.items.map((item) => (
                 <li key={item.id} className="space-y-2 p-4">
                   <div className="flex items-start justify-between gap-3">
@@ -601,7 +581,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                   ) : null}
                 </li>
               ))}
-            </ul>
+            </ListCards>
           </>
         )}
 

@@ -1,5 +1,6 @@
 import { isTransactionStatus, type TransactionStatus } from '~/lib/transaction-status'
 import { localDayRange, parseIsoDate } from '~/lib/shop-time'
+import { listQuery } from '../list-query'
 
 /**
  * The transactions list's filters live in the URL (?q=&status=&gateway=&from=&to=&page=), so a
@@ -47,13 +48,6 @@ export function toQueryFilter(filter: TransactionUrlFilter, timeZone: string) {
 
 /** The query string for a filter (and page); empty values are left out. */
 export function filterQuery(filter: Partial<TransactionUrlFilter>, page = 1): string {
-  const params = new URLSearchParams()
-  if (filter.search) params.set('q', filter.search)
-  if (filter.status) params.set('status', filter.status)
-  if (filter.gateway) params.set('gateway', filter.gateway)
-  if (filter.from) params.set('from', filter.from)
-  if (filter.to) params.set('to', filter.to)
-  if (page > 1) params.set('page', String(page))
-  const query = params.toString()
-  return query ? `?${query}` : ''
+  const { search: q, status, gateway, from, to } = filter
+  return listQuery({ q, status, gateway, from, to }, page)
 }

@@ -15,6 +15,7 @@ import {
   FilterChips,
   FilterForm,
   SearchField,
+  optionsOf,
   SelectField,
 } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
@@ -189,7 +190,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
               name="gateway"
               value={filter.gateway}
               allLabel="All gateways"
-              options={gateways.map((gateway) => ({ value: gateway, label: gateway }))}
+              options={optionsOf(gateways)}
             />
             <DateField id="transaction-from" label="From" name="from" value={filter.from} />
             <DateField id="transaction-to" label="To" name="to" value={filter.to} />

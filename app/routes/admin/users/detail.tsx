@@ -8,6 +8,7 @@ import UserX from 'lucide-react/icons/user-x'
 import { useState, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, useNavigation } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
+import { DetailCard } from '~/components/admin/detail-card'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { AdminStatusBadge, OrderLink } from '~/components/admin/order-badges'
@@ -67,9 +68,6 @@ export const action = userAction
 
 type PageData = Route.ComponentProps['loaderData']
 type PageUser = PageData['user']
-
-const card =
-  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
 
 const STATUS_TONES: Record<UserStatus, BadgeTone> = {
   active: 'success',
@@ -363,10 +361,7 @@ function Actions({
 function Orders({ page }: { page: PageData }) {
   const { orders, user } = page
   return (
-    <section aria-labelledby="orders-heading" className={card}>
-      <h2 id="orders-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-        Orders
-      </h2>
+    <DetailCard headingId="orders-heading" title="Orders">
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
         Orders placed while signed in to this account, newest first.
       </p>
@@ -398,7 +393,7 @@ function Orders({ page }: { page: PageData }) {
         pageCount={orders.pageCount}
         href={(n) => `${userPath(user.id)}${n > 1 ? `?page=${n}` : ''}`}
       />
-    </section>
+    </DetailCard>
   )
 }
 
@@ -448,10 +443,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
         </ConfirmPanel>
       ) : null}
 
-      <section aria-labelledby="account-heading" className={card}>
-        <h2 id="account-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-          Account
-        </h2>
+      <DetailCard headingId="account-heading" title="Account">
         <dl className="mt-3 grid grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-3">
           <Fact label="Joined">{user.joined}</Fact>
           <Fact label="Last active">{user.lastActive ?? 'Never'}</Fact>
@@ -471,7 +463,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
               : 'None (not an admin)'}
           </Fact>
         </dl>
-      </section>
+      </DetailCard>
 
       <Orders page={loaderData} />
     </div>

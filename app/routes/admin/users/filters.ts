@@ -1,3 +1,5 @@
+import { listQuery } from '../list-query'
+
 /**
  * The user list's filters live in the URL (?q=&status=&role=&page=), so a filtered list can be
  * bookmarked and the back button works. Anything else in the URL is ignored.
@@ -32,15 +34,13 @@ export function userFilterFromUrl(url: URL): UserListFilter {
   }
 }
 
+/** The query string for a filter (and page); empty values are left out. */
 export function userFilterQuery(filter: Partial<UserListFilter>, page = 1): string {
-  const params = new URLSearchParams()
-  if (filter.search) params.set('q', filter.search)
-  if (filter.status) params.set('status', filter.status)
-  if (filter.role) params.set('role', filter.role)
-  if (page > 1) params.set('page', String(page))
-  const query = params.toString()
-  return query ? `?${query}` : ''
+  const { search: q, status, role } = filter
+  return listQuery({ q, status, role }, page)
 }
+
+export const ROLE_LABELS: Record<Role, string> = { user: 'User', admin: 'Admin' }
 
 export const STATUS_LABELS: Record<UserStatus, string> = {
   active: 'Active',

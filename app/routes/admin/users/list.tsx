@@ -15,7 +15,7 @@ import {
   ListSection,
   RowHeader,
 } from '~/components/admin/admin-list'
-import { FilterForm, SearchField, SelectField } from '~/components/admin/list-filters'
+import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
@@ -30,7 +30,9 @@ import { pageParam, pageView } from '~/lib/paginate'
 import { startOfMonthIn } from '~/lib/shop-month'
 import { requirePermission } from '~/services/permissions.server'
 import {
+  ROLE_LABELS,
   STATUS_LABELS,
+  USER_ROLES,
   USER_SEARCH_MAX,
   USER_STATUS_VALUES,
   userFilterFromUrl,
@@ -183,10 +185,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
               name="status"
               value={filter.status ?? ''}
               allLabel="All statuses"
-              options={USER_STATUS_VALUES.map((status) => ({
-                value: status,
-                label: STATUS_LABELS[status],
-              }))}
+              options={optionsOf(USER_STATUS_VALUES, STATUS_LABELS)}
             />
             <SelectField
               id="user-role"
@@ -194,10 +193,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
               name="role"
               value={filter.role ?? ''}
               allLabel="All roles"
-              options={[
-                { value: 'user', label: 'User' },
-                { value: 'admin', label: 'Admin' },
-              ]}
+              options={optionsOf(USER_ROLES, ROLE_LABELS)}
             />
           </FilterForm>
         }

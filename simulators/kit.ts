@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import process from 'node:process'
-import { escapeHtml, HttpError, sendText } from './paytm/http'
+import { escapeHtml } from '../app/lib/html'
+import { HttpError, sendText } from './paytm/http'
 
 /**
  * What the gateway simulators (Paytm, Razorpay, PhonePe) share: the handler shape the shop's
@@ -41,6 +42,33 @@ export function nodeHandler(
 /** `length` characters picked at random from `alphabet`. */
 export function randomFrom(alphabet: string, length: number): string {
   return [...crypto.randomBytes(length)].map((b) => alphabet[b % alphabet.length]).join('')
+}
+
+/**
+ * Posts a webhook's JSON `body` to `url` with the gateway's own `headers`, in the background,
+ * trying up to three times (half a second, then a second apart) until the shop answers 2xx.
+ */
+export function sendWebhook(
+  fetchImpl: typeof fetch,
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+): void {
+  const send = async (attempt: number): Promise<void> => {
+    try {
+      const res = await fetchImpl(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', ...headers },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      })
+      if (res.ok || attempt >= 3) return
+    } catch {
+      if (attempt >= 3) return
+    }
+    setTimeout(() => void send(attempt + 1), 500 * attempt)
+  }
+  void send(1)
 }
 
 /** A gateway's colours: the CSS custom properties of its page, in light and in dark mode. */
@@ -104,6 +132,28 @@ export function standaloneAddress(
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     standaloneFailure(name)('SIM_PORT must be a port number')
   return { port, host: process.env.SIM_HOST || '127.0.0.1' }
+}
+
+/**
+ * A standalone simulator's settings from the environment: each of `defaults` from
+ * SIM_<GATEWAY>_<NAME> (keyId from SIM_RAZORPAY_KEY_ID, say) when set, the shop's webhook
+ * address from SIM_WEBHOOK_URL and the test controls on with SIM_CONTROL=1.
+ */
+export function standaloneSettings<T extends Record<string, string>>(
+  gateway: string,
+  defaults: T,
+): { [K in keyof T]: string } & { webhookUrl: string | undefined; control: boolean } {
+  const credentials = Object.fromEntries(
+    Object.entries(defaults).map(([name, fallback]) => {
+      const variable = `SIM_${gateway}_${name.replace(/[A-Z]/g, '_$&')}`.toUpperCase()
+      return [name, process.env[variable] || fallback]
+    }),
+  ) as { [K in keyof T]: string }
+  return {
+    ...credentials,
+    webhookUrl: process.env.SIM_WEBHOOK_URL || undefined,
+    control: process.env.SIM_CONTROL === '1',
+  }
 }
 
 /**

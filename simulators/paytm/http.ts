@@ -188,12 +188,3 @@ export function sendText(
   res.setHeader('Content-Length', Buffer.byteLength(text))
   res.end(text)
 }
-
-export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;')
-}

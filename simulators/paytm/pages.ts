@@ -1,5 +1,5 @@
 import { formatRupees } from '../../app/lib/money'
-import { escapeHtml } from './http'
+import { escapeHtml } from '../../app/lib/html'
 import { PAYMENT_MODES, type SimTransaction } from './transactions'
 
 /** The simulator's pages: plain HTML with inline CSS, readable on a phone, in light and dark. */

@@ -181,6 +181,30 @@ function newPageSecret(): string {
   return crypto.randomBytes(32).toString('base64url')
 }
 
+/** A transaction whose payment page is open: no outcome chosen yet. */
+function newTransaction(
+  at: number,
+  request: Pick<
+    SimTransaction,
+    'mid' | 'orderId' | 'custId' | 'amountPaise' | 'callbackUrl' | 'website'
+  >,
+): SimTransaction {
+  return {
+    ...request,
+    state: 'OPEN',
+    txnId: newTxnId(at),
+    bankTxnId: '',
+    paymentMode: '',
+    respCode: '',
+    respMsg: '',
+    createdAt: at,
+    pendingSince: null,
+    settles: true,
+    pageSecret: newPageSecret(),
+    refunds: new Map(),
+  }
+}
+
 function samePageSecret(expected: string, given: string | undefined): boolean {
   if (!given) return false
   const a = Buffer.from(expected)
@@ -321,26 +345,16 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
         signedCallback(refusalFields(posted, RESPONSES.duplicateOrder), key),
       )
     }
-    const at = now()
-    const txn: SimTransaction = existing ?? {
-      mid: request.MID,
-      orderId: request.ORDER_ID,
-      custId: request.CUST_ID,
-      amountPaise,
-      callbackUrl,
-      website: request.WEBSITE,
-      state: 'OPEN',
-      txnId: newTxnId(at),
-      bankTxnId: '',
-      paymentMode: '',
-      respCode: '',
-      respMsg: '',
-      createdAt: at,
-      pendingSince: null,
-      settles: true,
-      pageSecret: newPageSecret(),
-      refunds: new Map(),
-    }
+    const txn: SimTransaction =
+      existing ??
+      newTransaction(now(), {
+        mid: request.MID,
+        orderId: request.ORDER_ID,
+        custId: request.CUST_ID,
+        amountPaise,
+        callbackUrl,
+        website: request.WEBSITE,
+      })
     // A buyer who comes back to an unanswered page (back button, retry) sees the latest request.
     Object.assign(txn, {
       custId: request.CUST_ID,
@@ -642,26 +656,14 @@ export function createPaytmSimulator(options: PaytmSimulatorOptions): NodeHandle
           error: 'No transaction with this order id; pass mid and amount to create one',
         })
       }
-      const at = now()
-      const created: SimTransaction = {
+      const created = newTransaction(now(), {
         mid: order.mid,
         orderId,
         custId: 'CONTROL',
         amountPaise,
         callbackUrl: '',
         website: 'WEBSTAGING',
-        state: 'OPEN',
-        txnId: newTxnId(at),
-        bankTxnId: '',
-        paymentMode: '',
-        respCode: '',
-        respMsg: '',
-        createdAt: at,
-        pendingSince: null,
-        settles: true,
-        pageSecret: newPageSecret(),
-        refunds: new Map(),
-      }
+      })
       store.add(created)
       targets = [created]
     }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
+import { escapeHtml } from '../../app/lib/html'
 import {
-  escapeHtml,
   newNonce,
   parseForm,
   parseJson,
@@ -11,7 +11,7 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
-import { nodeHandler, randomFrom, simulatorPage, type NodeHandler } from '../kit'
+import { nodeHandler, randomFrom, sendWebhook, simulatorPage, type NodeHandler } from '../kit'
 
 /**
  * A local PhonePe that speaks Standard Checkout v2 (PROTOCOLS.md §3) over HTTP: the OAuth
@@ -173,21 +173,7 @@ export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHa
         ...statusOf(order),
       },
     })
-    const send = async (attempt: number): Promise<void> => {
-      try {
-        const res = await fetchImpl(options.webhookUrl!, {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Authorization: authorization },
-          body,
-          signal: AbortSignal.timeout(10_000),
-        })
-        if (res.ok || attempt >= 3) return
-      } catch {
-        if (attempt >= 3) return
-      }
-      setTimeout(() => void send(attempt + 1), 500 * attempt)
-    }
-    void send(1)
+    sendWebhook(fetchImpl, options.webhookUrl, { Authorization: authorization }, body)
   }
 
   function attempt(order: SimOrder, state: State): SimPaymentDetail {

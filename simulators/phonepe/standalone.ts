@@ -1,5 +1,5 @@
 import process from 'node:process'
-import { serveStandalone, standaloneAddress } from '../kit'
+import { serveStandalone, standaloneAddress, standaloneSettings } from '../kit'
 import { createPhonePeSimulator, PHONEPE_SIMULATOR_DEFAULTS } from './simulator'
 
 /**
@@ -12,20 +12,13 @@ import { createPhonePeSimulator, PHONEPE_SIMULATOR_DEFAULTS } from './simulator'
  * browsers reach this simulator at (default http://SIM_HOST:SIM_PORT).
  */
 const address = standaloneAddress('PhonePe', 4300)
-const defaults = PHONEPE_SIMULATOR_DEFAULTS
-const clientId = process.env.SIM_PHONEPE_CLIENT_ID || defaults.clientId
+const settings = standaloneSettings('PhonePe', PHONEPE_SIMULATOR_DEFAULTS)
 serveStandalone(
   'PhonePe',
   createPhonePeSimulator({
-    clientId,
-    clientSecret: process.env.SIM_PHONEPE_CLIENT_SECRET || defaults.clientSecret,
-    clientVersion: process.env.SIM_PHONEPE_CLIENT_VERSION || defaults.clientVersion,
-    webhookUsername: process.env.SIM_PHONEPE_WEBHOOK_USERNAME || defaults.webhookUsername,
-    webhookPassword: process.env.SIM_PHONEPE_WEBHOOK_PASSWORD || defaults.webhookPassword,
+    ...settings,
     publicUrl: process.env.SIM_PUBLIC_URL || `http://${address.host}:${address.port}`,
-    webhookUrl: process.env.SIM_WEBHOOK_URL || undefined,
-    control: process.env.SIM_CONTROL === '1',
   }),
   address,
-  (url) => `PhonePe simulator (test mode, no real money) at ${url} for client ${clientId}`,
+  (url) => `PhonePe simulator (test mode, no real money) at ${url} for client ${settings.clientId}`,
 )

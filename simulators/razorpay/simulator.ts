@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
+import { escapeHtml } from '../../app/lib/html'
 import {
-  escapeHtml,
   newNonce,
   parseForm,
   parseJson,
@@ -11,7 +11,7 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
-import { nodeHandler, randomFrom, simulatorPage, type NodeHandler } from '../kit'
+import { nodeHandler, randomFrom, sendWebhook, simulatorPage, type NodeHandler } from '../kit'
 
 /**
  * A local Razorpay that speaks the protocol of PROTOCOLS.md §2 over HTTP: the Orders API
@@ -162,25 +162,12 @@ export function createRazorpaySimulator(options: RazorpaySimulatorOptions): Node
       created_at: seconds(),
     })
     const eventId = `evt_${random(14)}`
-    const send = async (attempt: number): Promise<void> => {
-      try {
-        const res = await fetchImpl(options.webhookUrl!, {
-          method: 'POST',
-          headers: {
-            'Content-Type': 'application/json',
-            'X-Razorpay-Signature': hmac(options.webhookSecret, body),
-            'X-Razorpay-Event-Id': eventId,
-          },
-          body,
-          signal: AbortSignal.timeout(10_000),
-        })
-        if (res.ok || attempt >= 3) return
-      } catch {
-        if (attempt >= 3) return
-      }
-      setTimeout(() => void send(attempt + 1), 500 * attempt)
-    }
-    void send(1)
+    sendWebhook(
+      fetchImpl,
+      options.webhookUrl,
+      { 'X-Razorpay-Signature': hmac(options.webhookSecret, body), 'X-Razorpay-Event-Id': eventId },
+      body,
+    )
   }
 
   function paymentEvents(payment: SimPayment): void {

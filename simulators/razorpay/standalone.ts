@@ -1,5 +1,4 @@
-import process from 'node:process'
-import { serveStandalone, standaloneAddress } from '../kit'
+import { serveStandalone, standaloneAddress, standaloneSettings } from '../kit'
 import { createRazorpaySimulator, RAZORPAY_SIMULATOR_DEFAULTS } from './simulator'
 
 /**
@@ -9,17 +8,10 @@ import { createRazorpaySimulator, RAZORPAY_SIMULATOR_DEFAULTS } from './simulato
  * SIM_RAZORPAY_WEBHOOK_SECRET; SIM_WEBHOOK_URL is the shop's /api/payments/razorpay/webhook.
  */
 const address = standaloneAddress('Razorpay', 4200)
-const keyId = process.env.SIM_RAZORPAY_KEY_ID || RAZORPAY_SIMULATOR_DEFAULTS.keyId
+const settings = standaloneSettings('Razorpay', RAZORPAY_SIMULATOR_DEFAULTS)
 serveStandalone(
   'Razorpay',
-  createRazorpaySimulator({
-    keyId,
-    keySecret: process.env.SIM_RAZORPAY_KEY_SECRET || RAZORPAY_SIMULATOR_DEFAULTS.keySecret,
-    webhookSecret:
-      process.env.SIM_RAZORPAY_WEBHOOK_SECRET || RAZORPAY_SIMULATOR_DEFAULTS.webhookSecret,
-    webhookUrl: process.env.SIM_WEBHOOK_URL || undefined,
-    control: process.env.SIM_CONTROL === '1',
-  }),
+  createRazorpaySimulator(settings),
   address,
-  (url) => `Razorpay simulator (test mode, no real money) at ${url} for key ${keyId}`,
+  (url) => `Razorpay simulator (test mode, no real money) at ${url} for key ${settings.keyId}`,
 )

@@ -10,7 +10,7 @@ import { simulatorMerchant } from '~/services/payment/config.server'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { makeProduct } from '../factories'
-import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
+import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
 /**
  * The admin's orders in the production build with the built-in Paytm simulator and a
@@ -21,19 +21,10 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secret12' }
 const APP_SECRET = 'admin-orders-e2e-secret-0123456789abcdefghijklmnop'
 
-let smtp: TestSmtpServer
 const admin = adminTest(OWNER)
 const { logIn } = admin
 const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
-  smtp: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      smtp = await startSmtpServer()
-      await use(smtp)
-      await smtp.close()
-    },
-    { scope: 'worker' },
-  ],
+  smtp: smtpServerFixture,
   ownerMailbox: [
     async ({ smtp }, use) => {
       await use(smtp)
@@ -53,8 +44,10 @@ const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
   ],
 })
 let db: DB
-test.beforeAll(({ db: opened }) => {
+let smtp: TestSmtpServer
+test.beforeAll(({ db: opened, smtp: server }) => {
   db = opened
+  smtp = server
 })
 
 let txn = 0

@@ -314,6 +314,7 @@ test.describe.serial('admin catalogue', () => {
         'buyNowLink',
         'image',
         'shortDescription',
+        'metaTitle',
       ])
       .where('slug', '=', SLUG)
       .executeTakeFirstOrThrow()
@@ -328,15 +329,7 @@ test.describe.serial('admin catalogue', () => {
       buyNowLink: null,
       shortDescription: 'Every show, every device, for a year.',
     })
-    expect(
-      (
-        await db
-          .selectFrom('product')
-          .select('metaTitle')
-          .where('slug', '=', SLUG)
-          .executeTakeFirstOrThrow()
-      ).metaTitle,
-    ).toBe(metaTitle)
+    expect(stored.metaTitle).toBe(metaTitle)
     expect(stored.image).toMatch(/^products\/\d+_[0-9a-f]{12}\.png$/)
     expect(fs.existsSync(path.join(uploadsDir(app), stored.image))).toBe(true)
 

@@ -1,9 +1,11 @@
 import crypto from 'node:crypto'
 import type { Browser, Page } from '@playwright/test'
 import { findUserByEmail } from '~/data/user.server'
+import { submitLogIn } from '../helpers/account'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
 import { signUpConfirmed, waitForMail } from '../helpers/mailbox'
+import { openAddGatewayForm } from '../helpers/payments'
 
 /**
  * The admin's Users pages and the audit log in the production build: the list with its
@@ -36,10 +38,7 @@ async function customerLogsIn(browser: Browser, appUrl: string, email: string, p
     extraHTTPHeaders: { 'X-Forwarded-For': testClientAddress() },
   })
   const page = await context.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(email)
-  await page.getByLabel('Password').fill(password)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  await submitLogIn(page, email, password)
   return { page, close: () => context.close() }
 }
 
@@ -52,6 +51,23 @@ async function openUser(page: Page, customer: { name: string; email: string }) {
     .click()
   await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible()
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+}
+
+/** The owner, signed in, on the back-office page of a new confirmed customer. */
+async function openNewCustomer(page: Page, app: { url: string; dataDir: string }, name: string) {
+  const customer = await newCustomer(app.url, app, name)
+  await logIn(page)
+  await openUser(page, customer)
+  return customer
+}
+
+/** Suspend on the user's page, confirmed in its dialog. */
+async function suspendUser(page: Page) {
+  await page.getByRole('button', { name: 'Suspend' }).click()
+  await page
+    .getByRole('alertdialog', { name: 'Suspend this user?' })
+    .getByRole('button', { name: 'Suspend' })
+    .click()
 }
 
 test.describe('admin users', () => {
@@ -154,9 +170,7 @@ test.describe('admin users', () => {
     app,
     db,
   }) => {
-    const customer = await newCustomer(app.url, app, 'Meera Promote')
-    await logIn(page)
-    await openUser(page, customer)
+    const customer = await openNewCustomer(page, app, 'Meera Promote')
     await page.getByRole('button', { name: 'Make Admin' }).click()
     const confirm = page.getByRole('alertdialog', { name: 'Make this user an admin?' })
     await confirm.getByRole('button', { name: 'Make Admin' }).click()
@@ -176,14 +190,8 @@ test.describe('admin users', () => {
     db,
     browser,
   }) => {
-    const customer = await newCustomer(app.url, app, 'Kiran Suspend')
-    await logIn(page)
-    await openUser(page, customer)
-    await page.getByRole('button', { name: 'Suspend' }).click()
-    await page
-      .getByRole('alertdialog', { name: 'Suspend this user?' })
-      .getByRole('button', { name: 'Suspend' })
-      .click()
+    const customer = await openNewCustomer(page, app, 'Kiran Suspend')
+    await suspendUser(page)
     await expect(page.getByText('Kiran Suspend has been suspended and signed out')).toBeVisible()
     await expect(page.getByRole('button', { name: 'Reactivate' })).toBeVisible()
     expect(await signedIn(app.url, customer.cookie)).toBe(false)
@@ -219,23 +227,14 @@ test.describe('admin users', () => {
   }) => {
     const customer = await newCustomer(app.url, app, 'Audit Target')
     await logIn(page)
-    await page.goto('/admin/gateways')
-    await page.getByRole('link', { name: 'Add Gateway' }).click()
-    await page
-      .getByRole('navigation', { name: 'Gateway type' })
-      .getByRole('link', { name: 'Razorpay' })
-      .click()
+    await openAddGatewayForm(page, 'Razorpay')
     await page.getByLabel('Key ID').fill('rzp_test_AuDiT123456')
     await page.getByLabel('Key Secret').fill('razor-audit-secret-987')
     await page.getByRole('button', { name: 'Save Gateway' }).click()
     await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
 
     await openUser(page, customer)
-    await page.getByRole('button', { name: 'Suspend' }).click()
-    await page
-      .getByRole('alertdialog', { name: 'Suspend this user?' })
-      .getByRole('button', { name: 'Suspend' })
-      .click()
+    await suspendUser(page)
     await expect(page.getByText('Audit Target has been suspended and signed out')).toBeVisible()
 
     await gotoHydrated(page, '/admin/audit')

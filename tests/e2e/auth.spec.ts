@@ -2,7 +2,14 @@ import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { expect, test } from '../helpers/csp'
 import { gotoHydrated } from '../helpers/fixtures'
-import { confirmationPath, signUpConfirmed, waitForMail, type Mailbox } from '../helpers/mailbox'
+import { ACCOUNT_PAGES } from '../helpers/account'
+import {
+  confirmationPath,
+  signUpConfirmed,
+  submitSignUp,
+  waitForMail,
+  type Mailbox,
+} from '../helpers/mailbox'
 
 /** Accounts in the browser: sign up, log in and out, the modals, the customer area. */
 const uniqueEmail = (name: string) =>
@@ -16,13 +23,7 @@ async function signUpInModal(
 ) {
   await gotoHydrated(page, '/')
   await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Create your account' })
-  await dialog.getByLabel('Full name').fill(user.name)
-  await dialog.getByLabel('Email').fill(user.email)
-  await dialog.getByLabel('Password', { exact: true }).fill(user.password)
-  await dialog.getByLabel('Confirm password').fill(user.password)
-  await dialog.getByRole('button', { name: 'Create account' }).click()
-  await expect(dialog.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await submitSignUp(page.getByRole('dialog', { name: 'Create your account' }), user)
   await page.goto(await confirmationPath(mailbox, user.email.toLowerCase()))
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 }
@@ -225,24 +226,14 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await expect(page).toHaveURL('/login?redirectTo=%2Fdashboard')
   await page.getByRole('main').getByRole('link', { name: 'Sign up' }).click()
   await expect(page).toHaveURL('/signup?redirectTo=%2Fdashboard')
-  await page.getByLabel('Full name').fill(user.name)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password', { exact: true }).fill(user.password)
-  await page.getByLabel('Confirm password').fill(user.password)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await submitSignUp(page, user)
   // The mailed link signs in and comes back to the page that asked for it.
   await page.goto(await confirmationPath(app, user.email))
 
   await expect(page).toHaveURL('/dashboard')
   await expect(page.getByRole('heading', { name: 'Welcome back, Dev Malhotra!' })).toBeVisible()
   const sidebar = page.getByRole('navigation', { name: 'Account' })
-  await expect(sidebar.getByRole('link')).toHaveText([
-    'Dashboard',
-    'My Orders',
-    'Wishlist',
-    'Settings',
-  ])
+  await expect(sidebar.getByRole('link')).toHaveText(ACCOUNT_PAGES)
   // The quick action (the empty states have their own Browse Products links).
   await page
     .getByRole('region', { name: 'Quick actions' })

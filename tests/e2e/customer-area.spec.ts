@@ -4,9 +4,12 @@ import { getSiteSettings } from '~/data/settings.server'
 import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { parseValidity, validityEnd } from '~/lib/validity'
 import { openAppDatabase } from '../factories'
+import { ACCOUNT_PAGES } from '../helpers/account'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, gotoHydrated, test } from '../helpers/fixtures'
 import { signUpConfirmed, signUpInBrowser } from '../helpers/mailbox'
+import { expectOrderStatus } from '../helpers/orders'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
 /**
@@ -32,23 +35,15 @@ async function signIn(context: BrowserContext, baseURL: string, cookie: string) 
   await context.addCookies([{ name: name!, value: value.join('='), url: baseURL }])
 }
 
-function cardHeart(page: Page, title: string) {
-  return page.getByRole('button', { name: `Wishlist: ${title}` }).first()
+/** A new customer signed in on a phone-sized page. */
+async function signedInOnPhone(page: Page, app: RunningApp, name: string, email: string) {
+  const cookie = await signUpConfirmed(app.url, app, { name, email, password: PASSWORD })
+  await signIn(page.context(), app.url, cookie)
+  await page.setViewportSize({ width: 390, height: 800 })
 }
 
-async function shoot(page: Page, name: string) {
-  for (const width of [390, 1280]) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.emulateMedia({ colorScheme: scheme })
-      await page.screenshot({
-        path: test.info().outputPath(`${name}-${width}-${scheme}.png`),
-        fullPage: true,
-      })
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.setViewportSize({ width: 1280, height: 900 })
+function cardHeart(page: Page, title: string) {
+  return page.getByRole('button', { name: `Wishlist: ${title}` }).first()
 }
 
 test('the overview shows the figures of an order bought through the simulator', async ({
@@ -62,7 +57,7 @@ test('the overview shows the figures of an order bought through the simulator', 
   await page.goto('/dashboard')
   await expect(page.getByText('No running subscriptions.')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Browse Products' }).first()).toBeVisible()
-  await shoot(page, 'dashboard-empty')
+  await screenshotWidthsAndThemes(page, 'dashboard-empty')
 
   await page.goto(`/checkout/${STREAMVERSE.slug}`)
   await page.getByLabel('Phone number').fill('9123456780')
@@ -82,18 +77,7 @@ test('the overview shows the figures of an order bought through the simulator', 
       .select(['id', 'status'])
       .where('userId', '=', user.id)
       .executeTakeFirstOrThrow()
-    await expect
-      .poll(
-        async () =>
-          (
-            await db
-              .selectFrom('order')
-              .select('status')
-              .where('id', '=', order.id)
-              .executeTakeFirstOrThrow()
-          ).status,
-      )
-      .toBe('delivered')
+    await expectOrderStatus(db, order.id, 'delivered')
     const delivered = await db
       .selectFrom('orderEvent')
       .select('createdAt')
@@ -125,7 +109,7 @@ test('the overview shows the figures of an order bought through the simulator', 
     await expect(activity.first()).toContainText(deliveredAt)
     await expect(activity.nth(1)).toContainText(`Payment received for ${STREAMVERSE.title}`)
     await expect(page.getByRole('region', { name: 'Recent orders' })).toContainText(order.id)
-    await shoot(page, 'dashboard')
+    await screenshotWidthsAndThemes(page, 'dashboard')
   } finally {
     await db.destroy()
   }
@@ -163,7 +147,7 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
   await expect(
     related.getByRole('button', { name: `Wishlist: ${STREAMVERSE.title}` }),
   ).toHaveAttribute('aria-pressed', 'true')
-  await shoot(page, 'product')
+  await screenshotWidthsAndThemes(page, 'product')
   await page.reload()
   await expect(pageHeart).toHaveAttribute('aria-pressed', 'true')
 
@@ -177,7 +161,7 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
     'href',
     `/checkout/${CINENOVA.slug}`,
   )
-  await shoot(page, 'wishlist')
+  await screenshotWidthsAndThemes(page, 'wishlist')
   await items
     .first()
     .getByRole('button', { name: `Remove ${CINENOVA.title}` })
@@ -191,7 +175,7 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
   await expect(cardHeart(page, STREAMVERSE.title)).toHaveAttribute('aria-pressed', 'false')
   await page.goto('/dashboard/wishlist')
   await expect(page.getByRole('heading', { name: 'Your wishlist is empty' })).toBeVisible()
-  await shoot(page, 'wishlist-empty')
+  await screenshotWidthsAndThemes(page, 'wishlist-empty')
 })
 
 test.describe('without JavaScript', () => {
@@ -235,35 +219,19 @@ test.describe('without JavaScript', () => {
   })
 
   test('the phone menus open without JavaScript', async ({ page, app }) => {
-    const cookie = await signUpConfirmed(app.url, app, {
-      name: 'Small Screen',
-      email: uniqueEmail('phone'),
-      password: PASSWORD,
-    })
-    await signIn(page.context(), app.url, cookie)
-    await page.setViewportSize({ width: 390, height: 800 })
+    await signedInOnPhone(page, app, 'Small Screen', uniqueEmail('phone'))
     await page.goto('/dashboard/orders')
     // The sidebar is folded into a button naming the page shown.
     await expect(page.getByRole('navigation', { name: 'Account' })).toBeHidden()
     await page.getByLabel('Account menu: My Orders').click()
     const nav = page.getByRole('navigation', { name: 'Account' })
-    await expect(nav.getByRole('link')).toHaveText([
-      'Dashboard',
-      'My Orders',
-      'Wishlist',
-      'Settings',
-    ])
+    await expect(nav.getByRole('link')).toHaveText(ACCOUNT_PAGES)
     await nav.getByRole('link', { name: 'Wishlist' }).click()
     await expect(page).toHaveURL(`${app.url}/dashboard/wishlist`)
 
     await page.getByLabel(/^Profile menu/).click()
     const profile = page.getByRole('list', { name: 'Profile' })
-    await expect(profile.getByRole('link')).toHaveText([
-      'Dashboard',
-      'My Orders',
-      'Wishlist',
-      'Settings',
-    ])
+    await expect(profile.getByRole('link')).toHaveText(ACCOUNT_PAGES)
     await page.getByRole('button', { name: 'Logout' }).click()
     await expect(page).toHaveURL(`${app.url}/`)
   })
@@ -273,16 +241,10 @@ test('the phone menus: account pages behind one button, the profile menu with ev
   page,
   app,
 }) => {
-  const cookie = await signUpConfirmed(app.url, app, {
-    name: 'Menu Person',
-    email: uniqueEmail('menu'),
-    password: PASSWORD,
-  })
-  await signIn(page.context(), app.url, cookie)
-  await page.setViewportSize({ width: 390, height: 800 })
+  await signedInOnPhone(page, app, 'Menu Person', uniqueEmail('menu'))
   await gotoHydrated(page, '/dashboard')
   await page.getByLabel('Account menu: Dashboard').click()
-  await shoot(page, 'account-menu-open')
+  await screenshotWidthsAndThemes(page, 'account-menu-open')
   await page.setViewportSize({ width: 390, height: 800 })
   await gotoHydrated(page, '/dashboard')
   await page.getByLabel('Account menu: Dashboard').click()

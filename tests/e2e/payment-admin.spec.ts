@@ -6,6 +6,7 @@ import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
+import { openAddGatewayForm } from '../helpers/payments'
 
 /**
  * The back office of payments: the Gateways page and
@@ -181,12 +182,7 @@ test.describe.serial('payments back office', () => {
     app,
   }) => {
     await logIn(page, OWNER)
-    await page.goto('/admin/gateways')
-    await page.getByRole('link', { name: 'Add Gateway' }).click()
-    await page
-      .getByRole('navigation', { name: 'Gateway type' })
-      .getByRole('link', { name: 'Razorpay' })
-      .click()
+    await openAddGatewayForm(page, 'Razorpay')
     await expect(page.getByLabel('Key ID')).toBeVisible()
     await expect(page.getByLabel('Merchant ID')).toHaveCount(0)
     await page.getByLabel('Key ID').fill('not-a-key')

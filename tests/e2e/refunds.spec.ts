@@ -1,13 +1,15 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
+import { getOrder } from '~/data/order.server'
 import type { DB } from '~/lib/db.server'
 import { openAppDatabase } from '../factories'
 import { adminTest } from '../helpers/admin'
 import { freePort, startApp } from '../helpers/app'
 import { expect } from '../helpers/fixtures'
 import { signUpConfirmed } from '../helpers/mailbox'
+import { expectOrderStatus } from '../helpers/orders'
 import { addGatewayInTesting } from '../helpers/payments'
-import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
+import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
 /**
  * Refunds through the gateways and the Gateways page, against the production build with the
@@ -21,19 +23,10 @@ const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secr
 const APP_SECRET = 'refunds-e2e-secret-0123456789abcdefghijklmnopqrstuv'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 
-let smtp: TestSmtpServer
 const admin = adminTest(OWNER)
 const { logIn } = admin
 const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
-  smtp: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      smtp = await startSmtpServer()
-      await use(smtp)
-      await smtp.close()
-    },
-    { scope: 'worker' },
-  ],
+  smtp: smtpServerFixture,
   // Its own port, known before it starts: Razorpay keys and PhonePe credentials stored on the
   // Gateways page are sent to the embedded simulators (RAZORPAY_HOST, PHONEPE_HOST), which refuse
   // wrong ones as the gateways do.
@@ -61,8 +54,10 @@ const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
 test.describe.configure({ mode: 'serial' })
 
 let db: DB
-test.beforeAll(({ app }) => {
+let smtp: TestSmtpServer
+test.beforeAll(({ app, smtp: server }) => {
   db = openAppDatabase(app)
+  smtp = server
 })
 test.afterAll(async () => {
   await db.destroy()
@@ -99,19 +94,7 @@ async function buy(
     .select(['id', 'status'])
     .where('customerEmail', '=', email)
     .executeTakeFirstOrThrow()
-  await expect
-    .poll(
-      async () =>
-        (
-          await db
-            .selectFrom('order')
-            .select('status')
-            .where('id', '=', order.id)
-            .executeTakeFirst()
-        )?.status,
-      { timeout: 30_000 },
-    )
-    .toBe('delivered')
+  await expectOrderStatus(db, order.id, 'delivered', { timeout: 30_000 })
   return order.id
 }
 
@@ -123,6 +106,30 @@ async function itemStatus(orderId: string) {
       .where('orderId', '=', orderId)
       .executeTakeFirst()
   )?.status
+}
+
+/** Presses a gateway card's Test connection and checks the answer the card shows. */
+async function testConnection(page: Page, gateway: string, answer: string) {
+  await page.getByRole('button', { name: `Test connection of ${gateway}` }).click()
+  await expect(page.locator(`#gateway-${gateway.toLowerCase()}`).getByRole('status')).toContainText(
+    answer,
+  )
+}
+
+/** Saves credentials of the gateway's own in its open edit form (field label to value). */
+async function saveCredentials(page: Page, fields: Record<string, string>) {
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label).fill(value)
+  await page.getByRole('button', { name: 'Save Gateway' }).click()
+  await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+}
+
+/** Removes a gateway record's own credentials: in testing it then uses the built-in simulator. */
+async function dropOwnCredentials(gatewayId: string) {
+  await db
+    .updateTable('paymentGateway')
+    .set({ secrets: '{}', config: '{}' })
+    .where('id', '=', gatewayId)
+    .execute()
 }
 
 /** Submits the order page's Refund: the amount (all of it unless given) and a reason. */
@@ -141,21 +148,20 @@ async function submitRefund(page: Page, orderId: string, amount?: string) {
   await dialog.getByRole('button', { name: 'Refund' }).click()
 }
 
-async function refund(page: Page, orderId: string, gateway: string) {
+/**
+ * Refunds the whole order through its gateway from the order page, waits until the gateway
+ * confirmed it (order refunded, item revoked) and returns the buyer's refund mail.
+ */
+async function refundInFull(page: Page, orderId: string, gateway: string, email: string) {
   await submitRefund(page, orderId)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
+  await waitRefunded(page, orderId)
+  return refundMail(email, orderId)
 }
 
 async function waitRefunded(page: Page, orderId: string) {
   // The refund job asks the gateway at once; Paytm confirms at the next status check (10 s).
-  await expect
-    .poll(
-      async () =>
-        (await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst())
-          ?.status,
-      { timeout: 60_000, intervals: [1000] },
-    )
-    .toBe('refunded')
+  await expectOrderStatus(db, orderId, 'refunded', { timeout: 60_000, intervals: [1000] })
   await page.reload()
   await expect(
     page.getByText('Refunded: the buyer no longer sees the item delivered for this order.'),
@@ -200,9 +206,7 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
     await db.selectFrom('orderRefund').select('id').where('orderId', '=', orderId).execute(),
   ).toEqual([])
 
-  await refund(page, orderId, 'Paytm')
-  await waitRefunded(page, orderId)
-  const mail = await refundMail(email, orderId)
+  const mail = await refundInFull(page, orderId, 'Paytm', email)
   expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
   const rows = await db
     .selectFrom('orderRefund')
@@ -220,9 +224,7 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   const email = `rzp.${crypto.randomBytes(4).toString('hex')}@example.test`
   const orderId = await buy(page, 'Razorpay', email)
   await logIn(page)
-  await refund(page, orderId, 'Razorpay')
-  await waitRefunded(page, orderId)
-  await refundMail(email, orderId)
+  await refundInFull(page, orderId, 'Razorpay', email)
   const rows = await db
     .selectFrom('orderRefund')
     .select(['status', 'gatewayRefundId'])
@@ -238,19 +240,9 @@ test('a refund through PhonePe: confirmed by its refund status, item revoked, bu
 }) => {
   const email = `phonepe.${crypto.randomBytes(4).toString('hex')}@example.test`
   const orderId = await buy(page, 'PhonePe', email)
-  expect(
-    (
-      await db
-        .selectFrom('order')
-        .select('gateway')
-        .where('id', '=', orderId)
-        .executeTakeFirstOrThrow()
-    ).gateway,
-  ).toBe('phonepe')
+  expect((await getOrder(db, orderId))?.gateway).toBe('phonepe')
   await logIn(page)
-  await refund(page, orderId, 'PhonePe')
-  await waitRefunded(page, orderId)
-  const mail = await refundMail(email, orderId)
+  const mail = await refundInFull(page, orderId, 'PhonePe', email)
   expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
   const rows = await db
     .selectFrom('orderRefund')
@@ -269,30 +261,26 @@ test('Test connection: the simulators accept; Razorpay refuses wrong keys in its
 }) => {
   await logIn(page)
   await page.goto('/admin/gateways')
-  await page.getByRole('button', { name: 'Test connection of Paytm' }).click()
-  await expect(page.locator('#gateway-paytm').getByRole('status')).toContainText(
+  await testConnection(
+    page,
+    'Paytm',
     'Connected. The built-in Paytm simulator accepted the merchant ID and key',
   )
   // Razorpay with keys of its own (testing): they go to RAZORPAY_HOST, which refuses them.
   await addGatewayInTesting(db, 'razorpay', 5)
   await page.goto('/admin/gateways?edit=razorpay')
-  await page.getByLabel('Key ID').fill('rzp_test_WrongKey1234')
-  await page.getByLabel('Key Secret').fill('not-the-secret')
-  await page.getByRole('button', { name: 'Save Gateway' }).click()
-  await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
-  await page.getByRole('button', { name: 'Test connection of Razorpay' }).click()
-  await expect(page.locator('#gateway-razorpay').getByRole('status')).toContainText(
+  await saveCredentials(page, { 'Key ID': 'rzp_test_WrongKey1234', 'Key Secret': 'not-the-secret' })
+  await testConnection(
+    page,
+    'Razorpay',
     'Connection failed. The gateway refused the credentials: HTTP 401 Authentication failed',
   )
   // Back to the simulator for the next test.
-  await db
-    .updateTable('paymentGateway')
-    .set({ secrets: '{}', config: '{}' })
-    .where('id', '=', 'razorpay')
-    .execute()
+  await dropOwnCredentials('razorpay')
   await page.reload()
-  await page.getByRole('button', { name: 'Test connection of Razorpay' }).click()
-  await expect(page.locator('#gateway-razorpay').getByRole('status')).toContainText(
+  await testConnection(
+    page,
+    'Razorpay',
     'Connected. The built-in Razorpay simulator accepted the key ID and secret.',
   )
 })
@@ -343,25 +331,23 @@ test('Test connection of PhonePe: the simulator issues a token; a wrong secret i
   await addGatewayInTesting(db, 'phonepe', 6)
   await page.goto('/admin/gateways?edit=phonepe')
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
-  await page.getByLabel('Client ID').fill('SIMTEST_NotThisShop01')
-  await page.getByLabel('Client Secret').fill('not-the-secret')
-  await page.getByRole('button', { name: 'Save Gateway' }).click()
-  await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
-  await page.getByRole('button', { name: 'Test connection of PhonePe' }).click()
-  await expect(page.locator('#gateway-phonepe').getByRole('status')).toContainText(
+  await saveCredentials(page, {
+    'Client ID': 'SIMTEST_NotThisShop01',
+    'Client Secret': 'not-the-secret',
+  })
+  await testConnection(
+    page,
+    'PhonePe',
     'Connection failed. The gateway refused the credentials: PhonePe token: HTTP 401',
   )
 
   // Without credentials the testing record uses the built-in simulator, which issues a token.
-  await db
-    .updateTable('paymentGateway')
-    .set({ secrets: '{}', config: '{}' })
-    .where('id', '=', 'phonepe')
-    .execute()
+  await dropOwnCredentials('phonepe')
   await page.reload()
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
-  await page.getByRole('button', { name: 'Test connection of PhonePe' }).click()
-  await expect(page.locator('#gateway-phonepe').getByRole('status')).toContainText(
+  await testConnection(
+    page,
+    'PhonePe',
     'Connected. The built-in PhonePe simulator issued a token for the client ID and secret.',
   )
 })

@@ -3,9 +3,12 @@ import type { Browser, BrowserContext, Page } from '@playwright/test'
 import { listAuditEntries } from '~/data/audit.server'
 import type { DB } from '~/lib/db.server'
 import { makeOrder } from '../factories'
+import { submitLogIn } from '../helpers/account'
 import { adminTest } from '../helpers/admin'
 import { gotoHydrated } from '../helpers/fixtures'
 import { signUpConfirmed, signUpInBrowser } from '../helpers/mailbox'
+import { expectOrderStatus } from '../helpers/orders'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 
 /**
  * Reviews from verified buyers, with real accounts against the production build: a purchase
@@ -31,21 +34,6 @@ const uniqueEmail = (name: string) =>
 // Sign-ups, a purchase, two browsers and screenshots take a while on a shared machine.
 test.describe.configure({ mode: 'serial', timeout: 240_000 })
 
-async function shoot(page: Page, name: string) {
-  for (const width of [390, 1280]) {
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.emulateMedia({ colorScheme: scheme })
-      await page.screenshot({
-        path: test.info().outputPath(`${name}-${width}-${scheme}.png`),
-        fullPage: true,
-      })
-    }
-  }
-  await page.emulateMedia({ colorScheme: 'light' })
-  await page.setViewportSize({ width: 1280, height: 900 })
-}
-
 async function productJsonLd(page: Page): Promise<Record<string, unknown>> {
   const response = await page.request.get(PRODUCT_PATH)
   const html = await response.text()
@@ -69,6 +57,14 @@ async function userIdOf(db: DB, email: string): Promise<string> {
   return (
     await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()
   ).id
+}
+
+/** The buyer of the first test, signed in by the login form in a browser without JavaScript. */
+async function buyerWithoutJavaScript(browser: Browser, baseURL: string) {
+  const buyer = await browser.newContext({ baseURL, javaScriptEnabled: false })
+  const page = await buyer.newPage()
+  await submitLogIn(page, buyerEmail, PASSWORD)
+  return { buyer, page }
 }
 
 let buyerEmail = ''
@@ -98,18 +94,7 @@ test('a buyer reviews a delivered order; the product page shows it with its JSON
   orderId = (
     await db.selectFrom('order').select('id').where('userId', '=', userId).executeTakeFirstOrThrow()
   ).id
-  await expect
-    .poll(
-      async () =>
-        (
-          await db
-            .selectFrom('order')
-            .select('status')
-            .where('id', '=', orderId)
-            .executeTakeFirstOrThrow()
-        ).status,
-    )
-    .toBe('delivered')
+  await expectOrderStatus(db, orderId, 'delivered')
 
   // The product page now offers the review, on the order page.
   await gotoHydrated(page, PRODUCT_PATH)
@@ -122,7 +107,7 @@ test('a buyer reviews a delivered order; the product page shows it with its JSON
   expect(
     await db.selectFrom('review').select('id').where('orderId', '=', orderId).execute(),
   ).toEqual([])
-  await shoot(page, 'order-review-form')
+  await screenshotWidthsAndThemes(page, 'order-review-form')
 
   await section.getByRole('radio', { name: /^4 stars/ }).check()
   await section.getByLabel('Title (optional)').fill('Licence key worked at once')
@@ -152,7 +137,7 @@ test('a buyer reviews a delivered order; the product page shows it with its JSON
   expect(publicHtml).not.toContain(buyerEmail)
   expect(publicHtml).not.toContain('Meera Iyer')
   await reviews.scrollIntoViewIfNeeded()
-  await shoot(page, 'product-reviews')
+  await screenshotWidthsAndThemes(page, 'product-reviews')
 })
 
 test('without JavaScript the buyer changes the review, and another buyer finds it helpful', async ({
@@ -162,12 +147,7 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
 }) => {
   test.skip(!orderId, 'needs the review of the first test')
   // The buyer, signed in again by the login form, in a browser without JavaScript.
-  const buyer = await browser.newContext({ baseURL: app.url, javaScriptEnabled: false })
-  const page = await buyer.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(buyerEmail)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await page.goto(`/orders/${orderId}`)
   const section = page.getByRole('region', { name: 'Your review' })
   await expect(section.getByRole('radio', { name: /^4 stars/ })).toBeChecked()
@@ -291,12 +271,7 @@ test('a buyer who keeps rewriting a review is slowed down, and the last refused 
   db,
 }) => {
   test.skip(!orderId, 'needs the review of the first test')
-  const buyer = await browser.newContext({ baseURL: app.url, javaScriptEnabled: false })
-  const page = await buyer.newPage()
-  await page.goto('/login')
-  await page.getByLabel('Email').fill(buyerEmail)
-  await page.getByLabel('Password').fill(PASSWORD)
-  await page.getByRole('button', { name: 'Log in' }).click()
+  const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await expect(page).not.toHaveURL(/\/login/)
 
   // Ten reviews or changes an hour per user (reviewUser in app/lib/rate-limit.server.ts); the
@@ -340,7 +315,7 @@ test('the back office hides a review with a reason, audit logged, and shows it a
   await row.getByRole('button', { name: 'Hide review' }).click()
   await expect(page.getByText('Review hidden.').first()).toBeVisible()
   await expect(row).toContainText('Hidden because: Shares a licence key in the text')
-  await shoot(page, 'admin-reviews')
+  await screenshotWidthsAndThemes(page, 'admin-reviews')
 
   // Off the product page, its rating and its JSON-LD.
   await page.goto(PRODUCT_PATH)

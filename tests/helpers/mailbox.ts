@@ -1,6 +1,6 @@
 import fs from 'node:fs'
 import path from 'node:path'
-import { expect, type Page } from '@playwright/test'
+import { expect, type Locator, type Page } from '@playwright/test'
 import { parseMail, type ReceivedMail, type TestSmtpServer } from './smtp'
 
 /**
@@ -93,15 +93,23 @@ export async function signUpConfirmed(
   return cookie.split(';')[0]!
 }
 
+/**
+ * Fills the sign-up form (the /signup page, or the modal's dialog) and sends it; the form then
+ * asks to confirm the address by mail.
+ */
+export async function submitSignUp(form: Page | Locator, user: NewAccount): Promise<void> {
+  await form.getByLabel('Full name').fill(user.name)
+  await form.getByLabel('Email').fill(user.email)
+  await form.getByLabel('Password', { exact: true }).fill(user.password)
+  await form.getByLabel('Confirm password').fill(user.password)
+  await form.getByRole('button', { name: 'Create account' }).click()
+  await expect(form.getByText('Check your inbox to confirm your address.')).toBeVisible()
+}
+
 /** Signs up on /signup in the browser and opens the mailed link there: the page ends signed in on /. */
 export async function signUpInBrowser(page: Page, box: Mailbox, user: NewAccount): Promise<void> {
   await page.goto('/signup')
-  await page.getByLabel('Full name').fill(user.name)
-  await page.getByLabel('Email').fill(user.email)
-  await page.getByLabel('Password', { exact: true }).fill(user.password)
-  await page.getByLabel('Confirm password').fill(user.password)
-  await page.getByRole('button', { name: 'Create account' }).click()
-  await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
+  await submitSignUp(page, user)
   await page.goto(await confirmationPath(box, user.email))
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()

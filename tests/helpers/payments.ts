@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test'
 import type { PaytmSetup } from '~/services/payment/config.server'
 import { PAYTM_STAGING_DEFAULTS } from '~/lib/payments/paytm.server'
 import type { RunningPaytmSimulator } from '../../simulators/paytm/testing'
@@ -100,4 +101,14 @@ export async function existingOrder(db: DB, id: string): Promise<Order> {
   const found = await getOrder(db, id)
   if (!found) throw new Error(`no order ${id}`)
   return found
+}
+
+/** Opens the Gateways page's Add Gateway form for one type of gateway. */
+export async function openAddGatewayForm(page: Page, type: string): Promise<void> {
+  await page.goto('/admin/gateways')
+  await page.getByRole('link', { name: 'Add Gateway' }).click()
+  await page
+    .getByRole('navigation', { name: 'Gateway type' })
+    .getByRole('link', { name: type })
+    .click()
 }

@@ -1,3 +1,4 @@
+import type { WorkerFixture } from '@playwright/test'
 import { SMTPServer } from 'smtp-server'
 import { freePort } from './app'
 
@@ -98,3 +99,17 @@ export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }
+
+/**
+ * A worker-scoped Playwright fixture (`smtp: smtpServerFixture` in `test.extend`): one test
+ * SMTP server for the worker's tests, closed after them.
+ */
+export const smtpServerFixture: [WorkerFixture<TestSmtpServer, object>, { scope: 'worker' }] = [
+  // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+  async ({}, use) => {
+    const smtp = await startSmtpServer()
+    await use(smtp)
+    await smtp.close()
+  },
+  { scope: 'worker' },
+]

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react'
 
-/** The white card the sections of an admin detail page (an order, a user) sit in. */
-export const detailCard =
+/** The white card the sections of admin pages sit in (the dashboard, an order, a user). */
+export const adminCard =
   'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
 
 /** A section of an admin detail page: a card named by its heading. */
@@ -24,7 +24,7 @@ export function DetailCard({
     <section
       id={anchor}
       aria-labelledby={headingId}
-      className={anchor ? `${detailCard} scroll-mt-24` : detailCard}
+      className={anchor ? `${adminCard} scroll-mt-24` : adminCard}
     >
       <h2
         id={headingId}

@@ -11,6 +11,7 @@ import { getDashboard, type PeriodTotals } from '~/data/dashboard.server'
 import { DASHBOARD_PERIODS, isDashboardPeriod, type DashboardPeriod } from '~/lib/dashboard-period'
 import { listOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
+import { adminCard } from '~/components/admin/detail-card'
 import { StatCard } from '~/components/admin/stat-card'
 import { RevenueChart } from '~/components/admin/revenue-chart'
 import { displayName } from '~/components/auth/logout-button'
@@ -180,8 +181,6 @@ function stats(current: PeriodTotals, previous: PeriodTotals, products: number, 
   ]
 }
 
-const panel =
-  'rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
 const heading = 'flex items-center gap-2 text-lg font-bold text-slate-950 dark:text-white'
 const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
 
@@ -205,7 +204,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
           <StatCard key={stat.label} {...stat} />
         ))}
       </ul>
-      <section aria-labelledby="revenue-chart" className={panel}>
+      <section aria-labelledby="revenue-chart" className={adminCard}>
         <h2 id="revenue-chart" className={`${heading} flex-wrap`}>
           Revenue and paid orders
           <span className="text-sm font-medium text-slate-500 dark:text-slate-400">
@@ -262,7 +261,7 @@ function TopProducts({
   period: DashboardPeriod
 }) {
   return (
-    <section aria-labelledby="top-products" className={panel}>
+    <section aria-labelledby="top-products" className={adminCard}>
       <h2 id="top-products" className={heading}>
         Top products by revenue
       </h2>
@@ -308,7 +307,7 @@ function TopProducts({
 function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
   const { stockAlerts, awaitingStock, lowStockThreshold, manageOrders } = data
   return (
-    <section aria-labelledby="stock-alerts" className={panel}>
+    <section aria-labelledby="stock-alerts" className={adminCard}>
       <h2 id="stock-alerts" className={heading}>
         <AlertTriangle aria-hidden="true" className="size-5 text-amber-600" />
         Stock alerts
@@ -376,7 +375,7 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
 
 function RecentOrders({ orders }: { orders: NonNullable<LoaderData['recentOrders']> }) {
   return (
-    <section aria-labelledby="recent-orders" className={panel}>
+    <section aria-labelledby="recent-orders" className={adminCard}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 id="recent-orders" className={heading}>
           Recent orders
@@ -419,10 +418,7 @@ function OpenReports({
   reports: NonNullable<Route.ComponentProps['loaderData']['reports']> & { total: number }
 }) {
   return (
-    <section
-      aria-labelledby="open-reports"
-      className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
-    >
+    <section aria-labelledby="open-reports" className={adminCard}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2
           id="open-reports"

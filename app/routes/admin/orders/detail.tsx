@@ -8,7 +8,7 @@ import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import { DetailCard, detailCard } from '~/components/admin/detail-card'
+import { DetailCard, adminCard } from '~/components/admin/detail-card'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
@@ -730,7 +730,7 @@ function Actions({
   actionData: OrderActionData | undefined
 }) {
   return (
-    <section aria-label="Actions" className={detailCard}>
+    <section aria-label="Actions" className={adminCard}>
       <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
       {specs.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">

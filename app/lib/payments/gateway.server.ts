@@ -49,6 +49,31 @@ export class GatewayUnreachableError extends Error {
   override name = 'GatewayUnreachableError'
 }
 
+/** A request to `what` ("Razorpay POST /v1/orders") that got no answer: timed out or unreachable. */
+export function unreachableError(what: string, error: unknown): GatewayUnreachableError {
+  return new GatewayUnreachableError(
+    `${what}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`,
+    { cause: error },
+  )
+}
+
+/** The body of the gateway's answer to `what`; an outage (HTTP 5xx or 429) throws. */
+export async function answerText(response: Response, what: string): Promise<string> {
+  const text = await response.text().catch(() => '')
+  if (response.status >= 500 || response.status === 429)
+    throw new GatewayUnreachableError(`${what}: HTTP ${response.status}`)
+  return text
+}
+
+/** The gateway's answer to `what` as JSON; anything else is an outage. */
+export function answerJson(text: string, what: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new GatewayUnreachableError(`${what}: not JSON`)
+  }
+}
+
 /** The gateway refused a request as wrong (4xx): trying again the same way will not help. */
 export class GatewayRefusedError extends Error {
   override name = 'GatewayRefusedError'

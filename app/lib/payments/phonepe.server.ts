@@ -1,9 +1,12 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import {
+  answerJson,
+  answerText,
   GatewayRefusedError,
   GatewayUnreachableError,
   hexEquals,
+  unreachableError,
   type GatewayOrder,
   type GatewayPaymentStatus,
   type GatewayRefund,
@@ -126,12 +129,7 @@ export function tokenCacheKey(config: PhonePeConfig): string {
     .digest('hex')
 }
 
-function unreachable(what: string, error: unknown): GatewayUnreachableError {
-  return new GatewayUnreachableError(
-    `PhonePe ${what}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`,
-    { cause: error },
-  )
-}
+const unreachable = (what: string, error: unknown) => unreachableError(`PhonePe ${what}`, error)
 
 /** POST {oauth}/v1/oauth/token with the client credentials (form encoded). */
 export async function fetchPhonePeToken(
@@ -158,21 +156,13 @@ export async function fetchPhonePeToken(
   } catch (error) {
     throw unreachable('token', error)
   }
-  const text = await response.text().catch(() => '')
-  if (response.status >= 500 || response.status === 429)
-    throw new GatewayUnreachableError(`PhonePe token: HTTP ${response.status}`)
+  const text = await answerText(response, 'PhonePe token')
   if (!response.ok)
     throw new GatewayRefusedError(
       `PhonePe token: HTTP ${response.status} (check the client id, secret and version)`,
       response.status,
     )
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new GatewayUnreachableError('PhonePe token: not JSON')
-  }
-  const parsed = tokenSchema.safeParse(json)
+  const parsed = tokenSchema.safeParse(answerJson(text, 'PhonePe token'))
   if (!parsed.success) throw new GatewayUnreachableError('PhonePe token: unexpected answer')
   const nowSeconds = Math.floor(Date.now() / 1000)
   return {
@@ -449,15 +439,8 @@ async function read<T>(
   path: string,
   schema: z.ZodType<T>,
 ): Promise<T> {
-  const text = await response.text().catch(() => '')
-  if (response.status >= 500 || response.status === 429)
-    throw new GatewayUnreachableError(`PhonePe ${method} ${path}: HTTP ${response.status}`)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new GatewayUnreachableError(`PhonePe ${method} ${path}: not JSON`)
-  }
+  const what = `PhonePe ${method} ${path}`
+  const json = answerJson(await answerText(response, what), what)
   if (!response.ok) {
     const answer = (json ?? {}) as { code?: unknown; message?: unknown }
     const code = typeof answer.code === 'string' ? answer.code : ''

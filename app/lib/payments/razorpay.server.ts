@@ -1,9 +1,12 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import {
+  answerJson,
+  answerText,
   GatewayRefusedError,
   GatewayUnreachableError,
   hexEquals,
+  unreachableError,
   type GatewayOrder,
   type GatewayPaymentStatus,
   type GatewayRefund,
@@ -240,6 +243,7 @@ async function call<T>(
 ): Promise<T> {
   const fetchImpl = options.fetch ?? globalThis.fetch
   const auth = Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')
+  const what = `Razorpay ${method} ${path}`
   let response: Response
   try {
     response = await fetchImpl(`${config.host.replace(/\/+$/, '')}${path}`, {
@@ -254,20 +258,9 @@ async function call<T>(
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
     })
   } catch (error) {
-    throw new GatewayUnreachableError(
-      `Razorpay ${method} ${path}: ${(error as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable'}`,
-      { cause: error },
-    )
+    throw unreachableError(what, error)
   }
-  const text = await response.text().catch(() => '')
-  if (response.status >= 500 || response.status === 429)
-    throw new GatewayUnreachableError(`Razorpay ${method} ${path}: HTTP ${response.status}`)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    throw new GatewayUnreachableError(`Razorpay ${method} ${path}: not JSON`)
-  }
+  const json = answerJson(await answerText(response, what), what)
   if (!response.ok) {
     const description =
       (json as { error?: { description?: unknown } } | null)?.error?.description ?? ''

@@ -3,6 +3,7 @@ import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { PAYTM_STAGING_DEFAULTS, type PaytmConfig } from '~/lib/payments/paytm.server'
+import type { GatewaySetup } from './gateway-setup.server'
 
 /**
  * Which Paytm the shop talks to, decided per request in this order:
@@ -20,15 +21,9 @@ export const PAYTM_HOSTS = {
 export const SIMULATOR_MOUNT_PATH = '/__simulator/paytm'
 export const PAYTM_CALLBACK_PATH = '/api/payments/paytm/callback'
 
-export type PaytmSource = 'environment' | 'gateway' | 'simulator'
-
-export interface PaytmSetup {
-  config: PaytmConfig
+export interface PaytmSetup extends GatewaySetup<PaytmConfig> {
   /** Where CALLBACK_URL points. */
   callbackUrl: string
-  source: PaytmSource
-  /** True only for the built-in simulator: no real money moves. */
-  testMode: boolean
 }
 
 type PaymentEnv = Pick<

@@ -90,6 +90,20 @@ function signedCallback(fields: Record<string, string>): Record<string, string> 
   return { ...fields, CHECKSUMHASH: generatePaytmChecksum(fields, sim.merchantKey) }
 }
 
+/** A paid checkout's callback with `changes`, signed again with the merchant key, handed to the shop. */
+async function payAndAlterCallback(changes: Record<string, string>) {
+  const started = await checkout()
+  const callback = await pay(started, 'success')
+  const { CHECKSUMHASH: _, ...fields } = callback.fields
+  const result = await handlePaytmCallback(
+    t.db,
+    setup,
+    signedCallback({ ...fields, ...changes }),
+    quiet,
+  )
+  return { started, result }
+}
+
 describe(`Paytm checkout (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('creates the order at the database price and signs the documented form for processTransaction', async () => {
     const started = await checkout()
@@ -320,15 +334,7 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('never marks paid when a correctly signed success callback carries another amount', async () => {
-    const started = await checkout()
-    const callback = await pay(started, 'success')
-    const { CHECKSUMHASH: _, ...fields } = callback.fields
-    const result = await handlePaytmCallback(
-      t.db,
-      setup,
-      signedCallback({ ...fields, TXNAMOUNT: '1.00' }),
-      quiet,
-    )
+    const { started, result } = await payAndAlterCallback({ TXNAMOUNT: '1.00' })
     expect(result).toMatchObject({ outcome: 'amount-mismatch' })
     expect((await order(started.order.id)).status).toBe('pending')
   })
@@ -353,15 +359,7 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('refuses a correctly signed callback for another merchant', async () => {
-    const started = await checkout()
-    const callback = await pay(started, 'success')
-    const { CHECKSUMHASH: _, ...fields } = callback.fields
-    const result = await handlePaytmCallback(
-      t.db,
-      setup,
-      signedCallback({ ...fields, MID: 'OTHERMID' }),
-      quiet,
-    )
+    const { started, result } = await payAndAlterCallback({ MID: 'OTHERMID' })
     expect(result).toMatchObject({ kind: 'rejected', reason: 'wrong-merchant' })
     expect((await order(started.order.id)).status).toBe('pending')
   })

@@ -3,6 +3,7 @@ import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { phonePeHosts, type PhonePeConfig } from '~/lib/payments/phonepe.server'
+import type { GatewaySetup } from './gateway-setup.server'
 import { realGatewayConfigured } from './real-gateway.server'
 
 /**
@@ -20,14 +21,9 @@ export const PHONEPE_SIMULATOR_PATH = '/__simulator/phonepe'
 export const PHONEPE_RETURN_PATH = '/api/payments/phonepe/return'
 export const PHONEPE_WEBHOOK_PATH = '/api/payments/phonepe/webhook'
 
-export type PhonePeSource = 'environment' | 'gateway' | 'simulator'
-
-export interface PhonePeSetup {
-  config: PhonePeConfig
+export interface PhonePeSetup extends GatewaySetup<PhonePeConfig> {
   /** Where PhonePe sends the buyer back for one of our orders. */
   returnUrl: (orderId: string) => string
-  source: PhonePeSource
-  testMode: boolean
 }
 
 type PhonePeEnv = Pick<

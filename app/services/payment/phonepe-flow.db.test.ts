@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { listOrderEvents, type Order } from '~/data/order.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { phonePeHosts, webhookAuthorization } from '~/lib/payments/phonepe.server'
@@ -6,11 +6,10 @@ import {
   phonePeControl,
   simulatePhonePePayment,
   startPhonePeSimulator,
-  type RunningPhonePeSimulator,
 } from '../../../simulators/phonepe/testing'
-import { fileTestDb } from '../../../tests/helpers/db'
-import { existingOrder, webhookRecorder } from '../../../tests/helpers/payments'
-import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
+import { gatewayFlowHarness } from '../../../tests/helpers/gateway-flow'
+import { existingOrder } from '../../../tests/helpers/payments'
+import { BUYER, makeStockedProduct } from '../../../tests/factories'
 import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers, PaymentStartError } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { PhonePeSetup } from './phonepe-config.server'
@@ -29,20 +28,10 @@ import {
  */
 const APP_SECRET = 'p'.repeat(64)
 const RETURN = 'http://127.0.0.1:9/api/payments/phonepe/return'
-const t = fileTestDb()
-let sim: RunningPhonePeSimulator
-let setup: PhonePeSetup
-let productId: string
-const quiet = { log: () => {} }
-const webhooks = webhookRecorder()
-const sent = webhooks.sent
-
-beforeAll(async () => {
-  sim = await startPhonePeSimulator({
-    webhookUrl: 'http://shop.test/api/payments/phonepe/webhook',
-    fetch: webhooks.fetch,
-  })
-  setup = {
+const flow = gatewayFlowHarness({
+  start: (fetch) =>
+    startPhonePeSimulator({ webhookUrl: 'http://shop.test/api/payments/phonepe/webhook', fetch }),
+  setup: (sim): PhonePeSetup => ({
     config: {
       clientId: sim.clientId,
       clientSecret: sim.clientSecret,
@@ -54,18 +43,14 @@ beforeAll(async () => {
     returnUrl: (orderId) => `${RETURN}?order=${orderId}`,
     source: 'environment',
     testMode: false,
-  }
-  productId = (await makeProduct(t.db, { price: 149_900 })).id
+  }),
+  endOutage: (sim) => phonePeControl(sim, 'outage', { enabled: false }),
 })
-afterAll(async () => {
-  await sim.close()
-})
-afterEach(async () => {
-  await phonePeControl(sim, 'outage', { enabled: false })
-})
+const { t, sent } = flow
+const quiet = { log: () => {} }
 
-const checkout = (id = productId): Promise<StartedPhonePeCheckout> =>
-  startPhonePeCheckout(t.db, setup, APP_SECRET, { productId: id, customer: BUYER }, quiet)
+const checkout = (id = flow.productId): Promise<StartedPhonePeCheckout> =>
+  startPhonePeCheckout(t.db, flow.setup, APP_SECRET, { productId: id, customer: BUYER }, quiet)
 
 const order = (id: string): Promise<Order> => existingOrder(t.db, id)
 
@@ -79,7 +64,7 @@ const later = () => {
 const authorised = () =>
   new Headers({
     'Content-Type': 'application/json',
-    Authorization: webhookAuthorization(sim.webhookUsername, sim.webhookPassword),
+    Authorization: webhookAuthorization(flow.sim.webhookUsername, flow.sim.webhookPassword),
   })
 
 function webhookBody(
@@ -93,9 +78,13 @@ function webhookBody(
   })
 }
 
+/** Hands the shop a webhook authorised as PhonePe does. */
+const deliver = (body: string) =>
+  handlePhonePeWebhook(t.db, flow.setup, APP_SECRET, body, authorised(), quiet)
+
 async function runJobs(at: Date) {
   const handlers = gatewayJobHandlers(t.db, {
-    resolveGateway: async () => phonePeReconciler(t.db, setup, APP_SECRET, quiet),
+    resolveGateway: async () => phonePeReconciler(t.db, flow.setup, APP_SECRET, quiet),
     now: () => at,
     log: () => {},
   })
@@ -112,7 +101,7 @@ describe('PhonePe checkout', () => {
     expect(started.order.gatewayOrderId).toMatch(/^OMO/)
     expect((await order(started.order.id)).gatewayOrderId).toBe(started.order.gatewayOrderId)
     expect(started.order.amount).toBe(149_900)
-    expect(started.redirectUrl.startsWith(`${sim.url}/pay/`)).toBe(true)
+    expect(started.redirectUrl.startsWith(`${flow.sim.url}/pay/`)).toBe(true)
     // The first reconciliation check is written with the order.
     const jobs = await t.db
       .selectFrom('job')
@@ -130,16 +119,16 @@ describe('PhonePe checkout', () => {
     const rows = await t.db.selectFrom('gatewayToken').selectAll().execute()
     expect(rows).toHaveLength(1)
     expect(rows[0]!.gateway).toBe('phonepe')
-    const before = (await phonePeControl(sim, 'counters')).body as { tokensIssued: number }
+    const before = (await phonePeControl(flow.sim, 'counters')).body as { tokensIssued: number }
     await checkout()
     await checkout()
-    const after = (await phonePeControl(sim, 'counters')).body as { tokensIssued: number }
+    const after = (await phonePeControl(flow.sim, 'counters')).body as { tokensIssued: number }
     expect(after.tokensIssued).toBe(before.tokensIssued)
     expect(JSON.stringify(rows[0])).not.toMatch(/"token":"[A-Za-z0-9_-]{43}"/)
   })
 
   it('PhonePe unreachable: our order is failed and the buyer may try another way', async () => {
-    await phonePeControl(sim, 'outage', { enabled: true })
+    await phonePeControl(flow.sim, 'outage', { enabled: true })
     const error = await checkout().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PaymentStartError)
     expect((await order((error as PaymentStartError).orderId)).status).toBe('failed')
@@ -151,14 +140,20 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     const started = await checkout()
     const back = await simulatePhonePePayment(started.redirectUrl, 'success')
     expect(back).toBe(`${RETURN}?order=${started.order.id}`)
-    const result = await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later())
+    const result = await handlePhonePeReturn(
+      t.db,
+      flow.setup,
+      APP_SECRET,
+      started.order.id,
+      later(),
+    )
     expect(result).toMatchObject({ kind: 'handled', outcome: 'paid', status: 'paid' })
     const paid = await order(started.order.id)
     expect(paid.gatewayTxnId).toMatch(/^OM/)
     expect(paid.paidAmount).toBe(149_900)
     // Again (a reload): nothing changes.
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'unchanged', status: 'paid' })
   })
 
@@ -166,7 +161,7 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     const started = await checkout()
     await simulatePhonePePayment(started.redirectUrl, 'failure')
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'failed', status: 'failed' })
     expect((await order(started.order.id)).gatewayRespCode).toBe('PAYMENT_DECLINED')
   })
@@ -174,12 +169,12 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
   it('a return before paying changes nothing; an unknown order is unknown', async () => {
     const started = await checkout()
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ status: 'pending' })
-    expect(await handlePhonePeReturn(t.db, setup, APP_SECRET, 'ORD_0_999', later())).toEqual({
+    expect(await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, 'ORD_0_999', later())).toEqual({
       kind: 'unknown-order',
     })
-    expect(await handlePhonePeReturn(t.db, setup, APP_SECRET, '../../etc', later())).toEqual({
+    expect(await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, '../../etc', later())).toEqual({
       kind: 'unknown-order',
     })
   })
@@ -189,13 +184,13 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     await simulatePhonePePayment(started.redirectUrl, 'pending')
     const at = later().now()
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, {
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, {
         ...quiet,
         now: () => at,
       }),
     ).toMatchObject({ outcome: 'pending', status: 'pending' })
     // PhonePe settles it; its webhook is lost: the job finds it.
-    await phonePeControl(sim, 'settle', {
+    await phonePeControl(flow.sim, 'settle', {
       merchantOrderId: started.order.id,
       state: 'COMPLETED',
       webhook: false,
@@ -207,9 +202,9 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
   it('status API down: nothing changes and a check is scheduled', async () => {
     const started = await checkout()
     await simulatePhonePePayment(started.redirectUrl, 'success')
-    await phonePeControl(sim, 'outage', { enabled: true })
+    await phonePeControl(flow.sim, 'outage', { enabled: true })
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'unconfirmed', status: 'pending' })
     const jobs = await t.db
       .selectFrom('job')
@@ -218,7 +213,7 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
       .where('payload', 'like', `%${started.order.id}%`)
       .execute()
     expect(jobs.length).toBe(2)
-    await phonePeControl(sim, 'outage', { enabled: false })
+    await phonePeControl(flow.sim, 'outage', { enabled: false })
     await runJobs(new Date(clock + 60_000))
     expect((await order(started.order.id)).status).toBe('paid')
   })
@@ -235,24 +230,26 @@ describe('PhonePe webhooks', () => {
     }
     expect(hook).toBeDefined()
     expect(hook!.headers.get('authorization')).toBe(
-      webhookAuthorization(sim.webhookUsername, sim.webhookPassword),
+      webhookAuthorization(flow.sim.webhookUsername, flow.sim.webhookPassword),
     )
     expect(
-      await handlePhonePeWebhook(t.db, setup, APP_SECRET, hook!.body, hook!.headers, quiet),
+      await handlePhonePeWebhook(t.db, flow.setup, APP_SECRET, hook!.body, hook!.headers, quiet),
     ).toMatchObject({ kind: 'handled', outcome: 'paid' })
   })
 
   it('refuses a webhook without the right Authorization, and changes nothing', async () => {
     const started = await checkout()
-    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(flow.sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
     const body = webhookBody(started.order.id)
     for (const header of [
       undefined,
-      webhookAuthorization(sim.webhookUsername, 'wrong'),
-      `SHA256 ${webhookAuthorization(sim.webhookUsername, sim.webhookPassword)}`,
+      webhookAuthorization(flow.sim.webhookUsername, 'wrong'),
+      `SHA256 ${webhookAuthorization(flow.sim.webhookUsername, flow.sim.webhookPassword)}`,
     ]) {
       const headers = new Headers(header ? { Authorization: header } : {})
-      expect(await handlePhonePeWebhook(t.db, setup, APP_SECRET, body, headers, quiet)).toEqual({
+      expect(
+        await handlePhonePeWebhook(t.db, flow.setup, APP_SECRET, body, headers, quiet),
+      ).toEqual({
         kind: 'rejected',
         reason: 'unauthorised',
       })
@@ -262,50 +259,29 @@ describe('PhonePe webhooks', () => {
   })
 
   it('an event for an unknown order changes nothing', async () => {
-    expect(
-      await handlePhonePeWebhook(
-        t.db,
-        setup,
-        APP_SECRET,
-        webhookBody('ORD_0_404'),
-        authorised(),
-        quiet,
-      ),
-    ).toEqual({ kind: 'unknown-order' })
+    expect(await deliver(webhookBody('ORD_0_404'))).toEqual({ kind: 'unknown-order' })
   })
 
   it('the body proves nothing: a "completed" event for an unpaid order is checked and ignored', async () => {
     const started = await checkout()
-    expect(
-      await handlePhonePeWebhook(
-        t.db,
-        setup,
-        APP_SECRET,
-        webhookBody(started.order.id),
-        authorised(),
-        quiet,
-      ),
-    ).toMatchObject({ kind: 'handled', outcome: 'pending' })
+    expect(await deliver(webhookBody(started.order.id))).toMatchObject({
+      kind: 'handled',
+      outcome: 'pending',
+    })
     expect((await order(started.order.id)).status).toBe('pending')
   })
 
   it('a tampered amount is never paid, and warns once', async () => {
     const started = await checkout()
-    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
-    await phonePeControl(sim, 'tamper', { merchantOrderId: started.order.id, amount: 100 })
+    await phonePeControl(flow.sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(flow.sim, 'tamper', { merchantOrderId: started.order.id, amount: 100 })
     for (let i = 0; i < 2; i++)
-      expect(
-        await handlePhonePeWebhook(
-          t.db,
-          setup,
-          APP_SECRET,
-          webhookBody(started.order.id, undefined, 100),
-          authorised(),
-          quiet,
-        ),
-      ).toMatchObject({ kind: 'handled', outcome: 'amount-mismatch' })
+      expect(await deliver(webhookBody(started.order.id, undefined, 100))).toMatchObject({
+        kind: 'handled',
+        outcome: 'amount-mismatch',
+      })
     expect(
-      await handlePhonePeReturn(t.db, setup, APP_SECRET, started.order.id, later()),
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
     expect((await order(started.order.id)).status).toBe('pending')
     const events = await listOrderEvents(t.db, started.order.id)
@@ -314,43 +290,24 @@ describe('PhonePe webhooks', () => {
 
   it('status API down: answered unconfirmed (PhonePe delivers again), a check is due', async () => {
     const started = await checkout()
-    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
-    await phonePeControl(sim, 'outage', { enabled: true })
-    expect(
-      await handlePhonePeWebhook(
-        t.db,
-        setup,
-        APP_SECRET,
-        webhookBody(started.order.id),
-        authorised(),
-        quiet,
-      ),
-    ).toEqual({ kind: 'unconfirmed', orderId: started.order.id })
+    await phonePeControl(flow.sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(flow.sim, 'outage', { enabled: true })
+    expect(await deliver(webhookBody(started.order.id))).toEqual({
+      kind: 'unconfirmed',
+      orderId: started.order.id,
+    })
     expect((await order(started.order.id)).status).toBe('pending')
-    await phonePeControl(sim, 'outage', { enabled: false })
-    expect(
-      await handlePhonePeWebhook(
-        t.db,
-        setup,
-        APP_SECRET,
-        webhookBody(started.order.id),
-        authorised(),
-        quiet,
-      ),
-    ).toMatchObject({ outcome: 'paid' })
+    await phonePeControl(flow.sim, 'outage', { enabled: false })
+    expect(await deliver(webhookBody(started.order.id))).toMatchObject({ outcome: 'paid' })
   })
 
   it('out of order: a late "failed" event never undoes a payment', async () => {
     const started = await checkout()
-    await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+    await phonePeControl(flow.sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
     const completed = webhookBody(started.order.id)
     const failed = webhookBody(started.order.id, 'checkout.order.failed')
-    expect(
-      await handlePhonePeWebhook(t.db, setup, APP_SECRET, completed, authorised(), quiet),
-    ).toMatchObject({ outcome: 'paid' })
-    expect(
-      await handlePhonePeWebhook(t.db, setup, APP_SECRET, failed, authorised(), quiet),
-    ).toMatchObject({ outcome: 'unchanged' })
+    expect(await deliver(completed)).toMatchObject({ outcome: 'paid' })
+    expect(await deliver(failed)).toMatchObject({ outcome: 'unchanged' })
     expect((await order(started.order.id)).status).toBe('paid')
   })
 
@@ -360,15 +317,12 @@ describe('PhonePe webhooks', () => {
     const orders: StartedPhonePeCheckout[] = []
     for (let i = 0; i < 10; i++) orders.push(await checkout(stocked.id))
     for (const started of orders)
-      await phonePeControl(sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
+      await phonePeControl(flow.sim, 'pay', { merchantOrderId: started.order.id, webhook: false })
     const deliveries: Promise<{ kind: string; outcome?: string }>[] = []
     for (const started of orders) {
       const completed = webhookBody(started.order.id)
       // PhonePe delivers again when unsure; the same event several times, all at once.
-      for (let k = 0; k < 5; k++)
-        deliveries.push(
-          handlePhonePeWebhook(t.db, setup, APP_SECRET, completed, authorised(), quiet),
-        )
+      for (let k = 0; k < 5; k++) deliveries.push(deliver(completed))
     }
     expect(deliveries).toHaveLength(50)
     const results = await Promise.all(deliveries)

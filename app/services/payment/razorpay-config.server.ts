@@ -7,6 +7,7 @@ import {
   RAZORPAY_CHECKOUT_SCRIPT,
   type RazorpayConfig,
 } from '~/lib/payments/razorpay.server'
+import type { GatewaySetup } from './gateway-setup.server'
 import { realGatewayConfigured } from './real-gateway.server'
 
 /**
@@ -24,13 +25,8 @@ export const RAZORPAY_SIMULATOR_PATH = '/__simulator/razorpay'
 export const RAZORPAY_CALLBACK_PATH = '/api/payments/razorpay/callback'
 export const RAZORPAY_WEBHOOK_PATH = '/api/payments/razorpay/webhook'
 
-export type RazorpaySource = 'environment' | 'gateway' | 'simulator'
-
-export interface RazorpaySetup {
-  config: RazorpayConfig
+export interface RazorpaySetup extends GatewaySetup<RazorpayConfig> {
   callbackUrl: string
-  source: RazorpaySource
-  testMode: boolean
 }
 
 type RazorpayEnv = Pick<
@@ -88,34 +84,31 @@ export async function resolveRazorpaySetup(
 ): Promise<RazorpaySetup | null> {
   const callbackUrl = `${env.PUBLIC_URL}${RAZORPAY_CALLBACK_PATH}`
   const host = env.RAZORPAY_HOST ?? RAZORPAY_API_HOST
-  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET) {
-    return {
-      config: configFor(host, {
-        keyId: env.RAZORPAY_KEY_ID,
-        keySecret: env.RAZORPAY_KEY_SECRET,
-        webhookSecret: env.RAZORPAY_WEBHOOK_SECRET ?? '',
-      }),
-      callbackUrl,
-      source: 'environment',
-      testMode: false,
-    }
-  }
+  // The real Razorpay, with keys from `source`.
+  const real = (
+    source: 'environment' | 'gateway',
+    keyId: string,
+    keySecret: string,
+    webhookSecret: string | null | undefined,
+  ): RazorpaySetup => ({
+    config: configFor(host, { keyId, keySecret, webhookSecret: webhookSecret ?? '' }),
+    callbackUrl,
+    source,
+    testMode: false,
+  })
+  if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET)
+    return real(
+      'environment',
+      env.RAZORPAY_KEY_ID,
+      env.RAZORPAY_KEY_SECRET,
+      env.RAZORPAY_WEBHOOK_SECRET,
+    )
   const stored = await razorpayGatewaySettings(db, env.APP_SECRET)
   if (!stored)
     return (await realGatewayConfigured(db, env)) ? null : simulatorSetup(env, callbackUrl)
   if (stored.status === 'inactive') return null
-  if (stored.keyId && stored.keySecret) {
-    return {
-      config: configFor(host, {
-        keyId: stored.keyId,
-        keySecret: stored.keySecret,
-        webhookSecret: stored.webhookSecret ?? '',
-      }),
-      callbackUrl,
-      source: 'gateway',
-      testMode: false,
-    }
-  }
+  if (stored.keyId && stored.keySecret)
+    return real('gateway', stored.keyId, stored.keySecret, stored.webhookSecret)
   // A key id whose secret cannot be read (APP_SECRET changed) must not silently become test mode.
   if (stored.keyId || stored.status !== 'testing') return null
   return simulatorSetup(env, callbackUrl)

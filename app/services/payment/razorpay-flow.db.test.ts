@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { listOrderEvents, type Order } from '~/data/order.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { webhookSignature } from '~/lib/payments/razorpay.server'
@@ -6,11 +6,10 @@ import {
   razorpayControl,
   simulateRazorpayPayment,
   startRazorpaySimulator,
-  type RunningRazorpaySimulator,
 } from '../../../simulators/razorpay/testing'
-import { fileTestDb } from '../../../tests/helpers/db'
-import { existingOrder, webhookRecorder } from '../../../tests/helpers/payments'
-import { BUYER, makeProduct, makeStockedProduct } from '../../../tests/factories'
+import { gatewayFlowHarness } from '../../../tests/helpers/gateway-flow'
+import { existingOrder } from '../../../tests/helpers/payments'
+import { BUYER, makeStockedProduct } from '../../../tests/factories'
 import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
@@ -29,20 +28,10 @@ import {
  */
 const APP_SECRET = 'a'.repeat(64)
 const CALLBACK = 'http://127.0.0.1:9/api/payments/razorpay/callback'
-const t = fileTestDb()
-let sim: RunningRazorpaySimulator
-let setup: RazorpaySetup
-let productId: string
-const quiet = { log: () => {} }
-const webhooks = webhookRecorder()
-const sent = webhooks.sent
-
-beforeAll(async () => {
-  sim = await startRazorpaySimulator({
-    webhookUrl: 'http://shop.test/api/payments/razorpay/webhook',
-    fetch: webhooks.fetch,
-  })
-  setup = {
+const flow = gatewayFlowHarness({
+  start: (fetch) =>
+    startRazorpaySimulator({ webhookUrl: 'http://shop.test/api/payments/razorpay/webhook', fetch }),
+  setup: (sim): RazorpaySetup => ({
     config: {
       keyId: sim.keyId,
       keySecret: sim.keySecret,
@@ -53,23 +42,24 @@ beforeAll(async () => {
     callbackUrl: CALLBACK,
     source: 'environment',
     testMode: false,
-  }
-  productId = (await makeProduct(t.db, { price: 149_900 })).id
+  }),
+  endOutage: (sim) => razorpayControl(sim, 'outage', { enabled: false }),
 })
-afterAll(async () => {
-  await sim.close()
-})
-afterEach(async () => {
-  await razorpayControl(sim, 'outage', { enabled: false })
-})
+const { t, sent } = flow
+const quiet = { log: () => {} }
 
-const checkout = (id = productId): Promise<StartedRazorpayCheckout> =>
-  startRazorpayCheckout(t.db, setup, { productId: id, customer: BUYER }, quiet)
+const checkout = (id = flow.productId): Promise<StartedRazorpayCheckout> =>
+  startRazorpayCheckout(t.db, flow.setup, { productId: id, customer: BUYER }, quiet)
 
 /** A checkout paid (or not) at the simulator's page: what the browser brings back to us. */
 async function checkoutAndPay(outcome: 'success' | 'failure' | 'pending') {
   const started = await checkout()
-  const back = await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, outcome)
+  const back = await simulateRazorpayPayment(
+    flow.sim,
+    started.order.gatewayOrderId!,
+    CALLBACK,
+    outcome,
+  )
   return { started, back }
 }
 
@@ -89,7 +79,7 @@ const eventOf = (w: { body: string }) => (JSON.parse(w.body) as { event: string 
 
 async function runJobs(at: Date) {
   const handlers = gatewayJobHandlers(t.db, {
-    resolveGateway: async () => razorpayReconciler(setup, quiet),
+    resolveGateway: async () => razorpayReconciler(flow.setup, quiet),
     now: () => at,
     log: () => {},
   })
@@ -106,17 +96,17 @@ describe('Razorpay checkout', () => {
     expect(started.order.gatewayOrderId).toMatch(/^order_/)
     expect((await order(started.order.id)).gatewayOrderId).toBe(started.order.gatewayOrderId)
     expect(started.checkout.options).toMatchObject({
-      key: sim.keyId,
+      key: flow.sim.keyId,
       amount: 149_900,
       currency: 'INR',
       order_id: started.order.gatewayOrderId,
       callback_url: CALLBACK,
       prefill: { email: BUYER.email, contact: BUYER.phone },
     })
-    expect(started.checkout.script).toBe(`${sim.url}/v1/checkout.js`)
-    const remote = await fetch(`${sim.url}/v1/orders/${started.order.gatewayOrderId}`, {
+    expect(started.checkout.script).toBe(`${flow.sim.url}/v1/checkout.js`)
+    const remote = await fetch(`${flow.sim.url}/v1/orders/${started.order.gatewayOrderId}`, {
       headers: {
-        Authorization: `Basic ${Buffer.from(`${sim.keyId}:${sim.keySecret}`).toString('base64')}`,
+        Authorization: `Basic ${Buffer.from(`${flow.sim.keyId}:${flow.sim.keySecret}`).toString('base64')}`,
       },
     }).then((r) => r.json() as Promise<{ amount: number; receipt: string }>)
     expect(remote).toMatchObject({ amount: 149_900, receipt: started.order.id })
@@ -129,7 +119,7 @@ describe('Razorpay checkout', () => {
   })
 
   it('marks our order failed and says so when Razorpay is down, so the buyer can pay another way', async () => {
-    await razorpayControl(sim, 'outage', { enabled: true })
+    await razorpayControl(flow.sim, 'outage', { enabled: true })
     const error = await checkout().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(PaymentStartError)
     const failed = await order((error as PaymentStartError).orderId)
@@ -142,14 +132,14 @@ describe('Razorpay return', () => {
   it('pays on a verified return confirmed by the payments API', async () => {
     const { started, back } = await checkoutAndPay('success')
     expect(back.action).toBe(CALLBACK)
-    const result = await handleRazorpayReturn(t.db, setup, back.fields, quiet)
+    const result = await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)
     expect(result).toMatchObject({ kind: 'handled', outcome: 'paid' })
     const paid = await order(started.order.id)
     expect(paid.status).not.toBe('pending')
     expect(paid.gatewayTxnId).toBe(back.fields.razorpay_payment_id)
     expect(paid.paidAmount).toBe(149_900)
     // The same return again changes nothing.
-    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'unchanged',
     })
   })
@@ -157,14 +147,19 @@ describe('Razorpay return', () => {
   it('refuses a wrong signature and a payment of another order, writing nothing', async () => {
     const a = await checkout()
     const b = await checkout()
-    const paidB = await simulateRazorpayPayment(sim, b.order.gatewayOrderId!, CALLBACK, 'success')
+    const paidB = await simulateRazorpayPayment(
+      flow.sim,
+      b.order.gatewayOrderId!,
+      CALLBACK,
+      'success',
+    )
     // B's payment with B's valid signature, presented as A's.
     const swapped = { ...paidB.fields, razorpay_order_id: a.order.gatewayOrderId! }
-    expect(await handleRazorpayReturn(t.db, setup, swapped, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, swapped, quiet)).toMatchObject({
       kind: 'rejected',
     })
     const forged = { ...paidB.fields, razorpay_signature: 'f'.repeat(64) }
-    expect(await handleRazorpayReturn(t.db, setup, forged, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, forged, quiet)).toMatchObject({
       kind: 'rejected',
       reason: 'bad-signature',
     })
@@ -177,7 +172,7 @@ describe('Razorpay return', () => {
     expect(
       await handleRazorpayReturn(
         t.db,
-        setup,
+        flow.setup,
         {
           razorpay_order_id: 'order_Nope0000001',
           razorpay_payment_id: 'pay_X',
@@ -191,7 +186,7 @@ describe('Razorpay return', () => {
   it('fails the order on a failure return only when Razorpay confirms it', async () => {
     const { started, back } = await checkoutAndPay('failure')
     expect(back.fields['error[metadata][order_id]']).toBe(started.order.gatewayOrderId)
-    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'failed',
     })
     expect((await order(started.order.id)).status).toBe('failed')
@@ -201,7 +196,7 @@ describe('Razorpay return', () => {
       'error[code]': 'BAD_REQUEST_ERROR',
       'error[metadata][order_id]': other.order.gatewayOrderId!,
     }
-    expect(await handleRazorpayReturn(t.db, setup, forged, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, forged, quiet)).toMatchObject({
       outcome: 'pending',
     })
     expect((await order(other.order.id)).status).toBe('pending')
@@ -209,10 +204,10 @@ describe('Razorpay return', () => {
 
   it('keeps a pending payment pending, and the job pays it once Razorpay captures it', async () => {
     const { started, back } = await checkoutAndPay('pending')
-    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'pending',
     })
-    await razorpayControl(sim, 'settle', {
+    await razorpayControl(flow.sim, 'settle', {
       payment_id: back.fields.razorpay_payment_id,
       status: 'captured',
     })
@@ -223,12 +218,12 @@ describe('Razorpay return', () => {
 
   it('leaves the order untouched while the payments API is down, and the job settles it later', async () => {
     const { started, back } = await checkoutAndPay('success')
-    await razorpayControl(sim, 'outage', { enabled: true })
-    expect(await handleRazorpayReturn(t.db, setup, back.fields, quiet)).toMatchObject({
+    await razorpayControl(flow.sim, 'outage', { enabled: true })
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'unconfirmed',
     })
     expect((await order(started.order.id)).status).toBe('pending')
-    await razorpayControl(sim, 'outage', { enabled: false })
+    await razorpayControl(flow.sim, 'outage', { enabled: false })
     await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
     expect((await order(started.order.id)).paidAmount).toBe(149_900)
   })
@@ -241,7 +236,7 @@ describe('Razorpay return', () => {
 })
 
 describe('Razorpay webhooks', () => {
-  function signed(body: string, eventId: string, secret = sim.webhookSecret) {
+  function signed(body: string, eventId: string, secret = flow.sim.webhookSecret) {
     return new Headers({
       'content-type': 'application/json',
       'x-razorpay-signature': webhookSignature(body, secret),
@@ -251,25 +246,25 @@ describe('Razorpay webhooks', () => {
 
   it('pays on the simulator’s signed payment.captured, once for replays of the event', async () => {
     const started = await checkout()
-    await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, 'success')
+    await simulateRazorpayPayment(flow.sim, started.order.gatewayOrderId!, CALLBACK, 'success')
     const hooks = await webhooksFor(started.order.gatewayOrderId!, 2)
     expect(hooks.map(eventOf).sort()).toEqual(['order.paid', 'payment.captured'])
     const captured = hooks.find((w) => eventOf(w) === 'payment.captured')!
     expect(
-      await handleRazorpayWebhook(t.db, setup, captured.body, captured.headers, quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, captured.body, captured.headers, quiet),
     ).toMatchObject({
       kind: 'handled',
       outcome: 'paid',
     })
     // Replayed (same x-razorpay-event-id): not acted on again.
     expect(
-      await handleRazorpayWebhook(t.db, setup, captured.body, captured.headers, quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, captured.body, captured.headers, quiet),
     ).toMatchObject({
       kind: 'duplicate',
     })
     const orderPaid = hooks.find((w) => eventOf(w) === 'order.paid')!
     expect(
-      await handleRazorpayWebhook(t.db, setup, orderPaid.body, orderPaid.headers, quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, orderPaid.body, orderPaid.headers, quiet),
     ).toMatchObject({
       outcome: 'unchanged',
     })
@@ -279,17 +274,17 @@ describe('Razorpay webhooks', () => {
 
   it('refuses a wrong signature and a tampered amount', async () => {
     const started = await checkout()
-    await simulateRazorpayPayment(sim, started.order.gatewayOrderId!, CALLBACK, 'success')
+    await simulateRazorpayPayment(flow.sim, started.order.gatewayOrderId!, CALLBACK, 'success')
     const [hook] = await webhooksFor(started.order.gatewayOrderId!, 1)
     const tampered = hook!.body.replace('"amount":149900', '"amount":100')
-    expect(await handleRazorpayWebhook(t.db, setup, tampered, hook!.headers, quiet)).toEqual({
+    expect(await handleRazorpayWebhook(t.db, flow.setup, tampered, hook!.headers, quiet)).toEqual({
       kind: 'rejected',
       reason: 'bad-signature',
     })
     expect(
       await handleRazorpayWebhook(
         t.db,
-        setup,
+        flow.setup,
         hook!.body,
         signed(hook!.body, 'evt_x', 'wrong'),
         quiet,
@@ -318,7 +313,7 @@ describe('Razorpay webhooks', () => {
       },
     })
     expect(
-      await handleRazorpayWebhook(t.db, setup, body, signed(body, 'evt_short'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, body, signed(body, 'evt_short'), quiet),
     ).toMatchObject({
       outcome: 'amount-mismatch',
     })
@@ -344,7 +339,7 @@ describe('Razorpay webhooks', () => {
       },
     })
     expect(
-      await handleRazorpayWebhook(t.db, setup, body, signed(body, 'evt_unknown'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, body, signed(body, 'evt_unknown'), quiet),
     ).toMatchObject({
       kind: 'unknown-order',
     })
@@ -361,9 +356,9 @@ describe('Razorpay webhooks', () => {
     const a = await checkout()
     const ok = payment(a.order.gatewayOrderId!, 'pay_OooA00000001', 'captured')
     const bad = payment(a.order.gatewayOrderId!, 'pay_OooA00000002', 'failed')
-    await handleRazorpayWebhook(t.db, setup, ok, signed(ok, 'evt_a1'), quiet)
+    await handleRazorpayWebhook(t.db, flow.setup, ok, signed(ok, 'evt_a1'), quiet)
     expect(
-      await handleRazorpayWebhook(t.db, setup, bad, signed(bad, 'evt_a2'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, bad, signed(bad, 'evt_a2'), quiet),
     ).toMatchObject({ outcome: 'unchanged' })
     expect((await order(a.order.id)).gatewayTxnId).toBe('pay_OooA00000001')
     expect((await order(a.order.id)).status).not.toBe('failed')
@@ -372,10 +367,10 @@ describe('Razorpay webhooks', () => {
     const bad2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000001', 'failed')
     const ok2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000002', 'captured')
     expect(
-      await handleRazorpayWebhook(t.db, setup, bad2, signed(bad2, 'evt_b1'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, bad2, signed(bad2, 'evt_b1'), quiet),
     ).toMatchObject({ outcome: 'failed' })
     expect(
-      await handleRazorpayWebhook(t.db, setup, ok2, signed(ok2, 'evt_b2'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, ok2, signed(ok2, 'evt_b2'), quiet),
     ).toMatchObject({ outcome: 'paid' })
     expect((await order(b.order.id)).gatewayTxnId).toBe('pay_OooB00000002')
   })
@@ -412,11 +407,23 @@ describe('Razorpay webhooks', () => {
       // Each event delivered several times (Razorpay retries), and two events about one payment.
       for (let k = 0; k < 3; k++)
         deliveries.push(
-          handleRazorpayWebhook(t.db, setup, captured, signed(captured, `evt_cap_${i}`), quiet),
+          handleRazorpayWebhook(
+            t.db,
+            flow.setup,
+            captured,
+            signed(captured, `evt_cap_${i}`),
+            quiet,
+          ),
         )
       for (let k = 0; k < 2; k++)
         deliveries.push(
-          handleRazorpayWebhook(t.db, setup, orderPaid, signed(orderPaid, `evt_paid_${i}`), quiet),
+          handleRazorpayWebhook(
+            t.db,
+            flow.setup,
+            orderPaid,
+            signed(orderPaid, `evt_paid_${i}`),
+            quiet,
+          ),
         )
     }
     expect(deliveries).toHaveLength(50)

@@ -1,5 +1,6 @@
 import {
   data,
+  href,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -174,7 +175,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
           className="bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 dark:bg-amber-950 dark:text-amber-100"
         >
           Maintenance mode is on: visitors see the maintenance page.{' '}
-          <a href="/admin/settings?tab=system" className="font-semibold underline">
+          <a href={`${href('/admin/settings')}?tab=system`} className="font-semibold underline">
             Settings
           </a>
         </p>
@@ -208,7 +209,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
       <h1 className="text-3xl font-bold">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{details}</p>
-      <a href="/" className={buttonVariants()}>
+      <a href={href('/')} className={buttonVariants()}>
         Go Back Home
       </a>
     </main>
@@ -244,7 +245,7 @@ function MaintenancePage({ info }: { info: MaintenanceInfo }) {
           ) : null}
         </p>
       ) : null}
-      <a href="/login" className="text-sm text-slate-500 underline dark:text-slate-400">
+      <a href={href('/login')} className="text-sm text-slate-500 underline dark:text-slate-400">
         Staff sign in
       </a>
     </main>

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import type { OrderStatus } from '../../db/schema'
 
 /**
@@ -26,7 +27,19 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === 'string' && (ORDER_STATUSES as readonly string[]).includes(value)
 }
 
-/** Where a buyer's order lives, its invoice, and the back office's page of the same order. */
-export const orderPath = (orderId: string) => `/orders/${encodeURIComponent(orderId)}`
-export const invoicePath = (orderId: string) => `${orderPath(orderId)}/invoice.pdf`
-export const adminOrderPath = (orderId: string) => `/admin${orderPath(orderId)}`
+/**
+ * Where a buyer's order lives, its invoice, and the back office's page of the same order.
+ * href() puts a parameter in as given, so the order id is percent-encoded first.
+ */
+export const orderPath = (orderId: string) =>
+  href('/orders/:orderId', { orderId: encodeURIComponent(orderId) })
+export const invoicePath = (orderId: string) =>
+  href('/orders/:orderId/invoice.pdf', { orderId: encodeURIComponent(orderId) })
+export const adminOrderPath = (orderId: string) =>
+  href('/admin/orders/:orderId', { orderId: encodeURIComponent(orderId) })
+
+/** The payment result page, for one order when the gateway named it. */
+export function paymentResultPath(orderId: string | null): string {
+  const page = href('/payment/callback')
+  return orderId ? `${page}?ORDERID=${encodeURIComponent(orderId)}` : page
+}

@@ -1,4 +1,5 @@
 import { keyedHash, safeEqual } from './crypto.server'
+import { checkoutPath } from './paths'
 
 /**
  * The "Renew" link of an expiry reminder: /checkout/{slug}?renew={orderId}.{signature}. The
@@ -35,5 +36,5 @@ export function renewUrl(
   orderId: string,
 ): string {
   const token = encodeURIComponent(renewToken(appSecret, orderId))
-  return `${publicUrl.replace(/\/$/, '')}/checkout/${encodeURIComponent(productSlug)}?${RENEW_PARAM}=${token}`
+  return `${publicUrl.replace(/\/$/, '')}${checkoutPath(productSlug)}?${RENEW_PARAM}=${token}`
 }

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { safeRedirect } from './safe-redirect'
 
 /**
@@ -47,5 +48,5 @@ export function themeClassName(theme: Theme): string {
 
 /** Same-origin path to return to after a form post; anything else falls back to "/". */
 export function safeRedirectPath(value: unknown): string {
-  return safeRedirect(value, '/')
+  return safeRedirect(value, href('/'))
 }

@@ -1,7 +1,7 @@
 import { betterAuth } from 'better-auth'
 import { APIError, isAPIError } from 'better-auth/api'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
-import { redirect } from 'react-router'
+import { href, redirect } from 'react-router'
 import {
   ALL_PERMISSIONS,
   effectiveAccess,
@@ -174,7 +174,7 @@ export function createAuth(
     account: {
       accountLinking: { enabled: true, trustedProviders: [GOOGLE_PROVIDER_ID] },
     },
-    onAPIError: { errorURL: `${env.PUBLIC_URL}/login?provider=google` },
+    onAPIError: { errorURL: `${env.PUBLIC_URL}${href('/login')}?provider=google` },
     advanced: {
       cookiePrefix: SESSION_COOKIE_PREFIX,
       useSecureCookies: env.PUBLIC_URL.startsWith('https://'),
@@ -381,13 +381,14 @@ export function currentPath(request: Request): string {
 /** The signed-in user; anyone else is sent to the login page and brought back after. */
 export async function requireUser(request: Request): Promise<AuthUser> {
   const user = await getUser(request)
-  if (!user) throw redirect(`/login?redirectTo=${encodeURIComponent(currentPath(request))}`)
+  if (!user)
+    throw redirect(`${href('/login')}?redirectTo=${encodeURIComponent(currentPath(request))}`)
   return user
 }
 
 /** Where the header's "Dashboard" goes. */
 export function dashboardPath(user: Pick<AuthUser, 'isAdmin'>): string {
-  return user.isAdmin ? '/admin/dashboard' : '/dashboard'
+  return user.isAdmin ? href('/admin/dashboard') : href('/dashboard')
 }
 
 /** What the public header shows (the `user` prop of the header). */

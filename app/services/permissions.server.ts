@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import type { Permission } from '~/data/user.server'
 import { currentPath, getUser, type AuthUser } from './auth.server'
 import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
@@ -30,7 +30,7 @@ function denied(message: string): never {
 
 /** Where anonymous visitors of the admin area go: home, with the login modal and a way back. */
 export function adminLoginRedirect(request: Request): string {
-  return `/?login=1&redirectTo=${encodeURIComponent(currentPath(request))}`
+  return `${href('/')}?login=1&redirectTo=${encodeURIComponent(currentPath(request))}`
 }
 
 export async function requireAdmin(request: Request): Promise<AuthUser> {

@@ -1,5 +1,5 @@
 import ShieldAlert from 'lucide-react/icons/shield-alert'
-import { useNavigate } from 'react-router'
+import { href, useNavigate } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
 
 /**
@@ -13,13 +13,13 @@ export function AccessDenied({ title, message }: { title: string; message: strin
       <ShieldAlert aria-hidden="true" className="size-12 text-rose-600" />
       <h1 className="text-3xl font-bold text-slate-950 dark:text-white">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{message}</p>
-      <form action="/" method="get">
+      <form action={href('/')} method="get">
         <button
           type="submit"
           onClick={(event) => {
             event.preventDefault()
             if (window.history.length > 1) navigate(-1)
-            else navigate('/')
+            else navigate(href('/'))
           }}
           className={buttonVariants({ size: 'wide' })}
         >

@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { Link, useFetcher } from 'react-router'
+import { href, Link, useFetcher } from 'react-router'
 import { FormAlert, FormErrors, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
@@ -67,7 +67,7 @@ export function GoogleButton({
 }) {
   // A plain form: the server answers with a redirect to Google (works without JavaScript).
   return (
-    <form method="post" action="/auth/google">
+    <form method="post" action={href('/auth/google')}>
       <input type="hidden" name="intent" value={intent} />
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <Button type="submit" variant="secondary" block className="gap-3">
@@ -218,7 +218,12 @@ export function LoginForm({
     <div className="space-y-5">
       {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
       <FormErrors id={form.errorId} errors={errors} />
-      <fetcher.Form method="post" action="/login" {...getFormProps(form)} className="space-y-4">
+      <fetcher.Form
+        method="post"
+        action={href('/login')}
+        {...getFormProps(form)}
+        className="space-y-4"
+      >
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
         <TextField
@@ -264,7 +269,12 @@ export function SignupForm({
       {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
       {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
       <FormErrors id={form.errorId} errors={errors} />
-      <fetcher.Form method="post" action="/signup" {...getFormProps(form)} className="space-y-4">
+      <fetcher.Form
+        method="post"
+        action={href('/signup')}
+        {...getFormProps(form)}
+        className="space-y-4"
+      >
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <TextField label="Full name" field={fields.name} autoComplete="name" />
         <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
@@ -296,7 +306,7 @@ export function ForgotPasswordForm({
       </p>
       <fetcher.Form
         method="post"
-        action="/forgot-password"
+        action={href('/forgot-password')}
         {...getFormProps(form)}
         className="space-y-4"
       >
@@ -349,7 +359,11 @@ export const AUTH_TITLES: Record<AuthView, { title: string; subtitle: string }> 
 /** The full-page auth URLs; login and sign-up keep where to return after signing in. */
 export function pageLinks(redirectTo?: string | null): Record<AuthView, string> {
   const query = redirectTo ? `?redirectTo=${encodeURIComponent(redirectTo)}` : ''
-  return { login: `/login${query}`, signup: `/signup${query}`, forgot: '/forgot-password' }
+  return {
+    login: `${href('/login')}${query}`,
+    signup: `${href('/signup')}${query}`,
+    forgot: href('/forgot-password'),
+  }
 }
 
 const PAGE_FORMS = { login: LoginForm, signup: SignupForm }

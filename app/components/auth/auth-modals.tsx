@@ -1,5 +1,5 @@
 import { lazy, useCallback, useEffect } from 'react'
-import { useLocation, useNavigate } from 'react-router'
+import { href, useLocation, useNavigate } from 'react-router'
 import { safeRedirect } from '~/lib/safe-redirect'
 import type { AuthView } from './auth-forms'
 
@@ -21,7 +21,12 @@ const AuthDialog = lazy(() => import('./auth-dialog'))
 const VIEWS: readonly AuthView[] = ['login', 'signup', 'forgot']
 const MODAL_PARAMS = [...VIEWS, 'redirectTo', 'provider', 'error', 'error_description']
 /** Pages that are the forms themselves: no modal over them. */
-const AUTH_PAGES = ['/login', '/signup', '/forgot-password', '/reset-password']
+const AUTH_PAGES = [
+  href('/login'),
+  href('/signup'),
+  href('/forgot-password'),
+  href('/reset-password'),
+]
 
 export function authViewFromSearch(search: string): AuthView | null {
   const params = new URLSearchParams(search)
@@ -80,7 +85,11 @@ export function AuthModals({ google, signedIn }: { google: boolean; signedIn: bo
       const url = new URL(anchor.href)
       if (url.origin !== window.location.origin) return
       const target: AuthView | null =
-        url.pathname === '/login' ? 'login' : url.pathname === '/signup' ? 'signup' : null
+        url.pathname === href('/login')
+          ? 'login'
+          : url.pathname === href('/signup')
+            ? 'signup'
+            : null
       if (!target) return
       event.preventDefault()
       navigate(

@@ -1,10 +1,10 @@
 import LogOut from 'lucide-react/icons/log-out'
-import { Form } from 'react-router'
+import { Form, href } from 'react-router'
 
 /** Logout is a POST to /logout, which ends the session and returns to /. */
 export function LogoutButton({ className }: { className?: string }) {
   return (
-    <Form method="post" action="/logout">
+    <Form method="post" action={href('/logout')}>
       <button
         type="submit"
         className={

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link } from 'react-router'
+import { href, isRouteErrorResponse, Link } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
 
 /**
@@ -30,11 +30,11 @@ export function OrderErrorPage({ error }: { error: unknown }) {
       <h1 className="text-3xl font-extrabold text-slate-950 dark:text-white">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{message}</p>
       <div className="flex flex-wrap justify-center gap-3">
-        <Link to="/" className={buttonVariants({ size: 'wide' })}>
+        <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
           Go Back Home
         </Link>
         <Link
-          to="/dashboard/orders"
+          to={href('/dashboard/orders')}
           className="inline-flex h-11 items-center rounded-xl border border-slate-300 px-5 font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
         >
           My Orders

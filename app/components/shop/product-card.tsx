@@ -4,6 +4,7 @@ import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import type { ImageRef } from '~/lib/images'
 import { formatDisplayPrice } from '~/lib/money'
+import { productPath } from '~/lib/paths'
 import { useDisplayCurrency } from './site-data'
 import { WishlistHeart } from './wishlist-heart'
 
@@ -111,7 +112,7 @@ export function ProductCard({
             </s>
           ) : null}
         </p>
-        <Link to={`/product/${product.slug}`} aria-describedby={titleId} className="kb-card-action">
+        <Link to={productPath(product.slug)} aria-describedby={titleId} className="kb-card-action">
           View Details
         </Link>
       </StaticMarkup>

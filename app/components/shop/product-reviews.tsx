@@ -1,4 +1,4 @@
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
 import { StaticMarkup } from '~/components/ui/static-markup'
 
@@ -184,7 +184,9 @@ export function ProductReviews({ reviews, path }: { reviews: ReviewsView; path: 
                       ) : (
                         <Form
                           method="post"
-                          action={`/reviews/${encodeURIComponent(review.id)}/helpful`}
+                          action={href('/reviews/:reviewId/helpful', {
+                            reviewId: encodeURIComponent(review.id),
+                          })}
                           preventScrollReset
                         >
                           <input type="hidden" name="redirectTo" value={here} />

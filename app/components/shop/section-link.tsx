@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link, useLocation } from 'react-router'
+import { href, Link, useLocation } from 'react-router'
 
 export type HomeSection = 'services' | 'process' | 'whatsapp' | 'featured'
 
@@ -26,7 +26,7 @@ export function SectionLink({
   const onHome = location.pathname === '/'
   return (
     <Link
-      to={{ pathname: '/', search: onHome ? location.search : '', hash: `#${section}` }}
+      to={{ pathname: href('/'), search: onHome ? location.search : '', hash: `#${section}` }}
       className={className}
     >
       {children}

@@ -2,7 +2,7 @@ import KeyRound from 'lucide-react/icons/key-round'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import Phone from 'lucide-react/icons/phone'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import { SectionLink, useSectionLinksKey } from './section-link'
 import { supportMessage, whatsappLink } from './whatsapp'
@@ -61,7 +61,7 @@ export function SiteFooter({ site }: { site: PublicSiteSettings }) {
               </SectionLink>
             </li>
             <li>
-              <Link to="/dashboard" className={footerLink}>
+              <Link to={href('/dashboard')} className={footerLink}>
                 My account
               </Link>
             </li>

@@ -1,5 +1,5 @@
 import KeyRound from 'lucide-react/icons/key-round'
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import type { Theme } from '~/lib/theme'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import { SectionLink, useSectionLinksKey } from './section-link'
@@ -45,7 +45,7 @@ export function SiteHeader({
       </a>
       <div className="mx-auto grid max-w-6xl grid-cols-[1fr_auto] items-center gap-x-2 px-4 md:flex md:h-16 md:gap-6">
         <Link
-          to="/"
+          to={href('/')}
           className="col-start-1 row-start-1 flex h-14 items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 md:h-auto dark:text-white"
         >
           <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
@@ -81,12 +81,12 @@ export function SiteHeader({
           {user ? (
             <>
               <Link
-                to={user.isAdmin ? '/admin/dashboard' : '/dashboard'}
+                to={user.isAdmin ? href('/admin/dashboard') : href('/dashboard')}
                 className="inline-flex h-9 items-center whitespace-nowrap rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"
               >
                 Dashboard
               </Link>
-              <Form method="post" action="/logout">
+              <Form method="post" action={href('/logout')}>
                 <button
                   type="submit"
                   className="inline-flex h-9 items-center whitespace-nowrap rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
@@ -98,13 +98,13 @@ export function SiteHeader({
           ) : (
             <>
               <Link
-                to="/login"
+                to={href('/login')}
                 className="inline-flex h-9 items-center whitespace-nowrap rounded-lg px-3 text-sm font-semibold text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800"
               >
                 Login
               </Link>
               <Link
-                to="/signup"
+                to={href('/signup')}
                 className={cn(buttonVariants({ size: 'xs' }), 'whitespace-nowrap')}
               >
                 Sign up

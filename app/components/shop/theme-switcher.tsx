@@ -2,7 +2,7 @@ import Monitor from 'lucide-react/icons/monitor'
 import Moon from 'lucide-react/icons/moon'
 import Sun from 'lucide-react/icons/sun'
 import type { FormEvent } from 'react'
-import { useFetcher, useLocation } from 'react-router'
+import { href, useFetcher, useLocation } from 'react-router'
 import { isTheme, type Theme } from '~/lib/theme'
 
 export const THEME_FETCHER_KEY = 'theme'
@@ -27,11 +27,11 @@ export function ThemeSwitcher({ theme, className = '' }: { theme: Theme; classNa
     const value = submitter instanceof HTMLButtonElement ? submitter.value : null
     if (!isTheme(value)) return
     event.preventDefault()
-    void fetcher.submit({ theme: value }, { method: 'post', action: '/theme' })
+    void fetcher.submit({ theme: value }, { method: 'post', action: href('/theme') })
   }
 
   return (
-    <form method="post" action="/theme" onSubmit={onSubmit} className={className}>
+    <form method="post" action={href('/theme')} onSubmit={onSubmit} className={className}>
       <input
         type="hidden"
         name="redirectTo"

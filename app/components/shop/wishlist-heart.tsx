@@ -1,5 +1,5 @@
 import Heart from 'lucide-react/icons/heart'
-import { useFetcher, useLocation, useRouteLoaderData } from 'react-router'
+import { href, useFetcher, useLocation, useRouteLoaderData } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
 import { useHydrated } from '~/components/ui/use-hydrated'
@@ -48,7 +48,7 @@ export function WishlistHeart({
   const back = `${location.pathname}${location.search}${location.hash}`
   if (variant === 'card' && !signedIn && !hydrated) return null
   return (
-    <fetcher.Form method="post" action="/wishlist" className={className}>
+    <fetcher.Form method="post" action={href('/wishlist')} className={className}>
       <input type="hidden" name="intent" value={shown ? 'remove' : 'add'} />
       <input type="hidden" name="productId" value={productId} />
       <input type="hidden" name="redirectTo" value={back} />

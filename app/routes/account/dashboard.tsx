@@ -1,6 +1,6 @@
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import Shield from 'lucide-react/icons/shield'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
@@ -16,6 +16,7 @@ import { services } from '~/lib/app-context.server'
 import { requireUser } from '~/services/auth.server'
 import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
+import { orderPath } from '~/lib/order-status'
 import type { Route } from './+types/dashboard'
 import { buttonVariants } from '~/components/ui/button'
 
@@ -97,7 +98,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
   const emptyClass =
     'rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300'
   const browse = (
-    <Link to="/#services" className={`${buttonVariants({ size: 'sm' })} mt-3`}>
+    <Link to={`${href('/')}#services`} className={`${buttonVariants({ size: 'sm' })} mt-3`}>
       <ShoppingBag aria-hidden="true" className="size-4" />
       Browse Products
     </Link>
@@ -148,7 +149,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
               >
                 <div className="min-w-0">
                   <Link
-                    to={`/orders/${item.orderId}`}
+                    to={orderPath(item.orderId)}
                     className="font-semibold text-slate-900 hover:underline dark:text-white"
                   >
                     {item.productName}
@@ -183,7 +184,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             Recent orders
           </h2>
           {recentOrders.length > 0 ? (
-            <Link to="/dashboard/orders" className={linkClass}>
+            <Link to={href('/dashboard/orders')} className={linkClass}>
               {moreOrders ? 'View all orders' : 'Go to My Orders'}
             </Link>
           ) : null}
@@ -210,7 +211,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
                 className="flex flex-wrap items-baseline justify-between gap-x-4 rounded-xl border border-slate-200 bg-white px-4 py-2.5 text-sm dark:border-slate-800 dark:bg-slate-900"
               >
                 <Link
-                  to={`/orders/${item.orderId}`}
+                  to={orderPath(item.orderId)}
                   className="font-medium text-slate-900 hover:underline dark:text-white"
                 >
                   {item.text}
@@ -236,13 +237,13 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
           Quick actions
         </h2>
         <div className="flex flex-wrap gap-3">
-          <Link to="/" className={buttonVariants()}>
+          <Link to={href('/')} className={buttonVariants()}>
             <ShoppingBag aria-hidden="true" className="size-4" />
             Browse Products
           </Link>
           {user.isAdmin ? (
             <Link
-              to="/admin/dashboard"
+              to={href('/admin/dashboard')}
               className="inline-flex h-11 items-center gap-2 rounded-xl border border-slate-300 px-4 font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
             >
               <Shield aria-hidden="true" className="size-4" />
@@ -275,7 +276,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         </dl>
         <p className="mt-4 text-sm">
           <Link
-            to="/dashboard/settings"
+            to={href('/dashboard/settings')}
             className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
           >
             Change your password

@@ -2,7 +2,7 @@ import ChevronDown from 'lucide-react/icons/chevron-down'
 import KeyRound from 'lucide-react/icons/key-round'
 import Menu from 'lucide-react/icons/menu'
 import Shield from 'lucide-react/icons/shield'
-import { Link, NavLink, Outlet, useLocation } from 'react-router'
+import { href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { ACCOUNT_NAV, currentAccountPage } from '~/components/account/account-nav'
 import { DisclosureMenu } from '~/components/account/disclosure-menu'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
@@ -49,7 +49,7 @@ function AccountLinks() {
 function Brand({ siteName, compact = false }: { siteName: string; compact?: boolean }) {
   return (
     <Link
-      to="/"
+      to={href('/')}
       className="flex shrink-0 items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 dark:text-white"
     >
       <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
@@ -104,7 +104,7 @@ function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: b
         ))}
         {user.isAdmin ? (
           <li>
-            <Link to="/admin/dashboard" className={menuLink}>
+            <Link to={href('/admin/dashboard')} className={menuLink}>
               <Shield aria-hidden="true" className="size-4" />
               Admin dashboard
             </Link>

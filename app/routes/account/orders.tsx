@@ -1,5 +1,5 @@
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { Pagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
@@ -58,7 +58,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
             Bought something as a guest? Use the link in your order e-mail to open it.
           </p>
-          <Link to="/" className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}>
+          <Link to={href('/')} className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}>
             <ShoppingBag aria-hidden="true" className="size-4" />
             Browse Products
           </Link>
@@ -70,7 +70,7 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
             <Pagination
               page={page}
               pageCount={pageCount}
-              href={(n) => `/dashboard/orders?page=${n}`}
+              href={(n) => `${href('/dashboard/orders')}?page=${n}`}
             />
           ) : null}
         </>

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { SubmissionResult } from '@conform-to/react'
 import UserRound from 'lucide-react/icons/user-round'
-import { data, Form, redirect, useNavigation } from 'react-router'
+import { data, Form, href, redirect, useNavigation } from 'react-router'
 import { NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
@@ -164,7 +164,7 @@ export async function action({ request }: Route.ActionArgs) {
           { status: outcome.status },
         )
       }
-      throw redirect('/?account=deleted', { status: 303, headers: outcome.headers })
+      throw redirect(`${href('/')}?account=deleted`, { status: 303, headers: outcome.headers })
     }
   }
 }
@@ -205,7 +205,7 @@ async function passwordAction(request: Request, form: FormData, userId: string) 
   // to this post would still carry the old one and be signed out, so redirect and load it anew.
   const headers = new Headers(result.headers)
   headers.append('Set-Cookie', await noticeCookieHeader(PASSWORD_CHANGED_MESSAGE))
-  throw redirect('/dashboard/settings', { status: 303, headers })
+  throw redirect(href('/dashboard/settings'), { status: 303, headers })
 }
 
 type ActionData = Route.ComponentProps['actionData']

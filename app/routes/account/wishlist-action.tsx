@@ -1,4 +1,4 @@
-import { data, Link, redirect } from 'react-router'
+import { data, href, Link, redirect } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
 import { modalHref } from '~/components/auth/auth-modals'
 import { addToWishlist, removeFromWishlist, setRestockNotice } from '~/data/wishlist.server'
@@ -18,7 +18,7 @@ import type { Route } from './+types/wishlist-action'
  * A signed-out visitor is sent to sign in over the page they were on, and the sign-in brings them
  * to `GET /wishlist?add=<id>&redirectTo=<page>`, which adds the product and returns them there.
  */
-export const WISHLIST_PAGE = '/dashboard/wishlist'
+export const WISHLIST_PAGE = href('/dashboard/wishlist')
 
 export interface WishlistAnswer {
   ok: boolean
@@ -31,7 +31,7 @@ export interface WishlistAnswer {
 export function signInToWish(productId: string | null, back: string): string {
   const url = new URL(back, 'http://local.invalid')
   const resume = productId
-    ? `/wishlist?add=${encodeURIComponent(productId)}&redirectTo=${encodeURIComponent(back)}`
+    ? `${href('/wishlist')}?add=${encodeURIComponent(productId)}&redirectTo=${encodeURIComponent(back)}`
     : back
   return modalHref(url.pathname, url.search, 'login', resume)
 }

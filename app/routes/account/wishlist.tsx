@@ -3,7 +3,7 @@ import BellOff from 'lucide-react/icons/bell-off'
 import Heart from 'lucide-react/icons/heart'
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import Trash2 from 'lucide-react/icons/trash-2'
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/ui/badge'
 import { buttonVariants } from '~/components/ui/button'
@@ -15,6 +15,7 @@ import { imageRefs } from '~/lib/images.server'
 import { formatDisplayPrice } from '~/lib/money'
 import { useDisplayCurrency } from '~/components/shop/site-data'
 import { accountPageHeaders } from '~/lib/page-headers'
+import { checkoutPath, productPath } from '~/lib/paths'
 import { requireUser } from '~/services/auth.server'
 import type { Route } from './+types/wishlist'
 
@@ -46,7 +47,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export const headers = accountPageHeaders
 
-const HERE = '/dashboard/wishlist'
+const HERE = href('/dashboard/wishlist')
 
 type Item = Route.ComponentProps['loaderData']['items'][number]
 
@@ -66,7 +67,7 @@ function BuyLink({ item }: { item: Item }) {
     )
   }
   return (
-    <Link to={`/checkout/${item.slug}`} className={buttonVariants({ size: 'sm' })}>
+    <Link to={checkoutPath(item.slug)} className={buttonVariants({ size: 'sm' })}>
       Buy<span className="sr-only"> {item.title}</span>
     </Link>
   )
@@ -78,7 +79,7 @@ function WishlistRow({ item }: { item: Item }) {
     <li>
       <Card padding="none" className="flex gap-3 p-3 sm:gap-4 sm:p-4">
         <Link
-          to={`/product/${item.slug}`}
+          to={productPath(item.slug)}
           className="w-24 shrink-0 overflow-hidden rounded-xl sm:w-32"
           tabIndex={-1}
           aria-hidden="true"
@@ -90,7 +91,7 @@ function WishlistRow({ item }: { item: Item }) {
             <div className="min-w-0">
               <p className="text-xs text-slate-600 dark:text-slate-400">{item.category}</p>
               <h2 className="font-semibold text-slate-950 dark:text-white">
-                <Link to={`/product/${item.slug}`} className="hover:underline">
+                <Link to={productPath(item.slug)} className="hover:underline">
                   {item.title}
                 </Link>
               </h2>
@@ -121,7 +122,7 @@ function WishlistRow({ item }: { item: Item }) {
           <div className="mt-auto flex flex-wrap items-center gap-2">
             <BuyLink item={item} />
             {!item.inStock ? (
-              <Form method="post" action="/wishlist">
+              <Form method="post" action={href('/wishlist')}>
                 <input type="hidden" name="intent" value="notify" />
                 <input type="hidden" name="productId" value={item.productId} />
                 <input type="hidden" name="redirectTo" value={HERE} />
@@ -140,7 +141,7 @@ function WishlistRow({ item }: { item: Item }) {
                 </button>
               </Form>
             ) : null}
-            <Form method="post" action="/wishlist">
+            <Form method="post" action={href('/wishlist')}>
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="productId" value={item.productId} />
               <input type="hidden" name="redirectTo" value={HERE} />
@@ -182,7 +183,7 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
             Tap the heart on any product to save it for later.
           </p>
-          <Link to="/#services" className={`${buttonVariants()} mt-5`}>
+          <Link to={`${href('/')}#services`} className={`${buttonVariants()} mt-5`}>
             <ShoppingBag aria-hidden="true" className="size-4" />
             Browse Products
           </Link>

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import { services } from '~/lib/app-context.server'
+import { paymentResultPath } from '~/lib/order-status'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { handlePaytmCallback } from '~/services/payment/paytm-flow.server'
 import { readFormData } from '~/lib/form-data.server'
@@ -13,10 +14,6 @@ import type { Route } from './+types/paytm-callback'
  * sent on (303) to the result page, which shows our record of the order.
  */
 const ORDER_ID = /^[A-Za-z0-9@._-]{1,50}$/
-
-function resultPage(orderId: string | null): string {
-  return orderId ? `/payment/callback?ORDERID=${encodeURIComponent(orderId)}` : '/payment/callback'
-}
 
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== 'POST')
@@ -47,11 +44,11 @@ export async function action({ request }: Route.ActionArgs) {
       console.error('[payments] Paytm callback failed:', error)
     }
   }
-  return redirect(resultPage(orderId), 303)
+  return redirect(paymentResultPath(orderId), 303)
 }
 
 /** A GET here (a bookmark, a refresh) goes to the result page. */
 export function loader({ request }: Route.LoaderArgs) {
   const claimed = new URL(request.url).searchParams.get('ORDERID')
-  return redirect(resultPage(claimed && ORDER_ID.test(claimed) ? claimed : null), 303)
+  return redirect(paymentResultPath(claimed && ORDER_ID.test(claimed) ? claimed : null), 303)
 }

@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import { services } from '~/lib/app-context.server'
+import { paymentResultPath } from '~/lib/order-status'
 import { resolvePhonePeSetup } from '~/services/payment/phonepe-config.server'
 import { handlePhonePeReturn } from '~/services/payment/phonepe-flow.server'
 import type { Route } from './+types/phonepe-return'
@@ -9,10 +10,6 @@ import type { Route } from './+types/phonepe-return'
  * Nothing here is signed, so the visit only makes the shop ask PhonePe's status API about that
  * order; whatever happened, the buyer goes on (303) to the result page showing our record.
  */
-function resultPage(orderId: string | null): string {
-  return orderId ? `/payment/callback?ORDERID=${encodeURIComponent(orderId)}` : '/payment/callback'
-}
-
 export async function loader({ request }: Route.LoaderArgs) {
   const claimed = new URL(request.url).searchParams.get('order') ?? ''
   let orderId: string | null = null
@@ -30,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     console.error('[payments] PhonePe return failed:', error)
   }
   return redirect(
-    resultPage(orderId ?? (/^[A-Za-z0-9_-]{1,63}$/.test(claimed) ? claimed : null)),
+    paymentResultPath(orderId ?? (/^[A-Za-z0-9_-]{1,63}$/.test(claimed) ? claimed : null)),
     303,
   )
 }

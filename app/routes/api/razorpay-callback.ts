@@ -1,5 +1,6 @@
 import { redirect } from 'react-router'
 import { services } from '~/lib/app-context.server'
+import { paymentResultPath } from '~/lib/order-status'
 import { readFormData } from '~/lib/form-data.server'
 import { resolveRazorpaySetup } from '~/services/payment/razorpay-config.server'
 import { handleRazorpayReturn } from '~/services/payment/razorpay-flow.server'
@@ -11,10 +12,6 @@ import type { Route } from './+types/razorpay-callback'
  * error[...] fields of a failure). Authenticated by the signature and the payments API, not a
  * session; whatever happened, the buyer goes on (303) to the result page showing our record.
  */
-function resultPage(orderId: string | null): string {
-  return orderId ? `/payment/callback?ORDERID=${encodeURIComponent(orderId)}` : '/payment/callback'
-}
-
 export async function action({ request }: Route.ActionArgs) {
   if (request.method !== 'POST')
     return new Response('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
@@ -42,10 +39,10 @@ export async function action({ request }: Route.ActionArgs) {
       console.error('[payments] Razorpay return failed:', error)
     }
   }
-  return redirect(resultPage(orderId), 303)
+  return redirect(paymentResultPath(orderId), 303)
 }
 
 /** A GET here (a bookmark, a refresh) goes to the result page. */
 export function loader() {
-  return redirect(resultPage(null), 303)
+  return redirect(paymentResultPath(null), 303)
 }

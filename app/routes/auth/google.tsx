@@ -1,4 +1,4 @@
-import { redirect } from 'react-router'
+import { href, redirect } from 'react-router'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { googleEnabled, startGoogleSignIn } from '~/services/auth.server'
@@ -21,7 +21,7 @@ export async function action({ request }: Route.ActionArgs) {
 
   const settings = await getSiteSettings(services().db)
   const result = await startGoogleSignIn({
-    callbackURL: redirectTo || '/',
+    callbackURL: redirectTo || href('/'),
     errorCallbackURL: errorPage,
     // Like the original's Google popup, signing in creates the account when needed,
     // unless the owner closed registration.
@@ -32,5 +32,5 @@ export async function action({ request }: Route.ActionArgs) {
 }
 
 export async function loader() {
-  throw redirect('/login')
+  throw redirect(href('/login'))
 }

@@ -1,4 +1,4 @@
-import { redirect } from 'react-router'
+import { href, redirect } from 'react-router'
 import { AuthFormPage } from '~/components/auth/auth-forms'
 import { accountPageMeta, EMAIL_CONFIRMED_NOTICE } from '~/components/auth/messages'
 import { services } from '~/lib/app-context.server'
@@ -58,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // Only failed attempts count against the limits.
   await clearPolicy(db, 'signInAccountIp', subject)
   await releaseRateLimit(db, ipHit)
-  throw redirect(submission.value.redirectTo || '/', { headers: result.headers })
+  throw redirect(submission.value.redirectTo || href('/'), { headers: result.headers })
 }
 
 export default function Login({ loaderData, actionData }: Route.ComponentProps) {

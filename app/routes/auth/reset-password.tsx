@@ -1,5 +1,5 @@
 import { getFormProps } from '@conform-to/react'
-import { Form, Link, redirect, useNavigation } from 'react-router'
+import { Form, href, Link, redirect, useNavigation } from 'react-router'
 import { AuthPage, NewPasswordFields } from '~/components/auth/auth-forms'
 import { FormAlert, FormErrors, useAppForm } from '~/components/forms'
 import { Button, buttonVariants } from '~/components/ui/button'
@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await resetPasswordWithToken(submission.value.token, submission.value.password)
   if (!result.ok) return refused(result.message, result.status)
   // Every session of the account ended with the reset; log in with the new password.
-  throw redirect('/login?reset=1')
+  throw redirect(`${href('/login')}?reset=1`)
 }
 
 export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
@@ -42,7 +42,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <AuthPage title="Link expired">
         <div className="space-y-5">
           <FormAlert>This link has expired or was already used. Request a new one.</FormAlert>
-          <Link to="/forgot-password" className={buttonVariants({ block: true })}>
+          <Link to={href('/forgot-password')} className={buttonVariants({ block: true })}>
             Request a new link
           </Link>
         </div>

@@ -1,4 +1,4 @@
-import { Link, redirect } from 'react-router'
+import { href, Link, redirect } from 'react-router'
 import { AuthPage } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
@@ -26,11 +26,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const result = token ? await confirmEmailWithToken(request, token) : { ok: false as const }
   if (!result.ok) return { error: CONFIRM_LINK_FAILED }
   if (result.signedIn) {
-    throw redirect(safeRedirect(url.searchParams.get('redirectTo'), '/'), {
+    throw redirect(safeRedirect(url.searchParams.get('redirectTo'), href('/')), {
       headers: result.headers,
     })
   }
-  throw redirect('/login?confirmed=1')
+  throw redirect(`${href('/login')}?confirmed=1`)
 }
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
@@ -38,7 +38,7 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
     <AuthPage title="Link expired">
       <div className="space-y-5">
         <FormAlert>{loaderData.error}</FormAlert>
-        <Link to="/login" className={buttonVariants({ block: true })}>
+        <Link to={href('/login')} className={buttonVariants({ block: true })}>
           Log in
         </Link>
       </div>

@@ -1,6 +1,12 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
 import ShieldCheck from 'lucide-react/icons/shield-check'
-import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
+import {
+  data,
+  href,
+  isRouteErrorResponse,
+  Link,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import {
   CheckoutForm,
   TestModeBanner,
@@ -22,6 +28,7 @@ import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
 import { formatDisplayPrice, formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import { checkoutPath, productPath } from '~/lib/paths'
 import { RENEW_PARAM } from '~/lib/renew-link.server'
 import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
@@ -125,7 +132,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
       <Link
-        to={`/product/${product.slug}`}
+        to={productPath(product.slug)}
         className="inline-flex items-center gap-2 rounded-lg py-1.5 text-sm font-semibold text-slate-700 hover:text-brand-700 dark:text-slate-200 dark:hover:text-brand-300"
       >
         <ArrowLeft aria-hidden="true" className="size-4" />
@@ -193,7 +200,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               </p>
             ) : product.inStock ? (
               <CheckoutForm
-                action={`/checkout/${product.slug}`}
+                action={checkoutPath(product.slug)}
                 amountText={formatRupees(product.price)}
                 defaults={defaults}
                 result={actionData}
@@ -243,7 +250,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This product does not exist or is no longer available.'
           : 'Please try again in a moment.'}
       </p>
-      <Link to="/" className={buttonVariants({ size: 'wide' })}>
+      <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>

@@ -1,5 +1,5 @@
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
-import { data, Form, Link, useNavigation } from 'react-router'
+import { data, Form, href, Link, useNavigation } from 'react-router'
 import {
   PaymentRedirect,
   payButtonClass,
@@ -73,7 +73,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       customerName: visible ? link.customerName : maskName(link.customerName),
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
     },
-    action: `/payment/pay?${new URL(request.url).searchParams.toString()}`,
+    action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
     testMode: setup?.testMode ?? false,
   }
 }
@@ -111,7 +111,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
         <p role="alert" className="text-slate-700 dark:text-slate-200">
           {loaderData.message}
         </p>
-        <Link to="/" className={buttonVariants({ size: 'wide' })}>
+        <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
           Back to Home
         </Link>
       </main>

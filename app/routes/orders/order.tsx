@@ -28,6 +28,7 @@ import {
 } from '~/data/order-report.server'
 import { createOrderReport } from '~/services/order-reports.server'
 import { getReviewByOrder } from '~/data/review.server'
+import { productPath } from '~/lib/paths'
 import { parseSubmission } from '~/lib/validation/submission'
 import { reviewSchema } from '~/lib/validation/review'
 import { editableUntil, saveReview } from '~/services/reviews.server'
@@ -105,7 +106,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       },
       product: product
         ? {
-            href: `/product/${encodeURIComponent(product.slug)}`,
+            href: productPath(product.slug),
             // As the storefront shows them (spec: validity '1 Year', delivery 'Instant' by default).
             validity: product.validity.trim() || '1 Year',
             deliveryTime: product.deliveryTime.trim() || 'Instant',
@@ -131,7 +132,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
               /** write: the owner may write or change it; sign-in: someone else holds the link. */
               mode: owner ? ('write' as const) : viewer.user ? null : ('sign-in' as const),
               signInHref: modalHref(orderPath(order.id), '', 'login', orderPath(order.id)),
-              productHref: `/product/${encodeURIComponent(product.slug)}`,
+              productHref: productPath(product.slug),
               existing: review
                 ? {
                     rating: review.rating,

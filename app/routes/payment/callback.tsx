@@ -6,7 +6,7 @@ import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import Package from 'lucide-react/icons/package'
 import { useEffect, useRef } from 'react'
-import { data, Link, useRevalidator } from 'react-router'
+import { data, href, Link, useRevalidator } from 'react-router'
 import { TestModeBanner } from '~/components/checkout/checkout-form'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import {
@@ -14,7 +14,6 @@ import {
   orderStatusExplanation,
   orderStatusLabel,
 } from '~/components/orders/order-status'
-import { invoicePath, orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { PAID_STATUSES, type Order } from '~/data/order.server'
@@ -25,6 +24,8 @@ import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { assertSameSite } from '~/lib/cross-site.server'
 import { formatRupees } from '~/lib/money'
+import { invoicePath, orderPath, paymentResultPath } from '~/lib/order-status'
+import { checkoutPath } from '~/lib/paths'
 import { GATEWAY_TYPE_LABELS, type GatewayType } from '~/lib/validation/gateway'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
@@ -87,7 +88,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { order } = access.viewer
   const settings = await getSiteSettings(db)
   const state = stateOf(order)
-  let retryTo = '/'
+  let retryTo = href('/')
   if (state === 'failed' && order.paymentLinkId) {
     const link = await getPaymentLink(db, order.paymentLinkId, '')
     if (link?.status === 'active') retryTo = link.paymentUrl
@@ -98,7 +99,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       stockLeftByProduct(db, [order.productId], { upTo: 1 }),
     ])
     if (product && productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
-      retryTo = `/checkout/${encodeURIComponent(product.slug)}`
+      retryTo = checkoutPath(product.slug)
   }
   const when = new Date(state === 'success' && order.paidAt ? order.paidAt : order.updatedAt)
   const dateTime = shopDateTime(settings.timezone).format(when)
@@ -222,7 +223,7 @@ function Delivery({
   status: string
   reveal: RevealResult | undefined
 }) {
-  const here = `/payment/callback?ORDERID=${encodeURIComponent(orderId)}`
+  const here = paymentResultPath(orderId)
   if (status === 'delivered') {
     return (
       <section
@@ -383,7 +384,7 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
                   View order
                 </Link>
               ) : null}
-              <Link to="/dashboard" className={primaryLink}>
+              <Link to={href('/dashboard')} className={primaryLink}>
                 Go to Dashboard
               </Link>
             </div>
@@ -392,10 +393,10 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
 
         {result.state === 'failed' ? (
           <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-            <Link to={result.found ? result.retryTo : '/'} className={primaryLink}>
+            <Link to={result.found ? result.retryTo : href('/')} className={primaryLink}>
               Retry Payment
             </Link>
-            <Link to="/" className={secondaryLink}>
+            <Link to={href('/')} className={secondaryLink}>
               Back to Home
             </Link>
           </div>

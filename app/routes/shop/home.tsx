@@ -7,6 +7,7 @@ import Star from 'lucide-react/icons/star'
 import Zap from 'lucide-react/icons/zap'
 import { useEffect, useRef, useState } from 'react'
 import {
+  href,
   Link,
   useLoaderData,
   useSearchParams,
@@ -91,7 +92,7 @@ export function shouldRevalidate({
   formMethod,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  if (formAction === '/theme') return false
+  if (formAction === href('/theme')) return false
   // Leaving the login or sign-up modal may follow a sign-in: the hearts are the visitor's own.
   const fromAuthModal = ['login', 'signup'].some((view) => currentUrl.searchParams.has(view))
   if (!formMethod && currentUrl.pathname === nextUrl.pathname && !fromAuthModal) return false
@@ -291,7 +292,7 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
         <form
           role="search"
           method="get"
-          action="/"
+          action={href('/')}
           onSubmit={(event) => event.preventDefault()}
           className="relative md:w-80"
         >

@@ -4,7 +4,13 @@ import CircleCheck from 'lucide-react/icons/circle-check'
 import Clock from 'lucide-react/icons/clock'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import ShieldCheck from 'lucide-react/icons/shield-check'
-import { data, isRouteErrorResponse, Link, type ShouldRevalidateFunctionArgs } from 'react-router'
+import {
+  data,
+  href,
+  isRouteErrorResponse,
+  Link,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
 import { DiscountBadge, type CardProduct } from '~/components/shop/product-card'
 import {
@@ -39,6 +45,7 @@ import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
 import { getUser } from '~/services/auth.server'
 import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
+import { checkoutPath, productPath } from '~/lib/paths'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import type { Route } from './+types/product'
 import { buttonVariants } from '~/components/ui/button'
@@ -111,7 +118,7 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   }
   // inStock is the owner's switch and, for a product sold from stock, an item left to sell.
   const availability = productAvailability(product, stockLeft)
-  const canonicalUrl = `${env.PUBLIC_URL}/product/${encodeURIComponent(product.slug)}`
+  const canonicalUrl = `${env.PUBLIC_URL}${productPath(product.slug)}`
   return {
     // What the page and its metadata show; no timestamps or internal fields.
     product: {
@@ -169,7 +176,7 @@ export function shouldRevalidate({
   formAction,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  if (formAction === '/theme') return false
+  if (formAction === href('/theme')) return false
   return defaultShouldRevalidate
 }
 
@@ -205,7 +212,7 @@ function BuyButton({ product }: { product: PageProduct }) {
   // Checkout (the payment dialog) lives at /checkout/{slug}, built by the checkout issue.
   return (
     <Link
-      to={`/checkout/${product.slug}`}
+      to={checkoutPath(product.slug)}
       className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
     >
       Buy Now
@@ -229,7 +236,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
     <main className="mx-auto w-full max-w-6xl flex-1 px-4 pb-16 pt-6">
       <div className="flex items-center justify-between gap-4">
         <Link
-          to="/#services"
+          to={`${href('/')}#services`}
           className="inline-flex items-center gap-2 rounded-lg py-1.5 text-sm font-semibold text-slate-700 hover:text-brand-700 dark:text-slate-200 dark:hover:text-brand-300"
         >
           <ArrowLeft aria-hidden="true" className="size-4" />
@@ -462,7 +469,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
           </section>
         </StaticMarkup>
       </div>
-      <ProductReviews reviews={reviews} path={`/product/${encodeURIComponent(product.slug)}`} />
+      <ProductReviews reviews={reviews} path={productPath(product.slug)} />
       <RelatedProducts products={related} wishlist={wishlist} />
     </main>
   )
@@ -531,7 +538,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This product does not exist or is no longer available.'
           : 'Something went wrong while loading this product. Please try again in a moment.'}
       </p>
-      <Link to="/" className={buttonVariants({ size: 'wide' })}>
+      <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>

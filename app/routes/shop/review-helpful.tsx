@@ -1,4 +1,4 @@
-import { data, Link, redirect } from 'react-router'
+import { data, href, Link, redirect } from 'react-router'
 import { modalHref } from '~/components/auth/auth-modals'
 import { buttonVariants } from '~/components/ui/button'
 import { addHelpfulVote } from '~/data/review.server'
@@ -23,7 +23,7 @@ export async function loader() {
 
 export async function action({ request, params }: Route.ActionArgs) {
   const form = await readFormData(request)
-  const back = safeRedirect(form.get('redirectTo'), '/')
+  const back = safeRedirect(form.get('redirectTo'), href('/'))
   const user = await getUser(request)
   if (!user) {
     const url = new URL(back, 'http://local.invalid')
@@ -53,7 +53,7 @@ export default function ReviewHelpful({ actionData }: Route.ComponentProps) {
         Your vote was not counted
       </h1>
       <p className="text-slate-700 dark:text-slate-200">{actionData?.error ?? REVIEW_GONE}</p>
-      <Link to="/" className={buttonVariants({ size: 'wide' })}>
+      <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>

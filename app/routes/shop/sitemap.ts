@@ -1,5 +1,6 @@
 import { listProducts } from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
+import { productPath } from '~/lib/paths'
 
 /** GET /sitemap.xml: the home page and every product. */
 export async function loader() {
@@ -20,7 +21,7 @@ export async function loader() {
     `  <url><loc>${escape(`${env.PUBLIC_URL}/`)}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}<changefreq>daily</changefreq><priority>1.0</priority></url>`,
     ...products.map(
       (product) =>
-        `  <url><loc>${escape(`${env.PUBLIC_URL}/product/${encodeURIComponent(product.slug)}`)}</loc><lastmod>${product.updatedAt}</lastmod><priority>0.8</priority></url>`,
+        `  <url><loc>${escape(`${env.PUBLIC_URL}${productPath(product.slug)}`)}</loc><lastmod>${product.updatedAt}</lastmod><priority>0.8</priority></url>`,
     ),
   ]
   const body = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`

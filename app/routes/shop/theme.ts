@@ -1,4 +1,4 @@
-import { data, redirect } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import { isTheme, safeRedirectPath, themeCookie } from '~/lib/theme'
 import type { Route } from './+types/theme'
 import { readFormData } from '~/lib/form-data.server'
@@ -27,5 +27,5 @@ export async function action({ request }: Route.ActionArgs) {
 
 export function loader() {
   // Nothing to show at /theme itself.
-  return redirect('/')
+  return redirect(href('/'))
 }

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { z } from 'zod'
 import { getSiteSettings } from '~/data/settings.server'
 import {
@@ -47,8 +48,10 @@ const verifyPayloadSchema = payloadSchema.extend({ redirectTo: z.string().option
 
 /** The confirmation page's link: /verify-email?token=... (a JWT better-auth checks). */
 export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: string): string {
-  const back = redirectTo ? `&redirectTo=${encodeURIComponent(safeRedirect(redirectTo, '/'))}` : ''
-  return `${publicUrl}/verify-email?token=${encodeURIComponent(token)}${back}`
+  const back = redirectTo
+    ? `&redirectTo=${encodeURIComponent(safeRedirect(redirectTo, href('/')))}`
+    : ''
+  return `${publicUrl}${href('/verify-email')}?token=${encodeURIComponent(token)}${back}`
 }
 
 export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {
@@ -114,7 +117,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
             `An administrator of ${settings.siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
             'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
           ],
-          action: { label: 'Log in', url: `${publicUrl}/login` },
+          action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
         }),
       )
     },
@@ -127,7 +130,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         signupAttemptMail(settings, publicUrl, {
           to: user.email,
           name: user.name,
-          loginUrl: `${publicUrl}/login`,
+          loginUrl: `${publicUrl}${href('/login')}`,
         }),
       )
     },

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { getOrder } from '~/data/order.server'
 import { takeDueExpiryReminders, type DueReminder } from '~/data/expiry-reminder.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
@@ -45,7 +46,7 @@ export function expiryReminderMail(
       label: 'Renew',
       url: renewUrl(publicUrl, options.appSecret, reminder.productSlug, reminder.orderId),
     },
-    note: `You get this reminder because you bought ${reminder.productName} at ${settings.siteName}. To stop reminders, sign in with this e-mail address and turn off e-mail notifications in your account settings: ${publicUrl}/dashboard/settings`,
+    note: `You get this reminder because you bought ${reminder.productName} at ${settings.siteName}. To stop reminders, sign in with this e-mail address and turn off e-mail notifications in your account settings: ${publicUrl}${href('/dashboard/settings')}`,
   })
 }
 

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { shopDateTime } from '~/lib/date-format'
 import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
@@ -30,7 +31,8 @@ export interface OrderMailOptions {
 
 /** The order page link with a fresh token: /orders/{id}/{token}. */
 export function orderLinkFor(publicUrl: string, orderId: string, token: string): string {
-  return `${publicUrl.replace(/\/$/, '')}/orders/${encodeURIComponent(orderId)}/${token}`
+  const path = href('/orders/:orderId/:token', { orderId: encodeURIComponent(orderId), token })
+  return `${publicUrl.replace(/\/$/, '')}${path}`
 }
 
 function summary(order: Order, settings: SiteSettings): string[] {

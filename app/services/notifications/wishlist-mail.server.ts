@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { getSiteSettings } from '~/data/settings.server'
 import { takeRestockedWishes, type RestockedWish } from '~/data/wishlist.server'
 import type { DB } from '~/lib/db.server'
@@ -5,6 +6,7 @@ import { getEnv } from '~/lib/env.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
 import { enqueueMail, renderMail, type MailMessage, type MailSettings } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
+import { productPath } from '~/lib/paths'
 
 /**
  * The back-in-stock mail: a wished-for product that was out of stock can be bought again.
@@ -17,7 +19,7 @@ export function backInStockMail(
   publicUrl: string,
   wish: Pick<RestockedWish, 'email' | 'name' | 'title' | 'slug' | 'price'>,
 ): MailMessage {
-  const productUrl = `${publicUrl}/product/${encodeURIComponent(wish.slug)}`
+  const productUrl = `${publicUrl}${productPath(wish.slug)}`
   return renderMail(settings, publicUrl, {
     to: wish.email,
     subject: `Back in stock: ${wish.title}`,
@@ -27,7 +29,7 @@ export function backInStockMail(
       'Stock can run out again, so order soon if you still want it.',
     ],
     action: { label: 'View the product', url: productUrl },
-    note: `You get this because the product is on your wishlist. Turn these e-mails off on ${publicUrl}/dashboard/wishlist.`,
+    note: `You get this because the product is on your wishlist. Turn these e-mails off on ${publicUrl}${href('/dashboard/wishlist')}.`,
   })
 }
 

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { paytmGatewayEnvironment, paytmGatewaySettings } from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
@@ -19,7 +20,7 @@ export const PAYTM_HOSTS = {
 } as const
 
 export const SIMULATOR_MOUNT_PATH = '/__simulator/paytm'
-export const PAYTM_CALLBACK_PATH = '/api/payments/paytm/callback'
+export const PAYTM_CALLBACK_PATH = href('/api/payments/paytm/callback')
 
 export interface PaytmSetup extends GatewaySetup<PaytmConfig> {
   /** Where CALLBACK_URL points. */

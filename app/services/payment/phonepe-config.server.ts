@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { phonePeGatewaySettings } from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
@@ -18,8 +19,8 @@ import { realGatewayConfigured } from './real-gateway.server'
  *  3. no record: PhonePe is not offered.
  */
 export const PHONEPE_SIMULATOR_PATH = '/__simulator/phonepe'
-export const PHONEPE_RETURN_PATH = '/api/payments/phonepe/return'
-export const PHONEPE_WEBHOOK_PATH = '/api/payments/phonepe/webhook'
+export const PHONEPE_RETURN_PATH = href('/api/payments/phonepe/return')
+export const PHONEPE_WEBHOOK_PATH = href('/api/payments/phonepe/webhook')
 
 export interface PhonePeSetup extends GatewaySetup<PhonePeConfig> {
   /** Where PhonePe sends the buyer back for one of our orders. */

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { razorpayGatewaySettings, razorpayGatewayStatus } from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
@@ -22,8 +23,8 @@ import { realGatewayConfigured } from './real-gateway.server'
  *     way of paying; once a real gateway is configured, Razorpay without a record is not offered.
  */
 export const RAZORPAY_SIMULATOR_PATH = '/__simulator/razorpay'
-export const RAZORPAY_CALLBACK_PATH = '/api/payments/razorpay/callback'
-export const RAZORPAY_WEBHOOK_PATH = '/api/payments/razorpay/webhook'
+export const RAZORPAY_CALLBACK_PATH = href('/api/payments/razorpay/callback')
+export const RAZORPAY_WEBHOOK_PATH = href('/api/payments/razorpay/webhook')
 
 export interface RazorpaySetup extends GatewaySetup<RazorpayConfig> {
   callbackUrl: string

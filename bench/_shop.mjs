@@ -19,6 +19,28 @@ export const option = (name, fallback) => {
   return index >= 0 && args[index + 1] ? args[index + 1] : fallback
 }
 
+/**
+ * The PostgreSQL URL (the first of the environment `variables` that holds a postgres:// URL)
+ * and the engines to run: `--engine`, else SQLite, and PostgreSQL too when there is a URL.
+ * Exits when `--engine postgres` has no URL.
+ */
+export function benchEngines(variables) {
+  const pgUrl = variables
+    .map((name) => process.env[name])
+    .find((url) => url?.startsWith('postgres'))
+  const engines = option('engine', null)
+    ? [option('engine', null)]
+    : pgUrl
+      ? ['sqlite', 'postgres']
+      : ['sqlite']
+  if (engines.includes('postgres') && !pgUrl) {
+    const names = `${variables.slice(0, -1).join(', ')} or ${variables.at(-1)}`
+    console.error(`--engine postgres needs ${names}`)
+    process.exit(2)
+  }
+  return { pgUrl, engines }
+}
+
 /** Builds the app into `buildDir` (`npx react-router build`); exits when the build fails. */
 export function buildApp(buildDir) {
   console.log(`Building into ${buildDir}/ ...`)

@@ -20,7 +20,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { loadAppModule, option, root } from './_shop.mjs'
+import { benchEngines, loadAppModule, option, root } from './_shop.mjs'
 import { seedAdminData } from './_seed-admin-data.mjs'
 
 const RUNS = Number(option('runs', '20'))
@@ -28,18 +28,7 @@ const ORDERS = Number(option('orders', '100000'))
 const USERS = Number(option('users', '20000'))
 export const BUDGET = { dashboardLoaderMs: 150 }
 
-const pgUrl = [process.env.BENCH_DATABASE_URL, process.env.TEST_DATABASE_URL].find((url) =>
-  url?.startsWith('postgres'),
-)
-const engines = option('engine', null)
-  ? [option('engine', null)]
-  : pgUrl
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
-if (engines.includes('postgres') && !pgUrl) {
-  console.error('--engine postgres needs BENCH_DATABASE_URL or TEST_DATABASE_URL')
-  process.exit(2)
-}
+const { pgUrl, engines } = benchEngines(['BENCH_DATABASE_URL', 'TEST_DATABASE_URL'])
 const buildDir = process.env.BUILD_DIR ?? 'build'
 if (!fs.existsSync(path.join(root, buildDir, 'server'))) {
   console.error(`No build in ${buildDir}/: run npm run build first (or set BUILD_DIR)`)

@@ -20,33 +20,20 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { loadAppModule, option, root } from './_shop.mjs'
+import { benchEngines, loadAppModule, option, root } from './_shop.mjs'
 
 const LINES = Number(option('lines', '10000'))
 const DUPLICATES = Number(option('duplicates', '100'))
 const RUNS = Number(option('runs', '3'))
 export const BUDGET = { importMs: 5_000 }
 
-const pgUrl = [
-  process.env.BENCH_DATABASE_URL,
-  process.env.DATABASE_URL,
-  process.env.TEST_DATABASE_URL,
-].find((url) => url?.startsWith('postgres'))
-const engines = option('engine', null)
-  ? [option('engine', null)]
-  : pgUrl
-    ? ['sqlite', 'postgres']
-    : ['sqlite']
-if (engines.includes('postgres') && !pgUrl) {
-  console.error('--engine postgres needs BENCH_DATABASE_URL, DATABASE_URL or TEST_DATABASE_URL')
-  process.exit(2)
-}
+const { pgUrl, engines } = benchEngines(['BENCH_DATABASE_URL', 'DATABASE_URL', 'TEST_DATABASE_URL'])
 
 // One loader for every module, so they share one copy of Kysely (the engine checks use instanceof).
 const { createDatabase } = await loadAppModule('app/lib/db.server.ts')
 const { migrateToLatest } = await loadAppModule('db/migrate.ts')
-const { createProduct } = await loadAppModule('app/data/product.server.ts')
-const { setProductDelivery, stockCounts } = await loadAppModule('app/data/stock.server.ts')
+const { makeStockedProduct } = await loadAppModule('tests/factories.ts')
+const { stockCounts } = await loadAppModule('app/data/stock.server.ts')
 const { importStock } = await loadAppModule('app/services/fulfilment.server.ts')
 
 /** `lines` lines: unique fictional accounts, with `duplicates` of them repeated further down. */
@@ -96,29 +83,16 @@ async function run(engine, appSecret) {
   const { db, dispose } = await freshDatabase(engine)
   try {
     await migrateToLatest(db)
-    const product = await createProduct(db, {
+    // Sold from stock, with no items yet (tests/factories.ts).
+    const product = await makeStockedProduct(db, appSecret, [], {
       title: 'Bench Stock Product',
       slug: 'bench-stock-product',
       description: 'Bench',
       shortDescription: 'Bench',
-      image: '',
       price: 49_900,
       originalPrice: 99_900,
       category: 'Software',
-      featured: false,
-      inStock: true,
-      buyNowLink: null,
-      tags: [],
-      validity: '12 months',
-      deliveryTime: 'Instant delivery',
-      features: [],
-      metaTitle: '',
-      metaDescription: '',
-      keywords: [],
-      rating: 0,
-      reviews: 0,
     })
-    await setProductDelivery(db, appSecret, product.id, { mode: 'stock' })
     const text = content(LINES, DUPLICATES)
     const input = { productId: product.id, content: text, format: 'lines', appSecret }
 

@@ -93,6 +93,16 @@ export async function makeProduct(db: DB, overrides: Partial<ProductInput> = {})
   })
 }
 
+/** A demo product's picture, for a product a browser test edits (the product form requires an image). */
+export async function demoProductImage(db: DB): Promise<string> {
+  const { image } = await db
+    .selectFrom('product')
+    .select('image')
+    .where('image', 'like', 'products/demo_%')
+    .executeTakeFirstOrThrow()
+  return image
+}
+
 /** A product sold from stock, holding these items (accounts or keys, one per entry). */
 export async function makeStockedProduct(
   db: DB,

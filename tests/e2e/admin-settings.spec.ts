@@ -1,9 +1,9 @@
 import crypto from 'node:crypto'
-import zlib from 'node:zlib'
 import type { Browser, Page } from '@playwright/test'
 import { listAuditEntries } from '~/data/audit.server'
 import { getOrder } from '~/data/order.server'
 import { adminTest } from '../helpers/admin'
+import { pdfText } from '../helpers/pdf'
 import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
 import { payAtGateway, postCallback } from '../helpers/shop'
 
@@ -41,26 +41,6 @@ async function openTab(page: Page, tab: string) {
 async function save(page: Page) {
   await page.getByRole('button', { name: 'Save settings' }).click()
   await expect(page.getByText('Settings saved')).toBeVisible()
-}
-
-/** The text a PDF draws (pdfkit: hex strings in TJ arrays, in deflated streams). */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1')
-  return [...raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)]
-    .map((match) => {
-      try {
-        return zlib.inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1')
-      } catch {
-        return match[1]!
-      }
-    })
-    .flatMap((content) => [...content.matchAll(/\[([^\]]*)\]\s*TJ/g)])
-    .map((tj) =>
-      [...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
-        .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
-        .join(''),
-    )
-    .join('\n')
 }
 
 test('navigation: every section is a link, Payment Links has its title, unknown paths stay in the shell', async ({

@@ -8,7 +8,7 @@ import type { DB } from '~/lib/db.server'
 import { adminTest } from '../helpers/admin'
 import { seriousViolations } from '../helpers/axe'
 import { expect, gotoHydrated } from '../helpers/fixtures'
-import { makeProduct } from '../factories'
+import { demoProductImage, makeProduct } from '../factories'
 
 /**
  * Delivery modes and the stock of accounts and keys in the production build: the
@@ -26,12 +26,7 @@ test.beforeAll(({ db: opened }) => {
 /** A product as the catalogue holds it before stock delivery existed: delivered by hand (the migration's default). */
 async function manualProduct(title: string): Promise<{ id: string; slug: string; title: string }> {
   const slug = title.toLowerCase().replace(/[^a-z0-9]+/g, '-')
-  // A demo product's picture (the form requires an image).
-  const { image } = await db
-    .selectFrom('product')
-    .select('image')
-    .where('image', 'like', 'products/demo_%')
-    .executeTakeFirstOrThrow()
+  const image = await demoProductImage(db)
   const product = await makeProduct(db, {
     title,
     slug,

@@ -3,6 +3,7 @@ import type { Page } from '@playwright/test'
 import { simulatePayment } from '../../simulators/paytm/testing'
 import { expect, test } from '../helpers/csp'
 import { signUpInBrowser } from '../helpers/mailbox'
+import { paymentForm } from '../helpers/shop'
 
 /**
  * Buying in the browser against the production build, with the built-in Paytm simulator
@@ -34,21 +35,6 @@ async function goToGateway(page: Page) {
   await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
   await expect(page.getByText('Paytm simulator — test mode, no real money')).toBeVisible()
   await expect(page.getByText(PRODUCT.price)).toBeVisible()
-}
-
-/** The signed form the checkout answers with (as the browser would submit it). */
-function paymentForm(html: string): { action: string; fields: Record<string, string> } {
-  const form = /<form[^>]*action="([^"]*\/theia\/processTransaction)"[^>]*>([\s\S]*?)<\/form>/.exec(
-    html,
-  )
-  if (!form) throw new Error('No payment form in the page')
-  const fields: Record<string, string> = {}
-  for (const input of form[2]!.matchAll(
-    /<input type="hidden" name="([^"]*)" value="([^"]*)"\/?>/g,
-  )) {
-    fields[input[1]!] = input[2]!.replace(/&amp;/g, '&')
-  }
-  return { action: form[1]!, fields }
 }
 
 function result(page: Page) {

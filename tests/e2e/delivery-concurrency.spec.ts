@@ -1,15 +1,14 @@
-import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import { expect, test } from '../helpers/fixtures'
 import {
   addItems,
   countBy,
   deliveryState,
-  payAtGateway,
+  payAtGatewayTenAtATime,
   postCallback,
+  SHOP_ENGINES,
   startShop,
   stockedProduct,
   type Shop,
-  type ShopEngine,
 } from '../helpers/shop'
 
 /**
@@ -19,37 +18,23 @@ import {
  * adding 40 items delivers all 50, and no item ever goes to two orders. On SQLite, and on
  * PostgreSQL when TEST_DATABASE_URL is set.
  */
-const engines: ShopEngine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
 
-for (const engine of engines) {
+for (const engine of SHOP_ENGINES) {
   test.describe(`concurrent callbacks on ${engine}`, () => {
-    let sim: RunningPaytmSimulator
     let shop: Shop
 
     test.beforeAll(async () => {
-      sim = await startPaytmSimulator()
-      shop = await startShop(engine, sim)
+      shop = await startShop(engine)
     })
     test.afterAll(async () => {
       await shop?.close()
-      await sim?.close()
     })
 
     test('10 items, 50 paid at once: 10 delivered, 40 waiting; 40 more items deliver them all, never an item twice', async () => {
       test.setTimeout(180_000)
       const product = await stockedProduct(shop.db, 10)
 
-      const purchases: Array<Awaited<ReturnType<typeof payAtGateway>>> = []
-      // Orders are created a few at a time (the checkout is not what is under test here).
-      for (let start = 0; start < 50; start += 10) {
-        purchases.push(
-          ...(await Promise.all(
-            Array.from({ length: 10 }, (_, i) =>
-              payAtGateway(shop.app.url, product.slug, start + i),
-            ),
-          )),
-        )
-      }
+      const purchases = await payAtGatewayTenAtATime(shop.app.url, product.slug, 50)
       const orderIds = purchases.map((p) => p.orderId)
       expect(new Set(orderIds).size).toBe(50)
 

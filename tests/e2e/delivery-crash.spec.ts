@@ -1,15 +1,14 @@
-import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import { startApp } from '../helpers/app'
 import { expect, test } from '../helpers/fixtures'
 import {
   countBy,
   deliveryState,
-  payAtGateway,
+  payAtGatewayTenAtATime,
   postCallback,
+  SHOP_ENGINES,
   startShop,
   stockedProduct,
   type Shop,
-  type ShopEngine,
 } from '../helpers/shop'
 import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
 
@@ -20,39 +19,26 @@ import { startSmtpServer, type TestSmtpServer } from '../helpers/smtp'
  * the gateway's status API), and every queued delivery mail reaches the SMTP server (a job held
  * by the dead process is taken again when its lease runs out: JOB_LEASE_SECONDS=10 here).
  */
-const engines: ShopEngine[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite']
 const ORDERS = 30
 
-for (const engine of engines) {
+for (const engine of SHOP_ENGINES) {
   test.describe(`kill -9 during callbacks on ${engine}`, () => {
-    let sim: RunningPaytmSimulator
     let smtp: TestSmtpServer
     let shop: Shop
 
     test.beforeAll(async () => {
-      sim = await startPaytmSimulator()
       smtp = await startSmtpServer()
-      shop = await startShop(engine, sim, { env: { SMTP_URL: smtp.url, JOB_LEASE_SECONDS: '10' } })
+      shop = await startShop(engine, { env: { SMTP_URL: smtp.url, JOB_LEASE_SECONDS: '10' } })
     })
     test.afterAll(async () => {
       await shop?.close()
       await smtp?.close()
-      await sim?.close()
     })
 
     test('every confirmed order is delivered exactly once and every mail is sent after a crash', async () => {
       test.setTimeout(240_000)
       const product = await stockedProduct(shop.db, ORDERS)
-      const purchases = []
-      for (let start = 0; start < ORDERS; start += 10) {
-        purchases.push(
-          ...(await Promise.all(
-            Array.from({ length: 10 }, (_, i) =>
-              payAtGateway(shop.app.url, product.slug, start + i),
-            ),
-          )),
-        )
-      }
+      const purchases = await payAtGatewayTenAtATime(shop.app.url, product.slug, ORDERS)
       const orderIds = purchases.map((p) => p.orderId)
 
       // All callbacks at once; the process dies as soon as the first one has been answered.

@@ -1,6 +1,5 @@
 import crypto from 'node:crypto'
 import path from 'node:path'
-import zlib from 'node:zlib'
 import { test as base, type Browser, type Page } from '@playwright/test'
 import { listOpenReports } from '~/data/order-report.server'
 import { listOrderEvents } from '~/data/order.server'
@@ -8,6 +7,7 @@ import { updateSiteSettings } from '~/data/settings.server'
 import { createDatabase, type DB } from '~/lib/db.server'
 import { startApp, type RunningApp } from '../helpers/app'
 import { seriousViolations } from '../helpers/axe'
+import { pdfText } from '../helpers/pdf'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
 import { startSmtpServer, type ReceivedMail, type TestSmtpServer } from '../helpers/smtp'
@@ -70,27 +70,6 @@ async function buy(page: Page, buyer: { name?: string; email?: string }): Promis
   const orderId = new URL(page.url()).searchParams.get('ORDERID')
   expect(orderId).toMatch(/^ORD_\d+_\d+$/)
   return orderId!
-}
-
-/** The text a PDF draws (pdfkit writes it as hex strings in TJ arrays, in deflated streams). */
-function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1')
-  const contents = [...raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)].map((match) => {
-    const bytes = Buffer.from(match[1]!, 'latin1')
-    try {
-      return zlib.inflateSync(bytes).toString('latin1')
-    } catch {
-      return match[1]!
-    }
-  })
-  return contents
-    .flatMap((content) => [...content.matchAll(/\[([^\]]*)\]\s*TJ/g)])
-    .map((tj) =>
-      [...tj[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
-        .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
-        .join(''),
-    )
-    .join('\n')
 }
 
 async function revealedSecret(page: Page): Promise<string> {

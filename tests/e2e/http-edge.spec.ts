@@ -1,6 +1,6 @@
 import { signUpConfirmed } from '../helpers/mailbox'
 import { expect, test } from '../helpers/fixtures'
-import { multipartBody, rawRequest, residentBytes } from '../helpers/http'
+import { multipartBody, postAs, rawRequest, residentBytes } from '../helpers/http'
 
 /**
  * What an attacker probing the production server found, each answered at the edge: open
@@ -150,20 +150,12 @@ test.describe('request bodies are limited', () => {
       '/admin/products/some-id/stock',
       '/admin/products/add',
     ]) {
-      const response = await rawRequest(app.url, path, {
-        method: 'POST',
-        headers: { 'Content-Type': contentType },
-        body,
-      })
+      const response = await postAs(contentType, app.url, path, body)
       // Past the edge: the route's own guard answers (not signed in), not the body limit.
       expect(response.status, path).not.toBe(413)
       expect(response.status, path).toBeLessThan(500)
     }
-    const login = await rawRequest(app.url, '/login', {
-      method: 'POST',
-      headers: { 'Content-Type': contentType },
-      body,
-    })
+    const login = await postAs(contentType, app.url, '/login', body)
     expect(login.status).toBe(413)
   })
 })
@@ -171,24 +163,17 @@ test.describe('request bodies are limited', () => {
 test.describe('malformed input is a 4xx with a message', () => {
   test('a form action sent JSON, plain text or a broken multipart body', async ({ app }) => {
     for (const path of ['/login', '/signup', '/theme', '/forgot-password']) {
-      const json = await rawRequest(app.url, path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: '{"email":"a@example.com"}',
-      })
+      const json = await postAs('application/json', app.url, path, '{"email":"a@example.com"}')
       expect(json.status, path).toBe(415)
       expect(json.body).toContain('This address accepts a submitted form only.')
-      const text = await rawRequest(app.url, path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'text/plain' },
-        body: 'email=a',
-      })
+      const text = await postAs('text/plain', app.url, path, 'email=a')
       expect(text.status, path).toBe(415)
-      const broken = await rawRequest(app.url, path, {
-        method: 'POST',
-        headers: { 'Content-Type': 'multipart/form-data; boundary=xyz' },
-        body: '--xyz\r\nContent-Disposition: form-data; name="email"\r\n\r\nunterminated',
-      })
+      const broken = await postAs(
+        'multipart/form-data; boundary=xyz',
+        app.url,
+        path,
+        '--xyz\r\nContent-Disposition: form-data; name="email"\r\n\r\nunterminated',
+      )
       expect(broken.status, path).toBe(400)
       expect(broken.body).toContain('The submitted form could not be read.')
     }
@@ -222,21 +207,18 @@ test.describe('malformed input is a 4xx with a message', () => {
       body: 'email=a%00%40example.com&password=x',
     })
     expect(urlencoded.status).toBe(400)
-    const json = await rawRequest(app.url, '/api/paytm/verify-payment', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ orderId: 'a\u0000b', transactionId: 't' }),
-    })
+    const json = await postAs(
+      'application/json',
+      app.url,
+      '/api/paytm/verify-payment',
+      JSON.stringify({ orderId: 'a\u0000b', transactionId: 't' }),
+    )
     expect(json.status).toBe(400)
     const { body, contentType } = multipartBody({
       email: 'a\u0000@example.com',
       password: 'secret-pass-1',
     })
-    const multipart = await rawRequest(app.url, '/login', {
-      method: 'POST',
-      headers: { 'Content-Type': contentType },
-      body,
-    })
+    const multipart = await postAs(contentType, app.url, '/login', body)
     expect(multipart.status).toBe(400)
     expect(multipart.body).toContain('The form contains a character that is not allowed')
   })

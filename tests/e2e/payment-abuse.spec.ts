@@ -6,7 +6,7 @@ import type { DB } from '~/lib/db.server'
 import { readForm } from '../../simulators/paytm/testing'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
-import { makeProduct } from '../factories'
+import { demoProductImage, makeProduct } from '../factories'
 
 /**
  * Abuse of checkout and of test mode, against the production build with the built-in Paytm
@@ -216,11 +216,7 @@ test("a forged simulator failure for another buyer's pending order changes nothi
 test('test mode sells no real stock: the buyer is told so, the admin sees why, and test items sell', async ({
   page,
 }) => {
-  const { image } = await db
-    .selectFrom('product')
-    .select('image')
-    .where('image', 'like', 'products/demo_%')
-    .executeTakeFirstOrThrow()
+  const image = await demoProductImage(db)
   const product = await makeProduct(db, {
     title: 'Real Licence Pro',
     slug: 'real-licence-pro',

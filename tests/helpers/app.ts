@@ -41,6 +41,20 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/** The production server's environment in tests (the build in $BUILD_DIR, default build/), then `env`. */
+function serverEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    BUILD_DIR: process.env.BUILD_DIR ?? 'build',
+    NODE_ENV: 'production',
+    // One process, no cluster primary: a test asks for workers (WEB_CONCURRENCY) when it
+    // tests them, so parallel test files do not multiply their processes.
+    WEB_CONCURRENCY: '1',
+    ...env,
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve()
   return new Promise((resolve) => child.once('exit', () => resolve()))
@@ -57,20 +71,13 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
   let output = ''
   const child = spawn(process.execPath, [path.join(root, 'server.js')], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
-      NODE_ENV: 'production',
+    env: serverEnv({
       HOST: '127.0.0.1',
       PORT: String(port),
       PUBLIC_URL: url,
       DATA_DIR: dataDir,
-      // One process, no cluster primary: a test asks for workers (WEB_CONCURRENCY) when it
-      // tests them, so parallel test files do not multiply their processes.
-      WEB_CONCURRENCY: '1',
       ...options.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()))
@@ -122,14 +129,7 @@ export async function runServerOnce(
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [path.join(root, 'server.js')], {
     cwd: root,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      BUILD_DIR: process.env.BUILD_DIR ?? 'build',
-      NODE_ENV: 'production',
-      WEB_CONCURRENCY: '1',
-      ...env,
-    },
+    env: serverEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -20,6 +20,20 @@ export interface RawRequest {
   chunks?: { size: number; count: number }
 }
 
+/** A POST of `body` as it is, declared as `contentType` (rawRequest). */
+export function postAs(
+  contentType: string,
+  baseUrl: string,
+  path: string,
+  body: Buffer | string,
+): Promise<RawResponse> {
+  return rawRequest(baseUrl, path, {
+    method: 'POST',
+    headers: { 'Content-Type': contentType },
+    body,
+  })
+}
+
 export function rawRequest(
   baseUrl: string,
   path: string,

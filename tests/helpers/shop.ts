@@ -4,11 +4,7 @@ import pg from 'pg'
 import { setProductDelivery } from '~/data/stock.server'
 import { importStock } from '~/services/fulfilment.server'
 import type { DB } from '~/lib/db.server'
-import {
-  simulatePayment,
-  type HtmlForm,
-  type RunningPaytmSimulator,
-} from '../../simulators/paytm/testing'
+import { simulatePayment, startPaytmSimulator, type HtmlForm } from '../../simulators/paytm/testing'
 import { startApp, type RunningApp, type StartAppOptions } from './app'
 import { makeProduct, openAppDatabase } from '../factories'
 
@@ -19,6 +15,11 @@ import { makeProduct, openAppDatabase } from '../factories'
  * what the shop did.
  */
 export type ShopEngine = 'sqlite' | 'postgres'
+
+/** The engines the shop specs run on: SQLite, and PostgreSQL too when TEST_DATABASE_URL is set. */
+export const SHOP_ENGINES: ShopEngine[] = process.env.TEST_DATABASE_URL
+  ? ['sqlite', 'postgres']
+  : ['sqlite']
 
 export const SHOP_SECRET = 'e2e-delivery-secret-0123456789abcdef0123456789'
 
@@ -55,11 +56,9 @@ export async function freshPostgresDatabase(
   }
 }
 
-export async function startShop(
-  engine: ShopEngine,
-  sim: RunningPaytmSimulator,
-  options: StartAppOptions = {},
-): Promise<Shop> {
+/** Starts the shop and its Paytm simulator; close() stops both and removes the shop's data. */
+export async function startShop(engine: ShopEngine, options: StartAppOptions = {}): Promise<Shop> {
+  const sim = await startPaytmSimulator()
   const database = engine === 'postgres' ? await freshPostgresDatabase('kb_e2e_shop') : null
   const env: Record<string, string> = {
     APP_SECRET: SHOP_SECRET,
@@ -86,6 +85,7 @@ export async function startShop(
       fs.rmSync(app.dataDir, { recursive: true, force: true })
       await db.destroy()
       await database?.drop()
+      await sim.close()
     },
   }
   return shop
@@ -163,6 +163,28 @@ export async function payAtGateway(
     'success',
   )
   return { orderId: form.fields.ORDER_ID!, callback }
+}
+
+/**
+ * Buyers 0 to count - 1 pay at the gateway (payAtGateway), ten at a time: the checkout is not
+ * what these tests measure.
+ */
+export async function payAtGatewayTenAtATime(
+  shopUrl: string,
+  slug: string,
+  count: number,
+): Promise<Array<Awaited<ReturnType<typeof payAtGateway>>>> {
+  const purchases: Array<Awaited<ReturnType<typeof payAtGateway>>> = []
+  for (let start = 0; start < count; start += 10) {
+    purchases.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, count - start) }, (_, i) =>
+          payAtGateway(shopUrl, slug, start + i),
+        ),
+      )),
+    )
+  }
+  return purchases
 }
 
 /** Posts a signed callback to the shop as the buyer's browser would; resolves to the HTTP status (0: no answer). */

@@ -17,7 +17,7 @@ import ShoppingCart from 'lucide-react/icons/shopping-cart'
 import Users from 'lucide-react/icons/users'
 import X from 'lucide-react/icons/x'
 import { useState, type ComponentType, type ReactNode } from 'react'
-import { Link, useLocation, useNavigation, useRouteLoaderData, useSubmit } from 'react-router'
+import { href, Link, useLocation, useNavigation, useRouteLoaderData, useSubmit } from 'react-router'
 import { ThemeSwitcher } from '~/components/shop/theme-switcher'
 import { isTheme, type Theme } from '~/lib/theme'
 import { TestModeStockNotice } from './test-mode-notice'
@@ -51,27 +51,27 @@ interface AdminSection {
 }
 
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
-  { id: 'dashboard', label: 'Dashboard', to: '/admin/dashboard', icon: LayoutDashboard },
-  { id: 'products', label: 'Products', to: '/admin/products', icon: Package },
-  { id: 'reviews', label: 'Reviews', to: '/admin/reviews', icon: MessageSquareText },
-  { id: 'orders', label: 'Orders', to: '/admin/orders', icon: ShoppingCart },
-  { id: 'transactions', label: 'Transactions', to: '/admin/transactions', icon: Receipt },
-  { id: 'users', label: 'Users', to: '/admin/users', icon: Users },
-  { id: 'payment-links', label: 'Payment Links', to: '/admin/payment-links', icon: Link2 },
-  { id: 'gateways', label: 'Gateways', to: '/admin/gateways', icon: CreditCard },
+  { id: 'dashboard', label: 'Dashboard', to: href('/admin/dashboard'), icon: LayoutDashboard },
+  { id: 'products', label: 'Products', to: href('/admin/products'), icon: Package },
+  { id: 'reviews', label: 'Reviews', to: href('/admin/reviews'), icon: MessageSquareText },
+  { id: 'orders', label: 'Orders', to: href('/admin/orders'), icon: ShoppingCart },
+  { id: 'transactions', label: 'Transactions', to: href('/admin/transactions'), icon: Receipt },
+  { id: 'users', label: 'Users', to: href('/admin/users'), icon: Users },
+  { id: 'payment-links', label: 'Payment Links', to: href('/admin/payment-links'), icon: Link2 },
+  { id: 'gateways', label: 'Gateways', to: href('/admin/gateways'), icon: CreditCard },
   {
     id: 'audit',
     label: 'Audit log',
-    to: '/admin/audit',
+    to: href('/admin/audit'),
     icon: ScrollText,
     permission: 'canManageUsers',
   },
-  { id: 'settings', label: 'Settings', to: '/admin/settings', icon: Settings },
+  { id: 'settings', label: 'Settings', to: href('/admin/settings'), icon: Settings },
 ]
 
 /** Where the user menu's Profile Settings goes: the admin's own account settings. */
 export const PROFILE_SETTINGS_PATH = '/dashboard/settings'
-export const ADMIN_SETTINGS_PATH = '/admin/settings'
+export const ADMIN_SETTINGS_PATH = href('/admin/settings')
 
 /** What the admin may see of the sidebar (sections behind a permission they lack are left out). */
 export interface AdminShellAccess {
@@ -172,7 +172,7 @@ function SidebarNav({
 function Brand({ siteName, onNavigate }: { siteName: string; onNavigate?: () => void }) {
   return (
     <Link
-      to="/"
+      to={href('/')}
       onClick={onNavigate}
       className="flex items-center gap-3 rounded-xl px-2 py-1 text-slate-950 dark:text-white"
       aria-label={`${siteName}: go to the shop`}
@@ -384,7 +384,10 @@ export function AdminShell({
             >
               <strong>Maintenance mode is on.</strong> Visitors see the maintenance page; payment
               callbacks still work.{' '}
-              <Link to="/admin/settings?tab=system" className="font-semibold underline">
+              <Link
+                to={`${href('/admin/settings')}?tab=system`}
+                className="font-semibold underline"
+              >
                 Change in Settings
               </Link>
             </div>

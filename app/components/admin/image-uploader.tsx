@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import ImageUp from 'lucide-react/icons/image-up'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Trash2 from 'lucide-react/icons/trash-2'
@@ -18,7 +19,7 @@ import {
  *
  * Without JavaScript the same file input is submitted with the form (name "imageFile").
  */
-export const UPLOAD_URL = '/admin/api/uploads'
+export const UPLOAD_URL = href('/admin/api/uploads')
 
 export type UploadResponse =
   | { ok: true; key: string; previewUrl: string; width: number; height: number }

@@ -1,6 +1,6 @@
 import Boxes from 'lucide-react/icons/boxes'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { FormAlert } from '~/components/forms'
 import { Button, buttonVariants } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
@@ -61,7 +61,7 @@ export function ProductForm({
       className="mx-auto max-w-6xl space-y-6"
     >
       <div className="space-y-3">
-        <BackLink to="/admin/products">{PRODUCT_MESSAGES.backToProducts}</BackLink>
+        <BackLink to={href('/admin/products')}>{PRODUCT_MESSAGES.backToProducts}</BackLink>
         <PageHeader
           titleId="product-form-title"
           title={isAdd ? 'Add New Product' : 'Edit Product'}
@@ -102,7 +102,7 @@ export function ProductForm({
             </p>
           ) : null}
           <Link
-            to="/admin/products"
+            to={href('/admin/products')}
             onClick={() => {
               // An image uploaded for this form but never saved goes with the cancelled form.
               if (form.image.value && form.image.value !== savedImage) {

@@ -1,5 +1,5 @@
 import FlaskConical from 'lucide-react/icons/flask-conical'
-import { Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { PageNote } from './page-note'
 
 /**
@@ -13,7 +13,7 @@ export function TestModeStockNotice() {
         Test mode: real stock is not sold while no real payment gateway is configured.
       </span>{' '}
       Payments go through the built-in Paytm simulator and get only test items. To sell real stock,{' '}
-      <Link to="/admin/gateways" className="font-semibold underline">
+      <Link to={href('/admin/gateways')} className="font-semibold underline">
         configure Paytm in Payment Gateways
       </Link>{' '}
       (or set PAYTM_MID and PAYTM_MERCHANT_KEY in the environment).

@@ -1,5 +1,5 @@
 import History from 'lucide-react/icons/history'
-import { Form, Link } from 'react-router'
+import { Form, href, Link } from 'react-router'
 import { ListSection } from '~/components/admin/admin-list'
 import { optionsOf, SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
@@ -18,6 +18,7 @@ import { startOfDayIn } from '~/lib/shop-month'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/audit'
 import { listQuery } from './list-query'
+import { adminProductEditPath, adminUserPath } from '~/lib/paths'
 
 /**
  * /admin/audit (Can Manage Users): every change admins made in the back office (docs/audit.md),
@@ -25,7 +26,7 @@ import { listQuery } from './list-query'
  * field before and after (secrets were masked when the entry was written). Filters by actor,
  * kind of thing changed and a date range (days in the shop's time zone), all in the URL.
  */
-const AUDIT_PATH = '/admin/audit'
+const AUDIT_PATH = href('/admin/audit')
 
 const KINDS: Record<string, string> = {
   product: 'Products',
@@ -54,9 +55,9 @@ function nextDay(day: string): string {
 
 function targetLink(type: string, id: string | null): string | null {
   if (!id) return null
-  if (type === 'user') return `/admin/users/${encodeURIComponent(id)}`
+  if (type === 'user') return adminUserPath(id)
   if (type === 'order') return adminOrderPath(id)
-  if (type === 'product') return `/admin/products/edit/${encodeURIComponent(id)}`
+  if (type === 'product') return adminProductEditPath(id)
   return null
 }
 

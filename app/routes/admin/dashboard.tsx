@@ -25,6 +25,7 @@ import { filterQuery, ORDERS_PATH } from './orders/filters'
 import { AdminStatusBadge, OrderLink, TestModeBadge } from '~/components/admin/order-badges'
 import type { loader as adminLayoutLoader } from './layout'
 import type { Route } from './+types/dashboard'
+import { adminProductEditPath, adminStockPath } from '~/lib/paths'
 
 /**
  * The admin dashboard, every figure computed by the database (app/data/dashboard.server.ts)
@@ -278,10 +279,7 @@ function TopProducts({
             >
               <span className="min-w-0">
                 {product.productId ? (
-                  <Link
-                    to={`/admin/products/edit/${encodeURIComponent(product.productId)}`}
-                    className={linkClass}
-                  >
+                  <Link to={adminProductEditPath(product.productId)} className={linkClass}>
                     {product.productName}
                   </Link>
                 ) : (
@@ -351,8 +349,8 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
               <Link
                 to={
                   alert.available === null
-                    ? `/admin/products/edit/${encodeURIComponent(alert.productId)}`
-                    : `/admin/products/${encodeURIComponent(alert.productId)}/stock`
+                    ? adminProductEditPath(alert.productId)
+                    : adminStockPath(alert.productId)
                 }
                 className={linkClass}
               >

@@ -8,7 +8,7 @@ import ArrowUp from 'lucide-react/icons/arrow-up'
 import PlugZap from 'lucide-react/icons/plug-zap'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import { useId, useRef, type ReactNode } from 'react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
@@ -150,7 +150,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       })
     }
     // A redirect, so a reload never moves it again; the card keeps the focus by its anchor.
-    return redirect(`/admin/gateways#gateway-${gateway.id}`, 303)
+    return redirect(`${href('/admin/gateways')}#gateway-${gateway.id}`, 303)
   }
   const submission = parseSubmission(form, gatewaySchema)
   // The form's message is always "could not save"; the data layer may add why ('form').
@@ -196,7 +196,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         }).then(() => undefined),
     )
     if (!result.ok) return fail(result.errors)
-    return redirect(`/admin/gateways?saved=${encodeURIComponent(result.id)}`, 303)
+    return redirect(`${href('/admin/gateways')}?saved=${encodeURIComponent(result.id)}`, 303)
   } catch (error) {
     console.error('[admin] saving a gateway failed:', error)
     return fail()
@@ -375,7 +375,7 @@ function GatewayForm({
           >
             Save Gateway
           </Button>
-          <Link to="/admin/gateways" className={buttonVariants({ variant: 'outline' })}>
+          <Link to={href('/admin/gateways')} className={buttonVariants({ variant: 'outline' })}>
             Cancel
           </Link>
         </div>

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, Outlet } from 'react-router'
+import { href, isRouteErrorResponse, Link, Outlet } from 'react-router'
 import { AdminShell } from '~/components/admin/admin-shell'
 import { AccessDenied } from '~/components/auth/access-denied'
 import { countOpenReports } from '~/data/order-report.server'
@@ -70,7 +70,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           ? 'This admin page does not exist.'
           : 'An unexpected error occurred. Please try again in a moment.'}
       </p>
-      <Link to="/admin/dashboard" className={buttonVariants()}>
+      <Link to={href('/admin/dashboard')} className={buttonVariants()}>
         Back to the dashboard
       </Link>
     </main>

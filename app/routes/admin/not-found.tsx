@@ -1,4 +1,4 @@
-import { data, Link } from 'react-router'
+import { data, href, Link } from 'react-router'
 import { PageHeader } from '~/components/admin/page-header'
 import { buttonVariants } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
@@ -31,7 +31,7 @@ export default function AdminNotFound({ loaderData }: Route.ComponentProps) {
         <p className="break-all text-sm text-slate-700 dark:text-slate-200">
           Nothing is at <code className="font-mono">{loaderData.path}</code>.
         </p>
-        <Link to="/admin/dashboard" className={cn(buttonVariants(), 'mt-4')}>
+        <Link to={href('/admin/dashboard')} className={cn(buttonVariants(), 'mt-4')}>
           Back to the dashboard
         </Link>
       </Card>

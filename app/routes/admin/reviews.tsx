@@ -1,6 +1,6 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import MessageSquareText from 'lucide-react/icons/message-square-text'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { EmptyState } from '~/components/admin/empty-state'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
@@ -22,6 +22,7 @@ import { parseSubmission } from '~/lib/validation/submission'
 import { requirePermission } from '~/services/permissions.server'
 import { moderateReview } from '~/services/reviews.server'
 import type { Route } from './+types/reviews'
+import { adminUserPath } from '~/lib/paths'
 
 /**
  * /admin/reviews (Can Create Products, like the rest of the catalogue): every buyer's review,
@@ -29,7 +30,7 @@ import type { Route } from './+types/reviews'
  * sees the reason on their order page) or shows it again; both are audit logged (review.hide,
  * review.unhide). Hidden reviews leave the product page and its rating.
  */
-const REVIEWS_PATH = '/admin/reviews'
+const REVIEWS_PATH = href('/admin/reviews')
 const FILTERS: Record<ReviewVisibility, string> = {
   all: 'All',
   visible: 'Shown',
@@ -70,7 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         orderHref: adminOrderPath(review.orderId),
         reviewer: review.reviewerName,
         reviewerEmail: review.reviewerEmail,
-        userHref: `/admin/users/${encodeURIComponent(review.userId)}`,
+        userHref: adminUserPath(review.userId),
         rating: review.rating,
         title: review.title,
         body: review.body,

@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
 import type { ReactNode } from 'react'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
 import { FormErrors, SelectField, TextareaField, TextField, useAppForm } from '~/components/forms'
@@ -92,7 +92,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 500 },
     )
   }
-  throw redirect(`/admin/settings?tab=${tab}`, {
+  throw redirect(`${href('/admin/settings')}?tab=${tab}`, {
     status: 303,
     headers: await flashHeaders('success', SETTINGS_SAVED),
   })

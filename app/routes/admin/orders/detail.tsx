@@ -36,6 +36,7 @@ import {
   TestModeBadge,
 } from '~/components/admin/order-badges'
 import type { Route } from './+types/detail'
+import { adminProductEditPath } from '~/lib/paths'
 
 /**
  * /admin/orders/{orderId}: everything about one order (customer, product, amounts, gateway
@@ -99,7 +100,7 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Product" wide>
           {product ? (
             <Link
-              to={`/admin/products/edit/${product.id}`}
+              to={adminProductEditPath(product.id)}
               className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
             >
               {order.productName}

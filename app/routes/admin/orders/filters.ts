@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { listQuery } from '../list-query'
 import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
@@ -6,8 +7,8 @@ import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
  * list can be bookmarked, the back button works, and the export gets exactly what the list
  * shows. Anything else in the URL is ignored.
  */
-export const ORDERS_PATH = '/admin/orders'
-export const ORDERS_EXPORT_PATH = '/admin/orders/export'
+export const ORDERS_PATH = href('/admin/orders')
+export const ORDERS_EXPORT_PATH = href('/admin/orders/export')
 export const SEARCH_MAX = 100
 export const ORDER_NOT_FOUND_TITLE = 'Order not found'
 

@@ -1,6 +1,6 @@
 import PackageX from 'lucide-react/icons/package-x'
 import { useEffect, useState } from 'react'
-import { isRouteErrorResponse, useNavigate } from 'react-router'
+import { href, isRouteErrorResponse, useNavigate } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { ProductForm } from '~/components/admin/product-form'
@@ -18,6 +18,7 @@ import {
   savedDelivery,
 } from './product-form.server'
 import type { Route } from './+types/edit'
+import { adminStockPath } from '~/lib/paths'
 
 /**
  * /admin/products/edit/{id}. While it loads, the admin header says
@@ -41,7 +42,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     saved: {
       hasSharedSecret: delivery.hasSharedSecret,
       stockAvailable: counts.available,
-      stockUrl: `/admin/products/${product.id}/stock`,
+      stockUrl: adminStockPath(product.id),
     },
   }
 }
@@ -88,7 +89,7 @@ function ProductNotFound() {
   useEffect(() => {
     if (staying) return
     if (seconds <= 0) {
-      void navigate('/admin/products', { replace: true })
+      void navigate(href('/admin/products'), { replace: true })
       return
     }
     const timer = setTimeout(() => setSeconds((value) => value - 1), 1000)

@@ -8,7 +8,7 @@ import Pencil from 'lucide-react/icons/pencil'
 import Plus from 'lucide-react/icons/plus'
 import Star from 'lucide-react/icons/star'
 import Trash2 from 'lucide-react/icons/trash-2'
-import { data, Form, Link, redirect, useNavigation } from 'react-router'
+import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
@@ -42,6 +42,7 @@ import type { Route } from './+types/list'
 import { readFormData } from '~/lib/form-data.server'
 import { buttonVariants } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
+import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
 
 /**
  * /admin/products: figures over the whole catalogue, search by title and a
@@ -49,7 +50,7 @@ import { cn } from '~/components/ui/cn'
  * duplicate are POST forms answered with a redirect back and a one-time toast, so they work
  * without JavaScript too (delete then asks on the page itself instead of in a dialog).
  */
-const LIST_PATH = '/admin/products'
+const LIST_PATH = href('/admin/products')
 const SEARCH_MAX = 100
 
 /** Back to the list as it was (search, category, page); nothing else is accepted. */
@@ -254,7 +255,7 @@ function RowActions({
       }
     >
       <Link
-        to={`/product/${product.slug}`}
+        to={productPath(product.slug)}
         className={button}
         title={compact ? 'View in the shop' : undefined}
         aria-label={`View ${product.title}`}
@@ -263,7 +264,7 @@ function RowActions({
         {label('View')}
       </Link>
       <Link
-        to={`/admin/products/edit/${product.id}`}
+        to={adminProductEditPath(product.id)}
         className={button}
         title={compact ? 'Edit' : undefined}
         aria-label={`Edit ${product.title}`}
@@ -272,7 +273,7 @@ function RowActions({
         {label('Edit')}
       </Link>
       <Link
-        to={`/admin/products/${product.id}/stock`}
+        to={adminStockPath(product.id)}
         className={button}
         title={compact ? 'Stock' : undefined}
         aria-label={`Stock of ${product.title}`}
@@ -316,7 +317,7 @@ function RowActions({
 
 function AddProductLink() {
   return (
-    <Link to="/admin/products/add" className={buttonVariants()}>
+    <Link to={href('/admin/products/add')} className={buttonVariants()}>
       <Plus aria-hidden="true" className="size-5" />
       Add Product
     </Link>

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from '@conform-to/react'
-import { data, redirect } from 'react-router'
+import { data, href, redirect } from 'react-router'
 import type { ProductFormInitial } from '~/components/admin/product-form'
 import type { ProductFormResult } from '~/components/admin/product-form/use-product-form'
 import {
@@ -272,7 +272,7 @@ export async function saveProductForm(
         { product: input, delivery: deliveryInput, appSecret: env.APP_SECRET },
         who,
       )
-      throw redirect('/admin/products', {
+      throw redirect(href('/admin/products'), {
         headers: await flashHeaders('success', PRODUCT_MESSAGES.created),
       })
     }
@@ -299,7 +299,7 @@ export async function saveProductForm(
     if (previousImage !== updated.image) {
       await removeProductImage(db, storage, previousImage, { cacheDir: imageCacheDir() })
     }
-    throw redirect('/admin/products', {
+    throw redirect(href('/admin/products'), {
       headers: await flashHeaders('success', PRODUCT_MESSAGES.updated),
     })
   } catch (error) {
@@ -324,7 +324,7 @@ export async function saveProductForm(
 
 /** The product being edited, or the spec's 404 'Product not found'. */
 export async function requireProduct(id: string | undefined): Promise<Product> {
-  if (!id) throw redirect('/admin/products/edit')
+  if (!id) throw redirect(href('/admin/products/edit'))
   const product = await getProductById(services().db, id)
   if (!product) throw data({ message: PRODUCT_MESSAGES.notFound }, { status: 404 })
   return product

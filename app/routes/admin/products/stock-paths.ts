@@ -1,3 +1,4 @@
+import { adminStockPath } from '~/lib/paths'
 import type { StockItemStatus } from '~/data/stock.server'
 
 /** The stock page's filters and URLs, shared by its loader, its action and its component. */
@@ -7,8 +8,6 @@ export const STATUSES = [
   'delivered',
   'revoked',
 ] as const satisfies readonly StockItemStatus[]
-
-export const stockPath = (id: string) => `/admin/products/${encodeURIComponent(id)}/stock`
 
 export function parseStatus(value: string | null): StockItemStatus | null {
   return STATUSES.find((status) => status === value) ?? null
@@ -26,5 +25,5 @@ export function pageUrl(
   if (Number.isInteger(page) && page > 1) params.set('page', String(page))
   if (state.confirmRevoke) params.set('confirmRevoke', state.confirmRevoke)
   const query = params.toString()
-  return query ? `${stockPath(id)}?${query}` : stockPath(id)
+  return query ? `${adminStockPath(id)}?${query}` : adminStockPath(id)
 }

@@ -10,7 +10,7 @@ import PackageX from 'lucide-react/icons/package-x'
 import Pencil from 'lucide-react/icons/pencil'
 import Upload from 'lucide-react/icons/upload'
 import { getFormProps, getInputProps } from '@conform-to/react'
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
+import { data, Form, href, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
@@ -52,9 +52,10 @@ import {
 import { readFlash } from '~/lib/flash.server'
 import { requireProduct } from './product-form.server'
 import { stockAction, type ImportAnswer } from './stock.server'
-import { pageUrl, parseStatus, STATUSES, stockPath } from './stock-paths'
+import { pageUrl, parseStatus, STATUSES } from './stock-paths'
 import type { Route } from './+types/stock'
 import { cn } from '~/components/ui/cn'
+import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
 
 /**
  * /admin/products/{id}/stock: the product's stock of accounts and keys. Counts by
@@ -193,7 +194,7 @@ function ImportForm({
 
       <Form
         method="post"
-        action={stockPath(productId)}
+        action={adminStockPath(productId)}
         encType="multipart/form-data"
         {...getFormProps(form)}
         aria-labelledby="import-heading"
@@ -316,11 +317,11 @@ function RevokeButton({
       confirmLabel: 'Revoke',
       destructive: true,
     },
-    { action: stockPath(productId) },
+    { action: adminStockPath(productId) },
   )
 
   return (
-    <Form method="post" action={stockPath(productId)} onSubmit={onSubmit}>
+    <Form method="post" action={adminStockPath(productId)} onSubmit={onSubmit}>
       <input type="hidden" name="intent" value="revoke" />
       <input type="hidden" name="itemId" value={item.id} />
       {filter ? <input type="hidden" name="status" value={filter} /> : null}
@@ -392,20 +393,20 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
   return (
     <div className="mx-auto max-w-6xl space-y-6">
       <div className="space-y-3">
-        <BackLink to="/admin/products">{PRODUCT_MESSAGES.backToProducts}</BackLink>
+        <BackLink to={href('/admin/products')}>{PRODUCT_MESSAGES.backToProducts}</BackLink>
         <PageHeader
           title={`Stock: ${product.title}`}
           description="The accounts and keys this product delivers, one per order. They are stored encrypted; this page shows only their first characters."
         >
           <Link
-            to={`/admin/products/edit/${product.id}`}
+            to={adminProductEditPath(product.id)}
             className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'font-medium')}
           >
             <Pencil aria-hidden="true" className="size-4" />
             Edit product
           </Link>
           <Link
-            to={`/product/${product.slug}`}
+            to={productPath(product.slug)}
             className={cn(buttonVariants({ variant: 'outline', size: 'sm' }), 'font-medium')}
           >
             <Eye aria-hidden="true" className="size-4" />
@@ -419,7 +420,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           This product is delivered {MODE_NAMES[deliveryMode]}, so its orders do not take items from
           this stock.{' '}
           <Link
-            to={`/admin/products/edit/${product.id}#section-delivery`}
+            to={`${adminProductEditPath(product.id)}#section-delivery`}
             className="font-semibold underline"
           >
             Change the delivery mode
@@ -435,7 +436,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           </span>{' '}
           Available now: {number.format(available.real)} real (kept for real payments),{' '}
           {number.format(available.test)} test (delivered for test payments).{' '}
-          <Link to="/admin/gateways" className="font-semibold underline">
+          <Link to={href('/admin/gateways')} className="font-semibold underline">
             Configure Paytm in Payment Gateways
           </Link>{' '}
           to sell the real ones.
@@ -478,7 +479,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
         <ConfirmPanel
           id="confirm-revoke-title"
           title={STOCK_MESSAGES.revokeTitle}
-          action={stockPath(product.id)}
+          action={adminStockPath(product.id)}
           fields={{
             intent: 'revoke',
             itemId: confirmRevoke.id,

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { isTransactionStatus, type TransactionStatus } from '~/lib/transaction-status'
 import { localDayRange, parseIsoDate } from '~/lib/shop-time'
 import { listQuery } from '../list-query'
@@ -7,8 +8,8 @@ import { listQuery } from '../list-query'
  * filtered list can be bookmarked, works without JavaScript, and the export gets exactly what
  * the list shows. Dates are calendar days (YYYY-MM-DD) in the shop's time zone, both included.
  */
-export const TRANSACTIONS_PATH = '/admin/transactions'
-export const TRANSACTIONS_EXPORT_PATH = '/admin/transactions/export'
+export const TRANSACTIONS_PATH = href('/admin/transactions')
+export const TRANSACTIONS_EXPORT_PATH = href('/admin/transactions/export')
 export const SEARCH_MAX = 100
 const GATEWAY_MAX = 40
 

@@ -1,3 +1,4 @@
+import { href } from 'react-router'
 import { listQuery } from '../list-query'
 
 /**
@@ -10,7 +11,7 @@ export type Role = (typeof USER_ROLES)[number]
 export const USER_STATUS_VALUES = ['active', 'suspended', 'inactive'] as const
 export type UserStatus = (typeof USER_STATUS_VALUES)[number]
 
-export const USERS_PATH = '/admin/users'
+export const USERS_PATH = href('/admin/users')
 export const USER_SEARCH_MAX = 100
 export const USER_NOT_FOUND_TITLE = 'User not found'
 

@@ -22,7 +22,8 @@ import {
   stockCounts,
 } from './stock.server'
 import { fillAwaitingOrders, fulfilPaidOrder, importStock, markOrderPaid } from '~/services/fulfilment.server'
-import { parseStockInput, StockImportError } from '~/lib/stock-parse'
+import { parseStockInput } from '~/lib/stock-import.server'
+import { StockImportError } from '~/lib/stock-parse'
 
 const APP_SECRET = 's'.repeat(64)
 

@@ -12,11 +12,11 @@ import {
 import {
   MAX_IMPORT_ITEMS,
   NOTE_COLUMNS,
-  parseStockInput,
   StockImportError,
   type StockFormat,
   type StockSecret,
 } from '~/lib/stock-parse'
+import { parseStockInput } from '~/lib/stock-import.server'
 import { paginate } from '~/lib/paginate'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { appendOrderEvent } from './order-event.server'
@@ -35,7 +35,7 @@ import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '..
  *   on SQLite the statement runs under the single write lock. Either way an item can only leave
  *   `available` once, so it is never sold twice.
  *
- * Parsing is app/lib/stock-parse.ts, encryption app/lib/stock-crypto.server.ts, and what a paid
+ * Parsing is app/lib/stock-import.server.ts, encryption app/lib/stock-crypto.server.ts, and what a paid
  * order goes through (delivery, waiting for stock, the shop's alerts) app/services/fulfilment.server.ts.
  */
 export type { DeliveryMode, StockItemStatus, StockSecret }

@@ -1,7 +1,7 @@
 /**
- * Stock items as an admin types or uploads them (docs/delivery.md): one item per line, or a
- * .csv file whose first line names the columns, and the details of an item delivered by hand.
- * Browser safe (no server imports), so a page can check what the action checks again.
+ * Stock items as an admin types or uploads them (docs/delivery.md): their shape and limits, and
+ * the details of an item delivered by hand. Browser safe (no server imports), so a page can check
+ * what the action checks again; reading an import is app/lib/stock-import.server.ts.
  */
 /** One item as the buyer sees it: a line (a licence key) or named fields (email, password, note). */
 export type StockSecret =
@@ -44,102 +44,6 @@ function splitLines(content: string): string[] {
 
 export function validText(text: string): boolean {
   return text.length <= MAX_ITEM_LENGTH && !CONTROL_CHARACTERS.test(text)
-}
-
-/** RFC 4180 records with the line each starts on (quoted fields may span lines). */
-function parseCsvRecords(content: string): Array<{ line: number; cells: string[] }> {
-  const text = content.replace(/^\uFEFF/, '')
-  const records: Array<{ line: number; cells: string[] }> = []
-  let cells: string[] = []
-  let cell = ''
-  let quoted = false
-  let line = 1
-  let recordLine = 1
-  const endRecord = () => {
-    cells.push(cell)
-    records.push({ line: recordLine, cells })
-    cells = []
-    cell = ''
-  }
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]
-    if (quoted) {
-      if (char === '"') {
-        if (text[i + 1] === '"') {
-          cell += '"'
-          i++
-        } else quoted = false
-      } else {
-        if (char === '\n') line++
-        cell += char
-      }
-    } else if (char === '"' && cell.trim() === '') {
-      cell = ''
-      quoted = true
-    } else if (char === ',') {
-      cells.push(cell)
-      cell = ''
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++
-      endRecord()
-      line++
-      recordLine = line
-    } else cell += char
-  }
-  if (cell !== '' || cells.length > 0) endRecord()
-  return records
-}
-
-/** Turns pasted or uploaded text into items; empty lines are skipped, bad ones reported. */
-export function parseStockInput(content: string, format: StockFormat): ParsedInput {
-  const items: ParsedItem[] = []
-  const invalidLines: number[] = []
-  if (format === 'lines') {
-    splitLines(content).forEach((raw, index) => {
-      const text = raw.trim()
-      if (text === '') return
-      if (validText(text)) items.push({ line: index + 1, secret: { kind: 'text', text } })
-      else invalidLines.push(index + 1)
-    })
-    return { items, invalidLines }
-  }
-  const records = parseCsvRecords(content).filter((record) =>
-    record.cells.some((cell) => cell.trim() !== ''),
-  )
-  const [header, ...rows] = records
-  if (!header) return { items, invalidLines }
-  const names = header.cells.map((cell) => cell.trim().toLowerCase())
-  if (
-    names.some((name) => name === '' || name.length > 40) ||
-    new Set(names).size !== names.length
-  ) {
-    throw new StockImportError(
-      'The first line of a CSV file must name each column once, such as email,password,note',
-    )
-  }
-  if (names.every((name) => NOTE_COLUMNS.has(name))) {
-    throw new StockImportError(
-      'The CSV file needs at least one column besides notes, such as email,password',
-    )
-  }
-  for (const row of rows) {
-    const values = row.cells.map((cell) => cell.trim())
-    const identifying = names.some(
-      (name, index) => !NOTE_COLUMNS.has(name) && (values[index] ?? '') !== '',
-    )
-    if (values.length !== names.length || !identifying || !values.every(validText)) {
-      invalidLines.push(row.line)
-      continue
-    }
-    items.push({
-      line: row.line,
-      secret: {
-        kind: 'fields',
-        fields: names.map((name, index) => ({ name, value: values[index] ?? '' })),
-      },
-    })
-  }
-  return { items, invalidLines }
 }
 
 export const MANUAL_SECRET_MESSAGES = {

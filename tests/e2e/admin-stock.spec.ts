@@ -356,6 +356,17 @@ test.describe.serial('stock', () => {
     expect(await badCsv.text()).toContain(
       'The first line of a CSV file must name each column once, such as email,password,note',
     )
+    // A quote left open would swallow every later row into one value: the whole file is refused.
+    const openQuote = await post({
+      intent: 'import',
+      file: {
+        name: 'accounts.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('email,password\na@x.in,one\nb@x.in,"two\nc@x.in,three\n'),
+      },
+    })
+    expect(openQuote.status()).toBe(400)
+    expect(await openQuote.text()).toContain('opens a quoted value that is never closed')
     // Nothing was added by any of them.
     const count = await db
       .selectFrom('stockItem')

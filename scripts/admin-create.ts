@@ -10,12 +10,12 @@ import {
   createPasswordResetToken,
   createUser,
   findUserByEmail,
-  resetPasswordUrl,
   setUserRole,
   setUserStatus,
   SET_PASSWORD_TOKEN_TTL_SECONDS,
 } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
+import { resetPasswordUrl } from '~/services/notifications/account-mail.server'
 import { ConfigError, loadEnv } from '~/lib/env.server'
 import { emailField } from '~/lib/validation/auth'
 import { migrateToLatest } from '../db/migrate'

@@ -1,7 +1,10 @@
 import os from 'node:os'
 import { userStats } from './user-admin.server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { accountMailJobHandlers } from '~/services/notifications/account-mail.server'
+import {
+  accountMailJobHandlers,
+  requestPasswordReset,
+} from '~/services/notifications/account-mail.server'
 import { createAuth, type Auth } from '~/services/auth.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer } from '~/lib/mail.server'
@@ -17,7 +20,6 @@ import {
   hasAdmin,
   isResetTokenUsable,
   markEmailVerified,
-  requestPasswordReset,
   setUserPermissions,
   setUserRole,
   setUserStatus,

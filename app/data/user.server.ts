@@ -2,7 +2,6 @@ import crypto from 'node:crypto'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { enqueueJob } from '~/lib/jobs.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
 
 /**
@@ -312,24 +311,6 @@ export async function createPasswordResetToken(
     })
     .execute()
   return token
-}
-
-export function resetPasswordUrl(publicUrl: string, token: string): string {
-  return `${publicUrl}/reset-password?token=${encodeURIComponent(token)}`
-}
-
-/** The job that mails a reset link; it issues the token when it runs. */
-export const PASSWORD_RESET_MAIL_JOB = 'account.password-reset'
-
-/**
- * "Forgot password": when the address belongs to an account, queues the mail that will
- * carry a new reset link (the job holds only the user id). Says nothing about whether it exists.
- */
-export async function requestPasswordReset(db: DB, email: string): Promise<{ queued: boolean }> {
-  const user = await findUserByEmail(db, email)
-  if (!user || user.status === 'suspended') return { queued: false }
-  await enqueueJob(db, PASSWORD_RESET_MAIL_JOB, { userId: user.id })
-  return { queued: true }
 }
 
 /** The user a usable reset token belongs to, or null (missing, used or expired). */

@@ -7,7 +7,7 @@ import {
   type AuthFormResult,
 } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
-import { requestPasswordReset } from '~/data/user.server'
+import { requestPasswordReset } from '~/services/notifications/account-mail.server'
 import { services } from '~/lib/app-context.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
 import { clientIp, hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'

@@ -3,10 +3,9 @@ import { z } from 'zod'
 import { getSiteSettings } from '~/data/settings.server'
 import {
   createPasswordResetToken,
+  findUserByEmail,
   getUserProfile,
-  PASSWORD_RESET_MAIL_JOB,
   RESET_TOKEN_TTL_SECONDS,
-  resetPasswordUrl,
 } from '~/data/user.server'
 import { createEmailVerificationToken } from 'better-auth/api'
 import {
@@ -15,7 +14,7 @@ import {
   VERIFY_EMAIL_TTL_SECONDS,
 } from '~/services/auth.server'
 import type { DB } from '~/lib/db.server'
-import type { JobHandlers } from '~/lib/jobs.server'
+import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
 import { safeRedirect } from '~/lib/safe-redirect'
 import {
   confirmEmailMail,
@@ -45,6 +44,24 @@ export interface AccountMailOptions {
 
 const payloadSchema = z.object({ userId: z.string().min(1) })
 const verifyPayloadSchema = payloadSchema.extend({ redirectTo: z.string().optional() })
+
+export function resetPasswordUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}${href('/reset-password')}?token=${encodeURIComponent(token)}`
+}
+
+/** The job that mails a reset link; it issues the token when it runs. */
+export const PASSWORD_RESET_MAIL_JOB = 'account.password-reset'
+
+/**
+ * "Forgot password": when the address belongs to an account, queues the mail that will
+ * carry a new reset link (the job holds only the user id). Says nothing about whether it exists.
+ */
+export async function requestPasswordReset(db: DB, email: string): Promise<{ queued: boolean }> {
+  const user = await findUserByEmail(db, email)
+  if (!user || user.status === 'suspended') return { queued: false }
+  await enqueueJob(db, PASSWORD_RESET_MAIL_JOB, { userId: user.id })
+  return { queued: true }
+}
 
 /** The confirmation page's link: /verify-email?token=... (a JWT better-auth checks). */
 export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: string): string {

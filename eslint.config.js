@@ -42,6 +42,12 @@ const layerZones = [
     message: 'app/data makes no HTTP calls: a gateway is asked from app/services.',
   },
   {
+    target: 'app/data',
+    from: ['app/lib/mail.server.ts', 'app/lib/jobs.server.ts'],
+    message:
+      'app/data sends and queues no mail: a workflow in app/services (notifications/) does, in the same transaction.',
+  },
+  {
     target: 'app/services',
     from: ['app/routes', 'app/components'],
     message:

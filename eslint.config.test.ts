@@ -53,6 +53,16 @@ describe('lint keeps the layers', { timeout: 60_000 }, () => {
     expect(ruleIds(messages)).toContain('import-x/no-restricted-paths')
   })
 
+  it('refuses app/data queueing mail through the job outbox', async () => {
+    const messages = await lint(
+      'app/data/wrong-layer.server.ts',
+      "import { enqueueJob } from '~/lib/jobs.server'\nexport const queue = enqueueJob\n",
+    )
+    expect(messages.find((m) => m.ruleId === 'import-x/no-restricted-paths')?.message).toMatch(
+      /app\/data sends and queues no mail/,
+    )
+  })
+
   it('refuses a component that imports a *.server module', async () => {
     const messages = await lint(
       'app/components/shop/wrong-layer.tsx',

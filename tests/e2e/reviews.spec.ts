@@ -59,16 +59,20 @@ async function userIdOf(db: DB, email: string): Promise<string> {
   ).id
 }
 
-/** The buyer of the first test, signed in by the login form in a browser without JavaScript. */
+let buyerEmail = ''
+let orderId = ''
+
+/**
+ * The buyer of the first test, signed in by the login form in a browser without JavaScript;
+ * skips the calling test when the first one did not get as far as the review.
+ */
 async function buyerWithoutJavaScript(browser: Browser, baseURL: string) {
+  test.skip(!orderId, 'needs the review of the first test')
   const buyer = await browser.newContext({ baseURL, javaScriptEnabled: false })
   const page = await buyer.newPage()
   await submitLogIn(page, buyerEmail, PASSWORD)
   return { buyer, page }
 }
-
-let buyerEmail = ''
-let orderId = ''
 
 test('a buyer reviews a delivered order; the product page shows it with its JSON-LD rating', async ({
   page,
@@ -145,7 +149,6 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
   app,
   db,
 }) => {
-  test.skip(!orderId, 'needs the review of the first test')
   // The buyer, signed in again by the login form, in a browser without JavaScript.
   const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await page.goto(`/orders/${orderId}`)
@@ -270,7 +273,6 @@ test('a buyer who keeps rewriting a review is slowed down, and the last refused 
   app,
   db,
 }) => {
-  test.skip(!orderId, 'needs the review of the first test')
   const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await expect(page).not.toHaveURL(/\/login/)
 

@@ -53,6 +53,17 @@ async function withCookie(
   return context
 }
 
+/** The id of the order's review. */
+async function reviewIdOf(db: DB, orderId: string): Promise<string> {
+  return (
+    await db
+      .selectFrom('review')
+      .select('id')
+      .where('orderId', '=', orderId)
+      .executeTakeFirstOrThrow()
+  ).id
+}
+
 async function userIdOf(db: DB, email: string): Promise<string> {
   return (
     await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()
@@ -188,13 +199,7 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
   await expect(review).toContainText('You found this helpful')
   await expect(review.getByRole('button', { name: /^Helpful/ })).toHaveCount(0)
   // A second post of the same vote counts nothing.
-  const reviewId = (
-    await db
-      .selectFrom('review')
-      .select('id')
-      .where('orderId', '=', orderId)
-      .executeTakeFirstOrThrow()
-  ).id
+  const reviewId = await reviewIdOf(db, orderId)
   const again = await voterPage.request.post(`/reviews/${reviewId}/helpful`, {
     form: { redirectTo: PRODUCT_PATH },
     maxRedirects: 0,
@@ -326,13 +331,7 @@ test('the back office hides a review with a reason, audit logged, and shows it a
   )
   expect((await productJsonLd(page)).aggregateRating).toBeUndefined()
 
-  const reviewId = (
-    await db
-      .selectFrom('review')
-      .select('id')
-      .where('orderId', '=', orderId)
-      .executeTakeFirstOrThrow()
-  ).id
+  const reviewId = await reviewIdOf(db, orderId)
   const entries = (await listAuditEntries(db, { targetId: reviewId })).entries
   expect(entries.map((entry) => [entry.action, entry.actorEmail])).toEqual([
     ['review.hide', OWNER.email],

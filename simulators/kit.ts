@@ -115,6 +115,23 @@ ${content}
 </div></main></body></html>`
 }
 
+/** What a payment page's buttons post as `outcome`. */
+const PAYMENT_OUTCOMES = ['success', 'failure', 'pending'] as const
+export type PaymentOutcome = (typeof PAYMENT_OUTCOMES)[number]
+
+export function isPaymentOutcome(value: string | undefined): value is PaymentOutcome {
+  return PAYMENT_OUTCOMES.includes(value as PaymentOutcome)
+}
+
+/** A payment page's three buttons, each posting its `outcome`; `pendingLabel` names the third. */
+export function outcomeButtons(pendingLabel = 'Simulate pending'): string {
+  return `<div class="actions">
+<button type="submit" name="outcome" value="success" class="primary">Simulate success</button>
+<button type="submit" name="outcome" value="failure" class="danger">Simulate failure</button>
+<button type="submit" name="outcome" value="pending">${escapeHtml(pendingLabel)}</button>
+</div>`
+}
+
 /** Stops a standalone simulator that cannot start, saying why. */
 export function standaloneFailure(name: string): (message: string) => never {
   return (message) => {

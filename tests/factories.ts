@@ -67,10 +67,10 @@ export async function makeAdmin(
 // ---------------------------------------------------------------------------------------
 // Products
 
-/** A product in stock at ₹1,499, delivered by hand (new products' default), unless told otherwise. */
-export async function makeProduct(db: DB, overrides: Partial<ProductInput> = {}): Promise<Product> {
+/** What the product form would post: a product in stock at ₹1,499 unless told otherwise. */
+export function productInput(overrides: Partial<ProductInput> = {}): ProductInput {
   const id = unique()
-  return createProduct(db, {
+  return {
     title: `Test Subscription ${id}`,
     slug: `test-subscription-${id}`,
     description: 'A subscription for tests',
@@ -90,7 +90,12 @@ export async function makeProduct(db: DB, overrides: Partial<ProductInput> = {})
     metaDescription: '',
     keywords: [],
     ...overrides,
-  })
+  }
+}
+
+/** A product in stock at ₹1,499, delivered by hand (new products' default), unless told otherwise. */
+export async function makeProduct(db: DB, overrides: Partial<ProductInput> = {}): Promise<Product> {
+  return createProduct(db, productInput(overrides))
 }
 
 /** A demo product's picture, for a product a browser test edits (the product form requires an image). */

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { makeCustomer, makeOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
-import { dashboardRange, getDashboard, successRate } from './dashboard.server'
+import { dashboardRange, getDashboard, successRate, type DashboardPeriod } from './dashboard.server'
 import { insertOrderReport } from './order-report.server'
 import type { OrderStatus } from './order.server'
 import { updateSiteSettings } from './settings.server'
@@ -10,6 +10,13 @@ import { updateSiteSettings } from './settings.server'
 const APP_SECRET = 'd'.repeat(64)
 const t = fileTestDb()
 
+/** The dashboard for `period` in India's time zone, stock alerts at 3 items unless told otherwise. */
+function dashboardFor(
+  period: DashboardPeriod,
+  options: { timeZone?: string; lowStockThreshold?: number; now?: Date } = {},
+) {
+  return getDashboard(t.db, { period, timeZone: 'Asia/Kolkata', lowStockThreshold: 3, ...options })
+}
 
 /** Removes every order so each test counts only its own. */
 async function clearOrders() {
@@ -87,12 +94,7 @@ describe('getDashboard', () => {
     // Before both periods.
     await orderAt(a.id, '2026-02-24T18:29:00.000Z', 'paid')
 
-    const dashboard = await getDashboard(t.db, {
-      period: '7d',
-      timeZone: 'Asia/Kolkata',
-      lowStockThreshold: 3,
-      now,
-    })
+    const dashboard = await dashboardFor('7d', { now })
 
     expect(dashboard.current).toMatchObject({
       revenue: 100_000 + 100_000 + 30_000 + 30_000,
@@ -124,21 +126,11 @@ describe('getDashboard', () => {
     // 23:30 on 9 March in London, 05:00 on 10 March in India.
     await orderAt(a.id, '2026-03-09T23:30:00.000Z', 'paid')
     const now = new Date('2026-03-10T12:00:00Z')
-    const india = await getDashboard(t.db, {
-      period: 'today',
-      timeZone: 'Asia/Kolkata',
-      lowStockThreshold: 3,
-      now,
-    })
+    const india = await dashboardFor('today', { now })
     expect(india.current.revenue).toBe(50_000)
     expect(india.previous.revenue).toBe(0)
     expect(india.series[5]).toMatchObject({ revenue: 50_000, orders: 1 }) // 05:00-06:00 IST
-    const london = await getDashboard(t.db, {
-      period: 'today',
-      timeZone: 'Europe/London',
-      lowStockThreshold: 3,
-      now,
-    })
+    const london = await dashboardFor('today', { timeZone: 'Europe/London', now })
     expect(london.current.revenue).toBe(0)
     expect(london.previous).toMatchObject({ revenue: 50_000, paidOrders: 1, successRate: 100 })
   })
@@ -168,12 +160,7 @@ describe('getDashboard', () => {
       .set({ createdAt: '2026-03-10T09:00:00.000Z' })
       .where('id', '=', fresh.id)
       .execute()
-    const dashboard = await getDashboard(t.db, {
-      period: 'today',
-      timeZone: 'Asia/Kolkata',
-      lowStockThreshold: 3,
-      now,
-    })
+    const dashboard = await dashboardFor('today', { now })
     expect(dashboard.current.activeUsers).toBe(2)
     expect(dashboard.previous.activeUsers).toBe(1)
     expect(dashboard.current.productsAdded).toBe(1)
@@ -209,11 +196,7 @@ describe('getDashboard', () => {
     )
     expect(report.ok).toBe(true)
 
-    const dashboard = await getDashboard(t.db, {
-      period: '30d',
-      timeZone: 'Asia/Kolkata',
-      lowStockThreshold: 3,
-    })
+    const dashboard = await dashboardFor('30d')
     expect(dashboard.stockAlerts).toEqual([
       { productId: empty.id, title: 'Empty Stock', available: 0, level: 'out' },
       { productId: manualOut.id, title: 'Marked Out', available: null, level: 'out' },
@@ -223,11 +206,7 @@ describe('getDashboard', () => {
     expect(dashboard.awaitingStock).toBe(1)
     expect(dashboard.openReports).toBe(1)
 
-    const stricter = await getDashboard(t.db, {
-      period: '30d',
-      timeZone: 'Asia/Kolkata',
-      lowStockThreshold: 5,
-    })
+    const stricter = await dashboardFor('30d', { lowStockThreshold: 5 })
     expect(stricter.stockAlerts.map((alert) => alert.title)).toEqual([
       'Empty Stock',
       'Marked Out',

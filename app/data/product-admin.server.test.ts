@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
+import { productInput } from '../../tests/factories'
 import {
   copyNames,
   countProductsUsingImage,
@@ -24,29 +25,15 @@ beforeEach(async () => {
 })
 
 let sequence = 0
+/** A product of the admin's form, each with a picture of its own. */
 function input(overrides: Partial<ProductInput> = {}): ProductInput {
   sequence += 1
-  return {
-    title: `Product ${sequence}`,
-    slug: `product-${sequence}`,
-    description: 'Long description',
-    shortDescription: 'Short',
+  return productInput({
     image: `products/${sequence}_img.png`,
     price: 49_900,
     originalPrice: 99_900,
-    category: 'Streaming',
-    featured: false,
-    inStock: true,
-    buyNowLink: null,
-    tags: ['a'],
-    validity: '12 months',
-    deliveryTime: 'Instant delivery',
-    features: ['One'],
-    metaTitle: '',
-    metaDescription: '',
-    keywords: [],
     ...overrides,
-  }
+  })
 }
 
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))

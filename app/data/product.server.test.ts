@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { productInput } from '../../tests/factories'
 import { fileTestDb } from '../../tests/helpers/db'
 import {
   countProducts,
@@ -12,8 +13,9 @@ import {
 
 const t = fileTestDb()
 
-function productInput(overrides: Partial<ProductInput> = {}): ProductInput {
-  return {
+/** The product these tests store and read back, with a value in every list. */
+function testProduct(overrides: Partial<ProductInput> = {}): ProductInput {
+  return productInput({
     title: 'Test Product',
     slug: 'test-product',
     description: 'Long description',
@@ -21,24 +23,16 @@ function productInput(overrides: Partial<ProductInput> = {}): ProductInput {
     image: 'products/test.webp',
     price: 49_900,
     originalPrice: 99_900,
-    category: 'Streaming',
-    featured: false,
-    inStock: true,
-    buyNowLink: null,
     tags: ['a', 'b'],
-    validity: '12 months',
-    deliveryTime: 'Instant delivery',
     features: ['One', 'Two'],
-    metaTitle: '',
-    metaDescription: '',
     keywords: ['k'],
     ...overrides,
-  }
+  })
 }
 
 describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('stores a product and reads it back with lists, booleans, paise and the derived discount', async () => {
-    const created = await createProduct(t.db, productInput({ featured: true }), new Date('2026-01-01T00:00:00Z'))
+    const created = await createProduct(t.db, testProduct({ featured: true }), new Date('2026-01-01T00:00:00Z'))
     const read = await getProductBySlug(t.db, 'test-product')
     expect(read).toEqual(created)
     expect(read).toMatchObject({
@@ -55,11 +49,11 @@ describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('finds a product by slug or by id, preferring the slug', async () => {
-    const byId = await createProduct(t.db, productInput({ title: 'Other', slug: 'other' }))
+    const byId = await createProduct(t.db, testProduct({ title: 'Other', slug: 'other' }))
     expect((await getProductBySlugOrId(t.db, byId.id))?.slug).toBe('other')
     expect((await getProductBySlugOrId(t.db, 'test-product'))?.title).toBe('Test Product')
     // A product whose slug equals another product's id wins over that product.
-    await createProduct(t.db, productInput({ title: 'Slug twin', slug: byId.id }))
+    await createProduct(t.db, testProduct({ title: 'Slug twin', slug: byId.id }))
     expect((await getProductBySlugOrId(t.db, byId.id))?.title).toBe('Slug twin')
     expect(await getProductBySlugOrId(t.db, 'missing')).toBeNull()
   })
@@ -67,7 +61,7 @@ describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('lists newest first and filters featured products and categories case-insensitively', async () => {
     await createProduct(
       t.db,
-      productInput({ title: 'Theme', slug: 'theme', category: 'WordPress Themes' }),
+      testProduct({ title: 'Theme', slug: 'theme', category: 'WordPress Themes' }),
       new Date('2030-01-01T00:00:00Z'),
     )
     const all = await listProducts(t.db)

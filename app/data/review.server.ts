@@ -32,15 +32,19 @@ export interface PublicReview {
   voted: boolean
 }
 
-/** A buyer's own review, as their order page shows it. */
-export interface OwnReview {
-  id: string
+/** What a buyer writes: the review of one of their orders, its stars and its text. */
+export interface NewReview {
   orderId: string
   productId: string
   userId: string
   rating: number
   title: string
   body: string
+}
+
+/** A buyer's own review, as their order page shows it. */
+export interface OwnReview extends NewReview {
+  id: string
   hidden: boolean
   hiddenReason: string | null
   createdAt: string
@@ -73,19 +77,8 @@ const ownColumns = [
   'review.updatedAt',
 ] as const
 
-function toOwnReview(row: {
-  id: string
-  orderId: string
-  productId: string
-  userId: string
-  rating: number
-  title: string
-  body: string
-  hidden: number
-  hiddenReason: string | null
-  createdAt: string
-  updatedAt: string
-}): OwnReview {
+/** A stored review row (hidden is 0 or 1 there) as an OwnReview. */
+function toOwnReview(row: Omit<OwnReview, 'hidden'> & { hidden: number }): OwnReview {
   return { ...row, rating: Number(row.rating), hidden: Boolean(row.hidden) }
 }
 
@@ -97,15 +90,6 @@ export async function getReviewByOrder(db: DB, orderId: string): Promise<OwnRevi
     .where('review.orderId', '=', orderId)
     .executeTakeFirst()
   return row ? toOwnReview(row) : null
-}
-
-export interface NewReview {
-  orderId: string
-  productId: string
-  userId: string
-  rating: number
-  title: string
-  body: string
 }
 
 /**
@@ -418,24 +402,14 @@ export async function unreviewedDeliveredOrders(
 
 export type ReviewVisibility = 'all' | 'visible' | 'hidden'
 
-export interface AdminReviewItem {
-  id: string
-  orderId: string
-  productId: string
+/** A review as the back office lists it: with its product, its writer and its moderation. */
+export interface AdminReviewItem extends OwnReview {
   productTitle: string
   productSlug: string
-  userId: string
   reviewerName: string
   reviewerEmail: string
-  rating: number
-  title: string
-  body: string
-  hidden: boolean
-  hiddenReason: string | null
   hiddenAt: string | null
   helpfulCount: number
-  createdAt: string
-  updatedAt: string
 }
 
 export const ADMIN_REVIEWS_PAGE_SIZE = 20

@@ -25,6 +25,7 @@ export interface UserProfile {
   id: string
   name: string
   email: string
+  /** The address is proven (the sign-up link, or Google's verified address). */
   emailVerified: boolean
   photo: string | null
   role: Role

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { cachedUpTo } from './bounded-cache'
 
 /**
  * Cryptography the app applies to its own data, all keyed from APP_SECRET:
@@ -34,10 +35,8 @@ const derived = new Map<string, Buffer>()
 
 /** HKDF-SHA256 of APP_SECRET for one named purpose. */
 export function deriveKey(appSecret: string, purpose: string, length = 32): Buffer {
-  const cacheKey = `${length}\u0000${purpose}\u0000${appSecret}`
-  let key = derived.get(cacheKey)
-  if (!key) {
-    key = Buffer.from(
+  return cachedUpTo(derived, 64, `${length}\u0000${purpose}\u0000${appSecret}`, () =>
+    Buffer.from(
       crypto.hkdfSync(
         'sha256',
         Buffer.from(appSecret, 'utf8'),
@@ -45,11 +44,8 @@ export function deriveKey(appSecret: string, purpose: string, length = 32): Buff
         Buffer.from(purpose, 'utf8'),
         length,
       ),
-    )
-    if (derived.size > 64) derived.clear()
-    derived.set(cacheKey, key)
-  }
-  return key
+    ),
+  )
 }
 
 /**

@@ -12,8 +12,8 @@ import {
   resetTokenUser,
   toIso,
   touchLastActive,
-  type Permissions,
   type Role,
+  type UserProfile,
   type UserStatus,
 } from '~/data/user.server'
 import {
@@ -53,20 +53,13 @@ export const SESSION_DAYS = 30
 /** better-auth's answer to a wrong e-mail or password (the spec shows the provider's message). */
 export const INVALID_LOGIN_MESSAGE = 'Invalid email or password'
 
-/** What a page may know about the signed-in user. */
-export interface AuthUser {
-  id: string
-  name: string
-  email: string
-  /** The address is proven (the sign-up link, or Google's verified address). */
-  emailVerified: boolean
-  photo: string | null
-  role: Role
-  status: UserStatus
+/**
+ * What a page may know about the signed-in user: their profile without the bookkeeping times,
+ * and whether they are an admin.
+ */
+export interface AuthUser extends Omit<UserProfile, 'updatedAt' | 'lastActiveAt'> {
   /** Stored role admin, or listed in ADMIN_EMAILS. */
   isAdmin: boolean
-  permissions: Permissions
-  createdAt: string
 }
 
 /** A better-auth instance over `db` (tests build their own over a test database). */

@@ -70,29 +70,27 @@ export function renderInvoicePdf(
   for (const line of [data.buyer.name, data.buyer.email, data.buyer.phone])
     if (line) doc.text(pdfSafe(line))
 
+  // The table: the item and its amount between rules, then the total.
+  const amountWidth = 120
+  /** A row from `top`: `label` (wrapping) on the left, `amount` on the right; then below both. */
+  const tableRow = (font: string, label: string, amount: string, top: number) => {
+    doc.font(font)
+    doc.text(label, left, top, { width: width - amountWidth })
+    const afterLabel = doc.y
+    doc.text(amount, left + width - amountWidth, top, { width: amountWidth, align: 'right' })
+    doc.y = Math.max(afterLabel, doc.y)
+  }
+  const rule = () =>
+    doc
+      .moveTo(left, doc.y + 4)
+      .lineTo(left + width, doc.y + 4)
+      .stroke()
   doc.moveDown(1.5)
-  const tableTop = doc.y
-  doc.font('Helvetica-Bold')
-  doc.text('Item', left, tableTop, { width: width - 120 })
-  doc.text('Amount', left + width - 120, tableTop, { width: 120, align: 'right' })
-  doc
-    .moveTo(left, doc.y + 4)
-    .lineTo(left + width, doc.y + 4)
-    .stroke()
-  const rowTop = doc.y + 10
-  doc.font('Helvetica')
-  doc.text(pdfSafe(data.productName), left, rowTop, { width: width - 120 })
-  const afterItem = doc.y
-  doc.text(rupeesText(data.amount), left + width - 120, rowTop, { width: 120, align: 'right' })
-  doc.y = Math.max(afterItem, doc.y)
-  doc
-    .moveTo(left, doc.y + 4)
-    .lineTo(left + width, doc.y + 4)
-    .stroke()
-  const totalTop = doc.y + 10
-  doc.font('Helvetica-Bold')
-  doc.text('Total paid', left, totalTop, { width: width - 120 })
-  doc.text(rupeesText(data.amount), left + width - 120, totalTop, { width: 120, align: 'right' })
+  tableRow('Helvetica-Bold', 'Item', 'Amount', doc.y)
+  rule()
+  tableRow('Helvetica', pdfSafe(data.productName), rupeesText(data.amount), doc.y + 10)
+  rule()
+  tableRow('Helvetica-Bold', 'Total paid', rupeesText(data.amount), doc.y + 10)
 
   doc.moveDown(2)
   doc.font('Helvetica').fontSize(10)

@@ -1,6 +1,7 @@
 import { formatRupees } from '../../app/lib/money'
 import { escapeHtml } from '../../app/lib/html'
 import { PAYMENT_MODES, type SimTransaction } from './transactions'
+import { outcomeButtons } from '../kit'
 
 /** The simulator's pages: plain HTML with inline CSS, readable on a phone, in light and dark. */
 
@@ -95,11 +96,7 @@ export function paymentPage(
 ${modes}
 </div>
 </fieldset>
-<div class="actions">
-<button type="submit" name="outcome" value="success" class="primary">Simulate success</button>
-<button type="submit" name="outcome" value="failure" class="danger">Simulate failure</button>
-<button type="submit" name="outcome" value="pending">Leave pending</button>
-</div>
+${outcomeButtons('Leave pending')}
 </form>
 <p class="hint">Leave pending sends a PENDING callback; the status APIs then report success after about ${seconds} s, so reconciliation can be seen working.</p>`,
   )

@@ -11,7 +11,15 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
-import { nodeHandler, randomFrom, sendWebhook, simulatorPage, type NodeHandler } from '../kit'
+import {
+  isPaymentOutcome,
+  nodeHandler,
+  outcomeButtons,
+  randomFrom,
+  sendWebhook,
+  simulatorPage,
+  type NodeHandler,
+} from '../kit'
 
 /**
  * A local PhonePe that speaks Standard Checkout v2 (PROTOCOLS.md §3) over HTTP: the OAuth
@@ -247,11 +255,7 @@ export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHa
             `<h1>Pay with PhonePe</h1>
 <dl><dt>Order</dt><dd>${escapeHtml(order.merchantOrderId)}</dd><dt>Amount</dt><dd>${escapeHtml(formatRupees(order.amount))}</dd></dl>
 <form method="post" action="${escapeHtml(`${publicUrl}/pay/${order.pageToken}/respond`)}">
-<div class="actions">
-<button type="submit" name="outcome" value="success" class="primary">Simulate success</button>
-<button type="submit" name="outcome" value="failure" class="danger">Simulate failure</button>
-<button type="submit" name="outcome" value="pending">Simulate pending</button>
-</div></form>`,
+${outcomeButtons()}</form>`,
           ),
           nonce,
         )
@@ -260,7 +264,7 @@ export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHa
       if (method === 'POST' && match[2]) {
         const fields = parseForm(await readBody(req))
         const outcome = fields?.outcome
-        if (!outcome || !['success', 'failure', 'pending'].includes(outcome)) {
+        if (!isPaymentOutcome(outcome)) {
           sendText(res, 400, 'Choose an outcome')
           return true
         }

@@ -1,5 +1,6 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { phonePeHosts, type PhonePeConfig } from '../../app/lib/payments/phonepe.server'
 import {
   createPhonePeSimulator,
   PHONEPE_SIMULATOR_DEFAULTS,
@@ -43,6 +44,18 @@ export async function startPhonePeSimulator(
         server.close(() => resolve())
         server.closeAllConnections()
       }),
+  }
+}
+
+/** The shop's PhonePe settings for talking to a simulator started by startPhonePeSimulator. */
+export function phonePeConfigFor(sim: RunningPhonePeSimulator): PhonePeConfig {
+  return {
+    clientId: sim.clientId,
+    clientSecret: sim.clientSecret,
+    clientVersion: sim.clientVersion,
+    webhookUsername: sim.webhookUsername,
+    webhookPassword: sim.webhookPassword,
+    ...phonePeHosts('sandbox', sim.url),
   }
 }
 

@@ -11,7 +11,15 @@ import {
   sendJson,
   sendText,
 } from '../paytm/http'
-import { nodeHandler, randomFrom, sendWebhook, simulatorPage, type NodeHandler } from '../kit'
+import {
+  isPaymentOutcome,
+  nodeHandler,
+  outcomeButtons,
+  randomFrom,
+  sendWebhook,
+  simulatorPage,
+  type NodeHandler,
+} from '../kit'
 
 /**
  * A local Razorpay that speaks the protocol of PROTOCOLS.md §2 over HTTP: the Orders API
@@ -269,11 +277,7 @@ export function createRazorpaySimulator(options: RazorpaySimulatorOptions): Node
 <dt>Email</dt><dd>${escapeHtml(fields['prefill[email]'] ?? '')}</dd></dl>
 <form method="post" action="respond">
 ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: order.pageSecret })}
-<div class="actions">
-<button type="submit" name="outcome" value="success" class="primary">Simulate success</button>
-<button type="submit" name="outcome" value="failure" class="danger">Simulate failure</button>
-<button type="submit" name="outcome" value="pending">Simulate pending</button>
-</div></form>`,
+${outcomeButtons()}</form>`,
         ),
         nonce,
       )
@@ -289,12 +293,7 @@ ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: 
         fields.page_secret.length === order.pageSecret.length &&
         crypto.timingSafeEqual(Buffer.from(fields.page_secret), Buffer.from(order.pageSecret))
       const outcome = fields?.outcome
-      if (
-        !fields ||
-        !order ||
-        !secretOk ||
-        !['success', 'failure', 'pending'].includes(outcome ?? '')
-      ) {
+      if (!fields || !order || !secretOk || !isPaymentOutcome(outcome)) {
         sendText(res, 404, 'Not found')
         return true
       }

@@ -22,7 +22,7 @@ const OWNER = { name: 'Shop Owner', email: 'owner@example.test', password: 'secr
 const APP_SECRET = 'admin-orders-e2e-secret-0123456789abcdefghijklmnop'
 
 const admin = adminTest(OWNER)
-const { logIn } = admin
+const { logIn, logInWithoutJavaScript } = admin
 const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
   smtp: smtpServerFixture,
   ownerMailbox: [
@@ -498,9 +498,7 @@ test.describe.serial('admin orders', () => {
     browser,
     baseURL,
   }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
-    const page = await context.newPage()
-    await logIn(page)
+    const { context, page } = await logInWithoutJavaScript(browser, baseURL)
     await page.goto(orderUrl(manualPaid.id))
     // The server checks what was typed before it asks: a note of spaces is refused at its card.
     const note = actions(page).getByLabel('Refund note (required)')

@@ -19,7 +19,7 @@ const TITLE = 'Vault Pro Streaming 12 Months'
 const SLUG = 'vault-pro-streaming-12-months'
 
 const admin = adminTest(OWNER)
-const { logIn } = admin
+const { logIn, logInWithoutJavaScript } = admin
 // Every page of the back office, the image uploader included, runs without a CSP violation.
 const test = admin.test.extend<{ cspViolations: string[] }>({
   cspViolations: [collectCspViolations, { auto: true }],
@@ -636,9 +636,7 @@ test.describe.serial('admin catalogue', () => {
     browser,
     app,
   }) => {
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: app.url })
-    const page = await context.newPage()
-    await logIn(page)
+    const { context, page } = await logInWithoutJavaScript(browser, app.url)
     await page.goto(`/admin/products?q=${encodeURIComponent('(Copy 2)')}`)
     const copyTitle = `${TITLE} (Copy 2)`
     await productRow(page, copyTitle)

@@ -17,7 +17,7 @@ import { demoProductImage, makeProduct } from '../factories'
  */
 const OWNER = { name: 'Stock Owner', email: 'stock.owner@example.test', password: 'secret12' }
 
-const { test, logIn } = adminTest(OWNER)
+const { test, logIn, logInWithoutJavaScript } = adminTest(OWNER)
 let db: DB
 test.beforeAll(({ db: opened }) => {
   db = opened
@@ -381,9 +381,7 @@ test.describe.serial('stock', () => {
     app,
   }) => {
     const product = await manualProduct('Plain Form Stock Key')
-    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: app.url })
-    const page = await context.newPage()
-    await logIn(page)
+    const { context, page } = await logInWithoutJavaScript(browser, app.url)
     await page.goto(`/admin/products/${product.id}/stock`)
     await page.getByLabel('Paste items').fill('PLAIN-KEY-0001\nPLAIN-KEY-0002\nbad\u0007line')
     await page.getByRole('button', { name: 'Import items' }).click()

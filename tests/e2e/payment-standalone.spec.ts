@@ -1,14 +1,9 @@
 import type { Page } from '@playwright/test'
 import { formatRupees } from '~/lib/money'
 import { openAppDatabase } from '../factories'
-import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test as base } from '../helpers/fixtures'
+import { expect } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
-import {
-  startStandaloneSimulator,
-  stockRealKeys,
-  type StandaloneSimulator,
-} from '../helpers/simulators'
+import { standaloneGatewayTest } from '../helpers/simulators'
 
 /**
  * The same purchase with Paytm configured by the environment (PAYTM_HOST, PAYTM_MID,
@@ -20,34 +15,18 @@ const OWNER = 'owner@example.test'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 const APP_SECRET = 'standalone-e2e-secret-0123456789abcdef0123456789'
 
-const test = base.extend<object, { simulator: StandaloneSimulator; app: RunningApp }>({
-  simulator: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      const simulator = await startStandaloneSimulator('paytm', { SIM_SETTLE_PENDING_MS: '3000' })
-      await use(simulator)
-      await simulator.stop()
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
-  app: [
-    async ({ simulator }, use) => {
-      const app = await startApp({
-        env: {
-          PAYTM_HOST: simulator.url,
-          PAYTM_MID: SIM.mid,
-          PAYTM_MERCHANT_KEY: SIM.key,
-          PAYTM_WEBSITE: 'WEBSTAGING',
-          ADMIN_EMAILS: OWNER,
-          APP_SECRET,
-        },
-      })
-      await stockRealKeys(app, PRODUCT.slug, APP_SECRET)
-      await use(app)
-      await app.dispose()
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+const test = standaloneGatewayTest({
+  gateway: 'paytm',
+  simulatorEnv: () => ({ SIM_SETTLE_PENDING_MS: '3000' }),
+  appEnv: (simulatorUrl) => ({
+    PAYTM_HOST: simulatorUrl,
+    PAYTM_MID: SIM.mid,
+    PAYTM_MERCHANT_KEY: SIM.key,
+    PAYTM_WEBSITE: 'WEBSTAGING',
+    ADMIN_EMAILS: OWNER,
+  }),
+  appSecret: APP_SECRET,
+  productSlug: PRODUCT.slug,
 })
 
 async function payAtGateway(

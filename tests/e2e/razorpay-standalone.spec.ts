@@ -1,13 +1,13 @@
 import type { Page } from '@playwright/test'
 import { RAZORPAY_BANNER, RAZORPAY_SIMULATOR_DEFAULTS } from '../../simulators/razorpay/simulator'
-import { openAppDatabase } from '../factories'
-import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test as base } from '../helpers/fixtures'
+import { expect } from '../helpers/fixtures'
 import {
   gatewayOrderRow,
+  paidEventMessages,
+  expectRealPaymentSucceeded,
   payAtStandaloneSimulator,
-  startStandaloneSimulator,
-  stockRealKeys,
+  standaloneControl,
+  standaloneGatewayTest,
   type StandaloneSimulator,
 } from '../helpers/simulators'
 
@@ -22,33 +22,17 @@ const SIM = RAZORPAY_SIMULATOR_DEFAULTS
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 const APP_SECRET = 'razorpay-standalone-e2e-secret-0123456789abcdef'
 
-const test = base.extend<object, { simulator: StandaloneSimulator; app: RunningApp }>({
-  simulator: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      const simulator = await startStandaloneSimulator('razorpay', { SIM_CONTROL: '1' })
-      await use(simulator)
-      await simulator.stop()
-    },
-    { scope: 'worker', timeout: 60_000 },
-  ],
-  app: [
-    async ({ simulator }, use) => {
-      const app = await startApp({
-        env: {
-          RAZORPAY_HOST: simulator.url,
-          RAZORPAY_KEY_ID: SIM.keyId,
-          RAZORPAY_KEY_SECRET: SIM.keySecret,
-          RAZORPAY_WEBHOOK_SECRET: SIM.webhookSecret,
-          APP_SECRET,
-        },
-      })
-      await stockRealKeys(app, PRODUCT.slug, APP_SECRET)
-      await use(app)
-      await app.dispose()
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+const test = standaloneGatewayTest({
+  gateway: 'razorpay',
+  simulatorEnv: () => ({ SIM_CONTROL: '1' }),
+  appEnv: (simulatorUrl) => ({
+    RAZORPAY_HOST: simulatorUrl,
+    RAZORPAY_KEY_ID: SIM.keyId,
+    RAZORPAY_KEY_SECRET: SIM.keySecret,
+    RAZORPAY_WEBHOOK_SECRET: SIM.webhookSecret,
+  }),
+  appSecret: APP_SECRET,
+  productSlug: PRODUCT.slug,
 })
 test.describe.configure({ mode: 'serial' })
 
@@ -79,11 +63,11 @@ test("'Simulate success' at the standalone Razorpay ends on 'Payment Successful!
 }) => {
   test.setTimeout(90_000)
   const orderId = await payAtRazorpay(page, simulator, 'Simulate success')
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+  await expectRealPaymentSucceeded(page, app, orderId, {
+    gateway: 'razorpay',
+    price: PRODUCT.price,
     timeout: 30_000,
   })
-  await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
-  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ gateway: 'razorpay', testMode: 0 })
 })
 
 test("'Simulate pending' stays Processing until the status check finds it captured", async ({
@@ -103,26 +87,13 @@ test("'Simulate pending' stays Processing until the status check finds it captur
     await fetch(`${simulator.url}/__control/payments?order_id=${gatewayOrderId}`)
   ).json()) as { id: string; status: string }[]
   expect(payments.map((p) => p.status)).toEqual(['authorized'])
-  const settled = await fetch(`${simulator.url}/__control/settle`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ payment_id: payments[0]!.id, status: 'captured' }),
+  const settled = await standaloneControl(simulator, 'settle', {
+    payment_id: payments[0]!.id,
+    status: 'captured',
   })
   expect(settled.status).toBe(200)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
     timeout: 100_000,
   })
-  const db = openAppDatabase(app)
-  try {
-    const paid = await db
-      .selectFrom('orderEvent')
-      .select('message')
-      .where('orderId', '=', orderId)
-      .where('type', '=', 'paid')
-      .execute()
-    expect(paid).toHaveLength(1)
-    expect(paid[0]!.message).toContain('reconciliation')
-  } finally {
-    await db.destroy()
-  }
+  expect(await paidEventMessages(app, orderId)).toEqual([expect.stringContaining('reconciliation')])
 })

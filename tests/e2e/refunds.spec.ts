@@ -24,7 +24,7 @@ const APP_SECRET = 'refunds-e2e-secret-0123456789abcdefghijklmnopqrstuv'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 
 const admin = adminTest(OWNER)
-const { logIn } = admin
+const { logIn, logInWithoutJavaScript } = admin
 const test = admin.test.extend<object, { smtp: TestSmtpServer }>({
   smtp: smtpServerFixture,
   // Its own port, known before it starts: Razorpay keys and PhonePe credentials stored on the
@@ -62,6 +62,15 @@ test.beforeAll(({ app, smtp: server }) => {
 test.afterAll(async () => {
   await db.destroy()
 })
+
+/** The order's refunds as the shop stored them. */
+function refundsOf(orderId: string) {
+  return db
+    .selectFrom('orderRefund')
+    .select(['status', 'amount', 'gatewayRefundId'])
+    .where('orderId', '=', orderId)
+    .execute()
+}
 
 /** The buyer's purchase in the browser through one gateway's simulator; returns the order id. */
 async function buy(
@@ -208,11 +217,7 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
 
   const mail = await refundInFull(page, orderId, 'Paytm', email)
   expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
-  const rows = await db
-    .selectFrom('orderRefund')
-    .select(['status', 'amount', 'gatewayRefundId'])
-    .where('orderId', '=', orderId)
-    .execute()
+  const rows = await refundsOf(orderId)
   expect(rows).toEqual([
     { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^\d+$/) },
   ])
@@ -225,12 +230,10 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   const orderId = await buy(page, 'Razorpay', email)
   await logIn(page)
   await refundInFull(page, orderId, 'Razorpay', email)
-  const rows = await db
-    .selectFrom('orderRefund')
-    .select(['status', 'gatewayRefundId'])
-    .where('orderId', '=', orderId)
-    .execute()
-  expect(rows).toEqual([{ status: 'processed', gatewayRefundId: expect.stringMatching(/^rfnd_/) }])
+  const rows = await refundsOf(orderId)
+  expect(rows).toEqual([
+    { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^rfnd_/) },
+  ])
   // No Refund is offered once everything went back; the manual record stays for refunds outside.
   await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
 })
@@ -244,11 +247,7 @@ test('a refund through PhonePe: confirmed by its refund status, item revoked, bu
   await logIn(page)
   const mail = await refundInFull(page, orderId, 'PhonePe', email)
   expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
-  const rows = await db
-    .selectFrom('orderRefund')
-    .select(['status', 'amount', 'gatewayRefundId'])
-    .where('orderId', '=', orderId)
-    .execute()
+  const rows = await refundsOf(orderId)
   // PhonePe's own refund id (OMR...) is kept beside ours.
   expect(rows).toEqual([
     { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^OMR/) },
@@ -289,9 +288,7 @@ test('the arrows set the order in which checkout offers the gateways (without Ja
   browser,
   baseURL,
 }) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
-  const page = await context.newPage()
-  await logIn(page)
+  const { context, page } = await logInWithoutJavaScript(browser, baseURL)
   await page.goto('/admin/gateways')
   const cards = page.getByRole('list', { name: 'Gateways' }).getByRole('heading', { level: 2 })
   await expect(cards).toHaveText(['Paytm', 'Razorpay'])

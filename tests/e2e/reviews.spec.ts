@@ -53,22 +53,37 @@ async function withCookie(
   return context
 }
 
+/** The id of the order's review. */
+async function reviewIdOf(db: DB, orderId: string): Promise<string> {
+  return (
+    await db
+      .selectFrom('review')
+      .select('id')
+      .where('orderId', '=', orderId)
+      .executeTakeFirstOrThrow()
+  ).id
+}
+
 async function userIdOf(db: DB, email: string): Promise<string> {
   return (
     await db.selectFrom('user').select('id').where('email', '=', email).executeTakeFirstOrThrow()
   ).id
 }
 
-/** The buyer of the first test, signed in by the login form in a browser without JavaScript. */
+let buyerEmail = ''
+let orderId = ''
+
+/**
+ * The buyer of the first test, signed in by the login form in a browser without JavaScript;
+ * skips the calling test when the first one did not get as far as the review.
+ */
 async function buyerWithoutJavaScript(browser: Browser, baseURL: string) {
+  test.skip(!orderId, 'needs the review of the first test')
   const buyer = await browser.newContext({ baseURL, javaScriptEnabled: false })
   const page = await buyer.newPage()
   await submitLogIn(page, buyerEmail, PASSWORD)
   return { buyer, page }
 }
-
-let buyerEmail = ''
-let orderId = ''
 
 test('a buyer reviews a delivered order; the product page shows it with its JSON-LD rating', async ({
   page,
@@ -145,7 +160,6 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
   app,
   db,
 }) => {
-  test.skip(!orderId, 'needs the review of the first test')
   // The buyer, signed in again by the login form, in a browser without JavaScript.
   const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await page.goto(`/orders/${orderId}`)
@@ -185,13 +199,7 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
   await expect(review).toContainText('You found this helpful')
   await expect(review.getByRole('button', { name: /^Helpful/ })).toHaveCount(0)
   // A second post of the same vote counts nothing.
-  const reviewId = (
-    await db
-      .selectFrom('review')
-      .select('id')
-      .where('orderId', '=', orderId)
-      .executeTakeFirstOrThrow()
-  ).id
+  const reviewId = await reviewIdOf(db, orderId)
   const again = await voterPage.request.post(`/reviews/${reviewId}/helpful`, {
     form: { redirectTo: PRODUCT_PATH },
     maxRedirects: 0,
@@ -270,7 +278,6 @@ test('a buyer who keeps rewriting a review is slowed down, and the last refused 
   app,
   db,
 }) => {
-  test.skip(!orderId, 'needs the review of the first test')
   const { buyer, page } = await buyerWithoutJavaScript(browser, app.url)
   await expect(page).not.toHaveURL(/\/login/)
 
@@ -324,13 +331,7 @@ test('the back office hides a review with a reason, audit logged, and shows it a
   )
   expect((await productJsonLd(page)).aggregateRating).toBeUndefined()
 
-  const reviewId = (
-    await db
-      .selectFrom('review')
-      .select('id')
-      .where('orderId', '=', orderId)
-      .executeTakeFirstOrThrow()
-  ).id
+  const reviewId = await reviewIdOf(db, orderId)
   const entries = (await listAuditEntries(db, { targetId: reviewId })).entries
   expect(entries.map((entry) => [entry.action, entry.actorEmail])).toEqual([
     ['review.hide', OWNER.email],

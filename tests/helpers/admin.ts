@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import type { DB } from '~/lib/db.server'
 import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from './app'
@@ -75,5 +75,13 @@ export function adminTest(owner: ShopOwner) {
     await expect(page).toHaveURL('/')
   }
 
-  return { test, logIn }
+  /** A browser without JavaScript (its own context, at `baseURL`), the owner logged in. */
+  async function logInWithoutJavaScript(browser: Browser, baseURL: string | undefined) {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL })
+    const page = await context.newPage()
+    await logIn(page)
+    return { context, page }
+  }
+
+  return { test, logIn, logInWithoutJavaScript }
 }

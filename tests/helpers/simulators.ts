@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { expect, type Page } from '@playwright/test'
 import path from 'node:path'
+import { listOrderEvents } from '~/data/order.server'
 import { importStock } from '~/services/fulfilment.server'
 import { openAppDatabase } from '../factories'
-import type { RunningApp } from './app'
-import { freePort } from './app'
+import { freePort, startApp, type RunningApp } from './app'
+import { test as base } from './fixtures'
 
 const root = path.resolve(import.meta.dirname, '../..')
 
@@ -64,6 +65,53 @@ export async function startStandaloneSimulator(
 }
 
 /**
+ * A Playwright `test` for a shop whose gateway is configured by the environment and talks to
+ * that gateway's simulator running on its own, as a real gateway would: per worker, the shop's
+ * port is chosen first (a simulator sends its webhooks there), then the simulator starts with
+ * `simulatorEnv(appUrl)`, then the shop with `appEnv(simulatorUrl)` and `appSecret`, and the
+ * product `productSlug` is stocked with real keys.
+ */
+export function standaloneGatewayTest(options: {
+  gateway: 'paytm' | 'razorpay' | 'phonepe'
+  simulatorEnv: (appUrl: string) => Record<string, string>
+  appEnv: (simulatorUrl: string) => Record<string, string>
+  appSecret: string
+  productSlug: string
+}) {
+  return base.extend<object, { appPort: number; simulator: StandaloneSimulator; app: RunningApp }>({
+    appPort: [
+      // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+      async ({}, use) => use(await freePort()),
+      { scope: 'worker' },
+    ],
+    simulator: [
+      async ({ appPort }, use) => {
+        const appUrl = `http://127.0.0.1:${appPort}`
+        const simulator = await startStandaloneSimulator(
+          options.gateway,
+          options.simulatorEnv(appUrl),
+        )
+        await use(simulator)
+        await simulator.stop()
+      },
+      { scope: 'worker', timeout: 60_000 },
+    ],
+    app: [
+      async ({ appPort, simulator }, use) => {
+        const app = await startApp({
+          port: appPort,
+          env: { ...options.appEnv(simulator.url), APP_SECRET: options.appSecret },
+        })
+        await stockRealKeys(app, options.productSlug, options.appSecret)
+        await use(app)
+        await app.dispose()
+      },
+      { scope: 'worker', timeout: 90_000 },
+    ],
+  })
+}
+
+/**
  * Stocks a product with real (not demo) keys: a shop configured with a real gateway never hands
  * out the demo seed's test items.
  */
@@ -113,6 +161,50 @@ export async function payAtStandaloneSimulator(
   await page.getByRole('button', { name: options.button }).click()
   await page.waitForURL(/\/payment\/callback\?ORDERID=/, { timeout: 30_000 })
   return new URL(page.url()).searchParams.get('ORDERID')!
+}
+
+/**
+ * A real payment at a standalone simulator ended well: the shop's result page says so with the
+ * price, and the order is stored as `gateway`'s and not test mode.
+ */
+export async function expectRealPaymentSucceeded(
+  page: Page,
+  app: RunningApp,
+  orderId: string,
+  expected: { gateway: string; price: string; timeout: number },
+): Promise<void> {
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+    timeout: expected.timeout,
+  })
+  await expect(page.getByRole('main').locator('dl').getByText(expected.price)).toBeVisible()
+  expect(await gatewayOrderRow(app, orderId)).toMatchObject({
+    gateway: expected.gateway,
+    testMode: 0,
+  })
+}
+
+/** Posts one of a standalone simulator's test controls (SIM_CONTROL=1), a JSON body. */
+export function standaloneControl(
+  simulator: StandaloneSimulator,
+  control: string,
+  body: unknown,
+): Promise<Response> {
+  return fetch(`${simulator.url}/__control/${control}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+}
+
+/** The messages of the order's 'paid' timeline events, oldest first. */
+export async function paidEventMessages(app: RunningApp, orderId: string): Promise<string[]> {
+  const db = openAppDatabase(app)
+  try {
+    const events = await listOrderEvents(db, orderId)
+    return events.filter((event) => event.type === 'paid').map((event) => event.message)
+  } finally {
+    await db.destroy()
+  }
 }
 
 /** The order's gateway fields as the shop stored them. */

@@ -1,3 +1,5 @@
+import type { z } from 'zod'
+
 /**
  * The one shape every payment gateway's protocol client takes (docs/payments.md, "Gateways").
  * A client knows its gateway's wire protocol and nothing about our database: the payment
@@ -72,6 +74,18 @@ export function answerJson(text: string, what: string): unknown {
   } catch {
     throw new GatewayUnreachableError(`${what}: not JSON`)
   }
+}
+
+/** A webhook's raw body read as JSON of `schema`'s shape; null when it is not (malformed). */
+export function webhookBody<T>(rawBody: string, schema: z.ZodType<T>): T | null {
+  let json: unknown
+  try {
+    json = JSON.parse(rawBody)
+  } catch {
+    return null
+  }
+  const parsed = schema.safeParse(json)
+  return parsed.success ? parsed.data : null
 }
 
 /** The gateway refused a request as wrong (4xx): trying again the same way will not help. */

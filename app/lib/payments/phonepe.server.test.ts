@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import {
+  phonePeConfigFor,
   phonePeControl,
   simulatePhonePePayment,
   startPhonePeSimulator,
@@ -166,14 +167,7 @@ describe('against the simulator', () => {
   let config: PhonePeConfig
   beforeAll(async () => {
     sim = await startPhonePeSimulator({ tokenLifetimeSeconds: 3600 })
-    config = {
-      clientId: sim.clientId,
-      clientSecret: sim.clientSecret,
-      clientVersion: sim.clientVersion,
-      webhookUsername: sim.webhookUsername,
-      webhookPassword: sim.webhookPassword,
-      ...phonePeHosts('sandbox', sim.url),
-    }
+    config = phonePeConfigFor(sim)
   })
   afterAll(() => sim.close())
   afterEach(async () => {

@@ -7,6 +7,7 @@ import {
   GatewayUnreachableError,
   hexEquals,
   unreachableError,
+  webhookBody,
   type GatewayOrder,
   type GatewayPaymentStatus,
   type GatewayRefund,
@@ -365,25 +366,19 @@ export function verifyPhonePeWebhook(
     )
   )
     return { ok: false, reason: 'unauthorised' }
-  let json: unknown
-  try {
-    json = JSON.parse(rawBody)
-  } catch {
+  const body = webhookBody(rawBody, webhookSchema)
+  if (!body || !MERCHANT_ID_PATTERN.test(body.payload.merchantOrderId))
     return { ok: false, reason: 'malformed' }
-  }
-  const parsed = webhookSchema.safeParse(json)
-  if (!parsed.success || !MERCHANT_ID_PATTERN.test(parsed.data.payload.merchantOrderId))
-    return { ok: false, reason: 'malformed' }
-  const event = parsed.data.event
+  const event = body.event
   if (!(PHONEPE_WEBHOOK_EVENTS as readonly string[]).includes(event))
     return { ok: false, reason: 'ignored-event' }
   return {
     ok: true,
     value: {
       event: event as PhonePeWebhookEventName,
-      merchantOrderId: parsed.data.payload.merchantOrderId,
-      orderId: parsed.data.payload.orderId ?? null,
-      state: parsed.data.payload.state ?? null,
+      merchantOrderId: body.payload.merchantOrderId,
+      orderId: body.payload.orderId ?? null,
+      state: body.payload.state ?? null,
     },
   }
 }

@@ -7,6 +7,7 @@ import {
   GatewayUnreachableError,
   hexEquals,
   unreachableError,
+  webhookBody,
   type GatewayOrder,
   type GatewayPaymentStatus,
   type GatewayRefund,
@@ -203,20 +204,14 @@ export function verifyRazorpayWebhook(
     return { ok: false, reason: 'bad-signature' }
   const eventId = headers.get('x-razorpay-event-id')?.trim()
   if (!eventId || eventId.length > 100) return { ok: false, reason: 'missing-event-id' }
-  let json: unknown
-  try {
-    json = JSON.parse(rawBody)
-  } catch {
-    return { ok: false, reason: 'malformed' }
-  }
-  const parsed = webhookSchema.safeParse(json)
-  if (!parsed.success) return { ok: false, reason: 'malformed' }
-  const event = parsed.data.event
+  const body = webhookBody(rawBody, webhookSchema)
+  if (!body) return { ok: false, reason: 'malformed' }
+  const event = body.event
   if (!(RAZORPAY_WEBHOOK_EVENTS as readonly string[]).includes(event))
     return { ok: false, reason: 'ignored-event' }
-  const payment = parsed.data.payload.payment?.entity ?? null
-  const order = parsed.data.payload.order?.entity ?? null
-  const refund = parsed.data.payload.refund?.entity ?? null
+  const payment = body.payload.payment?.entity ?? null
+  const order = body.payload.order?.entity ?? null
+  const refund = body.payload.refund?.entity ?? null
   return {
     ok: true,
     value: {

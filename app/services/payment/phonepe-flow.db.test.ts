@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { listOrderEvents, type Order } from '~/data/order.server'
-import { runDueJobs } from '~/lib/jobs.server'
-import { phonePeHosts, webhookAuthorization } from '~/lib/payments/phonepe.server'
+import { listOrderEvents } from '~/data/order.server'
+import { webhookAuthorization } from '~/lib/payments/phonepe.server'
 import {
+  phonePeConfigFor,
   phonePeControl,
   simulatePhonePePayment,
   startPhonePeSimulator,
 } from '../../../simulators/phonepe/testing'
-import { gatewayFlowHarness } from '../../../tests/helpers/gateway-flow'
-import { existingOrder } from '../../../tests/helpers/payments'
+import {
+  expectEachPaidOnceWithItsOwnItem,
+  gatewayFlowHarness,
+} from '../../../tests/helpers/gateway-flow'
 import { BUYER, makeStockedProduct } from '../../../tests/factories'
-import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers, PaymentStartError } from './gateway-flow.server'
+import { GATEWAY_RECONCILE_JOB, PaymentStartError } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { PhonePeSetup } from './phonepe-config.server'
 import {
@@ -28,31 +30,23 @@ import {
  */
 const APP_SECRET = 'p'.repeat(64)
 const RETURN = 'http://127.0.0.1:9/api/payments/phonepe/return'
+const quiet = { log: () => {} }
 const flow = gatewayFlowHarness({
   start: (fetch) =>
     startPhonePeSimulator({ webhookUrl: 'http://shop.test/api/payments/phonepe/webhook', fetch }),
   setup: (sim): PhonePeSetup => ({
-    config: {
-      clientId: sim.clientId,
-      clientSecret: sim.clientSecret,
-      clientVersion: sim.clientVersion,
-      webhookUsername: sim.webhookUsername,
-      webhookPassword: sim.webhookPassword,
-      ...phonePeHosts('sandbox', sim.url),
-    },
+    config: phonePeConfigFor(sim),
     returnUrl: (orderId) => `${RETURN}?order=${orderId}`,
     source: 'environment',
     testMode: false,
   }),
   endOutage: (sim) => phonePeControl(sim, 'outage', { enabled: false }),
+  reconciler: (db, setup) => phonePeReconciler(db, setup, APP_SECRET, quiet),
 })
-const { t, sent } = flow
-const quiet = { log: () => {} }
+const { t, sent, order, runJobs } = flow
 
 const checkout = (id = flow.productId): Promise<StartedPhonePeCheckout> =>
   startPhonePeCheckout(t.db, flow.setup, APP_SECRET, { productId: id, customer: BUYER }, quiet)
-
-const order = (id: string): Promise<Order> => existingOrder(t.db, id)
 
 /** A return visit a little later than the last one (a visit asks at most every few seconds). */
 let clock = Date.now()
@@ -81,19 +75,6 @@ function webhookBody(
 /** Hands the shop a webhook authorised as PhonePe does. */
 const deliver = (body: string) =>
   handlePhonePeWebhook(t.db, flow.setup, APP_SECRET, body, authorised(), quiet)
-
-async function runJobs(at: Date) {
-  const handlers = gatewayJobHandlers(t.db, {
-    resolveGateway: async () => phonePeReconciler(t.db, flow.setup, APP_SECRET, quiet),
-    now: () => at,
-    log: () => {},
-  })
-  for (
-    let i = 0;
-    i < 5 && (await runDueJobs(t.db, handlers, { now: at, workerId: 'test', log: () => {} })) > 0;
-    i++
-  );
-}
 
 describe('PhonePe checkout', () => {
   it('creates our order and a PhonePe order for the database price, merchantOrderId = our id', async () => {
@@ -328,18 +309,10 @@ describe('PhonePe webhooks', () => {
     const results = await Promise.all(deliveries)
     expect(results.filter((r) => r.outcome === 'paid')).toHaveLength(10)
     expect(results.every((r) => r.kind === 'handled')).toBe(true)
-    const delivered = await t.db
-      .selectFrom('stockItem')
-      .select(['orderId'])
-      .where('productId', '=', stocked.id)
-      .where('status', '!=', 'available')
-      .execute()
-    expect(delivered).toHaveLength(10)
-    expect(new Set(delivered.map((d) => d.orderId)).size).toBe(10)
-    for (const started of orders) {
-      const events = await listOrderEvents(t.db, started.order.id)
-      expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
-      expect((await order(started.order.id)).status).not.toBe('pending')
-    }
+    await expectEachPaidOnceWithItsOwnItem(
+      t.db,
+      stocked.id,
+      orders.map((started) => started.order.id),
+    )
   })
 })

@@ -1,6 +1,7 @@
 import { readGatewayToken, writeGatewayToken } from '~/data/gateway-token.server'
 import { getOrder, type Order, type OrderStatus } from '~/data/order.server'
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '~/lib/crypto.server'
+import { cachedUpTo } from '~/lib/bounded-cache'
 import type { DB } from '~/lib/db.server'
 import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
 import {
@@ -102,14 +103,9 @@ function tokensFor(
       options.tokenStore ?? databaseTokenStore(db, appSecret),
       requestOptions,
     )
-  const key = tokenCacheKey(config)
-  let provider = providers.get(key)
-  if (!provider) {
-    if (providers.size > 20) providers.clear()
-    provider = phonePeTokenProvider(config, databaseTokenStore(db, appSecret), requestOptions)
-    providers.set(key, provider)
-  }
-  return provider
+  return cachedUpTo(providers, 20, tokenCacheKey(config), () =>
+    phonePeTokenProvider(config, databaseTokenStore(db, appSecret), requestOptions),
+  )
 }
 
 export function phonePeClient(

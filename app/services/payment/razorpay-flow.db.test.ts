@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest'
-import { listOrderEvents, type Order } from '~/data/order.server'
-import { runDueJobs } from '~/lib/jobs.server'
+import { listOrderEvents } from '~/data/order.server'
 import { webhookSignature } from '~/lib/payments/razorpay.server'
 import {
   razorpayControl,
   simulateRazorpayPayment,
   startRazorpaySimulator,
 } from '../../../simulators/razorpay/testing'
-import { gatewayFlowHarness } from '../../../tests/helpers/gateway-flow'
-import { existingOrder } from '../../../tests/helpers/payments'
+import {
+  expectEachPaidOnceWithItsOwnItem,
+  gatewayFlowHarness,
+} from '../../../tests/helpers/gateway-flow'
 import { BUYER, makeStockedProduct } from '../../../tests/factories'
-import { GATEWAY_RECONCILE_JOB, gatewayJobHandlers } from './gateway-flow.server'
+import { GATEWAY_RECONCILE_JOB } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
 import {
@@ -28,6 +29,7 @@ import {
  */
 const APP_SECRET = 'a'.repeat(64)
 const CALLBACK = 'http://127.0.0.1:9/api/payments/razorpay/callback'
+const quiet = { log: () => {} }
 const flow = gatewayFlowHarness({
   start: (fetch) =>
     startRazorpaySimulator({ webhookUrl: 'http://shop.test/api/payments/razorpay/webhook', fetch }),
@@ -44,9 +46,9 @@ const flow = gatewayFlowHarness({
     testMode: false,
   }),
   endOutage: (sim) => razorpayControl(sim, 'outage', { enabled: false }),
+  reconciler: (_db, setup) => razorpayReconciler(setup, quiet),
 })
-const { t, sent } = flow
-const quiet = { log: () => {} }
+const { t, sent, order, runJobs } = flow
 
 const checkout = (id = flow.productId): Promise<StartedRazorpayCheckout> =>
   startRazorpayCheckout(t.db, flow.setup, { productId: id, customer: BUYER }, quiet)
@@ -63,8 +65,6 @@ async function checkoutAndPay(outcome: 'success' | 'failure' | 'pending') {
   return { started, back }
 }
 
-const order = (id: string): Promise<Order> => existingOrder(t.db, id)
-
 /** The webhooks the simulator sent for a Razorpay order (they leave asynchronously). */
 async function webhooksFor(razorpayOrderId: string, count: number) {
   for (let i = 0; i < 100; i++) {
@@ -76,19 +76,6 @@ async function webhooksFor(razorpayOrderId: string, count: number) {
 }
 
 const eventOf = (w: { body: string }) => (JSON.parse(w.body) as { event: string }).event
-
-async function runJobs(at: Date) {
-  const handlers = gatewayJobHandlers(t.db, {
-    resolveGateway: async () => razorpayReconciler(flow.setup, quiet),
-    now: () => at,
-    log: () => {},
-  })
-  for (
-    let i = 0;
-    i < 5 && (await runDueJobs(t.db, handlers, { now: at, workerId: 'test', log: () => {} })) > 0;
-    i++
-  );
-}
 
 describe('Razorpay checkout', () => {
   it('creates our order and a Razorpay order for the database price, receipt = our order id', async () => {
@@ -429,17 +416,10 @@ describe('Razorpay webhooks', () => {
     expect(deliveries).toHaveLength(50)
     const results = (await Promise.all(deliveries)) as { kind: string; outcome?: string }[]
     expect(results.filter((r) => r.outcome === 'paid')).toHaveLength(10)
-    const delivered = await t.db
-      .selectFrom('stockItem')
-      .select(['orderId'])
-      .where('productId', '=', stocked.id)
-      .where('status', '!=', 'available')
-      .execute()
-    expect(delivered).toHaveLength(10)
-    expect(new Set(delivered.map((d) => d.orderId)).size).toBe(10)
-    for (const started of orders) {
-      const events = await listOrderEvents(t.db, started.order.id)
-      expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
-    }
+    await expectEachPaidOnceWithItsOwnItem(
+      t.db,
+      stocked.id,
+      orders.map((started) => started.order.id),
+    )
   })
 })

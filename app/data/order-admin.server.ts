@@ -25,8 +25,8 @@ export interface AdminOrderFilter {
   openReports?: boolean
 }
 
-export interface AdminOrderRow {
-  id: string
+/** A row of LISTED_ORDER_COLUMNS, but for its status, which each list reads its own way. */
+export interface ListedOrderRow {
   createdAt: string
   customerName: string
   customerEmail: string
@@ -34,10 +34,14 @@ export interface AdminOrderRow {
   productName: string
   /** Paise. */
   amount: number
-  status: OrderStatus
   gateway: string
   gatewayTxnId: string | null
   testMode: boolean
+}
+
+export interface AdminOrderRow extends ListedOrderRow {
+  id: string
+  status: OrderStatus
   hasOpenReport: boolean
 }
 

@@ -10,7 +10,12 @@ import {
 import type { Database, OrderStatus } from '../../db/schema'
 import { successRate } from './dashboard.server'
 import { PAID_STATUSES } from './order.server'
-import { BUYER_COLUMNS, LISTED_ORDER_COLUMNS, newestOrdersFirst } from './order-admin.server'
+import {
+  BUYER_COLUMNS,
+  LISTED_ORDER_COLUMNS,
+  newestOrdersFirst,
+  type ListedOrderRow,
+} from './order-admin.server'
 
 /**
  * The back office's Transactions: every order is one payment attempt at its gateway, with the
@@ -41,20 +46,10 @@ export interface TransactionFilter {
   to?: string | null
 }
 
-export interface TransactionRow {
+export interface TransactionRow extends ListedOrderRow {
   orderId: string
-  createdAt: string
-  customerName: string
-  customerEmail: string
-  customerPhone: string
-  productName: string
-  /** Paise. */
-  amount: number
   status: TransactionStatus
-  gateway: string
-  gatewayTxnId: string | null
   bankTxnId: string | null
-  testMode: boolean
 }
 
 export interface TransactionSummary {

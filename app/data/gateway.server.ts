@@ -223,6 +223,30 @@ async function saveGatewayIn(
   return { ok: true, id }
 }
 
+/**
+ * One stored gateway record for the server's own use: its status, its settings that are not
+ * secret, and a reader that decrypts one secret field. A secret that cannot be decrypted (the
+ * APP_SECRET it was stored under has changed) reads as null, as if it were not set, and the log
+ * says where to enter it again (docs/payments.md, "Changing APP_SECRET").
+ */
+async function storedGateway(db: DB, type: 'paytm' | 'razorpay' | 'phonepe', appSecret: string) {
+  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', type).executeTakeFirst()
+  if (!row) return null
+  const secrets = parseObject(row.secrets)
+  /** `label` names the field in the log line (the field's own name where none is given). */
+  const read = (field: string, label = field): string | null => {
+    if (!secrets[field]) return null
+    try {
+      return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
+    } catch (error) {
+      if (!(error instanceof SecretDecryptionError)) throw error
+      console.error(`[payments] the stored ${GATEWAY_TYPE_LABELS[type]} ${label} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
+      return null
+    }
+  }
+  return { status: row.status, config: parseObject(row.config), read }
+}
+
 export interface PaytmGatewaySettings {
   status: GatewayStatus
   merchantId: string
@@ -235,23 +259,13 @@ export interface PaytmGatewaySettings {
 
 /** The stored Paytm gateway with its key decrypted, for the server's own use only. */
 export async function paytmGatewaySettings(db: DB, appSecret: string): Promise<PaytmGatewaySettings | null> {
-  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'paytm').executeTakeFirst()
-  if (!row) return null
-  const config = parseObject(row.config)
-  const secrets = parseObject(row.secrets)
-  let merchantKey: string | null = null
-  if (secrets.merchantKey) {
-    try {
-      merchantKey = decryptSecret(secrets.merchantKey, appSecret, secretContext(row.id, 'merchantKey'))
-    } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error
-      console.error('[payments] the stored Paytm merchant key cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways')
-    }
-  }
+  const stored = await storedGateway(db, 'paytm', appSecret)
+  if (!stored) return null
+  const { status, config, read } = stored
   return {
-    status: row.status,
+    status,
     merchantId: config.merchantId ?? '',
-    merchantKey,
+    merchantKey: read('merchantKey', 'merchant key'),
     website: config.website || 'WEBSTAGING',
     environment: config.environment === 'production' ? 'production' : 'staging',
     callbackUrl: config.callbackUrl ?? '',
@@ -268,21 +282,10 @@ export interface RazorpayGatewaySettings {
 
 /** The stored Razorpay gateway with its secrets decrypted, for the server's own use only. */
 export async function razorpayGatewaySettings(db: DB, appSecret: string): Promise<RazorpayGatewaySettings | null> {
-  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'razorpay').executeTakeFirst()
-  if (!row) return null
-  const config = parseObject(row.config)
-  const secrets = parseObject(row.secrets)
-  const read = (field: string): string | null => {
-    if (!secrets[field]) return null
-    try {
-      return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
-    } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error
-      console.error(`[payments] the stored Razorpay ${field} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
-      return null
-    }
-  }
-  return { status: row.status, keyId: config.keyId ?? '', keySecret: read('keySecret'), webhookSecret: read('webhookSecret') }
+  const stored = await storedGateway(db, 'razorpay', appSecret)
+  if (!stored) return null
+  const { status, config, read } = stored
+  return { status, keyId: config.keyId ?? '', keySecret: read('keySecret'), webhookSecret: read('webhookSecret') }
 }
 
 /** Status of the stored Razorpay record without decrypting anything (for the pages' CSP). */
@@ -305,22 +308,11 @@ export interface PhonePeGatewaySettings {
 
 /** The stored PhonePe gateway with its secrets decrypted, for the server's own use only. */
 export async function phonePeGatewaySettings(db: DB, appSecret: string): Promise<PhonePeGatewaySettings | null> {
-  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', 'phonepe').executeTakeFirst()
-  if (!row) return null
-  const config = parseObject(row.config)
-  const secrets = parseObject(row.secrets)
-  const read = (field: string): string | null => {
-    if (!secrets[field]) return null
-    try {
-      return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
-    } catch (error) {
-      if (!(error instanceof SecretDecryptionError)) throw error
-      console.error(`[payments] the stored PhonePe ${field} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
-      return null
-    }
-  }
+  const stored = await storedGateway(db, 'phonepe', appSecret)
+  if (!stored) return null
+  const { status, config, read } = stored
   return {
-    status: row.status,
+    status,
     clientId: config.clientId ?? '',
     clientSecret: read('clientSecret'),
     clientVersion: config.clientVersion || '1',

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
-import { openStreamReader, type DB } from '~/lib/db.server'
+import { streamRows, type DB } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import { ORDER_STATUSES } from '~/lib/order-status'
@@ -25,8 +25,8 @@ export interface AdminOrderFilter {
   openReports?: boolean
 }
 
-export interface AdminOrderRow {
-  id: string
+/** A row of LISTED_ORDER_COLUMNS, but for its status, which each list reads its own way. */
+export interface ListedOrderRow {
   createdAt: string
   customerName: string
   customerEmail: string
@@ -34,10 +34,14 @@ export interface AdminOrderRow {
   productName: string
   /** Paise. */
   amount: number
-  status: OrderStatus
   gateway: string
   gatewayTxnId: string | null
   testMode: boolean
+}
+
+export interface AdminOrderRow extends ListedOrderRow {
+  id: string
+  status: OrderStatus
   hasOpenReport: boolean
 }
 
@@ -68,8 +72,11 @@ export const BUYER_COLUMNS = [sql`lower("order".id)`, sql`lower(customer_name)`,
 const openReportOf = () =>
   sql`select 1 from order_report where order_report.order_id = "order".id and order_report.status = 'open'`
 
-const rowColumns = [
-  'order.id',
+/**
+ * The order columns both back-office lists of orders show (this one, by order, and the
+ * transactions', by payment attempt), each adding its own.
+ */
+export const LISTED_ORDER_COLUMNS = [
   'order.createdAt',
   'order.customerName',
   'order.customerEmail',
@@ -82,8 +89,17 @@ const rowColumns = [
   'order.testMode',
 ] as const
 
+/** Newest first; the id breaks ties, so paging is stable. */
+export const newestOrdersFirst = <O>(query: SelectQueryBuilder<Database, 'order', O>) =>
+  query.orderBy('order.createdAt', 'desc').orderBy('order.id', 'desc')
+
 function selectRows(db: DB, filter: AdminOrderFilter) {
-  return filtered(db.selectFrom('order'), filter).select(rowColumns).select(sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport'))
+  return newestOrdersFirst(
+    filtered(db.selectFrom('order'), filter)
+      .select('order.id')
+      .select(LISTED_ORDER_COLUMNS)
+      .select(sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport')),
+  )
 }
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
@@ -107,35 +123,23 @@ export async function listAdminOrders(
     .executeTakeFirstOrThrow()
   const total = Number(count)
   const { page, pageSize, pageCount, offset } = paginate(total, query, { defaultSize: ADMIN_ORDERS_PAGE_SIZE, maxSize: 100 })
-  const rows = await selectRows(db, query)
-    .orderBy('order.createdAt', 'desc')
-    .orderBy('order.id', 'desc')
-    .limit(pageSize)
-    .offset(offset)
-    .execute()
+  const rows = await selectRows(db, query).limit(pageSize).offset(offset).execute()
   return { items: rows.map(toRow), total, page, pageSize, pageCount }
 }
 
 /**
  * Every order the filter matches, newest first, streamed from the database (better-sqlite3
  * iterates, PostgreSQL reads through a cursor `chunkSize` rows at a time), so an export of
- * any size holds a few rows in memory. The stream reads on its own connection
- * (openStreamReader): a slow download holds up nothing else.
+ * any size holds a few rows in memory, on a connection of its own (streamRows): a slow
+ * download holds up nothing else.
  */
 export async function* exportAdminOrders(
   db: DB,
   filter: AdminOrderFilter,
   chunkSize = 500,
 ): AsyncGenerator<AdminOrderRow> {
-  const reader = openStreamReader(db)
-  try {
-    const rows = selectRows(reader.db, filter)
-      .orderBy('order.createdAt', 'desc')
-      .orderBy('order.id', 'desc')
-      .stream(chunkSize)
-    for await (const row of rows) yield toRow(row)
-  } finally {
-    await reader.close()
+  for await (const row of streamRows(db, (reader) => selectRows(reader, filter), chunkSize)) {
+    yield toRow(row)
   }
 }
 

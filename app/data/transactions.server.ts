@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
-import { openStreamReader, type DB } from '~/lib/db.server'
+import { streamRows, type DB } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import {
@@ -10,7 +10,12 @@ import {
 import type { Database, OrderStatus } from '../../db/schema'
 import { successRate } from './dashboard.server'
 import { PAID_STATUSES } from './order.server'
-import { BUYER_COLUMNS } from './order-admin.server'
+import {
+  BUYER_COLUMNS,
+  LISTED_ORDER_COLUMNS,
+  newestOrdersFirst,
+  type ListedOrderRow,
+} from './order-admin.server'
 
 /**
  * The back office's Transactions: every order is one payment attempt at its gateway, with the
@@ -41,20 +46,10 @@ export interface TransactionFilter {
   to?: string | null
 }
 
-export interface TransactionRow {
+export interface TransactionRow extends ListedOrderRow {
   orderId: string
-  createdAt: string
-  customerName: string
-  customerEmail: string
-  customerPhone: string
-  productName: string
-  /** Paise. */
-  amount: number
   status: TransactionStatus
-  gateway: string
-  gatewayTxnId: string | null
   bankTxnId: string | null
-  testMode: boolean
 }
 
 export interface TransactionSummary {
@@ -75,26 +70,12 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: Tr
   return q
 }
 
-const columns = [
-  'order.id as orderId',
-  'order.createdAt',
-  'order.customerName',
-  'order.customerEmail',
-  'order.customerPhone',
-  'order.productName',
-  'order.amount',
-  'order.status',
-  'order.gateway',
-  'order.gatewayTxnId',
-  'order.bankTxnId',
-  'order.testMode',
-] as const
-
 const selectRows = (db: DB, filter: TransactionFilter) =>
-  filtered(db.selectFrom('order'), filter)
-    .select(columns)
-    .orderBy('order.createdAt', 'desc')
-    .orderBy('order.id', 'desc')
+  newestOrdersFirst(
+    filtered(db.selectFrom('order'), filter)
+      .select('order.id as orderId')
+      .select([...LISTED_ORDER_COLUMNS, 'order.bankTxnId']),
+  )
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
 
@@ -161,17 +142,14 @@ export async function transactionGateways(db: DB): Promise<string[]> {
 
 /**
  * Every attempt the filter matches, newest first, streamed on a connection of its own
- * (openStreamReader), so an export of 100,000 rows holds a few hundred in memory.
+ * (streamRows), so an export of 100,000 rows holds a few hundred in memory.
  */
 export async function* exportTransactions(
   db: DB,
   filter: TransactionFilter,
   chunkSize = 500,
 ): AsyncGenerator<TransactionRow> {
-  const reader = openStreamReader(db)
-  try {
-    for await (const row of selectRows(reader.db, filter).stream(chunkSize)) yield toRow(row)
-  } finally {
-    await reader.close()
+  for await (const row of streamRows(db, (reader) => selectRows(reader, filter), chunkSize)) {
+    yield toRow(row)
   }
 }

@@ -8,6 +8,7 @@ import {
   effectiveAccess,
   endUserSessions,
   getUserProfile,
+  profileColumns,
   toUserProfile,
   type Permissions,
   type Role,
@@ -101,22 +102,6 @@ export async function orderTotalsOf(db: DB, userIds: readonly string[]): Promise
   }
   return totals
 }
-
-const profileColumns = [
-  'id',
-  'name',
-  'email',
-  'emailVerified',
-  'photo',
-  'role',
-  'status',
-  'canCreateProducts',
-  'canManageOrders',
-  'canManageUsers',
-  'createdAt',
-  'updatedAt',
-  'lastActiveAt',
-] as const
 
 /** One page of users, newest first, with their orders and spending. */
 export async function listAdminUsers(

@@ -40,7 +40,8 @@ export const toIso = (value: AuthTime): string => (value instanceof Date ? value
 const toIsoOrNull = (value: AuthTime | null): string | null => (value === null ? null : toIso(value))
 const toBool = (value: AuthFlag): boolean => Boolean(value)
 
-const profileColumns = [
+/** The user columns a profile is made of (toUserProfile); the admin's user queries select them too. */
+export const profileColumns = [
   'id',
   'name',
   'email',

@@ -98,13 +98,28 @@ export function withStatementCache(
 }
 
 /**
- * A database handle for one long `.stream()` read (a CSV export sent to a slow client), and
- * how to let go of it. Kysely's SQLite driver has one connection behind a mutex: a stream
- * on it would hold every other query of the process, payment callbacks included, until the
- * download ends. So on SQLite the stream gets its own read-only connection to the same file
- * (WAL lets it read while the app writes); on PostgreSQL the stream holds one pool client.
+ * The rows of one long `.stream()` read (a CSV export sent to a slow client), `chunkSize` at a
+ * time. Kysely's SQLite driver has one connection behind a mutex: a stream on it would hold
+ * every other query of the process, payment callbacks included, until the download ends. So
+ * on SQLite the stream gets its own read-only connection to the same file (WAL lets it read
+ * while the app writes), closed when the stream ends or is dropped; on PostgreSQL the stream
+ * holds one pool client and reads through a cursor. `query` builds the read on the handle it
+ * is given.
  */
-export function openStreamReader(db: DB): { db: DB; close(): Promise<void> } {
+export async function* streamRows<Row>(
+  db: DB,
+  query: (reader: DB) => { stream(chunkSize: number): AsyncIterableIterator<Row> },
+  chunkSize: number,
+): AsyncGenerator<Row> {
+  const reader = openStreamReader(db)
+  try {
+    yield* query(reader.db).stream(chunkSize)
+  } finally {
+    await reader.close()
+  }
+}
+
+function openStreamReader(db: DB): { db: DB; close(): Promise<void> } {
   const file = sqliteFiles.get(db)
   if (!file) return { db, close: async () => {} }
   const sqlite = new SQLite(file, { readonly: true, fileMustExist: true })

@@ -85,80 +85,34 @@ export function ListCards({
   )
 }
 
-/** The top line of a phone card: what the row is (with a detail under it), and its amount. */
-export function CardTop({
+/**
+ * A phone card of an admin list: its top line says what the row is (with a detail under it)
+ * and its amount; the rest of the row's facts follow.
+ */
+export function ListCard({
   title,
   detail,
   amount,
+  children,
 }: {
   title: ReactNode
   detail: ReactNode
   amount: ReactNode
+  children: ReactNode
 }) {
   return (
-    <div className="flex items-start justify-between gap-3">
-      <div className="min-w-0">
-        {title}
-        {detail}
+    <li className="p-4">
+      <div className="flex items-start justify-between gap-3">
+        <div className="min-w-0">
+          {title}
+          {detail}
+        </div>
+        <span className="shrink-0 font-semibold tabular-nums text-slate-950 dark:text-white">
+          {amount}
+        </span>
       </div>
-      <span className="shrink-0 font-semibold tabular-nums text-slate-950 dark:text-white">
-        {amount}
-      </span>
-    </div>
-  )
-}
-
-/** A table row of an admin list. */
-export function ListRow({ children }: { children: ReactNode }) {
-  return <tr className="hover:bg-slate-50 dark:hover:bg-slate-800/50">{children}</tr>
-}
-
-/** The row's first cell, which names it. */
-export function RowHeader({ children }: { children: ReactNode }) {
-  return (
-    <th scope="row" className="py-3 pl-4 pr-2 text-left font-normal">
       {children}
-    </th>
-  )
-}
-
-/** A date cell: the shop's wording, with the instant for machines. */
-export function DateCell({ at, children }: { at: string; children: ReactNode }) {
-  return (
-    <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
-      <time dateTime={at}>{children}</time>
-    </td>
-  )
-}
-
-/** A buyer's name over their e-mail, each cut to the column's width. */
-export function PersonCell({
-  name,
-  email,
-  width,
-}: {
-  name: string
-  email: string
-  width: 'max-w-48' | 'max-w-56'
-}) {
-  return (
-    <td className="px-2 py-3">
-      <span className={`block ${width} truncate font-medium text-slate-950 dark:text-white`}>
-        {name}
-      </span>
-      <span className={`block ${width} truncate text-xs text-slate-500 dark:text-slate-400`}>
-        {email}
-      </span>
-    </td>
-  )
-}
-
-/** A right-aligned amount in rupees (already formatted). */
-export function AmountCell({ children }: { children: ReactNode }) {
-  return (
-    <td className="whitespace-nowrap px-2 py-3 text-right font-semibold tabular-nums text-slate-950 dark:text-white">
-      {children}
-    </td>
+    </li>
   )
 }
 

@@ -1,5 +1,6 @@
 import { Form, href, Link } from 'react-router'
 import { buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
 import { StaticMarkup } from '~/components/ui/static-markup'
 
 /**
@@ -41,6 +42,42 @@ export function Stars({ rating, className = '' }: { rating: number; className?: 
       <span className="text-amber-500">{'★'.repeat(full)}</span>
       <span className="text-slate-300 dark:text-slate-600">{'★'.repeat(5 - full)}</span>
     </span>
+  )
+}
+
+/**
+ * A review's own words as its writer (on their order page) and the back office see them: the
+ * stars, read out as "Rated N out of 5.", the title, and the text with its line breaks.
+ * `className` places the rating line; `bodyClassName` sizes the text where the page around it
+ * does not.
+ */
+export function ReviewText({
+  review,
+  className,
+  bodyClassName,
+}: {
+  review: { rating: number; title: string | null; body: string }
+  className?: string
+  bodyClassName?: string
+}) {
+  return (
+    <>
+      <p className={className}>
+        <Stars rating={review.rating} />
+        <span className="sr-only">Rated {review.rating} out of 5.</span>{' '}
+        {review.title ? (
+          <span className="font-semibold text-slate-950 dark:text-white">{review.title}</span>
+        ) : null}
+      </p>
+      <p
+        className={cn(
+          'mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200',
+          bodyClassName,
+        )}
+      >
+        {review.body}
+      </p>
+    </>
   )
 }
 

@@ -7,7 +7,7 @@ import { PageHeader } from '~/components/admin/page-header'
 import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
-import { Stars } from '~/components/shop/product-reviews'
+import { ReviewText } from '~/components/shop/product-reviews'
 import { Button } from '~/components/ui/button'
 import { listReviewsForAdmin, type ReviewVisibility } from '~/data/review.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -233,18 +233,7 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
                       {review.hidden ? 'Hidden' : 'Shown'}
                     </span>
                   </div>
-                  <p className="mt-2">
-                    <Stars rating={review.rating} />
-                    <span className="sr-only">Rated {review.rating} out of 5.</span>{' '}
-                    {review.title ? (
-                      <span className="font-semibold text-slate-950 dark:text-white">
-                        {review.title}
-                      </span>
-                    ) : null}
-                  </p>
-                  <p className="mt-1 whitespace-pre-line break-words text-sm text-slate-700 dark:text-slate-200">
-                    {review.body}
-                  </p>
+                  <ReviewText review={review} className="mt-2" bodyClassName="text-sm" />
                   <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
                     By{' '}
                     <Link to={review.userHref} className="font-semibold hover:underline">

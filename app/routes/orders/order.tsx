@@ -9,7 +9,7 @@ import { FormAlert } from '~/components/forms'
 import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import { ReviewForm, ReviewSaved } from '~/components/orders/review-form'
-import { Stars } from '~/components/shop/product-reviews'
+import { ReviewText } from '~/components/shop/product-reviews'
 import { modalHref } from '~/components/auth/auth-modals'
 import {
   hasInvoice,
@@ -396,18 +396,7 @@ function ReviewSection({
         <>
           {existing ? (
             <div className="mt-3 rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-800/60">
-              <p>
-                <Stars rating={existing.rating} />
-                <span className="sr-only">Rated {existing.rating} out of 5.</span>{' '}
-                {existing.title ? (
-                  <span className="font-semibold text-slate-950 dark:text-white">
-                    {existing.title}
-                  </span>
-                ) : null}
-              </p>
-              <p className="mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200">
-                {existing.body}
-              </p>
+              <ReviewText review={existing} />
               {existing.hidden ? (
                 <p className="mt-2 font-medium text-amber-900 dark:text-amber-200">
                   The shop has hidden this review: {existing.hiddenReason}

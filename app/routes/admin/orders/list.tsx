@@ -1,15 +1,5 @@
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
-import {
-  AmountCell,
-  CardTop,
-  DateCell,
-  ExportLink,
-  ListCards,
-  ListRow,
-  ListSection,
-  PersonCell,
-  RowHeader,
-} from '~/components/admin/admin-list'
+import { ExportLink, ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
 import {
   CheckboxFilter,
   FilterChips,
@@ -20,6 +10,7 @@ import {
   type FilterChip,
 } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
+import { orderLeadColumns } from '~/components/admin/order-columns'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
 import { listAdminOrders, orderCounts } from '~/data/order-admin.server'
@@ -185,45 +176,32 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
         <ListTable
           caption="Orders, newest first"
           shownFrom="xl"
+          rows={orders}
+          rowKey={(order) => order.id}
           columns={[
-            { label: 'Order ID' },
-            { label: 'Date' },
-            { label: 'Customer' },
-            { label: 'Product' },
-            { label: 'Amount', align: 'right' },
-            { label: 'Status' },
+            ...orderLeadColumns((order: ListOrder) => order.id, 'max-w-56'),
+            {
+              label: 'Product',
+              look: 'text',
+              cell: (order) => <span className="line-clamp-2 max-w-64">{order.productName}</span>,
+            },
+            { label: 'Amount', align: 'right', look: 'amount', cell: (order) => order.amount },
+            { label: 'Status', cell: (order) => <Markers order={order} /> },
           ]}
-        >
-          {orders.map((order) => (
-            <ListRow key={order.id}>
-              <RowHeader>
-                <OrderLink orderId={order.id} />
-              </RowHeader>
-              <DateCell at={order.createdAt}>{order.date}</DateCell>
-              <PersonCell name={order.customerName} email={order.customerEmail} width="max-w-56" />
-              <td className="px-2 py-3 text-slate-700 dark:text-slate-300">
-                <span className="line-clamp-2 max-w-64">{order.productName}</span>
-              </td>
-              <AmountCell>{order.amount}</AmountCell>
-              <td className="py-3 pl-2 pr-4">
-                <Markers order={order} />
-              </td>
-            </ListRow>
-          ))}
-        </ListTable>
+        />
 
         <ListCards label="Orders, newest first">
           {orders.map((order) => (
-            <li key={order.id} className="p-4">
-              <CardTop
-                title={<OrderLink orderId={order.id} wrap />}
-                detail={
-                  <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                    <time dateTime={order.createdAt}>{order.date}</time>
-                  </p>
-                }
-                amount={order.amount}
-              />
+            <ListCard
+              key={order.id}
+              title={<OrderLink orderId={order.id} wrap />}
+              detail={
+                <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                  <time dateTime={order.createdAt}>{order.date}</time>
+                </p>
+              }
+              amount={order.amount}
+            >
               <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900 dark:text-slate-100">
                 {order.productName}
               </p>
@@ -233,7 +211,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               <div className="mt-2">
                 <Markers order={order} />
               </div>
-            </li>
+            </ListCard>
           ))}
         </ListCards>
       </ListSection>

@@ -12,7 +12,7 @@ import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
-import { ListRow, ListSection, RowHeader } from '~/components/admin/admin-list'
+import { ListSection } from '~/components/admin/admin-list'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
@@ -406,61 +406,74 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         <ListTable
           caption="Products, newest first"
           shownFrom="xl"
+          rows={products}
+          rowKey={(product) => product.id}
           columns={[
-            { label: 'Product' },
-            { label: 'ID' },
-            { label: 'Category' },
-            { label: 'Price', align: 'right' },
-            { label: 'Reviews', align: 'right' },
-            { label: 'Rating', align: 'right' },
-            { label: 'Status' },
-            { label: 'Actions', align: 'right' },
-          ]}
-        >
-          {products.map((product) => (
-            <ListRow key={product.id}>
-              <RowHeader>
+            {
+              label: 'Product',
+              cell: (product) => (
                 <div className="flex min-w-48 max-w-72 items-center gap-3">
                   <Thumbnail image={product.image} className="w-14 shrink-0" />
                   <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
                     {product.title}
                   </p>
                 </div>
-              </RowHeader>
-              <td className="px-2 py-3">
+              ),
+            },
+            {
+              label: 'ID',
+              cell: (product) => (
                 <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
                   {product.id.slice(0, 6)}…
                 </code>
-              </td>
-              <td className="whitespace-nowrap px-2 py-3 text-slate-700 dark:text-slate-300">
-                {product.category}
-              </td>
-              <td className="whitespace-nowrap px-2 py-3 text-right">
-                <span className="font-semibold text-slate-950 dark:text-white">
-                  {formatRupees(product.price)}
-                </span>
-                {product.originalPrice > product.price ? (
-                  <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
-                    {formatRupees(product.originalPrice)}
+              ),
+            },
+            { label: 'Category', look: 'line', cell: (product) => product.category },
+            {
+              label: 'Price',
+              align: 'right',
+              look: 'line',
+              cell: (product) => (
+                <>
+                  <span className="font-semibold text-slate-950 dark:text-white">
+                    {formatRupees(product.price)}
                   </span>
-                ) : null}
-              </td>
-              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                {number.format(product.reviews)}
-              </td>
-              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                {rating.format(product.rating)}
-              </td>
-              <td className="px-2 py-3">
-                <StatusBadge inStock={product.inStock} />
-                <DeliveryNote product={product} />
-              </td>
-              <td className="py-3 pl-2 pr-4">
-                <RowActions product={product} returnTo={returnTo} compact />
-              </td>
-            </ListRow>
-          ))}
-        </ListTable>
+                  {product.originalPrice > product.price ? (
+                    <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
+                      {formatRupees(product.originalPrice)}
+                    </span>
+                  ) : null}
+                </>
+              ),
+            },
+            {
+              label: 'Reviews',
+              align: 'right',
+              look: 'count',
+              cell: (product) => number.format(product.reviews),
+            },
+            {
+              label: 'Rating',
+              align: 'right',
+              look: 'count',
+              cell: (product) => rating.format(product.rating),
+            },
+            {
+              label: 'Status',
+              cell: (product) => (
+                <>
+                  <StatusBadge inStock={product.inStock} />
+                  <DeliveryNote product={product} />
+                </>
+              ),
+            },
+            {
+              label: 'Actions',
+              align: 'right',
+              cell: (product) => <RowActions product={product} returnTo={returnTo} compact />,
+            },
+          ]}
+        />
 
         <ul
           className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"

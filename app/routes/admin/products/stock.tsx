@@ -23,7 +23,7 @@ import { Button, buttonVariants } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { FilterChips, rangeText } from '~/components/admin/list-filters'
-import { ListTable } from '~/components/admin/list-table'
+import { ListTableFrame } from '~/components/admin/list-table'
 import { BackLink, PageHeader } from '~/components/admin/page-header'
 import { PageNote } from '~/components/admin/page-note'
 import { ListPagination } from '~/components/admin/pagination'
@@ -520,7 +520,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           </EmptyState>
         ) : (
           <>
-            <ListTable
+            <ListTableFrame
               caption="Stock items, newest first"
               shownFrom="lg"
               columns={[
@@ -558,7 +558,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                   </td>
                 </tr>
               ))}
-            </ListTable>
+            </ListTableFrame>
             <ListCards label="Stock items, newest first" hiddenFrom="lg">
               {list.items.map((item) => (
                 <li key={item.id} className="space-y-2 p-4">

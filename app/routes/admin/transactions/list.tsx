@@ -1,15 +1,5 @@
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right'
-import {
-  AmountCell,
-  CardTop,
-  DateCell,
-  ExportLink,
-  ListCards,
-  ListRow,
-  ListSection,
-  PersonCell,
-  RowHeader,
-} from '~/components/admin/admin-list'
+import { ExportLink, ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
 import {
   DateField,
   FilterChips,
@@ -19,6 +9,7 @@ import {
   SelectField,
 } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
+import { orderLeadColumns } from '~/components/admin/order-columns'
 import { OrderLink, TestModeBadge } from '~/components/admin/order-badges'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
@@ -200,50 +191,40 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
         <ListTable
           caption="Transactions, newest first"
           shownFrom="xl"
+          rows={transactions}
+          rowKey={(row) => row.orderId}
           columns={[
-            { label: 'Order ID' },
-            { label: 'Date' },
-            { label: 'Customer' },
-            { label: 'Gateway' },
-            { label: 'Transaction ID / bank ref.' },
-            { label: 'Amount', align: 'right' },
-            { label: 'Status' },
+            ...orderLeadColumns((row: ListTransaction) => row.orderId, 'max-w-48'),
+            { label: 'Gateway', look: 'text', cell: (row) => row.gateway },
+            {
+              label: 'Transaction ID / bank ref.',
+              look: 'code',
+              cell: (row) => (
+                <>
+                  <span className="block max-w-56 break-all">{row.gatewayTxnId ?? '—'}</span>
+                  <span className="block max-w-56 break-all text-slate-500 dark:text-slate-400">
+                    {row.bankTxnId ?? '—'}
+                  </span>
+                </>
+              ),
+            },
+            { label: 'Amount', align: 'right', look: 'amount', cell: (row) => row.amount },
+            { label: 'Status', cell: (row) => <Markers row={row} /> },
           ]}
-        >
-          {transactions.map((row) => (
-            <ListRow key={row.orderId}>
-              <RowHeader>
-                <OrderLink orderId={row.orderId} />
-              </RowHeader>
-              <DateCell at={row.createdAt}>{row.date}</DateCell>
-              <PersonCell name={row.customerName} email={row.customerEmail} width="max-w-48" />
-              <td className="px-2 py-3 text-slate-700 dark:text-slate-300">{row.gateway}</td>
-              <td className="px-2 py-3 font-mono text-xs text-slate-700 dark:text-slate-300">
-                <span className="block max-w-56 break-all">{row.gatewayTxnId ?? '—'}</span>
-                <span className="block max-w-56 break-all text-slate-500 dark:text-slate-400">
-                  {row.bankTxnId ?? '—'}
-                </span>
-              </td>
-              <AmountCell>{row.amount}</AmountCell>
-              <td className="py-3 pl-2 pr-4">
-                <Markers row={row} />
-              </td>
-            </ListRow>
-          ))}
-        </ListTable>
+        />
 
         <ListCards label="Transactions, newest first">
           {transactions.map((row) => (
-            <li key={row.orderId} className="p-4">
-              <CardTop
-                title={<OrderLink orderId={row.orderId} wrap />}
-                detail={
-                  <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                    <time dateTime={row.createdAt}>{row.date}</time> · {row.gateway}
-                  </p>
-                }
-                amount={row.amount}
-              />
+            <ListCard
+              key={row.orderId}
+              title={<OrderLink orderId={row.orderId} wrap />}
+              detail={
+                <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+                  <time dateTime={row.createdAt}>{row.date}</time> · {row.gateway}
+                </p>
+              }
+              amount={row.amount}
+            >
               <p className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300">
                 {row.customerName} · {row.customerEmail}
               </p>
@@ -256,7 +237,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
               <div className="mt-2">
                 <Markers row={row} />
               </div>
-            </li>
+            </ListCard>
           ))}
         </ListCards>
       </ListSection>

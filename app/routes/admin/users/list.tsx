@@ -6,15 +6,7 @@ import UserX from 'lucide-react/icons/user-x'
 import Users from 'lucide-react/icons/users'
 import { Link } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import {
-  AmountCell,
-  CardTop,
-  DateCell,
-  ListCards,
-  ListRow,
-  ListSection,
-  RowHeader,
-} from '~/components/admin/admin-list'
+import { ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
 import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { ListTable } from '~/components/admin/list-table'
 import { PageHeader } from '~/components/admin/page-header'
@@ -201,54 +193,43 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         <ListTable
           caption="Users, newest first"
           shownFrom="xl"
+          rows={users}
+          rowKey={(user) => user.id}
           columns={[
-            { label: 'User' },
-            { label: 'Role' },
-            { label: 'Status' },
-            { label: 'Orders', align: 'right' },
-            { label: 'Total spent', align: 'right' },
-            { label: 'Joined' },
-            { label: 'Last active' },
+            {
+              label: 'User',
+              cell: (user) => (
+                <>
+                  <UserLink user={user} />
+                  <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
+                    {user.email}
+                  </span>
+                </>
+              ),
+            },
+            { label: 'Role', cell: (user) => <RoleBadge user={user} /> },
+            { label: 'Status', cell: (user) => <StatusBadge status={user.status} /> },
+            { label: 'Orders', align: 'right', look: 'count', cell: (user) => user.orders },
+            { label: 'Total spent', align: 'right', look: 'amount', cell: (user) => user.spent },
+            {
+              label: 'Joined',
+              look: 'line',
+              cell: (user) => <time dateTime={user.createdAt}>{user.joined}</time>,
+            },
+            { label: 'Last active', look: 'line', cell: (user) => <LastActive user={user} /> },
           ]}
-        >
-          {users.map((user) => (
-            <ListRow key={user.id}>
-              <RowHeader>
-                <UserLink user={user} />
-                <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
-                  {user.email}
-                </span>
-              </RowHeader>
-              <td className="px-2 py-3">
-                <RoleBadge user={user} />
-              </td>
-              <td className="px-2 py-3">
-                <StatusBadge status={user.status} />
-              </td>
-              <td className="px-2 py-3 text-right tabular-nums text-slate-700 dark:text-slate-300">
-                {user.orders}
-              </td>
-              <AmountCell>{user.spent}</AmountCell>
-              <DateCell at={user.createdAt}>{user.joined}</DateCell>
-              <td className="whitespace-nowrap py-3 pl-2 pr-4 text-slate-700 dark:text-slate-300">
-                <LastActive user={user} />
-              </td>
-            </ListRow>
-          ))}
-        </ListTable>
+        />
 
         <ListCards label="Users, newest first">
           {users.map((user) => (
-            <li key={user.id} className="p-4">
-              <CardTop
-                title={<UserLink user={user} />}
-                detail={
-                  <p className="truncate text-sm text-slate-600 dark:text-slate-300">
-                    {user.email}
-                  </p>
-                }
-                amount={user.spent}
-              />
+            <ListCard
+              key={user.id}
+              title={<UserLink user={user} />}
+              detail={
+                <p className="truncate text-sm text-slate-600 dark:text-slate-300">{user.email}</p>
+              }
+              amount={user.spent}
+            >
               <div className="mt-2 flex flex-wrap items-center gap-1">
                 <RoleBadge user={user} />
                 <StatusBadge status={user.status} />
@@ -258,7 +239,7 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
                 <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
                 <LastActive user={user} />
               </p>
-            </li>
+            </ListCard>
           ))}
         </ListCards>
       </ListSection>

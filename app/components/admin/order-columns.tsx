@@ -1,0 +1,44 @@
+import type { Column } from './list-table'
+import { OrderLink } from './order-badges'
+
+/** What each row of a back-office list of orders says about the order and its buyer. */
+interface ListedOrder {
+  createdAt: string
+  /** createdAt in the shop's wording. */
+  date: string
+  customerName: string
+  customerEmail: string
+}
+
+/**
+ * The columns both back-office lists of orders open with (the orders, and the transactions,
+ * one payment attempt per order): the order's id, when it was placed, and the buyer's name over
+ * their e-mail, each cut to `customerWidth`.
+ */
+export function orderLeadColumns<Row extends ListedOrder>(
+  orderId: (row: Row) => string,
+  customerWidth: 'max-w-48' | 'max-w-56',
+): Array<Column<Row>> {
+  const person = `block ${customerWidth} truncate`
+  return [
+    { label: 'Order ID', cell: (row) => <OrderLink orderId={orderId(row)} /> },
+    {
+      label: 'Date',
+      look: 'line',
+      cell: (row) => <time dateTime={row.createdAt}>{row.date}</time>,
+    },
+    {
+      label: 'Customer',
+      cell: (row) => (
+        <>
+          <span className={`${person} font-medium text-slate-950 dark:text-white`}>
+            {row.customerName}
+          </span>
+          <span className={`${person} text-xs text-slate-500 dark:text-slate-400`}>
+            {row.customerEmail}
+          </span>
+        </>
+      ),
+    },
+  ]
+}

@@ -167,7 +167,7 @@ function useAuthForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>(
 /**
  * What every auth form shows, top to bottom: its success messages, its error, what `intro`
  * says, the form (posted through its fetcher, with where to return after signing in) ending in
- * its submit button, and what comes under it (`footer`).
+ * its submit button, Google sign-in where the form offers it, and what comes under it (`footer`).
  */
 function AuthFormLayout({
   auth: { fetcher, form, errors, busy },
@@ -177,6 +177,7 @@ function AuthFormLayout({
   redirectTo,
   submit,
   pendingLabel,
+  google,
   footer,
   children,
 }: {
@@ -187,6 +188,8 @@ function AuthFormLayout({
   redirectTo?: string
   submit: string
   pendingLabel: string
+  /** Log in and sign up offer Google too (where it is configured), returning to redirectTo. */
+  google?: { enabled: boolean; intent: 'login' | 'signup' }
   footer: ReactNode
   children: ReactNode
 }) {
@@ -210,6 +213,9 @@ function AuthFormLayout({
           {submit}
         </Button>
       </fetcher.Form>
+      {google && redirectTo !== undefined ? (
+        <GoogleChoice google={google.enabled} intent={google.intent} redirectTo={redirectTo} />
+      ) : null}
       {footer}
     </div>
   )
@@ -273,13 +279,11 @@ export function LoginForm({
       redirectTo={redirectTo}
       submit="Log in"
       pendingLabel="Logging in…"
+      google={{ enabled: google, intent: 'login' }}
       footer={
-        <>
-          <GoogleChoice google={google} intent="login" redirectTo={redirectTo} />
-          <SwitchLine question="Don't have an account?" to={links.signup} modal={modal}>
-            Sign up
-          </SwitchLine>
-        </>
+        <SwitchLine question="Don't have an account?" to={links.signup} modal={modal}>
+          Sign up
+        </SwitchLine>
       }
     >
       <TextField label="Email" field={auth.fields.email} type="email" autoComplete="email" />
@@ -318,13 +322,11 @@ export function SignupForm({
       redirectTo={redirectTo}
       submit="Create account"
       pendingLabel="Creating account…"
+      google={{ enabled: google, intent: 'signup' }}
       footer={
-        <>
-          <GoogleChoice google={google} intent="signup" redirectTo={redirectTo} />
-          <SwitchLine question="Already have an account?" to={links.login} modal={modal}>
-            Log in
-          </SwitchLine>
-        </>
+        <SwitchLine question="Already have an account?" to={links.login} modal={modal}>
+          Log in
+        </SwitchLine>
       }
     >
       <TextField label="Full name" field={fields.name} autoComplete="name" />

@@ -164,6 +164,63 @@ function useAuthForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>(
   }
 }
 
+/**
+ * What every auth form shows, top to bottom: its success messages, its error, what `intro`
+ * says, the form (posted through its fetcher, with where to return after signing in) ending in
+ * its submit button, Google sign-in where the form offers it, and what comes under it (`footer`).
+ */
+function AuthFormLayout({
+  auth: { fetcher, form, errors, busy },
+  action,
+  notices,
+  intro,
+  redirectTo,
+  submit,
+  pendingLabel,
+  google,
+  footer,
+  children,
+}: {
+  auth: ReturnType<typeof useAuthForm>
+  action: string
+  notices: Array<string | null | undefined | false>
+  intro?: ReactNode
+  redirectTo?: string
+  submit: string
+  pendingLabel: string
+  /** Log in and sign up offer Google too (where it is configured), returning to redirectTo. */
+  google?: { enabled: boolean; intent: 'login' | 'signup' }
+  footer: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <div className="space-y-5">
+      {notices.map((notice, index) =>
+        notice ? (
+          <FormAlert key={index} tone="success">
+            {notice}
+          </FormAlert>
+        ) : null,
+      )}
+      <FormErrors id={form.errorId} errors={errors} />
+      {intro}
+      <fetcher.Form method="post" action={action} {...getFormProps(form)} className="space-y-4">
+        {redirectTo === undefined ? null : (
+          <input type="hidden" name="redirectTo" value={redirectTo} />
+        )}
+        {children}
+        <Button type="submit" block pending={busy} pendingLabel={pendingLabel}>
+          {submit}
+        </Button>
+      </fetcher.Form>
+      {google && redirectTo !== undefined ? (
+        <GoogleChoice google={google.enabled} intent={google.intent} redirectTo={redirectTo} />
+      ) : null}
+      {footer}
+    </div>
+  )
+}
+
 /** "Or" and the Google button, where Google sign-in is configured. */
 function GoogleChoice({
   google,
@@ -213,39 +270,35 @@ export function LoginForm({
   notice,
   modal,
 }: FormProps) {
-  const { fetcher, form, fields, errors, busy } = useAuthForm(loginSchema, result, formError)
+  const auth = useAuthForm(loginSchema, result, formError)
   return (
-    <div className="space-y-5">
-      {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
-      <FormErrors id={form.errorId} errors={errors} />
-      <fetcher.Form
-        method="post"
-        action={href('/login')}
-        {...getFormProps(form)}
-        className="space-y-4"
-      >
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-        <TextField
-          label="Password"
-          field={fields.password}
-          type="password"
-          autoComplete="current-password"
-        />
-        <div className="flex justify-end">
-          <SwitchLink to={links.forgot} modal={modal} className={`text-sm ${linkClass}`}>
-            Forgot password?
-          </SwitchLink>
-        </div>
-        <Button type="submit" block pending={busy} pendingLabel="Logging in…">
-          Log in
-        </Button>
-      </fetcher.Form>
-      <GoogleChoice google={google} intent="login" redirectTo={redirectTo} />
-      <SwitchLine question="Don't have an account?" to={links.signup} modal={modal}>
-        Sign up
-      </SwitchLine>
-    </div>
+    <AuthFormLayout
+      auth={auth}
+      action={href('/login')}
+      notices={[!auth.errors && notice]}
+      redirectTo={redirectTo}
+      submit="Log in"
+      pendingLabel="Logging in…"
+      google={{ enabled: google, intent: 'login' }}
+      footer={
+        <SwitchLine question="Don't have an account?" to={links.signup} modal={modal}>
+          Sign up
+        </SwitchLine>
+      }
+    >
+      <TextField label="Email" field={auth.fields.email} type="email" autoComplete="email" />
+      <TextField
+        label="Password"
+        field={auth.fields.password}
+        type="password"
+        autoComplete="current-password"
+      />
+      <div className="flex justify-end">
+        <SwitchLink to={links.forgot} modal={modal} className={`text-sm ${linkClass}`}>
+          Forgot password?
+        </SwitchLink>
+      </div>
+    </AuthFormLayout>
   )
 }
 
@@ -259,35 +312,27 @@ export function SignupForm({
   modal,
 }: FormProps) {
   // After a valid sign-up the action answers with "check your inbox" (docs/decisions/0008).
-  const { fetcher, form, fields, current, errors, busy } = useAuthForm(
-    signupSchema,
-    result,
-    formError,
-  )
+  const auth = useAuthForm(signupSchema, result, formError)
+  const { fields } = auth
   return (
-    <div className="space-y-5">
-      {notice && !errors ? <FormAlert tone="success">{notice}</FormAlert> : null}
-      {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
-      <FormErrors id={form.errorId} errors={errors} />
-      <fetcher.Form
-        method="post"
-        action={href('/signup')}
-        {...getFormProps(form)}
-        className="space-y-4"
-      >
-        <input type="hidden" name="redirectTo" value={redirectTo} />
-        <TextField label="Full name" field={fields.name} autoComplete="name" />
-        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-        <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
-        <Button type="submit" block pending={busy} pendingLabel="Creating account…">
-          Create account
-        </Button>
-      </fetcher.Form>
-      <GoogleChoice google={google} intent="signup" redirectTo={redirectTo} />
-      <SwitchLine question="Already have an account?" to={links.login} modal={modal}>
-        Log in
-      </SwitchLine>
-    </div>
+    <AuthFormLayout
+      auth={auth}
+      action={href('/signup')}
+      notices={[!auth.errors && notice, auth.current?.message]}
+      redirectTo={redirectTo}
+      submit="Create account"
+      pendingLabel="Creating account…"
+      google={{ enabled: google, intent: 'signup' }}
+      footer={
+        <SwitchLine question="Already have an account?" to={links.login} modal={modal}>
+          Log in
+        </SwitchLine>
+      }
+    >
+      <TextField label="Full name" field={fields.name} autoComplete="name" />
+      <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
+      <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
+    </AuthFormLayout>
   )
 }
 
@@ -296,29 +341,28 @@ export function ForgotPasswordForm({
   links,
   modal,
 }: Pick<FormProps, 'result' | 'links' | 'modal'>) {
-  const { fetcher, form, fields, current, busy } = useAuthForm(forgotPasswordSchema, result)
+  const auth = useAuthForm(forgotPasswordSchema, result)
   return (
-    <div className="space-y-5">
-      {current?.message ? <FormAlert tone="success">{current.message}</FormAlert> : null}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <p className="text-sm text-slate-600 dark:text-slate-300">
-        Enter the e-mail address of your account and we will send you a link to set a new password.
-      </p>
-      <fetcher.Form
-        method="post"
-        action={href('/forgot-password')}
-        {...getFormProps(form)}
-        className="space-y-4"
-      >
-        <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
-        <Button type="submit" block pending={busy} pendingLabel="Sending…">
-          Send reset link
-        </Button>
-      </fetcher.Form>
-      <SwitchLine question="Remembered it?" to={links.login} modal={modal}>
-        Back to login
-      </SwitchLine>
-    </div>
+    <AuthFormLayout
+      auth={auth}
+      action={href('/forgot-password')}
+      notices={[auth.current?.message]}
+      intro={
+        <p className="text-sm text-slate-600 dark:text-slate-300">
+          Enter the e-mail address of your account and we will send you a link to set a new
+          password.
+        </p>
+      }
+      submit="Send reset link"
+      pendingLabel="Sending…"
+      footer={
+        <SwitchLine question="Remembered it?" to={links.login} modal={modal}>
+          Back to login
+        </SwitchLine>
+      }
+    >
+      <TextField label="Email" field={auth.fields.email} type="email" autoComplete="email" />
+    </AuthFormLayout>
   )
 }
 

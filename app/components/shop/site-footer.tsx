@@ -1,9 +1,9 @@
-import KeyRound from 'lucide-react/icons/key-round'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import Phone from 'lucide-react/icons/phone'
 import { href, Link } from 'react-router'
 import { StaticMarkup } from '~/components/ui/static-markup'
+import { BrandMark } from './brand-mark'
 import { SectionLink, useSectionLinksKey } from './section-link'
 import { supportMessage, whatsappLink } from './whatsapp'
 
@@ -32,9 +32,7 @@ export function SiteFooter({ site }: { site: PublicSiteSettings }) {
       <div className="mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:grid-cols-2 lg:grid-cols-4">
         <div className="sm:col-span-2">
           <p className="flex items-center gap-2 text-lg font-extrabold text-white">
-            <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600">
-              <KeyRound aria-hidden="true" className="size-4.5" />
-            </span>
+            <BrandMark />
             {site.siteName}
           </p>
           <p className="mt-3 max-w-md text-sm leading-relaxed text-slate-400">

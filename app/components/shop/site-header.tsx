@@ -1,7 +1,7 @@
-import KeyRound from 'lucide-react/icons/key-round'
 import { Form, href, Link } from 'react-router'
 import type { Theme } from '~/lib/theme'
 import { StaticMarkup } from '~/components/ui/static-markup'
+import { BrandMark } from './brand-mark'
 import { SectionLink, useSectionLinksKey } from './section-link'
 import { ThemeSwitcher } from './theme-switcher'
 import { buttonVariants } from '~/components/ui/button'
@@ -48,9 +48,7 @@ export function SiteHeader({
           to={href('/')}
           className="col-start-1 row-start-1 flex h-14 items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 md:h-auto dark:text-white"
         >
-          <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
-            <KeyRound aria-hidden="true" className="size-4.5" />
-          </span>
+          <BrandMark />
           {siteName}
         </Link>
 

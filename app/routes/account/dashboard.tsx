@@ -1,6 +1,7 @@
-import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import Shield from 'lucide-react/icons/shield'
+import type { ReactNode } from 'react'
 import { href, Link } from 'react-router'
+import { BrowseProductsLink } from '~/components/account/account-page'
 import { displayName } from '~/components/auth/logout-button'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
@@ -19,6 +20,7 @@ import { formatRupees } from '~/lib/money'
 import { orderPath } from '~/lib/order-status'
 import type { Route } from './+types/dashboard'
 import { buttonVariants } from '~/components/ui/button'
+import { Card } from '~/components/ui/card'
 
 const RECENT_ORDERS = 5
 const RECENT_ACTIVITY = 8
@@ -82,13 +84,45 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 function Stat({ label, value, hint }: { label: string; value: string; hint: string }) {
   return (
-    <div className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+    <Card>
       <dt className="text-sm font-medium text-slate-600 dark:text-slate-300">{label}</dt>
       <dd className="mt-1 text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
         {value}
       </dd>
       <dd className="mt-1 text-xs text-slate-600 dark:text-slate-400">{hint}</dd>
-    </div>
+    </Card>
+  )
+}
+
+/** A titled part of the dashboard; `more` stands right of the title (a link to the whole list). */
+function Section({
+  id,
+  title,
+  more,
+  children,
+}: {
+  id: string
+  title: string
+  more?: ReactNode
+  children: ReactNode
+}) {
+  const heading = (
+    <h2 id={id} className="text-lg font-semibold text-slate-900 dark:text-white">
+      {title}
+    </h2>
+  )
+  return (
+    <section aria-labelledby={id} className="space-y-3">
+      {more ? (
+        <div className="flex flex-wrap items-baseline justify-between gap-2">
+          {heading}
+          {more}
+        </div>
+      ) : (
+        heading
+      )}
+      {children}
+    </section>
   )
 }
 
@@ -98,10 +132,10 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
   const emptyClass =
     'rounded-2xl border border-dashed border-slate-300 bg-white px-5 py-6 text-sm text-slate-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-300'
   const browse = (
-    <Link to={`${href('/')}#services`} className={`${buttonVariants({ size: 'sm' })} mt-3`}>
-      <ShoppingBag aria-hidden="true" className="size-4" />
-      Browse Products
-    </Link>
+    <BrowseProductsLink
+      to={`${href('/')}#services`}
+      className={`${buttonVariants({ size: 'sm' })} mt-3`}
+    />
   )
   return (
     <div className="mx-auto max-w-4xl space-y-8">
@@ -136,10 +170,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         </dl>
       </section>
 
-      <section aria-labelledby="subscriptions" className="space-y-3">
-        <h2 id="subscriptions" className="text-lg font-semibold text-slate-900 dark:text-white">
-          Active subscriptions
-        </h2>
+      <Section id="subscriptions" title="Active subscriptions">
         {subscriptions.length > 0 ? (
           <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
             {subscriptions.map((item) => (
@@ -176,19 +207,19 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             {browse}
           </div>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="recent-orders" className="space-y-3">
-        <div className="flex flex-wrap items-baseline justify-between gap-2">
-          <h2 id="recent-orders" className="text-lg font-semibold text-slate-900 dark:text-white">
-            Recent orders
-          </h2>
-          {recentOrders.length > 0 ? (
+      <Section
+        id="recent-orders"
+        title="Recent orders"
+        more={
+          recentOrders.length > 0 ? (
             <Link to={href('/dashboard/orders')} className={linkClass}>
               {moreOrders ? 'View all orders' : 'Go to My Orders'}
             </Link>
-          ) : null}
-        </div>
+          ) : null
+        }
+      >
         {recentOrders.length > 0 ? (
           <CustomerOrderList orders={recentOrders} />
         ) : (
@@ -197,12 +228,9 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             {browse}
           </div>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="recent-activity" className="space-y-3">
-        <h2 id="recent-activity" className="text-lg font-semibold text-slate-900 dark:text-white">
-          Recent activity
-        </h2>
+      <Section id="recent-activity" title="Recent activity">
         {activity.length > 0 ? (
           <ol className="space-y-2">
             {activity.map((item) => (
@@ -230,17 +258,11 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             Payments, deliveries and answers from the shop will be listed here.
           </p>
         )}
-      </section>
+      </Section>
 
-      <section aria-labelledby="quick-actions" className="space-y-3">
-        <h2 id="quick-actions" className="text-lg font-semibold text-slate-900 dark:text-white">
-          Quick actions
-        </h2>
+      <Section id="quick-actions" title="Quick actions">
         <div className="flex flex-wrap gap-3">
-          <Link to={href('/')} className={buttonVariants()}>
-            <ShoppingBag aria-hidden="true" className="size-4" />
-            Browse Products
-          </Link>
+          <BrowseProductsLink to={href('/')} className={buttonVariants()} />
           {user.isAdmin ? (
             <Link
               to={href('/admin/dashboard')}
@@ -251,12 +273,9 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             </Link>
           ) : null}
         </div>
-      </section>
+      </Section>
 
-      <section
-        aria-labelledby="account"
-        className="rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
-      >
+      <Card as="section" aria-labelledby="account">
         <h2 id="account" className="text-lg font-semibold text-slate-900 dark:text-white">
           Your account
         </h2>
@@ -282,7 +301,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
             Change your password
           </Link>
         </p>
-      </section>
+      </Card>
     </div>
   )
 }

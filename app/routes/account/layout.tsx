@@ -1,11 +1,11 @@
 import ChevronDown from 'lucide-react/icons/chevron-down'
-import KeyRound from 'lucide-react/icons/key-round'
 import Menu from 'lucide-react/icons/menu'
 import Shield from 'lucide-react/icons/shield'
 import { href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { ACCOUNT_NAV, currentAccountPage } from '~/components/account/account-nav'
 import { DisclosureMenu } from '~/components/account/disclosure-menu'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
+import { BrandMark } from '~/components/shop/brand-mark'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { StaticMarkup } from '~/components/ui/static-markup'
@@ -52,9 +52,7 @@ function Brand({ siteName, compact = false }: { siteName: string; compact?: bool
       to={href('/')}
       className="flex shrink-0 items-center gap-2 text-lg font-extrabold tracking-tight text-slate-950 dark:text-white"
     >
-      <span className="inline-flex size-8 items-center justify-center rounded-lg bg-gradient-to-br from-brand-600 to-fuchsia-600 text-white">
-        <KeyRound aria-hidden="true" className="size-4.5" />
-      </span>
+      <BrandMark />
       <span className={compact ? 'sr-only' : undefined}>{siteName}</span>
     </Link>
   )

@@ -1,5 +1,10 @@
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
-import { href, Link } from 'react-router'
+import { href } from 'react-router'
+import {
+  AccountEmptyState,
+  AccountPageHeader,
+  BrowseProductsLink,
+} from '~/components/account/account-page'
 import { Pagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
@@ -39,30 +44,24 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
   const { orders, total, page, pageCount } = loaderData
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
-          My Orders
-        </h1>
-        <p className="mt-1 text-slate-600 dark:text-slate-300">
-          {total === 0
-            ? 'Everything you buy while signed in, or as a guest with this e-mail address, appears here.'
-            : `${total} order${total === 1 ? '' : 's'}, newest first. Open one to see its details, account details and invoice.`}
-        </p>
-      </div>
+      <AccountPageHeader title="My Orders">
+        {total === 0
+          ? 'Everything you buy while signed in, or as a guest with this e-mail address, appears here.'
+          : `${total} order${total === 1 ? '' : 's'}, newest first. Open one to see its details, account details and invoice.`}
+      </AccountPageHeader>
       {orders.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-700 dark:bg-slate-900">
-          <ShoppingBag aria-hidden="true" className="mx-auto size-10 text-slate-400" />
-          <h2 className="mt-3 text-lg font-semibold text-slate-950 dark:text-white">
-            No orders yet
-          </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Bought something as a guest? Use the link in your order e-mail to open it.
-          </p>
-          <Link to={href('/')} className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}>
-            <ShoppingBag aria-hidden="true" className="size-4" />
-            Browse Products
-          </Link>
-        </div>
+        <AccountEmptyState
+          icon={ShoppingBag}
+          title="No orders yet"
+          action={
+            <BrowseProductsLink
+              to={href('/')}
+              className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}
+            />
+          }
+        >
+          Bought something as a guest? Use the link in your order e-mail to open it.
+        </AccountEmptyState>
       ) : (
         <>
           <CustomerOrderList orders={orders} />

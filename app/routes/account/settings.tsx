@@ -1,8 +1,9 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
-import type { SubmissionResult } from '@conform-to/react'
+import type { FormMetadata, SubmissionResult } from '@conform-to/react'
 import UserRound from 'lucide-react/icons/user-round'
 import { data, Form, href, redirect, useNavigation } from 'react-router'
 import { NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
+import { AccountPageHeader } from '~/components/account/account-page'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
@@ -250,42 +251,76 @@ function useBusy(intent: Intent) {
   return navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
 }
 
-function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = answerFor(actionData, 'profile')
-  const [form, fields] = useAppForm({
-    id: 'profile',
-    schema: profileSchema,
-    lastResult: answer?.result,
-    defaultValue: { name: loaderData.name },
-  })
-  const busy = useBusy('profile')
+/**
+ * The form with this intent: the action's answer to it, its Conform form over that answer, and
+ * whether it is being sent.
+ */
+function useSectionForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>(
+  intent: Intent,
+  actionData: ActionData,
+  options: { id: string; schema: Schema; defaultValue?: Record<string, unknown> },
+) {
+  const answer = answerFor(actionData, intent)
+  const [form, fields] = useAppForm({ ...options, lastResult: answer?.result })
+  return { answer, form, fields, busy: useBusy(intent) }
+}
+
+/**
+ * A section's form, posted with its intent (the one action tells the forms apart by it), under
+ * the action's success message and the form's error.
+ */
+function SectionForm<Schema extends Record<string, unknown>>({
+  intent,
+  form,
+  notice,
+  className = 'space-y-4',
+  children,
+  ...props
+}: {
+  intent: Intent
+  form: FormMetadata<Schema, string[]>
+  notice?: string | null
+  children: React.ReactNode
+} & Omit<React.ComponentProps<typeof Form>, 'method'>) {
   return (
     <>
-      {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
+      {notice ? <FormAlert tone="success">{notice}</FormAlert> : null}
       <FormErrors id={form.errorId} errors={form.errors} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="profile" />
-        <TextField label="Display name" field={fields.name} autoComplete="name" />
-        <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed here.">
-          {(control) => <Input {...control} type="email" value={loaderData.email} readOnly />}
-        </Field>
-        <Button type="submit" pending={busy} pendingLabel="Saving…">
-          Save name
-        </Button>
+      <Form method="post" {...props} {...getFormProps(form)} className={className}>
+        <input type="hidden" name="intent" value={intent} />
+        {children}
       </Form>
     </>
   )
 }
 
+function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
+  const { answer, form, fields, busy } = useSectionForm('profile', actionData, {
+    id: 'profile',
+    schema: profileSchema,
+    defaultValue: { name: loaderData.name },
+  })
+  return (
+    <SectionForm intent="profile" form={form} notice={answer?.message}>
+      <TextField label="Display name" field={fields.name} autoComplete="name" />
+      <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed here.">
+        {(control) => <Input {...control} type="email" value={loaderData.email} readOnly />}
+      </Field>
+      <Button type="submit" pending={busy} pendingLabel="Saving…">
+        Save name
+      </Button>
+    </SectionForm>
+  )
+}
+
 function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = answerFor(actionData, 'photo') ?? answerFor(actionData, 'removePhoto')
-  const [form, fields] = useAppForm({
+  const { form, fields, busy } = useSectionForm('photo', actionData, {
     id: 'photo',
     schema: photoSchema,
-    lastResult: answerFor(actionData, 'photo')?.result,
   })
+  // Either form's success message shows above the upload form.
+  const answer = answerFor(actionData, 'photo') ?? answerFor(actionData, 'removePhoto')
   const [removeForm] = useAppForm({ id: 'remove-photo', schema: removePhotoSchema })
-  const busy = useBusy('photo')
   const removing = useBusy('removePhoto')
   const { key, ...fileProps } = getInputProps(fields.photo, { type: 'file', ariaAttributes: false })
   return (
@@ -308,15 +343,13 @@ function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
         </span>
       )}
       <div className="flex-1 space-y-3">
-        {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Form
-          method="post"
+        <SectionForm
+          intent="photo"
+          form={form}
+          notice={answer?.message}
           encType="multipart/form-data"
-          {...getFormProps(form)}
           className="space-y-3"
         >
-          <input type="hidden" name="intent" value="photo" />
           <Field
             label="Profile photo"
             id={fields.photo.id}
@@ -338,7 +371,7 @@ function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
               Upload photo
             </Button>
           </div>
-        </Form>
+        </SectionForm>
         {loaderData.photo ? (
           <Form method="post" {...getFormProps(removeForm)}>
             <input type="hidden" name="intent" value="removePhoto" />
@@ -359,163 +392,139 @@ function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
 }
 
 function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = answerFor(actionData, 'preferences')
   const { preferences } = loaderData
-  const [form, fields] = useAppForm({
+  const { answer, form, fields, busy } = useSectionForm('preferences', actionData, {
     id: 'preferences',
     schema: preferencesSchema,
-    lastResult: answer?.result,
     defaultValue: {
       theme: preferences.theme,
       language: preferences.language,
       notifications: preferences.notifications ? 'on' : '',
     },
   })
-  const busy = useBusy('preferences')
   const notifications = getInputProps(fields.notifications, { type: 'checkbox' })
   return (
-    <>
-      {answer?.message ? <FormAlert tone="success">{answer.message}</FormAlert> : null}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="preferences" />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <SelectField label="Theme" field={fields.theme}>
-            {THEMES.map((theme) => (
-              <option key={theme} value={theme}>
-                {THEME_LABELS[theme]}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            label="Language"
-            field={fields.language}
-            hint="Pages are shown in English until translations are available."
-          >
-            {LANGUAGES.map((language) => (
-              <option key={language} value={language}>
-                {LANGUAGE_LABELS[language]}
-              </option>
-            ))}
-          </SelectField>
-        </div>
-        <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
-          <Checkbox
-            key={notifications.key}
-            id={notifications.id}
-            name={notifications.name}
-            form={notifications.form}
-            defaultChecked={notifications.defaultChecked}
-            className="mt-0.5"
-          />
-          <span>
-            <span className="font-medium">E-mail me reminders and offers</span>
-            <span className="block text-slate-600 dark:text-slate-400">
-              Renewal reminders before a subscription expires, and news about products. Mails about
-              your orders are always sent.
-            </span>
+    <SectionForm intent="preferences" form={form} notice={answer?.message}>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField label="Theme" field={fields.theme}>
+          {THEMES.map((theme) => (
+            <option key={theme} value={theme}>
+              {THEME_LABELS[theme]}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField
+          label="Language"
+          field={fields.language}
+          hint="Pages are shown in English until translations are available."
+        >
+          {LANGUAGES.map((language) => (
+            <option key={language} value={language}>
+              {LANGUAGE_LABELS[language]}
+            </option>
+          ))}
+        </SelectField>
+      </div>
+      <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
+        <Checkbox
+          key={notifications.key}
+          id={notifications.id}
+          name={notifications.name}
+          form={notifications.form}
+          defaultChecked={notifications.defaultChecked}
+          className="mt-0.5"
+        />
+        <span>
+          <span className="font-medium">E-mail me reminders and offers</span>
+          <span className="block text-slate-600 dark:text-slate-400">
+            Renewal reminders before a subscription expires, and news about products. Mails about
+            your orders are always sent.
           </span>
-        </label>
-        <Button type="submit" pending={busy} pendingLabel="Saving…">
-          Save preferences
-        </Button>
-      </Form>
-    </>
+        </span>
+      </label>
+      <Button type="submit" pending={busy} pendingLabel="Saving…">
+        Save preferences
+      </Button>
+    </SectionForm>
   )
 }
 
 function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = answerFor(actionData, 'password') as
-    (AuthFormResult & { intent: Intent }) | undefined
-  const [form, fields] = useAppForm({
+  const { answer, form, fields, busy } = useSectionForm('password', actionData, {
     id: 'password',
     schema: loaderData.hasPassword ? changePasswordSchema : setPasswordSchema,
-    lastResult: answer?.result,
   })
-  const busy = useBusy('password')
-  const notice = answer?.message ?? loaderData.notice
+  const notice = (answer as AuthFormResult | undefined)?.message ?? loaderData.notice
   return (
-    <>
-      {notice ? <FormAlert tone="success">{notice}</FormAlert> : null}
-      <FormErrors id={form.errorId} errors={form.errors} />
-      {/* A new key after each success clears the fields (also without JavaScript). */}
-      <Form key={notice ?? 'form'} method="post" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="password" />
-        {loaderData.hasPassword && fields.currentPassword ? (
-          <TextField
-            label="Current password"
-            field={fields.currentPassword}
-            type="password"
-            autoComplete="current-password"
-          />
-        ) : null}
-        <NewPasswordFields
-          replacing
-          password={fields.password}
-          confirmPassword={fields.confirmPassword}
+    // A new key after each success clears the fields (also without JavaScript).
+    <SectionForm key={notice ?? 'form'} intent="password" form={form} notice={notice}>
+      {loaderData.hasPassword && fields.currentPassword ? (
+        <TextField
+          label="Current password"
+          field={fields.currentPassword}
+          type="password"
+          autoComplete="current-password"
         />
-        <Button type="submit" pending={busy} pendingLabel="Saving…">
-          {loaderData.hasPassword ? 'Change password' : 'Set password'}
-        </Button>
-      </Form>
-    </>
+      ) : null}
+      <NewPasswordFields
+        replacing
+        password={fields.password}
+        confirmPassword={fields.confirmPassword}
+      />
+      <Button type="submit" pending={busy} pendingLabel="Saving…">
+        {loaderData.hasPassword ? 'Change password' : 'Set password'}
+      </Button>
+    </SectionForm>
   )
 }
 
 function DeleteSection({ loaderData, actionData }: Route.ComponentProps) {
-  const answer = answerFor(actionData, 'deleteAccount')
-  const [form, fields] = useAppForm({
+  const { form, fields, busy } = useSectionForm('deleteAccount', actionData, {
     id: 'delete-account',
     schema: deleteAccountSchema,
-    lastResult: answer?.result,
   })
-  const busy = useBusy('deleteAccount')
   const confirmed = getInputProps(fields.confirmed, { type: 'checkbox', value: 'yes' })
   return (
-    <>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
-        <input type="hidden" name="intent" value="deleteAccount" />
-        {loaderData.hasPassword ? (
-          <TextField
-            label="Your password"
-            field={fields.password}
-            type="password"
-            autoComplete="current-password"
+    <SectionForm intent="deleteAccount" form={form}>
+      {loaderData.hasPassword ? (
+        <TextField
+          label="Your password"
+          field={fields.password}
+          type="password"
+          autoComplete="current-password"
+        />
+      ) : (
+        <TextField
+          label={`Type your e-mail (${loaderData.email}) to confirm`}
+          field={fields.email}
+          type="email"
+          autoComplete="off"
+        />
+      )}
+      <div className="space-y-1">
+        <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
+          <Checkbox
+            key={confirmed.key}
+            id={confirmed.id}
+            name={confirmed.name}
+            form={confirmed.form}
+            value="yes"
+            aria-invalid={fields.confirmed.errors ? true : undefined}
+            aria-describedby={fields.confirmed.errors ? `${confirmed.id}-error` : undefined}
+            className="mt-0.5"
           />
-        ) : (
-          <TextField
-            label={`Type your e-mail (${loaderData.email}) to confirm`}
-            field={fields.email}
-            type="email"
-            autoComplete="off"
-          />
-        )}
-        <div className="space-y-1">
-          <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
-            <Checkbox
-              key={confirmed.key}
-              id={confirmed.id}
-              name={confirmed.name}
-              form={confirmed.form}
-              value="yes"
-              aria-invalid={fields.confirmed.errors ? true : undefined}
-              aria-describedby={fields.confirmed.errors ? `${confirmed.id}-error` : undefined}
-              className="mt-0.5"
-            />
-            <span>I understand that my account will be deleted and this cannot be undone.</span>
-          </label>
-          {fields.confirmed.errors?.[0] ? (
-            <p id={`${confirmed.id}-error`} className="text-sm text-rose-700 dark:text-rose-400">
-              {fields.confirmed.errors[0]}
-            </p>
-          ) : null}
-        </div>
-        <Button type="submit" variant="danger" pending={busy} pendingLabel="Deleting…">
-          Delete my account
-        </Button>
-      </Form>
-    </>
+          <span>I understand that my account will be deleted and this cannot be undone.</span>
+        </label>
+        {fields.confirmed.errors?.[0] ? (
+          <p id={`${confirmed.id}-error`} className="text-sm text-rose-700 dark:text-rose-400">
+            {fields.confirmed.errors[0]}
+          </p>
+        ) : null}
+      </div>
+      <Button type="submit" variant="danger" pending={busy} pendingLabel="Deleting…">
+        Delete my account
+      </Button>
+    </SectionForm>
   )
 }
 
@@ -523,14 +532,9 @@ export default function AccountSettings(props: Route.ComponentProps) {
   const { loaderData } = props
   return (
     <div className="mx-auto max-w-2xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 dark:text-white">
-          Settings
-        </h1>
-        <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-          Signed in as {loaderData.email}
-        </p>
-      </div>
+      <AccountPageHeader title="Settings" compact>
+        Signed in as {loaderData.email}
+      </AccountPageHeader>
       <SectionCard id="profile-heading" title="Profile">
         <PhotoSection {...props} />
         <ProfileSection {...props} />

@@ -1,9 +1,13 @@
 import Bell from 'lucide-react/icons/bell'
 import BellOff from 'lucide-react/icons/bell-off'
 import Heart from 'lucide-react/icons/heart'
-import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import Trash2 from 'lucide-react/icons/trash-2'
 import { Form, href, Link } from 'react-router'
+import {
+  AccountEmptyState,
+  AccountPageHeader,
+  BrowseProductsLink,
+} from '~/components/account/account-page'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/ui/badge'
 import { buttonVariants } from '~/components/ui/button'
@@ -12,7 +16,7 @@ import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { listWishlist } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
-import { formatDisplayPrice } from '~/lib/money'
+import { PriceLine, type PriceLineStyle } from '~/components/shop/price-line'
 import { useDisplayCurrency } from '~/components/shop/site-data'
 import { accountPageHeaders } from '~/lib/page-headers'
 import { checkoutPath, productPath } from '~/lib/paths'
@@ -73,6 +77,13 @@ function BuyLink({ item }: { item: Item }) {
   )
 }
 
+const ROW_PRICE: PriceLineStyle = {
+  line: 'flex flex-wrap items-baseline gap-x-2',
+  price: 'text-lg font-bold text-slate-950 dark:text-white',
+  was: 'text-sm text-slate-600 dark:text-slate-400',
+  save: 'text-sm font-semibold',
+}
+
 function WishlistRow({ item }: { item: Item }) {
   const currency = useDisplayCurrency()
   return (
@@ -102,23 +113,7 @@ function WishlistRow({ item }: { item: Item }) {
               <Badge tone="danger">Out of stock</Badge>
             )}
           </div>
-          <p className="flex flex-wrap items-baseline gap-x-2">
-            <span className="text-lg font-bold text-slate-950 dark:text-white">
-              <span className="sr-only">Price </span>
-              {formatDisplayPrice(item.price, currency)}
-            </span>
-            {item.originalPrice > item.price ? (
-              <s className="text-sm text-slate-600 dark:text-slate-400">
-                <span className="sr-only">Original price </span>
-                {formatDisplayPrice(item.originalPrice, currency)}
-              </s>
-            ) : null}
-            {item.discount > 0 ? (
-              <span className="text-sm font-semibold text-emerald-700 dark:text-emerald-400">
-                Save {item.discount}%
-              </span>
-            ) : null}
-          </p>
+          <PriceLine product={item} currency={currency} style={ROW_PRICE} />
           <div className="mt-auto flex flex-wrap items-center gap-2">
             <BuyLink item={item} />
             {!item.inStock ? (
@@ -164,30 +159,24 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
   const { items } = loaderData
   return (
     <div className="mx-auto max-w-4xl space-y-6">
-      <div>
-        <h1 className="text-2xl font-bold tracking-tight text-slate-950 sm:text-3xl dark:text-white">
-          Wishlist
-        </h1>
-        <p className="mt-1 text-slate-600 dark:text-slate-300">
-          {items.length === 0
-            ? 'Save products with the heart to find them here.'
-            : `${items.length} saved product${items.length === 1 ? '' : 's'}. We e-mail you when one that is out of stock comes back.`}
-        </p>
-      </div>
+      <AccountPageHeader title="Wishlist">
+        {items.length === 0
+          ? 'Save products with the heart to find them here.'
+          : `${items.length} saved product${items.length === 1 ? '' : 's'}. We e-mail you when one that is out of stock comes back.`}
+      </AccountPageHeader>
       {items.length === 0 ? (
-        <div className="rounded-2xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center dark:border-slate-700 dark:bg-slate-900">
-          <Heart aria-hidden="true" className="mx-auto size-10 text-slate-400" />
-          <h2 className="mt-3 text-lg font-semibold text-slate-950 dark:text-white">
-            Your wishlist is empty
-          </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Tap the heart on any product to save it for later.
-          </p>
-          <Link to={`${href('/')}#services`} className={`${buttonVariants()} mt-5`}>
-            <ShoppingBag aria-hidden="true" className="size-4" />
-            Browse Products
-          </Link>
-        </div>
+        <AccountEmptyState
+          icon={Heart}
+          title="Your wishlist is empty"
+          action={
+            <BrowseProductsLink
+              to={`${href('/')}#services`}
+              className={`${buttonVariants()} mt-5`}
+            />
+          }
+        >
+          Tap the heart on any product to save it for later.
+        </AccountEmptyState>
       ) : (
         <ul className="space-y-3">
           {items.map((item) => (

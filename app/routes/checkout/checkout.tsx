@@ -14,6 +14,8 @@ import {
 } from '~/components/checkout/checkout-form'
 import { rootMetaData, useDisplayCurrency } from '~/components/shop/site-data'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
+import { PriceLine, type PriceLineStyle } from '~/components/shop/price-line'
+import { Card } from '~/components/ui/card'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import {
   getProductBySlugOrId,
@@ -26,7 +28,7 @@ import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { imageService } from '~/lib/images.server'
-import { formatDisplayPrice, formatRupees } from '~/lib/money'
+import { formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
 import { checkoutPath, productPath } from '~/lib/paths'
 import { RENEW_PARAM } from '~/lib/renew-link.server'
@@ -126,6 +128,13 @@ export function shouldRevalidate({
   return defaultShouldRevalidate
 }
 
+const SUMMARY_PRICE: PriceLineStyle = {
+  line: 'mt-1 flex flex-wrap items-baseline gap-x-2',
+  price: 'text-2xl font-extrabold text-slate-950 dark:text-white',
+  was: 'text-slate-600 dark:text-slate-400',
+  save: 'text-sm font-bold',
+}
+
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
   const { product, image, defaults, testMode, notInTestMode, gateways, selected } = loaderData
   const currency = useDisplayCurrency()
@@ -147,9 +156,11 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
         </div>
       ) : null}
       <div className="mt-5 grid gap-6 md:grid-cols-[1fr_1.2fr]">
-        <section
+        <Card
+          as="section"
           aria-labelledby="summary-heading"
-          className="h-fit rounded-2xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+          padding="none"
+          className="h-fit p-4 shadow-sm"
         >
           <h2 id="summary-heading" className="sr-only">
             Order summary
@@ -164,32 +175,13 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             />
           </div>
           <p className="mt-3 font-bold text-slate-950 dark:text-white">{product.title}</p>
-          <p className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <span className="text-2xl font-extrabold text-slate-950 dark:text-white">
-              <span className="sr-only">Price </span>
-              {formatDisplayPrice(product.price, currency)}
-            </span>
-            {product.originalPrice > product.price ? (
-              <s className="text-slate-600 dark:text-slate-400">
-                <span className="sr-only">Original price </span>
-                {formatDisplayPrice(product.originalPrice, currency)}
-              </s>
-            ) : null}
-            {product.discount > 0 ? (
-              <span className="text-sm font-bold text-emerald-700 dark:text-emerald-400">
-                Save {product.discount}%
-              </span>
-            ) : null}
-          </p>
+          <PriceLine product={product} currency={currency} style={SUMMARY_PRICE} />
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
             Delivery: {product.deliveryTime}
           </p>
           <ChargedInRupees currency={currency} paise={product.price} className="mt-3" />
-        </section>
-        <section
-          aria-labelledby="details-heading"
-          className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
-        >
+        </Card>
+        <Card as="section" aria-labelledby="details-heading" className="shadow-sm">
           <h2 id="details-heading" className="text-lg font-bold text-slate-950 dark:text-white">
             Your details
           </h2>
@@ -224,7 +216,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
                 ? 'Secure payment by UPI, card, netbanking or wallet.'
                 : 'Secure payment by UPI, card or wallet through Paytm.'}
           </p>
-        </section>
+        </Card>
       </div>
     </main>
   )

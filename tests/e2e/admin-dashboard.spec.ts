@@ -252,6 +252,9 @@ test('screenshots for review', async ({ page }) => {
       for (const [name, url] of [
         ['dashboard', '/admin/dashboard?period=7d'],
         ['transactions', '/admin/transactions'],
+        ['orders', '/admin/orders'],
+        ['users', '/admin/users'],
+        ['products', '/admin/products'],
       ] as const) {
         await gotoHydrated(page, url)
         await page.waitForTimeout(300)

@@ -14,7 +14,8 @@ afterAll(async () => {
 })
 
 async function tableNames(): Promise<string[]> {
-  const tables = await t.db.introspection.getTables()
+  // Introspection reads every schema, so it waits, like a migration, for none to come or go.
+  const tables = await t.migrating(() => t.db.introspection.getTables())
   return tables
     .filter((table) => t.engine === 'sqlite' || table.schema === t.location)
     .map((table) => table.name)
@@ -24,7 +25,7 @@ async function tableNames(): Promise<string[]> {
 
 describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('applies every migration in order on an empty database', async () => {
-    const applied = await migrateToLatest(t.db)
+    const applied = await t.migrating(() => migrateToLatest(t.db))
     expect(applied).toEqual(Object.keys(migrations))
     expect(await tableNames()).toEqual(
       expect.arrayContaining(['category', 'product', 'site_setting']),
@@ -32,7 +33,7 @@ describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('is a no-op when the database is already up to date', async () => {
-    expect(await migrateToLatest(t.db)).toEqual([])
+    expect(await t.migrating(() => migrateToLatest(t.db))).toEqual([])
   })
 
   it("creates the spec's twelve categories in order", async () => {
@@ -80,10 +81,10 @@ describe(`migrations (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('reverts every migration and applies them again', async () => {
-    const reverted = await migrateDown(t.db)
+    const reverted = await t.migrating(() => migrateDown(t.db))
     expect(reverted).toEqual([Object.keys(migrations).at(-1)])
-    await migrateToZero(t.db)
+    await t.migrating(() => migrateToZero(t.db))
     expect(await tableNames()).toEqual([])
-    expect(await migrateToLatest(t.db)).toEqual(Object.keys(migrations))
+    expect(await t.migrating(() => migrateToLatest(t.db))).toEqual(Object.keys(migrations))
   })
 })

@@ -12,6 +12,8 @@ export interface TestDb {
   engine: Engine
   /** For SQLite, the database file; for PostgreSQL, the schema name. */
   location: string
+  /** Runs a migration of this database while no other test file's schema comes or goes. */
+  migrating<T>(fn: () => Promise<T>): Promise<T>
   destroy(): Promise<void>
 }
 
@@ -21,13 +23,35 @@ export function testEngine(): Engine {
 }
 
 /**
- * Migrates a test schema while other test files create, migrate and drop theirs in the same
- * database. Kysely's migrator introspects the tables of every schema, so another file's schema
- * appearing or vanishing at that moment can fail ours: 'schema "t_…" does not exist' about the
- * other schema, or, rarely, a migration step that another schema's state confused (seen once in
- * about sixty files: 'column "category" of relation "product" does not exist', with no migration
- * named). PostgreSQL runs the whole migration in one transaction, so a failed try leaves nothing
- * behind: try again, a few times, and report the last error if it persists.
+ * Test files run side by side on one PostgreSQL database, each in its own schema. Kysely's
+ * migrator introspects the tables of every schema, so another file's schema appearing or
+ * vanishing while ours migrates failed ours: 'schema "t_…" does not exist' about the other
+ * schema, or, once, a migration step confused by another schema's state. So creating and
+ * dropping a schema take this advisory lock exclusively, and migrating takes it shared: many
+ * files migrate at once, and no schema comes or goes meanwhile.
+ */
+const SCHEMA_CHANGE_LOCK = 7_301_001
+
+async function holdingSchemaLock<T>(
+  url: string,
+  mode: 'shared' | 'exclusive',
+  fn: () => Promise<T>,
+): Promise<T> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  const suffix = mode === 'shared' ? '_shared' : ''
+  try {
+    await client.query(`select pg_advisory_lock${suffix}($1)`, [SCHEMA_CHANGE_LOCK])
+    return await fn()
+  } finally {
+    await client.end() // ending the session releases its advisory lock
+  }
+}
+
+/**
+ * Migrates a test schema. The lock above keeps other schemas still; a failed try is tried
+ * again a few times all the same (PostgreSQL runs the whole migration in one transaction, so a
+ * failed try leaves nothing behind), and the last error is reported if it persists.
  */
 async function migrateBesideOtherTests(db: DB): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -51,22 +75,28 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     const url = process.env.TEST_DATABASE_URL
     if (!url) throw new Error('TEST_DB_ENGINE=postgres needs TEST_DATABASE_URL')
     const schema = `t_${crypto.randomBytes(6).toString('hex')}`
-    const admin = new pg.Client({ connectionString: url })
-    await admin.connect()
-    await admin.query(`create schema ${schema}`)
-    await admin.end()
+    const changeSchema = (statement: string) =>
+      holdingSchemaLock(url, 'exclusive', async () => {
+        const admin = new pg.Client({ connectionString: url })
+        await admin.connect()
+        try {
+          await admin.query(statement)
+        } finally {
+          await admin.end()
+        }
+      })
+    await changeSchema(`create schema ${schema}`)
     const db = createDatabase({ databaseUrl: url, pgSchema: schema, maxConnections: 12 })
-    if (migrate) await migrateBesideOtherTests(db)
+    const migrating = <T>(fn: () => Promise<T>) => holdingSchemaLock(url, 'shared', fn)
+    if (migrate) await migrating(() => migrateBesideOtherTests(db))
     return {
       db,
       engine: 'postgres',
       location: schema,
+      migrating,
       async destroy() {
         await db.destroy()
-        const cleanup = new pg.Client({ connectionString: url })
-        await cleanup.connect()
-        await cleanup.query(`drop schema if exists ${schema} cascade`)
-        await cleanup.end()
+        await changeSchema(`drop schema if exists ${schema} cascade`)
       },
     }
   }
@@ -78,6 +108,7 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     db,
     engine: 'sqlite',
     location: file,
+    migrating: (fn) => fn(),
     async destroy() {
       await db.destroy()
       fs.rmSync(dir, { recursive: true, force: true })
@@ -112,6 +143,7 @@ export function fileTestDb(options: { migrate?: boolean } = {}): TestDb {
     get location() {
       return opened().location
     },
+    migrating: (fn) => opened().migrating(fn),
     destroy: () => opened().destroy(),
   }
 }

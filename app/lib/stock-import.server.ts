@@ -1,6 +1,7 @@
 import { CsvError, parse } from 'csv-parse/sync'
 import {
   NOTE_COLUMNS,
+  splitLines,
   StockImportError,
   validText,
   type ParsedInput,
@@ -15,14 +16,14 @@ import {
  * (docs/decisions/0010-infrastructure-libraries.md).
  */
 export function parseStockInput(content: string, format: StockFormat): ParsedInput {
-  const text = content.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n')
-  return format === 'lines' ? parseLines(text) : parseCsv(text)
+  const lines = splitLines(content)
+  return format === 'lines' ? parseLines(lines) : parseCsv(lines.join('\n'))
 }
 
-function parseLines(text: string): ParsedInput {
+function parseLines(lines: string[]): ParsedInput {
   const items: ParsedItem[] = []
   const invalidLines: number[] = []
-  text.split('\n').forEach((raw, index) => {
+  lines.forEach((raw, index) => {
     const value = raw.trim()
     if (value === '') return
     if (validText(value)) items.push({ line: index + 1, secret: { kind: 'text', text: value } })

@@ -38,7 +38,8 @@ export function detectStockFormat(fileName: string | null | undefined): StockFor
   return fileName && /\.csv$/i.test(fileName) ? 'csv' : 'lines'
 }
 
-function splitLines(content: string): string[] {
+/** The lines of pasted or uploaded text, whatever its line endings, without a byte order mark. */
+export function splitLines(content: string): string[] {
   return content.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)
 }
 

@@ -35,14 +35,14 @@ const SCHEMA_CHANGE_LOCK = 7_301_001
 async function holdingSchemaLock<T>(
   url: string,
   mode: 'shared' | 'exclusive',
-  fn: () => Promise<T>,
+  fn: (client: pg.Client) => Promise<T>,
 ): Promise<T> {
   const client = new pg.Client({ connectionString: url })
   await client.connect()
   const suffix = mode === 'shared' ? '_shared' : ''
   try {
     await client.query(`select pg_advisory_lock${suffix}($1)`, [SCHEMA_CHANGE_LOCK])
-    return await fn()
+    return await fn(client)
   } finally {
     await client.end() // ending the session releases its advisory lock
   }
@@ -76,15 +76,7 @@ export async function createTestDb(options: { migrate?: boolean } = {}): Promise
     if (!url) throw new Error('TEST_DB_ENGINE=postgres needs TEST_DATABASE_URL')
     const schema = `t_${crypto.randomBytes(6).toString('hex')}`
     const changeSchema = (statement: string) =>
-      holdingSchemaLock(url, 'exclusive', async () => {
-        const admin = new pg.Client({ connectionString: url })
-        await admin.connect()
-        try {
-          await admin.query(statement)
-        } finally {
-          await admin.end()
-        }
-      })
+      holdingSchemaLock(url, 'exclusive', (client) => client.query(statement))
     await changeSchema(`create schema ${schema}`)
     const db = createDatabase({ databaseUrl: url, pgSchema: schema, maxConnections: 12 })
     const migrating = <T>(fn: () => Promise<T>) => holdingSchemaLock(url, 'shared', fn)

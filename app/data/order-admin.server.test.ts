@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import type { PaytmConfig } from '~/lib/payments/paytm.server'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import { fileTestDb } from '../../tests/helpers/db'

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { MAIL_JOB, ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { MAIL_JOB } from '~/lib/mail.server'
+import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, listOrderEvents, type CustomerDetails, type OrderStatus } from './order.server'

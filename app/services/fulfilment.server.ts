@@ -15,7 +15,7 @@ import {
 } from '~/data/stock.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { engineOf, toFlag, type DB } from '~/lib/db.server'
-import { enqueueOrderMail } from '~/lib/mail.server'
+import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import type { Database } from '../../db/schema'
 import { mailLowStock, mailOutOfStock } from './notifications/shop-mail.server'
 import { sendBackInStockMails } from './notifications/wishlist-mail.server'

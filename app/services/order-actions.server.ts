@@ -10,7 +10,7 @@ import {
 import { resolveOrderReport } from '~/data/order-report.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueOrderMail } from '~/lib/mail.server'
+import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import { formatRupees } from '~/lib/money'
 import { PaytmChecksumError } from '~/lib/payments/paytm-checksum.server'
 import {

@@ -16,15 +16,8 @@ import {
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
 import { safeRedirect } from '~/lib/safe-redirect'
-import {
-  confirmEmailMail,
-  passwordResetMail,
-  renderMail,
-  sharedMailer,
-  signupAttemptMail,
-  type MailMessage,
-  type Mailer,
-} from '~/lib/mail.server'
+import { sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
+import { greetingFor, renderMail, type MailSettings } from './render-mail.server'
 
 /**
  * The account mails (reset link, address confirmation, "someone tried to sign up with your
@@ -152,4 +145,57 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       )
     },
   }
+}
+
+export function passwordResetMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; url: string; expiresInMinutes: number },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Reset your ${settings.siteName} password`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Someone (hopefully you) asked to reset the password of your ${settings.siteName} account.`,
+      'Choose a new password with the link below. If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    ],
+    action: { label: 'Set a new password', url: data.url },
+    note: `The link works once and expires in ${data.expiresInMinutes} minutes.`,
+  })
+}
+
+export function confirmEmailMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; url: string; expiresInHours: number },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Confirm your ${settings.siteName} account`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Thank you for signing up at ${settings.siteName}. Confirm that this is your address to finish creating your account.`,
+      'If you did not sign up, ignore this e-mail: no account is opened without this link.',
+    ],
+    action: { label: 'Confirm my address', url: data.url },
+    note: `The link signs you in and expires in ${data.expiresInHours} hours.`,
+  })
+}
+
+export function signupAttemptMail(
+  settings: MailSettings,
+  publicUrl: string,
+  data: { to: string; name: string; loginUrl: string },
+): MailMessage {
+  return renderMail(settings, publicUrl, {
+    to: data.to,
+    subject: `Someone tried to create a ${settings.siteName} account with your address`,
+    greeting: greetingFor(data.name),
+    paragraphs: [
+      `Someone (hopefully you) tried to create a ${settings.siteName} account with this e-mail address, but you already have one. No new account was created and nothing was changed.`,
+      'Sign in with your password. If you forgot it, use "Forgot password?" on the login form to set a new one.',
+    ],
+    action: { label: 'Sign in', url: data.loginUrl },
+  })
 }

@@ -6,8 +6,9 @@ import { shopLongDate } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
-import { enqueueMail, renderMail, type MailMessage } from '~/lib/mail.server'
+import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { orderIdFromRenewToken, renewUrl } from '~/lib/renew-link.server'
+import { renderMail } from './render-mail.server'
 
 /**
  * Expiry reminders (docs/notifications.md): 7 days and 1 day before a delivered item's validity

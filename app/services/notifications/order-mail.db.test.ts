@@ -7,8 +7,8 @@ import { fillAllAwaitingOrders, importStock } from '~/services/fulfilment.server
 import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../../tests/factories'
 import { runDueJobs } from '~/lib/jobs.server'
-import { ORDER_MAIL_JOB, type MailMessage } from '~/lib/mail.server'
-import { orderMailJobHandlers, renderOrderMail } from './order-mail.server'
+import type { MailMessage } from '~/lib/mail.server'
+import { ORDER_MAIL_JOB, orderMailJobHandlers, renderOrderMail } from './order-mail.server'
 
 /**
  * The buyer's order mails: queued in the transaction that pays and delivers, rendered

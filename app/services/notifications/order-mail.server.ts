@@ -4,17 +4,40 @@ import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
-import type { JobHandlers } from '~/lib/jobs.server'
-import {
-  ORDER_MAIL_JOB,
-  orderMailPayloadSchema,
-  renderMail,
-  sharedMailer,
-  type MailMessage,
-  type Mailer,
-  type OrderMailKind,
-} from '~/lib/mail.server'
+import { z } from 'zod'
+import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
+import { sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
+import { renderMail } from './render-mail.server'
+
+/**
+ * Mails about an order (delivery, replacement, the shop's reply to a report) are queued as
+ * `order.mail` jobs that carry only the order id and the kind: the job renders the mail when it
+ * runs, from the order as it is then, and issues the order page link's token at that moment, so
+ * no token or secret sits in the outbox.
+ */
+export const ORDER_MAIL_JOB = 'order.mail'
+export const ORDER_MAIL_KINDS = [
+  'delivered',
+  'awaiting_stock',
+  'paid',
+  'replaced',
+  'reply',
+  'refunded',
+] as const
+export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
+export const orderMailPayloadSchema = z.object({
+  orderId: z.string().min(1),
+  kind: z.enum(ORDER_MAIL_KINDS),
+  /** For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded. */
+  message: z.string().max(5000).optional(),
+})
+export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
+
+/** Queues a mail about an order; pass the transaction of the change that causes it. */
+export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promise<string> {
+  return enqueueJob(db, ORDER_MAIL_JOB, orderMailPayloadSchema.parse(payload))
+}
 
 /**
  * The buyer's mails about an order: payment received, delivered, waiting for stock,

@@ -1,7 +1,8 @@
 import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
-import { enqueueMail, renderMail } from '~/lib/mail.server'
+import { enqueueMail } from '~/lib/mail.server'
+import { renderMail } from './render-mail.server'
 
 /**
  * Mail to the shop itself (out of stock, low stock, a buyer's problem report): the alert

@@ -4,9 +4,10 @@ import { takeRestockedWishes, type RestockedWish } from '~/data/wishlist.server'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
-import { enqueueMail, renderMail, type MailMessage, type MailSettings } from '~/lib/mail.server'
+import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { productPath } from '~/lib/paths'
+import { renderMail, type MailSettings } from './render-mail.server'
 
 /**
  * The back-in-stock mail: a wished-for product that was out of stock can be bought again.

@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { getOrder, listOrderEvents } from '~/data/order.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { runDueJobs } from '~/lib/jobs.server'
-import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import {
   GatewayRefusedError,
   GatewayUnreachableError,

@@ -14,7 +14,7 @@ import {
 } from '~/data/refund.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
-import { enqueueOrderMail } from '~/lib/mail.server'
+import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import { formatRupees } from '~/lib/money'
 import {
   GatewayRefusedError,

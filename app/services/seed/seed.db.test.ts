@@ -8,7 +8,7 @@ import { createLocalStorage } from '~/lib/storage.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { CATEGORIES } from '../../../db/migrations/0001_catalogue'
 import { listProductReviews, reviewSummaries } from '~/data/review.server'
-import { ORDER_MAIL_JOB } from '~/lib/mail.server'
+import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
 import { DEMO_REVIEWS } from './demo-reviews'
 

@@ -2,17 +2,13 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { freePort } from '../../tests/helpers/app'
-import { fileTestDb } from '../../tests/helpers/db'
-import { startSmtpServer, type TestSmtpServer } from '../../tests/helpers/smtp'
-import { runDueJobs } from './jobs.server'
-import {
-  createMailer,
-  enqueueMail,
-  mailJobHandlers,
-  passwordResetMail,
-  renderMail,
-} from './mail.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { createMailer, enqueueMail, mailJobHandlers } from '~/lib/mail.server'
+import { freePort } from '../../../tests/helpers/app'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
+import { passwordResetMail } from './account-mail.server'
+import { renderMail } from './render-mail.server'
 
 /** Mail leaves through the outbox and a real SMTP server; nothing is lost while it is down. */
 const t = fileTestDb()

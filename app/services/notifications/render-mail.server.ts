@@ -1,0 +1,86 @@
+import { escapeHtml } from '~/lib/html'
+import type { MailMessage } from '~/lib/mail.server'
+
+/**
+ * The shop's one mail layout: every mail has an HTML and a text version, the site name, and the
+ * support contacts from the site settings. The templates beside this file (account, order,
+ * shop, wishlist and expiry mails) fill it; app/lib/mail.server.ts only queues and sends.
+ */
+
+export interface MailContent {
+  to: string
+  subject: string
+  greeting: string
+  paragraphs: string[]
+  action?: { label: string; url: string }
+  /** Shown after the button, e.g. how long a link lasts. */
+  note?: string
+}
+
+/** What a mail shows of the site settings (app/data/settings.server.ts passes its own). */
+export interface MailSettings {
+  siteName: string
+  contactEmail: string
+  phoneNumber: string
+  whatsappNumber: string
+}
+
+function supportLines(settings: MailSettings): string[] {
+  const lines: string[] = []
+  if (settings.contactEmail) lines.push(`E-mail: ${settings.contactEmail}`)
+  if (settings.phoneNumber) lines.push(`Phone: ${settings.phoneNumber}`)
+  if (settings.whatsappNumber) lines.push(`WhatsApp: https://wa.me/${settings.whatsappNumber}`)
+  return lines
+}
+
+export function renderMail(
+  settings: MailSettings,
+  publicUrl: string,
+  content: MailContent,
+): MailMessage {
+  const support = supportLines(settings)
+  const text = [
+    content.greeting,
+    '',
+    ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
+    ...(content.action ? [`${content.action.label}:`, content.action.url, ''] : []),
+    ...(content.note ? [content.note, ''] : []),
+    '--',
+    `${settings.siteName} - ${publicUrl}`,
+    ...(support.length ? ['Need help? Contact us:', ...support] : []),
+    '',
+  ].join('\n')
+
+  const paragraphHtml = content.paragraphs
+    .map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`)
+    .join('')
+  const actionHtml = content.action
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
+<p style="margin:0 0 16px;font-size:13px;color:#475569">If the button does not work, open this link:<br><a href="${escapeHtml(content.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
+    : ''
+  const noteHtml = content.note
+    ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${escapeHtml(content.note)}</p>`
+    : ''
+  const supportHtml = support.length
+    ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map((line) => escapeHtml(line)).join('<br>')}</p>`
+    : ''
+  const html = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
+<body style="margin:0;padding:0;background:#f1f5f9;font-family:-apple-system,'Segoe UI',Roboto,sans-serif;color:#0f172a">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="background:#f1f5f9;padding:24px 12px"><tr><td align="center">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#ffffff;border-radius:12px;padding:32px">
+<tr><td>
+<p style="margin:0 0 24px;font-size:20px;font-weight:800;color:#4338ca">${escapeHtml(settings.siteName)}</p>
+<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(content.greeting)}</p>
+${paragraphHtml}${actionHtml}${noteHtml}
+<hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0">
+<p style="margin:0;font-size:13px;color:#475569"><a href="${escapeHtml(publicUrl)}" style="color:#4f46e5">${escapeHtml(settings.siteName)}</a></p>
+<div style="font-size:13px;color:#475569">${supportHtml}</div>
+</td></tr></table>
+</td></tr></table>
+</body></html>`
+  return { to: content.to, subject: content.subject, text, html }
+}
+
+/** The greeting every mail opens with; a blank name greets "there". */
+export const greetingFor = (name: string) => `Hello ${name.trim() || 'there'},`

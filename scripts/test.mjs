@@ -4,7 +4,7 @@
 //   --unit-only / --e2e-only   run one half
 //   E2E_REQUIRED=1             fail instead of skipping when no Chromium is installed
 //   E2E_SKIP_BUILD=1           reuse the existing build in $BUILD_DIR
-import { spawnSync } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -42,6 +42,30 @@ function findChromium() {
   )
 }
 
+// The production build for the browser tests runs while the unit and data tests do: the build
+// keeps one core busy, and the data tests spend much of their time waiting on the database.
+const chromium = args.has('--unit-only') ? undefined : findChromium()
+const build =
+  chromium && process.env.E2E_SKIP_BUILD !== '1' ? startBuild(path.join(outDir, 'build.log')) : null
+
+function startBuild(logFile) {
+  const log = fs.openSync(logFile, 'w')
+  const child = spawn(
+    process.execPath,
+    [path.join(root, 'node_modules/@react-router/dev/bin.js'), 'build'],
+    {
+      cwd: root,
+      stdio: ['ignore', log, log],
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  )
+  const done = new Promise((resolve) => {
+    child.once('error', () => resolve(false))
+    child.once('exit', (code) => resolve(code === 0))
+  })
+  return { logFile, done: done.finally(() => fs.closeSync(log)) }
+}
+
 if (!args.has('--e2e-only')) {
   const report = path.join(outDir, 'vitest.json')
   fs.rmSync(report, { force: true })
@@ -67,7 +91,6 @@ if (!args.has('--e2e-only')) {
 }
 
 if (!args.has('--unit-only')) {
-  const chromium = findChromium()
   if (!chromium) {
     const line =
       'Browser tests: Chromium not found. Install it (Debian/Ubuntu: sudo apt-get install chromium) or set CHROME_PATH.'
@@ -80,15 +103,10 @@ if (!args.has('--unit-only')) {
     }
   } else {
     let built = true
-    if (process.env.E2E_SKIP_BUILD !== '1') {
-      built = run(
-        'Production build for browser tests',
-        'node_modules/@react-router/dev/bin.js',
-        ['build'],
-        {
-          NODE_ENV: 'production',
-        },
-      )
+    if (build) {
+      console.log('\n=== Production build for browser tests (ran beside the unit tests) ===')
+      built = await build.done
+      process.stdout.write(fs.readFileSync(build.logFile, 'utf8'))
     }
     if (!built) {
       totals.failed += 1

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import http, { type Server } from 'node:http'
+import http from 'node:http'
 import zlib from 'node:zlib'
 import compression from 'compression'
 import express from 'express'
@@ -19,6 +19,36 @@ import {
 import { createNonce, type SecurityLocals } from './security'
 
 const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0'
+
+/** What the shop's security middleware does before a page renders: a fresh CSP nonce. */
+const cspNonce: express.RequestHandler = (_req, res, next) => {
+  const nonce = createNonce()
+  ;(res.locals as SecurityLocals).cspNonce = nonce
+  res.setHeader('Content-Security-Policy', `script-src 'nonce-${nonce}' 'strict-dynamic'`)
+  next()
+}
+
+/**
+ * Serves `listener` on a free local port for the tests of the describe block that calls this:
+ * `url(path)` is an address there, and `get` fetches one as a browser taking Brotli and gzip.
+ */
+function serveDuringTests(listener: http.RequestListener) {
+  const server = http.createServer(listener)
+  let base = ''
+  beforeAll(async () => {
+    server.listen(0, '127.0.0.1')
+    await new Promise((resolve) => server.once('listening', resolve))
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const url = (path: string) => `${base}${path}`
+  const get = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
+    fetch(url(path), {
+      ...init,
+      headers: { 'accept-encoding': 'br, gzip', 'user-agent': BROWSER, ...init.headers },
+    })
+  return { url, get }
+}
 
 const anonymous: CacheRequest = {
   method: 'GET',
@@ -184,18 +214,20 @@ describe('a cached page carries no nonce', () => {
   })
 
   it('compares entity tags weakly, in lists and with *', () => {
-    expect(etagMatches('W/"abc"', 'W/"abc"')).toBe(true)
-    expect(etagMatches('"abc"', 'W/"abc"')).toBe(true)
-    expect(etagMatches('"x", W/"abc"', 'W/"abc"')).toBe(true)
-    expect(etagMatches('*', 'W/"abc"')).toBe(true)
-    expect(etagMatches('W/"abd"', 'W/"abc"')).toBe(false)
-    expect(etagMatches(undefined, 'W/"abc"')).toBe(false)
+    for (const [ifNoneMatch, matches] of [
+      ['W/"abc"', true],
+      ['"abc"', true],
+      ['"x", W/"abc"', true],
+      ['*', true],
+      ['W/"abd"', false],
+      [undefined, false],
+    ] as const) {
+      expect(etagMatches(ifNoneMatch, 'W/"abc"'), String(ifNoneMatch)).toBe(matches)
+    }
   })
 })
 
 describe('the page cache middleware', () => {
-  let server: Server
-  let base = ''
   let renders = 0
   let version = 1
   let readDelay = 1
@@ -216,39 +248,24 @@ describe('the page cache middleware', () => {
     onVersionChange: () => versionChanges++,
   })
 
-  beforeAll(async () => {
-    const app = express()
-    app.use((_req, res, next) => {
-      const nonce = createNonce()
-      ;(res.locals as SecurityLocals).cspNonce = nonce
-      res.setHeader('Content-Security-Policy', `script-src 'nonce-${nonce}' 'strict-dynamic'`)
-      next()
-    })
-    app.use(compression())
-    app.all('*splat', cache.handler, async (req, res) => {
-      renders++
-      if (renderDelay) await new Promise((resolve) => setTimeout(resolve, renderDelay))
-      const nonce = (res.locals as SecurityLocals).cspNonce
-      if (setCookie) res.setHeader('Set-Cookie', 'kb_flash=x')
-      res.status(status).type('html')
-      res.write(`<html><script nonce="${nonce}">render(${renders})</script>`)
-      res.end(`<p>${'page '.repeat(500)}${req.originalUrl}</p></html>`)
-    })
-    server = app.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const app = express()
+  app.use(cspNonce)
+  app.use(compression())
+  app.all('*splat', cache.handler, async (req, res) => {
+    renders++
+    if (renderDelay) await new Promise((resolve) => setTimeout(resolve, renderDelay))
+    const nonce = (res.locals as SecurityLocals).cspNonce
+    if (setCookie) res.setHeader('Set-Cookie', 'kb_flash=x')
+    res.status(status).type('html')
+    res.write(`<html><script nonce="${nonce}">render(${renders})</script>`)
+    res.end(`<p>${'page '.repeat(500)}${req.originalUrl}</p></html>`)
   })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  const { url, get } = serveDuringTests(app)
   beforeEach(() => {
     cache.store.clear()
     setCookie = false
     status = 200
   })
-
-  const get = (path: string, headers: Record<string, string> = {}) =>
-    fetch(`${base}${path}`, {
-      headers: { 'accept-encoding': 'br, gzip', 'user-agent': BROWSER, ...headers },
-    })
 
   it('renders once, then answers from memory with the same bytes and hashes', async () => {
     const before = renders
@@ -279,7 +296,7 @@ describe('the page cache middleware', () => {
         (resolve, reject) => {
           import('node:http').then(({ request }) => {
             const req = request(
-              `${base}/`,
+              url('/'),
               { method, headers: { 'accept-encoding': encoding, 'user-agent': BROWSER } },
               (res) => {
                 const chunks: Buffer[] = []
@@ -311,10 +328,10 @@ describe('the page cache middleware', () => {
   it('answers 304 to a matching If-None-Match', async () => {
     const etag = (await get('/')).headers.get('etag')!
     expect(etag).toMatch(/^W\/"/)
-    const again = await get('/', { 'if-none-match': etag })
+    const again = await get('/', { headers: { 'if-none-match': etag } })
     expect(again.status).toBe(304)
     expect(await again.text()).toBe('')
-    expect((await get('/', { 'if-none-match': 'W/"other"' })).status).toBe(200)
+    expect((await get('/', { headers: { 'if-none-match': 'W/"other"' } })).status).toBe(200)
   })
 
   it('renders again for every visitor when the version moved', async () => {
@@ -370,8 +387,8 @@ describe('the page cache middleware', () => {
 
   it('passes signed-in visitors and other pages to the app every time', async () => {
     const renderedBefore = renders
-    await get('/', { cookie: 'kb.session_token=abc' })
-    await get('/', { cookie: 'kb.session_token=abc' })
+    await get('/', { headers: { cookie: 'kb.session_token=abc' } })
+    await get('/', { headers: { cookie: 'kb.session_token=abc' } })
     await get('/login')
     await get('/login')
     expect(renders).toBe(renderedBefore + 4)
@@ -381,21 +398,23 @@ describe('the page cache middleware', () => {
 
 describe('chooseEncoding', () => {
   it('takes Brotli, then gzip, as Accept-Encoding weighs them', () => {
-    expect(chooseEncoding(undefined)).toBe('identity')
-    expect(chooseEncoding('')).toBe('identity')
-    expect(chooseEncoding('gzip, deflate, br')).toBe('br')
-    expect(chooseEncoding('BR;q=0.5, gzip')).toBe('br')
-    expect(chooseEncoding('gzip, br;q=0')).toBe('gzip')
-    expect(chooseEncoding('*')).toBe('br')
-    expect(chooseEncoding('*;q=0, gzip')).toBe('gzip')
-    expect(chooseEncoding('br;q=0, gzip;q=0')).toBe('identity')
-    expect(chooseEncoding('identity, deflate')).toBe('identity')
+    for (const [acceptEncoding, chosen] of [
+      [undefined, 'identity'],
+      ['', 'identity'],
+      ['gzip, deflate, br', 'br'],
+      ['BR;q=0.5, gzip', 'br'],
+      ['gzip, br;q=0', 'gzip'],
+      ['*', 'br'],
+      ['*;q=0, gzip', 'gzip'],
+      ['br;q=0, gzip;q=0', 'identity'],
+      ['identity, deflate', 'identity'],
+    ] as const) {
+      expect(chooseEncoding(acceptEncoding), String(acceptEncoding)).toBe(chosen)
+    }
   })
 })
 
 describe('answers before Express', () => {
-  let server: Server
-  let base = ''
   let clock = 1_000_000
   let throughExpress = 0
   let renders = 0
@@ -406,40 +425,26 @@ describe('answers before Express', () => {
     now: () => clock,
   })
 
-  beforeAll(async () => {
-    const app = express()
-    app.use((_req, res, next) => {
-      throughExpress++
-      const nonce = createNonce()
-      ;(res.locals as SecurityLocals).cspNonce = nonce
-      res.setHeader('Content-Security-Policy', `script-src 'nonce-${nonce}' 'strict-dynamic'`)
-      res.setHeader('X-Frame-Options', 'SAMEORIGIN')
-      next()
-    })
-    app.use(compression())
-    app.all('*splat', cache.handler, (_req, res) => {
-      renders++
-      const nonce = (res.locals as SecurityLocals).cspNonce
-      res.status(200).type('html')
-      res.end(`<html><script nonce="${nonce}">render()</script>${'page '.repeat(400)}</html>`)
-    })
-    server = http.createServer((req, res) => {
-      if (!cache.answerEarly(req, res)) app(req, res)
-    })
-    server.listen(0, '127.0.0.1')
-    await new Promise((resolve) => server.once('listening', resolve))
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const app = express()
+  app.use((_req, res, next) => {
+    throughExpress++
+    res.setHeader('X-Frame-Options', 'SAMEORIGIN')
+    next()
   })
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  app.use(cspNonce)
+  app.use(compression())
+  app.all('*splat', cache.handler, (_req, res) => {
+    renders++
+    const nonce = (res.locals as SecurityLocals).cspNonce
+    res.status(200).type('html')
+    res.end(`<html><script nonce="${nonce}">render()</script>${'page '.repeat(400)}</html>`)
+  })
+  const { url, get } = serveDuringTests((req, res) => {
+    if (!cache.answerEarly(req, res)) app(req, res)
+  })
   beforeEach(() => {
     cache.store.clear()
   })
-
-  const get = (path: string, init: RequestInit & { headers?: Record<string, string> } = {}) =>
-    fetch(`${base}${path}`, {
-      ...init,
-      headers: { 'accept-encoding': 'br, gzip', 'user-agent': BROWSER, ...init.headers },
-    })
 
   it('answers a kept page without Express, with the headers and bytes the render had', async () => {
     const first = await get('/')
@@ -469,7 +474,7 @@ describe('answers before Express', () => {
     // A body is the request guard's to judge (fetch sends none with a GET).
     await new Promise((resolve, reject) => {
       const request = http.request(
-        `${base}/`,
+        url('/'),
         { method: 'GET', headers: { 'user-agent': BROWSER, 'content-length': '3' } },
         (response) => response.resume().on('end', resolve),
       )

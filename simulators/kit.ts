@@ -2,7 +2,7 @@ import crypto from 'node:crypto'
 import http, { type IncomingMessage, type ServerResponse } from 'node:http'
 import process from 'node:process'
 import { escapeHtml } from '../app/lib/html'
-import { HttpError, sendText } from './paytm/http'
+import { HttpError, newNonce, sendHtml, sendText } from './paytm/http'
 
 /**
  * What the gateway simulators (Paytm, Razorpay, PhonePe) share: the handler shape the shop's
@@ -100,7 +100,7 @@ button:focus-visible { outline:3px solid var(--focus); outline-offset:2px; }
 }
 
 /** A simulator's page: its test-mode banner above a card holding `content`. */
-export function simulatorPage(
+function simulatorPage(
   theme: PageTheme,
   banner: string,
   title: string,
@@ -113,6 +113,24 @@ export function simulatorPage(
 <body><p class="banner" role="note">${escapeHtml(banner)}</p><main><div class="card">
 ${content}
 </div></main></body></html>`
+}
+
+/**
+ * The page sender of a gateway's simulator: `send(res, status, title, content)` answers with
+ * its page (`theme` and `banner`) under a fresh CSP nonce; `content` may be built from that
+ * nonce, for a page with an inline script.
+ */
+export function simulatorPages(theme: PageTheme, banner: string) {
+  return (
+    res: ServerResponse,
+    status: number,
+    title: string,
+    content: string | ((nonce: string) => string),
+  ): void => {
+    const nonce = newNonce()
+    const body = typeof content === 'string' ? content : content(nonce)
+    sendHtml(res, status, simulatorPage(theme, banner, title, nonce, body), nonce)
+  }
 }
 
 /** What a payment page's buttons post as `outcome`. */

@@ -2,22 +2,14 @@ import crypto from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
 import { escapeHtml } from '../../app/lib/html'
-import {
-  newNonce,
-  parseForm,
-  parseJson,
-  readBody,
-  sendHtml,
-  sendJson,
-  sendText,
-} from '../paytm/http'
+import { parseForm, parseJson, readBody, sendJson, sendText } from '../paytm/http'
 import {
   isPaymentOutcome,
   nodeHandler,
   outcomeButtons,
   randomFrom,
   sendWebhook,
-  simulatorPage,
+  simulatorPages,
   type NodeHandler,
 } from '../kit'
 
@@ -119,9 +111,7 @@ const THEME = {
   dark: '--bg:#120b1f; --card:#1d1430; --text:#efe9fb; --muted:#b7abd3; --border:#3a2d57; --accent:#b48cf0; --accent-text:#160a2a; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd;',
 }
 
-function page(title: string, nonce: string, content: string): string {
-  return simulatorPage(THEME, PHONEPE_BANNER, title, nonce, content)
-}
+const sendPage = simulatorPages(THEME, PHONEPE_BANNER)
 
 export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHandler {
   const orders = new Map<string, SimOrder>()
@@ -221,43 +211,34 @@ export function createPhonePeSimulator(options: PhonePeSimulatorOptions): NodeHa
     let match = /^\/pay\/([A-Za-z0-9_-]{43})(\/respond)?$/.exec(path)
     if (match) {
       const order = byPageToken.get(match[1]!)
-      const nonce = newNonce()
       if (!order) {
-        sendHtml(
+        sendPage(
           res,
           404,
-          page('Payment not found', nonce, '<h1 class="bad">This payment link is not valid</h1>'),
-          nonce,
+          'Payment not found',
+          '<h1 class="bad">This payment link is not valid</h1>',
         )
         return true
       }
       expireIfDue(order)
       if (method === 'GET' && !match[2]) {
         if (order.state !== 'PENDING' || order.paymentDetails.length > 0) {
-          sendHtml(
+          sendPage(
             res,
             409,
-            page(
-              'Already attempted',
-              nonce,
-              '<h1 class="bad">This order can no longer be paid</h1>',
-            ),
-            nonce,
+            'Already attempted',
+            '<h1 class="bad">This order can no longer be paid</h1>',
           )
           return true
         }
-        sendHtml(
+        sendPage(
           res,
           200,
-          page(
-            'Pay · PhonePe simulator',
-            nonce,
-            `<h1>Pay with PhonePe</h1>
+          'Pay · PhonePe simulator',
+          `<h1>Pay with PhonePe</h1>
 <dl><dt>Order</dt><dd>${escapeHtml(order.merchantOrderId)}</dd><dt>Amount</dt><dd>${escapeHtml(formatRupees(order.amount))}</dd></dl>
 <form method="post" action="${escapeHtml(`${publicUrl}/pay/${order.pageToken}/respond`)}">
 ${outcomeButtons()}</form>`,
-          ),
-          nonce,
         )
         return true
       }

@@ -2,22 +2,14 @@ import crypto from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { formatRupees } from '../../app/lib/money'
 import { escapeHtml } from '../../app/lib/html'
-import {
-  newNonce,
-  parseForm,
-  parseJson,
-  readBody,
-  sendHtml,
-  sendJson,
-  sendText,
-} from '../paytm/http'
+import { parseForm, parseJson, readBody, sendJson, sendText } from '../paytm/http'
 import {
   isPaymentOutcome,
   nodeHandler,
   outcomeButtons,
   randomFrom,
   sendWebhook,
-  simulatorPage,
+  simulatorPages,
   type NodeHandler,
 } from '../kit'
 
@@ -104,9 +96,7 @@ const THEME = {
   dark: '--bg:#0b1622; --card:#13212f; --text:#e6edf3; --muted:#9fb3c8; --border:#2a3b4d; --accent:#3395ff; --accent-text:#00111f; --bad:#f87171; --banner-bg:#3d3000; --banner-text:#ffe58a; --focus:#93c5fd;',
 }
 
-function page(title: string, nonce: string, content: string): string {
-  return simulatorPage(THEME, RAZORPAY_BANNER, title, nonce, content)
-}
+const sendPage = simulatorPages(THEME, RAZORPAY_BANNER)
 
 function hidden(fields: Record<string, string>): string {
   return Object.entries(fields)
@@ -237,7 +227,6 @@ export function createRazorpaySimulator(options: RazorpaySimulatorOptions): Node
 
     if (method === 'POST' && path === '/v1/checkout/pay') {
       const fields = parseForm(await readBody(req))
-      const nonce = newNonce()
       const order = fields ? orders.get(fields.order_id ?? '') : undefined
       if (
         !fields ||
@@ -245,41 +234,28 @@ export function createRazorpaySimulator(options: RazorpaySimulatorOptions): Node
         fields.key !== options.keyId ||
         !/^https?:\/\//.test(fields.callback_url ?? '')
       ) {
-        sendHtml(
+        sendPage(
           res,
           400,
-          page(
-            'Payment cannot start',
-            nonce,
-            '<h1 class="bad">Payment cannot start</h1><p>This order or key is not known to Razorpay.</p>',
-          ),
-          nonce,
+          'Payment cannot start',
+          '<h1 class="bad">Payment cannot start</h1><p>This order or key is not known to Razorpay.</p>',
         )
         return true
       }
       if (order.status === 'paid') {
-        sendHtml(
-          res,
-          409,
-          page('Already paid', nonce, '<h1 class="bad">This order is already paid</h1>'),
-          nonce,
-        )
+        sendPage(res, 409, 'Already paid', '<h1 class="bad">This order is already paid</h1>')
         return true
       }
-      sendHtml(
+      sendPage(
         res,
         200,
-        page(
-          'Pay · Razorpay simulator',
-          nonce,
-          `<h1>${escapeHtml(fields.name || 'Merchant')}</h1>
+        'Pay · Razorpay simulator',
+        `<h1>${escapeHtml(fields.name || 'Merchant')}</h1>
 <dl><dt>Order</dt><dd>${escapeHtml(order.receipt)}</dd><dt>Amount</dt><dd>${escapeHtml(formatRupees(order.amount))}</dd>
 <dt>Email</dt><dd>${escapeHtml(fields['prefill[email]'] ?? '')}</dd></dl>
 <form method="post" action="respond">
 ${hidden({ order_id: order.id, callback_url: fields.callback_url!, page_secret: order.pageSecret })}
 ${outcomeButtons()}</form>`,
-        ),
-        nonce,
       )
       return true
     }
@@ -334,19 +310,14 @@ ${outcomeButtons()}</form>`,
               razorpay_order_id: order.id,
               razorpay_signature: hmac(options.keySecret, `${order.id}|${payment.id}`),
             }
-      const nonce = newNonce()
-      sendHtml(
+      sendPage(
         res,
         200,
-        page(
-          'Returning to the merchant · Razorpay simulator',
-          nonce,
-          `<h1>Returning to the merchant…</h1>
+        'Returning to the merchant · Razorpay simulator',
+        (nonce) => `<h1>Returning to the merchant…</h1>
 <form id="callback" method="post" action="${escapeHtml(fields.callback_url ?? '')}">${hidden(back)}
 <div class="actions"><button type="submit" class="primary">Continue</button></div></form>
 <script nonce="${nonce}">document.getElementById('callback').submit()</script>`,
-        ),
-        nonce,
       )
       return true
     }

@@ -4,6 +4,7 @@ import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as cspTest } from '../helpers/csp'
 import { addGatewayInTesting } from '../helpers/payments'
+import { gatewayOrderRow, paidEventMessages } from '../helpers/simulators'
 
 /**
  * Buying through the built-in PhonePe simulator beside the built-in Paytm simulator (the
@@ -123,19 +124,7 @@ test('a pending payment stays Processing until the reconciliation job confirms i
   })
   expect(settled.status).toBe(200)
   await expect(result(page)).toHaveText('Payment Successful!', { timeout: 60_000 })
-  const db = openAppDatabase(app)
-  try {
-    const events = await db
-      .selectFrom('orderEvent')
-      .select(['type', 'message'])
-      .where('orderId', '=', orderId)
-      .where('type', '=', 'paid')
-      .execute()
-    expect(events).toHaveLength(1)
-    expect(events[0]!.message).toContain('reconciliation')
-  } finally {
-    await db.destroy()
-  }
+  expect(await paidEventMessages(app, orderId)).toEqual([expect.stringContaining('reconciliation')])
 })
 
 test('a forged return or webhook changes nothing', async ({ page, request, app }) => {
@@ -154,17 +143,7 @@ test('a forged return or webhook changes nothing', async ({ page, request, app }
   })
   expect(back.status()).toBe(303)
   expect(back.headers().location).toBe(`/payment/callback?ORDERID=${orderId}`)
-  const db = openAppDatabase(app)
-  try {
-    const order = await db
-      .selectFrom('order')
-      .select('status')
-      .where('id', '=', orderId)
-      .executeTakeFirstOrThrow()
-    expect(order.status).toBe('pending')
-  } finally {
-    await db.destroy()
-  }
+  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ status: 'pending' })
 })
 
 test.describe('without JavaScript', () => {

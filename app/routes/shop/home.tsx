@@ -322,21 +322,12 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
         className="-mx-4 mt-6 overflow-x-auto px-4 pb-2 md:mx-0 md:overflow-visible md:px-0"
       >
         <ul className="flex gap-2 md:flex-wrap">
-          <li>
-            <Link
-              to={chipSearch(null)}
-              replace
-              preventScrollReset
-              aria-current={!activeChip ? 'true' : undefined}
-              className={chipClass(!activeChip)}
-            >
-              All
-            </Link>
-          </li>
-          {categories.map((chip) => {
-            const active = activeChip !== null && sameCategory(chip, activeChip)
+          {/* "All" (null) first, then each category. */}
+          {[null, ...categories].map((chip) => {
+            const active =
+              chip === null ? !activeChip : activeChip !== null && sameCategory(chip, activeChip)
             return (
-              <li key={chip}>
+              <li key={chip ?? ''}>
                 <Link
                   to={chipSearch(chip)}
                   replace
@@ -344,7 +335,7 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
                   aria-current={active ? 'true' : undefined}
                   className={chipClass(active)}
                 >
-                  {chip}
+                  {chip ?? 'All'}
                 </Link>
               </li>
             )

@@ -26,6 +26,7 @@ import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { WhatsAppLink } from '~/components/shop/whatsapp-link'
 import { productAvailability } from '~/data/product.server'
 import {
   catalogue,
@@ -456,26 +457,20 @@ function WhatsApp() {
           </div>
           <div className="flex flex-col gap-3 sm:flex-row md:flex-col lg:flex-row">
             {chat ? (
-              <a
+              <WhatsAppLink
                 href={chat}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-white px-5 font-semibold text-emerald-900 shadow hover:bg-emerald-50"
               >
-                <MessageCircle aria-hidden="true" className="size-5" />
                 Chat on WhatsApp
-              </a>
+              </WhatsAppLink>
             ) : null}
             {site.whatsappCommunityUrl ? (
-              <a
+              <WhatsAppLink
                 href={site.whatsappCommunityUrl}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="inline-flex h-12 items-center justify-center gap-2 rounded-xl px-5 font-semibold text-white ring-1 ring-white/50 hover:bg-white/10"
               >
-                <MessageCircle aria-hidden="true" className="size-5" />
                 Join our community
-              </a>
+              </WhatsAppLink>
             ) : null}
             {!chat && site.contactEmail ? (
               <a

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely'
+import type { z } from 'zod'
 import {
   appendOrderEvent,
   DuplicateTransactionError,
@@ -116,7 +117,27 @@ async function revokeLiveItems(
   return rows.map((row) => row.id)
 }
 
+/** The action did its work: what the admin is told, with the order's status after it. */
+const applied = (status: OrderStatus, message: string): ActionResult => ({
+  ok: true,
+  status,
+  message,
+})
+
 const notFound = (): ActionResult => ({ ok: false, message: ORDER_ADMIN_MESSAGES.notFound })
+
+/**
+ * What the admin typed, checked by its field's schema (app/lib/validation/order-actions.ts, the
+ * page's form checks it too): the refusal naming the field, or null when it passes.
+ */
+function refusedInput(
+  schema: z.ZodType,
+  value: string,
+  field: 'note' | 'reply',
+): ActionResult | null {
+  const problem = firstProblem(schema, value)
+  return problem ? { ok: false, message: problem, field } : null
+}
 
 async function notApplicable(db: DB, orderId: string, action: string): Promise<ActionResult> {
   const status = await currentStatus(db, orderId)
@@ -255,7 +276,7 @@ export async function confirmPaymentAndDeliver(
       : status === 'awaiting_stock'
         ? 'the product is out of stock, so the order waits for stock.'
         : 'the order is paid and waits for you to deliver it.'
-  return { ok: true, status, message: `Payment confirmed with Paytm: ${outcome}` }
+  return applied(status, `Payment confirmed with Paytm: ${outcome}`)
 }
 
 /**
@@ -331,13 +352,12 @@ export async function deliverManually(
     return { status: 'delivered' as const, replaced: false }
   })
   if (!done) return notApplicable(db, input.orderId, 'Manual delivery')
-  return {
-    ok: true,
-    status: done.status,
-    message: done.replaced
+  return applied(
+    done.status,
+    done.replaced
       ? 'The new details replace the old ones; the buyer has been e-mailed.'
       : 'Delivered; the buyer has been e-mailed.',
-  }
+  )
 }
 
 /**
@@ -398,16 +418,7 @@ export async function replaceFromStock(
     if (error instanceof Refused) return { ok: false, message: error.message }
     throw error
   }
-  return {
-    ok: true,
-    status: 'delivered',
-    message: 'The item was replaced from stock; the buyer has been e-mailed.',
-  }
-}
-
-/** Validates a refund note: required (the refund's reference), at most REFUND_NOTE_MAX. */
-export function checkRefundNote(note: string): string | null {
-  return firstProblem(refundNoteText, note)
+  return applied('delivered', 'The item was replaced from stock; the buyer has been e-mailed.')
 }
 
 /**
@@ -420,8 +431,8 @@ export async function markRefunded(
   db: DB,
   input: { orderId: string; note: string; actor: string; now?: Date },
 ): Promise<ActionResult> {
-  const problem = checkRefundNote(input.note)
-  if (problem) return { ok: false, message: problem, field: 'note' }
+  const refused = refusedInput(refundNoteText, input.note, 'note')
+  if (refused) return refused
   const note = input.note.trim()
   const now = input.now ?? new Date()
   const result = await transitionOrder(
@@ -447,12 +458,7 @@ export async function markRefunded(
     },
     now,
   )
-  if (result.changed)
-    return {
-      ok: true,
-      status: 'refunded',
-      message: 'Marked refunded; the buyer has been e-mailed.',
-    }
+  if (result.changed) return applied('refunded', 'Marked refunded; the buyer has been e-mailed.')
   if (!result.status) return notFound()
   if (result.status === 'refunded')
     return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
@@ -478,16 +484,7 @@ export async function resendDeliveryMail(
     return true
   })
   if (!sent) return notApplicable(db, input.orderId, 'Resending the delivery e-mail')
-  return {
-    ok: true,
-    status: 'delivered',
-    message: 'The delivery e-mail is on its way to the buyer.',
-  }
-}
-
-/** Validates a reply to a report: required, at most REPLY_MAX. */
-export function checkReply(reply: string): string | null {
-  return firstProblem(replyText, reply)
+  return applied('delivered', 'The delivery e-mail is on its way to the buyer.')
 }
 
 /** 'Reply to report': the reply is e-mailed to the buyer and resolves the open report as replied. */
@@ -495,8 +492,8 @@ export async function replyToReport(
   db: DB,
   input: { orderId: string; reply: string; actor: string; now?: Date },
 ): Promise<ActionResult> {
-  const problem = checkReply(input.reply)
-  if (problem) return { ok: false, message: problem, field: 'reply' }
+  const refused = refusedInput(replyText, input.reply, 'reply')
+  if (refused) return refused
   const resolved = await db.transaction().execute(async (trx) => {
     const closed = await resolveOrderReport(
       trx,
@@ -516,9 +513,8 @@ export async function replyToReport(
     const status = await currentStatus(db, input.orderId)
     return status ? { ok: false, message: ORDER_ADMIN_MESSAGES.noOpenReport } : notFound()
   }
-  return {
-    ok: true,
-    status: (await currentStatus(db, input.orderId)) ?? 'delivered',
-    message: 'Reply sent; the report is resolved.',
-  }
+  return applied(
+    (await currentStatus(db, input.orderId)) ?? 'delivered',
+    'Reply sent; the report is resolved.',
+  )
 }

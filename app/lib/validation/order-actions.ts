@@ -62,28 +62,27 @@ const manualSecretSchema = z
 /** 'yes' once the admin has answered the confirmation (the dialog, or the page without JavaScript). */
 const confirmed = z.preprocess(text, z.string())
 
-export const confirmPaymentSchema = z.object({ intent: z.literal('confirm'), confirmed })
-export const deliverSchema = z.object({
-  intent: z.literal('deliver'),
+/** One action's form: its intent, the fields the admin types, and the confirmation. */
+function actionForm<const Intent extends string, Fields extends z.core.$ZodLooseShape>(
+  intent: Intent,
+  fields: Fields,
+) {
+  return z.object({ intent: z.literal(intent), ...fields, confirmed })
+}
+
+export const confirmPaymentSchema = actionForm('confirm', {})
+export const deliverSchema = actionForm('deliver', {
   secret: z.preprocess(text, manualSecretSchema),
-  confirmed,
 })
-export const replaceSchema = z.object({
-  intent: z.literal('replace'),
+export const replaceSchema = actionForm('replace', {
   reason: z.preprocess(
     text,
     z.string().trim().max(REPLACE_REASON_MAX, ORDER_INPUT_MESSAGES.reasonTooLong),
   ),
-  confirmed,
 })
-export const refundSchema = z.object({
-  intent: z.literal('refund'),
-  note: z.preprocess(text, refundNoteText),
-  confirmed,
-})
+export const refundSchema = actionForm('refund', { note: z.preprocess(text, refundNoteText) })
 /** A refund through the gateway's API: an amount in rupees (with paise) and a reason. */
-export const gatewayRefundSchema = z.object({
-  intent: z.literal('gateway-refund'),
+export const gatewayRefundSchema = actionForm('gateway-refund', {
   refundKey: z.preprocess(
     text,
     z.string().regex(REFUND_KEY_PATTERN, ORDER_INPUT_MESSAGES.refundKeyInvalid),
@@ -107,14 +106,9 @@ export const gatewayRefundSchema = z.object({
     text,
     z.string().trim().max(REFUND_REASON_MAX, ORDER_INPUT_MESSAGES.refundReasonTooLong),
   ),
-  confirmed,
 })
-export const resendSchema = z.object({ intent: z.literal('resend'), confirmed })
-export const replySchema = z.object({
-  intent: z.literal('reply'),
-  reply: z.preprocess(text, replyText),
-  confirmed,
-})
+export const resendSchema = actionForm('resend', {})
+export const replySchema = actionForm('reply', { reply: z.preprocess(text, replyText) })
 
 /** Every recovery action the order page posts, told apart by its intent. */
 export const orderActionSchema = z.discriminatedUnion('intent', [

@@ -26,6 +26,7 @@ import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { WhatsAppLink } from '~/components/shop/whatsapp-link'
 import { productAvailability } from '~/data/product.server'
 import {
   catalogue,
@@ -322,21 +323,12 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
         className="-mx-4 mt-6 overflow-x-auto px-4 pb-2 md:mx-0 md:overflow-visible md:px-0"
       >
         <ul className="flex gap-2 md:flex-wrap">
-          <li>
-            <Link
-              to={chipSearch(null)}
-              replace
-              preventScrollReset
-              aria-current={!activeChip ? 'true' : undefined}
-              className={chipClass(!activeChip)}
-            >
-              All
-            </Link>
-          </li>
-          {categories.map((chip) => {
-            const active = activeChip !== null && sameCategory(chip, activeChip)
+          {/* "All" (null) first, then each category. */}
+          {[null, ...categories].map((chip) => {
+            const active =
+              chip === null ? !activeChip : activeChip !== null && sameCategory(chip, activeChip)
             return (
-              <li key={chip}>
+              <li key={chip ?? ''}>
                 <Link
                   to={chipSearch(chip)}
                   replace
@@ -344,7 +336,7 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
                   aria-current={active ? 'true' : undefined}
                   className={chipClass(active)}
                 >
-                  {chip}
+                  {chip ?? 'All'}
                 </Link>
               </li>
             )
@@ -465,26 +457,20 @@ function WhatsApp() {
           </div>
           <div className="flex flex-col gap-3 sm:flex-row md:flex-col lg:flex-row">
             {chat ? (
-              <a
+              <WhatsAppLink
                 href={chat}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="inline-flex h-12 items-center justify-center gap-2 rounded-xl bg-white px-5 font-semibold text-emerald-900 shadow hover:bg-emerald-50"
               >
-                <MessageCircle aria-hidden="true" className="size-5" />
                 Chat on WhatsApp
-              </a>
+              </WhatsAppLink>
             ) : null}
             {site.whatsappCommunityUrl ? (
-              <a
+              <WhatsAppLink
                 href={site.whatsappCommunityUrl}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="inline-flex h-12 items-center justify-center gap-2 rounded-xl px-5 font-semibold text-white ring-1 ring-white/50 hover:bg-white/10"
               >
-                <MessageCircle aria-hidden="true" className="size-5" />
                 Join our community
-              </a>
+              </WhatsAppLink>
             ) : null}
             {!chat && site.contactEmail ? (
               <a

@@ -2,7 +2,6 @@ import ArrowLeft from 'lucide-react/icons/arrow-left'
 import Calendar from 'lucide-react/icons/calendar'
 import CircleCheck from 'lucide-react/icons/circle-check'
 import Clock from 'lucide-react/icons/clock'
-import MessageCircle from 'lucide-react/icons/message-circle'
 import ShieldCheck from 'lucide-react/icons/shield-check'
 import {
   data,
@@ -25,6 +24,7 @@ import { ShareButton } from '~/components/shop/share-button'
 import { metaDescription, seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { productQuestionMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { WhatsAppLink } from '~/components/shop/whatsapp-link'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import { productAvailability } from '~/data/product.server'
@@ -456,15 +456,12 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               ))}
             </ul>
             {support ? (
-              <a
+              <WhatsAppLink
                 href={support}
-                target="_blank"
-                rel="noopener noreferrer"
                 className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-emerald-700 px-4 font-semibold text-white hover:bg-emerald-800"
               >
-                <MessageCircle aria-hidden="true" className="size-5" />
                 Ask on WhatsApp
-              </a>
+              </WhatsAppLink>
             ) : null}
           </section>
         </StaticMarkup>

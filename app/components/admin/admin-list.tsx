@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { Card } from '~/components/ui/card'
 import { buttonVariants } from '~/components/ui/button'
 import type { PageView } from '~/lib/paginate'
-import { EmptyState } from './empty-state'
+import { EmptyState } from '~/components/ui/empty-state'
 import { ListRange } from './list-filters'
 import { ListPagination } from './pagination'
 

@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { streamRows, type DB } from '~/lib/db.server'
+import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import { ORDER_STATUSES } from '~/lib/order-status'
@@ -13,7 +14,6 @@ import { countOpenReports } from './order-report.server'
  * app/services/order-actions.server.ts.
  */
 export const ADMIN_ORDERS_PAGE_SIZE = 20
-export const ORDER_SEARCH_MAX = 100
 // ---------------------------------------------------------------------------------------------
 // The list
 
@@ -55,7 +55,7 @@ export interface AdminOrderPage {
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: AdminOrderFilter) {
   let q = query
-  const search = filter.search?.trim().slice(0, ORDER_SEARCH_MAX)
+  const search = filter.search?.trim().slice(0, SEARCH_MAX)
   if (search) {
     q = q.where(
       containsAny([...BUYER_COLUMNS, sql`customer_phone`, sql`lower(product_name)`], search),

@@ -1,5 +1,6 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
 import { streamRows, type DB } from '~/lib/db.server'
+import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import {
@@ -25,7 +26,6 @@ import {
  * all run in the database.
  */
 export const TRANSACTIONS_PAGE_SIZE = 20
-export const TRANSACTION_SEARCH_MAX = 100
 
 export { TRANSACTION_STATUSES, type TransactionStatus }
 
@@ -61,7 +61,7 @@ export interface TransactionSummary {
 
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: TransactionFilter) {
   let q = query
-  const search = filter.search?.trim().slice(0, TRANSACTION_SEARCH_MAX)
+  const search = filter.search?.trim().slice(0, SEARCH_MAX)
   if (search) q = q.where(containsAny([...BUYER_COLUMNS, sql`lower(coalesce(gateway_txn_id, ''))`], search))
   if (filter.status) q = q.where('order.status', 'in', ORDER_STATUSES_OF[filter.status])
   if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)

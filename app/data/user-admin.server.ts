@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
+import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate, type Pagination } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import {
@@ -23,7 +24,6 @@ import {
  * app/data/customer-orders.server.ts); "spent" sums what was paid for paid and delivered orders.
  */
 export const USERS_PAGE_SIZE = 20
-export const USER_SEARCH_MAX = 100
 
 export interface UserStats {
   total: number
@@ -72,7 +72,7 @@ export interface AdminUserRow extends UserProfile, OrderTotals {}
 
 function filteredUsers(db: DB, filter: UserFilter) {
   let query = db.selectFrom('user')
-  const search = filter.search?.trim().slice(0, USER_SEARCH_MAX)
+  const search = filter.search?.trim().slice(0, SEARCH_MAX)
   if (search) query = query.where(containsAny([sql`lower(name)`, sql`email`], search))
   if (filter.status) query = query.where('status', '=', filter.status)
   if (filter.role) query = query.where('role', '=', filter.role)

@@ -1,12 +1,26 @@
+import { cva } from 'class-variance-authority'
 import Download from 'lucide-react/icons/download'
 import type Package from 'lucide-react/icons/package'
-import type { ReactNode } from 'react'
+import { Fragment, type ReactNode } from 'react'
 import { Card } from '~/components/ui/card'
 import { buttonVariants } from '~/components/ui/button'
 import type { PageView } from '~/lib/paginate'
-import { EmptyState } from './empty-state'
-import { ListRange } from './list-filters'
+import { EmptyState } from '~/components/ui/empty-state'
+import { FilterForm, ListRange, type Breakpoint } from './list-filters'
+import { ListTable, type Column } from './list-table'
 import { ListPagination } from './pagination'
+
+/** What every admin list says about itself: its name, its path and the page on screen. */
+interface ListBasics {
+  /** The region's accessible name. */
+  label: string
+  /** The list's own path (the range line watches navigations to it). */
+  path: string
+  page: PageView
+  /** What the list counts, in the range line ("Showing 1–20 of 57 orders"). */
+  noun: { one: string; many: string }
+  pageHref: (page: number) => string
+}
 
 /**
  * The card an admin list sits in (orders, transactions, users, products, the audit log): its
@@ -23,15 +37,9 @@ export function ListSection({
   empty,
   pageHref,
   children,
-}: {
-  /** The region's accessible name. */
-  label: string
-  /** The list's own path (the range line watches navigations to it). */
-  path: string
+}: ListBasics & {
   /** The filter bar (a FilterForm). */
   filters: ReactNode
-  page: PageView
-  noun: { one: string; many: string }
   /** Shown instead of the range line (the filters' errors). */
   notice?: ReactNode
   /** What the list shows when it has no rows. */
@@ -42,7 +50,6 @@ export function ListSection({
     text: string
     action?: ReactNode
   }
-  pageHref: (page: number) => string
   /** The table and the phone cards. */
   children: ReactNode
 }) {
@@ -62,26 +69,103 @@ export function ListSection({
   )
 }
 
-const HIDDEN_FROM = {
-  lg: 'divide-y divide-slate-100 lg:hidden dark:divide-slate-800',
-  xl: 'divide-y divide-slate-100 xl:hidden dark:divide-slate-800',
-}
+const cardsVariants = cva('', {
+  variants: {
+    /** The ListTable's shownFrom. */
+    hiddenFrom: { lg: 'lg:hidden', xl: 'xl:hidden' },
+    layout: {
+      /** One card under the other (ListCard). */
+      list: 'divide-y divide-slate-100 dark:divide-slate-800',
+      /** Two columns from tablet width, for cards with a picture; each <li> brings a background. */
+      grid: 'grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 dark:divide-slate-800 md:dark:bg-slate-800',
+    },
+  },
+})
+
+type CardLayout = 'list' | 'grid'
 
 /** The phone layout of an admin list: one card per row, shown below the table's breakpoint. */
 export function ListCards({
   label,
   hiddenFrom = 'xl',
+  layout = 'list',
   children,
 }: {
   label: string
-  /** The ListTable's shownFrom. */
-  hiddenFrom?: keyof typeof HIDDEN_FROM
+  hiddenFrom?: 'lg' | 'xl'
+  layout?: CardLayout
   children: ReactNode
 }) {
   return (
-    <ul aria-label={label} className={HIDDEN_FROM[hiddenFrom]}>
+    <ul aria-label={label} className={cardsVariants({ hiddenFrom, layout })}>
       {children}
     </ul>
+  )
+}
+
+/**
+ * An admin list of rows (orders, transactions, users, products), newest first, in its
+ * ListSection: the filter bar (a FilterForm on the list's own path), the rows as a ListTable
+ * from `columns` on wide screens and as one `card` each below (both named "<label>, newest
+ * first"), and what an empty list says, with a filter set or without.
+ */
+export function AdminList<Row>({
+  filtered,
+  fields,
+  filterBreakpoint = 'lg',
+  empty,
+  rows,
+  rowKey,
+  columns,
+  card,
+  cardLayout,
+  ...basics
+}: ListBasics & {
+  /** Whether any filter is set: the bar offers Clear, and an empty list says so. */
+  filtered: boolean
+  /** The filter bar's fields (SearchField, SelectField, ...). */
+  fields: ReactNode
+  filterBreakpoint?: Breakpoint
+  empty: {
+    icon: typeof Package
+    title: string
+    /** Why nothing is shown while a filter is set. */
+    filtered: string
+    /** Why nothing is shown at all. */
+    unfiltered: string
+    /** The next step when there is nothing at all (with a filter set, it is Clear). */
+    action?: ReactNode
+  }
+  rows: readonly Row[]
+  rowKey: (row: Row) => string
+  columns: ReadonlyArray<Column<Row>>
+  /** A row on a phone: a ListCard, or in the grid layout an <li> of its own. */
+  card: (row: Row) => ReactNode
+  cardLayout?: CardLayout
+}) {
+  const named = `${basics.label}, newest first`
+  return (
+    <ListSection
+      {...basics}
+      empty={{
+        icon: empty.icon,
+        title: empty.title,
+        text: filtered ? empty.filtered : empty.unfiltered,
+        action: filtered ? null : empty.action,
+      }}
+      filters={
+        <FilterForm action={basics.path} breakpoint={filterBreakpoint} filtered={filtered}>
+          {fields}
+        </FilterForm>
+      }
+    >
+      <ListTable caption={named} shownFrom="xl" rows={rows} rowKey={rowKey} columns={columns} />
+      <ListCards label={named} layout={cardLayout}>
+        {rows.map((row) => (
+          <Fragment key={rowKey(row)}>{card(row)}</Fragment>
+        ))}
+      </ListCards>
+    </ListSection>
   )
 }
 

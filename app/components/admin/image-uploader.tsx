@@ -3,6 +3,8 @@ import ImageUp from 'lucide-react/icons/image-up'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Trash2 from 'lucide-react/icons/trash-2'
 import { useId, useRef, useState, type DragEvent } from 'react'
+import { Button, buttonVariants } from '~/components/ui/button'
+import { cn } from '~/components/ui/cn'
 import { toast } from '~/components/ui/toast'
 import {
   checkImageFile,
@@ -229,21 +231,20 @@ export function ImageUploader({
         {hydrated ? (
           <label
             htmlFor={id}
-            className={`inline-flex h-11 cursor-pointer items-center gap-2 rounded-xl border border-slate-300 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 peer-disabled:cursor-not-allowed peer-disabled:opacity-60 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800`}
+            className={cn(
+              buttonVariants({ variant: 'secondary' }),
+              'cursor-pointer peer-focus-visible:outline peer-focus-visible:outline-3 peer-focus-visible:outline-offset-2 peer-focus-visible:outline-brand-500 peer-disabled:cursor-not-allowed peer-disabled:opacity-60',
+            )}
           >
             <ImageUp aria-hidden="true" className="size-5" />
             {value ? 'Change image' : 'Upload image'}
           </label>
         ) : null}
         {hydrated && value && !uploading ? (
-          <button
-            type="button"
-            onClick={remove}
-            className="inline-flex h-11 items-center gap-2 rounded-xl px-3 font-medium text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950"
-          >
+          <Button variant="dangerGhost" onClick={remove}>
             <Trash2 aria-hidden="true" className="size-4" />
             Remove image
-          </button>
+          </Button>
         ) : null}
       </div>
     </div>

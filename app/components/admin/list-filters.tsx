@@ -5,16 +5,17 @@ import { Button, buttonVariants } from '~/components/ui/button'
 import { cn } from '~/components/ui/cn'
 import { Field } from '~/components/ui/field'
 import { Checkbox, Input, Select } from '~/components/ui/input'
+import { SEARCH_MAX } from '~/lib/list-search'
 
 /**
- * The filter bar of the admin lists (products, orders): a GET form whose fields live in the
- * URL, so a filtered list can be bookmarked and works without JavaScript. With JavaScript a
- * select or a checkbox applies at once and the search box on Enter or the button; only the
- * fields that are set go in the URL, and a new filter starts at page 1.
+ * The filter bar of the admin lists (orders, transactions, users, products): a GET form whose
+ * fields live in the URL, so a filtered list can be bookmarked and works without JavaScript.
+ * With JavaScript a select or a checkbox applies at once and the search box on Enter or the
+ * button; only the fields that are set go in the URL, and a new filter starts at page 1.
  */
 
 /** Where the bar turns from a column (phones) into a row. */
-type Breakpoint = 'sm' | 'lg'
+export type Breakpoint = 'sm' | 'lg'
 
 const ROW: Record<Breakpoint, string> = {
   sm: 'sm:flex-row sm:items-end',
@@ -92,14 +93,12 @@ export function SearchField({
   label,
   value,
   placeholder,
-  maxLength,
 }: {
   id: string
   label: string
   /** The search in the URL; the box starts over with it after each navigation. */
   value: string
   placeholder: string
-  maxLength: number
 }) {
   return (
     <Field label={label} id={id} className="flex-1">
@@ -116,7 +115,7 @@ export function SearchField({
             surface="admin"
             defaultValue={value}
             key={value}
-            maxLength={maxLength}
+            maxLength={SEARCH_MAX}
             placeholder={placeholder}
             className="pl-9"
           />

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react'
+import { ListCard } from './admin-list'
 import type { Column } from './list-table'
 import { OrderLink } from './order-badges'
 
@@ -41,4 +43,38 @@ export function orderLeadColumns<Row extends ListedOrder>(
       ),
     },
   ]
+}
+
+/**
+ * The phone card of both back-office lists of orders: the order's id over when it was placed
+ * (and `when`'s addition, the gateway), the amount, the row's own facts, then its status badges.
+ */
+export function OrderListCard({
+  orderId,
+  order,
+  whenExtra,
+  markers,
+  children,
+}: {
+  orderId: string
+  order: Pick<ListedOrder, 'createdAt' | 'date'> & { amount: string }
+  whenExtra?: ReactNode
+  markers: ReactNode
+  children: ReactNode
+}) {
+  return (
+    <ListCard
+      title={<OrderLink orderId={orderId} wrap />}
+      detail={
+        <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
+          <time dateTime={order.createdAt}>{order.date}</time>
+          {whenExtra}
+        </p>
+      }
+      amount={order.amount}
+    >
+      {children}
+      <div className="mt-2">{markers}</div>
+    </ListCard>
+  )
 }

@@ -1,3 +1,4 @@
+import { Pill, type PillTone } from '~/components/ui/badge'
 import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
@@ -5,9 +6,7 @@ import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
  * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next
  * (the back office has its own shorter names: app/components/admin/order-badges.tsx).
  */
-type Tone = 'success' | 'progress' | 'neutral' | 'danger'
-
-const STATUS: Record<OrderStatus, { label: string; tone: Tone; explanation: string }> = {
+const STATUS: Record<OrderStatus, { label: string; tone: PillTone; explanation: string }> = {
   delivered: {
     label: 'Delivered',
     tone: 'success',
@@ -15,13 +14,13 @@ const STATUS: Record<OrderStatus, { label: string; tone: Tone; explanation: stri
   },
   awaiting_stock: {
     label: 'Waiting for stock',
-    tone: 'progress',
+    tone: 'warning',
     explanation:
       'Your payment is confirmed. This item is briefly out of stock: your order is in line and will be delivered automatically as soon as new stock arrives. We will e-mail you when it is ready.',
   },
   paid: {
     label: 'Paid, being prepared',
-    tone: 'progress',
+    tone: 'warning',
     explanation:
       'Your payment is confirmed. The shop is preparing your account details and will deliver them shortly. We will e-mail you when they are ready.',
   },
@@ -51,18 +50,7 @@ const STATUS: Record<OrderStatus, { label: string; tone: Tone; explanation: stri
   },
 }
 
-const TONE_CLASS: Record<Tone, string> = {
-  success:
-    'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30',
-  progress:
-    'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30',
-  neutral:
-    'bg-slate-100 text-slate-800 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-400/30',
-  danger:
-    'bg-rose-50 text-rose-800 ring-rose-600/20 dark:bg-rose-950/70 dark:text-rose-200 dark:ring-rose-400/30',
-}
-
-function entry(status: string): { label: string; tone: Tone; explanation: string } {
+function entry(status: string): { label: string; tone: PillTone; explanation: string } {
   return isOrderStatus(status)
     ? STATUS[status]
     : { label: status, tone: 'neutral', explanation: '' }
@@ -79,13 +67,7 @@ export function orderStatusExplanation(status: string): string {
 
 export function OrderStatusBadge({ status }: { status: string }) {
   const { label, tone } = entry(status)
-  return (
-    <span
-      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${TONE_CLASS[tone]}`}
-    >
-      {label}
-    </span>
-  )
+  return <Pill tone={tone}>{label}</Pill>
 }
 
 /** Whether the order has an invoice (payment confirmed and not refunded). */

@@ -45,3 +45,31 @@ export function Badge({
     </span>
   )
 }
+
+/**
+ * The outlined pills the buyer's pages use (an order's status, a problem report's), also where
+ * the back office shows what a buyer sees (a review shown or hidden).
+ */
+const pillVariants = cva(
+  'inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset',
+  {
+    variants: {
+      tone: {
+        success:
+          'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30',
+        warning:
+          'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30',
+        neutral:
+          'bg-slate-100 text-slate-800 ring-slate-500/20 dark:bg-slate-800 dark:text-slate-100 dark:ring-slate-400/30',
+        danger:
+          'bg-rose-50 text-rose-800 ring-rose-600/20 dark:bg-rose-950/70 dark:text-rose-200 dark:ring-rose-400/30',
+      },
+    },
+  },
+)
+
+export type PillTone = NonNullable<VariantProps<typeof pillVariants>['tone']>
+
+export function Pill({ tone, children }: { tone: PillTone; children: ReactNode }) {
+  return <span className={pillVariants({ tone })}>{children}</span>
+}

@@ -24,6 +24,8 @@ export const buttonVariants = cva(
         strong:
           'bg-slate-900 text-white hover:bg-slate-800 dark:bg-slate-100 dark:text-slate-900 dark:hover:bg-white',
         ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
+        /** A destructive action beside a form's own buttons, with no frame (remove an image). */
+        dangerGhost: 'text-rose-700 hover:bg-rose-50 dark:text-rose-400 dark:hover:bg-rose-950',
       },
       size: {
         md: 'h-11 px-4',

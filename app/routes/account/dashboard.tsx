@@ -264,10 +264,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
         <div className="flex flex-wrap gap-3">
           <BrowseProductsLink to={href('/')} className={buttonVariants()} />
           {user.isAdmin ? (
-            <Link
-              to={href('/admin/dashboard')}
-              className="inline-flex h-11 items-center gap-2 rounded-xl border border-slate-300 px-4 font-semibold text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-            >
+            <Link to={href('/admin/dashboard')} className={buttonVariants({ variant: 'outline' })}>
               <Shield aria-hidden="true" className="size-4" />
               Admin dashboard
             </Link>

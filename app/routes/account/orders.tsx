@@ -1,10 +1,6 @@
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import { href } from 'react-router'
-import {
-  AccountEmptyState,
-  AccountPageHeader,
-  BrowseProductsLink,
-} from '~/components/account/account-page'
+import { AccountPageHeader, BrowseProductsLink } from '~/components/account/account-page'
 import { Pagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { CustomerOrderList, customerOrderItem } from '~/components/orders/customer-order-list'
@@ -16,7 +12,7 @@ import { shopDateTime } from '~/lib/date-format'
 import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/orders'
 import { buttonVariants } from '~/components/ui/button'
-import { cn } from '~/components/ui/cn'
+import { EmptyState } from '~/components/ui/empty-state'
 
 /**
  * /dashboard/orders: My Orders. The signed-in user's own orders (placed while signed in, and
@@ -50,18 +46,16 @@ export default function MyOrders({ loaderData }: Route.ComponentProps) {
           : `${total} order${total === 1 ? '' : 's'}, newest first. Open one to see its details, account details and invoice.`}
       </AccountPageHeader>
       {orders.length === 0 ? (
-        <AccountEmptyState
+        <EmptyState
+          framed
           icon={ShoppingBag}
           title="No orders yet"
           action={
-            <BrowseProductsLink
-              to={href('/')}
-              className={cn(buttonVariants({ size: 'wide' }), 'mt-5')}
-            />
+            <BrowseProductsLink to={href('/')} className={buttonVariants({ size: 'wide' })} />
           }
         >
           Bought something as a guest? Use the link in your order e-mail to open it.
-        </AccountEmptyState>
+        </EmptyState>
       ) : (
         <>
           <CustomerOrderList orders={orders} />

@@ -3,15 +3,12 @@ import BellOff from 'lucide-react/icons/bell-off'
 import Heart from 'lucide-react/icons/heart'
 import Trash2 from 'lucide-react/icons/trash-2'
 import { Form, href, Link } from 'react-router'
-import {
-  AccountEmptyState,
-  AccountPageHeader,
-  BrowseProductsLink,
-} from '~/components/account/account-page'
+import { AccountPageHeader, BrowseProductsLink } from '~/components/account/account-page'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/ui/badge'
 import { buttonVariants } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { EmptyState } from '~/components/ui/empty-state'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { listWishlist } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
@@ -165,18 +162,14 @@ export default function Wishlist({ loaderData }: Route.ComponentProps) {
           : `${items.length} saved product${items.length === 1 ? '' : 's'}. We e-mail you when one that is out of stock comes back.`}
       </AccountPageHeader>
       {items.length === 0 ? (
-        <AccountEmptyState
+        <EmptyState
+          framed
           icon={Heart}
           title="Your wishlist is empty"
-          action={
-            <BrowseProductsLink
-              to={`${href('/')}#services`}
-              className={`${buttonVariants()} mt-5`}
-            />
-          }
+          action={<BrowseProductsLink to={`${href('/')}#services`} className={buttonVariants()} />}
         >
           Tap the heart on any product to save it for later.
-        </AccountEmptyState>
+        </EmptyState>
       ) : (
         <ul className="space-y-3">
           {items.map((item) => (

@@ -36,16 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
 }
 
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
-  const { siteName, user, openReports, testMode, maintenanceMode, access } = loaderData
   return (
-    <AdminShell
-      siteName={siteName}
-      user={user}
-      openReports={openReports}
-      testMode={testMode}
-      maintenanceMode={maintenanceMode}
-      access={access}
-    >
+    <AdminShell {...loaderData}>
       <Outlet />
     </AdminShell>
   )

@@ -1,13 +1,14 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
 import MessageSquareText from 'lucide-react/icons/message-square-text'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
-import { EmptyState } from '~/components/admin/empty-state'
+import { EmptyState } from '~/components/ui/empty-state'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
 import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
 import { ReviewText } from '~/components/shop/product-reviews'
+import { Pill } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
 import { listReviewsForAdmin, type ReviewVisibility } from '~/data/review.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -223,15 +224,9 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
                     >
                       {review.productTitle}
                     </Link>
-                    <span
-                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
-                        review.hidden
-                          ? 'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30'
-                          : 'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30'
-                      }`}
-                    >
+                    <Pill tone={review.hidden ? 'warning' : 'success'}>
                       {review.hidden ? 'Hidden' : 'Shown'}
-                    </span>
+                    </Pill>
                   </div>
                   <ReviewText review={review} className="mt-2" bodyClassName="text-sm" />
                   <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">

@@ -6,6 +6,7 @@ import { useEffect, useId, useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { TestModeBanner } from '~/components/checkout/checkout-form'
 import { FormAlert } from '~/components/forms'
+import { Pill } from '~/components/ui/badge'
 import { OrderErrorPage, ORDER_NOT_FOUND } from '~/components/orders/order-error'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import { ReviewForm, ReviewSaved } from '~/components/orders/review-form'
@@ -611,15 +612,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
                   className="rounded-xl bg-slate-50 p-4 text-sm dark:bg-slate-800/60"
                 >
                   <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
-                    <span
-                      className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ring-1 ring-inset ${
-                        item.open
-                          ? 'bg-amber-50 text-amber-900 ring-amber-600/25 dark:bg-amber-950/70 dark:text-amber-100 dark:ring-amber-400/30'
-                          : 'bg-emerald-50 text-emerald-800 ring-emerald-600/20 dark:bg-emerald-950/70 dark:text-emerald-200 dark:ring-emerald-400/30'
-                      }`}
-                    >
+                    <Pill tone={item.open ? 'warning' : 'success'}>
                       {item.open ? 'Open' : 'Resolved'}
-                    </span>
+                    </Pill>
                     <span className="text-slate-600 dark:text-slate-300">
                       Reported on {item.reportedAt}
                       {item.resolvedAt ? `, resolved on ${item.resolvedAt}` : ''}

@@ -87,6 +87,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     ...refunds.map((refund) => refund.requestedBy),
     ...(order.userId ? [`user:${order.userId}`] : []),
   ])
+  // An actor describeActors has no words for is shown as it is stored.
+  const who = (actor: string) => actors[actor] ?? actor
   const format = shopDateTime(settings.timezone, { seconds: true })
   const when = (iso: string | null) => (iso ? format.format(new Date(iso)) : null)
   const manualItems = new Set(
@@ -143,7 +145,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       id: item.id,
       status: item.status,
       source: manualItems.has(item.id) ? 'Entered by hand' : 'From stock',
-      by: manualItems.has(item.id) ? (actors[item.addedBy] ?? item.addedBy) : null,
+      by: manualItems.has(item.id) ? who(item.addedBy) : null,
       deliveredAt: when(item.deliveredAt),
       revokedAt: when(item.revokedAt),
       revokedReason: item.revokedReason,
@@ -154,7 +156,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       atIso: event.createdAt,
       type: event.type,
       message: event.message,
-      actor: actors[event.actor] ?? event.actor,
+      actor: who(event.actor),
       from: event.fromStatus,
       to: event.toStatus,
       ip:
@@ -170,8 +172,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       status: report.status,
       resolution: report.resolution,
       reply: report.reply,
-      reportedBy: actors[report.reportedBy] ?? report.reportedBy,
-      resolvedBy: report.resolvedBy ? (actors[report.resolvedBy] ?? report.resolvedBy) : null,
+      reportedBy: who(report.reportedBy),
+      resolvedBy: report.resolvedBy ? who(report.resolvedBy) : null,
       resolvedAt: when(report.resolvedAt),
     })),
     actions,
@@ -182,7 +184,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       status: refund.status,
       gatewayRefundId: refund.gatewayRefundId,
       gatewayMessage: refund.gatewayMessage,
-      requestedBy: actors[refund.requestedBy] ?? refund.requestedBy,
+      requestedBy: who(refund.requestedBy),
       createdAt: when(refund.createdAt)!,
       processedAt: when(refund.processedAt),
     })),

@@ -1,5 +1,6 @@
 import { href } from 'react-router'
 import { listQuery } from '../list-query'
+import { searchParam } from '~/lib/list-search'
 import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
@@ -9,7 +10,6 @@ import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
  */
 export const ORDERS_PATH = href('/admin/orders')
 export const ORDERS_EXPORT_PATH = href('/admin/orders/export')
-export const SEARCH_MAX = 100
 export const ORDER_NOT_FOUND_TITLE = 'Order not found'
 
 export interface OrderFilter {
@@ -21,7 +21,7 @@ export interface OrderFilter {
 export function orderFilterFromUrl(url: URL): OrderFilter {
   const status = url.searchParams.get('status')
   return {
-    search: (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+    search: searchParam(url),
     status: isOrderStatus(status) ? status : null,
     openReports: url.searchParams.get('reports') === 'open',
   }

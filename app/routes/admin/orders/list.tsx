@@ -1,16 +1,14 @@
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
-import { ExportLink, ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
+import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import {
   CheckboxFilter,
   FilterChips,
-  FilterForm,
   SearchField,
   optionsOf,
   SelectField,
   type FilterChip,
 } from '~/components/admin/list-filters'
-import { ListTable } from '~/components/admin/list-table'
-import { orderLeadColumns } from '~/components/admin/order-columns'
+import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
 import { listAdminOrders, orderCounts } from '~/data/order-admin.server'
@@ -26,14 +24,12 @@ import {
   ORDERS_EXPORT_PATH,
   ORDERS_PATH,
   orderFilterFromUrl,
-  SEARCH_MAX,
   type OrderFilter,
 } from './filters'
 import {
   ADMIN_STATUS_LABELS,
   AdminStatusBadge,
   OpenReportBadge,
-  OrderLink,
   TestModeBadge,
 } from '~/components/admin/order-badges'
 import type { Route } from './+types/list'
@@ -134,26 +130,19 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
 
       <FilterChips label="Orders by status" chips={statusChips(counts, filter)} />
 
-      <ListSection
+      <AdminList
         label="Orders"
         path={ORDERS_PATH}
         page={page}
         noun={{ one: 'order', many: 'orders' }}
         pageHref={(n) => `${ORDERS_PATH}${filterQuery(filter, n)}`}
-        empty={{
-          icon: ShoppingCart,
-          title: 'No Orders Found',
-          text: filtered
-            ? 'No order matches these filters. Try other words or all statuses.'
-            : 'Orders appear here as soon as a customer checks out.',
-        }}
-        filters={
-          <FilterForm action={ORDERS_PATH} breakpoint="lg" filtered={filtered}>
+        filtered={filtered}
+        fields={
+          <>
             <SearchField
               id="order-search"
               label="Search by customer, order ID or product"
               value={filter.search}
-              maxLength={SEARCH_MAX}
               placeholder="Name, e-mail, phone, ORD_..., product"
             />
             <SelectField
@@ -170,51 +159,37 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               value="open"
               checked={filter.openReports}
             />
-          </FilterForm>
+          </>
         }
-      >
-        <ListTable
-          caption="Orders, newest first"
-          shownFrom="xl"
-          rows={orders}
-          rowKey={(order) => order.id}
-          columns={[
-            ...orderLeadColumns((order: ListOrder) => order.id, 'max-w-56'),
-            {
-              label: 'Product',
-              look: 'text',
-              cell: (order) => <span className="line-clamp-2 max-w-64">{order.productName}</span>,
-            },
-            { label: 'Amount', align: 'right', look: 'amount', cell: (order) => order.amount },
-            { label: 'Status', cell: (order) => <Markers order={order} /> },
-          ]}
-        />
-
-        <ListCards label="Orders, newest first">
-          {orders.map((order) => (
-            <ListCard
-              key={order.id}
-              title={<OrderLink orderId={order.id} wrap />}
-              detail={
-                <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                  <time dateTime={order.createdAt}>{order.date}</time>
-                </p>
-              }
-              amount={order.amount}
-            >
-              <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900 dark:text-slate-100">
-                {order.productName}
-              </p>
-              <p className="truncate text-sm text-slate-600 dark:text-slate-300">
-                {order.customerName} · {order.customerEmail}
-              </p>
-              <div className="mt-2">
-                <Markers order={order} />
-              </div>
-            </ListCard>
-          ))}
-        </ListCards>
-      </ListSection>
+        empty={{
+          icon: ShoppingCart,
+          title: 'No Orders Found',
+          filtered: 'No order matches these filters. Try other words or all statuses.',
+          unfiltered: 'Orders appear here as soon as a customer checks out.',
+        }}
+        rows={orders}
+        rowKey={(order) => order.id}
+        columns={[
+          ...orderLeadColumns((order: ListOrder) => order.id, 'max-w-56'),
+          {
+            label: 'Product',
+            look: 'text',
+            cell: (order) => <span className="line-clamp-2 max-w-64">{order.productName}</span>,
+          },
+          { label: 'Amount', align: 'right', look: 'amount', cell: (order) => order.amount },
+          { label: 'Status', cell: (order) => <Markers order={order} /> },
+        ]}
+        card={(order) => (
+          <OrderListCard orderId={order.id} order={order} markers={<Markers order={order} />}>
+            <p className="mt-2 line-clamp-2 text-sm font-medium text-slate-900 dark:text-slate-100">
+              {order.productName}
+            </p>
+            <p className="truncate text-sm text-slate-600 dark:text-slate-300">
+              {order.customerName} · {order.customerEmail}
+            </p>
+          </OrderListCard>
+        )}
+      />
     </div>
   )
 }

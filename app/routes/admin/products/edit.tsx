@@ -9,11 +9,10 @@ import { listCategories } from '~/data/product.server'
 import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { clientIp } from '~/lib/rate-limit.server'
-import { requirePermission } from '~/services/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
   productInitial,
-  requireProduct,
+  requireEditableProduct,
   saveProductForm,
   savedDelivery,
 } from './product-form.server'
@@ -26,8 +25,7 @@ import { adminStockPath } from '~/lib/paths'
  * 'Product not found' and returns to the list (or at once with Back to Products).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requirePermission(request, 'canCreateProducts')
-  const product = await requireProduct(params.id)
+  const { product } = await requireEditableProduct(request, params.id)
   const { db } = services()
   const [categories, delivery, counts] = await Promise.all([
     listCategories(db),
@@ -48,8 +46,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await requirePermission(request, 'canCreateProducts')
-  const product = await requireProduct(params.id)
+  const { user, product } = await requireEditableProduct(request, params.id)
   return saveProductForm(request, { mode: 'edit', product }, { actor: user, ip: clientIp(context) })
 }
 

@@ -12,10 +12,9 @@ import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
-import { ListSection } from '~/components/admin/admin-list'
+import { AdminList } from '~/components/admin/admin-list'
 import { FlashNotice } from '~/components/admin/flash-notice'
-import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
-import { ListTable } from '~/components/admin/list-table'
+import { optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { StatCard } from '~/components/admin/stat-card'
 import { PageHeader } from '~/components/admin/page-header'
 import {
@@ -30,6 +29,7 @@ import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
 import { imageVariantUrl, type ImageRef } from '~/lib/images'
 import { formatRupees } from '~/lib/money'
+import { searchParam } from '~/lib/list-search'
 import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
@@ -51,7 +51,6 @@ import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
  * without JavaScript too (delete then asks on the page itself instead of in a dialog).
  */
 const LIST_PATH = href('/admin/products')
-const SEARCH_MAX = 100
 
 /** Back to the list as it was (search, category, page); nothing else is accepted. */
 function listUrl(source: URLSearchParams, overrides: Record<string, string | null> = {}): string {
@@ -72,7 +71,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canCreateProducts')
   const { db } = services()
   const url = new URL(request.url)
-  const search = (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX)
+  const search = searchParam(url)
   const categories = await listCategories(db)
   const requestedCategory = url.searchParams.get('category') ?? ''
   const category = categories.includes(requestedCategory) ? requestedCategory : ''
@@ -369,27 +368,20 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
         </ConfirmPanel>
       ) : null}
 
-      <ListSection
+      <AdminList
         label="Products"
         path={LIST_PATH}
         page={page}
         noun={{ one: 'product', many: 'products' }}
         pageHref={(n) => listUrl(new URLSearchParams(returnTo), { page: n > 1 ? String(n) : null })}
-        empty={{
-          icon: Package,
-          title: PRODUCT_MESSAGES.noProducts,
-          text: filtered
-            ? 'No product matches this search and category. Try other words or all categories.'
-            : 'Your catalogue is empty. Add your first product to start selling.',
-          action: filtered ? null : <AddProductLink />,
-        }}
-        filters={
-          <FilterForm action={LIST_PATH} breakpoint="sm" filtered={filtered}>
+        filtered={filtered}
+        filterBreakpoint="sm"
+        fields={
+          <>
             <SearchField
               id="product-search"
               label="Search by title"
               value={filters.search}
-              maxLength={SEARCH_MAX}
               placeholder="Search products..."
             />
             <SelectField
@@ -400,119 +392,116 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               allLabel="All Categories"
               options={optionsOf(categories)}
             />
-          </FilterForm>
+          </>
         }
-      >
-        <ListTable
-          caption="Products, newest first"
-          shownFrom="xl"
-          rows={products}
-          rowKey={(product) => product.id}
-          columns={[
-            {
-              label: 'Product',
-              cell: (product) => (
-                <div className="flex min-w-48 max-w-72 items-center gap-3">
-                  <Thumbnail image={product.image} className="w-14 shrink-0" />
-                  <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
-                    {product.title}
-                  </p>
-                </div>
-              ),
-            },
-            {
-              label: 'ID',
-              cell: (product) => (
-                <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
-                  {product.id.slice(0, 6)}…
-                </code>
-              ),
-            },
-            { label: 'Category', look: 'line', cell: (product) => product.category },
-            {
-              label: 'Price',
-              align: 'right',
-              look: 'line',
-              cell: (product) => (
-                <>
+        empty={{
+          icon: Package,
+          title: PRODUCT_MESSAGES.noProducts,
+          filtered:
+            'No product matches this search and category. Try other words or all categories.',
+          unfiltered: 'Your catalogue is empty. Add your first product to start selling.',
+          action: <AddProductLink />,
+        }}
+        rows={products}
+        rowKey={(product) => product.id}
+        columns={[
+          {
+            label: 'Product',
+            cell: (product) => (
+              <div className="flex min-w-48 max-w-72 items-center gap-3">
+                <Thumbnail image={product.image} className="w-14 shrink-0" />
+                <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                  {product.title}
+                </p>
+              </div>
+            ),
+          },
+          {
+            label: 'ID',
+            cell: (product) => (
+              <code className="text-xs text-slate-600 dark:text-slate-300" title={product.id}>
+                {product.id.slice(0, 6)}…
+              </code>
+            ),
+          },
+          { label: 'Category', look: 'line', cell: (product) => product.category },
+          {
+            label: 'Price',
+            align: 'right',
+            look: 'line',
+            cell: (product) => (
+              <>
+                <span className="font-semibold text-slate-950 dark:text-white">
+                  {formatRupees(product.price)}
+                </span>
+                {product.originalPrice > product.price ? (
+                  <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
+                    {formatRupees(product.originalPrice)}
+                  </span>
+                ) : null}
+              </>
+            ),
+          },
+          {
+            label: 'Reviews',
+            align: 'right',
+            look: 'count',
+            cell: (product) => number.format(product.reviews),
+          },
+          {
+            label: 'Rating',
+            align: 'right',
+            look: 'count',
+            cell: (product) => rating.format(product.rating),
+          },
+          {
+            label: 'Status',
+            cell: (product) => (
+              <>
+                <StatusBadge inStock={product.inStock} />
+                <DeliveryNote product={product} />
+              </>
+            ),
+          },
+          {
+            label: 'Actions',
+            align: 'right',
+            cell: (product) => <RowActions product={product} returnTo={returnTo} compact />,
+          },
+        ]}
+        cardLayout="grid"
+        card={(product) => (
+          <li className="space-y-3 bg-white p-4 dark:bg-slate-900">
+            <div className="flex gap-3">
+              <Thumbnail image={product.image} className="w-24 shrink-0" />
+              <div className="min-w-0 flex-1">
+                <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                  {product.title}
+                </h2>
+                <p className="text-xs text-slate-500 dark:text-slate-400">
+                  {product.category} · <span title={product.id}>ID {product.id.slice(0, 8)}…</span>
+                </p>
+                <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
                   <span className="font-semibold text-slate-950 dark:text-white">
                     {formatRupees(product.price)}
                   </span>
-                  {product.originalPrice > product.price ? (
-                    <span className="block text-xs text-slate-500 line-through dark:text-slate-400">
-                      {formatRupees(product.originalPrice)}
-                    </span>
-                  ) : null}
-                </>
-              ),
-            },
-            {
-              label: 'Reviews',
-              align: 'right',
-              look: 'count',
-              cell: (product) => number.format(product.reviews),
-            },
-            {
-              label: 'Rating',
-              align: 'right',
-              look: 'count',
-              cell: (product) => rating.format(product.rating),
-            },
-            {
-              label: 'Status',
-              cell: (product) => (
-                <>
+                  <span className="inline-flex items-center gap-1 text-slate-600 dark:text-slate-300">
+                    <Star aria-hidden="true" className="size-3.5 fill-amber-400 text-amber-400" />
+                    {rating.format(product.rating)}
+                    <span className="sr-only"> rating,</span> ({number.format(product.reviews)}{' '}
+                    reviews)
+                  </span>
                   <StatusBadge inStock={product.inStock} />
-                  <DeliveryNote product={product} />
-                </>
-              ),
-            },
-            {
-              label: 'Actions',
-              align: 'right',
-              cell: (product) => <RowActions product={product} returnTo={returnTo} compact />,
-            },
-          ]}
-        />
-
-        <ul
-          className="grid grid-cols-1 divide-y divide-slate-100 md:grid-cols-2 md:gap-px md:divide-y-0 md:bg-slate-100 xl:hidden dark:divide-slate-800 md:dark:bg-slate-800"
-          aria-label="Products, newest first"
-        >
-          {products.map((product) => (
-            <li key={product.id} className="space-y-3 bg-white p-4 dark:bg-slate-900">
-              <div className="flex gap-3">
-                <Thumbnail image={product.image} className="w-24 shrink-0" />
-                <div className="min-w-0 flex-1">
-                  <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
-                    {product.title}
-                  </h2>
-                  <p className="text-xs text-slate-500 dark:text-slate-400">
-                    {product.category} ·{' '}
-                    <span title={product.id}>ID {product.id.slice(0, 8)}…</span>
-                  </p>
-                  <div className="mt-1 flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
-                    <span className="font-semibold text-slate-950 dark:text-white">
-                      {formatRupees(product.price)}
-                    </span>
-                    <span className="inline-flex items-center gap-1 text-slate-600 dark:text-slate-300">
-                      <Star aria-hidden="true" className="size-3.5 fill-amber-400 text-amber-400" />
-                      {rating.format(product.rating)}
-                      <span className="sr-only"> rating,</span> ({number.format(product.reviews)}{' '}
-                      reviews)
-                    </span>
-                    <StatusBadge inStock={product.inStock} />
-                    <span className="basis-full">
-                      <DeliveryNote product={product} />
-                    </span>
-                  </div>
+                  <span className="basis-full">
+                    <DeliveryNote product={product} />
+                  </span>
                 </div>
               </div>
-              <RowActions product={product} returnTo={returnTo} compact={false} />
-            </li>
-          ))}
-        </ul>
-      </ListSection>
+            </div>
+            <RowActions product={product} returnTo={returnTo} compact={false} />
+          </li>
+        )}
+      />
     </div>
   )
 }

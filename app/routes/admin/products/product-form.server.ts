@@ -25,6 +25,8 @@ import {
   type AdminWho,
 } from '~/services/product-admin.server'
 import { removeProductImage } from '~/services/product-images.server'
+import type { AuthUser } from '~/services/auth.server'
+import { requirePermission } from '~/services/permissions.server'
 import {
   DEFAULT_CATEGORY,
   DEFAULT_DELIVERY_MODE,
@@ -322,10 +324,18 @@ export async function saveProductForm(
   }
 }
 
-/** The product being edited, or the spec's 404 'Product not found'. */
-export async function requireProduct(id: string | undefined): Promise<Product> {
+/**
+ * The guard of a product's own pages (edit, stock), loaders and actions alike: an admin who may
+ * change products (else a redirect or 403, before anything is said about the product), and the
+ * product in the URL, or the spec's 404 'Product not found'.
+ */
+export async function requireEditableProduct(
+  request: Request,
+  id: string | undefined,
+): Promise<{ user: AuthUser; product: Product }> {
+  const user = await requirePermission(request, 'canCreateProducts')
   if (!id) throw redirect(href('/admin/products/edit'))
   const product = await getProductById(services().db, id)
   if (!product) throw data({ message: PRODUCT_MESSAGES.notFound }, { status: 404 })
-  return product
+  return { user, product }
 }

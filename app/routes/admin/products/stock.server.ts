@@ -13,8 +13,7 @@ import {
 } from '~/lib/validation/stock-import'
 import { parseSubmission } from '~/lib/validation/submission'
 import { importStockAudited, revokeStockItemAudited } from '~/services/product-admin.server'
-import { requirePermission } from '~/services/permissions.server'
-import { requireProduct } from './product-form.server'
+import { requireEditableProduct } from './product-form.server'
 import { pageUrl } from './stock-paths'
 import type { Route } from './+types/stock'
 
@@ -35,8 +34,7 @@ export interface ImportAnswer {
  * the form's intent with one schema (`stockActionSchema`).
  */
 export async function stockAction({ request, params, context }: Route.ActionArgs) {
-  const user = await requirePermission(request, 'canCreateProducts')
-  const product = await requireProduct(params.id)
+  const { user, product } = await requireEditableProduct(request, params.id)
   const { db, env } = services()
   const who = { actor: user, ip: clientIp(context) }
 

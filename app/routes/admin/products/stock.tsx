@@ -15,7 +15,7 @@ import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
 import { ListCards } from '~/components/admin/admin-list'
-import { EmptyState } from '~/components/admin/empty-state'
+import { EmptyState } from '~/components/ui/empty-state'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
@@ -40,7 +40,6 @@ import { getProductDelivery } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
-import { requirePermission } from '~/services/permissions.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
   filledOrdersText,
@@ -50,7 +49,7 @@ import {
   stockImportSchema,
 } from '~/lib/validation/stock-import'
 import { readFlash } from '~/lib/flash.server'
-import { requireProduct } from './product-form.server'
+import { requireEditableProduct } from './product-form.server'
 import { stockAction, type ImportAnswer } from './stock.server'
 import { pageUrl, parseStatus, STATUSES } from './stock-paths'
 import type { Route } from './+types/stock'
@@ -65,8 +64,7 @@ import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
  * action, so the page works without JavaScript (revoke then asks on the page itself).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  await requirePermission(request, 'canCreateProducts')
-  const product = await requireProduct(params.id)
+  const { product } = await requireEditableProduct(request, params.id)
   const { db, env } = services()
   const url = new URL(request.url)
   const status = parseStatus(url.searchParams.get('status'))

@@ -1,5 +1,6 @@
 import { href } from 'react-router'
 import { isTransactionStatus, type TransactionStatus } from '~/lib/transaction-status'
+import { searchParam } from '~/lib/list-search'
 import { localDayRange, parseIsoDate } from '~/lib/shop-time'
 import { listQuery } from '../list-query'
 
@@ -10,7 +11,6 @@ import { listQuery } from '../list-query'
  */
 export const TRANSACTIONS_PATH = href('/admin/transactions')
 export const TRANSACTIONS_EXPORT_PATH = href('/admin/transactions/export')
-export const SEARCH_MAX = 100
 const GATEWAY_MAX = 40
 
 export interface TransactionUrlFilter {
@@ -29,7 +29,7 @@ export function transactionFilterFromUrl(url: URL): TransactionUrlFilter {
     return parsed ? (url.searchParams.get(name) ?? '') : ''
   }
   return {
-    search: (url.searchParams.get('q') ?? '').trim().slice(0, SEARCH_MAX),
+    search: searchParam(url),
     status: isTransactionStatus(status) ? status : null,
     gateway: (url.searchParams.get('gateway') ?? '').trim().slice(0, GATEWAY_MAX),
     from: date('from'),

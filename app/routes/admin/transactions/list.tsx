@@ -1,16 +1,14 @@
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right'
-import { ExportLink, ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
+import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import {
   DateField,
   FilterChips,
-  FilterForm,
   SearchField,
   optionsOf,
   SelectField,
 } from '~/components/admin/list-filters'
-import { ListTable } from '~/components/admin/list-table'
-import { orderLeadColumns } from '~/components/admin/order-columns'
-import { OrderLink, TestModeBadge } from '~/components/admin/order-badges'
+import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
+import { TestModeBadge } from '~/components/admin/order-badges'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
 import { accountPageMeta } from '~/components/auth/messages'
@@ -33,7 +31,6 @@ import {
 import { requirePermission } from '~/services/permissions.server'
 import {
   filterQuery,
-  SEARCH_MAX,
   toQueryFilter,
   TRANSACTIONS_EXPORT_PATH,
   TRANSACTIONS_PATH,
@@ -152,26 +149,19 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
         ]}
       />
 
-      <ListSection
+      <AdminList
         label="Transactions"
         path={TRANSACTIONS_PATH}
         page={page}
         noun={{ one: 'transaction', many: 'transactions' }}
         pageHref={(n) => `${TRANSACTIONS_PATH}${filterQuery(filter, n)}`}
-        empty={{
-          icon: ArrowLeftRight,
-          title: 'No Transactions Found',
-          text: filtered
-            ? 'No payment attempt matches these filters. Try other words, dates or all statuses.'
-            : 'Payment attempts appear here as soon as a customer checks out.',
-        }}
-        filters={
-          <FilterForm action={TRANSACTIONS_PATH} breakpoint="lg" filtered={filtered}>
+        filtered={filtered}
+        fields={
+          <>
             <SearchField
               id="transaction-search"
               label="Search"
               value={filter.search}
-              maxLength={SEARCH_MAX}
               placeholder="Order ID, e-mail, name, transaction ID"
             />
             {filter.status ? <input type="hidden" name="status" value={filter.status} /> : null}
@@ -185,62 +175,54 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
             />
             <DateField id="transaction-from" label="From" name="from" value={filter.from} />
             <DateField id="transaction-to" label="To" name="to" value={filter.to} />
-          </FilterForm>
+          </>
         }
-      >
-        <ListTable
-          caption="Transactions, newest first"
-          shownFrom="xl"
-          rows={transactions}
-          rowKey={(row) => row.orderId}
-          columns={[
-            ...orderLeadColumns((row: ListTransaction) => row.orderId, 'max-w-48'),
-            { label: 'Gateway', look: 'text', cell: (row) => row.gateway },
-            {
-              label: 'Transaction ID / bank ref.',
-              look: 'code',
-              cell: (row) => (
-                <>
-                  <span className="block max-w-56 break-all">{row.gatewayTxnId ?? '—'}</span>
-                  <span className="block max-w-56 break-all text-slate-500 dark:text-slate-400">
-                    {row.bankTxnId ?? '—'}
-                  </span>
-                </>
-              ),
-            },
-            { label: 'Amount', align: 'right', look: 'amount', cell: (row) => row.amount },
-            { label: 'Status', cell: (row) => <Markers row={row} /> },
-          ]}
-        />
-
-        <ListCards label="Transactions, newest first">
-          {transactions.map((row) => (
-            <ListCard
-              key={row.orderId}
-              title={<OrderLink orderId={row.orderId} wrap />}
-              detail={
-                <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">
-                  <time dateTime={row.createdAt}>{row.date}</time> · {row.gateway}
-                </p>
-              }
-              amount={row.amount}
-            >
-              <p className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300">
-                {row.customerName} · {row.customerEmail}
-              </p>
-              <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-slate-600 dark:text-slate-400">
-                <dt>Transaction ID</dt>
-                <dd className="break-all font-mono">{row.gatewayTxnId ?? '—'}</dd>
-                <dt>Bank ref.</dt>
-                <dd className="break-all font-mono">{row.bankTxnId ?? '—'}</dd>
-              </dl>
-              <div className="mt-2">
-                <Markers row={row} />
-              </div>
-            </ListCard>
-          ))}
-        </ListCards>
-      </ListSection>
+        empty={{
+          icon: ArrowLeftRight,
+          title: 'No Transactions Found',
+          filtered:
+            'No payment attempt matches these filters. Try other words, dates or all statuses.',
+          unfiltered: 'Payment attempts appear here as soon as a customer checks out.',
+        }}
+        rows={transactions}
+        rowKey={(row) => row.orderId}
+        columns={[
+          ...orderLeadColumns((row: ListTransaction) => row.orderId, 'max-w-48'),
+          { label: 'Gateway', look: 'text', cell: (row) => row.gateway },
+          {
+            label: 'Transaction ID / bank ref.',
+            look: 'code',
+            cell: (row) => (
+              <>
+                <span className="block max-w-56 break-all">{row.gatewayTxnId ?? '—'}</span>
+                <span className="block max-w-56 break-all text-slate-500 dark:text-slate-400">
+                  {row.bankTxnId ?? '—'}
+                </span>
+              </>
+            ),
+          },
+          { label: 'Amount', align: 'right', look: 'amount', cell: (row) => row.amount },
+          { label: 'Status', cell: (row) => <Markers row={row} /> },
+        ]}
+        card={(row) => (
+          <OrderListCard
+            orderId={row.orderId}
+            order={row}
+            whenExtra={` · ${row.gateway}`}
+            markers={<Markers row={row} />}
+          >
+            <p className="mt-2 truncate text-sm text-slate-700 dark:text-slate-300">
+              {row.customerName} · {row.customerEmail}
+            </p>
+            <dl className="mt-1 grid grid-cols-[auto_1fr] gap-x-2 text-xs text-slate-600 dark:text-slate-400">
+              <dt>Transaction ID</dt>
+              <dd className="break-all font-mono">{row.gatewayTxnId ?? '—'}</dd>
+              <dt>Bank ref.</dt>
+              <dd className="break-all font-mono">{row.bankTxnId ?? '—'}</dd>
+            </dl>
+          </OrderListCard>
+        )}
+      />
     </div>
   )
 }

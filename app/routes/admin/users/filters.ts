@@ -1,4 +1,5 @@
 import { href } from 'react-router'
+import { searchParam } from '~/lib/list-search'
 import { listQuery } from '../list-query'
 
 /**
@@ -12,7 +13,6 @@ export const USER_STATUS_VALUES = ['active', 'suspended', 'inactive'] as const
 export type UserStatus = (typeof USER_STATUS_VALUES)[number]
 
 export const USERS_PATH = href('/admin/users')
-export const USER_SEARCH_MAX = 100
 export const USER_NOT_FOUND_TITLE = 'User not found'
 
 export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}`
@@ -27,7 +27,7 @@ export function userFilterFromUrl(url: URL): UserListFilter {
   const status = url.searchParams.get('status')
   const role = url.searchParams.get('role')
   return {
-    search: (url.searchParams.get('q') ?? '').trim().slice(0, USER_SEARCH_MAX),
+    search: searchParam(url),
     status: (USER_STATUS_VALUES as readonly string[]).includes(status ?? '')
       ? (status as UserStatus)
       : null,

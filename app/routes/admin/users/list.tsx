@@ -6,9 +6,8 @@ import UserX from 'lucide-react/icons/user-x'
 import Users from 'lucide-react/icons/users'
 import { Link } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import { ListCard, ListCards, ListSection } from '~/components/admin/admin-list'
-import { FilterForm, optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
-import { ListTable } from '~/components/admin/list-table'
+import { AdminList, ListCard } from '~/components/admin/admin-list'
+import { optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
 import { accountPageMeta } from '~/components/auth/messages'
@@ -25,7 +24,6 @@ import {
   ROLE_LABELS,
   STATUS_LABELS,
   USER_ROLES,
-  USER_SEARCH_MAX,
   USER_STATUS_VALUES,
   userFilterFromUrl,
   userFilterQuery,
@@ -149,26 +147,19 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
         <StatCard label="New this month" value={stats.newThisMonth} icon={UserPlus} />
       </ul>
 
-      <ListSection
+      <AdminList
         label="Users"
         path={USERS_PATH}
         page={page}
         noun={{ one: 'user', many: 'users' }}
         pageHref={(n) => `${USERS_PATH}${userFilterQuery(filter, n)}`}
-        empty={{
-          icon: Users,
-          title: 'No Users Found',
-          text: filtered
-            ? 'No user matches these filters. Try other words or all statuses and roles.'
-            : 'Users appear here as soon as someone signs up.',
-        }}
-        filters={
-          <FilterForm action={USERS_PATH} breakpoint="lg" filtered={filtered}>
+        filtered={filtered}
+        fields={
+          <>
             <SearchField
               id="user-search"
               label="Search by name or email"
               value={filter.search}
-              maxLength={USER_SEARCH_MAX}
               placeholder="Name or e-mail"
             />
             <SelectField
@@ -187,62 +178,59 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
               allLabel="All roles"
               options={optionsOf(USER_ROLES, ROLE_LABELS)}
             />
-          </FilterForm>
+          </>
         }
-      >
-        <ListTable
-          caption="Users, newest first"
-          shownFrom="xl"
-          rows={users}
-          rowKey={(user) => user.id}
-          columns={[
-            {
-              label: 'User',
-              cell: (user) => (
-                <>
-                  <UserLink user={user} />
-                  <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
-                    {user.email}
-                  </span>
-                </>
-              ),
-            },
-            { label: 'Role', cell: (user) => <RoleBadge user={user} /> },
-            { label: 'Status', cell: (user) => <StatusBadge status={user.status} /> },
-            { label: 'Orders', align: 'right', look: 'count', cell: (user) => user.orders },
-            { label: 'Total spent', align: 'right', look: 'amount', cell: (user) => user.spent },
-            {
-              label: 'Joined',
-              look: 'line',
-              cell: (user) => <time dateTime={user.createdAt}>{user.joined}</time>,
-            },
-            { label: 'Last active', look: 'line', cell: (user) => <LastActive user={user} /> },
-          ]}
-        />
-
-        <ListCards label="Users, newest first">
-          {users.map((user) => (
-            <ListCard
-              key={user.id}
-              title={<UserLink user={user} />}
-              detail={
-                <p className="truncate text-sm text-slate-600 dark:text-slate-300">{user.email}</p>
-              }
-              amount={user.spent}
-            >
-              <div className="mt-2 flex flex-wrap items-center gap-1">
-                <RoleBadge user={user} />
-                <StatusBadge status={user.status} />
-              </div>
-              <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
-                {user.orders} {user.ordersWord} · Joined{' '}
-                <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
-                <LastActive user={user} />
-              </p>
-            </ListCard>
-          ))}
-        </ListCards>
-      </ListSection>
+        empty={{
+          icon: Users,
+          title: 'No Users Found',
+          filtered: 'No user matches these filters. Try other words or all statuses and roles.',
+          unfiltered: 'Users appear here as soon as someone signs up.',
+        }}
+        rows={users}
+        rowKey={(user) => user.id}
+        columns={[
+          {
+            label: 'User',
+            cell: (user) => (
+              <>
+                <UserLink user={user} />
+                <span className="block max-w-64 truncate text-xs text-slate-500 dark:text-slate-400">
+                  {user.email}
+                </span>
+              </>
+            ),
+          },
+          { label: 'Role', cell: (user) => <RoleBadge user={user} /> },
+          { label: 'Status', cell: (user) => <StatusBadge status={user.status} /> },
+          { label: 'Orders', align: 'right', look: 'count', cell: (user) => user.orders },
+          { label: 'Total spent', align: 'right', look: 'amount', cell: (user) => user.spent },
+          {
+            label: 'Joined',
+            look: 'line',
+            cell: (user) => <time dateTime={user.createdAt}>{user.joined}</time>,
+          },
+          { label: 'Last active', look: 'line', cell: (user) => <LastActive user={user} /> },
+        ]}
+        card={(user) => (
+          <ListCard
+            title={<UserLink user={user} />}
+            detail={
+              <p className="truncate text-sm text-slate-600 dark:text-slate-300">{user.email}</p>
+            }
+            amount={user.spent}
+          >
+            <div className="mt-2 flex flex-wrap items-center gap-1">
+              <RoleBadge user={user} />
+              <StatusBadge status={user.status} />
+            </div>
+            <p className="mt-2 text-xs text-slate-500 dark:text-slate-400">
+              {user.orders} {user.ordersWord} · Joined{' '}
+              <time dateTime={user.createdAt}>{user.joined}</time> · Last active{' '}
+              <LastActive user={user} />
+            </p>
+          </ListCard>
+        )}
+      />
     </div>
   )
 }

@@ -32,7 +32,11 @@ export interface NewAuditEntry {
 }
 
 /** Adds one entry; pass the transaction of the change it records so both land or neither. */
-export async function insertAuditEntry(db: DB, entry: NewAuditEntry, now: Date = new Date()): Promise<string> {
+export async function insertAuditEntry(
+  db: DB,
+  entry: NewAuditEntry,
+  now: Date = new Date(),
+): Promise<string> {
   const id = newId()
   await db
     .insertInto('auditLog')
@@ -80,8 +84,13 @@ export async function listAuditEntries(
   if (filters.targetId) query = query.where('targetId', '=', filters.targetId)
   if (filters.from) query = query.where('createdAt', '>=', filters.from)
   if (filters.to) query = query.where('createdAt', '<', filters.to)
-  const { total } = await query.select((eb) => eb.fn.countAll<number | string>().as('total')).executeTakeFirstOrThrow()
-  const pagination = paginate(Number(total), filters, { defaultSize: AUDIT_PAGE_SIZE, maxSize: 200 })
+  const { total } = await query
+    .select((eb) => eb.fn.countAll<number | string>().as('total'))
+    .executeTakeFirstOrThrow()
+  const pagination = paginate(Number(total), filters, {
+    defaultSize: AUDIT_PAGE_SIZE,
+    maxSize: 200,
+  })
   const rows = await query
     .selectAll()
     .orderBy('createdAt', 'desc')
@@ -97,7 +106,9 @@ export async function listAuditEntries(
 }
 
 /** The admins who appear in the log, for the actor filter. */
-export async function listAuditActors(db: DB): Promise<{ actorId: string; actorName: string; actorEmail: string }[]> {
+export async function listAuditActors(
+  db: DB,
+): Promise<{ actorId: string; actorName: string; actorEmail: string }[]> {
   const rows = await db
     .selectFrom('auditLog')
     .select(['actorId', 'actorName', 'actorEmail'])
@@ -105,5 +116,9 @@ export async function listAuditActors(db: DB): Promise<{ actorId: string; actorN
     .groupBy(['actorId', 'actorName', 'actorEmail'])
     .orderBy('actorEmail')
     .execute()
-  return rows.map((row) => ({ actorId: row.actorId!, actorName: row.actorName, actorEmail: row.actorEmail }))
+  return rows.map((row) => ({
+    actorId: row.actorId!,
+    actorName: row.actorName,
+    actorEmail: row.actorEmail,
+  }))
 }

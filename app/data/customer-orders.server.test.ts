@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
-import { customerOrderStats, getOrderPageProduct, listCustomerOrders } from './customer-orders.server'
+import {
+  customerOrderStats,
+  getOrderPageProduct,
+  listCustomerOrders,
+} from './customer-orders.server'
 import { createOrder, markOrderFailed, transitionOrder } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { deleteProduct } from './product.server'
@@ -25,14 +29,19 @@ async function order(productId: string, userId: string | null, email: string = B
 
 async function pay(orderId: string, paidAmount: number) {
   txn += 1
-  await markOrderPaid(t.db, orderId, {
-    txnId: `T${txn}`,
-    bankTxnId: null,
-    paymentMode: 'UPI',
-    paidAmount,
-    respCode: '01',
-    respMsg: 'Txn Success',
-  }, { message: 'Paid' })
+  await markOrderPaid(
+    t.db,
+    orderId,
+    {
+      txnId: `T${txn}`,
+      bankTxnId: null,
+      paymentMode: 'UPI',
+      paidAmount,
+      respCode: '01',
+      respMsg: 'Txn Success',
+    },
+    { message: 'Paid' },
+  )
 }
 
 describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
@@ -64,7 +73,9 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
     expect(third.orders.map((row) => row.id)).toEqual(newestFirst.slice(4))
     // A page past the end shows the last one; nonsense shows the first.
     expect((await listCustomerOrders(t.db, meera.id, { page: 99, pageSize: 2 })).page).toBe(3)
-    expect((await listCustomerOrders(t.db, meera.id, { page: Number.NaN, pageSize: 2 })).page).toBe(1)
+    expect((await listCustomerOrders(t.db, meera.id, { page: Number.NaN, pageSize: 2 })).page).toBe(
+      1,
+    )
     expect((await listCustomerOrders(t.db, meera.id, { page: -4, pageSize: 2 })).page).toBe(1)
 
     const all = await listCustomerOrders(t.db, meera.id)
@@ -80,7 +91,11 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
       page: 1,
       pageCount: 1,
     })
-    expect(await customerOrderStats(t.db, nobody.id)).toEqual({ purchases: 0, spent: 0, inProgress: 0 })
+    expect(await customerOrderStats(t.db, nobody.id)).toEqual({
+      purchases: 0,
+      spent: 0,
+      inProgress: 0,
+    })
   })
 
   it('keeps an order whose product was deleted, without a product link', async () => {
@@ -89,7 +104,9 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
     const placed = await order(product.id, user.id, user.email)
     await deleteProduct(t.db, product.id)
     const { orders } = await listCustomerOrders(t.db, user.id)
-    expect(orders).toEqual([expect.objectContaining({ id: placed.id, productName: product.title, productSlug: null })])
+    expect(orders).toEqual([
+      expect.objectContaining({ id: placed.id, productName: product.title, productSlug: null }),
+    ])
     expect(await getOrderPageProduct(t.db, product.id)).toBeNull()
     expect(await getOrderPageProduct(t.db, null)).toBeNull()
   })
@@ -104,22 +121,50 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
     await pay(paid.id, 100_000)
     const delivered = await order(cheap.id, user.id)
     await pay(delivered.id, 20_000)
-    await transitionOrder(t.db, delivered.id, { from: ['paid'], to: 'delivered', event: { type: 'delivered', message: 'By hand' } })
+    await transitionOrder(t.db, delivered.id, {
+      from: ['paid'],
+      to: 'delivered',
+      event: { type: 'delivered', message: 'By hand' },
+    })
     const waiting = await order(cheap.id, user.id)
     await pay(waiting.id, 20_000)
-    await transitionOrder(t.db, waiting.id, { from: ['paid'], to: 'awaiting_stock', event: { type: 'awaiting_stock', message: 'None left' } })
+    await transitionOrder(t.db, waiting.id, {
+      from: ['paid'],
+      to: 'awaiting_stock',
+      event: { type: 'awaiting_stock', message: 'None left' },
+    })
     const refunded = await order(cheap.id, user.id)
     await pay(refunded.id, 20_000)
-    await transitionOrder(t.db, refunded.id, { from: ['paid'], to: 'refunded', event: { type: 'refunded', message: 'Refunded' } })
+    await transitionOrder(t.db, refunded.id, {
+      from: ['paid'],
+      to: 'refunded',
+      event: { type: 'refunded', message: 'Refunded' },
+    })
     const failed = await order(cheap.id, user.id)
-    await markOrderFailed(t.db, failed.id, { status: 'TXN_FAILURE', respCode: '227', respMsg: 'Declined' }, { message: 'Failed' })
+    await markOrderFailed(
+      t.db,
+      failed.id,
+      { status: 'TXN_FAILURE', respCode: '227', respMsg: 'Declined' },
+      { message: 'Failed' },
+    )
     await order(cheap.id, user.id) // pending
     const elsewhere = await order(manual.id, other.id)
     await pay(elsewhere.id, 100_000)
 
-    expect(await customerOrderStats(t.db, user.id)).toEqual({ purchases: 4, spent: 140_000, inProgress: 2 })
+    expect(await customerOrderStats(t.db, user.id)).toEqual({
+      purchases: 4,
+      spent: 140_000,
+      inProgress: 2,
+    })
     const { orders } = await listCustomerOrders(t.db, user.id)
-    expect(orders.map((row) => row.status)).toEqual(['pending', 'failed', 'refunded', 'awaiting_stock', 'delivered', 'paid'])
+    expect(orders.map((row) => row.status)).toEqual([
+      'pending',
+      'failed',
+      'refunded',
+      'awaiting_stock',
+      'delivered',
+      'paid',
+    ])
   })
 
   it("reads the product's page, validity and delivery time for the order page", async () => {

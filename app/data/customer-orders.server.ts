@@ -39,23 +39,25 @@ export interface CustomerOrderPage {
  * address verified a moment ago counts at once and an unverified one never does.
  */
 function ordersOf(db: DB, userId: string) {
-  return db.selectFrom('order').where((eb) =>
-    eb.or([
-      eb('order.userId', '=', userId),
-      eb.and([
-        eb('order.userId', 'is', null),
-        eb(
-          'order.customerEmail',
-          'in',
-          eb
-            .selectFrom('user')
-            .select('user.email')
-            .where('user.id', '=', userId)
-            .where('user.emailVerified', '=', toFlag(true)),
-        ),
+  return db
+    .selectFrom('order')
+    .where((eb) =>
+      eb.or([
+        eb('order.userId', '=', userId),
+        eb.and([
+          eb('order.userId', 'is', null),
+          eb(
+            'order.customerEmail',
+            'in',
+            eb
+              .selectFrom('user')
+              .select('user.email')
+              .where('user.id', '=', userId)
+              .where('user.emailVerified', '=', toFlag(true)),
+          ),
+        ]),
       ]),
-    ]),
-  )
+    )
 }
 
 /** One page of the user's orders, newest first. */
@@ -68,7 +70,10 @@ export async function listCustomerOrders(
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirst()
   const total = Number(counted?.count ?? 0)
-  const { page, pageSize, pageCount, offset } = paginate(total, options, { defaultSize: CUSTOMER_ORDERS_PAGE_SIZE, maxSize: 100 })
+  const { page, pageSize, pageCount, offset } = paginate(total, options, {
+    defaultSize: CUSTOMER_ORDERS_PAGE_SIZE,
+    maxSize: 100,
+  })
   if (total === 0) return { orders: [], total, page, pageCount }
   const rows = await ordersOf(db, userId)
     .leftJoin('product', 'product.id', 'order.productId')
@@ -117,7 +122,9 @@ export async function customerOrderStats(db: DB, userId: string): Promise<Custom
     .select((eb) => [
       'order.status',
       eb.fn.countAll<number | string>().as('count'),
-      eb.fn.sum<number | string | null>(eb.fn.coalesce('order.paidAmount', 'order.amount')).as('sum'),
+      eb.fn
+        .sum<number | string | null>(eb.fn.coalesce('order.paidAmount', 'order.amount'))
+        .as('sum'),
     ])
     .where('order.status', 'in', SETTLED_STATUSES)
     .groupBy('order.status')
@@ -140,7 +147,10 @@ export interface OrderPageProduct {
 }
 
 /** What the order page says about the product bought, while the product exists. */
-export async function getOrderPageProduct(db: DB, productId: string | null): Promise<OrderPageProduct | null> {
+export async function getOrderPageProduct(
+  db: DB,
+  productId: string | null,
+): Promise<OrderPageProduct | null> {
   if (!productId) return null
   const row = await db
     .selectFrom('product')

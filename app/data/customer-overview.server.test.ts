@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { makeCustomer, makeOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
+import {
+  makeCustomer,
+  makeOrder,
+  makeProduct,
+  makeStockedProduct,
+  payOrder,
+} from '../../tests/factories'
 import { fileTestDb } from '../../tests/helpers/db'
 import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
 import { appendOrderEvent } from './order-event.server'
@@ -87,7 +93,9 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
       [running.id, '2027-01-31T06:00:00.000Z'],
     ])
     // After the year: nothing left.
-    expect(await activeSubscriptions(t.db, asha.id, new Date('2027-02-01T00:00:00.000Z'))).toEqual([])
+    expect(await activeSubscriptions(t.db, asha.id, new Date('2027-02-01T00:00:00.000Z'))).toEqual(
+      [],
+    )
   })
 
   it("lists the latest events of the user's orders, newest first", async () => {
@@ -97,13 +105,30 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     })
     const order = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
     const theirs = await payOrder(t.db, await makeOrder(t.db, product.id))
-    await appendOrderEvent(t.db, order.id, { type: 'report_resolved', message: 'Answered' }, '2099-01-01T00:00:00.000Z')
-    await appendOrderEvent(t.db, order.id, { type: 'mail_resent', message: 'Not shown' }, '2099-01-02T00:00:00.000Z')
-    await appendOrderEvent(t.db, theirs.id, { type: 'refunded', message: 'Not hers' }, '2099-01-03T00:00:00.000Z')
+    await appendOrderEvent(
+      t.db,
+      order.id,
+      { type: 'report_resolved', message: 'Answered' },
+      '2099-01-01T00:00:00.000Z',
+    )
+    await appendOrderEvent(
+      t.db,
+      order.id,
+      { type: 'mail_resent', message: 'Not shown' },
+      '2099-01-02T00:00:00.000Z',
+    )
+    await appendOrderEvent(
+      t.db,
+      theirs.id,
+      { type: 'refunded', message: 'Not hers' },
+      '2099-01-03T00:00:00.000Z',
+    )
 
     const activity = await recentActivity(t.db, asha.id)
     expect(activity.map((item) => item.type)).toEqual(['report_resolved', 'delivered', 'paid'])
-    expect(activity.every((item) => item.orderId === order.id && item.productName === 'Disney')).toBe(true)
+    expect(
+      activity.every((item) => item.orderId === order.id && item.productName === 'Disney'),
+    ).toBe(true)
     expect(await recentActivity(t.db, asha.id, 1)).toHaveLength(1)
   })
 })

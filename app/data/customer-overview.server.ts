@@ -145,7 +145,13 @@ export async function activeSubscriptions(
 }
 
 /** The order events a customer is shown, and their words. */
-export const ACTIVITY_TYPES = ['paid', 'delivered', 'replaced', 'refunded', 'report_resolved'] as const
+export const ACTIVITY_TYPES = [
+  'paid',
+  'delivered',
+  'replaced',
+  'refunded',
+  'report_resolved',
+] as const
 export type ActivityType = (typeof ACTIVITY_TYPES)[number]
 
 export interface ActivityItem {

@@ -178,12 +178,9 @@ describe('getDashboard', () => {
     await t.db.updateTable('product').set({ deliveryMode: 'manual' }).execute()
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
     const low = await makeStockedProduct(t.db, APP_SECRET, ['L-1', 'L-2'], { title: 'Low One' })
-    const plenty = await makeStockedProduct(
-      t.db,
-      APP_SECRET,
-      ['P-1', 'P-2', 'P-3', 'P-4', 'P-5'],
-      { title: 'Plenty' },
-    )
+    const plenty = await makeStockedProduct(t.db, APP_SECRET, ['P-1', 'P-2', 'P-3', 'P-4', 'P-5'], {
+      title: 'Plenty',
+    })
     const empty = await makeStockedProduct(t.db, APP_SECRET, [], { title: 'Empty Stock' })
     const manualOut = await makeProduct(t.db, { title: 'Marked Out', inStock: false })
     await orderAt(plenty.id, '2026-03-10T10:00:00.000Z', 'awaiting_stock')

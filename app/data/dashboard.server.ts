@@ -235,21 +235,25 @@ export async function getDashboard(
  * revenue. One pass over the covering index serves the totals, the chart and the top products.
  */
 function orderBuckets(db: DB, range: DashboardRange) {
-  return db
-    .selectFrom('order')
-    .select((eb) => [
-      bucketOf(range).as('bucket'),
-      'productId',
-      eb.fn.countAll<number | string>().as('attempts'),
-      eb.fn.sum<number | string | null>(sql`case when ${isPaid} then 1 else 0 end`).as('paid'),
-      eb.fn.sum<number | string | null>(sql`case when ${isPaid} then amount else 0 end`).as('revenue'),
-    ])
-    .where('testMode', '=', 0)
-    .where('createdAt', '>=', range.previousStart)
-    .where('createdAt', '<', range.end)
-    // By position: PostgreSQL would not match the CASE's parameters to a repeated expression.
-    .groupBy([sql`1`, sql`2`])
-    .execute()
+  return (
+    db
+      .selectFrom('order')
+      .select((eb) => [
+        bucketOf(range).as('bucket'),
+        'productId',
+        eb.fn.countAll<number | string>().as('attempts'),
+        eb.fn.sum<number | string | null>(sql`case when ${isPaid} then 1 else 0 end`).as('paid'),
+        eb.fn
+          .sum<number | string | null>(sql`case when ${isPaid} then amount else 0 end`)
+          .as('revenue'),
+      ])
+      .where('testMode', '=', 0)
+      .where('createdAt', '>=', range.previousStart)
+      .where('createdAt', '<', range.end)
+      // By position: PostgreSQL would not match the CASE's parameters to a repeated expression.
+      .groupBy([sql`1`, sql`2`])
+      .execute()
+  )
 }
 
 /** Accounts whose last activity falls in each period (user.last_active_at). */
@@ -258,10 +262,14 @@ async function activeUsers(db: DB, range: DashboardRange) {
     .selectFrom('user')
     .select((eb) => [
       eb.fn
-        .sum<number | string | null>(sql`case when last_active_at >= ${range.start} then 1 else 0 end`)
+        .sum<number | string | null>(
+          sql`case when last_active_at >= ${range.start} then 1 else 0 end`,
+        )
         .as('current'),
       eb.fn
-        .sum<number | string | null>(sql`case when last_active_at < ${range.start} then 1 else 0 end`)
+        .sum<number | string | null>(
+          sql`case when last_active_at < ${range.start} then 1 else 0 end`,
+        )
         .as('previous'),
     ])
     .where('lastActiveAt', '>=', range.previousStart)
@@ -306,7 +314,11 @@ async function namedTopProducts(
   const ids = top.map(([id]) => id).filter((id): id is string => id !== null)
   const names = new Map<string | null, string>()
   if (ids.length) {
-    const rows = await db.selectFrom('product').select(['id', 'title']).where('id', 'in', ids).execute()
+    const rows = await db
+      .selectFrom('product')
+      .select(['id', 'title'])
+      .where('id', 'in', ids)
+      .execute()
     for (const row of rows) names.set(row.id, row.title)
   }
   return top.map(([productId, figures]) => ({
@@ -330,7 +342,9 @@ async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
       'product.title',
       'product.deliveryMode',
       'product.inStock',
-      sql<number | string>`(select count(*) from (select 1 from stock_item where stock_item.product_id = product.id and stock_item.test_item = 0 and stock_item.status = 'available' limit ${sql.lit(cap)}) as capped)`.as(
+      sql<
+        number | string
+      >`(select count(*) from (select 1 from stock_item where stock_item.product_id = product.id and stock_item.test_item = 0 and stock_item.status = 'available' limit ${sql.lit(cap)}) as capped)`.as(
         'available',
       ),
     ])
@@ -340,7 +354,8 @@ async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
   for (const row of rows) {
     const available = Number(row.available)
     if (row.deliveryMode === 'stock') {
-      if (available === 0) alerts.push({ productId: row.id, title: row.title, available, level: 'out' })
+      if (available === 0)
+        alerts.push({ productId: row.id, title: row.title, available, level: 'out' })
       else if (available <= threshold)
         alerts.push({ productId: row.id, title: row.title, available, level: 'low' })
     } else if (!Number(row.inStock)) {
@@ -368,18 +383,14 @@ async function countAwaitingStock(db: DB): Promise<number> {
 async function recentOrders(db: DB): Promise<RecentOrder[]> {
   const rows = await db
     .selectFrom('order')
-    .select([
-      'id',
-      'createdAt',
-      'customerName',
-      'productName',
-      'amount',
-      'status',
-      'testMode',
-    ])
+    .select(['id', 'createdAt', 'customerName', 'productName', 'amount', 'status', 'testMode'])
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
     .limit(RECENT_ORDERS)
     .execute()
-  return rows.map((row) => ({ ...row, amount: Number(row.amount), testMode: Boolean(row.testMode) }))
+  return rows.map((row) => ({
+    ...row,
+    amount: Number(row.amount),
+    testMode: Boolean(row.testMode),
+  }))
 }

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { paytmFormOrigin, resolvePaytmSetup, simulatorMerchant } from '~/services/payment/config.server'
+import {
+  paytmFormOrigin,
+  resolvePaytmSetup,
+  simulatorMerchant,
+} from '~/services/payment/config.server'
 import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
 import { submitForm } from '../../tests/helpers/forms'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
-import { ensureDefaultGateway, listGateways, paytmGatewaySettings, saveGateway } from './gateway.server'
+import {
+  ensureDefaultGateway,
+  listGateways,
+  paytmGatewaySettings,
+  saveGateway,
+} from './gateway.server'
 
 const t = fileTestDb()
 
@@ -27,7 +36,11 @@ function form(values: Record<string, string>) {
 describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('uses the built-in simulator while no merchant is configured', async () => {
     const setup = await resolvePaytmSetup(t.db, env)
-    expect(setup).toMatchObject({ source: 'simulator', testMode: true, callbackUrl: 'https://shop.example.in/api/payments/paytm/callback' })
+    expect(setup).toMatchObject({
+      source: 'simulator',
+      testMode: true,
+      callbackUrl: 'https://shop.example.in/api/payments/paytm/callback',
+    })
     expect(setup?.config.host).toBe('https://shop.example.in/__simulator/paytm')
     // Derived from APP_SECRET: every process agrees, and it is a usable Paytm merchant.
     expect(setup?.config.mid).toBe(simulatorMerchant(SECRET).mid)
@@ -51,11 +64,22 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       expect(await paytmFormOrigin(db, env)).toBe('https://shop.example.in')
       await paytm({ status: 'testing', merchantId: 'KEYBAZ12345678901234', environment: 'staging' })
       expect(await paytmFormOrigin(db, env)).toBe('https://securegw-stage.paytm.in')
-      await paytm({ status: 'active', merchantId: 'KEYBAZ12345678901234', environment: 'production' })
+      await paytm({
+        status: 'active',
+        merchantId: 'KEYBAZ12345678901234',
+        environment: 'production',
+      })
       expect(await paytmFormOrigin(db, env)).toBe('https://securegw.paytm.in')
       // A key another APP_SECRET wrote is not needed to know the host.
-      expect(await paytmFormOrigin(db, { ...env, APP_SECRET: 'other'.repeat(10) })).toBe('https://securegw.paytm.in')
-      const fromEnv = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop', PAYTM_HOST: 'http://127.0.0.1:4100/' }
+      expect(await paytmFormOrigin(db, { ...env, APP_SECRET: 'other'.repeat(10) })).toBe(
+        'https://securegw.paytm.in',
+      )
+      const fromEnv = {
+        ...env,
+        PAYTM_MID: 'ENVMID',
+        PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+        PAYTM_HOST: 'http://127.0.0.1:4100/',
+      }
       expect(await paytmFormOrigin(db, fromEnv)).toBe('http://127.0.0.1:4100')
     } finally {
       await own.destroy()
@@ -67,17 +91,31 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const db = own.db
     try {
       await ensureDefaultGateway(db)
-      await saveGateway(db, SECRET, { mode: 'edit', id: 'paytm', ...form({ name: 'Paytm', type: 'paytm', status: 'inactive' }) })
+      await saveGateway(db, SECRET, {
+        mode: 'edit',
+        id: 'paytm',
+        ...form({ name: 'Paytm', type: 'paytm', status: 'inactive' }),
+      })
       expect(await resolvePaytmSetup(db, env)).toBeNull()
       // The environment still wins.
-      expect(await resolvePaytmSetup(db, { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' })).toMatchObject({ source: 'environment' })
+      expect(
+        await resolvePaytmSetup(db, {
+          ...env,
+          PAYTM_MID: 'ENVMID',
+          PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+        }),
+      ).toMatchObject({ source: 'environment' })
     } finally {
       await own.destroy()
     }
   })
 
   it('creates the default Paytm gateway once, even when asked concurrently', async () => {
-    const created = await Promise.all([ensureDefaultGateway(t.db), ensureDefaultGateway(t.db), ensureDefaultGateway(t.db)])
+    const created = await Promise.all([
+      ensureDefaultGateway(t.db),
+      ensureDefaultGateway(t.db),
+      ensureDefaultGateway(t.db),
+    ])
     expect(created.filter(Boolean)).toHaveLength(1)
     expect(await ensureDefaultGateway(t.db)).toBe(false)
     const [paytm] = await listGateways(t.db)
@@ -97,72 +135,192 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const saved = await saveGateway(t.db, SECRET, {
       mode: 'edit',
       id: 'paytm',
-      ...form({ name: 'Paytm', type: 'paytm', status: 'inactive', merchantId: 'KEYBAZ12345678901234', merchantKey: KEY, website: 'DEFAULT', environment: 'production' }),
+      ...form({
+        name: 'Paytm',
+        type: 'paytm',
+        status: 'inactive',
+        merchantId: 'KEYBAZ12345678901234',
+        merchantKey: KEY,
+        website: 'DEFAULT',
+        environment: 'production',
+      }),
     })
     expect(saved).toEqual({ ok: true, id: 'paytm' })
-    const row = await t.db.selectFrom('paymentGateway').select(['config', 'secrets']).where('id', '=', 'paytm').executeTakeFirstOrThrow()
+    const row = await t.db
+      .selectFrom('paymentGateway')
+      .select(['config', 'secrets'])
+      .where('id', '=', 'paytm')
+      .executeTakeFirstOrThrow()
     expect(row.config + row.secrets).not.toContain(KEY)
     expect(JSON.parse(row.secrets).merchantKey).toMatch(/^v1\./)
     const listed = await listGateways(t.db)
     expect(JSON.stringify(listed)).not.toContain(KEY)
     expect(listed[0]?.secretsSet).toEqual({ merchantKey: true })
 
-    await saveGateway(t.db, SECRET, { mode: 'edit', id: 'paytm', ...form({ name: 'Paytm India', type: 'paytm', status: 'inactive', merchantId: 'KEYBAZ12345678901234', merchantKey: '', website: 'DEFAULT', environment: 'production' }) })
-    expect(await paytmGatewaySettings(t.db, SECRET)).toMatchObject({ merchantKey: KEY, merchantId: 'KEYBAZ12345678901234', environment: 'production' })
+    await saveGateway(t.db, SECRET, {
+      mode: 'edit',
+      id: 'paytm',
+      ...form({
+        name: 'Paytm India',
+        type: 'paytm',
+        status: 'inactive',
+        merchantId: 'KEYBAZ12345678901234',
+        merchantKey: '',
+        website: 'DEFAULT',
+        environment: 'production',
+      }),
+    })
+    expect(await paytmGatewaySettings(t.db, SECRET)).toMatchObject({
+      merchantKey: KEY,
+      merchantId: 'KEYBAZ12345678901234',
+      environment: 'production',
+    })
     // Another APP_SECRET cannot read it: the key counts as not set.
     expect((await paytmGatewaySettings(t.db, 'other'.repeat(10)))?.merchantKey).toBeNull()
   })
 
   it('never falls back to the simulator once real credentials are stored: inactive means no payments', async () => {
     expect(await resolvePaytmSetup(t.db, env)).toBeNull()
-    await saveGateway(t.db, SECRET, { mode: 'edit', id: 'paytm', ...form({ name: 'Paytm', type: 'paytm', status: 'active', merchantId: 'KEYBAZ12345678901234', merchantKey: '', website: 'DEFAULT', environment: 'production' }) })
+    await saveGateway(t.db, SECRET, {
+      mode: 'edit',
+      id: 'paytm',
+      ...form({
+        name: 'Paytm',
+        type: 'paytm',
+        status: 'active',
+        merchantId: 'KEYBAZ12345678901234',
+        merchantKey: '',
+        website: 'DEFAULT',
+        environment: 'production',
+      }),
+    })
     const setup = await resolvePaytmSetup(t.db, env)
     expect(setup).toMatchObject({ source: 'gateway', testMode: false })
-    expect(setup?.config).toMatchObject({ mid: 'KEYBAZ12345678901234', merchantKey: KEY, website: 'DEFAULT', host: 'https://securegw.paytm.in' })
+    expect(setup?.config).toMatchObject({
+      mid: 'KEYBAZ12345678901234',
+      merchantKey: KEY,
+      website: 'DEFAULT',
+      host: 'https://securegw.paytm.in',
+    })
   })
 
   it('lets PAYTM_* from the environment win over the stored gateway', async () => {
-    const setup = await resolvePaytmSetup(t.db, { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop', PAYTM_HOST: 'http://127.0.0.1:4100' })
+    const setup = await resolvePaytmSetup(t.db, {
+      ...env,
+      PAYTM_MID: 'ENVMID',
+      PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+      PAYTM_HOST: 'http://127.0.0.1:4100',
+    })
     expect(setup).toMatchObject({ source: 'environment', testMode: false })
-    expect(setup?.config).toMatchObject({ mid: 'ENVMID', merchantKey: 'abcdefghijklmnop', website: 'WEBSTAGING', host: 'http://127.0.0.1:4100' })
+    expect(setup?.config).toMatchObject({
+      mid: 'ENVMID',
+      merchantKey: 'abcdefghijklmnop',
+      website: 'WEBSTAGING',
+      host: 'http://127.0.0.1:4100',
+    })
   })
 
   it('keeps the type on edit, allows one gateway per type, and wants credentials to be active', async () => {
-    const edited = await saveGateway(t.db, SECRET, { mode: 'edit', id: 'paytm', ...form({ name: 'Paytm', type: 'stripe', status: 'active' }) })
+    const edited = await saveGateway(t.db, SECRET, {
+      mode: 'edit',
+      id: 'paytm',
+      ...form({ name: 'Paytm', type: 'stripe', status: 'active' }),
+    })
     expect(edited.ok).toBe(true)
     expect((await listGateways(t.db)).find((g) => g.id === 'paytm')?.type).toBe('paytm')
 
-    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Paytm 2', type: 'paytm', status: 'testing' }) })).toMatchObject({
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'add',
+        ...form({ name: 'Paytm 2', type: 'paytm', status: 'testing' }),
+      }),
+    ).toMatchObject({
       ok: false,
       errors: { type: 'A Paytm gateway already exists; edit it instead.' },
     })
-    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234' }) })).toEqual({
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'add',
+        ...form({
+          name: 'Razorpay',
+          type: 'razorpay',
+          status: 'active',
+          keyId: 'rzp_test_abcd1234',
+        }),
+      }),
+    ).toEqual({
       ok: false,
-      errors: { keySecret: 'Key Secret is required to make the gateway active', webhookSecret: 'Webhook Secret is required to make the gateway active' },
+      errors: {
+        keySecret: 'Key Secret is required to make the gateway active',
+        webhookSecret: 'Webhook Secret is required to make the gateway active',
+      },
     })
     // Without the webhook secret its webhooks could not be verified.
-    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234', keySecret: 'shh' }) })).toMatchObject({
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'add',
+        ...form({
+          name: 'Razorpay',
+          type: 'razorpay',
+          status: 'active',
+          keyId: 'rzp_test_abcd1234',
+          keySecret: 'shh',
+        }),
+      }),
+    ).toMatchObject({
       ok: false,
       errors: { webhookSecret: 'Webhook Secret is required to make the gateway active' },
     })
-    expect(await saveGateway(t.db, SECRET, { mode: 'add', ...form({ name: 'Razorpay', type: 'razorpay', status: 'active', keyId: 'rzp_test_abcd1234', keySecret: 'shh', webhookSecret: 'hook' }) })).toEqual({
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'add',
+        ...form({
+          name: 'Razorpay',
+          type: 'razorpay',
+          status: 'active',
+          keyId: 'rzp_test_abcd1234',
+          keySecret: 'shh',
+          webhookSecret: 'hook',
+        }),
+      }),
+    ).toEqual({
       ok: true,
       id: 'razorpay',
     })
-    expect(await saveGateway(t.db, SECRET, { mode: 'edit', id: 'nope', ...form({ name: 'X', type: 'paytm', status: 'testing' }) })).toMatchObject({ ok: false })
+    expect(
+      await saveGateway(t.db, SECRET, {
+        mode: 'edit',
+        id: 'nope',
+        ...form({ name: 'X', type: 'paytm', status: 'testing' }),
+      }),
+    ).toMatchObject({ ok: false })
   })
 
   it('checks the form per type with plain messages', () => {
-    expect(submitForm(gatewaySchema, { name: '', type: 'paytm', status: 'testing', merchantKey: 'short', merchantId: 'has space', callbackUrl: 'ftp://x' }).errors).toEqual({
+    expect(
+      submitForm(gatewaySchema, {
+        name: '',
+        type: 'paytm',
+        status: 'testing',
+        merchantKey: 'short',
+        merchantId: 'has space',
+        callbackUrl: 'ftp://x',
+      }).errors,
+    ).toEqual({
       name: 'Name is required',
       merchantKey: 'Merchant Key must be exactly 16 characters',
       merchantId: 'Merchant ID is letters and digits, at most 20 characters',
       callbackUrl: 'Enter an http(s) URL',
     })
-    expect(submitForm(gatewaySchema, { name: 'S', type: 'stripe', status: 'on', apiKey: 'sk_test_x' }).errors).toMatchObject({
+    expect(
+      submitForm(gatewaySchema, { name: 'S', type: 'stripe', status: 'on', apiKey: 'sk_test_x' })
+        .errors,
+    ).toMatchObject({
       status: 'Choose a status',
       apiKey: 'Publishable Key looks like pk_test_... or pk_live_...',
     })
-    expect(submitForm(gatewaySchema, { name: 'B', type: 'bitcoin', status: 'active' }).errors).toEqual({ type: 'Choose a gateway type' })
+    expect(
+      submitForm(gatewaySchema, { name: 'B', type: 'bitcoin', status: 'active' }).errors,
+    ).toEqual({ type: 'Choose a gateway type' })
   })
 })

@@ -41,7 +41,11 @@ function parseObject(json: string): Record<string, string> {
   try {
     const value: unknown = JSON.parse(json)
     if (!value || typeof value !== 'object' || Array.isArray(value)) return {}
-    return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'))
+    return Object.fromEntries(
+      Object.entries(value).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    )
   } catch {
     return {}
   }
@@ -56,10 +60,16 @@ function parseObject(json: string): Record<string, string> {
  * Content-Security-Policy reads (server/security.ts): a copy shared for up to a second and
  * dropped by a write in this process (app/lib/read-cache.server.ts).
  */
-const publicGatewayRows = readCache<string, { status: GatewayStatus; config: string } | undefined>(['paymentGateway'])
+const publicGatewayRows = readCache<string, { status: GatewayStatus; config: string } | undefined>([
+  'paymentGateway',
+])
 function publicGatewayRow(db: DB, type: 'paytm' | 'razorpay') {
   return publicGatewayRows.get(db, type, () =>
-    db.selectFrom('paymentGateway').select(['status', 'config']).where('type', '=', type).executeTakeFirst(),
+    db
+      .selectFrom('paymentGateway')
+      .select(['status', 'config'])
+      .where('type', '=', type)
+      .executeTakeFirst(),
   )
 }
 
@@ -70,7 +80,10 @@ export async function paytmGatewayEnvironment(
   if (!row) return null
   const config = parseObject(row.config)
   if (!config.merchantId) return null
-  return { status: row.status, environment: config.environment === 'production' ? 'production' : 'staging' }
+  return {
+    status: row.status,
+    environment: config.environment === 'production' ? 'production' : 'staging',
+  }
 }
 
 /** The default gateway record: a paytm gateway in testing, on staging (docs/payments.md). */
@@ -86,7 +99,12 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
       name: 'Paytm',
       type: 'paytm',
       status: 'testing',
-      config: JSON.stringify({ merchantId: '', website: 'WEBSTAGING', environment: 'staging', callbackUrl: '' }),
+      config: JSON.stringify({
+        merchantId: '',
+        website: 'WEBSTAGING',
+        environment: 'staging',
+        callbackUrl: '',
+      }),
       secrets: '{}',
       createdAt: at,
       updatedAt: at,
@@ -99,7 +117,13 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
 
 export async function listGateways(db: DB): Promise<GatewayView[]> {
   const [rows, totals] = await Promise.all([
-    db.selectFrom('paymentGateway').select(['id', 'name', 'type', 'status', 'config', 'secrets', 'createdAt', 'updatedAt']).orderBy('position').orderBy('createdAt').orderBy('id').execute(),
+    db
+      .selectFrom('paymentGateway')
+      .select(['id', 'name', 'type', 'status', 'config', 'secrets', 'createdAt', 'updatedAt'])
+      .orderBy('position')
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute(),
     gatewayTotals(db),
   ])
   return rows.map((row) => {
@@ -111,8 +135,12 @@ export async function listGateways(db: DB): Promise<GatewayView[]> {
       name: row.name,
       type: row.type,
       status: row.status,
-      config: Object.fromEntries(fields.filter((f) => !f.secret).map((f) => [f.name, config[f.name] ?? ''])),
-      secretsSet: Object.fromEntries(fields.filter((f) => f.secret).map((f) => [f.name, Boolean(secrets[f.name])])),
+      config: Object.fromEntries(
+        fields.filter((f) => !f.secret).map((f) => [f.name, config[f.name] ?? '']),
+      ),
+      secretsSet: Object.fromEntries(
+        fields.filter((f) => f.secret).map((f) => [f.name, Boolean(secrets[f.name])]),
+      ),
       transactions: 0,
       revenue: 0,
       testTransactions: 0,
@@ -166,11 +194,25 @@ async function saveGatewayIn(
   const at = now.toISOString()
   const existing =
     input.mode === 'edit'
-      ? await db.selectFrom('paymentGateway').select(['id', 'type', 'config', 'secrets']).where('id', '=', input.id ?? '').executeTakeFirst()
-      : await db.selectFrom('paymentGateway').select(['id', 'type', 'config', 'secrets']).where('type', '=', input.type).executeTakeFirst()
-  if (input.mode === 'edit' && !existing) return { ok: false, errors: { form: 'This gateway no longer exists.' } }
+      ? await db
+          .selectFrom('paymentGateway')
+          .select(['id', 'type', 'config', 'secrets'])
+          .where('id', '=', input.id ?? '')
+          .executeTakeFirst()
+      : await db
+          .selectFrom('paymentGateway')
+          .select(['id', 'type', 'config', 'secrets'])
+          .where('type', '=', input.type)
+          .executeTakeFirst()
+  if (input.mode === 'edit' && !existing)
+    return { ok: false, errors: { form: 'This gateway no longer exists.' } }
   if (input.mode === 'add' && existing) {
-    return { ok: false, errors: { type: `A ${GATEWAY_TYPE_LABELS[input.type]} gateway already exists; edit it instead.` } }
+    return {
+      ok: false,
+      errors: {
+        type: `A ${GATEWAY_TYPE_LABELS[input.type]} gateway already exists; edit it instead.`,
+      },
+    }
   }
   // Editing keeps the stored type whatever the form says.
   const type = existing ? existing.type : input.type
@@ -181,13 +223,18 @@ async function saveGatewayIn(
   const config: Record<string, string> = existing ? parseObject(existing.config) : {}
   const secrets: Record<string, string> = existing ? parseObject(existing.secrets) : {}
   const previous = existing
-    ? await db.selectFrom('paymentGateway').select(['name', 'status']).where('id', '=', id).executeTakeFirst()
+    ? await db
+        .selectFrom('paymentGateway')
+        .select(['name', 'status'])
+        .where('id', '=', id)
+        .executeTakeFirst()
     : undefined
   const before = existing ? { ...previous, ...config, ...secrets } : null
   for (const field of keepFields ? [] : fields) {
     const value = input.fields[field.name] ?? ''
     if (field.secret) {
-      if (value !== '') secrets[field.name] = encryptSecret(value, appSecret, secretContext(id, field.name))
+      if (value !== '')
+        secrets[field.name] = encryptSecret(value, appSecret, secretContext(id, field.name))
     } else {
       config[field.name] = value
     }
@@ -200,7 +247,13 @@ async function saveGatewayIn(
     }
     if (Object.keys(errors).length) return { ok: false, errors }
   }
-  const values = { name: input.name, status: input.status, config: JSON.stringify(config), secrets: JSON.stringify(secrets), updatedAt: at }
+  const values = {
+    name: input.name,
+    status: input.status,
+    config: JSON.stringify(config),
+    secrets: JSON.stringify(secrets),
+    updatedAt: at,
+  }
   if (existing) {
     await db.updateTable('paymentGateway').set(values).where('id', '=', id).execute()
   } else {
@@ -210,7 +263,11 @@ async function saveGatewayIn(
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst()
-    if (!inserted) return { ok: false, errors: { type: `A ${GATEWAY_TYPE_LABELS[type]} gateway already exists; edit it instead.` } }
+    if (!inserted)
+      return {
+        ok: false,
+        errors: { type: `A ${GATEWAY_TYPE_LABELS[type]} gateway already exists; edit it instead.` },
+      }
   }
   await record?.(db, {
     id,
@@ -230,7 +287,11 @@ async function saveGatewayIn(
  * says where to enter it again (docs/payments.md, "Changing APP_SECRET").
  */
 async function storedGateway(db: DB, type: 'paytm' | 'razorpay' | 'phonepe', appSecret: string) {
-  const row = await db.selectFrom('paymentGateway').select(['id', 'status', 'config', 'secrets']).where('type', '=', type).executeTakeFirst()
+  const row = await db
+    .selectFrom('paymentGateway')
+    .select(['id', 'status', 'config', 'secrets'])
+    .where('type', '=', type)
+    .executeTakeFirst()
   if (!row) return null
   const secrets = parseObject(row.secrets)
   /** `label` names the field in the log line (the field's own name where none is given). */
@@ -240,7 +301,9 @@ async function storedGateway(db: DB, type: 'paytm' | 'razorpay' | 'phonepe', app
       return decryptSecret(secrets[field], appSecret, secretContext(row.id, field))
     } catch (error) {
       if (!(error instanceof SecretDecryptionError)) throw error
-      console.error(`[payments] the stored ${GATEWAY_TYPE_LABELS[type]} ${label} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`)
+      console.error(
+        `[payments] the stored ${GATEWAY_TYPE_LABELS[type]} ${label} cannot be decrypted (was APP_SECRET changed?); enter it again on /admin/gateways`,
+      )
       return null
     }
   }
@@ -258,7 +321,10 @@ export interface PaytmGatewaySettings {
 }
 
 /** The stored Paytm gateway with its key decrypted, for the server's own use only. */
-export async function paytmGatewaySettings(db: DB, appSecret: string): Promise<PaytmGatewaySettings | null> {
+export async function paytmGatewaySettings(
+  db: DB,
+  appSecret: string,
+): Promise<PaytmGatewaySettings | null> {
   const stored = await storedGateway(db, 'paytm', appSecret)
   if (!stored) return null
   const { status, config, read } = stored
@@ -281,15 +347,25 @@ export interface RazorpayGatewaySettings {
 }
 
 /** The stored Razorpay gateway with its secrets decrypted, for the server's own use only. */
-export async function razorpayGatewaySettings(db: DB, appSecret: string): Promise<RazorpayGatewaySettings | null> {
+export async function razorpayGatewaySettings(
+  db: DB,
+  appSecret: string,
+): Promise<RazorpayGatewaySettings | null> {
   const stored = await storedGateway(db, 'razorpay', appSecret)
   if (!stored) return null
   const { status, config, read } = stored
-  return { status, keyId: config.keyId ?? '', keySecret: read('keySecret'), webhookSecret: read('webhookSecret') }
+  return {
+    status,
+    keyId: config.keyId ?? '',
+    keySecret: read('keySecret'),
+    webhookSecret: read('webhookSecret'),
+  }
 }
 
 /** Status of the stored Razorpay record without decrypting anything (for the pages' CSP). */
-export async function razorpayGatewayStatus(db: DB): Promise<{ status: GatewayStatus; hasKey: boolean } | null> {
+export async function razorpayGatewayStatus(
+  db: DB,
+): Promise<{ status: GatewayStatus; hasKey: boolean } | null> {
   const row = await publicGatewayRow(db, 'razorpay')
   if (!row) return null
   return { status: row.status, hasKey: Boolean(parseObject(row.config).keyId) }
@@ -307,7 +383,10 @@ export interface PhonePeGatewaySettings {
 }
 
 /** The stored PhonePe gateway with its secrets decrypted, for the server's own use only. */
-export async function phonePeGatewaySettings(db: DB, appSecret: string): Promise<PhonePeGatewaySettings | null> {
+export async function phonePeGatewaySettings(
+  db: DB,
+  appSecret: string,
+): Promise<PhonePeGatewaySettings | null> {
   const stored = await storedGateway(db, 'phonepe', appSecret)
   if (!stored) return null
   const { status, config, read } = stored
@@ -327,11 +406,25 @@ export async function phonePeGatewaySettings(db: DB, appSecret: string): Promise
  * record 0, 1, 2, ... in one transaction. Returns the order before and after, or null when the
  * gateway is unknown or already first (up) or last (down).
  */
-export async function moveGateway(db: DB, id: string, direction: 'up' | 'down', now = new Date()): Promise<{ before: string[]; after: string[] } | null> {
+export async function moveGateway(
+  db: DB,
+  id: string,
+  direction: 'up' | 'down',
+  now = new Date(),
+): Promise<{ before: string[]; after: string[] } | null> {
   return db.transaction().execute(async (trx) => {
     // A write first: SQLite's write lock at once, and two admins moving at the same time take turns.
-    await trx.updateTable('paymentGateway').set((eb) => ({ position: eb.ref('position') })).execute()
-    const rows = await trx.selectFrom('paymentGateway').select('id').orderBy('position').orderBy('createdAt').orderBy('id').execute()
+    await trx
+      .updateTable('paymentGateway')
+      .set((eb) => ({ position: eb.ref('position') }))
+      .execute()
+    const rows = await trx
+      .selectFrom('paymentGateway')
+      .select('id')
+      .orderBy('position')
+      .orderBy('createdAt')
+      .orderBy('id')
+      .execute()
     const before = rows.map((row) => row.id)
     const index = before.indexOf(id)
     const other = direction === 'up' ? index - 1 : index + 1
@@ -340,7 +433,11 @@ export async function moveGateway(db: DB, id: string, direction: 'up' | 'down', 
     ;[after[index], after[other]] = [after[other]!, after[index]!]
     const at = now.toISOString()
     for (const [position, gatewayId] of after.entries()) {
-      await trx.updateTable('paymentGateway').set({ position, updatedAt: at }).where('id', '=', gatewayId).execute()
+      await trx
+        .updateTable('paymentGateway')
+        .set({ position, updatedAt: at })
+        .where('id', '=', gatewayId)
+        .execute()
     }
     return { before, after }
   })

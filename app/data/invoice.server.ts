@@ -28,7 +28,11 @@ export interface InvoiceData {
 
 /** India's financial year (April to March, India time) of a moment: "2026-27". */
 export function financialYearOf(at: Date): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' })
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Kolkata',
+    year: 'numeric',
+    month: '2-digit',
+  })
     .format(at)
     .split('-')
     .map(Number) as [number, number]
@@ -40,7 +44,11 @@ export function financialYearOf(at: Date): string {
  * "INV/26-27/00042": unique within the year and at most 16 characters, as GST rules ask. The
  * prefix is the shop's (Settings, 1 to 4 letters or digits).
  */
-export function formatInvoiceNumber(financialYear: string, sequence: number, prefix = 'INV'): string {
+export function formatInvoiceNumber(
+  financialYear: string,
+  sequence: number,
+  prefix = 'INV',
+): string {
   return `${prefix}/${financialYear.slice(2)}/${String(sequence).padStart(5, '0')}`
 }
 
@@ -56,18 +64,30 @@ export async function issueInvoiceNumber(
   now = new Date(),
   prefix = 'INV',
 ): Promise<{ number: string; issuedAt: string }> {
-  const existing = await db.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+  const existing = await db
+    .selectFrom('invoice')
+    .select(['number', 'issuedAt'])
+    .where('orderId', '=', orderId)
+    .executeTakeFirst()
   if (existing) return existing
   const financialYear = financialYearOf(now)
   return db.transaction().execute(async (trx) => {
-    await trx.insertInto('invoiceCounter').values({ financialYear, lastNumber: 0 }).onConflict((oc) => oc.column('financialYear').doNothing()).execute()
+    await trx
+      .insertInto('invoiceCounter')
+      .values({ financialYear, lastNumber: 0 })
+      .onConflict((oc) => oc.column('financialYear').doNothing())
+      .execute()
     const counter = await trx
       .updateTable('invoiceCounter')
       .set((eb) => ({ lastNumber: eb('lastNumber', '+', 1) }))
       .where('financialYear', '=', financialYear)
       .returning('lastNumber')
       .executeTakeFirstOrThrow()
-    const again = await trx.selectFrom('invoice').select(['number', 'issuedAt']).where('orderId', '=', orderId).executeTakeFirst()
+    const again = await trx
+      .selectFrom('invoice')
+      .select(['number', 'issuedAt'])
+      .where('orderId', '=', orderId)
+      .executeTakeFirst()
     if (again) {
       // Issued meanwhile: give the number back.
       await trx
@@ -78,8 +98,14 @@ export async function issueInvoiceNumber(
       return again
     }
     const sequence = Number(counter.lastNumber)
-    const issued = { number: formatInvoiceNumber(financialYear, sequence, prefix), issuedAt: now.toISOString() }
-    await trx.insertInto('invoice').values({ orderId, financialYear, sequence, ...issued }).execute()
+    const issued = {
+      number: formatInvoiceNumber(financialYear, sequence, prefix),
+      issuedAt: now.toISOString(),
+    }
+    await trx
+      .insertInto('invoice')
+      .values({ orderId, financialYear, sequence, ...issued })
+      .execute()
     return issued
   })
 }
@@ -112,7 +138,9 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   if (!order) return null
   const settings = await getSiteSettings(db)
   const invoice = await issueInvoiceNumber(db, order.id, new Date(), settings.invoicePrefix)
-  const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null].filter(Boolean).join(', ')
+  const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null]
+    .filter(Boolean)
+    .join(', ')
   return {
     invoiceNumber: invoice.number,
     issuedAt: invoice.issuedAt,

@@ -3,7 +3,14 @@ import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import type { PaytmConfig } from '~/lib/payments/paytm.server'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import { fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeOrder, makePaidOrder, makeProduct, makeStockedProduct, payOrder } from '../../tests/factories'
+import {
+  BUYER,
+  makeOrder,
+  makePaidOrder,
+  makeProduct,
+  makeStockedProduct,
+  payOrder,
+} from '../../tests/factories'
 import { simulatorControl, simulatorSetup } from '../../tests/helpers/payments'
 import {
   describeActors,
@@ -46,7 +53,11 @@ let actor: string
 beforeAll(async () => {
   sim = await startPaytmSimulator({ settlePendingAfterMs: 60 * 60_000 })
   paytm = simulatorSetup(sim).config
-  const admin = await createUser(t.db, { email: 'ops@shop.example', name: 'Meera Ops', admin: true })
+  const admin = await createUser(t.db, {
+    email: 'ops@shop.example',
+    name: 'Meera Ops',
+    admin: true,
+  })
   actor = `user:${admin.id}`
 })
 afterAll(async () => {
@@ -62,8 +73,10 @@ const stockProduct = (items: string[], title?: string) =>
 /** New products are delivered by hand (the migration's default). */
 const manualProduct = (title?: string) => makeProduct(t.db, title ? { title } : {})
 
-const pendingOrder = (productId: string, customer: { name: string; email: string; phone: string } = BUYER) =>
-  makeOrder(t.db, productId, { customer })
+const pendingOrder = (
+  productId: string,
+  customer: { name: string; email: string; phone: string } = BUYER,
+) => makeOrder(t.db, productId, { customer })
 
 /** An order paid as a verified callback would pay it: delivery runs with it. */
 const paidOrder = (productId: string) => makePaidOrder(t.db, productId)
@@ -83,7 +96,12 @@ async function status(orderId: string): Promise<OrderStatus | undefined> {
 }
 
 async function mailPayloads(orderId: string) {
-  const rows = await t.db.selectFrom('job').select('payload').where('type', '=', ORDER_MAIL_JOB).orderBy('createdAt').execute()
+  const rows = await t.db
+    .selectFrom('job')
+    .select('payload')
+    .where('type', '=', ORDER_MAIL_JOB)
+    .orderBy('createdAt')
+    .execute()
   return rows
     .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string; message?: string })
     .filter((payload) => payload.orderId === orderId)
@@ -107,8 +125,16 @@ async function lastEvent(orderId: string) {
 }
 
 /** The gateway holds a payment for the order that our app never heard about. */
-async function gatewayHas(orderId: string, outcome: 'TXN_SUCCESS' | 'TXN_FAILURE', amountPaise: number) {
-  await simulatorControl(sim, `transactions/${orderId}`, { status: outcome, mid: sim.mid, amountPaise })
+async function gatewayHas(
+  orderId: string,
+  outcome: 'TXN_SUCCESS' | 'TXN_FAILURE',
+  amountPaise: number,
+) {
+  await simulatorControl(sim, `transactions/${orderId}`, {
+    status: outcome,
+    mid: sim.mid,
+    amountPaise,
+  })
 }
 
 const engine = process.env.TEST_DB_ENGINE ?? 'sqlite'
@@ -120,9 +146,17 @@ describe(`confirm payment and deliver (${engine})`, () => {
     await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)
 
     const first = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
-    expect(first).toEqual({ ok: true, status: 'delivered', message: 'Payment confirmed with Paytm: the order was delivered.' })
+    expect(first).toEqual({
+      ok: true,
+      status: 'delivered',
+      message: 'Payment confirmed with Paytm: the order was delivered.',
+    })
     const paid = await getOrder(t.db, order.id)
-    expect(paid).toMatchObject({ status: 'delivered', paidAmount: order.amount, gatewayStatus: 'TXN_SUCCESS' })
+    expect(paid).toMatchObject({
+      status: 'delivered',
+      paidAmount: order.amount,
+      gatewayStatus: 'TXN_SUCCESS',
+    })
     expect(paid?.gatewayTxnId).toBeTruthy()
     const events = await listOrderEvents(t.db, order.id)
     expect(events.find((event) => event.type === 'paid')).toMatchObject({
@@ -131,12 +165,21 @@ describe(`confirm payment and deliver (${engine})`, () => {
       toStatus: 'paid',
       message: 'Payment of ₹1,499 confirmed with Paytm by an admin',
     })
-    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({ kind: 'text', text: 'KEY-CONFIRM-1' })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
+      kind: 'text',
+      text: 'KEY-CONFIRM-1',
+    })
     expect(await mails(order.id)).toEqual(['delivered'])
 
-    const second = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
+    const second = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+    })
     expect(second).toEqual({ ok: false, message: alreadyPaidMessage(order.id, 'delivered') })
-    expect(second.message).toBe(`Order ${order.id} is already paid (delivered). Nothing was changed.`)
+    expect(second.message).toBe(
+      `Order ${order.id} is already paid (delivered). Nothing was changed.`,
+    )
     expect(await listOrderEvents(t.db, order.id)).toHaveLength(events.length)
     expect(await mails(order.id)).toEqual(['delivered'])
   })
@@ -145,7 +188,11 @@ describe(`confirm payment and deliver (${engine})`, () => {
     const product = await stockProduct(['KEY-RACE-1', 'KEY-RACE-2'])
     const order = await pendingOrder(product.id)
     await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)
-    const results = await Promise.all([1, 2, 3].map(() => confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })))
+    const results = await Promise.all(
+      [1, 2, 3].map(() =>
+        confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm }),
+      ),
+    )
     expect(results.filter((result) => result.ok)).toHaveLength(1)
     expect(results.filter((result) => !result.ok).map((result) => result.message)).toEqual([
       alreadyPaidMessage(order.id, 'delivered'),
@@ -160,9 +207,19 @@ describe(`confirm payment and deliver (${engine})`, () => {
       const order = await pendingOrder(product.id)
       await t.db.updateTable('order').set({ status: from }).where('id', '=', order.id).execute()
       await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)
-      const result = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
-      expect(result, from).toEqual({ ok: true, status: 'paid', message: 'Payment confirmed with Paytm: the order is paid and waits for you to deliver it.' })
-      expect((await listOrderEvents(t.db, order.id)).find((event) => event.type === 'paid')).toMatchObject({ fromStatus: from, actor })
+      const result = await confirmPaymentAndDeliver(t.db, {
+        orderId: order.id,
+        actor,
+        gateway: paytm,
+      })
+      expect(result, from).toEqual({
+        ok: true,
+        status: 'paid',
+        message: 'Payment confirmed with Paytm: the order is paid and waits for you to deliver it.',
+      })
+      expect(
+        (await listOrderEvents(t.db, order.id)).find((event) => event.type === 'paid'),
+      ).toMatchObject({ fromStatus: from, actor })
       expect(await mails(order.id)).toEqual(['paid'])
     }
   })
@@ -171,20 +228,41 @@ describe(`confirm payment and deliver (${engine})`, () => {
     const product = await stockProduct(['KEY-FAILED-1'])
     const order = await pendingOrder(product.id)
     await gatewayHas(order.id, 'TXN_FAILURE', order.amount)
-    const result = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
+    const result = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+    })
     expect(result.ok).toBe(false)
-    expect(result.message).toMatch(/^Paytm does not confirm this payment \(TXN_FAILURE, \d+, .+\)\. Nothing was changed\.$/)
-    expect(await getOrder(t.db, order.id)).toMatchObject({ status: 'pending', gatewayTxnId: null, paidAmount: null })
+    expect(result.message).toMatch(
+      /^Paytm does not confirm this payment \(TXN_FAILURE, \d+, .+\)\. Nothing was changed\.$/,
+    )
+    expect(await getOrder(t.db, order.id)).toMatchObject({
+      status: 'pending',
+      gatewayTxnId: null,
+      paidAmount: null,
+    })
     expect(await items(order.id)).toEqual([])
     expect(await mails(order.id)).toEqual([])
     // The check itself is in the timeline, with who asked.
-    expect(await lastEvent(order.id)).toMatchObject({ type: 'payment_check', actor, fromStatus: null, toStatus: null })
+    expect(await lastEvent(order.id)).toMatchObject({
+      type: 'payment_check',
+      actor,
+      fromStatus: null,
+      toStatus: null,
+    })
   })
 
   it('changes nothing when Paytm never saw the order', async () => {
     const order = await pendingOrder((await manualProduct()).id)
-    const result = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
-    expect(result.message).toMatch(/^Paytm does not confirm this payment \(334, .+\)\. Nothing was changed\.$/)
+    const result = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+    })
+    expect(result.message).toMatch(
+      /^Paytm does not confirm this payment \(334, .+\)\. Nothing was changed\.$/,
+    )
     expect(await status(order.id)).toBe('pending')
   })
 
@@ -192,10 +270,15 @@ describe(`confirm payment and deliver (${engine})`, () => {
     const product = await stockProduct(['KEY-AMOUNT-1'])
     const order = await pendingOrder(product.id)
     await gatewayHas(order.id, 'TXN_SUCCESS', order.amount - 100)
-    const result = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm })
+    const result = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+    })
     expect(result).toEqual({
       ok: false,
-      message: 'Paytm reports a successful payment of ₹1,498, but the order is for ₹1,499. Nothing was changed.',
+      message:
+        'Paytm reports a successful payment of ₹1,498, but the order is for ₹1,499. Nothing was changed.',
     })
     expect(await getOrder(t.db, order.id)).toMatchObject({ status: 'pending', paidAmount: null })
     expect(await items(order.id)).toEqual([])
@@ -206,12 +289,23 @@ describe(`confirm payment and deliver (${engine})`, () => {
     const order = await pendingOrder((await manualProduct()).id)
     await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)
     await simulatorControl(sim, 'outage', { enabled: true })
-    const down = await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: paytm, timeoutMs: 2000 })
+    const down = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+      timeoutMs: 2000,
+    })
     expect(down.ok).toBe(false)
-    expect(down.message).toMatch(/^Paytm could not be reached \(.+\)\. Nothing was changed; try again in a minute\.$/)
-    expect(await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: null })).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.noGateway })
+    expect(down.message).toMatch(
+      /^Paytm could not be reached \(.+\)\. Nothing was changed; try again in a minute\.$/,
+    )
+    expect(
+      await confirmPaymentAndDeliver(t.db, { orderId: order.id, actor, gateway: null }),
+    ).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.noGateway })
     expect(await status(order.id)).toBe('pending')
-    expect(await confirmPaymentAndDeliver(t.db, { orderId: 'ORD_1_1', actor, gateway: paytm })).toEqual({ ok: false, message: 'Order not found' })
+    expect(
+      await confirmPaymentAndDeliver(t.db, { orderId: 'ORD_1_1', actor, gateway: paytm }),
+    ).toEqual({ ok: false, message: 'Order not found' })
   })
 })
 
@@ -219,48 +313,106 @@ describe(`deliver manually (${engine})`, () => {
   it('reads "name: value" lines as fields and anything else as text', () => {
     expect(parseManualSecret('  Email: buyer@example.in \n\nPassword:  pa:ss word ')).toEqual({
       ok: true,
-      secret: { kind: 'fields', fields: [{ name: 'Email', value: 'buyer@example.in' }, { name: 'Password', value: 'pa:ss word' }] },
+      secret: {
+        kind: 'fields',
+        fields: [
+          { name: 'Email', value: 'buyer@example.in' },
+          { name: 'Password', value: 'pa:ss word' },
+        ],
+      },
     })
-    expect(parseManualSecret('ABCD-EFGH-IJKL')).toEqual({ ok: true, secret: { kind: 'text', text: 'ABCD-EFGH-IJKL' } })
+    expect(parseManualSecret('ABCD-EFGH-IJKL')).toEqual({
+      ok: true,
+      secret: { kind: 'text', text: 'ABCD-EFGH-IJKL' },
+    })
     expect(parseManualSecret('Login at https://example.test\nCode: 1234')).toEqual({
       ok: true,
       secret: { kind: 'text', text: 'Login at https://example.test\nCode: 1234' },
     })
-    expect(parseManualSecret('https://example.test/redeem/XYZ')).toEqual({ ok: true, secret: { kind: 'text', text: 'https://example.test/redeem/XYZ' } })
+    expect(parseManualSecret('https://example.test/redeem/XYZ')).toEqual({
+      ok: true,
+      secret: { kind: 'text', text: 'https://example.test/redeem/XYZ' },
+    })
     expect(parseManualSecret(' \n ')).toEqual({ ok: false, error: MANUAL_SECRET_MESSAGES.empty })
-    expect(parseManualSecret('x'.repeat(4001))).toEqual({ ok: false, error: 'Please keep the details under 4,000 characters.' })
-    expect(parseManualSecret('bad\u0007bell')).toEqual({ ok: false, error: MANUAL_SECRET_MESSAGES.invalid })
+    expect(parseManualSecret('x'.repeat(4001))).toEqual({
+      ok: false,
+      error: 'Please keep the details under 4,000 characters.',
+    })
+    expect(parseManualSecret('bad\u0007bell')).toEqual({
+      ok: false,
+      error: MANUAL_SECRET_MESSAGES.invalid,
+    })
   })
 
   it('delivers a paid order of a manual product: encrypted item, timeline, delivery e-mail', async () => {
     const product = await manualProduct()
     const order = await paidOrder(product.id)
     expect(order.status).toBe('paid')
-    const result = await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'Email: family@example.in\nPassword: Fam-2026!', actor })
-    expect(result).toEqual({ ok: true, status: 'delivered', message: 'Delivered; the buyer has been e-mailed.' })
+    const result = await deliverManually(t.db, APP_SECRET, {
+      orderId: order.id,
+      secret: 'Email: family@example.in\nPassword: Fam-2026!',
+      actor,
+    })
+    expect(result).toEqual({
+      ok: true,
+      status: 'delivered',
+      message: 'Delivered; the buyer has been e-mailed.',
+    })
     expect(await status(order.id)).toBe('delivered')
     const [item] = await items(order.id)
     expect(item).toMatchObject({ status: 'delivered', addedBy: actor })
     expect(item!.secretCiphertext).not.toContain('Fam-2026!')
     expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
       kind: 'fields',
-      fields: [{ name: 'Email', value: 'family@example.in' }, { name: 'Password', value: 'Fam-2026!' }],
+      fields: [
+        { name: 'Email', value: 'family@example.in' },
+        { name: 'Password', value: 'Fam-2026!' },
+      ],
     })
-    expect(await lastEvent(order.id)).toMatchObject({ type: 'delivered', actor, fromStatus: 'paid', toStatus: 'delivered', message: 'Delivered by hand by an admin' })
+    expect(await lastEvent(order.id)).toMatchObject({
+      type: 'delivered',
+      actor,
+      fromStatus: 'paid',
+      toStatus: 'delivered',
+      message: 'Delivered by hand by an admin',
+    })
     expect(await mails(order.id)).toEqual(['paid', 'delivered'])
 
     // The same details for another order of the product: not a duplicate of anything.
     const other = await paidOrder(product.id)
-    expect((await deliverManually(t.db, APP_SECRET, { orderId: other.id, secret: 'Email: family@example.in\nPassword: Fam-2026!', actor })).ok).toBe(true)
+    expect(
+      (
+        await deliverManually(t.db, APP_SECRET, {
+          orderId: other.id,
+          secret: 'Email: family@example.in\nPassword: Fam-2026!',
+          actor,
+        })
+      ).ok,
+    ).toBe(true)
     expect(await status(other.id)).toBe('delivered')
   })
 
   it('delivers an order waiting for stock', async () => {
     const order = await waitingOrder()
     expect(order.status).toBe('awaiting_stock')
-    expect((await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'LICENCE-BY-HAND', actor })).ok).toBe(true)
-    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({ kind: 'text', text: 'LICENCE-BY-HAND' })
-    expect(await lastEvent(order.id)).toMatchObject({ type: 'delivered', fromStatus: 'awaiting_stock', actor })
+    expect(
+      (
+        await deliverManually(t.db, APP_SECRET, {
+          orderId: order.id,
+          secret: 'LICENCE-BY-HAND',
+          actor,
+        })
+      ).ok,
+    ).toBe(true)
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
+      kind: 'text',
+      text: 'LICENCE-BY-HAND',
+    })
+    expect(await lastEvent(order.id)).toMatchObject({
+      type: 'delivered',
+      fromStatus: 'awaiting_stock',
+      actor,
+    })
     expect(await mails(order.id)).toEqual(['awaiting_stock', 'delivered'])
   })
 
@@ -268,19 +420,34 @@ describe(`deliver manually (${engine})`, () => {
     const product = await manualProduct()
     const order = await paidOrder(product.id)
     await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'OLD-DETAILS', actor })
-    await createOrderReport(t.db, { orderId: order.id, reason: 'The old details do not work', reportedBy: 'customer' })
+    await createOrderReport(t.db, {
+      orderId: order.id,
+      reason: 'The old details do not work',
+      reportedBy: 'customer',
+    })
     // The very same text again is a new item, not a clash with the revoked one.
     for (const secret of ['NEW-DETAILS', 'NEW-DETAILS']) {
       const result = await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret, actor })
-      expect(result).toEqual({ ok: true, status: 'delivered', message: 'The new details replace the old ones; the buyer has been e-mailed.' })
+      expect(result).toEqual({
+        ok: true,
+        status: 'delivered',
+        message: 'The new details replace the old ones; the buyer has been e-mailed.',
+      })
     }
     const given = await items(order.id)
     expect(given.map((item) => item.status).sort()).toEqual(['delivered', 'revoked', 'revoked'])
     for (const item of given.filter((entry) => entry.status === 'revoked')) {
       expect(item.revokedReason).toBe('Replaced by details entered by an admin')
     }
-    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({ kind: 'text', text: 'NEW-DETAILS' })
-    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({ status: 'resolved', resolution: 'replaced', resolvedBy: actor })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
+      kind: 'text',
+      text: 'NEW-DETAILS',
+    })
+    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({
+      status: 'resolved',
+      resolution: 'replaced',
+      resolvedBy: actor,
+    })
     const types = (await listOrderEvents(t.db, order.id)).map((event) => event.type)
     expect(types.slice(-4)).toEqual(['problem_reported', 'replaced', 'report_resolved', 'replaced'])
     expect(await mails(order.id)).toEqual(['paid', 'delivered', 'replaced', 'replaced'])
@@ -289,9 +456,13 @@ describe(`deliver manually (${engine})`, () => {
   it('refuses empty details and orders that are not paid, changing nothing', async () => {
     const product = await manualProduct()
     const paid = await paidOrder(product.id)
-    expect(await deliverManually(t.db, APP_SECRET, { orderId: paid.id, secret: '   ', actor })).toEqual({ ok: false, message: MANUAL_SECRET_MESSAGES.empty, field: 'secret' })
+    expect(
+      await deliverManually(t.db, APP_SECRET, { orderId: paid.id, secret: '   ', actor }),
+    ).toEqual({ ok: false, message: MANUAL_SECRET_MESSAGES.empty, field: 'secret' })
     const pending = await pendingOrder(product.id)
-    expect(await deliverManually(t.db, APP_SECRET, { orderId: pending.id, secret: 'KEY', actor })).toEqual({
+    expect(
+      await deliverManually(t.db, APP_SECRET, { orderId: pending.id, secret: 'KEY', actor }),
+    ).toEqual({
       ok: false,
       message: notApplicableMessage('Manual delivery', 'pending'),
     })
@@ -299,7 +470,9 @@ describe(`deliver manually (${engine})`, () => {
     expect(await status(pending.id)).toBe('pending')
     expect(await items(paid.id)).toEqual([])
     expect(await items(pending.id)).toEqual([])
-    expect(await deliverManually(t.db, APP_SECRET, { orderId: 'ORD_1_2', secret: 'KEY', actor })).toEqual({ ok: false, message: 'Order not found' })
+    expect(
+      await deliverManually(t.db, APP_SECRET, { orderId: 'ORD_1_2', secret: 'KEY', actor }),
+    ).toEqual({ ok: false, message: 'Order not found' })
   })
 })
 
@@ -310,30 +483,55 @@ describe(`replace item from stock (${engine})`, () => {
     // Items imported together are taken in id order: either key may come first.
     const first = await getDeliveredSecret(t.db, APP_SECRET, order.id)
     expect(first?.kind === 'text' && ['KEY-R-1', 'KEY-R-2'].includes(first.text)).toBe(true)
-    const next = { kind: 'text', text: first?.kind === 'text' && first.text === 'KEY-R-1' ? 'KEY-R-2' : 'KEY-R-1' }
-    await createOrderReport(t.db, { orderId: order.id, reason: 'The key says already redeemed', reportedBy: 'customer' })
+    const next = {
+      kind: 'text',
+      text: first?.kind === 'text' && first.text === 'KEY-R-1' ? 'KEY-R-2' : 'KEY-R-1',
+    }
+    await createOrderReport(t.db, {
+      orderId: order.id,
+      reason: 'The key says already redeemed',
+      reportedBy: 'customer',
+    })
 
-    const replaced = await replaceFromStock(t.db, { orderId: order.id, actor, reason: 'Key already redeemed' })
-    expect(replaced).toEqual({ ok: true, status: 'delivered', message: 'The item was replaced from stock; the buyer has been e-mailed.' })
+    const replaced = await replaceFromStock(t.db, {
+      orderId: order.id,
+      actor,
+      reason: 'Key already redeemed',
+    })
+    expect(replaced).toEqual({
+      ok: true,
+      status: 'delivered',
+      message: 'The item was replaced from stock; the buyer has been e-mailed.',
+    })
     expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual(next)
     const given = await items(order.id)
     const old = given.find((item) => item.status === 'revoked')
     const current = given.find((item) => item.status === 'delivered')
     expect(old).toMatchObject({ status: 'revoked', revokedReason: 'Key already redeemed' })
     expect(current).toMatchObject({ status: 'delivered' })
-    expect((await listOrderEvents(t.db, order.id)).find((event) => event.type === 'replaced')).toMatchObject({
+    expect(
+      (await listOrderEvents(t.db, order.id)).find((event) => event.type === 'replaced'),
+    ).toMatchObject({
       actor,
       message: 'Item replaced from stock: Key already redeemed',
       data: { stockItemId: current!.id, revokedItemIds: [old!.id] },
     })
-    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({ status: 'resolved', resolution: 'replaced' })
+    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({
+      status: 'resolved',
+      resolution: 'replaced',
+    })
     expect(await mails(order.id)).toEqual(['delivered', 'replaced'])
 
     const eventsBefore = await listOrderEvents(t.db, order.id)
     const empty = await replaceFromStock(t.db, { orderId: order.id, actor })
     expect(empty).toEqual({ ok: false, message: noStockMessage('Replaceable Suite') })
-    expect(empty.message).toBe('No stock is left for Replaceable Suite. Add stock items to the product, or enter new details by hand. Nothing was changed.')
-    expect((await items(order.id)).map((item) => item.status).sort()).toEqual(['delivered', 'revoked'])
+    expect(empty.message).toBe(
+      'No stock is left for Replaceable Suite. Add stock items to the product, or enter new details by hand. Nothing was changed.',
+    )
+    expect((await items(order.id)).map((item) => item.status).sort()).toEqual([
+      'delivered',
+      'revoked',
+    ])
     expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual(next)
     expect(await listOrderEvents(t.db, order.id)).toHaveLength(eventsBefore.length)
     expect(await mails(order.id)).toEqual(['delivered', 'replaced'])
@@ -344,26 +542,42 @@ describe(`replace item from stock (${engine})`, () => {
     const a = await paidOrder(product.id)
     const b = await paidOrder(product.id)
     // Two items left; four replacements at once on two orders.
-    const results = await Promise.all([a, b, a, b].map((order) => replaceFromStock(t.db, { orderId: order.id, actor })))
+    const results = await Promise.all(
+      [a, b, a, b].map((order) => replaceFromStock(t.db, { orderId: order.id, actor })),
+    )
     expect(results.filter((result) => result.ok)).toHaveLength(2)
-    expect(results.filter((result) => !result.ok).map((result) => result.message)).toEqual([noStockMessage(product.title), noStockMessage(product.title)])
-    const all = await t.db.selectFrom('stockItem').select(['id', 'status', 'orderId']).where('productId', '=', product.id).execute()
+    expect(results.filter((result) => !result.ok).map((result) => result.message)).toEqual([
+      noStockMessage(product.title),
+      noStockMessage(product.title),
+    ])
+    const all = await t.db
+      .selectFrom('stockItem')
+      .select(['id', 'status', 'orderId'])
+      .where('productId', '=', product.id)
+      .execute()
     const live = all.filter((item) => item.status === 'delivered')
     expect(live).toHaveLength(2)
     expect(new Set(live.map((item) => item.orderId))).toEqual(new Set([a.id, b.id]))
     expect(all.filter((item) => item.status === 'revoked')).toHaveLength(2)
     expect(all.filter((item) => item.status === 'available')).toHaveLength(0)
-    for (const order of [a, b]) expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).not.toBeNull()
+    for (const order of [a, b])
+      expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).not.toBeNull()
   })
 
   it('is only for delivered orders of stock products', async () => {
     const manual = await manualProduct()
     const order = await paidOrder(manual.id)
     await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'HAND-1', actor })
-    expect(await replaceFromStock(t.db, { orderId: order.id, actor })).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.notStockProduct })
+    expect(await replaceFromStock(t.db, { orderId: order.id, actor })).toEqual({
+      ok: false,
+      message: ORDER_ADMIN_MESSAGES.notStockProduct,
+    })
     expect((await items(order.id)).map((item) => item.status)).toEqual(['delivered'])
     const pending = await pendingOrder(manual.id)
-    expect(await replaceFromStock(t.db, { orderId: pending.id, actor })).toEqual({ ok: false, message: notApplicableMessage('Replace item', 'pending') })
+    expect(await replaceFromStock(t.db, { orderId: pending.id, actor })).toEqual({
+      ok: false,
+      message: notApplicableMessage('Replace item', 'pending'),
+    })
   })
 })
 
@@ -371,26 +585,59 @@ describe(`refund, resend, reply (${engine})`, () => {
   it('marks a delivered order refunded with a required note; the buyer no longer sees the item', async () => {
     const product = await stockProduct(['KEY-REFUND-1', 'KEY-REFUND-2'])
     const order = await paidOrder(product.id)
-    await createOrderReport(t.db, { orderId: order.id, reason: 'Wrong region, please refund', reportedBy: 'customer' })
-    expect(await markRefunded(t.db, { orderId: order.id, note: '  ', actor })).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.refundNoteRequired, field: 'note' })
+    await createOrderReport(t.db, {
+      orderId: order.id,
+      reason: 'Wrong region, please refund',
+      reportedBy: 'customer',
+    })
+    expect(await markRefunded(t.db, { orderId: order.id, note: '  ', actor })).toEqual({
+      ok: false,
+      message: ORDER_ADMIN_MESSAGES.refundNoteRequired,
+      field: 'note',
+    })
     expect(await status(order.id)).toBe('delivered')
 
-    const result = await markRefunded(t.db, { orderId: order.id, note: 'Paytm refund REF-778812', actor })
-    expect(result).toEqual({ ok: true, status: 'refunded', message: 'Marked refunded; the buyer has been e-mailed.' })
+    const result = await markRefunded(t.db, {
+      orderId: order.id,
+      note: 'Paytm refund REF-778812',
+      actor,
+    })
+    expect(result).toEqual({
+      ok: true,
+      status: 'refunded',
+      message: 'Marked refunded; the buyer has been e-mailed.',
+    })
     expect(await status(order.id)).toBe('refunded')
-    expect((await listOrderEvents(t.db, order.id)).find((event) => event.type === 'refunded')).toMatchObject({
+    expect(
+      (await listOrderEvents(t.db, order.id)).find((event) => event.type === 'refunded'),
+    ).toMatchObject({
       actor,
       fromStatus: 'delivered',
       toStatus: 'refunded',
       message: 'Marked refunded: Paytm refund REF-778812',
     })
-    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({ resolution: 'refunded', resolvedBy: actor })
+    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({
+      resolution: 'refunded',
+      resolvedBy: actor,
+    })
     expect(await mails(order.id)).toEqual(['delivered', 'refunded'])
-    expect(await revealOrderSecret(t.db, APP_SECRET, order.id, { actor: 'customer', ip: '127.0.0.1', via: 'order_page' })).toBeNull()
+    expect(
+      await revealOrderSecret(t.db, APP_SECRET, order.id, {
+        actor: 'customer',
+        ip: '127.0.0.1',
+        via: 'order_page',
+      }),
+    ).toBeNull()
 
-    expect(await markRefunded(t.db, { orderId: order.id, note: 'again', actor })).toEqual({ ok: false, message: 'This order is already refunded. Nothing was changed.' })
+    expect(await markRefunded(t.db, { orderId: order.id, note: 'again', actor })).toEqual({
+      ok: false,
+      message: 'This order is already refunded. Nothing was changed.',
+    })
     const pending = await pendingOrder(product.id)
-    expect(await markRefunded(t.db, { orderId: pending.id, note: 'REF-1', actor })).toEqual({ ok: false, message: notApplicableMessage('Mark refunded', 'pending') })
+    expect(await markRefunded(t.db, { orderId: pending.id, note: 'REF-1', actor })).toEqual({
+      ok: false,
+      message: notApplicableMessage('Mark refunded', 'pending'),
+    })
   })
 
   it('refunds paid and waiting orders too', async () => {
@@ -398,7 +645,9 @@ describe(`refund, resend, reply (${engine})`, () => {
     const waiting = await waitingOrder()
     expect(waiting.status).toBe('awaiting_stock')
     for (const order of [manual, waiting]) {
-      expect((await markRefunded(t.db, { orderId: order.id, note: 'Refunded by UPI', actor })).ok).toBe(true)
+      expect(
+        (await markRefunded(t.db, { orderId: order.id, note: 'Refunded by UPI', actor })).ok,
+      ).toBe(true)
       expect(await status(order.id)).toBe('refunded')
     }
   })
@@ -406,31 +655,72 @@ describe(`refund, resend, reply (${engine})`, () => {
   it('resends the delivery e-mail of a delivered order and records it', async () => {
     const product = await stockProduct(['KEY-RESEND-1'])
     const order = await paidOrder(product.id)
-    expect(await resendDeliveryMail(t.db, { orderId: order.id, actor })).toEqual({ ok: true, status: 'delivered', message: 'The delivery e-mail is on its way to the buyer.' })
+    expect(await resendDeliveryMail(t.db, { orderId: order.id, actor })).toEqual({
+      ok: true,
+      status: 'delivered',
+      message: 'The delivery e-mail is on its way to the buyer.',
+    })
     expect(await mails(order.id)).toEqual(['delivered', 'delivered'])
-    expect(await lastEvent(order.id)).toMatchObject({ type: 'mail_resent', actor, message: 'Delivery e-mail sent again' })
+    expect(await lastEvent(order.id)).toMatchObject({
+      type: 'mail_resent',
+      actor,
+      message: 'Delivery e-mail sent again',
+    })
     const paid = await paidOrder((await manualProduct()).id)
-    expect(await resendDeliveryMail(t.db, { orderId: paid.id, actor })).toEqual({ ok: false, message: notApplicableMessage('Resending the delivery e-mail', 'paid') })
+    expect(await resendDeliveryMail(t.db, { orderId: paid.id, actor })).toEqual({
+      ok: false,
+      message: notApplicableMessage('Resending the delivery e-mail', 'paid'),
+    })
     expect(await mails(paid.id)).toEqual(['paid'])
   })
 
   it('replies to an open report by e-mail and resolves it', async () => {
     const product = await stockProduct(['KEY-REPLY-1'])
     const order = await paidOrder(product.id)
-    expect(await replyToReport(t.db, { orderId: order.id, reply: 'Hello', actor })).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.noOpenReport })
-    await createOrderReport(t.db, { orderId: order.id, reason: 'How do I sign in on my TV?', reportedBy: 'customer' })
-    expect(await replyToReport(t.db, { orderId: order.id, reply: ' ', actor })).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.replyRequired, field: 'reply' })
-    expect(await replyToReport(t.db, { orderId: order.id, reply: 'x'.repeat(2001), actor })).toEqual({
+    expect(await replyToReport(t.db, { orderId: order.id, reply: 'Hello', actor })).toEqual({
+      ok: false,
+      message: ORDER_ADMIN_MESSAGES.noOpenReport,
+    })
+    await createOrderReport(t.db, {
+      orderId: order.id,
+      reason: 'How do I sign in on my TV?',
+      reportedBy: 'customer',
+    })
+    expect(await replyToReport(t.db, { orderId: order.id, reply: ' ', actor })).toEqual({
+      ok: false,
+      message: ORDER_ADMIN_MESSAGES.replyRequired,
+      field: 'reply',
+    })
+    expect(
+      await replyToReport(t.db, { orderId: order.id, reply: 'x'.repeat(2001), actor }),
+    ).toEqual({
       ok: false,
       message: 'Please keep the reply under 2,000 characters.',
       field: 'reply',
     })
-    const result = await replyToReport(t.db, { orderId: order.id, reply: '  Open the app, choose Sign in with code. ', actor })
-    expect(result).toEqual({ ok: true, status: 'delivered', message: 'Reply sent; the report is resolved.' })
-    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({ status: 'resolved', resolution: 'replied', reply: 'Open the app, choose Sign in with code.', resolvedBy: actor })
+    const result = await replyToReport(t.db, {
+      orderId: order.id,
+      reply: '  Open the app, choose Sign in with code. ',
+      actor,
+    })
+    expect(result).toEqual({
+      ok: true,
+      status: 'delivered',
+      message: 'Reply sent; the report is resolved.',
+    })
+    expect((await listOrderReports(t.db, order.id))[0]).toMatchObject({
+      status: 'resolved',
+      resolution: 'replied',
+      reply: 'Open the app, choose Sign in with code.',
+      resolvedBy: actor,
+    })
     expect(await lastEvent(order.id)).toMatchObject({ type: 'report_resolved', actor })
     expect(await mails(order.id)).toEqual(['delivered', 'reply'])
-    expect((await mailPayloads(order.id)).at(-1)).toEqual({ orderId: order.id, kind: 'reply', message: 'Open the app, choose Sign in with code.' })
+    expect((await mailPayloads(order.id)).at(-1)).toEqual({
+      orderId: order.id,
+      kind: 'reply',
+      message: 'Open the app, choose Sign in with code.',
+    })
   })
 })
 
@@ -446,17 +736,34 @@ describe(`the admin's order list and order page (${engine})`, () => {
     // A second apart, so "newest first" has one answer.
     const at = Date.now()
     for (const [index, person] of people.entries()) {
-      ids.push((await createOrder(t.db, { productId: product.id, customer: person }, { now: () => at + index * 1000 })).order.id)
+      ids.push(
+        (
+          await createOrder(
+            t.db,
+            { productId: product.id, customer: person },
+            { now: () => at + index * 1000 },
+          )
+        ).order.id,
+      )
     }
     await t.db.updateTable('order').set({ status: 'delivered' }).where('id', '=', ids[1]!).execute()
-    await createOrderReport(t.db, { orderId: ids[1]!, reason: 'Family invite link expired', reportedBy: 'customer' })
+    await createOrderReport(t.db, {
+      orderId: ids[1]!,
+      reason: 'Family invite link expired',
+      reportedBy: 'customer',
+    })
 
-    const names = async (query: Parameters<typeof listAdminOrders>[1]) => (await listAdminOrders(t.db, query)).items.map((row) => row.customerName)
+    const names = async (query: Parameters<typeof listAdminOrders>[1]) =>
+      (await listAdminOrders(t.db, query)).items.map((row) => row.customerName)
     expect(await names({ search: 'kavya' })).toEqual(['Kavya Rao', 'Kavya Iyer'])
     expect(await names({ search: 'ARJUN@example' })).toEqual(['Arjun Mehta'])
     expect(await names({ search: '9000000003' })).toEqual(['Kavya Rao'])
     expect(await names({ search: ids[0]!.toLowerCase() })).toEqual(['Kavya Iyer'])
-    expect(await names({ search: 'zephyr music' })).toEqual(['Kavya Rao', 'Arjun Mehta', 'Kavya Iyer'])
+    expect(await names({ search: 'zephyr music' })).toEqual([
+      'Kavya Rao',
+      'Arjun Mehta',
+      'Kavya Iyer',
+    ])
     expect(await names({ search: 'zephyr', status: 'delivered' })).toEqual(['Arjun Mehta'])
     expect(await names({ search: 'zephyr', openReports: true })).toEqual(['Arjun Mehta'])
     // % and _ are literal, not wildcards.
@@ -492,12 +799,19 @@ describe(`the admin's order list and order page (${engine})`, () => {
     const ids: string[] = []
     for (let i = 0; i < 7; i++) {
       // Three orders share each timestamp: the keyset must still move past every one of them.
-      const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER }, { now: () => at + Math.floor(i / 3) * 1000 })
+      const { order } = await createOrder(
+        t.db,
+        { productId: product.id, customer: BUYER },
+        { now: () => at + Math.floor(i / 3) * 1000 },
+      )
       ids.push(order.id)
     }
     const exported: string[] = []
-    for await (const row of exportAdminOrders(t.db, { search: 'batch export' }, 2)) exported.push(row.id)
-    const expected = (await listAdminOrders(t.db, { search: 'batch export', pageSize: 100 })).items.map((row) => row.id)
+    for await (const row of exportAdminOrders(t.db, { search: 'batch export' }, 2))
+      exported.push(row.id)
+    const expected = (
+      await listAdminOrders(t.db, { search: 'batch export', pageSize: 100 })
+    ).items.map((row) => row.id)
     expect(exported).toEqual(expected)
     expect(new Set(exported)).toEqual(new Set(ids))
     expect(exported).toHaveLength(7)
@@ -509,7 +823,11 @@ describe(`the admin's order list and order page (${engine})`, () => {
     await pendingOrder(product.id)
     const delivered = await paidOrder(product.id)
     await deliverManually(t.db, APP_SECRET, { orderId: delivered.id, secret: 'K', actor })
-    await createOrderReport(t.db, { orderId: delivered.id, reason: 'It does not work at all', reportedBy: 'customer' })
+    await createOrderReport(t.db, {
+      orderId: delivered.id,
+      reason: 'It does not work at all',
+      reportedBy: 'customer',
+    })
     const after = await orderCounts(t.db)
     expect(after.total).toBe(before.total + 2)
     expect(after.byStatus.pending).toBe(before.byStatus.pending + 1)
@@ -524,7 +842,12 @@ describe(`the admin's order list and order page (${engine})`, () => {
     const detail = await getAdminOrder(t.db, order.id)
     expect(detail).toMatchObject({
       order: { id: order.id, status: 'delivered' },
-      product: { id: product.id, title: 'Page Test Suite', deliveryMode: 'stock', hasSharedSecret: false },
+      product: {
+        id: product.id,
+        title: 'Page Test Suite',
+        deliveryMode: 'stock',
+        hasSharedSecret: false,
+      },
       items: [{ status: 'delivered' }],
       hasOpenReport: false,
     })
@@ -552,7 +875,14 @@ describe(`the admin's order list and order page (${engine})`, () => {
   })
 
   it('names the timeline’s actors', async () => {
-    const names = await describeActors(t.db, [actor, 'customer', 'gateway', 'system', 'user:gone', 'cli'])
+    const names = await describeActors(t.db, [
+      actor,
+      'customer',
+      'gateway',
+      'system',
+      'user:gone',
+      'cli',
+    ])
     expect(names).toEqual({
       [actor]: 'Meera Ops (ops@shop.example)',
       customer: 'Buyer',

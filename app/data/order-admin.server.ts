@@ -67,7 +67,11 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: Ad
 }
 
 /** What both order searches (this list's and the transactions') look in first: the order id and the buyer. */
-export const BUYER_COLUMNS = [sql`lower("order".id)`, sql`lower(customer_name)`, sql`lower(customer_email)`]
+export const BUYER_COLUMNS = [
+  sql`lower("order".id)`,
+  sql`lower(customer_name)`,
+  sql`lower(customer_email)`,
+]
 
 const openReportOf = () =>
   sql`select 1 from order_report where order_report.order_id = "order".id and order_report.status = 'open'`
@@ -122,7 +126,10 @@ export async function listAdminOrders(
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow()
   const total = Number(count)
-  const { page, pageSize, pageCount, offset } = paginate(total, query, { defaultSize: ADMIN_ORDERS_PAGE_SIZE, maxSize: 100 })
+  const { page, pageSize, pageCount, offset } = paginate(total, query, {
+    defaultSize: ADMIN_ORDERS_PAGE_SIZE,
+    maxSize: 100,
+  })
   const rows = await selectRows(db, query).limit(pageSize).offset(offset).execute()
   return { items: rows.map(toRow), total, page, pageSize, pageCount }
 }
@@ -159,7 +166,10 @@ export async function orderCounts(db: DB): Promise<OrderCounts> {
       .execute(),
     countOpenReports(db),
   ])
-  const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<OrderStatus, number>
+  const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<
+    OrderStatus,
+    number
+  >
   let total = 0
   for (const row of rows) {
     byStatus[row.status] = Number(row.count)
@@ -216,7 +226,12 @@ export async function getAdminOrder(db: DB, orderId: string): Promise<AdminOrder
       .orderBy('deliveredAt')
       .orderBy('createdAt')
       .execute(),
-    db.selectFrom('orderReport').select('id').where('orderId', '=', order.id).where('status', '=', 'open').executeTakeFirst(),
+    db
+      .selectFrom('orderReport')
+      .select('id')
+      .where('orderId', '=', order.id)
+      .where('status', '=', 'open')
+      .executeTakeFirst(),
   ])
   return {
     order,
@@ -248,7 +263,9 @@ export interface OrderActions {
   reveal: boolean
 }
 
-export function orderActions(detail: Pick<AdminOrderDetail, 'order' | 'product' | 'hasOpenReport'>): OrderActions {
+export function orderActions(
+  detail: Pick<AdminOrderDetail, 'order' | 'product' | 'hasOpenReport'>,
+): OrderActions {
   const { status } = detail.order
   return {
     confirmPayment: (PAYABLE_STATUSES as readonly OrderStatus[]).includes(status),
@@ -265,15 +282,26 @@ export function orderActions(detail: Pick<AdminOrderDetail, 'order' | 'product' 
  * Names for the timeline's actors: user:{id} becomes the admin's (or buyer's) name and e-mail;
  * customer, gateway and system read as words. Unknown users (deleted since) say so.
  */
-export async function describeActors(db: DB, actors: readonly string[]): Promise<Record<string, string>> {
-  const ids = [...new Set(actors.filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5)))]
-  const users = ids.length ? await db.selectFrom('user').select(['id', 'name', 'email']).where('id', 'in', ids).execute() : []
+export async function describeActors(
+  db: DB,
+  actors: readonly string[],
+): Promise<Record<string, string>> {
+  const ids = [
+    ...new Set(actors.filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5))),
+  ]
+  const users = ids.length
+    ? await db.selectFrom('user').select(['id', 'name', 'email']).where('id', 'in', ids).execute()
+    : []
   const byId = new Map(users.map((user) => [user.id, user]))
   const names: Record<string, string> = {}
   for (const actor of new Set(actors)) {
     if (actor.startsWith('user:')) {
       const user = byId.get(actor.slice(5))
-      names[actor] = user ? (user.name.trim() ? `${user.name.trim()} (${user.email})` : user.email) : 'A deleted user'
+      names[actor] = user
+        ? user.name.trim()
+          ? `${user.name.trim()} (${user.email})`
+          : user.email
+        : 'A deleted user'
     } else {
       names[actor] = ACTOR_WORDS[actor] ?? actor
     }

@@ -15,7 +15,12 @@ export interface EventInput {
  * Adds an entry to the order's timeline: the one writer of order_event. Pass the transaction of
  * the change it records; on its own it notes something without a change (e.g. an amount mismatch).
  */
-export async function appendOrderEvent(db: DB, orderId: string, event: EventInput, now: Date | string = new Date()): Promise<void> {
+export async function appendOrderEvent(
+  db: DB,
+  orderId: string,
+  event: EventInput,
+  now: Date | string = new Date(),
+): Promise<void> {
   await db
     .insertInto('orderEvent')
     .values({

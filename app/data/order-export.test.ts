@@ -23,7 +23,14 @@ const gc = vm.runInNewContext('gc') as () => void
 const t = fileTestDb()
 
 /** A few customers whose names a CSV writer gets wrong easily. */
-const NAMES = ['Asha Verma', 'Verma, Asha', 'Ravi "RK" Kumar', 'दीपिका पादुकोण', '=HYPERLINK("x")', 'two\nlines']
+const NAMES = [
+  'Asha Verma',
+  'Verma, Asha',
+  'Ravi "RK" Kumar',
+  'दीपिका पादुकोण',
+  '=HYPERLINK("x")',
+  'two\nlines',
+]
 
 beforeAll(async () => {
   // Written in bulk: 100,000 checkouts through createOrder would take minutes, and the rows
@@ -70,8 +77,15 @@ describe('orders CSV export at 100,000 rows', () => {
     const rows = exportAdminOrders(t.db, {})
     expect((await rows.next()).done).toBe(false)
     // The export is mid-stream; a payment callback must not wait for the download to end.
-    await t.db.updateTable('order').set({ status: 'paid' }).where('id', '=', `ORD_${Date.parse('2026-01-01T00:00:00.000Z') + 1}_1`).execute()
-    const { count } = await t.db.selectFrom('order').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow()
+    await t.db
+      .updateTable('order')
+      .set({ status: 'paid' })
+      .where('id', '=', `ORD_${Date.parse('2026-01-01T00:00:00.000Z') + 1}_1`)
+      .execute()
+    const { count } = await t.db
+      .selectFrom('order')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow()
     expect(Number(count)).toBe(ROWS)
     await rows.return(undefined)
   })
@@ -83,7 +97,17 @@ describe('orders CSV export at 100,000 rows', () => {
     let converted = 0
     const response = csvDownload({
       filename: 'orders.csv',
-      header: ['Order ID', 'Date', 'Customer Name', 'Email', 'Phone', 'Product', 'Amount', 'Status', 'Transaction ID'],
+      header: [
+        'Order ID',
+        'Date',
+        'Customer Name',
+        'Email',
+        'Phone',
+        'Product',
+        'Amount',
+        'Status',
+        'Transaction ID',
+      ],
       rows: exportAdminOrders(t.db, {}),
       toCells: (row) => {
         converted += 1
@@ -96,9 +120,9 @@ describe('orders CSV export at 100,000 rows', () => {
     })
 
     // Read as a client would, keeping only a running digest of the parsed records.
-    const parser = Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>).pipe(
-      parse({ bom: true, relax_column_count: false }),
-    )
+    const parser = Readable.fromWeb(
+      response.body as unknown as NodeReadableStream<Uint8Array>,
+    ).pipe(parse({ bom: true, relax_column_count: false }))
     const parsed = digest()
     let records = 0
     let header: string[] = []
@@ -113,7 +137,17 @@ describe('orders CSV export at 100,000 rows', () => {
     // The same rows read at once, as plain text the way a spreadsheet shows them.
     const all = await t.db
       .selectFrom('order')
-      .select(['id', 'createdAt', 'customerName', 'customerEmail', 'customerPhone', 'productName', 'amount', 'status', 'gatewayTxnId'])
+      .select([
+        'id',
+        'createdAt',
+        'customerName',
+        'customerEmail',
+        'customerPhone',
+        'productName',
+        'amount',
+        'status',
+        'gatewayTxnId',
+      ])
       .orderBy('createdAt', 'desc')
       .orderBy('id', 'desc')
       .execute()
@@ -121,8 +155,18 @@ describe('orders CSV export at 100,000 rows', () => {
     const allRowsHeld = process.memoryUsage().heapUsed - baseline
     const expected = digest()
     for (const row of all) {
-      const cells = cellsOf({ ...row, amount: Number(row.amount), gateway: '', testMode: false, hasOpenReport: false })
-      expected.update(JSON.stringify(cells.map((cell) => (typeof cell === 'string' ? spreadsheetSafe(cell) : String(cell)))))
+      const cells = cellsOf({
+        ...row,
+        amount: Number(row.amount),
+        gateway: '',
+        testMode: false,
+        hasOpenReport: false,
+      })
+      expected.update(
+        JSON.stringify(
+          cells.map((cell) => (typeof cell === 'string' ? spreadsheetSafe(cell) : String(cell))),
+        ),
+      )
     }
     expect(parsed.digest('hex')).toBe(expected.digest('hex'))
 

@@ -31,7 +31,10 @@ export async function insertOrderReport(
   db: DB,
   input: { orderId: string; reason: string; reportedBy: string },
   now: Date,
-  notify: (trx: Transaction<Database>, report: { orderId: string; productName: string; reason: string }) => Promise<unknown>,
+  notify: (
+    trx: Transaction<Database>,
+    report: { orderId: string; productName: string; reason: string },
+  ) => Promise<unknown>,
 ): Promise<CreateReportResult> {
   const reason = input.reason.trim()
   if (reason.length < REPORT_REASON_MIN) return { ok: false, error: REPORT_MESSAGES.tooShort }
@@ -42,7 +45,8 @@ export async function insertOrderReport(
       .select(['id', 'status', 'productName'])
       .where('id', '=', input.orderId)
       .executeTakeFirst()
-    if (order?.status !== 'delivered') return { ok: false as const, error: REPORT_MESSAGES.notDelivered }
+    if (order?.status !== 'delivered')
+      return { ok: false as const, error: REPORT_MESSAGES.notDelivered }
     const open = await trx
       .selectFrom('orderReport')
       .select('id')
@@ -54,15 +58,35 @@ export async function insertOrderReport(
     // A report sent twice at once: the partial unique index keeps one, the other is told.
     const report = await trx
       .insertInto('orderReport')
-      .values({ id: newId(), orderId: order.id, reason, reportedBy: input.reportedBy, createdAt: at, resolution: null, reply: null, resolvedBy: null, resolvedAt: null })
-      .onConflict((oc) => oc.column('orderId').where(sql<boolean>`status = 'open'`).doNothing())
+      .values({
+        id: newId(),
+        orderId: order.id,
+        reason,
+        reportedBy: input.reportedBy,
+        createdAt: at,
+        resolution: null,
+        reply: null,
+        resolvedBy: null,
+        resolvedAt: null,
+      })
+      .onConflict((oc) =>
+        oc
+          .column('orderId')
+          .where(sql<boolean>`status = 'open'`)
+          .doNothing(),
+      )
       .returningAll()
       .executeTakeFirst()
     if (!report) return { ok: false as const, error: REPORT_MESSAGES.alreadyOpen }
     await appendOrderEvent(
       trx,
       order.id,
-      { type: 'problem_reported', message: `Buyer reported a problem: ${reason.slice(0, 200)}`, data: { reportId: report.id }, actor: input.reportedBy },
+      {
+        type: 'problem_reported',
+        message: `Buyer reported a problem: ${reason.slice(0, 200)}`,
+        data: { reportId: report.id },
+        actor: input.reportedBy,
+      },
       at,
     )
     await notify(trx, { orderId: order.id, productName: order.productName, reason })
@@ -72,7 +96,13 @@ export async function insertOrderReport(
 
 /** The order's reports, newest first. */
 export async function listOrderReports(db: DB, orderId: string): Promise<OrderReport[]> {
-  return db.selectFrom('orderReport').selectAll().where('orderId', '=', orderId).orderBy('createdAt', 'desc').orderBy('id').execute()
+  return db
+    .selectFrom('orderReport')
+    .selectAll()
+    .where('orderId', '=', orderId)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .execute()
 }
 
 export interface OpenReportRow extends OrderReport {
@@ -83,12 +113,20 @@ export interface OpenReportRow extends OrderReport {
 }
 
 /** Open reports across the shop, oldest first (the admin's queue). */
-export async function listOpenReports(db: DB, options: { limit?: number } = {}): Promise<OpenReportRow[]> {
+export async function listOpenReports(
+  db: DB,
+  options: { limit?: number } = {},
+): Promise<OpenReportRow[]> {
   return db
     .selectFrom('orderReport')
     .innerJoin('order', 'order.id', 'orderReport.orderId')
     .selectAll('orderReport')
-    .select(['order.productName', 'order.customerName', 'order.customerEmail', 'order.status as orderStatus'])
+    .select([
+      'order.productName',
+      'order.customerName',
+      'order.customerEmail',
+      'order.status as orderStatus',
+    ])
     .where('orderReport.status', '=', 'open')
     .orderBy('orderReport.createdAt')
     .orderBy('orderReport.id')
@@ -119,7 +157,13 @@ export async function resolveOrderReport(
   const reply = input.reply?.trim() || null
   const resolved = await db
     .updateTable('orderReport')
-    .set({ status: 'resolved', resolution: input.resolution, reply, resolvedBy: input.actor, resolvedAt: at })
+    .set({
+      status: 'resolved',
+      resolution: input.resolution,
+      reply,
+      resolvedBy: input.actor,
+      resolvedAt: at,
+    })
     .where('orderId', '=', input.orderId)
     .where('status', '=', 'open')
     .returning('id')
@@ -130,7 +174,9 @@ export async function resolveOrderReport(
     input.orderId,
     {
       type: 'report_resolved',
-      message: reply ? `Report resolved (${input.resolution}): ${reply.slice(0, 200)}` : `Report resolved (${input.resolution})`,
+      message: reply
+        ? `Report resolved (${input.resolution}): ${reply.slice(0, 200)}`
+        : `Report resolved (${input.resolution})`,
       data: { reportId: resolved.id, resolution: input.resolution },
       actor: input.actor,
     },

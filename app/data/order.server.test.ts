@@ -35,7 +35,11 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('creates a pending order at the database price with the customer, user and a hashed access token', async () => {
     const product = await makeProduct(t.db, { price: 149_900 })
-    const { order, accessToken } = await createOrder(t.db, { productId: product.id, customer: BUYER, userId: null })
+    const { order, accessToken } = await createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      userId: null,
+    })
     expect(order).toMatchObject({
       status: 'pending',
       productId: product.id,
@@ -52,13 +56,19 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(order.id).toMatch(/^ORD_\d+_\d{1,3}$/)
     expect(accessToken).toMatch(/^[\w-]{43}$/)
     expect(order).not.toHaveProperty('accessTokenHash')
-    const stored = await t.db.selectFrom('order').select('accessTokenHash').where('id', '=', order.id).executeTakeFirstOrThrow()
+    const stored = await t.db
+      .selectFrom('order')
+      .select('accessTokenHash')
+      .where('id', '=', order.id)
+      .executeTakeFirstOrThrow()
     expect(stored.accessTokenHash).not.toContain(accessToken)
     expect(await orderTokenMatches(t.db, order.id, accessToken)).toBe(true)
     expect(await orderTokenMatches(t.db, order.id, `${accessToken}x`)).toBe(false)
     expect(await orderTokenMatches(t.db, order.id, '')).toBe(false)
     const events = await listOrderEvents(t.db, order.id)
-    expect(events).toEqual([expect.objectContaining({ type: 'created', toStatus: 'pending', actor: 'customer' })])
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'created', toStatus: 'pending', actor: 'customer' }),
+    ])
   })
 
   it('keeps ids unique when two orders draw the same timestamp and number', async () => {
@@ -76,41 +86,81 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     let n = 0
     // Only ten numbers to draw from: collisions are certain and must be retried.
     const options = { now: () => 1_710_000_000_000, random: () => n++ % 10 }
-    const created = await Promise.all(Array.from({ length: 10 }, () => createOrder(t.db, { productId: product.id, customer: BUYER }, options)))
+    const created = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        createOrder(t.db, { productId: product.id, customer: BUYER }, options),
+      ),
+    )
     expect(new Set(created.map((c) => c.order.id)).size).toBe(10)
   })
 
   it('refuses an out-of-stock or missing product and creates nothing', async () => {
     const product = await makeProduct(t.db, { inStock: false })
-    await expect(createOrder(t.db, { productId: product.id, customer: BUYER })).rejects.toMatchObject({ code: 'out-of-stock' })
-    await expect(createOrder(t.db, { productId: 'nope', customer: BUYER })).rejects.toBeInstanceOf(OrderError)
-    const count = await t.db.selectFrom('order').select((eb) => eb.fn.countAll<number | string>().as('n')).where('productId', '=', product.id).executeTakeFirstOrThrow()
+    await expect(
+      createOrder(t.db, { productId: product.id, customer: BUYER }),
+    ).rejects.toMatchObject({ code: 'out-of-stock' })
+    await expect(createOrder(t.db, { productId: 'nope', customer: BUYER })).rejects.toBeInstanceOf(
+      OrderError,
+    )
+    const count = await t.db
+      .selectFrom('order')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('productId', '=', product.id)
+      .executeTakeFirstOrThrow()
     expect(Number(count.n)).toBe(0)
   })
 
   it('creates nothing when the work inside the order transaction fails (e.g. signing)', async () => {
     const product = await makeProduct(t.db)
     await expect(
-      createOrder(t.db, { productId: product.id, customer: BUYER }, { prepare: () => { throw new Error('cannot sign') } }),
+      createOrder(
+        t.db,
+        { productId: product.id, customer: BUYER },
+        {
+          prepare: () => {
+            throw new Error('cannot sign')
+          },
+        },
+      ),
     ).rejects.toThrow('cannot sign')
-    const rows = await t.db.selectFrom('order').select('id').where('productId', '=', product.id).execute()
+    const rows = await t.db
+      .selectFrom('order')
+      .select('id')
+      .where('productId', '=', product.id)
+      .execute()
     expect(rows).toEqual([])
   })
 
   it('marks paid once, records the payment and a timeline entry, and never moves a paid order back', async () => {
     const product = await makeProduct(t.db)
     const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
-    const first = await markOrderPaid(t.db, order.id, payment(`TXN-${order.id}`, order.amount), { message: 'paid' })
-    const second = await markOrderPaid(t.db, order.id, payment(`TXN-${order.id}`, order.amount), { message: 'paid' })
+    const first = await markOrderPaid(t.db, order.id, payment(`TXN-${order.id}`, order.amount), {
+      message: 'paid',
+    })
+    const second = await markOrderPaid(t.db, order.id, payment(`TXN-${order.id}`, order.amount), {
+      message: 'paid',
+    })
     expect(first).toEqual({ changed: true, from: 'pending', status: 'paid' })
     expect(second).toEqual({ changed: false, status: 'paid' })
-    expect(await markOrderFailed(t.db, order.id, { status: 'TXN_FAILURE', respCode: '325', respMsg: 'Duplicate Order Id' }, { message: 'x' })).toEqual({
+    expect(
+      await markOrderFailed(
+        t.db,
+        order.id,
+        { status: 'TXN_FAILURE', respCode: '325', respMsg: 'Duplicate Order Id' },
+        { message: 'x' },
+      ),
+    ).toEqual({
       changed: false,
       status: 'paid',
     })
     expect(await markOrderExpired(t.db, order.id, 'x')).toEqual({ changed: false, status: 'paid' })
     const stored = await getOrder(t.db, order.id)
-    expect(stored).toMatchObject({ status: 'paid', gatewayTxnId: `TXN-${order.id}`, paidAmount: order.amount, paymentMode: 'UPI' })
+    expect(stored).toMatchObject({
+      status: 'paid',
+      gatewayTxnId: `TXN-${order.id}`,
+      paidAmount: order.amount,
+      paymentMode: 'UPI',
+    })
     expect(stored?.paidAt).toBeTruthy()
     const events = await listOrderEvents(t.db, order.id)
     expect(events.map((e) => [e.type, e.fromStatus, e.toStatus])).toEqual([
@@ -123,9 +173,18 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await makeProduct(t.db)
     const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
     const results = await Promise.all([
-      ...Array.from({ length: 6 }, () => markOrderPaid(t.db, order.id, payment(`TXN-race-${order.id}`, order.amount), { message: 'paid' })),
+      ...Array.from({ length: 6 }, () =>
+        markOrderPaid(t.db, order.id, payment(`TXN-race-${order.id}`, order.amount), {
+          message: 'paid',
+        }),
+      ),
       ...Array.from({ length: 3 }, () =>
-        markOrderFailed(t.db, order.id, { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' }, { message: 'failed' }),
+        markOrderFailed(
+          t.db,
+          order.id,
+          { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' },
+          { message: 'failed' },
+        ),
       ),
     ])
     expect(results.filter((r) => r.changed)).toHaveLength(1)
@@ -137,8 +196,12 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await makeProduct(t.db)
     const a = await createOrder(t.db, { productId: product.id, customer: BUYER })
     const b = await createOrder(t.db, { productId: product.id, customer: BUYER })
-    await markOrderPaid(t.db, a.order.id, payment('TXN-SHARED', a.order.amount), { message: 'paid' })
-    await expect(markOrderPaid(t.db, b.order.id, payment('TXN-SHARED', b.order.amount), { message: 'paid' })).rejects.toThrow(/already paid another order/)
+    await markOrderPaid(t.db, a.order.id, payment('TXN-SHARED', a.order.amount), {
+      message: 'paid',
+    })
+    await expect(
+      markOrderPaid(t.db, b.order.id, payment('TXN-SHARED', b.order.amount), { message: 'paid' }),
+    ).rejects.toThrow(/already paid another order/)
     expect((await getOrder(t.db, b.order.id))?.status).toBe('pending')
   })
 
@@ -146,25 +209,45 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await makeProduct(t.db)
     const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
     await markOrderExpired(t.db, order.id, 'no answer in 24 h')
-    const late = await markOrderPaid(t.db, order.id, payment(`TXN-late-${order.id}`, order.amount), { message: 'late' })
+    const late = await markOrderPaid(
+      t.db,
+      order.id,
+      payment(`TXN-late-${order.id}`, order.amount),
+      { message: 'late' },
+    )
     expect(late).toEqual({ changed: true, from: 'expired', status: 'paid' })
   })
 
   it('does nothing for an unknown order', async () => {
-    expect(await transitionOrder(t.db, 'ORD_0_0', { from: ['pending'], to: 'paid', event: { type: 'paid', message: '' } })).toEqual({
+    expect(
+      await transitionOrder(t.db, 'ORD_0_0', {
+        from: ['pending'],
+        to: 'paid',
+        event: { type: 'paid', message: '' },
+      }),
+    ).toEqual({
       changed: false,
       status: null,
     })
   })
 
   it('sums successful payments per gateway from the orders, test mode apart', async () => {
-    const before = (await gatewayTotals(t.db)).paytm ?? { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 }
+    const before = (await gatewayTotals(t.db)).paytm ?? {
+      transactions: 0,
+      revenue: 0,
+      testTransactions: 0,
+      testRevenue: 0,
+    }
     const product = await makeProduct(t.db, { price: 50_000 })
     const real = await createOrder(t.db, { productId: product.id, customer: BUYER })
     const test = await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })
     await createOrder(t.db, { productId: product.id, customer: BUYER })
-    await markOrderPaid(t.db, real.order.id, payment(`TXN-sum-${real.order.id}`, 50_000), { message: 'paid' })
-    await markOrderPaid(t.db, test.order.id, payment(`TXN-sum-${test.order.id}`, 50_000), { message: 'paid' })
+    await markOrderPaid(t.db, real.order.id, payment(`TXN-sum-${real.order.id}`, 50_000), {
+      message: 'paid',
+    })
+    await markOrderPaid(t.db, test.order.id, payment(`TXN-sum-${test.order.id}`, 50_000), {
+      message: 'paid',
+    })
     const after = (await gatewayTotals(t.db)).paytm!
     expect(after.transactions - before.transactions).toBe(2)
     expect(after.revenue - before.revenue).toBe(100_000)
@@ -173,24 +256,48 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('takes what a partial refund gave back off the revenue, and leaves out an order refunded in full', async () => {
-    const before = (await gatewayTotals(t.db)).paytm ?? { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 }
+    const before = (await gatewayTotals(t.db)).paytm ?? {
+      transactions: 0,
+      revenue: 0,
+      testTransactions: 0,
+      testRevenue: 0,
+    }
     const product = await makeProduct(t.db, { price: 80_000 })
     const partly = await createOrder(t.db, { productId: product.id, customer: BUYER })
-    await markOrderPaid(t.db, partly.order.id, payment(`TXN-part-${partly.order.id}`, 80_000), { message: 'paid' })
+    await markOrderPaid(t.db, partly.order.id, payment(`TXN-part-${partly.order.id}`, 80_000), {
+      message: 'paid',
+    })
     const noop = async () => {}
     const refund = (id: string, orderId: string, amountPaise: number) =>
-      createRefundRequest(t.db, { id, orderId, amountPaise, reason: 'test', actor: 'admin@example.com' }, new Date(), noop)
+      createRefundRequest(
+        t.db,
+        { id, orderId, amountPaise, reason: 'test', actor: 'admin@example.com' },
+        new Date(),
+        noop,
+      )
     await refund(`RF-part-${partly.order.id}`, partly.order.id, 30_000)
     // Asked of the gateway but not yet processed: still revenue.
     await refund(`RF-open-${partly.order.id}`, partly.order.id, 10_000)
-    await settleRefund(t.db, `RF-part-${partly.order.id}`, { status: 'processed', gatewayRefundId: null, message: 'ok' }, new Date(), noop)
+    await settleRefund(
+      t.db,
+      `RF-part-${partly.order.id}`,
+      { status: 'processed', gatewayRefundId: null, message: 'ok' },
+      new Date(),
+      noop,
+    )
     const after = (await gatewayTotals(t.db)).paytm!
     expect(after.transactions - before.transactions).toBe(1)
     expect(after.revenue - before.revenue).toBe(50_000)
     expect(after.testRevenue - before.testRevenue).toBe(0)
 
     // A failed refund gives nothing back.
-    await settleRefund(t.db, `RF-open-${partly.order.id}`, { status: 'failed', gatewayRefundId: null, message: 'no' }, new Date(), noop)
+    await settleRefund(
+      t.db,
+      `RF-open-${partly.order.id}`,
+      { status: 'failed', gatewayRefundId: null, message: 'no' },
+      new Date(),
+      noop,
+    )
     expect((await gatewayTotals(t.db)).paytm!.revenue - before.revenue).toBe(50_000)
   })
 })

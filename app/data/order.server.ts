@@ -24,11 +24,24 @@ export type { OrderStatus }
 export { appendOrderEvent, type EventInput }
 
 /** Money received and kept: these orders count as sales. */
-export const PAID_STATUSES = ['paid', 'delivered', 'awaiting_stock'] as const satisfies readonly OrderStatus[]
+export const PAID_STATUSES = [
+  'paid',
+  'delivered',
+  'awaiting_stock',
+] as const satisfies readonly OrderStatus[]
 /** A payment was confirmed; nothing a gateway reports later may move the order back. */
-export const SETTLED_STATUSES = ['paid', 'delivered', 'awaiting_stock', 'refunded'] as const satisfies readonly OrderStatus[]
+export const SETTLED_STATUSES = [
+  'paid',
+  'delivered',
+  'awaiting_stock',
+  'refunded',
+] as const satisfies readonly OrderStatus[]
 /** States a confirmed payment may still move to paid: money taken late must be honoured. */
-export const PAYABLE_STATUSES = ['pending', 'failed', 'expired'] as const satisfies readonly OrderStatus[]
+export const PAYABLE_STATUSES = [
+  'pending',
+  'failed',
+  'expired',
+] as const satisfies readonly OrderStatus[]
 
 /** An order as the app reads it: its row less the access token's hash, the 0/1 flag a boolean. */
 export type Order = Omit<Selectable<OrderTable>, 'accessTokenHash' | 'testMode'> & {
@@ -88,7 +101,8 @@ function toOrder(row: OrderRow): Order {
   }
 }
 
-export type OrderErrorCode = 'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'id-exhausted'
+export type OrderErrorCode =
+  'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'id-exhausted'
 
 /** An order that cannot be created; `message` is fit for the buyer. */
 export class OrderError extends Error {
@@ -109,7 +123,10 @@ export const ORDER_MESSAGES = {
 } as const
 
 /** ORD_{timestamp}_{random 0-999}. */
-export function newOrderId(now: number, random: () => number = () => crypto.randomInt(1000)): string {
+export function newOrderId(
+  now: number,
+  random: () => number = () => crypto.randomInt(1000),
+): string {
   return `ORD_${now}_${random()}`
 }
 
@@ -155,7 +172,11 @@ const ID_ATTEMPTS = 25
  * Creates a pending order at the database's price. Throws OrderError for a missing or
  * out-of-stock product: inStock off, or a `stock` product with no available item.
  */
-export async function createOrder<T = undefined>(db: DB, input: NewOrder, options: CreateOrderOptions<T> = {}): Promise<CreatedOrder<T>> {
+export async function createOrder<T = undefined>(
+  db: DB,
+  input: NewOrder,
+  options: CreateOrderOptions<T> = {},
+): Promise<CreatedOrder<T>> {
   const clock = options.now ?? Date.now
   const accessToken = randomToken()
   const link = input.paymentLink ?? null
@@ -167,7 +188,8 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
     let createdAt = ''
     for (let attempt = 0; attempt < ID_ATTEMPTS && !row; attempt++) {
       const now = clock()
-      const candidate = attempt === 0 && link ? link.preferredOrderId : newOrderId(now, options.random)
+      const candidate =
+        attempt === 0 && link ? link.preferredOrderId : newOrderId(now, options.random)
       createdAt = new Date(now).toISOString()
       // INSERT ... SELECT: the price and name come from the product row in the same statement,
       // and the transaction's first statement is a write, so SQLite takes its write lock at
@@ -198,7 +220,9 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
               sql<string>`cast(${candidate} as text)`.as('id'),
               'product.id as productId',
               'product.title as productName',
-              link ? sql<number>`cast(${link.amount} as integer)`.as('amount') : 'product.price as amount',
+              link
+                ? sql<number>`cast(${link.amount} as integer)`.as('amount')
+                : 'product.price as amount',
               sql<string>`cast(${input.customer.name} as text)`.as('customerName'),
               sql<string>`cast(${input.customer.email} as text)`.as('customerEmail'),
               sql<string>`cast(${input.customer.phone} as text)`.as('customerPhone'),
@@ -262,7 +286,12 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
           .where('id', '=', input.productId)
           .executeTakeFirst()
         if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
-        if (product.inStock && testMode && (product.deliveryMode === 'shared' || (product.deliveryMode === 'stock' && !product.hasStock && product.hasAnyStock))) {
+        if (
+          product.inStock &&
+          testMode &&
+          (product.deliveryMode === 'shared' ||
+            (product.deliveryMode === 'stock' && !product.hasStock && product.hasAnyStock))
+        ) {
           throw new OrderError('not-in-test-mode', ORDER_MESSAGES.notInTestMode)
         }
         if (!product.inStock || (product.deliveryMode === 'stock' && !product.hasStock)) {
@@ -292,13 +321,24 @@ export async function createOrder<T = undefined>(db: DB, input: NewOrder, option
 }
 
 export async function getOrder(db: DB, id: string): Promise<Order | null> {
-  const row = await db.selectFrom('order').select(orderColumns).where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('order')
+    .select(orderColumns)
+    .where('id', '=', id)
+    .executeTakeFirst()
   return row ? toOrder(row) : null
 }
 
 /** The order and the hash of its access token, in one query (for pages that check access). */
-export async function getOrderWithAccessHash(db: DB, id: string): Promise<{ order: Order; accessTokenHash: string } | null> {
-  const row = await db.selectFrom('order').select([...orderColumns, 'accessTokenHash']).where('id', '=', id).executeTakeFirst()
+export async function getOrderWithAccessHash(
+  db: DB,
+  id: string,
+): Promise<{ order: Order; accessTokenHash: string } | null> {
+  const row = await db
+    .selectFrom('order')
+    .select([...orderColumns, 'accessTokenHash'])
+    .where('id', '=', id)
+    .executeTakeFirst()
   if (!row) return null
   const { accessTokenHash, ...rest } = row
   return { order: toOrder(rest), accessTokenHash }
@@ -308,16 +348,31 @@ export async function getOrderWithAccessHash(db: DB, id: string): Promise<{ orde
  * True when `token` opens this order: the checkout's token (its hash is on the order, compared
  * in constant time) or one issued later, e.g. by a delivery e-mail (order_access_token).
  */
-export async function orderTokenMatches(db: DB, orderId: string, token: string, accessTokenHash?: string): Promise<boolean> {
+export async function orderTokenMatches(
+  db: DB,
+  orderId: string,
+  token: string,
+  accessTokenHash?: string,
+): Promise<boolean> {
   if (!token || token.length > 200) return false
   const hash = sha256Hex(token)
   const checkoutHash =
     accessTokenHash ??
-    (await db.selectFrom('order').select('accessTokenHash').where('id', '=', orderId).executeTakeFirst())?.accessTokenHash
+    (
+      await db
+        .selectFrom('order')
+        .select('accessTokenHash')
+        .where('id', '=', orderId)
+        .executeTakeFirst()
+    )?.accessTokenHash
   if (checkoutHash === undefined) return false
   if (safeEqual(checkoutHash, hash)) return true
   // Looked up by the hash of a 256-bit random token: timing reveals nothing about a valid one.
-  const issued = await db.selectFrom('orderAccessToken').select('orderId').where('tokenHash', '=', hash).executeTakeFirst()
+  const issued = await db
+    .selectFrom('orderAccessToken')
+    .select('orderId')
+    .where('tokenHash', '=', hash)
+    .executeTakeFirst()
   return issued !== undefined && safeEqual(issued.orderId, orderId)
 }
 
@@ -325,7 +380,12 @@ export async function orderTokenMatches(db: DB, orderId: string, token: string, 
  * A new secret link token for the order page (only its SHA-256 is stored). Delivery e-mails
  * call this when they are sent, so the token never sits in the outbox.
  */
-export async function issueOrderAccessToken(db: DB, orderId: string, purpose: string, now = new Date()): Promise<string> {
+export async function issueOrderAccessToken(
+  db: DB,
+  orderId: string,
+  purpose: string,
+  now = new Date(),
+): Promise<string> {
   const token = randomToken()
   await db
     .insertInto('orderAccessToken')
@@ -337,23 +397,50 @@ export async function issueOrderAccessToken(db: DB, orderId: string, purpose: st
 export async function listOrderEvents(db: DB, orderId: string): Promise<OrderEvent[]> {
   const rows = await db
     .selectFrom('orderEvent')
-    .select(['id', 'orderId', 'type', 'fromStatus', 'toStatus', 'message', 'data', 'actor', 'createdAt'])
+    .select([
+      'id',
+      'orderId',
+      'type',
+      'fromStatus',
+      'toStatus',
+      'message',
+      'data',
+      'actor',
+      'createdAt',
+    ])
     .where('orderId', '=', orderId)
     .orderBy('id')
     .execute()
-  return rows.map((row) => ({ ...row, id: Number(row.id), data: row.data ? (JSON.parse(row.data) as unknown) : null }))
+  return rows.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    data: row.data ? (JSON.parse(row.data) as unknown) : null,
+  }))
 }
 
 /** The newest timeline entry's type, to avoid repeating the same warning on every check. */
 export async function lastOrderEventType(db: DB, orderId: string): Promise<string | null> {
-  const row = await db.selectFrom('orderEvent').select('type').where('orderId', '=', orderId).orderBy('id', 'desc').limit(1).executeTakeFirst()
+  const row = await db
+    .selectFrom('orderEvent')
+    .select('type')
+    .where('orderId', '=', orderId)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
   return row?.type ?? null
 }
 
 type OrderChanges = Partial<
   Pick<
     Order,
-    'gatewayTxnId' | 'bankTxnId' | 'paymentMode' | 'paidAmount' | 'gatewayStatus' | 'gatewayRespCode' | 'gatewayRespMsg' | 'paidAt'
+    | 'gatewayTxnId'
+    | 'bankTxnId'
+    | 'paymentMode'
+    | 'paidAmount'
+    | 'gatewayStatus'
+    | 'gatewayRespCode'
+    | 'gatewayRespMsg'
+    | 'paidAt'
   >
 >
 
@@ -368,7 +455,10 @@ export interface Transition {
   changes?: OrderChanges
   event: EventInput
   /** More writes in the same transaction, only when the change applied. */
-  also?: (trx: Transaction<Database>, previous: { status: OrderStatus; paymentLinkId: string | null }) => Promise<void>
+  also?: (
+    trx: Transaction<Database>,
+    previous: { status: OrderStatus; paymentLinkId: string | null },
+  ) => Promise<void>
 }
 
 export type TransitionResult =
@@ -380,17 +470,30 @@ export type TransitionResult =
  * is still that status (compare-and-set); a concurrent change makes the update miss, and the
  * loop reads again and decides again. Returns whether this call made the change.
  */
-export async function transitionOrder(db: DB, orderId: string, transition: Transition, now = new Date()): Promise<TransitionResult> {
-  let guess = transition.expected && transition.from.includes(transition.expected) ? transition.expected : undefined
+export async function transitionOrder(
+  db: DB,
+  orderId: string,
+  transition: Transition,
+  now = new Date(),
+): Promise<TransitionResult> {
+  let guess =
+    transition.expected && transition.from.includes(transition.expected)
+      ? transition.expected
+      : undefined
   for (let attempt = 0; attempt < 6; attempt++) {
     let expected: OrderStatus
     if (guess) {
       expected = guess
       guess = undefined
     } else {
-      const current = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+      const current = await db
+        .selectFrom('order')
+        .select('status')
+        .where('id', '=', orderId)
+        .executeTakeFirst()
       if (!current) return { changed: false, status: null }
-      if (!transition.from.includes(current.status)) return { changed: false, status: current.status }
+      if (!transition.from.includes(current.status))
+        return { changed: false, status: current.status }
       expected = current.status
     }
     const at = now.toISOString()
@@ -402,7 +505,9 @@ export async function transitionOrder(db: DB, orderId: string, transition: Trans
           ...transition.changes,
           status: transition.to,
           updatedAt: at,
-          ...(transition.countsStatusCheck ? { statusChecks: eb('statusChecks', '+', 1), lastStatusCheckAt: at } : {}),
+          ...(transition.countsStatusCheck
+            ? { statusChecks: eb('statusChecks', '+', 1), lastStatusCheckAt: at }
+            : {}),
         }))
         .where('id', '=', orderId)
         .where('status', '=', expected)
@@ -410,13 +515,22 @@ export async function transitionOrder(db: DB, orderId: string, transition: Trans
         .executeTakeFirst()
       if (!updated) return false
       const current = { status: expected, paymentLinkId: updated.paymentLinkId }
-      await appendOrderEvent(trx, orderId, { ...transition.event, from: expected, to: transition.to }, at)
+      await appendOrderEvent(
+        trx,
+        orderId,
+        { ...transition.event, from: expected, to: transition.to },
+        at,
+      )
       await transition.also?.(trx, current)
       return true
     })
     if (changed) return { changed: true, from: expected, status: transition.to }
   }
-  const latest = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  const latest = await db
+    .selectFrom('order')
+    .select('status')
+    .where('id', '=', orderId)
+    .executeTakeFirst()
   return { changed: false, status: latest?.status ?? null }
 }
 
@@ -438,7 +552,10 @@ export class DuplicateTransactionError extends Error {
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null
   if (!e) return false
-  return e.code === '23505' || (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT_UNIQUE'))
+  return (
+    e.code === '23505' ||
+    (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT_UNIQUE'))
+  )
 }
 
 /** The timeline entry of a change, and what the caller knows that saves work. */
@@ -505,7 +622,10 @@ export async function recordOrderPaid(
       now,
     )
   } catch (error) {
-    if (isUniqueViolation(error)) throw new DuplicateTransactionError(`Gateway transaction ${payment.txnId} already paid another order`)
+    if (isUniqueViolation(error))
+      throw new DuplicateTransactionError(
+        `Gateway transaction ${payment.txnId} already paid another order`,
+      )
     throw error
   }
 }
@@ -526,7 +646,11 @@ export async function markOrderFailed(
       to: 'failed',
       expected: event.expected,
       countsStatusCheck: event.countsStatusCheck,
-      changes: { gatewayStatus: gateway.status, gatewayRespCode: gateway.respCode, gatewayRespMsg: gateway.respMsg },
+      changes: {
+        gatewayStatus: gateway.status,
+        gatewayRespCode: gateway.respCode,
+        gatewayRespMsg: gateway.respMsg,
+      },
       event: eventOf('failed', event),
     },
     now,
@@ -534,8 +658,18 @@ export async function markOrderFailed(
 }
 
 /** pending -> expired, once (no final answer from the gateway within the reconciliation window). */
-export async function markOrderExpired(db: DB, orderId: string, message: string, now = new Date()): Promise<TransitionResult> {
-  return transitionOrder(db, orderId, { from: ['pending'], to: 'expired', event: { type: 'expired', message } }, now)
+export async function markOrderExpired(
+  db: DB,
+  orderId: string,
+  message: string,
+  now = new Date(),
+): Promise<TransitionResult> {
+  return transitionOrder(
+    db,
+    orderId,
+    { from: ['pending'], to: 'expired', event: { type: 'expired', message } },
+    now,
+  )
 }
 
 /** Records that the gateway was asked (no status change): the count, the time and its answer. */
@@ -550,7 +684,13 @@ export async function recordStatusCheck(
     .set((eb) => ({
       statusChecks: eb('statusChecks', '+', 1),
       lastStatusCheckAt: now.toISOString(),
-      ...(answer ? { gatewayStatus: answer.status, gatewayRespCode: answer.respCode, gatewayRespMsg: answer.respMsg.slice(0, 500) } : {}),
+      ...(answer
+        ? {
+            gatewayStatus: answer.status,
+            gatewayRespCode: answer.respCode,
+            gatewayRespMsg: answer.respMsg.slice(0, 500),
+          }
+        : {}),
     }))
     .where('id', '=', orderId)
     // A settled order keeps the gateway's record of its payment.
@@ -575,7 +715,12 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
   const [rows, refunds] = await Promise.all([
     db
       .selectFrom('order')
-      .select((eb) => ['gateway', 'testMode', eb.fn.countAll<number | string>().as('count'), eb.fn.sum<number | string | null>('amount').as('sum')])
+      .select((eb) => [
+        'gateway',
+        'testMode',
+        eb.fn.countAll<number | string>().as('count'),
+        eb.fn.sum<number | string | null>('amount').as('sum'),
+      ])
       .where('status', 'in', PAID_STATUSES)
       .groupBy(['gateway', 'testMode'])
       .execute(),
@@ -584,14 +729,19 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
     db
       .selectFrom('orderRefund')
       .innerJoin('order', 'order.id', 'orderRefund.orderId')
-      .select((eb) => ['order.gateway', 'order.testMode', eb.fn.sum<number | string | null>('orderRefund.amount').as('sum')])
+      .select((eb) => [
+        'order.gateway',
+        'order.testMode',
+        eb.fn.sum<number | string | null>('orderRefund.amount').as('sum'),
+      ])
       .where('orderRefund.status', '=', 'processed')
       .where('order.status', 'in', PAID_STATUSES)
       .groupBy(['order.gateway', 'order.testMode'])
       .execute(),
   ])
   const totals: Record<string, GatewayTotals> = {}
-  const entryFor = (gateway: string) => (totals[gateway] ??= { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 })
+  const entryFor = (gateway: string) =>
+    (totals[gateway] ??= { transactions: 0, revenue: 0, testTransactions: 0, testRevenue: 0 })
   for (const row of rows) {
     const entry = entryFor(row.gateway)
     const count = Number(row.count)
@@ -613,12 +763,30 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
 }
 
 /** Records the gateway's own id for a pending order (Razorpay's order_...). */
-export async function setGatewayOrderId(db: DB, orderId: string, gatewayOrderId: string): Promise<void> {
-  await db.updateTable('order').set({ gatewayOrderId }).where('id', '=', orderId).where('gatewayOrderId', 'is', null).execute()
+export async function setGatewayOrderId(
+  db: DB,
+  orderId: string,
+  gatewayOrderId: string,
+): Promise<void> {
+  await db
+    .updateTable('order')
+    .set({ gatewayOrderId })
+    .where('id', '=', orderId)
+    .where('gatewayOrderId', 'is', null)
+    .execute()
 }
 
 /** The order a gateway's own order id belongs to. */
-export async function getOrderByGatewayOrderId(db: DB, gateway: string, gatewayOrderId: string): Promise<Order | null> {
-  const row = await db.selectFrom('order').select(orderColumns).where('gateway', '=', gateway).where('gatewayOrderId', '=', gatewayOrderId).executeTakeFirst()
+export async function getOrderByGatewayOrderId(
+  db: DB,
+  gateway: string,
+  gatewayOrderId: string,
+): Promise<Order | null> {
+  const row = await db
+    .selectFrom('order')
+    .select(orderColumns)
+    .where('gateway', '=', gateway)
+    .where('gatewayOrderId', '=', gatewayOrderId)
+    .executeTakeFirst()
   return row ? toOrder(row) : null
 }

@@ -8,7 +8,8 @@ import { revokeStockItem } from './stock.server'
 import { importStock } from '~/services/fulfilment.server'
 
 const APP_SECRET = 's'.repeat(64)
-const keys = (from: number, count: number) => Array.from({ length: count }, (_, i) => `PCV-${from + i}`)
+const keys = (from: number, count: number) =>
+  Array.from({ length: count }, (_, i) => `PCV-${from + i}`)
 
 const t = fileTestDb()
 
@@ -35,8 +36,20 @@ describe('page cache version', () => {
 
   it('goes up when a user who may have reviewed changes name, not on other user changes', async () => {
     const user = await makeCustomer(t.db)
-    expect(await bumps(() => t.db.updateTable('user').set({ name: 'Renamed Buyer' }).where('id', '=', user.id).execute())).toBe(true)
-    expect(await bumps(() => t.db.updateTable('user').set({ lastActiveAt: new Date().toISOString() }).where('id', '=', user.id).execute())).toBe(false)
+    expect(
+      await bumps(() =>
+        t.db.updateTable('user').set({ name: 'Renamed Buyer' }).where('id', '=', user.id).execute(),
+      ),
+    ).toBe(true)
+    expect(
+      await bumps(() =>
+        t.db
+          .updateTable('user')
+          .set({ lastActiveAt: new Date().toISOString() })
+          .where('id', '=', user.id)
+          .execute(),
+      ),
+    ).toBe(false)
   })
 
   it('goes up on stock only when the shown stock state can change', async () => {
@@ -54,14 +67,25 @@ describe('page cache version', () => {
     expect(items).toHaveLength(29)
     // Down to 12 left: still plenty.
     for (const item of items.slice(0, 17)) {
-      expect(await bumps(() => revokeStockItem(t.db, { itemId: item.id, productId: product.id }))).toBe(false)
+      expect(
+        await bumps(() => revokeStockItem(t.db, { itemId: item.id, productId: product.id })),
+      ).toBe(false)
     }
     // 11 and fewer: "Only N left" may change with each sale, and the last one makes it Out of Stock.
-    expect(await bumps(() => revokeStockItem(t.db, { itemId: items[17]!.id, productId: product.id }))).toBe(true)
+    expect(
+      await bumps(() => revokeStockItem(t.db, { itemId: items[17]!.id, productId: product.id })),
+    ).toBe(true)
     expect(await bumps(() => makePaidOrder(t.db, product.id))).toBe(true)
     // Stock arriving for a product with few items left shows again.
     expect(
-      await bumps(() => importStock(t.db, { productId: product.id, content: keys(100, 3).join('\n'), format: 'lines', appSecret: APP_SECRET })),
+      await bumps(() =>
+        importStock(t.db, {
+          productId: product.id,
+          content: keys(100, 3).join('\n'),
+          format: 'lines',
+          appSecret: APP_SECRET,
+        }),
+      ),
     ).toBe(true)
   })
 })

@@ -3,51 +3,140 @@ import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, markOrderFailed } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
-import { checkPaymentLink, createPaymentLink, getPaymentLink, PAYMENT_LINK_MESSAGES, type PaymentLink } from './payment-link.server'
+import {
+  checkPaymentLink,
+  createPaymentLink,
+  getPaymentLink,
+  PAYMENT_LINK_MESSAGES,
+  type PaymentLink,
+} from './payment-link.server'
 
 const t = fileTestDb()
 
 const URL_BASE = 'https://shop.example.in'
-const query = (link: PaymentLink) => Object.fromEntries(new URL(link.paymentUrl).searchParams) as { order: string; amount: string; product: string }
+const query = (link: PaymentLink) =>
+  Object.fromEntries(new URL(link.paymentUrl).searchParams) as {
+    order: string
+    amount: string
+    product: string
+  }
 
 describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('creates an active link for a product and customer with the spec URL', async () => {
     const product = await makeProduct(t.db, { price: 149_900 })
-    const link = await createPaymentLink(t.db, { productId: product.id, amount: 99_900, customer: BUYER, createdBy: null }, URL_BASE)
-    expect(link).toMatchObject({ status: 'active', amount: 99_900, productId: product.id, productName: product.title, customerEmail: BUYER.email })
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, amount: 99_900, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    expect(link).toMatchObject({
+      status: 'active',
+      amount: 99_900,
+      productId: product.id,
+      productName: product.title,
+      customerEmail: BUYER.email,
+    })
     expect(link.orderId).toMatch(/^ORD_\d+_\d{1,3}$/)
-    expect(link.paymentUrl).toBe(`${URL_BASE}/payment/pay?order=${link.orderId}&amount=999.00&product=${product.id}`)
-    const byDefault = await createPaymentLink(t.db, { productId: product.id, customer: BUYER, createdBy: null }, URL_BASE)
+    expect(link.paymentUrl).toBe(
+      `${URL_BASE}/payment/pay?order=${link.orderId}&amount=999.00&product=${product.id}`,
+    )
+    const byDefault = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
     expect(byDefault.amount).toBe(149_900)
   })
 
   it('accepts the link only exactly as issued: a changed amount or product is refused', async () => {
     const product = await makeProduct(t.db)
-    const link = await createPaymentLink(t.db, { productId: product.id, amount: 50_000, customer: BUYER, createdBy: null }, URL_BASE)
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, amount: 50_000, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
     const q = query(link)
-    expect(await checkPaymentLink(t.db, q, URL_BASE)).toMatchObject({ ok: true, link: { id: link.id } })
+    expect(await checkPaymentLink(t.db, q, URL_BASE)).toMatchObject({
+      ok: true,
+      link: { id: link.id },
+    })
     // "500" and "500.00" are the same amount.
-    expect(await checkPaymentLink(t.db, { ...q, amount: '500' }, URL_BASE)).toMatchObject({ ok: true })
-    expect(await checkPaymentLink(t.db, { ...q, amount: '1.00' }, URL_BASE)).toEqual({ ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.amountMismatch })
-    expect(await checkPaymentLink(t.db, { ...q, amount: 'free' }, URL_BASE)).toEqual({ ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.amountMismatch })
-    expect(await checkPaymentLink(t.db, { ...q, product: 'other' }, URL_BASE)).toEqual({ ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.productMismatch })
-    expect(await checkPaymentLink(t.db, { ...q, order: 'ORD_1_1' }, URL_BASE)).toEqual({ ok: false, status: 404, message: PAYMENT_LINK_MESSAGES.notFound })
-    expect(await checkPaymentLink(t.db, { ...q, amount: null }, URL_BASE)).toEqual({ ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.incomplete })
+    expect(await checkPaymentLink(t.db, { ...q, amount: '500' }, URL_BASE)).toMatchObject({
+      ok: true,
+    })
+    expect(await checkPaymentLink(t.db, { ...q, amount: '1.00' }, URL_BASE)).toEqual({
+      ok: false,
+      status: 400,
+      message: PAYMENT_LINK_MESSAGES.amountMismatch,
+    })
+    expect(await checkPaymentLink(t.db, { ...q, amount: 'free' }, URL_BASE)).toEqual({
+      ok: false,
+      status: 400,
+      message: PAYMENT_LINK_MESSAGES.amountMismatch,
+    })
+    expect(await checkPaymentLink(t.db, { ...q, product: 'other' }, URL_BASE)).toEqual({
+      ok: false,
+      status: 400,
+      message: PAYMENT_LINK_MESSAGES.productMismatch,
+    })
+    expect(await checkPaymentLink(t.db, { ...q, order: 'ORD_1_1' }, URL_BASE)).toEqual({
+      ok: false,
+      status: 404,
+      message: PAYMENT_LINK_MESSAGES.notFound,
+    })
+    expect(await checkPaymentLink(t.db, { ...q, amount: null }, URL_BASE)).toEqual({
+      ok: false,
+      status: 400,
+      message: PAYMENT_LINK_MESSAGES.incomplete,
+    })
   })
 
   it("charges the link's amount, uses its order id first, and is paid once", async () => {
     const product = await makeProduct(t.db, { price: 149_900 })
-    const link = await createPaymentLink(t.db, { productId: product.id, amount: 70_000, customer: BUYER, createdBy: null }, URL_BASE)
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, amount: 70_000, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
     const viaLink = { id: link.id, amount: link.amount, preferredOrderId: link.orderId }
-    const first = await createOrder(t.db, { productId: product.id, customer: BUYER, paymentLink: viaLink })
+    const first = await createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      paymentLink: viaLink,
+    })
     expect(first.order).toMatchObject({ id: link.orderId, amount: 70_000, paymentLinkId: link.id })
-    await markOrderFailed(t.db, first.order.id, { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' }, { message: 'failed' })
+    await markOrderFailed(
+      t.db,
+      first.order.id,
+      { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' },
+      { message: 'failed' },
+    )
     // A retry is a new order (Paytm wants a fresh ORDER_ID), for the same link.
-    const retry = await createOrder(t.db, { productId: product.id, customer: BUYER, paymentLink: viaLink })
+    const retry = await createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      paymentLink: viaLink,
+    })
     expect(retry.order.id).not.toBe(link.orderId)
     expect(retry.order.paymentLinkId).toBe(link.id)
-    await markOrderPaid(t.db, retry.order.id, { txnId: `T-${retry.order.id}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: 70_000, respCode: '01', respMsg: 'ok' }, { message: 'paid' })
+    await markOrderPaid(
+      t.db,
+      retry.order.id,
+      {
+        txnId: `T-${retry.order.id}`,
+        bankTxnId: null,
+        paymentMode: 'UPI',
+        paidAmount: 70_000,
+        respCode: '01',
+        respMsg: 'ok',
+      },
+      { message: 'paid' },
+    )
     expect((await getPaymentLink(t.db, link.id, URL_BASE))?.status).toBe('paid')
-    expect(await checkPaymentLink(t.db, query(link), URL_BASE)).toEqual({ ok: false, status: 409, message: PAYMENT_LINK_MESSAGES.paid })
+    expect(await checkPaymentLink(t.db, query(link), URL_BASE)).toEqual({
+      ok: false,
+      status: 409,
+      message: PAYMENT_LINK_MESSAGES.paid,
+    })
   })
 })

@@ -18,8 +18,10 @@ export type PaymentLink = Selectable<PaymentLinkTable> & { paymentUrl: string }
 export const PAYMENT_LINK_MESSAGES = {
   incomplete: 'This payment link is incomplete. Please use the link exactly as you received it.',
   notFound: 'This payment link is not valid. Please check the link or contact us.',
-  productMismatch: 'This payment link does not match its product. Please use the link exactly as you received it.',
-  amountMismatch: 'The amount in this payment link has been changed. Please use the link exactly as you received it.',
+  productMismatch:
+    'This payment link does not match its product. Please use the link exactly as you received it.',
+  amountMismatch:
+    'The amount in this payment link has been changed. Please use the link exactly as you received it.',
   paid: 'This payment link has already been paid.',
   cancelled: 'This payment link is no longer active.',
 } as const
@@ -40,8 +42,15 @@ const linkColumns = [
 ] as const
 
 /** /payment/pay?order&amount&product. */
-export function paymentLinkUrl(publicUrl: string, link: { orderId: string; amount: number; productId: string | null }): string {
-  const query = new URLSearchParams({ order: link.orderId, amount: paiseToDecimalText(link.amount), product: link.productId ?? '' })
+export function paymentLinkUrl(
+  publicUrl: string,
+  link: { orderId: string; amount: number; productId: string | null },
+): string {
+  const query = new URLSearchParams({
+    order: link.orderId,
+    amount: paiseToDecimalText(link.amount),
+    product: link.productId ?? '',
+  })
   return `${publicUrl}/payment/pay?${query.toString()}`
 }
 
@@ -59,16 +68,30 @@ export interface NewPaymentLink {
 }
 
 /** Creates an active link (an admin action: the route checks canManageOrders). */
-export async function createPaymentLink(db: DB, input: NewPaymentLink, publicUrl: string, now = Date.now): Promise<PaymentLink> {
-  const product = await db.selectFrom('product').select(['id', 'title', 'price']).where('id', '=', input.productId).executeTakeFirst()
+export async function createPaymentLink(
+  db: DB,
+  input: NewPaymentLink,
+  publicUrl: string,
+  now = Date.now,
+): Promise<PaymentLink> {
+  const product = await db
+    .selectFrom('product')
+    .select(['id', 'title', 'price'])
+    .where('id', '=', input.productId)
+    .executeTakeFirst()
   if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
   const amount = input.amount ?? Number(product.price)
-  if (!Number.isSafeInteger(amount) || amount <= 0) throw new RangeError('A payment link needs a positive amount in paise')
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError('A payment link needs a positive amount in paise')
   for (let attempt = 0; attempt < 25; attempt++) {
     const at = now()
     const orderId = newOrderId(at)
     // The first payment attempt will use this id as its order id, so it must not be an order's already.
-    const taken = await db.selectFrom('order').select('id').where('id', '=', orderId).executeTakeFirst()
+    const taken = await db
+      .selectFrom('order')
+      .select('id')
+      .where('id', '=', orderId)
+      .executeTakeFirst()
     if (taken) continue
     const createdAt = new Date(at).toISOString()
     const row = await db
@@ -95,22 +118,49 @@ export async function createPaymentLink(db: DB, input: NewPaymentLink, publicUrl
   throw new OrderError('id-exhausted', 'Could not allocate an order id')
 }
 
-export async function getPaymentLinkByOrderId(db: DB, orderId: string, publicUrl: string): Promise<PaymentLink | null> {
-  const row = await db.selectFrom('paymentLink').select(linkColumns).where('orderId', '=', orderId).executeTakeFirst()
+export async function getPaymentLinkByOrderId(
+  db: DB,
+  orderId: string,
+  publicUrl: string,
+): Promise<PaymentLink | null> {
+  const row = await db
+    .selectFrom('paymentLink')
+    .select(linkColumns)
+    .where('orderId', '=', orderId)
+    .executeTakeFirst()
   return row ? toLink(row, publicUrl) : null
 }
 
-export async function getPaymentLink(db: DB, id: string, publicUrl: string): Promise<PaymentLink | null> {
-  const row = await db.selectFrom('paymentLink').select(linkColumns).where('id', '=', id).executeTakeFirst()
+export async function getPaymentLink(
+  db: DB,
+  id: string,
+  publicUrl: string,
+): Promise<PaymentLink | null> {
+  const row = await db
+    .selectFrom('paymentLink')
+    .select(linkColumns)
+    .where('id', '=', id)
+    .executeTakeFirst()
   return row ? toLink(row, publicUrl) : null
 }
 
-export async function listPaymentLinks(db: DB, publicUrl: string, limit = 50): Promise<PaymentLink[]> {
-  const rows = await db.selectFrom('paymentLink').select(linkColumns).orderBy('createdAt', 'desc').orderBy('id').limit(limit).execute()
+export async function listPaymentLinks(
+  db: DB,
+  publicUrl: string,
+  limit = 50,
+): Promise<PaymentLink[]> {
+  const rows = await db
+    .selectFrom('paymentLink')
+    .select(linkColumns)
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
   return rows.map((row) => toLink(row, publicUrl))
 }
 
-export type LinkCheck = { ok: true; link: PaymentLink } | { ok: false; status: 400 | 404 | 409 | 410; message: string }
+export type LinkCheck =
+  { ok: true; link: PaymentLink } | { ok: false; status: 400 | 404 | 409 | 410; message: string }
 
 /**
  * Finds the link the query names and checks the query against it: the product and the amount
@@ -121,13 +171,17 @@ export async function checkPaymentLink(
   query: { order: string | null; amount: string | null; product: string | null },
   publicUrl: string,
 ): Promise<LinkCheck> {
-  if (!query.order || !query.amount || !query.product) return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.incomplete }
+  if (!query.order || !query.amount || !query.product)
+    return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.incomplete }
   const link = await getPaymentLinkByOrderId(db, query.order, publicUrl)
   if (!link) return { ok: false, status: 404, message: PAYMENT_LINK_MESSAGES.notFound }
-  if (link.productId !== query.product) return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.productMismatch }
-  if (parseRupeesToPaise(query.amount) !== link.amount) return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.amountMismatch }
+  if (link.productId !== query.product)
+    return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.productMismatch }
+  if (parseRupeesToPaise(query.amount) !== link.amount)
+    return { ok: false, status: 400, message: PAYMENT_LINK_MESSAGES.amountMismatch }
   if (link.status === 'paid') return { ok: false, status: 409, message: PAYMENT_LINK_MESSAGES.paid }
-  if (link.status === 'cancelled') return { ok: false, status: 410, message: PAYMENT_LINK_MESSAGES.cancelled }
+  if (link.status === 'cancelled')
+    return { ok: false, status: 410, message: PAYMENT_LINK_MESSAGES.cancelled }
   return { ok: true, link }
 }
 

@@ -21,7 +21,11 @@ export async function claimWebhookEvent(
 }
 
 export async function releaseWebhookEvent(db: DB, gateway: string, eventId: string): Promise<void> {
-  await db.deleteFrom('paymentWebhookEvent').where('gateway', '=', gateway).where('eventId', '=', eventId).execute()
+  await db
+    .deleteFrom('paymentWebhookEvent')
+    .where('gateway', '=', gateway)
+    .where('eventId', '=', eventId)
+    .execute()
 }
 
 /**
@@ -33,6 +37,9 @@ export const WEBHOOK_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
 /** Forgets events received more than WEBHOOK_EVENT_RETENTION_MS before `now` (housekeeping). */
 export async function pruneWebhookEvents(db: DB, now = new Date()): Promise<number> {
   const before = new Date(now.getTime() - WEBHOOK_EVENT_RETENTION_MS)
-  const result = await db.deleteFrom('paymentWebhookEvent').where('receivedAt', '<', before.toISOString()).executeTakeFirst()
+  const result = await db
+    .deleteFrom('paymentWebhookEvent')
+    .where('receivedAt', '<', before.toISOString())
+    .executeTakeFirst()
   return Number(result.numDeletedRows)
 }

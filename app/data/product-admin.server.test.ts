@@ -40,7 +40,12 @@ const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))
 
 describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('computes the figures over every product, not a page', async () => {
-    expect(await productStats(t.db)).toEqual({ total: 0, active: 0, averageRating: 0, totalReviews: 0 })
+    expect(await productStats(t.db)).toEqual({
+      total: 0,
+      active: 0,
+      averageRating: 0,
+      totalReviews: 0,
+    })
     for (let i = 0; i < 25; i += 1) {
       await createProduct(t.db, input({ inStock: i % 5 !== 0 }), at(i))
     }
@@ -56,24 +61,53 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
   })
 
   it('pages newest first, clamps the page, and reports the totals', async () => {
-    for (let i = 0; i < 45; i += 1) await createProduct(t.db, input({ title: `Item ${String(i).padStart(2, '0')}` }), at(i))
+    for (let i = 0; i < 45; i += 1)
+      await createProduct(t.db, input({ title: `Item ${String(i).padStart(2, '0')}` }), at(i))
     const first = await listProductsPage(t.db, { pageSize: 20 })
     expect(first).toMatchObject({ total: 45, page: 1, pageSize: 20, pageCount: 3 })
     expect(first.items[0]?.title).toBe('Item 44')
     const third = await listProductsPage(t.db, { page: 3, pageSize: 20 })
-    expect(third.items.map((item) => item.title)).toEqual(['Item 04', 'Item 03', 'Item 02', 'Item 01', 'Item 00'])
+    expect(third.items.map((item) => item.title)).toEqual([
+      'Item 04',
+      'Item 03',
+      'Item 02',
+      'Item 01',
+      'Item 00',
+    ])
     expect((await listProductsPage(t.db, { page: 99, pageSize: 20 })).page).toBe(3)
     expect((await listProductsPage(t.db, { page: -4, pageSize: 20 })).page).toBe(1)
     // Only the table's columns, with numbers and booleans as such.
     expect(Object.keys(first.items[0]!).sort()).toEqual(
-      ['category', 'deliveryMode', 'id', 'image', 'inStock', 'originalPrice', 'price', 'rating', 'reviews', 'slug', 'title'].sort(),
+      [
+        'category',
+        'deliveryMode',
+        'id',
+        'image',
+        'inStock',
+        'originalPrice',
+        'price',
+        'rating',
+        'reviews',
+        'slug',
+        'title',
+      ].sort(),
     )
-    expect(first.items[0]).toMatchObject({ price: 49_900, inStock: true, rating: 0, reviews: 0, deliveryMode: 'manual' })
+    expect(first.items[0]).toMatchObject({
+      price: 49_900,
+      inStock: true,
+      rating: 0,
+      reviews: 0,
+      deliveryMode: 'manual',
+    })
   })
 
   it('searches titles in any case, with % and _ taken literally, and filters by category', async () => {
     await createProduct(t.db, input({ title: 'StreamMax Premium', category: 'Streaming' }), at(1))
-    await createProduct(t.db, input({ title: 'Office Suite 100% Pro', category: 'Software' }), at(2))
+    await createProduct(
+      t.db,
+      input({ title: 'Office Suite 100% Pro', category: 'Software' }),
+      at(2),
+    )
     await createProduct(t.db, input({ title: 'Office_Suite Basic', category: 'Software' }), at(3))
     await createProduct(t.db, input({ title: 'streammax lite', category: 'Software' }), at(4))
     const titles = async (search: string, category?: string) =>
@@ -84,7 +118,12 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     expect(await titles('e_s')).toEqual(['Office_Suite Basic'])
     expect(await titles('%')).toEqual(['Office Suite 100% Pro'])
     expect(await titles('', 'Software')).toHaveLength(3)
-    expect(await listProductsPage(t.db, { search: 'nothing like it' })).toMatchObject({ total: 0, items: [], page: 1, pageCount: 1 })
+    expect(await listProductsPage(t.db, { search: 'nothing like it' })).toMatchObject({
+      total: 0,
+      items: [],
+      page: 1,
+      pageCount: 1,
+    })
   })
 
   it('updates every field, keeps id and createdAt, and refuses another product’s slug', async () => {
@@ -104,20 +143,35 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
       metaTitle: 'Meta',
     })
     const updated = await updateProduct(t.db, product.id, changes, at(30))
-    expect(updated).toMatchObject({ ...changes, id: product.id, createdAt: product.createdAt, updatedAt: at(30).toISOString(), discount: 38 })
+    expect(updated).toMatchObject({
+      ...changes,
+      id: product.id,
+      createdAt: product.createdAt,
+      updatedAt: at(30).toISOString(),
+      discount: 38,
+    })
     expect(await getProductById(t.db, product.id)).toEqual(updated)
 
-    await expect(updateProduct(t.db, product.id, input({ slug: 'taken' }))).rejects.toBeInstanceOf(SlugTakenError)
+    await expect(updateProduct(t.db, product.id, input({ slug: 'taken' }))).rejects.toBeInstanceOf(
+      SlugTakenError,
+    )
     // Keeping its own slug is fine.
-    expect(await updateProduct(t.db, other.id, input({ slug: 'taken', title: 'Same slug' }))).toMatchObject({ title: 'Same slug' })
+    expect(
+      await updateProduct(t.db, other.id, input({ slug: 'taken', title: 'Same slug' })),
+    ).toMatchObject({ title: 'Same slug' })
     expect(await updateProduct(t.db, 'no-such-product', input())).toBeNull()
   })
 
   it('creates with a slug check, even when two saves race past the first check', async () => {
     await createProductChecked(t.db, input({ slug: 'unique' }))
-    await expect(createProductChecked(t.db, input({ slug: 'unique' }))).rejects.toBeInstanceOf(SlugTakenError)
+    await expect(createProductChecked(t.db, input({ slug: 'unique' }))).rejects.toBeInstanceOf(
+      SlugTakenError,
+    )
     expect(await isSlugTaken(t.db, 'unique')).toBe(true)
-    const results = await Promise.allSettled([createProductChecked(t.db, input({ slug: 'race' })), createProductChecked(t.db, input({ slug: 'race' }))])
+    const results = await Promise.allSettled([
+      createProductChecked(t.db, input({ slug: 'race' })),
+      createProductChecked(t.db, input({ slug: 'race' })),
+    ])
     expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1)
     const failed = results.find((result) => result.status === 'rejected')
     expect(failed?.status === 'rejected' && failed.reason).toBeInstanceOf(SlugTakenError)
@@ -125,7 +179,11 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
 
   it('deletes a product and says what it was (its image is the caller’s to remove)', async () => {
     const product = await createProduct(t.db, input({ title: 'Gone', image: 'products/gone.png' }))
-    expect(await deleteProduct(t.db, product.id)).toEqual({ id: product.id, title: 'Gone', image: 'products/gone.png' })
+    expect(await deleteProduct(t.db, product.id)).toEqual({
+      id: product.id,
+      title: 'Gone',
+      image: 'products/gone.png',
+    })
     expect(await getProductById(t.db, product.id)).toBeNull()
     expect(await deleteProduct(t.db, product.id)).toBeNull()
   })
@@ -149,7 +207,11 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
       })
       .execute()
     expect(await deleteProduct(t.db, product.id)).not.toBeNull()
-    const order = await t.db.selectFrom('order').select(['productId', 'productName']).where('id', '=', 'ORD_1_1').executeTakeFirstOrThrow()
+    const order = await t.db
+      .selectFrom('order')
+      .select(['productId', 'productName'])
+      .where('id', '=', 'ORD_1_1')
+      .executeTakeFirstOrThrow()
     expect(order).toEqual({ productId: null, productName: 'Sold once' })
     await t.db.deleteFrom('order').execute()
   })
@@ -163,8 +225,15 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
   })
 
   it('duplicates with " (Copy)" and "-copy", made unique, with a new id and timestamps', async () => {
-    const source = await createProduct(t.db, input({ title: 'CineNova', slug: 'cinenova', featured: true, tags: ['t'] }), at(0))
-    const first = await duplicateProduct(t.db, source.id, { now: at(10), image: 'products/copied.png' })
+    const source = await createProduct(
+      t.db,
+      input({ title: 'CineNova', slug: 'cinenova', featured: true, tags: ['t'] }),
+      at(0),
+    )
+    const first = await duplicateProduct(t.db, source.id, {
+      now: at(10),
+      image: 'products/copied.png',
+    })
     expect(first).toMatchObject({
       title: 'CineNova (Copy)',
       slug: 'cinenova-copy',
@@ -177,7 +246,11 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     })
     expect(first?.id).not.toBe(source.id)
     const second = await duplicateProduct(t.db, source.id, { now: at(11) })
-    expect(second).toMatchObject({ title: 'CineNova (Copy 2)', slug: 'cinenova-copy-2', image: source.image })
+    expect(second).toMatchObject({
+      title: 'CineNova (Copy 2)',
+      slug: 'cinenova-copy-2',
+      image: source.image,
+    })
     // A copy of a copy, and a gap in the numbers, still find a free slug.
     await t.db.deleteFrom('product').where('slug', '=', 'cinenova-copy').execute()
     expect((await duplicateProduct(t.db, source.id))?.slug).toBe('cinenova-copy')
@@ -199,10 +272,24 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
       createdAt: at(i).toISOString(),
       updatedAt: at(i).toISOString(),
     }))
-    for (let i = 0; i < rows.length; i += 500) await t.db.insertInto('product').values(rows.slice(i, i + 500)).execute()
-    const page = await listProductsPage(t.db, { category: 'Software', search: 'product 49', page: 2, pageSize: 20 })
+    for (let i = 0; i < rows.length; i += 500)
+      await t.db
+        .insertInto('product')
+        .values(rows.slice(i, i + 500))
+        .execute()
+    const page = await listProductsPage(t.db, {
+      category: 'Software',
+      search: 'product 49',
+      page: 2,
+      pageSize: 20,
+    })
     expect(page.total).toBe(56)
     expect(page.items).toHaveLength(20)
-    expect(await productStats(t.db)).toEqual({ total: 5000, active: 4500, averageRating: 0, totalReviews: 0 })
+    expect(await productStats(t.db)).toEqual({
+      total: 5000,
+      active: 4500,
+      averageRating: 0,
+      totalReviews: 0,
+    })
   })
 })

@@ -61,14 +61,26 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
 
     // The storefront's question stops at `upTo`: only available items count, never more than it.
     const ids = [sold.id, empty.id, manual.id]
-    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 2 }))).toEqual({ [sold.id]: 2, [empty.id]: 0 })
-    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 1 }))).toEqual({ [sold.id]: 1, [empty.id]: 0 })
-    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 10 }))).toEqual({ [sold.id]: 3, [empty.id]: 0 })
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 2 }))).toEqual({
+      [sold.id]: 2,
+      [empty.id]: 0,
+    })
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 1 }))).toEqual({
+      [sold.id]: 1,
+      [empty.id]: 0,
+    })
+    expect(Object.fromEntries(await stockLeftByProduct(t.db, ids, { upTo: 10 }))).toEqual({
+      [sold.id]: 3,
+      [empty.id]: 0,
+    })
     expect((await stockLeftByProduct(t.db, undefined, { upTo: 1 })).get(sold.id)).toBe(1)
   })
 
   it('is out of stock when switched off, or when a stock product has no item left', async () => {
-    const stock = new Map([['s', 2], ['empty', 0]])
+    const stock = new Map([
+      ['s', 2],
+      ['empty', 0],
+    ])
     const item = (id: string, inStock = true, buyNowLink: string | null = null) => ({
       id,
       inStock,
@@ -100,7 +112,9 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       code: 'out-of-stock',
       message: 'This product is out of stock.',
     })
-    expect(await t.db.selectFrom('order').select('id').where('productId', '=', sold.id).execute()).toEqual([])
+    expect(
+      await t.db.selectFrom('order').select('id').where('productId', '=', sold.id).execute(),
+    ).toEqual([])
 
     await add(sold.id, 'ONLY-KEY')
     const { order } = await createOrder(t.db, { productId: sold.id, customer: BUYER })
@@ -125,7 +139,9 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     await expect(createOrder(t.db, { productId: off.id, customer: BUYER })).rejects.toMatchObject({
       code: 'out-of-stock',
     })
-    await expect(createOrder(t.db, { productId: 'no-such-product', customer: BUYER })).rejects.toMatchObject({
+    await expect(
+      createOrder(t.db, { productId: 'no-such-product', customer: BUYER }),
+    ).rejects.toMatchObject({
       code: 'product-not-found',
     })
   })
@@ -134,9 +150,15 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
 describe(`the admin's view of delivery (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('says how a product is delivered and whether a shared secret is set, never the secret', async () => {
     const shared = await product('shared', {}, 'family@example.in / Pass-1')
-    expect(await getProductDelivery(t.db, shared.id)).toEqual({ mode: 'shared', hasSharedSecret: true })
+    expect(await getProductDelivery(t.db, shared.id)).toEqual({
+      mode: 'shared',
+      hasSharedSecret: true,
+    })
     await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'manual', sharedSecret: null })
-    expect(await getProductDelivery(t.db, shared.id)).toEqual({ mode: 'manual', hasSharedSecret: false })
+    expect(await getProductDelivery(t.db, shared.id)).toEqual({
+      mode: 'manual',
+      hasSharedSecret: false,
+    })
     expect(await getProductDelivery(t.db, 'no-such-product')).toBeNull()
   })
 
@@ -166,7 +188,10 @@ describe(`the admin's view of delivery (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     const stock = await product('stock')
     await add(stock.id, 'S-1\nS-2')
     const stockCopy = await duplicateProduct(t.db, stock.id, { appSecret: APP_SECRET })
-    expect(await getProductDelivery(t.db, stockCopy!.id)).toEqual({ mode: 'stock', hasSharedSecret: false })
+    expect(await getProductDelivery(t.db, stockCopy!.id)).toEqual({
+      mode: 'stock',
+      hasSharedSecret: false,
+    })
     // Items belong to one product: the copy starts with none.
     expect((await stockLeftByProduct(t.db, [stockCopy!.id])).get(stockCopy!.id)).toBe(0)
 
@@ -180,12 +205,20 @@ describe(`the admin's view of delivery (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     expect(stored.deliveryMode).toBe('shared')
     expect(stored.sharedSecret).not.toContain('Shared-Pass-9')
     expect(
-      decryptSecret(stored.sharedSecret!, APP_SECRET, `product:${sharedCopy!.id}:sharedSecret`, STOCK_SECRETS_PURPOSE),
+      decryptSecret(
+        stored.sharedSecret!,
+        APP_SECRET,
+        `product:${sharedCopy!.id}:sharedSecret`,
+        STOCK_SECRETS_PURPOSE,
+      ),
     ).toBe('family@example.in\nShared-Pass-9')
 
     // Without the app secret the copy cannot be given the secret: it waits for an admin.
     const blind = await duplicateProduct(t.db, shared.id)
-    expect(await getProductDelivery(t.db, blind!.id)).toEqual({ mode: 'manual', hasSharedSecret: false })
+    expect(await getProductDelivery(t.db, blind!.id)).toEqual({
+      mode: 'manual',
+      hasSharedSecret: false,
+    })
     // Nor with a secret that does not decrypt it.
     const other = await product('manual')
     expect(await copyProductDelivery(t.db, 'x'.repeat(64), shared.id, other.id)).toBe('manual')
@@ -212,7 +245,10 @@ describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
 
   it('pages the items newest first, filtered by status, masked, with who added them', async () => {
     const sold = await product('stock')
-    const user = await createUser(t.db, { email: `owner.${Date.now()}@example.test`, name: 'Owner' })
+    const user = await createUser(t.db, {
+      email: `owner.${Date.now()}@example.test`,
+      name: 'Owner',
+    })
     await importStock(t.db, {
       productId: sold.id,
       content: 'email,password\nfirst@example.in,Pass-One-1\nsecond@example.in,Pass-Two-2\n',
@@ -236,18 +272,28 @@ describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
     const second = await listStockItemsPage(t.db, APP_SECRET, sold.id, { pageSize: 4, page: 99 })
     expect(second.page).toBe(2)
     expect(second.items[0]!.preview).toBe('LINE••••••')
-    expect(second.items.slice(1).map((item) => item.preview).sort()).toEqual([
-      'firs•••••• (email, password)',
-      'seco•••••• (email, password)',
-    ])
+    expect(
+      second.items
+        .slice(1)
+        .map((item) => item.preview)
+        .sort(),
+    ).toEqual(['firs•••••• (email, password)', 'seco•••••• (email, password)'])
     expect(second.items.slice(1).every((item) => item.addedByLabel === user.email)).toBe(true)
-    expect(JSON.stringify([all, second])).not.toMatch(/Pass-One-1|Pass-Two-2|first@example|LINE-KEY/)
+    expect(JSON.stringify([all, second])).not.toMatch(
+      /Pass-One-1|Pass-Two-2|first@example|LINE-KEY/,
+    )
 
     await revokeStockItem(t.db, { itemId: all.items[0]!.id, productId: sold.id, reason: 'Leaked' })
     const revoked = await listStockItemsPage(t.db, APP_SECRET, sold.id, { status: 'revoked' })
     expect(revoked.total).toBe(1)
-    expect(revoked.items[0]).toMatchObject({ id: all.items[0]!.id, status: 'revoked', revokedReason: 'Leaked' })
-    expect((await listStockItemsPage(t.db, APP_SECRET, sold.id, { status: 'available' })).total).toBe(6)
+    expect(revoked.items[0]).toMatchObject({
+      id: all.items[0]!.id,
+      status: 'revoked',
+      revokedReason: 'Leaked',
+    })
+    expect(
+      (await listStockItemsPage(t.db, APP_SECRET, sold.id, { status: 'available' })).total,
+    ).toBe(6)
 
     // An item encrypted under another APP_SECRET is listed, marked unreadable.
     const foreign = await listStockItemsPage(t.db, 'y'.repeat(64), sold.id, { pageSize: 1 })
@@ -264,7 +310,11 @@ describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
     await t.db
       .updateTable('order')
       .set({ status: 'awaiting_stock' })
-      .where('id', 'in', orders.map(({ order }) => order.id))
+      .where(
+        'id',
+        'in',
+        orders.map(({ order }) => order.id),
+      )
       .execute()
     expect(await countAwaitingOrders(t.db, sold.id)).toBe(2)
   })

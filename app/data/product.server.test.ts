@@ -32,7 +32,11 @@ function testProduct(overrides: Partial<ProductInput> = {}): ProductInput {
 
 describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('stores a product and reads it back with lists, booleans, paise and the derived discount', async () => {
-    const created = await createProduct(t.db, testProduct({ featured: true }), new Date('2026-01-01T00:00:00Z'))
+    const created = await createProduct(
+      t.db,
+      testProduct({ featured: true }),
+      new Date('2026-01-01T00:00:00Z'),
+    )
     const read = await getProductBySlug(t.db, 'test-product')
     expect(read).toEqual(created)
     expect(read).toMatchObject({
@@ -67,8 +71,12 @@ describe(`product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const all = await listProducts(t.db)
     expect(all[0]?.slug).toBe('theme')
     expect(all).toHaveLength(await countProducts(t.db))
-    expect((await listProducts(t.db, { featured: true })).map((p) => p.slug)).toEqual(['test-product'])
-    expect((await listProducts(t.db, { category: 'wordpress THEMES' })).map((p) => p.slug)).toEqual(['theme'])
+    expect((await listProducts(t.db, { featured: true })).map((p) => p.slug)).toEqual([
+      'test-product',
+    ])
+    expect((await listProducts(t.db, { category: 'wordpress THEMES' })).map((p) => p.slug)).toEqual(
+      ['theme'],
+    )
   })
 
   it('lists the categories in display order', async () => {

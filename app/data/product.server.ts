@@ -65,7 +65,9 @@ const productColumns = [
 function parseList(json: string): string[] {
   try {
     const value: unknown = JSON.parse(json)
-    return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []
+    return Array.isArray(value)
+      ? value.filter((item): item is string => typeof item === 'string')
+      : []
   } catch {
     return []
   }
@@ -182,7 +184,11 @@ export async function listCategories(db: DB): Promise<string[]> {
 // update, delete and duplicate.
 
 export async function getProductById(db: DB, id: string): Promise<Product | null> {
-  const row = await db.selectFrom('product').select(productColumns).where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('product')
+    .select(productColumns)
+    .where('id', '=', id)
+    .executeTakeFirst()
   return row ? toProduct(row) : null
 }
 
@@ -266,9 +272,22 @@ export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Pr
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow()
   const total = Number(count)
-  const { page, pageSize, pageCount, offset } = paginate(total, query, { defaultSize: ADMIN_PAGE_SIZE, maxSize: 100 })
+  const { page, pageSize, pageCount, offset } = paginate(total, query, {
+    defaultSize: ADMIN_PAGE_SIZE,
+    maxSize: 100,
+  })
   const rows = await base
-    .select(['id', 'title', 'slug', 'image', 'price', 'originalPrice', 'category', 'inStock', 'deliveryMode'])
+    .select([
+      'id',
+      'title',
+      'slug',
+      'image',
+      'price',
+      'originalPrice',
+      'category',
+      'inStock',
+      'deliveryMode',
+    ])
     // Both descending, so the (category,) created_at, id indexes serve it read backwards.
     .orderBy('createdAt', 'desc')
     .orderBy('id', 'desc')
@@ -311,7 +330,12 @@ export class SlugTakenError extends Error {
 }
 
 /** Runs a write; a unique-index failure caused by the slug becomes SlugTakenError. */
-async function guardSlug<T>(db: DB, slug: string, exceptId: string | undefined, write: () => Promise<T>): Promise<T> {
+async function guardSlug<T>(
+  db: DB,
+  slug: string,
+  exceptId: string | undefined,
+  write: () => Promise<T>,
+): Promise<T> {
   if (await isSlugTaken(db, slug, exceptId)) throw new SlugTakenError(slug)
   try {
     return await write()
@@ -322,7 +346,11 @@ async function guardSlug<T>(db: DB, slug: string, exceptId: string | undefined, 
 }
 
 /** Like createProduct, but a taken slug throws SlugTakenError (the admin form's field error). */
-export async function createProductChecked(db: DB, input: ProductInput, now: Date = new Date()): Promise<Product> {
+export async function createProductChecked(
+  db: DB,
+  input: ProductInput,
+  now: Date = new Date(),
+): Promise<Product> {
   return guardSlug(db, input.slug, undefined, () => createProduct(db, input, now))
 }
 
@@ -350,13 +378,24 @@ export async function deleteProduct(
   id: string,
 ): Promise<Pick<Product, 'id' | 'title' | 'image'> | null> {
   // One statement, so it can run inside the caller's transaction.
-  const row = await db.deleteFrom('product').where('id', '=', id).returning(['id', 'title', 'image']).executeTakeFirst()
+  const row = await db
+    .deleteFrom('product')
+    .where('id', '=', id)
+    .returning(['id', 'title', 'image'])
+    .executeTakeFirst()
   return row ?? null
 }
 
 /** How many products (other than `exceptId`) show this image. */
-export async function countProductsUsingImage(db: DB, image: string, exceptId?: string): Promise<number> {
-  let query = db.selectFrom('product').select((eb) => eb.fn.countAll<number | string>().as('count')).where('image', '=', image)
+export async function countProductsUsingImage(
+  db: DB,
+  image: string,
+  exceptId?: string,
+): Promise<number> {
+  let query = db
+    .selectFrom('product')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('image', '=', image)
   if (exceptId) query = query.where('id', '!=', exceptId)
   const { count } = await query.executeTakeFirstOrThrow()
   return Number(count)
@@ -400,13 +439,23 @@ export async function duplicateProduct(
 ): Promise<Product | null> {
   const source = await getProductById(db, id)
   if (!source) return null
-  const { id: _id, discount: _discount, createdAt: _created, updatedAt: _updated, ...fields } = source
+  const {
+    id: _id,
+    discount: _discount,
+    createdAt: _created,
+    updatedAt: _updated,
+    ...fields
+  } = source
   // Two admins copying the same product at once: the loser of the unique index tries again.
   for (let attempt = 0; ; attempt += 1) {
     const names = copyNames(source.title, source.slug, await nextCopyNumber(db, source.slug))
     let copy: Product
     try {
-      copy = await createProductChecked(db, { ...fields, ...names, image: options.image ?? source.image }, options.now)
+      copy = await createProductChecked(
+        db,
+        { ...fields, ...names, image: options.image ?? source.image },
+        options.now,
+      )
     } catch (error) {
       if (!(error instanceof SlugTakenError) || attempt >= 4) throw error
       continue
@@ -427,7 +476,11 @@ export async function getProductDelivery(
   db: DB,
   id: string,
 ): Promise<{ mode: DeliveryMode; hasSharedSecret: boolean } | null> {
-  const row = await db.selectFrom('product').select(['deliveryMode', 'sharedSecret']).where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('product')
+    .select(['deliveryMode', 'sharedSecret'])
+    .where('id', '=', id)
+    .executeTakeFirst()
   return row ? { mode: row.deliveryMode, hasSharedSecret: Boolean(row.sharedSecret) } : null
 }
 
@@ -452,7 +505,9 @@ export async function stockLeftByProduct(
     query = db
       .selectFrom('product')
       .leftJoin('stockItem', (join) =>
-        join.onRef('stockItem.productId', '=', 'product.id').on('stockItem.status', '=', 'available'),
+        join
+          .onRef('stockItem.productId', '=', 'product.id')
+          .on('stockItem.status', '=', 'available'),
       )
       .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
       .where('product.deliveryMode', '=', 'stock')

@@ -27,7 +27,6 @@ export function newRefundId(): string {
   }
 }
 
-
 export type CreateRefundResult =
   | { kind: 'created'; refund: OrderRefund }
   /** This id was written before (the same form posted again): nothing new. */
@@ -98,22 +97,44 @@ export async function createRefundRequest(
 }
 
 export async function getRefund(db: DB, id: string): Promise<OrderRefund | null> {
-  return (await db.selectFrom('orderRefund').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+  return (
+    (await db.selectFrom('orderRefund').selectAll().where('id', '=', id).executeTakeFirst()) ?? null
+  )
 }
 
-export async function getRefundByGatewayId(db: DB, gateway: string, gatewayRefundId: string): Promise<OrderRefund | null> {
-  const row = await db.selectFrom('orderRefund').selectAll().where('gateway', '=', gateway).where('gatewayRefundId', '=', gatewayRefundId).executeTakeFirst()
+export async function getRefundByGatewayId(
+  db: DB,
+  gateway: string,
+  gatewayRefundId: string,
+): Promise<OrderRefund | null> {
+  const row = await db
+    .selectFrom('orderRefund')
+    .selectAll()
+    .where('gateway', '=', gateway)
+    .where('gatewayRefundId', '=', gatewayRefundId)
+    .executeTakeFirst()
   return row ?? null
 }
 
 export async function listOrderRefunds(db: DB, orderId: string): Promise<OrderRefund[]> {
-  return db.selectFrom('orderRefund').selectAll().where('orderId', '=', orderId).orderBy('createdAt').orderBy('id').execute()
+  return db
+    .selectFrom('orderRefund')
+    .selectAll()
+    .where('orderId', '=', orderId)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute()
 }
 
 /** What may still be refunded of a paid order, in paise (0 for any other order). */
 export async function refundableAmount(db: DB, orderId: string): Promise<number> {
-  const order = await db.selectFrom('order').select(['status', 'paidAmount', 'amount', 'gatewayTxnId']).where('id', '=', orderId).executeTakeFirst()
-  if (!order || !order.gatewayTxnId || !(PAID_STATUSES as readonly string[]).includes(order.status)) return 0
+  const order = await db
+    .selectFrom('order')
+    .select(['status', 'paidAmount', 'amount', 'gatewayTxnId'])
+    .where('id', '=', orderId)
+    .executeTakeFirst()
+  if (!order || !order.gatewayTxnId || !(PAID_STATUSES as readonly string[]).includes(order.status))
+    return 0
   return Math.max(0, await leftToRefund(db, orderId, order.paidAmount ?? order.amount))
 }
 
@@ -121,7 +142,12 @@ export async function refundableAmount(db: DB, orderId: string): Promise<number>
  * The gateway accepted the refund: requested -> pending with its refund id (kept when it gave
  * none this time). Counts the check. Returns false when the refund had already moved on.
  */
-export async function markRefundPending(db: DB, id: string, answer: { gatewayRefundId: string | null; message: string }, now: Date): Promise<boolean> {
+export async function markRefundPending(
+  db: DB,
+  id: string,
+  answer: { gatewayRefundId: string | null; message: string },
+  now: Date,
+): Promise<boolean> {
   const at = now.toISOString()
   const updated = await db
     .updateTable('orderRefund')
@@ -139,10 +165,19 @@ export async function markRefundPending(db: DB, id: string, answer: { gatewayRef
 }
 
 /** A check that changed nothing: counted, with the gateway's words. */
-export async function recordRefundCheck(db: DB, id: string, message: string, now: Date): Promise<void> {
+export async function recordRefundCheck(
+  db: DB,
+  id: string,
+  message: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('orderRefund')
-    .set((eb) => ({ gatewayMessage: message.slice(0, 500), statusChecks: eb('statusChecks', '+', 1), updatedAt: now.toISOString() }))
+    .set((eb) => ({
+      gatewayMessage: message.slice(0, 500),
+      statusChecks: eb('statusChecks', '+', 1),
+      updatedAt: now.toISOString(),
+    }))
     .where('id', '=', id)
     .execute()
 }
@@ -165,7 +200,9 @@ export async function settleRefund(
       .updateTable('orderRefund')
       .set((eb) => ({
         status: outcome.status,
-        gatewayRefundId: outcome.gatewayRefundId ? outcome.gatewayRefundId : eb.ref('gatewayRefundId'),
+        gatewayRefundId: outcome.gatewayRefundId
+          ? outcome.gatewayRefundId
+          : eb.ref('gatewayRefundId'),
         gatewayMessage: outcome.message.slice(0, 500),
         updatedAt: at,
         processedAt: outcome.status === 'processed' ? at : null,
@@ -202,7 +239,11 @@ export async function markOrderRefundedByGateway(
   event: { message: string; data: unknown; actor: string },
   at: string,
 ): Promise<boolean> {
-  const before = await trx.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  const before = await trx
+    .selectFrom('order')
+    .select('status')
+    .where('id', '=', orderId)
+    .executeTakeFirst()
   if (!before || !(PAID_STATUSES as readonly string[]).includes(before.status)) return false
   const updated = await trx
     .updateTable('order')
@@ -211,7 +252,12 @@ export async function markOrderRefundedByGateway(
     .where('status', '=', before.status)
     .executeTakeFirst()
   if (Number(updated.numUpdatedRows) === 0) return false
-  await appendOrderEvent(trx, orderId, { type: 'refunded', from: before.status, to: 'refunded', ...event }, at)
+  await appendOrderEvent(
+    trx,
+    orderId,
+    { type: 'refunded', from: before.status, to: 'refunded', ...event },
+    at,
+  )
   await trx
     .updateTable('stockItem')
     .set({ status: 'revoked', revokedReason: 'Refunded', revokedAt: at, updatedAt: at })

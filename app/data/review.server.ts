@@ -418,7 +418,13 @@ export const ADMIN_REVIEWS_PAGE_SIZE = 20
 export async function listReviewsForAdmin(
   db: DB,
   options: { visibility?: ReviewVisibility; page?: number } = {},
-): Promise<{ items: AdminReviewItem[]; total: number; page: number; pageCount: number; pageSize: number }> {
+): Promise<{
+  items: AdminReviewItem[]
+  total: number
+  page: number
+  pageCount: number
+  pageSize: number
+}> {
   let base = db.selectFrom('review')
   if (options.visibility === 'visible') base = base.where('review.hidden', '=', 0)
   if (options.visibility === 'hidden') base = base.where('review.hidden', '=', 1)
@@ -476,7 +482,12 @@ export async function listReviewsForAdmin(
 export async function getReviewForAdmin(
   db: DB,
   reviewId: string,
-): Promise<{ id: string; productTitle: string; hidden: boolean; hiddenReason: string | null } | null> {
+): Promise<{
+  id: string
+  productTitle: string
+  hidden: boolean
+  hiddenReason: string | null
+} | null> {
   const row = await db
     .selectFrom('review')
     .innerJoin('product', 'product.id', 'review.productId')

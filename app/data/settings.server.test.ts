@@ -15,7 +15,12 @@ const t = fileTestDb()
 describe(`site settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('falls back to defaults when nothing is stored', async () => {
     const settings = await getSiteSettings(t.db)
-    expect(settings).toMatchObject({ siteName: 'KeyBazaar', currency: 'INR', timezone: 'Asia/Kolkata', theme: 'auto' })
+    expect(settings).toMatchObject({
+      siteName: 'KeyBazaar',
+      currency: 'INR',
+      timezone: 'Asia/Kolkata',
+      theme: 'auto',
+    })
   })
 
   it('persists changes and keeps keys that were not given', async () => {
@@ -60,7 +65,7 @@ describe(`settings cache across processes (${process.env.TEST_DB_ENGINE ?? 'sqli
     await other.destroy()
   })
 
-  it('keeps settings in memory and sees another process\'s change after the recheck interval', async () => {
+  it("keeps settings in memory and sees another process's change after the recheck interval", async () => {
     let clock = 1_000_000
     const now = () => clock
     await updateSiteSettings(t.db, { siteName: 'Before' })
@@ -72,10 +77,17 @@ describe(`settings cache across processes (${process.env.TEST_DB_ENGINE ?? 'sqli
     expect((await getSiteSettings(other, now)).siteName).toBe('Before')
     // After it, one version check finds the change and reloads.
     clock += 2
-    expect(await getSiteSettings(other, now)).toMatchObject({ siteName: 'After', invoicePrefix: 'KB' })
+    expect(await getSiteSettings(other, now)).toMatchObject({
+      siteName: 'After',
+      invoicePrefix: 'KB',
+    })
     // A row written behind the settings' back (no new version) is not picked up: the version
     // row is what tells a change, so the check stays one cheap read.
-    await t.db.updateTable('siteSetting').set({ value: JSON.stringify('Sneaky') }).where('key', '=', 'siteName').execute()
+    await t.db
+      .updateTable('siteSetting')
+      .set({ value: JSON.stringify('Sneaky') })
+      .where('key', '=', 'siteName')
+      .execute()
     clock += SETTINGS_RECHECK_MS * 2
     expect((await getSiteSettings(other, now)).siteName).toBe('After')
   })

@@ -27,7 +27,14 @@ export const siteSettingsFields = {
   sellerName: z.string().trim().max(120),
   sellerAddress: z.string().trim().max(500),
   /** Optional GSTIN: 2-digit state code, PAN, entity number, Z, check character. */
-  sellerGstin: z.union([z.literal(''), z.string().trim().toUpperCase().regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/)]),
+  sellerGstin: z.union([
+    z.literal(''),
+    z
+      .string()
+      .trim()
+      .toUpperCase()
+      .regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/),
+  ]),
   /**
    * Put the delivered account details or key into the delivery e-mail itself. Off by
    * default: the e-mail links to the order page, where each reveal is logged.
@@ -39,9 +46,7 @@ export const siteSettingsFields = {
    * Who gets the shop's alert mails (low stock, problem reports, orders waiting for stock),
    * besides the contact address and the admins when empty. Comma-separated addresses.
    */
-  alertRecipients: z
-    .array(z.email())
-    .max(10),
+  alertRecipients: z.array(z.email()).max(10),
   /**
    * Mail buyers 7 days and 1 day before a delivered item's validity ends, with a link to buy it
    * again (app/services/notifications/expiry-reminder.server.ts). Each buyer's own notification
@@ -52,7 +57,11 @@ export const siteSettingsFields = {
    * The start of new invoice numbers ("INV" gives INV/26-27/00042). At most 4 letters or
    * digits, so a number stays within GST's 16 characters; issued numbers keep theirs.
    */
-  invoicePrefix: z.string().trim().toUpperCase().regex(/^[A-Z0-9]{1,4}$/),
+  invoicePrefix: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z0-9]{1,4}$/),
   /**
    * Rupees per one unit of the display currency (USD, EUR): prices are shown converted, for
    * reading only; every charge is in rupees. Ignored for INR.
@@ -60,9 +69,12 @@ export const siteSettingsFields = {
   currencyRate: z.number().positive().max(100000),
 }
 
-export const SITE_SETTING_DEFAULTS: { [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]> } = {
+export const SITE_SETTING_DEFAULTS: {
+  [K in keyof typeof siteSettingsFields]: z.output<(typeof siteSettingsFields)[K]>
+} = {
   siteName: 'KeyBazaar',
-  siteDescription: 'Premium subscriptions and software licenses at up to 80% off, delivered instantly.',
+  siteDescription:
+    'Premium subscriptions and software licenses at up to 80% off, delivered instantly.',
   contactEmail: '',
   phoneNumber: '',
   whatsappNumber: '',
@@ -142,7 +154,11 @@ interface CachedSettings {
 const settingsCache = new WeakMap<DB, CachedSettings>()
 
 async function readVersion(db: DB): Promise<string | null> {
-  const row = await db.selectFrom('siteSetting').select('value').where('key', '=', SETTINGS_VERSION_KEY).executeTakeFirst()
+  const row = await db
+    .selectFrom('siteSetting')
+    .select('value')
+    .where('key', '=', SETTINGS_VERSION_KEY)
+    .executeTakeFirst()
   return row?.value ?? null
 }
 
@@ -179,17 +195,24 @@ export function forgetCachedSettings(db: DB): void {
  * changes in the same transaction, so other processes reload. Pass a transaction to make the
  * write part of a larger change (the audit entry).
  */
-export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>): Promise<SiteSettings> {
+export async function updateSiteSettings(
+  db: DB,
+  changes: Partial<SiteSettings>,
+): Promise<SiteSettings> {
   const valid = siteSettingsUpdateSchema.parse(changes)
   const updatedAt = new Date().toISOString()
   const write = async (trx: DB) => {
-    const entries: [string, unknown][] = Object.entries(valid).filter(([, value]) => value !== undefined)
+    const entries: [string, unknown][] = Object.entries(valid).filter(
+      ([, value]) => value !== undefined,
+    )
     entries.push([SETTINGS_VERSION_KEY, crypto.randomUUID()])
     for (const [key, value] of entries) {
       await trx
         .insertInto('siteSetting')
         .values({ key, value: JSON.stringify(value), updatedAt })
-        .onConflict((oc) => oc.column('key').doUpdateSet({ value: JSON.stringify(value), updatedAt }))
+        .onConflict((oc) =>
+          oc.column('key').doUpdateSet({ value: JSON.stringify(value), updatedAt }),
+        )
         .execute()
     }
   }
@@ -203,7 +226,11 @@ export async function updateSiteSettings(db: DB, changes: Partial<SiteSettings>)
 
 /** Internal markers (e.g. when the demo catalogue was seeded); not part of SiteSettings. */
 export async function getMarker(db: DB, key: `marker.${string}`): Promise<string | null> {
-  const row = await db.selectFrom('siteSetting').select('value').where('key', '=', key).executeTakeFirst()
+  const row = await db
+    .selectFrom('siteSetting')
+    .select('value')
+    .where('key', '=', key)
+    .executeTakeFirst()
   return row ? (JSON.parse(row.value) as string) : null
 }
 

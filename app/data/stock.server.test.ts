@@ -21,7 +21,12 @@ import {
   soldOnlyForRealPayments,
   stockCounts,
 } from './stock.server'
-import { fillAwaitingOrders, fulfilPaidOrder, importStock, markOrderPaid } from '~/services/fulfilment.server'
+import {
+  fillAwaitingOrders,
+  fulfilPaidOrder,
+  importStock,
+  markOrderPaid,
+} from '~/services/fulfilment.server'
 import { parseStockInput } from '~/lib/stock-import.server'
 import { StockImportError } from '~/lib/stock-parse'
 
@@ -33,7 +38,11 @@ let wide: DB
 beforeAll(async () => {
   wide =
     t.engine === 'postgres'
-      ? createDatabase({ databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: t.location, maxConnections: 25 })
+      ? createDatabase({
+          databaseUrl: process.env.TEST_DATABASE_URL,
+          pgSchema: t.location,
+          maxConnections: 25,
+        })
       : t.db
 })
 afterAll(async () => {
@@ -53,8 +62,16 @@ async function stockProduct(overrides: Parameters<typeof makeProduct>[1] = {}) {
 async function paidOrders(productId: string, count: number): Promise<string[]> {
   const ids: string[] = []
   // createOrder refuses a `stock` product with no available item; these orders are meant to wait.
-  const { deliveryMode } = await t.db.selectFrom('product').select('deliveryMode').where('id', '=', productId).executeTakeFirstOrThrow()
-  await t.db.updateTable('product').set({ deliveryMode: 'manual' }).where('id', '=', productId).execute()
+  const { deliveryMode } = await t.db
+    .selectFrom('product')
+    .select('deliveryMode')
+    .where('id', '=', productId)
+    .executeTakeFirstOrThrow()
+  await t.db
+    .updateTable('product')
+    .set({ deliveryMode: 'manual' })
+    .where('id', '=', productId)
+    .execute()
   for (let i = 0; i < count; i++) {
     const { order } = await createOrder(t.db, { productId, customer: BUYER })
     ids.push(order.id)
@@ -71,7 +88,14 @@ function payAllAtOnce(orderIds: string[], amount: number, txnPrefix: string) {
       markOrderPaid(
         wide,
         orderId,
-        { txnId: `${txnPrefix}-${i}`, bankTxnId: null, paymentMode: 'UPI', paidAmount: amount, respCode: '01', respMsg: 'Txn Success' },
+        {
+          txnId: `${txnPrefix}-${i}`,
+          bankTxnId: null,
+          paymentMode: 'UPI',
+          paidAmount: amount,
+          respCode: '01',
+          respMsg: 'Txn Success',
+        },
         { message: 'Payment confirmed', expected: 'pending' },
       ),
     ),
@@ -87,23 +111,63 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       format: 'lines',
       appSecret: APP_SECRET,
     })
-    expect(first).toMatchObject({ added: 3, duplicates: 1, invalid: 1, duplicateLines: [4], invalidLines: [5], filled: 0 })
-    const second = await importStock(t.db, { productId: product.id, content: 'KEY-C\nKEY-D\nKEY-B', format: 'lines', appSecret: APP_SECRET })
+    expect(first).toMatchObject({
+      added: 3,
+      duplicates: 1,
+      invalid: 1,
+      duplicateLines: [4],
+      invalidLines: [5],
+      filled: 0,
+    })
+    const second = await importStock(t.db, {
+      productId: product.id,
+      content: 'KEY-C\nKEY-D\nKEY-B',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(second).toMatchObject({ added: 1, duplicates: 2, invalid: 0, duplicateLines: [1, 3] })
-    expect(await stockCounts(t.db, product.id)).toEqual({ available: 4, held: 0, delivered: 0, revoked: 0 })
+    expect(await stockCounts(t.db, product.id)).toEqual({
+      available: 4,
+      held: 0,
+      delivered: 0,
+      revoked: 0,
+    })
   })
 
   it('stores items encrypted so the database alone reveals nothing, and decrypts them with APP_SECRET', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'SECRET-LICENCE-123', format: 'lines', appSecret: APP_SECRET })
-    const row = await t.db.selectFrom('stockItem').select(['id', 'secretCiphertext', 'secretHash']).where('productId', '=', product.id).executeTakeFirstOrThrow()
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'SECRET-LICENCE-123',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    const row = await t.db
+      .selectFrom('stockItem')
+      .select(['id', 'secretCiphertext', 'secretHash'])
+      .where('productId', '=', product.id)
+      .executeTakeFirstOrThrow()
     expect(row.secretCiphertext).not.toContain('SECRET-LICENCE-123')
     expect(row.secretHash).toMatch(/^[0-9a-f]{64}$/)
-    expect(await revealStockItem(t.db, APP_SECRET, row.id)).toEqual({ kind: 'text', text: 'SECRET-LICENCE-123' })
-    await expect(revealStockItem(t.db, 'x'.repeat(64), row.id)).rejects.toThrow(/cannot be decrypted/)
+    expect(await revealStockItem(t.db, APP_SECRET, row.id)).toEqual({
+      kind: 'text',
+      text: 'SECRET-LICENCE-123',
+    })
+    await expect(revealStockItem(t.db, 'x'.repeat(64), row.id)).rejects.toThrow(
+      /cannot be decrypted/,
+    )
     // Stock has its own key: the gateway secrets' key (same context) cannot open it.
-    expect(() => decryptSecret(row.secretCiphertext, APP_SECRET, `stock_item:${row.id}`)).toThrow(/cannot be decrypted/)
-    expect(decryptSecret(row.secretCiphertext, APP_SECRET, `stock_item:${row.id}`, STOCK_SECRETS_PURPOSE)).toContain('SECRET-LICENCE-123')
+    expect(() => decryptSecret(row.secretCiphertext, APP_SECRET, `stock_item:${row.id}`)).toThrow(
+      /cannot be decrypted/,
+    )
+    expect(
+      decryptSecret(
+        row.secretCiphertext,
+        APP_SECRET,
+        `stock_item:${row.id}`,
+        STOCK_SECRETS_PURPOSE,
+      ),
+    ).toContain('SECRET-LICENCE-123')
   })
 
   it('reads CSV columns into named fields; a different note does not make a new item', async () => {
@@ -116,10 +180,23 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       'c@example.test,only-two-columns',
       ',,just a note',
     ].join('\n')
-    const summary = await importStock(t.db, { productId: product.id, content: csv, format: 'csv', appSecret: APP_SECRET })
-    expect(summary).toMatchObject({ added: 2, duplicates: 1, invalid: 2, duplicateLines: [4], invalidLines: [5, 6] })
+    const summary = await importStock(t.db, {
+      productId: product.id,
+      content: csv,
+      format: 'csv',
+      appSecret: APP_SECRET,
+    })
+    expect(summary).toMatchObject({
+      added: 2,
+      duplicates: 1,
+      invalid: 2,
+      duplicateLines: [4],
+      invalidLines: [5, 6],
+    })
     const [item] = await listStockItems(t.db, product.id, { limit: 10 })
-    const secrets = await Promise.all((await listStockItems(t.db, product.id)).map((i) => revealStockItem(t.db, APP_SECRET, i.id)))
+    const secrets = await Promise.all(
+      (await listStockItems(t.db, product.id)).map((i) => revealStockItem(t.db, APP_SECRET, i.id)),
+    )
     expect(item).not.toHaveProperty('secretCiphertext')
     expect(secrets).toContainEqual({
       kind: 'fields',
@@ -138,29 +215,64 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('revokes an unsold item but never a delivered one', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'R-1\nR-2', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'R-1\nR-2',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const [orderId] = await paidOrders(product.id, 1)
-    const sold = await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }))
+    const sold = await t.db
+      .transaction()
+      .execute((trx) =>
+        allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }),
+      )
     const unsold = (await listStockItems(t.db, product.id, { status: 'available' }))[0]!
-    expect(await revokeStockItem(t.db, { itemId: unsold.id, productId: product.id, reason: 'leaked' })).toEqual({ revoked: true })
-    expect(await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })).toEqual({ revoked: false, status: 'delivered' })
-    expect(await stockCounts(t.db, product.id)).toEqual({ available: 0, held: 0, delivered: 1, revoked: 1 })
+    expect(
+      await revokeStockItem(t.db, { itemId: unsold.id, productId: product.id, reason: 'leaked' }),
+    ).toEqual({ revoked: true })
+    expect(await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })).toEqual({
+      revoked: false,
+      status: 'delivered',
+    })
+    expect(await stockCounts(t.db, product.id)).toEqual({
+      available: 0,
+      held: 0,
+      delivered: 1,
+      revoked: 1,
+    })
   })
 
   it('imports 10,000 lines with 100 duplicates: 9,900 added, 100 reported', async () => {
     const product = await stockProduct()
     const content = `${lines(0, 9_900)}\n${lines(0, 100)}`
-    const summary = await importStock(t.db, { productId: product.id, content, format: 'lines', appSecret: APP_SECRET })
+    const summary = await importStock(t.db, {
+      productId: product.id,
+      content,
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
     expect((await stockLeftByProduct(t.db, [product.id])).get(product.id)).toBe(9_900)
   })
 
   it('never gives one item to two orders: 50 concurrent allocations over 10 items', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: lines(0, 10), format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: lines(0, 10),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const orders = await paidOrders(product.id, 50)
     const results = await Promise.all(
-      orders.map((orderId) => wide.transaction().execute((trx) => allocateStockItem(trx, { orderId, productId: product.id, testItems: false }))),
+      orders.map((orderId) =>
+        wide
+          .transaction()
+          .execute((trx) =>
+            allocateStockItem(trx, { orderId, productId: product.id, testItems: false }),
+          ),
+      ),
     )
     const allocated = results.filter((item) => item !== null)
     expect(allocated).toHaveLength(10)
@@ -172,19 +284,39 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('delivers 10 of 50 concurrently paid orders, holds 40 awaiting stock, and fills them oldest first when 40 items arrive', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: lines(100, 110), format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: lines(100, 110),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const orders = await paidOrders(product.id, 50)
     const results = await Promise.all(
-      orders.map((orderId) => wide.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId }))),
+      orders.map((orderId) =>
+        wide.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId })),
+      ),
     )
     expect(results.filter((r) => r.status === 'delivered')).toHaveLength(10)
     expect(results.filter((r) => r.status === 'awaiting_stock')).toHaveLength(40)
 
-    const summary = await importStock(wide, { productId: product.id, content: lines(110, 150), format: 'lines', appSecret: APP_SECRET })
+    const summary = await importStock(wide, {
+      productId: product.id,
+      content: lines(110, 150),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(summary).toMatchObject({ added: 40, filled: 40 })
-    const statuses = await t.db.selectFrom('order').select('status').where('id', 'in', orders).execute()
+    const statuses = await t.db
+      .selectFrom('order')
+      .select('status')
+      .where('id', 'in', orders)
+      .execute()
     expect(statuses.every((row) => row.status === 'delivered')).toBe(true)
-    const items = await t.db.selectFrom('stockItem').select(['id', 'orderId']).where('productId', '=', product.id).execute()
+    const items = await t.db
+      .selectFrom('stockItem')
+      .select(['id', 'orderId'])
+      .where('productId', '=', product.id)
+      .execute()
     expect(items).toHaveLength(50)
     expect(new Set(items.map((item) => item.orderId)).size).toBe(50)
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(0)
@@ -198,7 +330,12 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('mails the shop once when a sale leaves the low-stock threshold of items (site setting, 0 = off)', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 2 })
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'L1\nL2\nL3\nL4', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'L1\nL2\nL3\nL4',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const lowMails = async () =>
       (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
         .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
@@ -210,16 +347,32 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await sell() // 3 left
     expect(await lowMails()).toEqual([])
     await sell() // 2 left: the threshold
-    expect(await lowMails()).toEqual([{ to: 'owner@example.test', subject: `Low stock: 2 items left of ${product.title}`, text: expect.any(String), html: expect.any(String) }])
+    expect(await lowMails()).toEqual([
+      {
+        to: 'owner@example.test',
+        subject: `Low stock: 2 items left of ${product.title}`,
+        text: expect.any(String),
+        html: expect.any(String),
+      },
+    ])
     await sell() // 1 left: already told
     expect(await lowMails()).toHaveLength(1)
 
     await updateSiteSettings(t.db, { lowStockThreshold: 0 })
     const quiet = await stockProduct()
-    await importStock(t.db, { productId: quiet.id, content: 'Q1', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: quiet.id,
+      content: 'Q1',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const [id] = await paidOrders(quiet.id, 1)
     await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id! }))
-    const all = await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
+    const all = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', 'mail.send')
+      .execute()
     expect(all.some((job) => job.payload.includes(`left of ${quiet.title}`))).toBe(false)
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
@@ -227,16 +380,27 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('mails the shop once at the low-stock and the out-of-stock crossing while 30 sales commit at once', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 5 })
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: lines(300, 310), format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: lines(300, 310),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const orders: string[] = []
-    for (let i = 0; i < 30; i++) orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
+    for (let i = 0; i < 30; i++)
+      orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
     await payAllAtOnce(orders, product.price, 'TXN-L')
-    const subjects = (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
+    const subjects = (
+      await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
+    )
       .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
       .filter((mail) => mail.to === 'owner@example.test' && mail.subject.includes(product.title))
       .map((mail) => mail.subject)
       .sort()
-    expect(subjects).toEqual([`Low stock: 5 items left of ${product.title}`, `Out of stock: ${product.title} has paid orders waiting`])
+    expect(subjects).toEqual([
+      `Low stock: 5 items left of ${product.title}`,
+      `Out of stock: ${product.title} has paid orders waiting`,
+    ])
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
 
@@ -245,16 +409,31 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const product = await stockProduct()
     const orders = await paidOrders(product.id, 3)
     for (const [index, id] of orders.entries()) {
-      await t.db.updateTable('order').set({ createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3 - index)).toISOString() }).where('id', '=', id).execute()
+      await t.db
+        .updateTable('order')
+        .set({ createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, 3 - index)).toISOString() })
+        .where('id', '=', id)
+        .execute()
       await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id }))
     }
     // The shop hears about it once, not once per waiting order.
-    const mails = await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
-    const outOfStock = mails.filter((mail) => mail.payload.includes(`Out of stock: ${product.title} `))
+    const mails = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', 'mail.send')
+      .execute()
+    const outOfStock = mails.filter((mail) =>
+      mail.payload.includes(`Out of stock: ${product.title} `),
+    )
     expect(outOfStock).toHaveLength(1)
     expect(JSON.parse(outOfStock[0]!.payload)).toMatchObject({ to: 'owner@example.test' })
 
-    const summary = await importStock(t.db, { productId: product.id, content: 'ONE\nTWO', format: 'lines', appSecret: APP_SECRET })
+    const summary = await importStock(t.db, {
+      productId: product.id,
+      content: 'ONE\nTWO',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(summary.filled).toBe(2)
     // orders[2] was created first, orders[0] last.
     expect((await getOrder(t.db, orders[2]!))?.status).toBe('delivered')
@@ -266,7 +445,14 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const at = new Date().toISOString()
     await t.db
       .insertInto('stockItem')
-      .values({ id: `raw-${product.id}`, productId: product.id, secretCiphertext: 'x', secretHash: `raw-${product.id}`, createdAt: at, updatedAt: at })
+      .values({
+        id: `raw-${product.id}`,
+        productId: product.id,
+        secretCiphertext: 'x',
+        secretHash: `raw-${product.id}`,
+        createdAt: at,
+        updatedAt: at,
+      })
       .execute()
     expect(await productsWithAwaitingOrders(t.db)).toContain(product.id)
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(1)
@@ -276,7 +462,8 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('delivers the orders another filler held while it found no stock: the import waits for them, it does not skip them', async () => {
     const product = await stockProduct()
     const orders = await paidOrders(product.id, 3)
-    for (const id of orders) await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id }))
+    for (const id of orders)
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id }))
     // The shop's periodic filler claims the waiting orders and looks for stock before the import's
     // items are committed: it finds none and holds the orders until its transaction ends.
     let release = () => {}
@@ -284,51 +471,108 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     let claimed = () => {}
     const holding = new Promise<void>((resolve) => (claimed = resolve))
     const periodic = wide.transaction().execute(async (trx) => {
-      await trx.updateTable('order').set((eb) => ({ updatedAt: eb.ref('updatedAt') })).where('id', 'in', orders).execute()
+      await trx
+        .updateTable('order')
+        .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+        .where('id', 'in', orders)
+        .execute()
       claimed()
       await released
     })
     await holding
-    const importing = importStock(wide, { productId: product.id, content: 'ONE\nTWO\nTHREE', format: 'lines', appSecret: APP_SECRET })
+    const importing = importStock(wide, {
+      productId: product.id,
+      content: 'ONE\nTWO\nTHREE',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     await new Promise((resolve) => setTimeout(resolve, 300))
     release()
     await periodic
     expect(await importing).toMatchObject({ added: 3, filled: 3 })
-    const statuses = await t.db.selectFrom('order').select('status').where('id', 'in', orders).execute()
+    const statuses = await t.db
+      .selectFrom('order')
+      .select('status')
+      .where('id', 'in', orders)
+      .execute()
     expect(statuses.map((row) => row.status)).toEqual(['delivered', 'delivered', 'delivered'])
   })
 
   it('delivers the shared secret of a shared product and leaves manual products paid', async () => {
     const shared = await makeProduct(t.db)
-    await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-1' })
-    const stored = await t.db.selectFrom('product').select('sharedSecret').where('id', '=', shared.id).executeTakeFirstOrThrow()
+    await setProductDelivery(t.db, APP_SECRET, shared.id, {
+      mode: 'shared',
+      sharedSecret: 'family@example.test / Shared-Pass-1',
+    })
+    const stored = await t.db
+      .selectFrom('product')
+      .select('sharedSecret')
+      .where('id', '=', shared.id)
+      .executeTakeFirstOrThrow()
     expect(stored.sharedSecret).not.toContain('Shared-Pass-1')
     const [sharedOrder] = await paidOrders(shared.id, 1)
-    expect(await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: sharedOrder! }))).toEqual({ status: 'delivered', stockItemId: null })
-    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-1' })
+    expect(
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: sharedOrder! })),
+    ).toEqual({ status: 'delivered', stockItemId: null })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({
+      kind: 'text',
+      text: 'family@example.test / Shared-Pass-1',
+    })
     // Editing the shared secret changes what every buyer sees.
-    await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'shared', sharedSecret: 'family@example.test / Shared-Pass-2' })
-    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-2' })
+    await setProductDelivery(t.db, APP_SECRET, shared.id, {
+      mode: 'shared',
+      sharedSecret: 'family@example.test / Shared-Pass-2',
+    })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({
+      kind: 'text',
+      text: 'family@example.test / Shared-Pass-2',
+    })
     // Selling the product another way later does not take the secret from its past buyers.
     await setProductDelivery(t.db, APP_SECRET, shared.id, { mode: 'manual' })
-    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({ kind: 'text', text: 'family@example.test / Shared-Pass-2' })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, sharedOrder!)).toEqual({
+      kind: 'text',
+      text: 'family@example.test / Shared-Pass-2',
+    })
 
     const manual = await makeProduct(t.db)
     // Products sell by hand until the owner chooses otherwise (the migration's default).
-    expect((await t.db.selectFrom('product').select('deliveryMode').where('id', '=', manual.id).executeTakeFirstOrThrow()).deliveryMode).toBe('manual')
+    expect(
+      (
+        await t.db
+          .selectFrom('product')
+          .select('deliveryMode')
+          .where('id', '=', manual.id)
+          .executeTakeFirstOrThrow()
+      ).deliveryMode,
+    ).toBe('manual')
     await setProductDelivery(t.db, APP_SECRET, manual.id, { mode: 'manual' })
     const [manualOrder] = await paidOrders(manual.id, 1)
-    expect(await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: manualOrder! }))).toEqual({ status: 'paid' })
+    expect(
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: manualOrder! })),
+    ).toEqual({ status: 'paid' })
     expect((await getOrder(t.db, manualOrder!))?.status).toBe('paid')
   })
 
   it('refuses a second live item for one order at the database level', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'L-1\nL-2', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'L-1\nL-2',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const [orderId] = await paidOrders(product.id, 1)
-    await t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }))
+    await t.db
+      .transaction()
+      .execute((trx) =>
+        allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }),
+      )
     await expect(
-      t.db.transaction().execute((trx) => allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false })),
+      t.db
+        .transaction()
+        .execute((trx) =>
+          allocateStockItem(trx, { orderId: orderId!, productId: product.id, testItems: false }),
+        ),
     ).rejects.toThrow()
   })
 
@@ -338,27 +582,56 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await seedDemoStock(t.db, APP_SECRET)).toBe(0)
     expect((await stockCounts(t.db, demo.id)).available).toBe(DEMO_STOCK_PER_PRODUCT)
     // Fictional items are test items: sold only in test mode.
-    expect(await availableItemsByKind(t.db, demo.id)).toEqual({ real: 0, test: DEMO_STOCK_PER_PRODUCT })
+    expect(await availableItemsByKind(t.db, demo.id)).toEqual({
+      real: 0,
+      test: DEMO_STOCK_PER_PRODUCT,
+    })
     const [item] = await listStockItems(t.db, demo.id, { limit: 1 })
     const secret = await revealStockItem(t.db, APP_SECRET, item!.id)
-    expect(secret).toMatchObject({ kind: 'text', text: expect.stringMatching(/^demo-user-\d{3}@example\.test \/ Demo-Pass-\d{3}$/) })
+    expect(secret).toMatchObject({
+      kind: 'text',
+      text: expect.stringMatching(/^demo-user-\d{3}@example\.test \/ Demo-Pass-\d{3}$/),
+    })
   })
 
   it('delivers in the paying transaction: 50 orders paid concurrently over 10 items -> 10 delivered, 40 awaiting stock, then all 50', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: lines(200, 210), format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: lines(200, 210),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     const orders: string[] = []
-    for (let i = 0; i < 50; i++) orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
+    for (let i = 0; i < 50; i++)
+      orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
     const paid = await payAllAtOnce(orders, product.price, 'TXN-C')
     expect(paid.every((result) => result.changed)).toBe(true)
     const count = async (status: 'delivered' | 'awaiting_stock') =>
-      (await t.db.selectFrom('order').select('id').where('id', 'in', orders).where('status', '=', status).execute()).length
+      (
+        await t.db
+          .selectFrom('order')
+          .select('id')
+          .where('id', 'in', orders)
+          .where('status', '=', status)
+          .execute()
+      ).length
     expect(await count('delivered')).toBe(10)
     expect(await count('awaiting_stock')).toBe(40)
 
-    await importStock(t.db, { productId: product.id, content: lines(210, 250), format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: product.id,
+      content: lines(210, 250),
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(await count('delivered')).toBe(50)
-    const items = await t.db.selectFrom('stockItem').select('orderId').where('productId', '=', product.id).where('status', '=', 'delivered').execute()
+    const items = await t.db
+      .selectFrom('stockItem')
+      .select('orderId')
+      .where('productId', '=', product.id)
+      .where('status', '=', 'delivered')
+      .execute()
     expect(new Set(items.map((item) => item.orderId))).toEqual(new Set(orders))
   })
 })
@@ -368,7 +641,14 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     markOrderPaid(
       t.db,
       orderId,
-      { txnId, bankTxnId: null, paymentMode: 'UPI', paidAmount: amount, respCode: '01', respMsg: 'Txn Success' },
+      {
+        txnId,
+        bankTxnId: null,
+        paymentMode: 'UPI',
+        paidAmount: amount,
+        respCode: '01',
+        respMsg: 'Txn Success',
+      },
       { message: 'Payment confirmed', expected: 'pending' },
     )
   const secretOf = async (orderId: string) => {
@@ -378,11 +658,24 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
 
   it('delivers a simulated payment only from test items and a real payment only from real items', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'REAL-1', format: 'lines', appSecret: APP_SECRET })
-    await importStock(t.db, { productId: product.id, content: 'TEST-1', format: 'lines', appSecret: APP_SECRET, testItems: true })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'REAL-1',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'TEST-1',
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
     expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(false)
 
-    const simulated = (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order
+    const simulated = (
+      await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })
+    ).order
     const real = (await createOrder(t.db, { productId: product.id, customer: BUYER })).order
     await pay(simulated.id, product.price, `TXN-TM-${simulated.id}`)
     await pay(real.id, product.price, `TXN-RM-${real.id}`)
@@ -392,23 +685,53 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
 
   it('refuses a test-mode order for a product with only real stock, and a real order for one with only test stock', async () => {
     const realOnly = await stockProduct()
-    await importStock(t.db, { productId: realOnly.id, content: 'REAL-A\nREAL-B', format: 'lines', appSecret: APP_SECRET })
+    await importStock(t.db, {
+      productId: realOnly.id,
+      content: 'REAL-A\nREAL-B',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
     expect(await soldOnlyForRealPayments(t.db, realOnly.id)).toBe(true)
-    await expect(createOrder(t.db, { productId: realOnly.id, customer: BUYER, testMode: true })).rejects.toMatchObject({
+    await expect(
+      createOrder(t.db, { productId: realOnly.id, customer: BUYER, testMode: true }),
+    ).rejects.toMatchObject({
       code: 'not-in-test-mode',
       message: ORDER_MESSAGES.notInTestMode,
     })
     const testOnly = await stockProduct()
-    await importStock(t.db, { productId: testOnly.id, content: 'TEST-A', format: 'lines', appSecret: APP_SECRET, testItems: true })
-    await expect(createOrder(t.db, { productId: testOnly.id, customer: BUYER })).rejects.toMatchObject({ code: 'out-of-stock' })
-    const orders = await t.db.selectFrom('order').select('id').where('productId', 'in', [realOnly.id, testOnly.id]).execute()
+    await importStock(t.db, {
+      productId: testOnly.id,
+      content: 'TEST-A',
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
+    await expect(
+      createOrder(t.db, { productId: testOnly.id, customer: BUYER }),
+    ).rejects.toMatchObject({ code: 'out-of-stock' })
+    const orders = await t.db
+      .selectFrom('order')
+      .select('id')
+      .where('productId', 'in', [realOnly.id, testOnly.id])
+      .execute()
     expect(orders).toEqual([])
   })
 
   it('never allocates a test item to a real order, nor a real item to a test-mode order, even when that is all that is left', async () => {
     const product = await stockProduct()
-    await importStock(t.db, { productId: product.id, content: 'REAL-X', format: 'lines', appSecret: APP_SECRET })
-    await importStock(t.db, { productId: product.id, content: 'TEST-X', format: 'lines', appSecret: APP_SECRET, testItems: true })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'REAL-X',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'TEST-X',
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
     // Two orders of each kind, paid: one item of each kind for two buyers of each kind.
     const simulated = [
       (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order,
@@ -418,7 +741,8 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
       (await createOrder(t.db, { productId: product.id, customer: BUYER })).order,
       (await createOrder(t.db, { productId: product.id, customer: BUYER })).order,
     ]
-    for (const order of [...simulated, ...real]) await pay(order.id, product.price, `TXN-MIX-${order.id}`)
+    for (const order of [...simulated, ...real])
+      await pay(order.id, product.price, `TXN-MIX-${order.id}`)
     expect((await getOrder(t.db, simulated[0]!.id))?.status).toBe('delivered')
     expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
     expect((await getOrder(t.db, real[0]!.id))?.status).toBe('delivered')
@@ -427,11 +751,28 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     expect(await secretOf(real[0]!.id)).toBe('REAL-X')
 
     // New real stock fills only the waiting real order; new test stock only the test one.
-    expect((await importStock(t.db, { productId: product.id, content: 'REAL-Y', format: 'lines', appSecret: APP_SECRET })).filled).toBe(1)
+    expect(
+      (
+        await importStock(t.db, {
+          productId: product.id,
+          content: 'REAL-Y',
+          format: 'lines',
+          appSecret: APP_SECRET,
+        })
+      ).filled,
+    ).toBe(1)
     expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
     expect(await secretOf(real[1]!.id)).toBe('REAL-Y')
     expect(
-      (await importStock(t.db, { productId: product.id, content: 'TEST-Y', format: 'lines', appSecret: APP_SECRET, testItems: true })).filled,
+      (
+        await importStock(t.db, {
+          productId: product.id,
+          content: 'TEST-Y',
+          format: 'lines',
+          appSecret: APP_SECRET,
+          testItems: true,
+        })
+      ).filled,
     ).toBe(1)
     expect(await secretOf(simulated[1]!.id)).toBe('TEST-Y')
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(0)
@@ -441,10 +782,17 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     const product = await makeProduct(t.db)
     await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'manual' })
     // An order made in test mode before the product was switched to a shared secret.
-    const simulated = (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order
-    await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'shared', sharedSecret: 'family-plan / real-password' })
+    const simulated = (
+      await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })
+    ).order
+    await setProductDelivery(t.db, APP_SECRET, product.id, {
+      mode: 'shared',
+      sharedSecret: 'family-plan / real-password',
+    })
     expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(true)
-    await expect(createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).rejects.toMatchObject({
+    await expect(
+      createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true }),
+    ).rejects.toMatchObject({
       code: 'not-in-test-mode',
     })
     await pay(simulated.id, product.price, `TXN-SH-${simulated.id}`)

@@ -74,13 +74,22 @@ export interface ImportStockInput {
  * the batch or already stocked) are skipped and counted. Filling the orders that wait for
  * stock is the caller's next step (importStock in app/services/fulfilment.server.ts).
  */
-export async function addStockItems(db: DB, input: ImportStockInput): Promise<Omit<StockImportSummary, 'filled'>> {
+export async function addStockItems(
+  db: DB,
+  input: ImportStockInput,
+): Promise<Omit<StockImportSummary, 'filled'>> {
   const now = (input.now ?? new Date()).toISOString()
   const parsed = parseStockInput(input.content, input.format)
   if (parsed.items.length > MAX_IMPORT_ITEMS) {
-    throw new StockImportError(`At most ${MAX_IMPORT_ITEMS.toLocaleString('en-IN')} items can be added at once; split the file`)
+    throw new StockImportError(
+      `At most ${MAX_IMPORT_ITEMS.toLocaleString('en-IN')} items can be added at once; split the file`,
+    )
   }
-  const product = await db.selectFrom('product').select('id').where('id', '=', input.productId).executeTakeFirst()
+  const product = await db
+    .selectFrom('product')
+    .select('id')
+    .where('id', '=', input.productId)
+    .executeTakeFirst()
   if (!product) throw new StockImportError('Product not found')
 
   const duplicateLines: number[] = []
@@ -174,11 +183,16 @@ export async function soldOnlyForRealPayments(db: DB, productId: string): Promis
     .executeTakeFirst()
   if (!product) return false
   if (product.deliveryMode === 'shared') return true
-  return product.deliveryMode === 'stock' && Boolean(product.anyAvailable) && !Number(product.anyTest)
+  return (
+    product.deliveryMode === 'stock' && Boolean(product.anyAvailable) && !Number(product.anyTest)
+  )
 }
 
 /** Available items of a product: real ones (for real payments) and test ones (for test mode). */
-export async function availableItemsByKind(db: DB, productId: string): Promise<{ real: number; test: number }> {
+export async function availableItemsByKind(
+  db: DB,
+  productId: string,
+): Promise<{ real: number; test: number }> {
   const rows = await db
     .selectFrom('stockItem')
     .select((eb) => ['testItem', eb.fn.countAll<number>().as('count')])
@@ -186,7 +200,8 @@ export async function availableItemsByKind(db: DB, productId: string): Promise<{
     .where('status', '=', 'available')
     .groupBy('testItem')
     .execute()
-  const count = (test: number) => Number(rows.find((row) => Number(row.testItem) === test)?.count ?? 0)
+  const count = (test: number) =>
+    Number(rows.find((row) => Number(row.testItem) === test)?.count ?? 0)
   return { real: count(0), test: count(1) }
 }
 
@@ -222,7 +237,16 @@ export async function listStockItems(
 ): Promise<StockItemSummary[]> {
   let query = db
     .selectFrom('stockItem')
-    .select(['id', 'status', 'orderId', 'addedBy', 'revokedReason', 'createdAt', 'deliveredAt', 'revokedAt'])
+    .select([
+      'id',
+      'status',
+      'orderId',
+      'addedBy',
+      'revokedReason',
+      'createdAt',
+      'deliveredAt',
+      'revokedAt',
+    ])
     .where('productId', '=', productId)
   if (options.status) query = query.where('status', '=', options.status)
   return query
@@ -243,7 +267,12 @@ export async function revokeStockItem(
   const at = (input.now ?? new Date()).toISOString()
   const updated = await db
     .updateTable('stockItem')
-    .set({ status: 'revoked', revokedAt: at, updatedAt: at, revokedReason: input.reason?.slice(0, 500) ?? null })
+    .set({
+      status: 'revoked',
+      revokedAt: at,
+      updatedAt: at,
+      revokedReason: input.reason?.slice(0, 500) ?? null,
+    })
     .where('id', '=', input.itemId)
     .where('productId', '=', input.productId)
     .where('status', '=', 'available')
@@ -298,14 +327,23 @@ export async function allocateStockItem(
     .returning(['id', 'productId', 'orderId', 'deliveredAt'])
     .executeTakeFirst()
   if (!row?.productId || !row.orderId || !row.deliveredAt) return null
-  return { id: row.id, productId: row.productId, orderId: row.orderId, deliveredAt: row.deliveredAt }
+  return {
+    id: row.id,
+    productId: row.productId,
+    orderId: row.orderId,
+    deliveredAt: row.deliveredAt,
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Reading secrets (the order page) and the shared secret
 
 /** The secret delivered for an order (its live stock item, or the product's shared secret). */
-export async function getDeliveredSecret(db: DB, appSecret: string, orderId: string): Promise<StockSecret | null> {
+export async function getDeliveredSecret(
+  db: DB,
+  appSecret: string,
+  orderId: string,
+): Promise<StockSecret | null> {
   const item = await db
     .selectFrom('stockItem')
     .select(['id', 'secretCiphertext'])
@@ -337,14 +375,23 @@ export async function revealOrderSecret(
   by: { actor: string; ip: string; via: 'order_page' | 'result_page' | 'admin' },
   now = new Date(),
 ): Promise<StockSecret | null> {
-  const order = await db.selectFrom('order').select('status').where('id', '=', orderId).executeTakeFirst()
+  const order = await db
+    .selectFrom('order')
+    .select('status')
+    .where('id', '=', orderId)
+    .executeTakeFirst()
   if (order?.status !== 'delivered') return null
   const secret = await getDeliveredSecret(db, appSecret, orderId)
   if (!secret) return null
   await appendOrderEvent(
     db,
     orderId,
-    { type: 'secret_revealed', message: `Delivered item revealed (${by.via.replace('_', ' ')})`, data: { ip: by.ip, via: by.via }, actor: by.actor },
+    {
+      type: 'secret_revealed',
+      message: `Delivered item revealed (${by.via.replace('_', ' ')})`,
+      data: { ip: by.ip, via: by.via },
+      actor: by.actor,
+    },
     now,
   )
   return secret
@@ -352,12 +399,22 @@ export async function revealOrderSecret(
 
 /** A secret as plain text lines (e-mails, copy to clipboard). */
 export function secretAsText(secret: StockSecret): string {
-  return secret.kind === 'text' ? secret.text : secret.fields.map((field) => `${field.name}: ${field.value}`).join('\n')
+  return secret.kind === 'text'
+    ? secret.text
+    : secret.fields.map((field) => `${field.name}: ${field.value}`).join('\n')
 }
 
 /** One item's secret, for an admin who opens it (the caller checks the permission and logs it). */
-export async function revealStockItem(db: DB, appSecret: string, itemId: string): Promise<StockSecret | null> {
-  const item = await db.selectFrom('stockItem').select(['id', 'secretCiphertext']).where('id', '=', itemId).executeTakeFirst()
+export async function revealStockItem(
+  db: DB,
+  appSecret: string,
+  itemId: string,
+): Promise<StockSecret | null> {
+  const item = await db
+    .selectFrom('stockItem')
+    .select(['id', 'secretCiphertext'])
+    .where('id', '=', itemId)
+    .executeTakeFirst()
   return item ? decryptStockItem(appSecret, item.id, item.secretCiphertext) : null
 }
 
@@ -372,14 +429,18 @@ export async function setProductDelivery(
   delivery: { mode: DeliveryMode; sharedSecret?: string | null },
   now = new Date(),
 ): Promise<boolean> {
-  const secret = delivery.sharedSecret === undefined ? undefined : delivery.sharedSecret?.trim() || null
+  const secret =
+    delivery.sharedSecret === undefined ? undefined : delivery.sharedSecret?.trim() || null
   const result = await db
     .updateTable('product')
     .set({
       deliveryMode: delivery.mode,
       ...(secret === undefined
         ? {}
-        : { sharedSecret: secret === null ? null : encryptSharedSecret(appSecret, productId, secret) }),
+        : {
+            sharedSecret:
+              secret === null ? null : encryptSharedSecret(appSecret, productId, secret),
+          }),
       updatedAt: now.toISOString(),
     })
     .where('id', '=', productId)
@@ -399,7 +460,9 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
     .distinct()
     .where('status', '=', 'awaiting_stock')
     .where('productId', 'is not', null)
-    .where(sql<boolean>`exists (select 1 from stock_item where stock_item.product_id = "order".product_id and stock_item.status = 'available')`)
+    .where(
+      sql<boolean>`exists (select 1 from stock_item where stock_item.product_id = "order".product_id and stock_item.status = 'available')`,
+    )
     .execute()
   return rows.flatMap((row) => (row.productId ? [row.productId] : []))
 }
@@ -417,7 +480,13 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
 export async function insertManualOrderItem(
   trx: Transaction<Database>,
   appSecret: string,
-  input: { orderId: string; productId: string | null; secret: StockSecret; addedBy: string; now?: Date },
+  input: {
+    orderId: string
+    productId: string | null
+    secret: StockSecret
+    addedBy: string
+    now?: Date
+  },
 ): Promise<{ id: string }> {
   const at = (input.now ?? new Date()).toISOString()
   const id = newId()
@@ -491,11 +560,24 @@ export async function listStockItemsPage(
     .where('productId', '=', productId)
   if (options.status) counted = counted.where('status', '=', options.status)
   const total = Number((await counted.executeTakeFirstOrThrow()).count)
-  const { page, pageSize, pageCount, offset } = paginate(total, options, { defaultSize: STOCK_PAGE_SIZE, maxSize: 200 })
+  const { page, pageSize, pageCount, offset } = paginate(total, options, {
+    defaultSize: STOCK_PAGE_SIZE,
+    maxSize: 200,
+  })
 
   let query = db
     .selectFrom('stockItem')
-    .select(['id', 'status', 'orderId', 'addedBy', 'revokedReason', 'createdAt', 'deliveredAt', 'revokedAt', 'secretCiphertext'])
+    .select([
+      'id',
+      'status',
+      'orderId',
+      'addedBy',
+      'revokedReason',
+      'createdAt',
+      'deliveredAt',
+      'revokedAt',
+      'secretCiphertext',
+    ])
     .where('productId', '=', productId)
   if (options.status) query = query.where('status', '=', options.status)
   const rows = await query
@@ -505,7 +587,11 @@ export async function listStockItemsPage(
     .offset(offset)
     .execute()
 
-  const userIds = [...new Set(rows.flatMap((row) => (row.addedBy.startsWith('user:') ? [row.addedBy.slice(5)] : [])))]
+  const userIds = [
+    ...new Set(
+      rows.flatMap((row) => (row.addedBy.startsWith('user:') ? [row.addedBy.slice(5)] : [])),
+    ),
+  ]
   const users = userIds.length
     ? await db.selectFrom('user').select(['id', 'email']).where('id', 'in', userIds).execute()
     : []
@@ -548,7 +634,11 @@ export async function copyProductDelivery(
   toId: string,
   now = new Date(),
 ): Promise<DeliveryMode | null> {
-  const source = await db.selectFrom('product').select(['deliveryMode', 'sharedSecret']).where('id', '=', fromId).executeTakeFirst()
+  const source = await db
+    .selectFrom('product')
+    .select(['deliveryMode', 'sharedSecret'])
+    .where('id', '=', fromId)
+    .executeTakeFirst()
   if (!source) return null
   if (source.deliveryMode !== 'shared' || !source.sharedSecret) {
     await setProductDelivery(db, appSecret ?? '', toId, { mode: source.deliveryMode }, now)
@@ -563,6 +653,12 @@ export async function copyProductDelivery(
     }
   }
   const mode: DeliveryMode = secret === null ? 'manual' : 'shared'
-  await setProductDelivery(db, appSecret ?? '', toId, secret === null ? { mode } : { mode, sharedSecret: secret }, now)
+  await setProductDelivery(
+    db,
+    appSecret ?? '',
+    toId,
+    secret === null ? { mode } : { mode, sharedSecret: secret },
+    now,
+  )
   return mode
 }

@@ -28,7 +28,11 @@ describe(`storefront read copies (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, (
   it("sees this process's writes at once: update, insert, delete, raw SQL", async () => {
     const product = await makeProduct(t.db)
     await catalogue(t.db)
-    await t.db.updateTable('product').set({ title: 'Renamed' }).where('id', '=', product.id).execute()
+    await t.db
+      .updateTable('product')
+      .set({ title: 'Renamed' })
+      .where('id', '=', product.id)
+      .execute()
     expect((await catalogueProduct(t.db, product.slug))?.title).toBe('Renamed')
 
     const added = await makeProduct(t.db)
@@ -45,7 +49,11 @@ describe(`storefront read copies (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, (
     const product = await makeProduct(t.db)
     await catalogue(t.db)
     await t.db.transaction().execute(async (trx) => {
-      await trx.updateTable('product').set({ title: 'In a transaction' }).where('id', '=', product.id).execute()
+      await trx
+        .updateTable('product')
+        .set({ title: 'In a transaction' })
+        .where('id', '=', product.id)
+        .execute()
     })
     expect((await catalogueProduct(t.db, product.slug))?.title).toBe('In a transaction')
   })

@@ -37,7 +37,11 @@ export function catalogueCategories(db: DB): Promise<string[]> {
 /** The product page parameter may be a slug or an id; the slug wins (getProductBySlugOrId). */
 export async function catalogueProduct(db: DB, slugOrId: string): Promise<Product | null> {
   const all = await catalogue(db)
-  return all.find((product) => product.slug === slugOrId) ?? all.find((product) => product.id === slugOrId) ?? null
+  return (
+    all.find((product) => product.slug === slugOrId) ??
+    all.find((product) => product.id === slugOrId) ??
+    null
+  )
 }
 
 /** The entries of `all` for `ids` (all of them when omitted). */
@@ -47,13 +51,20 @@ function pick<T>(all: Map<string, T>, ids: readonly string[] | undefined): Map<s
 }
 
 /** stockLeftByProduct with `upTo`, of the given products (every one when omitted). */
-export async function catalogueStockLeft(db: DB, ids: readonly string[] | undefined, upTo: number): Promise<Map<string, number>> {
+export async function catalogueStockLeft(
+  db: DB,
+  ids: readonly string[] | undefined,
+  upTo: number,
+): Promise<Map<string, number>> {
   const all = await stock.get(db, upTo, () => stockLeftByProduct(db, undefined, { upTo }))
   return pick(all, ids)
 }
 
 /** reviewSummaries of the given products (every one when omitted). */
-export async function catalogueRatings(db: DB, ids?: readonly string[]): Promise<Map<string, ReviewSummary>> {
+export async function catalogueRatings(
+  db: DB,
+  ids?: readonly string[],
+): Promise<Map<string, ReviewSummary>> {
   const all = await ratings.get(db, 'all', () => reviewSummaries(db))
   return pick(all, ids)
 }

@@ -89,9 +89,7 @@ describe('listTransactions', () => {
     )
     expect((await listTransactions(t.db, { search: 'ROHAN' })).items[0]?.orderId).toBe(ids.failed)
     expect((await listTransactions(t.db, { search: 'late@' })).items[0]?.orderId).toBe(ids.expired)
-    expect((await listTransactions(t.db, { search: ids.paid!.slice(0, 12) })).summary.total).toBe(
-      7,
-    )
+    expect((await listTransactions(t.db, { search: ids.paid!.slice(0, 12) })).summary.total).toBe(7)
     expect((await listTransactions(t.db, { search: '100%' })).summary).toEqual({
       total: 0,
       successful: 0,

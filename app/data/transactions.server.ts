@@ -62,7 +62,8 @@ export interface TransactionSummary {
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: TransactionFilter) {
   let q = query
   const search = filter.search?.trim().slice(0, SEARCH_MAX)
-  if (search) q = q.where(containsAny([...BUYER_COLUMNS, sql`lower(coalesce(gateway_txn_id, ''))`], search))
+  if (search)
+    q = q.where(containsAny([...BUYER_COLUMNS, sql`lower(coalesce(gateway_txn_id, ''))`], search))
   if (filter.status) q = q.where('order.status', 'in', ORDER_STATUSES_OF[filter.status])
   if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)
   if (filter.from) q = q.where('order.createdAt', '>=', filter.from)
@@ -115,7 +116,12 @@ export async function transactionStatusCounts(
     .select((eb) => ['order.status', eb.fn.countAll<number | string>().as('count')])
     .groupBy('order.status')
     .execute()
-  const counts: Record<TransactionStatus, number> = { success: 0, pending: 0, failed: 0, refunded: 0 }
+  const counts: Record<TransactionStatus, number> = {
+    success: 0,
+    pending: 0,
+    failed: 0,
+    refunded: 0,
+  }
   for (const row of rows) counts[transactionStatusOf(row.status)] += Number(row.count)
   return counts
 }
@@ -136,7 +142,12 @@ export async function listTransactions(
 
 /** The gateways that have orders, for the gateway filter. */
 export async function transactionGateways(db: DB): Promise<string[]> {
-  const rows = await db.selectFrom('order').select('gateway').distinct().orderBy('gateway').execute()
+  const rows = await db
+    .selectFrom('order')
+    .select('gateway')
+    .distinct()
+    .orderBy('gateway')
+    .execute()
   return rows.map((row) => row.gateway)
 }
 

@@ -40,11 +40,19 @@ export async function userStats(db: DB, monthStart: Date): Promise<UserStats> {
     .selectFrom('user')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('total'),
-      eb.fn.sum<number | string | null>(sql`case when status = 'active' then 1 else 0 end`).as('active'),
-      eb.fn.sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`).as('suspended'),
-      eb.fn.sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`).as('admins'),
+      eb.fn
+        .sum<number | string | null>(sql`case when status = 'active' then 1 else 0 end`)
+        .as('active'),
+      eb.fn
+        .sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`)
+        .as('suspended'),
+      eb.fn
+        .sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`)
+        .as('admins'),
       // Compared as a timestamp on PostgreSQL (timestamptz) and as ISO text on SQLite.
-      eb.fn.sum<number | string | null>(sql`case when created_at >= ${since} then 1 else 0 end`).as('newThisMonth'),
+      eb.fn
+        .sum<number | string | null>(sql`case when created_at >= ${since} then 1 else 0 end`)
+        .as('newThisMonth'),
     ])
     .executeTakeFirstOrThrow()
   return {
@@ -80,7 +88,10 @@ function filteredUsers(db: DB, filter: UserFilter) {
 }
 
 /** Order count and spending of each user (one grouped query over `order_user_id_idx`). */
-export async function orderTotalsOf(db: DB, userIds: readonly string[]): Promise<Map<string, OrderTotals>> {
+export async function orderTotalsOf(
+  db: DB,
+  userIds: readonly string[],
+): Promise<Map<string, OrderTotals>> {
   const totals = new Map<string, OrderTotals>()
   if (userIds.length === 0) return totals
   const rows = await db
@@ -98,7 +109,11 @@ export async function orderTotalsOf(db: DB, userIds: readonly string[]): Promise
     .groupBy('userId')
     .execute()
   for (const row of rows) {
-    if (row.userId) totals.set(row.userId, { orderCount: Number(row.orderCount), totalSpent: Number(row.totalSpent ?? 0) })
+    if (row.userId)
+      totals.set(row.userId, {
+        orderCount: Number(row.orderCount),
+        totalSpent: Number(row.totalSpent ?? 0),
+      })
   }
   return totals
 }
@@ -125,7 +140,10 @@ export async function listAdminUsers(
     rows.map((row) => row.id),
   )
   return {
-    users: rows.map((row) => ({ ...toUserProfile(row), ...(totals.get(row.id) ?? { orderCount: 0, totalSpent: 0 }) })),
+    users: rows.map((row) => ({
+      ...toUserProfile(row),
+      ...(totals.get(row.id) ?? { orderCount: 0, totalSpent: 0 }),
+    })),
     total,
     ...pagination,
   }
@@ -135,7 +153,9 @@ export async function listAdminUsers(
 export async function getAdminUser(
   db: DB,
   userId: string,
-): Promise<(AdminUserRow & { sessions: number; hasPassword: boolean; providers: string[] }) | null> {
+): Promise<
+  (AdminUserRow & { sessions: number; hasPassword: boolean; providers: string[] }) | null
+> {
   const profile = await getUserProfile(db, userId)
   if (!profile) return null
   const [totals, sessions, accounts] = await Promise.all([
@@ -145,13 +165,19 @@ export async function getAdminUser(
       .select((eb) => eb.fn.countAll<number | string>().as('count'))
       .where('userId', '=', userId)
       .executeTakeFirstOrThrow(),
-    db.selectFrom('account').select(['providerId', 'password']).where('userId', '=', userId).execute(),
+    db
+      .selectFrom('account')
+      .select(['providerId', 'password'])
+      .where('userId', '=', userId)
+      .execute(),
   ])
   return {
     ...profile,
     ...(totals.get(userId) ?? { orderCount: 0, totalSpent: 0 }),
     sessions: Number(sessions.count),
-    hasPassword: accounts.some((account) => account.providerId === 'credential' && Boolean(account.password)),
+    hasPassword: accounts.some(
+      (account) => account.providerId === 'credential' && Boolean(account.password),
+    ),
     providers: accounts.map((account) => account.providerId),
   }
 }
@@ -160,17 +186,24 @@ export async function getAdminUser(
  * Active admins (stored role, or a verified ADMIN_EMAILS address) other than `exceptId`.
  * Admins are few, so the rows are read and judged by `effectiveAccess`.
  */
-export async function countOtherActiveAdmins(db: DB, exceptId: string, adminEmails: readonly string[]): Promise<number> {
+export async function countOtherActiveAdmins(
+  db: DB,
+  exceptId: string,
+  adminEmails: readonly string[],
+): Promise<number> {
   const rows = await db
     .selectFrom('user')
     .select(profileColumns)
     .where('status', '=', 'active')
     .where('id', '<>', exceptId)
     .where((eb) =>
-      adminEmails.length ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])]) : eb('role', '=', 'admin'),
+      adminEmails.length
+        ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])])
+        : eb('role', '=', 'admin'),
     )
     .execute()
-  return rows.map(toUserProfile).filter((profile) => effectiveAccess(profile, adminEmails).isAdmin).length
+  return rows.map(toUserProfile).filter((profile) => effectiveAccess(profile, adminEmails).isAdmin)
+    .length
 }
 
 export interface UserChanges {
@@ -181,7 +214,12 @@ export interface UserChanges {
 }
 
 /** Writes an admin's change to a user; suspending ends their sessions (same transaction). */
-export async function updateUserAccount(db: DB, userId: string, changes: UserChanges, now = new Date()): Promise<void> {
+export async function updateUserAccount(
+  db: DB,
+  userId: string,
+  changes: UserChanges,
+  now = new Date(),
+): Promise<void> {
   await db
     .updateTable('user')
     .set({
@@ -202,7 +240,12 @@ export async function updateUserAccount(db: DB, userId: string, changes: UserCha
  * Stores a password hash (made by better-auth's hasher, so sign-in verifies it) as the user's
  * e-mail + password login, adding that login when they had only Google.
  */
-export async function setPasswordHash(db: DB, userId: string, hash: string, now = new Date()): Promise<void> {
+export async function setPasswordHash(
+  db: DB,
+  userId: string,
+  hash: string,
+  now = new Date(),
+): Promise<void> {
   const at = now.toISOString()
   const result = await db
     .updateTable('account')

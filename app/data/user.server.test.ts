@@ -51,10 +51,19 @@ afterAll(async () => {
 
 /** Runs the due account-mail jobs, sending over real SMTP. */
 async function deliverMail() {
-  const mailer = createMailer({ SMTP_URL: smtp.url, MAIL_FROM: undefined, PUBLIC_URL, DATA_DIR: os.tmpdir() })
-  await runDueJobs(t.db, accountMailJobHandlers(t.db, () => ({ publicUrl: PUBLIC_URL, appSecret: APP_SECRET, mailer })), {
-    log: () => {},
+  const mailer = createMailer({
+    SMTP_URL: smtp.url,
+    MAIL_FROM: undefined,
+    PUBLIC_URL,
+    DATA_DIR: os.tmpdir(),
   })
+  await runDueJobs(
+    t.db,
+    accountMailJobHandlers(t.db, () => ({ publicUrl: PUBLIC_URL, appSecret: APP_SECRET, mailer })),
+    {
+      log: () => {},
+    },
+  )
 }
 
 /** The newest mail that reached `to`, after running the queued jobs. */
@@ -75,7 +84,10 @@ async function confirmByMail(email: string) {
 
 /** Signs up and confirms the address by mail, as a customer does. */
 async function signUp(email: string, password = 'secret12', name = 'Test User') {
-  const { response } = await auth.api.signUpEmail({ body: { name, email, password }, returnHeaders: true })
+  const { response } = await auth.api.signUpEmail({
+    body: { name, email, password },
+    returnHeaders: true,
+  })
   const cookie = await confirmByMail(email)
   return { userId: response.user.id, cookie }
 }
@@ -109,8 +121,12 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
 
   it('answers a sign-up with a taken address like a new one, and mails the owner instead', async () => {
     const { userId } = await signUp('taken@example.test', 'owners-secret', 'Owner')
-    const fresh = await auth.api.signUpEmail({ body: { name: 'Someone', email: 'fresh@example.test', password: 'secret12' } })
-    const taken = await auth.api.signUpEmail({ body: { name: 'Someone', email: 'TAKEN@example.test', password: 'secret12' } })
+    const fresh = await auth.api.signUpEmail({
+      body: { name: 'Someone', email: 'fresh@example.test', password: 'secret12' },
+    })
+    const taken = await auth.api.signUpEmail({
+      body: { name: 'Someone', email: 'TAKEN@example.test', password: 'secret12' },
+    })
     // The same shape, no session either way, and nothing from the real account.
     expect(Object.keys(taken).sort()).toEqual(Object.keys(fresh).sort())
     expect(taken.token).toBeNull()
@@ -120,7 +136,9 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
 
     const notice = await lastMailTo('taken@example.test')
     expect(notice.subject).toBe('Someone tried to create a KeyBazaar account with your address')
-    expect(notice.text).toContain('Sign in with your password. If you forgot it, use "Forgot password?"')
+    expect(notice.text).toContain(
+      'Sign in with your password. If you forgot it, use "Forgot password?"',
+    )
     expect(notice.text).not.toContain('verify-email')
     // The owner's password still works, the attempted one does not.
     expect(await signIn('taken@example.test', 'owners-secret')).toMatch(/^kb\.session_token=/)
@@ -128,7 +146,9 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
   })
 
   it('signs an account in only once its address is confirmed, with a link that works once', async () => {
-    await auth.api.signUpEmail({ body: { name: 'Patient', email: 'patient@example.test', password: 'secret12' } })
+    await auth.api.signUpEmail({
+      body: { name: 'Patient', email: 'patient@example.test', password: 'secret12' },
+    })
     await expect(signIn('patient@example.test')).rejects.toThrow()
     const cookie = await confirmByMail('patient@example.test')
     expect(cookie).toMatch(/^kb\.session_token=/)
@@ -139,15 +159,23 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     const again = await auth.api.verifyEmail({ query: { token }, returnHeaders: true })
     expect(again.headers.getSetCookie()).toEqual([])
     // No usable link sits in the job table: the confirmation job carried only the user id.
-    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map((row) => row.payload)
+    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map(
+      (row) => row.payload,
+    )
     expect(payloads.some((payload) => payload.includes(token))).toBe(false)
   })
 
   it('makes a verified ADMIN_EMAILS address an admin with every permission, and again on every sign-in', async () => {
-    await auth.api.signUpEmail({ body: { name: 'Owner', email: ADMIN.toUpperCase(), password: 'secret12' } })
+    await auth.api.signUpEmail({
+      body: { name: 'Owner', email: ADMIN.toUpperCase(), password: 'secret12' },
+    })
     const pending = await findUserByEmail(t.db, ADMIN)
     // Whoever registers the address first is not an admin for it.
-    expect(pending).toMatchObject({ role: 'user', emailVerified: false, permissions: { canManageUsers: false } })
+    expect(pending).toMatchObject({
+      role: 'user',
+      emailVerified: false,
+      permissions: { canManageUsers: false },
+    })
     expect(await adminStartupLines(t.db, [ADMIN])).toContain(
       `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${ADMIN}`,
     )
@@ -155,35 +183,68 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     const cookie = await confirmByMail(ADMIN)
     const userId = pending!.id
     expect((await sessionOf(cookie))?.user.id).toBe(userId)
-    expect((await getUserProfile(t.db, userId))).toMatchObject({
+    expect(await getUserProfile(t.db, userId)).toMatchObject({
       role: 'admin',
       permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
     })
-    expect(await adminStartupLines(t.db, [ADMIN])).toContain(`[auth] Admins: ${ADMIN} (ADMIN_EMAILS)`)
+    expect(await adminStartupLines(t.db, [ADMIN])).toContain(
+      `[auth] Admins: ${ADMIN} (ADMIN_EMAILS)`,
+    )
     // Someone took the rights away in the database: the next sign-in restores them.
     await setUserRole(t.db, userId, 'user')
     expect((await getUserProfile(t.db, userId))?.role).toBe('user')
     await signIn(ADMIN)
-    expect((await getUserProfile(t.db, userId))).toMatchObject({ role: 'admin', permissions: { canManageUsers: true } })
+    expect(await getUserProfile(t.db, userId)).toMatchObject({
+      role: 'admin',
+      permissions: { canManageUsers: true },
+    })
   })
 
   it('computes access: verified ADMIN_EMAILS always all, otherwise the stored role and flags', () => {
     const none = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
-    expect(effectiveAccess({ email: ADMIN, emailVerified: true, role: 'user', permissions: none }, [ADMIN])).toEqual({
+    expect(
+      effectiveAccess({ email: ADMIN, emailVerified: true, role: 'user', permissions: none }, [
+        ADMIN,
+      ]),
+    ).toEqual({
       isAdmin: true,
       permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
     })
     // Registering a listed address proves nothing until its mail is read.
-    expect(effectiveAccess({ email: ADMIN, emailVerified: false, role: 'user', permissions: none }, [ADMIN])).toEqual({
+    expect(
+      effectiveAccess({ email: ADMIN, emailVerified: false, role: 'user', permissions: none }, [
+        ADMIN,
+      ]),
+    ).toEqual({
       isAdmin: false,
       permissions: none,
     })
-    expect(effectiveAccess({ email: 'x@example.test', emailVerified: true, role: 'admin', permissions: { ...none, canManageOrders: true } }, [ADMIN])).toEqual({
+    expect(
+      effectiveAccess(
+        {
+          email: 'x@example.test',
+          emailVerified: true,
+          role: 'admin',
+          permissions: { ...none, canManageOrders: true },
+        },
+        [ADMIN],
+      ),
+    ).toEqual({
       isAdmin: true,
       permissions: { ...none, canManageOrders: true },
     })
     // A customer's stray flags grant nothing.
-    expect(effectiveAccess({ email: 'x@example.test', emailVerified: true, role: 'user', permissions: { ...none, canManageUsers: true } }, [])).toEqual({
+    expect(
+      effectiveAccess(
+        {
+          email: 'x@example.test',
+          emailVerified: true,
+          role: 'user',
+          permissions: { ...none, canManageUsers: true },
+        },
+        [],
+      ),
+    ).toEqual({
       isAdmin: false,
       permissions: none,
     })
@@ -192,9 +253,21 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
   it('Make Admin grants every permission; flags can then be taken away one by one', async () => {
     const { userId } = await signUp('promoted@example.test')
     await setUserRole(t.db, userId, 'admin')
-    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({ canCreateProducts: true, canManageOrders: true, canManageUsers: true })
-    await setUserPermissions(t.db, userId, { canCreateProducts: true, canManageOrders: false, canManageUsers: true })
-    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({ canCreateProducts: true, canManageOrders: false, canManageUsers: true })
+    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({
+      canCreateProducts: true,
+      canManageOrders: true,
+      canManageUsers: true,
+    })
+    await setUserPermissions(t.db, userId, {
+      canCreateProducts: true,
+      canManageOrders: false,
+      canManageUsers: true,
+    })
+    expect((await getUserProfile(t.db, userId))?.permissions).toEqual({
+      canCreateProducts: true,
+      canManageOrders: false,
+      canManageUsers: true,
+    })
   })
 
   it('suspending ends every session, and a suspended user cannot sign in', async () => {
@@ -204,7 +277,9 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     await setUserStatus(t.db, userId, 'suspended')
     expect(await sessionOf(cookie)).toBeNull()
     expect(await sessionOf(second)).toBeNull()
-    await expect(signIn('suspect@example.test')).rejects.toThrow('Your account has been suspended. Please contact support.')
+    await expect(signIn('suspect@example.test')).rejects.toThrow(
+      'Your account has been suspended. Please contact support.',
+    )
     await setUserStatus(t.db, userId, 'active')
     expect(await signIn('suspect@example.test')).toMatch(/^kb\.session_token=/)
   })
@@ -214,7 +289,11 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1))
     const countUsers = () => userStats(t.db, monthStart)
     const before = await countUsers()
-    const old = await createUser(t.db, { email: 'old-timer@example.test', name: 'Old Timer' }, new Date(Date.UTC(2020, 0, 15)))
+    const old = await createUser(
+      t.db,
+      { email: 'old-timer@example.test', name: 'Old Timer' },
+      new Date(Date.UTC(2020, 0, 15)),
+    )
     await setUserStatus(t.db, old.id, 'suspended')
     const after = await countUsers()
     expect(after.total).toBe(before.total + 1)
@@ -246,19 +325,28 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect(await isResetTokenUsable(t.db, token)).toBe(true)
 
     // Whoever reads a copy of the database finds neither the token nor the link.
-    const identifiers = (await t.db.selectFrom('verification').select(['identifier', 'value']).execute()).flatMap((row) => [
-      row.identifier,
-      row.value,
-    ])
+    const identifiers = (
+      await t.db.selectFrom('verification').select(['identifier', 'value']).execute()
+    ).flatMap((row) => [row.identifier, row.value])
     expect(identifiers.some((text) => text.includes(token))).toBe(false)
-    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map((row) => row.payload)
-    expect(payloads.some((payload) => payload.includes(token) || payload.includes('reset-password?token'))).toBe(false)
+    const payloads = (await t.db.selectFrom('job').select('payload').execute()).map(
+      (row) => row.payload,
+    )
+    expect(
+      payloads.some(
+        (payload) => payload.includes(token) || payload.includes('reset-password?token'),
+      ),
+    ).toBe(false)
 
     // Same password rules as sign-up.
-    await expect(auth.api.resetPassword({ body: { token, newPassword: '12345' } })).rejects.toThrow()
+    await expect(
+      auth.api.resetPassword({ body: { token, newPassword: '12345' } }),
+    ).rejects.toThrow()
     await auth.api.resetPassword({ body: { token, newPassword: 'new-secret' } })
     expect(await isResetTokenUsable(t.db, token)).toBe(false)
-    await expect(auth.api.resetPassword({ body: { token, newPassword: 'other-secret' } })).rejects.toThrow()
+    await expect(
+      auth.api.resetPassword({ body: { token, newPassword: 'other-secret' } }),
+    ).rejects.toThrow()
     // The reset ended the old sessions; the new password signs in.
     expect(await sessionOf(cookie)).toBeNull()
     await expect(signIn('forgetful@example.test', 'old-secret')).rejects.toThrow()
@@ -275,22 +363,38 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     const user = await createUser(t.db, { email: 'late@example.test', name: 'Late' })
     const token = await createPasswordResetToken(t.db, user.id, 60, new Date(Date.now() - 120_000))
     expect(await isResetTokenUsable(t.db, token)).toBe(false)
-    await expect(auth.api.resetPassword({ body: { token, newPassword: 'new-secret' } })).rejects.toThrow()
+    await expect(
+      auth.api.resetPassword({ body: { token, newPassword: 'new-secret' } }),
+    ).rejects.toThrow()
   })
 
   it('lets an account created without a password (admin:create) set one through its link', async () => {
-    const admin = await createUser(t.db, { email: 'first-admin@example.test', name: 'First Admin', admin: true })
-    expect(admin).toMatchObject({ role: 'admin', permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true } })
+    const admin = await createUser(t.db, {
+      email: 'first-admin@example.test',
+      name: 'First Admin',
+      admin: true,
+    })
+    expect(admin).toMatchObject({
+      role: 'admin',
+      permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+    })
     const token = await createPasswordResetToken(t.db, admin.id)
     await auth.api.resetPassword({ body: { token, newPassword: 'chosen-password' } })
     // The link came by mail (resetPasswordWithToken does this after better-auth's reset).
     await markEmailVerified(t.db, admin.id)
-    expect(await signIn('first-admin@example.test', 'chosen-password')).toMatch(/^kb\.session_token=/)
+    expect(await signIn('first-admin@example.test', 'chosen-password')).toMatch(
+      /^kb\.session_token=/,
+    )
   })
 
   it('keeps the session in an httpOnly, SameSite=Lax cookie, Secure when PUBLIC_URL is https', async () => {
     await signUp('cookie@example.test')
-    const plain = (await auth.api.signInEmail({ body: { email: 'cookie@example.test', password: 'secret12' }, returnHeaders: true })).headers
+    const plain = (
+      await auth.api.signInEmail({
+        body: { email: 'cookie@example.test', password: 'secret12' },
+        returnHeaders: true,
+      })
+    ).headers
       .getSetCookie()
       .find((cookie) => cookie.includes('session_token='))!
     expect(plain).toMatch(/^kb\.session_token=/)
@@ -305,7 +409,12 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       GOOGLE_CLIENT_SECRET: undefined,
       GOOGLE_ISSUER: undefined,
     })
-    const secure = (await https.api.signInEmail({ body: { email: 'cookie@example.test', password: 'secret12' }, returnHeaders: true })).headers
+    const secure = (
+      await https.api.signInEmail({
+        body: { email: 'cookie@example.test', password: 'secret12' },
+        returnHeaders: true,
+      })
+    ).headers
       .getSetCookie()
       .find((cookie) => cookie.includes('session_token='))!
     expect(secure).toMatch(/^__Secure-kb\.session_token=/)
@@ -314,14 +423,22 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect(secure).toMatch(/; SameSite=Lax/i)
     // The session itself is a database row.
     const token = decodeURIComponent(secure.split(';')[0]!.split('=')[1]!).split('.')[0]!
-    expect(await t.db.selectFrom('session').select('userId').where('token', '=', token).executeTakeFirst()).toBeTruthy()
+    expect(
+      await t.db
+        .selectFrom('session')
+        .select('userId')
+        .where('token', '=', token)
+        .executeTakeFirst(),
+    ).toBeTruthy()
   })
 
   it('knows whether there is an admin, and says how to make one when there is not', async () => {
     const fresh = await createTestDb()
     try {
       expect(await hasAdmin(fresh.db, [])).toBe(false)
-      expect((await adminStartupLines(fresh.db, [])).join('\n')).toContain('npm run admin:create -- --email you@example.com')
+      expect((await adminStartupLines(fresh.db, [])).join('\n')).toContain(
+        'npm run admin:create -- --email you@example.com',
+      )
       const listed = await createUser(fresh.db, { email: 'listed@example.test', name: 'Listed' })
       // Listed but not verified: not an admin yet, and the start-up says so.
       expect(await hasAdmin(fresh.db, ['listed@example.test'])).toBe(false)

@@ -18,8 +18,16 @@ export const PERMISSIONS = ['canCreateProducts', 'canManageOrders', 'canManageUs
 export type Permission = (typeof PERMISSIONS)[number]
 export type Permissions = Record<Permission, boolean>
 
-export const ALL_PERMISSIONS: Permissions = { canCreateProducts: true, canManageOrders: true, canManageUsers: true }
-export const NO_PERMISSIONS: Permissions = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
+export const ALL_PERMISSIONS: Permissions = {
+  canCreateProducts: true,
+  canManageOrders: true,
+  canManageUsers: true,
+}
+export const NO_PERMISSIONS: Permissions = {
+  canCreateProducts: false,
+  canManageOrders: false,
+  canManageUsers: false,
+}
 
 export interface UserProfile {
   id: string
@@ -36,8 +44,10 @@ export interface UserProfile {
   lastActiveAt: string | null
 }
 
-export const toIso = (value: AuthTime): string => (value instanceof Date ? value : new Date(value)).toISOString()
-const toIsoOrNull = (value: AuthTime | null): string | null => (value === null ? null : toIso(value))
+export const toIso = (value: AuthTime): string =>
+  (value instanceof Date ? value : new Date(value)).toISOString()
+const toIsoOrNull = (value: AuthTime | null): string | null =>
+  value === null ? null : toIso(value)
 const toBool = (value: AuthFlag): boolean => Boolean(value)
 
 /** The user columns a profile is made of (toUserProfile); the admin's user queries select them too. */
@@ -83,7 +93,9 @@ export function toUserProfile(row: ProfileRow): UserProfile {
     photo: row.photo,
     role: row.role === 'admin' ? 'admin' : 'user',
     // Missing counts as active.
-    status: (USER_STATUSES as readonly string[]).includes(row.status ?? '') ? (row.status as UserStatus) : 'active',
+    status: (USER_STATUSES as readonly string[]).includes(row.status ?? '')
+      ? (row.status as UserStatus)
+      : 'active',
     permissions: {
       canCreateProducts: toBool(row.canCreateProducts),
       canManageOrders: toBool(row.canManageOrders),
@@ -122,13 +134,18 @@ export function effectiveAccess(
   profile: Pick<UserProfile, 'email' | 'emailVerified' | 'role' | 'permissions'>,
   adminEmails: readonly string[],
 ): { isAdmin: boolean; permissions: Permissions } {
-  if (isVerifiedListedAdmin(profile, adminEmails)) return { isAdmin: true, permissions: { ...ALL_PERMISSIONS } }
+  if (isVerifiedListedAdmin(profile, adminEmails))
+    return { isAdmin: true, permissions: { ...ALL_PERMISSIONS } }
   if (profile.role === 'admin') return { isAdmin: true, permissions: { ...profile.permissions } }
   return { isAdmin: false, permissions: { ...NO_PERMISSIONS } }
 }
 
 export async function getUserProfile(db: DB, id: string): Promise<UserProfile | null> {
-  const row = await db.selectFrom('user').select(profileColumns).where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('user')
+    .select(profileColumns)
+    .where('id', '=', id)
+    .executeTakeFirst()
   return row ? toUserProfile(row) : null
 }
 
@@ -151,21 +168,28 @@ export interface AdminOverview {
 }
 
 /** Who is an admin, and which ADMIN_EMAILS addresses are not (yet). */
-export async function adminOverview(db: DB, adminEmails: readonly string[]): Promise<AdminOverview> {
+export async function adminOverview(
+  db: DB,
+  adminEmails: readonly string[],
+): Promise<AdminOverview> {
   const rows = await db
     .selectFrom('user')
     .select(['email', 'emailVerified', 'role'])
     .where((eb) =>
-      adminEmails.length ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])]) : eb('role', '=', 'admin'),
+      adminEmails.length
+        ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])])
+        : eb('role', '=', 'admin'),
     )
     .orderBy('email')
     .execute()
   const overview: AdminOverview = { admins: [], awaitingVerification: [], notSignedUp: [] }
   for (const row of rows) {
     const profile = { email: row.email, emailVerified: toBool(row.emailVerified) }
-    if (isVerifiedListedAdmin(profile, adminEmails)) overview.admins.push({ email: row.email, via: 'ADMIN_EMAILS' })
+    if (isVerifiedListedAdmin(profile, adminEmails))
+      overview.admins.push({ email: row.email, via: 'ADMIN_EMAILS' })
     else if (row.role === 'admin') overview.admins.push({ email: row.email, via: 'role' })
-    if (isListedAdmin(row.email, adminEmails) && !profile.emailVerified) overview.awaitingVerification.push(row.email)
+    if (isListedAdmin(row.email, adminEmails) && !profile.emailVerified)
+      overview.awaitingVerification.push(row.email)
   }
   const known = new Set(rows.map((row) => row.email))
   overview.notSignedUp = adminEmails.filter((email) => !known.has(email))
@@ -193,15 +217,29 @@ export async function endUserSessions(db: DB, userId: string): Promise<number> {
 }
 
 /** Sets active / suspended / inactive; suspending ends the user's sessions in the same transaction. */
-export async function setUserStatus(db: DB, userId: string, status: UserStatus, now = new Date()): Promise<void> {
+export async function setUserStatus(
+  db: DB,
+  userId: string,
+  status: UserStatus,
+  now = new Date(),
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    await trx.updateTable('user').set({ status, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+    await trx
+      .updateTable('user')
+      .set({ status, updatedAt: now.toISOString() })
+      .where('id', '=', userId)
+      .execute()
     if (status === 'suspended') await endUserSessions(trx, userId)
   })
 }
 
 /** Sets the role; "Make Admin" also grants every permission. */
-export async function setUserRole(db: DB, userId: string, role: Role, now = new Date()): Promise<void> {
+export async function setUserRole(
+  db: DB,
+  userId: string,
+  role: Role,
+  now = new Date(),
+): Promise<void> {
   const grant = role === 'admin' ? ALL_PERMISSIONS : NO_PERMISSIONS
   await db
     .updateTable('user')
@@ -216,7 +254,12 @@ export async function setUserRole(db: DB, userId: string, role: Role, now = new 
     .execute()
 }
 
-export async function setUserPermissions(db: DB, userId: string, permissions: Permissions, now = new Date()): Promise<void> {
+export async function setUserPermissions(
+  db: DB,
+  userId: string,
+  permissions: Permissions,
+  now = new Date(),
+): Promise<void> {
   await db
     .updateTable('user')
     .set({
@@ -233,7 +276,12 @@ export async function setUserPermissions(db: DB, userId: string, permissions: Pe
 /** How often a signed-in user's last activity is written at most. */
 export const LAST_ACTIVE_EVERY_MS = 5 * 60_000
 
-export async function touchLastActive(db: DB, userId: string, now = new Date(), everyMs = LAST_ACTIVE_EVERY_MS): Promise<void> {
+export async function touchLastActive(
+  db: DB,
+  userId: string,
+  now = new Date(),
+  everyMs = LAST_ACTIVE_EVERY_MS,
+): Promise<void> {
   const stale = new Date(now.getTime() - everyMs).toISOString()
   await db
     .updateTable('user')
@@ -316,7 +364,11 @@ export async function createPasswordResetToken(
 }
 
 /** The user a usable reset token belongs to, or null (missing, used or expired). */
-export async function resetTokenUser(db: DB, token: string, now = new Date()): Promise<string | null> {
+export async function resetTokenUser(
+  db: DB,
+  token: string,
+  now = new Date(),
+): Promise<string | null> {
   const row = await db
     .selectFrom('verification')
     .select(['value', 'expiresAt'])
@@ -326,7 +378,11 @@ export async function resetTokenUser(db: DB, token: string, now = new Date()): P
 }
 
 /** Whether a reset token exists and has not expired (the page says so before asking). */
-export async function isResetTokenUsable(db: DB, token: string, now = new Date()): Promise<boolean> {
+export async function isResetTokenUsable(
+  db: DB,
+  token: string,
+  now = new Date(),
+): Promise<boolean> {
   return (await resetTokenUser(db, token, now)) !== null
 }
 
@@ -338,7 +394,9 @@ export async function adminStartupLines(db: DB, adminEmails: readonly string[]):
   const overview = await adminOverview(db, adminEmails)
   const lines: string[] = []
   if (overview.admins.length) {
-    const names = overview.admins.map((admin) => (admin.via === 'role' ? admin.email : `${admin.email} (ADMIN_EMAILS)`))
+    const names = overview.admins.map((admin) =>
+      admin.via === 'role' ? admin.email : `${admin.email} (ADMIN_EMAILS)`,
+    )
     lines.push(`[auth] Admins: ${names.join(', ')}`)
   }
   if (overview.awaitingVerification.length) {
@@ -350,7 +408,9 @@ export async function adminStartupLines(db: DB, adminEmails: readonly string[]):
     const listed = adminEmails.length
       ? ` or sign up with an address in ADMIN_EMAILS (${adminEmails.join(', ')}) and confirm it with the link we mail`
       : ' (or list admin addresses in ADMIN_EMAILS and sign up with one)'
-    lines.push(`[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com${listed}`)
+    lines.push(
+      `[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com${listed}`,
+    )
   }
   return lines
 }
@@ -358,22 +418,45 @@ export async function adminStartupLines(db: DB, adminEmails: readonly string[]):
 // ---------------------------------------------------------------------------------------
 // The customer's own profile (/dashboard/settings)
 
-export async function updateUserName(db: DB, userId: string, name: string, now = new Date()): Promise<void> {
-  await db.updateTable('user').set({ name, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+export async function updateUserName(
+  db: DB,
+  userId: string,
+  name: string,
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable('user')
+    .set({ name, updatedAt: now.toISOString() })
+    .where('id', '=', userId)
+    .execute()
 }
 
 /** Sets (or clears, with null) the profile photo; returns the one it replaced. */
-export async function setUserPhoto(db: DB, userId: string, photo: string | null, now = new Date()): Promise<string | null> {
+export async function setUserPhoto(
+  db: DB,
+  userId: string,
+  photo: string | null,
+  now = new Date(),
+): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx.selectFrom('user').select('photo').where('id', '=', userId).executeTakeFirst()
-    await trx.updateTable('user').set({ photo, updatedAt: now.toISOString() }).where('id', '=', userId).execute()
+    const before = await trx
+      .selectFrom('user')
+      .select('photo')
+      .where('id', '=', userId)
+      .executeTakeFirst()
+    await trx
+      .updateTable('user')
+      .set({ photo, updatedAt: now.toISOString() })
+      .where('id', '=', userId)
+      .execute()
     return before?.photo ?? null
   })
 }
 
 /** What an anonymised order says instead of the buyer's name, e-mail and phone. */
 export const DELETED_CUSTOMER_NAME = 'Deleted customer'
-export const deletedCustomerEmail = (userId: string) => `deleted-${userId.toLowerCase()}@deleted.invalid`
+export const deletedCustomerEmail = (userId: string) =>
+  `deleted-${userId.toLowerCase()}@deleted.invalid`
 
 /**
  * Deletes an account. Its orders stay for the shop's records (totals, invoices, stock) with

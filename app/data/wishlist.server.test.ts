@@ -42,9 +42,13 @@ describe(`wishlists (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const netflix = await makeProduct(t.db, { price: 19_900, originalPrice: 64_900 })
     const office = await makeProduct(t.db)
 
-    expect(await addToWishlist(t.db, asha.id, netflix.id, new Date('2026-02-01T10:00:00Z'))).toBe('added')
+    expect(await addToWishlist(t.db, asha.id, netflix.id, new Date('2026-02-01T10:00:00Z'))).toBe(
+      'added',
+    )
     expect(await addToWishlist(t.db, asha.id, netflix.id)).toBe('already')
-    expect(await addToWishlist(t.db, asha.id, office.id, new Date('2026-02-02T10:00:00Z'))).toBe('added')
+    expect(await addToWishlist(t.db, asha.id, office.id, new Date('2026-02-02T10:00:00Z'))).toBe(
+      'added',
+    )
     expect(await addToWishlist(t.db, asha.id, 'no-such-product')).toBe('no-product')
     expect(await addToWishlist(t.db, ravi.id, office.id)).toBe('added')
 
@@ -91,7 +95,8 @@ describe(`wishlists (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await savePreferences(t.db, quiet.id, { notifications: false })
     const product = await makeProduct(t.db, { title: 'Spotify Premium 12 Months', inStock: false })
     const other = await makeProduct(t.db, { inStock: true })
-    for (const user of [asha, ravi, meera, gone, quiet]) await addToWishlist(t.db, user.id, product.id)
+    for (const user of [asha, ravi, meera, gone, quiet])
+      await addToWishlist(t.db, user.id, product.id)
     await addToWishlist(t.db, asha.id, other.id)
     await setRestockNotice(t.db, ravi.id, product.id, false)
     await setUserStatus(t.db, gone.id, 'suspended')

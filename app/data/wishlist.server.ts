@@ -26,7 +26,10 @@ export interface WishlistEntry {
 }
 
 /** Availability of the given products, as the storefront shows it (inStock switch and stock). */
-async function availabilityOf(db: DB, productIds: readonly string[]): Promise<Map<string, boolean>> {
+async function availabilityOf(
+  db: DB,
+  productIds: readonly string[],
+): Promise<Map<string, boolean>> {
   if (productIds.length === 0) return new Map()
   const [products, stockLeft] = await Promise.all([
     db
@@ -39,8 +42,10 @@ async function availabilityOf(db: DB, productIds: readonly string[]): Promise<Ma
   return new Map(
     products.map((row) => [
       row.id,
-      productAvailability({ id: row.id, inStock: Boolean(row.inStock), buyNowLink: row.buyNowLink }, stockLeft)
-        .inStock,
+      productAvailability(
+        { id: row.id, inStock: Boolean(row.inStock), buyNowLink: row.buyNowLink },
+        stockLeft,
+      ).inStock,
     ]),
   )
 }
@@ -70,7 +75,11 @@ export async function addToWishlist(
 }
 
 /** Removes a product from the user's wishlist; true when it was there. */
-export async function removeFromWishlist(db: DB, userId: string, productId: string): Promise<boolean> {
+export async function removeFromWishlist(
+  db: DB,
+  userId: string,
+  productId: string,
+): Promise<boolean> {
   const result = await db
     .deleteFrom('wishlistItem')
     .where('userId', '=', userId)

@@ -229,12 +229,11 @@ export interface StockItemSummary {
   revokedAt: string | null
 }
 
-/** A page of a product's items, newest first, without their secrets. */
-export async function listStockItems(
-  db: DB,
-  productId: string,
-  options: { status?: StockItemStatus; limit?: number; offset?: number } = {},
-): Promise<StockItemSummary[]> {
+/**
+ * A product's items (of one status when given), newest first, with a StockItemSummary's columns:
+ * the query both item lists below page through.
+ */
+function newestItems(db: DB, productId: string, status: StockItemStatus | undefined) {
   let query = db
     .selectFrom('stockItem')
     .select([
@@ -248,10 +247,17 @@ export async function listStockItems(
       'revokedAt',
     ])
     .where('productId', '=', productId)
-  if (options.status) query = query.where('status', '=', options.status)
-  return query
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+  if (status) query = query.where('status', '=', status)
+  return query.orderBy('createdAt', 'desc').orderBy('id', 'desc')
+}
+
+/** A page of a product's items, newest first, without their secrets. */
+export async function listStockItems(
+  db: DB,
+  productId: string,
+  options: { status?: StockItemStatus; limit?: number; offset?: number } = {},
+): Promise<StockItemSummary[]> {
+  return newestItems(db, productId, options.status)
     .limit(options.limit ?? 50)
     .offset(options.offset ?? 0)
     .execute()
@@ -565,24 +571,8 @@ export async function listStockItemsPage(
     maxSize: 200,
   })
 
-  let query = db
-    .selectFrom('stockItem')
-    .select([
-      'id',
-      'status',
-      'orderId',
-      'addedBy',
-      'revokedReason',
-      'createdAt',
-      'deliveredAt',
-      'revokedAt',
-      'secretCiphertext',
-    ])
-    .where('productId', '=', productId)
-  if (options.status) query = query.where('status', '=', options.status)
-  const rows = await query
-    .orderBy('createdAt', 'desc')
-    .orderBy('id', 'desc')
+  const rows = await newestItems(db, productId, options.status)
+    .select('secretCiphertext')
     .limit(pageSize)
     .offset(offset)
     .execute()

@@ -427,6 +427,21 @@ async function nextCopyNumber(db: DB, slug: string): Promise<number> {
 }
 
 /**
+ * What an admin sets on a product: all of it but its id, the discount (derived from the prices)
+ * and its times. A copy starts from these, and the audit log compares them.
+ */
+export function productOwnFields(product: Product) {
+  const {
+    id: _id,
+    discount: _discount,
+    createdAt: _created,
+    updatedAt: _updated,
+    ...fields
+  } = product
+  return fields
+}
+
+/**
  * Copies a product: title ' (Copy)', slug '-copy' (made unique), a new id and
  * new timestamps; everything else as the source, except the image when `image` is given (the
  * caller copies the stored file, so deleting one product never removes the other's image).
@@ -439,13 +454,7 @@ export async function duplicateProduct(
 ): Promise<Product | null> {
   const source = await getProductById(db, id)
   if (!source) return null
-  const {
-    id: _id,
-    discount: _discount,
-    createdAt: _created,
-    updatedAt: _updated,
-    ...fields
-  } = source
+  const fields = productOwnFields(source)
   // Two admins copying the same product at once: the loser of the unique index tries again.
   for (let attempt = 0; ; attempt += 1) {
     const names = copyNames(source.title, source.slug, await nextCopyNumber(db, source.slug))

@@ -2,6 +2,7 @@ import {
   createProductChecked,
   deleteProduct,
   getProductById,
+  productOwnFields,
   updateProduct,
   type Product,
   type ProductInput,
@@ -40,13 +41,7 @@ export function productAuditFields(
   product: Product,
   delivery?: ProductDeliveryInput,
 ): Record<string, unknown> {
-  const {
-    id: _id,
-    discount: _discount,
-    createdAt: _created,
-    updatedAt: _updated,
-    ...fields
-  } = product
+  const fields = productOwnFields(product)
   return delivery ? { ...fields, deliveryMode: delivery.mode } : fields
 }
 

@@ -59,6 +59,21 @@ async function stockProduct(overrides: Parameters<typeof makeProduct>[1] = {}) {
   return product
 }
 
+/** Pastes lines into a product's stock as the admin's import does: real items unless `testItems`. */
+function importLines(
+  productId: string,
+  content: string,
+  { db = t.db, testItems }: { db?: DB; testItems?: boolean } = {},
+) {
+  return importStock(db, {
+    productId,
+    content,
+    format: 'lines',
+    appSecret: APP_SECRET,
+    ...(testItems ? { testItems } : {}),
+  })
+}
+
 async function paidOrders(productId: string, count: number): Promise<string[]> {
   const ids: string[] = []
   // createOrder refuses a `stock` product with no available item; these orders are meant to wait.
@@ -81,36 +96,35 @@ async function paidOrders(productId: string, count: number): Promise<string[]> {
   return ids
 }
 
+/** Confirms a pending order's payment as a gateway's successful UPI callback does. */
+function pay(db: DB, orderId: string, amount: number, txnId: string) {
+  return markOrderPaid(
+    db,
+    orderId,
+    {
+      txnId,
+      bankTxnId: null,
+      paymentMode: 'UPI',
+      paidAmount: amount,
+      respCode: '01',
+      respMsg: 'Txn Success',
+    },
+    { message: 'Payment confirmed', expected: 'pending' },
+  )
+}
+
 /** Confirms every order's payment at once, each in its own transaction (as callbacks do). */
 function payAllAtOnce(orderIds: string[], amount: number, txnPrefix: string) {
-  return Promise.all(
-    orderIds.map((orderId, i) =>
-      markOrderPaid(
-        wide,
-        orderId,
-        {
-          txnId: `${txnPrefix}-${i}`,
-          bankTxnId: null,
-          paymentMode: 'UPI',
-          paidAmount: amount,
-          respCode: '01',
-          respMsg: 'Txn Success',
-        },
-        { message: 'Payment confirmed', expected: 'pending' },
-      ),
-    ),
-  )
+  return Promise.all(orderIds.map((orderId, i) => pay(wide, orderId, amount, `${txnPrefix}-${i}`)))
 }
 
 describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('adds pasted lines, skipping duplicates in the batch and against existing stock, and reports bad lines', async () => {
     const product = await stockProduct()
-    const first = await importStock(t.db, {
-      productId: product.id,
-      content: 'KEY-A\n\n  KEY-B  \r\nKEY-A\nbad\u0001line\nKEY-C\n',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const first = await importLines(
+      product.id,
+      'KEY-A\n\n  KEY-B  \r\nKEY-A\nbad\u0001line\nKEY-C\n',
+    )
     expect(first).toMatchObject({
       added: 3,
       duplicates: 1,
@@ -119,12 +133,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       invalidLines: [5],
       filled: 0,
     })
-    const second = await importStock(t.db, {
-      productId: product.id,
-      content: 'KEY-C\nKEY-D\nKEY-B',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const second = await importLines(product.id, 'KEY-C\nKEY-D\nKEY-B')
     expect(second).toMatchObject({ added: 1, duplicates: 2, invalid: 0, duplicateLines: [1, 3] })
     expect(await stockCounts(t.db, product.id)).toEqual({
       available: 4,
@@ -136,12 +145,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('stores items encrypted so the database alone reveals nothing, and decrypts them with APP_SECRET', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'SECRET-LICENCE-123',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, 'SECRET-LICENCE-123')
     const row = await t.db
       .selectFrom('stockItem')
       .select(['id', 'secretCiphertext', 'secretHash'])
@@ -215,12 +219,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('revokes an unsold item but never a delivered one', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'R-1\nR-2',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, 'R-1\nR-2')
     const [orderId] = await paidOrders(product.id, 1)
     const sold = await t.db
       .transaction()
@@ -246,24 +245,14 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('imports 10,000 lines with 100 duplicates: 9,900 added, 100 reported', async () => {
     const product = await stockProduct()
     const content = `${lines(0, 9_900)}\n${lines(0, 100)}`
-    const summary = await importStock(t.db, {
-      productId: product.id,
-      content,
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const summary = await importLines(product.id, content)
     expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
     expect((await stockLeftByProduct(t.db, [product.id])).get(product.id)).toBe(9_900)
   })
 
   it('never gives one item to two orders: 50 concurrent allocations over 10 items', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: lines(0, 10),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, lines(0, 10))
     const orders = await paidOrders(product.id, 50)
     const results = await Promise.all(
       orders.map((orderId) =>
@@ -284,12 +273,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('delivers 10 of 50 concurrently paid orders, holds 40 awaiting stock, and fills them oldest first when 40 items arrive', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: lines(100, 110),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, lines(100, 110))
     const orders = await paidOrders(product.id, 50)
     const results = await Promise.all(
       orders.map((orderId) =>
@@ -299,12 +283,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(results.filter((r) => r.status === 'delivered')).toHaveLength(10)
     expect(results.filter((r) => r.status === 'awaiting_stock')).toHaveLength(40)
 
-    const summary = await importStock(wide, {
-      productId: product.id,
-      content: lines(110, 150),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const summary = await importLines(product.id, lines(110, 150), { db: wide })
     expect(summary).toMatchObject({ added: 40, filled: 40 })
     const statuses = await t.db
       .selectFrom('order')
@@ -330,12 +309,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('mails the shop once when a sale leaves the low-stock threshold of items (site setting, 0 = off)', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 2 })
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'L1\nL2\nL3\nL4',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, 'L1\nL2\nL3\nL4')
     const lowMails = async () =>
       (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
         .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
@@ -360,12 +334,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
     await updateSiteSettings(t.db, { lowStockThreshold: 0 })
     const quiet = await stockProduct()
-    await importStock(t.db, {
-      productId: quiet.id,
-      content: 'Q1',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(quiet.id, 'Q1')
     const [id] = await paidOrders(quiet.id, 1)
     await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id! }))
     const all = await t.db
@@ -380,12 +349,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('mails the shop once at the low-stock and the out-of-stock crossing while 30 sales commit at once', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 5 })
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: lines(300, 310),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, lines(300, 310))
     const orders: string[] = []
     for (let i = 0; i < 30; i++)
       orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
@@ -428,12 +392,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(outOfStock).toHaveLength(1)
     expect(JSON.parse(outOfStock[0]!.payload)).toMatchObject({ to: 'owner@example.test' })
 
-    const summary = await importStock(t.db, {
-      productId: product.id,
-      content: 'ONE\nTWO',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const summary = await importLines(product.id, 'ONE\nTWO')
     expect(summary.filled).toBe(2)
     // orders[2] was created first, orders[0] last.
     expect((await getOrder(t.db, orders[2]!))?.status).toBe('delivered')
@@ -480,12 +439,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       await released
     })
     await holding
-    const importing = importStock(wide, {
-      productId: product.id,
-      content: 'ONE\nTWO\nTHREE',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    const importing = importLines(product.id, 'ONE\nTWO\nTHREE', { db: wide })
     await new Promise((resolve) => setTimeout(resolve, 300))
     release()
     await periodic
@@ -555,12 +509,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('refuses a second live item for one order at the database level', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'L-1\nL-2',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, 'L-1\nL-2')
     const [orderId] = await paidOrders(product.id, 1)
     await t.db
       .transaction()
@@ -596,12 +545,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('delivers in the paying transaction: 50 orders paid concurrently over 10 items -> 10 delivered, 40 awaiting stock, then all 50', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: lines(200, 210),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, lines(200, 210))
     const orders: string[] = []
     for (let i = 0; i < 50; i++)
       orders.push((await createOrder(t.db, { productId: product.id, customer: BUYER })).order.id)
@@ -619,12 +563,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await count('delivered')).toBe(10)
     expect(await count('awaiting_stock')).toBe(40)
 
-    await importStock(t.db, {
-      productId: product.id,
-      content: lines(210, 250),
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(product.id, lines(210, 250))
     expect(await count('delivered')).toBe(50)
     const items = await t.db
       .selectFrom('stockItem')
@@ -637,20 +576,6 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 })
 
 describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
-  const pay = (orderId: string, amount: number, txnId: string) =>
-    markOrderPaid(
-      t.db,
-      orderId,
-      {
-        txnId,
-        bankTxnId: null,
-        paymentMode: 'UPI',
-        paidAmount: amount,
-        respCode: '01',
-        respMsg: 'Txn Success',
-      },
-      { message: 'Payment confirmed', expected: 'pending' },
-    )
   const secretOf = async (orderId: string) => {
     const secret = await getDeliveredSecret(t.db, APP_SECRET, orderId)
     return secret?.kind === 'text' ? secret.text : null
@@ -658,39 +583,23 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
 
   it('delivers a simulated payment only from test items and a real payment only from real items', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'REAL-1',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'TEST-1',
-      format: 'lines',
-      appSecret: APP_SECRET,
-      testItems: true,
-    })
+    await importLines(product.id, 'REAL-1')
+    await importLines(product.id, 'TEST-1', { testItems: true })
     expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(false)
 
     const simulated = (
       await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })
     ).order
     const real = (await createOrder(t.db, { productId: product.id, customer: BUYER })).order
-    await pay(simulated.id, product.price, `TXN-TM-${simulated.id}`)
-    await pay(real.id, product.price, `TXN-RM-${real.id}`)
+    await pay(t.db, simulated.id, product.price, `TXN-TM-${simulated.id}`)
+    await pay(t.db, real.id, product.price, `TXN-RM-${real.id}`)
     expect(await secretOf(simulated.id)).toBe('TEST-1')
     expect(await secretOf(real.id)).toBe('REAL-1')
   })
 
   it('refuses a test-mode order for a product with only real stock, and a real order for one with only test stock', async () => {
     const realOnly = await stockProduct()
-    await importStock(t.db, {
-      productId: realOnly.id,
-      content: 'REAL-A\nREAL-B',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
+    await importLines(realOnly.id, 'REAL-A\nREAL-B')
     expect(await soldOnlyForRealPayments(t.db, realOnly.id)).toBe(true)
     await expect(
       createOrder(t.db, { productId: realOnly.id, customer: BUYER, testMode: true }),
@@ -699,13 +608,7 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
       message: ORDER_MESSAGES.notInTestMode,
     })
     const testOnly = await stockProduct()
-    await importStock(t.db, {
-      productId: testOnly.id,
-      content: 'TEST-A',
-      format: 'lines',
-      appSecret: APP_SECRET,
-      testItems: true,
-    })
+    await importLines(testOnly.id, 'TEST-A', { testItems: true })
     await expect(
       createOrder(t.db, { productId: testOnly.id, customer: BUYER }),
     ).rejects.toMatchObject({ code: 'out-of-stock' })
@@ -719,19 +622,8 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
 
   it('never allocates a test item to a real order, nor a real item to a test-mode order, even when that is all that is left', async () => {
     const product = await stockProduct()
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'REAL-X',
-      format: 'lines',
-      appSecret: APP_SECRET,
-    })
-    await importStock(t.db, {
-      productId: product.id,
-      content: 'TEST-X',
-      format: 'lines',
-      appSecret: APP_SECRET,
-      testItems: true,
-    })
+    await importLines(product.id, 'REAL-X')
+    await importLines(product.id, 'TEST-X', { testItems: true })
     // Two orders of each kind, paid: one item of each kind for two buyers of each kind.
     const simulated = [
       (await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })).order,
@@ -742,7 +634,7 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
       (await createOrder(t.db, { productId: product.id, customer: BUYER })).order,
     ]
     for (const order of [...simulated, ...real])
-      await pay(order.id, product.price, `TXN-MIX-${order.id}`)
+      await pay(t.db, order.id, product.price, `TXN-MIX-${order.id}`)
     expect((await getOrder(t.db, simulated[0]!.id))?.status).toBe('delivered')
     expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
     expect((await getOrder(t.db, real[0]!.id))?.status).toBe('delivered')
@@ -751,29 +643,10 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     expect(await secretOf(real[0]!.id)).toBe('REAL-X')
 
     // New real stock fills only the waiting real order; new test stock only the test one.
-    expect(
-      (
-        await importStock(t.db, {
-          productId: product.id,
-          content: 'REAL-Y',
-          format: 'lines',
-          appSecret: APP_SECRET,
-        })
-      ).filled,
-    ).toBe(1)
+    expect((await importLines(product.id, 'REAL-Y')).filled).toBe(1)
     expect((await getOrder(t.db, simulated[1]!.id))?.status).toBe('awaiting_stock')
     expect(await secretOf(real[1]!.id)).toBe('REAL-Y')
-    expect(
-      (
-        await importStock(t.db, {
-          productId: product.id,
-          content: 'TEST-Y',
-          format: 'lines',
-          appSecret: APP_SECRET,
-          testItems: true,
-        })
-      ).filled,
-    ).toBe(1)
+    expect((await importLines(product.id, 'TEST-Y', { testItems: true })).filled).toBe(1)
     expect(await secretOf(simulated[1]!.id)).toBe('TEST-Y')
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(0)
   })
@@ -795,7 +668,7 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     ).rejects.toMatchObject({
       code: 'not-in-test-mode',
     })
-    await pay(simulated.id, product.price, `TXN-SH-${simulated.id}`)
+    await pay(t.db, simulated.id, product.price, `TXN-SH-${simulated.id}`)
     expect((await getOrder(t.db, simulated.id))?.status).toBe('paid')
     expect(await getDeliveredSecret(t.db, APP_SECRET, simulated.id)).toBeNull()
   })

@@ -4,8 +4,8 @@ import {
   resolvePaytmSetup,
   simulatorMerchant,
 } from '~/services/payment/config.server'
-import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
-import { submitForm } from '../../tests/helpers/forms'
+import { gatewaySchema } from '~/lib/validation/gateway'
+import { gatewayForm, submitForm } from '../../tests/helpers/forms'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import {
   ensureDefaultGateway,
@@ -26,12 +26,6 @@ const env = {
   PAYTM_WEBSITE: undefined,
   PAYTM_HOST: undefined,
 } as const
-
-function form(values: Record<string, string>) {
-  const parsed = submitForm(gatewaySchema, values)
-  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
-  return gatewayFormData(parsed.data)
-}
 
 describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('uses the built-in simulator while no merchant is configured', async () => {
@@ -56,7 +50,13 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       saveGateway(db, SECRET, {
         mode: 'edit',
         id: 'paytm',
-        ...form({ name: 'Paytm', type: 'paytm', merchantKey: KEY, website: 'DEFAULT', ...values }),
+        ...gatewayForm({
+          name: 'Paytm',
+          type: 'paytm',
+          merchantKey: KEY,
+          website: 'DEFAULT',
+          ...values,
+        }),
       })
     try {
       expect(await paytmFormOrigin(db, env)).toBe('https://shop.example.in')
@@ -94,7 +94,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       await saveGateway(db, SECRET, {
         mode: 'edit',
         id: 'paytm',
-        ...form({ name: 'Paytm', type: 'paytm', status: 'inactive' }),
+        ...gatewayForm({ name: 'Paytm', type: 'paytm', status: 'inactive' }),
       })
       expect(await resolvePaytmSetup(db, env)).toBeNull()
       // The environment still wins.
@@ -135,7 +135,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const saved = await saveGateway(t.db, SECRET, {
       mode: 'edit',
       id: 'paytm',
-      ...form({
+      ...gatewayForm({
         name: 'Paytm',
         type: 'paytm',
         status: 'inactive',
@@ -160,7 +160,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await saveGateway(t.db, SECRET, {
       mode: 'edit',
       id: 'paytm',
-      ...form({
+      ...gatewayForm({
         name: 'Paytm India',
         type: 'paytm',
         status: 'inactive',
@@ -184,7 +184,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await saveGateway(t.db, SECRET, {
       mode: 'edit',
       id: 'paytm',
-      ...form({
+      ...gatewayForm({
         name: 'Paytm',
         type: 'paytm',
         status: 'active',
@@ -224,31 +224,33 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const edited = await saveGateway(t.db, SECRET, {
       mode: 'edit',
       id: 'paytm',
-      ...form({ name: 'Paytm', type: 'stripe', status: 'active' }),
+      ...gatewayForm({ name: 'Paytm', type: 'stripe', status: 'active' }),
     })
     expect(edited.ok).toBe(true)
     expect((await listGateways(t.db)).find((g) => g.id === 'paytm')?.type).toBe('paytm')
+    // An active Razorpay needs all three of its credentials.
+    const addActiveRazorpay = (secrets: Record<string, string>) =>
+      saveGateway(t.db, SECRET, {
+        mode: 'add',
+        ...gatewayForm({
+          name: 'Razorpay',
+          type: 'razorpay',
+          status: 'active',
+          keyId: 'rzp_test_abcd1234',
+          ...secrets,
+        }),
+      })
 
     expect(
       await saveGateway(t.db, SECRET, {
         mode: 'add',
-        ...form({ name: 'Paytm 2', type: 'paytm', status: 'testing' }),
+        ...gatewayForm({ name: 'Paytm 2', type: 'paytm', status: 'testing' }),
       }),
     ).toMatchObject({
       ok: false,
       errors: { type: 'A Paytm gateway already exists; edit it instead.' },
     })
-    expect(
-      await saveGateway(t.db, SECRET, {
-        mode: 'add',
-        ...form({
-          name: 'Razorpay',
-          type: 'razorpay',
-          status: 'active',
-          keyId: 'rzp_test_abcd1234',
-        }),
-      }),
-    ).toEqual({
+    expect(await addActiveRazorpay({})).toEqual({
       ok: false,
       errors: {
         keySecret: 'Key Secret is required to make the gateway active',
@@ -256,34 +258,11 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       },
     })
     // Without the webhook secret its webhooks could not be verified.
-    expect(
-      await saveGateway(t.db, SECRET, {
-        mode: 'add',
-        ...form({
-          name: 'Razorpay',
-          type: 'razorpay',
-          status: 'active',
-          keyId: 'rzp_test_abcd1234',
-          keySecret: 'shh',
-        }),
-      }),
-    ).toMatchObject({
+    expect(await addActiveRazorpay({ keySecret: 'shh' })).toMatchObject({
       ok: false,
       errors: { webhookSecret: 'Webhook Secret is required to make the gateway active' },
     })
-    expect(
-      await saveGateway(t.db, SECRET, {
-        mode: 'add',
-        ...form({
-          name: 'Razorpay',
-          type: 'razorpay',
-          status: 'active',
-          keyId: 'rzp_test_abcd1234',
-          keySecret: 'shh',
-          webhookSecret: 'hook',
-        }),
-      }),
-    ).toEqual({
+    expect(await addActiveRazorpay({ keySecret: 'shh', webhookSecret: 'hook' })).toEqual({
       ok: true,
       id: 'razorpay',
     })
@@ -291,7 +270,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       await saveGateway(t.db, SECRET, {
         mode: 'edit',
         id: 'nope',
-        ...form({ name: 'X', type: 'paytm', status: 'testing' }),
+        ...gatewayForm({ name: 'X', type: 'paytm', status: 'testing' }),
       }),
     ).toMatchObject({ ok: false })
   })

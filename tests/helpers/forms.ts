@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { parseSubmission } from '~/lib/validation/submission'
+import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
 
 /**
  * Submits plain values to a form schema the way the browser and the action do (as FormData,
@@ -22,4 +23,14 @@ export function submitForm<Schema extends z.ZodType>(
     if (first) errors[name === '' ? 'form' : name] = first
   }
   return { data: null, errors }
+}
+
+/**
+ * The admin's gateway form as saveGateway takes it: the values parsed as the form's action
+ * parses them, throwing on any field the schema refuses (a test's values are meant to be valid).
+ */
+export function gatewayForm(values: Record<string, string>) {
+  const parsed = submitForm(gatewaySchema, values)
+  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
+  return gatewayFormData(parsed.data)
 }

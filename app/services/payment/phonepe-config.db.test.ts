@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { saveGateway } from '~/data/gateway.server'
 import type { Env } from '~/lib/env.server'
-import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
 import { fileTestDb } from '../../../tests/helpers/db'
-import { submitForm } from '../../../tests/helpers/forms'
+import { gatewaySchema } from '~/lib/validation/gateway'
+import { gatewayForm, submitForm } from '../../../tests/helpers/forms'
 import { checkoutGateways } from './gateways.server'
 import { phonePeSimulatorCredentials, resolvePhonePeSetup } from './phonepe-config.server'
 
@@ -14,9 +14,11 @@ const SECRET = 'q'.repeat(64)
 const env = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env
 
 function save(mode: 'add' | 'edit', values: Record<string, string>) {
-  const parsed = submitForm(gatewaySchema, { name: 'PhonePe', type: 'phonepe', ...values })
-  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
-  return saveGateway(t.db, SECRET, { mode, id: 'phonepe', ...gatewayFormData(parsed.data) })
+  return saveGateway(t.db, SECRET, {
+    mode,
+    id: 'phonepe',
+    ...gatewayForm({ name: 'PhonePe', type: 'phonepe', ...values }),
+  })
 }
 
 describe('PhonePe configuration', () => {

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { saveGateway } from '~/data/gateway.server'
 import type { Env } from '~/lib/env.server'
-import { gatewayFormData, gatewaySchema } from '~/lib/validation/gateway'
 import { fileTestDb } from '../../../tests/helpers/db'
-import { submitForm } from '../../../tests/helpers/forms'
+import { gatewayForm } from '../../../tests/helpers/forms'
 import { checkoutGateways } from './gateways.server'
 import {
   razorpayCheckoutOrigins,
@@ -21,9 +20,10 @@ const env = {
 } as Env
 
 function razorpay(values: Record<string, string>) {
-  const parsed = submitForm(gatewaySchema, { name: 'Razorpay', type: 'razorpay', ...values })
-  if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
-  return saveGateway(t.db, SECRET, { mode: 'add', ...gatewayFormData(parsed.data) })
+  return saveGateway(t.db, SECRET, {
+    mode: 'add',
+    ...gatewayForm({ name: 'Razorpay', type: 'razorpay', ...values }),
+  })
 }
 
 describe('Razorpay configuration', () => {
@@ -68,22 +68,20 @@ describe('Razorpay configuration', () => {
       .set({ position: -1 })
       .where('id', '=', 'razorpay')
       .execute()
-    const parsed = submitForm(gatewaySchema, {
-      name: 'Razorpay',
-      type: 'razorpay',
-      status: 'active',
-      keyId: 'rzp_live_AbCd1234',
-      keySecret: 'secret-1',
-      webhookSecret: 'hook-1',
-      mode: 'edit',
-      id: 'razorpay',
-    })
-    if (parsed.errors) throw new Error(JSON.stringify(parsed.errors))
     expect(
       await saveGateway(t.db, SECRET, {
         mode: 'edit',
         id: 'razorpay',
-        ...gatewayFormData(parsed.data),
+        ...gatewayForm({
+          name: 'Razorpay',
+          type: 'razorpay',
+          status: 'active',
+          keyId: 'rzp_live_AbCd1234',
+          keySecret: 'secret-1',
+          webhookSecret: 'hook-1',
+          mode: 'edit',
+          id: 'razorpay',
+        }),
       }),
     ).toMatchObject({ ok: true })
     const setup = await resolveRazorpaySetup(t.db, env)

@@ -119,27 +119,21 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
 
     const paid = await order(manual.id, user.id) // manual delivery: stays paid
     await pay(paid.id, 100_000)
-    const delivered = await order(cheap.id, user.id)
-    await pay(delivered.id, 20_000)
-    await transitionOrder(t.db, delivered.id, {
-      from: ['paid'],
-      to: 'delivered',
-      event: { type: 'delivered', message: 'By hand' },
-    })
-    const waiting = await order(cheap.id, user.id)
-    await pay(waiting.id, 20_000)
-    await transitionOrder(t.db, waiting.id, {
-      from: ['paid'],
-      to: 'awaiting_stock',
-      event: { type: 'awaiting_stock', message: 'None left' },
-    })
-    const refunded = await order(cheap.id, user.id)
-    await pay(refunded.id, 20_000)
-    await transitionOrder(t.db, refunded.id, {
-      from: ['paid'],
-      to: 'refunded',
-      event: { type: 'refunded', message: 'Refunded' },
-    })
+    // Three paid orders moved on from paid, in this order: delivered, waiting, refunded.
+    const movedOn = [
+      ['delivered', 'By hand'],
+      ['awaiting_stock', 'None left'],
+      ['refunded', 'Refunded'],
+    ] as const
+    for (const [to, message] of movedOn) {
+      const paidFirst = await order(cheap.id, user.id)
+      await pay(paidFirst.id, 20_000)
+      await transitionOrder(t.db, paidFirst.id, {
+        from: ['paid'],
+        to,
+        event: { type: to, message },
+      })
+    }
     const failed = await order(cheap.id, user.id)
     await markOrderFailed(
       t.db,

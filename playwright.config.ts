@@ -1,11 +1,13 @@
 import { defineConfig } from '@playwright/test'
-import { CHROMIUM_ARGS, findChromium } from './tests/helpers/chromium'
+import { chromiumArgs, findChromium } from './tests/helpers/chromium'
 
 /**
  * End-to-end tests against the production build, in Debian's Chromium (Playwright's own
  * browser download is not available here). scripts/test.mjs builds first and skips these
  * with a clear line when no Chromium is installed.
  */
+const chromium = findChromium()
+
 export default defineConfig({
   testDir: 'tests/e2e',
   // Two workers on two cores: each spec file starts its own server, so files run side by side.
@@ -21,7 +23,7 @@ export default defineConfig({
     : [['list']],
   use: {
     browserName: 'chromium',
-    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+    launchOptions: { executablePath: chromium, args: chromiumArgs(chromium) },
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

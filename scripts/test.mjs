@@ -37,9 +37,13 @@ function readJson(file) {
 }
 
 function findChromium() {
-  return [process.env.CHROME_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
-    (candidate) => candidate && fs.existsSync(candidate),
-  )
+  // The same order as tests/helpers/chromium.ts: the headless shell first when installed.
+  return [
+    process.env.CHROME_PATH,
+    '/usr/lib/chromium/chromium-headless-shell',
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ].find((candidate) => candidate && fs.existsSync(candidate))
 }
 
 // The production build for the browser tests runs while the unit and data tests do: the build

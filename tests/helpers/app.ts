@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import net from 'node:net'
 import os from 'node:os'
@@ -61,11 +62,60 @@ function exited(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * The demo catalogue's artwork, kept between servers. A fresh data directory makes the demo
+ * seed draw 26 WebP images (about 2.6 s of CPU, app/services/seed/artwork.ts); the browser
+ * tests start a server dozens of times, so the first server's images are kept here and copied
+ * into each new data directory, and the seed finds them there (it draws only missing files).
+ * The folder's name carries a hash of the files that decide the artwork, so a changed drawing
+ * is never served from an old copy.
+ */
+const artworkCache = path.join(
+  os.tmpdir(),
+  `kb-demo-artwork-${crypto
+    .createHash('sha256')
+    .update(fs.readFileSync(path.join(root, 'app/services/seed/artwork.ts')))
+    .update(fs.readFileSync(path.join(root, 'app/services/seed/demo-products.ts')))
+    .digest('hex')
+    .slice(0, 16)}`,
+)
+
+function demoImagesDir(dataDir: string): string {
+  return path.join(dataDir, 'uploads', 'products')
+}
+
+function copyDemoImages(from: string, to: string): void {
+  fs.mkdirSync(to, { recursive: true })
+  for (const name of fs.readdirSync(from)) {
+    if (name.startsWith('demo_') && name.endsWith('.webp')) {
+      fs.copyFileSync(path.join(from, name), path.join(to, name))
+    }
+  }
+}
+
+/** After a server drew the artwork into a fresh data directory: keep it, once, atomically. */
+function keepDemoImages(dataDir: string): void {
+  const drawn = demoImagesDir(dataDir)
+  if (fs.existsSync(artworkCache) || !fs.existsSync(drawn)) return
+  const partial = `${artworkCache}.${process.pid}`
+  copyDemoImages(drawn, partial)
+  try {
+    fs.renameSync(partial, artworkCache)
+  } catch {
+    // Another test worker kept its copy first.
+    fs.rmSync(partial, { recursive: true, force: true })
+  }
+}
+
+/**
  * Starts the production server (the build in $BUILD_DIR, default build/) on a free port
  * with its own data directory, and waits until /healthz answers.
  */
 export async function startApp(options: StartAppOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'kb-e2e-'))
+  const freshDataDir = !options.dataDir
+  if (freshDataDir && fs.existsSync(artworkCache)) {
+    copyDemoImages(artworkCache, demoImagesDir(dataDir))
+  }
   const port = options.port ?? (await freePort())
   const url = `http://127.0.0.1:${port}`
   let output = ''
@@ -100,6 +150,7 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }
+  if (freshDataDir) keepDemoImages(dataDir)
 
   const app: RunningApp = {
     url,

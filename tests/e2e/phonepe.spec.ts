@@ -1,7 +1,8 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { openAppDatabase } from '../factories'
-import { startApp, type RunningApp } from '../helpers/app'
+import type { RunningApp } from '../helpers/app'
+import { ownApp } from '../helpers/fixtures'
 import { expect, test as cspTest } from '../helpers/csp'
 import { addGatewayInTesting } from '../helpers/payments'
 import { gatewayOrderRow, paidEventMessages } from '../helpers/simulators'
@@ -15,17 +16,7 @@ import { gatewayOrderRow, paidEventMessages } from '../helpers/simulators'
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 
 const test = cspTest.extend<object, { app: RunningApp }>({
-  app: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
-    async ({}, use) => {
-      const app = await startApp({
-        env: { TRUST_PROXY: 'loopback', PAYTM_SIMULATOR_CONTROL: '1' },
-      })
-      await use(app)
-      await app.dispose()
-    },
-    { scope: 'worker', timeout: 90_000 },
-  ],
+  app: ownApp({ PAYTM_SIMULATOR_CONTROL: '1' }),
 })
 
 test.beforeAll(async ({ app }) => {

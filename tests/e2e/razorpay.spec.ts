@@ -1,6 +1,8 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
-import { expect, test } from '../helpers/csp'
+import type { RunningApp } from '../helpers/app'
+import { expect, test as cspTest } from '../helpers/csp'
+import { ownApp } from '../helpers/fixtures'
 import { addRazorpayInTesting } from '../helpers/payments'
 
 /**
@@ -9,6 +11,10 @@ import { addRazorpayInTesting } from '../helpers/payments'
  * remembered choice, success and failure, against the production build.
  */
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+
+// A server of its own: the Razorpay record would otherwise stay in the worker's shared shop and
+// change which gateway a later spec file's checkout uses.
+const test = cspTest.extend<object, { app: RunningApp }>({ app: ownApp() })
 
 test.beforeAll(async ({ app }) => {
   await addRazorpayInTesting(app)

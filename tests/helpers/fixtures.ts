@@ -28,6 +28,29 @@ export const test = base.extend<object, { app: RunningApp }>({
   },
 })
 
+/**
+ * The `app` fixture for a spec file that changes the shop for its tests (adds a gateway, say):
+ * a server of its own, started with `env`, instead of the worker's shared one. Playwright runs a
+ * file whose worker fixtures differ in a worker of its own, so no other file sees the change.
+ * Use as `test.extend<object, { app: RunningApp }>({ app: ownApp({ ... }) })`.
+ */
+export function ownApp(
+  env: Record<string, string> = {},
+): [
+  (fixtures: object, use: (app: RunningApp) => Promise<void>) => Promise<void>,
+  { scope: 'worker'; timeout: number },
+] {
+  return [
+    // eslint-disable-next-line no-empty-pattern -- Playwright needs the destructuring form
+    async ({}, use: (app: RunningApp) => Promise<void>) => {
+      const app = await startApp({ env: { TRUST_PROXY: 'loopback', ...env } })
+      await use(app)
+      await app.dispose()
+    },
+    { scope: 'worker', timeout: 90_000 },
+  ]
+}
+
 /** A client address of its own, from the benchmarking range 198.18.0.0/15 (RFC 2544). */
 export function testClientAddress(): string {
   const n = crypto.randomInt(1, 2 ** 17 - 1)

@@ -99,7 +99,16 @@ test.describe.serial('payments back office', () => {
     await expect(page.getByRole('note', { name: 'Test mode', exact: true })).toContainText(
       'real stock is not sold',
     )
+    // A fresh shop offers all three simulators, Paytm first, though only Paytm has a card.
+    const offer = page.getByRole('region', { name: 'At checkout now' })
+    await expect(offer.getByRole('listitem')).toHaveText([
+      /^1\.UPI, cards, wallet — PaytmBuilt-in simulator$/,
+      /^2\.UPI, cards, netbanking — RazorpayBuilt-in simulator$/,
+      /^3\.UPI, cards, netbanking — PhonePeBuilt-in simulator$/,
+    ])
+    await expect(offer).toContainText('Buyers pick one of these, in this order.')
     const card = paytmCard(page)
+    await expect(card.getByText('Checkout position 1 of 3')).toBeVisible()
     await expect(card.getByText('Testing', { exact: true })).toBeVisible()
     await expect(card.getByText('staging', { exact: true })).toBeVisible()
     await expect(card.getByText('WEBSTAGING')).toBeVisible()
@@ -260,6 +269,11 @@ test.describe.serial('payments back office', () => {
     await page.getByLabel('Status').selectOption('inactive')
     await page.getByRole('button', { name: 'Save Gateway' }).click()
     await expect(page.getByText('Gateway configuration saved.')).toBeVisible()
+    await expect(
+      page.getByRole('note').filter({ hasText: 'Checkout offers no way to pay' }),
+    ).toBeVisible()
+    await expect(razorpay.getByText('Not offered at checkout')).toBeVisible()
+    await expect(paytmCard(page).getByText('Not offered at checkout')).toBeVisible()
     await page.goto(`/checkout/${PRODUCT.slug}`)
     await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
     await page.getByLabel('Full name').fill('Late Buyer')

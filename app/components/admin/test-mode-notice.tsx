@@ -3,7 +3,7 @@ import { href, Link } from 'react-router'
 import { PageNote } from './page-note'
 
 /**
- * Shown to admins while payments go through the built-in simulator: a simulated payment is
+ * Shown to admins while payments go through the built-in simulators: a simulated payment is
  * delivered only from test items, so real stock waits for a real gateway (docs/delivery.md).
  */
 export function TestModeStockNotice() {
@@ -12,11 +12,11 @@ export function TestModeStockNotice() {
       <span className="font-semibold">
         Test mode: real stock is not sold while no real payment gateway is configured.
       </span>{' '}
-      Payments go through the built-in Paytm simulator and get only test items. To sell real stock,{' '}
+      Payments go through the built-in simulators and get only test items. To sell real stock,{' '}
       <Link to={href('/admin/gateways')} className="font-semibold underline">
-        configure Paytm in Payment Gateways
+        configure a gateway in Payment Gateways
       </Link>{' '}
-      (or set PAYTM_MID and PAYTM_MERCHANT_KEY in the environment).
+      (or set its keys in the environment, such as PAYTM_MID and PAYTM_MERCHANT_KEY).
     </PageNote>
   )
 }

@@ -12,8 +12,10 @@ import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
-import { Button, buttonVariants } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { Card } from '~/components/ui/card'
+import { Pill } from '~/components/ui/badge'
 import { cn } from '~/components/ui/cn'
 import { FieldError } from '~/components/ui/field'
 import {
@@ -23,7 +25,12 @@ import {
   saveGateway,
   type GatewayView,
 } from '~/data/gateway.server'
-import { testGatewayConnection, type ConnectionTest } from '~/services/payment/gateways.server'
+import {
+  checkoutGateways,
+  testGatewayConnection,
+  type CheckoutGateway,
+  type ConnectionTest,
+} from '~/services/payment/gateways.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
 import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'
@@ -80,10 +87,15 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
   // Spec: with no gateway at all, a default Paytm gateway (testing, staging) is created.
   await ensureDefaultGateway(db)
-  const [gateways, setup] = await Promise.all([listGateways(db), resolvePaytmSetup(db, env)])
+  const [gateways, setup, checkout] = await Promise.all([
+    listGateways(db),
+    resolvePaytmSetup(db, env),
+    checkoutGateways(db, env),
+  ])
   const url = new URL(request.url)
   return {
     gateways,
+    checkout,
     form: formMode(url, gateways),
     freeTypes: GATEWAY_TYPES.filter((type) => !gateways.some((g) => g.type === type)),
     saved: url.searchParams.get('saved'),
@@ -389,14 +401,17 @@ function GatewayCard({
   environment,
   webhookUrl,
   place,
+  atCheckout,
   test,
 }: {
   gateway: GatewayView
   environment: Record<string, string> | null
   /** Where the gateway's dashboard must send webhooks, when it sends any. */
   webhookUrl?: string
-  /** Its place in the checkout order (1-based) and how many there are. */
+  /** Its place among the cards (1-based), for moving it up or down, and how many there are. */
   place: { index: number; count: number }
+  /** Its place among the ways checkout offers (1-based), or null when checkout does not offer it. */
+  atCheckout: { index: number; count: number } | null
   /** The last Test connection answer for this gateway. */
   test: ConnectionTest | null
 }) {
@@ -525,7 +540,9 @@ function GatewayCard({
           Test connection<span className="sr-only"> of {gateway.name}</span>
         </Button>
         <p className="text-xs text-slate-600 dark:text-slate-400">
-          Checkout position {place.index} of {place.count}
+          {atCheckout
+            ? `Checkout position ${atCheckout.index} of ${atCheckout.count}`
+            : 'Not offered at checkout'}
         </p>
       </Form>
       {test ? (
@@ -563,9 +580,59 @@ function GatewayCard({
   )
 }
 
+function checkoutPlace(
+  checkout: CheckoutGateway[],
+  type: string,
+): { index: number; count: number } | null {
+  const index = checkout.findIndex((offered) => offered.id === type)
+  return index === -1 ? null : { index: index + 1, count: checkout.length }
+}
+
+/**
+ * What a buyer is offered at checkout right now, in order: the cards below in their order, then
+ * gateways set only by the environment and the built-in simulators of gateways with no card
+ * (docs/payments.md, "Choosing how to pay"). A fresh shop offers all three simulators.
+ */
+function CheckoutOffer({ checkout }: { checkout: CheckoutGateway[] }) {
+  if (checkout.length === 0) {
+    return (
+      <p
+        role="note"
+        className="rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
+      >
+        Checkout offers no way to pay: make a gateway active or testing.
+      </p>
+    )
+  }
+  return (
+    <Card as="section" aria-labelledby="checkout-offer">
+      <h2 id="checkout-offer" className="text-sm font-semibold text-slate-950 dark:text-white">
+        At checkout now
+      </h2>
+      <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
+        {checkout.length === 1
+          ? 'Buyers pay this way, with no choice to make.'
+          : 'Buyers pick one of these, in this order.'}
+      </p>
+      <ol className="mt-3 space-y-2">
+        {checkout.map((offered, index) => (
+          <li key={offered.id} className="flex flex-wrap items-center gap-2 text-sm">
+            <span className="font-medium text-slate-500 tabular-nums dark:text-slate-400">
+              {index + 1}.
+            </span>
+            <span className="text-slate-900 dark:text-slate-100">{offered.label}</span>
+            {offered.testMode ? <Pill tone="warning">Built-in simulator</Pill> : null}
+          </li>
+        ))}
+      </ol>
+    </Card>
+  )
+}
+
 export default function AdminGateways({ loaderData, actionData }: Route.ComponentProps) {
   const {
     gateways,
+    checkout,
     form,
     freeTypes,
     saved,
@@ -632,6 +699,8 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
         </p>
       ) : null}
 
+      <CheckoutOffer checkout={checkout} />
+
       {form ? (
         <GatewayForm
           key={form.mode === 'edit' ? form.gateway.id : `add-${form.type}`}
@@ -650,6 +719,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
             key={gateway.id}
             gateway={gateway}
             place={{ index: index + 1, count: gateways.length }}
+            atCheckout={checkoutPlace(checkout, gateway.type)}
             test={
               actionData && 'card' in actionData && actionData.card.id === gateway.id
                 ? actionData.card

@@ -89,6 +89,23 @@ const gzip = promisify(zlib.gzip)
 const PRECOMPRESS = /\.(?:js|mjs|css|svg|json|txt)$/
 const PRECOMPRESS_MIN_BYTES = 1024
 
+/** Writes `<file>.br` (Brotli, quality 11) and `<file>.gz` (gzip, level 9) beside a file. */
+async function precompressFile(file: string): Promise<void> {
+  const content = await fs.readFile(file)
+  if (content.length < PRECOMPRESS_MIN_BYTES) return
+  const [br, gz] = await Promise.all([
+    brotli(content, {
+      params: {
+        [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
+        [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+      },
+    }),
+    gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
+  ])
+  if (br.length < content.length) await fs.writeFile(`${file}.br`, br)
+  if (gz.length < content.length) await fs.writeFile(`${file}.gz`, gz)
+}
+
 /**
  * Brotli (quality 11) and gzip (level 9) copies of the client's assets, written beside them as
  * `<file>.br` and `<file>.gz`; the server sends them as they are (server/precompressed.ts).
@@ -96,34 +113,30 @@ const PRECOMPRESS_MIN_BYTES = 1024
  * every request; files that never change can afford the slowest, smallest one once, at build
  * time: the shell script goes from 117 to 100 KB and the render-blocking stylesheet from 13.0
  * to 10.7 KB. A copy that would not be smaller is not written.
+ *
+ * React Router writes the route manifest (`assets/manifest-<hash>.js`, loaded by every first
+ * page: docs/decisions/0015-route-manifest-up-front.md) into the client's folder while the
+ * server is built, so that file is compressed once the server build is written.
  */
 function precompressAssets(): Plugin {
   return {
     name: 'keybazaar:precompress-assets',
     apply: 'build',
-    applyToEnvironment: (environment) => environment.name === 'client',
     async writeBundle(options, bundle) {
       const outDir = options.dir!
-      await Promise.all(
-        Object.keys(bundle)
-          .filter((fileName) => fileName.startsWith('assets/') && PRECOMPRESS.test(fileName))
-          .map(async (fileName) => {
-            const file = path.join(outDir, fileName)
-            const content = await fs.readFile(file)
-            if (content.length < PRECOMPRESS_MIN_BYTES) return
-            const [br, gz] = await Promise.all([
-              brotli(content, {
-                params: {
-                  [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY,
-                  [zlib.constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-                },
-              }),
-              gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION }),
-            ])
-            if (br.length < content.length) await fs.writeFile(`${file}.br`, br)
-            if (gz.length < content.length) await fs.writeFile(`${file}.gz`, gz)
-          }),
+      if (this.environment.name === 'client') {
+        await Promise.all(
+          Object.keys(bundle)
+            .filter((fileName) => fileName.startsWith('assets/') && PRECOMPRESS.test(fileName))
+            .map((fileName) => precompressFile(path.join(outDir, fileName))),
+        )
+        return
+      }
+      const clientAssets = path.join(outDir, '..', 'client', 'assets')
+      const manifests = (await fs.readdir(clientAssets).catch(() => [])).filter((name) =>
+        /^manifest-[\w-]+\.js$/.test(name),
       )
+      await Promise.all(manifests.map((name) => precompressFile(path.join(clientAssets, name))))
     },
   }
 }

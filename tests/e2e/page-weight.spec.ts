@@ -16,12 +16,20 @@ for (const path of ['/', '/product/streamverse-premium-12-months']) {
   }) => {
     const scripts: string[] = []
     const stylesheets: string[] = []
+    const paths: string[] = []
     page.on('request', (request) => {
+      paths.push(new URL(request.url()).pathname)
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname)
       if (request.resourceType() === 'stylesheet') stylesheets.push(new URL(request.url()).pathname)
     })
     await gotoHydrated(page, path)
     await page.waitForLoadState('networkidle')
+    // The route manifest is one cached asset, so the page's links cost the server nothing
+    // (docs/decisions/0015-route-manifest-up-front.md).
+    expect(scripts.filter((script) => /^\/assets\/manifest-[\w-]+\.js$/.test(script))).toHaveLength(
+      1,
+    )
+    expect(paths.filter((requested) => requested.startsWith('/__manifest'))).toEqual([])
 
     expect(scripts.length, scripts.join('\n')).toBeGreaterThan(0)
     expect(

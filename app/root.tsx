@@ -40,7 +40,7 @@ import appStylesUrl from './app.css?url'
 // A file of its own (cached once, not repeated in every page's HTML); it also spares the
 // browsers' /favicon.ico request.
 import faviconUrl from './favicon.svg?url&no-inline'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 export const links: Route.LinksFunction = () => [
   { rel: 'icon', type: 'image/svg+xml', href: faviconUrl },

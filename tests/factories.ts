@@ -170,6 +170,16 @@ export async function makePaidOrder(
   return payOrder(db, await makeOrder(db, productId, overrides))
 }
 
+/** The ids of the product's orders: none, after a checkout that was refused kept nothing. */
+export async function orderIdsOf(db: DB, productId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('order')
+    .select('id')
+    .where('productId', '=', productId)
+    .execute()
+  return rows.map((row) => row.id)
+}
+
 // ---------------------------------------------------------------------------------------
 // Browser tests
 

@@ -31,6 +31,7 @@ import {
   replaceFromStock,
   replyToReport,
   resendDeliveryMail,
+  type ActionResult,
 } from '~/services/order-actions.server'
 import { listOrderReports } from './order-report.server'
 import { createOrderReport } from '~/services/order-reports.server'
@@ -93,6 +94,22 @@ async function waitingOrder() {
 
 async function status(orderId: string): Promise<OrderStatus | undefined> {
   return (await getOrder(t.db, orderId))?.status
+}
+
+/** The buyer reports a problem with the order, as the order page lets them. */
+async function buyerReports(orderId: string, reason: string) {
+  await createOrderReport(t.db, { orderId, reason, reportedBy: 'customer' })
+}
+
+/** The action did its work: the admin is told `message`, and the order is now `to`. */
+async function expectApplied(
+  result: ActionResult,
+  orderId: string,
+  to: OrderStatus,
+  message: string,
+): Promise<void> {
+  expect(result).toEqual({ ok: true, status: to, message })
+  expect(await status(orderId)).toBe(to)
 }
 
 async function mailPayloads(orderId: string) {
@@ -353,12 +370,7 @@ describe(`deliver manually (${engine})`, () => {
       secret: 'Email: family@example.in\nPassword: Fam-2026!',
       actor,
     })
-    expect(result).toEqual({
-      ok: true,
-      status: 'delivered',
-      message: 'Delivered; the buyer has been e-mailed.',
-    })
-    expect(await status(order.id)).toBe('delivered')
+    await expectApplied(result, order.id, 'delivered', 'Delivered; the buyer has been e-mailed.')
     const [item] = await items(order.id)
     expect(item).toMatchObject({ status: 'delivered', addedBy: actor })
     expect(item!.secretCiphertext).not.toContain('Fam-2026!')
@@ -420,11 +432,7 @@ describe(`deliver manually (${engine})`, () => {
     const product = await manualProduct()
     const order = await paidOrder(product.id)
     await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'OLD-DETAILS', actor })
-    await createOrderReport(t.db, {
-      orderId: order.id,
-      reason: 'The old details do not work',
-      reportedBy: 'customer',
-    })
+    await buyerReports(order.id, 'The old details do not work')
     // The very same text again is a new item, not a clash with the revoked one.
     for (const secret of ['NEW-DETAILS', 'NEW-DETAILS']) {
       const result = await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret, actor })
@@ -487,11 +495,7 @@ describe(`replace item from stock (${engine})`, () => {
       kind: 'text',
       text: first?.kind === 'text' && first.text === 'KEY-R-1' ? 'KEY-R-2' : 'KEY-R-1',
     }
-    await createOrderReport(t.db, {
-      orderId: order.id,
-      reason: 'The key says already redeemed',
-      reportedBy: 'customer',
-    })
+    await buyerReports(order.id, 'The key says already redeemed')
 
     const replaced = await replaceFromStock(t.db, {
       orderId: order.id,
@@ -585,11 +589,7 @@ describe(`refund, resend, reply (${engine})`, () => {
   it('marks a delivered order refunded with a required note; the buyer no longer sees the item', async () => {
     const product = await stockProduct(['KEY-REFUND-1', 'KEY-REFUND-2'])
     const order = await paidOrder(product.id)
-    await createOrderReport(t.db, {
-      orderId: order.id,
-      reason: 'Wrong region, please refund',
-      reportedBy: 'customer',
-    })
+    await buyerReports(order.id, 'Wrong region, please refund')
     expect(await markRefunded(t.db, { orderId: order.id, note: '  ', actor })).toEqual({
       ok: false,
       message: ORDER_ADMIN_MESSAGES.refundNoteRequired,
@@ -602,12 +602,12 @@ describe(`refund, resend, reply (${engine})`, () => {
       note: 'Paytm refund REF-778812',
       actor,
     })
-    expect(result).toEqual({
-      ok: true,
-      status: 'refunded',
-      message: 'Marked refunded; the buyer has been e-mailed.',
-    })
-    expect(await status(order.id)).toBe('refunded')
+    await expectApplied(
+      result,
+      order.id,
+      'refunded',
+      'Marked refunded; the buyer has been e-mailed.',
+    )
     expect(
       (await listOrderEvents(t.db, order.id)).find((event) => event.type === 'refunded'),
     ).toMatchObject({
@@ -681,11 +681,7 @@ describe(`refund, resend, reply (${engine})`, () => {
       ok: false,
       message: ORDER_ADMIN_MESSAGES.noOpenReport,
     })
-    await createOrderReport(t.db, {
-      orderId: order.id,
-      reason: 'How do I sign in on my TV?',
-      reportedBy: 'customer',
-    })
+    await buyerReports(order.id, 'How do I sign in on my TV?')
     expect(await replyToReport(t.db, { orderId: order.id, reply: ' ', actor })).toEqual({
       ok: false,
       message: ORDER_ADMIN_MESSAGES.replyRequired,
@@ -747,11 +743,7 @@ describe(`the admin's order list and order page (${engine})`, () => {
       )
     }
     await t.db.updateTable('order').set({ status: 'delivered' }).where('id', '=', ids[1]!).execute()
-    await createOrderReport(t.db, {
-      orderId: ids[1]!,
-      reason: 'Family invite link expired',
-      reportedBy: 'customer',
-    })
+    await buyerReports(ids[1]!, 'Family invite link expired')
 
     const names = async (query: Parameters<typeof listAdminOrders>[1]) =>
       (await listAdminOrders(t.db, query)).items.map((row) => row.customerName)
@@ -823,11 +815,7 @@ describe(`the admin's order list and order page (${engine})`, () => {
     await pendingOrder(product.id)
     const delivered = await paidOrder(product.id)
     await deliverManually(t.db, APP_SECRET, { orderId: delivered.id, secret: 'K', actor })
-    await createOrderReport(t.db, {
-      orderId: delivered.id,
-      reason: 'It does not work at all',
-      reportedBy: 'customer',
-    })
+    await buyerReports(delivered.id, 'It does not work at all')
     const after = await orderCounts(t.db)
     expect(after.total).toBe(before.total + 2)
     expect(after.byStatus.pending).toBe(before.byStatus.pending + 1)

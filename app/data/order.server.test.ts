@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/factories'
+import { BUYER, makeProduct, orderIdsOf } from '../../tests/factories'
 import {
   createOrder,
   gatewayTotals,
@@ -123,12 +123,7 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         },
       ),
     ).rejects.toThrow('cannot sign')
-    const rows = await t.db
-      .selectFrom('order')
-      .select('id')
-      .where('productId', '=', product.id)
-      .execute()
-    expect(rows).toEqual([])
+    expect(await orderIdsOf(t.db, product.id)).toEqual([])
   })
 
   it('marks paid once, records the payment and a timeline entry, and never moves a paid order back', async () => {

@@ -60,9 +60,8 @@ export interface OrderEvent {
   createdAt: string
 }
 
-const orderColumns = [
-  'id',
-  'status',
+/** What the order is for, who placed it and through which gateway: set when it is placed. */
+const placedColumns = [
   'productId',
   'productName',
   'amount',
@@ -73,6 +72,12 @@ const orderColumns = [
   'paymentLinkId',
   'gateway',
   'testMode',
+] as const
+
+const orderColumns = [
+  'id',
+  'status',
+  ...placedColumns,
   'gatewayTxnId',
   'gatewayOrderId',
   'bankTxnId',
@@ -197,22 +202,7 @@ export async function createOrder<T = undefined>(
       // in between). The parameters are cast so PostgreSQL knows their types.
       row = await trx
         .insertInto('order')
-        .columns([
-          'id',
-          'productId',
-          'productName',
-          'amount',
-          'customerName',
-          'customerEmail',
-          'customerPhone',
-          'userId',
-          'paymentLinkId',
-          'gateway',
-          'testMode',
-          'accessTokenHash',
-          'createdAt',
-          'updatedAt',
-        ])
+        .columns(['id', ...placedColumns, 'accessTokenHash', 'createdAt', 'updatedAt'])
         .expression((eb) =>
           eb
             .selectFrom('product')

@@ -36,28 +36,25 @@ function input(overrides: Partial<ProductInput> = {}): ProductInput {
   })
 }
 
+/**
+ * productStats counts `total` products, `active` of them in stock. Its rating figures come from
+ * buyers' reviews (app/services/reviews.db.test.ts): none here.
+ */
+async function expectProductCounts(total: number, active: number) {
+  expect(await productStats(t.db)).toEqual({ total, active, averageRating: 0, totalReviews: 0 })
+}
+
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute))
 
 describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('computes the figures over every product, not a page', async () => {
-    expect(await productStats(t.db)).toEqual({
-      total: 0,
-      active: 0,
-      averageRating: 0,
-      totalReviews: 0,
-    })
+    await expectProductCounts(0, 0)
     for (let i = 0; i < 25; i += 1) {
       await createProduct(t.db, input({ inStock: i % 5 !== 0 }), at(i))
     }
     const page = await listProductsPage(t.db, { pageSize: 10 })
     expect(page.items).toHaveLength(10)
-    expect(await productStats(t.db)).toEqual({
-      total: 25,
-      active: 20,
-      // The rating figures come from buyers' reviews (app/services/reviews.db.test.ts): none here.
-      averageRating: 0,
-      totalReviews: 0,
-    })
+    await expectProductCounts(25, 20)
   })
 
   it('pages newest first, clamps the page, and reports the totals', async () => {
@@ -285,11 +282,6 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     })
     expect(page.total).toBe(56)
     expect(page.items).toHaveLength(20)
-    expect(await productStats(t.db)).toEqual({
-      total: 5000,
-      active: 4500,
-      averageRating: 0,
-      totalReviews: 0,
-    })
+    await expectProductCounts(5000, 4500)
   })
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
 import { fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/factories'
+import { BUYER, makeProduct, orderIdsOf } from '../../tests/factories'
 import { createOrder, OrderError } from './order.server'
 import { createUser } from './user.server'
 import {
@@ -112,9 +112,7 @@ describe(`availability follows stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       code: 'out-of-stock',
       message: 'This product is out of stock.',
     })
-    expect(
-      await t.db.selectFrom('order').select('id').where('productId', '=', sold.id).execute(),
-    ).toEqual([])
+    expect(await orderIdsOf(t.db, sold.id)).toEqual([])
 
     await add(sold.id, 'ONLY-KEY')
     const { order } = await createOrder(t.db, { productId: sold.id, customer: BUYER })

@@ -1,4 +1,5 @@
-import { sql } from 'kysely'
+import { sql, type SelectQueryBuilder } from 'kysely'
+import type { Database } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { paginate } from '~/lib/paginate'
@@ -245,6 +246,18 @@ export async function viewerMarks(
   }
 }
 
+/** One page of reviews, newest first; the id breaks ties, so pages do not overlap. */
+function newestReviewsPage<O>(
+  query: SelectQueryBuilder<Database, 'review', O>,
+  page: { pageSize: number; offset: number },
+) {
+  return query
+    .orderBy('review.createdAt', 'desc')
+    .orderBy('review.id', 'desc')
+    .limit(page.pageSize)
+    .offset(page.offset)
+}
+
 /** A page of a product's visible reviews, newest first or most helpful first. */
 export async function listProductReviews(
   db: DB,
@@ -298,12 +311,7 @@ export async function readReviewPage(
       'user.name',
     ])
   if (options.sort === 'helpful') query = query.orderBy('review.helpfulCount', 'desc')
-  const rows = await query
-    .orderBy('review.createdAt', 'desc')
-    .orderBy('review.id', 'desc')
-    .limit(pageSize)
-    .offset(offset)
-    .execute()
+  const rows = await newestReviewsPage(query, { pageSize, offset }).execute()
   return {
     reviews: {
       items: rows.map((row) => ({
@@ -459,10 +467,7 @@ export async function listReviewsForAdmin(
       'review.createdAt',
       'review.updatedAt',
     ])
-    .orderBy('review.createdAt', 'desc')
-    .orderBy('review.id', 'desc')
-    .limit(pageSize)
-    .offset(offset)
+    .$call((query) => newestReviewsPage(query, { pageSize, offset }))
     .execute()
   return {
     items: rows.map((row) => ({

@@ -204,6 +204,27 @@ async function countInTurn(trx: Transaction<Database>, productId: string): Promi
 }
 
 /**
+ * How many of the product's orders or stock items have the status, counted no further than
+ * `limit`: enough to tell "exactly n" without counting them all.
+ */
+async function countUpTo(
+  trx: Transaction<Database>,
+  table: 'order' | 'stockItem',
+  productId: string,
+  status: 'awaiting_stock' | 'available',
+  limit: number,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom(table)
+    .select('id')
+    .where('productId', '=', productId)
+    .where('status', '=', status)
+    .limit(limit)
+    .execute()
+  return rows.length
+}
+
+/**
  * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
  * the first waiting order of a product sends it, so a flash sale on an empty product sends one
  * mail, not one per order; the mail is queued in the paying transaction (the outbox).
@@ -211,14 +232,8 @@ async function countInTurn(trx: Transaction<Database>, productId: string): Promi
 async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
   await countInTurn(trx, productId)
   // Is this the only one? Two rows answer that, however many orders wait.
-  const waiting = await trx
-    .selectFrom('order')
-    .select('id')
-    .where('productId', '=', productId)
-    .where('status', '=', 'awaiting_stock')
-    .limit(2)
-    .execute()
-  if (waiting.length !== 1) return
+  const waiting = await countUpTo(trx, 'order', productId, 'awaiting_stock', 2)
+  if (waiting !== 1) return
   await mailOutOfStock(trx, await productTitle(trx, productId))
 }
 
@@ -231,14 +246,8 @@ async function notifyLowStock(trx: Transaction<Database>, productId: string): Pr
   if (lowStockThreshold <= 0) return
   await countInTurn(trx, productId)
   // Exactly the threshold? One row more than it answers that, however much stock there is.
-  const left = await trx
-    .selectFrom('stockItem')
-    .select('id')
-    .where('productId', '=', productId)
-    .where('status', '=', 'available')
-    .limit(lowStockThreshold + 1)
-    .execute()
-  if (left.length !== lowStockThreshold) return
+  const left = await countUpTo(trx, 'stockItem', productId, 'available', lowStockThreshold + 1)
+  if (left !== lowStockThreshold) return
   await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
 }
 

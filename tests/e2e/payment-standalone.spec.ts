@@ -3,7 +3,7 @@ import { formatRupees } from '~/lib/money'
 import { openAppDatabase } from '../factories'
 import { expect } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
-import { standaloneGatewayTest } from '../helpers/simulators'
+import { STANDALONE_PRODUCT, standaloneGatewayTest } from '../helpers/simulators'
 
 /**
  * The same purchase with Paytm configured by the environment (PAYTM_HOST, PAYTM_MID,
@@ -12,7 +12,6 @@ import { standaloneGatewayTest } from '../helpers/simulators'
  */
 const SIM = { mid: 'SIMMID12345678901234', key: 'aB3#kL9@xY2&mN5!' }
 const OWNER = 'owner@example.test'
-const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 const APP_SECRET = 'standalone-e2e-secret-0123456789abcdef0123456789'
 
 const test = standaloneGatewayTest({
@@ -26,7 +25,6 @@ const test = standaloneGatewayTest({
     ADMIN_EMAILS: OWNER,
   }),
   appSecret: APP_SECRET,
-  productSlug: PRODUCT.slug,
 })
 
 async function payAtGateway(
@@ -34,14 +32,14 @@ async function payAtGateway(
   simulatorUrl: string,
   button: 'Simulate success' | 'Simulate failure' | 'Leave pending',
 ) {
-  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await page.goto(`/checkout/${STANDALONE_PRODUCT.slug}`)
   // A configured merchant is not test mode.
   await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible()
   await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
   await page.getByLabel('Full name').fill('Kabir Singh')
   await page.getByLabel('Email').fill('kabir@example.test')
   await page.getByLabel('Phone number').fill('9812345670')
-  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await page.getByRole('button', { name: `Pay ${STANDALONE_PRODUCT.price}` }).click()
   await expect(page).toHaveURL(`${simulatorUrl}/theia/processTransaction`)
   await expect(page.getByText(`${SIM.mid} (WEBSTAGING)`)).toBeVisible()
   await page.getByRole('button', { name: button }).click()
@@ -58,7 +56,9 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
   test("'Simulate success' ends on 'Payment Successful!'", async ({ page, simulator }) => {
     await payAtGateway(page, simulator.url, 'Simulate success')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
-    await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
+    await expect(
+      page.getByRole('main').locator('dl').getByText(STANDALONE_PRODUCT.price),
+    ).toBeVisible()
     await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
   })
 

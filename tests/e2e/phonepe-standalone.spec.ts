@@ -1,14 +1,9 @@
-import type { Page } from '@playwright/test'
 import { PHONEPE_BANNER, PHONEPE_SIMULATOR_DEFAULTS } from '../../simulators/phonepe/simulator'
 import { expect } from '../helpers/fixtures'
 import {
-  gatewayOrderRow,
-  paidEventMessages,
-  expectRealPaymentSucceeded,
-  payAtStandaloneSimulator,
+  standaloneCheckoutTests,
   standaloneControl,
   standaloneGatewayTest,
-  type StandaloneSimulator,
 } from '../helpers/simulators'
 
 /**
@@ -19,7 +14,6 @@ import {
  * leaving the shop's status checks to find it.
  */
 const SIM = PHONEPE_SIMULATOR_DEFAULTS
-const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 const APP_SECRET = 'phonepe-standalone-e2e-secret-0123456789abcdef01'
 
 const test = standaloneGatewayTest({
@@ -37,22 +31,8 @@ const test = standaloneGatewayTest({
     PHONEPE_WEBHOOK_PASSWORD: SIM.webhookPassword,
   }),
   appSecret: APP_SECRET,
-  productSlug: PRODUCT.slug,
 })
 test.describe.configure({ mode: 'serial' })
-
-/** Checkout with PhonePe, one button on the standalone simulator's page; returns the order id. */
-const payAtPhonePe = (
-  page: Page,
-  simulator: StandaloneSimulator,
-  button: 'Simulate success' | 'Simulate pending',
-) =>
-  payAtStandaloneSimulator(page, simulator, {
-    gateway: /PhonePe/,
-    banner: PHONEPE_BANNER,
-    button,
-    product: PRODUCT,
-  })
 
 test('the embedded PhonePe simulator is not mounted when PHONEPE_CLIENT_ID is set', async ({
   request,
@@ -63,40 +43,16 @@ test('the embedded PhonePe simulator is not mounted when PHONEPE_CLIENT_ID is se
   expect(response.status()).toBe(404)
 })
 
-test("'Simulate success' at the standalone PhonePe ends on 'Payment Successful!'", async ({
-  page,
-  app,
-  simulator,
-}) => {
-  test.setTimeout(90_000)
-  const orderId = await payAtPhonePe(page, simulator, 'Simulate success')
-  await expectRealPaymentSucceeded(page, app, orderId, {
-    gateway: 'phonepe',
-    price: PRODUCT.price,
-    timeout: 30_000,
-  })
-})
-
-test("'Simulate pending' stays Processing until the status check finds it paid", async ({
-  page,
-  app,
-  simulator,
-}) => {
-  test.setTimeout(150_000)
-  const orderId = await payAtPhonePe(page, simulator, 'Simulate pending')
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Processing Payment...', {
-    timeout: 30_000,
-  })
+standaloneCheckoutTests(test, {
+  gateway: 'phonepe',
+  name: 'PhonePe',
+  banner: PHONEPE_BANNER,
+  settledAs: 'paid',
   // PhonePe completes the payment and sends no webhook: only reconciliation can find it.
-  const settled = await standaloneControl(simulator, 'settle', {
-    merchantOrderId: orderId,
-    state: 'COMPLETED',
-    webhook: false,
-  })
-  expect(settled.status).toBe(200)
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
-    timeout: 100_000,
-  })
-  expect(await gatewayOrderRow(app, orderId)).toMatchObject({ gateway: 'phonepe', testMode: 0 })
-  expect(await paidEventMessages(app, orderId)).toEqual([expect.stringContaining('reconciliation')])
+  settle: (simulator, _app, orderId) =>
+    standaloneControl(simulator, 'settle', {
+      merchantOrderId: orderId,
+      state: 'COMPLETED',
+      webhook: false,
+    }),
 })

@@ -64,19 +64,21 @@ export async function startStandaloneSimulator(
   }
 }
 
+/** What the standalone specs buy; standaloneGatewayTest stocks it with real keys. */
+export const STANDALONE_PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
+
 /**
  * A Playwright `test` for a shop whose gateway is configured by the environment and talks to
  * that gateway's simulator running on its own, as a real gateway would: per worker, the shop's
  * port is chosen first (a simulator sends its webhooks there), then the simulator starts with
- * `simulatorEnv(appUrl)`, then the shop with `appEnv(simulatorUrl)` and `appSecret`, and the
- * product `productSlug` is stocked with real keys.
+ * `simulatorEnv(appUrl)`, then the shop with `appEnv(simulatorUrl)` and `appSecret`, and
+ * STANDALONE_PRODUCT is stocked with real keys.
  */
 export function standaloneGatewayTest(options: {
   gateway: 'paytm' | 'razorpay' | 'phonepe'
   simulatorEnv: (appUrl: string) => Record<string, string>
   appEnv: (simulatorUrl: string) => Record<string, string>
   appSecret: string
-  productSlug: string
 }) {
   return base.extend<object, { appPort: number; simulator: StandaloneSimulator; app: RunningApp }>({
     appPort: [
@@ -102,7 +104,7 @@ export function standaloneGatewayTest(options: {
           port: appPort,
           env: { ...options.appEnv(simulator.url), APP_SECRET: options.appSecret },
         })
-        await stockRealKeys(app, options.productSlug, options.appSecret)
+        await stockRealKeys(app, STANDALONE_PRODUCT.slug, options.appSecret)
         await use(app)
         await app.dispose()
       },
@@ -131,21 +133,20 @@ export async function stockRealKeys(app: RunningApp, slug: string, appSecret: st
 }
 
 /**
- * A checkout at a standalone simulator: picks `gateway` under "Pay with", fills the buyer's
- * details, follows the shop to the simulator's own page (which shows `banner`), presses
- * `button` there and waits for the shop's result page; returns the order id.
+ * A checkout of STANDALONE_PRODUCT at a standalone simulator: picks `gateway` under "Pay with",
+ * fills the buyer's details, follows the shop to the simulator's own page (which shows
+ * `banner`), presses `button` there and waits for the shop's result page; returns the order id.
  */
-export async function payAtStandaloneSimulator(
+async function payAtStandaloneSimulator(
   page: Page,
   simulator: StandaloneSimulator,
   options: {
     gateway: RegExp
     banner: string
     button: 'Simulate success' | 'Simulate pending'
-    product: { slug: string; price: string }
   },
 ): Promise<string> {
-  await page.goto(`/checkout/${options.product.slug}`)
+  await page.goto(`/checkout/${STANDALONE_PRODUCT.slug}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   await page
     .getByRole('group', { name: 'Pay with' })
@@ -154,7 +155,7 @@ export async function payAtStandaloneSimulator(
   await page.getByLabel('Full name').fill('Kabir Singh')
   await page.getByLabel('Email').fill('kabir@example.test')
   await page.getByLabel('Phone number').fill('9812345670')
-  await page.getByRole('button', { name: `Pay ${options.product.price}` }).click()
+  await page.getByRole('button', { name: `Pay ${STANDALONE_PRODUCT.price}` }).click()
   // The buyer is on the standalone simulator's own page, not one the shop serves.
   await page.waitForURL((url) => url.origin === simulator.url, { timeout: 30_000 })
   await expect(page.getByText(options.banner)).toBeVisible()
@@ -164,22 +165,74 @@ export async function payAtStandaloneSimulator(
 }
 
 /**
- * A real payment at a standalone simulator ended well: the shop's result page says so with the
- * price, and the order is stored as `gateway`'s and not test mode.
+ * The tests the Razorpay and PhonePe standalone specs share, in this order: 'Simulate success' at
+ * the simulator's own page ends on 'Payment Successful!' with the price; 'Simulate pending'
+ * stays Processing until `settle` completes the payment at the simulator without a webhook, and
+ * the shop's status check (reconciliation) finds it `settledAs`. Either way the order is stored
+ * as `gateway`'s and not test mode.
  */
-export async function expectRealPaymentSucceeded(
-  page: Page,
-  app: RunningApp,
-  orderId: string,
-  expected: { gateway: string; price: string; timeout: number },
-): Promise<void> {
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
-    timeout: expected.timeout,
+export function standaloneCheckoutTests(
+  test: ReturnType<typeof standaloneGatewayTest>,
+  options: {
+    gateway: 'razorpay' | 'phonepe'
+    /** The gateway's name, as the checkout's "Pay with" choice and the test titles say it. */
+    name: string
+    banner: string
+    settledAs: string
+    settle: (simulator: StandaloneSimulator, app: RunningApp, orderId: string) => Promise<Response>
+  },
+) {
+  const pay = (
+    page: Page,
+    simulator: StandaloneSimulator,
+    button: 'Simulate success' | 'Simulate pending',
+  ) =>
+    payAtStandaloneSimulator(page, simulator, {
+      gateway: new RegExp(options.name),
+      banner: options.banner,
+      button,
+    })
+  const expectRealPayment = async (app: RunningApp, orderId: string) =>
+    expect(await gatewayOrderRow(app, orderId)).toMatchObject({
+      gateway: options.gateway,
+      testMode: 0,
+    })
+
+  test(`'Simulate success' at the standalone ${options.name} ends on 'Payment Successful!'`, async ({
+    page,
+    app,
+    simulator,
+  }) => {
+    test.setTimeout(90_000)
+    const orderId = await pay(page, simulator, 'Simulate success')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+      timeout: 30_000,
+    })
+    await expect(
+      page.getByRole('main').locator('dl').getByText(STANDALONE_PRODUCT.price),
+    ).toBeVisible()
+    await expectRealPayment(app, orderId)
   })
-  await expect(page.getByRole('main').locator('dl').getByText(expected.price)).toBeVisible()
-  expect(await gatewayOrderRow(app, orderId)).toMatchObject({
-    gateway: expected.gateway,
-    testMode: 0,
+
+  test(`'Simulate pending' stays Processing until the status check finds it ${options.settledAs}`, async ({
+    page,
+    app,
+    simulator,
+  }) => {
+    test.setTimeout(150_000)
+    const orderId = await pay(page, simulator, 'Simulate pending')
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Processing Payment...', {
+      timeout: 30_000,
+    })
+    const settled = await options.settle(simulator, app, orderId)
+    expect(settled.status).toBe(200)
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+      timeout: 100_000,
+    })
+    await expectRealPayment(app, orderId)
+    expect(await paidEventMessages(app, orderId)).toEqual([
+      expect.stringContaining('reconciliation'),
+    ])
   })
 }
 

@@ -1,7 +1,7 @@
 import type Package from 'lucide-react/icons/package'
 import type { ReactNode } from 'react'
 import { Link } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * What an admin page shows instead of itself (inside the admin shell): a missing product or

@@ -1,6 +1,6 @@
 import ShieldAlert from 'lucide-react/icons/shield-alert'
 import { href, useNavigate } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * The admin guard's answer to a signed-in user without the right:

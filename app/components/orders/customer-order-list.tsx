@@ -1,6 +1,7 @@
 import ChevronRight from 'lucide-react/icons/chevron-right'
 import FileDown from 'lucide-react/icons/file-down'
 import { Link } from 'react-router'
+import { CardList } from '~/components/ui/card'
 import { formatRupees } from '~/lib/money'
 import { invoicePath, orderPath } from '~/lib/order-status'
 import { hasInvoice, OrderStatusBadge } from './order-status'
@@ -32,7 +33,7 @@ export function customerOrderItem(
 
 export function CustomerOrderList({ orders }: { orders: CustomerOrderItem[] }) {
   return (
-    <ul className="divide-y divide-slate-200 overflow-hidden rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+    <CardList>
       {orders.map((order) => (
         <li
           key={order.id}
@@ -71,6 +72,6 @@ export function CustomerOrderList({ orders }: { orders: CustomerOrderItem[] }) {
           </div>
         </li>
       ))}
-    </ul>
+    </CardList>
   )
 }

@@ -1,5 +1,5 @@
 import { href, isRouteErrorResponse, Link } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * What the order pages show instead of an order. A missing order, a wrong or foreign link and

@@ -6,7 +6,7 @@ import { Form, Link, useNavigation } from 'react-router'
 import { FormAlert } from '~/components/forms'
 import { CopyButton } from '~/components/ui/copy-button'
 import { useHydrated } from '~/components/ui/use-hydrated'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * The delivered account details or key, hidden until Reveal is pressed: the buyer's (the order

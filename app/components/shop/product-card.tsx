@@ -24,6 +24,30 @@ export interface CardProduct {
   image: ImageRef | null
 }
 
+/**
+ * The card of a catalogue product: its own fields, and what the loader works out for it (stock,
+ * the buyers' average rating, the image). Only these reach the browser.
+ */
+export function cardProduct(
+  product: Omit<CardProduct, 'inStock' | 'rating' | 'image'>,
+  worked: Pick<CardProduct, 'inStock' | 'rating' | 'image'>,
+): CardProduct {
+  return {
+    id: product.id,
+    slug: product.slug,
+    title: product.title,
+    category: product.category,
+    price: product.price,
+    originalPrice: product.originalPrice,
+    discount: product.discount,
+    inStock: worked.inStock,
+    featured: product.featured,
+    rating: worked.rating,
+    tags: product.tags,
+    image: worked.image,
+  }
+}
+
 /** Cards are two per row on phones, three on tablets, four on wide screens. */
 export const CARD_IMAGE_SIZES =
   '(min-width: 1152px) 264px, (min-width: 1024px) 23vw, (min-width: 768px) 31vw, 46vw'

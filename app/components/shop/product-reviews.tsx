@@ -1,6 +1,5 @@
 import { Form, href, Link } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
-import { cn } from '~/components/ui/cn'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { StaticMarkup } from '~/components/ui/static-markup'
 
 /**
@@ -70,10 +69,7 @@ export function ReviewText({
         ) : null}
       </p>
       <p
-        className={cn(
-          'mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200',
-          bodyClassName,
-        )}
+        className={`mt-1 whitespace-pre-line break-words text-slate-700 dark:text-slate-200 ${bodyClassName ?? ''}`}
       >
         {review.body}
       </p>

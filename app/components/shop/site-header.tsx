@@ -4,8 +4,7 @@ import { StaticMarkup } from '~/components/ui/static-markup'
 import { BrandMark } from './brand-mark'
 import { SectionLink, useSectionLinksKey } from './section-link'
 import { ThemeSwitcher } from './theme-switcher'
-import { buttonVariants } from '~/components/ui/button'
-import { cn } from '~/components/ui/cn'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /** The signed-in visitor as the header needs it (the accounts issue fills it in the root loader). */
 export interface HeaderUser {
@@ -103,7 +102,7 @@ export function SiteHeader({
               </Link>
               <Link
                 to={href('/signup')}
-                className={cn(buttonVariants({ size: 'xs' }), 'whitespace-nowrap')}
+                className={`${buttonVariants({ size: 'xs' })} whitespace-nowrap`}
               >
                 Sign up
               </Link>

@@ -1,7 +1,6 @@
 import Heart from 'lucide-react/icons/heart'
 import { href, useFetcher, useLocation, useRouteLoaderData } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
-import { cn } from '~/components/ui/cn'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { useHydrated } from '~/components/ui/use-hydrated'
 
 /** What /wishlist answers a fetcher (app/routes/account/wishlist-action.tsx). */
@@ -11,6 +10,14 @@ interface WishlistAnswer {
   wished?: boolean
   message?: string
 }
+
+/**
+ * The round heart on a product card: a secondary icon button, smaller and round, over the image.
+ * Written out rather than merged with `cn()` so product cards load no tailwind-merge
+ * (bench/README.md, Lighthouse).
+ */
+const CARD_HEART =
+  'inline-flex size-9 items-center justify-center gap-2 rounded-full border border-slate-300 bg-white/95 font-semibold text-slate-800 shadow-sm hover:bg-slate-50 disabled:opacity-70 dark:border-slate-600 dark:bg-slate-900/95 dark:text-slate-100 dark:hover:bg-slate-800'
 
 /**
  * The heart on product cards and the product page: adds the product to the wishlist or removes
@@ -58,19 +65,13 @@ export function WishlistHeart({
         aria-pressed={shown}
         aria-label={variant === 'card' ? `Wishlist: ${productTitle}` : undefined}
         title={shown ? 'Remove from wishlist' : 'Add to wishlist'}
-        className={cn(
-          buttonVariants({ variant: 'secondary', size: variant === 'page' ? 'md' : 'icon' }),
-          variant === 'card'
-            ? 'size-9 rounded-full bg-white/95 shadow-sm dark:bg-slate-900/95'
-            : '',
-        )}
+        className={
+          variant === 'page' ? buttonVariants({ variant: 'secondary', size: 'md' }) : CARD_HEART
+        }
       >
         <Heart
           aria-hidden="true"
-          className={cn(
-            'size-5',
-            shown ? 'fill-rose-500 text-rose-500' : 'text-slate-600 dark:text-slate-300',
-          )}
+          className={`size-5 ${shown ? 'fill-rose-500 text-rose-500' : 'text-slate-600 dark:text-slate-300'}`}
         />
         {variant === 'page' ? 'Wishlist' : null}
       </button>

@@ -25,3 +25,20 @@ export function Card({
   }) {
   return <Element className={cn(cardVariants({ padding }), className)} {...props} />
 }
+
+/**
+ * A card of rows parted by lines, as a list (a customer's orders, their subscriptions); rows
+ * are padded by the caller and stay inside the rounded corners.
+ */
+export function CardList({ className, ...props }: HTMLAttributes<HTMLUListElement>) {
+  return (
+    <ul
+      className={cn(
+        cardVariants({ padding: 'none' }),
+        'divide-y divide-slate-200 overflow-hidden dark:divide-slate-800',
+        className,
+      )}
+      {...props}
+    />
+  )
+}

@@ -1,7 +1,5 @@
-import { lazy, Suspense, useSyncExternalStore, type FormEvent, type ReactNode } from 'react'
-import { Form, Link, useSubmit, type SubmitOptions } from 'react-router'
-import { Button, buttonVariants } from './button'
-import { cn } from './cn'
+import { lazy, Suspense, useSyncExternalStore, type FormEvent } from 'react'
+import { useSubmit, type SubmitOptions } from 'react-router'
 import type { ConfirmOptions } from './confirm-dialog-view'
 
 /**
@@ -109,66 +107,4 @@ export function useConfirmedSubmit(
     formData.set('confirmed', 'yes')
     void submit(formData, { method: 'post', ...submitOptions })
   }
-}
-
-/** The question on the page itself, for a browser without JavaScript. */
-export function ConfirmPanel({
-  id,
-  title,
-  children,
-  action,
-  fields,
-  confirmLabel,
-  cancelTo,
-  destructive = true,
-  preventScrollReset,
-}: {
-  /** The heading's id; the panel is a region named by it. */
-  id: string
-  title: string
-  /** The question. */
-  children: ReactNode
-  /** Where the confirmed form posts. */
-  action: string
-  /** The action's hidden fields (intent, id, where to come back to); empty ones are left out. */
-  fields: Record<string, string | number | null | undefined>
-  confirmLabel: string
-  /** Back to the page as it was. */
-  cancelTo: string
-  /** A red question and button (the default), or the shop's colour for a question that undoes nothing. */
-  destructive?: boolean
-  preventScrollReset?: boolean
-}) {
-  return (
-    <section
-      aria-labelledby={id}
-      className={cn(
-        'rounded-2xl border p-4',
-        destructive
-          ? 'border-rose-300 bg-rose-50 text-rose-900 dark:border-rose-900 dark:bg-rose-950/40 dark:text-rose-200'
-          : 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100',
-      )}
-    >
-      <h2 id={id} className="font-semibold">
-        {title}
-      </h2>
-      <p className="mt-1 text-sm">{children}</p>
-      <div className="mt-3 flex flex-wrap gap-2">
-        <Form method="post" action={action} preventScrollReset={preventScrollReset}>
-          {Object.entries(fields).map(([name, value]) =>
-            value === null || value === undefined || value === '' ? null : (
-              <input key={name} type="hidden" name={name} value={value} />
-            ),
-          )}
-          <input type="hidden" name="confirmed" value="yes" />
-          <Button type="submit" variant={destructive ? 'danger' : 'primary'} size="sm">
-            {confirmLabel}
-          </Button>
-        </Form>
-        <Link to={cancelTo} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
-          Cancel
-        </Link>
-      </div>
-    </section>
-  )
 }

@@ -19,8 +19,8 @@ import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import { orderPath } from '~/lib/order-status'
 import type { Route } from './+types/dashboard'
-import { buttonVariants } from '~/components/ui/button'
-import { Card } from '~/components/ui/card'
+import { buttonVariants } from '~/components/ui/button-variants'
+import { Card, CardList } from '~/components/ui/card'
 
 const RECENT_ORDERS = 5
 const RECENT_ACTIVITY = 8
@@ -172,7 +172,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
 
       <Section id="subscriptions" title="Active subscriptions">
         {subscriptions.length > 0 ? (
-          <ul className="divide-y divide-slate-200 rounded-2xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+          <CardList>
             {subscriptions.map((item) => (
               <li
                 key={item.orderId}
@@ -197,7 +197,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
                 </p>
               </li>
             ))}
-          </ul>
+          </CardList>
         ) : (
           <div className={emptyClass}>
             <p>

@@ -11,7 +11,7 @@ import { requireUser } from '~/services/auth.server'
 import { shopDateTime } from '~/lib/date-format'
 import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/orders'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { EmptyState } from '~/components/ui/empty-state'
 
 /**

@@ -258,10 +258,11 @@ function useBusy(intent: Intent) {
 function useSectionForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>(
   intent: Intent,
   actionData: ActionData,
-  options: { id: string; schema: Schema; defaultValue?: Record<string, unknown> },
+  /** The form's id is its intent unless given. */
+  options: { id?: string; schema: Schema; defaultValue?: Record<string, unknown> },
 ) {
   const answer = answerFor(actionData, intent)
-  const [form, fields] = useAppForm({ ...options, lastResult: answer?.result })
+  const [form, fields] = useAppForm({ id: intent, ...options, lastResult: answer?.result })
   return { answer, form, fields, busy: useBusy(intent) }
 }
 
@@ -294,9 +295,17 @@ function SectionForm<Schema extends Record<string, unknown>>({
   )
 }
 
+/** The submit button of a section that saves what it shows. */
+function SaveButton({ busy, children }: { busy: boolean; children: React.ReactNode }) {
+  return (
+    <Button type="submit" pending={busy} pendingLabel="Saving…">
+      {children}
+    </Button>
+  )
+}
+
 function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, form, fields, busy } = useSectionForm('profile', actionData, {
-    id: 'profile',
     schema: profileSchema,
     defaultValue: { name: loaderData.name },
   })
@@ -306,18 +315,13 @@ function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
       <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed here.">
         {(control) => <Input {...control} type="email" value={loaderData.email} readOnly />}
       </Field>
-      <Button type="submit" pending={busy} pendingLabel="Saving…">
-        Save name
-      </Button>
+      <SaveButton busy={busy}>Save name</SaveButton>
     </SectionForm>
   )
 }
 
 function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
-  const { form, fields, busy } = useSectionForm('photo', actionData, {
-    id: 'photo',
-    schema: photoSchema,
-  })
+  const { form, fields, busy } = useSectionForm('photo', actionData, { schema: photoSchema })
   // Either form's success message shows above the upload form.
   const answer = answerFor(actionData, 'photo') ?? answerFor(actionData, 'removePhoto')
   const [removeForm] = useAppForm({ id: 'remove-photo', schema: removePhotoSchema })
@@ -394,7 +398,6 @@ function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
 function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
   const { preferences } = loaderData
   const { answer, form, fields, busy } = useSectionForm('preferences', actionData, {
-    id: 'preferences',
     schema: preferencesSchema,
     defaultValue: {
       theme: preferences.theme,
@@ -442,16 +445,13 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
           </span>
         </span>
       </label>
-      <Button type="submit" pending={busy} pendingLabel="Saving…">
-        Save preferences
-      </Button>
+      <SaveButton busy={busy}>Save preferences</SaveButton>
     </SectionForm>
   )
 }
 
 function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, form, fields, busy } = useSectionForm('password', actionData, {
-    id: 'password',
     schema: loaderData.hasPassword ? changePasswordSchema : setPasswordSchema,
   })
   const notice = (answer as AuthFormResult | undefined)?.message ?? loaderData.notice
@@ -471,9 +471,9 @@ function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
         password={fields.password}
         confirmPassword={fields.confirmPassword}
       />
-      <Button type="submit" pending={busy} pendingLabel="Saving…">
+      <SaveButton busy={busy}>
         {loaderData.hasPassword ? 'Change password' : 'Set password'}
-      </Button>
+      </SaveButton>
     </SectionForm>
   )
 }

@@ -1,5 +1,5 @@
 import { data, href, Link, redirect } from 'react-router'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { modalHref } from '~/components/auth/auth-modals'
 import { addToWishlist, removeFromWishlist, setRestockNotice } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'

@@ -8,7 +8,7 @@ import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { requireAdmin } from '~/services/permissions.server'
 import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
 import type { Route } from './+types/layout'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * The guarded admin area (/admin/*). Not signed in: to / with the login modal and a way

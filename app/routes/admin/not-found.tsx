@@ -1,6 +1,6 @@
 import { data, href, Link } from 'react-router'
 import { PageHeader } from '~/components/admin/page-header'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { Card } from '~/components/ui/card'
 import { cn } from '~/components/ui/cn'
 import { requireAdmin } from '~/services/permissions.server'

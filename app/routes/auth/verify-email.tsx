@@ -8,7 +8,7 @@ import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.se
 import { safeRedirect } from '~/lib/validation/auth'
 import { accountPageHeaders } from '~/lib/page-headers'
 import type { Route } from './+types/verify-email'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 export const CONFIRM_LINK_FAILED =
   'This link has expired or is not valid. Log in with your e-mail and password and we will send you a new one.'

@@ -39,7 +39,7 @@ import { GATEWAY_TYPE_LABELS, type GatewayType } from '~/lib/validation/gateway'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/checkout'
 import { readFormData } from '~/lib/form-data.server'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * /checkout/{slug}: the payment form for one product (the product page's buy button comes

@@ -23,7 +23,7 @@ import { canViewOrder } from '~/services/order-access.server'
 import type { DB } from '~/lib/db.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import type { Route } from './+types/pay'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * /payment/pay?order&amount&product: a payment link an admin sent. The link's

@@ -37,7 +37,7 @@ import {
 } from '~/services/order-access.server'
 import type { Route } from './+types/callback'
 import { readFormData } from '~/lib/form-data.server'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 /**
  * /payment/callback: the payment result page. Where the gateway's callback

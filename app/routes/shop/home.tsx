@@ -21,7 +21,7 @@ import {
   SEARCH_PARAM,
 } from '~/components/shop/catalogue'
 import { EXAMPLE_BUNDLE, HERO_STATS, PROCESS_STEPS, WHY_CHOOSE_US } from '~/components/shop/claims'
-import { ProductCard, type CardProduct } from '~/components/shop/product-card'
+import { cardProduct, ProductCard, type CardProduct } from '~/components/shop/product-card'
 import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
@@ -56,21 +56,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.
-  const cards: CardProduct[] = products.map((product, index) => ({
-    id: product.id,
-    slug: product.slug,
-    title: product.title,
-    category: product.category,
-    price: product.price,
-    originalPrice: product.originalPrice,
-    discount: product.discount,
-    // Out of Stock when switched off, or when a product sold from stock has no item left.
-    inStock: productAvailability(product, stockLeft).inStock,
-    featured: product.featured,
-    rating: ratings.get(product.id)?.average ?? 0,
-    tags: product.tags,
-    image: images[index] ?? null,
-  }))
+  const cards = products.map((product, index) =>
+    cardProduct(product, {
+      // Out of Stock when switched off, or when a product sold from stock has no item left.
+      inStock: productAvailability(product, stockLeft).inStock,
+      rating: ratings.get(product.id)?.average ?? 0,
+      image: images[index] ?? null,
+    }),
+  )
   const firstFeatured =
     cards.find((card) => card.featured && card.image) ?? cards.find((card) => card.image)
   return {

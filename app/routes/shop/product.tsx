@@ -11,7 +11,7 @@ import {
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
 import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
-import { DiscountBadge, type CardProduct } from '~/components/shop/product-card'
+import { cardProduct, DiscountBadge } from '~/components/shop/product-card'
 import {
   ProductReviews,
   reviewsLabel,
@@ -48,7 +48,7 @@ import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
 import { checkoutPath, productPath } from '~/lib/paths'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import type { Route } from './+types/product'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 
 const PRODUCT_NOT_FOUND = 'Product not found'
 const PRODUCT_LOAD_FAILED = 'Failed to load product'
@@ -154,20 +154,13 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     image,
     canonicalUrl,
     socialImage: socialImageUrl(image, env.PUBLIC_URL),
-    related: related.map((item, index): CardProduct => ({
-      id: item.id,
-      slug: item.slug,
-      title: item.title,
-      category: item.category,
-      price: item.price,
-      originalPrice: item.originalPrice,
-      discount: item.discount,
-      inStock: item.available,
-      featured: item.featured,
-      rating: ratings.get(item.id)?.average ?? 0,
-      tags: item.tags,
-      image: relatedImages[index] ?? null,
-    })),
+    related: related.map((item, index) =>
+      cardProduct(item, {
+        inStock: item.available,
+        rating: ratings.get(item.id)?.average ?? 0,
+        image: relatedImages[index] ?? null,
+      }),
+    ),
     wishlist,
   }
 }

@@ -1,6 +1,6 @@
 import { data, href, Link, redirect } from 'react-router'
 import { modalHref } from '~/components/auth/auth-modals'
-import { buttonVariants } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { addHelpfulVote } from '~/data/review.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'

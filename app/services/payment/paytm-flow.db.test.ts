@@ -8,7 +8,7 @@ import {
   type RunningPaytmSimulator,
 } from '../../../simulators/paytm/testing'
 import { fileTestDb } from '../../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../../tests/factories'
+import { BUYER, makeProduct, orderIdsOf } from '../../../tests/factories'
 import { existingOrder, simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
 import { runDueJobs } from '~/lib/jobs.server'
 import type { PaytmSetup } from './config.server'
@@ -136,12 +136,7 @@ describe(`Paytm checkout (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await expect(
       startPaytmCheckout(t.db, broken, { productId: product.id, customer: BUYER }),
     ).rejects.toBeInstanceOf(PaytmRequestError)
-    const rows = await t.db
-      .selectFrom('order')
-      .select('id')
-      .where('productId', '=', product.id)
-      .execute()
-    expect(rows).toEqual([])
+    expect(await orderIdsOf(t.db, product.id)).toEqual([])
   })
 })
 

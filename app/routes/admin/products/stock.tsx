@@ -13,13 +13,15 @@ import { getFormProps, getInputProps } from '@conform-to/react'
 import { data, Form, href, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
-import { ConfirmPanel, useConfirmedSubmit } from '~/components/ui/confirm'
+import { ConfirmPanel } from '~/components/ui/confirm-panel'
+import { useConfirmedSubmit } from '~/components/ui/confirm'
 import { ListCards } from '~/components/admin/admin-list'
 import { EmptyState } from '~/components/ui/empty-state'
 import { AdminErrorPage } from '~/components/admin/error-page'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
-import { Button, buttonVariants } from '~/components/ui/button'
+import { Button } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { FilterChips, rangeText } from '~/components/admin/list-filters'
@@ -435,7 +437,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           Available now: {number.format(available.real)} real (kept for real payments),{' '}
           {number.format(available.test)} test (delivered for test payments).{' '}
           <Link to={href('/admin/gateways')} className="font-semibold underline">
-            Configure Paytm in Payment Gateways
+            Configure a gateway in Payment Gateways
           </Link>{' '}
           to sell the real ones.
         </PageNote>

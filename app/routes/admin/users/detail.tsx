@@ -17,7 +17,8 @@ import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
-import { ConfirmPanel, useConfirmedSubmit, type ConfirmOptions } from '~/components/ui/confirm'
+import { ConfirmPanel } from '~/components/ui/confirm-panel'
+import { useConfirmedSubmit, type ConfirmOptions } from '~/components/ui/confirm'
 import {
   Dialog,
   DialogClose,

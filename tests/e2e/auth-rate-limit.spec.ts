@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import http from 'node:http'
 import { expect, test } from '../helpers/fixtures'
 import { signUpConfirmed } from '../helpers/mailbox'
+import { withinOneWindow } from '../helpers/rate-limit'
 
 /**
  * Abuse limits over HTTP (429 with Retry-After), counted in the database. Sign-in slows down
@@ -102,6 +103,8 @@ test('after five wrong passwords one address waits 2^n seconds, told how long; t
 })
 
 test('one address gets 429 after 50 failed logins, whatever the accounts', async ({ baseURL }) => {
+  test.setTimeout(120_000)
+  await withinOneWindow('signInIp', 45_000)
   const address = '127.0.0.3'
   for (let attempt = 1; attempt <= PER_IP; attempt++) {
     const response = await postFrom(address, baseURL, '/login', {
@@ -129,6 +132,8 @@ test('sign-up and password reset answer 429 when one address is asked for too of
 }) => {
   const email = uniqueEmail('resetter')
   await signUpConfirmed(app.url, app, { name: 'Resetter', email, password: 'secret12' })
+  test.setTimeout(120_000)
+  await withinOneWindow('passwordResetEmail', 30_000)
   // Three reset mails per address and hour.
   for (let attempt = 1; attempt <= 3; attempt++) {
     const response = await post(baseURL, '/forgot-password', { email })
@@ -139,6 +144,7 @@ test('sign-up and password reset answer 429 when one address is asked for too of
   expect(blocked.body).toContain('Too many attempts.')
 
   // Five sign-up forms per e-mail address (each one mails it), taken or not.
+  await withinOneWindow('signUpEmail', 30_000)
   const taken = uniqueEmail('taken')
   const statuses: number[] = []
   for (let attempt = 1; attempt <= 6; attempt++) {

@@ -227,15 +227,25 @@ export interface SharedReviewPage {
  */
 export async function viewerMarks(
   db: DB,
-  { reviews, authorIds }: SharedReviewPage,
+  page: SharedReviewPage,
   viewerId: string | null,
 ): Promise<PublicReviewPage> {
-  if (!viewerId) return reviews
+  if (!viewerId) return page.reviews
   const voted = await votedReviews(
     db,
     viewerId,
-    reviews.items.map((review) => review.id),
+    page.reviews.items.map((review) => review.id),
   )
+  return markReviewPage(page, viewerId, voted)
+}
+
+/** A shared page marked for `viewerId`, whose votes among its reviews are `voted`. */
+export function markReviewPage(
+  { reviews, authorIds }: SharedReviewPage,
+  viewerId: string | null,
+  voted: ReadonlySet<string>,
+): PublicReviewPage {
+  if (!viewerId) return reviews
   return {
     ...reviews,
     items: reviews.items.map((review, index) => ({
@@ -378,13 +388,26 @@ export async function addHelpfulVote(
  */
 export async function unreviewedDeliveredOrders(
   db: DB,
-  user: { id: string; email: string; emailVerified: boolean },
+  user: ReviewingUser,
   productId: string,
 ): Promise<string[]> {
-  const rows = await db
+  const rows = await unreviewedOrdersQuery(db, user, productId).execute()
+  return rows.map((row) => row.id)
+}
+
+/** The user a review is for: their delivered orders are the ones they may review. */
+export interface ReviewingUser {
+  id: string
+  email: string
+  emailVerified: boolean
+}
+
+/** unreviewedDeliveredOrders as a query (ids and times, newest first, at most five). */
+export function unreviewedOrdersQuery(db: DB, user: ReviewingUser, productId: string) {
+  return db
     .selectFrom('order')
     .leftJoin('review', 'review.orderId', 'order.id')
-    .select('order.id')
+    .select(['order.id', 'order.createdAt'])
     .where('order.productId', '=', productId)
     .where('order.status', '=', 'delivered')
     .where('review.id', 'is', null)
@@ -401,8 +424,6 @@ export async function unreviewedDeliveredOrders(
     )
     .orderBy('order.createdAt', 'desc')
     .limit(5)
-    .execute()
-  return rows.map((row) => row.id)
 }
 
 // ---------------------------------------------------------------------------------------

@@ -35,6 +35,24 @@ test.describe('database queries per page', () => {
     ]
     expect(Math.min(...counts)).toBeLessThanOrEqual(2)
   })
+
+  test("a signed-in visitor's product page too: their hearts, votes and orders to review in one", async () => {
+    const cookie = await signUpConfirmed(app.url, app, {
+      name: 'Counted Buyer',
+      email: 'counted.buyer@example.test',
+      password: 'counted-secret-12',
+    })
+    const signedIn = async () => {
+      const response = await fetch(app.url + PRODUCT_PATH, { headers: { cookie } })
+      expect(response.status).toBe(200)
+      expect(await response.text()).toContain('Counted Buyer')
+      return Number(response.headers.get('x-query-count'))
+    }
+    await signedIn()
+    await signedIn()
+    const counts = [await signedIn(), await signedIn(), await signedIn()]
+    expect(Math.min(...counts)).toBeLessThanOrEqual(2)
+  })
 })
 
 test.describe('session reads', () => {

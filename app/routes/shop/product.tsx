@@ -29,7 +29,8 @@ import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import { productAvailability } from '~/data/product.server'
 import { relatedProducts } from '~/data/related-products.server'
-import { unreviewedDeliveredOrders, viewerMarks } from '~/data/review.server'
+import { readProductViewer } from '~/data/product-viewer.server'
+import { markReviewPage } from '~/data/review.server'
 import {
   catalogueProduct,
   catalogueRatingDistribution,
@@ -40,7 +41,6 @@ import {
 import { getSiteSettings } from '~/data/settings.server'
 import { shopLongDate } from '~/lib/date-format'
 import { orderPath } from '~/lib/order-status'
-import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
 import { getUser } from '~/services/auth.server'
@@ -77,21 +77,29 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     catalogueRatingDistribution(db, product.id),
     getSiteSettings(db),
   ])
-  const [relatedImages, wishlist, ratings, reviewList, reviewable] = await Promise.all([
+  const shownIds = [product.id, ...related.map((item) => item.id)]
+  const [relatedImages, ratings, sharedReviews] = await Promise.all([
     imageRefs(related.map((item) => item.image)),
-    // The hearts of a signed-in visitor (personal: such pages are never cached).
-    user
-      ? wishlistProductIds(db, user.id, [product.id, ...related.map((item) => item.id)])
-      : Promise.resolve([]),
     // Ratings are the aggregate of buyers' visible reviews, nothing typed in.
-    catalogueRatings(db, [product.id, ...related.map((item) => item.id)]),
+    catalogueRatings(db, shownIds),
     catalogueReviewPage(db, product.id, {
       sort,
       page: reviewPage,
       total: distribution.reduce((sum, row) => sum + row.count, 0),
-    }).then((page) => viewerMarks(db, page, user?.id ?? null)),
-    user ? unreviewedDeliveredOrders(db, user, product.id) : Promise.resolve([]),
+    }),
   ])
+  // The signed-in visitor's hearts, votes and orders to review, in one query (personal: such
+  // pages are never cached).
+  const viewer = user
+    ? await readProductViewer(db, user, {
+        productId: product.id,
+        productIds: shownIds,
+        reviewIds: sharedReviews.reviews.items.map((review) => review.id),
+      })
+    : null
+  const wishlist = viewer?.wishlist ?? []
+  const reviewable = viewer?.unreviewedOrders ?? []
+  const reviewList = markReviewPage(sharedReviews, user?.id ?? null, viewer?.voted ?? new Set())
   const summary = ratings.get(product.id) ?? { average: 0, count: 0 }
   const day = shopLongDate(settings.timezone)
   const reviews: ReviewsView = {

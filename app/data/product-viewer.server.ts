@@ -1,0 +1,61 @@
+import { sql } from 'kysely'
+import type { DB } from '~/lib/db.server'
+import { unreviewedOrdersQuery, type ReviewingUser } from './review.server'
+
+/**
+ * What a signed-in visitor's product page shows as theirs. Such a page is rendered for every
+ * request (never kept whole, docs/page-cache.md), so these three answers come from one query.
+ */
+export interface ProductViewer {
+  /** Which of the shown products (the product and its related ones) are on their wishlist. */
+  wishlist: string[]
+  /** Which of the shown reviews they found helpful. */
+  voted: Set<string>
+  /** Their delivered orders of the product with no review yet, newest first (at most five). */
+  unreviewedOrders: string[]
+}
+
+type Kind = 'wishlist' | 'vote' | 'order'
+
+/**
+ * The wishlist hearts, helpful votes and reviewable orders of `user` on one product page, in
+ * one statement (UNION ALL of the three reads, each on its own index). The same reads one by
+ * one are wishlistProductIds, viewerMarks and unreviewedDeliveredOrders.
+ */
+export async function readProductViewer(
+  db: DB,
+  user: ReviewingUser,
+  shown: { productId: string; productIds: readonly string[]; reviewIds: readonly string[] },
+): Promise<ProductViewer> {
+  const kind = (name: Kind) => sql<Kind>`${sql.lit(name)}`.as('kind')
+  const noTime = sql<string>`''`.as('at')
+  let query = db
+    .selectFrom(unreviewedOrdersQuery(db, user, shown.productId).as('reviewable'))
+    .select([kind('order'), 'reviewable.id as id', 'reviewable.createdAt as at'])
+  if (shown.productIds.length > 0)
+    query = query.unionAll(
+      db
+        .selectFrom('wishlistItem')
+        .select([kind('wishlist'), 'productId as id', noTime])
+        .where('userId', '=', user.id)
+        .where('productId', 'in', shown.productIds),
+    )
+  if (shown.reviewIds.length > 0)
+    query = query.unionAll(
+      db
+        .selectFrom('reviewVote')
+        .select([kind('vote'), 'reviewId as id', noTime])
+        .where('userId', '=', user.id)
+        .where('reviewId', 'in', shown.reviewIds),
+    )
+  const rows = await query.execute()
+  const ids = (which: Kind) => rows.filter((row) => row.kind === which)
+  return {
+    wishlist: ids('wishlist').map((row) => row.id),
+    voted: new Set(ids('vote').map((row) => row.id)),
+    // A union keeps no order: newest first again, as unreviewedOrdersQuery sorts them.
+    unreviewedOrders: ids('order')
+      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+      .map((row) => row.id),
+  }
+}

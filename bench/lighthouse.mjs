@@ -3,6 +3,8 @@
 //   node bench/lighthouse.mjs               build into build-bench/, start it, measure
 //   node bench/lighthouse.mjs --no-build    reuse an existing $BUILD_DIR (default build-bench)
 //   node bench/lighthouse.mjs --runs 5      runs per page (median is reported; default 3)
+//   node bench/lighthouse.mjs --reports DIR keep each run's full Lighthouse report (JSON) in DIR
+//                                           and print where its main-thread time went
 //
 // Budget: performance score >= 95 on both pages, CLS < 0.05, and at most 130 KiB of
 // JavaScript on the home page, gzip-compressed. Figures go to bench/results/lighthouse.json
@@ -19,6 +21,8 @@ import { args, freePort, root } from './_shop.mjs'
 const build = !args.includes('--no-build')
 const runsIndex = args.indexOf('--runs')
 const runs = runsIndex >= 0 ? Math.max(1, Number(args[runsIndex + 1]) || 3) : 3
+const reportsIndex = args.indexOf('--reports')
+const reportsDir = reportsIndex >= 0 ? path.resolve(args[reportsIndex + 1]) : undefined
 const buildDir = process.env.BUILD_DIR ?? 'build-bench'
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium'
 const PRODUCT_PATH = '/product/streamverse-premium-12-months'
@@ -104,6 +108,32 @@ async function warmUp(url) {
   }
 }
 
+/**
+ * Writes the run's report into --reports DIR and prints its main-thread time by kind and by
+ * script, and the long tasks that make up Total Blocking Time.
+ */
+function keepReport(lhr) {
+  fs.mkdirSync(reportsDir, { recursive: true })
+  const name = `${new URL(lhr.finalDisplayedUrl).pathname.replaceAll('/', '_') || '_'}-${Date.now()}.json`
+  fs.writeFileSync(path.join(reportsDir, name), JSON.stringify(lhr))
+  const rows = (audit) => lhr.audits[audit]?.details?.items ?? []
+  const ms = (value) => `${Math.round(value)} ms`
+  console.log(`    report ${path.relative(root, path.join(reportsDir, name))}`)
+  console.log(
+    `    main thread: ${rows('mainthread-work-breakdown')
+      .map((item) => `${item.groupLabel} ${ms(item.duration)}`)
+      .join(', ')}`,
+  )
+  for (const item of rows('bootup-time').slice(0, 5))
+    console.log(
+      `    script ${item.url.replace(/^https?:\/\/[^/]+/, '')}: ${ms(item.total)} (evaluation ${ms(item.scripting)}, parse ${ms(item.scriptParseCompile)})`,
+    )
+  for (const item of rows('long-tasks').slice(0, 8))
+    console.log(
+      `    long task at ${ms(item.startTime)}: ${ms(item.duration)} ${item.url.replace(/^https?:\/\/[^/]+/, '')}`,
+    )
+}
+
 function median(values) {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.floor(sorted.length / 2)]
@@ -121,6 +151,7 @@ async function measure(chrome, url) {
   if (lhr.runtimeError || lhr.categories.performance.score === null) {
     throw new Error(lhr.runtimeError?.message ?? 'Lighthouse could not score the page')
   }
+  if (reportsDir) keepReport(lhr)
   const requests = lhr.audits['network-requests'].details.items
   const scripts = requests.filter((item) => item.resourceType === 'Script')
   return {

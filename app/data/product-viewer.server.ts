@@ -32,22 +32,20 @@ export async function readProductViewer(
   let query = db
     .selectFrom(unreviewedOrdersQuery(db, user, shown.productId).as('reviewable'))
     .select([kind('order'), 'reviewable.id as id', 'reviewable.createdAt as at'])
-  if (shown.productIds.length > 0)
-    query = query.unionAll(
-      db
-        .selectFrom('wishlistItem')
-        .select([kind('wishlist'), 'productId as id', noTime])
-        .where('userId', '=', user.id)
-        .where('productId', 'in', shown.productIds),
-    )
-  if (shown.reviewIds.length > 0)
-    query = query.unionAll(
-      db
-        .selectFrom('reviewVote')
-        .select([kind('vote'), 'reviewId as id', noTime])
-        .where('userId', '=', user.id)
-        .where('reviewId', 'in', shown.reviewIds),
-    )
+  // The user's wishlist rows among the shown products and their votes among the shown reviews.
+  const theirs = [
+    ['wishlist', 'wishlistItem', 'productId', shown.productIds],
+    ['vote', 'reviewVote', 'reviewId', shown.reviewIds],
+  ] as const
+  for (const [which, table, column, ids] of theirs)
+    if (ids.length > 0)
+      query = query.unionAll(
+        db
+          .selectFrom(table)
+          .select([kind(which), sql<string>`${sql.ref(column)}`.as('id'), noTime])
+          .where(sql.ref('userId'), '=', user.id)
+          .where(sql.ref(column), 'in', ids),
+      )
   const rows = await query.execute()
   const ids = (which: Kind) => rows.filter((row) => row.kind === which)
   return {

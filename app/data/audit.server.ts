@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
-import { newId } from '~/lib/id.server'
+import { sortableId } from '~/lib/id.server'
 import { paginate, type Pagination } from '~/lib/paginate'
 import type { AuditLogTable } from '../../db/schema'
 
@@ -37,7 +37,7 @@ export async function insertAuditEntry(
   entry: NewAuditEntry,
   now: Date = new Date(),
 ): Promise<string> {
-  const id = newId()
+  const id = sortableId(now)
   await db
     .insertInto('auditLog')
     .values({

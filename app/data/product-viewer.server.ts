@@ -20,7 +20,7 @@ type Kind = 'wishlist' | 'vote' | 'order'
 /**
  * The wishlist hearts, helpful votes and reviewable orders of `user` on one product page, in
  * one statement (UNION ALL of the three reads, each on its own index). The same reads one by
- * one are wishlistProductIds, viewerMarks and unreviewedDeliveredOrders.
+ * one are wishlistProductIds, viewerMarks and unreviewedOrdersQuery.
  */
 export async function readProductViewer(
   db: DB,
@@ -53,7 +53,7 @@ export async function readProductViewer(
     voted: new Set(ids('vote').map((row) => row.id)),
     // A union keeps no order: newest first again, as unreviewedOrdersQuery sorts them.
     unreviewedOrders: ids('order')
-      .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : 0))
+      .sort((a, b) => b.at.localeCompare(a.at))
       .map((row) => row.id),
   }
 }

@@ -381,20 +381,6 @@ export async function addHelpfulVote(
   })
 }
 
-/**
- * The delivered orders of a product that belong to the user and have no review yet (newest
- * first): orders placed while signed in, or as a guest with the account's verified address
- * (the rule of app/services/order-access.server.ts's isOwnOrder).
- */
-export async function unreviewedDeliveredOrders(
-  db: DB,
-  user: ReviewingUser,
-  productId: string,
-): Promise<string[]> {
-  const rows = await unreviewedOrdersQuery(db, user, productId).execute()
-  return rows.map((row) => row.id)
-}
-
 /** The user a review is for: their delivered orders are the ones they may review. */
 export interface ReviewingUser {
   id: string
@@ -402,7 +388,11 @@ export interface ReviewingUser {
   emailVerified: boolean
 }
 
-/** unreviewedDeliveredOrders as a query (ids and times, newest first, at most five). */
+/**
+ * The delivered orders of a product that belong to the user and have no review yet (newest
+ * first): orders placed while signed in, or as a guest with the account's verified address
+ * (the rule of app/services/order-access.server.ts's isOwnOrder): ids and times, at most five.
+ */
 export function unreviewedOrdersQuery(db: DB, user: ReviewingUser, productId: string) {
   return db
     .selectFrom('order')

@@ -17,8 +17,8 @@ import {
   ratingDistribution,
   reviewerName,
   reviewSummaries,
-  unreviewedDeliveredOrders,
 } from '~/data/review.server'
+import { readProductViewer } from '~/data/product-viewer.server'
 import { markEmailVerified } from '~/data/user.server'
 import { moderateReview, REVIEW_ERRORS, saveReview } from './reviews.server'
 
@@ -44,6 +44,16 @@ async function deliveredPurchase(items = 3) {
   const order = await makePaidOrder(t.db, product.id, { userId: buyer.id })
   expect(order.status).toBe('delivered')
   return { product, buyer, order }
+}
+
+/** The user's delivered orders of the product that they may still review, as its page reads them. */
+async function unreviewedDeliveredOrders(
+  db: typeof t.db,
+  user: ReturnType<typeof reviewer>,
+  productId: string,
+): Promise<string[]> {
+  const none = { productId, productIds: [], reviewIds: [] }
+  return (await readProductViewer(db, user, none)).unreviewedOrders
 }
 
 const text = { title: 'Works well', body: 'Activated on the first try, no trouble at all.' }

@@ -1,4 +1,4 @@
-import { PassThrough } from 'node:stream'
+import { Transform, type TransformCallback } from 'node:stream'
 import { createReadableStreamFromReadable } from '@react-router/node'
 import { isbot } from 'isbot'
 import type { RenderToPipeableStreamOptions } from 'react-dom/server'
@@ -16,6 +16,40 @@ import { renderStaticMarkup } from '~/lib/static-markup.server'
  * substituted (docs/security.md).
  */
 export const streamTimeout = 5_000
+
+/**
+ * React writes a page in 4 KB pieces (and a long string, such as reused markup, as one more),
+ * and each piece would then pass on its own through the Response's stream, React Router's copy
+ * into the Node response and the compression middleware. React calls `flush()` after each pass
+ * over the work it has completed, so the pieces of one pass go on here as one chunk: a page
+ * rendered at once leaves in one write, and a part that streams in later still leaves as soon
+ * as React has written it.
+ */
+class FlushedPieces extends Transform {
+  #pieces: Buffer[] = []
+
+  constructor(private readonly onEnd: () => void) {
+    super()
+  }
+
+  override _transform(piece: Buffer, _encoding: BufferEncoding, callback: TransformCallback) {
+    this.#pieces.push(piece)
+    callback()
+  }
+
+  flush() {
+    const pieces = this.#pieces
+    if (pieces.length === 0) return
+    this.#pieces = []
+    this.push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces))
+  }
+
+  override _flush(callback: TransformCallback) {
+    this.flush()
+    this.onEnd()
+    callback()
+  }
+}
 
 declare module 'react-router' {
   interface AppLoadContext {
@@ -61,12 +95,9 @@ export default function handleRequest(
         nonce,
         [readyOption]() {
           shellRendered = true
-          const body = new PassThrough({
-            final(callback) {
-              clearTimeout(timeoutId)
-              timeoutId = undefined
-              callback()
-            },
+          const body = new FlushedPieces(() => {
+            clearTimeout(timeoutId)
+            timeoutId = undefined
           })
           const stream = createReadableStreamFromReadable(body)
           responseHeaders.set('Content-Type', 'text/html')

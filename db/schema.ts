@@ -1,8 +1,8 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 
 /**
- * Kysely's view of the database, in camelCase (the CamelCasePlugin maps to the
- * snake_case columns). Booleans are stored as 0/1 integers and timestamps as
+ * Kysely's view of the database, in camelCase (app/lib/db.server.ts maps names to
+ * the snake_case columns). Booleans are stored as 0/1 integers and timestamps as
  * ISO-8601 UTC text so that both engines behave the same; see
  * docs/decisions/0002-kysely-with-two-engines.md.
  */

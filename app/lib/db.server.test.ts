@@ -1,7 +1,20 @@
 import SQLite from 'better-sqlite3'
-import { CamelCasePlugin, Kysely, SqliteDialect, sql, type Generated } from 'kysely'
+import {
+  CamelCasePlugin,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type CompiledQuery,
+  type Generated,
+} from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { withStatementCache } from './db.server'
+import {
+  CamelCaseRows,
+  SnakeCasePostgresDialect,
+  SnakeCaseSqliteDialect,
+  withStatementCache,
+} from './db.server'
 
 describe('withStatementCache (the SQLite connection Kysely uses)', () => {
   const opened: SQLite.Database[] = []
@@ -74,5 +87,124 @@ describe('withStatementCache (the SQLite connection Kysely uses)', () => {
     expect(await read().execute()).toEqual([{ name: 'b' }, { name: 'z' }])
     await db.destroy()
     expect(sqlite.open).toBe(false)
+  })
+})
+
+describe('snake_case names written by the compilers (SnakeCaseSqliteDialect, SnakeCasePostgresDialect)', () => {
+  interface Tables {
+    orderItem: { id: string; productId: string; unitPrice: number; createdAt: string }
+    product: { id: string; shortTitle: string; inStock: number }
+  }
+  // Compiling needs no connection: the dialects are never asked for one here.
+  const noPool = {} as ConstructorParameters<typeof PostgresDialect>[0]['pool']
+  const noSqlite = {} as SQLite.Database
+  const engines = [
+    {
+      name: 'SQLite',
+      plugin: new Kysely<Tables>({
+        dialect: new SqliteDialect({ database: noSqlite }),
+        plugins: [new CamelCasePlugin()],
+      }),
+      ours: new Kysely<Tables>({
+        dialect: new SnakeCaseSqliteDialect({ database: noSqlite }),
+        plugins: [new CamelCaseRows()],
+      }),
+    },
+    {
+      name: 'PostgreSQL',
+      plugin: new Kysely<Tables>({
+        dialect: new PostgresDialect({ pool: noPool }),
+        plugins: [new CamelCasePlugin()],
+      }),
+      ours: new Kysely<Tables>({
+        dialect: new SnakeCasePostgresDialect({ pool: noPool }),
+        plugins: [new CamelCaseRows()],
+      }),
+    },
+  ]
+  // Every kind of place a name appears in the app's queries: tables, qualified and aliased
+  // columns, joins, sub-queries, conflict targets, returning lists, sql`` references, DDL.
+  const queries: Array<[string, (db: Kysely<Tables>) => { compile(): CompiledQuery }]> = [
+    [
+      'select with a join, aliases, where, order and limit',
+      (db) =>
+        db
+          .selectFrom('orderItem as oi')
+          .innerJoin('product', 'product.id', 'oi.productId')
+          .select(['oi.id', 'oi.unitPrice as priceEach', 'product.shortTitle'])
+          .select((eb) => eb.fn.count<number>('oi.productId').as('itemCount'))
+          .where('product.inStock', '=', 1)
+          .where((eb) => eb('oi.createdAt', '>', eb.ref('oi.createdAt')))
+          .groupBy(['oi.id', 'product.shortTitle'])
+          .orderBy('oi.createdAt', 'desc')
+          .limit(5),
+    ],
+    [
+      'insert with a conflict target and returning',
+      (db) =>
+        db
+          .insertInto('orderItem')
+          .values({ id: 'a', productId: 'p', unitPrice: 100, createdAt: 'now' })
+          .onConflict((oc) =>
+            oc
+              .column('productId')
+              .doUpdateSet((eb) => ({ unitPrice: eb.ref('excluded.unitPrice') })),
+          )
+          .returning(['id', 'createdAt']),
+    ],
+    [
+      'update from a sub-query',
+      (db) =>
+        db
+          .updateTable('product')
+          .set({ inStock: 0, shortTitle: sql<string>`upper(${sql.ref('shortTitle')})` })
+          .where(
+            'id',
+            'in',
+            db.selectFrom('orderItem').select('productId').where('unitPrice', '<', 10),
+          )
+          .returning('shortTitle'),
+    ],
+    ['delete', (db) => db.deleteFrom('orderItem').where('productId', '=', 'p')],
+    [
+      'create table and index',
+      (db) =>
+        db.schema
+          .createTable('orderItem')
+          .addColumn('productId', 'text', (col) => col.notNull().references('product.id'))
+          .addColumn('unitPrice', 'integer'),
+    ],
+    [
+      'create index',
+      (db) =>
+        db.schema
+          .createIndex('orderItemByProduct')
+          .on('orderItem')
+          .columns(['productId', 'createdAt']),
+    ],
+  ]
+
+  for (const engine of engines)
+    for (const [what, build] of queries)
+      it(`${engine.name}: ${what} compiles to the SQL CamelCasePlugin gives`, () => {
+        const ours = build(engine.ours).compile()
+        const theirs = build(engine.plugin).compile()
+        expect(ours.sql).toBe(theirs.sql)
+        expect(ours.parameters).toEqual(theirs.parameters)
+        expect(ours.sql).toMatch(/product_id/)
+      })
+
+  it('returns rows with camelCase keys, as the plugin does', async () => {
+    const sqlite = new SQLite(':memory:')
+    sqlite.exec('create table product (id text, short_title text, in_stock integer)')
+    sqlite.exec("insert into product values ('p', 'Tea', 1)")
+    const db = new Kysely<Tables>({
+      dialect: new SnakeCaseSqliteDialect({ database: sqlite }),
+      plugins: [new CamelCaseRows()],
+    })
+    expect(
+      await db.selectFrom('product').select(['shortTitle', 'inStock as stockFlag']).execute(),
+    ).toEqual([{ shortTitle: 'Tea', stockFlag: 1 }])
+    await db.destroy()
   })
 })

@@ -33,7 +33,7 @@ type DB = Kysely<any>
  */
 export const READ_CACHE_TTL_MS = 1000
 
-/** Writes seen per table (names as the code spells them, before CamelCasePlugin); '*' is every table. */
+/** Writes seen per table (names as the code spells them, in camelCase); '*' is every table. */
 const writes = new Map<string, number>()
 
 const bump = (tables: readonly string[]) => {
@@ -75,7 +75,7 @@ export function forgetAllReads(): void {
   bump(['*'])
 }
 
-/** Counts writes per table for the read caches; register it before CamelCasePlugin. */
+/** Counts writes per table for the read caches, by the names the code uses (camelCase). */
 export class WriteWatcher implements KyselyPlugin {
   readonly #pending = new WeakMap<object, string[]>()
 

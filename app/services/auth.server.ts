@@ -25,7 +25,7 @@ import {
 import { services } from '~/lib/app-context.server'
 import { SESSION_COOKIE_PREFIX, sessionCookies } from '~/lib/session-cookie'
 import { readCache } from '~/lib/read-cache.server'
-import { engineOf, type DB } from '~/lib/db.server'
+import { engineOf, renamingInPlugin, type DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { newId } from '~/lib/id.server'
 import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
@@ -104,9 +104,9 @@ export function createAuth(
     basePath: '/api/auth',
     secret: env.APP_SECRET,
     trustedOrigins: [new URL(env.PUBLIC_URL).origin],
-    // Our Kysely instance: its CamelCasePlugin maps better-auth's field names to our
-    // snake_case columns, and it shares the one connection (SQLite) or pool (PostgreSQL).
-    database: { db, type: engine, transaction: true },
+    // Our database handle: it maps better-auth's camelCase field names to our snake_case
+    // columns, and it shares the one connection (SQLite) or pool (PostgreSQL).
+    database: { db: renamingInPlugin(db), type: engine, transaction: true },
     telemetry: { enabled: false },
     // Rate limits are ours, in the database, applied in our actions (rate-limit.server.ts).
     rateLimit: { enabled: false },

@@ -1,3 +1,5 @@
+import type { ExpressionBuilder } from 'kysely'
+import type { Database } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
@@ -39,25 +41,30 @@ export interface CustomerOrderPage {
  * address verified a moment ago counts at once and an unverified one never does.
  */
 function ordersOf(db: DB, userId: string) {
-  return db
-    .selectFrom('order')
-    .where((eb) =>
-      eb.or([
-        eb('order.userId', '=', userId),
-        eb.and([
-          eb('order.userId', 'is', null),
-          eb(
-            'order.customerEmail',
-            'in',
-            eb
-              .selectFrom('user')
-              .select('user.email')
-              .where('user.id', '=', userId)
-              .where('user.emailVerified', '=', toFlag(true)),
-          ),
-        ]),
+  return db.selectFrom('order').where(ownedBy(userId))
+}
+
+/**
+ * The condition on `order` of the user's own orders, for queries that join it to other tables
+ * (the dashboard's savings, subscriptions and activity cover the orders My Orders lists).
+ */
+export function ownedBy(userId: string) {
+  return (eb: ExpressionBuilder<Database, 'order'>) =>
+    eb.or([
+      eb('order.userId', '=', userId),
+      eb.and([
+        eb('order.userId', 'is', null),
+        eb(
+          'order.customerEmail',
+          'in',
+          eb
+            .selectFrom('user')
+            .select('user.email')
+            .where('user.id', '=', userId)
+            .where('user.emailVerified', '=', toFlag(true)),
+        ),
       ]),
-    )
+    ])
 }
 
 /** One page of the user's orders, newest first. */

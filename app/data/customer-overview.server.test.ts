@@ -7,9 +7,11 @@ import {
   payOrder,
 } from '../../tests/factories'
 import { fileTestDb } from '../../tests/helpers/db'
+import { listCustomerOrders } from './customer-orders.server'
 import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
 import { appendOrderEvent } from './order-event.server'
 import { transitionOrder } from './order.server'
+import { markEmailVerified } from './user.server'
 
 const APP_SECRET = 'c'.repeat(64)
 
@@ -130,5 +132,36 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
       activity.every((item) => item.orderId === order.id && item.productName === 'Disney'),
     ).toBe(true)
     expect(await recentActivity(t.db, asha.id, 1)).toHaveLength(1)
+  })
+
+  it("counts the guest orders placed with the account's verified address, as My Orders does", async () => {
+    const meera = await makeCustomer(t.db, { email: 'meera.guest@example.in' })
+    const asGuest = { customer: { name: 'Meera', email: meera.email, phone: '9876543210' } }
+    const netflix = await makeProduct(t.db, { price: 19_900, originalPrice: 64_900 })
+    const yearly = await makeStockedProduct(t.db, APP_SECRET, ['g@x.in:7'], {
+      title: 'Yearly guest',
+      validity: '12 Months',
+    })
+    const saved = await payOrder(t.db, await makeOrder(t.db, netflix.id, asGuest))
+    const running = await payOrder(t.db, await makeOrder(t.db, yearly.id, asGuest))
+    // Someone else's guest order: never hers.
+    await payOrder(t.db, await makeOrder(t.db, netflix.id))
+    const overview = async () => ({
+      listed: (await listCustomerOrders(t.db, meera.id)).orders.map((row) => row.id).sort(),
+      saved: await customerSavings(t.db, meera.id),
+      subscriptions: (await activeSubscriptions(t.db, meera.id)).map((item) => item.orderId),
+      activity: [...new Set((await recentActivity(t.db, meera.id)).map((item) => item.orderId))],
+    })
+
+    // An address nobody has proven matches nothing.
+    expect(await overview()).toEqual({ listed: [], saved: 0, subscriptions: [], activity: [] })
+
+    await markEmailVerified(t.db, meera.id)
+    const after = await overview()
+    expect(after.listed).toEqual([saved.id, running.id].sort())
+    const yearlySaving = Math.max(0, Number(yearly.originalPrice) - yearly.price)
+    expect(after.saved).toBe(64_900 - 19_900 + yearlySaving)
+    expect(after.subscriptions).toEqual([running.id])
+    expect(after.activity.sort()).toEqual(after.listed)
   })
 })

@@ -1,11 +1,13 @@
 import type { DB } from '~/lib/db.server'
 import { parseValidity, validityEnd } from '~/lib/validity'
+import { ownedBy } from './customer-orders.server'
 import { PAID_STATUSES } from './order.server'
 
 /**
  * The customer dashboard's overview beyond the order figures (customer-orders.server.ts):
  * what the customer saved, the subscriptions still running, and the recent events of their
- * orders. Only orders placed while signed in (`order.user_id`) count, as in My Orders.
+ * orders. The same orders count as in My Orders: those placed while signed in, and guest orders
+ * placed with the account's verified address (`ownedBy` in customer-orders.server.ts).
  */
 
 /**
@@ -19,7 +21,7 @@ export async function customerSavings(db: DB, userId: string): Promise<number> {
     .selectFrom('order')
     .innerJoin('product', 'product.id', 'order.productId')
     .select(['order.amount', 'order.paidAmount', 'product.originalPrice'])
-    .where('order.userId', '=', userId)
+    .where(ownedBy(userId))
     .where('order.status', 'in', PAID_STATUSES)
     .execute()
   let saved = 0
@@ -85,7 +87,7 @@ export async function subscriptionTerms(
         .as('deliveredAt'),
     ])
     .where('order.status', '=', 'delivered')
-  if (options.userId !== undefined) query = query.where('order.userId', '=', options.userId)
+  if (options.userId !== undefined) query = query.where(ownedBy(options.userId))
   if (options.withoutReminder !== undefined) {
     const kind = options.withoutReminder
     query = query.where(({ not, exists, selectFrom }) =>
@@ -174,7 +176,7 @@ export async function recentActivity(db: DB, userId: string, limit = 8): Promise
       'orderEvent.createdAt',
       'order.productName',
     ])
-    .where('order.userId', '=', userId)
+    .where(ownedBy(userId))
     .where('orderEvent.type', 'in', ACTIVITY_TYPES)
     .orderBy('orderEvent.createdAt', 'desc')
     .orderBy('orderEvent.id', 'desc')

@@ -29,12 +29,18 @@ export function orderIdFromRenewToken(appSecret: string, token: string | null): 
   return safeEqual(token.slice(dot + 1), signature(appSecret, orderId)) ? orderId : null
 }
 
+/** The Renew link within the shop (the dashboard's running subscriptions). */
+export function renewPath(appSecret: string, productSlug: string, orderId: string): string {
+  const token = encodeURIComponent(renewToken(appSecret, orderId))
+  return `${checkoutPath(productSlug)}?${RENEW_PARAM}=${token}`
+}
+
+/** The Renew link with the shop's public address (the expiry reminder's e-mail). */
 export function renewUrl(
   publicUrl: string,
   appSecret: string,
   productSlug: string,
   orderId: string,
 ): string {
-  const token = encodeURIComponent(renewToken(appSecret, orderId))
-  return `${publicUrl.replace(/\/$/, '')}${checkoutPath(productSlug)}?${RENEW_PARAM}=${token}`
+  return `${publicUrl.replace(/\/$/, '')}${renewPath(appSecret, productSlug, orderId)}`
 }

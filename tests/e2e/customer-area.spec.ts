@@ -110,7 +110,17 @@ test('the overview shows the figures of an order bought through the simulator', 
     await expect(activity.first()).toContainText(deliveredAt)
     await expect(activity.nth(1)).toContainText(`Payment received for ${STREAMVERSE.title}`)
     await expect(page.getByRole('region', { name: 'Recent orders' })).toContainText(order.id)
+    const renew = subscriptions.getByRole('link', { name: `Renew ${STREAMVERSE.title}` })
+    await expect(renew).toBeVisible()
     await screenshotWidthsAndThemes(page, 'dashboard')
+
+    // Renew: the product's checkout with this order's details, the phone typed then included
+    // (a signed-in checkout alone fills in only the account's name and address).
+    await renew.click()
+    await expect(page).toHaveURL(new RegExp(`/checkout/${STREAMVERSE.slug}\\?renew=`))
+    await expect(page.getByLabel('Phone number')).toHaveValue('9123456780')
+    await expect(page.getByLabel('Email')).toHaveValue(email)
+    await expect(page.getByRole('button', { name: 'Pay ₹1,499' })).toBeVisible()
   } finally {
     await db.destroy()
   }

@@ -14,6 +14,7 @@ import {
 } from '~/data/customer-overview.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
+import { renewPath } from '~/lib/renew-link.server'
 import { requireUser } from '~/services/auth.server'
 import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
@@ -37,7 +38,7 @@ const ACTIVITY_WORDS: Record<ActivityType, (product: string) => string> = {
 /** The customer's dashboard: figures and recent orders from their own orders (no samples). */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const { db } = services()
+  const { db, env } = services()
   const [stats, recent, settings, saved, subscriptions, activity] = await Promise.all([
     customerOrderStats(db, user.id),
     listCustomerOrders(db, user.id, { pageSize: RECENT_ORDERS }),
@@ -69,6 +70,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       validity: item.validity,
       expires: day.format(new Date(item.expiresAt)),
       expiresAt: item.expiresAt,
+      // The product's checkout with this order's details filled in, while the product exists.
+      renewTo: item.productSlug ? renewPath(env.APP_SECRET, item.productSlug, item.orderId) : null,
     })),
     activity: activity.map((item) => ({
       id: item.id,
@@ -189,12 +192,22 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
                     {item.validity} · order {item.orderId}
                   </p>
                 </div>
-                <p className="text-sm text-slate-700 dark:text-slate-200">
-                  Expires on{' '}
-                  <time dateTime={item.expiresAt} className="font-semibold">
-                    {item.expires}
-                  </time>
-                </p>
+                <div className="flex flex-wrap items-center gap-x-4 gap-y-2">
+                  <p className="text-sm text-slate-700 dark:text-slate-200">
+                    Expires on{' '}
+                    <time dateTime={item.expiresAt} className="font-semibold">
+                      {item.expires}
+                    </time>
+                  </p>
+                  {item.renewTo ? (
+                    <Link
+                      to={item.renewTo}
+                      className={buttonVariants({ variant: 'secondary', size: 'xs' })}
+                    >
+                      Renew<span className="sr-only"> {item.productName}</span>
+                    </Link>
+                  ) : null}
+                </div>
               </li>
             ))}
           </CardList>

@@ -6,7 +6,9 @@ import {
   SqliteDialect,
   sql,
   type CompiledQuery,
+  type Dialect,
   type Generated,
+  type KyselyPlugin,
 } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
@@ -98,28 +100,18 @@ describe('snake_case names written by the compilers (SnakeCaseSqliteDialect, Sna
   // Compiling needs no connection: the dialects are never asked for one here.
   const noPool = {} as ConstructorParameters<typeof PostgresDialect>[0]['pool']
   const noSqlite = {} as SQLite.Database
+  const withPlugin = (dialect: Dialect, plugin: KyselyPlugin) =>
+    new Kysely<Tables>({ dialect, plugins: [plugin] })
   const engines = [
     {
       name: 'SQLite',
-      plugin: new Kysely<Tables>({
-        dialect: new SqliteDialect({ database: noSqlite }),
-        plugins: [new CamelCasePlugin()],
-      }),
-      ours: new Kysely<Tables>({
-        dialect: new SnakeCaseSqliteDialect({ database: noSqlite }),
-        plugins: [new CamelCaseRows()],
-      }),
+      plugin: withPlugin(new SqliteDialect({ database: noSqlite }), new CamelCasePlugin()),
+      ours: withPlugin(new SnakeCaseSqliteDialect({ database: noSqlite }), new CamelCaseRows()),
     },
     {
       name: 'PostgreSQL',
-      plugin: new Kysely<Tables>({
-        dialect: new PostgresDialect({ pool: noPool }),
-        plugins: [new CamelCasePlugin()],
-      }),
-      ours: new Kysely<Tables>({
-        dialect: new SnakeCasePostgresDialect({ pool: noPool }),
-        plugins: [new CamelCaseRows()],
-      }),
+      plugin: withPlugin(new PostgresDialect({ pool: noPool }), new CamelCasePlugin()),
+      ours: withPlugin(new SnakeCasePostgresDialect({ pool: noPool }), new CamelCaseRows()),
     },
   ]
   // Every kind of place a name appears in the app's queries: tables, qualified and aliased
@@ -198,10 +190,7 @@ describe('snake_case names written by the compilers (SnakeCaseSqliteDialect, Sna
     const sqlite = new SQLite(':memory:')
     sqlite.exec('create table product (id text, short_title text, in_stock integer)')
     sqlite.exec("insert into product values ('p', 'Tea', 1)")
-    const db = new Kysely<Tables>({
-      dialect: new SnakeCaseSqliteDialect({ database: sqlite }),
-      plugins: [new CamelCaseRows()],
-    })
+    const db = withPlugin(new SnakeCaseSqliteDialect({ database: sqlite }), new CamelCaseRows())
     expect(
       await db.selectFrom('product').select(['shortTitle', 'inStock as stockFlag']).execute(),
     ).toEqual([{ shortTitle: 'Tea', stockFlag: 1 }])

@@ -9,6 +9,7 @@ import {
   PostgresQueryCompiler,
   SqliteDialect,
   SqliteQueryCompiler,
+  type DefaultQueryCompiler,
   type PluginTransformQueryArgs,
   type RootOperationNode,
 } from 'kysely'
@@ -77,6 +78,7 @@ const sqliteFiles = new WeakMap<DB, string>()
  * every identifier the compilers write passes through sanitizeIdentifier, so snake-casing there
  * gives the SQL the plugin gives, and rows still come back camelCased by the plugin.
  */
+
 /** CamelCasePlugin's camelCased rows, with the query left as written (the compiler renames). */
 export class CamelCaseRows extends CamelCasePlugin {
   override transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -91,26 +93,19 @@ export class CamelCaseRows extends CamelCasePlugin {
 
 const naming = new CamelCaseRows()
 
-class SnakeCaseSqliteCompiler extends SqliteQueryCompiler {
-  protected override sanitizeIdentifier(identifier: string): string {
-    return super.sanitizeIdentifier(naming.columnName(identifier))
+/** The engine's own compiler, writing every name snake_cased (any[]: TypeScript's mixin form). */
+function snakeCasing<Compiler extends new (...args: any[]) => DefaultQueryCompiler>(
+  Base: Compiler,
+): Compiler {
+  return class extends Base {
+    protected override sanitizeIdentifier(identifier: string): string {
+      return super.sanitizeIdentifier(naming.columnName(identifier))
+    }
   }
 }
 
-class SnakeCasePostgresCompiler extends PostgresQueryCompiler {
-  protected override sanitizeIdentifier(identifier: string): string {
-    return super.sanitizeIdentifier(naming.columnName(identifier))
-  }
-}
-
-/**
- * The same database and connection, renaming in CamelCasePlugin's query transform as well: for
- * better-auth, which compiles a select per table at start-up and reads the names the plugin put
- * into the query to check our schema. The compiler's snake-casing leaves those names as they are.
- */
-export function renamingInPlugin(db: DB): DB {
-  return db.withoutPlugins().withPlugin(new WriteWatcher()).withPlugin(new CamelCasePlugin())
-}
+const SnakeCaseSqliteCompiler = snakeCasing(SqliteQueryCompiler)
+const SnakeCasePostgresCompiler = snakeCasing(PostgresQueryCompiler)
 
 export class SnakeCaseSqliteDialect extends SqliteDialect {
   override createQueryCompiler() {
@@ -122,6 +117,15 @@ export class SnakeCasePostgresDialect extends PostgresDialect {
   override createQueryCompiler() {
     return new SnakeCasePostgresCompiler()
   }
+}
+
+/**
+ * The same database and connection, renaming in CamelCasePlugin's query transform as well: for
+ * better-auth, which compiles a select per table at start-up and reads the names the plugin put
+ * into the query to check our schema. The compiler's snake-casing leaves those names as they are.
+ */
+export function renamingInPlugin(db: DB): DB {
+  return db.withoutPlugins().withPlugin(new WriteWatcher()).withPlugin(new CamelCasePlugin())
 }
 
 /** How many prepared statements one SQLite connection keeps (the app has a few hundred queries). */

@@ -1,3 +1,4 @@
+import { CompiledQuery } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
 import { createDatabase, type DB } from '~/lib/db.server'
@@ -14,6 +15,7 @@ import {
   availableItemsByKind,
   getDeliveredSecret,
   listStockItems,
+  oldestAvailableItem,
   productsWithAwaitingOrders,
   revealStockItem,
   revokeStockItem,
@@ -248,6 +250,50 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const summary = await importLines(product.id, content)
     expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
     expect((await stockLeftByProduct(t.db, [product.id])).get(product.id)).toBe(9_900)
+  })
+
+  it('finds the oldest available item of a kind as the first entry of an index, whatever lies before it', async () => {
+    // Older test items first: an index in another order has to step over all 1,500 of them, or
+    // read all 1,500 real items and sort them, before it has the answer.
+    const product = await stockProduct()
+    await importLines(product.id, lines(0, 1_500), { testItems: true })
+    await importLines(product.id, lines(1_500, 3_000))
+    const query = oldestAvailableItem(t.db, product.id, false).compile()
+    const explain =
+      t.engine === 'postgres' ? 'explain (analyze, format json) ' : 'explain query plan '
+    const { rows } = await t.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(explain + query.sql, [...query.parameters]),
+    )
+    if (t.engine === 'postgres') {
+      type PlanNode = {
+        'Node Type': string
+        'Actual Rows': number
+        'Rows Removed by Filter'?: number
+        Plans?: PlanNode[]
+      }
+      const nodes: PlanNode[] = []
+      const walk = (node: PlanNode) => {
+        nodes.push(node)
+        node.Plans?.forEach(walk)
+      }
+      walk((Object.values(rows[0]!)[0] as [{ Plan: PlanNode }])[0].Plan)
+      expect(nodes.map((node) => node['Node Type'])).not.toContain('Sort')
+      const read = nodes.map((node) => node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0))
+      expect(Math.max(...read)).toBe(1)
+    } else {
+      const plan = rows.map((row) => String(row.detail)).join('\n')
+      expect(plan).toContain('stock_item_allocation_idx')
+      expect(plan).not.toContain('TEMP B-TREE')
+    }
+    const oldest = await t.db
+      .selectFrom('stockItem')
+      .select('id')
+      .where('productId', '=', product.id)
+      .where('testItem', '=', 0)
+      .orderBy('createdAt')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    expect(await oldestAvailableItem(t.db, product.id, false).executeTakeFirst()).toEqual(oldest)
   })
 
   it('never gives one item to two orders: 50 concurrent allocations over 10 items', async () => {

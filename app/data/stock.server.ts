@@ -305,6 +305,29 @@ export interface AllocatedItem {
 }
 
 /**
+ * The id of the oldest available item of one product and kind (allocation's choice). The index
+ * stock_item_allocation_idx holds exactly this order, so the answer is its first entry however
+ * much stock there is (db/migrations/0125_stock_allocation_index.ts). On PostgreSQL a row another
+ * transaction is taking is skipped, not waited for.
+ */
+export function oldestAvailableItem(
+  db: Transaction<Database> | DB,
+  productId: string,
+  testItems: boolean,
+) {
+  const oldest = db
+    .selectFrom('stockItem')
+    .select('id')
+    .where('productId', '=', productId)
+    .where('testItem', '=', toFlag(testItems))
+    .where('status', '=', 'available')
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(1)
+  return engineOf(db) === 'postgres' ? oldest.forUpdate().skipLocked() : oldest
+}
+
+/**
  * Gives the oldest available item of the product to the order, inside the caller's
  * transaction; null when none is left. One statement decides: the item's status changes only
  * if it is still available, so two concurrent calls never get the same item. `testItems` is the
@@ -315,20 +338,10 @@ export async function allocateStockItem(
   input: { orderId: string; productId: string; testItems: boolean; now?: Date },
 ): Promise<AllocatedItem | null> {
   const at = (input.now ?? new Date()).toISOString()
-  const oldest = trx
-    .selectFrom('stockItem')
-    .select('id')
-    .where('productId', '=', input.productId)
-    .where('testItem', '=', toFlag(input.testItems))
-    .where('status', '=', 'available')
-    .orderBy('createdAt')
-    .orderBy('id')
-    .limit(1)
   const row = await trx
     .updateTable('stockItem')
     .set({ status: 'delivered', orderId: input.orderId, deliveredAt: at, updatedAt: at })
-    // On PostgreSQL a row another transaction is taking is skipped, not waited for.
-    .where('id', '=', engineOf(trx) === 'postgres' ? oldest.forUpdate().skipLocked() : oldest)
+    .where('id', '=', oldestAvailableItem(trx, input.productId, input.testItems))
     .where('status', '=', 'available')
     .returning(['id', 'productId', 'orderId', 'deliveredAt'])
     .executeTakeFirst()

@@ -18,6 +18,7 @@ import {
   phonePeTokenProvider,
   refundPhonePeOrder,
   statusOfPhonePeOrder,
+  tokenCacheKey,
   tokenIsFresh,
   verifyPhonePeWebhook,
   verifyWebhookAuthorization,
@@ -196,6 +197,42 @@ describe('against the simulator', () => {
     const refreshed = await a.get()
     expect(refreshed.accessToken).not.toBe(first.accessToken)
     expect(await issued()).toBe(before + 2)
+  })
+
+  it('keeps the token it handed out in memory while it is fresh, and asks the store again when it is not', async () => {
+    const store = memoryTokenStore()
+    let reads = 0
+    const counting: PhonePeTokenStore = {
+      read: (key) => {
+        reads += 1
+        return store.read(key)
+      },
+      write: (key, token) => store.write(key, token),
+    }
+    let now = new Date()
+    const provider = phonePeTokenProvider(config, counting, { now: () => now })
+    const first = await provider.get()
+    expect(reads).toBe(1)
+    expect(await provider.get()).toEqual(first)
+    expect(await provider.get()).toEqual(first)
+    expect(reads).toBe(1)
+    // At half its life another process has already stored a new one: that one is used, not fetched.
+    const before = await issued()
+    const renewed = {
+      ...first,
+      accessToken: 'renewed-elsewhere',
+      issuedAt: first.issuedAt + 1800,
+      expiresAt: first.expiresAt + 1800,
+    }
+    await store.write(tokenCacheKey(config), renewed)
+    now = new Date((first.issuedAt + 1800) * 1000)
+    expect(await provider.get()).toEqual(renewed)
+    expect(reads).toBe(2)
+    expect(await issued()).toBe(before)
+    // A token the API refused is never handed out again, even from memory.
+    const replaced = await provider.get(renewed.accessToken)
+    expect(replaced.accessToken).not.toBe(renewed.accessToken)
+    expect(await issued()).toBe(before + 1)
   })
 
   it('concurrent callers share one token request', async () => {

@@ -176,7 +176,10 @@ export async function fetchPhonePeToken(
 
 /**
  * Hands out a token: the one in the store while it is fresh, otherwise a new one (stored for
- * every process). Concurrent callers of one provider share a single fetch.
+ * every process). Concurrent callers of one provider share a single fetch. The token last handed
+ * out is kept in memory while it is fresh, so a payment does not read the store for it each time;
+ * once it is due for refresh the store is asked again first, where another process may already
+ * have put a new one.
  */
 export function phonePeTokenProvider(
   config: PhonePeConfig,
@@ -185,17 +188,21 @@ export function phonePeTokenProvider(
 ) {
   const key = tokenCacheKey(config)
   let inflight: Promise<PhonePeToken> | null = null
+  let held: PhonePeToken | null = null
   const nowSeconds = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000)
+  const usable = (token: PhonePeToken | null, rejected: string | undefined): boolean =>
+    token !== null && token.accessToken !== rejected && tokenIsFresh(token, nowSeconds())
   return {
     /** A fresh token; `rejected` names one the API refused, which is never handed out again. */
     async get(rejected?: string): Promise<PhonePeToken> {
+      if (held && usable(held, rejected)) return held
       const cached = await store.read(key)
-      if (cached && cached.accessToken !== rejected && tokenIsFresh(cached, nowSeconds()))
-        return cached
+      if (cached && usable(cached, rejected)) return (held = cached)
       inflight ??= (async () => {
         try {
           const token = await fetchPhonePeToken(config, options)
           await store.write(key, token)
+          held = token
           return token
         } finally {
           inflight = null

@@ -280,18 +280,51 @@ async function saveGatewayIn(
   return { ok: true, id }
 }
 
+/** A gateway record as stored (secrets still encrypted). */
+export interface GatewayRecord {
+  id: string
+  type: string
+  status: GatewayStatus
+  config: string
+  secrets: string
+}
+
+/**
+ * Every gateway record in the order checkout offers them, in one read, for a decision that looks
+ * at several (which gateways checkout offers): the settings readers below take them instead of
+ * reading their own record each.
+ */
+export function readGatewayRecords(db: DB): Promise<GatewayRecord[]> {
+  return db
+    .selectFrom('paymentGateway')
+    .select(['id', 'type', 'status', 'config', 'secrets'])
+    .orderBy('position')
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute()
+}
+
 /**
  * One stored gateway record for the server's own use: its status, its settings that are not
  * secret, and a reader that decrypts one secret field. A secret that cannot be decrypted (the
  * APP_SECRET it was stored under has changed) reads as null, as if it were not set, and the log
  * says where to enter it again (docs/payments.md, "Changing APP_SECRET").
  */
-async function storedGateway(db: DB, type: 'paytm' | 'razorpay' | 'phonepe', appSecret: string) {
-  const row = await db
-    .selectFrom('paymentGateway')
-    .select(['id', 'status', 'config', 'secrets'])
-    .where('type', '=', type)
-    .executeTakeFirst()
+async function storedGateway(
+  db: DB,
+  type: 'paytm' | 'razorpay' | 'phonepe',
+  appSecret: string,
+  records?: readonly GatewayRecord[],
+) {
+  const row = records
+    ? records.find((record) => record.type === type)
+    : await db
+        .selectFrom('paymentGateway')
+        .select(['id', 'type', 'status', 'config', 'secrets'])
+        .where('type', '=', type)
+        .orderBy('position')
+        .orderBy('createdAt')
+        .executeTakeFirst()
   if (!row) return null
   const secrets = parseObject(row.secrets)
   /** `label` names the field in the log line (the field's own name where none is given). */
@@ -324,8 +357,9 @@ export interface PaytmGatewaySettings {
 export async function paytmGatewaySettings(
   db: DB,
   appSecret: string,
+  records?: readonly GatewayRecord[],
 ): Promise<PaytmGatewaySettings | null> {
-  const stored = await storedGateway(db, 'paytm', appSecret)
+  const stored = await storedGateway(db, 'paytm', appSecret, records)
   if (!stored) return null
   const { status, config, read } = stored
   return {
@@ -350,8 +384,9 @@ export interface RazorpayGatewaySettings {
 export async function razorpayGatewaySettings(
   db: DB,
   appSecret: string,
+  records?: readonly GatewayRecord[],
 ): Promise<RazorpayGatewaySettings | null> {
-  const stored = await storedGateway(db, 'razorpay', appSecret)
+  const stored = await storedGateway(db, 'razorpay', appSecret, records)
   if (!stored) return null
   const { status, config, read } = stored
   return {
@@ -386,8 +421,9 @@ export interface PhonePeGatewaySettings {
 export async function phonePeGatewaySettings(
   db: DB,
   appSecret: string,
+  records?: readonly GatewayRecord[],
 ): Promise<PhonePeGatewaySettings | null> {
-  const stored = await storedGateway(db, 'phonepe', appSecret)
+  const stored = await storedGateway(db, 'phonepe', appSecret, records)
   if (!stored) return null
   const { status, config, read } = stored
   return {
@@ -448,8 +484,11 @@ export async function moveGateway(
  * (Razorpay) or client id (PhonePe), even one switched off for now: a shop whose owner entered
  * real credentials is no fresh install. Read without decrypting secrets.
  */
-export async function storedRealGateway(db: DB): Promise<boolean> {
-  const rows = await db.selectFrom('paymentGateway').select(['config']).execute()
+export async function storedRealGateway(
+  db: DB,
+  records?: readonly GatewayRecord[],
+): Promise<boolean> {
+  const rows = records ?? (await db.selectFrom('paymentGateway').select(['config']).execute())
   return rows.some((row) => {
     const config = parseObject(row.config)
     return Boolean(config.merchantId || config.keyId || config.clientId)

@@ -1,5 +1,9 @@
 import { href } from 'react-router'
-import { paytmGatewayEnvironment, paytmGatewaySettings } from '~/data/gateway.server'
+import {
+  paytmGatewayEnvironment,
+  paytmGatewaySettings,
+  type GatewayRecord,
+} from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -69,8 +73,15 @@ function simulatorSetup(env: PaymentEnv): PaytmSetup {
   }
 }
 
-/** The Paytm to use now, or null when payments are switched off (an inactive configured gateway). */
-export async function resolvePaytmSetup(db: DB, env: PaymentEnv): Promise<PaytmSetup | null> {
+/**
+ * The Paytm to use now, or null when payments are switched off (an inactive configured gateway).
+ * `records`: every gateway record, when the caller has read them already (readGatewayRecords).
+ */
+export async function resolvePaytmSetup(
+  db: DB,
+  env: PaymentEnv,
+  records?: readonly GatewayRecord[],
+): Promise<PaytmSetup | null> {
   if (env.PAYTM_MID && env.PAYTM_MERCHANT_KEY) {
     return {
       config: {
@@ -85,7 +96,7 @@ export async function resolvePaytmSetup(db: DB, env: PaymentEnv): Promise<PaytmS
       testMode: false,
     }
   }
-  const stored = await paytmGatewaySettings(db, env.APP_SECRET)
+  const stored = await paytmGatewaySettings(db, env.APP_SECRET, records)
   // The admin switched Paytm off: no payments (and never the simulator instead).
   if (stored?.status === 'inactive') return null
   if (stored?.merchantId && stored.merchantKey) {

@@ -1,3 +1,4 @@
+import { readGatewayRecords } from '~/data/gateway.server'
 import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -42,16 +43,12 @@ const LABELS: Record<CheckoutGatewayId, string> = {
 
 /** Gateways checkout may use, in the shop's order of the Gateways page. */
 export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGateway[]> {
-  const [rows, paytm, razorpay, phonepe] = await Promise.all([
-    db
-      .selectFrom('paymentGateway')
-      .select(['type'])
-      .orderBy('position')
-      .orderBy('createdAt')
-      .execute(),
-    resolvePaytmSetup(db, env),
-    resolveRazorpaySetup(db, env),
-    resolvePhonePeSetup(db, env),
+  // One read of the records serves the order and all three setups.
+  const rows = await readGatewayRecords(db)
+  const [paytm, razorpay, phonepe] = await Promise.all([
+    resolvePaytmSetup(db, env, rows),
+    resolveRazorpaySetup(db, env, rows),
+    resolvePhonePeSetup(db, env, rows),
   ])
   const setups: Partial<Record<CheckoutGatewayId, { testMode: boolean }>> = {}
   if (paytm) setups.paytm = paytm

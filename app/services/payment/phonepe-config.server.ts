@@ -1,5 +1,5 @@
 import { href } from 'react-router'
-import { phonePeGatewaySettings } from '~/data/gateway.server'
+import { phonePeGatewaySettings, type GatewayRecord } from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -78,7 +78,12 @@ function returnUrlFor(publicUrl: string) {
     `${publicUrl}${PHONEPE_RETURN_PATH}?order=${encodeURIComponent(orderId)}`
 }
 
-export async function resolvePhonePeSetup(db: DB, env: PhonePeEnv): Promise<PhonePeSetup | null> {
+/** `records`: every gateway record, when the caller has read them already (readGatewayRecords). */
+export async function resolvePhonePeSetup(
+  db: DB,
+  env: PhonePeEnv,
+  records?: readonly GatewayRecord[],
+): Promise<PhonePeSetup | null> {
   const returnUrl = returnUrlFor(env.PUBLIC_URL)
   if (env.PHONEPE_CLIENT_ID && env.PHONEPE_CLIENT_SECRET) {
     return {
@@ -95,8 +100,9 @@ export async function resolvePhonePeSetup(db: DB, env: PhonePeEnv): Promise<Phon
       testMode: false,
     }
   }
-  const stored = await phonePeGatewaySettings(db, env.APP_SECRET)
-  if (!stored) return (await realGatewayConfigured(db, env)) ? null : simulatorSetup(env, returnUrl)
+  const stored = await phonePeGatewaySettings(db, env.APP_SECRET, records)
+  if (!stored)
+    return (await realGatewayConfigured(db, env, records)) ? null : simulatorSetup(env, returnUrl)
   if (stored.status === 'inactive') return null
   if (stored.clientId && stored.clientSecret) {
     return {

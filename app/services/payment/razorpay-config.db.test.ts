@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { saveGateway } from '~/data/gateway.server'
 import type { Env } from '~/lib/env.server'
+import { countQueries } from '~/lib/query-count.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { gatewayForm } from '../../../tests/helpers/forms'
 import { checkoutGateways } from './gateways.server'
@@ -60,6 +61,15 @@ describe('Razorpay configuration', () => {
     expect(razorpaySimulatorKeys('z'.repeat(64)).keySecret).not.toBe(setup?.config.keySecret)
     const offered = await checkoutGateways(t.db, env)
     expect(offered.map((g) => g.id).sort()).toEqual(['paytm', 'phonepe', 'razorpay'])
+  })
+
+  it('checkout reads the gateway records once for its choice of all three', async () => {
+    const { offered, queries } = await countQueries(async (counter) => ({
+      offered: await checkoutGateways(t.db, env),
+      queries: counter.queries,
+    }))
+    expect(offered.map((g) => g.id).sort()).toEqual(['paytm', 'phonepe', 'razorpay'])
+    expect(queries).toBe(1)
   })
 
   it('keys make it the real Razorpay with the real checkout.js; inactive turns it off', async () => {

@@ -1,5 +1,9 @@
 import { href } from 'react-router'
-import { razorpayGatewaySettings, razorpayGatewayStatus } from '~/data/gateway.server'
+import {
+  razorpayGatewaySettings,
+  razorpayGatewayStatus,
+  type GatewayRecord,
+} from '~/data/gateway.server'
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -79,9 +83,11 @@ function configFor(host: string, keys: Omit<RazorpayConfig, 'host' | 'checkoutSc
   return { ...keys, host, checkoutScript: checkoutScriptFor(host) }
 }
 
+/** `records`: every gateway record, when the caller has read them already (readGatewayRecords). */
 export async function resolveRazorpaySetup(
   db: DB,
   env: RazorpayEnv,
+  records?: readonly GatewayRecord[],
 ): Promise<RazorpaySetup | null> {
   const callbackUrl = `${env.PUBLIC_URL}${RAZORPAY_CALLBACK_PATH}`
   const host = env.RAZORPAY_HOST ?? RAZORPAY_API_HOST
@@ -104,9 +110,9 @@ export async function resolveRazorpaySetup(
       env.RAZORPAY_KEY_SECRET,
       env.RAZORPAY_WEBHOOK_SECRET,
     )
-  const stored = await razorpayGatewaySettings(db, env.APP_SECRET)
+  const stored = await razorpayGatewaySettings(db, env.APP_SECRET, records)
   if (!stored)
-    return (await realGatewayConfigured(db, env)) ? null : simulatorSetup(env, callbackUrl)
+    return (await realGatewayConfigured(db, env, records)) ? null : simulatorSetup(env, callbackUrl)
   if (stored.status === 'inactive') return null
   if (stored.keyId && stored.keySecret)
     return real('gateway', stored.keyId, stored.keySecret, stored.webhookSecret)

@@ -1,4 +1,4 @@
-import { storedRealGateway } from '~/data/gateway.server'
+import { storedRealGateway, type GatewayRecord } from '~/data/gateway.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 
@@ -10,7 +10,8 @@ import type { Env } from '~/lib/env.server'
 export async function realGatewayConfigured(
   db: DB,
   env: Partial<Pick<Env, 'PAYTM_MID' | 'RAZORPAY_KEY_ID' | 'PHONEPE_CLIENT_ID'>>,
+  records?: readonly GatewayRecord[],
 ): Promise<boolean> {
   if (env.PAYTM_MID || env.RAZORPAY_KEY_ID || env.PHONEPE_CLIENT_ID) return true
-  return storedRealGateway(db)
+  return storedRealGateway(db, records)
 }

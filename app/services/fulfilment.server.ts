@@ -35,8 +35,11 @@ export async function markOrderPaid(
   event: ChangeDetails,
   now = new Date(),
 ): Promise<TransitionResult> {
+  // The low-stock alert's threshold from this process's copy of the settings: reading every
+  // setting inside each paying transaction cost a statement per sale.
+  const { lowStockThreshold } = await getSiteSettings(db)
   return recordOrderPaid(db, orderId, payment, event, now, async (trx) => {
-    await fulfilPaidOrder(trx, { orderId, now })
+    await fulfilPaidOrder(trx, { orderId, now, lowStockThreshold })
   })
 }
 
@@ -107,7 +110,12 @@ export type FulfilResult =
  */
 export async function fulfilPaidOrder(
   trx: Transaction<Database>,
-  input: { orderId: string; now?: Date },
+  input: {
+    orderId: string
+    now?: Date
+    /** The site setting as the caller read it; read in the transaction when not given. */
+    lowStockThreshold?: number
+  },
 ): Promise<FulfilResult> {
   const at = (input.now ?? new Date()).toISOString()
   const order = await trx
@@ -181,7 +189,11 @@ export async function fulfilPaidOrder(
   // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
   if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
   await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
-  await notifyLowStock(trx, order.productId)
+  await notifyLowStock(
+    trx,
+    order.productId,
+    input.lowStockThreshold ?? (await getSiteSettings(trx)).lowStockThreshold,
+  )
   return { status: 'delivered', stockItemId: item.id }
 }
 
@@ -241,8 +253,11 @@ async function notifyOutOfStock(trx: Transaction<Database>, productId: string): 
  * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
  * setting; 0 turns it off): once per crossing, not on every sale below it.
  */
-async function notifyLowStock(trx: Transaction<Database>, productId: string): Promise<void> {
-  const { lowStockThreshold } = await getSiteSettings(trx)
+async function notifyLowStock(
+  trx: Transaction<Database>,
+  productId: string,
+  lowStockThreshold: number,
+): Promise<void> {
   if (lowStockThreshold <= 0) return
   await countInTurn(trx, productId)
   // Exactly the threshold? One row more than it answers that, however much stock there is.

@@ -5,6 +5,7 @@ import {
   getMarker,
   getSiteSettings,
   readSiteSettings,
+  recentSiteSettings,
   setMarker,
   SETTINGS_RECHECK_MS,
   updateSiteSettings,
@@ -107,6 +108,22 @@ describe(`settings cache across processes (${process.env.TEST_DB_ENGINE ?? 'sqli
     expect(seen).toMatchObject({ whatsappNumber: '919812345678', maintenanceMode: true })
     expect(Date.now() - saved).toBeLessThan(2000)
     await updateSiteSettings(other, { maintenanceMode: false })
+  })
+
+  it('hands out its copy without waiting only while the copy was checked within the interval', async () => {
+    let clock = 2_000_000
+    const now = () => clock
+    await updateSiteSettings(t.db, { lowStockThreshold: 4 })
+    expect(recentSiteSettings(t.db, now)).toBeUndefined()
+    expect((await getSiteSettings(t.db, now)).lowStockThreshold).toBe(4)
+    clock += SETTINGS_RECHECK_MS - 1
+    expect(recentSiteSettings(t.db, now)?.lowStockThreshold).toBe(4)
+    clock += 1
+    expect(recentSiteSettings(t.db, now)).toBeUndefined()
+    // A save in this process drops the copy at once.
+    await getSiteSettings(t.db, now)
+    await updateSiteSettings(t.db, { lowStockThreshold: 5 })
+    expect(recentSiteSettings(t.db, now)).toBeUndefined()
   })
 
   it('reads inside a transaction directly, never from the cache', async () => {

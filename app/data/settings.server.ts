@@ -185,6 +185,17 @@ export async function getSiteSettings(db: DB, now: () => number = Date.now): Pro
   }
 }
 
+/**
+ * This process's copy of the settings if it was checked within the last SETTINGS_RECHECK_MS,
+ * without waiting for anything: for a caller that must not await before it starts a
+ * transaction (markOrderPaid, app/services/fulfilment.server.ts) and reads the table itself
+ * when there is no such copy.
+ */
+export function recentSiteSettings(db: DB, now: () => number = Date.now): SiteSettings | undefined {
+  const cached = settingsCache.get(db)
+  return cached && now() - cached.checkedAt < SETTINGS_RECHECK_MS ? cached.settings : undefined
+}
+
 /** Forgets this process's copy (tests that write rows directly). */
 export function forgetCachedSettings(db: DB): void {
   settingsCache.delete(db)

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely'
-import { getSiteSettings } from '~/data/settings.server'
+import { getSiteSettings, recentSiteSettings } from '~/data/settings.server'
 import { appendOrderEvent } from '~/data/order-event.server'
 import {
   recordOrderPaid,
@@ -35,9 +35,11 @@ export async function markOrderPaid(
   event: ChangeDetails,
   now = new Date(),
 ): Promise<TransitionResult> {
-  // The low-stock alert's threshold from this process's copy of the settings: reading every
-  // setting inside each paying transaction cost a statement per sale.
-  const { lowStockThreshold } = await getSiteSettings(db)
+  // The low-stock alert's threshold from this process's recent copy of the settings, which the
+  // pages keep fresh: reading every setting inside each paying transaction cost a statement per
+  // sale. Nothing is awaited before the transaction starts, so concurrent confirmations and
+  // failures of one order still start their transactions in the order they were called.
+  const lowStockThreshold = recentSiteSettings(db)?.lowStockThreshold
   return recordOrderPaid(db, orderId, payment, event, now, async (trx) => {
     await fulfilPaidOrder(trx, { orderId, now, lowStockThreshold })
   })

@@ -190,14 +190,14 @@ export function phonePeTokenProvider(
   let inflight: Promise<PhonePeToken> | null = null
   let held: PhonePeToken | null = null
   const nowSeconds = () => Math.floor((options.now?.() ?? new Date()).getTime() / 1000)
-  const usable = (token: PhonePeToken | null, rejected: string | undefined): boolean =>
+  const usable = (token: PhonePeToken | null, rejected?: string): token is PhonePeToken =>
     token !== null && token.accessToken !== rejected && tokenIsFresh(token, nowSeconds())
   return {
     /** A fresh token; `rejected` names one the API refused, which is never handed out again. */
     async get(rejected?: string): Promise<PhonePeToken> {
-      if (held && usable(held, rejected)) return held
+      if (usable(held, rejected)) return held
       const cached = await store.read(key)
-      if (cached && usable(cached, rejected)) return (held = cached)
+      if (usable(cached, rejected)) return (held = cached)
       inflight ??= (async () => {
         try {
           const token = await fetchPhonePeToken(config, options)

@@ -290,9 +290,9 @@ export interface GatewayRecord {
 }
 
 /**
- * Every gateway record in the order checkout offers them, in one read, for a decision that looks
- * at several (which gateways checkout offers): the settings readers below take them instead of
- * reading their own record each.
+ * Every gateway record in the order checkout offers them (a handful of rows), in one read. The
+ * settings readers below read them when not given them; a decision that looks at several
+ * gateways (which ones checkout offers) reads them once and passes them on.
  */
 export function readGatewayRecords(db: DB): Promise<GatewayRecord[]> {
   return db
@@ -316,15 +316,7 @@ async function storedGateway(
   appSecret: string,
   records?: readonly GatewayRecord[],
 ) {
-  const row = records
-    ? records.find((record) => record.type === type)
-    : await db
-        .selectFrom('paymentGateway')
-        .select(['id', 'type', 'status', 'config', 'secrets'])
-        .where('type', '=', type)
-        .orderBy('position')
-        .orderBy('createdAt')
-        .executeTakeFirst()
+  const row = (records ?? (await readGatewayRecords(db))).find((record) => record.type === type)
   if (!row) return null
   const secrets = parseObject(row.secrets)
   /** `label` names the field in the log line (the field's own name where none is given). */
@@ -488,8 +480,7 @@ export async function storedRealGateway(
   db: DB,
   records?: readonly GatewayRecord[],
 ): Promise<boolean> {
-  const rows = records ?? (await db.selectFrom('paymentGateway').select(['config']).execute())
-  return rows.some((row) => {
+  return (records ?? (await readGatewayRecords(db))).some((row) => {
     const config = parseObject(row.config)
     return Boolean(config.merchantId || config.keyId || config.clientId)
   })

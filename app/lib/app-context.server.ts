@@ -21,6 +21,7 @@ export function openServices(env: Env = getEnv()): AppServices {
   if (holder.__keybazaar) return holder.__keybazaar
   const db = createDatabase({
     databaseUrl: env.DATABASE_URL,
+    preparedStatements: env.DATABASE_PREPARED_STATEMENTS !== false,
     sqlitePath: path.join(env.DATA_DIR, 'keybazaar.db'),
   })
   holder.__keybazaar = {

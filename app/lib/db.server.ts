@@ -17,6 +17,7 @@ import pg from 'pg'
 import Cursor from 'pg-cursor'
 import type { Database } from '../../db/schema'
 import { createPrivateFile, PRIVATE_DIR_MODE } from './data-dir.server'
+import { prepareStatementsOf } from './pg-statements.server'
 import { logQuery } from './query-count.server'
 import { WriteWatcher } from './read-cache.server'
 
@@ -31,6 +32,12 @@ export interface DatabaseOptions {
   pgSchema?: string
   /** Pool size for PostgreSQL. */
   maxConnections?: number
+  /**
+   * PostgreSQL: run the app's repeated statements as named prepared statements (on unless
+   * false; app/lib/pg-statements.server.ts). Off for a PgBouncer in transaction mode that does
+   * not track them.
+   */
+  preparedStatements?: boolean
 }
 
 /** Opens the one Kysely instance for the given engine. */
@@ -43,6 +50,7 @@ export function createDatabase(options: DatabaseOptions): DB {
     })
     // An idle client losing its connection must not crash the process; the pool replaces it.
     pool.on('error', (error) => console.error('[db] idle PostgreSQL client error:', error.message))
+    if (options.preparedStatements !== false) prepareStatementsOf(pool)
     return new Kysely<Database>({
       // The cursor lets `.stream()` read a large result in chunks (the CSV exports).
       dialect: new SnakeCasePostgresDialect({ pool, cursor: Cursor }),

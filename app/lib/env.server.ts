@@ -196,6 +196,11 @@ const envSchema = z.object({
   /** One base URL for PhonePe's payment and token APIs (a simulator); PHONEPE_ENV's hosts otherwise. */
   PHONEPE_HOST: httpUrl('such as http://127.0.0.1:4300'),
   SEED_DEMO: flag,
+  /**
+   * PostgreSQL runs the app's repeated statements prepared (app/lib/pg-statements.server.ts);
+   * DATABASE_PREPARED_STATEMENTS=off for a connection pooler that cannot keep them.
+   */
+  DATABASE_PREPARED_STATEMENTS: flag,
   /** Send each response's number of database queries in X-Query-Count (tests). */
   QUERY_COUNT_HEADER: flag,
   /**

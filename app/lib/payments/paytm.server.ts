@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import { gatewayFetch } from './http.server'
 import { paiseToDecimalText, parseDecimalTextToPaise } from '../money'
 import {
   GatewayRefusedError,
@@ -572,7 +573,7 @@ export async function fetchOrderStatus(
   config: PaytmConfig,
   options: FetchOrderStatusOptions = {},
 ): Promise<PaytmOrderStatus> {
-  const fetchImpl = options.fetch ?? globalThis.fetch
+  const fetchImpl = options.fetch ?? gatewayFetch
   const timeoutMs = options.timeoutMs ?? 10_000
   const attempts: StatusAttemptFailure[] = []
   for (const [api, attempt] of [
@@ -638,7 +639,7 @@ async function signedCall(
     raw = await postJson(
       `${baseUrl(config.host)}${path}`,
       request,
-      options.fetch ?? globalThis.fetch,
+      options.fetch ?? gatewayFetch,
       options.timeoutMs ?? 10_000,
     )
   } catch (error) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import { gatewayFetch } from './http.server'
 import {
   answerJson,
   answerText,
@@ -137,7 +138,7 @@ export async function fetchPhonePeToken(
   config: PhonePeConfig,
   options: PhonePeRequestOptions = {},
 ): Promise<PhonePeToken> {
-  const fetchImpl = options.fetch ?? globalThis.fetch
+  const fetchImpl = options.fetch ?? gatewayFetch
   let response: Response
   try {
     response = await fetchImpl(`${config.oauthHost}/v1/oauth/token`, {
@@ -406,7 +407,7 @@ async function call<T>(
   body: unknown,
   options: PhonePeRequestOptions,
 ): Promise<T> {
-  const fetchImpl = options.fetch ?? globalThis.fetch
+  const fetchImpl = options.fetch ?? gatewayFetch
   let token = await tokens.get()
   let response = await send(token)
   if (response.status === 401) {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
+import { gatewayFetch } from './http.server'
 import {
   answerJson,
   answerText,
@@ -236,7 +237,7 @@ async function call<T>(
   body: unknown,
   options: RazorpayRequestOptions & { idempotencyKey?: string },
 ): Promise<T> {
-  const fetchImpl = options.fetch ?? globalThis.fetch
+  const fetchImpl = options.fetch ?? gatewayFetch
   const auth = Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')
   const what = `Razorpay ${method} ${path}`
   let response: Response

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto'
 import type { RequestHandler } from 'express'
 import { GOOGLE_ISSUER_DEFAULT, googleEnabled } from '~/services/auth.server'
 import {
@@ -9,6 +8,7 @@ import {
 } from '~/lib/cross-site.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
+import { randomBytes } from '~/lib/random.server'
 import { hasSessionCookie } from '~/lib/session-cookie'
 import { PAYTM_HOSTS, paytmFormOrigin } from '~/services/payment/config.server'
 import { razorpayCheckoutOrigins } from '~/services/payment/razorpay-config.server'
@@ -32,7 +32,7 @@ export interface SecurityLocals {
 
 /** 16 random bytes, base64: a nonce a visitor cannot guess from any other response. */
 export function createNonce(): string {
-  return crypto.randomBytes(16).toString('base64')
+  return randomBytes(16).toString('base64')
 }
 
 export interface PolicySources {

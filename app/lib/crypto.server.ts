@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { randomBytes } from './random.server'
 import { cachedUpTo } from './bounded-cache'
 
 /**
@@ -60,7 +61,7 @@ export function encryptSecret(
   context: string,
   purpose: string = STORED_SECRETS_PURPOSE,
 ): string {
-  const nonce = crypto.randomBytes(NONCE_BYTES)
+  const nonce = randomBytes(NONCE_BYTES)
   const cipher = crypto.createCipheriv('aes-256-gcm', deriveKey(appSecret, purpose), nonce, {
     authTagLength: TAG_BYTES,
   })
@@ -120,7 +121,7 @@ export function keyedHash(appSecret: string, purpose: string, text: string): str
 
 /** An unguessable URL-safe token (256 bits by default). */
 export function randomToken(bytes = 32): string {
-  return crypto.randomBytes(bytes).toString('base64url')
+  return randomBytes(bytes).toString('base64url')
 }
 
 /** Lowercase hex SHA-256 of UTF-8 text: how tokens are stored. */

@@ -1,9 +1,9 @@
-import crypto from 'node:crypto'
+import { randomBytes } from './random.server'
 
 /** A random, URL-safe identifier (20 lowercase base-32 characters, 100 bits). */
 export function newId(): string {
   const alphabet = 'abcdefghijklmnopqrstuvwxyz234567'
-  const bytes = crypto.randomBytes(20)
+  const bytes = randomBytes(20)
   let id = ''
   for (const byte of bytes) id += alphabet[byte & 31]
   return id

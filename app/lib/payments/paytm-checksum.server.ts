@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { randomBytes } from '../random.server'
 
 /**
  * Paytm's checksum ("signature"), written from the documented algorithm and proven byte for
@@ -54,7 +55,7 @@ export function paytmParamString(params: PaytmParams, omit: readonly string[] = 
 
 /** A fresh salt: base64 of 3 random bytes, always 4 characters. */
 export function generatePaytmSalt(): string {
-  return crypto.randomBytes(3).toString('base64')
+  return randomBytes(3).toString('base64')
 }
 
 /** hex(sha256(paramString + "|" + salt)) + salt: what the checksum encrypts. */

@@ -37,6 +37,12 @@ async function payWithPhonePe(
 ) {
   await page.goto(`/checkout/${PRODUCT.slug}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  // Every way to pay is a built-in simulator here, and the banner lists them (in checkout's order).
+  const banner = page.getByRole('note').filter({ hasText: 'Test mode' })
+  await expect(banner).toHaveText(
+    /^Test mode: payments go to the built-in \w+, \w+ and \w+ simulators\. No real money is charged\.$/,
+  )
+  for (const name of ['Paytm', 'Razorpay', 'PhonePe']) await expect(banner).toContainText(name)
   const group = page.getByRole('group', { name: 'Pay with' })
   await expect(group.getByRole('radio')).toHaveCount(3)
   await group.getByRole('radio', { name: /PhonePe/ }).check()

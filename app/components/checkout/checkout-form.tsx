@@ -66,8 +66,11 @@ export const payButtonClass = cn(
   'h-12 text-base font-bold',
 )
 
-/** Shown wherever a built-in simulator stands in for a gateway. */
-export function TestModeBanner({ gateway = 'Paytm' }: { gateway?: string }) {
+/** "Paytm", "Paytm and Razorpay", "Paytm, Razorpay and PhonePe": the shop writes Indian English. */
+const gatewayList = new Intl.ListFormat('en-IN', { type: 'conjunction' })
+
+/** Shown wherever built-in simulators stand in for the gateways named (Paytm by default). */
+export function TestModeBanner({ gateways = ['Paytm'] }: { gateways?: readonly string[] }) {
   return (
     <p
       role="note"
@@ -75,8 +78,8 @@ export function TestModeBanner({ gateway = 'Paytm' }: { gateway?: string }) {
     >
       <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       <span>
-        <strong>Test mode</strong>: payments go to the built-in {gateway}{' '}
-        {gateway.includes(' and ') ? 'simulators' : 'simulator'}. No real money is charged.
+        <strong>Test mode</strong>: payments go to the built-in {gatewayList.format(gateways)}{' '}
+        {gateways.length > 1 ? 'simulators' : 'simulator'}. No real money is charged.
       </span>
     </p>
   )

@@ -80,9 +80,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     image,
     defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
     testMode,
-    testGatewayNames: testGateways
-      .map((g) => GATEWAY_TYPE_LABELS[g.id as GatewayType] ?? g.id)
-      .join(' and '),
+    testGatewayNames: testGateways.map((g) => GATEWAY_TYPE_LABELS[g.id as GatewayType] ?? g.id),
     gateways: choice.gateways,
     selected: choice.selected,
     // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
@@ -152,7 +150,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       </h1>
       {testMode ? (
         <div className="mt-4">
-          <TestModeBanner gateway={loaderData.testGatewayNames} />
+          <TestModeBanner gateways={loaderData.testGatewayNames} />
         </div>
       ) : null}
       <div className="mt-5 grid gap-6 md:grid-cols-[1fr_1.2fr]">

@@ -277,7 +277,7 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
     <main className="mx-auto w-full max-w-xl flex-1 px-4 pb-16 pt-8">
       {result.found && result.testMode ? (
         <div className="mb-4">
-          <TestModeBanner gateway={result.gatewayName} />
+          <TestModeBanner gateways={[result.gatewayName]} />
         </div>
       ) : null}
       <section

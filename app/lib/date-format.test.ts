@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { shopDateTime, shopLongDate } from './date-format'
+import { shopDate, shopDateTime, shopLongDate } from './date-format'
 
 describe('the shop date formatters', () => {
   const when = new Date('2026-03-05T18:45:30Z')
@@ -10,6 +10,8 @@ describe('the shop date formatters', () => {
       '6 Mar 2026, 12:15:30 am',
     )
     expect(shopDateTime('UTC').format(when)).toBe('5 Mar 2026, 6:45 pm')
+    expect(shopDate('Asia/Kolkata').format(when)).toBe('6 Mar 2026')
+    expect(shopDate('UTC').format(when)).toBe('5 Mar 2026')
     expect(shopLongDate('Asia/Kolkata').format(when)).toBe('6 March 2026')
     expect(shopLongDate('UTC').format(when)).toBe('5 March 2026')
   })
@@ -19,6 +21,8 @@ describe('the shop date formatters', () => {
     expect(shopDateTime('Asia/Kolkata')).not.toBe(shopDateTime('UTC'))
     expect(shopDateTime('Asia/Kolkata')).not.toBe(shopDateTime('Asia/Kolkata', { seconds: true }))
     expect(shopLongDate('UTC')).toBe(shopLongDate('UTC'))
+    expect(shopDate('UTC')).toBe(shopDate('UTC'))
+    expect(shopDate('UTC')).not.toBe(shopLongDate('UTC'))
   })
 
   it('refuse an unknown time zone every time', () => {

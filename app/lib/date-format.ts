@@ -13,6 +13,11 @@ export function shopDateTime(
   }))
 }
 
+/** A day, "5 Mar 2026", in the shop's time zone: where the time would only widen a list's column. */
+export function shopDate(timeZone: string): Intl.DateTimeFormat {
+  return reused(`date|${timeZone}`, () => ({ dateStyle: 'medium', timeZone }))
+}
+
 /** A day as words, "5 March 2026", in the shop's time zone (since when a customer is a member). */
 export function shopLongDate(timeZone: string): Intl.DateTimeFormat {
   return reused(`longDate|${timeZone}`, () => ({

@@ -81,7 +81,13 @@ test.describe('admin users', () => {
   }) => {
     const customer = await newCustomer(app.url, app, 'Asha Edit')
     await logIn(page)
+    await page.setViewportSize({ width: 1280, height: 900 })
     await gotoHydrated(page, '/admin/users')
+    // On a 1280 px laptop the table fits beside the sidebar: no column hides behind a scroll.
+    const table = page.getByRole('table')
+    expect(
+      await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth),
+    ).toBeLessThanOrEqual(0)
     const figures = page.getByRole('list', { name: 'Users at a glance' })
     const total = await db
       .selectFrom('user')
@@ -97,7 +103,8 @@ test.describe('admin users', () => {
     await expect(page).toHaveURL(/q=/)
     const row = page.getByRole('row').filter({ hasText: customer.email })
     await expect(row).toHaveCount(1)
-    // Signed in through the confirmation link: last active is a date, not "Never".
+    // Joined is the day; signed in through the confirmation link, last active is a time, not "Never".
+    await expect(row.locator('time').first()).toHaveText(/^\d{1,2} [A-Z][a-z]{2} \d{4}$/)
     await expect(row).not.toContainText('Never')
     await expect(row).toContainText('₹0')
 

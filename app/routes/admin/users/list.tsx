@@ -15,7 +15,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import { listAdminUsers, userStats } from '~/data/user-admin.server'
 import { effectiveAccess, isVerifiedListedAdmin } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
-import { shopDateTime } from '~/lib/date-format'
+import { shopDate, shopDateTime } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import { pageParam, pageView } from '~/lib/paginate'
 import { startOfMonthIn } from '~/lib/shop-month'
@@ -74,7 +74,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       locked: isVerifiedListedAdmin(user, env.ADMIN_EMAILS),
       status: user.status,
       createdAt: user.createdAt,
-      joined: date.format(new Date(user.createdAt)),
+      // The day is enough in the list (the user's page has the time): the table fits 1280 px.
+      joined: shopDate(settings.timezone).format(new Date(user.createdAt)),
       lastActiveAt: user.lastActiveAt,
       lastActive: user.lastActiveAt ? date.format(new Date(user.lastActiveAt)) : null,
       orders: count.format(user.orderCount),

@@ -201,6 +201,14 @@ test('transactions: filters, success rate and the CSV export', async ({ page }) 
   await expect(page.getByTestId('success-rate')).toHaveText('100.0%')
   await page.getByRole('link', { name: 'Clear' }).click()
   await expect(page.getByText('Showing 1–4 of 4 transactions')).toBeVisible()
+  // The gateway by its name, in the table and the filter (the export keeps the stored id).
+  const firstRow = page.getByRole('row').filter({ hasText: purchases[0]!.orderId })
+  await expect(firstRow.getByRole('cell', { name: 'Paytm', exact: true })).toBeVisible()
+  await expect(page.getByLabel('Gateway').getByRole('option', { name: 'Paytm' })).toHaveCount(1)
+  await page.getByLabel('Gateway').selectOption({ label: 'Paytm' })
+  await page.getByRole('button', { name: 'Search' }).click()
+  await expect(page).toHaveURL(/gateway=paytm/)
+  await expect(page.getByText('Showing 1–4 of 4 transactions')).toBeVisible()
 
   const [download] = await Promise.all([
     page.waitForEvent('download'),

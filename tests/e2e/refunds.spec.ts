@@ -163,6 +163,10 @@ async function submitRefund(page: Page, orderId: string, amount?: string) {
  */
 async function refundInFull(page: Page, orderId: string, gateway: string, email: string) {
   await submitRefund(page, orderId)
+  // The order's Payment fact names its gateway as people write it ("Razorpay · UPI · ...").
+  await expect(
+    page.getByRole('definition').filter({ hasText: new RegExp(`^${gateway} · `) }),
+  ).toHaveCount(1)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
   await waitRefunded(page, orderId)
   return refundMail(email, orderId)

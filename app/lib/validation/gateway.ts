@@ -17,6 +17,11 @@ export const GATEWAY_TYPE_LABELS: Record<GatewayType, string> = {
   phonepe: 'PhonePe',
 }
 
+/** A gateway's name as people read it ("razorpay" → "Razorpay"); an unknown id as stored. */
+export function gatewayLabel(id: string): string {
+  return Object.hasOwn(GATEWAY_TYPE_LABELS, id) ? GATEWAY_TYPE_LABELS[id as GatewayType] : id
+}
+
 export const GATEWAY_STATUS_LABELS: Record<GatewayStatus, string> = {
   testing: 'Testing',
   active: 'Active',

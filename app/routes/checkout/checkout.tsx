@@ -35,7 +35,7 @@ import { RENEW_PARAM } from '~/lib/renew-link.server'
 import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { checkoutSchema } from '~/lib/validation/checkout'
-import { GATEWAY_TYPE_LABELS, type GatewayType } from '~/lib/validation/gateway'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/checkout'
 import { readFormData } from '~/lib/form-data.server'
@@ -80,7 +80,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     image,
     defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
     testMode,
-    testGatewayNames: testGateways.map((g) => GATEWAY_TYPE_LABELS[g.id as GatewayType] ?? g.id),
+    testGatewayNames: testGateways.map((g) => gatewayLabel(g.id)),
     gateways: choice.gateways,
     selected: choice.selected,
     // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
@@ -209,7 +209,7 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
             />
             {gateways.length === 1 && gateways[0]!.id !== 'paytm'
-              ? `Secure payment by UPI, card or netbanking through ${GATEWAY_TYPE_LABELS[gateways[0]!.id as GatewayType]}.`
+              ? `Secure payment by UPI, card or netbanking through ${gatewayLabel(gateways[0]!.id)}.`
               : gateways.length > 1
                 ? 'Secure payment by UPI, card, netbanking or wallet.'
                 : 'Secure payment by UPI, card or wallet through Paytm.'}

@@ -26,7 +26,7 @@ import { assertSameSite } from '~/lib/cross-site.server'
 import { formatRupees } from '~/lib/money'
 import { invoicePath, orderPath, paymentResultPath } from '~/lib/order-status'
 import { checkoutPath } from '~/lib/paths'
-import { GATEWAY_TYPE_LABELS, type GatewayType } from '~/lib/validation/gateway'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { clientIp, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
@@ -109,7 +109,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     state,
     testMode: order.testMode,
     // Which simulator stood in for the gateway, for the test-mode banner.
-    gatewayName: GATEWAY_TYPE_LABELS[order.gateway as GatewayType] ?? order.gateway,
+    gatewayName: gatewayLabel(order.gateway),
     retryTo,
     details: {
       productName: order.productName,

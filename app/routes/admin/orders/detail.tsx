@@ -29,6 +29,7 @@ import {
 } from '~/lib/validation/order-actions'
 import { orderAction, orderPageData, type OrderActionData } from './detail.server'
 import { adminOrderPath } from '~/lib/order-status'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { ORDER_NOT_FOUND_TITLE, ORDERS_PATH } from './filters'
 import {
   adminStatusLabel,
@@ -120,12 +121,12 @@ function Summary({ page }: { page: PageData }) {
           <span className="text-base font-bold">{order.amount}</span>
           {order.paidAmount ? (
             <span className="block text-rose-700 dark:text-rose-400">
-              Paytm received {order.paidAmount}
+              {gatewayLabel(order.gateway)} received {order.paidAmount}
             </span>
           ) : null}
         </Fact>
         <Fact label="Payment" wide>
-          {order.gateway === 'paytm' ? 'Paytm' : order.gateway}
+          {gatewayLabel(order.gateway)}
           {order.paymentMode ? ` · ${order.paymentMode}` : ''}
           {order.testMode ? ' · test mode (no real money)' : ''}
         </Fact>

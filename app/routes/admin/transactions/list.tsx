@@ -1,12 +1,6 @@
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
-import {
-  DateField,
-  FilterChips,
-  SearchField,
-  optionsOf,
-  SelectField,
-} from '~/components/admin/list-filters'
+import { DateField, FilterChips, SearchField, SelectField } from '~/components/admin/list-filters'
 import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
 import { TestModeBadge } from '~/components/admin/order-badges'
 import { PageHeader } from '~/components/admin/page-header'
@@ -23,6 +17,7 @@ import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
 import { formatRupees } from '~/lib/money'
 import { pageParam, pageView } from '~/lib/paginate'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import {
   TRANSACTION_STATUS_LABELS,
   TRANSACTION_STATUSES,
@@ -72,7 +67,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       customerEmail: row.customerEmail,
       amount: formatRupees(row.amount),
       status: row.status,
-      gateway: row.gateway,
+      gateway: gatewayLabel(row.gateway),
       gatewayTxnId: row.gatewayTxnId,
       bankTxnId: row.bankTxnId,
       testMode: row.testMode,
@@ -171,7 +166,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
               name="gateway"
               value={filter.gateway}
               allLabel="All gateways"
-              options={optionsOf(gateways)}
+              options={gateways.map((id) => ({ value: id, label: gatewayLabel(id) }))}
             />
             <DateField id="transaction-from" label="From" name="from" value={filter.from} />
             <DateField id="transaction-to" label="To" name="to" value={filter.to} />

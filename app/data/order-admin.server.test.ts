@@ -863,18 +863,15 @@ describe(`the admin's order list and order page (${engine})`, () => {
   })
 
   it('names the timeline’s actors', async () => {
-    const names = await describeActors(t.db, [
-      actor,
-      'customer',
-      'gateway',
-      'system',
-      'user:gone',
-      'cli',
-    ])
+    const names = await describeActors(
+      t.db,
+      [actor, 'customer', 'gateway', 'system', 'user:gone', 'cli'],
+      'razorpay',
+    )
     expect(names).toEqual({
       [actor]: 'Meera Ops (ops@shop.example)',
       customer: 'Buyer',
-      gateway: 'Paytm',
+      gateway: 'Razorpay',
       system: 'System',
       'user:gone': 'A deleted user',
       cli: 'cli',

@@ -3,6 +3,7 @@ import { streamRows, type DB } from '~/lib/db.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { ORDER_STATUSES } from '~/lib/order-status'
 import type { Database, DeliveryMode, OrderStatus, StockItemStatus } from '../../db/schema'
 import { getOrder, PAID_STATUSES, PAYABLE_STATUSES, type Order } from './order.server'
@@ -280,11 +281,13 @@ export function orderActions(
 
 /**
  * Names for the timeline's actors: user:{id} becomes the admin's (or buyer's) name and e-mail;
- * customer, gateway and system read as words. Unknown users (deleted since) say so.
+ * customer and system read as words, gateway as the name of the order's gateway (`gateway`, its
+ * stored id: Paytm, Razorpay, PhonePe). Unknown users (deleted since) say so.
  */
 export async function describeActors(
   db: DB,
   actors: readonly string[],
+  gateway: string,
 ): Promise<Record<string, string>> {
   const ids = [
     ...new Set(actors.filter((actor) => actor.startsWith('user:')).map((actor) => actor.slice(5))),
@@ -303,7 +306,7 @@ export async function describeActors(
           : user.email
         : 'A deleted user'
     } else {
-      names[actor] = ACTOR_WORDS[actor] ?? actor
+      names[actor] = actor === 'gateway' ? gatewayLabel(gateway) : (ACTOR_WORDS[actor] ?? actor)
     }
   }
   return names
@@ -311,6 +314,5 @@ export async function describeActors(
 
 const ACTOR_WORDS: Record<string, string> = {
   customer: 'Buyer',
-  gateway: 'Paytm',
   system: 'System',
 }

@@ -7,6 +7,7 @@ import {
   PAID_STATUSES,
   PAYABLE_STATUSES,
   transitionOrder,
+  type Order,
 } from '~/data/order.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
@@ -20,7 +21,13 @@ import {
   type PaytmConfig,
   type PaytmOrderStatus,
 } from '~/lib/payments/paytm.server'
+import {
+  GatewayRefusedError,
+  GatewayUnreachableError,
+  type GatewayPaymentStatus,
+} from '~/lib/payments/gateway.server'
 import { parseManualSecret } from '~/lib/stock-parse'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import {
   firstProblem,
   ORDER_INPUT_MESSAGES,
@@ -30,6 +37,11 @@ import {
 } from '~/lib/validation/order-actions'
 import type { Database, OrderStatus } from '../../db/schema'
 import { markOrderPaid } from './fulfilment.server'
+import {
+  gatewayOrderOf,
+  gatewayStatusDetails,
+  type ReconcilingGateway,
+} from './payment/gateway-flow.server'
 
 /**
  * The back office's recovery actions on one order (docs/admin.md): confirm a payment with
@@ -41,8 +53,7 @@ import { markOrderPaid } from './fulfilment.server'
  */
 export const ORDER_ADMIN_MESSAGES = {
   notFound: 'Order not found',
-  noGateway:
-    'Payments are switched off (the Paytm gateway is inactive), so Paytm cannot be asked. Nothing was changed.',
+  noGateway: noGatewayMessage('Paytm'),
   // What the admin types is checked by the page's schema (app/lib/validation/order-actions.ts).
   ...ORDER_INPUT_MESSAGES,
   noOpenReport: 'This order has no open problem report.',
@@ -153,12 +164,28 @@ function describeAnswer(answer: PaytmOrderStatus): string {
     .join(', ')
 }
 
+/** A gateway's answer about one order, as the admin's confirmation weighs it. */
+interface CheckedPayment {
+  paid: boolean
+  amountPaise: number | null
+  txnId: string | null
+  bankTxnId: string | null
+  paymentMode: string | null
+  respCode: string
+  respMsg: string
+  /** The answer in words, for a refusal ("TXN_FAILURE, 227, Insufficient balance"). */
+  described: string
+  /** What the timeline keeps of it. */
+  details: Record<string, unknown>
+}
+
 /**
  * 'Confirm payment and deliver' for a pending, failed or expired order whose payment we missed:
  * asks Paytm's status API (the same request reconciliation makes) and marks the order paid only
  * when Paytm says TXN_SUCCESS for exactly the order's amount; markOrderPaid delivers in the same
  * transaction. Works once: a paid order is left alone and the admin is told. When Paytm does not
  * confirm, the answer is shown and recorded in the timeline, and the order does not change.
+ * Orders placed through Razorpay or PhonePe: confirmGatewayPaymentAndDeliver.
  */
 export async function confirmPaymentAndDeliver(
   db: DB,
@@ -172,6 +199,118 @@ export async function confirmPaymentAndDeliver(
     now?: Date
   },
 ): Promise<ActionResult> {
+  return confirmWithGateway(db, input, async () => {
+    if (!input.gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
+    let answer: PaytmOrderStatus
+    try {
+      answer = await fetchOrderStatus(input.orderId, input.gateway, {
+        fetch: input.fetch,
+        timeoutMs: input.timeoutMs,
+      })
+    } catch (error) {
+      if (error instanceof GatewayUnavailableError) {
+        return {
+          ok: false,
+          message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.`,
+        }
+      }
+      if (error instanceof PaytmChecksumError) {
+        return {
+          ok: false,
+          message:
+            'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.',
+        }
+      }
+      throw error
+    }
+    return {
+      paid: answer.status === 'TXN_SUCCESS',
+      amountPaise: answer.amountPaise,
+      txnId: answer.txnId,
+      bankTxnId: answer.bankTxnId,
+      paymentMode: answer.paymentMode,
+      respCode: answer.respCode,
+      respMsg: answer.respMsg,
+      described: describeAnswer(answer),
+      details: {
+        via: 'admin',
+        statusApi: answer.source,
+        status: answer.status,
+        respCode: answer.respCode,
+        respMsg: answer.respMsg,
+        txnId: answer.txnId,
+        gatewayAmount: answer.amountPaise,
+      },
+    }
+  })
+}
+
+/**
+ * 'Confirm payment and deliver' for an order placed through a gateway of the shared payment
+ * workflow (Razorpay, PhonePe): its status API decides, as in reconciliation, with the same
+ * rules as for Paytm above. `gateway` is the order's gateway as configured now (null: switched
+ * off); the simulator never confirms a live order, nor a real gateway a test one.
+ */
+export async function confirmGatewayPaymentAndDeliver(
+  db: DB,
+  input: { orderId: string; actor: string; gateway: ReconcilingGateway | null; now?: Date },
+): Promise<ActionResult> {
+  return confirmWithGateway(db, input, async (order) => {
+    const label = gatewayLabel(order.gateway)
+    const gateway = input.gateway
+    if (!gateway) return { ok: false, message: noGatewayMessage(label) }
+    if (gateway.testMode !== order.testMode) {
+      return {
+        ok: false,
+        message: `${label} is set up ${gateway.testMode ? 'as the built-in simulator' : 'with real keys'} now, which cannot confirm a ${order.testMode ? 'test-mode' : 'live'} order. Nothing was changed.`,
+      }
+    }
+    let status: GatewayPaymentStatus
+    try {
+      status = await gateway.queryStatus(gatewayOrderOf(order))
+    } catch (error) {
+      if (error instanceof GatewayUnreachableError) {
+        return {
+          ok: false,
+          message: `${label} could not be reached (${error.message}). Nothing was changed; try again in a minute.`,
+        }
+      }
+      if (error instanceof GatewayRefusedError) {
+        return {
+          ok: false,
+          message: `${label} refused the status request (${error.message}); check the gateway settings. Nothing was changed.`,
+        }
+      }
+      throw error
+    }
+    return {
+      paid: status.state === 'paid',
+      amountPaise: status.amountPaise,
+      txnId: status.txnId,
+      bankTxnId: status.bankTxnId,
+      paymentMode: status.paymentMode,
+      respCode: status.respCode.slice(0, 60),
+      respMsg: status.respMsg,
+      described: [status.status, status.respCode, status.respMsg].filter(Boolean).join(', '),
+      details: gatewayStatusDetails(status, { via: 'admin' }),
+    }
+  })
+}
+
+function noGatewayMessage(label: string): string {
+  return `Payments are switched off (the ${label} gateway is inactive), so ${label} cannot be asked. Nothing was changed.`
+}
+
+/**
+ * What both confirmations share: the order must be payable; `ask` asks the order's gateway (or
+ * says why it cannot); only a successful payment of exactly the order's amount, with its id,
+ * marks it paid, and any other answer is recorded in the timeline and changes nothing.
+ */
+async function confirmWithGateway(
+  db: DB,
+  input: { orderId: string; actor: string; now?: Date },
+  ask: (order: Order) => Promise<CheckedPayment | ActionResult>,
+): Promise<ActionResult> {
   const now = input.now ?? new Date()
   const order = await getOrder(db, input.orderId)
   if (!order) return notFound()
@@ -181,63 +320,32 @@ export async function confirmPaymentAndDeliver(
       ? { ok: false, message: alreadyPaidMessage(order.id, order.status) }
       : { ok: false, message: notApplicableMessage('Confirm payment', order.status) }
   }
-  if (!input.gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
-
-  let answer: PaytmOrderStatus
-  try {
-    answer = await fetchOrderStatus(order.id, input.gateway, {
-      fetch: input.fetch,
-      timeoutMs: input.timeoutMs,
-    })
-  } catch (error) {
-    if (error instanceof GatewayUnavailableError) {
-      return {
-        ok: false,
-        message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.`,
-      }
-    }
-    if (error instanceof PaytmChecksumError) {
-      return {
-        ok: false,
-        message:
-          'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.',
-      }
-    }
-    throw error
-  }
-  const details = {
-    via: 'admin',
-    statusApi: answer.source,
-    status: answer.status,
-    respCode: answer.respCode,
-    respMsg: answer.respMsg,
-    txnId: answer.txnId,
-    gatewayAmount: answer.amountPaise,
-  }
+  const answer = await ask(order)
+  if ('ok' in answer) return answer
+  const label = gatewayLabel(order.gateway)
   const refuse = async (message: string): Promise<ActionResult> => {
     await appendOrderEvent(
       db,
       order.id,
       {
         type: 'payment_check',
-        message: `Checked with Paytm by an admin: ${message}`,
+        message: `Checked with ${label} by an admin: ${message}`,
         actor: input.actor,
-        data: details,
+        data: answer.details,
       },
       now,
     )
     return { ok: false, message: `${message} Nothing was changed.` }
   }
 
-  if (answer.status !== 'TXN_SUCCESS')
-    return refuse(`Paytm does not confirm this payment (${describeAnswer(answer)}).`)
+  if (!answer.paid) return refuse(`${label} does not confirm this payment (${answer.described}).`)
   if (answer.amountPaise !== order.amount) {
     const shown = answer.amountPaise === null ? 'no amount' : formatRupees(answer.amountPaise)
     return refuse(
-      `Paytm reports a successful payment of ${shown}, but the order is for ${formatRupees(order.amount)}.`,
+      `${label} reports a successful payment of ${shown}, but the order is for ${formatRupees(order.amount)}.`,
     )
   }
-  if (!answer.txnId) return refuse('Paytm reports success without a transaction id.')
+  if (!answer.txnId) return refuse(`${label} reports success without a transaction id.`)
 
   try {
     const result = await markOrderPaid(
@@ -252,8 +360,8 @@ export async function confirmPaymentAndDeliver(
         respMsg: answer.respMsg,
       },
       {
-        message: `Payment of ${formatRupees(order.amount)} confirmed with Paytm by an admin`,
-        data: details,
+        message: `Payment of ${formatRupees(order.amount)} confirmed with ${label} by an admin`,
+        data: answer.details,
         actor: input.actor,
         expected: order.status,
         countsStatusCheck: true,
@@ -267,7 +375,7 @@ export async function confirmPaymentAndDeliver(
     }
   } catch (error) {
     if (!(error instanceof DuplicateTransactionError)) throw error
-    return refuse(`Paytm transaction ${answer.txnId} already paid another order.`)
+    return refuse(`${label} transaction ${answer.txnId} already paid another order.`)
   }
   const status = (await currentStatus(db, order.id)) ?? 'paid'
   const outcome =
@@ -276,7 +384,7 @@ export async function confirmPaymentAndDeliver(
       : status === 'awaiting_stock'
         ? 'the product is out of stock, so the order waits for stock.'
         : 'the order is paid and waits for you to deliver it.'
-  return applied(status, `Payment confirmed with Paytm: ${outcome}`)
+  return applied(status, `Payment confirmed with ${label}: ${outcome}`)
 }
 
 /**

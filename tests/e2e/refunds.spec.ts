@@ -78,6 +78,28 @@ async function buy(
   gateway: 'Paytm' | 'Razorpay' | 'PhonePe',
   email: string,
 ): Promise<string> {
+  await checkoutAt(page, gateway, email)
+  await page
+    .getByRole('button', { name: /success/i })
+    .first()
+    .click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
+    timeout: 30_000,
+  })
+  const order = await orderOf(email)
+  await expectOrderStatus(db, order.id, 'delivered', { timeout: 30_000 })
+  return order.id
+}
+
+const orderOf = (email: string) =>
+  db
+    .selectFrom('order')
+    .select(['id', 'status'])
+    .where('customerEmail', '=', email)
+    .executeTakeFirstOrThrow()
+
+/** The checkout form sent with `gateway` chosen, up to that gateway's simulator page. */
+async function checkoutAt(page: Page, gateway: 'Paytm' | 'Razorpay' | 'PhonePe', email: string) {
   await page.goto(`/checkout/${PRODUCT.slug}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   await page
@@ -91,20 +113,6 @@ async function buy(
   await expect(page.getByText(`${gateway} simulator — test mode, no real money`)).toBeVisible({
     timeout: 30_000,
   })
-  await page
-    .getByRole('button', { name: /success/i })
-    .first()
-    .click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!', {
-    timeout: 30_000,
-  })
-  const order = await db
-    .selectFrom('order')
-    .select(['id', 'status'])
-    .where('customerEmail', '=', email)
-    .executeTakeFirstOrThrow()
-  await expectOrderStatus(db, order.id, 'delivered', { timeout: 30_000 })
-  return order.id
 }
 
 async function itemStatus(orderId: string) {
@@ -257,6 +265,34 @@ test('a refund through PhonePe: confirmed by its refund status, item revoked, bu
     { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^OMR/) },
   ])
   await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
+})
+
+test("'Confirm payment' on a Razorpay order asks Razorpay, not Paytm, and shows its answer", async ({
+  page,
+}) => {
+  const email = `rzp.pending.${crypto.randomBytes(4).toString('hex')}@example.test`
+  await checkoutAt(page, 'Razorpay', email)
+  await page.getByRole('button', { name: 'Simulate pending' }).click()
+  await page.waitForURL(/\/payment\/callback/, { timeout: 30_000 })
+  const order = await orderOf(email)
+  await expectOrderStatus(db, order.id, 'pending')
+
+  await logIn(page)
+  await page.goto(`/admin/orders/${order.id}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const actions = page.getByRole('region', { name: 'Actions' })
+  await expect(actions).toContainText('asks Razorpay about this order')
+  await actions.getByRole('button', { name: 'Confirm payment and deliver' }).click()
+  const dialog = page.getByRole('alertdialog', { name: 'Confirm payment and deliver?' })
+  await dialog.getByRole('button', { name: 'Ask Razorpay and deliver' }).click()
+  // The payment is only authorised at Razorpay: its answer is shown, and nothing changes.
+  await expect(
+    page.getByText(/^Razorpay does not confirm this payment \(.+\)\. Nothing was changed\.$/),
+  ).toBeVisible()
+  await expect(
+    page.getByRole('region', { name: 'Timeline' }).getByRole('listitem').last(),
+  ).toContainText('Checked with Razorpay by an admin')
+  await expectOrderStatus(db, order.id, 'pending')
 })
 
 test('Test connection: the simulators accept; Razorpay refuses wrong keys in its own words', async ({

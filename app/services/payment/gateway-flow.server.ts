@@ -16,6 +16,7 @@ import { markOrderPaid } from '~/services/fulfilment.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import {
   GatewayUnreachableError,
   type GatewayOrder,
@@ -76,12 +77,6 @@ export type PaymentOutcome =
   /** The status API could not be asked; the order is untouched and will be checked again. */
   | 'unconfirmed'
 
-export const GATEWAY_LABELS: Record<string, string> = {
-  paytm: 'Paytm',
-  razorpay: 'Razorpay',
-  phonepe: 'PhonePe',
-}
-
 /** A gateway could not start the payment; the order is failed and the buyer may try another way. */
 export class PaymentStartError extends Error {
   override name = 'PaymentStartError'
@@ -108,7 +103,7 @@ export async function startGatewayCheckout<Started extends { gatewayOrderId: str
   options: { now?: () => Date; log?: (line: string) => void } = {},
 ): Promise<{ order: Order; accessToken: string; started: Started }> {
   const now = options.now ?? (() => new Date())
-  const label = GATEWAY_LABELS[gateway.id] ?? gateway.id
+  const label = gatewayLabel(gateway.id)
   const created = await createOrder(
     db,
     {
@@ -208,7 +203,7 @@ export async function confirmReturn<Result>(
     return await confirm()
   } catch (error) {
     if (!(error instanceof GatewayUnreachableError)) throw error
-    const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+    const label = gatewayLabel(order.gateway)
     log(
       `[payments] ${order.id}: ${label} return not confirmed, ${error.message}; reconciliation will ask again`,
     )
@@ -221,6 +216,22 @@ export async function confirmReturn<Result>(
 export async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
   if ((await lastOrderEventType(db, order.id)) === type) return
   await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
+}
+
+/** What an order's timeline keeps of a gateway's answer, beside `context` (how it was asked). */
+export function gatewayStatusDetails(
+  status: GatewayPaymentStatus,
+  context: Record<string, unknown>,
+): Record<string, unknown> {
+  return {
+    ...context,
+    state: status.state,
+    status: status.status,
+    respCode: status.respCode,
+    respMsg: status.respMsg,
+    txnId: status.txnId,
+    gatewayAmount: status.amountPaise,
+  }
 }
 
 /**
@@ -236,18 +247,9 @@ export async function applyGatewayStatus(
   /** `details`: what else the timeline keeps (Paytm: which status API answered, the callback). */
   options: { countsStatusCheck?: boolean; details?: Record<string, unknown> } = {},
 ): Promise<Decision> {
-  const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+  const label = gatewayLabel(order.gateway)
   const counts = options.countsStatusCheck ?? true
-  const details = {
-    via,
-    ...options.details,
-    state: status.state,
-    status: status.status,
-    respCode: status.respCode,
-    respMsg: status.respMsg,
-    txnId: status.txnId,
-    gatewayAmount: status.amountPaise,
-  }
+  const details = gatewayStatusDetails(status, { via, ...options.details })
   const answer = {
     status: status.status.slice(0, 60),
     respCode: status.respCode.slice(0, 60),
@@ -397,7 +399,7 @@ export async function reconcileGatewayOrder(
   const age = now.getTime() - new Date(order.createdAt).getTime()
   const neverPaid = status.state === 'unknown' && age >= UNKNOWN_ORDER_EXPIRY_MS
   if (decision.status === 'pending' && (age >= RECONCILE_WINDOW_MS || neverPaid)) {
-    const label = GATEWAY_LABELS[order.gateway] ?? order.gateway
+    const label = gatewayLabel(order.gateway)
     const expired = await markOrderExpired(
       db,
       order.id,

@@ -15,9 +15,10 @@ import type { Order } from '~/data/order.server'
 import { resolvePaytmSetup } from './config.server'
 import { startPaytmCheckout, type StartCheckoutInput } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
-import { razorpayClient, startRazorpayCheckout } from './razorpay-flow.server'
+import { razorpayClient, razorpayReconciler, startRazorpayCheckout } from './razorpay-flow.server'
 import { resolvePhonePeSetup } from './phonepe-config.server'
-import { phonePeClient, startPhonePeCheckout } from './phonepe-flow.server'
+import { phonePeClient, phonePeReconciler, startPhonePeCheckout } from './phonepe-flow.server'
+import type { ReconcilingGateway } from './gateway-flow.server'
 import type { RefundingGateway } from './refunds.server'
 
 /**
@@ -116,6 +117,27 @@ export async function startPayment(
     accessToken: started.accessToken,
     form: started.prepared,
   }
+}
+
+/**
+ * The status API of a gateway of the shared payment workflow (Razorpay, PhonePe) as it is
+ * configured now, for reconciliation and the admin's 'Confirm payment'; null when it is off.
+ * Paytm keeps its own status request (paytm-flow.server.ts).
+ */
+export async function reconcilingGatewayFor(
+  db: DB,
+  env: Env,
+  gateway: string,
+): Promise<ReconcilingGateway | null> {
+  if (gateway === 'razorpay') {
+    const setup = await resolveRazorpaySetup(db, env)
+    return setup ? razorpayReconciler(setup) : null
+  }
+  if (gateway === 'phonepe') {
+    const setup = await resolvePhonePeSetup(db, env)
+    return setup ? phonePeReconciler(db, setup, env.APP_SECRET) : null
+  }
+  return null
 }
 
 /** The refund API of a gateway as it is configured now, or null when it is off or has none. */

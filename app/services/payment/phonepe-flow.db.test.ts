@@ -12,6 +12,7 @@ import {
   gatewayFlowHarness,
 } from '../../../tests/helpers/gateway-flow'
 import { BUYER, makeStockedProduct } from '../../../tests/factories'
+import { confirmGatewayPaymentAndDeliver } from '~/services/order-actions.server'
 import { GATEWAY_RECONCILE_JOB, PaymentStartError } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { PhonePeSetup } from './phonepe-config.server'
@@ -314,5 +315,32 @@ describe('PhonePe webhooks', () => {
       stocked.id,
       orders.map((started) => started.order.id),
     )
+  })
+})
+
+describe("the admin's 'Confirm payment and deliver' (PhonePe's status API decides)", () => {
+  it('pays a payment we missed once, asking PhonePe; an unpaid order changes nothing', async () => {
+    const gateway = phonePeReconciler(t.db, flow.setup, APP_SECRET, quiet)
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'success')
+    const confirm = (orderId: string) =>
+      confirmGatewayPaymentAndDeliver(t.db, { orderId, actor: 'user:ops', gateway })
+    expect(await confirm(started.order.id)).toEqual({
+      ok: true,
+      status: 'paid',
+      message: 'Payment confirmed with PhonePe: the order is paid and waits for you to deliver it.',
+    })
+    expect(await order(started.order.id)).toMatchObject({ paidAmount: 149_900 })
+    expect((await confirm(started.order.id)).ok).toBe(false)
+    expect(
+      (await listOrderEvents(t.db, started.order.id)).filter((e) => e.type === 'paid'),
+    ).toHaveLength(1)
+
+    const unpaid = await checkout()
+    const refused = await confirm(unpaid.order.id)
+    expect(refused.message).toMatch(
+      /^PhonePe does not confirm this payment \(.+\)\. Nothing was changed\.$/,
+    )
+    expect((await order(unpaid.order.id)).status).toBe('pending')
   })
 })

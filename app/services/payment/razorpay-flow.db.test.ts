@@ -11,6 +11,10 @@ import {
   gatewayFlowHarness,
 } from '../../../tests/helpers/gateway-flow'
 import { BUYER, makeStockedProduct } from '../../../tests/factories'
+import {
+  alreadyPaidMessage,
+  confirmGatewayPaymentAndDeliver,
+} from '~/services/order-actions.server'
 import { GATEWAY_RECONCILE_JOB } from './gateway-flow.server'
 import { reconcileDelayMs } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
@@ -421,5 +425,80 @@ describe('Razorpay webhooks', () => {
       stocked.id,
       orders.map((started) => started.order.id),
     )
+  })
+})
+
+describe("the admin's 'Confirm payment and deliver' (Razorpay's payments API decides)", () => {
+  const admin = 'user:ops'
+  const confirm = (orderId: string, gateway = razorpayReconciler(flow.setup, quiet)) =>
+    confirmGatewayPaymentAndDeliver(t.db, { orderId, actor: admin, gateway })
+
+  it('pays a payment we missed (no return, no webhook) once, asking Razorpay, not Paytm', async () => {
+    const { started } = await checkoutAndPay('success')
+    expect((await order(started.order.id)).status).toBe('pending')
+    expect(await confirm(started.order.id)).toEqual({
+      ok: true,
+      status: 'paid',
+      message:
+        'Payment confirmed with Razorpay: the order is paid and waits for you to deliver it.',
+    })
+    const paid = await order(started.order.id)
+    expect(paid.gatewayTxnId).toMatch(/^pay_/)
+    expect(paid.paidAmount).toBe(149_900)
+    const events = await listOrderEvents(t.db, started.order.id)
+    expect(events.find((e) => e.type === 'paid')).toMatchObject({
+      actor: admin,
+      message: 'Payment of ₹1,499 confirmed with Razorpay by an admin',
+    })
+    // A second click changes nothing.
+    expect(await confirm(started.order.id)).toEqual({
+      ok: false,
+      message: alreadyPaidMessage(started.order.id, 'paid'),
+    })
+    expect(await listOrderEvents(t.db, started.order.id)).toHaveLength(events.length)
+  })
+
+  it('changes nothing when Razorpay holds no captured payment, and records what it said', async () => {
+    for (const outcome of ['failure', null] as const) {
+      const id = outcome
+        ? (await checkoutAndPay(outcome)).started.order.id
+        : (await checkout()).order.id
+      const result = await confirm(id)
+      expect(result.ok, String(outcome)).toBe(false)
+      expect(result.message).toMatch(
+        /^Razorpay does not confirm this payment \(.+\)\. Nothing was changed\.$/,
+      )
+      expect(await order(id)).toMatchObject({ paidAmount: null, gatewayTxnId: null })
+      const last = (await listOrderEvents(t.db, id)).at(-1)
+      expect(last).toMatchObject({ type: 'payment_check', actor: admin })
+      expect(last?.message).toMatch(/^Checked with Razorpay by an admin: /)
+    }
+  })
+
+  it('says so when Razorpay is down or switched off, or set up for the other mode', async () => {
+    const { started } = await checkoutAndPay('success')
+    await razorpayControl(flow.sim, 'outage', { enabled: true })
+    const down = await confirm(started.order.id)
+    expect(down.message).toMatch(
+      /^Razorpay could not be reached \(.+\)\. Nothing was changed; try again in a minute\.$/,
+    )
+    await razorpayControl(flow.sim, 'outage', { enabled: false })
+    expect(
+      await confirmGatewayPaymentAndDeliver(t.db, {
+        orderId: started.order.id,
+        actor: admin,
+        gateway: null,
+      }),
+    ).toEqual({
+      ok: false,
+      message:
+        'Payments are switched off (the Razorpay gateway is inactive), so Razorpay cannot be asked. Nothing was changed.',
+    })
+    // The order is live; the simulator never confirms it.
+    const simulator = razorpayReconciler({ ...flow.setup, testMode: true }, quiet)
+    expect((await confirm(started.order.id, simulator)).message).toBe(
+      'Razorpay is set up as the built-in simulator now, which cannot confirm a live order. Nothing was changed.',
+    )
+    expect((await order(started.order.id)).status).toBe('pending')
   })
 })

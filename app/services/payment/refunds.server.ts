@@ -16,6 +16,7 @@ import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import { formatRupees } from '~/lib/money'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import {
   GatewayRefusedError,
   GatewayUnreachableError,
@@ -24,7 +25,7 @@ import {
   type GatewayRefundRequest,
 } from '~/lib/payments/gateway.server'
 import type { Database } from '../../../db/schema'
-import { GATEWAY_LABELS, gatewayOrderOf } from './gateway-flow.server'
+import { gatewayOrderOf } from './gateway-flow.server'
 
 /**
  * Refunds through a gateway's refund API (docs/payments.md, "Refunds"):
@@ -71,8 +72,6 @@ export type RefundGatewayResolver = (gateway: string) => Promise<RefundingGatewa
 export type RefundRequestResult =
   { ok: true; message: string; refundId: string } | { ok: false; message: string; field?: 'amount' }
 
-const label = (gateway: string) => GATEWAY_LABELS[gateway] ?? gateway
-
 /**
  * The admin's Refund: writes the request and its job once per `refundId`, for 1 paisa up to
  * what is left to refund. Nothing is sent to the gateway here; the job does it right away.
@@ -92,7 +91,7 @@ export async function requestGatewayRefund(
         refund.orderId,
         {
           type: 'refund_requested',
-          message: `Refund of ${formatRupees(refund.amount)} requested through ${label(refund.gateway)}${refund.reason ? `: ${refund.reason}` : ''}`,
+          message: `Refund of ${formatRupees(refund.amount)} requested through ${gatewayLabel(refund.gateway)}${refund.reason ? `: ${refund.reason}` : ''}`,
           data: { refundId: refund.id, amount: refund.amount, reason: refund.reason },
           actor: input.actor,
         },
@@ -107,7 +106,7 @@ export async function requestGatewayRefund(
       return {
         ok: true,
         refundId: result.refund.id,
-        message: `Refund of ${formatRupees(result.refund.amount)} sent to ${label(result.refund.gateway)}; the order changes when ${label(result.refund.gateway)} confirms it.`,
+        message: `Refund of ${formatRupees(result.refund.amount)} sent to ${gatewayLabel(result.refund.gateway)}; the order changes when ${gatewayLabel(result.refund.gateway)} confirms it.`,
       }
     case 'duplicate':
       return {
@@ -147,7 +146,7 @@ async function onSettled(
   via: string,
   at: Date,
 ) {
-  const gateway = label(refund.gateway)
+  const gateway = gatewayLabel(refund.gateway)
   const reference = refund.gatewayRefundId ? ` (${refund.gatewayRefundId})` : ''
   const data = {
     refundId: refund.id,

@@ -3,6 +3,7 @@ import { data, redirect } from 'react-router'
 import { secretView, type RevealedSecret } from '~/components/orders/order-secret'
 import { describeActors, getAdminOrder, orderActions } from '~/data/order-admin.server'
 import {
+  confirmGatewayPaymentAndDeliver,
   confirmPaymentAndDeliver,
   deliverManually,
   markRefunded,
@@ -34,8 +35,8 @@ import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
-import { refundGatewayFor } from '~/services/payment/gateways.server'
-import { GATEWAY_LABELS } from '~/services/payment/gateway-flow.server'
+import { reconcilingGatewayFor, refundGatewayFor } from '~/services/payment/gateways.server'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
@@ -80,13 +81,17 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     refundableAmount(db, order.id),
     refundGatewayFor(db, env, order.gateway),
   ])
-  const actors = await describeActors(db, [
-    ...events.map((event) => event.actor),
-    ...reports.flatMap((report) => [report.reportedBy, report.resolvedBy ?? '']).filter(Boolean),
-    ...items.map((item) => item.addedBy),
-    ...refunds.map((refund) => refund.requestedBy),
-    ...(order.userId ? [`user:${order.userId}`] : []),
-  ])
+  const actors = await describeActors(
+    db,
+    [
+      ...events.map((event) => event.actor),
+      ...reports.flatMap((report) => [report.reportedBy, report.resolvedBy ?? '']).filter(Boolean),
+      ...items.map((item) => item.addedBy),
+      ...refunds.map((refund) => refund.requestedBy),
+      ...(order.userId ? [`user:${order.userId}`] : []),
+    ],
+    order.gateway,
+  )
   // An actor describeActors has no words for is shown as it is stored.
   const who = (actor: string) => actors[actor] ?? actor
   const format = shopDateTime(settings.timezone, { seconds: true })
@@ -98,7 +103,6 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     }),
   )
   const actions = orderActions(detail)
-  const gatewayLabel = GATEWAY_LABELS[order.gateway] ?? order.gateway
   // Refund through the gateway: a paid order with money left to refund, and the gateway that
   // took it (real or simulator, as the order was) has a refund API configured now.
   const canRefund = actions.refund && refundable > 0 && refundGateway?.testMode === order.testMode
@@ -190,24 +194,30 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     })),
     gatewayRefund: canRefund
       ? {
-          gateway: gatewayLabel,
+          gateway: gatewayLabel(order.gateway),
           left: formatRupees(refundable),
           leftText: paiseToDecimalText(refundable),
           // One refund per form: a double click or a re-post sends this key again.
           refundKey: newRefundId(),
         }
       : null,
-    gatewayName: paytm
-      ? paytm.source === 'simulator'
-        ? 'the built-in Paytm simulator'
-        : 'Paytm'
-      : null,
+    // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off).
+    gatewayName:
+      order.gateway === 'paytm'
+        ? paytm
+          ? paytm.source === 'simulator'
+            ? 'the built-in Paytm simulator'
+            : 'Paytm'
+          : null
+        : refundGateway
+          ? gatewayLabel(order.gateway)
+          : null,
   }
 }
 
 type RunResult = { ok: boolean; message: string; field?: OrderActionField }
 
-function run(
+async function run(
   db: DB,
   env: Env,
   input: OrderActionInput,
@@ -224,10 +234,16 @@ function run(
         reason: input.reason,
         actor,
       })
-    case 'confirm':
-      return resolvePaytmSetup(db, env).then((setup) =>
-        confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null }),
-      )
+    case 'confirm': {
+      // Each order is confirmed with the gateway it was placed through.
+      const placedWith = (await getOrder(db, orderId))?.gateway ?? 'paytm'
+      if (placedWith === 'paytm') {
+        const setup = await resolvePaytmSetup(db, env)
+        return confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null })
+      }
+      const gateway = await reconcilingGatewayFor(db, env, placedWith)
+      return confirmGatewayPaymentAndDeliver(db, { orderId, actor, gateway })
+    }
     case 'deliver':
       return deliverManually(db, env.APP_SECRET, { orderId, secret: input.secret, actor })
     case 'replace':

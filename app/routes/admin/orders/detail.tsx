@@ -538,18 +538,19 @@ function actionSpecs(page: PageData): ActionSpec[] {
     })
   }
   if (actions.confirmPayment) {
+    const gateway = gatewayLabel(order.gateway)
     specs.push({
       intent: 'confirm',
       title: 'Confirm payment and deliver',
       icon: BadgeCheck,
       description: page.gatewayName
         ? `For a payment we missed: asks ${page.gatewayName} about this order. Only when it confirms a successful payment of ${order.amount} is the order marked paid and delivered; otherwise nothing changes.`
-        : 'Payments are switched off (the Paytm gateway is inactive), so Paytm cannot be asked right now.',
+        : `Payments are switched off (the ${gateway} gateway is inactive), so ${gateway} cannot be asked right now.`,
       submitLabel: 'Confirm payment and deliver',
       confirm: {
         title: 'Confirm payment and deliver?',
-        description: `We ask Paytm about order ${order.id}. If Paytm confirms ${order.amount} was paid, the order is marked paid and delivered to ${order.customerEmail}.`,
-        confirmLabel: 'Ask Paytm and deliver',
+        description: `We ask ${gateway} about order ${order.id}. If ${gateway} confirms ${order.amount} was paid, the order is marked paid and delivered to ${order.customerEmail}.`,
+        confirmLabel: `Ask ${gateway} and deliver`,
       },
     })
   }

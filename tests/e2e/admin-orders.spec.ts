@@ -507,7 +507,7 @@ test.describe.serial('admin orders', () => {
     await expect(page).toHaveURL(new RegExp(`${orderUrl(manualPaid.id)}#action-refund$`))
     await expect(
       actions(page).getByText(
-        'Enter a note, such as the refund reference from the Paytm dashboard.',
+        "Enter a note, such as the refund reference from the gateway's dashboard.",
       ),
     ).toBeVisible()
     await expect(note).toHaveAttribute('aria-invalid', 'true')

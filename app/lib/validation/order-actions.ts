@@ -19,7 +19,7 @@ export const REFUND_MIN_PAISE = 100
 export const REFUND_KEY_PATTERN = /^RFD_[a-z2-7]{20}$/
 
 export const ORDER_INPUT_MESSAGES = {
-  refundNoteRequired: 'Enter a note, such as the refund reference from the Paytm dashboard.',
+  refundNoteRequired: "Enter a note, such as the refund reference from the gateway's dashboard.",
   refundNoteTooLong: `Please keep the note under ${REFUND_NOTE_MAX} characters.`,
   replyRequired: 'Write a reply to the buyer.',
   replyTooLong: `Please keep the reply under ${REPLY_MAX.toLocaleString('en-IN')} characters.`,

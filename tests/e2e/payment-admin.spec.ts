@@ -167,7 +167,13 @@ test.describe.serial('payments back office', () => {
     await page.goto(linkUrl.pathname + linkUrl.search)
     await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
     await expect(page.getByText('Rohan Mehta')).toBeVisible()
+    // The shop's ways to pay are offered as at checkout (here its three simulators).
+    await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toContainText('Razorpay')
+    const choice = page.getByRole('group', { name: 'Pay with' })
+    await expect(choice.getByRole('radio')).toHaveCount(3)
+    await choice.getByRole('radio', { name: /Razorpay/ }).check()
     await page.getByRole('button', { name: 'Pay ₹999' }).click()
+    await expect(page.getByText('Razorpay simulator — test mode, no real money')).toBeVisible()
     await expect(page.getByText('₹999', { exact: true })).toBeVisible()
     await page.getByRole('button', { name: 'Simulate success' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')

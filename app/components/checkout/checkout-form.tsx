@@ -226,17 +226,7 @@ export function CheckoutForm({
       className="space-y-4"
     >
       <FormErrors id={form.errorId} errors={errors} />
-      {unavailable.map((id) => (
-        <input key={id} type="hidden" name="unavailable" value={id} />
-      ))}
-      {gateways.length > 1 ? (
-        <GatewayPicker
-          key={initial}
-          gateways={gateways}
-          unavailable={unavailable}
-          initial={initial}
-        />
-      ) : null}
+      <PaymentChoice gateways={gateways} unavailable={unavailable} initial={initial} />
       <TextField label="Full name" field={fields.name} autoComplete="name" />
       <TextField
         label="Email"
@@ -262,16 +252,38 @@ export function CheckoutForm({
   )
 }
 
-/** "Pay with": one radio per active gateway, in the shop's order. */
-function GatewayPicker({
-  gateways,
-  unavailable,
-  initial,
-}: {
+interface PaymentChoiceProps {
   gateways: readonly GatewayChoice[]
+  /** Gateways that could not start the payment in this attempt. */
   unavailable: readonly string[]
+  /** The gateway checked at first. */
   initial?: string
-}) {
+}
+
+/**
+ * The way to pay as a form sends it (checkout, payment links): the gateways that already failed
+ * in this attempt, and "Pay with" when the shop offers more than one.
+ */
+export function PaymentChoice({ gateways, unavailable, initial }: PaymentChoiceProps) {
+  return (
+    <>
+      {unavailable.map((id) => (
+        <input key={id} type="hidden" name="unavailable" value={id} />
+      ))}
+      {gateways.length > 1 ? (
+        <GatewayPicker
+          key={initial}
+          gateways={gateways}
+          unavailable={unavailable}
+          initial={initial}
+        />
+      ) : null}
+    </>
+  )
+}
+
+/** "Pay with": one radio per active gateway, in the shop's order. */
+function GatewayPicker({ gateways, unavailable, initial }: PaymentChoiceProps) {
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1 text-sm font-semibold text-slate-900 dark:text-white">

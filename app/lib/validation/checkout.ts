@@ -18,6 +18,23 @@ export const PHONE_DIGITS = 10
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
+/** The way to pay, as checkout and a payment link's page send it. */
+const paymentChoice = {
+  // The gateway the buyer picked, when the shop offers a choice; used only if it is active.
+  gateway: z.preprocess(
+    (value) => (typeof value === 'string' && value ? value : undefined),
+    z.string().max(20).optional(),
+  ),
+  // Gateways that could not start the payment in this attempt (the next one is offered).
+  unavailable: z.preprocess(
+    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
+    z.array(z.string().max(20)).max(5),
+  ),
+}
+
+/** A payment link's page: only the way to pay is chosen there (the link holds the rest). */
+export const paymentChoiceSchema = z.object(paymentChoice)
+
 export const checkoutSchema = z.object({
   name: z.preprocess(
     text,
@@ -47,16 +64,7 @@ export const checkoutSchema = z.object({
       .transform((phone) => phone.replace(/\D/g, ''))
       .pipe(z.string().length(PHONE_DIGITS, CHECKOUT_MESSAGES.phoneInvalid)),
   ),
-  // The way to pay, when the shop offers a choice; the server uses it only if it is active.
-  gateway: z.preprocess(
-    (value) => (typeof value === 'string' && value ? value : undefined),
-    z.string().max(20).optional(),
-  ),
-  // Gateways that could not start the payment in this attempt (the next one is offered).
-  unavailable: z.preprocess(
-    (value) => (value === undefined ? [] : Array.isArray(value) ? value : [value]),
-    z.array(z.string().max(20)).max(5),
-  ),
+  ...paymentChoice,
 })
 
 export type CheckoutInput = z.output<typeof checkoutSchema>

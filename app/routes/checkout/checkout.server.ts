@@ -2,6 +2,7 @@ import { data } from 'react-router'
 import { OrderError, type CustomerDetails } from '~/data/order.server'
 import type { CheckoutResult } from '~/components/checkout/checkout-form'
 import { services } from '~/lib/app-context.server'
+import { gatewayLabel } from '~/lib/validation/gateway'
 import { hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { orderAccessCookie } from '~/services/order-access.server'
 import {
@@ -26,14 +27,21 @@ export function rememberedGateway(request: Request): string | null {
 }
 
 /** The gateways to show at checkout, and which one starts selected. */
-export async function checkoutChoice(
-  request: Request,
-): Promise<{ gateways: CheckoutGateway[]; selected: CheckoutGatewayId | null }> {
+export async function checkoutChoice(request: Request): Promise<{
+  gateways: CheckoutGateway[]
+  selected: CheckoutGatewayId | null
+  /** The gateways' names when every one offered is a built-in simulator (test mode), else []. */
+  testGatewayNames: string[]
+}> {
   const { db, env } = services()
   const gateways = await checkoutGateways(db, env)
   const remembered = rememberedGateway(request)
   const selected = gateways.find((g) => g.id === remembered)?.id ?? gateways[0]?.id ?? null
-  return { gateways, selected }
+  // With real and test gateways side by side, each test option says so in the choice instead.
+  const testGatewayNames = gateways.every((g) => g.testMode)
+    ? gateways.map((g) => gatewayLabel(g.id))
+    : []
+  return { gateways, selected, testGatewayNames }
 }
 
 /**

@@ -62,9 +62,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     // An expiry reminder's Renew link fills in the buyer's details from their order.
     renewalPrefill(db, env.APP_SECRET, renew, product.id),
   ])
-  const testGateways = choice.gateways.filter((g) => g.testMode)
-  // Test mode when every way to pay is a simulator (with a choice, each test option says so).
-  const testMode = testGateways.length > 0 && testGateways.length === choice.gateways.length
+  const testMode = choice.testGatewayNames.length > 0
   return {
     product: {
       slug: product.slug,
@@ -80,7 +78,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     image,
     defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
     testMode,
-    testGatewayNames: testGateways.map((g) => gatewayLabel(g.id)),
+    testGatewayNames: choice.testGatewayNames,
     gateways: choice.gateways,
     selected: choice.selected,
     // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.

@@ -1,6 +1,7 @@
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
 import { data, Form, href, Link, useNavigation } from 'react-router'
 import {
+  PaymentChoice,
   PaymentRedirect,
   payButtonClass,
   TestModeBanner,
@@ -17,8 +18,10 @@ import {
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { formatRupees } from '~/lib/money'
-import { beginCheckout } from '~/routes/checkout/checkout.server'
-import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import { readFormData } from '~/lib/form-data.server'
+import { paymentChoiceSchema } from '~/lib/validation/checkout'
+import { parseSubmission } from '~/lib/validation/submission'
 import { canViewOrder } from '~/services/order-access.server'
 import type { DB } from '~/lib/db.server'
 import { clientIp } from '~/lib/rate-limit.server'
@@ -28,7 +31,8 @@ import { buttonVariants } from '~/components/ui/button-variants'
 /**
  * /payment/pay?order&amount&product: a payment link an admin sent. The link's
  * record decides what is paid; the query only has to match it exactly, so a changed amount or
- * product is refused with a clear message. Paying starts the same Paytm flow as checkout.
+ * product is refused with a clear message. Paying starts the same flow as checkout, with the
+ * same choice of gateway when the shop offers several.
  * The customer's name and e-mail are shown in full only to whoever may see the link's orders.
  */
 function linkQuery(request: Request) {
@@ -60,8 +64,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!check.ok)
     return data({ ok: false as const, message: check.message }, { status: check.status })
   const { link } = check
-  const [setup, visible] = await Promise.all([
-    resolvePaytmSetup(db, env),
+  const [choice, visible] = await Promise.all([
+    checkoutChoice(request),
     seesCustomer(db, request, link),
   ])
   return {
@@ -74,7 +78,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
     },
     action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
-    testMode: setup?.testMode ?? false,
+    testGatewayNames: choice.testGatewayNames,
+    gateways: choice.gateways,
+    selected: choice.selected,
   }
 }
 
@@ -85,7 +91,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data({ ok: false as const, formError: check.message }, { status: check.status })
   const { link } = check
   const user = await getUser(request)
+  // Only the way to pay comes from the form; what is paid, and by whom, is the link's.
+  const choice = parseSubmission(await readFormData(request), paymentChoiceSchema)
   return beginCheckout(request, {
+    gateway: choice.status === 'success' ? (choice.value.gateway ?? null) : null,
+    unavailable: choice.status === 'success' ? choice.value.unavailable : [],
     productId: link.productId ?? '',
     customer: { name: link.customerName, email: link.customerEmail, phone: link.customerPhone },
     userId: user?.id ?? null,
@@ -117,16 +127,23 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
       </main>
     )
   }
-  const { link, testMode } = loaderData
+  const { link, testGatewayNames, gateways, selected } = loaderData
   const busy = navigation.state !== 'idle'
+  // A gateway that could not start the payment is offered no more; the next one is picked.
+  const failed = actionData && !actionData.ok ? actionData : undefined
+  const unavailable = (failed && 'unavailable' in failed ? failed.unavailable : undefined) ?? []
+  const initial =
+    (failed && 'gateway' in failed ? failed.gateway : undefined) ??
+    selected ??
+    gateways.find((g) => !unavailable.includes(g.id))?.id
   return (
     <main className="mx-auto w-full max-w-lg flex-1 px-4 pb-16 pt-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-slate-950 dark:text-white">
         Complete your payment
       </h1>
-      {testMode ? (
+      {testGatewayNames.length ? (
         <div className="mt-4">
-          <TestModeBanner />
+          <TestModeBanner gateways={testGatewayNames} />
         </div>
       ) : null}
       <section className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">
@@ -139,7 +156,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
           ].map(([label, value]) => (
             <div key={label} className="flex justify-between gap-4">
               <dt className="text-slate-600 dark:text-slate-300">{label}</dt>
-              <dd className="text-right font-semibold break-all text-slate-950 dark:text-white">
+              <dd className="text-right font-semibold wrap-anywhere text-slate-950 dark:text-white">
                 {value}
               </dd>
             </div>
@@ -157,7 +174,8 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
               {actionData && !actionData.ok && actionData.formError ? (
                 <FormAlert>{actionData.formError}</FormAlert>
               ) : null}
-              <Form method="post" action={loaderData.action}>
+              <Form method="post" action={loaderData.action} className="space-y-4">
+                <PaymentChoice gateways={gateways} unavailable={unavailable} initial={initial} />
                 <button type="submit" disabled={busy} className={payButtonClass}>
                   <LockKeyhole aria-hidden="true" className="size-4" />
                   {busy ? 'Processing...' : `Pay ${link.amount}`}

@@ -252,7 +252,7 @@ export async function getAdminOrder(db: DB, orderId: string): Promise<AdminOrder
 
 /** Which recovery actions apply to an order as it is. */
 export interface OrderActions {
-  /** Ask Paytm and mark paid (and deliver) when it confirms: pending, failed or expired orders. */
+  /** Ask the order's gateway, mark paid (and deliver) when it confirms: pending, failed, expired. */
   confirmPayment: boolean
   /** Enter the details by hand: a paid or waiting order, or a delivered one (as its replacement). */
   deliverManually: boolean

@@ -44,9 +44,9 @@ import {
 } from './payment/gateway-flow.server'
 
 /**
- * The back office's recovery actions on one order (docs/admin.md): confirm a payment with
- * Paytm, deliver by hand, replace from stock, refund, resend, reply to a report. Every action
- * re-reads the order inside its own transaction and changes it only from the statuses it
+ * The back office's recovery actions on one order (docs/admin.md): confirm a payment with the
+ * order's gateway, deliver by hand, replace from stock, refund, resend, reply to a report. Every
+ * action re-reads the order inside its own transaction and changes it only from the statuses it
  * applies to (compare-and-set), writes its timeline entry with the admin as actor and queues
  * the buyer's e-mail in the same transaction, so a double click or two admins at once change
  * an order once. Permissions are checked by the routes (canManageOrders).

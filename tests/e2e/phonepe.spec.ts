@@ -143,6 +143,42 @@ test('a forged return or webhook changes nothing', async ({ page, request, app }
   expect(await gatewayOrderRow(app, orderId)).toMatchObject({ status: 'pending' })
 })
 
+test('PhonePe down when the buyer pays: the next way to pay is offered, the details kept', async ({
+  page,
+  request,
+}) => {
+  await page.goto(`/checkout/${PRODUCT.slug}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const group = page.getByRole('group', { name: 'Pay with' })
+  await group.getByRole('radio', { name: /PhonePe/ }).check()
+  await fillDetails(page)
+  const email = await page.getByLabel('Email').inputValue()
+  await request.post('/__simulator/phonepe/__control/outage', { data: { enabled: true } })
+  try {
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await expect(
+      page.getByText(
+        /^UPI, cards, netbanking — PhonePe could not start the payment\. Please try .+; your details are kept\.$/,
+      ),
+    ).toBeVisible({ timeout: 30_000 })
+  } finally {
+    await request.post('/__simulator/phonepe/__control/outage', { data: { enabled: false } })
+  }
+  const phonePe = group.getByRole('radio', { name: /PhonePe/ })
+  await expect(phonePe).toBeDisabled()
+  await expect(group).toContainText('(not available right now)')
+  const next = group.getByRole('radio', { checked: true })
+  await expect(next).toHaveCount(1)
+  const nextName = { paytm: 'Paytm', razorpay: 'Razorpay' }[(await next.getAttribute('value'))!]
+  expect(nextName).toBeTruthy()
+  await expect(page.getByLabel('Email')).toHaveValue(email)
+  // The next gateway takes the same details: its simulator page asks for the payment.
+  await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(page.getByText(`${nextName} simulator — test mode, no real money`)).toBeVisible({
+    timeout: 30_000,
+  })
+})
+
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
 

@@ -104,6 +104,10 @@ test('the buyer picks PhonePe and pays: Payment Successful, delivered once', asy
 test('Simulate failure at PhonePe ends on Payment Failed', async ({ page }) => {
   await payWithPhonePe(page, 'Simulate failure')
   await expect(result(page)).toHaveText('Payment Failed', { timeout: 30_000 })
+  // The simulator declines as a wrong UPI PIN (ZM): the buyer reads why, with the codes.
+  await expect(
+    page.getByText('The UPI PIN entered was not correct (PAYMENT_DECLINED: ZM)'),
+  ).toBeVisible()
 })
 
 test('a pending payment stays Processing until the reconciliation job confirms it', async ({

@@ -132,7 +132,27 @@ describe('status mapping', () => {
         amount: 1000,
         paymentDetails: [{ ...detail, state: 'FAILED', errorCode: 'PAYMENT_DECLINED' }],
       }),
-    ).toMatchObject({ state: 'failed', respCode: 'PAYMENT_DECLINED', amountPaise: null })
+    ).toMatchObject({
+      state: 'failed',
+      respCode: 'PAYMENT_DECLINED',
+      respMsg: 'Payment failed (PAYMENT_DECLINED)',
+      amountPaise: null,
+    })
+    // A UPI network code the buyer can act on reads as words, the codes kept beside them.
+    const failedWith = (detailedErrorCode: string) =>
+      statusOfPhonePeOrder({
+        state: 'FAILED',
+        amount: 1000,
+        paymentDetails: [
+          { ...detail, state: 'FAILED', errorCode: 'PAYMENT_DECLINED', detailedErrorCode },
+        ],
+      }).respMsg
+    expect(failedWith('ZM')).toBe('The UPI PIN entered was not correct (PAYMENT_DECLINED: ZM)')
+    expect(failedWith('Z9')).toBe(
+      'The bank account did not have enough balance (PAYMENT_DECLINED: Z9)',
+    )
+    expect(failedWith('QQ')).toBe('Payment failed (PAYMENT_DECLINED: QQ)')
+    expect(failedWith('constructor')).toBe('Payment failed (PAYMENT_DECLINED: constructor)')
     expect(
       statusOfPhonePeOrder({ state: 'PENDING', amount: 1000, paymentDetails: [] }),
     ).toMatchObject({ state: 'unknown' })

@@ -272,6 +272,24 @@ const refundResponseSchema = z.looseObject({
 })
 export type PhonePeRefundResponse = z.infer<typeof refundResponseSchema>
 
+/**
+ * A failed UPI payment's detailedErrorCode is the UPI network's (NPCI's) response code. The
+ * common ones a buyer can act on, in words; any other code reads "Payment failed".
+ */
+const UPI_FAILURES = new Map<string, string>(
+  Object.entries({
+    ZM: 'The UPI PIN entered was not correct',
+    Z9: 'The bank account did not have enough balance',
+    ZA: 'The payment was declined in the UPI app',
+    Z8: "The amount is above the bank account's limit for one payment",
+    Z7: "The bank account's limit on the number of payments was reached",
+    ZU: "The bank's daily limit was reached",
+    YE: 'The bank account is blocked',
+    ZX: 'The bank account is inactive',
+    U69: 'The payment request expired before it was approved',
+  }),
+)
+
 const NO_PAYMENT: GatewayPaymentStatus = {
   state: 'unknown',
   txnId: null,
@@ -316,7 +334,8 @@ export function statusOfPhonePeOrder(status: PhonePeOrderStatus): GatewayPayment
       state: 'failed',
       amountPaise: null,
       respCode: code,
-      respMsg: detailed ? `Payment failed (${code}: ${detailed})` : `Payment failed (${code})`,
+      // The buyer reads this on the result page; the codes stay for the shop and support.
+      respMsg: `${UPI_FAILURES.get(detailed) ?? 'Payment failed'} (${detailed ? `${code}: ${detailed}` : code})`,
     }
   }
   if (details.length === 0) return { ...NO_PAYMENT, status: base.status }

@@ -12,12 +12,14 @@ import {
 import { resolveOrderReport } from '~/data/order-report.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
+import type { Env } from '~/lib/env.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import { formatRupees } from '~/lib/money'
 import { PaytmChecksumError } from '~/lib/payments/paytm-checksum.server'
 import {
   fetchOrderStatus,
   GatewayUnavailableError,
+  paymentStatusOf,
   type PaytmConfig,
   type PaytmOrderStatus,
 } from '~/lib/payments/paytm.server'
@@ -42,6 +44,8 @@ import {
   gatewayStatusDetails,
   type ReconcilingGateway,
 } from './payment/gateway-flow.server'
+import { resolvePaytmSetup } from './payment/config.server'
+import { reconcilingGatewayFor } from './payment/gateways.server'
 
 /**
  * The back office's recovery actions on one order (docs/admin.md): confirm a payment with the
@@ -166,17 +170,27 @@ function describeAnswer(answer: PaytmOrderStatus): string {
 
 /** A gateway's answer about one order, as the admin's confirmation weighs it. */
 interface CheckedPayment {
-  paid: boolean
-  amountPaise: number | null
-  txnId: string | null
-  bankTxnId: string | null
-  paymentMode: string | null
-  respCode: string
-  respMsg: string
+  status: GatewayPaymentStatus
   /** The answer in words, for a refusal ("TXN_FAILURE, 227, Insufficient balance"). */
   described: string
   /** What the timeline keeps of it. */
   details: Record<string, unknown>
+}
+
+/**
+ * 'Confirm payment and deliver' as the order page offers it: asks the gateway the order was
+ * placed through, as configured now (Paytm, or Razorpay and PhonePe below).
+ */
+export async function confirmOrderPayment(
+  db: DB,
+  env: Env,
+  input: { orderId: string; actor: string },
+): Promise<ActionResult> {
+  return confirmWithGateway(db, input, async (order) =>
+    order.gateway === 'paytm'
+      ? askPaytm(order.id, (await resolvePaytmSetup(db, env))?.config ?? null, {})
+      : askGateway(order, await reconcilingGatewayFor(db, env, order.gateway)),
+  )
 }
 
 /**
@@ -199,50 +213,41 @@ export async function confirmPaymentAndDeliver(
     now?: Date
   },
 ): Promise<ActionResult> {
-  return confirmWithGateway(db, input, async () => {
-    if (!input.gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
-    let answer: PaytmOrderStatus
-    try {
-      answer = await fetchOrderStatus(input.orderId, input.gateway, {
-        fetch: input.fetch,
-        timeoutMs: input.timeoutMs,
-      })
-    } catch (error) {
-      if (error instanceof GatewayUnavailableError) {
-        return {
-          ok: false,
-          message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.`,
-        }
+  return confirmWithGateway(db, input, () => askPaytm(input.orderId, input.gateway, input))
+}
+
+/** Paytm's status API about an order, or why it cannot be asked. */
+async function askPaytm(
+  orderId: string,
+  gateway: PaytmConfig | null,
+  options: { fetch?: typeof globalThis.fetch; timeoutMs?: number },
+): Promise<CheckedPayment | ActionResult> {
+  if (!gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
+  let answer: PaytmOrderStatus
+  try {
+    answer = await fetchOrderStatus(orderId, gateway, options)
+  } catch (error) {
+    if (error instanceof GatewayUnavailableError) {
+      return {
+        ok: false,
+        message: `Paytm could not be reached (${error.attempts.map((a) => a.reason).join('; ')}). Nothing was changed; try again in a minute.`,
       }
-      if (error instanceof PaytmChecksumError) {
-        return {
-          ok: false,
-          message:
-            'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.',
-        }
+    }
+    if (error instanceof PaytmChecksumError) {
+      return {
+        ok: false,
+        message:
+          'The Paytm merchant key cannot sign the status request; check the gateway settings. Nothing was changed.',
       }
-      throw error
     }
-    return {
-      paid: answer.status === 'TXN_SUCCESS',
-      amountPaise: answer.amountPaise,
-      txnId: answer.txnId,
-      bankTxnId: answer.bankTxnId,
-      paymentMode: answer.paymentMode,
-      respCode: answer.respCode,
-      respMsg: answer.respMsg,
-      described: describeAnswer(answer),
-      details: {
-        via: 'admin',
-        statusApi: answer.source,
-        status: answer.status,
-        respCode: answer.respCode,
-        respMsg: answer.respMsg,
-        txnId: answer.txnId,
-        gatewayAmount: answer.amountPaise,
-      },
-    }
-  })
+    throw error
+  }
+  const status = paymentStatusOf(answer)
+  return {
+    status,
+    described: describeAnswer(answer),
+    details: gatewayStatusDetails(status, { via: 'admin', statusApi: answer.source }),
+  }
 }
 
 /**
@@ -255,46 +260,45 @@ export async function confirmGatewayPaymentAndDeliver(
   db: DB,
   input: { orderId: string; actor: string; gateway: ReconcilingGateway | null; now?: Date },
 ): Promise<ActionResult> {
-  return confirmWithGateway(db, input, async (order) => {
-    const label = gatewayLabel(order.gateway)
-    const gateway = input.gateway
-    if (!gateway) return { ok: false, message: noGatewayMessage(label) }
-    if (gateway.testMode !== order.testMode) {
+  return confirmWithGateway(db, input, (order) => askGateway(order, input.gateway))
+}
+
+/** A shared-workflow gateway's status API about an order, or why it cannot be asked. */
+async function askGateway(
+  order: Order,
+  gateway: ReconcilingGateway | null,
+): Promise<CheckedPayment | ActionResult> {
+  const label = gatewayLabel(order.gateway)
+  if (!gateway) return { ok: false, message: noGatewayMessage(label) }
+  if (gateway.testMode !== order.testMode) {
+    return {
+      ok: false,
+      message: `${label} is set up ${gateway.testMode ? 'as the built-in simulator' : 'with real keys'} now, which cannot confirm a ${order.testMode ? 'test-mode' : 'live'} order. Nothing was changed.`,
+    }
+  }
+  let status: GatewayPaymentStatus
+  try {
+    status = await gateway.queryStatus(gatewayOrderOf(order))
+  } catch (error) {
+    if (error instanceof GatewayUnreachableError) {
       return {
         ok: false,
-        message: `${label} is set up ${gateway.testMode ? 'as the built-in simulator' : 'with real keys'} now, which cannot confirm a ${order.testMode ? 'test-mode' : 'live'} order. Nothing was changed.`,
+        message: `${label} could not be reached (${error.message}). Nothing was changed; try again in a minute.`,
       }
     }
-    let status: GatewayPaymentStatus
-    try {
-      status = await gateway.queryStatus(gatewayOrderOf(order))
-    } catch (error) {
-      if (error instanceof GatewayUnreachableError) {
-        return {
-          ok: false,
-          message: `${label} could not be reached (${error.message}). Nothing was changed; try again in a minute.`,
-        }
+    if (error instanceof GatewayRefusedError) {
+      return {
+        ok: false,
+        message: `${label} refused the status request (${error.message}); check the gateway settings. Nothing was changed.`,
       }
-      if (error instanceof GatewayRefusedError) {
-        return {
-          ok: false,
-          message: `${label} refused the status request (${error.message}); check the gateway settings. Nothing was changed.`,
-        }
-      }
-      throw error
     }
-    return {
-      paid: status.state === 'paid',
-      amountPaise: status.amountPaise,
-      txnId: status.txnId,
-      bankTxnId: status.bankTxnId,
-      paymentMode: status.paymentMode,
-      respCode: status.respCode.slice(0, 60),
-      respMsg: status.respMsg,
-      described: [status.status, status.respCode, status.respMsg].filter(Boolean).join(', '),
-      details: gatewayStatusDetails(status, { via: 'admin' }),
-    }
-  })
+    throw error
+  }
+  return {
+    status,
+    described: [status.status, status.respCode, status.respMsg].filter(Boolean).join(', '),
+    details: gatewayStatusDetails(status, { via: 'admin' }),
+  }
 }
 
 function noGatewayMessage(label: string): string {
@@ -320,8 +324,9 @@ async function confirmWithGateway(
       ? { ok: false, message: alreadyPaidMessage(order.id, order.status) }
       : { ok: false, message: notApplicableMessage('Confirm payment', order.status) }
   }
-  const answer = await ask(order)
-  if ('ok' in answer) return answer
+  const checked = await ask(order)
+  if ('ok' in checked) return checked
+  const answer = checked.status
   const label = gatewayLabel(order.gateway)
   const refuse = async (message: string): Promise<ActionResult> => {
     await appendOrderEvent(
@@ -331,14 +336,15 @@ async function confirmWithGateway(
         type: 'payment_check',
         message: `Checked with ${label} by an admin: ${message}`,
         actor: input.actor,
-        data: answer.details,
+        data: checked.details,
       },
       now,
     )
     return { ok: false, message: `${message} Nothing was changed.` }
   }
 
-  if (!answer.paid) return refuse(`${label} does not confirm this payment (${answer.described}).`)
+  if (answer.state !== 'paid')
+    return refuse(`${label} does not confirm this payment (${checked.described}).`)
   if (answer.amountPaise !== order.amount) {
     const shown = answer.amountPaise === null ? 'no amount' : formatRupees(answer.amountPaise)
     return refuse(
@@ -356,12 +362,12 @@ async function confirmWithGateway(
         bankTxnId: answer.bankTxnId,
         paymentMode: answer.paymentMode,
         paidAmount: answer.amountPaise,
-        respCode: answer.respCode,
+        respCode: answer.respCode.slice(0, 60),
         respMsg: answer.respMsg,
       },
       {
         message: `Payment of ${formatRupees(order.amount)} confirmed with ${label} by an admin`,
-        data: answer.details,
+        data: checked.details,
         actor: input.actor,
         expected: order.status,
         countsStatusCheck: true,

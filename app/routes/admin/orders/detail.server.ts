@@ -3,8 +3,7 @@ import { data, redirect } from 'react-router'
 import { secretView, type RevealedSecret } from '~/components/orders/order-secret'
 import { describeActors, getAdminOrder, orderActions } from '~/data/order-admin.server'
 import {
-  confirmGatewayPaymentAndDeliver,
-  confirmPaymentAndDeliver,
+  confirmOrderPayment,
   deliverManually,
   markRefunded,
   replaceFromStock,
@@ -35,7 +34,7 @@ import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
-import { reconcilingGatewayFor, refundGatewayFor } from '~/services/payment/gateways.server'
+import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
@@ -217,7 +216,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
 
 type RunResult = { ok: boolean; message: string; field?: OrderActionField }
 
-async function run(
+function run(
   db: DB,
   env: Env,
   input: OrderActionInput,
@@ -234,16 +233,8 @@ async function run(
         reason: input.reason,
         actor,
       })
-    case 'confirm': {
-      // Each order is confirmed with the gateway it was placed through.
-      const placedWith = (await getOrder(db, orderId))?.gateway ?? 'paytm'
-      if (placedWith === 'paytm') {
-        const setup = await resolvePaytmSetup(db, env)
-        return confirmPaymentAndDeliver(db, { orderId, actor, gateway: setup?.config ?? null })
-      }
-      const gateway = await reconcilingGatewayFor(db, env, placedWith)
-      return confirmGatewayPaymentAndDeliver(db, { orderId, actor, gateway })
-    }
+    case 'confirm':
+      return confirmOrderPayment(db, env, { orderId, actor })
     case 'deliver':
       return deliverManually(db, env.APP_SECRET, { orderId, secret: input.secret, actor })
     case 'replace':

@@ -133,9 +133,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
   const failed = actionData && !actionData.ok ? actionData : undefined
   const unavailable = (failed && 'unavailable' in failed ? failed.unavailable : undefined) ?? []
   const initial =
-    (failed && 'gateway' in failed ? failed.gateway : undefined) ??
-    selected ??
-    gateways.find((g) => !unavailable.includes(g.id))?.id
+    (failed && 'gateway' in failed ? failed.gateway : undefined) ?? selected ?? undefined
   return (
     <main className="mx-auto w-full max-w-lg flex-1 px-4 pb-16 pt-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-slate-950 dark:text-white">

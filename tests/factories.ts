@@ -153,6 +153,7 @@ export async function payOrder(db: DB, order: Pick<Order, 'id' | 'amount'>): Pro
       bankTxnId: null,
       paymentMode: 'UPI',
       paidAmount: order.amount,
+      status: 'TXN_SUCCESS',
       respCode: '01',
       respMsg: 'Txn Success',
     },

@@ -37,6 +37,7 @@ async function pay(orderId: string, paidAmount: number) {
       bankTxnId: null,
       paymentMode: 'UPI',
       paidAmount,
+      status: 'TXN_SUCCESS',
       respCode: '01',
       respMsg: 'Txn Success',
     },

@@ -23,6 +23,7 @@ const payment = (txnId: string, paidAmount: number) => ({
   bankTxnId: '777',
   paymentMode: 'UPI',
   paidAmount,
+  status: 'TXN_SUCCESS',
   respCode: '01',
   respMsg: 'Txn Success',
 })

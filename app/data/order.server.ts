@@ -525,6 +525,11 @@ export async function transitionOrder(
 }
 
 export interface ConfirmedPayment {
+  /**
+   * The gateway's own word for the payment, kept as its last answer on the order page: Paytm's
+   * TXN_SUCCESS, Razorpay's captured, PhonePe's COMPLETED.
+   */
+  status: string
   txnId: string
   bankTxnId: string | null
   paymentMode: string | null
@@ -590,7 +595,7 @@ export async function recordOrderPaid(
           bankTxnId: payment.bankTxnId,
           paymentMode: payment.paymentMode,
           paidAmount: payment.paidAmount,
-          gatewayStatus: 'TXN_SUCCESS',
+          gatewayStatus: payment.status.slice(0, 60),
           gatewayRespCode: payment.respCode,
           gatewayRespMsg: payment.respMsg,
           paidAt: now.toISOString(),

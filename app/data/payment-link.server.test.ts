@@ -127,6 +127,7 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         bankTxnId: null,
         paymentMode: 'UPI',
         paidAmount: 70_000,
+        status: 'TXN_SUCCESS',
         respCode: '01',
         respMsg: 'ok',
       },

@@ -108,6 +108,7 @@ function pay(db: DB, orderId: string, amount: number, txnId: string) {
       bankTxnId: null,
       paymentMode: 'UPI',
       paidAmount: amount,
+      status: 'TXN_SUCCESS',
       respCode: '01',
       respMsg: 'Txn Success',
     },

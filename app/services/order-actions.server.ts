@@ -358,6 +358,7 @@ async function confirmWithGateway(
       db,
       order.id,
       {
+        status: answer.status,
         txnId: answer.txnId,
         bankTxnId: answer.bankTxnId,
         paymentMode: answer.paymentMode,

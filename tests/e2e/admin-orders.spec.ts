@@ -84,6 +84,7 @@ async function paid(order: Order): Promise<void> {
       bankTxnId: null,
       paymentMode: 'UPI',
       paidAmount: order.amount,
+      status: 'TXN_SUCCESS',
       respCode: '01',
       respMsg: 'Txn Success',
     },

@@ -165,6 +165,13 @@ async function submitRefund(page: Page, orderId: string, amount?: string) {
   await dialog.getByRole('button', { name: 'Refund' }).click()
 }
 
+/** What each simulator's successful payment leaves as the gateway's last answer. */
+const OWN_WORDS: Record<string, string> = {
+  Paytm: 'TXN_SUCCESS · 01 · Txn Success',
+  Razorpay: 'captured',
+  PhonePe: 'COMPLETED · SUCCESS · Payment completed',
+}
+
 /**
  * Refunds the whole order through its gateway from the order page, waits until the gateway
  * confirmed it (order refunded, item revoked) and returns the buyer's refund mail.
@@ -175,6 +182,13 @@ async function refundInFull(page: Page, orderId: string, gateway: string, email:
   await expect(
     page.getByRole('definition').filter({ hasText: new RegExp(`^${gateway} · `) }),
   ).toHaveCount(1)
+  // Its last answer is in the gateway's own words, not Paytm's for every gateway.
+  await expect(
+    page
+      .getByRole('term')
+      .filter({ hasText: "Gateway's last answer" })
+      .locator('xpath=following-sibling::dd[1]'),
+  ).toHaveText(OWN_WORDS[gateway]!)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
   await waitRefunded(page, orderId)
   return refundMail(email, orderId)

@@ -22,6 +22,24 @@ export function gatewayLabel(id: string): string {
   return Object.hasOwn(GATEWAY_TYPE_LABELS, id) ? GATEWAY_TYPE_LABELS[id as GatewayType] : id
 }
 
+/**
+ * The gateway's last answer in its own words: its status, code and message, each once (Razorpay's
+ * status and code are both `captured` for a payment that went through).
+ */
+export function gatewayAnswer(order: {
+  gatewayStatus: string | null
+  gatewayRespCode: string | null
+  gatewayRespMsg: string | null
+}): string | null {
+  if (!order.gatewayStatus) return null
+  const parts = [order.gatewayStatus, order.gatewayRespCode, order.gatewayRespMsg].filter(
+    (part): part is string => Boolean(part),
+  )
+  return parts
+    .filter((part, i) => parts.findIndex((p) => p.toLowerCase() === part.toLowerCase()) === i)
+    .join(' · ')
+}
+
 export const GATEWAY_STATUS_LABELS: Record<GatewayStatus, string> = {
   testing: 'Testing',
   active: 'Active',

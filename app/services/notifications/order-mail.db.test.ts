@@ -24,6 +24,7 @@ const PAYMENT = {
   txnId: 'T1',
   bankTxnId: 'B1',
   paymentMode: 'UPI',
+  status: 'TXN_SUCCESS',
   respCode: '01',
   respMsg: 'Txn Success',
 }

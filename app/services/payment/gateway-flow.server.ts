@@ -292,6 +292,7 @@ export async function applyGatewayStatus(
         db,
         order.id,
         {
+          status: status.status,
           txnId: status.txnId,
           bankTxnId: status.bankTxnId,
           paymentMode: status.paymentMode,
@@ -324,7 +325,7 @@ export async function applyGatewayStatus(
     const result = await markOrderFailed(
       db,
       order.id,
-      { status: 'TXN_FAILURE', respCode: answer.respCode, respMsg: status.respMsg.slice(0, 500) },
+      { status: answer.status, respCode: answer.respCode, respMsg: status.respMsg.slice(0, 500) },
       { ...change, message: `Payment failed: ${status.respMsg || status.respCode} (${via})` },
       now,
     )

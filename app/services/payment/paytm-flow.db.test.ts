@@ -158,6 +158,7 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       paidAmount: 149_900,
       gatewayTxnId: callback.fields.TXNID,
       paymentMode: 'UPI',
+      gatewayStatus: 'TXN_SUCCESS',
       gatewayRespCode: '01',
     })
     expect(paid.statusChecks).toBe(1)
@@ -182,6 +183,7 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(result).toMatchObject({ outcome: 'failed', status: 'failed' })
     expect(await order(started.order.id)).toMatchObject({
       status: 'failed',
+      gatewayStatus: 'TXN_FAILURE',
       gatewayRespCode: '227',
       gatewayTxnId: null,
     })
@@ -351,6 +353,32 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     )
     expect(result).toEqual({ kind: 'unknown-order', orderId: 'ORD_1_1' })
     expect(await getOrder(t.db, 'ORD_1_1')).toBeNull()
+  })
+
+  it('fails the order on a signed failure callback when Paytm never took the payment', async () => {
+    // Paytm refused the request itself, so its status API knows no payment for the order.
+    const started = await checkout()
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      signedCallback({
+        MID: sim.mid,
+        ORDERID: started.order.id,
+        TXNAMOUNT: '1499.00',
+        STATUS: 'TXN_FAILURE',
+        RESPCODE: '325',
+        RESPMSG: 'Duplicate Order Id',
+      }),
+      quiet,
+    )
+    expect(result).toMatchObject({ outcome: 'failed', status: 'failed' })
+    // The order keeps the callback's answer, not the status API's "no such order".
+    expect(await order(started.order.id)).toMatchObject({
+      status: 'failed',
+      gatewayStatus: 'TXN_FAILURE',
+      gatewayRespCode: '325',
+      gatewayRespMsg: 'Duplicate Order Id',
+    })
   })
 
   it('refuses a correctly signed callback for another merchant', async () => {

@@ -199,6 +199,7 @@ async function applyStatus(
     return apply({
       ...shared,
       state: 'failed',
+      status: callback.status,
       respCode: callback.respCode,
       respMsg: callback.respMsg,
     })

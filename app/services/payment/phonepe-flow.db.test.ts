@@ -133,6 +133,8 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     const paid = await order(started.order.id)
     expect(paid.gatewayTxnId).toMatch(/^OM/)
     expect(paid.paidAmount).toBe(149_900)
+    // PhonePe's own word for the payment is what the order page shows as its last answer.
+    expect(paid.gatewayStatus).toBe('COMPLETED')
     // Again (a reload): nothing changes.
     expect(
       await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
@@ -145,7 +147,10 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     expect(
       await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'failed', status: 'failed' })
-    expect((await order(started.order.id)).gatewayRespCode).toBe('PAYMENT_DECLINED')
+    expect(await order(started.order.id)).toMatchObject({
+      gatewayStatus: 'FAILED',
+      gatewayRespCode: 'PAYMENT_DECLINED',
+    })
   })
 
   it('a return before paying changes nothing; an unknown order is unknown', async () => {

@@ -129,6 +129,8 @@ describe('Razorpay return', () => {
     expect(paid.status).not.toBe('pending')
     expect(paid.gatewayTxnId).toBe(back.fields.razorpay_payment_id)
     expect(paid.paidAmount).toBe(149_900)
+    // Razorpay's own word for the payment is what the order page shows as its last answer.
+    expect(paid.gatewayStatus).toBe('captured')
     // The same return again changes nothing.
     expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'unchanged',
@@ -180,7 +182,11 @@ describe('Razorpay return', () => {
     expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
       outcome: 'failed',
     })
-    expect((await order(started.order.id)).status).toBe('failed')
+    expect(await order(started.order.id)).toMatchObject({
+      status: 'failed',
+      gatewayStatus: 'failed',
+      gatewayRespCode: 'BAD_REQUEST_ERROR',
+    })
     // A forged failure for an order with no payment changes nothing.
     const other = await checkout()
     const forged = {

@@ -170,6 +170,7 @@ export async function seedDemoReviews(db: DB, now: Date = new Date()): Promise<n
         bankTxnId: null,
         paymentMode: 'UPI',
         paidAmount: order.amount,
+        status: 'TXN_SUCCESS',
         respCode: '01',
         respMsg: 'Txn Success',
       },

@@ -35,7 +35,7 @@ import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { refundGatewayFor } from '~/services/payment/gateways.server'
-import { gatewayLabel } from '~/lib/validation/gateway'
+import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
@@ -127,11 +127,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       gatewayTxnId: order.gatewayTxnId,
       bankTxnId: order.bankTxnId,
       paymentMode: order.paymentMode,
-      gatewayAnswer: order.gatewayStatus
-        ? [order.gatewayStatus, order.gatewayRespCode, order.gatewayRespMsg]
-            .filter(Boolean)
-            .join(' · ')
-        : null,
+      gatewayAnswer: gatewayAnswer(order),
       statusChecks: order.statusChecks,
       lastStatusCheckAt: when(order.lastStatusCheckAt),
       paymentLinkId: order.paymentLinkId,

@@ -1,6 +1,6 @@
 import type { Browser } from '@playwright/test'
 import { ORDER_MESSAGES } from '~/data/order.server'
-import { createPaymentLink } from '~/data/payment-link.server'
+import { paymentLinkFor } from '../helpers/payments'
 import { setProductDelivery } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import { readForm } from '../../simulators/paytm/testing'
@@ -104,21 +104,7 @@ test('someone who knows only an order id learns nothing from the result page or 
   browser,
   baseURL,
 }) => {
-  const product = await db
-    .selectFrom('product')
-    .select('id')
-    .where('slug', '=', DEMO.slug)
-    .executeTakeFirstOrThrow()
-  const link = await createPaymentLink(
-    db,
-    {
-      productId: product.id,
-      amount: 99_900,
-      customer: { name: 'Rohan Mehta', email: 'rohan@example.test', phone: '9988776655' },
-      createdBy: null,
-    },
-    baseURL!,
-  )
+  const link = await paymentLinkFor(db, DEMO.slug, baseURL!)
   const linkPath = link.paymentUrl.slice(baseURL!.length)
 
   // A stranger opening the link sees the customer masked.

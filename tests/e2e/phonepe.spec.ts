@@ -5,7 +5,7 @@ import { openAppDatabase } from '../factories'
 import type { RunningApp } from '../helpers/app'
 import { ownApp } from '../helpers/fixtures'
 import { expect, test as cspTest } from '../helpers/csp'
-import { addGatewayInTesting } from '../helpers/payments'
+import { addGatewayInTesting, paymentLinkFor } from '../helpers/payments'
 import { gatewayOrderRow, paidEventMessages } from '../helpers/simulators'
 
 /**
@@ -183,6 +183,45 @@ test('PhonePe down when the buyer pays: the next way to pay is offered, the deta
   await expect(page.getByText(`${nextName} simulator — test mode, no real money`)).toBeVisible({
     timeout: 30_000,
   })
+})
+
+test('PhonePe down when a payment link is paid: the next way to pay takes the same link', async ({
+  page,
+  request,
+  app,
+}) => {
+  const db = openAppDatabase(app)
+  const link = await paymentLinkFor(db, PRODUCT.slug, app.url)
+  await db.destroy()
+  await page.goto(link.paymentUrl.slice(app.url.length))
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+  const group = page.getByRole('group', { name: 'Pay with' })
+  await group.getByRole('radio', { name: /PhonePe/ }).check()
+  await request.post('/__simulator/phonepe/__control/outage', { data: { enabled: true } })
+  try {
+    await page.getByRole('button', { name: 'Pay ₹999' }).click()
+    await expect(
+      page.getByText(
+        /^UPI, cards, netbanking — PhonePe could not start the payment\. Please try .+\.$/,
+      ),
+    ).toBeVisible({ timeout: 30_000 })
+  } finally {
+    await request.post('/__simulator/phonepe/__control/outage', { data: { enabled: false } })
+  }
+  await expect(group.getByRole('radio', { name: /PhonePe/ })).toBeDisabled()
+  const next = group.getByRole('radio', { checked: true })
+  await expect(next).toHaveCount(1)
+  const nextName = gatewayLabel((await next.getAttribute('value'))!)
+  expect(['Paytm', 'Razorpay']).toContain(nextName)
+  // The link's amount and customer go to the next gateway; the buyer enters nothing.
+  await page.getByRole('button', { name: 'Pay ₹999' }).click()
+  await expect(page.getByText(`${nextName} simulator — test mode, no real money`)).toBeVisible({
+    timeout: 30_000,
+  })
+  await expect(page.getByText('₹999', { exact: true })).toBeVisible()
+  await page.getByRole('button', { name: 'Simulate success' }).click()
+  await expect(result(page)).toHaveText('Payment Successful!', { timeout: 30_000 })
 })
 
 test.describe('without JavaScript', () => {

@@ -4,6 +4,7 @@ import { PAYTM_STAGING_DEFAULTS } from '~/lib/payments/paytm.server'
 import type { RunningPaytmSimulator } from '../../simulators/paytm/testing'
 import type { DB } from '~/lib/db.server'
 import { getOrder, type Order } from '~/data/order.server'
+import { createPaymentLink, type PaymentLink } from '~/data/payment-link.server'
 import { openAppDatabase } from '../factories'
 
 /** The Paytm setup that talks to a simulator started by startPaytmSimulator. */
@@ -111,4 +112,27 @@ export async function openAddGatewayForm(page: Page, type: string): Promise<void
     .getByRole('navigation', { name: 'Gateway type' })
     .getByRole('link', { name: type })
     .click()
+}
+
+/** An admin's ₹999 payment link for Rohan Mehta, for the product with this slug. */
+export async function paymentLinkFor(
+  db: DB,
+  slug: string,
+  publicUrl: string,
+): Promise<PaymentLink> {
+  const product = await db
+    .selectFrom('product')
+    .select('id')
+    .where('slug', '=', slug)
+    .executeTakeFirstOrThrow()
+  return createPaymentLink(
+    db,
+    {
+      productId: product.id,
+      amount: 99_900,
+      customer: { name: 'Rohan Mehta', email: 'rohan@example.test', phone: '9988776655' },
+      createdBy: null,
+    },
+    publicUrl,
+  )
 }

@@ -27,6 +27,7 @@ import * as m0110 from './0110_gateway_tokens'
 import * as m0115 from './0115_order_refunds'
 import * as m0120 from './0120_page_cache_version'
 import * as m0125 from './0125_stock_allocation_index'
+import * as m0130 from './0130_drop_prefix_indexes'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0115_order_refunds': m0115,
   '0120_page_cache_version': m0120,
   '0125_stock_allocation_index': m0125,
+  '0130_drop_prefix_indexes': m0130,
 }

@@ -169,7 +169,7 @@ async function submitRefund(page: Page, orderId: string, amount?: string) {
 const OWN_WORDS: Record<string, string> = {
   Paytm: 'TXN_SUCCESS · 01 · Txn Success',
   Razorpay: 'captured',
-  PhonePe: 'COMPLETED · SUCCESS · Payment completed',
+  PhonePe: 'COMPLETED · Payment completed',
 }
 
 /**

@@ -123,7 +123,15 @@ describe('status mapping', () => {
           { ...detail, state: 'COMPLETED', rail: { utr: '1234' } },
         ],
       }),
-    ).toMatchObject({ state: 'paid', txnId: 'OM1', bankTxnId: '1234', amountPaise: 1000 })
+    ).toMatchObject({
+      state: 'paid',
+      txnId: 'OM1',
+      bankTxnId: '1234',
+      amountPaise: 1000,
+      // PhonePe's own words: its state, and no code it did not send.
+      status: 'COMPLETED',
+      respCode: 'COMPLETED',
+    })
   })
   it('FAILED is failed with its error code; PENDING without an attempt is no payment', () => {
     expect(

@@ -322,7 +322,8 @@ export function statusOfPhonePeOrder(status: PhonePeOrderStatus): GatewayPayment
       state: 'paid',
       txnId: completed?.transactionId ?? null,
       amountPaise: status.amount,
-      respCode: 'SUCCESS',
+      // PhonePe's answer for a completed order has its state and no code of its own.
+      respCode: status.state,
       respMsg: 'Payment completed',
     }
   }

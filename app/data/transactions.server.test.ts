@@ -19,7 +19,14 @@ async function orderAt(
   key: string,
   at: string,
   status: OrderStatus,
-  extra: { gateway?: string; txn?: string; bank?: string; name?: string; email?: string } = {},
+  extra: {
+    gateway?: string
+    txn?: string
+    gatewayOrder?: string
+    bank?: string
+    name?: string
+    email?: string
+  } = {},
 ) {
   const product = await makeProduct(t.db, { price: 10_000 })
   const order = await makeOrder(t.db, product.id, {
@@ -36,6 +43,7 @@ async function orderAt(
       status,
       gateway: extra.gateway ?? 'paytm',
       gatewayTxnId: extra.txn ?? null,
+      gatewayOrderId: extra.gatewayOrder ?? null,
       bankTxnId: extra.bank ?? null,
     })
     .where('id', '=', order.id)
@@ -53,6 +61,8 @@ beforeAll(async () => {
   await orderAt('refunded', '2026-03-05T18:30:00.000Z', 'refunded', {
     gateway: 'razorpay',
     txn: 'pay_ABC',
+    gatewayOrder: 'order_Rz9XyQ',
+    bank: '412345678901',
   })
 })
 
@@ -88,6 +98,11 @@ describe('listTransactions', () => {
       ids.delivered,
     )
     expect((await listTransactions(t.db, { search: 'ROHAN' })).items[0]?.orderId).toBe(ids.failed)
+    // The ids a gateway's dashboard or the buyer's bank shows: Razorpay's order id, the UTR.
+    for (const search of ['order_rz9xyq', '412345678901', 'BANK1'])
+      expect((await listTransactions(t.db, { search })).items.map((row) => row.orderId)).toEqual([
+        search === 'BANK1' ? ids.paid : ids.refunded,
+      ])
     expect((await listTransactions(t.db, { search: 'late@' })).items[0]?.orderId).toBe(ids.expired)
     // Part of an order id: the start all seven share (ORD_ and the leading digits of the time
     // they were made, fewer when their making crossed a boundary), and a whole one.

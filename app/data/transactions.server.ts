@@ -62,8 +62,21 @@ export interface TransactionSummary {
 function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: TransactionFilter) {
   let q = query
   const search = filter.search?.trim().slice(0, SEARCH_MAX)
+  // Besides the buyer: the ids a gateway's dashboard or a buyer's bank shows for the payment
+  // (its transaction id, its own order id such as Razorpay's order_..., and the bank's
+  // reference: a UPI payment's UTR, which buyers quote from their banking app).
   if (search)
-    q = q.where(containsAny([...BUYER_COLUMNS, sql`lower(coalesce(gateway_txn_id, ''))`], search))
+    q = q.where(
+      containsAny(
+        [
+          ...BUYER_COLUMNS,
+          sql`lower(coalesce(gateway_txn_id, ''))`,
+          sql`lower(coalesce(gateway_order_id, ''))`,
+          sql`lower(coalesce(bank_txn_id, ''))`,
+        ],
+        search,
+      ),
+    )
   if (filter.status) q = q.where('order.status', 'in', ORDER_STATUSES_OF[filter.status])
   if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)
   if (filter.from) q = q.where('order.createdAt', '>=', filter.from)

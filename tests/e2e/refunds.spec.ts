@@ -189,6 +189,13 @@ async function refundInFull(page: Page, orderId: string, gateway: string, email:
       .filter({ hasText: "Gateway's last answer" })
       .locator('xpath=following-sibling::dd[1]'),
   ).toHaveText(OWN_WORDS[gateway]!)
+  // Razorpay and PhonePe give the order an id of their own, which their dashboards search by.
+  const gatewayOrderId = page
+    .getByRole('term')
+    .filter({ hasText: `${gateway} order ID` })
+    .locator('xpath=following-sibling::dd[1]')
+  if (gateway === 'Paytm') await expect(gatewayOrderId).toHaveCount(0)
+  else await expect(gatewayOrderId).toHaveText(gateway === 'Razorpay' ? /^order_\w+$/ : /^OMO\w+$/)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
   await waitRefunded(page, orderId)
   return refundMail(email, orderId)

@@ -125,6 +125,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       gateway: order.gateway,
       testMode: order.testMode,
       gatewayTxnId: order.gatewayTxnId,
+      // The gateway's own id of the order (Razorpay's order_..., PhonePe's OMO...), by which
+      // its dashboard finds the payment attempts.
+      gatewayOrderId: order.gatewayOrderId,
       bankTxnId: order.bankTxnId,
       paymentMode: order.paymentMode,
       gatewayAnswer: gatewayAnswer(order),

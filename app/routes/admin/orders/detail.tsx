@@ -135,6 +135,11 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Transaction ID" wide>
           <span className={mono}>{order.gatewayTxnId ?? '—'}</span>
         </Fact>
+        {order.gatewayOrderId ? (
+          <Fact label={`${gatewayLabel(order.gateway)} order ID`} wide>
+            <span className={mono}>{order.gatewayOrderId}</span>
+          </Fact>
+        ) : null}
         <Fact label="Bank transaction ID" wide>
           <span className={mono}>{order.bankTxnId ?? '—'}</span>
         </Fact>

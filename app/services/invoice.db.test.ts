@@ -42,7 +42,7 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       {
         txnId: 'TXN123456',
         bankTxnId: 'BANK789',
-        paymentMode: 'UPI',
+        paymentMode: 'PPI',
         paidAmount: 149_950,
         status: 'TXN_SUCCESS',
         respCode: '01',
@@ -72,6 +72,8 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       'StreamVerse Premium',
       'Rs. 1,499.50',
       'TXN123456',
+      // Paytm's PAYMENTMODE code (PPI), in words.
+      'Payment method: Paytm wallet',
     ]) {
       expect(text).toContain(expected)
     }

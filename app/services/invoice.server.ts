@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit'
 import type { InvoiceData } from '~/data/invoice.server'
 import { formatRupees } from '~/lib/money'
+import { paymentModeLabel } from '~/lib/validation/gateway'
 
 /**
  * The invoice PDF of a paid order (replaces the original's "Download Invoice" alert).
@@ -95,7 +96,7 @@ export function renderInvoicePdf(
   doc.moveDown(2)
   doc.font('Helvetica').fontSize(10)
   doc.text(`Payment reference: ${pdfSafe(data.paymentReference ?? 'not recorded')}`, left)
-  if (data.paymentMode) doc.text(`Payment method: ${pdfSafe(data.paymentMode)}`)
+  if (data.paymentMode) doc.text(`Payment method: ${pdfSafe(paymentModeLabel(data.paymentMode))}`)
   doc.moveDown()
   doc
     .fontSize(8)

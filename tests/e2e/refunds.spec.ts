@@ -178,10 +178,11 @@ const OWN_WORDS: Record<string, string> = {
  */
 async function refundInFull(page: Page, orderId: string, gateway: string, email: string) {
   await submitRefund(page, orderId)
-  // The order's Payment fact names its gateway as people write it ("Razorpay · UPI · ...").
+  // The order's Payment fact names its gateway and the way the buyer paid as people write them
+  // (each simulator pays by UPI: Razorpay's method `upi`, PhonePe's UPI_COLLECT).
   await expect(
     page.getByRole('definition').filter({ hasText: new RegExp(`^${gateway} · `) }),
-  ).toHaveCount(1)
+  ).toHaveText(`${gateway} · UPI · test mode (no real money)`)
   // Its last answer is in the gateway's own words, not Paytm's for every gateway.
   await expect(
     page

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { gatewayAnswer, gatewayLabel } from './gateway'
+import { gatewayAnswer, gatewayLabel, paymentModeLabel } from './gateway'
 
 describe('gatewayLabel', () => {
   it('names each gateway as people read it, and keeps an unknown id as stored', () => {
@@ -26,5 +26,34 @@ describe('gatewayAnswer', () => {
       'FAILED · PAYMENT_DECLINED · The UPI PIN entered was not correct',
     )
     expect(answer(null, null, null)).toBeNull()
+  })
+})
+
+describe('paymentModeLabel', () => {
+  it("says how the buyer paid from each gateway's own code", () => {
+    // Paytm's PAYMENTMODE, Razorpay's method, PhonePe's paymentMode.
+    expect(['PPI', 'CC', 'DC', 'NB', 'UPI'].map(paymentModeLabel)).toEqual([
+      'Paytm wallet',
+      'Credit card',
+      'Debit card',
+      'Netbanking',
+      'UPI',
+    ])
+    expect(['upi', 'card', 'netbanking', 'wallet', 'emi'].map(paymentModeLabel)).toEqual([
+      'UPI',
+      'Card',
+      'Netbanking',
+      'Wallet',
+      'EMI',
+    ])
+    expect(['UPI_COLLECT', 'UPI_QR', 'CARD', 'NET_BANKING'].map(paymentModeLabel)).toEqual([
+      'UPI',
+      'UPI QR',
+      'Card',
+      'Netbanking',
+    ])
+    // A code we do not know is shown as the gateway sent it.
+    expect(paymentModeLabel('CRYPTO_X')).toBe('CRYPTO_X')
+    expect(paymentModeLabel('constructor')).toBe('constructor')
   })
 })

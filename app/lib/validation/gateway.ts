@@ -40,6 +40,36 @@ export function gatewayAnswer(order: {
     .join(' · ')
 }
 
+/**
+ * How the buyer paid, in words, from each gateway's own code: Paytm's PAYMENTMODE (PPI, CC, DC,
+ * NB, UPI), Razorpay's payment `method` (upi, card, netbanking, wallet, emi, ...) and PhonePe's
+ * `paymentMode` (UPI_INTENT, UPI_COLLECT, UPI_QR, CARD, NET_BANKING, ...). An unknown code is
+ * shown as the gateway sent it.
+ */
+const PAYMENT_MODE_LABELS = new Map<string, string>([
+  ['upi', 'UPI'],
+  ['upi_intent', 'UPI'],
+  ['upi_collect', 'UPI'],
+  ['upi_qr', 'UPI QR'],
+  ['cc', 'Credit card'],
+  ['dc', 'Debit card'],
+  ['card', 'Card'],
+  ['token', 'Saved card'],
+  ['nb', 'Netbanking'],
+  ['netbanking', 'Netbanking'],
+  ['net_banking', 'Netbanking'],
+  ['ppi', 'Paytm wallet'],
+  ['wallet', 'Wallet'],
+  ['emi', 'EMI'],
+  ['cardless_emi', 'Cardless EMI'],
+  ['paylater', 'Pay later'],
+  ['bank_transfer', 'Bank transfer'],
+])
+
+export function paymentModeLabel(mode: string): string {
+  return PAYMENT_MODE_LABELS.get(mode.toLowerCase()) ?? mode
+}
+
 export const GATEWAY_STATUS_LABELS: Record<GatewayStatus, string> = {
   testing: 'Testing',
   active: 'Active',

@@ -29,7 +29,7 @@ import {
 } from '~/lib/validation/order-actions'
 import { orderAction, orderPageData, type OrderActionData } from './detail.server'
 import { adminOrderPath } from '~/lib/order-status'
-import { gatewayLabel } from '~/lib/validation/gateway'
+import { gatewayLabel, paymentModeLabel } from '~/lib/validation/gateway'
 import { ORDER_NOT_FOUND_TITLE, ORDERS_PATH } from './filters'
 import {
   adminStatusLabel,
@@ -127,7 +127,7 @@ function Summary({ page }: { page: PageData }) {
         </Fact>
         <Fact label="Payment" wide>
           {gatewayLabel(order.gateway)}
-          {order.paymentMode ? ` · ${order.paymentMode}` : ''}
+          {order.paymentMode ? ` · ${paymentModeLabel(order.paymentMode)}` : ''}
           {order.testMode ? ' · test mode (no real money)' : ''}
         </Fact>
         <Fact label="Created">{order.createdAt}</Fact>

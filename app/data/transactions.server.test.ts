@@ -99,10 +99,11 @@ describe('listTransactions', () => {
     )
     expect((await listTransactions(t.db, { search: 'ROHAN' })).items[0]?.orderId).toBe(ids.failed)
     // The ids a gateway's dashboard or the buyer's bank shows: Razorpay's order id, the UTR.
-    for (const search of ['order_rz9xyq', '412345678901', 'BANK1'])
-      expect((await listTransactions(t.db, { search })).items.map((row) => row.orderId)).toEqual([
-        search === 'BANK1' ? ids.paid : ids.refunded,
-      ])
+    const found = async (search: string) =>
+      (await listTransactions(t.db, { search })).items.map((row) => row.orderId)
+    expect(await found('order_rz9xyq')).toEqual([ids.refunded])
+    expect(await found('412345678901')).toEqual([ids.refunded])
+    expect(await found('BANK1')).toEqual([ids.paid])
     expect((await listTransactions(t.db, { search: 'late@' })).items[0]?.orderId).toBe(ids.expired)
     // Part of an order id: the start all seven share (ORD_ and the leading digits of the time
     // they were made, fewer when their making crossed a boundary), and a whole one.

@@ -28,6 +28,7 @@ import * as m0115 from './0115_order_refunds'
 import * as m0120 from './0120_page_cache_version'
 import * as m0125 from './0125_stock_allocation_index'
 import * as m0130 from './0130_drop_prefix_indexes'
+import * as m0135 from './0135_gateway_answers_in_own_words'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0120_page_cache_version': m0120,
   '0125_stock_allocation_index': m0125,
   '0130_drop_prefix_indexes': m0130,
+  '0135_gateway_answers_in_own_words': m0135,
 }

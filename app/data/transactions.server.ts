@@ -37,7 +37,10 @@ const ORDER_STATUSES_OF: Record<TransactionStatus, readonly OrderStatus[]> = {
 }
 
 export interface TransactionFilter {
-  /** Contains, any case: order id, customer name or e-mail, gateway transaction id. */
+  /**
+   * Contains, any case: order id, customer name or e-mail, and the payment's references (the
+   * gateway's transaction and order ids, the bank's reference).
+   */
   search?: string
   status?: TransactionStatus | null
   gateway?: string | null

@@ -162,7 +162,8 @@ async function notApplicable(db: DB, orderId: string, action: string): Promise<A
 /** Thrown inside a transaction to roll it back with a message for the admin. */
 class Refused extends Error {}
 
-function describeAnswer(answer: PaytmOrderStatus): string {
+/** A gateway's answer in words for the admin (Paytm's UNKNOWN, "no such order", left out). */
+function describeAnswer(answer: { status: string; respCode: string; respMsg: string }): string {
   return [answer.status === 'UNKNOWN' ? null : answer.status, answer.respCode, answer.respMsg]
     .filter(Boolean)
     .join(', ')
@@ -296,7 +297,7 @@ async function askGateway(
   }
   return {
     status,
-    described: [status.status, status.respCode, status.respMsg].filter(Boolean).join(', '),
+    described: describeAnswer(status),
     details: gatewayStatusDetails(status, { via: 'admin' }),
   }
 }

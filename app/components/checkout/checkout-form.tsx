@@ -212,9 +212,6 @@ export function CheckoutForm({
 
   const busy = fetcher.state !== 'idle'
   const errors = form.errors ?? (failed?.formError ? [failed.formError] : undefined)
-  const unavailable = failed?.unavailable ?? []
-  const offered = gateways.filter((g) => !unavailable.includes(g.id))
-  const initial = failed?.gateway ?? selected ?? offered[0]?.id
   return (
     <fetcher.Form
       method="post"
@@ -226,7 +223,7 @@ export function CheckoutForm({
       className="space-y-4"
     >
       <FormErrors id={form.errorId} errors={errors} />
-      <PaymentChoice gateways={gateways} unavailable={unavailable} initial={initial} />
+      <PaymentChoice gateways={gateways} selected={selected} failed={failed} />
       <TextField label="Full name" field={fields.name} autoComplete="name" />
       <TextField
         label="Email"
@@ -254,17 +251,21 @@ export function CheckoutForm({
 
 interface PaymentChoiceProps {
   gateways: readonly GatewayChoice[]
-  /** Gateways that could not start the payment in this attempt. */
-  unavailable: readonly string[]
-  /** The gateway checked at first. */
-  initial?: string
+  /** The buyer's last choice. */
+  selected?: string | null
+  /** The attempt that could not start: the gateways that failed in it, and the one to offer next. */
+  failed?: { unavailable?: readonly string[]; gateway?: string }
 }
 
 /**
  * The way to pay as a form sends it (checkout, payment links): the gateways that already failed
- * in this attempt, and "Pay with" when the shop offers more than one.
+ * in this attempt, and "Pay with" when the shop offers more than one. A gateway that could not
+ * start the payment is offered no more, and the next one is checked.
  */
-export function PaymentChoice({ gateways, unavailable, initial }: PaymentChoiceProps) {
+export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps) {
+  const unavailable = failed?.unavailable ?? []
+  const offered = gateways.filter((g) => !unavailable.includes(g.id))
+  const initial = failed?.gateway ?? selected ?? offered[0]?.id
   return (
     <>
       {unavailable.map((id) => (
@@ -283,7 +284,15 @@ export function PaymentChoice({ gateways, unavailable, initial }: PaymentChoiceP
 }
 
 /** "Pay with": one radio per active gateway, in the shop's order. */
-function GatewayPicker({ gateways, unavailable, initial }: PaymentChoiceProps) {
+function GatewayPicker({
+  gateways,
+  unavailable,
+  initial,
+}: {
+  gateways: readonly GatewayChoice[]
+  unavailable: readonly string[]
+  initial?: string
+}) {
   return (
     <fieldset className="space-y-2">
       <legend className="mb-1 text-sm font-semibold text-slate-900 dark:text-white">

@@ -1,6 +1,7 @@
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
 import { data, Form, href, Link, useNavigation } from 'react-router'
 import {
+  type CheckoutResult,
   PaymentChoice,
   PaymentRedirect,
   payButtonClass,
@@ -87,8 +88,10 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const { db, env } = services()
   const check = await checkPaymentLink(db, linkQuery(request), env.PUBLIC_URL)
-  if (!check.ok)
-    return data({ ok: false as const, formError: check.message }, { status: check.status })
+  if (!check.ok) {
+    const refused: CheckoutResult = { ok: false, formError: check.message }
+    return data(refused, { status: check.status })
+  }
   const { link } = check
   const user = await getUser(request)
   // Only the way to pay comes from the form; what is paid, and by whom, is the link's.
@@ -129,11 +132,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
   }
   const { link, testGatewayNames, gateways, selected } = loaderData
   const busy = navigation.state !== 'idle'
-  // A gateway that could not start the payment is offered no more; the next one is picked.
   const failed = actionData && !actionData.ok ? actionData : undefined
-  const unavailable = (failed && 'unavailable' in failed ? failed.unavailable : undefined) ?? []
-  const initial =
-    (failed && 'gateway' in failed ? failed.gateway : undefined) ?? selected ?? undefined
   return (
     <main className="mx-auto w-full max-w-lg flex-1 px-4 pb-16 pt-8">
       <h1 className="text-2xl font-extrabold tracking-tight text-slate-950 dark:text-white">
@@ -173,7 +172,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
                 <FormAlert>{actionData.formError}</FormAlert>
               ) : null}
               <Form method="post" action={loaderData.action} className="space-y-4">
-                <PaymentChoice gateways={gateways} unavailable={unavailable} initial={initial} />
+                <PaymentChoice gateways={gateways} selected={selected} failed={failed} />
                 <button type="submit" disabled={busy} className={payButtonClass}>
                   <LockKeyhole aria-hidden="true" className="size-4" />
                   {busy ? 'Processing...' : `Pay ${link.amount}`}

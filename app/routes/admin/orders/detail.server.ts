@@ -75,7 +75,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     listOrderEvents(db, order.id),
     listOrderReports(db, order.id),
     getSiteSettings(db),
-    resolvePaytmSetup(db, env),
+    // Only a Paytm order's confirmation names Paytm's setup (its simulator or Paytm).
+    order.gateway === 'paytm' ? resolvePaytmSetup(db, env) : null,
     listOrderRefunds(db, order.id),
     refundableAmount(db, order.id),
     refundGatewayFor(db, env, order.gateway),
@@ -199,17 +200,13 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
           refundKey: newRefundId(),
         }
       : null,
-    // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off).
-    gatewayName:
-      order.gateway === 'paytm'
-        ? paytm
-          ? paytm.source === 'simulator'
-            ? 'the built-in Paytm simulator'
-            : 'Paytm'
-          : null
-        : refundGateway
-          ? gatewayLabel(order.gateway)
-          : null,
+    // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
+    // when refundGatewayFor finds no setup either).
+    gatewayName: !refundGateway
+      ? null
+      : paytm?.source === 'simulator'
+        ? 'the built-in Paytm simulator'
+        : gatewayLabel(order.gateway),
   }
 }
 

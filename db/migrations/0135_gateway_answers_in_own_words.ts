@@ -12,14 +12,13 @@ import type { Kysely } from 'kysely'
  */
 // Migrations are frozen in time: they use Kysely<any> and never the app's types.
 export async function up(db: Kysely<any>): Promise<void> {
-  for (const status of ['captured', 'refunded'])
-    await db
-      .updateTable('order')
-      .set({ gateway_status: status })
-      .where('gateway', '=', 'razorpay')
-      .where('gateway_status', '=', 'TXN_SUCCESS')
-      .where('gateway_resp_code', '=', status)
-      .execute()
+  await db
+    .updateTable('order')
+    .set((eb) => ({ gateway_status: eb.ref('gateway_resp_code') }))
+    .where('gateway', '=', 'razorpay')
+    .where('gateway_status', '=', 'TXN_SUCCESS')
+    .where('gateway_resp_code', 'in', ['captured', 'refunded'])
+    .execute()
   await db
     .updateTable('order')
     .set({ gateway_status: 'failed' })

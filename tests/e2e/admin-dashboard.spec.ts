@@ -248,6 +248,23 @@ test('transactions: filters, success rate and the CSV export', async ({ page }) 
   expect(text).toContain('\r\n')
 })
 
+test('the filter bars keep a usable search box at every width', async ({ page }) => {
+  await logIn(page)
+  // At 1024 px the transactions bar's four fixed-width fields had left the box 50 px wide.
+  for (const width of [1024, 1100, 1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 })
+    for (const [list, label] of [
+      ['transactions', 'Search'],
+      ['orders', 'Search by customer, order ID or product'],
+      ['users', 'Search by name or email'],
+    ] as const) {
+      await page.goto(`/admin/${list}`)
+      const box = await page.getByLabel(label, { exact: true }).boundingBox()
+      expect(box?.width, `${list} at ${width} px`).toBeGreaterThanOrEqual(240)
+    }
+  }
+})
+
 test('screenshots for review', async ({ page }) => {
   const dir = process.env.SHOTS_DIR
   test.skip(!dir, 'SHOTS_DIR not set')

@@ -19,9 +19,14 @@ import { SEARCH_MAX } from '~/lib/list-search'
 export type Breakpoint = 'sm' | 'lg'
 
 const ROW: Record<Breakpoint, string> = {
-  sm: 'sm:flex-row sm:items-end',
-  lg: 'lg:flex-row lg:items-end',
+  sm: 'sm:flex-row sm:flex-wrap sm:items-end',
+  lg: 'lg:flex-row lg:flex-wrap lg:items-end',
 }
+/**
+ * The search box's least width in the row: narrower, it showed no text at all (four fields of
+ * fixed width left it 50 px at 1024 px). Fields that do not fit beside it go to a second line.
+ */
+const SEARCH_WIDTH: Record<Breakpoint, string> = { sm: 'sm:min-w-48', lg: 'lg:min-w-60' }
 const BUTTON_WIDTH: Record<Breakpoint, string> = { sm: 'sm:flex-none', lg: 'lg:flex-none' }
 
 const number = new Intl.NumberFormat('en-IN')
@@ -101,8 +106,9 @@ export function SearchField({
   value: string
   placeholder: string
 }) {
+  const breakpoint = useContext(BreakpointContext)
   return (
-    <Field label={label} id={id} className="flex-1">
+    <Field label={label} id={id} className={cn('flex-1', SEARCH_WIDTH[breakpoint])}>
       {(control) => (
         <div className="relative">
           <Search

@@ -1,14 +1,10 @@
 import History from 'lucide-react/icons/history'
-import { Form, href, Link } from 'react-router'
+import { href, Link } from 'react-router'
 import { ListSection } from '~/components/admin/admin-list'
-import { optionsOf, SelectField } from '~/components/admin/list-filters'
+import { DateField, FilterForm, optionsOf, SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
-import { Button } from '~/components/ui/button'
-import { buttonVariants } from '~/components/ui/button-variants'
-import { Field } from '~/components/ui/field'
-import { Input } from '~/components/ui/input'
 import { listAuditActors, listAuditEntries } from '~/data/audit.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
@@ -155,11 +151,7 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
             : 'Changes appear here as soon as an admin makes one.',
         }}
         filters={
-          <Form
-            method="get"
-            action={AUDIT_PATH}
-            className="grid gap-3 border-b border-slate-200 p-4 sm:grid-cols-2 lg:grid-cols-[1fr_1fr_auto_auto_auto] lg:items-end dark:border-slate-800"
-          >
+          <FilterForm action={AUDIT_PATH} breakpoint="lg" filtered={filtered}>
             <SelectField
               id="audit-actor"
               label="Actor"
@@ -176,23 +168,9 @@ export default function AdminAudit({ loaderData }: Route.ComponentProps) {
               allLabel="All kinds"
               options={optionsOf(Object.keys(KINDS), KINDS)}
             />
-            <Field label="From" id="audit-from">
-              {(control) => (
-                <Input {...control} type="date" name="from" defaultValue={filter.from} />
-              )}
-            </Field>
-            <Field label="To" id="audit-to">
-              {(control) => <Input {...control} type="date" name="to" defaultValue={filter.to} />}
-            </Field>
-            <div className="flex gap-2">
-              <Button type="submit">Filter</Button>
-              {filtered ? (
-                <Link to={AUDIT_PATH} className={buttonVariants({ variant: 'secondary' })}>
-                  Clear
-                </Link>
-              ) : null}
-            </div>
-          </Form>
+            <DateField id="audit-from" label="From" name="from" value={filter.from} />
+            <DateField id="audit-to" label="To" name="to" value={filter.to} />
+          </FilterForm>
         }
       >
         <ol

@@ -1,14 +1,25 @@
 import zlib from 'node:zlib'
 
+/**
+ * The streams of a PDF, each exactly as long as its dictionary's /Length says. Cutting at
+ * "endstream" instead lost a stream whose deflated bytes ended in a carriage return (about one
+ * in 256): the `\r?\n` before "endstream" took that byte, and the stream no longer inflated.
+ */
+function streams(raw: string): string[] {
+  return [...raw.matchAll(/\/Length (\d+)(?![\d ]*R)[^]*?>>\s*stream\r?\n/g)].map((match) => {
+    const start = match.index + match[0].length
+    return raw.slice(start, start + Number(match[1]))
+  })
+}
+
 /** The text a PDF draws (pdfkit writes it as hex strings in TJ arrays, in deflated streams). */
 export function pdfText(pdf: Buffer): string {
-  const raw = pdf.toString('latin1')
-  return [...raw.matchAll(/stream\r?\n([\s\S]*?)\r?\nendstream/g)]
-    .map((match) => {
+  return streams(pdf.toString('latin1'))
+    .map((stream) => {
       try {
-        return zlib.inflateSync(Buffer.from(match[1]!, 'latin1')).toString('latin1')
+        return zlib.inflateSync(Buffer.from(stream, 'latin1')).toString('latin1')
       } catch {
-        return match[1]!
+        return stream
       }
     })
     .flatMap((content) => [...content.matchAll(/\[([^\]]*)\]\s*TJ/g)])

@@ -333,12 +333,19 @@ ${outcomeButtons()}</form>`,
       }
       if (path === '/__control/settle') {
         const payment = payments.get(String(body.payment_id ?? ''))
-        const status = body.status === 'failed' ? 'failed' : 'captured'
         if (!payment || payment.status !== 'authorized') {
           sendJson(res, 404, { error: 'no pending payment' })
           return true
         }
-        settle(payment, status)
+        if (body.status === 'refunded') {
+          // Razorpay gives back an authorized payment nobody captured in time: refunded,
+          // never captured.
+          payment.status = 'refunded'
+          payment.amount_refunded = payment.amount
+          sendJson(res, 200, payment)
+          return true
+        }
+        settle(payment, body.status === 'failed' ? 'failed' : 'captured')
         paymentEvents(payment)
         sendJson(res, 200, payment)
         return true

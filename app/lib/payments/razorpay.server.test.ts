@@ -294,6 +294,11 @@ describe('Razorpay REST client', () => {
       149900,
     )
     expect(paid).toMatchObject({ state: 'paid', txnId: 'pay_3', amountPaise: 149900 })
+    // A payment whose money went back never pays, even alone and for our exact amount.
+    expect(statusOfPayments([p('pay_4', 'refunded')], 149900).state).toBe('failed')
+    expect(
+      statusOfPayments([p('pay_4', 'refunded'), p('pay_5', 'authorized')], 149900),
+    ).toMatchObject({ state: 'pending', txnId: 'pay_5' })
   })
 
   it('verifies the browser return against the stored Razorpay order id', () => {

@@ -104,10 +104,14 @@ const refundSchema = z.looseObject({
 })
 export type RazorpayRefundEntity = z.infer<typeof refundSchema>
 
-/** What one payment means for our order. */
+/**
+ * What one payment means for our order. Only a captured payment pays: one in status `refunded`
+ * has had its money given back (Razorpay refunds an authorized payment nobody captured in
+ * time), so it can never pay an order, and like a failure it will not change again.
+ */
 export function paymentState(payment: RazorpayPayment): GatewayPaymentStatus['state'] {
-  if (payment.status === 'captured' || payment.status === 'refunded') return 'paid'
-  if (payment.status === 'failed') return 'failed'
+  if (payment.status === 'captured') return 'paid'
+  if (payment.status === 'failed' || payment.status === 'refunded') return 'failed'
   return 'pending'
 }
 
@@ -120,7 +124,9 @@ export function statusOfPayment(payment: RazorpayPayment): GatewayPaymentStatus 
     paymentMode: payment.method ?? null,
     status: payment.status,
     respCode: payment.error_code ?? payment.status,
-    respMsg: payment.error_description ?? '',
+    respMsg:
+      payment.error_description ??
+      (payment.status === 'refunded' ? 'Razorpay refunded this payment; it pays nothing' : ''),
   }
 }
 

@@ -213,6 +213,42 @@ describe('Razorpay return', () => {
     expect((await order(started.order.id)).gatewayTxnId).toBe(back.fields.razorpay_payment_id)
   })
 
+  it('never pays for a payment Razorpay gave back uncaptured (refunded), however it is asked', async () => {
+    const { started, back } = await checkoutAndPay('pending')
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({
+      outcome: 'pending',
+    })
+    // Razorpay refunds an authorized payment nobody captured in time: the money went back.
+    await razorpayControl(flow.sim, 'settle', {
+      payment_id: back.fields.razorpay_payment_id,
+      status: 'refunded',
+    })
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    await runJobs(new Date(Date.now() + 11 * 60_000))
+    const after = await order(started.order.id)
+    expect(['failed', 'expired']).toContain(after.status)
+    // The signed return posted again, and the admin's confirmation, pay nothing either.
+    await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)
+    const confirmed = await confirmGatewayPaymentAndDeliver(t.db, {
+      orderId: started.order.id,
+      actor: 'user:ops',
+      gateway: razorpayReconciler(flow.setup, quiet),
+    })
+    expect(confirmed.ok).toBe(false)
+    expect(await order(started.order.id)).toMatchObject({
+      status: after.status,
+      paidAmount: null,
+      gatewayTxnId: null,
+    })
+    expect(
+      await t.db
+        .selectFrom('stockItem')
+        .select('id')
+        .where('orderId', '=', started.order.id)
+        .execute(),
+    ).toEqual([])
+  })
+
   it('leaves the order untouched while the payments API is down, and the job settles it later', async () => {
     const { started, back } = await checkoutAndPay('success')
     await razorpayControl(flow.sim, 'outage', { enabled: true })

@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely'
  * Refunds made through a gateway's refund API (docs/payments.md, "Refunds"): one row per refund
  * the admin asks for. Its id is the key the admin's form carries, so a double click inserts one
  * row; it is also the idempotency key sent to the gateway (Paytm's refId, Razorpay's
- * X-Idempotency-Key), so a retried job refunds once. The gateway's refund id is unique per
+ * X-Refund-Idempotency), so a retried job refunds once. The gateway's refund id is unique per
  * gateway: a webhook or a status answer finds exactly one row.
  */
 // Migrations are frozen in time: they use Kysely<any> and never the app's types.

@@ -36,7 +36,7 @@ export interface RazorpaySimulatorOptions {
   webhookSecret: string
   /** Where signed webhooks are sent (the shop's /api/payments/razorpay/webhook); none when unset. */
   webhookUrl?: string
-  /** Test controls under /__control (settle a pending payment, outage). */
+  /** Test controls under /__control (settle a pending payment, outage, refunds in progress). */
   control?: boolean
   fetch?: typeof globalThis.fetch
 }
@@ -137,6 +137,8 @@ export function createRazorpaySimulator(options: RazorpaySimulatorOptions): Node
     { id: string; payment_id: string; amount: number; status: string }
   >()
   let outage = false
+  /** Refund requests still to answer 409, as Razorpay does while the same key is in progress. */
+  let refundsInProgress = 0
   const fetchImpl = options.fetch ?? globalThis.fetch
 
   function authorised(req: IncomingMessage): boolean {
@@ -331,6 +333,11 @@ ${outcomeButtons()}</form>`,
         sendJson(res, 200, { outage })
         return true
       }
+      if (path === '/__control/refund-in-progress') {
+        refundsInProgress = typeof body.count === 'number' ? body.count : 1
+        sendJson(res, 200, { refundsInProgress })
+        return true
+      }
       if (path === '/__control/settle') {
         const payment = payments.get(String(body.payment_id ?? ''))
         if (!payment || payment.status !== 'authorized') {
@@ -438,14 +445,34 @@ ${outcomeButtons()}</form>`,
       if (method === 'POST' && match[2]) {
         const parsed = parseJson(await readBody(req))
         const body = (parsed?.value ?? {}) as Record<string, unknown>
-        // A request repeated under the same key answers with the first refund (before any check).
-        const idempotencyKey = req.headers['x-idempotency-key']
-        const existing =
-          typeof idempotencyKey === 'string' ? refunds.get(`key:${idempotencyKey}`) : undefined
-        if (existing)
-          return (sendJson(res, 200, { entity: 'refund', currency: 'INR', ...existing }), true)
+        // Razorpay's idempotent refund: a request repeated under the same X-Refund-Idempotency
+        // key answers with the first refund; the same key with another amount is refused; 409
+        // while the first request is still being processed (refundsInProgress, a test control).
+        const header = req.headers['x-refund-idempotency']
+        const idempotencyKey = typeof header === 'string' ? header : undefined
+        if (idempotencyKey !== undefined && !/^[A-Za-z0-9_-]{10,}$/.test(idempotencyKey))
+          return (error(res, 400, 'The idempotency key is invalid'), true)
+        if (idempotencyKey !== undefined && refundsInProgress > 0) {
+          refundsInProgress--
+          return (
+            error(res, 409, 'A request with the same idempotency key is being processed'),
+            true
+          )
+        }
         const left = payment.amount - payment.amount_refunded
         const amount = typeof body.amount === 'number' ? body.amount : left
+        const existing = idempotencyKey ? refunds.get(`key:${idempotencyKey}`) : undefined
+        if (existing && existing.amount !== amount)
+          return (
+            error(
+              res,
+              400,
+              'Different request with the same idempotency key has already been processed.',
+            ),
+            true
+          )
+        if (existing)
+          return (sendJson(res, 200, { entity: 'refund', currency: 'INR', ...existing }), true)
         if (payment.status !== 'captured' && payment.status !== 'refunded')
           return (error(res, 400, 'The payment has not been captured'), true)
         if (!Number.isInteger(amount) || amount < 100 || amount > left)

@@ -118,7 +118,7 @@ export interface GatewayRefundRequest {
   paymentId: string
   /**
    * Our id for the refund, unique and stable across retries: sent as the gateway's
-   * idempotency key (Paytm's refId, Razorpay's X-Idempotency-Key), so asking twice refunds once.
+   * idempotency key (Paytm's refId, Razorpay's X-Refund-Idempotency), so asking twice refunds once.
    */
   refundId: string
   amountPaise: number

@@ -254,7 +254,7 @@ async function call<T>(
         Authorization: `Basic ${auth}`,
         Accept: 'application/json',
         ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        ...(options.idempotencyKey ? { 'X-Idempotency-Key': options.idempotencyKey } : {}),
+        ...(options.idempotencyKey ? { 'X-Refund-Idempotency': options.idempotencyKey } : {}),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
@@ -262,7 +262,12 @@ async function call<T>(
   } catch (error) {
     throw unreachableError(what, error)
   }
-  const json = answerJson(await answerText(response, what), what)
+  const text = await answerText(response, what)
+  // 409 to an idempotent request: the first one under this key is still being processed.
+  // Asking again later under the same key is safe and answers with its outcome.
+  if (response.status === 409 && options.idempotencyKey)
+    throw new GatewayUnreachableError(`${what}: HTTP 409, the same request is still in progress`)
+  const json = answerJson(text, what)
   if (!response.ok) {
     const description =
       (json as { error?: { description?: unknown } } | null)?.error?.description ?? ''
@@ -336,8 +341,9 @@ export async function fetchRazorpayOrderPayments(
 }
 
 /**
- * POST /v1/payments/{id}/refund with `{amount, notes}`; the X-Idempotency-Key makes a repeated
- * request answer with the first refund instead of refunding again.
+ * POST /v1/payments/{id}/refund with `{amount, notes}`; the X-Refund-Idempotency key (at least
+ * 10 characters of letters, digits, `-` and `_`) makes a repeated request answer with the first
+ * refund instead of refunding again. A repeat must carry the same body.
  */
 export async function refundRazorpayPayment(
   config: RazorpayConfig,

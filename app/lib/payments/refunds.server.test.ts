@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../../simulators/paytm/testing'
 import {
+  razorpayControl,
   startRazorpaySimulator,
   simulateRazorpayPayment,
   type RunningRazorpaySimulator,
@@ -197,7 +198,7 @@ describe('Razorpay refunds API', () => {
     return back.fields.razorpay_payment_id!
   }
 
-  it('sends the amount, the reason and our refund id as X-Idempotency-Key', async () => {
+  it('sends the amount, the reason and our refund id as X-Refund-Idempotency', async () => {
     const { calls, fetchImpl } = recordingFetch({
       id: 'rfnd_abc',
       payment_id: 'pay_abc',
@@ -212,14 +213,17 @@ describe('Razorpay refunds API', () => {
     const refund = await gateway.refund({
       order: order('ORD_1', 10_000),
       paymentId: 'pay_abc',
-      refundId: 'RFD_key',
+      refundId: 'RFD_key_0001',
       amountPaise: 5000,
       reason: 'Duplicate purchase',
     })
     expect(refund).toMatchObject({ refundId: 'rfnd_abc', status: 'processed', amountPaise: 5000 })
     expect(calls[0]!.url).toBe(`${sim.url}/v1/payments/pay_abc/refund`)
     const headers = calls[0]!.init.headers as Record<string, string>
-    expect(headers['X-Idempotency-Key']).toBe('RFD_key')
+    expect(headers['X-Refund-Idempotency']).toBe('RFD_key_0001')
+    expect(Object.keys(headers).filter((h) => /idempotency/i.test(h))).toEqual([
+      'X-Refund-Idempotency',
+    ])
     expect(headers.Authorization).toBe(
       `Basic ${Buffer.from(`${config.keyId}:${config.keySecret}`).toString('base64')}`,
     )
@@ -235,7 +239,7 @@ describe('Razorpay refunds API', () => {
     const request = {
       order: order('ORD_2', 20_000),
       paymentId,
-      refundId: 'RFD_one',
+      refundId: 'RFD_one_0001',
       amountPaise: 12_550,
       reason: '',
     }
@@ -248,11 +252,48 @@ describe('Razorpay refunds API', () => {
     ).toMatchObject({ status: 'processed', refundId: first.refundId })
     // 74.50 left: 74.51 is refused by Razorpay, 74.50 goes through.
     await expect(
-      gateway.refund({ ...request, refundId: 'RFD_two', amountPaise: 7451 }),
+      gateway.refund({ ...request, refundId: 'RFD_two_0001', amountPaise: 7451 }),
     ).rejects.toBeInstanceOf(GatewayRefusedError)
     await expect(
-      gateway.refund({ ...request, refundId: 'RFD_two', amountPaise: 7450 }),
+      gateway.refund({ ...request, refundId: 'RFD_two_0001', amountPaise: 7450 }),
     ).resolves.toMatchObject({ status: 'processed' })
+  })
+
+  it('refuses another amount under a key already used, refunding nothing more', async () => {
+    const paymentId = await capturedPayment(20_000)
+    const gateway = razorpayGateway(config, { shopName: 'Shop', callbackUrl: 'x' })
+    const request = {
+      order: order('ORD_4', 20_000),
+      paymentId,
+      refundId: 'RFD_four_001',
+      amountPaise: 5000,
+      reason: '',
+    }
+    await expect(gateway.refund(request)).resolves.toMatchObject({ status: 'processed' })
+    const error = await gateway.refund({ ...request, amountPaise: 6000 }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(GatewayRefusedError)
+    expect((error as GatewayRefusedError).status).toBe(400)
+    // 150 left: the refused request took nothing.
+    await expect(
+      gateway.refund({ ...request, refundId: 'RFD_four_002', amountPaise: 15_000 }),
+    ).resolves.toMatchObject({ status: 'processed', amountPaise: 15_000 })
+  })
+
+  it('takes 409 (the same refund still in progress) as "ask again", and the retry refunds once', async () => {
+    const paymentId = await capturedPayment(20_000)
+    const gateway = razorpayGateway(config, { shopName: 'Shop', callbackUrl: 'x' })
+    const request = {
+      order: order('ORD_5', 20_000),
+      paymentId,
+      refundId: 'RFD_five_001',
+      amountPaise: 20_000,
+      reason: '',
+    }
+    await razorpayControl(sim, 'refund-in-progress', { count: 1 })
+    await expect(gateway.refund(request)).rejects.toBeInstanceOf(GatewayUnreachableError)
+    const refund = await gateway.refund(request)
+    expect(refund).toMatchObject({ status: 'processed', amountPaise: 20_000 })
+    expect((await gateway.refund(request)).refundId).toBe(refund.refundId)
   })
 
   it('refuses with wrong keys as Razorpay does (401)', async () => {
@@ -265,7 +306,7 @@ describe('Razorpay refunds API', () => {
       .refund({
         order: order('ORD_3', 10_000),
         paymentId,
-        refundId: 'RFD_3',
+        refundId: 'RFD_3_00001',
         amountPaise: 100,
         reason: '',
       })

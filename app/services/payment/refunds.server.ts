@@ -33,7 +33,7 @@ import { gatewayOrderOf } from './gateway-flow.server'
  *   request   the admin's Refund writes a refund row (its id came with the form, so a double
  *             click writes one) for at most what is left to refund, and a job, together;
  *   job       asks the gateway's refund API with our refund id as its idempotency key (Paytm's
- *             refId, Razorpay's X-Idempotency-Key), so a retried job refunds once; records the
+ *             refId, Razorpay's X-Refund-Idempotency), so a retried job refunds once; records the
  *             gateway's refund id; while the refund is pending, asks its status with growing gaps;
  *   confirm   the status answer or a webhook (Razorpay's refund.processed) settles the refund
  *             once (compare-and-set). When everything paid has gone back, the order becomes

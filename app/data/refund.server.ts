@@ -183,9 +183,10 @@ export async function recordRefundCheck(
 }
 
 /**
- * The refund is final (processed or failed), once: the row moves only from requested or
- * pending, and `also` runs in the same transaction (the order's side of it). Returns the row as
- * it was before, or null when another call settled it first.
+ * The refund is final (processed or failed), once: the row moves only from `from` (requested or
+ * pending; a failed one only when the gateway later reports it processed), and `also` runs in
+ * the same transaction (the order's side of it). Returns the settled row, or null when another
+ * call settled it first.
  */
 export async function settleRefund(
   db: DB,
@@ -193,6 +194,7 @@ export async function settleRefund(
   outcome: { status: 'processed' | 'failed'; gatewayRefundId: string | null; message: string },
   now: Date,
   also: (trx: Transaction<Database>, refund: OrderRefund) => Promise<void>,
+  from: readonly OrderRefundStatus[] = ['requested', 'pending'],
 ): Promise<OrderRefund | null> {
   const at = now.toISOString()
   return db.transaction().execute(async (trx) => {
@@ -208,7 +210,7 @@ export async function settleRefund(
         processedAt: outcome.status === 'processed' ? at : null,
       }))
       .where('id', '=', id)
-      .where('status', 'in', ['requested', 'pending'])
+      .where('status', 'in', from)
       .returningAll()
       .executeTakeFirst()
     if (!updated) return null

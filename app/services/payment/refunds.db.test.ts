@@ -12,6 +12,7 @@ import {
 import { fileTestDb } from '../../../tests/helpers/db'
 import { makePaidOrder, makeStockedProduct } from '../../../tests/factories'
 import {
+  confirmRefundFromGateway,
   REFUND_JOB,
   refundJobHandlers,
   requestGatewayRefund,
@@ -45,6 +46,10 @@ function fakeGateway(options: { settleOnStatus?: boolean } = {}) {
     calls: 0,
     loseNextAnswer: false,
     refuseWith: null as string | null,
+    /** The status API refuses (e.g. 401 after the keys were changed). */
+    refuseStatusWith: null as string | null,
+    /** The status API reports the refund failed at the bank. */
+    failOnStatus: false,
     async refund(request: GatewayRefundRequest): Promise<GatewayRefund> {
       gateway.calls++
       if (gateway.refuseWith) throw new GatewayRefusedError(gateway.refuseWith, 400)
@@ -72,10 +77,11 @@ function fakeGateway(options: { settleOnStatus?: boolean } = {}) {
       return { ...refund }
     },
     async refundStatus(query: { refundId: string }): Promise<GatewayRefund | null> {
+      if (gateway.refuseStatusWith) throw new GatewayRefusedError(gateway.refuseStatusWith, 401)
       const refund = refunds.get(query.refundId)
       if (!refund) return null
-      refund.status = 'processed'
-      return { ...refund, message: 'processed' }
+      refund.status = gateway.failOnStatus ? 'failed' : 'processed'
+      return { ...refund, message: refund.status }
     },
     /** Refunds the gateway really made for an order (not calls). */
     made: (orderId: string) => [...refunds.values()].filter((r) => r.orderId === orderId).length,
@@ -294,6 +300,85 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect((await listOrderEvents(t.db, order.id)).map((e) => e.type)).toContain('refund_failed')
     // A failed refund does not count: the whole amount may be refunded again.
     expect(await refundableAmount(t.db, order.id)).toBe(30_000)
+  })
+
+  it('a refusal while checking an accepted refund keeps it pending, and the gateway’s confirmation settles it', async () => {
+    const order = await paidOrder(40_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    const refundId = newRefundId()
+    await requestGatewayRefund(t.db, {
+      refundId,
+      orderId: order.id,
+      amountPaise: 40_000,
+      reason: '',
+      actor,
+    })
+    const start = new Date()
+    await runJobs(gateway, start)
+    const accepted = (await listOrderRefunds(t.db, order.id))[0]!
+    expect(accepted).toMatchObject({ status: 'pending', gatewayRefundId: expect.any(String) })
+    // The keys were changed in the gateway's dashboard: its status API answers 401.
+    gateway.refuseStatusWith = 'Razorpay GET /v1/payments/pay_x/refunds/rfnd_x: HTTP 401'
+    await runJobs(gateway, new Date(start.getTime() + 11_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
+      status: 'pending',
+      gatewayMessage: expect.stringContaining('HTTP 401'),
+    })
+    expect(await refundableAmount(t.db, order.id)).toBe(0)
+    expect((await refundJobs(refundId)).filter((j) => j.status === 'pending')).toHaveLength(1)
+    expect((await listOrderEvents(t.db, order.id)).map((e) => e.type)).not.toContain(
+      'refund_failed',
+    )
+    // The gateway's webhook says the money went back: the refund settles, the order is refunded.
+    expect(
+      await confirmRefundFromGateway(t.db, accepted.gateway, {
+        gatewayRefundId: accepted.gatewayRefundId!,
+        status: 'processed',
+        amountPaise: 40_000,
+        message: 'refund.processed',
+      }),
+    ).toBe(true)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    expect(await itemStatus(order.id)).toBe('revoked')
+  })
+
+  it('a refund recorded failed that the gateway later reports processed counts, with a warning', async () => {
+    const order = await paidOrder(20_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    await requestGatewayRefund(t.db, {
+      refundId: newRefundId(),
+      orderId: order.id,
+      amountPaise: 20_000,
+      reason: '',
+      actor,
+    })
+    const start = new Date()
+    await runJobs(gateway, start)
+    gateway.failOnStatus = true
+    await runJobs(gateway, new Date(start.getTime() + 11_000))
+    const failed = (await listOrderRefunds(t.db, order.id))[0]!
+    expect(failed.status).toBe('failed')
+    expect(await refundableAmount(t.db, order.id)).toBe(20_000)
+    // The money did go back after all (the gateway's word on its own refund is final).
+    const confirmation = {
+      gatewayRefundId: failed.gatewayRefundId!,
+      status: 'processed' as const,
+      amountPaise: 20_000,
+      message: 'refund.processed',
+    }
+    expect(await confirmRefundFromGateway(t.db, failed.gateway, confirmation)).toBe(true)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    expect(await itemStatus(order.id)).toBe('revoked')
+    expect(await refundableAmount(t.db, order.id)).toBe(0)
+    const events = await listOrderEvents(t.db, order.id)
+    expect(events.find((e) => e.type === 'refund_warning')?.message).toMatch(
+      /reports refund .+ processed after it was recorded as failed/,
+    )
+    // Delivered again, the same confirmation changes nothing.
+    expect(await confirmRefundFromGateway(t.db, failed.gateway, confirmation)).toBe(true)
+    expect(await listOrderEvents(t.db, order.id)).toHaveLength(events.length)
   })
 
   it('refuses amounts beyond what is left, an unpaid order and a missing one', async () => {

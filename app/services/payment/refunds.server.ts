@@ -145,6 +145,7 @@ async function onSettled(
   order: Order,
   via: string,
   at: Date,
+  wasFailed: boolean,
 ) {
   const gateway = gatewayLabel(refund.gateway)
   const reference = refund.gatewayRefundId ? ` (${refund.gatewayRefundId})` : ''
@@ -154,6 +155,18 @@ async function onSettled(
     amount: refund.amount,
     via,
   }
+  if (wasFailed)
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'refund_warning',
+        message: `${gateway} reports refund${reference} processed after it was recorded as failed; it now counts as refunded. Check that the buyer was not refunded twice.`,
+        data,
+        actor: 'gateway',
+      },
+      at,
+    )
   if (refund.status === 'failed') {
     await appendOrderEvent(
       trx,
@@ -215,13 +228,17 @@ async function onSettled(
   })
 }
 
-/** Settles a refund once with the gateway's final answer; false when it was settled before. */
+/**
+ * Settles a refund once with the gateway's final answer; false when it was settled before.
+ * `wasFailed`: a refund recorded failed that the gateway now reports processed.
+ */
 async function settle(
   db: DB,
   refund: OrderRefund,
   answer: GatewayRefund & { status: 'processed' | 'failed' },
   via: string,
   now: Date,
+  wasFailed = false,
 ): Promise<boolean> {
   const order = await getOrder(db, refund.orderId)
   if (!order) return false
@@ -242,7 +259,9 @@ async function settle(
         order,
         via,
         now,
+        wasFailed,
       ),
+    wasFailed ? ['failed'] : undefined,
   )
   return settled !== null
 }
@@ -251,7 +270,8 @@ export type RefundRunResult =
   | { kind: 'gone' }
   | { kind: 'final'; status: OrderRefund['status'] }
   | { kind: 'processed' | 'failed' }
-  | { kind: 'pending' }
+  /** `refused`: the status check was refused (logged; the refund is checked again later). */
+  | { kind: 'pending'; refused?: string }
 
 /**
  * One run of the refund job: asks the gateway to refund (first run) or what became of the
@@ -305,8 +325,13 @@ export async function runRefund(
     // the same idempotency key, so a refund made before is answered, not repeated).
     answer ??= await gateway.refund(request)
   } catch (error) {
-    if (error instanceof GatewayRefusedError) return refusal(error.message)
-    throw error
+    if (!(error instanceof GatewayRefusedError)) throw error
+    // Only the first request's refusal means no refund was made. Once the gateway accepted
+    // the refund, a refusal (its status API answering 401 after the keys were changed, say)
+    // says nothing about the money: the refund stays pending, and is checked again.
+    if (refund.status === 'requested') return refusal(error.message)
+    await recordRefundCheck(db, refund.id, `Status check refused: ${error.message}`, now)
+    return { kind: 'pending', refused: error.message }
   }
   if (answer.status === 'processed' || answer.status === 'failed') {
     await settle(
@@ -347,19 +372,18 @@ export async function confirmRefundFromGateway(
 ): Promise<boolean> {
   const refund = await getRefundByGatewayId(db, gateway, answer.gatewayRefundId)
   if (!refund) return false
+  const settlement = {
+    refundId: answer.gatewayRefundId,
+    status: answer.status,
+    amountPaise: answer.amountPaise,
+    message: answer.message,
+  }
   if (refund.status === 'requested' || refund.status === 'pending')
-    await settle(
-      db,
-      refund,
-      {
-        refundId: answer.gatewayRefundId,
-        status: answer.status,
-        amountPaise: answer.amountPaise,
-        message: answer.message,
-      },
-      'webhook',
-      now,
-    )
+    await settle(db, refund, settlement, 'webhook', now)
+  // The gateway's word that its refund went through outranks an earlier failure we recorded:
+  // the money is back with the buyer, so the refund counts (with a warning on the timeline).
+  else if (refund.status === 'failed' && answer.status === 'processed')
+    await settle(db, refund, settlement, 'webhook', now, true)
   return true
 }
 
@@ -394,6 +418,10 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
         throw error
       }
       if (result.kind !== 'pending') return
+      if (result.refused)
+        log(
+          `[payments] refund ${refund.id}: status check refused, asking again later: ${result.refused}`,
+        )
       if (check + 1 >= MAX_REFUND_CHECKS) {
         log(
           `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,

@@ -188,6 +188,28 @@ export async function applyReturnStatus(
   return { kind: 'handled', orderId: order.id, ...decision }
 }
 
+/** An unsigned return visit asks the gateway at most this often per order. */
+export const RETURN_CHECK_MIN_INTERVAL_MS = 3_000
+
+/**
+ * True when the gateway was asked about `order` moments ago: an unsigned return (a reload, or
+ * anyone replaying the URL) then answers from what we have instead of calling the gateway again.
+ */
+export function askedMomentsAgo(order: Order, now: Date): boolean {
+  const last = order.lastStatusCheckAt ? Date.parse(order.lastStatusCheckAt) : 0
+  return now.getTime() - last < RETURN_CHECK_MIN_INTERVAL_MS
+}
+
+/** What a return answers without asking the gateway (see askedMomentsAgo). */
+export function answeredFromRecord(order: Order): HandledReturn {
+  return {
+    kind: 'handled',
+    orderId: order.id,
+    outcome: order.status === 'pending' ? 'pending' : 'unchanged',
+    status: order.status,
+  }
+}
+
 /**
  * Runs `confirm` for the buyer's return; when the gateway cannot be reached, the order stays as
  * it is and reconciliation asks again soon.

@@ -153,6 +153,33 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     })
   })
 
+  it('return visits ask the status API at most every few seconds, for a failed order too', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'failure')
+    const statusCalls: string[] = []
+    const counting = (now: number) => ({
+      ...quiet,
+      now: () => new Date(now),
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        if (String(url).includes('/status')) statusCalls.push(String(url))
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    clock += 10_000
+    const visit = (at: number) =>
+      handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, counting(at))
+    expect(await visit(clock)).toMatchObject({ status: 'failed' })
+    expect(statusCalls).toHaveLength(1)
+    // Reloading the return page (or anyone replaying its unsigned URL) a second later asks nothing.
+    expect(await visit(clock + 1_000)).toMatchObject({ outcome: 'unchanged', status: 'failed' })
+    expect(await visit(clock + 2_000)).toMatchObject({ outcome: 'unchanged', status: 'failed' })
+    expect(statusCalls).toHaveLength(1)
+    // Later, it asks again: a failed order may still be paid by a late payment.
+    expect(await visit(clock + 5_000)).toMatchObject({ status: 'failed' })
+    expect(statusCalls).toHaveLength(2)
+    clock += 5_000
+  })
+
   it('a return before paying changes nothing; an unknown order is unknown', async () => {
     const started = await checkout()
     expect(

@@ -25,6 +25,8 @@ import {
   scheduleGatewayCheck,
   startGatewayCheckout,
   type ReconcilingGateway,
+  askedMomentsAgo,
+  answeredFromRecord,
 } from './gateway-flow.server'
 import type { PaymentOutcome, StartCheckoutInput } from './paytm-flow.server'
 import type { PhonePeSetup } from './phonepe-config.server'
@@ -52,9 +54,6 @@ export interface PhonePeFlowOptions extends PhonePeRequestOptions {
 }
 
 const defaultLog = (line: string) => console.log(line)
-
-/** A return visit asks the status API at most this often per order (the visit is unsigned). */
-export const RETURN_CHECK_MIN_INTERVAL_MS = 3_000
 
 /** Tokens in the gateway_token table, encrypted under a key derived from APP_SECRET. */
 export function databaseTokenStore(db: DB, appSecret: string): PhonePeTokenStore {
@@ -180,7 +179,7 @@ export type PhonePeReturnResult =
   | { kind: 'handled'; orderId: string; outcome: PaymentOutcome; status: OrderStatus }
 
 /**
- * The buyer's browser back from PhonePe. Nothing it carries is trusted: a pending order is
+ * The buyer's browser back from PhonePe. Nothing it carries is trusted: an unsettled order is
  * looked up with the status API (at most every few seconds), and the answer decides. Never
  * throws for anything in the request.
  */
@@ -197,9 +196,9 @@ export async function handlePhonePeReturn(
   if (!order) return { kind: 'unknown-order' }
   const unchanged = { kind: 'handled', orderId: order.id, outcome: 'unchanged' } as const
   if (isSettled(order.status)) return { ...unchanged, status: order.status }
-  const lastCheck = order.lastStatusCheckAt ? Date.parse(order.lastStatusCheckAt) : 0
-  if (order.status === 'pending' && now.getTime() - lastCheck < RETURN_CHECK_MIN_INTERVAL_MS)
-    return { ...unchanged, outcome: 'pending', status: order.status }
+  // Every unsettled order (pending, and failed or expired ones a late payment may still pay):
+  // the URL is unsigned, so reloading or replaying it must not call PhonePe each time.
+  if (askedMomentsAgo(order, now)) return answeredFromRecord(order)
   return confirmReturn(db, order, now, log, async () => {
     const client = phonePeClient(db, setup, appSecret, options)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)

@@ -199,6 +199,34 @@ describe('Razorpay return', () => {
     expect((await order(other.order.id)).status).toBe('pending')
   })
 
+  it('an unsigned failure return asks Razorpay at most every few seconds per order', async () => {
+    const { started, back } = await checkoutAndPay('failure')
+    const calls: string[] = []
+    const at = (ms: number) => ({
+      ...quiet,
+      now: () => new Date(Date.now() + ms),
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        calls.push(String(url))
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(0))).toMatchObject({
+      outcome: 'failed',
+    })
+    expect(calls).toHaveLength(1)
+    // The same unsigned post again (a reload, or anyone who knows the order id) asks nothing.
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(1_000))).toMatchObject({
+      outcome: 'unchanged',
+      status: 'failed',
+    })
+    expect(calls).toHaveLength(1)
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(5_000))).toMatchObject({
+      status: 'failed',
+    })
+    expect(calls).toHaveLength(2)
+    expect((await order(started.order.id)).status).toBe('failed')
+  })
+
   it('keeps a pending payment pending, and the job pays it once Razorpay captures it', async () => {
     const { started, back } = await checkoutAndPay('pending')
     expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({

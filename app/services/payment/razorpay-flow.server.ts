@@ -27,6 +27,8 @@ import {
   startGatewayCheckout,
   type PaymentOutcome,
   type ReconcilingGateway,
+  askedMomentsAgo,
+  answeredFromRecord,
 } from './gateway-flow.server'
 import type { StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
@@ -150,7 +152,9 @@ export async function handleRazorpayReturn(
       // Authorised but not captured yet: applyReturnStatus looks again soon.
       return applyReturnStatus(db, order, statusOfPayment(payment), now)
     }
-    // A failure (or a closed Checkout): only Razorpay's own record of the order decides.
+    // A failure (or a closed Checkout): only Razorpay's own record of the order decides. The
+    // post is unsigned, so a repeat moments later answers from what we have.
+    if (askedMomentsAgo(order, now)) return answeredFromRecord(order)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)
   })
 }

@@ -39,7 +39,7 @@ beforeEach(async () => {
 })
 
 /** A refund API in memory: refunds by key; `loseNextAnswer` makes the next call fail after refunding. */
-function fakeGateway(options: { settleOnStatus?: boolean } = {}) {
+function fakeGateway(options: { settleOnStatus?: boolean; refusesRepeats?: boolean } = {}) {
   const refunds = new Map<string, GatewayRefund & { paymentId: string; orderId: string }>()
   const gateway = {
     testMode: false,
@@ -54,6 +54,9 @@ function fakeGateway(options: { settleOnStatus?: boolean } = {}) {
       gateway.calls++
       if (gateway.refuseWith) throw new GatewayRefusedError(gateway.refuseWith, 400)
       let refund = refunds.get(request.refundId)
+      // Some refund APIs refuse an id they have seen instead of answering with its refund.
+      if (refund && options.refusesRepeats)
+        throw new GatewayRefusedError('A refund with this id exists already', 400)
       if (!refund) {
         const refunded = [...refunds.values()]
           .filter((r) => r.paymentId === request.paymentId)
@@ -125,6 +128,10 @@ async function itemStatus(orderId: string) {
   return row?.status
 }
 
+/** The admin's Refund of `amountPaise` (no reason given), under a new refund id. */
+const askRefund = (orderId: string, amountPaise: number) =>
+  requestGatewayRefund(t.db, { refundId: newRefundId(), orderId, amountPaise, reason: '', actor })
+
 /** Runs the refund jobs that are due at `at` (the runner's own claim, retry and backoff). */
 function runJobs(gateway: RefundingGateway, at: Date) {
   return runDueJobs(
@@ -168,14 +175,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
 
   it('two different refunds at once never add up to more than was paid', async () => {
     const order = await paidOrder(50_000)
-    const ask = () =>
-      requestGatewayRefund(t.db, {
-        refundId: newRefundId(),
-        orderId: order.id,
-        amountPaise: 30_000,
-        reason: '',
-        actor,
-      })
+    const ask = () => askRefund(order.id, 30_000)
     const results = await Promise.all([ask(), ask()])
     expect(results.filter((r) => r.ok)).toHaveLength(1)
     expect(results.find((r) => !r.ok)).toEqual({
@@ -226,6 +226,21 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     ).toHaveLength(1)
   })
 
+  it('a retried job asks what became of the refund before asking again, so a gateway that refuses repeated ids refunds once', async () => {
+    const order = await paidOrder(30_000)
+    const gateway = fakeGateway({ refusesRepeats: true })
+    gateway.loseNextAnswer = true
+    await askRefund(order.id, 30_000)
+    const start = new Date()
+    await runJobs(gateway, start)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'requested' })
+    await runJobs(gateway, new Date(start.getTime() + 10 * 60_000))
+    expect(gateway.made(order.id)).toBe(1)
+    expect(gateway.calls).toBe(1)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+  })
+
   it('a pending refund is confirmed by its status check; a partial one keeps the order and its item', async () => {
     const order = await paidOrder(100_000)
     const gateway = fakeGateway({ settleOnStatus: true })
@@ -253,27 +268,13 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     )
     expect(await refundableAmount(t.db, order.id)).toBe(74_950)
     // The rest: the order becomes refunded.
-    await requestGatewayRefund(t.db, {
-      refundId: newRefundId(),
-      orderId: order.id,
-      amountPaise: 74_950,
-      reason: '',
-      actor,
-    })
+    await askRefund(order.id, 74_950)
     await runJobs(gateway, new Date(start.getTime() + 20_000))
     await runJobs(gateway, new Date(start.getTime() + 40_000))
     expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
     expect(await itemStatus(order.id)).toBe('revoked')
     expect(await refundableAmount(t.db, order.id)).toBe(0)
-    expect(
-      await requestGatewayRefund(t.db, {
-        refundId: newRefundId(),
-        orderId: order.id,
-        amountPaise: 100,
-        reason: '',
-        actor,
-      }),
-    ).toEqual({
+    expect(await askRefund(order.id, 100)).toEqual({
       ok: false,
       message: 'Refund does not apply to an order that is refunded. Nothing was changed.',
     })
@@ -283,13 +284,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     const order = await paidOrder(30_000)
     const gateway = fakeGateway()
     gateway.refuseWith = 'Paytm refused the refund: Invalid refund amount (619)'
-    await requestGatewayRefund(t.db, {
-      refundId: newRefundId(),
-      orderId: order.id,
-      amountPaise: 30_000,
-      reason: '',
-      actor,
-    })
+    await askRefund(order.id, 30_000)
     await runJobs(gateway, new Date())
     expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
       status: 'failed',
@@ -346,13 +341,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
   it('a refund recorded failed that the gateway later reports processed counts, with a warning', async () => {
     const order = await paidOrder(20_000)
     const gateway = fakeGateway({ settleOnStatus: true })
-    await requestGatewayRefund(t.db, {
-      refundId: newRefundId(),
-      orderId: order.id,
-      amountPaise: 20_000,
-      reason: '',
-      actor,
-    })
+    await askRefund(order.id, 20_000)
     const start = new Date()
     await runJobs(gateway, start)
     gateway.failOnStatus = true
@@ -383,15 +372,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
 
   it('refuses amounts beyond what is left, an unpaid order and a missing one', async () => {
     const order = await paidOrder(10_000)
-    expect(
-      await requestGatewayRefund(t.db, {
-        refundId: newRefundId(),
-        orderId: order.id,
-        amountPaise: 10_001,
-        reason: '',
-        actor,
-      }),
-    ).toEqual({
+    expect(await askRefund(order.id, 10_001)).toEqual({
       ok: false,
       field: 'amount',
       message: 'At most ₹100 is left to refund on this order.',

@@ -32,9 +32,10 @@ import { gatewayOrderOf } from './gateway-flow.server'
  *
  *   request   the admin's Refund writes a refund row (its id came with the form, so a double
  *             click writes one) for at most what is left to refund, and a job, together;
- *   job       asks the gateway's refund API with our refund id as its idempotency key (Paytm's
- *             refId, Razorpay's X-Refund-Idempotency), so a retried job refunds once; records the
- *             gateway's refund id; while the refund is pending, asks its status with growing gaps;
+ *   job       asks what became of the refund, and when the gateway has none, its refund API
+ *             with our refund id as its idempotency key (Paytm's refId, Razorpay's
+ *             X-Refund-Idempotency), so a retried job refunds once; records the gateway's refund
+ *             id; while the refund is pending, asks its status with growing gaps;
  *   confirm   the status answer or a webhook (Razorpay's refund.processed) settles the refund
  *             once (compare-and-set). When everything paid has gone back, the order becomes
  *             refunded and its item is revoked; the buyer is e-mailed either way.
@@ -315,23 +316,37 @@ export async function runRefund(
     amountPaise: refund.amount,
     reason: refund.reason,
   }
-  let answer: GatewayRefund | null
+  const refusedCheck = async (message: string) => {
+    await recordRefundCheck(
+      db,
+      refund.id,
+      `Refused while checking the refund, asking again later: ${message}`,
+      now,
+    )
+    return { kind: 'pending', refused: message } as const
+  }
+  // First what became of the refund: a job retried after a lost answer finds the refund made
+  // the first time (not every refund API answers a repeated id with its refund; some refuse it).
+  // Only the refund request's own refusal means no refund was made: once the gateway accepted
+  // it, a refusal (its status API answering 401 after the keys were changed, say) says nothing
+  // about the money, so the refund stays pending and is checked again.
+  let answer: GatewayRefund | null = null
   try {
-    answer =
-      refund.status === 'pending'
-        ? await gateway.refundStatus({ ...request, gatewayRefundId: refund.gatewayRefundId })
-        : null
-    // First run, or the gateway has no record under our id: ask for the refund (again, under
-    // the same idempotency key, so a refund made before is answered, not repeated).
-    answer ??= await gateway.refund(request)
+    answer = await gateway.refundStatus({ ...request, gatewayRefundId: refund.gatewayRefundId })
   } catch (error) {
     if (!(error instanceof GatewayRefusedError)) throw error
-    // Only the first request's refusal means no refund was made. Once the gateway accepted
-    // the refund, a refusal (its status API answering 401 after the keys were changed, say)
-    // says nothing about the money: the refund stays pending, and is checked again.
-    if (refund.status === 'requested') return refusal(error.message)
-    await recordRefundCheck(db, refund.id, `Status check refused: ${error.message}`, now)
-    return { kind: 'pending', refused: error.message }
+    if (refund.status === 'pending') return refusedCheck(error.message)
+  }
+  if (!answer) {
+    // Not made yet, or the gateway has no record under our id: ask for the refund (again,
+    // under the same idempotency key, so a refund made before is answered, not repeated).
+    try {
+      answer = await gateway.refund(request)
+    } catch (error) {
+      if (!(error instanceof GatewayRefusedError)) throw error
+      if (refund.status === 'requested') return refusal(error.message)
+      return refusedCheck(error.message)
+    }
   }
   if (answer.status === 'processed' || answer.status === 'failed') {
     await settle(

@@ -406,6 +406,47 @@ describe('Razorpay webhooks', () => {
     })
   })
 
+  it('a failed attempt does not fail an order whose buyer is paying again (the order’s payments decide)', async () => {
+    const started = await checkout()
+    const gatewayOrderId = started.order.gatewayOrderId!
+    await simulateRazorpayPayment(flow.sim, gatewayOrderId, CALLBACK, 'failure')
+    const failed = (await webhooksFor(gatewayOrderId, 1)).find(
+      (w) => eventOf(w) === 'payment.failed',
+    )!
+    // The buyer retries in the same Checkout before the failure's webhook arrives.
+    const retry = await simulateRazorpayPayment(flow.sim, gatewayOrderId, CALLBACK, 'pending')
+    expect(
+      await handleRazorpayWebhook(t.db, flow.setup, failed.body, failed.headers, quiet),
+    ).toMatchObject({ kind: 'handled', outcome: 'pending' })
+    expect((await order(started.order.id)).status).toBe('pending')
+    // The retry is captured; even with its return and webhook lost, reconciliation pays it.
+    await razorpayControl(flow.sim, 'settle', {
+      payment_id: retry.fields.razorpay_payment_id,
+      status: 'captured',
+    })
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    expect(await order(started.order.id)).toMatchObject({
+      gatewayTxnId: retry.fields.razorpay_payment_id,
+      paidAmount: 149_900,
+    })
+  })
+
+  it('a failed attempt while the payments API is down leaves the order to reconciliation', async () => {
+    const started = await checkout()
+    await simulateRazorpayPayment(flow.sim, started.order.gatewayOrderId!, CALLBACK, 'failure')
+    const failed = (await webhooksFor(started.order.gatewayOrderId!, 1)).find(
+      (w) => eventOf(w) === 'payment.failed',
+    )!
+    await razorpayControl(flow.sim, 'outage', { enabled: true })
+    expect(
+      await handleRazorpayWebhook(t.db, flow.setup, failed.body, failed.headers, quiet),
+    ).toMatchObject({ kind: 'handled', outcome: 'unconfirmed' })
+    expect((await order(started.order.id)).status).toBe('pending')
+    await razorpayControl(flow.sim, 'outage', { enabled: false })
+    await runJobs(new Date(Date.now() + reconcileDelayMs(1) + 1000))
+    expect((await order(started.order.id)).status).toBe('failed')
+  })
+
   it('is tolerant of order: failed after captured keeps paid; captured after failed pays', async () => {
     const payment = (orderId: string, id: string, status: string) =>
       JSON.stringify({
@@ -424,11 +465,16 @@ describe('Razorpay webhooks', () => {
     expect((await order(a.order.id)).gatewayTxnId).toBe('pay_OooA00000001')
     expect((await order(a.order.id)).status).not.toBe('failed')
 
+    // A failed attempt (the only one: the order's payments agree) fails the order; a captured
+    // one arriving after it still pays.
     const b = await checkout()
-    const bad2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000001', 'failed')
+    await simulateRazorpayPayment(flow.sim, b.order.gatewayOrderId!, CALLBACK, 'failure')
+    const bad2 = (await webhooksFor(b.order.gatewayOrderId!, 1)).find(
+      (w) => eventOf(w) === 'payment.failed',
+    )!
     const ok2 = payment(b.order.gatewayOrderId!, 'pay_OooB00000002', 'captured')
     expect(
-      await handleRazorpayWebhook(t.db, flow.setup, bad2, signed(bad2, 'evt_b1'), quiet),
+      await handleRazorpayWebhook(t.db, flow.setup, bad2.body, bad2.headers, quiet),
     ).toMatchObject({ outcome: 'failed' })
     expect(
       await handleRazorpayWebhook(t.db, flow.setup, ok2, signed(ok2, 'evt_b2'), quiet),

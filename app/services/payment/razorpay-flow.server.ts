@@ -7,6 +7,7 @@ import {
 } from '~/data/order.server'
 import { claimWebhookEvent, releaseWebhookEvent } from '~/data/payment-webhook.server'
 import type { DB } from '~/lib/db.server'
+import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
 import { formatRupees } from '~/lib/money'
 import {
   fetchRazorpayPayment,
@@ -29,6 +30,7 @@ import {
   type ReconcilingGateway,
   askedMomentsAgo,
   answeredFromRecord,
+  scheduleGatewayCheck,
 } from './gateway-flow.server'
 import type { StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
@@ -240,16 +242,29 @@ export async function handleRazorpayWebhook(
     }
     // The latest state of the order: events arrive in any order and concurrently.
     const current = (await getOrder(db, order.id)) ?? order
-    const decision = await applyGatewayStatus(
-      db,
-      current,
-      statusOfPayment(payment),
-      `webhook ${event.event}`,
-      now,
-      {
-        countsStatusCheck: false,
-      },
-    )
+    let status = statusOfPayment(payment)
+    if (status.state !== 'paid' && !isSettled(current.status)) {
+      // One failed attempt is not the order's fate: the buyer may be paying again in the same
+      // Checkout. As for a failure return, the order's payments decide (a captured one wins,
+      // then one in progress); Razorpay unreachable: reconciliation decides later.
+      try {
+        status = await razorpayClient(setup, options).queryStatus(gatewayOrderOf(current))
+      } catch (error) {
+        if (!(error instanceof GatewayUnreachableError)) throw error
+        log(`[payments] ${order.id}: Razorpay ${event.event} not confirmed, ${error.message}`)
+        await scheduleGatewayCheck(db, order.id, now)
+        return {
+          kind: 'handled',
+          eventId: event.eventId,
+          orderId: order.id,
+          outcome: 'unconfirmed',
+        }
+      }
+    }
+    const decision = await applyGatewayStatus(db, current, status, `webhook ${event.event}`, now, {
+      countsStatusCheck: false,
+    })
+    if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
     return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: decision.outcome }
   } catch (error) {
     await releaseWebhookEvent(db, 'razorpay', event.eventId)

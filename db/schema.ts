@@ -265,7 +265,10 @@ export interface PaymentWebhookEventTable {
   eventId: string
   event: string
   orderId: string | null
+  /** When the claim was taken (taken over: when the retry took it). */
   receivedAt: string
+  /** When it was acted on; null while being handled (0140_webhook_event_handled). */
+  handledAt: string | null
 }
 
 export type OrderRefundStatus = 'requested' | 'pending' | 'processed' | 'failed'

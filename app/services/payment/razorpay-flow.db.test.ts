@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { listOrderEvents } from '~/data/order.server'
+import { claimWebhookEvent, WEBHOOK_CLAIM_TIMEOUT_MS } from '~/data/payment-webhook.server'
 import { webhookSignature } from '~/lib/payments/razorpay.server'
 import {
   razorpayControl,
@@ -331,6 +332,30 @@ describe('Razorpay webhooks', () => {
     })
     const events = await listOrderEvents(t.db, started.order.id)
     expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+  })
+
+  it('a delivery claimed by a process that died before acting is acted on by Razorpay’s retry', async () => {
+    const started = await checkout()
+    await simulateRazorpayPayment(flow.sim, started.order.gatewayOrderId!, CALLBACK, 'success')
+    const captured = (await webhooksFor(started.order.gatewayOrderId!, 2)).find(
+      (w) => eventOf(w) === 'payment.captured',
+    )!
+    const eventId = captured.headers.get('x-razorpay-event-id')!
+    // The first delivery was claimed, then its process was killed before it acted.
+    const crashedAt = new Date(Date.now() - WEBHOOK_CLAIM_TIMEOUT_MS - 60_000)
+    await claimWebhookEvent(
+      t.db,
+      { gateway: 'razorpay', eventId, event: 'payment.captured', orderId: started.order.id },
+      crashedAt,
+    )
+    expect(
+      await handleRazorpayWebhook(t.db, flow.setup, captured.body, captured.headers, quiet),
+    ).toMatchObject({ kind: 'handled', outcome: 'paid' })
+    // Handled now: a replay, however late, is a duplicate.
+    const muchLater = { ...quiet, now: () => new Date(Date.now() + 60 * 60_000) }
+    expect(
+      await handleRazorpayWebhook(t.db, flow.setup, captured.body, captured.headers, muchLater),
+    ).toMatchObject({ kind: 'duplicate' })
   })
 
   it('refuses a wrong signature and a tampered amount', async () => {

@@ -5,7 +5,11 @@ import {
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
-import { claimWebhookEvent, releaseWebhookEvent } from '~/data/payment-webhook.server'
+import {
+  claimWebhookEvent,
+  markWebhookEventHandled,
+  releaseWebhookEvent,
+} from '~/data/payment-webhook.server'
 import type { DB } from '~/lib/db.server'
 import { GatewayUnreachableError } from '~/lib/payments/gateway.server'
 import { formatRupees } from '~/lib/money'
@@ -16,6 +20,7 @@ import {
   verifyRazorpayWebhook,
   type RazorpayCheckout,
   type RazorpayRequestOptions,
+  type RazorpayWebhookEvent,
   type WebhookRejection,
 } from '~/lib/payments/razorpay.server'
 import {
@@ -203,71 +208,87 @@ export async function handleRazorpayWebhook(
     now,
   )
   if (!claimed) return { kind: 'duplicate', eventId: event.eventId }
+  let result: RazorpayWebhookResult
   try {
-    if (event.event === 'refund.processed') {
-      const refund = event.refund
-      // A refund the shop asked for is settled (once, whoever comes first: this or the job).
-      if (
-        refund &&
-        (await confirmRefundFromGateway(
-          db,
-          'razorpay',
-          {
-            gatewayRefundId: refund.id,
-            status: 'processed',
-            amountPaise: refund.amount,
-            message: 'Razorpay refund processed',
-          },
-          now,
-        ))
-      )
-        return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
-      // One made in Razorpay's dashboard is noted on the timeline.
-      await appendOrderEvent(db, order.id, {
-        type: 'gateway_refund',
-        message: `Razorpay processed refund ${refund?.id ?? ''} of ${refund ? formatRupees(refund.amount) : 'an unknown amount'}`,
-        data: {
-          refundId: refund?.id ?? null,
-          amount: refund?.amount ?? null,
-          paymentId: refund?.payment_id ?? null,
-        },
-        actor: 'gateway',
-      })
-      return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
-    }
-    const payment = event.payment
-    if (!payment || payment.order_id !== order.gatewayOrderId) {
-      log(`[payments] Razorpay ${event.event} without a payment of order ${order.id}`)
-      return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'unchanged' }
-    }
-    // The latest state of the order: events arrive in any order and concurrently.
-    const current = (await getOrder(db, order.id)) ?? order
-    let status = statusOfPayment(payment)
-    if (status.state !== 'paid' && !isSettled(current.status)) {
-      // One failed attempt is not the order's fate: the buyer may be paying again in the same
-      // Checkout. As for a failure return, the order's payments decide (a captured one wins,
-      // then one in progress); Razorpay unreachable: reconciliation decides later.
-      try {
-        status = await razorpayClient(setup, options).queryStatus(gatewayOrderOf(current))
-      } catch (error) {
-        if (!(error instanceof GatewayUnreachableError)) throw error
-        log(`[payments] ${order.id}: Razorpay ${event.event} not confirmed, ${error.message}`)
-        await scheduleGatewayCheck(db, order.id, now)
-        return {
-          kind: 'handled',
-          eventId: event.eventId,
-          orderId: order.id,
-          outcome: 'unconfirmed',
-        }
-      }
-    }
-    const decision = await applyGatewayStatus(db, current, status, `webhook ${event.event}`, now, {
-      countsStatusCheck: false,
-    })
-    if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
-    return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: decision.outcome }
+    result = await actOnRazorpayEvent(db, setup, event, order, now, log, options)
   } catch (error) {
     await releaseWebhookEvent(db, 'razorpay', event.eventId)
     throw error
   }
+  await markWebhookEventHandled(db, 'razorpay', event.eventId, now)
+  return result
+}
+
+/** What one claimed, verified event does to its order. */
+async function actOnRazorpayEvent(
+  db: DB,
+  setup: RazorpaySetup,
+  event: RazorpayWebhookEvent,
+  order: Order,
+  now: Date,
+  log: (line: string) => void,
+  options: RazorpayFlowOptions,
+): Promise<RazorpayWebhookResult> {
+  if (event.event === 'refund.processed') {
+    const refund = event.refund
+    // A refund the shop asked for is settled (once, whoever comes first: this or the job).
+    if (
+      refund &&
+      (await confirmRefundFromGateway(
+        db,
+        'razorpay',
+        {
+          gatewayRefundId: refund.id,
+          status: 'processed',
+          amountPaise: refund.amount,
+          message: 'Razorpay refund processed',
+        },
+        now,
+      ))
+    )
+      return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
+    // One made in Razorpay's dashboard is noted on the timeline.
+    await appendOrderEvent(db, order.id, {
+      type: 'gateway_refund',
+      message: `Razorpay processed refund ${refund?.id ?? ''} of ${refund ? formatRupees(refund.amount) : 'an unknown amount'}`,
+      data: {
+        refundId: refund?.id ?? null,
+        amount: refund?.amount ?? null,
+        paymentId: refund?.payment_id ?? null,
+      },
+      actor: 'gateway',
+    })
+    return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'noted' }
+  }
+  const payment = event.payment
+  if (!payment || payment.order_id !== order.gatewayOrderId) {
+    log(`[payments] Razorpay ${event.event} without a payment of order ${order.id}`)
+    return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: 'unchanged' }
+  }
+  // The latest state of the order: events arrive in any order and concurrently.
+  const current = (await getOrder(db, order.id)) ?? order
+  let status = statusOfPayment(payment)
+  if (status.state !== 'paid' && !isSettled(current.status)) {
+    // One failed attempt is not the order's fate: the buyer may be paying again in the same
+    // Checkout. As for a failure return, the order's payments decide (a captured one wins,
+    // then one in progress); Razorpay unreachable: reconciliation decides later.
+    try {
+      status = await razorpayClient(setup, options).queryStatus(gatewayOrderOf(current))
+    } catch (error) {
+      if (!(error instanceof GatewayUnreachableError)) throw error
+      log(`[payments] ${order.id}: Razorpay ${event.event} not confirmed, ${error.message}`)
+      await scheduleGatewayCheck(db, order.id, now)
+      return {
+        kind: 'handled',
+        eventId: event.eventId,
+        orderId: order.id,
+        outcome: 'unconfirmed',
+      }
+    }
+  }
+  const decision = await applyGatewayStatus(db, current, status, `webhook ${event.event}`, now, {
+    countsStatusCheck: false,
+  })
+  if (decision.status === 'pending') await scheduleGatewayCheck(db, order.id, now)
+  return { kind: 'handled', eventId: event.eventId, orderId: order.id, outcome: decision.outcome }
 }

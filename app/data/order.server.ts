@@ -667,6 +667,30 @@ export async function markOrderExpired(
   )
 }
 
+/**
+ * Takes the turn to ask the gateway about an order now: true for one caller per `intervalMs`,
+ * whoever else asks at the same moment (compare-and-set on last_status_check_at, stamped before
+ * the call, so a call that times out counts as well).
+ */
+export async function claimStatusCheck(
+  db: DB,
+  orderId: string,
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> {
+  const since = new Date(now.getTime() - intervalMs).toISOString()
+  const claimed = await db
+    .updateTable('order')
+    .set({ lastStatusCheckAt: now.toISOString() })
+    .where('id', '=', orderId)
+    .where((eb) =>
+      eb.or([eb('lastStatusCheckAt', 'is', null), eb('lastStatusCheckAt', '<=', since)]),
+    )
+    .returning('id')
+    .executeTakeFirst()
+  return Boolean(claimed)
+}
+
 /** Records that the gateway was asked (no status change): the count, the time and its answer. */
 export async function recordStatusCheck(
   db: DB,

@@ -27,10 +27,14 @@ export function gatewayFlowHarness<Sim extends { close(): Promise<void> }, Setup
     t,
     sent: webhooks.sent,
     order: (id: string): Promise<Order> => existingOrder(t.db, id),
-    /** Runs the jobs due at `at` (a check may queue the next one), at most five rounds. */
-    async runJobs(at: Date): Promise<void> {
+    /**
+     * Runs the jobs due at `at` (a check may queue the next one), at most five rounds, with the
+     * gateway's reconciler or `gateway` (null: the gateway is switched off).
+     */
+    async runJobs(at: Date, gateway?: ReconcilingGateway | null): Promise<void> {
       const handlers = gatewayJobHandlers(t.db, {
-        resolveGateway: async () => options.reconciler(t.db, flow.setup),
+        resolveGateway: async () =>
+          gateway === undefined ? options.reconciler(t.db, flow.setup) : gateway,
         now: () => at,
         log: () => {},
       })
@@ -45,7 +49,7 @@ export function gatewayFlowHarness<Sim extends { close(): Promise<void> }, Setup
     t: typeof t
     sent: typeof webhooks.sent
     order: (id: string) => Promise<Order>
-    runJobs: (at: Date) => Promise<void>
+    runJobs: (at: Date, gateway?: ReconcilingGateway | null) => Promise<void>
     sim: Sim
     setup: Setup
     productId: string

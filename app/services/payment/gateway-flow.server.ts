@@ -1,5 +1,6 @@
 import {
   appendOrderEvent,
+  claimStatusCheck,
   createOrder,
   DuplicateTransactionError,
   getOrder,
@@ -18,6 +19,7 @@ import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/job
 import { formatRupees } from '~/lib/money'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import {
+  GatewayRefusedError,
   GatewayUnreachableError,
   type GatewayOrder,
   type GatewayPaymentStatus,
@@ -192,15 +194,15 @@ export async function applyReturnStatus(
 export const RETURN_CHECK_MIN_INTERVAL_MS = 3_000
 
 /**
- * True when the gateway was asked about `order` moments ago: an unsigned return (a reload, or
- * anyone replaying the URL) then answers from what we have instead of calling the gateway again.
+ * Whether an unsigned return (a reload, or anyone replaying the URL) may ask the gateway about
+ * `order` now: once per RETURN_CHECK_MIN_INTERVAL_MS, however many arrive together; the others
+ * answer from what we have.
  */
-export function askedMomentsAgo(order: Order, now: Date): boolean {
-  const last = order.lastStatusCheckAt ? Date.parse(order.lastStatusCheckAt) : 0
-  return now.getTime() - last < RETURN_CHECK_MIN_INTERVAL_MS
+export function mayAskOnReturn(db: DB, order: Order, now: Date): Promise<boolean> {
+  return claimStatusCheck(db, order.id, now, RETURN_CHECK_MIN_INTERVAL_MS)
 }
 
-/** What a return answers without asking the gateway (see askedMomentsAgo). */
+/** What a return answers without asking the gateway (see mayAskOnReturn). */
 export function answeredFromRecord(order: Order): HandledReturn {
   return {
     kind: 'handled',
@@ -397,6 +399,38 @@ export type GatewayReconcileResult =
   | { kind: 'checked'; outcome: PaymentOutcome; status: OrderStatus }
   | { kind: 'expired' }
   | { kind: 'unavailable'; error: GatewayUnreachableError }
+  /** The gateway configured now cannot be asked about this order (`reason`); asked again later. */
+  | { kind: 'cannot-ask'; reason: string }
+
+/** Why the gateway configured now cannot decide `order`: it is set up for the other mode. */
+export function otherModeReason(order: { testMode: boolean }, label: string): string {
+  return order.testMode
+    ? `the order was placed in test mode and the ${label} configured now is a real one`
+    : `the order is live and the ${label} configured now is the simulator`
+}
+
+/**
+ * A pending order nobody could get an answer about for the whole reconciliation window
+ * (the gateway down, refusing us, switched off or set up for the other mode): expired, saying
+ * why, so it does not stay pending for ever. A late payment can still pay an expired order, and
+ * the admin's Confirm payment can still ask.
+ */
+export async function expireUnanswered(
+  db: DB,
+  order: Order,
+  reason: string,
+  now: Date,
+): Promise<boolean> {
+  if (now.getTime() - new Date(order.createdAt).getTime() < RECONCILE_WINDOW_MS) return false
+  const label = gatewayLabel(order.gateway)
+  const expired = await markOrderExpired(
+    db,
+    order.id,
+    `No answer from ${label} within 24 hours (${reason})`,
+    now,
+  )
+  return expired.changed
+}
 
 /** Asks the gateway about one pending order and applies the answer; expires it when due. */
 export async function reconcileGatewayOrder(
@@ -408,21 +442,31 @@ export async function reconcileGatewayOrder(
   const order = await getOrder(db, orderId)
   if (!order) return { kind: 'gone' }
   if (order.status !== 'pending') return { kind: 'final', status: order.status }
+  const label = gatewayLabel(order.gateway)
   // The simulator never decides a live order, nor a real gateway a test one.
-  if (order.testMode !== gateway.testMode) return { kind: 'gone' }
+  if (order.testMode !== gateway.testMode) {
+    const reason = otherModeReason(order, label)
+    if (await expireUnanswered(db, order, reason, now)) return { kind: 'expired' }
+    return { kind: 'cannot-ask', reason }
+  }
   let status: GatewayPaymentStatus
   try {
     status = await gateway.queryStatus(gatewayOrderOf(order))
   } catch (error) {
+    // Refused (e.g. 401 after the keys were changed): say so and ask again later.
+    if (error instanceof GatewayRefusedError) {
+      if (await expireUnanswered(db, order, error.message, now)) return { kind: 'expired' }
+      return { kind: 'cannot-ask', reason: error.message }
+    }
     if (!(error instanceof GatewayUnreachableError)) throw error
     await recordStatusCheck(db, order.id, null, now)
+    if (await expireUnanswered(db, order, error.message, now)) return { kind: 'expired' }
     return { kind: 'unavailable', error }
   }
   const decision = await applyGatewayStatus(db, order, status, 'reconciliation', now)
   const age = now.getTime() - new Date(order.createdAt).getTime()
   const neverPaid = status.state === 'unknown' && age >= UNKNOWN_ORDER_EXPIRY_MS
   if (decision.status === 'pending' && (age >= RECONCILE_WINDOW_MS || neverPaid)) {
-    const label = gatewayLabel(order.gateway)
     const expired = await markOrderExpired(
       db,
       order.id,
@@ -459,12 +503,21 @@ export function gatewayJobHandlers(db: DB, options: GatewayJobOptions): JobHandl
       const order = await getOrder(db, payload.orderId)
       if (!order || order.status !== 'pending') return
       const gateway = await options.resolveGateway(order.gateway)
-      if (!gateway) throw new Error(`Payments through ${order.gateway} are switched off`)
-      const result = await reconcileGatewayOrder(db, gateway, order.id, now)
+      let result: GatewayReconcileResult
+      if (gateway) result = await reconcileGatewayOrder(db, gateway, order.id, now)
+      else {
+        const reason = `payments through ${gatewayLabel(order.gateway)} are switched off`
+        result = (await expireUnanswered(db, order, reason, now))
+          ? { kind: 'expired' }
+          : { kind: 'cannot-ask', reason }
+      }
       if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
       if (result.kind === 'checked' && result.status !== 'pending') return
+      if (result.kind === 'cannot-ask')
+        log(`[payments] ${order.id}: cannot ask ${order.gateway} now (${result.reason}); later`)
+      // Retrying at once would not help the gateway that cannot be asked: the chain goes on.
       const lastAttempt = job.attempt >= job.maxAttempts
-      if (chain && (result.kind === 'checked' || lastAttempt)) {
+      if (chain && (result.kind !== 'unavailable' || lastAttempt)) {
         const deadline = new Date(order.createdAt).getTime() + RECONCILE_WINDOW_MS
         const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(check + 1))
         await enqueueJob(

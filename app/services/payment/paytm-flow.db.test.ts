@@ -71,9 +71,9 @@ async function reconcileJobs(orderId: string) {
 }
 
 /** Runs every reconciliation job due at `at` (as if it were now), until none is left. */
-async function runJobs(at: Date) {
+async function runJobs(at: Date, paytm: PaytmSetup | null = setup) {
   const handlers = paymentJobHandlers(t.db, {
-    resolveSetup: async () => setup,
+    resolveSetup: async () => paytm,
     now: () => at,
     ...quiet,
   })
@@ -524,6 +524,31 @@ describe(`reconciliation (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(
       (await reconcileJobs(started.order.id)).filter((job) => job.status === 'pending'),
     ).toEqual([])
+  })
+
+  it('keeps checking an order Paytm cannot be asked about (switched off, the simulator for a live order), and expires it after 24 hours', async () => {
+    const simulatorNow = simulatorSetup(sim, { source: 'simulator', testMode: true })
+    for (const [name, paytm, why] of [
+      ['switched off', null, /payments through Paytm are switched off/],
+      [
+        'other mode',
+        simulatorNow,
+        /the order is live and the Paytm configured now is the simulator/,
+      ],
+    ] as const) {
+      const started = await checkout()
+      await simulatePayment(started.prepared, 'pending')
+      const createdAt = new Date(started.order.createdAt).getTime()
+      await runJobs(new Date(createdAt + reconcileDelayMs(1) + 1000), paytm)
+      expect((await order(started.order.id)).status, name).toBe('pending')
+      const open = (await reconcileJobs(started.order.id)).filter((j) => j.status === 'pending')
+      expect(open, name).toEqual([expect.objectContaining({ attempts: 0 })])
+      await runJobs(new Date(createdAt + RECONCILE_WINDOW_MS + 1000), paytm)
+      expect((await order(started.order.id)).status, name).toBe('expired')
+      const last = (await listOrderEvents(t.db, started.order.id)).at(-1)
+      expect(last?.message, name).toMatch(/^No answer from Paytm within 24 hours/)
+      expect(last?.message, name).toMatch(why)
+    }
   })
 
   it('expires an abandoned checkout ten minutes on, when Paytm never received the order', async () => {

@@ -16,6 +16,8 @@ import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
 import type { PaytmSetup } from './config.server'
 import {
   applyGatewayStatus,
+  expireUnanswered,
+  otherModeReason,
   QUICK_CHECK_DELAY_MS,
   RECONCILE_WINDOW_MS,
   reconcileDelayMs,
@@ -350,6 +352,8 @@ export type ReconcileResult =
   | { kind: 'checked'; outcome: PaymentOutcome; status: OrderStatus }
   | { kind: 'expired' }
   | { kind: 'unavailable'; error: GatewayUnavailableError }
+  /** The Paytm configured now cannot be asked about this order (`reason`); asked again later. */
+  | { kind: 'cannot-ask'; reason: string }
 
 /**
  * Asks the status API about one order and applies the answer (status alone decides here: the
@@ -366,10 +370,17 @@ export async function reconcileOrder(
   if (!order) return { kind: 'gone' }
   if (order.status !== 'pending') return { kind: 'final', status: order.status }
   // A live order is never decided by the simulator, nor a test order by a real Paytm (which
-  // would only ever answer "Invalid Order ID" for it): the chain stops, the order is left alone.
-  if (!sameMode(order, setup)) return { kind: 'gone' }
+  // would only ever answer "Invalid Order ID" for it): asked again later, expired at the end.
+  if (!sameMode(order, setup)) {
+    const reason = otherModeReason(order, 'Paytm')
+    if (await expireUnanswered(db, order, reason, now)) return { kind: 'expired' }
+    return { kind: 'cannot-ask', reason }
+  }
   const status = await askStatus(db, setup, order, options, now)
-  if (status instanceof GatewayUnavailableError) return { kind: 'unavailable', error: status }
+  if (status instanceof GatewayUnavailableError) {
+    if (await expireUnanswered(db, order, status.message, now)) return { kind: 'expired' }
+    return { kind: 'unavailable', error: status }
+  }
   const decision = await applyStatus(db, order, status, options.via ?? 'reconciliation', null, now)
   const age = now.getTime() - new Date(order.createdAt).getTime()
   // Paytm has never heard of the order ten minutes on: the buyer never reached the payment page.
@@ -410,9 +421,19 @@ export function paymentJobHandlers(db: DB, options: PaymentJobOptions): JobHandl
       if (!payload) return
       const now = options.now?.() ?? new Date()
       const setup = await options.resolveSetup()
-      if (!setup) throw new Error('Payments are switched off (the Paytm gateway is inactive)')
-      const result = await reconcileOrder(db, setup, payload.orderId, options)
+      let result: ReconcileResult
+      if (setup) result = await reconcileOrder(db, setup, payload.orderId, options)
+      else {
+        const pending = await getOrder(db, payload.orderId)
+        if (!pending || pending.status !== 'pending') return
+        const reason = 'payments through Paytm are switched off'
+        result = (await expireUnanswered(db, pending, reason, now))
+          ? { kind: 'expired' }
+          : { kind: 'cannot-ask', reason }
+      }
       if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
+      if (result.kind === 'cannot-ask')
+        log(`[payments] ${payload.orderId}: cannot ask Paytm now (${result.reason}); later`)
       if (result.kind === 'checked' && result.status !== 'pending') return
       if (
         result.kind === 'checked' &&
@@ -422,8 +443,9 @@ export function paymentJobHandlers(db: DB, options: PaymentJobOptions): JobHandl
         return
       const order = await getOrder(db, payload.orderId)
       if (!order || order.status !== 'pending') return
+      // Retrying at once would not help when Paytm cannot be asked: the chain goes on.
       const lastAttempt = job.attempt >= job.maxAttempts
-      if (payload.chain && (result.kind === 'checked' || lastAttempt)) {
+      if (payload.chain && (result.kind !== 'unavailable' || lastAttempt)) {
         const createdAt = new Date(order.createdAt).getTime()
         const deadline = createdAt + RECONCILE_WINDOW_MS
         const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(payload.check + 1))

@@ -177,7 +177,16 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     // Later, it asks again: a failed order may still be paid by a late payment.
     expect(await visit(clock + 5_000)).toMatchObject({ status: 'failed' })
     expect(statusCalls).toHaveLength(2)
-    clock += 5_000
+    // Many at the same moment: one asks, the others answer from the record.
+    await Promise.all(Array.from({ length: 6 }, () => visit(clock + 10_000)))
+    expect(statusCalls).toHaveLength(3)
+    // PhonePe down: the call that failed counts too, so reloads do not pile up calls.
+    await phonePeControl(flow.sim, 'outage', { enabled: true })
+    expect(await visit(clock + 15_000)).toMatchObject({ outcome: 'unconfirmed' })
+    expect(await visit(clock + 16_000)).toMatchObject({ outcome: 'unchanged', status: 'failed' })
+    expect(statusCalls).toHaveLength(4)
+    await phonePeControl(flow.sim, 'outage', { enabled: false })
+    clock += 16_000
   })
 
   it('a return before paying changes nothing; an unknown order is unknown', async () => {

@@ -25,7 +25,7 @@ import {
   scheduleGatewayCheck,
   startGatewayCheckout,
   type ReconcilingGateway,
-  askedMomentsAgo,
+  mayAskOnReturn,
   answeredFromRecord,
 } from './gateway-flow.server'
 import type { PaymentOutcome, StartCheckoutInput } from './paytm-flow.server'
@@ -198,7 +198,7 @@ export async function handlePhonePeReturn(
   if (isSettled(order.status)) return { ...unchanged, status: order.status }
   // Every unsettled order (pending, and failed or expired ones a late payment may still pay):
   // the URL is unsigned, so reloading or replaying it must not call PhonePe each time.
-  if (askedMomentsAgo(order, now)) return answeredFromRecord(order)
+  if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(order)
   return confirmReturn(db, order, now, log, async () => {
     const client = phonePeClient(db, setup, appSecret, options)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)

@@ -17,7 +17,7 @@ import {
   confirmGatewayPaymentAndDeliver,
 } from '~/services/order-actions.server'
 import { GATEWAY_RECONCILE_JOB } from './gateway-flow.server'
-import { reconcileDelayMs } from './paytm-flow.server'
+import { reconcileDelayMs, RECONCILE_WINDOW_MS } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'
 import {
   handleRazorpayReturn,
@@ -294,6 +294,45 @@ describe('Razorpay return', () => {
     const started = await checkout()
     await runJobs(new Date(Date.now() + 11 * 60_000))
     expect((await order(started.order.id)).status).toBe('expired')
+  })
+})
+
+describe('Razorpay reconciliation when Razorpay cannot be asked', () => {
+  it('keeps checking (switched off, set up for the other mode, keys refused), and expires the order after 24 hours', async () => {
+    const cases = [
+      ['switched off', null, /payments through Razorpay are switched off/],
+      ['other mode', razorpayReconciler({ ...flow.setup, testMode: true }, quiet), /simulator/],
+      [
+        'keys refused',
+        razorpayReconciler(
+          { ...flow.setup, config: { ...flow.setup.config, keySecret: 'rotated' } },
+          quiet,
+        ),
+        /HTTP 401/,
+      ],
+    ] as const
+    for (const [name, gateway, why] of cases) {
+      const started = await checkout()
+      const createdAt = new Date(started.order.createdAt).getTime()
+      await runJobs(new Date(createdAt + 11 * 60_000), gateway)
+      expect((await order(started.order.id)).status, name).toBe('pending')
+      const queued = await t.db
+        .selectFrom('job')
+        .select(['payload', 'attempts'])
+        .where('type', '=', GATEWAY_RECONCILE_JOB)
+        .where('status', '=', 'pending')
+        .execute()
+      // The next check is queued with its growing gap (not failed and dropped).
+      expect(
+        queued.filter((j) => j.payload.includes(started.order.id)),
+        name,
+      ).toEqual([expect.objectContaining({ attempts: 0 })])
+      await runJobs(new Date(createdAt + RECONCILE_WINDOW_MS + 1000), gateway)
+      expect((await order(started.order.id)).status, name).toBe('expired')
+      const last = (await listOrderEvents(t.db, started.order.id)).at(-1)
+      expect(last?.message, name).toMatch(/^No answer from Razorpay within 24 hours/)
+      expect(last?.message, name).toMatch(why)
+    }
   })
 })
 

@@ -33,7 +33,7 @@ import {
   startGatewayCheckout,
   type PaymentOutcome,
   type ReconcilingGateway,
-  askedMomentsAgo,
+  mayAskOnReturn,
   answeredFromRecord,
   scheduleGatewayCheck,
 } from './gateway-flow.server'
@@ -161,7 +161,7 @@ export async function handleRazorpayReturn(
     }
     // A failure (or a closed Checkout): only Razorpay's own record of the order decides. The
     // post is unsigned, so a repeat moments later answers from what we have.
-    if (askedMomentsAgo(order, now)) return answeredFromRecord(order)
+    if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(order)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)
   })
 }

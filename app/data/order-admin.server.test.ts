@@ -302,6 +302,26 @@ describe(`confirm payment and deliver (${engine})`, () => {
     expect(await mails(order.id)).toEqual([])
   })
 
+  it('never lets the simulator confirm a live order, even when it says TXN_SUCCESS', async () => {
+    const product = await stockProduct(['KEY-MODE-1'])
+    const order = await pendingOrder(product.id)
+    expect(order.testMode).toBe(false)
+    await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)
+    const result = await confirmPaymentAndDeliver(t.db, {
+      orderId: order.id,
+      actor,
+      gateway: paytm,
+      testMode: true,
+    })
+    expect(result).toEqual({
+      ok: false,
+      message:
+        'Paytm is set up as the built-in simulator now, which cannot confirm a live order. Nothing was changed.',
+    })
+    expect(await getOrder(t.db, order.id)).toMatchObject({ status: 'pending', paidAmount: null })
+    expect(await items(order.id)).toEqual([])
+  })
+
   it('changes nothing when Paytm cannot be reached or payments are switched off', async () => {
     const order = await pendingOrder((await manualProduct()).id)
     await gatewayHas(order.id, 'TXN_SUCCESS', order.amount)

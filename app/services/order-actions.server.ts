@@ -187,11 +187,12 @@ export async function confirmOrderPayment(
   env: Env,
   input: { orderId: string; actor: string },
 ): Promise<ActionResult> {
-  return confirmWithGateway(db, input, async (order) =>
-    order.gateway === 'paytm'
-      ? askPaytm(order.id, (await resolvePaytmSetup(db, env))?.config ?? null, {})
-      : askGateway(order, await reconcilingGatewayFor(db, env, order.gateway)),
-  )
+  return confirmWithGateway(db, input, async (order) => {
+    if (order.gateway !== 'paytm')
+      return askGateway(order, await reconcilingGatewayFor(db, env, order.gateway))
+    const setup = await resolvePaytmSetup(db, env)
+    return askPaytm(order, setup?.config ?? null, { testMode: setup?.testMode ?? false })
+  })
 }
 
 /**
@@ -209,24 +210,43 @@ export async function confirmPaymentAndDeliver(
     actor: string
     /** The Paytm to ask; null when payments are switched off. */
     gateway: PaytmConfig | null
+    /** Whether that Paytm is the simulator (it confirms only test-mode orders). */
+    testMode?: boolean
     fetch?: typeof globalThis.fetch
     timeoutMs?: number
     now?: Date
   },
 ): Promise<ActionResult> {
-  return confirmWithGateway(db, input, () => askPaytm(input.orderId, input.gateway, input))
+  return confirmWithGateway(db, input, (order) =>
+    askPaytm(order, input.gateway, { ...input, testMode: input.testMode ?? false }),
+  )
+}
+
+/** Why a gateway set up for the other mode cannot confirm `order`; null when it can. */
+function otherModeRefusal(
+  label: string,
+  gatewayTestMode: boolean,
+  order: Order,
+): ActionResult | null {
+  if (gatewayTestMode === order.testMode) return null
+  return {
+    ok: false,
+    message: `${label} is set up ${gatewayTestMode ? 'as the built-in simulator' : 'with real keys'} now, which cannot confirm a ${order.testMode ? 'test-mode' : 'live'} order. Nothing was changed.`,
+  }
 }
 
 /** Paytm's status API about an order, or why it cannot be asked. */
 async function askPaytm(
-  orderId: string,
+  order: Order,
   gateway: PaytmConfig | null,
-  options: { fetch?: typeof globalThis.fetch; timeoutMs?: number },
+  options: { testMode: boolean; fetch?: typeof globalThis.fetch; timeoutMs?: number },
 ): Promise<CheckedPayment | ActionResult> {
   if (!gateway) return { ok: false, message: ORDER_ADMIN_MESSAGES.noGateway }
+  const otherMode = otherModeRefusal('Paytm', options.testMode, order)
+  if (otherMode) return otherMode
   let answer: PaytmOrderStatus
   try {
-    answer = await fetchOrderStatus(orderId, gateway, options)
+    answer = await fetchOrderStatus(order.id, gateway, options)
   } catch (error) {
     if (error instanceof GatewayUnavailableError) {
       return {
@@ -271,12 +291,8 @@ async function askGateway(
 ): Promise<CheckedPayment | ActionResult> {
   const label = gatewayLabel(order.gateway)
   if (!gateway) return { ok: false, message: noGatewayMessage(label) }
-  if (gateway.testMode !== order.testMode) {
-    return {
-      ok: false,
-      message: `${label} is set up ${gateway.testMode ? 'as the built-in simulator' : 'with real keys'} now, which cannot confirm a ${order.testMode ? 'test-mode' : 'live'} order. Nothing was changed.`,
-    }
-  }
+  const otherMode = otherModeRefusal(label, gateway.testMode, order)
+  if (otherMode) return otherMode
   let status: GatewayPaymentStatus
   try {
     status = await gateway.queryStatus(gatewayOrderOf(order))

@@ -5,12 +5,12 @@ import { services } from '~/lib/app-context.server'
 import { paiseToDecimalText } from '~/lib/money'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
-import { paytmCustomerId } from '~/services/payment/paytm-flow.server'
+import { paytmCustomerId, paytmMaySign } from '~/services/payment/paytm-flow.server'
 import type { Route } from './+types/paytm-generate-checksum'
 
 /**
  * POST /api/paytm/generate-checksum, kept for its shape but made safe: it
- * signs only the exact parameters of an existing pending order (our merchant, our callback,
+ * signs only the exact parameters of an existing pending Paytm order of the configured mode (our merchant, our callback,
  * the order's amount, customer and contact details), so it can never sign anything a browser
  * invents. Anything else is 400 'Failed to generate checksum'; there is no fallback value.
  */
@@ -55,7 +55,7 @@ export async function action({ request }: Route.ActionArgs) {
     resolvePaytmSetup(db, env),
     getOrder(db, params.ORDER_ID),
   ])
-  if (!setup || !order || order.status !== 'pending') return refuse()
+  if (!setup || !order || !paytmMaySign(order, setup)) return refuse()
   const expected: Record<string, string | undefined> = {
     MID: setup.config.mid,
     WEBSITE: setup.config.website,

@@ -16,6 +16,7 @@ import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
 import {
   handlePaytmCallback,
   paymentJobHandlers,
+  paytmMaySign,
   QUICK_CHECK_DELAY_MS,
   RECONCILE_JOB,
   reconcileDelayMs,
@@ -285,6 +286,16 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     )
     await handlePaytmCallback(t.db, testSetup, paid.fields, quiet)
     expect((await order(victim.order.id)).status).toBe('paid')
+  })
+
+  it('lets the simulator sign only test-mode Paytm orders that are still pending', async () => {
+    const live = await checkout()
+    const testSetup = simulatorSetup(sim, { source: 'simulator', testMode: true })
+    expect(paytmMaySign(live.order, setup)).toBe(true)
+    expect(paytmMaySign(live.order, testSetup)).toBe(false)
+    expect(paytmMaySign({ ...live.order, testMode: true }, testSetup)).toBe(true)
+    expect(paytmMaySign({ ...live.order, status: 'failed' }, setup)).toBe(false)
+    expect(paytmMaySign({ ...live.order, gateway: 'phonepe' }, setup)).toBe(false)
   })
 
   it('lets the simulator decide only test-mode orders', async () => {

@@ -220,6 +220,18 @@ async function applyStatus(
 }
 
 /** Whether this Paytm may decide the order: test-mode orders only by the simulator, and the other way round. */
+/**
+ * Whether the Paytm configured now may sign a payment request for `order`: a pending Paytm
+ * order of the same mode (the simulator's key never signs a live order, so a buyer cannot pay a
+ * live order at the simulator and have it confirmed there).
+ */
+export function paytmMaySign(
+  order: Pick<Order, 'status' | 'gateway' | 'testMode'>,
+  setup: Pick<PaytmSetup, 'testMode'>,
+): boolean {
+  return order.status === 'pending' && order.gateway === 'paytm' && sameMode(order, setup)
+}
+
 export function sameMode(
   order: Pick<Order, 'testMode'>,
   setup: Pick<PaytmSetup, 'testMode'>,

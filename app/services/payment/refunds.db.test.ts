@@ -128,12 +128,15 @@ async function itemStatus(orderId: string) {
   return row?.status
 }
 
-/** The admin's Refund of `amountPaise` (no reason given), under a new refund id. */
-const askRefund = (orderId: string, amountPaise: number) =>
-  requestGatewayRefund(t.db, { refundId: newRefundId(), orderId, amountPaise, reason: '', actor })
+/** The admin's Refund of `amountPaise` (no reason given), under `refundId` (a new one). */
+const askRefund = (orderId: string, amountPaise: number, refundId = newRefundId()) =>
+  requestGatewayRefund(t.db, { refundId, orderId, amountPaise, reason: '', actor })
 
-/** Runs the refund jobs that are due at `at` (the runner's own claim, retry and backoff). */
-function runJobs(gateway: RefundingGateway, at: Date) {
+/**
+ * Runs the refund jobs that are due at `at` (the runner's own claim, retry and backoff);
+ * `gateway` null: the gateway is switched off.
+ */
+function runJobs(gateway: RefundingGateway | null, at: Date) {
   return runDueJobs(
     t.db,
     refundJobHandlers(t.db, { resolveGateway: async () => gateway, now: () => at, log: quiet }),
@@ -301,13 +304,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     const order = await paidOrder(40_000)
     const gateway = fakeGateway({ settleOnStatus: true })
     const refundId = newRefundId()
-    await requestGatewayRefund(t.db, {
-      refundId,
-      orderId: order.id,
-      amountPaise: 40_000,
-      reason: '',
-      actor,
-    })
+    await askRefund(order.id, 40_000, refundId)
     const start = new Date()
     await runJobs(gateway, start)
     const accepted = (await listOrderRefunds(t.db, order.id))[0]!
@@ -336,6 +333,55 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
     expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
     expect(await itemStatus(order.id)).toBe('revoked')
+  })
+
+  it('a refund the gateway accepted stays pending through a switch to the simulator and back', async () => {
+    const order = await paidOrder(25_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    await askRefund(order.id, 25_000)
+    const start = new Date()
+    await runJobs(gateway, start)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'pending' })
+    gateway.testMode = true
+    await runJobs(gateway, new Date(start.getTime() + 11_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
+      status: 'pending',
+      gatewayMessage: expect.stringContaining('the gateway now configured is the simulator'),
+    })
+    // Nothing became refundable again, so it cannot be refunded twice.
+    expect(await refundableAmount(t.db, order.id)).toBe(0)
+    gateway.testMode = false
+    await runJobs(gateway, new Date(start.getTime() + 60_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+  })
+
+  it('a refund whose gateway is switched off, or down past every retry, is asked about again later', async () => {
+    const order = await paidOrder(15_000)
+    const gateway = fakeGateway()
+    const refundId = newRefundId()
+    await askRefund(order.id, 15_000, refundId)
+    const start = new Date()
+    await runJobs(null, start)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'requested' })
+    const queued = (await refundJobs(refundId)).filter((j) => j.status === 'pending')
+    expect(queued.map((j) => JSON.parse(j.payload) as { check: number })).toEqual([
+      expect.objectContaining({ check: 1 }),
+    ])
+    // Back on, but down: the runner retries; when it would give up, the next check is queued.
+    const down: RefundingGateway = {
+      testMode: false,
+      refund: () => Promise.reject(new GatewayUnreachableError('timed out')),
+      refundStatus: () => Promise.reject(new GatewayUnreachableError('timed out')),
+    }
+    for (let minutes = 1; minutes <= 24 * 60; minutes *= 2)
+      await runJobs(down, new Date(start.getTime() + minutes * 60_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'requested' })
+    expect((await refundJobs(refundId)).filter((j) => j.status === 'pending')).toHaveLength(1)
+    // The gateway answers again: the refund goes through.
+    await runJobs(gateway, new Date(start.getTime() + 7 * 24 * 3600_000))
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect(gateway.made(order.id)).toBe(1)
   })
 
   it('a refund recorded failed that the gateway later reports processed counts, with a warning', async () => {

@@ -302,20 +302,6 @@ export async function runRefund(
     )
     return { kind: 'failed' } as const
   }
-  // The simulator never refunds a live payment, nor a real gateway a test one.
-  if (order.testMode !== gateway.testMode)
-    return refusal(
-      order.testMode
-        ? 'this payment was made in test mode and the gateway now configured is a real one'
-        : 'this payment was real and the gateway now configured is the simulator',
-    )
-  const request = {
-    order: gatewayOrderOf(order),
-    paymentId: order.gatewayTxnId,
-    refundId: refund.id,
-    amountPaise: refund.amount,
-    reason: refund.reason,
-  }
   const refusedCheck = async (message: string) => {
     await recordRefundCheck(
       db,
@@ -324,6 +310,21 @@ export async function runRefund(
       now,
     )
     return { kind: 'pending', refused: message } as const
+  }
+  // The simulator never refunds a live payment, nor a real gateway a test one. A refund the
+  // gateway accepted before the switch is not failed for it: it is checked again later.
+  if (order.testMode !== gateway.testMode) {
+    const reason = order.testMode
+      ? 'this payment was made in test mode and the gateway now configured is a real one'
+      : 'this payment was real and the gateway now configured is the simulator'
+    return refund.status === 'requested' ? refusal(reason) : refusedCheck(reason)
+  }
+  const request = {
+    order: gatewayOrderOf(order),
+    paymentId: order.gatewayTxnId,
+    refundId: refund.id,
+    amountPaise: refund.amount,
+    reason: refund.reason,
   }
   // First what became of the refund: a job retried after a lost answer finds the refund made
   // the first time (not every refund API answers a repeated id with its refund; some refuse it).
@@ -419,19 +420,23 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
       const refund = await getRefund(db, payload.refundId)
       if (!refund || (refund.status !== 'requested' && refund.status !== 'pending')) return
       const gateway = await options.resolveGateway(refund.gateway)
-      if (!gateway)
-        throw new Error(
-          `Refunds through ${refund.gateway} are not available (the gateway is switched off)`,
-        )
       const now = options.now?.() ?? new Date()
       let result: RefundRunResult
-      try {
-        result = await runRefund(db, gateway, refund.id, now)
-      } catch (error) {
-        if (error instanceof GatewayUnreachableError)
+      if (!gateway) {
+        // Switched off on the Gateways page: nothing is sent, and the refund is asked about
+        // again at the next gap (a refund is never dropped for a setting).
+        log(`[payments] refund ${refund.id}: ${refund.gateway} is switched off; asking again later`)
+        result = { kind: 'pending' }
+      } else
+        try {
+          result = await runRefund(db, gateway, refund.id, now)
+        } catch (error) {
+          if (!(error instanceof GatewayUnreachableError)) throw error
           log(`[payments] refund ${refund.id}: ${error.message}`)
-        throw error
-      }
+          // The runner retries with backoff; once it would give up, the checks go on instead.
+          if (job.attempt < job.maxAttempts) throw error
+          result = { kind: 'pending' }
+        }
       if (result.kind !== 'pending') return
       if (result.refused)
         log(

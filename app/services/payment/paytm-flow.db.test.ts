@@ -288,6 +288,34 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect((await order(victim.order.id)).status).toBe('paid')
   })
 
+  it('a callback posted again asks Paytm at most every few seconds', async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'failure')
+    let calls = 0
+    const base = Date.now()
+    const at = (ms: number) => ({
+      ...quiet,
+      now: () => new Date(base + ms),
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        calls++
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    expect(await handlePaytmCallback(t.db, setup, callback.fields, at(0))).toMatchObject({
+      status: 'failed',
+    })
+    const first = calls
+    expect(first).toBeGreaterThan(0)
+    for (const ms of [500, 1_000, 2_000])
+      expect(await handlePaytmCallback(t.db, setup, callback.fields, at(ms))).toMatchObject({
+        outcome: 'unchanged',
+        status: 'failed',
+      })
+    expect(calls).toBe(first)
+    await handlePaytmCallback(t.db, setup, callback.fields, at(5_000))
+    expect(calls).toBe(2 * first)
+  })
+
   it('lets the simulator sign only test-mode Paytm orders that are still pending', async () => {
     const live = await checkout()
     const testSetup = simulatorSetup(sim, { source: 'simulator', testMode: true })

@@ -15,8 +15,10 @@ import { formatRupees } from '~/lib/money'
 import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
 import type { PaytmSetup } from './config.server'
 import {
+  answeredFromRecord,
   applyGatewayStatus,
   expireUnanswered,
+  mayAskOnReturn,
   otherModeReason,
   QUICK_CHECK_DELAY_MS,
   RECONCILE_WINDOW_MS,
@@ -306,6 +308,10 @@ export async function handlePaytmCallback(
     // A paid order stays paid, whatever this callback says.
     return { kind: 'handled', orderId: order.id, outcome: 'unchanged', status: order.status }
   }
+  // A callback posted again (a reload, or the buyer replaying the signed form) asks Paytm at
+  // most every few seconds; an order's first callback, the usual case, asks at once.
+  if (order.lastStatusCheckAt !== null && !(await mayAskOnReturn(db, order, now)))
+    return answeredFromRecord(order)
   const status = await askStatus(db, setup, order, options, now)
   if (status instanceof GatewayUnavailableError) {
     log(

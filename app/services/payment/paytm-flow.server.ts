@@ -308,9 +308,11 @@ export async function handlePaytmCallback(
     // A paid order stays paid, whatever this callback says.
     return { kind: 'handled', orderId: order.id, outcome: 'unchanged', status: order.status }
   }
-  // A callback posted again (a reload, or the buyer replaying the signed form) asks Paytm at
-  // most every few seconds; an order's first callback, the usual case, asks at once.
-  if (order.lastStatusCheckAt !== null && !(await mayAskOnReturn(db, order, now)))
+  // A callback posted again for a failed or expired order (a reload, or the buyer replaying the
+  // signed form) asks Paytm at most every few seconds. A pending order's callback always asks:
+  // it is the buyer arriving from Paytm, and must not wait behind a check made moments before
+  // (by verify-payment, say).
+  if (order.status !== 'pending' && !(await mayAskOnReturn(db, order, now)))
     return answeredFromRecord(order)
   const status = await askStatus(db, setup, order, options, now)
   if (status instanceof GatewayUnavailableError) {

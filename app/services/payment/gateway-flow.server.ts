@@ -198,7 +198,10 @@ export const RETURN_CHECK_MIN_INTERVAL_MS = 3_000
  * `order` now: once per RETURN_CHECK_MIN_INTERVAL_MS, however many arrive together; the others
  * answer from what we have.
  */
-export function mayAskOnReturn(db: DB, order: Order, now: Date): Promise<boolean> {
+export async function mayAskOnReturn(db: DB, order: Order, now: Date): Promise<boolean> {
+  // Never asked (the buyer's first return, the usual case): ask, with no statement spent on
+  // the turn. Every answer and every failed call stamps the order, so later ones take turns.
+  if (order.lastStatusCheckAt === null) return true
   return claimStatusCheck(db, order.id, now, RETURN_CHECK_MIN_INTERVAL_MS)
 }
 
@@ -227,6 +230,7 @@ export async function confirmReturn<Result>(
     return await confirm()
   } catch (error) {
     if (!(error instanceof GatewayUnreachableError)) throw error
+    await recordStatusCheck(db, order.id, null, now)
     const label = gatewayLabel(order.gateway)
     log(
       `[payments] ${order.id}: ${label} return not confirmed, ${error.message}; reconciliation will ask again`,

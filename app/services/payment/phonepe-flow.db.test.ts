@@ -229,6 +229,14 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     expect(
       await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, later()),
     ).toMatchObject({ outcome: 'unconfirmed', status: 'pending' })
+    // The failed call is stamped on the order: the buyer reloading at once asks nothing more.
+    expect((await order(started.order.id)).statusChecks).toBe(1)
+    expect(
+      await handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, {
+        ...quiet,
+        now: () => new Date(clock + 1_000),
+      }),
+    ).toMatchObject({ outcome: 'pending', status: 'pending' })
     const jobs = await t.db
       .selectFrom('job')
       .select('id')

@@ -259,8 +259,19 @@ test('the filter bars fit, with a usable search box, at every width', async ({ p
       ['users', 'Search by name or email'],
     ] as const) {
       await page.goto(`/admin/${list}`)
-      const box = await page.getByLabel(label, { exact: true }).boundingBox()
+      const search = page.getByLabel(label, { exact: true })
+      const box = await search.boundingBox()
       expect(box?.width, `${list} at ${width} px`).toBeGreaterThanOrEqual(240)
+      // Its hint is read whole: the placeholder's text fits inside the box's padding.
+      const hint = await search.evaluate((input: HTMLInputElement) => {
+        const style = getComputedStyle(input)
+        const context = document.createElement('canvas').getContext('2d')!
+        context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+        const room =
+          input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+        return { text: context.measureText(input.placeholder).width, room }
+      })
+      expect(hint.text, `${list} placeholder at ${width} px`).toBeLessThanOrEqual(hint.room)
     }
     // The audit log's bar (no search box) fits too: its grid had pushed the page to 1233 px.
     await page.goto('/admin/audit')

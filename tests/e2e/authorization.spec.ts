@@ -59,7 +59,7 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
   '/admin/transactions': {
     url: '/admin/transactions?status=success',
     need: 'canManageOrders',
-    success: { status: 200, text: 'Order ID, e-mail, name, transaction ID, UTR' },
+    success: { status: 200, text: 'ID, e-mail, name or UTR' },
   },
   '/admin/transactions/export': {
     url: '/admin/transactions/export',

@@ -143,7 +143,7 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               id="order-search"
               label="Search by customer, order ID or product"
               value={filter.search}
-              placeholder="Name, e-mail, phone, ORD_..., product"
+              placeholder="Name, e-mail or ORD_…"
             />
             <SelectField
               id="order-status"

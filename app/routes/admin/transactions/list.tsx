@@ -157,7 +157,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
               id="transaction-search"
               label="Search"
               value={filter.search}
-              placeholder="Order ID, e-mail, name, transaction ID, UTR"
+              placeholder="ID, e-mail, name or UTR"
             />
             {filter.status ? <input type="hidden" name="status" value={filter.status} /> : null}
             <SelectField

@@ -9,10 +9,10 @@ import { paytmCustomerId, paytmMaySign } from '~/services/payment/paytm-flow.ser
 import type { Route } from './+types/paytm-generate-checksum'
 
 /**
- * POST /api/paytm/generate-checksum, kept for its shape but made safe: it
- * signs only the exact parameters of an existing pending Paytm order of the configured mode (our merchant, our callback,
- * the order's amount, customer and contact details), so it can never sign anything a browser
- * invents. Anything else is 400 'Failed to generate checksum'; there is no fallback value.
+ * POST /api/paytm/generate-checksum, kept for its shape but made safe: it signs only the exact
+ * parameters of an existing pending Paytm order of the configured mode (our merchant, our
+ * callback, the order's amount, customer and contact details), so it can never sign anything a
+ * browser invents. Anything else is 400 'Failed to generate checksum'; there is no fallback value.
  */
 const CHECKSUM_FAILED = 'Failed to generate checksum'
 const MAX_BODY_BYTES = 8 * 1024

@@ -436,6 +436,21 @@ export async function expireUnanswered(
   return expired.changed
 }
 
+/**
+ * The gateway cannot be asked about `order` now (`reason`): expired when its reconciliation
+ * window is over (expireUnanswered), otherwise asked again at the next check.
+ */
+export async function cannotAsk(
+  db: DB,
+  order: Order,
+  reason: string,
+  now: Date,
+): Promise<{ kind: 'expired' } | { kind: 'cannot-ask'; reason: string }> {
+  return (await expireUnanswered(db, order, reason, now))
+    ? { kind: 'expired' }
+    : { kind: 'cannot-ask', reason }
+}
+
 /** Asks the gateway about one pending order and applies the answer; expires it when due. */
 export async function reconcileGatewayOrder(
   db: DB,
@@ -448,20 +463,14 @@ export async function reconcileGatewayOrder(
   if (order.status !== 'pending') return { kind: 'final', status: order.status }
   const label = gatewayLabel(order.gateway)
   // The simulator never decides a live order, nor a real gateway a test one.
-  if (order.testMode !== gateway.testMode) {
-    const reason = otherModeReason(order, label)
-    if (await expireUnanswered(db, order, reason, now)) return { kind: 'expired' }
-    return { kind: 'cannot-ask', reason }
-  }
+  if (order.testMode !== gateway.testMode)
+    return cannotAsk(db, order, otherModeReason(order, label), now)
   let status: GatewayPaymentStatus
   try {
     status = await gateway.queryStatus(gatewayOrderOf(order))
   } catch (error) {
     // Refused (e.g. 401 after the keys were changed): say so and ask again later.
-    if (error instanceof GatewayRefusedError) {
-      if (await expireUnanswered(db, order, error.message, now)) return { kind: 'expired' }
-      return { kind: 'cannot-ask', reason: error.message }
-    }
+    if (error instanceof GatewayRefusedError) return cannotAsk(db, order, error.message, now)
     if (!(error instanceof GatewayUnreachableError)) throw error
     await recordStatusCheck(db, order.id, null, now)
     if (await expireUnanswered(db, order, error.message, now)) return { kind: 'expired' }
@@ -507,14 +516,14 @@ export function gatewayJobHandlers(db: DB, options: GatewayJobOptions): JobHandl
       const order = await getOrder(db, payload.orderId)
       if (!order || order.status !== 'pending') return
       const gateway = await options.resolveGateway(order.gateway)
-      let result: GatewayReconcileResult
-      if (gateway) result = await reconcileGatewayOrder(db, gateway, order.id, now)
-      else {
-        const reason = `payments through ${gatewayLabel(order.gateway)} are switched off`
-        result = (await expireUnanswered(db, order, reason, now))
-          ? { kind: 'expired' }
-          : { kind: 'cannot-ask', reason }
-      }
+      const result: GatewayReconcileResult = gateway
+        ? await reconcileGatewayOrder(db, gateway, order.id, now)
+        : await cannotAsk(
+            db,
+            order,
+            `payments through ${gatewayLabel(order.gateway)} are switched off`,
+            now,
+          )
       if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
       if (result.kind === 'checked' && result.status !== 'pending') return
       if (result.kind === 'cannot-ask')

@@ -17,6 +17,7 @@ import type { PaytmSetup } from './config.server'
 import {
   answeredFromRecord,
   applyGatewayStatus,
+  cannotAsk,
   expireUnanswered,
   mayAskOnReturn,
   otherModeReason,
@@ -221,7 +222,6 @@ async function applyStatus(
   return apply(shared)
 }
 
-/** Whether this Paytm may decide the order: test-mode orders only by the simulator, and the other way round. */
 /**
  * Whether the Paytm configured now may sign a payment request for `order`: a pending Paytm
  * order of the same mode (the simulator's key never signs a live order, so a buyer cannot pay a
@@ -234,6 +234,7 @@ export function paytmMaySign(
   return order.status === 'pending' && order.gateway === 'paytm' && sameMode(order, setup)
 }
 
+/** Whether this Paytm may decide the order: test-mode orders only by the simulator, and the other way round. */
 export function sameMode(
   order: Pick<Order, 'testMode'>,
   setup: Pick<PaytmSetup, 'testMode'>,
@@ -391,11 +392,7 @@ export async function reconcileOrder(
   if (order.status !== 'pending') return { kind: 'final', status: order.status }
   // A live order is never decided by the simulator, nor a test order by a real Paytm (which
   // would only ever answer "Invalid Order ID" for it): asked again later, expired at the end.
-  if (!sameMode(order, setup)) {
-    const reason = otherModeReason(order, 'Paytm')
-    if (await expireUnanswered(db, order, reason, now)) return { kind: 'expired' }
-    return { kind: 'cannot-ask', reason }
-  }
+  if (!sameMode(order, setup)) return cannotAsk(db, order, otherModeReason(order, 'Paytm'), now)
   const status = await askStatus(db, setup, order, options, now)
   if (status instanceof GatewayUnavailableError) {
     if (await expireUnanswered(db, order, status.message, now)) return { kind: 'expired' }
@@ -446,10 +443,7 @@ export function paymentJobHandlers(db: DB, options: PaymentJobOptions): JobHandl
       else {
         const pending = await getOrder(db, payload.orderId)
         if (!pending || pending.status !== 'pending') return
-        const reason = 'payments through Paytm are switched off'
-        result = (await expireUnanswered(db, pending, reason, now))
-          ? { kind: 'expired' }
-          : { kind: 'cannot-ask', reason }
+        result = await cannotAsk(db, pending, 'payments through Paytm are switched off', now)
       }
       if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
       if (result.kind === 'cannot-ask')

@@ -17,16 +17,16 @@ import {
   type PhonePeWebhookRejection,
 } from '~/lib/payments/phonepe.server'
 import {
+  answeredFromRecord,
   applyGatewayStatus,
   applyReturnStatus,
   confirmReturn,
   gatewayOrderOf,
   isSettled,
+  mayAskOnReturn,
   scheduleGatewayCheck,
   startGatewayCheckout,
   type ReconcilingGateway,
-  mayAskOnReturn,
-  answeredFromRecord,
 } from './gateway-flow.server'
 import type { PaymentOutcome, StartCheckoutInput } from './paytm-flow.server'
 import type { PhonePeSetup } from './phonepe-config.server'

@@ -24,18 +24,18 @@ import {
   type WebhookRejection,
 } from '~/lib/payments/razorpay.server'
 import {
+  answeredFromRecord,
   applyGatewayStatus,
   applyReturnStatus,
   confirmReturn,
   gatewayOrderOf,
   isSettled,
+  mayAskOnReturn,
   PaymentStartError,
+  scheduleGatewayCheck,
   startGatewayCheckout,
   type PaymentOutcome,
   type ReconcilingGateway,
-  mayAskOnReturn,
-  answeredFromRecord,
-  scheduleGatewayCheck,
 } from './gateway-flow.server'
 import type { StartCheckoutInput } from './paytm-flow.server'
 import type { RazorpaySetup } from './razorpay-config.server'

@@ -61,6 +61,10 @@ export const RATE_LIMIT_POLICIES = {
   reviewVoteUser: { limit: 120, windowSeconds: 60 * 60 },
   /** Wishlist additions and removals by one user. */
   wishlistUser: { limit: 120, windowSeconds: 60 * 60 },
+  /** Paytm callbacks for a pending order that arrive within moments of another status check
+   * (the buyer landing right after a verify-payment check); a signed form replayed beyond this
+   * is answered from our record instead of asking Paytm again. */
+  paytmPendingCallbackOrder: { limit: 10, windowSeconds: 10 * 60 },
 } as const satisfies Record<string, RateLimitRule | BackoffRule>
 
 type Policies = typeof RATE_LIMIT_POLICIES

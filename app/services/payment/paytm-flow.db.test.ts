@@ -11,6 +11,7 @@ import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct, orderIdsOf } from '../../../tests/factories'
 import { existingOrder, simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
 import { runDueJobs } from '~/lib/jobs.server'
+import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
 import type { PaytmSetup } from './config.server'
 import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
 import {
@@ -19,6 +20,7 @@ import {
   paytmMaySign,
   QUICK_CHECK_DELAY_MS,
   RECONCILE_JOB,
+  reconcileOrder,
   reconcileDelayMs,
   RECONCILE_WINDOW_MS,
   startPaytmCheckout,
@@ -85,6 +87,22 @@ async function runJobs(at: Date, paytm: PaytmSetup | null = setup) {
     total += ran
   }
   return total
+}
+
+/** Flow options at `base + ms`, counting the calls made to Paytm. */
+function clockAndCalls(base: number) {
+  let calls = 0
+  return {
+    calls: () => calls,
+    at: (ms: number) => ({
+      ...quiet,
+      now: () => new Date(base + ms),
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        calls++
+        return fetch(url, init)
+      }) as typeof fetch,
+    }),
+  }
 }
 
 function signedCallback(fields: Record<string, string>): Record<string, string> {
@@ -291,29 +309,55 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('a callback posted again asks Paytm at most every few seconds', async () => {
     const started = await checkout()
     const callback = await pay(started, 'failure')
-    let calls = 0
-    const base = Date.now()
-    const at = (ms: number) => ({
-      ...quiet,
-      now: () => new Date(base + ms),
-      fetch: ((url: string | URL, init?: RequestInit) => {
-        calls++
-        return fetch(url, init)
-      }) as typeof fetch,
-    })
+    const { at, calls } = clockAndCalls(Date.now())
     expect(await handlePaytmCallback(t.db, setup, callback.fields, at(0))).toMatchObject({
       status: 'failed',
     })
-    const first = calls
+    const first = calls()
     expect(first).toBeGreaterThan(0)
     for (const ms of [500, 1_000, 2_000])
       expect(await handlePaytmCallback(t.db, setup, callback.fields, at(ms))).toMatchObject({
         outcome: 'unchanged',
         status: 'failed',
       })
-    expect(calls).toBe(first)
+    expect(calls()).toBe(first)
     await handlePaytmCallback(t.db, setup, callback.fields, at(5_000))
-    expect(calls).toBe(2 * first)
+    expect(calls()).toBe(2 * first)
+  })
+
+  it("a pending order's callback asks right after another check, a replayed form only a few times", async () => {
+    const started = await checkout()
+    const callback = await pay(started, 'pending')
+    // Counted per 10-minute window: start well inside one, so the window does not turn mid-test.
+    const windowMs = RATE_LIMIT_POLICIES.paytmPendingCallbackOrder.windowSeconds * 1000
+    let base = Date.now()
+    if (windowMs - (base % windowMs) < 30_000) base += windowMs - (base % windowMs) + 1_000
+    const { at, calls } = clockAndCalls(base)
+    // A status check made moments before (verify-payment, reconciliation) stamps the order.
+    await reconcileOrder(t.db, setup, started.order.id, { ...at(0), via: 'verify-payment' })
+    const perCheck = calls()
+    expect(perCheck).toBeGreaterThan(0)
+    const { limit } = RATE_LIMIT_POLICIES.paytmPendingCallbackOrder
+    // The buyer arriving just after still asks Paytm, and so do a few reloads.
+    for (let i = 1; i <= limit; i++) {
+      expect(await handlePaytmCallback(t.db, setup, callback.fields, at(100 * i))).toMatchObject({
+        outcome: 'pending',
+        status: 'pending',
+      })
+      expect(calls()).toBe(perCheck * (i + 1))
+    }
+    // The same form replayed beyond that is answered from our record...
+    for (const ms of [1_500, 2_000, 2_500])
+      expect(await handlePaytmCallback(t.db, setup, callback.fields, at(ms))).toMatchObject({
+        outcome: 'pending',
+        status: 'pending',
+      })
+    expect(calls()).toBe(perCheck * (limit + 1))
+    // ...and asks again once per gap.
+    await handlePaytmCallback(t.db, setup, callback.fields, at(5_000))
+    expect(calls()).toBe(perCheck * (limit + 2))
+    await handlePaytmCallback(t.db, setup, callback.fields, at(5_500))
+    expect(calls()).toBe(perCheck * (limit + 2))
   })
 
   it('lets the simulator sign only test-mode Paytm orders that are still pending', async () => {

@@ -11,6 +11,7 @@ import {
 } from '~/data/order.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import { hitPolicy } from '~/lib/rate-limit.server'
 import { formatRupees } from '~/lib/money'
 import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
 import type { PaytmSetup } from './config.server'
@@ -309,11 +310,11 @@ export async function handlePaytmCallback(
     // A paid order stays paid, whatever this callback says.
     return { kind: 'handled', orderId: order.id, outcome: 'unchanged', status: order.status }
   }
-  // A callback posted again for a failed or expired order (a reload, or the buyer replaying the
-  // signed form) asks Paytm at most every few seconds. A pending order's callback always asks:
-  // it is the buyer arriving from Paytm, and must not wait behind a check made moments before
-  // (by verify-payment, say).
-  if (order.status !== 'pending' && !(await mayAskOnReturn(db, order, now)))
+  // A callback posted again (a reload, or the buyer replaying the signed form) asks Paytm at
+  // most every few seconds. A pending order's callback inside that gap still asks a few times:
+  // it is usually the buyer arriving from Paytm just after a check made by verify-payment, and
+  // must not be held at pending by it; a form replayed beyond that answers from our record.
+  if (!(await mayAskOnReturn(db, order, now)) && !(await mayAskWhilePending(db, order, now)))
     return answeredFromRecord(order)
   const status = await askStatus(db, setup, order, options, now)
   if (status instanceof GatewayUnavailableError) {
@@ -332,6 +333,12 @@ export async function handlePaytmCallback(
     await scheduleCheck(db, order.id, now, QUICK_CHECK_DELAY_MS)
   }
   return { kind: 'handled', orderId: order.id, ...decision }
+}
+
+/** A pending order's callback inside the turn gap: counted per order (paytmPendingCallbackOrder). */
+async function mayAskWhilePending(db: DB, order: Order, now: Date): Promise<boolean> {
+  if (order.status !== 'pending') return false
+  return (await hitPolicy(db, 'paytmPendingCallbackOrder', order.id, now)).allowed
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -35,6 +35,11 @@ async function addSession(userId: string, db = t.db) {
     .execute()
 }
 
+/** The user's version as the admin page shows it (its updatedAt). */
+async function versionOf(db: typeof t.db, userId: string): Promise<string> {
+  return (await getUserProfile(db, userId))!.updatedAt
+}
+
 async function sessionsOf(userId: string, db = t.db) {
   const rows = await db.selectFrom('session').select('id').where('userId', '=', userId).execute()
   return rows.length
@@ -186,6 +191,7 @@ describe(`admin changes to users (${engine})`, () => {
         message: USER_ADMIN_MESSAGES.lastAdmin,
       })
       const demote = await changeUser(db, context(other), owner.id, 'update', {
+        version: await versionOf(db, owner.id),
         name: 'Owner',
         role: 'user',
         status: 'active',
@@ -202,6 +208,7 @@ describe(`admin changes to users (${engine})`, () => {
       })
       // With a second active admin, demoting the owner is allowed (by that admin).
       const edited = await changeUser(db, context(customer), owner.id, 'update', {
+        version: await versionOf(db, owner.id),
         name: 'Shop Owner',
         role: 'admin',
         status: 'active',
@@ -243,7 +250,10 @@ describe(`admin changes to users (${engine})`, () => {
         permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
       }
       expect(
-        await changeUser(db, context(helper, [owner.email]), owner.id, 'update', demote),
+        await changeUser(db, context(helper, [owner.email]), owner.id, 'update', {
+          ...demote,
+          version: await versionOf(db, owner.id),
+        }),
       ).toEqual({
         ok: false,
         message: USER_ADMIN_MESSAGES.listedAdmin,
@@ -251,12 +261,121 @@ describe(`admin changes to users (${engine})`, () => {
       expect(
         await changeUser(db, context(helper), helper.id, 'update', {
           ...demote,
+          version: await versionOf(db, helper.id),
           name: helper.name,
         }),
       ).toEqual({
         ok: false,
         message: USER_ADMIN_MESSAGES.selfDemote,
       })
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('lets no other admin suspend, deactivate or set the password of an ADMIN_EMAILS owner', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { name: 'Owner', email: 'listed.owner@example.test' })
+      await db.updateTable('user').set({ emailVerified: 1 }).where('id', '=', owner.id).execute()
+      await setPasswordHash(db, owner.id, 'owner-hash')
+      const helper = await makeAdmin(db, { name: 'Helper' })
+      const listed = context(helper, [owner.email])
+      expect(await changeUser(db, listed, owner.id, 'suspend')).toEqual({
+        ok: false,
+        message: USER_ADMIN_MESSAGES.listedAdminStatus,
+      })
+      expect(
+        await changeUser(db, listed, owner.id, 'update', {
+          version: await versionOf(db, owner.id),
+          name: 'Owner',
+          role: 'admin',
+          status: 'inactive',
+          permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+        }),
+      ).toEqual({ ok: false, message: USER_ADMIN_MESSAGES.listedAdminStatus })
+      expect(await resetUserPassword(db, listed, owner.id, 'taken-over-1')).toEqual({
+        ok: false,
+        message: USER_ADMIN_MESSAGES.listedAdminPassword,
+      })
+      expect(await getUserProfile(db, owner.id)).toMatchObject({ status: 'active' })
+      const stored = await db
+        .selectFrom('account')
+        .select('password')
+        .where('userId', '=', owner.id)
+        .executeTakeFirstOrThrow()
+      expect(stored.password).toBe('owner-hash')
+      expect((await listAuditEntries(db, { targetId: owner.id })).entries).toEqual([])
+      // The owner may set their own; an unlisted admin's password another admin may reset.
+      expect(
+        (await resetUserPassword(db, context(owner, [owner.email]), owner.id, 'mine-12345')).ok,
+      ).toBe(true)
+      expect(
+        (await resetUserPassword(db, context(owner, [owner.email]), helper.id, 'yours-1234')).ok,
+      ).toBe(true)
+      // Without the address on the list the account is an ordinary admin again.
+      expect((await changeUser(db, context(helper), owner.id, 'suspend')).ok).toBe(true)
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('refuses an edit made over a change saved after its page was loaded', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { name: 'Owner' })
+      const other = await makeAdmin(db, { name: 'Other' })
+      const customer = await makeCustomer(db, { name: 'Meera' })
+      // The owner opens Meera's page; meanwhile another admin suspends her.
+      const seen = await versionOf(db, customer.id)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+      expect((await changeUser(db, context(other), customer.id, 'suspend')).ok).toBe(true)
+      const stale = await changeUser(db, context(owner), customer.id, 'update', {
+        version: seen,
+        name: 'Meera K',
+        role: 'user',
+        status: 'active',
+        permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
+      })
+      expect(stale).toEqual({ ok: false, message: USER_ADMIN_MESSAGES.staleEdit })
+      expect(await getUserProfile(db, customer.id)).toMatchObject({
+        name: 'Meera',
+        status: 'suspended',
+      })
+      // Made from the page as it is now, the same edit goes through.
+      const fresh = await changeUser(db, context(owner), customer.id, 'update', {
+        version: await versionOf(db, customer.id),
+        name: 'Meera K',
+        role: 'user',
+        status: 'suspended',
+        permissions: { canCreateProducts: false, canManageOrders: false, canManageUsers: false },
+      })
+      expect(fresh.ok).toBe(true)
+      expect((await getUserProfile(db, customer.id))?.name).toBe('Meera K')
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('keeps one admin active when the last two suspend each other at the same moment', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const a = await makeAdmin(db, { name: 'A' })
+      const b = await makeAdmin(db, { name: 'B' })
+      for (let round = 0; round < 10; round++) {
+        const results = await Promise.all([
+          changeUser(db, context(a), b.id, 'suspend'),
+          changeUser(db, context(b), a.id, 'suspend'),
+        ])
+        expect(results.filter((result) => result.ok)).toHaveLength(1)
+        const active = [await getUserProfile(db, a.id), await getUserProfile(db, b.id)].filter(
+          (user) => user?.status === 'active',
+        )
+        expect(active).toHaveLength(1)
+        // The one left reactivates the other for the next round.
+        const [survivor, suspended] = active[0]!.id === a.id ? [a, b] : [b, a]
+        expect((await changeUser(db, context(survivor), suspended.id, 'reactivate')).ok).toBe(true)
+      }
     } finally {
       await db.destroy()
     }

@@ -13,7 +13,8 @@ import {
   isVerifiedListedAdmin,
   type UserProfile,
 } from '~/data/user.server'
-import type { DB } from '~/lib/db.server'
+import { sql } from 'kysely'
+import { engineOf, type DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -35,6 +36,9 @@ export interface UserAdminContext {
 }
 
 export type UserChangeKind = 'update' | 'make-admin' | 'suspend' | 'reactivate'
+
+/** The advisory lock key for changes to accounts (any number unique in this app). */
+const USER_ADMIN_LOCK = 4_310_001
 
 const ACTIONS: Record<UserChangeKind, string> = {
   update: 'user.update',
@@ -59,6 +63,9 @@ async function refusal(
   const self = target.id === context.actor.id
   if (self && changes.status !== 'active') return USER_ADMIN_MESSAGES.selfSuspend
   const listed = isVerifiedListedAdmin(target, context.adminEmails)
+  // The shop's configured owners: nobody else locks them out.
+  if (listed && target.status === 'active' && changes.status !== 'active')
+    return USER_ADMIN_MESSAGES.listedAdminStatus
   const nowAdmin = effectiveAccess(target, context.adminEmails)
   const after = effectiveAccess(
     { ...target, role: changes.role, permissions: changes.permissions },
@@ -82,6 +89,16 @@ async function refusal(
   return null
 }
 
+/**
+ * On PostgreSQL, one change to accounts at a time: "the last active admin" is counted, then
+ * written, and two admins suspending each other at once under READ COMMITTED would each count
+ * the other as still active. (SQLite runs one writing transaction at a time already.)
+ */
+async function serialiseAdminChanges(trx: DB): Promise<void> {
+  if (engineOf(trx) === 'postgres')
+    await sql`select pg_advisory_xact_lock(${USER_ADMIN_LOCK})`.execute(trx)
+}
+
 function summaryOf(kind: UserChangeKind, user: UserProfile): string {
   const who = `${displayName(user)} (${user.email})`
   switch (kind) {
@@ -96,17 +113,28 @@ function summaryOf(kind: UserChangeKind, user: UserProfile): string {
   }
 }
 
-/** Applies an edit, Make Admin, Suspend or Reactivate, if the rules allow it. */
+/** An edit from the dialog, with the user's updatedAt when the page showed it. */
+export interface UserEdit extends UserChanges {
+  version: string
+}
+
+/**
+ * Applies an edit, Make Admin, Suspend or Reactivate, if the rules allow it. An edit made over
+ * a change saved since its page was loaded is refused rather than undoing that change.
+ */
 export async function changeUser(
   db: DB,
   context: UserAdminContext,
   userId: string,
   kind: UserChangeKind,
-  edit?: UserChanges,
+  edit?: UserEdit,
 ): Promise<UserAdminResult> {
   return db.transaction().execute(async (trx) => {
+    await serialiseAdminChanges(trx)
     const target = await getUserProfile(trx, userId)
     if (!target) return { ok: false, message: USER_ADMIN_MESSAGES.notFound }
+    if (edit && edit.version !== target.updatedAt)
+      return { ok: false, message: USER_ADMIN_MESSAGES.staleEdit }
     const current: UserChanges = {
       name: target.name,
       role: target.role,
@@ -120,7 +148,14 @@ export async function changeUser(
           ? { ...current, status: 'suspended' }
           : kind === 'reactivate'
             ? { ...current, status: 'active' }
-            : (edit ?? current)
+            : edit
+              ? {
+                  name: edit.name,
+                  role: edit.role,
+                  status: edit.status,
+                  permissions: edit.permissions,
+                }
+              : current
     const refused = await refusal(trx, context, target, changes)
     if (refused) return { ok: false, message: refused }
     // Permissions mean nothing without the admin role: a user keeps none.
@@ -178,6 +213,8 @@ export async function resetUserPassword(
   const result = await db.transaction().execute(async (trx): Promise<UserAdminResult> => {
     const target = await getUserProfile(trx, userId)
     if (!target) return { ok: false, message: USER_ADMIN_MESSAGES.notFound }
+    if (target.id !== context.actor.id && isVerifiedListedAdmin(target, context.adminEmails))
+      return { ok: false, message: USER_ADMIN_MESSAGES.listedAdminPassword }
     await setPasswordHash(trx, userId, hash)
     const ended = await endUserSessions(trx, userId)
     await enqueueJob(trx, PASSWORD_CHANGED_BY_ADMIN_JOB, { userId })

@@ -228,6 +228,81 @@ test.describe('admin users', () => {
     expect((await findUserByEmail(db, OWNER.email))?.status).toBe('active')
   })
 
+  test('no other admin may suspend the ADMIN_EMAILS owner or set their password', async ({
+    page,
+    app,
+    db,
+    browser,
+  }) => {
+    // The owner makes a customer an admin with every permission, Can Manage Users included.
+    const helper = await openNewCustomer(page, app, 'Helper Admin')
+    await page.getByRole('button', { name: 'Make Admin' }).click()
+    await page
+      .getByRole('alertdialog', { name: 'Make this user an admin?' })
+      .getByRole('button', { name: 'Make Admin' })
+      .click()
+    await expect(page.getByText('Helper Admin is now an admin with every permission')).toBeVisible()
+    const owner = (await findUserByEmail(db, OWNER.email))!
+
+    const session = await customerLogsIn(browser, app.url, helper.email, 'first-pass1')
+    await session.page.waitForURL((url) => !url.pathname.startsWith('/login'))
+    await gotoHydrated(session.page, `/admin/users/${owner.id}`)
+    await expect(session.page.getByText('Admin (locked)')).toBeVisible()
+    await expect(session.page.getByRole('button', { name: 'Edit User' })).toBeVisible()
+    await expect(session.page.getByRole('button', { name: 'Suspend' })).toHaveCount(0)
+    await expect(session.page.getByRole('button', { name: 'Reset Password' })).toHaveCount(0)
+    // Posted without the page, both are refused and change nothing.
+    const suspend = await session.page.request.post(`/admin/users/${owner.id}`, {
+      form: { intent: 'suspend', confirmed: 'yes' },
+      maxRedirects: 0,
+    })
+    expect(suspend.status()).toBe(303)
+    const reset = await session.page.request.post(`/admin/users/${owner.id}`, {
+      form: { intent: 'reset-password', password: 'taken-over-1', confirmPassword: 'taken-over-1' },
+      maxRedirects: 0,
+    })
+    expect(reset.status()).toBe(400)
+    expect(await reset.text()).toContain('only its owner can change its password')
+    await session.close()
+    expect((await findUserByEmail(db, OWNER.email))?.status).toBe('active')
+    // The owner still signs in with their own password.
+    const login = await fetch(`${app.url}/login`, {
+      method: 'POST',
+      body: new URLSearchParams({ email: OWNER.email, password: OWNER.password }),
+      headers: { 'X-Forwarded-For': testClientAddress() },
+      redirect: 'manual',
+    })
+    expect(login.headers.getSetCookie().some((cookie) => cookie.includes('session_token='))).toBe(
+      true,
+    )
+  })
+
+  test('an edit made over a change saved since the page loaded is refused, not applied', async ({
+    page,
+    app,
+    db,
+  }) => {
+    const customer = await openNewCustomer(page, app, 'Stale Edit')
+    await page.getByRole('button', { name: 'Edit User' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Edit User' })
+    await dialog.getByLabel('Display name').fill('Stale Edit Renamed')
+    // Meanwhile another admin suspends the customer.
+    const user = (await findUserByEmail(db, customer.email))!
+    const suspend = await page.request.post(`/admin/users/${user.id}`, {
+      form: { intent: 'suspend', confirmed: 'yes' },
+      maxRedirects: 0,
+    })
+    expect(suspend.status()).toBe(303)
+    await dialog.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Failed to update user: Someone else changed this user after this page was loaded, so nothing was saved. Reload the page to see the change.',
+    )
+    expect(await findUserByEmail(db, customer.email)).toMatchObject({
+      name: 'Stale Edit',
+      status: 'suspended',
+    })
+  })
+
   test('the audit log shows a gateway save (secrets masked) and a suspension, with filters', async ({
     page,
     app,

@@ -243,7 +243,14 @@ const ADMIN_ACTIONS: Record<
   // Every change of the user page, on a user who does not exist (past the guard: 404).
   '/admin/users/:userId': (
     [
-      { intent: 'update', name: 'Someone', role: 'admin', status: 'active', canManageUsers: 'on' },
+      {
+        intent: 'update',
+        version: '2026-01-01T00:00:00.000Z',
+        name: 'Someone',
+        role: 'admin',
+        status: 'active',
+        canManageUsers: 'on',
+      },
       { intent: 'reset-password', password: 'secret-123', confirmPassword: 'secret-123' },
       { intent: 'make-admin', confirmed: 'yes' },
       { intent: 'suspend', confirmed: 'yes' },

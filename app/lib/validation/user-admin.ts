@@ -20,6 +20,10 @@ export const USER_ADMIN_MESSAGES = {
   selfDemote: 'You cannot remove your own admin access or Can Manage Users',
   lastAdmin: 'The last active admin cannot be demoted or suspended',
   listedAdmin: 'This address is in ADMIN_EMAILS: it is always an admin with every permission',
+  listedAdminStatus: 'This address is in ADMIN_EMAILS: it cannot be suspended or deactivated',
+  listedAdminPassword: 'This address is in ADMIN_EMAILS: only its owner can change its password',
+  staleEdit:
+    'Someone else changed this user after this page was loaded, so nothing was saved. Reload the page to see the change.',
   notFound: 'This user no longer exists',
 } as const
 
@@ -29,6 +33,11 @@ const confirmed = z.preprocess(text, z.string())
 
 export const editUserSchema = z.object({
   intent: z.literal('update'),
+  /** The user's updatedAt when the page was loaded: an edit made over a newer change is refused. */
+  version: z.preprocess(
+    text,
+    z.string().min(1, 'This form has expired. Reload the page and try again.').max(40),
+  ),
   name: z.preprocess(
     text,
     z

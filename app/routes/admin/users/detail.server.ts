@@ -130,6 +130,7 @@ export async function userAction({ request, params, context }: Route.ActionArgs)
     switch (input.intent) {
       case 'update':
         result = await changeUser(db, ctx, userId, 'update', {
+          version: input.version,
           name: input.name,
           role: input.role,
           status: input.status,

@@ -206,6 +206,7 @@ function EditUserDialog({ user, actionData, flashId }: DialogProps) {
     >
       {(fields) => (
         <>
+          <input type="hidden" name="version" value={user.version} />
           <Field label="Email" id="edit-user-email" hint={USER_ADMIN_MESSAGES.emailReadOnly}>
             {(control) => <Input {...control} value={user.email} readOnly disabled />}
           </Field>
@@ -349,9 +350,11 @@ function Actions({
   return (
     <div className="flex flex-wrap gap-2">
       <EditUserDialog user={user} actionData={actionData} flashId={flashId} />
-      <ResetPasswordDialog user={user} actionData={actionData} flashId={flashId} />
+      {user.locked && !user.self ? null : (
+        <ResetPasswordDialog user={user} actionData={actionData} flashId={flashId} />
+      )}
       {user.isAdmin ? null : <ConfirmedAction user={user} intent="make-admin" />}
-      {user.self || user.status === 'suspended' ? null : (
+      {user.self || user.locked || user.status === 'suspended' ? null : (
         <ConfirmedAction user={user} intent="suspend" />
       )}
       {user.status === 'suspended' ? <ConfirmedAction user={user} intent="reactivate" /> : null}

@@ -53,22 +53,40 @@ export function orderAccessCookie(
   return `${ORDER_ACCESS_COOKIE}=${value}; Path=/; Max-Age=${MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax${secure}`
 }
 
+/** The signed-in user as order access needs it. */
+export interface SignedInViewer {
+  id: string
+  isAdmin: boolean
+  permissions: { canManageOrders: boolean }
+  email: string
+  emailVerified: boolean
+}
+
+/**
+ * An admin who may see every order: one with Can Manage Orders, the permission every order
+ * page of the back office asks for (docs/delivery.md). An admin without it sees only their own.
+ */
+export function managesOrders(user: SignedInViewer | null): boolean {
+  return Boolean(user?.isAdmin && user.permissions.canManageOrders)
+}
+
 /**
  * How this request may see the order's details, or null: a token of the order in the query
- * (?token=, from an e-mail), its owner or an admin signed in, or a token in this browser's order
- * cookie. The query comes first so that a page can move a working ?token= into the cookie.
+ * (?token=, from an e-mail), its owner or an admin with Can Manage Orders signed in, or a token
+ * in this browser's order cookie. The query comes first so that a page can move a working
+ * ?token= into the cookie.
  */
 export async function orderAccessVia(
   db: DB,
   request: Request,
   order: Pick<Order, 'id' | 'userId' | 'customerEmail'>,
   accessTokenHash: string,
-  user: { id: string; isAdmin: boolean; email: string; emailVerified: boolean } | null,
+  user: SignedInViewer | null,
 ): Promise<'query' | 'account' | 'cookie' | null> {
   const fromQuery = new URL(request.url).searchParams.get('token')
   if (fromQuery && (await orderTokenMatches(db, order.id, fromQuery, accessTokenHash)))
     return 'query'
-  if (user && (user.isAdmin || isOwnOrder(order, user))) return 'account'
+  if (user && (managesOrders(user) || isOwnOrder(order, user))) return 'account'
   const fromCookie = readOrderTokens(request).get(order.id)
   if (fromCookie && (await orderTokenMatches(db, order.id, fromCookie, accessTokenHash)))
     return 'cookie'
@@ -95,7 +113,7 @@ export async function canViewOrder(...args: Parameters<typeof orderAccessVia>): 
 
 /**
  * Who may open an order page, its secret link and its invoice: the signed-in owner
- * or an admin, or whoever holds one of the order's tokens (this browser's order cookie from
+ * or an admin with Can Manage Orders, or whoever holds one of the order's tokens (this browser's order cookie from
  * checkout or from a secret link, or ?token=). Everyone else gets exactly the 404 a missing
  * order gets. Order pages are never cached and never indexed.
  */

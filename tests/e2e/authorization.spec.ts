@@ -12,6 +12,7 @@ import { createDatabase, type DB } from '~/lib/db.server'
 import routes from '../../app/routes'
 import { startApp, type RunningApp } from '../helpers/app'
 import { signUpConfirmed } from '../helpers/mailbox'
+import { makePaidOrder, makeProduct } from '../factories'
 import { expect, test } from '../helpers/fixtures'
 
 /**
@@ -507,6 +508,33 @@ test('an anonymous visitor of the admin area logs in and comes back to it', asyn
   await expect(
     page.getByRole('main').getByRole('listitem').filter({ hasText: 'Products' }),
   ).toContainText(String(products.n))
+})
+
+test("a buyer's order page, reveal and invoice open to admins with Can Manage Orders only", async () => {
+  const product = await makeProduct(db)
+  const order = await makePaidOrder(db, product.id)
+  for (const actor of actors) {
+    const sees = typeof actor.access === 'object' && actor.access.canManageOrders
+    const headers = { origin: app.url, ...(actor.cookie ? { cookie: actor.cookie } : {}) }
+    const what = `${actor.name}: /orders/${order.id}`
+    const page = await fetch(`${app.url}/orders/${order.id}`, { headers, redirect: 'manual' })
+    expect(page.status, what).toBe(sees ? 200 : 404)
+    if (sees) expect(await page.text(), what).toContain(order.id)
+    const invoice = await fetch(`${app.url}/orders/${order.id}/invoice.pdf`, {
+      headers,
+      redirect: 'manual',
+    })
+    expect(invoice.status, `${what}/invoice.pdf`).toBe(sees ? 200 : 404)
+    if (!sees) {
+      const reveal = await fetch(`${app.url}/orders/${order.id}`, {
+        method: 'POST',
+        body: new URLSearchParams({ intent: 'reveal' }),
+        headers,
+        redirect: 'manual',
+      })
+      expect(reveal.status, `${what} reveal`).toBe(404)
+    }
+  }
 })
 
 test("wishlists: the page and every change are the signed-in user's own", async () => {

@@ -23,7 +23,7 @@ import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server
 import { readFormData } from '~/lib/form-data.server'
 import { paymentChoiceSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
-import { canViewOrder } from '~/services/order-access.server'
+import { canViewOrder, managesOrders } from '~/services/order-access.server'
 import type { DB } from '~/lib/db.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import type { Route } from './+types/pay'
@@ -46,13 +46,13 @@ function linkQuery(request: Request) {
 }
 
 /**
- * Whether this request may see the link's customer: an admin, or whoever may open one of the
+ * Whether this request may see the link's customer: an admin with Can Manage Orders, or whoever may open one of the
  * orders already made through it (owner, or this browser's order cookie). The link's address
  * is made of an order id, an amount and a product, all of which can be guessed.
  */
 async function seesCustomer(db: DB, request: Request, link: PaymentLink): Promise<boolean> {
   const user = await getUser(request)
-  if (user?.isAdmin) return true
+  if (managesOrders(user)) return true
   for (const attempt of await paymentLinkAttempts(db, link.id)) {
     if (await canViewOrder(db, request, attempt, attempt.accessTokenHash, user)) return true
   }

@@ -53,8 +53,9 @@ export const RATE_LIMIT_POLICIES = {
   checkoutEmail: { limit: 10, windowSeconds: 10 * 60 },
   /** Order tokens tried from one address (a secret link or ?token=); working tokens give theirs back. */
   orderTokenIp: { limit: 30, windowSeconds: 15 * 60 },
-  /** Password checks before deleting an account, per user (guessing a left-open session's password). */
-  accountDeleteUser: { limit: 10, windowSeconds: 15 * 60 },
+  /** Checks of a signed-in user's current password (changing it, deleting the account), per
+   * user: someone at a session left open guessing the password. */
+  passwordCheckUser: { limit: 10, windowSeconds: 15 * 60 },
   /** Reviews written or changed by one user. */
   reviewUser: { limit: 10, windowSeconds: 60 * 60 },
   /** "Helpful" votes by one user. */

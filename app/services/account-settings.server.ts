@@ -3,6 +3,7 @@ import { deleteUserAccount, setUserPhoto } from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import type { Storage } from '~/lib/storage.server'
+import { SETTINGS_MESSAGES } from '~/lib/validation/account-settings'
 import { profilePhotoKey, storeProfilePhoto } from '~/lib/uploads.server'
 
 /**
@@ -50,7 +51,14 @@ export const DELETE_ACCOUNT_MESSAGES = {
 
 export type DeleteAccountResult =
   | { ok: true; headers: Headers }
-  | { ok: false; status: number; field: 'password' | 'email' | null; message: string }
+  | {
+      ok: false
+      status: number
+      field: 'password' | 'email' | null
+      message: string
+      /** Set on a 429: seconds until another attempt is counted. */
+      retryAfterSeconds?: number
+    }
 
 /**
  * Deletes the signed-in user's account after checking their password (an account that signs
@@ -64,16 +72,28 @@ export async function deleteOwnAccount(
   confirmation: { password: string; email: string },
 ): Promise<DeleteAccountResult> {
   const { db } = deps
-  const hit = await hitPolicy(db, 'accountDeleteUser', user.id)
+  const withPassword = await hasPassword(db, user.id)
+  // A form sent empty is a slip, not a guess: it is answered without counting an attempt.
+  if (withPassword && !confirmation.password)
+    return {
+      ok: false,
+      status: 400,
+      field: 'password',
+      message: SETTINGS_MESSAGES.passwordRequired,
+    }
+  if (!withPassword && !confirmation.email)
+    return { ok: false, status: 400, field: 'email', message: SETTINGS_MESSAGES.emailMismatch }
+  const hit = await hitPolicy(db, 'passwordCheckUser', user.id)
   if (!hit.allowed) {
     return {
       ok: false,
       status: 429,
       field: null,
       message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+      retryAfterSeconds: hit.retryAfterSeconds,
     }
   }
-  if (await hasPassword(db, user.id)) {
+  if (withPassword) {
     const correct = await getAuth()
       .api.verifyPassword({ body: { password: confirmation.password }, headers: request.headers })
       .then(() => true)

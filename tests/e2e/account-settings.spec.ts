@@ -183,6 +183,12 @@ test('deleting the account needs the password, anonymises orders and signs out',
     await expect(
       page.getByText('Tick the box to confirm that your account should be deleted'),
     ).toBeVisible()
+    // Sent with no password: asked for it, not told it is wrong.
+    await page.getByLabel('Your password').fill('')
+    await page.getByLabel('I understand').check()
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(page.getByText('Enter your password to confirm')).toBeVisible()
+    await expect(page.getByLabel('Your password')).toHaveAttribute('aria-invalid', 'true')
     await page.getByLabel('Your password').fill('not my password')
     await page.getByLabel('I understand').check()
     await page.getByRole('button', { name: 'Delete my account' }).click()
@@ -207,6 +213,59 @@ test('deleting the account needs the password, anonymises orders and signs out',
   } finally {
     await db.destroy()
   }
+})
+
+test('the current password can be tried 10 times in 15 minutes, by either form, then 429', async ({
+  app,
+}) => {
+  const account = { name: 'Left Open', email: uniqueEmail('left.open'), password: 'left-open-pw1' }
+  const cookie = await signUpConfirmed(app.url, app, account)
+  const post = (body: Record<string, string>) =>
+    fetch(`${app.url}/dashboard/settings`, {
+      method: 'POST',
+      body: new URLSearchParams(body),
+      headers: { Cookie: cookie },
+      redirect: 'manual',
+    })
+  const change = (currentPassword: string) =>
+    post({
+      intent: 'password',
+      currentPassword,
+      password: 'new-pass-123',
+      confirmPassword: 'new-pass-123',
+    })
+  const remove = (password: string) =>
+    post({ intent: 'deleteAccount', password, email: '', confirmed: 'yes' })
+  // The limit counts in fixed 15-minute windows (app/lib/rate-limit.server.ts): start well inside
+  // one, so the window's end does not reset the count halfway through.
+  const windowLeft = 15 * 60_000 - (Date.now() % (15 * 60_000))
+  if (windowLeft < 45_000) await new Promise((resolve) => setTimeout(resolve, windowLeft + 100))
+  // An empty confirmation is answered without counting.
+  for (let i = 0; i < 3; i++) expect((await remove('')).status).toBe(400)
+  for (let i = 0; i < 8; i++) {
+    const wrong = await change(`guess-${i}-pw`)
+    expect(wrong.status).toBe(400)
+    expect(await wrong.text()).toContain('Current password is incorrect')
+  }
+  for (let i = 0; i < 2; i++) expect((await remove(`guess-d${i}`)).status).toBe(400)
+  // The eleventh check is refused, even with the right password, on both forms.
+  for (const blocked of [await change(account.password), await remove(account.password)]) {
+    expect(blocked.status).toBe(429)
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(await blocked.text()).toContain('Too many attempts')
+  }
+  const db = openAppDatabase(app)
+  try {
+    expect(await findUserByEmail(db, account.email)).not.toBeNull()
+  } finally {
+    await db.destroy()
+  }
+  // The session still works: nothing was changed.
+  const settings = await fetch(`${app.url}/dashboard/settings`, {
+    headers: { Cookie: cookie },
+    redirect: 'manual',
+  })
+  expect(settings.status).toBe(200)
 })
 
 test("settings change only the signed-in user's own account; anonymous posts change nothing", async ({

@@ -14,6 +14,7 @@ import { getPreferences, savePreferences } from '~/data/preferences.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
+import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { accountPageHeaders } from '~/lib/page-headers'
 import { LANGUAGE_LABELS, LANGUAGES, languageCookie, THEME_LABELS, THEMES } from '~/lib/preferences'
 import { themeCookie } from '~/lib/theme'
@@ -162,7 +163,12 @@ export async function action({ request }: Route.ActionArgs) {
               ...(outcome.field ? { fieldErrors: { [outcome.field]: [outcome.message] } } : errors),
             }),
           },
-          { status: outcome.status },
+          {
+            status: outcome.status,
+            headers: outcome.retryAfterSeconds
+              ? { 'Retry-After': String(outcome.retryAfterSeconds) }
+              : undefined,
+          },
         )
       }
       throw redirect(`${href('/')}?account=deleted`, { status: 303, headers: outcome.headers })
@@ -173,8 +179,8 @@ export async function action({ request }: Route.ActionArgs) {
 async function passwordAction(request: Request, form: FormData, userId: string) {
   // Passwords are never sent back into the page.
   const hideFields = ['currentPassword', 'password', 'confirmPassword']
-  const reply = (body: AuthFormResult, status = 200) =>
-    data<AuthFormResult & { intent: Intent }>({ intent: 'password', ...body }, { status })
+  const reply = (body: AuthFormResult, status = 200, headers?: HeadersInit) =>
+    data<AuthFormResult & { intent: Intent }>({ intent: 'password', ...body }, { status, headers })
   if (!(await hasPassword(services().db, userId))) {
     // Signed up with Google: set a first password (no current one to check).
     const submission = parseSubmission(form, setPasswordSchema)
@@ -192,6 +198,21 @@ async function passwordAction(request: Request, form: FormData, userId: string) 
   const submission = parseSubmission(form, changePasswordSchema)
   if (submission.status !== 'success')
     return reply({ result: submission.reply({ hideFields }) }, 400)
+  // Each check of the current password counts, as for deleting the account: a session left
+  // open must not be a way to guess it.
+  const hit = await hitPolicy(services().db, 'passwordCheckUser', userId)
+  if (!hit.allowed) {
+    return reply(
+      {
+        result: submission.reply({
+          hideFields,
+          formErrors: [tooManyAttemptsMessage(hit.retryAfterSeconds)],
+        }),
+      },
+      429,
+      { 'Retry-After': String(hit.retryAfterSeconds) },
+    )
+  }
   const result = await changePassword(request, {
     currentPassword: submission.value.currentPassword,
     newPassword: submission.value.password,

@@ -3,6 +3,7 @@ import type { Browser, Page } from '@playwright/test'
 import { listAuditEntries } from '~/data/audit.server'
 import { getOrder } from '~/data/order.server'
 import { adminTest } from '../helpers/admin'
+import { confirmationPath } from '../helpers/mailbox'
 import { pdfText } from '../helpers/pdf'
 import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
 import { payAtGateway, postCallback } from '../helpers/shop'
@@ -17,7 +18,11 @@ import { payAtGateway, postCallback } from '../helpers/shop'
 const OWNER = { name: 'Shop Owner', email: 'owner.settings@example.test', password: 'secret12' }
 const PRODUCT = { slug: 'streamverse-premium-12-months', price: '₹1,499' }
 
+/** Listed in ADMIN_EMAILS beside the owner, without an account yet. */
+const LISTED_LATER = 'listed.later@example.test'
+
 const { test, logIn } = adminTest(OWNER)
+test.use({ appEnv: { ADMIN_EMAILS: `${OWNER.email},${LISTED_LATER}` } })
 // Each test signs in and saves through the UI; generous on a shared, busy machine.
 test.describe.configure({ timeout: 240_000 })
 
@@ -162,6 +167,7 @@ test('with registration closed, sign-up is refused with a clear message', async 
   page,
   browser,
   baseURL,
+  app,
 }) => {
   await logIn(page)
   await openTab(page, 'Security')
@@ -180,6 +186,30 @@ test('with registration closed, sign-up is refused with a clear message', async 
   await someone.page.getByRole('button', { name: 'Create account' }).click()
   await expect(someone.page.getByText('New registrations are currently closed.')).toBeVisible()
   await someone.context.close()
+
+  // An address in ADMIN_EMAILS is answered the same, so the form tells nobody who the admins
+  // are; its owner still gets the confirmation link.
+  const signUp = async (email: string) => {
+    const response = await fetch(`${baseURL}/signup`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        name: 'Some One',
+        email,
+        password: 'secret12',
+        confirmPassword: 'secret12',
+      }),
+      headers: { 'X-Forwarded-For': testClientAddress() },
+      redirect: 'manual',
+    })
+    return {
+      status: response.status,
+      message: /New registrations[^<]*/.exec(await response.text())?.[0],
+    }
+  }
+  const stranger = await signUp(`new.${crypto.randomBytes(3).toString('hex')}@example.test`)
+  expect(stranger).toEqual({ status: 403, message: 'New registrations are currently closed.' })
+  expect(await signUp(LISTED_LATER)).toEqual(stranger)
+  expect(await confirmationPath(app, LISTED_LATER)).toMatch(/^\/verify-email\?token=/)
 
   await page.getByLabel('Allow new accounts').check()
   await save(page)

@@ -33,18 +33,31 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success') return invalid()
 
   const { db, env } = services()
-  const settings = await getSiteSettings(db)
-  // The owner can close registration (admin settings); ADMIN_EMAILS can still sign up.
-  if (!settings.enableRegistration && !isListedAdmin(submission.value.email, env.ADMIN_EMAILS)) {
-    return refused(AUTH_MESSAGES.registrationClosed, 403)
-  }
-
   const ip = clientIp(context)
-  const { blocked } = await hitPolicies(db, [
-    ['signUpEmail', submission.value.email],
-    ['signUpIp', ip],
+  const [settings, { blocked }] = await Promise.all([
+    getSiteSettings(db),
+    hitPolicies(db, [
+      ['signUpEmail', submission.value.email],
+      ['signUpIp', ip],
+    ]),
   ])
   if (blocked) return tooMany(blocked.retryAfterSeconds)
+
+  // The owner can close registration (admin settings). Every address then gets the same
+  // answer, so the form does not tell which ones are in ADMIN_EMAILS; a listed address is still
+  // signed up (its confirmation mail goes out), without the answer waiting for it.
+  if (!settings.enableRegistration) {
+    if (isListedAdmin(submission.value.email, env.ADMIN_EMAILS)) {
+      const input = submission.value
+      setImmediate(() => {
+        void signUpWithPassword(request, ip, input).then((result) => {
+          if (!result.ok)
+            console.error(`[auth] sign-up of a listed admin failed: ${result.message}`)
+        })
+      })
+    }
+    return refused(AUTH_MESSAGES.registrationClosed, 403)
+  }
 
   const result = await signUpWithPassword(request, ip, submission.value)
   if (!result.ok) return refused(result.message, result.status)

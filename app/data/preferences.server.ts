@@ -1,5 +1,6 @@
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
+import { isUndeliverable } from '~/lib/mail-address'
 import { DEFAULT_PREFERENCES, isLanguage, type Preferences } from '~/lib/preferences'
 import { readCache } from '~/lib/read-cache.server'
 import { isTheme } from '~/lib/theme'
@@ -79,6 +80,8 @@ export async function savePreferences(
  * without an account (a guest's) gets them: its owner asked for the order they are about.
  */
 export async function wantsNotifications(db: DB, email: string): Promise<boolean> {
+  // A deleted account's orders keep an address nobody reads (app/data/user.server.ts).
+  if (isUndeliverable(email)) return false
   const row = await db
     .selectFrom('user')
     .leftJoin('userPreference', 'userPreference.userId', 'user.id')

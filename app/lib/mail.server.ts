@@ -6,6 +6,7 @@ import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir.server'
 import type { DB } from './db.server'
 import { getEnv, type Env } from './env.server'
 import { enqueueJob, type JobHandlers } from './jobs.server'
+import { isUndeliverable } from './mail-address'
 
 /**
  * Transactional e-mail. Mails are never sent inline: `enqueueMail(trx, mail)` writes a job
@@ -22,6 +23,22 @@ export const mailMessageSchema = z.object({
   html: z.string(),
 })
 export type MailMessage = z.infer<typeof mailMessageSchema>
+
+/**
+ * Sends through `mailer`, except to an address that cannot receive mail: that mail is logged
+ * and dropped (null), instead of failing against the SMTP server until its job gives up.
+ */
+export async function deliverMail(
+  mailer: Mailer,
+  message: MailMessage,
+  log: (line: string) => void = (line) => console.log(line),
+): Promise<SentMail | null> {
+  if (isUndeliverable(message.to)) {
+    log(`[mail] "${message.subject}" not sent: ${message.to} cannot receive mail`)
+    return null
+  }
+  return mailer.send(message)
+}
 
 /** Queues a mail; pass the transaction of the change that causes it. */
 export async function enqueueMail(db: DB, message: MailMessage): Promise<string> {
@@ -110,7 +127,7 @@ export function mailJobHandlers(
     [MAIL_JOB]: async (job) => {
       const message = mailMessageSchema.parse(job.payload)
       const mailer = options.mailer ?? sharedMailer((await options.getSiteName?.()) ?? 'KeyBazaar')
-      await mailer.send(message)
+      await deliverMail(mailer, message)
     },
   }
 }

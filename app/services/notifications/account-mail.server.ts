@@ -16,7 +16,7 @@ import {
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
 import { safeRedirect } from '~/lib/safe-redirect'
-import { sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
+import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { greetingFor, renderMail, type MailSettings } from './render-mail.server'
 
 /**
@@ -70,7 +70,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
   ) {
     const settings = await getSiteSettings(db)
     const mailer = options().mailer ?? sharedMailer(settings.siteName)
-    await mailer.send(build(settings))
+    await deliverMail(mailer, build(settings))
   }
   return {
     [PASSWORD_RESET_MAIL_JOB]: async (job) => {

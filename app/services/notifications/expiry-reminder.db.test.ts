@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dueReminderKind, listExpiryReminders } from '~/data/expiry-reminder.server'
 import { savePreferences } from '~/data/preferences.server'
+import { deleteUserAccount } from '~/data/user.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { runDueJobs } from '~/lib/jobs.server'
@@ -175,6 +176,19 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // Turned back on in time: the reminder still due is sent.
     await savePreferences(t.db, quiet.id, { notifications: true })
     expect(await send(at(24))).toBe(2)
+  })
+
+  it('sends nothing for the orders of a deleted account', async () => {
+    const leaving = await makeCustomer(t.db, { email: 'leaving.soon@example.in' })
+    await deliveredOrder({ email: leaving.email, userId: leaving.id })
+    expect((await deleteUserAccount(t.db, leaving.id)).ordersAnonymised).toBe(1)
+    expect(await send(at(23.5))).toBe(0)
+    const jobs = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('status', '=', 'pending')
+      .execute()
+    expect(jobs.filter((job) => String(job.payload).includes('.invalid'))).toEqual([])
   })
 
   it('sends nothing while the shop has reminders switched off, and nothing for open-ended items', async () => {

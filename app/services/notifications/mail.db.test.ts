@@ -102,6 +102,24 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     }
   })
 
+  it("drops a mail to an address that cannot receive one (a deleted account's) instead of retrying it", async () => {
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(smtp.url), { siteName: settings.siteName }),
+    })
+    const id = await t.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, resetMail('deleted-abc123@deleted.invalid')))
+    const before = smtp.mails.length
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const job = await t.db
+      .selectFrom('job')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(job).toMatchObject({ status: 'done', attempts: 1 })
+    expect(smtp.mails.length).toBe(before)
+  })
+
   it('without SMTP_URL writes an .eml file into DATA_DIR/mail and logs the subject', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-mail-'))
     try {

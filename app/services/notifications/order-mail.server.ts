@@ -6,7 +6,7 @@ import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import { z } from 'zod'
 import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
-import { sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
+import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { renderMail } from './render-mail.server'
 
@@ -202,7 +202,7 @@ export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): J
       const message = await renderOrderMail(db, resolved, payload, settings)
       if (!message) return
       const mailer = resolved.mailer ?? sharedMailer(settings.siteName)
-      await mailer.send(message)
+      await deliverMail(mailer, message)
     },
   }
 }

@@ -52,8 +52,14 @@ export async function insertAuditEntry(
 
 export interface AuditFilters {
   actorId?: string
-  /** The kind of thing changed (product, stock, order, user, settings, gateway, payment-link). */
+  /** The kind of thing changed (product, stock_item, order, user, settings, gateway, ...). */
   targetType?: string
+  /**
+   * The kind of change: the action's first part (product, stock, order, user, settings,
+   * gateway, payment-link, review), what the log's Kind filter picks. A stock import is a
+   * `stock.` action on a product.
+   */
+  kind?: string
   targetId?: string
   /** ISO instants, `from` inclusive and `to` exclusive. */
   from?: string
@@ -81,6 +87,7 @@ export async function listAuditEntries(
   let query = db.selectFrom('auditLog')
   if (filters.actorId) query = query.where('actorId', '=', filters.actorId)
   if (filters.targetType) query = query.where('targetType', '=', filters.targetType)
+  if (filters.kind) query = query.where('action', 'like', `${filters.kind}.%`)
   if (filters.targetId) query = query.where('targetId', '=', filters.targetId)
   if (filters.from) query = query.where('createdAt', '>=', filters.from)
   if (filters.to) query = query.where('createdAt', '<', filters.to)

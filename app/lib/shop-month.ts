@@ -34,14 +34,3 @@ export function startOfMonthIn(now: Date, timeZone: string): Date {
   guess = wall - offsetMs(new Date(guess), timeZone)
   return new Date(guess)
 }
-
-/** Midnight starting a calendar day (YYYY-MM-DD) in `timeZone`, as a UTC instant. */
-export function startOfDayIn(day: string, timeZone: string): Date | null {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day)
-  if (!match) return null
-  const wall = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))
-  if (Number.isNaN(wall)) return null
-  let guess = wall - offsetMs(new Date(wall), timeZone)
-  guess = wall - offsetMs(new Date(guess), timeZone)
-  return new Date(guess)
-}

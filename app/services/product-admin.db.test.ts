@@ -8,6 +8,7 @@ import { MASK } from './audit.server'
 import {
   createProductAudited,
   deleteProductAudited,
+  duplicateProductAudited,
   importStockAudited,
   revokeStockItemAudited,
   updateProductAudited,
@@ -114,6 +115,45 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(await entriesFor('no-such-product')).toEqual([])
   })
 
+  it('records a duplicated product as created, naming its source, the copied secret masked', async () => {
+    const source = await createProductAudited(
+      t.db,
+      {
+        product: { ...(await newProductInput()), title: 'Copy Source', slug: 'copy-source' },
+        delivery: { mode: 'shared', sharedSecret: 'family@example.in / hunter2' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    const copy = await duplicateProductAudited(
+      t.db,
+      { source, image: source.image, appSecret: SECRET },
+      WHO,
+    )
+    expect(copy).toMatchObject({ title: 'Copy Source (Copy)' })
+    const entries = await entriesFor(copy!.id)
+    expect(entries).toHaveLength(1)
+    expect(entries[0]).toMatchObject({
+      action: 'product.create',
+      actorEmail: 'owner@example.test',
+      summary: 'Created Copy Source (Copy) as a copy of Copy Source',
+    })
+    expect(entries[0]!.changes).toMatchObject({
+      title: { before: null, after: 'Copy Source (Copy)' },
+      deliveryMode: { before: null, after: 'shared' },
+      sharedSecret: { before: null, after: MASK },
+      copiedFrom: { before: null, after: source.id },
+    })
+    expect(JSON.stringify(entries)).not.toContain('hunter2')
+    // A source deleted meanwhile copies nothing and records nothing.
+    await deleteProductAudited(t.db, source.id, WHO)
+    const before = (await listAuditEntries(t.db, {})).total
+    expect(
+      await duplicateProductAudited(t.db, { source, image: source.image, appSecret: SECRET }, WHO),
+    ).toBeNull()
+    expect((await listAuditEntries(t.db, {})).total).toBe(before)
+  })
+
   it('records a deleted product with what it was', async () => {
     const product = await makeProduct(t.db, { title: 'Soon Gone' })
     expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ id: product.id })
@@ -173,5 +213,16 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       ),
     ).toEqual({ revoked: false, status: 'revoked' })
     expect(await entriesFor(item!.id)).toHaveLength(1)
+
+    // The log's Kind filter: both are stock changes, though the import's target is the product.
+    const stockIds = (await listAuditEntries(t.db, { kind: 'stock', pageSize: 500 })).entries.map(
+      (e) => e.targetId,
+    )
+    expect(stockIds).toEqual(expect.arrayContaining([product.id, item!.id]))
+    const productActions = (
+      await listAuditEntries(t.db, { kind: 'product', pageSize: 500 })
+    ).entries.map((e) => e.action)
+    expect(productActions.length).toBeGreaterThan(0)
+    expect(productActions.every((action) => action.startsWith('product.'))).toBe(true)
   })
 })

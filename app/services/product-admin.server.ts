@@ -1,7 +1,9 @@
 import {
   createProductChecked,
   deleteProduct,
+  duplicateProduct,
   getProductById,
+  getProductDelivery,
   productOwnFields,
   updateProduct,
   type Product,
@@ -101,6 +103,39 @@ export async function updateProductAudited(
     })
     return saved
   })
+}
+
+/**
+ * Copies a product (duplicateProduct: its fields, delivery mode and shared secret, never its
+ * stock) and records the copy as created, naming its source; null when the source is gone. The
+ * copy is made first, in its own statements (two admins copying at once retry on the slug), and
+ * its entry right after, as for stock imports.
+ */
+export async function duplicateProductAudited(
+  db: DB,
+  input: { source: Product; image: string; appSecret: string },
+  who: AdminWho,
+): Promise<Product | null> {
+  const { source } = input
+  const copy = await duplicateProduct(db, source.id, {
+    image: input.image,
+    appSecret: input.appSecret,
+  })
+  if (!copy) return null
+  const delivery = await getProductDelivery(db, copy.id)
+  await recordAdminChange(db, {
+    ...who,
+    action: 'product.create',
+    target: { type: 'product', id: copy.id },
+    summary: `Created ${copy.title} as a copy of ${source.title}`,
+    before: null,
+    after: {
+      ...productAuditFields(copy, delivery ? { mode: delivery.mode } : undefined),
+      ...(delivery?.hasSharedSecret ? { sharedSecret: 'copied' } : {}),
+      copiedFrom: source.id,
+    },
+  })
+  return copy
 }
 
 /** Deletes a product and records what it was; null when there was none. */

@@ -341,5 +341,14 @@ test.describe('admin users', () => {
     await expect(page.getByText('No Entries Found')).toBeVisible()
     await page.goto('/admin/audit?from=2026-05-02&to=2026-05-01')
     await expect(page.getByRole('alert')).toContainText('"From" date must be on or before')
+    // A day that does not exist is refused, not read as another.
+    await page.goto('/admin/audit?to=2026-02-31')
+    await expect(page.getByRole('alert')).toContainText(
+      'The "To" date must be a date like 2026-03-05.',
+    )
+    // Reviews can be picked as a kind; a name every object has is not a kind.
+    await expect(page.getByLabel('Kind').locator('option[value="review"]')).toHaveText('Reviews')
+    await page.goto('/admin/audit?kind=constructor')
+    await expect(page.getByLabel('Kind')).toHaveValue('')
   })
 })

@@ -11,7 +11,7 @@ import { services } from '~/lib/app-context.server'
 import { shopDateTime } from '~/lib/date-format'
 import { adminOrderPath } from '~/lib/order-status'
 import { pageParam, pageView } from '~/lib/paginate'
-import { startOfDayIn } from '~/lib/shop-month'
+import { localDayRange, parseIsoDate } from '~/lib/shop-time'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/audit'
 import { listQuery } from './list-query'
@@ -33,9 +33,12 @@ const KINDS: Record<string, string> = {
   settings: 'Settings',
   gateway: 'Payment gateways',
   'payment-link': 'Payment links',
+  review: 'Reviews',
 }
 
-const DAY = /^\d{4}-\d{2}-\d{2}$/
+/** The kind of an entry: its action's first part ("stock" for stock.import). */
+const kindOf = (action: string) => action.split('.')[0] ?? action
+
 const VALUE_MAX = 300
 
 function shown(value: unknown): string {
@@ -45,11 +48,6 @@ function shown(value: unknown): string {
 }
 
 /** The calendar day after a YYYY-MM-DD day. */
-function nextDay(day: string): string {
-  const [y, m, d] = day.split('-').map(Number)
-  return new Date(Date.UTC(y!, m! - 1, d! + 1)).toISOString().slice(0, 10)
-}
-
 function targetLink(type: string, id: string | null): string | null {
   if (!id) return null
   if (type === 'user') return adminUserPath(id)
@@ -65,18 +63,17 @@ export async function loader({ request }: Route.LoaderArgs) {
   const settings = await getSiteSettings(db)
   const actor = url.searchParams.get('actor') ?? ''
   const kindParam = url.searchParams.get('kind') ?? ''
-  const kind = kindParam in KINDS ? kindParam : ''
+  const kind = Object.hasOwn(KINDS, kindParam) ? kindParam : ''
   const fromParam = (url.searchParams.get('from') ?? '').trim()
   const toParam = (url.searchParams.get('to') ?? '').trim()
   const errors: string[] = []
-  const from = fromParam ? startOfDayIn(fromParam, settings.timezone) : null
-  if (fromParam && (!DAY.test(fromParam) || !from))
+  // Real calendar days only: 2026-02-31 is refused, not read as 3 March.
+  if (fromParam && !parseIsoDate(fromParam))
     errors.push('The "From" date must be a date like 2026-03-05.')
-  const toDay = toParam ? startOfDayIn(toParam, settings.timezone) : null
-  if (toParam && (!DAY.test(toParam) || !toDay))
+  if (toParam && !parseIsoDate(toParam))
     errors.push('The "To" date must be a date like 2026-03-05.')
-  // "To" includes its whole day: entries before the next day's midnight.
-  const to = toDay ? startOfDayIn(nextDay(toParam), settings.timezone) : null
+  // Days in the shop's time zone; "To" includes its whole day.
+  const { from, to } = localDayRange(fromParam, toParam, settings.timezone)
   if (from && to && from >= to) errors.push('The "From" date must be on or before the "To" date.')
 
   const [actors, result] = await Promise.all([
@@ -85,9 +82,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       ? Promise.resolve(null)
       : listAuditEntries(db, {
           actorId: actor || undefined,
-          targetType: kind || undefined,
-          from: from?.toISOString(),
-          to: to?.toISOString(),
+          kind: kind || undefined,
+          from: from ?? undefined,
+          to: to ?? undefined,
           page: pageParam(url),
         }),
   ])
@@ -108,7 +105,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       actorEmail: entry.actorName ? entry.actorEmail : '',
       ip: entry.ip,
       action: entry.action,
-      kind: KINDS[entry.targetType] ?? entry.targetType,
+      kind: KINDS[kindOf(entry.action)] ?? entry.targetType,
       targetId: entry.targetId,
       targetLink: targetLink(entry.targetType, entry.targetId),
       summary: entry.summary,

@@ -51,7 +51,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   const { db } = services()
   const url = new URL(request.url)
   const showParam = url.searchParams.get('show') ?? 'all'
-  const show: ReviewVisibility = showParam in FILTERS ? (showParam as ReviewVisibility) : 'all'
+  const show: ReviewVisibility = Object.hasOwn(FILTERS, showParam)
+    ? (showParam as ReviewVisibility)
+    : 'all'
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const [settings, result, { flash, headers }] = await Promise.all([
     getSiteSettings(db),

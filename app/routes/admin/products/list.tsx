@@ -19,7 +19,6 @@ import { optionsOf, SearchField, SelectField } from '~/components/admin/list-fil
 import { StatCard } from '~/components/admin/stat-card'
 import { PageHeader } from '~/components/admin/page-header'
 import {
-  duplicateProduct,
   getProductById,
   listCategories,
   listProductsPage,
@@ -35,7 +34,7 @@ import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
-import { deleteProductAudited } from '~/services/product-admin.server'
+import { deleteProductAudited, duplicateProductAudited } from '~/services/product-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { deleteConfirmation, duplicatedMessage, PRODUCT_MESSAGES } from '~/lib/validation/product'
 import { flashHeaders, readFlash } from '~/lib/flash.server'
@@ -146,7 +145,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       } else {
         // The copy gets its own image file, so deleting either product keeps the other's.
         const image = await copyProductImage(storage, source.image)
-        const copy = await duplicateProduct(db, id, { image, appSecret: env.APP_SECRET })
+        const copy = await duplicateProductAudited(
+          db,
+          { source, image, appSecret: env.APP_SECRET },
+          { actor: user, ip: clientIp(context) },
+        )
         if (copy) {
           headers = await flashHeaders('success', duplicatedMessage(source.title))
         } else {

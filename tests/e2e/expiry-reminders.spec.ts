@@ -104,7 +104,9 @@ test('reminders 7 days and 1 day ahead arrive once each across restarts; Renew p
   expect(mail.text).toContain('/dashboard/settings')
   const link = new URL(/https?:\/\/\S+\/checkout\/\S+/.exec(mail.text)![0])
   expect(link.pathname).toBe(`/checkout/${product.slug}`)
-  await page.goto(`${app.url}${link.pathname}${link.search}`)
+  const prefilled = await page.goto(`${app.url}${link.pathname}${link.search}`)
+  // The buyer's details are in this page: no shared or browser cache keeps it.
+  expect(prefilled?.headers()['cache-control']).toBe('private, no-store')
   await expect(page.getByLabel('Full name')).toHaveValue('Meera Iyer')
   await expect(page.getByLabel('Email')).toHaveValue(week)
   await expect(page.getByLabel('Phone number')).toHaveValue('9123456780')

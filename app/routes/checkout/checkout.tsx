@@ -63,27 +63,31 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     renewalPrefill(db, env.APP_SECRET, renew, product.id),
   ])
   const testMode = choice.testGatewayNames.length > 0
-  return {
-    product: {
-      slug: product.slug,
-      title: product.title,
-      price: product.price,
-      originalPrice: product.originalPrice,
-      discount: product.discount,
-      // An order here is delivered by this shop, so a product sold from stock needs an item
-      // left (createOrder checks again when the form is sent).
-      inStock: productAvailability(product, stockLeft, { viaCheckout: true }).inStock,
-      deliveryTime: product.deliveryTime.trim() || 'Instant',
+  return data(
+    {
+      product: {
+        slug: product.slug,
+        title: product.title,
+        price: product.price,
+        originalPrice: product.originalPrice,
+        discount: product.discount,
+        // An order here is delivered by this shop, so a product sold from stock needs an item
+        // left (createOrder checks again when the form is sent).
+        inStock: productAvailability(product, stockLeft, { viaCheckout: true }).inStock,
+        deliveryTime: product.deliveryTime.trim() || 'Instant',
+      },
+      image,
+      defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
+      testMode,
+      testGatewayNames: choice.testGatewayNames,
+      gateways: choice.gateways,
+      selected: choice.selected,
+      // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
+      notInTestMode: testMode && realOnly ? ORDER_MESSAGES.notInTestMode : null,
     },
-    image,
-    defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
-    testMode,
-    testGatewayNames: choice.testGatewayNames,
-    gateways: choice.gateways,
-    selected: choice.selected,
-    // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
-    notInTestMode: testMode && realOnly ? ORDER_MESSAGES.notInTestMode : null,
-  }
+    // Filled in with a buyer's name, e-mail and phone: for this browser only, and not kept.
+    { headers: renewal ? { 'Cache-Control': 'private, no-store' } : {} },
+  )
 }
 
 export async function action({ request, params, context }: Route.ActionArgs) {
@@ -108,10 +112,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   })
 }
 
-/** Retry-After of a throttled checkout (the order cookie is passed on by React Router itself). */
-export function headers({ actionHeaders }: Route.HeadersArgs) {
+/**
+ * Retry-After of a throttled checkout (the order cookie is passed on by React Router itself),
+ * and the no-store of a form filled in from a Renew link.
+ */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  const headers = new Headers()
   const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : {}
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  const cacheControl = loaderHeaders.get('Cache-Control')
+  if (cacheControl) headers.set('Cache-Control', cacheControl)
+  return headers
 }
 
 /** Submitting the form changes nothing this page loaded (the browser leaves for Paytm next). */

@@ -6,7 +6,7 @@ import { updateSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer, mailJobHandlers } from '~/lib/mail.server'
-import { orderIdFromRenewToken } from '~/lib/renew-link.server'
+import { orderIdFromRenewToken, renewToken } from '~/lib/renew-link.server'
 import { makeCustomer, makeOrder, makeStockedProduct, payOrder } from '../../../tests/factories'
 import { openSecondConnection, fileTestDb } from '../../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
@@ -224,5 +224,16 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await renewalPrefill(t.db, 'x'.repeat(64), token, product.id)).toBeNull()
     expect(await renewalPrefill(t.db, APP_SECRET, `${order.id}.forged`, product.id)).toBeNull()
     expect(await renewalPrefill(t.db, APP_SECRET, null, product.id)).toBeNull()
+  })
+
+  it("fills in nothing from the Renew link of a deleted account's order", async () => {
+    const leaving = await makeCustomer(t.db, { email: 'renew.then.leave@example.in' })
+    const { order, product } = await deliveredOrder({ email: leaving.email, userId: leaving.id })
+    const token = renewToken(APP_SECRET, order.id)
+    expect(await renewalPrefill(t.db, APP_SECRET, token, product.id)).toMatchObject({
+      email: leaving.email,
+    })
+    await deleteUserAccount(t.db, leaving.id)
+    expect(await renewalPrefill(t.db, APP_SECRET, token, product.id)).toBeNull()
   })
 })

@@ -6,6 +6,7 @@ import { shopLongDate } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
+import { isUndeliverable } from '~/lib/mail-address'
 import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { orderIdFromRenewToken, renewUrl } from '~/lib/renew-link.server'
 import { renderMail } from './render-mail.server'
@@ -92,5 +93,7 @@ export async function renewalPrefill(
   if (!orderId) return null
   const order = await getOrder(db, orderId)
   if (!order || order.productId !== productId) return null
+  // A deleted account's order keeps no details worth filling in (app/data/user.server.ts).
+  if (isUndeliverable(order.customerEmail)) return null
   return { name: order.customerName, email: order.customerEmail, phone: order.customerPhone }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/factories'
+import { BUYER, makeCustomer, makeProduct } from '../../tests/factories'
 import { createOrder, markOrderFailed } from './order.server'
+import { DELETED_CUSTOMER_NAME, deletedCustomerEmail, deleteUserAccount } from './user.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import {
   checkPaymentLink,
@@ -46,6 +47,35 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       URL_BASE,
     )
     expect(byDefault.amount).toBe(149_900)
+  })
+
+  it("keeps none of a deleted account's details, and a link still open stops taking payments", async () => {
+    const product = await makeProduct(t.db)
+    const leaving = await makeCustomer(t.db, { email: 'leaving.link@example.in' })
+    await t.db.updateTable('user').set({ emailVerified: 1 }).where('id', '=', leaving.id).execute()
+    const customer = { name: 'Leaving Buyer', email: leaving.email, phone: '9000000001' }
+    const open = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer, createdBy: null },
+      URL_BASE,
+    )
+    const other = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    await deleteUserAccount(t.db, leaving.id)
+    expect(await getPaymentLink(t.db, open.id, URL_BASE)).toMatchObject({
+      customerName: DELETED_CUSTOMER_NAME,
+      customerEmail: deletedCustomerEmail(leaving.id),
+      customerPhone: '',
+      status: 'cancelled',
+    })
+    expect(await checkPaymentLink(t.db, query(open), URL_BASE)).toMatchObject({ ok: false })
+    expect(await getPaymentLink(t.db, other.id, URL_BASE)).toMatchObject({
+      customerEmail: BUYER.email,
+      status: 'active',
+    })
   })
 
   it('accepts the link only exactly as issued: a changed amount or product is refused', async () => {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
@@ -462,7 +463,8 @@ export const deletedCustomerEmail = (userId: string) =>
  * Deletes an account. Its orders stay for the shop's records (totals, invoices, stock) with
  * the buyer's name, e-mail and phone replaced: the orders placed while signed in, and the
  * guest orders with the same address when the address was verified (My Orders shows those
- * too). Sessions, logins and preferences go with the user row (foreign keys cascade).
+ * too), and the payment links made out to that verified address (an open one is cancelled).
+ * Sessions, logins and preferences go with the user row (foreign keys cascade).
  * Returns the deleted profile's photo, for the caller to remove from storage, or null when
  * there was no such user.
  */
@@ -497,6 +499,23 @@ export async function deleteUserAccount(
           : eb('userId', '=', userId),
       )
       .executeTakeFirst()
+    if (verified) {
+      // Payment links an admin made out to the address: the same details go, and a link still
+      // open stops taking payments (its receipts would go to no one).
+      await trx
+        .updateTable('paymentLink')
+        .set({
+          customerName: DELETED_CUSTOMER_NAME,
+          customerEmail: deletedCustomerEmail(userId),
+          customerPhone: '',
+          status: sql<
+            'active' | 'paid' | 'cancelled'
+          >`case when status = 'active' then 'cancelled' else status end`,
+          updatedAt: now.toISOString(),
+        })
+        .where('customerEmail', '=', user.email)
+        .execute()
+    }
     await trx.deleteFrom('session').where('userId', '=', userId).execute()
     await trx.deleteFrom('user').where('id', '=', userId).execute()
     return { deleted: true, photo: user.photo, ordersAnonymised: Number(result.numUpdatedRows) }

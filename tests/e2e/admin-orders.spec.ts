@@ -5,6 +5,7 @@ import { createOrderReport } from '~/services/order-reports.server'
 import { createOrder, type CustomerDetails, type Order } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { orderCounts } from '~/data/order-admin.server'
+import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { simulatorMerchant } from '~/services/payment/config.server'
 import { adminTest } from '../helpers/admin'
@@ -534,6 +535,36 @@ test.describe.serial('admin orders', () => {
       })
       .toBe(before + 1)
     await context.close()
+  })
+
+  test('an action that was done says so even when its audit entry cannot be written', async ({
+    page,
+    db,
+    app,
+  }) => {
+    // The shop of these tests runs on SQLite (tests/helpers/admin.ts): a trigger fails the write.
+    await logIn(page)
+    await gotoHydrated(page, orderUrl(manualPaid.id))
+    await sql`create trigger kb_test_no_audit before insert on audit_log begin select raise(abort, 'audit log unavailable'); end`.execute(
+      db,
+    )
+    try {
+      const before = mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length
+      await actions(page).getByRole('button', { name: 'Resend e-mail' }).click()
+      await confirmDialog(page, 'Send the delivery e-mail again?', 'Send e-mail')
+      await expect(page.getByText('The delivery e-mail is on its way to the buyer.')).toBeVisible()
+      await expect(page.getByText('nothing was changed')).toHaveCount(0)
+      expect(app.output()).toContain(
+        `order action resend on ${manualPaid.id} done, but its audit entry was not written`,
+      )
+      await expect
+        .poll(() => mailsTo('rohit@example.in', `Your order ${manualPaid.id} is ready`).length, {
+          timeout: 15_000,
+        })
+        .toBe(before + 1)
+    } finally {
+      await sql`drop trigger kb_test_no_audit`.execute(db)
+    }
   })
 
   test('an order that does not exist is a clear 404', async ({ page }) => {

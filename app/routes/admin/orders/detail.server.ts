@@ -366,13 +366,23 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
   }
 
   let result: RunResult
+  let before: Awaited<ReturnType<typeof getOrder>> = null
   try {
-    const before = await getOrder(db, orderId)
+    before = await getOrder(db, orderId)
     result = await run(db, env, input, orderId, actor)
-    if (result.ok) await recordOrderAction(db, user, clientIp(context), input, before)
   } catch (error) {
     console.error(`[admin] order action ${input.intent} on ${orderId} failed:`, error)
     result = { ok: false, message: 'Something went wrong; nothing was changed. Please try again.' }
+  }
+  if (result.ok) {
+    // Done is done: an entry that cannot be written is logged, never reported as a failure
+    // that would have the admin do it again (a second replacement item, say).
+    await recordOrderAction(db, user, clientIp(context), input, before).catch((error: unknown) =>
+      console.error(
+        `[admin] order action ${input.intent} on ${orderId} done, but its audit entry was not written:`,
+        error,
+      ),
+    )
   }
   if (!result.ok && result.field) {
     return data<OrderActionData>(

@@ -119,13 +119,18 @@ export async function listAuditActors(
   const rows = await db
     .selectFrom('auditLog')
     .select(['actorId', 'actorName', 'actorEmail'])
+    .select((eb) => eb.fn.max('createdAt').as('lastAt'))
     .where('actorId', 'is not', null)
     .groupBy(['actorId', 'actorName', 'actorEmail'])
-    .orderBy('actorEmail')
     .execute()
-  return rows.map((row) => ({
-    actorId: row.actorId!,
-    actorName: row.actorName,
-    actorEmail: row.actorEmail,
-  }))
+  // One choice per admin, under the name and address of their newest entry (a renamed admin's
+  // older entries carry the old name).
+  const newest = new Map<string, (typeof rows)[number]>()
+  for (const row of rows) {
+    const seen = newest.get(row.actorId!)
+    if (!seen || String(row.lastAt) > String(seen.lastAt)) newest.set(row.actorId!, row)
+  }
+  return [...newest.values()]
+    .sort((a, b) => a.actorEmail.localeCompare(b.actorEmail))
+    .map((row) => ({ actorId: row.actorId!, actorName: row.actorName, actorEmail: row.actorEmail }))
 }

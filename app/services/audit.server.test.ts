@@ -98,5 +98,22 @@ describe(`audit log (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       { actorId: HELPER.id, actorName: HELPER.name, actorEmail: HELPER.email },
       { actorId: OWNER.id, actorName: OWNER.name, actorEmail: OWNER.email },
     ])
+
+    // Renamed since: one choice for the admin, under the newest name.
+    await recordAdminChange(
+      t.db,
+      {
+        actor: { ...HELPER, name: 'Helper Renamed' },
+        ip: null,
+        action: 'user.reactivate',
+        target: { type: 'user', id: 'u-9' },
+        summary: 'Reactivated Asha',
+      },
+      new Date('2026-11-03T10:00:00Z'),
+    )
+    expect(await listAuditActors(t.db)).toEqual([
+      { actorId: HELPER.id, actorName: 'Helper Renamed', actorEmail: HELPER.email },
+      { actorId: OWNER.id, actorName: OWNER.name, actorEmail: OWNER.email },
+    ])
   })
 })

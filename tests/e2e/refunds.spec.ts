@@ -1,5 +1,6 @@
 import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
+import { listAuditEntries } from '~/data/audit.server'
 import { getOrder } from '~/data/order.server'
 import type { DB } from '~/lib/db.server'
 import { openAppDatabase } from '../factories'
@@ -150,7 +151,8 @@ async function dropOwnCredentials(gatewayId: string) {
 }
 
 /** Submits the order page's Refund: the amount (all of it unless given) and a reason. */
-async function submitRefund(page: Page, orderId: string, amount?: string) {
+/** Sends the order page's Refund form; returns the form's refund key (one per refund asked). */
+async function submitRefund(page: Page, orderId: string, amount?: string): Promise<string> {
   await page.goto(`/admin/orders/${orderId}`)
   await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
   const card = page.locator('#action-gateway-refund')
@@ -159,10 +161,12 @@ async function submitRefund(page: Page, orderId: string, amount?: string) {
   await expect(field).toHaveValue('1499.00')
   if (amount) await field.fill(amount)
   await card.getByLabel('Reason (optional)').fill('Wrong region')
+  const refundKey = await card.locator('input[name="refundKey"]').inputValue()
   await card.getByRole('button', { name: 'Refund' }).click()
   const dialog = page.getByRole('alertdialog', { name: 'Refund through the gateway?' })
   await expect(dialog).toBeVisible()
   await dialog.getByRole('button', { name: 'Refund' }).click()
+  return refundKey
 }
 
 /** What each simulator's successful payment leaves as the gateway's last answer. */
@@ -177,7 +181,7 @@ const OWN_WORDS: Record<string, string> = {
  * confirmed it (order refunded, item revoked) and returns the buyer's refund mail.
  */
 async function refundInFull(page: Page, orderId: string, gateway: string, email: string) {
-  await submitRefund(page, orderId)
+  const refundKey = await submitRefund(page, orderId)
   // The order's Payment fact names its gateway and the way the buyer paid as people write them
   // (each simulator pays by UPI: Razorpay's method `upi`, PhonePe's UPI_COLLECT).
   await expect(
@@ -198,6 +202,20 @@ async function refundInFull(page: Page, orderId: string, gateway: string, email:
   if (gateway === 'Paytm') await expect(gatewayOrderId).toHaveCount(0)
   else await expect(gatewayOrderId).toHaveText(gateway === 'Razorpay' ? /^order_\w+$/ : /^OMO\w+$/)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
+  // The same form again (a double click, a retried request) sends nothing and logs nothing more.
+  const again = await page.request.post(`/admin/orders/${orderId}`, {
+    form: {
+      intent: 'gateway-refund',
+      refundKey,
+      amount: '1499.00',
+      reason: 'Wrong region',
+      confirmed: 'yes',
+    },
+    maxRedirects: 0,
+  })
+  expect(again.status()).toBe(302)
+  const { entries } = await listAuditEntries(db, { targetId: orderId })
+  expect(entries.filter((entry) => entry.action === 'order.gateway-refund')).toHaveLength(1)
   await waitRefunded(page, orderId)
   return refundMail(email, orderId)
 }

@@ -167,6 +167,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect(results.filter((r) => r.message.includes('already requested'))).toHaveLength(1)
     expect(await requestGatewayRefund(t.db, input)).toMatchObject({
       ok: true,
+      repeated: true,
       message: expect.stringContaining('not sent again'),
     })
     expect(await listOrderRefunds(t.db, order.id)).toHaveLength(1)

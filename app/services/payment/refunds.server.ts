@@ -71,7 +71,14 @@ export interface RefundingGateway {
 export type RefundGatewayResolver = (gateway: string) => Promise<RefundingGateway | null>
 
 export type RefundRequestResult =
-  { ok: true; message: string; refundId: string } | { ok: false; message: string; field?: 'amount' }
+  | {
+      ok: true
+      message: string
+      refundId: string
+      /** The same refund asked again (same refund id): nothing new was written. */
+      repeated?: true
+    }
+  | { ok: false; message: string; field?: 'amount' }
 
 /**
  * The admin's Refund: writes the request and its job once per `refundId`, for 1 paisa up to
@@ -112,6 +119,7 @@ export async function requestGatewayRefund(
     case 'duplicate':
       return {
         ok: true,
+        repeated: true,
         refundId: result.refund.id,
         message: `This refund was already requested (${formatRupees(result.refund.amount)}); it was not sent again.`,
       }

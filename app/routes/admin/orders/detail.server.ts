@@ -210,7 +210,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   }
 }
 
-type RunResult = { ok: boolean; message: string; field?: OrderActionField }
+/** An action's outcome; `repeated`: the same request again, which changed nothing new. */
+type RunResult = { ok: boolean; message: string; field?: OrderActionField; repeated?: boolean }
 
 function run(
   db: DB,
@@ -374,7 +375,7 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
     console.error(`[admin] order action ${input.intent} on ${orderId} failed:`, error)
     result = { ok: false, message: 'Something went wrong; nothing was changed. Please try again.' }
   }
-  if (result.ok) {
+  if (result.ok && !result.repeated) {
     // Done is done: an entry that cannot be written is logged, never reported as a failure
     // that would have the admin do it again (a second replacement item, say).
     await recordOrderAction(db, user, clientIp(context), input, before).catch((error: unknown) =>

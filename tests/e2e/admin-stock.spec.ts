@@ -87,7 +87,7 @@ test.describe.serial('stock', () => {
 
     // An existing product is switched to stock in its form.
     await gotoHydrated(page, `/admin/products/edit/${product.id}`)
-    const delivery = page.getByRole('group', { name: 'Delivery mode' })
+    const delivery = page.getByRole('radiogroup', { name: 'Delivery mode' })
     await expect(delivery.getByLabel('Manual')).toBeChecked()
     await delivery.getByLabel('From stock').check()
     await page.getByRole('button', { name: 'Update Product' }).click()
@@ -261,7 +261,7 @@ test.describe.serial('stock', () => {
     await expect(
       page.getByText('Enter the shared secret: a shared product delivers it to every buyer'),
     ).toBeVisible()
-    await page.getByRole('group', { name: 'Delivery mode' }).getByLabel('Manual').check()
+    await page.getByRole('radiogroup', { name: 'Delivery mode' }).getByLabel('Manual').check()
     await page.getByRole('button', { name: 'Update Product' }).click()
     await expect(page).toHaveURL('/admin/products')
     expect(await stored(product.id)).toEqual({ deliveryMode: 'manual', sharedSecret: null })

@@ -118,6 +118,10 @@ test('a buyer reviews a delivered order; the product page shows it with its JSON
   const section = page.getByRole('region', { name: 'Review this product' })
   await section.getByRole('button', { name: 'Publish review' }).click()
   await expect(section.getByText('Choose a rating from 1 to 5 stars.')).toBeVisible()
+  // The choice itself is marked invalid and described by its error, for screen readers.
+  const rating = section.getByRole('radiogroup', { name: 'Your rating' })
+  await expect(rating).toHaveAttribute('aria-invalid', 'true')
+  await expect(rating).toHaveAccessibleDescription('Choose a rating from 1 to 5 stars.')
   await expect(section.getByText('Write at least 10 characters about the product.')).toBeVisible()
   expect(
     await db.selectFrom('review').select('id').where('orderId', '=', orderId).execute(),

@@ -41,7 +41,9 @@ export function ReviewForm({
     <Form method="post" preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <input type="hidden" name="intent" value="review" />
       <FormErrors id={form.errorId} errors={form.errors} />
+      {/* A radio group (not a plain group) may be marked invalid, so its error is announced. */}
       <fieldset
+        role="radiogroup"
         aria-invalid={ratingError ? true : undefined}
         aria-describedby={ratingError ? `${fields.rating.id}-error` : undefined}
       >

@@ -52,7 +52,9 @@ export function DeliverySection({ form }: { form: ProductFormState }) {
           applies only to orders placed through this shop.
         </p>
       ) : null}
+      {/* A radio group (not a plain group) may be marked invalid, so its error is announced. */}
       <fieldset
+        role="radiogroup"
         className="mt-5"
         aria-invalid={errors.deliveryMode ? true : undefined}
         aria-describedby={errors.deliveryMode ? `${fieldId('deliveryMode')}-error` : undefined}

@@ -51,28 +51,41 @@ export function recentStoredPreferences(db: DB, userId: string): Promise<Prefere
   return recentPreferences.get(db, userId, () => findStoredPreferences(db, userId))
 }
 
-/** Stores some or all preferences; the rest keep their stored (or default) values. */
+/**
+ * Stores some or all preferences; the rest keep their stored (or default) values. One upsert
+ * that sets only the fields given, so two saves at once (the header's theme switch beside the
+ * settings form) never put back a value the other changed.
+ */
 export async function savePreferences(
   db: DB,
   userId: string,
   changes: Partial<Preferences>,
   now = new Date(),
 ): Promise<Preferences> {
-  return db.transaction().execute(async (trx) => {
-    const next = { ...(await getPreferences(trx, userId)), ...changes }
-    const values = {
-      theme: next.theme,
-      language: next.language,
-      notifications: toFlag(next.notifications),
-      updatedAt: now.toISOString(),
-    }
-    await trx
-      .insertInto('userPreference')
-      .values({ userId, ...values })
-      .onConflict((oc) => oc.column('userId').doUpdateSet(values))
-      .execute()
-    return next
-  })
+  const first = { ...DEFAULT_PREFERENCES, ...changes }
+  const updatedAt = now.toISOString()
+  const row = await db
+    .insertInto('userPreference')
+    .values({
+      userId,
+      theme: first.theme,
+      language: first.language,
+      notifications: toFlag(first.notifications),
+      updatedAt,
+    })
+    .onConflict((oc) =>
+      oc.column('userId').doUpdateSet({
+        ...(changes.theme !== undefined ? { theme: changes.theme } : {}),
+        ...(changes.language !== undefined ? { language: changes.language } : {}),
+        ...(changes.notifications !== undefined
+          ? { notifications: toFlag(changes.notifications) }
+          : {}),
+        updatedAt,
+      }),
+    )
+    .returning(['theme', 'language', 'notifications'])
+    .executeTakeFirstOrThrow()
+  return storedPreferences(row)
 }
 
 /**

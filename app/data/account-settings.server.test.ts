@@ -74,6 +74,20 @@ describe(`profile (${engine})`, () => {
     expect(profile?.name).toBe('Priya Nair')
     expect(profile?.photo).toBe('/uploads/avatars/2_bbbbbbbbbbbb.webp')
   })
+
+  it('tells each of several uploads at once a different previous photo, so none is left behind', async () => {
+    const user = await makeCustomer(t.db)
+    const first = '/uploads/avatars/0_000000000000.webp'
+    await setUserPhoto(t.db, user.id, first)
+    const uploads = Array.from(
+      { length: 6 },
+      (_, i) => `/uploads/avatars/${i + 1}_cccccccccccc.webp`,
+    )
+    const replaced = await Promise.all(uploads.map((photo) => setUserPhoto(t.db, user.id, photo)))
+    const stored = (await getUserProfile(t.db, user.id))!.photo!
+    // Every photo but the one kept is handed back exactly once, to be removed.
+    expect([...replaced, stored].sort()).toEqual([first, ...uploads].sort())
+  })
 })
 
 describe(`guest orders in My Orders (${engine})`, () => {

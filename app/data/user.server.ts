@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
-import { toFlag } from '~/lib/db.server'
+import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
 
@@ -440,11 +440,10 @@ export async function setUserPhoto(
   now = new Date(),
 ): Promise<string | null> {
   return db.transaction().execute(async (trx) => {
-    const before = await trx
-      .selectFrom('user')
-      .select('photo')
-      .where('id', '=', userId)
-      .executeTakeFirst()
+    const read = trx.selectFrom('user').select('photo').where('id', '=', userId)
+    // Locked on PostgreSQL: two uploads at once must not both be told the same previous photo
+    // (one file would never be removed). SQLite runs one writing transaction at a time.
+    const before = await (engineOf(trx) === 'postgres' ? read.forUpdate() : read).executeTakeFirst()
     await trx
       .updateTable('user')
       .set({ photo, updatedAt: now.toISOString() })

@@ -641,6 +641,15 @@ describe(`refund, resend, reply (${engine})`, () => {
       resolvedBy: actor,
     })
     expect(await mails(order.id)).toEqual(['delivered', 'refunded'])
+    // The item is taken back, as a gateway refund takes it: nothing can hand it out again.
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toBeNull()
+    expect(
+      await t.db
+        .selectFrom('stockItem')
+        .select(['status', 'revokedReason'])
+        .where('orderId', '=', order.id)
+        .execute(),
+    ).toEqual([{ status: 'revoked', revokedReason: 'Refunded' }])
     expect(
       await revealOrderSecret(t.db, APP_SECRET, order.id, {
         actor: 'customer',

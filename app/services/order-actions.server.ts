@@ -580,6 +580,8 @@ export async function markRefunded(
         actor: input.actor,
       },
       async also(trx) {
+        // As a gateway refund does: the item is taken back, not left live for a mail to carry.
+        await revokeLiveItems(trx, input.orderId, 'Refunded', now.toISOString())
         await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'refunded' })
         await resolveOrderReport(
           trx,

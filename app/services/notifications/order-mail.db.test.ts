@@ -8,6 +8,7 @@ import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../../tests/factories'
 import { runDueJobs } from '~/lib/jobs.server'
 import type { MailMessage } from '~/lib/mail.server'
+import { markRefunded } from '~/services/order-actions.server'
 import { ORDER_MAIL_JOB, orderMailJobHandlers, renderOrderMail } from './order-mail.server'
 
 /**
@@ -139,6 +140,26 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         { orderId, kind: 'delivered' },
       )
       expect(mail!.text).toContain('LICENSE-CCCC-3333')
+    } finally {
+      await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
+    }
+  })
+
+  it('leaves the credentials out of a delivery mail sent after the order was refunded', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-DDDD-4444'])
+    await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })
+    try {
+      // The delivery mail's job has not run yet (SMTP down, say) when the shop marks it refunded.
+      expect(
+        (await markRefunded(t.db, { orderId, note: 'Refunded by UPI', actor: 'user:admin' })).ok,
+      ).toBe(true)
+      const mail = await renderOrderMail(
+        t.db,
+        { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+        { orderId, kind: 'delivered' },
+      )
+      expect(mail!.text).not.toContain('LICENSE-DDDD-4444')
+      expect(mail!.html).not.toContain('LICENSE-DDDD-4444')
     } finally {
       await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
     }

@@ -173,8 +173,11 @@ export async function renderOrderMail(
   const order = await getOrder(db, payload.orderId)
   if (!order) return null
   settings ??= await getSiteSettings(db)
+  // Rendered when the job runs: an order refunded since (or otherwise no longer delivered)
+  // gets its mail without the item.
   const withSecret =
     (payload.kind === 'delivered' || payload.kind === 'replaced') &&
+    order.status === 'delivered' &&
     settings.deliveryMailIncludesSecret
   const secret = withSecret ? await getDeliveredSecret(db, options.appSecret, order.id) : null
   const content = contentFor(payload.kind, order, settings, {

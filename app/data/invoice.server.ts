@@ -110,6 +110,9 @@ export async function issueInvoiceNumber(
   })
 }
 
+/** What a test-mode order's invoice shows in place of a number of the series. */
+export const TEST_INVOICE_NUMBER = 'TEST (not numbered)'
+
 /**
  * What the invoice shows, or null when the order is missing or not paid. The first call for an
  * order gives it its invoice number.
@@ -137,7 +140,10 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
     .executeTakeFirst()
   if (!order) return null
   const settings = await getSiteSettings(db)
-  const invoice = await issueInvoiceNumber(db, order.id, new Date(), settings.invoicePrefix)
+  // A test-mode order sold nothing: it takes no number from the shop's legal series.
+  const invoice = order.testMode
+    ? { number: TEST_INVOICE_NUMBER, issuedAt: new Date().toISOString() }
+    : await issueInvoiceNumber(db, order.id, new Date(), settings.invoicePrefix)
   const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null]
     .filter(Boolean)
     .join(', ')

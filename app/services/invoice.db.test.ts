@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createOrder } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { updateSiteSettings } from '~/data/settings.server'
-import { fileTestDb } from '../../tests/helpers/db'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
 import {
@@ -10,6 +10,7 @@ import {
   formatInvoiceNumber,
   getInvoiceData,
   issueInvoiceNumber,
+  TEST_INVOICE_NUMBER,
 } from '~/data/invoice.server'
 
 const t = fileTestDb()
@@ -125,6 +126,45 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(numbers).toEqual(
       Array.from({ length: 12 }, (_, i) => formatInvoiceNumber('2030-31', i + 1)),
     )
+  })
+
+  it('gives a test-mode order no number of the series, so live sales start it at 00001', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const product = await makeProduct(db, { price: 49_900 })
+      const paid = async (testMode: boolean) => {
+        const { order } = await createOrder(db, {
+          productId: product.id,
+          customer: BUYER,
+          testMode,
+        })
+        await markOrderPaid(
+          db,
+          order.id,
+          {
+            txnId: `TXN-${order.id}`,
+            bankTxnId: null,
+            paymentMode: 'UPI',
+            paidAmount: 49_900,
+            status: 'TXN_SUCCESS',
+            respCode: '01',
+            respMsg: 'Txn Success',
+          },
+          { message: 'paid' },
+        )
+        return order.id
+      }
+      const test = await getInvoiceData(db, await paid(true))
+      expect(test).toMatchObject({ invoiceNumber: TEST_INVOICE_NUMBER, testMode: true })
+      const text = drawnText(await renderInvoicePdf(test!, { compress: false }))
+      expect(text).toContain('Test invoice')
+      expect(text).toContain('Test mode: no real payment was made.')
+      expect(await db.selectFrom('invoice').select('orderId').execute()).toEqual([])
+      const live = await getInvoiceData(db, await paid(false))
+      expect(live!.invoiceNumber).toMatch(/^INV\/\d{2}-\d{2}\/00001$/)
+    } finally {
+      await db.destroy()
+    }
   })
 
   it('refuses an invalid GSTIN in the settings', async () => {

@@ -57,7 +57,7 @@ export function renderInvoicePdf(
   doc
     .font('Helvetica-Bold')
     .fontSize(16)
-    .text(data.seller.gstin ? 'Tax Invoice' : 'Invoice')
+    .text(data.testMode ? 'Test invoice' : data.seller.gstin ? 'Tax Invoice' : 'Invoice')
   doc.font('Helvetica').fontSize(10)
   doc.text(`Invoice number: ${pdfSafe(data.invoiceNumber)}`)
   doc.text(`Invoice date: ${invoiceDate(data.issuedAt, data.timezone)}`)

@@ -5,6 +5,7 @@ import { getOrder } from '~/data/order.server'
 import { adminTest } from '../helpers/admin'
 import { confirmationPath } from '../helpers/mailbox'
 import { pdfText } from '../helpers/pdf'
+import { makePaidOrder, makeProduct } from '../factories'
 import { expect, gotoHydrated, testClientAddress } from '../helpers/fixtures'
 import { payAtGateway, postCallback } from '../helpers/shop'
 
@@ -159,8 +160,15 @@ test('saved settings are checked, recorded and shown on the storefront and on a 
   const text = pdfText(await invoice.body())
   expect(text).toContain('GSTIN: 29ABCDE1234F1Z5')
   expect(text).toContain('Deal Keys Traders Pvt Ltd')
-  expect(text).toMatch(/Invoice number: DK\/\d{2}-\d{2}\/\d{5}/)
+  // Bought through the simulator: a test invoice, outside the shop's numbered series.
+  expect(text).toContain('Test invoice')
+  expect(text).toContain('Invoice number: TEST (not numbered)')
   await buyer.context.close()
+  // A real sale's invoice is numbered with the new prefix (the owner may open any order's).
+  const sale = await makePaidOrder(db, (await makeProduct(db)).id)
+  const real = pdfText(await (await page.request.get(`/orders/${sale.id}/invoice.pdf`)).body())
+  expect(real).toContain('Tax Invoice')
+  expect(real).toMatch(/Invoice number: DK\/\d{2}-\d{2}\/\d{5}/)
 })
 
 test('with registration closed, sign-up is refused with a clear message', async ({

@@ -1,6 +1,11 @@
 import { CompiledQuery } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { decryptSecret, STOCK_SECRETS_PURPOSE } from '~/lib/crypto.server'
+import {
+  decryptSecret,
+  keyedHash,
+  STOCK_FINGERPRINT_PURPOSE,
+  STOCK_SECRETS_PURPOSE,
+} from '~/lib/crypto.server'
 import { createDatabase, type DB } from '~/lib/db.server'
 import { slugify } from '~/lib/slug'
 import { DEMO_PRODUCTS } from '~/services/seed/demo-products'
@@ -213,6 +218,45 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         { name: 'note', value: 'first' },
       ],
     })
+  })
+
+  it('finds an account already in stock whatever the order of the CSV columns', async () => {
+    const product = await stockProduct()
+    const csv = (header: string, ...rows: string[]) =>
+      importStock(t.db, {
+        productId: product.id,
+        content: [header, ...rows].join('\n'),
+        format: 'csv',
+        appSecret: APP_SECRET,
+      })
+    expect(await csv('email,password', 'a@example.test,p1')).toMatchObject({ added: 1 })
+    expect(await csv('password,email,note', 'p1,a@example.test,again')).toMatchObject({
+      added: 0,
+      duplicates: 1,
+    })
+    // An item stocked before fingerprints took fields in name order carries its file's order.
+    const [item] = await listStockItems(t.db, product.id, { limit: 1 })
+    await t.db
+      .updateTable('stockItem')
+      .set({
+        secretHash: keyedHash(
+          APP_SECRET,
+          STOCK_FINGERPRINT_PURPOSE,
+          JSON.stringify([product.id, ['fields', ['password', 'p1'], ['email', 'a@example.test']]]),
+        ),
+      })
+      .where('id', '=', item!.id)
+      .execute()
+    // Found from a file in either order; a new account beside it is added.
+    expect(await csv('email,password', 'a@example.test,p1', 'b@example.test,p2')).toMatchObject({
+      added: 1,
+      duplicates: 1,
+    })
+    expect(await csv('password,email', 'p1,a@example.test', 'p3,c@example.test')).toMatchObject({
+      added: 1,
+      duplicates: 1,
+    })
+    expect(await stockCounts(t.db, product.id)).toMatchObject({ available: 3 })
   })
 
   it('refuses a CSV file whose first line does not name the columns', () => {

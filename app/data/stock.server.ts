@@ -7,6 +7,7 @@ import {
   encryptSharedSecret,
   encryptStockItem,
   manualItemFingerprint,
+  legacyStockFingerprints,
   stockFingerprint,
 } from '~/lib/stock-crypto.server'
 import {
@@ -70,6 +71,33 @@ export interface ImportStockInput {
 }
 
 /**
+ * The lines of `items` that the product already holds under a fingerprint of their fields in
+ * another order (stored before fingerprints took fields in name order; legacyStockFingerprints).
+ */
+async function storedLegacyItems(
+  db: DB,
+  input: Pick<ImportStockInput, 'appSecret' | 'productId'>,
+  items: ReadonlyArray<{ line: number; secret: StockSecret }>,
+): Promise<Set<number>> {
+  const lineOf = new Map<string, number>()
+  for (const item of items)
+    for (const hash of legacyStockFingerprints(input.appSecret, input.productId, item.secret))
+      lineOf.set(hash, item.line)
+  const found = new Set<number>()
+  const hashes = [...lineOf.keys()]
+  for (let start = 0; start < hashes.length; start += INSERT_CHUNK) {
+    const rows = await db
+      .selectFrom('stockItem')
+      .select('secretHash')
+      .where('productId', '=', input.productId)
+      .where('secretHash', 'in', hashes.slice(start, start + INSERT_CHUNK))
+      .execute()
+    for (const row of rows) found.add(lineOf.get(row.secretHash)!)
+  }
+  return found
+}
+
+/**
  * Adds the items in `content` to a product: one transaction, batched inserts. Duplicates (in
  * the batch or already stocked) are skipped and counted. Filling the orders that wait for
  * stock is the caller's next step (importStock in app/services/fulfilment.server.ts).
@@ -121,6 +149,16 @@ export async function addStockItems(
         revokedAt: null,
       },
     })
+  }
+
+  // Items stored before CSV fields were fingerprinted in name order carry their file's order.
+  const stored = await storedLegacyItems(db, input, parsed.items)
+  if (stored.size) {
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (!stored.has(rows[i]!.line)) continue
+      duplicateLines.push(rows[i]!.line)
+      rows.splice(i, 1)
+    }
   }
 
   let added = 0

@@ -12,22 +12,57 @@ import { NOTE_COLUMNS, type StockSecret } from './stock-parse'
  * APP_SECRET for stock only, each item bound to its row id (a product's shared secret to the
  * product), and an HMAC fingerprint that finds duplicates without decrypting.
  */
-/** What makes two items the same, per product (notes excluded). */
+/**
+ * What makes two items the same, per product (notes excluded): a CSV item's fields in name order,
+ * so the same account imported from a file whose columns come in another order is found.
+ */
 export function stockFingerprint(
   appSecret: string,
   productId: string,
   secret: StockSecret,
 ): string {
-  const identity =
-    secret.kind === 'text'
-      ? ['text', secret.text]
-      : [
-          'fields',
-          ...secret.fields
-            .filter((field) => !NOTE_COLUMNS.has(field.name))
-            .map((field) => [field.name, field.value]),
-        ]
+  if (secret.kind === 'text') return fingerprintOf(appSecret, productId, ['text', secret.text])
+  const fields = identityFields(secret).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  return fingerprintOf(appSecret, productId, ['fields', ...fields])
+}
+
+/** The most identity columns whose every order is tried against older items (4: 24 orders). */
+const LEGACY_ORDER_MAX_FIELDS = 4
+
+/**
+ * The fingerprints a CSV item may carry from before they were taken in name order: its fields
+ * in each other order (none for a text item). An item stored then is found by one of these.
+ */
+export function legacyStockFingerprints(
+  appSecret: string,
+  productId: string,
+  secret: StockSecret,
+): string[] {
+  if (secret.kind === 'text') return []
+  const fields = identityFields(secret)
+  if (fields.length < 2 || fields.length > LEGACY_ORDER_MAX_FIELDS) return []
+  const canonical = stockFingerprint(appSecret, productId, secret)
+  return orders(fields)
+    .map((order) => fingerprintOf(appSecret, productId, ['fields', ...order]))
+    .filter((hash) => hash !== canonical)
+}
+
+function identityFields(secret: Extract<StockSecret, { kind: 'fields' }>): Array<[string, string]> {
+  return secret.fields
+    .filter((field) => !NOTE_COLUMNS.has(field.name))
+    .map((field) => [field.name, field.value])
+}
+
+function fingerprintOf(appSecret: string, productId: string, identity: unknown[]): string {
   return keyedHash(appSecret, STOCK_FINGERPRINT_PURPOSE, JSON.stringify([productId, identity]))
+}
+
+/** Every order of `items` (permutations). */
+function orders<T>(items: readonly T[]): T[][] {
+  if (items.length <= 1) return [[...items]]
+  return items.flatMap((item, i) =>
+    orders([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  )
 }
 
 const itemContext = (itemId: string) => `stock_item:${itemId}`

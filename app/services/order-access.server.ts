@@ -1,6 +1,9 @@
 import { data, type HeadersFunction } from 'react-router'
 import { getOrderWithAccessHash, orderTokenMatches, type Order } from '~/data/order.server'
+import { revealOrderSecret } from '~/data/stock.server'
+import type { StockSecret } from '~/lib/stock-parse'
 import { services } from '~/lib/app-context.server'
+import { SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { getUser, type AuthUser } from '~/services/auth.server'
 import {
@@ -236,4 +239,27 @@ export const orderPageHeaders: HeadersFunction = ({ actionHeaders, errorHeaders 
   const retryAfter = actionHeaders.get('Retry-After') ?? errorHeaders?.get('Retry-After')
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
+}
+
+/** What the buyer is told when the shop can no longer read the delivered item. */
+export const SECRET_UNREADABLE =
+  'These details cannot be shown right now. Please report a problem with this order and the shop will send them again.'
+
+/**
+ * revealOrderSecret for the buyer's pages. An item the shop can no longer decrypt (APP_SECRET
+ * changed since it was stored) is `unreadable`, a clear message for the buyer and a line in the
+ * log for the owner, instead of an error page.
+ */
+export async function revealForBuyer(
+  ...args: Parameters<typeof revealOrderSecret>
+): Promise<{ secret: StockSecret | null; unreadable: boolean }> {
+  try {
+    return { secret: await revealOrderSecret(...args), unreadable: false }
+  } catch (error) {
+    if (!(error instanceof SecretDecryptionError)) throw error
+    console.error(
+      `[orders] the item of order ${args[2]} cannot be decrypted (APP_SECRET changed since it was stored): deliver new details from the order page`,
+    )
+    return { secret: null, unreadable: true }
+  }
 }

@@ -34,7 +34,6 @@ import { parseSubmission } from '~/lib/validation/submission'
 import { reviewSchema } from '~/lib/validation/review'
 import { editableUntil, saveReview } from '~/services/reviews.server'
 import { getSiteSettings } from '~/data/settings.server'
-import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
 import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
@@ -47,6 +46,8 @@ import {
   isOwnOrder,
   overLimit,
   requireViewableOrder,
+  revealForBuyer,
+  SECRET_UNREADABLE,
 } from '~/services/order-access.server'
 import type { Route } from './+types/order'
 import { readFormData } from '~/lib/form-data.server'
@@ -181,14 +182,18 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         },
       )
     }
-    const secret = await revealOrderSecret(db, env.APP_SECRET, order.id, {
+    const { secret, unreadable } = await revealForBuyer(db, env.APP_SECRET, order.id, {
       actor,
       ip,
       via: 'order_page',
     })
     if (!secret) {
       return data<ActionResult>(
-        { intent: 'reveal', secret: null, error: NOTHING_TO_REVEAL },
+        {
+          intent: 'reveal',
+          secret: null,
+          error: unreadable ? SECRET_UNREADABLE : NOTHING_TO_REVEAL,
+        },
         { status: 409, headers: ORDER_PAGE_HEADERS },
       )
     }

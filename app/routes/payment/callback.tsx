@@ -20,7 +20,6 @@ import { PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
 import { getProductById, productAvailability, stockLeftByProduct } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
-import { revealOrderSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { assertSameSite } from '~/lib/cross-site.server'
 import { formatRupees } from '~/lib/money'
@@ -34,6 +33,8 @@ import {
   ORDER_PAGE_HEADERS,
   ORDER_RATE_LIMITS,
   overLimit,
+  revealForBuyer,
+  SECRET_UNREADABLE,
 } from '~/services/order-access.server'
 import type { Route } from './+types/callback'
 import { readFormData } from '~/lib/form-data.server'
@@ -155,14 +156,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   }
   const { order, actor } = access.viewer
-  const secret = await revealOrderSecret(db, env.APP_SECRET, order.id, {
+  const { secret, unreadable } = await revealForBuyer(db, env.APP_SECRET, order.id, {
     actor,
     ip,
     via: 'result_page',
   })
   if (!secret)
     return data<RevealResult>(
-      { secret: null, error: NOTHING_TO_REVEAL },
+      { secret: null, error: unreadable ? SECRET_UNREADABLE : NOTHING_TO_REVEAL },
       { status: 409, headers: ORDER_PAGE_HEADERS },
     )
   return data<RevealResult>(

@@ -9,6 +9,7 @@ import { BUYER, makeProduct } from '../../../tests/factories'
 import { runDueJobs } from '~/lib/jobs.server'
 import type { MailMessage } from '~/lib/mail.server'
 import { markRefunded } from '~/services/order-actions.server'
+import { revealForBuyer } from '~/services/order-access.server'
 import { ORDER_MAIL_JOB, orderMailJobHandlers, renderOrderMail } from './order-mail.server'
 
 /**
@@ -143,6 +144,37 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     } finally {
       await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
     }
+  })
+
+  it('sends the delivery mail without the item when APP_SECRET changed since it was stocked', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-EEEE-5555'])
+    await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })
+    try {
+      const mail = await renderOrderMail(
+        t.db,
+        { publicUrl: PUBLIC_URL, appSecret: 'another-app-secret-'.repeat(4) },
+        { orderId, kind: 'delivered' },
+      )
+      expect(mail!.text).toContain(`/orders/${orderId}/`)
+      expect(mail!.text).not.toContain('LICENSE-EEEE-5555')
+    } finally {
+      await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
+    }
+    // The buyer's pages say so too, instead of an error page.
+    expect(
+      await revealForBuyer(t.db, 'another-app-secret-'.repeat(4), orderId, {
+        actor: 'customer',
+        ip: '127.0.0.1',
+        via: 'order_page',
+      }),
+    ).toEqual({ secret: null, unreadable: true })
+    expect(
+      await revealForBuyer(t.db, APP_SECRET, orderId, {
+        actor: 'customer',
+        ip: '127.0.0.1',
+        via: 'order_page',
+      }),
+    ).toMatchObject({ unreadable: false, secret: { kind: 'text', text: 'LICENSE-EEEE-5555' } })
   })
 
   it('leaves the credentials out of a delivery mail sent after the order was refunded', async () => {

@@ -3,6 +3,7 @@ import { shopDateTime } from '~/lib/date-format'
 import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
+import { SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { z } from 'zod'
 import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
@@ -163,6 +164,21 @@ function contentFor(
   }
 }
 
+/**
+ * The order's item for the mail, or null when the shop can no longer decrypt it (APP_SECRET
+ * changed since it was stored): the mail then goes without it, with its link to the order page,
+ * rather than failing on every retry.
+ */
+async function readableSecret(db: DB, appSecret: string, orderId: string) {
+  try {
+    return await getDeliveredSecret(db, appSecret, orderId)
+  } catch (error) {
+    if (!(error instanceof SecretDecryptionError)) throw error
+    console.error(`[mail] the item of order ${orderId} cannot be decrypted: mailed without it`)
+    return null
+  }
+}
+
 /** Renders the mail for an order (issuing the link's token), or null when the order is gone. */
 export async function renderOrderMail(
   db: DB,
@@ -179,7 +195,7 @@ export async function renderOrderMail(
     (payload.kind === 'delivered' || payload.kind === 'replaced') &&
     order.status === 'delivered' &&
     settings.deliveryMailIncludesSecret
-  const secret = withSecret ? await getDeliveredSecret(db, options.appSecret, order.id) : null
+  const secret = withSecret ? await readableSecret(db, options.appSecret, order.id) : null
   const content = contentFor(payload.kind, order, settings, {
     secret: secret ? secretAsText(secret) : null,
     message: payload.message,

@@ -437,6 +437,33 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
 
+  it('counts only real items and orders for the stock alerts, and a test sale sends none', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 3 })
+    const product = await stockProduct()
+    await importLines(product.id, 'REAL-1\nREAL-2\nREAL-3\nREAL-4')
+    await importLines(product.id, lines(500, 520), { testItems: true })
+    const alerts = async () =>
+      (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
+        .map((job) => (JSON.parse(job.payload) as { subject: string }).subject)
+        .filter((subject) => subject.includes(product.title))
+    const sell = async (testMode: boolean) => {
+      const { order } = await createOrder(t.db, {
+        productId: product.id,
+        customer: BUYER,
+        testMode,
+      })
+      await t.db.updateTable('order').set({ status: 'paid' }).where('id', '=', order.id).execute()
+      return t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: order.id }))
+    }
+    // Test sales use test items and tell the shop nothing.
+    for (let i = 0; i < 18; i++) expect((await sell(true)).status).toBe('delivered')
+    expect(await alerts()).toEqual([])
+    // The first real sale leaves 3 real items, beside 2 test ones: the shop is told.
+    expect((await sell(false)).status).toBe('delivered')
+    expect(await alerts()).toEqual([`Low stock: 3 items left of ${product.title}`])
+    await updateSiteSettings(t.db, { lowStockThreshold: 3 })
+  })
+
   it('mails the shop once at the low-stock and the out-of-stock crossing while 30 sales commit at once', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 5 })
     const product = await stockProduct()

@@ -175,7 +175,8 @@ export async function fulfilPaidOrder(
       at,
     )
     if (moved) {
-      await notifyOutOfStock(trx, order.productId)
+      // The shop is told of real sales only: a simulated one waiting says nothing of real stock.
+      if (!testMode) await notifyOutOfStock(trx, order.productId)
       await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'awaiting_stock' })
     }
     return moved ? { status: 'awaiting_stock' } : { status: 'skipped' }
@@ -191,11 +192,13 @@ export async function fulfilPaidOrder(
   // The order changed under us (cannot happen inside the paying transaction): undo the allocation.
   if (!moved) throw new Error(`Order ${input.orderId} changed while its stock item was allocated`)
   await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'delivered' })
-  await notifyLowStock(
-    trx,
-    order.productId,
-    input.lowStockThreshold ?? (await getSiteSettings(trx)).lowStockThreshold,
-  )
+  if (!testMode) {
+    await notifyLowStock(
+      trx,
+      order.productId,
+      input.lowStockThreshold ?? (await getSiteSettings(trx)).lowStockThreshold,
+    )
+  }
   return { status: 'delivered', stockItemId: item.id }
 }
 
@@ -218,21 +221,29 @@ async function countInTurn(trx: Transaction<Database>, productId: string): Promi
 }
 
 /**
- * How many of the product's orders or stock items have the status, counted no further than
- * `limit`: enough to tell "exactly n" without counting them all.
+ * How many real orders of the product wait for stock, and how many real items it has left,
+ * counted no further than `limit`: enough to tell "exactly n" without counting them all. Test
+ * orders and items (docs/delivery.md, "Test mode") say nothing of the real stock.
  */
-async function countUpTo(
-  trx: Transaction<Database>,
-  table: 'order' | 'stockItem',
-  productId: string,
-  status: 'awaiting_stock' | 'available',
-  limit: number,
-): Promise<number> {
+async function waitingOrdersUpTo(trx: Transaction<Database>, productId: string, limit: number) {
   const rows = await trx
-    .selectFrom(table)
+    .selectFrom('order')
     .select('id')
     .where('productId', '=', productId)
-    .where('status', '=', status)
+    .where('status', '=', 'awaiting_stock')
+    .where('testMode', '=', 0)
+    .limit(limit)
+    .execute()
+  return rows.length
+}
+
+async function itemsLeftUpTo(trx: Transaction<Database>, productId: string, limit: number) {
+  const rows = await trx
+    .selectFrom('stockItem')
+    .select('id')
+    .where('productId', '=', productId)
+    .where('status', '=', 'available')
+    .where('testItem', '=', 0)
     .limit(limit)
     .execute()
   return rows.length
@@ -246,7 +257,7 @@ async function countUpTo(
 async function notifyOutOfStock(trx: Transaction<Database>, productId: string): Promise<void> {
   await countInTurn(trx, productId)
   // Is this the only one? Two rows answer that, however many orders wait.
-  const waiting = await countUpTo(trx, 'order', productId, 'awaiting_stock', 2)
+  const waiting = await waitingOrdersUpTo(trx, productId, 2)
   if (waiting !== 1) return
   await mailOutOfStock(trx, await productTitle(trx, productId))
 }
@@ -263,7 +274,7 @@ async function notifyLowStock(
   if (lowStockThreshold <= 0) return
   await countInTurn(trx, productId)
   // Exactly the threshold? One row more than it answers that, however much stock there is.
-  const left = await countUpTo(trx, 'stockItem', productId, 'available', lowStockThreshold + 1)
+  const left = await itemsLeftUpTo(trx, productId, lowStockThreshold + 1)
   if (left !== lowStockThreshold) return
   await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
 }

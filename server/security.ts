@@ -57,7 +57,9 @@ export function contentSecurityPolicy(nonce: string, sources: PolicySources): st
     "default-src 'self'",
     `script-src 'nonce-${nonce}' 'strict-dynamic' 'self' https: 'unsafe-inline'`,
     "style-src 'self' 'unsafe-inline'",
-    `img-src ${list(["'self'", 'data:', 'blob:', ...sources.img])}`,
+    // https: because a product's image may be an address elsewhere (app/lib/validation/product.ts);
+    // an image runs nothing.
+    `img-src ${list(["'self'", 'data:', 'blob:', 'https:', ...sources.img])}`,
     "font-src 'self'",
     `connect-src ${list(["'self'", ...checkout])}`,
     ...(checkout.length ? [`frame-src ${list(["'self'", ...checkout])}`] : []),

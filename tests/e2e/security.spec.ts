@@ -86,7 +86,8 @@ test.describe('Content-Security-Policy', () => {
     for (const directive of [
       "default-src 'self'",
       "'strict-dynamic'",
-      "img-src 'self' data: blob:",
+      // A product's image may be hosted elsewhere (an https address).
+      "img-src 'self' data: blob: https:",
       "connect-src 'self'",
       "frame-ancestors 'self'",
       "base-uri 'self'",
@@ -161,7 +162,7 @@ test.describe('Content-Security-Policy', () => {
       expect(policy).toContain(
         "form-action 'self' https://shop.example.in https://accounts.example.test https://securegw.paytm.in",
       )
-      expect(policy).toContain("img-src 'self' data: blob: https://cdn.example.in")
+      expect(policy).toContain("img-src 'self' data: blob: https: https://cdn.example.in")
       // Behind a TLS proxy the socket is plain HTTP: the public URL decides.
       expect(response.headers.get('strict-transport-security')).toBe(
         'max-age=31536000; includeSubDomains',

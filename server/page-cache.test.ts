@@ -10,6 +10,7 @@ import {
   createPageCache,
   etagMatches,
   hashedPolicy,
+  CHECKOUT_COOKIES,
   pageCacheKey,
   PageStore,
   withoutNonce,
@@ -109,6 +110,27 @@ describe('which requests the page cache answers', () => {
       expect(pageCacheKey({ ...anonymous, cookie }), cookie).toBeNull()
     }
     expect(pageCacheKey({ ...anonymous, authorization: 'Basic eDp5' })).toBeNull()
+  })
+
+  it("ignores checkout's cookies, which no cacheable page reads", async () => {
+    const { GATEWAY_COOKIE } = await import('~/routes/checkout/checkout.server')
+    const { ORDER_ACCESS_COOKIE } = await import('~/services/order-access.server')
+    expect([...CHECKOUT_COOKIES].sort()).toEqual([GATEWAY_COOKIE, ORDER_ACCESS_COOKIE].sort())
+    const plain = pageCacheKey(anonymous)!.key
+    for (const cookie of [
+      'kb.gateway=razorpay',
+      'kb.orders=ORD_1_1~abc',
+      'kb.gateway=paytm; theme=dark',
+    ])
+      expect(pageCacheKey({ ...anonymous, cookie })?.key, cookie).toBe(
+        cookie.includes('theme=dark')
+          ? pageCacheKey({ ...anonymous, cookie: 'theme=dark' })!.key
+          : plain,
+      )
+    // With a session beside them, still no cache.
+    expect(
+      pageCacheKey({ ...anonymous, cookie: 'kb.gateway=paytm; kb.session_token=x' }),
+    ).toBeNull()
   })
 
   it('keeps the preference cookies apart and ignores values that change nothing', () => {

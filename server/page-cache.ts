@@ -24,6 +24,14 @@ const CACHEABLE_PATH = /^\/(?:|_root\.data|product\/[^/]+?(?:\.data)?|sitemap\.x
 /** The cookies a public page may depend on; any other cookie means "not for the cache". */
 const PREFERENCE_COOKIES = new Set([THEME_COOKIE, LANGUAGE_COOKIE])
 
+/**
+ * Cookies of checkout that no cacheable page reads: the way to pay last chosen (`kb.gateway`,
+ * app/routes/checkout/checkout.server.ts) and the buyer's order tokens (`kb.orders`,
+ * app/services/order-access.server.ts). A returning buyer gets the cached pages as anyone else;
+ * a cacheable page that came to read one of them would have to leave this list.
+ */
+export const CHECKOUT_COOKIES = new Set(['kb.gateway', 'kb.orders'])
+
 /** Each entry is a safety net for anything time-dependent: no copy is older than this. */
 export const PAGE_CACHE_MAX_AGE_MS = 60_000
 
@@ -57,7 +65,7 @@ export function pageCacheKey(request: CacheRequest): { key: string; group: strin
   for (const part of cookie.split(';')) {
     const separator = part.indexOf('=')
     const name = (separator === -1 ? part : part.slice(0, separator)).trim()
-    if (name && !PREFERENCE_COOKIES.has(name)) return null
+    if (name && !PREFERENCE_COOKIES.has(name) && !CHECKOUT_COOKIES.has(name)) return null
   }
   const theme = themeFromCookieHeader(cookie) ?? '-'
   const language = languageFromCookieHeader(cookie) ?? '-'

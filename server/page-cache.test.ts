@@ -193,13 +193,21 @@ describe('PageStore', () => {
     expect(counted.get('a')).toBeUndefined()
   })
 
-  it('keeps at most so many variants (query strings) of one path and nothing too big', () => {
+  it('keeps at most so many variants (query strings) of one path, the least used going first, and nothing too big', () => {
     const store = new PageStore({ maxBytes: 1000, maxEntries: 100, maxVariantsPerPath: 2 })
     expect(store.set(entry('/?q=1', '/', 10))).toBe(true)
     expect(store.set(entry('/?q=2', '/', 10))).toBe(true)
-    expect(store.set(entry('/?q=3', '/', 10))).toBe(false)
+    store.get('/?q=1')
+    // A third variant takes the place of the least recently used one of its path.
+    expect(store.set(entry('/?q=3', '/', 10))).toBe(true)
+    expect(store.get('/?q=2')).toBeUndefined()
+    expect(store.get('/?q=1')).toBeDefined()
+    // One-off variants (an ad's click id) never lock the plain page out.
+    for (let i = 0; i < 5; i++) store.set(entry(`/?fbclid=${i}`, '/', 10))
+    expect(store.set(entry('/', '/', 10))).toBe(true)
+    expect(store.get('/')).toBeDefined()
     // Replacing a variant already kept is fine.
-    expect(store.set(entry('/?q=2', '/', 10))).toBe(true)
+    expect(store.set(entry('/', '/', 10))).toBe(true)
     expect(store.set(entry('/p', '/p', 10))).toBe(true)
     expect(store.set(entry('/big', '/big', 1001))).toBe(false)
     expect(store.size).toBe(3)

@@ -111,12 +111,22 @@ export class PageStore {
     return entry
   }
 
-  /** False when the entry is not kept (too big, or its path has too many variants). */
+  /**
+   * False when the entry is not kept (too big). A path with its full count of variants gives up
+   * its least recently used one: one-off query strings (an ad's click id) cannot hold a page's
+   * variants for good, while its visited ones keep their place.
+   */
   set(entry: PageEntry): boolean {
     if (entry.bytes > this.limits.maxBytes) return false
     const existing = this.entries.get(entry.key)
     if (existing) this.delete(existing)
-    else if ((this.groups.get(entry.group) ?? 0) >= this.limits.maxVariantsPerPath) return false
+    else if ((this.groups.get(entry.group) ?? 0) >= this.limits.maxVariantsPerPath) {
+      for (const older of this.entries.values()) {
+        if (older.group !== entry.group) continue
+        this.delete(older)
+        break
+      }
+    }
     this.entries.set(entry.key, entry)
     this.groups.set(entry.group, (this.groups.get(entry.group) ?? 0) + 1)
     this.bytes += entry.bytes

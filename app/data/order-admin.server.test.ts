@@ -37,6 +37,7 @@ import { listOrderReports } from './order-report.server'
 import { createOrderReport } from '~/services/order-reports.server'
 import { createOrder, getOrder, listOrderEvents, type OrderStatus } from './order.server'
 import { getDeliveredSecret, revealOrderSecret } from './stock.server'
+import { importStock } from '~/services/fulfilment.server'
 import { MANUAL_SECRET_MESSAGES, parseManualSecret } from '~/lib/stock-parse'
 import { createUser } from './user.server'
 
@@ -422,6 +423,42 @@ describe(`deliver manually (${engine})`, () => {
       ).ok,
     ).toBe(true)
     expect(await status(other.id)).toBe('delivered')
+  })
+
+  it('does not replace, unasked, what new stock delivered while the admin typed', async () => {
+    const order = await waitingOrder()
+    // Stock arrives and fills the order while the admin's Deliver form is open.
+    await importStock(t.db, {
+      productId: order.productId!,
+      content: 'KEY-ARRIVED',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    expect(await status(order.id)).toBe('delivered')
+    expect(
+      await deliverManually(t.db, APP_SECRET, {
+        orderId: order.id,
+        secret: 'TYPED-BY-HAND',
+        actor,
+        replacing: false,
+      }),
+    ).toEqual({ ok: false, message: notApplicableMessage('Manual delivery', 'delivered') })
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
+      kind: 'text',
+      text: 'KEY-ARRIVED',
+    })
+    // Asked for as a replacement, it is one.
+    const replaced = await deliverManually(t.db, APP_SECRET, {
+      orderId: order.id,
+      secret: 'TYPED-BY-HAND',
+      actor,
+      replacing: true,
+    })
+    expect(replaced.ok).toBe(true)
+    expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).toEqual({
+      kind: 'text',
+      text: 'TYPED-BY-HAND',
+    })
   })
 
   it('delivers an order waiting for stock', async () => {

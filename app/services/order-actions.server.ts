@@ -420,13 +420,30 @@ async function confirmWithGateway(
 export async function deliverManually(
   db: DB,
   appSecret: string,
-  input: { orderId: string; secret: string; actor: string; now?: Date },
+  input: {
+    orderId: string
+    secret: string
+    actor: string
+    /**
+     * The form the admin used: false to deliver an order not yet delivered, true to replace a
+     * delivered one's details. An order that changed meanwhile (delivered from new stock) is
+     * refused rather than replaced unasked. Undefined: either.
+     */
+    replacing?: boolean
+    now?: Date
+  },
 ): Promise<ActionResult> {
   const parsed = parseManualSecret(input.secret)
   if (!parsed.ok) return { ok: false, message: parsed.error, field: 'secret' }
   const at = (input.now ?? new Date()).toISOString()
+  const statuses: OrderStatus[] =
+    input.replacing === undefined
+      ? ['paid', 'awaiting_stock', 'delivered']
+      : input.replacing
+        ? ['delivered']
+        : ['paid', 'awaiting_stock']
   const done = await db.transaction().execute(async (trx) => {
-    const order = await claimOrder(trx, input.orderId, ['paid', 'awaiting_stock', 'delivered'])
+    const order = await claimOrder(trx, input.orderId, statuses)
     if (!order) return null
     const revoked = await revokeLiveItems(
       trx,

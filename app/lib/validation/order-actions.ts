@@ -73,6 +73,11 @@ function actionForm<const Intent extends string, Fields extends z.core.$ZodLoose
 export const confirmPaymentSchema = actionForm('confirm', {})
 export const deliverSchema = actionForm('deliver', {
   secret: z.preprocess(text, manualSecretSchema),
+  /** The form the admin saw: 'no' delivers an order not yet delivered, 'yes' replaces details. */
+  replacing: z.preprocess(
+    (value) => (value === 'yes' || value === 'no' ? value : undefined),
+    z.enum(['yes', 'no']).optional(),
+  ),
 })
 export const replaceSchema = actionForm('replace', {
   reason: z.preprocess(
@@ -124,7 +129,8 @@ export const orderActionSchema = z.discriminatedUnion('intent', [
 export type OrderActionInput = z.output<typeof orderActionSchema>
 export type OrderActionIntent = OrderActionInput['intent']
 /** The fields an action's form carries besides its intent. */
-export type OrderActionField = 'secret' | 'reason' | 'note' | 'reply' | 'amount' | 'refundKey'
+export type OrderActionField =
+  'secret' | 'reason' | 'note' | 'reply' | 'amount' | 'refundKey' | 'replacing'
 
 /** Each intent's own schema, for its form in the browser. */
 export const ORDER_ACTION_SCHEMAS = {

@@ -233,7 +233,12 @@ function run(
     case 'confirm':
       return confirmOrderPayment(db, env, { orderId, actor })
     case 'deliver':
-      return deliverManually(db, env.APP_SECRET, { orderId, secret: input.secret, actor })
+      return deliverManually(db, env.APP_SECRET, {
+        orderId,
+        secret: input.secret,
+        actor,
+        replacing: input.replacing === undefined ? undefined : input.replacing === 'yes',
+      })
     case 'replace':
       return replaceFromStock(db, { orderId, actor, reason: input.reason })
     case 'refund':
@@ -252,6 +257,7 @@ const FIELDS: readonly OrderActionField[] = [
   'reply',
   'amount',
   'refundKey',
+  'replacing',
 ]
 
 async function reveal(db: DB, env: Env, orderId: string, actor: string, ip: string) {

@@ -520,6 +520,8 @@ function actionSpecs(page: PageData): ActionSpec[] {
           : 'Enter the account details or key for this order. They are stored encrypted and the buyer is e-mailed a link to see them.',
       submitLabel: replacing ? 'Replace details' : 'Deliver',
       tone: replacing ? 'secondary' : 'primary',
+      // What the admin saw: an order delivered meanwhile (stock arrived) is not replaced unasked.
+      hidden: { replacing: replacing ? 'yes' : 'no' },
       confirm: replacing
         ? {
             title: 'Replace the delivered details?',

@@ -1,4 +1,6 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
+import { engineOf } from '~/lib/db.server'
 import { fileTestDb } from '../../tests/helpers/db'
 import { makeProduct, makeStockedProduct } from '../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
@@ -152,6 +154,35 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       await duplicateProductAudited(t.db, { source, image: source.image, appSecret: SECRET }, WHO),
     ).toBeNull()
     expect((await listAuditEntries(t.db, {})).total).toBe(before)
+  })
+
+  it('reports a duplicate made even when its audit entry cannot be written', async () => {
+    const source = await makeProduct(t.db, { title: 'Unaudited Source' })
+    const postgres = engineOf(t.db) === 'postgres'
+    if (postgres) {
+      await sql`create function kb_test_no_audit() returns trigger language plpgsql as $$ begin raise exception 'audit log unavailable'; end $$`.execute(
+        t.db,
+      )
+      await sql`create trigger kb_test_no_audit before insert on audit_log for each row execute function kb_test_no_audit()`.execute(
+        t.db,
+      )
+    } else {
+      await sql`create trigger kb_test_no_audit before insert on audit_log begin select raise(abort, 'audit log unavailable'); end`.execute(
+        t.db,
+      )
+    }
+    try {
+      const copy = await duplicateProductAudited(
+        t.db,
+        { source, image: source.image, appSecret: SECRET },
+        WHO,
+      )
+      expect(copy).toMatchObject({ title: 'Unaudited Source (Copy)' })
+      expect(await getProductById(t.db, copy!.id)).not.toBeNull()
+    } finally {
+      await sql`drop trigger kb_test_no_audit${postgres ? sql` on audit_log` : sql``}`.execute(t.db)
+      if (postgres) await sql`drop function kb_test_no_audit()`.execute(t.db)
+    }
   })
 
   it('records a deleted product with what it was', async () => {

@@ -122,6 +122,18 @@ export async function duplicateProductAudited(
     appSecret: input.appSecret,
   })
   if (!copy) return null
+  // The copy exists now: an entry that cannot be written is logged, never reported as a failed
+  // duplicate that the admin would repeat (a second copy).
+  await recordCopy(db, source, copy, who).catch((error: unknown) =>
+    console.error(
+      `[admin] ${copy.id} copied from ${source.id}, but its audit entry was not written:`,
+      error,
+    ),
+  )
+  return copy
+}
+
+async function recordCopy(db: DB, source: Product, copy: Product, who: AdminWho): Promise<void> {
   const delivery = await getProductDelivery(db, copy.id)
   await recordAdminChange(db, {
     ...who,
@@ -135,7 +147,6 @@ export async function duplicateProductAudited(
       copiedFrom: source.id,
     },
   })
-  return copy
 }
 
 /** Deletes a product and records what it was; null when there was none. */

@@ -47,7 +47,6 @@ function shown(value: unknown): string {
   return text.length > VALUE_MAX ? `${text.slice(0, VALUE_MAX)}…` : text
 }
 
-/** The calendar day after a YYYY-MM-DD day. */
 function targetLink(type: string, id: string | null): string | null {
   if (!id) return null
   if (type === 'user') return adminUserPath(id)

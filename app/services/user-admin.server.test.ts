@@ -7,7 +7,12 @@ import { getUserProfile } from '~/data/user.server'
 import { verifyPassword } from 'better-auth/crypto'
 import { startOfMonthIn } from '~/lib/shop-month'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
-import { changeUser, resetUserPassword, type UserAdminContext } from './user-admin.server'
+import {
+  changeUser,
+  editVersion,
+  resetUserPassword,
+  type UserAdminContext,
+} from './user-admin.server'
 import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.server'
 
 const t = fileTestDb()
@@ -35,9 +40,9 @@ async function addSession(userId: string, db = t.db) {
     .execute()
 }
 
-/** The user's version as the admin page shows it (its updatedAt). */
+/** The account's version as the admin page shows it (editVersion). */
 async function versionOf(db: typeof t.db, userId: string): Promise<string> {
-  return (await getUserProfile(db, userId))!.updatedAt
+  return editVersion((await getUserProfile(db, userId))!)
 }
 
 async function sessionsOf(userId: string, db = t.db) {
@@ -328,7 +333,16 @@ describe(`admin changes to users (${engine})`, () => {
       const customer = await makeCustomer(db, { name: 'Meera' })
       // The owner opens Meera's page; meanwhile another admin suspends her.
       const seen = await versionOf(db, customer.id)
-      await new Promise((resolve) => setTimeout(resolve, 5))
+      // A sign-in of the user moves updated_at but changes nothing the dialog shows.
+      await db
+        .updateTable('user')
+        .set({
+          updatedAt: new Date(Date.now() + 60_000).toISOString(),
+          lastActiveAt: new Date().toISOString(),
+        })
+        .where('id', '=', customer.id)
+        .execute()
+      expect(await versionOf(db, customer.id)).toBe(seen)
       expect((await changeUser(db, context(other), customer.id, 'suspend')).ok).toBe(true)
       const stale = await changeUser(db, context(owner), customer.id, 'update', {
         version: seen,

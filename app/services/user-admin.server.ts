@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { hashPassword } from 'better-auth/crypto'
 import {
   countOtherActiveAdmins,
@@ -113,9 +114,34 @@ function summaryOf(kind: UserChangeKind, user: UserProfile): string {
   }
 }
 
-/** An edit from the dialog, with the user's updatedAt when the page showed it. */
+/** An edit from the dialog, with the editVersion of the account its page showed. */
 export interface UserEdit extends UserChanges {
   version: string
+}
+
+/**
+ * What the Edit User dialog shows of an account (name, role, status, permissions), as a short
+ * fingerprint: an edit made from a page showing other values is refused. Not `updated_at`, which
+ * every sign-in of the user moves.
+ */
+export function editVersion(
+  user: Pick<UserProfile, 'name' | 'role' | 'status' | 'permissions'>,
+): string {
+  const { canCreateProducts, canManageOrders, canManageUsers } = user.permissions
+  return crypto
+    .createHash('sha256')
+    .update(
+      JSON.stringify([
+        user.name,
+        user.role,
+        user.status,
+        canCreateProducts,
+        canManageOrders,
+        canManageUsers,
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 16)
 }
 
 /**
@@ -133,7 +159,7 @@ export async function changeUser(
     await serialiseAdminChanges(trx)
     const target = await getUserProfile(trx, userId)
     if (!target) return { ok: false, message: USER_ADMIN_MESSAGES.notFound }
-    if (edit && edit.version !== target.updatedAt)
+    if (edit && edit.version !== editVersion(target))
       return { ok: false, message: USER_ADMIN_MESSAGES.staleEdit }
     const current: UserChanges = {
       name: target.name,

@@ -33,7 +33,7 @@ const confirmed = z.preprocess(text, z.string())
 
 export const editUserSchema = z.object({
   intent: z.literal('update'),
-  /** The user's updatedAt when the page was loaded: an edit made over a newer change is refused. */
+  /** What the page showed of the account (editVersion): an edit over a newer change is refused. */
   version: z.preprocess(
     text,
     z.string().min(1, 'This form has expired. Reload the page and try again.').max(40),

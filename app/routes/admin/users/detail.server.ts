@@ -15,7 +15,12 @@ import { clientIp } from '~/lib/rate-limit.server'
 import { parseSubmission } from '~/lib/validation/submission'
 import { userActionSchema, type UserActionIntent } from '~/lib/validation/user-admin'
 import { requirePermission } from '~/services/permissions.server'
-import { changeUser, resetUserPassword, type UserAdminResult } from '~/services/user-admin.server'
+import {
+  changeUser,
+  editVersion,
+  resetUserPassword,
+  type UserAdminResult,
+} from '~/services/user-admin.server'
 import { USER_NOT_FOUND_TITLE, userPath } from './filters'
 import type { Route } from './+types/detail'
 
@@ -68,7 +73,7 @@ export async function userPageData(
           .filter((provider) => provider !== 'credential')
           .map((p) => (p === 'google' ? 'Google' : p)),
       ],
-      version: user.updatedAt,
+      version: editVersion(user),
       self: user.id === viewerId,
     },
     orders: {

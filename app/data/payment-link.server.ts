@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
@@ -215,4 +215,30 @@ export function maskEmail(email: string): string {
   const at = email.lastIndexOf('@')
   if (at < 1) return '***'
   return `${[...email][0]}***${email.slice(at)}`
+}
+
+/**
+ * The payment links made out to `email` get `replacement`'s name and address and no phone (a
+ * deleted account, app/data/user.server.ts); a link still open is cancelled, its receipts would
+ * go to no one.
+ */
+export async function anonymisePaymentLinks(
+  db: DB,
+  email: string,
+  replacement: { name: string; email: string },
+  now = new Date(),
+): Promise<void> {
+  await db
+    .updateTable('paymentLink')
+    .set({
+      customerName: replacement.name,
+      customerEmail: replacement.email,
+      customerPhone: '',
+      status: sql<
+        PaymentLink['status']
+      >`case when status = 'active' then 'cancelled' else status end`,
+      updatedAt: now.toISOString(),
+    })
+    .where('customerEmail', '=', email)
+    .execute()
 }

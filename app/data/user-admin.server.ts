@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
-import { toFlag } from '~/lib/db.server'
+import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate, type Pagination } from '~/lib/paginate'
@@ -180,6 +180,20 @@ export async function getAdminUser(
     ),
     providers: accounts.map((account) => account.providerId),
   }
+}
+
+/** The advisory lock key for changes to accounts (any number unique in this app). */
+const ACCOUNT_CHANGES_LOCK = 4_310_001
+
+/**
+ * On PostgreSQL, one change to accounts at a time (call inside the change's transaction): "the
+ * last active admin" is counted, then written, and two admins suspending each other at once
+ * under READ COMMITTED would each count the other as still active. SQLite runs one writing
+ * transaction at a time already.
+ */
+export async function lockAccountChanges(trx: DB): Promise<void> {
+  if (engineOf(trx) === 'postgres')
+    await sql`select pg_advisory_xact_lock(${ACCOUNT_CHANGES_LOCK})`.execute(trx)
 }
 
 /**

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
+import { anonymisePaymentLinks } from './payment-link.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
 
 /**
@@ -501,19 +501,12 @@ export async function deleteUserAccount(
     if (verified) {
       // Payment links an admin made out to the address: the same details go, and a link still
       // open stops taking payments (its receipts would go to no one).
-      await trx
-        .updateTable('paymentLink')
-        .set({
-          customerName: DELETED_CUSTOMER_NAME,
-          customerEmail: deletedCustomerEmail(userId),
-          customerPhone: '',
-          status: sql<
-            'active' | 'paid' | 'cancelled'
-          >`case when status = 'active' then 'cancelled' else status end`,
-          updatedAt: now.toISOString(),
-        })
-        .where('customerEmail', '=', user.email)
-        .execute()
+      await anonymisePaymentLinks(
+        trx,
+        user.email,
+        { name: DELETED_CUSTOMER_NAME, email: deletedCustomerEmail(userId) },
+        now,
+      )
     }
     await trx.deleteFrom('session').where('userId', '=', userId).execute()
     await trx.deleteFrom('user').where('id', '=', userId).execute()

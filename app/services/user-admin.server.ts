@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { hashPassword } from 'better-auth/crypto'
 import {
   countOtherActiveAdmins,
+  lockAccountChanges,
   setPasswordHash,
   updateUserAccount,
   type UserChanges,
@@ -14,8 +15,7 @@ import {
   isVerifiedListedAdmin,
   type UserProfile,
 } from '~/data/user.server'
-import { sql } from 'kysely'
-import { engineOf, type DB } from '~/lib/db.server'
+import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -37,9 +37,6 @@ export interface UserAdminContext {
 }
 
 export type UserChangeKind = 'update' | 'make-admin' | 'suspend' | 'reactivate'
-
-/** The advisory lock key for changes to accounts (any number unique in this app). */
-const USER_ADMIN_LOCK = 4_310_001
 
 const ACTIONS: Record<UserChangeKind, string> = {
   update: 'user.update',
@@ -88,16 +85,6 @@ async function refusal(
     return USER_ADMIN_MESSAGES.lastAdmin
   }
   return null
-}
-
-/**
- * On PostgreSQL, one change to accounts at a time: "the last active admin" is counted, then
- * written, and two admins suspending each other at once under READ COMMITTED would each count
- * the other as still active. (SQLite runs one writing transaction at a time already.)
- */
-async function serialiseAdminChanges(trx: DB): Promise<void> {
-  if (engineOf(trx) === 'postgres')
-    await sql`select pg_advisory_xact_lock(${USER_ADMIN_LOCK})`.execute(trx)
 }
 
 function summaryOf(kind: UserChangeKind, user: UserProfile): string {
@@ -156,7 +143,7 @@ export async function changeUser(
   edit?: UserEdit,
 ): Promise<UserAdminResult> {
   return db.transaction().execute(async (trx) => {
-    await serialiseAdminChanges(trx)
+    await lockAccountChanges(trx)
     const target = await getUserProfile(trx, userId)
     if (!target) return { ok: false, message: USER_ADMIN_MESSAGES.notFound }
     if (edit && edit.version !== editVersion(target))

@@ -1,4 +1,11 @@
-import { getAuth, hasPassword, signOut, type AuthUser } from '~/services/auth.server'
+import {
+  changePassword,
+  getAuth,
+  hasPassword,
+  signOut,
+  type AuthResult,
+  type AuthUser,
+} from '~/services/auth.server'
 import { deleteUserAccount, setUserPhoto } from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
@@ -112,4 +119,27 @@ export async function deleteOwnAccount(
   const { photo } = await deleteUserAccount(db, user.id)
   await removeStoredPhoto(deps.storage, photo)
   return { ok: true, headers }
+}
+
+/**
+ * Changes the signed-in user's password. Each check of the current password counts against
+ * `passwordCheckUser`, as for deleting the account: a session left open must not be a way to
+ * guess it. A refusal for that is a 429 with `retryAfterSeconds`.
+ */
+export async function changeOwnPassword(
+  request: Request,
+  db: DB,
+  userId: string,
+  input: { currentPassword: string; newPassword: string },
+): Promise<AuthResult | { ok: false; status: 429; message: string; retryAfterSeconds: number }> {
+  const hit = await hitPolicy(db, 'passwordCheckUser', userId)
+  if (!hit.allowed) {
+    return {
+      ok: false,
+      status: 429,
+      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+      retryAfterSeconds: hit.retryAfterSeconds,
+    }
+  }
+  return changePassword(request, input)
 }

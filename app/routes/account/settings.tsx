@@ -14,7 +14,6 @@ import { getPreferences, savePreferences } from '~/data/preferences.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
-import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { accountPageHeaders } from '~/lib/page-headers'
 import { LANGUAGE_LABELS, LANGUAGES, languageCookie, THEME_LABELS, THEMES } from '~/lib/preferences'
 import { themeCookie } from '~/lib/theme'
@@ -30,11 +29,12 @@ import {
 import { changePasswordSchema, setPasswordSchema } from '~/lib/validation/auth'
 import { parseSubmission } from '~/lib/validation/submission'
 import {
+  changeOwnPassword,
   deleteOwnAccount,
   removeProfilePhoto,
   replaceProfilePhoto,
 } from '~/services/account-settings.server'
-import { changePassword, hasPassword, requireUser, setFirstPassword } from '~/services/auth.server'
+import { hasPassword, requireUser, setFirstPassword } from '~/services/auth.server'
 import { noticeCookieHeader, readNotice } from './notice.server'
 import type { Route } from './+types/settings'
 
@@ -198,22 +198,7 @@ async function passwordAction(request: Request, form: FormData, userId: string) 
   const submission = parseSubmission(form, changePasswordSchema)
   if (submission.status !== 'success')
     return reply({ result: submission.reply({ hideFields }) }, 400)
-  // Each check of the current password counts, as for deleting the account: a session left
-  // open must not be a way to guess it.
-  const hit = await hitPolicy(services().db, 'passwordCheckUser', userId)
-  if (!hit.allowed) {
-    return reply(
-      {
-        result: submission.reply({
-          hideFields,
-          formErrors: [tooManyAttemptsMessage(hit.retryAfterSeconds)],
-        }),
-      },
-      429,
-      { 'Retry-After': String(hit.retryAfterSeconds) },
-    )
-  }
-  const result = await changePassword(request, {
+  const result = await changeOwnPassword(request, services().db, userId, {
     currentPassword: submission.value.currentPassword,
     newPassword: submission.value.password,
   })
@@ -221,6 +206,9 @@ async function passwordAction(request: Request, form: FormData, userId: string) 
     return reply(
       { result: submission.reply({ hideFields, formErrors: [result.message] }) },
       result.status,
+      'retryAfterSeconds' in result
+        ? { 'Retry-After': String(result.retryAfterSeconds) }
+        : undefined,
     )
   }
   // The change replaced this session's cookie (other sessions end): a page rendered in answer

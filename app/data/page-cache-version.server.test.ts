@@ -88,4 +88,25 @@ describe('page cache version', () => {
       ),
     ).toBe(true)
   })
+
+  it('counts real and test items apart, as the storefront may count real ones only', async () => {
+    // A live shop's product: 2 real items behind the demo's 30 test items.
+    const product = await makeStockedProduct(t.db, APP_SECRET, keys(200, 2))
+    expect(
+      await bumps(() =>
+        importStock(t.db, {
+          productId: product.id,
+          content: keys(300, 30).join('\n'),
+          format: 'lines',
+          appSecret: APP_SECRET,
+          testItems: true,
+        }),
+      ),
+    ).toBe(true)
+    // A real sale leaves 1 real item ("Only 1 left" on a live shop), the next none (Out of Stock).
+    expect(await bumps(() => makePaidOrder(t.db, product.id))).toBe(true)
+    expect(await bumps(() => makePaidOrder(t.db, product.id))).toBe(true)
+    // A test sale out of plenty of test items changes nothing the storefront shows.
+    expect(await bumps(() => makePaidOrder(t.db, product.id, { testMode: true }))).toBe(false)
+  })
 })

@@ -55,8 +55,8 @@ describe(`a signed-in visitor's product page marks (${process.env.TEST_DB_ENGINE
     }
     const reviewed = await saveReview(t.db, asReviewer(viewer), orders[2]!, { rating: 5, ...text })
     if (!reviewed.ok) throw new Error(reviewed.error)
-    await addToWishlist(t.db, viewer.id, related.id)
-    await addToWishlist(t.db, viewer.id, other.id)
+    await addToWishlist(t.db, viewer.id, related.id, { testItems: false })
+    await addToWishlist(t.db, viewer.id, other.id, { testItems: false })
 
     const shown = {
       productId: product.id,

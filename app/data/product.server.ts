@@ -497,6 +497,10 @@ export async function getProductDelivery(
  * Available stock items of the `stock` products among `ids` (every product when omitted).
  * Products delivered otherwise are absent: their availability is the owner's inStock alone.
  *
+ * `testItems` says whether test items count: they sell only through a built-in simulator, so
+ * while checkout offers none (testItemsOnSale, app/services/payment/offered-gateways.server.ts) a
+ * product whose items are all test items is out of stock for buyers (docs/delivery.md).
+ *
  * With `upTo`, each count stops there (the value is the smaller of the stock and `upTo`): the
  * storefront only asks whether an item is left, or whether only a few are. That reads at most
  * `upTo` index entries per product, however much stock was imported; a full count reads them all
@@ -504,20 +508,21 @@ export async function getProductDelivery(
  */
 export async function stockLeftByProduct(
   db: DB,
-  ids?: readonly string[],
-  options: { upTo?: number } = {},
+  ids: readonly string[] | undefined,
+  options: { upTo?: number; testItems: boolean },
 ): Promise<Map<string, number>> {
   if (ids && ids.length === 0) return new Map()
-  const { upTo } = options
+  const { upTo, testItems } = options
   let query
   if (upTo === undefined) {
     query = db
       .selectFrom('product')
-      .leftJoin('stockItem', (join) =>
-        join
+      .leftJoin('stockItem', (join) => {
+        const available = join
           .onRef('stockItem.productId', '=', 'product.id')
-          .on('stockItem.status', '=', 'available'),
-      )
+          .on('stockItem.status', '=', 'available')
+        return testItems ? available : available.on('stockItem.testItem', '=', 0)
+      })
       .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
       .where('product.deliveryMode', '=', 'stock')
       .groupBy('product.id')
@@ -533,6 +538,7 @@ export async function stockLeftByProduct(
               .select('stockItem.id')
               .whereRef('stockItem.productId', '=', 'product.id')
               .where('stockItem.status', '=', 'available')
+              .$if(!testItems, (qb) => qb.where('stockItem.testItem', '=', 0))
               .limit(upTo)
               .as('few'),
           )

@@ -20,8 +20,9 @@ const norm = (text: string) => text.trim().toLowerCase()
 export async function relatedProducts(
   db: DB,
   product: Pick<Product, 'id' | 'category' | 'tags'>,
-  limit = RELATED_LIMIT,
+  options: { testItems: boolean; limit?: number },
 ): Promise<RelatedProduct[]> {
+  const { testItems, limit = RELATED_LIMIT } = options
   const category = norm(product.category)
   const tags = new Set(product.tags.map(norm).filter(Boolean))
   const candidates = (await catalogue(db))
@@ -36,7 +37,7 @@ export async function relatedProducts(
   const stockLeft = await catalogueStockLeft(
     db,
     candidates.map(({ other }) => other.id),
-    1,
+    { upTo: 1, testItems },
   )
   const ranked = candidates.map((candidate) => ({
     ...candidate,

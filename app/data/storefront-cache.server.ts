@@ -19,7 +19,7 @@ import {
  */
 const products = readCache<'all', Product[]>(['product'])
 const categories = readCache<'all', string[]>(['category'])
-const stock = readCache<number, Map<string, number>>(['product', 'stockItem'])
+const stock = readCache<string, Map<string, number>>(['product', 'stockItem'])
 const ratings = readCache<'all', Map<string, ReviewSummary>>(['review'])
 const distributions = readCache<string, Array<{ stars: number; count: number }>>(['review'])
 // Reviewers' names come from the user table.
@@ -50,13 +50,19 @@ function pick<T>(all: Map<string, T>, ids: readonly string[] | undefined): Map<s
   return new Map(ids.flatMap((id) => (all.has(id) ? [[id, all.get(id)!] as const] : [])))
 }
 
-/** stockLeftByProduct with `upTo`, of the given products (every one when omitted). */
+/**
+ * stockLeftByProduct with `upTo`, of the given products (every one when omitted); `testItems`
+ * is testItemsOnSale (app/services/payment/offered-gateways.server.ts).
+ */
 export async function catalogueStockLeft(
   db: DB,
   ids: readonly string[] | undefined,
-  upTo: number,
+  options: { upTo: number; testItems: boolean },
 ): Promise<Map<string, number>> {
-  const all = await stock.get(db, upTo, () => stockLeftByProduct(db, undefined, { upTo }))
+  const { upTo, testItems } = options
+  const all = await stock.get(db, `${upTo}:${testItems}`, () =>
+    stockLeftByProduct(db, undefined, { upTo, testItems }),
+  )
   return pick(all, ids)
 }
 

@@ -25,10 +25,15 @@ export interface WishlistEntry {
   addedAt: string
 }
 
-/** Availability of the given products, as the storefront shows it (inStock switch and stock). */
+/**
+ * Availability of the given products, as the storefront shows it (inStock switch and stock).
+ * `testItems`: whether test items count as stock (testItemsOnSale,
+ * app/services/payment/gateways.server.ts), as in every function below that takes it.
+ */
 async function availabilityOf(
   db: DB,
   productIds: readonly string[],
+  testItems: boolean,
 ): Promise<Map<string, boolean>> {
   if (productIds.length === 0) return new Map()
   const [products, stockLeft] = await Promise.all([
@@ -37,7 +42,7 @@ async function availabilityOf(
       .select(['id', 'inStock', 'buyNowLink'])
       .where('id', 'in', productIds)
       .execute(),
-    stockLeftByProduct(db, productIds, { upTo: 1 }),
+    stockLeftByProduct(db, productIds, { upTo: 1, testItems }),
   ])
   return new Map(
     products.map((row) => [
@@ -57,9 +62,10 @@ export async function addToWishlist(
   db: DB,
   userId: string,
   productId: string,
-  now: Date = new Date(),
+  options: { testItems: boolean; now?: Date },
 ): Promise<AddWishResult> {
-  const inStock = (await availabilityOf(db, [productId])).get(productId)
+  const now = options.now ?? new Date()
+  const inStock = (await availabilityOf(db, [productId], options.testItems)).get(productId)
   if (inStock === undefined) return 'no-product'
   const result = await db
     .insertInto('wishlistItem')
@@ -101,7 +107,11 @@ export async function wishlistProductIds(
 }
 
 /** The user's wishlist, most recently added first. */
-export async function listWishlist(db: DB, userId: string): Promise<WishlistEntry[]> {
+export async function listWishlist(
+  db: DB,
+  userId: string,
+  options: { testItems: boolean },
+): Promise<WishlistEntry[]> {
   const rows = await db
     .selectFrom('wishlistItem')
     .innerJoin('product', 'product.id', 'wishlistItem.productId')
@@ -124,6 +134,7 @@ export async function listWishlist(db: DB, userId: string): Promise<WishlistEntr
   const available = await availabilityOf(
     db,
     rows.map((row) => row.productId),
+    options.testItems,
   )
   return rows.map((row) => ({
     productId: row.productId,
@@ -177,7 +188,7 @@ export interface RestockedWish {
 export async function takeRestockedWishes(
   db: DB,
   notify: (wish: RestockedWish) => Promise<unknown>,
-  options: { productIds?: readonly string[]; now?: Date } = {},
+  options: { testItems: boolean; productIds?: readonly string[]; now?: Date },
 ): Promise<number> {
   const now = (options.now ?? new Date()).toISOString()
   let wished = db.selectFrom('wishlistItem').select('productId').distinct()
@@ -187,7 +198,7 @@ export async function takeRestockedWishes(
   }
   const productIds = (await wished.execute()).map((row) => row.productId)
   if (productIds.length === 0) return 0
-  const available = await availabilityOf(db, productIds)
+  const available = await availabilityOf(db, productIds, options.testItems)
   const outIds = productIds.filter((id) => available.get(id) === false)
   const inIds = productIds.filter((id) => available.get(id) === true)
   if (outIds.length) {

@@ -53,6 +53,31 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
     expect(response.status()).toBe(404)
   })
 
+  test("the demo's test items are not stock for a live shop", async ({ page }) => {
+    // CineNova holds only the seed's test items, StreamVerse real keys as well: with a real
+    // Paytm only, the first cannot be sold and must not be offered (docs/delivery.md).
+    const demo = 'CineNova Ultra 6 Months'
+    await page.goto('/product/cinenova-ultra-6-months')
+    const main = page.getByRole('main')
+    await expect(main.getByRole('heading', { level: 1 })).toHaveText(demo)
+    await expect(main.getByText('Out of Stock', { exact: true }).first()).toBeVisible()
+    await expect(main.getByRole('link', { name: 'Buy Now' })).toHaveCount(0)
+    const jsonLd = await page.locator('script[type="application/ld+json"]').first().textContent()
+    expect(jsonLd).toContain('https://schema.org/OutOfStock')
+    await page.goto('/checkout/cinenova-ultra-6-months')
+    await expect(page.getByText('This product is out of stock.')).toBeVisible()
+    await expect(page.getByRole('button', { name: /^Pay / })).toHaveCount(0)
+
+    await page.goto(`/product/${STANDALONE_PRODUCT.slug}`)
+    await expect(main.getByText('In Stock', { exact: true })).toBeVisible()
+    await expect(main.getByRole('link', { name: 'Buy Now' })).toBeVisible()
+
+    await page.goto('/')
+    const card = (title: string) => page.getByRole('article').filter({ hasText: title }).first()
+    await expect(card(demo)).toContainText('Out of Stock')
+    await expect(card('StreamVerse Premium 12 Months')).not.toContainText('Out of Stock')
+  })
+
   test("'Simulate success' ends on 'Payment Successful!'", async ({ page, simulator }) => {
     await payAtGateway(page, simulator.url, 'Simulate success')
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')

@@ -10,6 +10,7 @@ import { safeRedirect } from '~/lib/safe-redirect'
 import { parseSubmission } from '~/lib/validation/submission'
 import { WISHLIST_MESSAGES, wishlistSchema } from '~/lib/validation/wishlist'
 import { getUser, requireUser } from '~/services/auth.server'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import type { Route } from './+types/wishlist-action'
 
 /**
@@ -54,9 +55,10 @@ export async function loader({ request }: Route.LoaderArgs) {
   const back = safeRedirect(url.searchParams.get('redirectTo'), WISHLIST_PAGE)
   const productId = url.searchParams.get('add')?.trim()
   if (productId && productId.length <= 64 && fromOurPages(request)) {
-    const { db } = services()
+    const { db, env } = services()
     const hit = await hitPolicy(db, 'wishlistUser', user.id)
-    if (hit.allowed) await addToWishlist(db, user.id, productId)
+    if (hit.allowed)
+      await addToWishlist(db, user.id, productId, { testItems: await testItemsOnSale(db, env) })
   }
   throw redirect(back)
 }
@@ -80,7 +82,7 @@ export async function action({ request }: Route.ActionArgs) {
     // Only adding makes sense before signing in; the product is added once they are back.
     throw redirect(signInToWish(input.intent === 'add' ? input.productId : null, back), 303)
   }
-  const { db } = services()
+  const { db, env } = services()
   const hit = await hitPolicy(db, 'wishlistUser', user.id)
   if (!hit.allowed) {
     const answer: WishlistAnswer = {
@@ -95,7 +97,9 @@ export async function action({ request }: Route.ActionArgs) {
   }
   let answer: WishlistAnswer
   if (input.intent === 'add') {
-    const result = await addToWishlist(db, user.id, input.productId)
+    const result = await addToWishlist(db, user.id, input.productId, {
+      testItems: await testItemsOnSale(db, env),
+    })
     answer =
       result === 'no-product'
         ? {

@@ -18,6 +18,7 @@ import { useDisplayCurrency } from '~/components/shop/site-data'
 import { accountPageHeaders } from '~/lib/page-headers'
 import { checkoutPath, productPath } from '~/lib/paths'
 import { requireUser } from '~/services/auth.server'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import type { Route } from './+types/wishlist'
 
 /**
@@ -27,7 +28,8 @@ import type { Route } from './+types/wishlist'
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
-  const items = await listWishlist(services().db, user.id)
+  const { db, env } = services()
+  const items = await listWishlist(db, user.id, { testItems: await testItemsOnSale(db, env) })
   const images = await imageRefs(items.map((item) => item.image))
   return {
     items: items.map((item, index) => ({

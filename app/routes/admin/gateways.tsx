@@ -25,12 +25,8 @@ import {
   saveGateway,
   type GatewayView,
 } from '~/data/gateway.server'
-import {
-  checkoutGateways,
-  testGatewayConnection,
-  type CheckoutGateway,
-  type ConnectionTest,
-} from '~/services/payment/gateways.server'
+import { testGatewayConnection, type ConnectionTest } from '~/services/payment/gateways.server'
+import { checkoutGateways, type CheckoutGateway } from '~/services/payment/offered-gateways.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
 import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'

@@ -5,12 +5,12 @@ import { services } from '~/lib/app-context.server'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import { hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { orderAccessCookie } from '~/services/order-access.server'
+import { startPayment } from '~/services/payment/gateways.server'
 import {
   checkoutGateways,
-  startPayment,
   type CheckoutGateway,
   type CheckoutGatewayId,
-} from '~/services/payment/gateways.server'
+} from '~/services/payment/offered-gateways.server'
 import { PaymentStartError } from '~/services/payment/gateway-flow.server'
 import { PAYTM_INITIATE_FAILED_MESSAGE, PaytmRequestError } from '~/lib/payments/paytm.server'
 

@@ -53,11 +53,18 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const renew = new URL(request.url).searchParams.get(RENEW_PARAM)
+  const gatewayChoice = checkoutChoice(request)
   const [user, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
     getUser(request),
-    checkoutChoice(request),
+    gatewayChoice,
     imageService().ref(product.image),
-    stockLeftByProduct(db, [product.id], { upTo: 1 }),
+    // Test items count while a simulator is among the ways to pay (as testItemsOnSale).
+    gatewayChoice.then(({ gateways }) =>
+      stockLeftByProduct(db, [product.id], {
+        upTo: 1,
+        testItems: gateways.some((gateway) => gateway.testMode),
+      }),
+    ),
     soldOnlyForRealPayments(db, product.id),
     // An expiry reminder's Renew link fills in the buyer's details from their order.
     renewalPrefill(db, env.APP_SECRET, renew, product.id),

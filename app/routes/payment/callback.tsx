@@ -97,7 +97,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     // Back to the checkout only while it can take an order (stock products need an item left).
     const [product, stockLeft] = await Promise.all([
       getProductById(db, order.productId),
-      stockLeftByProduct(db, [order.productId], { upTo: 1 }),
+      // The retry is paid the way this order was: a test order by a simulator, with test items.
+      stockLeftByProduct(db, [order.productId], { upTo: 1, testItems: order.testMode }),
     ])
     if (product && productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
       retryTo = checkoutPath(product.slug)

@@ -44,6 +44,7 @@ import { orderPath } from '~/lib/order-status'
 import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
 import { getUser } from '~/services/auth.server'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
 import { checkoutPath, productPath } from '~/lib/paths'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
@@ -54,7 +55,7 @@ const PRODUCT_NOT_FOUND = 'Product not found'
 const PRODUCT_LOAD_FAILED = 'Failed to load product'
 /**
  * From this many items left down to 1, the page says "Only N left". The page cache's stock
- * triggers (db/migrations/0120_page_cache_version.ts) count up to FEW_LEFT + 1: raise them with it.
+ * triggers (db/migrations/0145_page_cache_stock_by_kind.ts) count up to FEW_LEFT + 1: raise them with it.
  */
 const FEW_LEFT = 10
 
@@ -68,11 +69,12 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const sort = url.searchParams.get('reviewSort') === 'helpful' ? 'helpful' : 'newest'
   const reviewPage = Number.parseInt(url.searchParams.get('reviews') ?? '1', 10) || 1
+  const testItems = await testItemsOnSale(db, env)
   const [image, stockLeft, related, user, distribution, settings] = await Promise.all([
     imageService().ref(product.image),
     // One more than FEW_LEFT tells "only a few" from "plenty".
-    catalogueStockLeft(db, [product.id], FEW_LEFT + 1),
-    relatedProducts(db, product),
+    catalogueStockLeft(db, [product.id], { upTo: FEW_LEFT + 1, testItems }),
+    relatedProducts(db, product, { testItems }),
     getUser(request),
     catalogueRatingDistribution(db, product.id),
     getSiteSettings(db),

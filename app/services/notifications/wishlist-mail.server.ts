@@ -7,6 +7,7 @@ import { wakeJobRunner } from '~/lib/jobs.server'
 import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { productPath } from '~/lib/paths'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { renderMail, type MailSettings } from './render-mail.server'
 
 /**
@@ -43,6 +44,8 @@ export async function sendBackInStockMails(
   db: DB,
   options: { productIds?: readonly string[]; now?: Date; publicUrl?: string } = {},
 ): Promise<number> {
+  // Test items are stock only while a simulator sells them (docs/delivery.md).
+  const testItems = await testItemsOnSale(db, getEnv())
   const mailed = await db.transaction().execute(async (trx) => {
     // Read only when a mail is due: most runs find nothing to send.
     let context: { settings: MailSettings; publicUrl: string } | undefined
@@ -55,7 +58,7 @@ export async function sendBackInStockMails(
         }
         return enqueueMail(trx, backInStockMail(context.settings, context.publicUrl, wish))
       },
-      options,
+      { ...options, testItems },
     )
   })
   if (mailed > 0) wakeJobRunner()

@@ -1,4 +1,3 @@
-import { readGatewayRecords } from '~/data/gateway.server'
 import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -19,57 +18,13 @@ import { razorpayClient, razorpayReconciler, startRazorpayCheckout } from './raz
 import { resolvePhonePeSetup } from './phonepe-config.server'
 import { phonePeClient, phonePeReconciler, startPhonePeCheckout } from './phonepe-flow.server'
 import type { ReconcilingGateway } from './gateway-flow.server'
+import type { CheckoutGatewayId } from './offered-gateways.server'
 import type { RefundingGateway } from './refunds.server'
 
 /**
- * The gateways a buyer may pay through right now, in the order checkout offers them
- * (docs/payments.md, "Choosing how to pay"), and starting a payment at one of them.
+ * Starting a payment at the gateway the buyer chose (checkoutGateways, offered-gateways.server.ts,
+ * says which are offered), and the gateway that reconciles or refunds an order.
  */
-export const CHECKOUT_GATEWAYS = ['razorpay', 'phonepe', 'paytm'] as const
-export type CheckoutGatewayId = (typeof CHECKOUT_GATEWAYS)[number]
-
-export interface CheckoutGateway {
-  id: CheckoutGatewayId
-  /** What the buyer picks. */
-  label: string
-  /** True for a built-in simulator: no real money moves. */
-  testMode: boolean
-}
-
-const LABELS: Record<CheckoutGatewayId, string> = {
-  razorpay: 'UPI, cards, netbanking — Razorpay',
-  phonepe: 'UPI, cards, netbanking — PhonePe',
-  paytm: 'UPI, cards, wallet — Paytm',
-}
-
-/** Gateways checkout may use, in the shop's order of the Gateways page. */
-export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGateway[]> {
-  // One read of the records serves the order and all three setups.
-  const rows = await readGatewayRecords(db)
-  const [paytm, razorpay, phonepe] = await Promise.all([
-    resolvePaytmSetup(db, env, rows),
-    resolveRazorpaySetup(db, env, rows),
-    resolvePhonePeSetup(db, env, rows),
-  ])
-  const setups: Partial<Record<CheckoutGatewayId, { testMode: boolean }>> = {}
-  if (paytm) setups.paytm = paytm
-  if (razorpay) setups.razorpay = razorpay
-  if (phonepe) setups.phonepe = phonepe
-  const order: CheckoutGatewayId[] = []
-  for (const row of rows)
-    if (
-      (CHECKOUT_GATEWAYS as readonly string[]).includes(row.type) &&
-      !order.includes(row.type as CheckoutGatewayId)
-    )
-      order.push(row.type as CheckoutGatewayId)
-  // A gateway configured only by the environment (or Paytm's simulator) comes after the records.
-  for (const id of ['paytm', 'razorpay', 'phonepe'] as const)
-    if (!order.includes(id)) order.push(id)
-  return order
-    .filter((id) => setups[id])
-    .map((id) => ({ id, label: LABELS[id], testMode: setups[id]!.testMode }))
-}
-
 export type StartedPayment =
   | { kind: 'form'; order: Order; accessToken: string; form: ProcessTransactionForm }
   | { kind: 'razorpay'; order: Order; accessToken: string; checkout: RazorpayCheckout }

@@ -4,7 +4,7 @@ import type { Env } from '~/lib/env.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { gatewaySchema } from '~/lib/validation/gateway'
 import { gatewayForm, submitForm } from '../../../tests/helpers/forms'
-import { checkoutGateways } from './gateways.server'
+import { checkoutGateways } from './offered-gateways.server'
 import { phonePeSimulatorCredentials, resolvePhonePeSetup } from './phonepe-config.server'
 
 /** Which PhonePe the shop uses, and whether checkout offers it, on both engines. */

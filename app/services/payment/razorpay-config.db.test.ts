@@ -4,7 +4,7 @@ import type { Env } from '~/lib/env.server'
 import { countQueries } from '~/lib/query-count.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { gatewayForm } from '../../../tests/helpers/forms'
-import { checkoutGateways } from './gateways.server'
+import { checkoutGateways } from './offered-gateways.server'
 import {
   razorpayCheckoutOrigins,
   razorpaySimulatorKeys,

@@ -34,6 +34,7 @@ import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { deleteProductAudited, duplicateProductAudited } from '~/services/product-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { deleteConfirmation, duplicatedMessage, PRODUCT_MESSAGES } from '~/lib/validation/product'
@@ -69,7 +70,7 @@ function returnParams(value: FormDataEntryValue | null): URLSearchParams {
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canCreateProducts')
-  const { db } = services()
+  const { db, env } = services()
   const url = new URL(request.url)
   const search = searchParam(url)
   const categories = await listCategories(db)
@@ -77,17 +78,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   const category = categories.includes(requestedCategory) ? requestedCategory : ''
   const confirmId = url.searchParams.get('confirmDelete')
 
-  const [stats, result, toConfirm, { flash, headers }] = await Promise.all([
+  const [stats, result, toConfirm, { flash, headers }, testItems] = await Promise.all([
     productStats(db),
     listProductsPage(db, { search, category, page: pageParam(url) }),
     confirmId ? getProductById(db, confirmId) : null,
     readFlash(request),
+    testItemsOnSale(db, env),
   ])
   const [images, stock] = await Promise.all([
     imageRefs(result.items.map((item) => item.image)),
+    // What buyers can buy: test items count only while a simulator is a way to pay (the
+    // product's Stock page has both kinds).
     stockLeftByProduct(
       db,
       result.items.map((item) => item.id),
+      { testItems },
     ),
   ])
   return data(

@@ -1,0 +1,74 @@
+import { readGatewayRecords } from '~/data/gateway.server'
+import type { DB } from '~/lib/db.server'
+import type { Env } from '~/lib/env.server'
+import { readCache } from '~/lib/read-cache.server'
+import { resolvePaytmSetup } from './config.server'
+import { resolveRazorpaySetup } from './razorpay-config.server'
+import { resolvePhonePeSetup } from './phonepe-config.server'
+
+/**
+ * The gateways a buyer may pay through right now, in the order checkout offers them
+ * (docs/payments.md, "Choosing how to pay"). Only their configuration is read here, none of the
+ * payment flows (gateways.server.ts starts a payment), so pages and the stock services may ask
+ * without depending on them.
+ */
+export const CHECKOUT_GATEWAYS = ['razorpay', 'phonepe', 'paytm'] as const
+export type CheckoutGatewayId = (typeof CHECKOUT_GATEWAYS)[number]
+
+export interface CheckoutGateway {
+  id: CheckoutGatewayId
+  /** What the buyer picks. */
+  label: string
+  /** True for a built-in simulator: no real money moves. */
+  testMode: boolean
+}
+
+const LABELS: Record<CheckoutGatewayId, string> = {
+  razorpay: 'UPI, cards, netbanking — Razorpay',
+  phonepe: 'UPI, cards, netbanking — PhonePe',
+  paytm: 'UPI, cards, wallet — Paytm',
+}
+
+/** Gateways checkout may use, in the shop's order of the Gateways page. */
+export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGateway[]> {
+  // One read of the records serves the order and all three setups.
+  const rows = await readGatewayRecords(db)
+  const [paytm, razorpay, phonepe] = await Promise.all([
+    resolvePaytmSetup(db, env, rows),
+    resolveRazorpaySetup(db, env, rows),
+    resolvePhonePeSetup(db, env, rows),
+  ])
+  const setups: Partial<Record<CheckoutGatewayId, { testMode: boolean }>> = {}
+  if (paytm) setups.paytm = paytm
+  if (razorpay) setups.razorpay = razorpay
+  if (phonepe) setups.phonepe = phonepe
+  const order: CheckoutGatewayId[] = []
+  for (const row of rows)
+    if (
+      (CHECKOUT_GATEWAYS as readonly string[]).includes(row.type) &&
+      !order.includes(row.type as CheckoutGatewayId)
+    )
+      order.push(row.type as CheckoutGatewayId)
+  // A gateway configured only by the environment (or Paytm's simulator) comes after the records.
+  for (const id of ['paytm', 'razorpay', 'phonepe'] as const)
+    if (!order.includes(id)) order.push(id)
+  return order
+    .filter((id) => setups[id])
+    .map((id) => ({ id, label: LABELS[id], testMode: setups[id]!.testMode }))
+}
+
+// Per environment (a test may run several shops), for up to a second like the catalogue.
+const testSelling = readCache<Env, boolean>(['paymentGateway', 'siteSetting'])
+
+/**
+ * Whether checkout offers a built-in simulator now, so test stock can be sold (an order paid
+ * through a simulator is delivered from test items only, a real one from real items only). The
+ * storefront counts test items as stock only then (stockLeftByProduct): a live shop whose
+ * product holds only the demo's test items shows it out of stock instead of taking buyers to a
+ * checkout that refuses them (docs/delivery.md).
+ */
+export function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
+  return testSelling.get(db, env, async () =>
+    (await checkoutGateways(db, env)).some((gateway) => gateway.testMode),
+  )
+}

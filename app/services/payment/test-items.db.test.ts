@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { saveGateway } from '~/data/gateway.server'
+import { catalogueStockLeft } from '~/data/storefront-cache.server'
+import { listWishlist, addToWishlist } from '~/data/wishlist.server'
+import type { Env } from '~/lib/env.server'
+import { gatewayForm } from '../../../tests/helpers/forms'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { makeCustomer, makeStockedProduct } from '../../../tests/factories'
+import { importStock } from '~/services/fulfilment.server'
+import { testItemsOnSale } from './offered-gateways.server'
+
+/**
+ * Test items (the demo's fictional accounts) are stock only while checkout offers a built-in
+ * simulator: a live shop must not show "In Stock" for a product it cannot sell (docs/delivery.md).
+ */
+const t = fileTestDb()
+
+const SECRET = 'k'.repeat(64)
+const env = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env
+
+/** A stock product holding `test` test items and `real` real ones. */
+async function stockedProduct(test: number, real: number) {
+  const product = await makeStockedProduct(t.db, SECRET, [])
+  const add = (count: number, testItems: boolean, prefix: string) =>
+    count > 0 &&
+    importStock(t.db, {
+      productId: product.id,
+      content: Array.from({ length: count }, (_, i) => `${prefix}-${product.id}-${i}`).join('\n'),
+      format: 'lines',
+      appSecret: SECRET,
+      testItems,
+    })
+  await add(test, true, 'test')
+  await add(real, false, 'real')
+  return product
+}
+
+describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('count while a simulator is a way to pay, and not once only real gateways are', async () => {
+    // A fresh install pays through the simulators.
+    expect(await testItemsOnSale(t.db, env)).toBe(true)
+    // Keys in the environment make Paytm real, and the simulators step aside.
+    const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
+    expect(await testItemsOnSale(t.db, live)).toBe(false)
+  })
+
+  it('stop counting as soon as the owner saves a real gateway in this process', async () => {
+    expect(await testItemsOnSale(t.db, env)).toBe(true)
+    const saved = await saveGateway(t.db, SECRET, {
+      mode: 'add',
+      ...gatewayForm({
+        name: 'Paytm',
+        type: 'paytm',
+        status: 'active',
+        merchantId: 'KEYBAZ12345678901234',
+        merchantKey: 'abcdefghijklmnop',
+        website: 'DEFAULT',
+        environment: 'production',
+      }),
+    })
+    expect(saved).toMatchObject({ ok: true })
+    // The copy shared by pages for a second is dropped by the write, not served stale.
+    expect(await testItemsOnSale(t.db, env)).toBe(false)
+  })
+
+  it('decide what the storefront and the wishlist show for a product of test items only', async () => {
+    const demo = await stockedProduct(3, 0)
+    const mixed = await stockedProduct(30, 2)
+    const ids = [demo.id, mixed.id]
+    const live = await catalogueStockLeft(t.db, ids, { upTo: 11, testItems: false })
+    expect(Object.fromEntries(live)).toEqual({ [demo.id]: 0, [mixed.id]: 2 })
+    const testing = await catalogueStockLeft(t.db, ids, { upTo: 11, testItems: true })
+    expect(Object.fromEntries(testing)).toEqual({ [demo.id]: 3, [mixed.id]: 11 })
+
+    const buyer = await makeCustomer(t.db)
+    await addToWishlist(t.db, buyer.id, demo.id, { testItems: false })
+    const [wish] = await listWishlist(t.db, buyer.id, { testItems: false })
+    expect(wish).toMatchObject({ productId: demo.id, inStock: false })
+    const [asTest] = await listWishlist(t.db, buyer.id, { testItems: true })
+    expect(asTest).toMatchObject({ productId: demo.id, inStock: true })
+  })
+})

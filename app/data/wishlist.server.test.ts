@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest'
+import type { Env } from '~/lib/env.server'
 import { MAIL_JOB, type MailMessage } from '~/lib/mail.server'
 import { importStock } from '~/services/fulfilment.server'
 import { sendBackInStockMails } from '~/services/notifications/wishlist-mail.server'
 import { makeCustomer, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
 import { fileTestDb } from '../../tests/helpers/db'
+import { gatewayForm } from '../../tests/helpers/forms'
+import { saveGateway } from './gateway.server'
 import { updateProduct, type Product } from './product.server'
 import { savePreferences } from './preferences.server'
 import { setUserStatus } from './user.server'
@@ -19,6 +22,10 @@ import {
 
 const APP_SECRET = 'b'.repeat(64)
 const PUBLIC_URL = 'https://shop.example.in'
+/** A fresh install: checkout offers the three simulators (test mode). */
+const TEST_MODE = { PUBLIC_URL, APP_SECRET } as Env
+/** The same shop with a real Paytm: the Razorpay and PhonePe simulators step aside. */
+const LIVE = { ...TEST_MODE, PAYTM_MID: 'LIVEMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
 
 const t = fileTestDb()
 
@@ -110,7 +117,7 @@ describe(`wishlists (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await setRestockNotice(t.db, ravi.id, product.id, false)
     await setUserStatus(t.db, gone.id, 'suspended')
 
-    const send = () => sendBackInStockMails(t.db, { publicUrl: PUBLIC_URL })
+    const send = () => sendBackInStockMails(t.db, { env: TEST_MODE })
     // Still out of stock: nothing; an in-stock product never waited: nothing.
     expect(await send()).toBe(0)
 
@@ -164,6 +171,34 @@ describe(`wishlists (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       format: 'lines',
       appSecret: APP_SECRET,
     })
+    expect(await mailsTo(asha.email)).toHaveLength(1)
+  })
+
+  it('mails for test items only while the whole shop is in test mode', async () => {
+    const asha = await makeCustomer(t.db)
+    // The demo's kind of product: only test items, switched off and on again by the owner.
+    const product = await makeStockedProduct(t.db, APP_SECRET, [], { inStock: false })
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'demo-1@example.test:pass\ndemo-2@example.test:pass',
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
+    await addToWishlist(t.db, asha.id, product.id, { testItems: true })
+    await setInStock(product, true)
+    // Live: test items are not stock, so nothing is promised to the buyer.
+    expect(await sendBackInStockMails(t.db, { env: LIVE })).toBe(0)
+    expect(await mailsTo(asha.email)).toHaveLength(0)
+    // A simulator beside real gateways promises nothing either (the shop is not in test mode).
+    await saveGateway(t.db, APP_SECRET, {
+      mode: 'add',
+      ...gatewayForm({ name: 'Razorpay', type: 'razorpay', status: 'testing' }),
+    })
+    expect(await sendBackInStockMails(t.db, { env: LIVE })).toBe(0)
+    // Wholly in test mode (a fresh install), the demo's items bring the mail.
+    await t.db.deleteFrom('paymentGateway').where('id', '=', 'razorpay').execute()
+    expect(await sendBackInStockMails(t.db, { env: TEST_MODE })).toBe(1)
     expect(await mailsTo(asha.email)).toHaveLength(1)
   })
 })

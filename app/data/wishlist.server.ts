@@ -28,7 +28,7 @@ export interface WishlistEntry {
 /**
  * Availability of the given products, as the storefront shows it (inStock switch and stock).
  * `testItems`: whether test items count as stock (testItemsOnSale,
- * app/services/payment/gateways.server.ts), as in every function below that takes it.
+ * app/services/payment/offered-gateways.server.ts), as in every function below that takes it.
  */
 async function availabilityOf(
   db: DB,

@@ -192,6 +192,66 @@ test.describe.serial('payments back office', () => {
     ).toBeVisible()
   })
 
+  test('a payment link is only for a product in stock, and its page says when it sold out', async ({
+    page,
+    app,
+  }) => {
+    await logIn(page, OWNER)
+    const db = openAppDatabase(app)
+    try {
+      const product = await db
+        .selectFrom('product')
+        .select(['id', 'title'])
+        .where('slug', '=', 'podstack-premium-1-year')
+        .executeTakeFirstOrThrow()
+      await page.goto('/admin/payment-links')
+      await page.getByLabel('Product').selectOption(product.id)
+      await page.getByLabel('Customer name').fill('Isha Nair')
+      await page.getByLabel('Customer email').fill('isha@example.test')
+      await page.getByLabel('Customer phone').fill('9876501234')
+      await page.getByRole('button', { name: 'Create Payment Link' }).click()
+      const linkUrl = new URL((await page.getByRole('status').getByRole('link').textContent())!)
+
+      // Its last items go (sold elsewhere, or revoked by the owner).
+      await db
+        .updateTable('stockItem')
+        .set({ status: 'revoked' })
+        .where('productId', '=', product.id)
+        .where('status', '=', 'available')
+        .execute()
+
+      // The buyer is told instead of being offered a payment that would be refused.
+      await page.goto(linkUrl.pathname + linkUrl.search)
+      await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+      await expect(page.getByRole('alert')).toHaveText('This product is out of stock.')
+      await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
+
+      // The form no longer offers it, and a post naming it anyway is refused with the reason.
+      await page.goto('/admin/payment-links')
+      await expect(page.getByLabel('Product').locator(`option[value="${product.id}"]`)).toHaveCount(
+        0,
+      )
+      const refused = await page.request.post('/admin/payment-links', {
+        form: {
+          productId: product.id,
+          name: 'Isha Nair',
+          email: 'isha@example.test',
+          phone: '9876501234',
+        },
+      })
+      expect(refused.status()).toBe(409)
+      expect(await refused.text()).toContain('This product is out of stock.')
+      const links = await db
+        .selectFrom('paymentLink')
+        .select('id')
+        .where('productId', '=', product.id)
+        .execute()
+      expect(links).toHaveLength(1)
+    } finally {
+      await db.destroy()
+    }
+  })
+
   test('gateways: add one per type, edit without changing the type, secrets encrypted and never shown', async ({
     page,
     app,

@@ -2,14 +2,15 @@ import { getFormProps } from '@conform-to/react'
 import LinkIcon from 'lucide-react/icons/link'
 import { data, Form, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
-import { OrderError } from '~/data/order.server'
+import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import { createPaymentLink, listPaymentLinks } from '~/data/payment-link.server'
-import { listProducts } from '~/data/product.server'
+import { getProductById, listProducts } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
+import { sellableNow } from '~/services/payment/offered-gateways.server'
 import { paymentLinkSchema } from '~/lib/validation/payment-link'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
@@ -35,6 +36,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     getSiteSettings(db),
   ])
   const date = shopDateTime(settings.timezone)
+  // Only what checkout can sell now: a link to a product out of stock could not be paid.
+  const sellable = await sellableNow(db, env, products)
   return {
     links: links.map((link) => ({
       id: link.id,
@@ -47,7 +50,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       paymentUrl: link.paymentUrl,
     })),
     products: products
-      .filter((p) => p.inStock)
+      .filter((p) => sellable.has(p.id))
       .map((p) => ({ id: p.id, title: p.title, price: formatRupees(p.price) })),
   }
 }
@@ -59,6 +62,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success')
     return data({ result: submission.reply(), created: null }, { status: 400 })
   const input = submission.value
+  const product = await getProductById(db, input.productId)
+  if (product && !(await sellableNow(db, env, [product])).has(product.id)) {
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }),
+        created: null,
+      },
+      { status: 409 },
+    )
+  }
   try {
     // The link and its audit entry land together (docs/audit.md).
     const link = await db.transaction().execute(async (trx) => {

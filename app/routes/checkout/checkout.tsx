@@ -40,6 +40,7 @@ import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/checkout'
 import { readFormData } from '~/lib/form-data.server'
 import { buttonVariants } from '~/components/ui/button-variants'
+import { sellsTestItems } from '~/services/payment/offered-gateways.server'
 
 /**
  * /checkout/{slug}: the payment form for one product (the product page's buy button comes
@@ -60,10 +61,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     imageService().ref(product.image),
     // Test items count while a simulator is among the ways to pay (as testItemsOnSale).
     gatewayChoice.then(({ gateways }) =>
-      stockLeftByProduct(db, [product.id], {
-        upTo: 1,
-        testItems: gateways.some((gateway) => gateway.testMode),
-      }),
+      stockLeftByProduct(db, [product.id], { upTo: 1, testItems: sellsTestItems(gateways) }),
     ),
     soldOnlyForRealPayments(db, product.id),
     // An expiry reminder's Renew link fills in the buyer's details from their order.

@@ -17,6 +17,9 @@ import {
   type PaymentLink,
 } from '~/data/payment-link.server'
 import { services } from '~/lib/app-context.server'
+import { ORDER_MESSAGES } from '~/data/order.server'
+import { getProductById } from '~/data/product.server'
+import { sellableNow } from '~/services/payment/offered-gateways.server'
 import { getUser } from '~/services/auth.server'
 import { formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
@@ -65,10 +68,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!check.ok)
     return data({ ok: false as const, message: check.message }, { status: check.status })
   const { link } = check
-  const [choice, visible] = await Promise.all([
+  const [choice, visible, product] = await Promise.all([
     checkoutChoice(request),
     seesCustomer(db, request, link),
+    link.productId ? getProductById(db, link.productId) : null,
   ])
+  // Out of stock (or switched off) since the link was made: say so instead of a Pay button
+  // that could only be refused (checkout decides again when the form is sent).
+  const available = product ? (await sellableNow(db, env, [product])).has(product.id) : false
   return {
     ok: true as const,
     link: {
@@ -79,6 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
     },
     action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
+    soldOut: available ? null : ORDER_MESSAGES.outOfStock,
     testGatewayNames: choice.testGatewayNames,
     gateways: choice.gateways,
     selected: choice.selected,
@@ -130,7 +138,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
       </main>
     )
   }
-  const { link, testGatewayNames, gateways, selected } = loaderData
+  const { link, testGatewayNames, gateways, selected, soldOut } = loaderData
   const busy = navigation.state !== 'idle'
   const failed = actionData && !actionData.ok ? actionData : undefined
   return (
@@ -166,6 +174,10 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
         <div className="mt-5 space-y-4">
           {actionData?.ok ? (
             <PaymentRedirect payment={actionData.payment} />
+          ) : soldOut ? (
+            <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
+              {soldOut}
+            </p>
           ) : (
             <>
               {actionData && !actionData.ok && actionData.formError ? (

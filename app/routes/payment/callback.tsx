@@ -18,7 +18,7 @@ import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
-import { getProductById, productAvailability, stockLeftByProduct } from '~/data/product.server'
+import { getProductById } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { assertSameSite } from '~/lib/cross-site.server'
@@ -39,6 +39,7 @@ import {
 import type { Route } from './+types/callback'
 import { readFormData } from '~/lib/form-data.server'
 import { buttonVariants } from '~/components/ui/button-variants'
+import { sellableNow } from '~/services/payment/offered-gateways.server'
 
 /**
  * /payment/callback: the payment result page. Where the gateway's callback
@@ -78,7 +79,7 @@ function failureMessage(order: Order): string {
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const { db } = services()
+  const { db, env } = services()
   const orderId = orderIdOf(request)
   // Only someone who may open the order (its owner, an admin, or a holder of one of its tokens)
   // learns anything about it; everyone else gets exactly the answer for an unknown order.
@@ -95,12 +96,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     if (link?.status === 'active') retryTo = link.paymentUrl
   } else if (state === 'failed' && order.productId) {
     // Back to the checkout only while it can take an order (stock products need an item left).
-    const [product, stockLeft] = await Promise.all([
-      getProductById(db, order.productId),
-      // The retry is paid the way this order was: a test order by a simulator, with test items.
-      stockLeftByProduct(db, [order.productId], { upTo: 1, testItems: order.testMode }),
-    ])
-    if (product && productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
+    const product = await getProductById(db, order.productId)
+    if (product && (await sellableNow(db, env, [product])).has(product.id))
       retryTo = checkoutPath(product.slug)
   }
   const when = new Date(state === 'success' && order.paidAt ? order.paidAt : order.updatedAt)

@@ -69,12 +69,14 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const sort = url.searchParams.get('reviewSort') === 'helpful' ? 'helpful' : 'newest'
   const reviewPage = Number.parseInt(url.searchParams.get('reviews') ?? '1', 10) || 1
-  const testItems = await testItemsOnSale(db, env)
+  const testItems = testItemsOnSale(db, env)
   const [image, stockLeft, related, user, distribution, settings] = await Promise.all([
     imageService().ref(product.image),
     // One more than FEW_LEFT tells "only a few" from "plenty".
-    catalogueStockLeft(db, [product.id], { upTo: FEW_LEFT + 1, testItems }),
-    relatedProducts(db, product, { testItems }),
+    testItems.then((testItems) =>
+      catalogueStockLeft(db, [product.id], { upTo: FEW_LEFT + 1, testItems }),
+    ),
+    testItems.then((testItems) => relatedProducts(db, product, { testItems })),
     getUser(request),
     catalogueRatingDistribution(db, product.id),
     getSiteSettings(db),

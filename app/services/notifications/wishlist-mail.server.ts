@@ -2,12 +2,12 @@ import { href } from 'react-router'
 import { getSiteSettings } from '~/data/settings.server'
 import { takeRestockedWishes, type RestockedWish } from '~/data/wishlist.server'
 import type { DB } from '~/lib/db.server'
-import { getEnv } from '~/lib/env.server'
+import { getEnv, type Env } from '~/lib/env.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
 import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { productPath } from '~/lib/paths'
-import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
+import { testModeOnly } from '~/services/payment/offered-gateways.server'
 import { renderMail, type MailSettings } from './render-mail.server'
 
 /**
@@ -42,10 +42,11 @@ export function backInStockMail(
  */
 export async function sendBackInStockMails(
   db: DB,
-  options: { productIds?: readonly string[]; now?: Date; publicUrl?: string } = {},
+  options: { productIds?: readonly string[]; now?: Date; env?: Env } = {},
 ): Promise<number> {
-  // Test items are stock only while a simulator sells them (docs/delivery.md).
-  const testItems = await testItemsOnSale(db, getEnv())
+  const env = options.env ?? getEnv()
+  // Test items bring a mail only while the whole shop is in test mode (docs/delivery.md).
+  const testItems = await testModeOnly(db, env)
   const mailed = await db.transaction().execute(async (trx) => {
     // Read only when a mail is due: most runs find nothing to send.
     let context: { settings: MailSettings; publicUrl: string } | undefined
@@ -54,7 +55,7 @@ export async function sendBackInStockMails(
       async (wish) => {
         context ??= {
           settings: await getSiteSettings(trx),
-          publicUrl: options.publicUrl ?? getEnv().PUBLIC_URL,
+          publicUrl: env.PUBLIC_URL,
         }
         return enqueueMail(trx, backInStockMail(context.settings, context.publicUrl, wish))
       },

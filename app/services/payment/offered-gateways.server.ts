@@ -1,4 +1,5 @@
 import { readGatewayRecords } from '~/data/gateway.server'
+import { productAvailability, stockLeftByProduct } from '~/data/product.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { readCache } from '~/lib/read-cache.server'
@@ -58,17 +59,59 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
 }
 
 // Per environment (a test may run several shops), for up to a second like the catalogue.
-const testSelling = readCache<Env, boolean>(['paymentGateway', 'siteSetting'])
+// Per environment (a test may run several shops), for up to a second like the catalogue.
+const offered = readCache<Env, CheckoutGateway[]>(['paymentGateway', 'siteSetting'])
 
 /**
- * Whether checkout offers a built-in simulator now, so test stock can be sold (an order paid
- * through a simulator is delivered from test items only, a real one from real items only). The
- * storefront counts test items as stock only then (stockLeftByProduct): a live shop whose
- * product holds only the demo's test items shows it out of stock instead of taking buyers to a
- * checkout that refuses them (docs/delivery.md).
+ * Whether test items can be sold through `gateways` (checkoutGateways): an order paid through a
+ * built-in simulator is delivered from test items only, a real one from real items only. True
+ * while some gateway is a simulator, and while none is offered at all (nothing sells then, and
+ * the stock shown stays as it was; checkout says it cannot take payments).
  */
-export function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
-  return testSelling.get(db, env, async () =>
-    (await checkoutGateways(db, env)).some((gateway) => gateway.testMode),
+export function sellsTestItems(gateways: readonly CheckoutGateway[]): boolean {
+  return gateways.length === 0 || gateways.some((gateway) => gateway.testMode)
+}
+
+/**
+ * sellsTestItems for what checkout offers now. The storefront counts test items as stock only
+ * then (stockLeftByProduct): a live shop whose product holds only the demo's test items shows it
+ * out of stock instead of taking buyers to a checkout that refuses them (docs/delivery.md).
+ */
+export async function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
+  return sellsTestItems(await offered.get(db, env, () => checkoutGateways(db, env)))
+}
+
+/**
+ * Whether the whole shop is in test mode: checkout offers gateways and every one is a
+ * simulator. Only then do test items bring a back-in-stock mail, a promise to buyers that a
+ * simulator switched on beside real gateways must not make (docs/delivery.md).
+ */
+export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
+  const gateways = await offered.get(db, env, () => checkoutGateways(db, env))
+  return gateways.length > 0 && gateways.every((gateway) => gateway.testMode)
+}
+
+/**
+ * The ids among `products` that checkout can take an order for now: the owner's switch is on
+ * and a product sold from stock has an item of a kind on sale (productAvailability at checkout,
+ * testItemsOnSale). Checkout decides again when the order is written; this is for forms that
+ * should not offer a product only to have it refused (payment links).
+ */
+export async function sellableNow(
+  db: DB,
+  env: Env,
+  products: ReadonlyArray<{ id: string; inStock: boolean; buyNowLink: string | null }>,
+): Promise<Set<string>> {
+  if (products.length === 0) return new Set()
+  const testItems = await testItemsOnSale(db, env)
+  const stockLeft = await stockLeftByProduct(
+    db,
+    products.map((product) => product.id),
+    { upTo: 1, testItems },
+  )
+  return new Set(
+    products
+      .filter((product) => productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
+      .map((product) => product.id),
   )
 }

@@ -7,7 +7,7 @@ import { gatewayForm } from '../../../tests/helpers/forms'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { makeCustomer, makeStockedProduct } from '../../../tests/factories'
 import { importStock } from '~/services/fulfilment.server'
-import { testItemsOnSale } from './offered-gateways.server'
+import { sellsTestItems, testItemsOnSale, testModeOnly } from './offered-gateways.server'
 
 /**
  * Test items (the demo's fictional accounts) are stock only while checkout offers a built-in
@@ -42,6 +42,16 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     // Keys in the environment make Paytm real, and the simulators step aside.
     const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
     expect(await testItemsOnSale(t.db, live)).toBe(false)
+    expect(await testModeOnly(t.db, env)).toBe(true)
+    expect(await testModeOnly(t.db, live)).toBe(false)
+  })
+
+  it('keep counting when checkout offers nothing at all, and with a simulator beside a real gateway', () => {
+    const real = { id: 'paytm', label: 'Paytm', testMode: false } as const
+    const simulator = { id: 'razorpay', label: 'Razorpay', testMode: true } as const
+    expect(sellsTestItems([])).toBe(true)
+    expect(sellsTestItems([real])).toBe(false)
+    expect(sellsTestItems([real, simulator])).toBe(true)
   })
 
   it('stop counting as soon as the owner saves a real gateway in this process', async () => {

@@ -182,6 +182,8 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
       ? undefined
       : createPageCache({
           maxBytes: env.PAGE_CACHE_MB * 1024 * 1024,
+          // Pages for any other Host header are kept from at most 3 origins (docs/page-cache.md).
+          publicOrigin: new URL(env.PUBLIC_URL).origin,
           recheckMs: PAGE_CACHE_RECHECK_MS,
           readVersion: () => readPageCacheVersion(db),
           // The settings and catalogue copies must not be older than the pages rendered from them.

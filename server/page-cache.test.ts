@@ -162,11 +162,12 @@ describe('which requests the page cache answers', () => {
   })
 })
 
-function entry(key: string, group: string, bytes: number): PageEntry {
+function entry(key: string, group: string, bytes: number, origin = 'https://shop.test'): PageEntry {
   const body = Buffer.alloc(0)
   return {
     key,
     group,
+    origin,
     version: 1,
     storedAt: 0,
     headers: {},
@@ -212,6 +213,35 @@ describe('PageStore', () => {
     expect(store.set(entry('/big', '/big', 1001))).toBe(false)
     expect(store.size).toBe(3)
     expect(store.bytes).toBe(30)
+  })
+
+  it("keeps the shop's own origin always, and pages for other Host headers from a few only", () => {
+    const shop = 'https://shop.test'
+    const store = new PageStore({
+      maxBytes: 1e6,
+      maxEntries: 100,
+      maxVariantsPerPath: 64,
+      primaryOrigin: shop,
+      maxOtherOrigins: 2,
+    })
+    const at = (origin: string, path = '/') =>
+      entry(`${origin}${path}`, `${origin}${path}`, 1, origin)
+    expect(store.set(at('http://127.0.0.1:3000'))).toBe(true)
+    expect(store.set(at('http://localhost:3000'))).toBe(true)
+    // Random Host headers: answered, not kept, and the kept pages stay.
+    for (let i = 0; i < 50; i++) expect(store.set(at(`http://junk-${i}.test`))).toBe(false)
+    expect(store.size).toBe(2)
+    // The shop's own origin and the origins already kept go on as before.
+    expect(store.set(at(shop))).toBe(true)
+    expect(store.set(at(shop, '/product/a'))).toBe(true)
+    expect(store.set(at('http://localhost:3000', '/product/a'))).toBe(true)
+    expect(store.size).toBe(5)
+    // An origin whose pages have all gone gives its place to a new one.
+    store.delete(store.get('http://127.0.0.1:3000/')!)
+    expect(store.set(at('http://other.test'))).toBe(true)
+    expect(store.set(at('http://junk-0.test'))).toBe(false)
+    store.clear()
+    expect(store.set(at('http://junk-0.test'))).toBe(true)
   })
 })
 

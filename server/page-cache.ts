@@ -57,7 +57,9 @@ export interface CacheRequest {
 
 /** The key that tells apart everything that changes a public page's bytes, or null when the
  * request must not be answered from (or stored in) the cache. */
-export function pageCacheKey(request: CacheRequest): { key: string; group: string } | null {
+export function pageCacheKey(
+  request: CacheRequest,
+): { key: string; group: string; origin: string } | null {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null
   if (!CACHEABLE_PATH.test(request.path)) return null
   if (request.authorization) return null
@@ -72,7 +74,11 @@ export function pageCacheKey(request: CacheRequest): { key: string; group: strin
   // Crawlers get the page rendered all at once, browsers a stream (app/entry.server.tsx).
   const reader = request.userAgent && isbot(request.userAgent) ? 'bot' : 'browser'
   const group = `${request.origin}${request.path}`
-  return { key: [reader, request.origin, request.url, theme, language].join('\n'), group }
+  return {
+    key: [reader, request.origin, request.url, theme, language].join('\n'),
+    group,
+    origin: request.origin,
+  }
 }
 
 export type Encoding = 'br' | 'gzip' | 'identity'
@@ -80,6 +86,8 @@ export type Encoding = 'br' | 'gzip' | 'identity'
 export interface PageEntry {
   key: string
   group: string
+  /** protocol://host the page was rendered for (CacheRequest.origin). */
+  origin: string
   version: number
   storedAt: number
   /** The response's headers, CSP with hashes instead of the nonce. */
@@ -89,14 +97,27 @@ export interface PageEntry {
   bytes: number
 }
 
-/** Entries by key, least recently used first, bounded in bytes, count and query variants. */
+/**
+ * Entries by key, least recently used first, bounded in bytes, count, query variants and
+ * origins. The Host header is the sender's to choose, so pages rendered for hosts other than
+ * the shop's own (PUBLIC_URL's origin, always kept) may come from at most `maxOtherOrigins` of
+ * them at a time, first come: requests naming random hosts cannot push the shop's pages out
+ * (they are answered, rendered each time, and not kept).
+ */
 export class PageStore {
   private entries = new Map<string, PageEntry>()
   private groups = new Map<string, number>()
+  private origins = new Map<string, number>()
   bytes = 0
 
   constructor(
-    private limits: { maxBytes: number; maxEntries: number; maxVariantsPerPath: number },
+    private limits: {
+      maxBytes: number
+      maxEntries: number
+      maxVariantsPerPath: number
+      primaryOrigin?: string
+      maxOtherOrigins?: number
+    },
   ) {}
 
   get size(): number {
@@ -118,6 +139,7 @@ export class PageStore {
    */
   set(entry: PageEntry): boolean {
     if (entry.bytes > this.limits.maxBytes) return false
+    if (!this.admits(entry.origin)) return false
     const existing = this.entries.get(entry.key)
     if (existing) this.delete(existing)
     else if ((this.groups.get(entry.group) ?? 0) >= this.limits.maxVariantsPerPath) {
@@ -129,6 +151,7 @@ export class PageStore {
     }
     this.entries.set(entry.key, entry)
     this.groups.set(entry.group, (this.groups.get(entry.group) ?? 0) + 1)
+    this.origins.set(entry.origin, (this.origins.get(entry.origin) ?? 0) + 1)
     this.bytes += entry.bytes
     for (const oldest of this.entries.values()) {
       if (this.bytes <= this.limits.maxBytes && this.entries.size <= this.limits.maxEntries) break
@@ -144,12 +167,24 @@ export class PageStore {
     const left = (this.groups.get(entry.group) ?? 1) - 1
     if (left > 0) this.groups.set(entry.group, left)
     else this.groups.delete(entry.group)
+    const fromOrigin = (this.origins.get(entry.origin) ?? 1) - 1
+    if (fromOrigin > 0) this.origins.set(entry.origin, fromOrigin)
+    else this.origins.delete(entry.origin)
   }
 
   clear(): void {
     this.entries.clear()
     this.groups.clear()
+    this.origins.clear()
     this.bytes = 0
+  }
+
+  /** Whether a page rendered for `origin` may be kept (see the class comment). */
+  private admits(origin: string): boolean {
+    const { primaryOrigin, maxOtherOrigins = Infinity } = this.limits
+    if (origin === primaryOrigin || this.origins.has(origin)) return true
+    const others = this.origins.size - (primaryOrigin && this.origins.has(primaryOrigin) ? 1 : 0)
+    return others < maxOtherOrigins
   }
 }
 
@@ -211,6 +246,10 @@ export interface PageCacheOptions {
   maxBytes: number
   maxEntries?: number
   maxVariantsPerPath?: number
+  /** The shop's own origin (PUBLIC_URL's): its pages are always kept (PageStore). */
+  publicOrigin?: string
+  /** How many other origins' pages may be kept at a time (default 3). */
+  maxOtherOrigins?: number
   /**
    * A version read that started at most this long before a request still counts as fresh for
    * it; 0 means each request waits for a read that started after it arrived (shared by all
@@ -326,6 +365,8 @@ export function createPageCache(options: PageCacheOptions): PageCache {
     maxBytes: options.maxBytes,
     maxEntries: options.maxEntries ?? 2000,
     maxVariantsPerPath: options.maxVariantsPerPath ?? 64,
+    primaryOrigin: options.publicOrigin,
+    maxOtherOrigins: options.maxOtherOrigins ?? 3,
   })
   const brotliParams = {
     params: { [zlib.constants.BROTLI_PARAM_QUALITY]: options.brotliQuality ?? 11 },
@@ -392,7 +433,7 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   function capture(
     req: Request,
     res: Response,
-    target: { key: string; group: string },
+    target: { key: string; group: string; origin: string },
     version: number,
   ): void {
     let release!: () => void

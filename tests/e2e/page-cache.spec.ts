@@ -1,3 +1,4 @@
+import http from 'node:http'
 import type { DB } from '~/lib/db.server'
 import { updateProduct, type Product } from '~/data/product.server'
 import { makeProduct, openAppDatabase } from '../factories'
@@ -147,6 +148,41 @@ test.describe('anonymous pages from memory', () => {
     const buyer = await get(url, { cookie: 'kb.gateway=razorpay; kb.orders=ORD_1_1~token' })
     expect(buyer.headers.get('x-page-cache')).toBe('hit')
   })
+})
+
+test("pages for made-up Host headers are answered but cannot crowd out the shop's own", async ({
+  app,
+}) => {
+  const ours = `${app.url}/?from=host-test`
+  await get(ours)
+  expect((await get(ours)).headers.get('x-page-cache')).toBe('hit')
+  const { port } = new URL(app.url)
+  // node:http, since fetch will not send a Host header of its choosing.
+  const visit = (host: string) =>
+    new Promise<{ status: number; cache: string | undefined }>((resolve, reject) => {
+      const request = http.get(
+        { host: '127.0.0.1', port, path: '/?from=host-test', headers: { ...BROWSER, host } },
+        (response) => {
+          response.resume()
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              cache: response.headers['x-page-cache'] as string | undefined,
+            }),
+          )
+        },
+      )
+      request.on('error', reject)
+    })
+  let kept = 0
+  for (let i = 0; i < 6; i++) {
+    const host = `junk-${i}-${Date.now()}.example:${port}`
+    expect((await visit(host)).status).toBe(200)
+    if ((await visit(host)).cache === 'hit') kept++
+  }
+  // At most 3 origins besides the shop's own are kept (docs/page-cache.md).
+  expect(kept).toBeLessThanOrEqual(3)
+  expect((await get(ours)).headers.get('x-page-cache')).toBe('hit')
 })
 
 const engines = ['sqlite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])] as const

@@ -110,6 +110,28 @@ export async function issueInvoiceNumber(
   })
 }
 
+/**
+ * Gives a real sale its invoice number if it has none: called when the order is paid (by the
+ * job that mails the buyer, seconds after the payment), so every sale is invoiced at the time of
+ * supply, in the series of that financial year, whether or not anybody downloads the invoice.
+ * Null for a test-mode order (it takes no number) or an order not paid.
+ */
+export async function invoicePaidOrder(
+  db: DB,
+  orderId: string,
+  prefix: string,
+  now = new Date(),
+): Promise<string | null> {
+  const order = await db
+    .selectFrom('order')
+    .select('testMode')
+    .where('id', '=', orderId)
+    .where('status', 'in', PAID_STATUSES)
+    .executeTakeFirst()
+  if (!order || order.testMode) return null
+  return (await issueInvoiceNumber(db, orderId, now, prefix)).number
+}
+
 /** What a test-mode order's invoice shows in place of a number of the series. */
 export const TEST_INVOICE_NUMBER = 'TEST (not numbered)'
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { getInvoiceData } from '~/data/invoice.server'
 import { createOrder, listOrderEvents, orderTokenMatches } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { updateSiteSettings } from '~/data/settings.server'
@@ -232,6 +233,62 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const mine = sent.filter((mail) => mail.subject.includes(orderId))
     expect(mine).toHaveLength(1)
     expect(mine[0]!.text).toContain(`${PUBLIC_URL}/orders/${orderId}/`)
+  })
+
+  it("numbers a real sale's invoice when its payment mail goes, once, and a test-mode sale never", async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-INV-1'])
+    const product = await makeProduct(t.db)
+    const { order: simulated } = await createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      testMode: true,
+    })
+    await markOrderPaid(
+      t.db,
+      simulated.id,
+      { ...PAYMENT, txnId: `T-${simulated.id}`, paidAmount: simulated.amount },
+      { message: 'Paid' },
+    )
+    const invoiceOf = (id: string) =>
+      t.db.selectFrom('invoice').select('number').where('orderId', '=', id).executeTakeFirst()
+    expect(await invoiceOf(orderId)).toBeUndefined()
+    let sends = 0
+    const handlers = orderMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      appSecret: APP_SECRET,
+      mailer: {
+        send: async () => {
+          // The first attempt of each mail fails: the job is tried again.
+          if (++sends === 1) throw new Error('SMTP down')
+          return { messageId: String(sends) }
+        },
+      },
+    }))
+    const jobs = await t.db
+      .selectFrom('job')
+      .select(['id', 'payload'])
+      .where('type', '=', ORDER_MAIL_JOB)
+      .execute()
+    const run = (orderIdOf: string) => {
+      const job = jobs.find((row) => JSON.parse(row.payload).orderId === orderIdOf)!
+      return handlers[ORDER_MAIL_JOB]!({
+        id: job.id,
+        type: ORDER_MAIL_JOB,
+        payload: JSON.parse(job.payload) as unknown,
+        attempt: 1,
+        maxAttempts: 8,
+      })
+    }
+    await expect(run(orderId)).rejects.toThrow('SMTP down')
+    const numbered = await invoiceOf(orderId)
+    expect(numbered?.number).toMatch(/^INV\/\d{2}-\d{2}\/\d{5}$/)
+    await run(orderId)
+    expect(await invoiceOf(orderId)).toEqual(numbered)
+    // The download shows the number given at payment.
+    expect((await getInvoiceData(t.db, orderId))!.invoiceNumber).toBe(numbered!.number)
+    // A simulated payment sold nothing: no number from the series.
+    await run(simulated.id)
+    expect(await invoiceOf(simulated.id)).toBeUndefined()
   })
 
   it('fills waiting orders from stock in the periodic pass and mails them', async () => {

@@ -1,5 +1,6 @@
 import { href } from 'react-router'
 import { shopDateTime } from '~/lib/date-format'
+import { invoicePaidOrder } from '~/data/invoice.server'
 import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
@@ -211,6 +212,9 @@ export async function renderOrderMail(
   })
 }
 
+/** The mails queued in the transaction that marks an order paid (fulfilPaidOrder). */
+const INVOICED_ON = new Set<OrderMailKind>(['paid', 'delivered', 'awaiting_stock'])
+
 /** The `order.mail` job handler. */
 export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): JobHandlers {
   return {
@@ -218,6 +222,11 @@ export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): J
       const payload = orderMailPayloadSchema.parse(job.payload)
       const resolved = options()
       const settings = await getSiteSettings(db)
+      // The payment's mail is the sale's first step after it commits: the invoice is numbered
+      // here, not at its first download (docs/delivery.md, "Invoice"). Done before the mail, so
+      // a retried job numbers it once (issueInvoiceNumber gives an order one number).
+      if (INVOICED_ON.has(payload.kind))
+        await invoicePaidOrder(db, payload.orderId, settings.invoicePrefix)
       const message = await renderOrderMail(db, resolved, payload, settings)
       if (!message) return
       const mailer = resolved.mailer ?? sharedMailer(settings.siteName)

@@ -52,6 +52,7 @@ export function languageFromCookieHeader(cookieHeader: string | null | undefined
   return null
 }
 
-export function languageCookie(language: Language): string {
-  return `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax`
+export function languageCookie(language: Language, options: { secure: boolean }): string {
+  const secure = options.secure ? '; Secure' : ''
+  return `${LANGUAGE_COOKIE}=${language}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`
 }

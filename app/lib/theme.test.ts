@@ -22,7 +22,13 @@ describe('theme', () => {
   })
 
   it('remembers the choice for a year on the whole site', () => {
-    expect(themeCookie('dark')).toBe('theme=dark; Path=/; Max-Age=31536000; SameSite=Lax')
+    expect(themeCookie('dark', { secure: false })).toBe(
+      'theme=dark; Path=/; Max-Age=31536000; SameSite=Lax',
+    )
+    // A shop on HTTPS: never sent over plain HTTP.
+    expect(themeCookie('dark', { secure: true })).toBe(
+      'theme=dark; Path=/; Max-Age=31536000; SameSite=Lax; Secure',
+    )
   })
 
   it('maps the admin setting auto to the system theme', () => {

@@ -28,9 +28,13 @@ export function themeFromCookieHeader(cookieHeader: string | null | undefined): 
   return null
 }
 
-/** Set-Cookie value remembering a theme for a year (readable by scripts: it is not a secret). */
-export function themeCookie(theme: Theme): string {
-  return `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax`
+/**
+ * Set-Cookie value remembering a theme for a year (readable by scripts: it is not a secret).
+ * `secure` for a shop served over HTTPS, so the browser never sends it over plain HTTP.
+ */
+export function themeCookie(theme: Theme, options: { secure: boolean }): string {
+  const secure = options.secure ? '; Secure' : ''
+  return `${THEME_COOKIE}=${theme}; Path=/; Max-Age=${ONE_YEAR_SECONDS}; SameSite=Lax${secure}`
 }
 
 /** The admin's site default (light, dark or auto) as a theme. */

@@ -86,7 +86,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ request }: Route.ActionArgs) {
   const user = await requireUser(request)
-  const { db, storage } = services()
+  const { db, storage, env } = services()
   const form = await readFormData(request)
   if (form.get('intent') === 'password') return passwordAction(request, form, user.id)
 
@@ -144,8 +144,9 @@ export async function action({ request }: Route.ActionArgs) {
       })
       // Kept in cookies too, so this browser keeps the choice after signing out.
       const headers = new Headers()
-      headers.append('Set-Cookie', themeCookie(saved.theme))
-      headers.append('Set-Cookie', languageCookie(saved.language))
+      const secure = { secure: env.PUBLIC_URL.startsWith('https://') }
+      headers.append('Set-Cookie', themeCookie(saved.theme, secure))
+      headers.append('Set-Cookie', languageCookie(saved.language, secure))
       return data<SettingsResult>(
         { intent: value.intent, result: submission.reply(), message: SETTINGS_SAVED.preferences },
         { headers },

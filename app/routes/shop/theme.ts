@@ -18,8 +18,11 @@ export async function action({ request }: Route.ActionArgs) {
   // A signed-in customer's choice is also their saved preference (/dashboard/settings), which
   // the root prefers to the cookie.
   const user = await getUser(request)
-  if (user) await savePreferences(services().db, user.id, { theme })
-  const headers = { 'Set-Cookie': themeCookie(theme) }
+  const { db, env } = services()
+  if (user) await savePreferences(db, user.id, { theme })
+  const headers = {
+    'Set-Cookie': themeCookie(theme, { secure: env.PUBLIC_URL.startsWith('https://') }),
+  }
   const redirectTo = form.get('redirectTo')
   if (redirectTo !== null) return redirect(safeRedirectPath(redirectTo), { status: 303, headers })
   return data({ theme }, { headers })

@@ -466,6 +466,27 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
 
+  it('mails the shop at the low-stock crossing when new items go to waiting orders', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 3 })
+    const product = await stockProduct()
+    // Ten real orders wait; twelve items arrive: ten are taken at once, two are left.
+    const waiting = await paidOrders(product.id, 10)
+    await t.db
+      .updateTable('order')
+      .set({ status: 'awaiting_stock' })
+      .where('id', 'in', waiting)
+      .execute()
+    const summary = await importLines(product.id, lines(700, 712))
+    expect(summary).toMatchObject({ added: 12, filled: 10 })
+    const subjects = (
+      await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute()
+    )
+      .map((job) => (JSON.parse(job.payload) as { subject: string }).subject)
+      .filter((subject) => subject.includes(product.title))
+    expect(subjects).toContain(`Low stock: 3 items left of ${product.title}`)
+    expect(subjects.filter((subject) => subject.startsWith('Low stock'))).toHaveLength(1)
+  })
+
   it('mails the shop once at the low-stock and the out-of-stock crossing while 30 sales commit at once', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 5 })
     const product = await stockProduct()

@@ -284,7 +284,8 @@ const FILL_BATCH = 100
 /**
  * Fills the product's orders waiting for stock, oldest first, until stock or orders run out.
  * Returns how many were delivered. Safe to run concurrently (and repeatedly): orders are
- * claimed with a write first, and each allocation is atomic.
+ * claimed with a write first, and each allocation is atomic. Each real delivery counts for the
+ * low-stock alert as a sale does: new items taken by waiting orders can leave as few as before.
  */
 export async function fillAwaitingOrders(
   db: DB,
@@ -299,6 +300,8 @@ export async function fillAwaitingOrders(
     )
   }
   const testMode = options.testMode
+  // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
+  const lowStockThreshold = testMode ? 0 : (await getSiteSettings(db)).lowStockThreshold
   let filled = 0
   for (;;) {
     const at = (options.now ?? new Date()).toISOString()
@@ -348,6 +351,7 @@ export async function fillAwaitingOrders(
           at,
         )
         await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+        await notifyLowStock(trx, productId, lowStockThreshold)
         delivered++
       }
       return { delivered, more: claimed.length === FILL_BATCH }

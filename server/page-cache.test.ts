@@ -231,11 +231,13 @@ describe('PageStore', () => {
     // Random Host headers: answered, not kept, and the kept pages stay.
     for (let i = 0; i < 50; i++) expect(store.set(at(`http://junk-${i}.test`))).toBe(false)
     expect(store.size).toBe(2)
-    // The shop's own origin and the origins already kept go on as before.
+    // The shop's own origin (under either scheme: a proxy not trusted shows https as http) and
+    // the origins already kept go on as before.
     expect(store.set(at(shop))).toBe(true)
+    expect(store.set(at('http://shop.test'))).toBe(true)
     expect(store.set(at(shop, '/product/a'))).toBe(true)
     expect(store.set(at('http://localhost:3000', '/product/a'))).toBe(true)
-    expect(store.size).toBe(5)
+    expect(store.size).toBe(6)
     // An origin whose pages have all gone gives its place to a new one.
     store.delete(store.get('http://127.0.0.1:3000/')!)
     expect(store.set(at('http://other.test'))).toBe(true)

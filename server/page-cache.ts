@@ -179,12 +179,24 @@ export class PageStore {
     this.bytes = 0
   }
 
-  /** Whether a page rendered for `origin` may be kept (see the class comment). */
+  /**
+   * Whether a page rendered for `origin` may be kept (see the class comment). The shop's own
+   * host counts under either scheme: behind a proxy that is not trusted (no TRUST_PROXY) the
+   * app sees its https visitors as http.
+   */
   private admits(origin: string): boolean {
-    const { primaryOrigin, maxOtherOrigins = Infinity } = this.limits
-    if (origin === primaryOrigin || this.origins.has(origin)) return true
-    const others = this.origins.size - (primaryOrigin && this.origins.has(primaryOrigin) ? 1 : 0)
+    const { maxOtherOrigins = Infinity } = this.limits
+    if (this.isOwn(origin) || this.origins.has(origin)) return true
+    let others = 0
+    for (const kept of this.origins.keys()) if (!this.isOwn(kept)) others++
     return others < maxOtherOrigins
+  }
+
+  private isOwn(origin: string): boolean {
+    const own = this.limits.primaryOrigin
+    if (!own) return false
+    const host = (value: string) => value.slice(value.indexOf('://') + 3)
+    return origin === own || host(origin) === host(own)
   }
 }
 

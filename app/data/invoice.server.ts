@@ -63,6 +63,8 @@ export async function issueInvoiceNumber(
   orderId: string,
   now = new Date(),
   prefix = 'INV',
+  /** When the sale was made, whose financial year's series it joins (default: now). */
+  suppliedAt: Date = now,
 ): Promise<{ number: string; issuedAt: string }> {
   const existing = await db
     .selectFrom('invoice')
@@ -70,7 +72,7 @@ export async function issueInvoiceNumber(
     .where('orderId', '=', orderId)
     .executeTakeFirst()
   if (existing) return existing
-  const financialYear = financialYearOf(now)
+  const financialYear = financialYearOf(suppliedAt)
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('invoiceCounter')
@@ -124,12 +126,14 @@ export async function invoicePaidOrder(
 ): Promise<string | null> {
   const order = await db
     .selectFrom('order')
-    .select('testMode')
+    .select(['testMode', 'paidAt'])
     .where('id', '=', orderId)
     .where('status', 'in', PAID_STATUSES)
     .executeTakeFirst()
   if (!order || order.testMode) return null
-  return (await issueInvoiceNumber(db, orderId, now, prefix)).number
+  // A sale paid at 23:59 on 31 March whose mail goes out after midnight stays in March's year.
+  const paidAt = order.paidAt ? new Date(order.paidAt) : now
+  return (await issueInvoiceNumber(db, orderId, now, prefix, paidAt)).number
 }
 
 /** What a test-mode order's invoice shows in place of a number of the series. */

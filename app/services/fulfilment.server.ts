@@ -263,6 +263,23 @@ async function notifyOutOfStock(trx: Transaction<Database>, productId: string): 
 }
 
 /**
+ * Tells the shop when `sold` deliveries in one transaction (waiting orders filled from new
+ * stock) crossed `lowStockThreshold`: before them more were left, now at most that many. The
+ * product's lock (countInTurn) is the caller's to take first.
+ */
+async function notifyLowStockAfter(
+  trx: Transaction<Database>,
+  productId: string,
+  lowStockThreshold: number,
+  sold: number,
+): Promise<void> {
+  if (lowStockThreshold <= 0 || sold === 0) return
+  const left = await itemsLeftUpTo(trx, productId, lowStockThreshold + 1)
+  if (left > lowStockThreshold || left + sold <= lowStockThreshold) return
+  await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
+}
+
+/**
  * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
  * setting; 0 turns it off): once per crossing, not on every sale below it.
  */
@@ -300,12 +317,15 @@ export async function fillAwaitingOrders(
     )
   }
   const testMode = options.testMode
-  // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
-  const lowStockThreshold = testMode ? 0 : (await getSiteSettings(db)).lowStockThreshold
   let filled = 0
   for (;;) {
     const at = (options.now ?? new Date()).toISOString()
     const result = await db.transaction().execute(async (trx) => {
+      // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
+      const lowStockThreshold = testMode ? 0 : (await getSiteSettings(trx)).lowStockThreshold
+      // The product's stock is counted for the alert below: its lock is taken first, before any
+      // order, as a product's deletion takes them (product, then its orders and items).
+      if (lowStockThreshold > 0) await countInTurn(trx, productId)
       const waiting = trx
         .selectFrom('order')
         .select('id')
@@ -337,7 +357,10 @@ export async function fillAwaitingOrders(
           testItems: testMode,
           now: options.now,
         })
-        if (!item) return { delivered, more: false }
+        if (!item) {
+          await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
+          return { delivered, more: false }
+        }
         await moveOrder(
           trx,
           order.id,
@@ -351,9 +374,9 @@ export async function fillAwaitingOrders(
           at,
         )
         await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-        await notifyLowStock(trx, productId, lowStockThreshold)
         delivered++
       }
+      await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
       return { delivered, more: claimed.length === FILL_BATCH }
     })
     filled += result.delivered

@@ -9,6 +9,7 @@ import {
   financialYearOf,
   formatInvoiceNumber,
   getInvoiceData,
+  invoicePaidOrder,
   issueInvoiceNumber,
   TEST_INVOICE_NUMBER,
 } from '~/data/invoice.server'
@@ -165,6 +166,25 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     } finally {
       await db.destroy()
     }
+  })
+
+  it('numbers a sale in the financial year it was paid in, even when numbered after it ended', async () => {
+    const product = await makeProduct(t.db)
+    const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    // Paid at 23:59 on 31 March, India time; the numbering job runs after midnight.
+    await t.db
+      .updateTable('order')
+      .set({ status: 'paid', paidAt: '2027-03-31T18:29:00.000Z' })
+      .where('id', '=', order.id)
+      .execute()
+    const number = await invoicePaidOrder(
+      t.db,
+      order.id,
+      'INV',
+      new Date('2027-03-31T18:31:00.000Z'),
+    )
+    expect(number).toMatch(/^INV\/26-27\/\d{5}$/)
+    expect((await getInvoiceData(t.db, order.id))!.invoiceNumber).toBe(number)
   })
 
   it('refuses an invalid GSTIN in the settings', async () => {

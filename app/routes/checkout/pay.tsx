@@ -86,7 +86,12 @@ export async function loader({ request }: Route.LoaderArgs) {
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
     },
     action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
-    soldOut: available ? null : ORDER_MESSAGES.outOfStock,
+    // A product deleted since the link was made: the spec's message for a missing product.
+    soldOut: available
+      ? null
+      : product
+        ? ORDER_MESSAGES.outOfStock
+        : ORDER_MESSAGES.productNotFound,
     testGatewayNames: choice.testGatewayNames,
     gateways: choice.gateways,
     selected: choice.selected,

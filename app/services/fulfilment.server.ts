@@ -321,11 +321,11 @@ export async function fillAwaitingOrders(
   for (;;) {
     const at = (options.now ?? new Date()).toISOString()
     const result = await db.transaction().execute(async (trx) => {
-      // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
-      const lowStockThreshold = testMode ? 0 : (await getSiteSettings(trx)).lowStockThreshold
-      // The product's stock is counted for the alert below: its lock is taken first, before any
-      // order, as a product's deletion takes them (product, then its orders and items).
-      if (lowStockThreshold > 0) await countInTurn(trx, productId)
+      // Real deliveries count for the low-stock alert below. On PostgreSQL the product's lock is
+      // taken first, before any order, as a product's deletion takes them; on SQLite this is no
+      // statement at all, and the claim below must be the first (it takes the write lock at once;
+      // a read first could not be upgraded while another writer waits: SQLITE_BUSY).
+      if (!testMode) await countInTurn(trx, productId)
       const waiting = trx
         .selectFrom('order')
         .select('id')
@@ -346,6 +346,8 @@ export async function fillAwaitingOrders(
         .where('status', '=', 'awaiting_stock')
         .returning(['id', 'createdAt'])
         .execute()
+      // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
+      const lowStockThreshold = testMode ? 0 : (await getSiteSettings(trx)).lowStockThreshold
       claimed.sort((a, b) =>
         a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
       )

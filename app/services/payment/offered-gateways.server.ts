@@ -59,8 +59,12 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
 }
 
 // Per environment (a test may run several shops), for up to a second like the catalogue.
-// Per environment (a test may run several shops), for up to a second like the catalogue.
 const offered = readCache<Env, CheckoutGateway[]>(['paymentGateway', 'siteSetting'])
+
+/** checkoutGateways, shared by the pages for up to a second. */
+function offeredNow(db: DB, env: Env): Promise<CheckoutGateway[]> {
+  return offered.get(db, env, () => checkoutGateways(db, env))
+}
 
 /**
  * Whether test items can be sold through `gateways` (checkoutGateways): an order paid through a
@@ -78,7 +82,7 @@ export function sellsTestItems(gateways: readonly CheckoutGateway[]): boolean {
  * out of stock instead of taking buyers to a checkout that refuses them (docs/delivery.md).
  */
 export async function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
-  return sellsTestItems(await offered.get(db, env, () => checkoutGateways(db, env)))
+  return sellsTestItems(await offeredNow(db, env))
 }
 
 /**
@@ -87,7 +91,7 @@ export async function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
  * simulator switched on beside real gateways must not make (docs/delivery.md).
  */
 export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
-  const gateways = await offered.get(db, env, () => checkoutGateways(db, env))
+  const gateways = await offeredNow(db, env)
   return gateways.length > 0 && gateways.every((gateway) => gateway.testMode)
 }
 

@@ -375,6 +375,15 @@ export interface InvoiceTable {
   financialYear: string
   sequence: number
   issuedAt: string
+  /** What the invoice said when issued (null: issued before these were kept). */
+  sellerName: string | null
+  sellerAddress: string | null
+  sellerGstin: string | null
+  sellerEmail: string | null
+  sellerPhone: string | null
+  sacCode: string | null
+  /** Hundredths of a per cent (1800 is 18 %). */
+  gstRateBasisPoints: number | null
 }
 
 export interface InvoiceCounterTable {

@@ -1,6 +1,8 @@
+import type { InvoiceTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
+import { gstBreakdown, rateBasisPoints, type GstBreakdown } from '~/lib/gst'
 import { PAID_STATUSES } from './order.server'
-import { getSiteSettings } from './settings.server'
+import { getSiteSettings, type SiteSettings } from './settings.server'
 
 /**
  * An order's invoice: its number from the financial year's gap-free series, and what the PDF
@@ -13,6 +15,11 @@ export interface InvoiceData {
   /** ISO-8601: when the payment was confirmed. */
   paidAt: string
   seller: { name: string; address: string; gstin: string; email: string; phone: string }
+  /**
+   * The GST in the amount, when the seller had a GSTIN at issue (a tax invoice); null for a
+   * seller not registered for GST.
+   */
+  tax: (GstBreakdown & { sacCode: string }) | null
   buyer: { name: string; email: string; phone: string }
   orderId: string
   productName: string
@@ -52,26 +59,103 @@ export function formatInvoiceNumber(
   return `${prefix}/${financialYear.slice(2)}/${String(sequence).padStart(5, '0')}`
 }
 
+/** The settings an invoice is issued under: its number's prefix, the seller and the tax. */
+export type InvoiceSettings = Pick<
+  SiteSettings,
+  | 'invoicePrefix'
+  | 'siteName'
+  | 'sellerName'
+  | 'sellerAddress'
+  | 'sellerGstin'
+  | 'contactEmail'
+  | 'phoneNumber'
+  | 'gstRate'
+  | 'sacCode'
+>
+
+/** The seller and tax an invoice states, kept with it when it is numbered. */
+export interface InvoiceSeller {
+  sellerName: string
+  sellerAddress: string
+  sellerGstin: string
+  sellerEmail: string
+  sellerPhone: string
+  sacCode: string
+  gstRateBasisPoints: number
+}
+
+function invoiceSeller(settings: InvoiceSettings): InvoiceSeller {
+  return {
+    sellerName: settings.sellerName || settings.siteName,
+    sellerAddress: settings.sellerAddress,
+    sellerGstin: settings.sellerGstin,
+    sellerEmail: settings.contactEmail,
+    sellerPhone: settings.phoneNumber,
+    sacCode: settings.sacCode,
+    gstRateBasisPoints: rateBasisPoints(settings.gstRate),
+  }
+}
+
+export interface IssuedInvoice {
+  number: string
+  issuedAt: string
+  /** Null for an invoice issued before the seller was kept with it. */
+  seller: InvoiceSeller | null
+}
+
+const ISSUED_COLUMNS = [
+  'number',
+  'issuedAt',
+  'sellerName',
+  'sellerAddress',
+  'sellerGstin',
+  'sellerEmail',
+  'sellerPhone',
+  'sacCode',
+  'gstRateBasisPoints',
+] as const
+
+function issued(row: Pick<InvoiceTable, (typeof ISSUED_COLUMNS)[number]>): IssuedInvoice {
+  const { number, issuedAt, ...seller } = row
+  return {
+    number,
+    issuedAt,
+    seller:
+      seller.sellerName === null
+        ? null
+        : {
+            sellerName: seller.sellerName,
+            sellerAddress: seller.sellerAddress ?? '',
+            sellerGstin: seller.sellerGstin ?? '',
+            sellerEmail: seller.sellerEmail ?? '',
+            sellerPhone: seller.sellerPhone ?? '',
+            sacCode: seller.sacCode ?? '',
+            gstRateBasisPoints: Number(seller.gstRateBasisPoints ?? 0),
+          },
+  }
+}
+
 /**
- * The order's invoice number, given on first issue from the year's counter. The counter's row
- * is written first (SQLite's write lock, or the row lock on PostgreSQL), so two issues at once
- * wait for each other: the second sees the first's invoice and takes nothing, and the series
- * has no gaps.
+ * The order's invoice, numbered on first issue from the year's counter, with the seller and
+ * tax of `settings` kept beside the number: an issued invoice says the same thing at every
+ * download, whatever Settings say later. The counter's row is written first (SQLite's write
+ * lock, or the row lock on PostgreSQL), so two issues at once wait for each other: the second
+ * sees the first's invoice and takes nothing, and the series has no gaps.
  */
 export async function issueInvoiceNumber(
   db: DB,
   orderId: string,
+  settings: InvoiceSettings,
   now = new Date(),
-  prefix = 'INV',
   /** When the sale was made, whose financial year's series it joins (default: now). */
   suppliedAt: Date = now,
-): Promise<{ number: string; issuedAt: string }> {
+): Promise<IssuedInvoice> {
   const existing = await db
     .selectFrom('invoice')
-    .select(['number', 'issuedAt'])
+    .select(ISSUED_COLUMNS)
     .where('orderId', '=', orderId)
     .executeTakeFirst()
-  if (existing) return existing
+  if (existing) return issued(existing)
   const financialYear = financialYearOf(suppliedAt)
   return db.transaction().execute(async (trx) => {
     await trx
@@ -87,7 +171,7 @@ export async function issueInvoiceNumber(
       .executeTakeFirstOrThrow()
     const again = await trx
       .selectFrom('invoice')
-      .select(['number', 'issuedAt'])
+      .select(ISSUED_COLUMNS)
       .where('orderId', '=', orderId)
       .executeTakeFirst()
     if (again) {
@@ -97,18 +181,19 @@ export async function issueInvoiceNumber(
         .set((eb) => ({ lastNumber: eb('lastNumber', '-', 1) }))
         .where('financialYear', '=', financialYear)
         .execute()
-      return again
+      return issued(again)
     }
     const sequence = Number(counter.lastNumber)
-    const issued = {
-      number: formatInvoiceNumber(financialYear, sequence, prefix),
+    const seller = invoiceSeller(settings)
+    const invoice = {
+      number: formatInvoiceNumber(financialYear, sequence, settings.invoicePrefix),
       issuedAt: now.toISOString(),
     }
     await trx
       .insertInto('invoice')
-      .values({ orderId, financialYear, sequence, ...issued })
+      .values({ orderId, financialYear, sequence, ...invoice, ...seller })
       .execute()
-    return issued
+    return { ...invoice, seller }
   })
 }
 
@@ -121,7 +206,7 @@ export async function issueInvoiceNumber(
 export async function invoicePaidOrder(
   db: DB,
   orderId: string,
-  prefix: string,
+  settings: InvoiceSettings,
   now = new Date(),
 ): Promise<string | null> {
   const order = await db
@@ -133,7 +218,7 @@ export async function invoicePaidOrder(
   if (!order || order.testMode) return null
   // A sale paid at 23:59 on 31 March whose mail goes out after midnight stays in March's year.
   const paidAt = order.paidAt ? new Date(order.paidAt) : now
-  return (await issueInvoiceNumber(db, orderId, now, prefix, paidAt)).number
+  return (await issueInvoiceNumber(db, orderId, settings, now, paidAt)).number
 }
 
 /** What a test-mode order's invoice shows in place of a number of the series. */
@@ -167,9 +252,12 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   if (!order) return null
   const settings = await getSiteSettings(db)
   // A test-mode order sold nothing: it takes no number from the shop's legal series.
-  const invoice = order.testMode
-    ? { number: TEST_INVOICE_NUMBER, issuedAt: new Date().toISOString() }
-    : await issueInvoiceNumber(db, order.id, new Date(), settings.invoicePrefix)
+  const invoice: IssuedInvoice = order.testMode
+    ? { number: TEST_INVOICE_NUMBER, issuedAt: new Date().toISOString(), seller: null }
+    : await issueInvoiceNumber(db, order.id, settings)
+  // An invoice issued before its seller was kept (and a test one) states today's settings.
+  const seller = invoice.seller ?? invoiceSeller(settings)
+  const amount = Number(order.amount)
   const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null]
     .filter(Boolean)
     .join(', ')
@@ -178,16 +266,22 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
     issuedAt: invoice.issuedAt,
     paidAt: order.paidAt ?? order.createdAt,
     seller: {
-      name: settings.sellerName || settings.siteName,
-      address: settings.sellerAddress,
-      gstin: settings.sellerGstin,
-      email: settings.contactEmail,
-      phone: settings.phoneNumber,
+      name: seller.sellerName,
+      address: seller.sellerAddress,
+      gstin: seller.sellerGstin,
+      email: seller.sellerEmail,
+      phone: seller.sellerPhone,
     },
+    tax: seller.sellerGstin
+      ? {
+          ...gstBreakdown(amount, seller.gstRateBasisPoints, seller.sellerGstin),
+          sacCode: seller.sacCode,
+        }
+      : null,
     buyer: { name: order.customerName, email: order.customerEmail, phone: order.customerPhone },
     orderId: order.id,
     productName: order.productName,
-    amount: Number(order.amount),
+    amount,
     paymentReference: reference || null,
     paymentMode: order.paymentMode,
     testMode: Boolean(order.testMode),

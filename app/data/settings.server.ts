@@ -1,6 +1,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { DB } from '~/lib/db.server'
+import { GST_RATE_MAX } from '~/lib/gst'
 
 /**
  * Site settings (persisted here instead of only logged).
@@ -35,6 +36,17 @@ export const siteSettingsFields = {
       .toUpperCase()
       .regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/),
   ]),
+  /**
+   * The GST rate in per cent (at most two decimals) that prices include: a tax invoice splits
+   * each sale at it (app/lib/gst.ts). Used only while a GSTIN is set.
+   */
+  gstRate: z
+    .number()
+    .min(0)
+    .max(GST_RATE_MAX)
+    .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-6),
+  /** The SAC (services) or HSN code printed on tax invoices: 4, 6 or 8 digits, or none. */
+  sacCode: z.union([z.literal(''), z.string().regex(/^\d{4}(?:\d{2}){0,2}$/)]),
   /**
    * Put the delivered account details or key into the delivery e-mail itself. Off by
    * default: the e-mail links to the order page, where each reveal is logged.
@@ -90,6 +102,8 @@ export const SITE_SETTING_DEFAULTS: {
   sellerName: '',
   sellerAddress: '',
   sellerGstin: '',
+  gstRate: 18,
+  sacCode: '',
   deliveryMailIncludesSecret: false,
   lowStockThreshold: 3,
   alertRecipients: [],

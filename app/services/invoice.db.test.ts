@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createOrder } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
-import { updateSiteSettings } from '~/data/settings.server'
+import { readSiteSettings, SITE_SETTING_DEFAULTS, updateSiteSettings } from '~/data/settings.server'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
@@ -26,6 +26,17 @@ function drawnText(pdf: Buffer): string {
         .join(''),
     )
     .join('\n')
+}
+
+/** An order marked paid now, without a gateway's answer (the invoice reads no more). */
+async function paidNow(productId: string) {
+  const { order } = await createOrder(t.db, { productId, customer: BUYER })
+  await t.db
+    .updateTable('order')
+    .set({ status: 'paid', paidAt: new Date().toISOString() })
+    .where('id', '=', order.id)
+    .execute()
+  return order
 }
 
 describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
@@ -70,8 +81,17 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       'Digital Keys Traders',
       'GSTIN: 29ABCDE1234F1Z5',
       'Tax Invoice',
+      // Prices include GST (18 % by default): the seller is in Karnataka, as the place of supply.
+      'Place of supply: Karnataka (29)',
+      'Tax payable on reverse charge: No',
+      'StreamVerse Premium \u00b7 Qty 1',
+      'Taxable value',
+      'Rs. 1,270.76',
+      'CGST @ 9%',
+      'SGST @ 9%',
+      'Rs. 114.37',
+      'Total paid (includes GST @ 18%)',
       BUYER.name,
-      'StreamVerse Premium',
       'Rs. 1,499.50',
       'TXN123456',
       // Paytm's PAYMENTMODE code (PPI), in words.
@@ -117,7 +137,11 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // Every order asked for three times at once.
     const issued = await Promise.all(
       orders.flatMap((id) =>
-        [0, 1, 2].map(() => issueInvoiceNumber(t.db, id, at).then((r) => [id, r.number] as const)),
+        [0, 1, 2].map(() =>
+          issueInvoiceNumber(t.db, id, SITE_SETTING_DEFAULTS, at).then(
+            (r) => [id, r.number] as const,
+          ),
+        ),
       ),
     )
     const byOrder = new Map<string, Set<string>>()
@@ -180,15 +204,102 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const number = await invoicePaidOrder(
       t.db,
       order.id,
-      'INV',
+      SITE_SETTING_DEFAULTS,
       new Date('2027-03-31T18:31:00.000Z'),
     )
     expect(number).toMatch(/^INV\/26-27\/\d{5}$/)
     expect((await getInvoiceData(t.db, order.id))!.invoiceNumber).toBe(number)
   })
 
+  it('keeps what an issued invoice said when the settings change: seller, GSTIN, rate and SAC', async () => {
+    await updateSiteSettings(t.db, {
+      sellerName: 'Digital Keys Traders',
+      sellerAddress: 'Sector 17, Chandigarh',
+      sellerGstin: '04ABCDE1234F1Z5',
+      gstRate: 5,
+      sacCode: '998434',
+    })
+    const product = await makeProduct(t.db, { title: 'Office Suite Key', price: 100_001 })
+    const order = await paidNow(product.id)
+    // Numbered by the payment's mail job, under the settings of that moment.
+    await invoicePaidOrder(t.db, order.id, await readSiteSettings(t.db))
+    const expected = {
+      seller: { name: 'Digital Keys Traders', gstin: '04ABCDE1234F1Z5' },
+      // 1,000.01 at 5 %: 952.39 taxable and 47.62 of tax, its odd paisa to the centre.
+      tax: {
+        rateBasisPoints: 500,
+        taxableValue: 95_239,
+        centralTax: 2_381,
+        stateTax: 2_381,
+        stateTaxName: 'UTGST',
+        placeOfSupply: 'Chandigarh (04)',
+        sacCode: '998434',
+      },
+    }
+    expect(await getInvoiceData(t.db, order.id)).toMatchObject(expected)
+    const text = drawnText(
+      await renderInvoicePdf((await getInvoiceData(t.db, order.id))!, { compress: false }),
+    )
+    for (const line of [
+      'Office Suite Key \u00b7 SAC 998434 \u00b7 Qty 1',
+      'CGST @ 2.5%',
+      'UTGST @ 2.5%',
+      'Rs. 952.39',
+      'Rs. 23.81',
+      'Rs. 1,000.01',
+    ])
+      expect(text).toContain(line)
+
+    // The shop leaves GST and renames itself: the issued invoice still says what it said.
+    await updateSiteSettings(t.db, {
+      sellerName: 'New Name',
+      sellerGstin: '',
+      gstRate: 18,
+      sacCode: '',
+    })
+    expect(await getInvoiceData(t.db, order.id)).toMatchObject(expected)
+    // A sale invoiced from now on is an invoice without tax lines.
+    const later = await paidNow(product.id)
+    const plain = (await getInvoiceData(t.db, later.id))!
+    expect(plain).toMatchObject({ seller: { name: 'New Name', gstin: '' }, tax: null })
+    const plainText = drawnText(await renderInvoicePdf(plain, { compress: false }))
+    expect(plainText).not.toContain('GST')
+    expect(plainText).not.toContain('Tax Invoice')
+    expect(plainText).toContain('Rs. 1,000.01')
+  })
+
+  it('shows an invoice issued before its seller was kept with the current settings', async () => {
+    await updateSiteSettings(t.db, { sellerName: 'Keys Co', sellerGstin: '27ABCDE1234F1Z5' })
+    const product = await makeProduct(t.db, { price: 118_000 })
+    const order = await paidNow(product.id)
+    // As such an invoice was stored: the number and date only.
+    await t.db
+      .insertInto('invoice')
+      .values({
+        orderId: order.id,
+        number: 'INV/25-26/09999',
+        financialYear: '2025-26',
+        sequence: 9999,
+        issuedAt: '2026-01-05T10:00:00.000Z',
+      })
+      .execute()
+    expect(await getInvoiceData(t.db, order.id)).toMatchObject({
+      invoiceNumber: 'INV/25-26/09999',
+      seller: { name: 'Keys Co', gstin: '27ABCDE1234F1Z5' },
+      tax: {
+        taxableValue: 100_000,
+        centralTax: 9_000,
+        stateTax: 9_000,
+        placeOfSupply: 'Maharashtra (27)',
+      },
+    })
+  })
+
   it('refuses an invalid GSTIN in the settings', async () => {
     await expect(updateSiteSettings(t.db, { sellerGstin: 'NOT-A-GSTIN' })).rejects.toThrow()
+    for (const gstRate of [-1, 40.01, 18.005])
+      await expect(updateSiteSettings(t.db, { gstRate })).rejects.toThrow()
+    await expect(updateSiteSettings(t.db, { sacCode: '99843' })).rejects.toThrow()
   })
 
   it('writes rupees as Rs. and replaces characters Helvetica cannot print', () => {

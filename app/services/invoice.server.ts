@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit'
 import type { InvoiceData } from '~/data/invoice.server'
+import { formatGstRate } from '~/lib/gst'
 import { formatRupees } from '~/lib/money'
 import { paymentModeLabel } from '~/lib/validation/gateway'
 
@@ -20,6 +21,16 @@ export function pdfSafe(text: string): string {
 /** Rupees in WinAnsi: "Rs. 1,499" (formatRupees, with the rupee sign spelt out). */
 export function rupeesText(paise: number): string {
   return formatRupees(paise).replace('₹', 'Rs. ')
+}
+
+const exactRupees = new Intl.NumberFormat('en-IN', {
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+})
+
+/** Rupees and paise, always both ("Rs. 1,499.00"): the figures of a tax invoice's table. */
+export function exactRupeesText(paise: number): string {
+  return `Rs. ${exactRupees.format(paise / 100)}`
 }
 
 /** A date on the invoice: en-IN, in the shop's time zone (Settings). */
@@ -63,6 +74,10 @@ export function renderInvoicePdf(
   doc.text(`Invoice date: ${invoiceDate(data.issuedAt, data.timezone)}`)
   doc.text(`Order: ${pdfSafe(data.orderId)}`)
   doc.text(`Paid on: ${invoiceDate(data.paidAt, data.timezone)}`)
+  if (data.tax) {
+    doc.text(`Place of supply: ${pdfSafe(data.tax.placeOfSupply)}`)
+    doc.text('Tax payable on reverse charge: No')
+  }
   if (data.testMode) doc.text('Test mode: no real payment was made.')
 
   doc.moveDown()
@@ -89,9 +104,33 @@ export function renderInvoicePdf(
   doc.moveDown(1.5)
   tableRow('Helvetica-Bold', 'Item', 'Amount', doc.y)
   rule()
-  tableRow('Helvetica', pdfSafe(data.productName), rupeesText(data.amount), doc.y + 10)
-  rule()
-  tableRow('Helvetica-Bold', 'Total paid', rupeesText(data.amount), doc.y + 10)
+  const { tax } = data
+  if (tax) {
+    // A tax invoice: the item at its taxable value, then each tax at its rate.
+    const item = [pdfSafe(data.productName), tax.sacCode && `SAC ${pdfSafe(tax.sacCode)}`, 'Qty 1']
+    tableRow(
+      'Helvetica',
+      item.filter(Boolean).join(' \u00b7 '),
+      exactRupeesText(tax.taxableValue),
+      doc.y + 10,
+    )
+    rule()
+    const half = formatGstRate(tax.rateBasisPoints / 2)
+    tableRow('Helvetica', 'Taxable value', exactRupeesText(tax.taxableValue), doc.y + 10)
+    tableRow('Helvetica', `CGST @ ${half}`, exactRupeesText(tax.centralTax), doc.y + 4)
+    tableRow('Helvetica', `${tax.stateTaxName} @ ${half}`, exactRupeesText(tax.stateTax), doc.y + 4)
+    rule()
+    tableRow(
+      'Helvetica-Bold',
+      `Total paid (includes GST @ ${formatGstRate(tax.rateBasisPoints)})`,
+      exactRupeesText(data.amount),
+      doc.y + 10,
+    )
+  } else {
+    tableRow('Helvetica', pdfSafe(data.productName), rupeesText(data.amount), doc.y + 10)
+    rule()
+    tableRow('Helvetica-Bold', 'Total paid', rupeesText(data.amount), doc.y + 10)
+  }
 
   doc.moveDown(2)
   doc.font('Helvetica').fontSize(10)

@@ -114,15 +114,27 @@ test('saved settings are checked, recorded and shown on the storefront and on a 
   await page.getByLabel('Seller legal name').fill('Deal Keys Traders Pvt Ltd')
   await page.getByLabel('GSTIN').fill('29ABCDE1234')
   await page.getByLabel('Invoice number prefix').fill('DK')
+  await expect(page.getByLabel('GST rate (%)')).toHaveValue('18')
+  await page.getByLabel('GST rate (%)').fill('50')
+  await page.getByLabel('SAC code').fill('99843')
   await page.getByRole('button', { name: 'Save settings' }).click()
-  // A wrong GSTIN: the message under the field, nothing saved.
+  // A wrong GSTIN, rate and SAC: the messages under the fields, nothing saved.
   await expect(
     page.getByText('Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)'),
   ).toBeVisible()
+  await expect(
+    page.getByText('Enter the GST rate in per cent, from 0 to 40 (e.g. 18)'),
+  ).toBeVisible()
+  await expect(
+    page.getByText('Enter a SAC or HSN code of 4, 6 or 8 digits (e.g. 998434), or leave it empty'),
+  ).toBeVisible()
   await expect(page.getByText('Settings saved')).toHaveCount(0)
   await page.getByLabel('GSTIN').fill('29abcde1234f1z5')
+  await page.getByLabel('GST rate (%)').fill('5')
+  await page.getByLabel('SAC code').fill('998434')
   await save(page)
   await expect(page.getByLabel('GSTIN')).toHaveValue('29ABCDE1234F1Z5')
+  await expect(page.getByLabel('GST rate (%)')).toHaveValue('5')
   await expect(page.getByLabel('WhatsApp number')).toHaveValue('919812345678')
 
   const { entries } = await listAuditEntries(db, { targetType: 'settings' })
@@ -132,6 +144,8 @@ test('saved settings are checked, recorded and shown on the storefront and on a 
     changes: expect.objectContaining({
       siteName: { before: expect.any(String), after: siteName },
       sellerGstin: { before: '', after: '29ABCDE1234F1Z5' },
+      gstRate: { before: 18, after: 5 },
+      sacCode: { before: '', after: '998434' },
     }),
   })
 
@@ -169,6 +183,11 @@ test('saved settings are checked, recorded and shown on the storefront and on a 
   const real = pdfText(await (await page.request.get(`/orders/${sale.id}/invoice.pdf`)).body())
   expect(real).toContain('Tax Invoice')
   expect(real).toMatch(/Invoice number: DK\/\d{2}-\d{2}\/\d{5}/)
+  // Prices include GST at the saved rate; the seller's state is the place of supply.
+  expect(real).toContain('Place of supply: Karnataka (29)')
+  expect(real).toContain('\u00b7 SAC 998434 \u00b7 Qty 1')
+  expect(real).toContain('CGST @ 2.5%')
+  expect(real).toContain('SGST @ 2.5%')
 })
 
 test('with registration closed, sign-up is refused with a clear message', async ({

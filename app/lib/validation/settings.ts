@@ -1,3 +1,4 @@
+import { GST_RATE_MAX, isGstStateCode } from '~/lib/gst'
 import { z } from '~/lib/validation/zod'
 
 /**
@@ -44,6 +45,8 @@ export const THEME_LABELS: Record<(typeof THEMES)[number], string> = {
 
 /** GSTIN: 2-digit state code, PAN (5 letters, 4 digits, a letter), entity number, Z, check. */
 export const GSTIN_PATTERN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
+
+const GST_RATE_MESSAGE = `Enter the GST rate in per cent, from 0 to ${GST_RATE_MAX} (e.g. 18)`
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 const trimmed = (max: number, label: string) =>
@@ -102,8 +105,25 @@ export const generalSettingsSchema = z.object({
     z
       .string()
       .refine(
-        (v) => v === '' || GSTIN_PATTERN.test(v),
+        (v) => v === '' || (GSTIN_PATTERN.test(v) && isGstStateCode(v.slice(0, 2))),
         'Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)',
+      ),
+  ),
+  gstRate: z.preprocess(
+    (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v).trim().replace(/%$/, ''))),
+    z
+      .number({ error: GST_RATE_MESSAGE })
+      .min(0, GST_RATE_MESSAGE)
+      .max(GST_RATE_MAX, GST_RATE_MESSAGE)
+      .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-6, GST_RATE_MESSAGE),
+  ),
+  sacCode: z.preprocess(
+    (v) => text(v).replace(/\s/g, ''),
+    z
+      .string()
+      .refine(
+        (v) => v === '' || /^\d{4}(?:\d{2}){0,2}$/.test(v),
+        'Enter a SAC or HSN code of 4, 6 or 8 digits (e.g. 998434), or leave it empty',
       ),
   ),
   invoicePrefix: z.preprocess(

@@ -60,6 +60,7 @@ function formValues(settings: SiteSettings) {
     alertRecipients: settings.alertRecipients.join(', '),
     lowStockThreshold: String(settings.lowStockThreshold),
     currencyRate: String(settings.currencyRate),
+    gstRate: String(settings.gstRate),
   }
 }
 
@@ -269,6 +270,19 @@ function GeneralFields({ f }: { f: Fields }) {
           label="GSTIN"
           field={f.sellerGstin!}
           hint="15 characters, e.g. 29ABCDE1234F1Z5. Leave empty if the shop is not registered for GST."
+        />
+        <TextField
+          label="GST rate (%)"
+          field={f.gstRate!}
+          inputMode="decimal"
+          hint="Prices include GST. With a GSTIN set, each invoice shows the taxable value and the tax at this rate (18 for most digital services); invoices already issued keep theirs."
+        />
+        <TextField
+          label="SAC code"
+          field={f.sacCode!}
+          inputMode="numeric"
+          autoComplete="off"
+          hint="Printed on tax invoices, e.g. 998434 (software downloads) or 997331 (software licences). Optional for sales to consumers."
         />
         <TextField
           label="Invoice number prefix"

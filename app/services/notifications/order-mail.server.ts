@@ -225,8 +225,7 @@ export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): J
       // The payment's mail is the sale's first step after it commits: the invoice is numbered
       // here, not at its first download (docs/delivery.md, "Invoice"). Done before the mail, so
       // a retried job numbers it once (issueInvoiceNumber gives an order one number).
-      if (INVOICED_ON.has(payload.kind))
-        await invoicePaidOrder(db, payload.orderId, settings.invoicePrefix)
+      if (INVOICED_ON.has(payload.kind)) await invoicePaidOrder(db, payload.orderId, settings)
       const message = await renderOrderMail(db, resolved, payload, settings)
       if (!message) return
       const mailer = resolved.mailer ?? sharedMailer(settings.siteName)

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest'
+import { formatGstRate, gstBreakdown, isGstStateCode, rateBasisPoints } from './gst'
+
+describe('GST in a price that includes it', () => {
+  it('splits the amount into taxable value and tax that add up to it, to the paisa', () => {
+    expect(gstBreakdown(149_950, 1800, '29ABCDE1234F1Z5')).toEqual({
+      rateBasisPoints: 1800,
+      taxableValue: 127_076,
+      centralTax: 11_437,
+      stateTax: 11_437,
+      stateTaxName: 'SGST',
+      placeOfSupply: 'Karnataka (29)',
+    })
+    for (const amount of [1, 99, 100, 49_900, 100_001, 9_999_999])
+      for (const rate of [0, 25, 300, 500, 1200, 1800, 2800, 4000]) {
+        const split = gstBreakdown(amount, rate, '07ABCDE1234F1Z5')
+        expect(split.taxableValue + split.centralTax + split.stateTax).toBe(amount)
+        expect(split.centralTax - split.stateTax).toBeGreaterThanOrEqual(0)
+        expect(split.centralTax - split.stateTax).toBeLessThanOrEqual(1)
+        // The tax is the rate of the taxable value, within the paisa each figure is rounded to.
+        expect(
+          Math.abs(split.centralTax + split.stateTax - (split.taxableValue * rate) / 10_000),
+        ).toBeLessThanOrEqual(1)
+      }
+  })
+
+  it('charges nothing at 0 % and names UTGST for a Union Territory without a legislature', () => {
+    expect(gstBreakdown(49_900, 0, '29ABCDE1234F1Z5')).toMatchObject({
+      taxableValue: 49_900,
+      centralTax: 0,
+      stateTax: 0,
+    })
+    expect(gstBreakdown(11_800, 1800, '04ABCDE1234F1Z5')).toMatchObject({
+      taxableValue: 10_000,
+      stateTaxName: 'UTGST',
+      placeOfSupply: 'Chandigarh (04)',
+    })
+    // Delhi has a legislature: SGST.
+    expect(gstBreakdown(11_800, 1800, '07ABCDE1234F1Z5').stateTaxName).toBe('SGST')
+    expect(gstBreakdown(11_800, 1800, '00ABCDE1234F1Z5').placeOfSupply).toBe('State code 00')
+  })
+
+  it('prints rates as invoices write them and reads per cent as hundredths', () => {
+    expect(formatGstRate(900)).toBe('9%')
+    expect(formatGstRate(250)).toBe('2.5%')
+    expect(formatGstRate(12.5)).toBe('0.125%')
+    expect(rateBasisPoints(18)).toBe(1800)
+    expect(rateBasisPoints(0.1 + 0.2)).toBe(30)
+    expect(isGstStateCode('29')).toBe(true)
+    expect(isGstStateCode('00')).toBe(false)
+    expect(isGstStateCode('hasOwnProperty')).toBe(false)
+  })
+})

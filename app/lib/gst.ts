@@ -1,0 +1,118 @@
+/**
+ * GST on a tax invoice (docs/delivery.md, "Invoice"): prices in the shop include GST, so a
+ * sale's amount is split into its taxable value and the tax at the shop's rate (Settings).
+ *
+ * Place of supply: the shop keeps no buyer's address, and for services to an unregistered buyer
+ * whose address is not on record the place of supply is the supplier's location (IGST Act,
+ * section 12(2)(b)). Every sale is therefore intra-state: central tax (CGST) plus the state's
+ * (SGST), or the Union Territory's (UTGST) where the seller's state code is a Union Territory
+ * without a legislature.
+ */
+
+/** GST state codes (the first two characters of a GSTIN) and their states. */
+export const GST_STATES: Readonly<Record<string, string>> = {
+  '01': 'Jammu and Kashmir',
+  '02': 'Himachal Pradesh',
+  '03': 'Punjab',
+  '04': 'Chandigarh',
+  '05': 'Uttarakhand',
+  '06': 'Haryana',
+  '07': 'Delhi',
+  '08': 'Rajasthan',
+  '09': 'Uttar Pradesh',
+  '10': 'Bihar',
+  '11': 'Sikkim',
+  '12': 'Arunachal Pradesh',
+  '13': 'Nagaland',
+  '14': 'Manipur',
+  '15': 'Mizoram',
+  '16': 'Tripura',
+  '17': 'Meghalaya',
+  '18': 'Assam',
+  '19': 'West Bengal',
+  '20': 'Jharkhand',
+  '21': 'Odisha',
+  '22': 'Chhattisgarh',
+  '23': 'Madhya Pradesh',
+  '24': 'Gujarat',
+  '25': 'Daman and Diu',
+  '26': 'Dadra and Nagar Haveli and Daman and Diu',
+  '27': 'Maharashtra',
+  '28': 'Andhra Pradesh (before 2014)',
+  '29': 'Karnataka',
+  '30': 'Goa',
+  '31': 'Lakshadweep',
+  '32': 'Kerala',
+  '33': 'Tamil Nadu',
+  '34': 'Puducherry',
+  '35': 'Andaman and Nicobar Islands',
+  '36': 'Telangana',
+  '37': 'Andhra Pradesh',
+  '38': 'Ladakh',
+  '97': 'Other Territory',
+  '99': 'Centre Jurisdiction',
+}
+
+/** Union Territories without a legislature: their tax is UTGST, not SGST. */
+const UTGST_CODES = new Set(['04', '25', '26', '31', '35', '38'])
+
+/** The highest GST rate the settings accept, in per cent. */
+export const GST_RATE_MAX = 40
+
+/** Whether a GSTIN's first two characters are a known state code. */
+export function isGstStateCode(code: string): boolean {
+  return Object.hasOwn(GST_STATES, code)
+}
+
+export interface GstBreakdown {
+  /** Hundredths of a per cent: 1800 is 18 %. */
+  rateBasisPoints: number
+  /** Paise: the amount paid without the tax. */
+  taxableValue: number
+  /** Paise of central tax (half the rate). */
+  centralTax: number
+  /** Paise of state or Union Territory tax (the other half). */
+  stateTax: number
+  /** 'SGST', or 'UTGST' for a seller in a Union Territory without a legislature. */
+  stateTaxName: 'SGST' | 'UTGST'
+  /** "Karnataka (29)": the seller's state, from the GSTIN. */
+  placeOfSupply: string
+}
+
+/**
+ * Splits an amount that includes GST: taxable value = amount / (1 + rate), rounded to the
+ * paisa; the tax is the rest, halved between the centre and the state (an odd paisa goes to the
+ * centre), so the three always add up to the amount paid.
+ */
+export function gstBreakdown(
+  amountPaise: number,
+  rateBasisPoints: number,
+  sellerGstin: string,
+): GstBreakdown {
+  const taxableValue = Math.round((amountPaise * 10_000) / (10_000 + rateBasisPoints))
+  const tax = amountPaise - taxableValue
+  const centralTax = Math.ceil(tax / 2)
+  const code = sellerGstin.slice(0, 2)
+  const state = GST_STATES[code]
+  return {
+    rateBasisPoints,
+    taxableValue,
+    centralTax,
+    stateTax: tax - centralTax,
+    stateTaxName: UTGST_CODES.has(code) ? 'UTGST' : 'SGST',
+    placeOfSupply: state ? `${state} (${code})` : `State code ${code}`,
+  }
+}
+
+/**
+ * A rate in hundredths of a per cent as the invoice prints it: 900 → "9%", 250 → "2.5%", and
+ * half of 0.25 % (12.5) → "0.125%".
+ */
+export function formatGstRate(basisPoints: number): string {
+  return `${Number((basisPoints / 100).toFixed(3))}%`
+}
+
+/** A rate in per cent (Settings) in hundredths of a per cent: 18 → 1800, 0.25 → 25. */
+export function rateBasisPoints(percent: number): number {
+  return Math.round(percent * 100)
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest'
+import { generalSettingsSchema } from './settings'
+
+const general = (fields: Record<string, string>) =>
+  generalSettingsSchema.safeParse({
+    tab: 'general',
+    siteName: 'KeyBazaar',
+    invoicePrefix: 'INV',
+    gstRate: '18',
+    ...fields,
+  })
+
+const errorsOf = (fields: Record<string, string>) =>
+  (general(fields).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message])
+
+describe('the General tab: GST on invoices', () => {
+  it('reads the GST rate in per cent, up to two decimals, from 0 to 40', () => {
+    expect(general({ gstRate: '18' }).data?.gstRate).toBe(18)
+    expect(general({ gstRate: ' 2.5% ' }).data?.gstRate).toBe(2.5)
+    expect(general({ gstRate: '0' }).data?.gstRate).toBe(0)
+    const message = 'Enter the GST rate in per cent, from 0 to 40 (e.g. 18)'
+    for (const gstRate of ['', 'eighteen', '-1', '40.5', '12.345'])
+      expect(errorsOf({ gstRate })).toEqual([['gstRate', message]])
+  })
+
+  it('takes a SAC or HSN code of 4, 6 or 8 digits, spaces dropped, or none', () => {
+    expect(general({ sacCode: '99 84 34' }).data?.sacCode).toBe('998434')
+    expect(general({ sacCode: '' }).data?.sacCode).toBe('')
+    for (const sacCode of ['998', '99843', '9984341', 'SAC998434'])
+      expect(errorsOf({ sacCode })).toEqual([
+        ['sacCode', 'Enter a SAC or HSN code of 4, 6 or 8 digits (e.g. 998434), or leave it empty'],
+      ])
+  })
+
+  it('refuses a GSTIN whose first two digits are no GST state code', () => {
+    expect(general({ sellerGstin: '29abcde1234f1z5' }).data?.sellerGstin).toBe('29ABCDE1234F1Z5')
+    expect(errorsOf({ sellerGstin: '00ABCDE1234F1Z5' })).toEqual([
+      ['sellerGstin', 'Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)'],
+    ])
+  })
+})

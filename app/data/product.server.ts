@@ -494,12 +494,28 @@ export async function getProductDelivery(
 }
 
 /**
+ * The products among `ids` delivered as one shared account (deliveryMode 'shared'): a test-mode
+ * order never gets the shared secret, so a simulator cannot sell them (app/data/order.server.ts).
+ */
+export async function sharedProductIds(db: DB, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('product')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('deliveryMode', '=', 'shared')
+    .execute()
+  return new Set(rows.map((row) => row.id))
+}
+
+/**
  * Available stock items of the `stock` products among `ids` (every product when omitted).
  * Products delivered otherwise are absent: their availability is the owner's inStock alone.
  *
  * `testItems` says whether test items count: they sell only through a built-in simulator, so
  * while checkout offers none (testItemsOnSale, app/services/payment/offered-gateways.server.ts) a
- * product whose items are all test items is out of stock for buyers (docs/delivery.md).
+ * product whose items are all test items is out of stock for buyers (docs/delivery.md). 'only'
+ * counts test items alone: what a simulator can deliver.
  *
  * With `upTo`, each count stops there (the value is the smaller of the stock and `upTo`): the
  * storefront only asks whether an item is left, or whether only a few are. That reads at most
@@ -509,7 +525,7 @@ export async function getProductDelivery(
 export async function stockLeftByProduct(
   db: DB,
   ids: readonly string[] | undefined,
-  options: { upTo?: number; testItems: boolean },
+  options: { upTo?: number; testItems: boolean | 'only' },
 ): Promise<Map<string, number>> {
   if (ids && ids.length === 0) return new Map()
   const { upTo, testItems } = options
@@ -521,7 +537,9 @@ export async function stockLeftByProduct(
         const available = join
           .onRef('stockItem.productId', '=', 'product.id')
           .on('stockItem.status', '=', 'available')
-        return testItems ? available : available.on('stockItem.testItem', '=', 0)
+        return testItems === true
+          ? available
+          : available.on('stockItem.testItem', '=', testItems === 'only' ? 1 : 0)
       })
       .select((eb) => ['product.id', eb.fn.count<number | string>('stockItem.id').as('available')])
       .where('product.deliveryMode', '=', 'stock')
@@ -538,7 +556,9 @@ export async function stockLeftByProduct(
               .select('stockItem.id')
               .whereRef('stockItem.productId', '=', 'product.id')
               .where('stockItem.status', '=', 'available')
-              .$if(!testItems, (qb) => qb.where('stockItem.testItem', '=', 0))
+              .$if(testItems !== true, (qb) =>
+                qb.where('stockItem.testItem', '=', testItems === 'only' ? 1 : 0),
+              )
               .limit(upTo)
               .as('few'),
           )

@@ -1,5 +1,5 @@
 import { readGatewayRecords } from '~/data/gateway.server'
-import { productAvailability, stockLeftByProduct } from '~/data/product.server'
+import { productAvailability, sharedProductIds, stockLeftByProduct } from '~/data/product.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { readCache } from '~/lib/read-cache.server'
@@ -96,10 +96,14 @@ export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
 }
 
 /**
- * The ids among `products` that checkout can take an order for now: the owner's switch is on
- * and a product sold from stock has an item of a kind on sale (productAvailability at checkout,
- * testItemsOnSale). Checkout decides again when the order is written; this is for forms that
- * should not offer a product only to have it refused (payment links).
+ * The ids among `products` that checkout can take an order for now, through at least one of
+ * the gateways it offers: the owner's switch is on, and a real gateway can sell a product with
+ * a real item left (or one not sold from stock), a simulator one not shared with buyers and
+ * with a test item left (or not sold from stock), as order creation decides
+ * (app/data/order.server.ts). With no gateway offered nothing sells, and the answer is the
+ * storefront's (test items counted). Checkout decides again when the order is written; this
+ * is for pages that should not offer a product only to have it refused (payment links, the
+ * pay page, the result page's retry link).
  */
 export async function sellableNow(
   db: DB,
@@ -107,15 +111,29 @@ export async function sellableNow(
   products: ReadonlyArray<{ id: string; inStock: boolean; buyNowLink: string | null }>,
 ): Promise<Set<string>> {
   if (products.length === 0) return new Set()
-  const testItems = await testItemsOnSale(db, env)
-  const stockLeft = await stockLeftByProduct(
-    db,
-    products.map((product) => product.id),
-    { upTo: 1, testItems },
-  )
+  const gateways = await offeredNow(db, env)
+  const ids = products.map((product) => product.id)
+  const left = (testItems: boolean | 'only') => stockLeftByProduct(db, ids, { upTo: 1, testItems })
+  const real = gateways.some((gateway) => !gateway.testMode)
+  const simulated = gateways.some((gateway) => gateway.testMode)
+  const [all, realLeft, testLeft, shared] = await Promise.all([
+    gateways.length === 0 ? left(true) : null,
+    real ? left(false) : null,
+    simulated ? left('only') : null,
+    simulated ? sharedProductIds(db, ids) : new Set<string>(),
+  ])
+  const sells = (
+    product: (typeof products)[number],
+    stockLeft: ReadonlyMap<string, number> | null,
+  ) => stockLeft !== null && productAvailability(product, stockLeft, { viaCheckout: true }).inStock
   return new Set(
     products
-      .filter((product) => productAvailability(product, stockLeft, { viaCheckout: true }).inStock)
+      .filter(
+        (product) =>
+          sells(product, all) ||
+          sells(product, realLeft) ||
+          (!shared.has(product.id) && sells(product, testLeft)),
+      )
       .map((product) => product.id),
   )
 }

@@ -4,10 +4,17 @@ import { catalogueStockLeft } from '~/data/storefront-cache.server'
 import { listWishlist, addToWishlist } from '~/data/wishlist.server'
 import type { Env } from '~/lib/env.server'
 import { gatewayForm } from '../../../tests/helpers/forms'
-import { fileTestDb } from '../../../tests/helpers/db'
-import { makeCustomer, makeStockedProduct } from '../../../tests/factories'
+import { createTestDb, fileTestDb } from '../../../tests/helpers/db'
+import { makeCustomer, makeProduct, makeStockedProduct } from '../../../tests/factories'
 import { importStock } from '~/services/fulfilment.server'
-import { sellsTestItems, testItemsOnSale, testModeOnly } from './offered-gateways.server'
+import { setProductDelivery } from '~/data/stock.server'
+import {
+  checkoutGateways,
+  sellableNow,
+  sellsTestItems,
+  testItemsOnSale,
+  testModeOnly,
+} from './offered-gateways.server'
 
 /**
  * Test items (the demo's fictional accounts) are stock only while checkout offers a built-in
@@ -19,11 +26,11 @@ const SECRET = 'k'.repeat(64)
 const env = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env
 
 /** A stock product holding `test` test items and `real` real ones. */
-async function stockedProduct(test: number, real: number) {
-  const product = await makeStockedProduct(t.db, SECRET, [])
+async function stockedProduct(test: number, real: number, db = t.db) {
+  const product = await makeStockedProduct(db, SECRET, [])
   const add = (count: number, testItems: boolean, prefix: string) =>
     count > 0 &&
-    importStock(t.db, {
+    importStock(db, {
       productId: product.id,
       content: Array.from({ length: count }, (_, i) => `${prefix}-${product.id}-${i}`).join('\n'),
       format: 'lines',
@@ -88,5 +95,48 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     expect(wish).toMatchObject({ productId: demo.id, inStock: false })
     const [asTest] = await listWishlist(t.db, buyer.id, { testItems: true })
     expect(asTest).toMatchObject({ productId: demo.id, inStock: true })
+  })
+
+  it('offer for a payment link only what some offered gateway can sell: test items and no shared account through a simulator, real items through a real gateway', async () => {
+    // A database of its own: the other tests saved a real gateway in the shared one.
+    const { db, destroy } = await createTestDb()
+    try {
+      const demo = await stockedProduct(3, 0, db)
+      const realOnly = await stockedProduct(0, 2, db)
+      const soldOut = await stockedProduct(0, 0, db)
+      const shared = await makeProduct(db)
+      await setProductDelivery(db, SECRET, shared.id, {
+        mode: 'shared',
+        sharedSecret: 'family plan login',
+      })
+      const manual = await makeProduct(db)
+      const off = await makeProduct(db, { inStock: false })
+      const products = [demo, realOnly, soldOut, shared, manual, off]
+      const sellable = async (on: Env) => {
+        const ids = await sellableNow(db, on, products)
+        return products.filter((product) => ids.has(product.id)).map((product) => product.title)
+      }
+      const titles = (...list: Array<{ title: string }>) => list.map((product) => product.title)
+
+      // A fresh install: only simulators, so only test items and products not sold from stock,
+      // and never the shared account (a test order does not get it).
+      expect(await sellable(env)).toEqual(titles(demo, manual))
+      // Only a real gateway: real items, the shared account and the manual product.
+      const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
+      expect(await sellable(live)).toEqual(titles(realOnly, shared, manual))
+      // A simulator kept in testing beside the real gateway: either kind sells.
+      const saved = await saveGateway(db, SECRET, {
+        mode: 'add',
+        ...gatewayForm({ name: 'Razorpay', type: 'razorpay', status: 'testing' }),
+      })
+      expect(saved).toMatchObject({ ok: true })
+      expect((await checkoutGateways(db, live)).map((g) => [g.id, g.testMode])).toEqual([
+        ['razorpay', true],
+        ['paytm', false],
+      ])
+      expect(await sellable(live)).toEqual(titles(demo, realOnly, shared, manual))
+    } finally {
+      await destroy()
+    }
   })
 })

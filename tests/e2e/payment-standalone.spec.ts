@@ -1,6 +1,8 @@
 import type { Page } from '@playwright/test'
 import { formatRupees } from '~/lib/money'
-import { openAppDatabase } from '../factories'
+import { saveGateway } from '~/data/gateway.server'
+import { makeStockedProduct, openAppDatabase } from '../factories'
+import { gatewayForm } from '../helpers/forms'
 import { expect } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
 import { STANDALONE_PRODUCT, standaloneGatewayTest } from '../helpers/simulators'
@@ -140,5 +142,41 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
       page.getByText('The Paytm settings come from the PAYTM_* environment variables'),
     ).toBeVisible()
     await expect(page.getByLabel('Merchant ID')).toHaveCount(0)
+  })
+
+  test('a simulator kept in testing beside the real gateway sells only test items, the real one only real items', async ({
+    page,
+    app,
+  }) => {
+    const db = openAppDatabase(app)
+    try {
+      const saved = await saveGateway(db, APP_SECRET, {
+        mode: 'add',
+        ...gatewayForm({ name: 'Razorpay', type: 'razorpay', status: 'testing' }),
+      })
+      expect(saved).toMatchObject({ ok: true })
+      const payWith = page.getByRole('group', { name: 'Pay with' })
+      // The demo product holds only test items: the simulator is its one way to pay, named in
+      // the form, and the page says it is test mode.
+      await expect(async () => {
+        await page.goto('/checkout/cinenova-ultra-6-months')
+        await expect(page.getByRole('button', { name: /^Pay / })).toBeVisible({ timeout: 1000 })
+      }).toPass({ timeout: 10_000 })
+      await expect(payWith).toHaveCount(0)
+      await expect(page.locator('input[type="hidden"][name="gateway"]')).toHaveValue('razorpay')
+      await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+      // A product with real and test items: either way to pay.
+      await page.goto(`/checkout/${STANDALONE_PRODUCT.slug}`)
+      await expect(payWith.getByRole('radio')).toHaveCount(2)
+      // A product with real items only: the real Paytm alone.
+      const realOnly = await makeStockedProduct(db, APP_SECRET, ['REAL-KEY-0001'])
+      await page.goto(`/checkout/${realOnly.slug}`)
+      await expect(payWith).toHaveCount(0)
+      await expect(page.locator('input[type="hidden"][name="gateway"]')).toHaveValue('paytm')
+      await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
+    } finally {
+      await db.deleteFrom('paymentGateway').where('type', '=', 'razorpay').execute()
+      await db.destroy()
+    }
   })
 })

@@ -278,6 +278,9 @@ export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps
           unavailable={unavailable}
           initial={initial}
         />
+      ) : gateways[0] ? (
+        // The one way to pay this product, named so the server does not pick another.
+        <input type="hidden" name="gateway" value={gateways[0].id} />
       ) : null}
     </>
   )

@@ -8,6 +8,7 @@ import { orderAccessCookie } from '~/services/order-access.server'
 import { startPayment } from '~/services/payment/gateways.server'
 import {
   checkoutGateways,
+  gatewaysFor,
   type CheckoutGateway,
   type CheckoutGatewayId,
 } from '~/services/payment/offered-gateways.server'
@@ -26,15 +27,22 @@ export function rememberedGateway(request: Request): string | null {
   return match?.[1] ?? null
 }
 
-/** The gateways to show at checkout, and which one starts selected. */
-export async function checkoutChoice(request: Request): Promise<{
+/**
+ * The gateways to show at checkout for the product (those that can sell it: gatewaysFor), and
+ * which one starts selected.
+ */
+export async function checkoutChoice(
+  request: Request,
+  productId: string | null,
+): Promise<{
   gateways: CheckoutGateway[]
   selected: CheckoutGatewayId | null
   /** The gateways' names when every one offered is a built-in simulator (test mode), else []. */
   testGatewayNames: string[]
 }> {
   const { db, env } = services()
-  const gateways = await checkoutGateways(db, env)
+  const offered = await checkoutGateways(db, env)
+  const gateways = productId ? await gatewaysFor(db, offered, productId) : offered
   const remembered = rememberedGateway(request)
   const selected = gateways.find((g) => g.id === remembered)?.id ?? gateways[0]?.id ?? null
   // With real and test gateways side by side, each test option says so in the choice instead.
@@ -86,7 +94,8 @@ export async function beginCheckout(
       { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
     )
   }
-  const gateways = await checkoutGateways(db, env)
+  // Only gateways that can sell the product, for the choice and for falling back.
+  const gateways = await gatewaysFor(db, await checkoutGateways(db, env), input.productId)
   const chosen = gateways.find((g) => g.id === input.gateway) ?? gateways[0]
   if (!chosen) {
     console.error('[payments] checkout refused: no payment gateway is active')

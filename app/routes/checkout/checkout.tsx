@@ -54,7 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const product = await getProductBySlugOrId(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const renew = new URL(request.url).searchParams.get(RENEW_PARAM)
-  const gatewayChoice = checkoutChoice(request)
+  const gatewayChoice = checkoutChoice(request, product.id)
   const [user, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
     getUser(request),
     gatewayChoice,

@@ -1,5 +1,10 @@
 import { readGatewayRecords } from '~/data/gateway.server'
-import { productAvailability, sharedProductIds, stockLeftByProduct } from '~/data/product.server'
+import {
+  getProductById,
+  productAvailability,
+  sharedProductIds,
+  stockLeftByProduct,
+} from '~/data/product.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { readCache } from '~/lib/read-cache.server'
@@ -95,23 +100,20 @@ export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
   return gateways.length > 0 && gateways.every((gateway) => gateway.testMode)
 }
 
+type Sellable = { id: string; inStock: boolean; buyNowLink: string | null }
+
 /**
- * The ids among `products` that checkout can take an order for now, through at least one of
- * the gateways it offers: the owner's switch is on, and a real gateway can sell a product with
- * a real item left (or one not sold from stock), a simulator one not shared with buyers and
- * with a test item left (or not sold from stock), as order creation decides
- * (app/data/order.server.ts). With no gateway offered nothing sells, and the answer is the
- * storefront's (test items counted). Checkout decides again when the order is written; this
- * is for pages that should not offer a product only to have it refused (payment links, the
- * pay page, the result page's retry link).
+ * Which kinds of offered gateway can take an order for each of `products` now: a real gateway
+ * one for a product switched on with a real item left (or not sold from stock), a simulator one
+ * for a product switched on with a test item left (or not sold from stock) and not shared with
+ * buyers, as order creation decides (app/data/order.server.ts). With no gateway offered nothing
+ * sells, and `none` holds the storefront's answer (test items counted).
  */
-export async function sellableNow(
+async function sellingKinds(
   db: DB,
-  env: Env,
-  products: ReadonlyArray<{ id: string; inStock: boolean; buyNowLink: string | null }>,
-): Promise<Set<string>> {
-  if (products.length === 0) return new Set()
-  const gateways = await offeredNow(db, env)
+  gateways: readonly CheckoutGateway[],
+  products: readonly Sellable[],
+): Promise<Map<string, { real: boolean; test: boolean; none: boolean }>> {
   const ids = products.map((product) => product.id)
   const left = (testItems: boolean | 'only') => stockLeftByProduct(db, ids, { upTo: 1, testItems })
   const real = gateways.some((gateway) => !gateway.testMode)
@@ -122,18 +124,61 @@ export async function sellableNow(
     simulated ? left('only') : null,
     simulated ? sharedProductIds(db, ids) : new Set<string>(),
   ])
-  const sells = (
-    product: (typeof products)[number],
-    stockLeft: ReadonlyMap<string, number> | null,
-  ) => stockLeft !== null && productAvailability(product, stockLeft, { viaCheckout: true }).inStock
+  const sells = (product: Sellable, stockLeft: ReadonlyMap<string, number> | null) =>
+    stockLeft !== null && productAvailability(product, stockLeft, { viaCheckout: true }).inStock
+  return new Map(
+    products.map((product) => [
+      product.id,
+      {
+        real: sells(product, realLeft),
+        test: !shared.has(product.id) && sells(product, testLeft),
+        none: sells(product, all),
+      },
+    ]),
+  )
+}
+
+/**
+ * The ids among `products` that checkout can take an order for now, through at least one of
+ * the gateways it offers (sellingKinds). Checkout decides again when the order is written; this
+ * is for pages that should not offer a product only to have it refused (payment links, the pay
+ * page, the result page's retry link).
+ */
+export async function sellableNow(
+  db: DB,
+  env: Env,
+  products: readonly Sellable[],
+): Promise<Set<string>> {
+  if (products.length === 0) return new Set()
+  const kinds = await sellingKinds(db, await offeredNow(db, env), products)
   return new Set(
     products
-      .filter(
-        (product) =>
-          sells(product, all) ||
-          sells(product, realLeft) ||
-          (!shared.has(product.id) && sells(product, testLeft)),
-      )
+      .filter((product) => {
+        const kind = kinds.get(product.id)!
+        return kind.real || kind.test || kind.none
+      })
       .map((product) => product.id),
   )
+}
+
+/**
+ * The gateways among `gateways` (checkoutGateways) that can sell `product` now: with a real
+ * gateway beside a simulator, a product holding only test items is offered through the
+ * simulator alone, and one holding only real items (or a shared account) through the real
+ * gateway alone, so the buyer is not sent to a gateway whose order would be refused. All of
+ * them when none can: checkout then says why (out of stock, or not sold in test mode).
+ */
+export async function gatewaysFor(
+  db: DB,
+  gateways: CheckoutGateway[],
+  productId: string,
+): Promise<CheckoutGateway[]> {
+  const real = gateways.some((gateway) => !gateway.testMode)
+  const simulated = gateways.some((gateway) => gateway.testMode)
+  if (!real || !simulated) return gateways
+  const product = await getProductById(db, productId)
+  if (!product) return gateways
+  const kind = (await sellingKinds(db, gateways, [product])).get(product.id)!
+  const able = gateways.filter((gateway) => (gateway.testMode ? kind.test : kind.real))
+  return able.length > 0 ? able : gateways
 }

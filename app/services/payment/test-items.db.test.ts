@@ -10,6 +10,7 @@ import { importStock } from '~/services/fulfilment.server'
 import { setProductDelivery } from '~/data/stock.server'
 import {
   checkoutGateways,
+  gatewaysFor,
   sellableNow,
   sellsTestItems,
   testItemsOnSale,
@@ -135,6 +136,18 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
         ['paytm', false],
       ])
       expect(await sellable(live)).toEqual(titles(demo, realOnly, shared, manual))
+      // Checkout offers each product only the gateways that can sell it (all when none can).
+      const offered = await checkoutGateways(db, live)
+      const through = async (product: { id: string }) =>
+        (await gatewaysFor(db, offered, product.id)).map((gateway) => gateway.id)
+      expect(await through(demo)).toEqual(['razorpay'])
+      expect(await through(realOnly)).toEqual(['paytm'])
+      expect(await through(shared)).toEqual(['paytm'])
+      expect(await through(manual)).toEqual(['razorpay', 'paytm'])
+      expect(await through(soldOut)).toEqual(['razorpay', 'paytm'])
+      // Without the mix there is nothing to narrow.
+      const simulators = await checkoutGateways(db, env)
+      expect(await gatewaysFor(db, simulators, realOnly.id)).toEqual(simulators)
     } finally {
       await destroy()
     }

@@ -255,7 +255,10 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   const invoice: IssuedInvoice = order.testMode
     ? { number: TEST_INVOICE_NUMBER, issuedAt: new Date().toISOString(), seller: null }
     : await issueInvoiceNumber(db, order.id, settings)
-  // An invoice issued before its seller was kept (and a test one) states today's settings.
+  // A test invoice states today's settings. One issued before its seller was kept states
+  // today's seller, as it always did, but no tax lines: it never had them, and today's rate
+  // may not be the one it was sold at.
+  const legacy = !order.testMode && invoice.seller === null
   const seller = invoice.seller ?? invoiceSeller(settings)
   const amount = Number(order.amount)
   const reference = [order.gatewayTxnId, order.bankTxnId ? `bank ${order.bankTxnId}` : null]
@@ -272,12 +275,13 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
       email: seller.sellerEmail,
       phone: seller.sellerPhone,
     },
-    tax: seller.sellerGstin
-      ? {
-          ...gstBreakdown(amount, seller.gstRateBasisPoints, seller.sellerGstin),
-          sacCode: seller.sacCode,
-        }
-      : null,
+    tax:
+      seller.sellerGstin && !legacy
+        ? {
+            ...gstBreakdown(amount, seller.gstRateBasisPoints, seller.sellerGstin),
+            sacCode: seller.sacCode,
+          }
+        : null,
     buyer: { name: order.customerName, email: order.customerEmail, phone: order.customerPhone },
     orderId: order.id,
     productName: order.productName,

@@ -37,12 +37,13 @@ export const siteSettingsFields = {
       .regex(/^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/),
   ]),
   /**
-   * The GST rate in per cent (at most two decimals) that prices include: a tax invoice splits
-   * each sale at it (app/lib/gst.ts). Used only while a GSTIN is set.
+   * The GST rate in per cent (above 0, at most two decimals) that prices include: a tax invoice
+   * splits each sale at it (app/lib/gst.ts). Used only while a GSTIN is set; a nil-rated or
+   * exempt supply would need a bill of supply, which the shop does not issue.
    */
   gstRate: z
     .number()
-    .min(0)
+    .gt(0)
     .max(GST_RATE_MAX)
     .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-6),
   /** The SAC (services) or HSN code printed on tax invoices: 4, 6 or 8 digits, or none. */

@@ -15,12 +15,11 @@ describe('GST in a price that includes it', () => {
       for (const rate of [0, 25, 300, 500, 1200, 1800, 2800, 4000]) {
         const split = gstBreakdown(amount, rate, '07ABCDE1234F1Z5')
         expect(split.taxableValue + split.centralTax + split.stateTax).toBe(amount)
-        expect(split.centralTax - split.stateTax).toBeGreaterThanOrEqual(0)
-        expect(split.centralTax - split.stateTax).toBeLessThanOrEqual(1)
-        // The tax is the rate of the taxable value, within the paisa each figure is rounded to.
+        // Equal halves, each half the rate of the taxable value, within the rounding to paise.
+        expect(split.centralTax).toBe(split.stateTax)
         expect(
           Math.abs(split.centralTax + split.stateTax - (split.taxableValue * rate) / 10_000),
-        ).toBeLessThanOrEqual(1)
+        ).toBeLessThanOrEqual(1.5)
       }
   })
 
@@ -35,6 +34,13 @@ describe('GST in a price that includes it', () => {
       stateTaxName: 'UTGST',
       placeOfSupply: 'Chandigarh (04)',
     })
+    // ₹299 at 18 %: CGST and SGST the same figure.
+    expect(gstBreakdown(29_900, 1800, '29ABCDE1234F1Z5')).toMatchObject({
+      taxableValue: 25_338,
+      centralTax: 2_281,
+      stateTax: 2_281,
+    })
+    expect(gstBreakdown(11_800, 1800, '97ABCDE1234F1Z5').stateTaxName).toBe('UTGST')
     // Delhi has a legislature: SGST.
     expect(gstBreakdown(11_800, 1800, '07ABCDE1234F1Z5').stateTaxName).toBe('SGST')
     expect(gstBreakdown(11_800, 1800, '00ABCDE1234F1Z5').placeOfSupply).toBe('State code 00')
@@ -48,6 +54,8 @@ describe('GST in a price that includes it', () => {
     expect(rateBasisPoints(0.1 + 0.2)).toBe(30)
     expect(isGstStateCode('29')).toBe(true)
     expect(isGstStateCode('00')).toBe(false)
+    // Centre Jurisdiction GSTINs are overseas suppliers' (IGST only): not a seller here.
+    expect(isGstStateCode('99')).toBe(false)
     expect(isGstStateCode('hasOwnProperty')).toBe(false)
   })
 })

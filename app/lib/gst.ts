@@ -53,15 +53,18 @@ export const GST_STATES: Readonly<Record<string, string>> = {
   '99': 'Centre Jurisdiction',
 }
 
-/** Union Territories without a legislature: their tax is UTGST, not SGST. */
-const UTGST_CODES = new Set(['04', '25', '26', '31', '35', '38'])
+/** Union Territories without a legislature (and Other Territory): UTGST, not SGST. */
+const UTGST_CODES = new Set(['04', '25', '26', '31', '35', '38', '97'])
 
 /** The highest GST rate the settings accept, in per cent. */
 export const GST_RATE_MAX = 40
 
-/** Whether a GSTIN's first two characters are a known state code. */
+/**
+ * Whether a seller's GSTIN may start with `code`: a known state code, but not 99 (Centre
+ * Jurisdiction: overseas online suppliers, who charge IGST, which this shop's invoices do not).
+ */
 export function isGstStateCode(code: string): boolean {
-  return Object.hasOwn(GST_STATES, code)
+  return code !== '99' && Object.hasOwn(GST_STATES, code)
 }
 
 export interface GstBreakdown {
@@ -80,25 +83,26 @@ export interface GstBreakdown {
 }
 
 /**
- * Splits an amount that includes GST: taxable value = amount / (1 + rate), rounded to the
- * paisa; the tax is the rest, halved between the centre and the state (an odd paisa goes to the
- * centre), so the three always add up to the amount paid.
+ * Splits an amount that includes GST: each of the central and the state tax is half the rate of
+ * the taxable value, amount × rate / 2 / (1 + rate) rounded to the paisa, and the taxable value
+ * is the rest, so the two taxes are equal and the three always add up to the amount paid.
  */
 export function gstBreakdown(
   amountPaise: number,
   rateBasisPoints: number,
   sellerGstin: string,
 ): GstBreakdown {
-  const taxableValue = Math.round((amountPaise * 10_000) / (10_000 + rateBasisPoints))
-  const tax = amountPaise - taxableValue
-  const centralTax = Math.ceil(tax / 2)
+  // Each half is the same figure (half the rate of the taxable value), and the taxable value
+  // the rest of the amount.
+  const half = Math.round((amountPaise * rateBasisPoints) / 2 / (10_000 + rateBasisPoints))
+  const taxableValue = amountPaise - 2 * half
   const code = sellerGstin.slice(0, 2)
   const state = GST_STATES[code]
   return {
     rateBasisPoints,
     taxableValue,
-    centralTax,
-    stateTax: tax - centralTax,
+    centralTax: half,
+    stateTax: half,
     stateTaxName: UTGST_CODES.has(code) ? 'UTGST' : 'SGST',
     placeOfSupply: state ? `${state} (${code})` : `State code ${code}`,
   }

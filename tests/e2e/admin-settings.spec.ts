@@ -123,7 +123,7 @@ test('saved settings are checked, recorded and shown on the storefront and on a 
     page.getByText('Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)'),
   ).toBeVisible()
   await expect(
-    page.getByText('Enter the GST rate in per cent, from 0 to 40 (e.g. 18)'),
+    page.getByText('Enter the GST rate in per cent, above 0 and at most 40 (e.g. 18)'),
   ).toBeVisible()
   await expect(
     page.getByText('Enter a SAC or HSN code of 4, 6 or 8 digits (e.g. 998434), or leave it empty'),

@@ -174,6 +174,28 @@ test.describe.serial('Paytm from the environment, simulator standalone', () => {
       await expect(payWith).toHaveCount(0)
       await expect(page.locator('input[type="hidden"][name="gateway"]')).toHaveValue('paytm')
       await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toHaveCount(0)
+      // A form naming the simulator for it (a page loaded before the last test item sold) is
+      // refused, not silently sent to the real gateway, and the real one is named instead.
+      await page.getByLabel('Full name').fill('Kabir Singh')
+      await page.getByLabel('Email').fill('kabir.mixed@example.test')
+      await page.getByLabel('Phone number').fill('9812345670')
+      await page
+        .locator('input[type="hidden"][name="gateway"]')
+        .evaluate((input: HTMLInputElement) => (input.value = 'razorpay'))
+      await page.getByRole('button', { name: /^Pay / }).click()
+      await expect(
+        page.getByText(
+          'UPI, cards, netbanking — Razorpay can no longer sell this product. Please pay with UPI, cards, wallet — Paytm; your details are kept.',
+        ),
+      ).toBeVisible()
+      await expect(page.locator('input[type="hidden"][name="gateway"]')).toHaveValue('paytm')
+      await expect(page.getByLabel('Full name')).toHaveValue('Kabir Singh')
+      const orders = await db
+        .selectFrom('order')
+        .select('id')
+        .where('customerEmail', '=', 'kabir.mixed@example.test')
+        .execute()
+      expect(orders).toEqual([])
     } finally {
       await db.deleteFrom('paymentGateway').where('type', '=', 'razorpay').execute()
       await db.destroy()

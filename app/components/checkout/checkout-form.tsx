@@ -280,7 +280,7 @@ export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps
         />
       ) : gateways[0] ? (
         // The one way to pay this product, named so the server does not pick another.
-        <input type="hidden" name="gateway" value={gateways[0].id} />
+        <input type="hidden" name="gateway" value={failed?.gateway ?? gateways[0].id} />
       ) : null}
     </>
   )

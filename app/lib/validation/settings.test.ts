@@ -14,12 +14,13 @@ const errorsOf = (fields: Record<string, string>) =>
   (general(fields).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message])
 
 describe('the General tab: GST on invoices', () => {
-  it('reads the GST rate in per cent, up to two decimals, from 0 to 40', () => {
+  it('reads the GST rate in per cent, up to two decimals, above 0 and at most 40', () => {
     expect(general({ gstRate: '18' }).data?.gstRate).toBe(18)
-    expect(general({ gstRate: ' 2.5% ' }).data?.gstRate).toBe(2.5)
-    expect(general({ gstRate: '0' }).data?.gstRate).toBe(0)
-    const message = 'Enter the GST rate in per cent, from 0 to 40 (e.g. 18)'
-    for (const gstRate of ['', 'eighteen', '-1', '40.5', '12.345'])
+    expect(general({ gstRate: ' 2.5 % ' }).data?.gstRate).toBe(2.5)
+    expect(general({ gstRate: '0.25' }).data?.gstRate).toBe(0.25)
+    expect(general({ gstRate: '40' }).data?.gstRate).toBe(40)
+    const message = 'Enter the GST rate in per cent, above 0 and at most 40 (e.g. 18)'
+    for (const gstRate of ['', 'eighteen', '-1', '0', '40.5', '12.345', '0x12', '1e1', '18.'])
       expect(errorsOf({ gstRate })).toEqual([['gstRate', message]])
   })
 

@@ -46,7 +46,7 @@ export const THEME_LABELS: Record<(typeof THEMES)[number], string> = {
 /** GSTIN: 2-digit state code, PAN (5 letters, 4 digits, a letter), entity number, Z, check. */
 export const GSTIN_PATTERN = /^\d{2}[A-Z]{5}\d{4}[A-Z][1-9A-Z]Z[0-9A-Z]$/
 
-const GST_RATE_MESSAGE = `Enter the GST rate in per cent, from 0 to ${GST_RATE_MAX} (e.g. 18)`
+const GST_RATE_MESSAGE = `Enter the GST rate in per cent, above 0 and at most ${GST_RATE_MAX} (e.g. 18)`
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 const trimmed = (max: number, label: string) =>
@@ -110,12 +110,17 @@ export const generalSettingsSchema = z.object({
       ),
   ),
   gstRate: z.preprocess(
-    (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v).trim().replace(/%$/, ''))),
+    (v) => {
+      // Digits with at most two decimals ("18", "2.5", "18%"), kept to the hundredth.
+      const typed = text(v).trim().replace(/\s*%$/, '')
+      return /^\d{1,2}(?:\.\d{1,2})?$/.test(typed)
+        ? Math.round(Number(typed) * 100) / 100
+        : Number.NaN
+    },
     z
       .number({ error: GST_RATE_MESSAGE })
-      .min(0, GST_RATE_MESSAGE)
-      .max(GST_RATE_MAX, GST_RATE_MESSAGE)
-      .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-6, GST_RATE_MESSAGE),
+      .gt(0, GST_RATE_MESSAGE)
+      .max(GST_RATE_MAX, GST_RATE_MESSAGE),
   ),
   sacCode: z.preprocess(
     (v) => text(v).replace(/\s/g, ''),

@@ -282,7 +282,7 @@ function GeneralFields({ f }: { f: Fields }) {
           field={f.sacCode!}
           inputMode="numeric"
           autoComplete="off"
-          hint="Printed on tax invoices, e.g. 998434 (software downloads) or 997331 (software licences). Optional for sales to consumers."
+          hint="Printed on tax invoices, e.g. 998434 (software downloads) or 997331 (software licences). Required (6 digits) above ₹5 crore of yearly turnover; optional below it for sales to consumers."
         />
         <TextField
           label="Invoice number prefix"

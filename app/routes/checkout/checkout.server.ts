@@ -95,8 +95,21 @@ export async function beginCheckout(
     )
   }
   // Only gateways that can sell the product, for the choice and for falling back.
-  const gateways = await gatewaysFor(db, await checkoutGateways(db, env), input.productId)
-  const chosen = gateways.find((g) => g.id === input.gateway) ?? gateways[0]
+  const offered = await checkoutGateways(db, env)
+  const gateways = await gatewaysFor(db, offered, input.productId)
+  const named = offered.find((g) => g.id === input.gateway)
+  const chosen = gateways.find((g) => g === named) ?? (named ? undefined : gateways[0])
+  if (named && !chosen) {
+    // The buyer's gateway can no longer sell it (a simulator beside a real gateway, and the
+    // product's last item of that kind went): never switch between real and test money
+    // silently, ask again with the other way selected.
+    const next = gateways[0]!
+    return fail(
+      409,
+      `${named.label} can no longer sell this product. Please pay with ${next.label}; your details are kept.`,
+      { unavailable: [...(input.unavailable ?? []), named.id], gateway: next.id },
+    )
+  }
   if (!chosen) {
     console.error('[payments] checkout refused: no payment gateway is active')
     return fail(503, PAYTM_INITIATE_FAILED_MESSAGE)

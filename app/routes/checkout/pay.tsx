@@ -68,11 +68,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   if (!check.ok)
     return data({ ok: false as const, message: check.message }, { status: check.status })
   const { link } = check
-  const [visible, product] = await Promise.all([
+  const [choice, visible, product] = await Promise.all([
+    checkoutChoice(request, link.productId),
     seesCustomer(db, request, link),
     link.productId ? getProductById(db, link.productId) : null,
   ])
-  const choice = await checkoutChoice(request, product?.id ?? null)
   // Out of stock (or switched off) since the link was made: say so instead of a Pay button
   // that could only be refused (checkout decides again when the form is sent).
   const available = product ? (await sellableNow(db, env, [product])).has(product.id) : false

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { DB } from '~/lib/db.server'
-import { GST_RATE_MAX } from '~/lib/gst'
+import { GST_RATE_MAX, SAC_PATTERN } from '~/lib/gst'
 
 /**
  * Site settings (persisted here instead of only logged).
@@ -47,7 +47,7 @@ export const siteSettingsFields = {
     .max(GST_RATE_MAX)
     .refine((rate) => Math.abs(rate * 100 - Math.round(rate * 100)) < 1e-6),
   /** The SAC (services) or HSN code printed on tax invoices: 4, 6 or 8 digits, or none. */
-  sacCode: z.union([z.literal(''), z.string().regex(/^\d{4}(?:\d{2}){0,2}$/)]),
+  sacCode: z.union([z.literal(''), z.string().regex(SAC_PATTERN)]),
   /**
    * Put the delivered account details or key into the delivery e-mail itself. Off by
    * default: the e-mail links to the order page, where each reveal is logged.

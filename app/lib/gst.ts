@@ -56,6 +56,9 @@ export const GST_STATES: Readonly<Record<string, string>> = {
 /** Union Territories without a legislature (and Other Territory): UTGST, not SGST. */
 const UTGST_CODES = new Set(['04', '25', '26', '31', '35', '38', '97'])
 
+/** A SAC (services) or HSN code as invoices print it: 4, 6 or 8 digits. */
+export const SAC_PATTERN = /^\d{4}(?:\d{2}){0,2}$/
+
 /** The highest GST rate the settings accept, in per cent. */
 export const GST_RATE_MAX = 40
 

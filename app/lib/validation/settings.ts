@@ -1,4 +1,4 @@
-import { GST_RATE_MAX, isGstStateCode } from '~/lib/gst'
+import { GST_RATE_MAX, isGstStateCode, SAC_PATTERN } from '~/lib/gst'
 import { z } from '~/lib/validation/zod'
 
 /**
@@ -127,7 +127,7 @@ export const generalSettingsSchema = z.object({
     z
       .string()
       .refine(
-        (v) => v === '' || /^\d{4}(?:\d{2}){0,2}$/.test(v),
+        (v) => v === '' || SAC_PATTERN.test(v),
         'Enter a SAC or HSN code of 4, 6 or 8 digits (e.g. 998434), or leave it empty',
       ),
   ),

@@ -102,27 +102,32 @@ export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
 
 type Sellable = { id: string; inStock: boolean; buyNowLink: string | null }
 
+/** Which kinds of gateway are among `gateways`: real ones, built-in simulators, or both. */
+function kindsOf(gateways: readonly CheckoutGateway[]): { real: boolean; test: boolean } {
+  return {
+    real: gateways.some((gateway) => !gateway.testMode),
+    test: gateways.some((gateway) => gateway.testMode),
+  }
+}
+
 /**
- * Which kinds of offered gateway can take an order for each of `products` now: a real gateway
- * one for a product switched on with a real item left (or not sold from stock), a simulator one
- * for a product switched on with a test item left (or not sold from stock) and not shared with
- * buyers, as order creation decides (app/data/order.server.ts). With no gateway offered nothing
- * sells, and `none` holds the storefront's answer (test items counted).
+ * For each of `products`, whether a gateway of each kind in `kinds` could take an order for it
+ * now: a real one for a product switched on with a real item left (or not sold from stock), a
+ * simulator for a product switched on with a test item left (or not sold from stock) and not
+ * shared with buyers, as order creation decides (app/data/order.server.ts). A kind not asked
+ * about is false.
  */
 async function sellingKinds(
   db: DB,
-  gateways: readonly CheckoutGateway[],
+  kinds: { real: boolean; test: boolean },
   products: readonly Sellable[],
-): Promise<Map<string, { real: boolean; test: boolean; none: boolean }>> {
+): Promise<Map<string, { real: boolean; test: boolean }>> {
   const ids = products.map((product) => product.id)
   const left = (testItems: boolean | 'only') => stockLeftByProduct(db, ids, { upTo: 1, testItems })
-  const real = gateways.some((gateway) => !gateway.testMode)
-  const simulated = gateways.some((gateway) => gateway.testMode)
-  const [all, realLeft, testLeft, shared] = await Promise.all([
-    gateways.length === 0 ? left(true) : null,
-    real ? left(false) : null,
-    simulated ? left('only') : null,
-    simulated ? sharedProductIds(db, ids) : new Set<string>(),
+  const [realLeft, testLeft, shared] = await Promise.all([
+    kinds.real ? left(false) : null,
+    kinds.test ? left('only') : null,
+    kinds.test ? sharedProductIds(db, ids) : new Set<string>(),
   ])
   const sells = (product: Sellable, stockLeft: ReadonlyMap<string, number> | null) =>
     stockLeft !== null && productAvailability(product, stockLeft, { viaCheckout: true }).inStock
@@ -132,7 +137,6 @@ async function sellingKinds(
       {
         real: sells(product, realLeft),
         test: !shared.has(product.id) && sells(product, testLeft),
-        none: sells(product, all),
       },
     ]),
   )
@@ -150,12 +154,16 @@ export async function sellableNow(
   products: readonly Sellable[],
 ): Promise<Set<string>> {
   if (products.length === 0) return new Set()
-  const kinds = await sellingKinds(db, await offeredNow(db, env), products)
+  const gateways = await offeredNow(db, env)
+  // With no gateway offered nothing sells; the answer is then the storefront's, either kind
+  // of item counted (docs/payments.md, "Payment links").
+  const kinds = gateways.length === 0 ? { real: true, test: true } : kindsOf(gateways)
+  const selling = await sellingKinds(db, kinds, products)
   return new Set(
     products
       .filter((product) => {
-        const kind = kinds.get(product.id)!
-        return kind.real || kind.test || kind.none
+        const kind = selling.get(product.id)!
+        return kind.real || kind.test
       })
       .map((product) => product.id),
   )
@@ -173,12 +181,11 @@ export async function gatewaysFor(
   gateways: CheckoutGateway[],
   productId: string,
 ): Promise<CheckoutGateway[]> {
-  const real = gateways.some((gateway) => !gateway.testMode)
-  const simulated = gateways.some((gateway) => gateway.testMode)
-  if (!real || !simulated) return gateways
+  const kinds = kindsOf(gateways)
+  if (!kinds.real || !kinds.test) return gateways
   const product = await getProductById(db, productId)
   if (!product) return gateways
-  const kind = (await sellingKinds(db, gateways, [product])).get(product.id)!
+  const kind = (await sellingKinds(db, kinds, [product])).get(product.id)!
   const able = gateways.filter((gateway) => (gateway.testMode ? kind.test : kind.real))
   return able.length > 0 ? able : gateways
 }

@@ -70,8 +70,9 @@ export default [
   route('api/payments/phonepe/webhook', 'routes/api/phonepe-webhook.ts'),
   route('api/paytm/generate-checksum', 'routes/api/paytm-generate-checksum.ts'),
   route('api/paytm/verify-payment', 'routes/api/paytm-verify-payment.ts'),
-  // Orders: the buyer's order page, its secret link and its invoice
+  // Orders: the buyer's order page, its secret link, its invoice and credit notes
   route('orders/:orderId', 'routes/orders/order.tsx'),
   route('orders/:orderId/invoice.pdf', 'routes/orders/invoice.ts'),
+  route('orders/:orderId/credit-notes/:creditNoteId', 'routes/orders/credit-note.ts'),
   route('orders/:orderId/:token', 'routes/orders/token.tsx'),
 ] satisfies RouteConfig

@@ -28,6 +28,8 @@ export interface Database {
   orderReport: OrderReportTable
   invoice: InvoiceTable
   invoiceCounter: InvoiceCounterTable
+  creditNote: CreditNoteTable
+  creditNoteCounter: CreditNoteCounterTable
   auditLog: AuditLogTable
   userPreference: UserPreferenceTable
   wishlistItem: WishlistItemTable
@@ -387,6 +389,42 @@ export interface InvoiceTable {
 }
 
 export interface InvoiceCounterTable {
+  financialYear: string
+  lastNumber: Generated<number>
+}
+
+/** A refund's credit note (0155_credit_notes, docs/delivery.md "Credit notes"). */
+export interface CreditNoteTable {
+  id: string
+  orderId: string
+  /** The gateway refund's id, or `order:<id>` for a refund recorded by hand. */
+  source: string
+  /** Null for a test-mode order's (not numbered). */
+  number: string | null
+  financialYear: string | null
+  sequence: number | null
+  issuedAt: string
+  /** Paise credited. */
+  amount: number
+  reason: Generated<string>
+  invoiceNumber: string
+  invoiceIssuedAt: string
+  sellerName: string
+  sellerAddress: Generated<string>
+  sellerEmail: Generated<string>
+  sellerPhone: Generated<string>
+  /** The invoice's GSTIN, SAC and rate (empty / null: the invoice had no tax lines). */
+  sellerGstin: Generated<string>
+  sacCode: Generated<string>
+  /** Hundredths of a per cent (1800 is 18 %). */
+  gstRateBasisPoints: number | null
+  /** Paise: the tax reversed, worked out when issued (null: no tax lines). */
+  taxableValue: number | null
+  centralTax: number | null
+  stateTax: number | null
+}
+
+export interface CreditNoteCounterTable {
   financialYear: string
   lastNumber: Generated<number>
 }

@@ -84,7 +84,7 @@ export interface InvoiceSeller {
   gstRateBasisPoints: number
 }
 
-function invoiceSeller(settings: InvoiceSettings): InvoiceSeller {
+export function invoiceSeller(settings: InvoiceSettings): InvoiceSeller {
   return {
     sellerName: settings.sellerName || settings.siteName,
     sellerAddress: settings.sellerAddress,
@@ -150,51 +150,78 @@ export async function issueInvoiceNumber(
   /** When the sale was made, whose financial year's series it joins (default: now). */
   suppliedAt: Date = now,
 ): Promise<IssuedInvoice> {
-  const existing = await db
+  const existing = await findIssuedInvoice(db, orderId)
+  if (existing) return existing
+  const number = (trx: DB) => numberInvoice(trx, orderId, settings, now, suppliedAt)
+  // Inside a caller's transaction (a refund's credit note), in it; otherwise in its own.
+  return db.isTransaction ? number(db) : db.transaction().execute(number)
+}
+
+/** The order's invoice if it has been issued. */
+export async function findIssuedInvoice(db: DB, orderId: string): Promise<IssuedInvoice | null> {
+  const row = await db
     .selectFrom('invoice')
     .select(ISSUED_COLUMNS)
     .where('orderId', '=', orderId)
     .executeTakeFirst()
-  if (existing) return issued(existing)
+  return row ? issued(row) : null
+}
+
+/** issueInvoiceNumber's numbering, inside a transaction. */
+async function numberInvoice(
+  trx: DB,
+  orderId: string,
+  settings: InvoiceSettings,
+  now: Date,
+  suppliedAt: Date,
+): Promise<IssuedInvoice> {
   const financialYear = financialYearOf(suppliedAt)
-  return db.transaction().execute(async (trx) => {
+  const sequence = await nextInSeries(trx, 'invoiceCounter', financialYear)
+  const again = await findIssuedInvoice(trx, orderId)
+  if (again) {
+    // Issued meanwhile: give the number back.
     await trx
-      .insertInto('invoiceCounter')
-      .values({ financialYear, lastNumber: 0 })
-      .onConflict((oc) => oc.column('financialYear').doNothing())
-      .execute()
-    const counter = await trx
       .updateTable('invoiceCounter')
-      .set((eb) => ({ lastNumber: eb('lastNumber', '+', 1) }))
+      .set((eb) => ({ lastNumber: eb('lastNumber', '-', 1) }))
       .where('financialYear', '=', financialYear)
-      .returning('lastNumber')
-      .executeTakeFirstOrThrow()
-    const again = await trx
-      .selectFrom('invoice')
-      .select(ISSUED_COLUMNS)
-      .where('orderId', '=', orderId)
-      .executeTakeFirst()
-    if (again) {
-      // Issued meanwhile: give the number back.
-      await trx
-        .updateTable('invoiceCounter')
-        .set((eb) => ({ lastNumber: eb('lastNumber', '-', 1) }))
-        .where('financialYear', '=', financialYear)
-        .execute()
-      return issued(again)
-    }
-    const sequence = Number(counter.lastNumber)
-    const seller = invoiceSeller(settings)
-    const invoice = {
-      number: formatInvoiceNumber(financialYear, sequence, settings.invoicePrefix),
-      issuedAt: now.toISOString(),
-    }
-    await trx
-      .insertInto('invoice')
-      .values({ orderId, financialYear, sequence, ...invoice, ...seller })
       .execute()
-    return { ...invoice, seller }
-  })
+    return again
+  }
+  const seller = invoiceSeller(settings)
+  const invoice = {
+    number: formatInvoiceNumber(financialYear, sequence, settings.invoicePrefix),
+    issuedAt: now.toISOString(),
+  }
+  await trx
+    .insertInto('invoice')
+    .values({ orderId, financialYear, sequence, ...invoice, ...seller })
+    .execute()
+  return { ...invoice, seller }
+}
+
+/**
+ * The next number of a financial year's series (invoices or credit notes), inside the caller's
+ * transaction. The counter's row is written first (SQLite's write lock, or the row lock on
+ * PostgreSQL), so numbers taken at once wait for each other, and a rolled-back transaction gives
+ * its number back: the series has no gaps.
+ */
+export async function nextInSeries(
+  trx: DB,
+  counter: 'invoiceCounter' | 'creditNoteCounter',
+  financialYear: string,
+): Promise<number> {
+  await trx
+    .insertInto(counter)
+    .values({ financialYear, lastNumber: 0 })
+    .onConflict((oc) => oc.column('financialYear').doNothing())
+    .execute()
+  const row = await trx
+    .updateTable(counter)
+    .set((eb) => ({ lastNumber: eb('lastNumber', '+', 1) }))
+    .where('financialYear', '=', financialYear)
+    .returning('lastNumber')
+    .executeTakeFirstOrThrow()
+  return Number(row.lastNumber)
 }
 
 /**
@@ -224,9 +251,19 @@ export async function invoicePaidOrder(
 /** What a test-mode order's invoice shows in place of a number of the series. */
 export const TEST_INVOICE_NUMBER = 'TEST (not numbered)'
 
+async function hasCreditNote(db: DB, orderId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('creditNote')
+    .select('id')
+    .where('orderId', '=', orderId)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}
+
 /**
- * What the invoice shows, or null when the order is missing or not paid. The first call for an
- * order gives it its invoice number.
+ * What the invoice shows, or null when the order is missing, not paid, or refunded without a
+ * credit note. The first call for a paid order gives it its invoice number.
  */
 export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceData | null> {
   const order = await db
@@ -247,9 +284,13 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
       'createdAt',
     ])
     .where('id', '=', orderId)
-    .where('status', 'in', PAID_STATUSES)
+    .where('status', 'in', [...PAID_STATUSES, 'refunded'])
     .executeTakeFirst()
   if (!order) return null
+  // A refunded sale keeps its invoice beside the credit note that reverses it (issued with the
+  // refund, which numbers the invoice first if needed). A refund from before credit notes has
+  // none, and its order no invoice, as then.
+  if (order.status === 'refunded' && !(await hasCreditNote(db, order.id))) return null
   const settings = await getSiteSettings(db)
   // A test-mode order sold nothing: it takes no number from the shop's legal series.
   const invoice: IssuedInvoice = order.testMode

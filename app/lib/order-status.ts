@@ -28,13 +28,19 @@ export function isOrderStatus(value: unknown): value is OrderStatus {
 }
 
 /**
- * Where a buyer's order lives, its invoice, and the back office's page of the same order.
+ * Where a buyer's order lives, its invoice and credit notes, and the back office's page of the
+ * same order.
  * href() puts a parameter in as given, so the order id is percent-encoded first.
  */
 export const orderPath = (orderId: string) =>
   href('/orders/:orderId', { orderId: encodeURIComponent(orderId) })
 export const invoicePath = (orderId: string) =>
   href('/orders/:orderId/invoice.pdf', { orderId: encodeURIComponent(orderId) })
+export const creditNotePath = (orderId: string, creditNoteId: string) =>
+  href('/orders/:orderId/credit-notes/:creditNoteId', {
+    orderId: encodeURIComponent(orderId),
+    creditNoteId: encodeURIComponent(creditNoteId),
+  })
 export const adminOrderPath = (orderId: string) =>
   href('/admin/orders/:orderId', { orderId: encodeURIComponent(orderId) })
 

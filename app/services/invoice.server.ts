@@ -1,11 +1,13 @@
 import PDFDocument from 'pdfkit'
+import type { CreditNoteData } from '~/data/credit-note.server'
 import type { InvoiceData } from '~/data/invoice.server'
 import { formatGstRate } from '~/lib/gst'
 import { formatRupees } from '~/lib/money'
 import { paymentModeLabel } from '~/lib/validation/gateway'
 
 /**
- * The invoice PDF of a paid order (replaces the original's "Download Invoice" alert).
+ * The invoice PDF of a paid order (replaces the original's "Download Invoice" alert) and the
+ * credit note PDF of a refund.
  *
  * pdfkit's built-in Helvetica needs no font file or network, but only covers Windows-1252
  * (WinAnsi): the rupee sign and Indian scripts are not in it. Amounts are written "Rs. 1,499"
@@ -38,16 +40,16 @@ function invoiceDate(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat('en-IN', { dateStyle: 'medium', timeZone }).format(new Date(iso))
 }
 
-/** Renders the invoice. `compress: false` keeps the text readable in the file (tests). */
-export function renderInvoicePdf(
-  data: InvoiceData,
-  options: { compress?: boolean } = {},
-): Promise<Buffer> {
+type Seller = InvoiceData['seller']
+type Tax = NonNullable<InvoiceData['tax']>
+
+/** A document of the shop (invoice or credit note) being drawn, and its bytes when ended. */
+function startDocument(title: string, seller: Seller, compress: boolean) {
   const doc = new PDFDocument({
     size: 'A4',
     margin: 50,
-    compress: options.compress ?? true,
-    info: { Title: `Invoice ${data.invoiceNumber}`, Author: pdfSafe(data.seller.name) },
+    compress,
+    info: { Title: title, Author: pdfSafe(seller.name) },
   })
   const chunks: Buffer[] = []
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -58,35 +60,11 @@ export function renderInvoicePdf(
   const left = 50
   const width = doc.page.width - 100
 
-  doc.font('Helvetica-Bold').fontSize(20).text(pdfSafe(data.seller.name), left, 50)
+  doc.font('Helvetica-Bold').fontSize(20).text(pdfSafe(seller.name), left, 50)
   doc.font('Helvetica').fontSize(10)
-  for (const line of [data.seller.address, data.seller.email, data.seller.phone])
-    if (line) doc.text(pdfSafe(line))
-  if (data.seller.gstin) doc.text(`GSTIN: ${pdfSafe(data.seller.gstin)}`)
+  for (const line of [seller.address, seller.email, seller.phone]) if (line) doc.text(pdfSafe(line))
+  if (seller.gstin) doc.text(`GSTIN: ${pdfSafe(seller.gstin)}`)
 
-  doc.moveDown(1.5)
-  doc
-    .font('Helvetica-Bold')
-    .fontSize(16)
-    .text(data.testMode ? 'Test invoice' : data.seller.gstin ? 'Tax Invoice' : 'Invoice')
-  doc.font('Helvetica').fontSize(10)
-  doc.text(`Invoice number: ${pdfSafe(data.invoiceNumber)}`)
-  doc.text(`Invoice date: ${invoiceDate(data.issuedAt, data.timezone)}`)
-  doc.text(`Order: ${pdfSafe(data.orderId)}`)
-  doc.text(`Paid on: ${invoiceDate(data.paidAt, data.timezone)}`)
-  if (data.tax) {
-    doc.text(`Place of supply: ${pdfSafe(data.tax.placeOfSupply)}`)
-    doc.text('Tax payable on reverse charge: No')
-  }
-  if (data.testMode) doc.text('Test mode: no real payment was made.')
-
-  doc.moveDown()
-  doc.font('Helvetica-Bold').text('Billed to')
-  doc.font('Helvetica')
-  for (const line of [data.buyer.name, data.buyer.email, data.buyer.phone])
-    if (line) doc.text(pdfSafe(line))
-
-  // The table: the item and its amount between rules, then the total.
   const amountWidth = 120
   /** A row from `top`: `label` (wrapping) on the left, `amount` on the right; then below both. */
   const tableRow = (font: string, label: string, amount: string, top: number) => {
@@ -101,46 +79,133 @@ export function renderInvoicePdf(
       .moveTo(left, doc.y + 4)
       .lineTo(left + width, doc.y + 4)
       .stroke()
-  doc.moveDown(1.5)
-  tableRow('Helvetica-Bold', 'Item', 'Amount', doc.y)
-  rule()
-  const { tax } = data
-  if (tax) {
-    // A tax invoice: the item at its taxable value, then each tax at its rate.
-    const item = [pdfSafe(data.productName), tax.sacCode && `SAC ${pdfSafe(tax.sacCode)}`, 'Qty 1']
-    tableRow(
-      'Helvetica',
-      item.filter(Boolean).join(' \u00b7 '),
-      exactRupeesText(tax.taxableValue),
-      doc.y + 10,
-    )
-    rule()
-    const half = formatGstRate(tax.rateBasisPoints / 2)
-    tableRow('Helvetica', 'Taxable value', exactRupeesText(tax.taxableValue), doc.y + 10)
-    tableRow('Helvetica', `CGST @ ${half}`, exactRupeesText(tax.centralTax), doc.y + 4)
-    tableRow('Helvetica', `${tax.stateTaxName} @ ${half}`, exactRupeesText(tax.stateTax), doc.y + 4)
-    rule()
-    tableRow(
-      'Helvetica-Bold',
-      `Total paid (includes GST @ ${formatGstRate(tax.rateBasisPoints)})`,
-      exactRupeesText(data.amount),
-      doc.y + 10,
-    )
-  } else {
-    tableRow('Helvetica', pdfSafe(data.productName), rupeesText(data.amount), doc.y + 10)
-    rule()
-    tableRow('Helvetica-Bold', 'Total paid', rupeesText(data.amount), doc.y + 10)
-  }
 
-  doc.moveDown(2)
-  doc.font('Helvetica').fontSize(10)
-  doc.text(`Payment reference: ${pdfSafe(data.paymentReference ?? 'not recorded')}`, left)
+  return {
+    doc,
+    done,
+    /** The document's title and its numbered lines. */
+    heading(name: string, lines: string[]) {
+      doc.moveDown(1.5)
+      doc.font('Helvetica-Bold').fontSize(16).text(name)
+      doc.font('Helvetica').fontSize(10)
+      for (const line of lines) doc.text(line)
+    },
+    billedTo(buyer: InvoiceData['buyer'], label = 'Billed to') {
+      doc.moveDown()
+      doc.font('Helvetica-Bold').text(label)
+      doc.font('Helvetica')
+      for (const line of [buyer.name, buyer.email, buyer.phone]) if (line) doc.text(pdfSafe(line))
+    },
+    /**
+     * The table: the item and its amount between rules, then (with tax) the taxable value and
+     * each tax at its rate, then the total.
+     */
+    table(
+      item: string,
+      amount: number,
+      tax: Tax | null,
+      totalLabel: string,
+      /** Whether the row is a quantity supplied (not a credit of part of its value). */
+      quantity = true,
+    ) {
+      doc.moveDown(1.5)
+      tableRow('Helvetica-Bold', 'Item', 'Amount', doc.y)
+      rule()
+      if (tax) {
+        const described = [item, tax.sacCode && `SAC ${pdfSafe(tax.sacCode)}`, quantity && 'Qty 1']
+        tableRow(
+          'Helvetica',
+          described.filter(Boolean).join(' \u00b7 '),
+          exactRupeesText(tax.taxableValue),
+          doc.y + 10,
+        )
+        rule()
+        const half = formatGstRate(tax.rateBasisPoints / 2)
+        tableRow('Helvetica', 'Taxable value', exactRupeesText(tax.taxableValue), doc.y + 10)
+        tableRow('Helvetica', `CGST @ ${half}`, exactRupeesText(tax.centralTax), doc.y + 4)
+        tableRow(
+          'Helvetica',
+          `${tax.stateTaxName} @ ${half}`,
+          exactRupeesText(tax.stateTax),
+          doc.y + 4,
+        )
+        rule()
+        tableRow(
+          'Helvetica-Bold',
+          `${totalLabel} (includes GST @ ${formatGstRate(tax.rateBasisPoints)})`,
+          exactRupeesText(amount),
+          doc.y + 10,
+        )
+      } else {
+        tableRow('Helvetica', item, rupeesText(amount), doc.y + 10)
+        rule()
+        tableRow('Helvetica-Bold', totalLabel, rupeesText(amount), doc.y + 10)
+      }
+      doc.moveDown(2)
+      doc.font('Helvetica').fontSize(10)
+      doc.x = left
+    },
+    /** The closing line, and the document's bytes. */
+    end(footer: string) {
+      doc.moveDown()
+      doc.fontSize(8).fillColor('#555555').text(footer, left)
+      doc.end()
+      return done
+    },
+  }
+}
+
+/** Renders the invoice. `compress: false` keeps the text readable in the file (tests). */
+export function renderInvoicePdf(
+  data: InvoiceData,
+  options: { compress?: boolean } = {},
+): Promise<Buffer> {
+  const pdf = startDocument(`Invoice ${data.invoiceNumber}`, data.seller, options.compress ?? true)
+  const { doc } = pdf
+  pdf.heading(data.testMode ? 'Test invoice' : data.seller.gstin ? 'Tax Invoice' : 'Invoice', [
+    `Invoice number: ${pdfSafe(data.invoiceNumber)}`,
+    `Invoice date: ${invoiceDate(data.issuedAt, data.timezone)}`,
+    `Order: ${pdfSafe(data.orderId)}`,
+    `Paid on: ${invoiceDate(data.paidAt, data.timezone)}`,
+    ...(data.tax
+      ? [`Place of supply: ${pdfSafe(data.tax.placeOfSupply)}`, 'Tax payable on reverse charge: No']
+      : []),
+    ...(data.testMode ? ['Test mode: no real payment was made.'] : []),
+  ])
+  pdf.billedTo(data.buyer)
+  pdf.table(pdfSafe(data.productName), data.amount, data.tax, 'Total paid')
+  doc.text(`Payment reference: ${pdfSafe(data.paymentReference ?? 'not recorded')}`)
   if (data.paymentMode) doc.text(`Payment method: ${pdfSafe(paymentModeLabel(data.paymentMode))}`)
-  doc.moveDown()
-  doc
-    .fontSize(8)
-    .fillColor('#555555')
-    .text('This is a computer-generated invoice and needs no signature.')
-  doc.end()
-  return done
+  return pdf.end('This is a computer-generated invoice and needs no signature.')
+}
+
+/**
+ * Renders a refund's credit note: the invoice it adjusts (number and date), the amount credited
+ * and, for a tax invoice, the tax reversed (docs/delivery.md, "Credit notes").
+ */
+export function renderCreditNotePdf(
+  data: CreditNoteData,
+  options: { compress?: boolean } = {},
+): Promise<Buffer> {
+  const pdf = startDocument(
+    `Credit note ${data.creditNoteNumber}`,
+    data.seller,
+    options.compress ?? true,
+  )
+  const { doc } = pdf
+  pdf.heading(data.testMode ? 'Test credit note' : 'Credit Note', [
+    `Credit note number: ${pdfSafe(data.creditNoteNumber)}`,
+    `Credit note date: ${invoiceDate(data.issuedAt, data.timezone)}`,
+    `Against invoice: ${pdfSafe(data.invoiceNumber)} of ${invoiceDate(data.invoiceIssuedAt, data.timezone)}`,
+    `Order: ${pdfSafe(data.orderId)}`,
+    ...(data.tax
+      ? [`Place of supply: ${pdfSafe(data.tax.placeOfSupply)}`, 'Tax payable on reverse charge: No']
+      : []),
+    ...(data.testMode ? ['Test mode: no real payment was made or refunded.'] : []),
+  ])
+  pdf.billedTo(data.buyer, 'Issued to')
+  pdf.table(`Refund: ${pdfSafe(data.productName)}`, data.amount, data.tax, 'Total credited', false)
+  doc.text(`Reason: ${pdfSafe(data.reason.trim() || 'Refund')}`)
+  if (data.refundReference) doc.text(`Refund reference: ${pdfSafe(data.refundReference)}`)
+  return pdf.end('This is a computer-generated credit note and needs no signature.')
 }

@@ -143,6 +143,45 @@ export function orderNotFound(): never {
   throw data(null, { status: 404, headers: ORDER_PAGE_HEADERS })
 }
 
+/**
+ * How an order's file (invoice, credit note) is refused, in plain text: the same 404 for a
+ * missing order, one that may not be seen and a file it does not have; 429 with Retry-After.
+ */
+function orderFileRefused(retryAfterSeconds: number | null): Response {
+  const headers = { ...ORDER_PAGE_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' }
+  if (retryAfterSeconds === null) return new Response('Not Found', { status: 404, headers })
+  return new Response(tooManyAttemptsMessage(retryAfterSeconds), {
+    status: 429,
+    headers: { ...headers, 'Retry-After': String(retryAfterSeconds) },
+  })
+}
+
+/**
+ * An order's PDF (its invoice or a credit note) for whoever may see the order: `load` finds the
+ * document of the order (null: it has none, answered as the same 404), `render` draws it.
+ */
+export async function orderPdf<T>(
+  request: Request,
+  ip: string,
+  orderId: string,
+  load: (order: Order) => Promise<T | null>,
+  render: (document: T) => Promise<{ pdf: Buffer; filename: string }>,
+): Promise<Response> {
+  const access = await findViewableOrder(request, ip, orderId)
+  if (!access.ok && access.status === 429) return orderFileRefused(access.retryAfterSeconds)
+  const document = access.ok ? await load(access.viewer.order) : null
+  if (!document) return orderFileRefused(null)
+  const { pdf, filename } = await render(document)
+  return new Response(new Uint8Array(pdf), {
+    headers: {
+      ...ORDER_PAGE_HEADERS,
+      'Content-Type': 'application/pdf',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Content-Length': String(pdf.length),
+    },
+  })
+}
+
 function tooManyAttempts(retryAfterSeconds: number): never {
   throw data(tooManyAttemptsMessage(retryAfterSeconds), {
     status: 429,

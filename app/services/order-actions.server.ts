@@ -9,7 +9,10 @@ import {
   transitionOrder,
   type Order,
 } from '~/data/order.server'
+import { issueCreditNote, markedRefundSource } from '~/data/credit-note.server'
+import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
+import { processedRefundTotal } from '~/data/refund.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -574,7 +577,8 @@ export async function replaceFromStock(
  * 'Mark refunded' for a paid, delivered or waiting order: records that the money went back
  * (the refund itself is made in the Paytm dashboard; no refund API is called), with the admin's
  * note. The buyer is e-mailed and no longer sees the delivered item; an open report is resolved
- * as refunded.
+ * as refunded. A credit note is issued for what gateway refunds have not already given back
+ * (app/data/credit-note.server.ts).
  */
 export async function markRefunded(
   db: DB,
@@ -599,7 +603,29 @@ export async function markRefunded(
       async also(trx) {
         // As a gateway refund does: the item is taken back, not left live for a mail to carry.
         await revokeLiveItems(trx, input.orderId, 'Refunded', now.toISOString())
-        await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'refunded' })
+        // Its credit note, for what the gateway refunds (if any) have not already given back.
+        const order = await trx
+          .selectFrom('order')
+          .select(['amount', 'paidAmount'])
+          .where('id', '=', input.orderId)
+          .executeTakeFirstOrThrow()
+        const refundedBefore = await processedRefundTotal(trx, input.orderId)
+        const creditNote = await issueCreditNote(
+          trx,
+          {
+            orderId: input.orderId,
+            source: markedRefundSource(input.orderId),
+            amountPaise: Number(order.paidAmount ?? order.amount) - refundedBefore,
+            reason: note,
+          },
+          await getSiteSettings(trx),
+          now,
+        )
+        await enqueueOrderMail(trx, {
+          orderId: input.orderId,
+          kind: 'refunded',
+          creditNoteId: creditNote?.id,
+        })
         await resolveOrderReport(
           trx,
           { orderId: input.orderId, resolution: 'refunded', actor: input.actor },

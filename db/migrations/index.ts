@@ -32,6 +32,7 @@ import * as m0135 from './0135_gateway_answers_in_own_words'
 import * as m0140 from './0140_webhook_event_handled'
 import * as m0145 from './0145_page_cache_stock_by_kind'
 import * as m0150 from './0150_invoice_seller_snapshot'
+import * as m0155 from './0155_credit_notes'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '0140_webhook_event_handled': m0140,
   '0145_page_cache_stock_by_kind': m0145,
   '0150_invoice_seller_snapshot': m0150,
+  '0155_credit_notes': m0155,
 }

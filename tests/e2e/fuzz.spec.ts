@@ -46,6 +46,7 @@ const GUARDED_TABLES = [
   'order_access_token',
   'order_report',
   'invoice',
+  'credit_note',
   'job',
 ] as const
 

@@ -9,6 +9,7 @@ import { freePort, startApp } from '../helpers/app'
 import { expect } from '../helpers/fixtures'
 import { signUpConfirmed } from '../helpers/mailbox'
 import { expectOrderStatus } from '../helpers/orders'
+import { pdfText } from '../helpers/pdf'
 import { addGatewayInTesting } from '../helpers/payments'
 import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
@@ -269,10 +270,38 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
 
   const mail = await refundInFull(page, orderId, 'Paytm', email)
   expect(mail.text).toContain('We have refunded ₹1,499 for StreamVerse')
+  // Its credit note (a test one: paid through the simulator) is named in the mail ...
+  expect(mail.text).toContain('Our credit note for ₹1,499 is on your order page')
   const rows = await refundsOf(orderId)
   expect(rows).toEqual([
     { status: 'processed', amount: 149_900, gatewayRefundId: expect.stringMatching(/^\d+$/) },
   ])
+  // ... and sits with the invoice on the admin's order page and on the buyer's.
+  const documents = page.getByRole('region', { name: 'Invoice and credit notes' })
+  await expect(documents.getByRole('link', { name: 'Invoice' })).toHaveAttribute(
+    'href',
+    `/orders/${orderId}/invoice.pdf`,
+  )
+  await expect(
+    documents.getByRole('link', { name: 'Credit note TEST (not numbered)' }),
+  ).toBeVisible()
+  await page.goto(`/orders/${orderId}`)
+  const invoiceCard = page.getByRole('region', { name: 'Invoice' })
+  await expect(invoiceCard.getByRole('link', { name: 'Download Invoice' })).toBeVisible()
+  const noteLink = invoiceCard.getByRole('link', { name: 'TEST (not numbered)' })
+  await expect(noteLink).toBeVisible()
+  const download = await page.request.get((await noteLink.getAttribute('href'))!)
+  expect(download.status()).toBe(200)
+  expect(download.headers()['content-type']).toBe('application/pdf')
+  const text = pdfText(await download.body())
+  expect(text).toContain('Test credit note')
+  expect(text).toContain(`Order: ${orderId}`)
+  expect(text).toContain('Against invoice: TEST (not numbered)')
+  expect(text).toContain('Reason: Wrong region')
+  expect(text).toMatch(/Refund reference: \d+/)
+  // The refunded sale keeps its invoice; another order's credit note id is a 404 here.
+  expect((await page.request.get(`/orders/${orderId}/invoice.pdf`)).status()).toBe(200)
+  expect((await page.request.get(`/orders/${orderId}/credit-notes/CN_nope`)).status()).toBe(404)
 })
 
 test('a refund through Razorpay: confirmed by refund.processed, item revoked, buyer e-mailed', async ({

@@ -17,9 +17,10 @@ import {
   orderStatusExplanation,
   OrderStatusBadge,
 } from '~/components/orders/order-status'
-import { invoicePath, orderPath } from '~/lib/order-status'
+import { creditNotePath, invoicePath, orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
+import { listCreditNotes } from '~/data/credit-note.server'
 import { getOrderPageProduct } from '~/data/customer-orders.server'
 import {
   listOrderReports,
@@ -84,11 +85,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // Only the order's signed-in owner writes its review (app/services/reviews.server.ts).
   const owner = viewer.user && isOwnOrder(order, viewer.user) ? viewer.user : null
-  const [settings, product, reports, review] = await Promise.all([
+  const [settings, product, reports, review, creditNotes] = await Promise.all([
     getSiteSettings(db),
     getOrderPageProduct(db, order.productId),
     listOrderReports(db, order.id),
     owner && order.status === 'delivered' ? getReviewByOrder(db, order.id) : null,
+    // Only a paid order can have been refunded, in full or in part.
+    hasInvoice(order.status) || order.status === 'refunded' ? listCreditNotes(db, order.id) : [],
   ])
   const reviewEnds = review ? editableUntil(review.createdAt) : null
   const when = shopDateTime(settings.timezone)
@@ -114,7 +117,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
             deliveryTime: product.deliveryTime.trim() || 'Instant',
           }
         : null,
-      invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
+      // A refunded sale keeps its invoice beside its credit notes.
+      invoiceUrl: hasInvoice(order.status) || creditNotes.length > 0 ? invoicePath(order.id) : null,
+      creditNotes: creditNotes.map((note) => ({
+        id: note.id,
+        number: note.number,
+        amount: formatRupees(note.amount),
+        issuedAt: when.format(new Date(note.issuedAt)),
+        href: creditNotePath(order.id, note.id),
+      })),
       reports: reports.map((report) => ({
         id: report.id,
         open: report.status === 'open',
@@ -447,7 +458,8 @@ function ReviewSection({
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, product, invoiceUrl, reports, canReport, justReported, review } = loaderData
+  const { order, product, invoiceUrl, creditNotes, reports, canReport, justReported, review } =
+    loaderData
   const site = useSiteSettings()
   const path = orderPath(order.id)
   const reveal = actionData?.intent === 'reveal' ? actionData : null
@@ -542,6 +554,33 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               <Download aria-hidden="true" className="size-4" />
               Download Invoice
             </a>
+            {creditNotes.length > 0 ? (
+              <>
+                <h3 className="mt-5 text-sm font-semibold text-slate-950 dark:text-white">
+                  {creditNotes.length === 1 ? 'Credit note' : 'Credit notes'}
+                </h3>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+                  Issued for the refund against this invoice.
+                </p>
+                <ul className="mt-2 space-y-2 text-sm">
+                  {creditNotes.map((note) => (
+                    <li key={note.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                      <a
+                        href={note.href}
+                        download
+                        className="inline-flex items-center gap-1.5 font-semibold text-brand-700 hover:underline dark:text-brand-300"
+                      >
+                        <Download aria-hidden="true" className="size-4" />
+                        {note.number}
+                      </a>
+                      <span className="text-slate-600 dark:text-slate-300">
+                        {note.amount} · {note.issuedAt}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              </>
+            ) : null}
           </section>
         ) : null}
 

@@ -178,6 +178,22 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ).toMatchObject({ unreadable: false, secret: { kind: 'text', text: 'LICENSE-EEEE-5555' } })
   })
 
+  it('tells the buyer of a refund where its credit note is, by its number', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-FFFF-6666'])
+    expect(
+      (await markRefunded(t.db, { orderId, note: 'Refunded by UPI', actor: 'user:admin' })).ok,
+    ).toBe(true)
+    const job = (
+      await t.db.selectFrom('job').select('payload').where('type', '=', ORDER_MAIL_JOB).execute()
+    )
+      .map((row) => JSON.parse(row.payload) as { orderId: string; kind: 'refunded' })
+      .find((payload) => payload.orderId === orderId && payload.kind === 'refunded')!
+    const mail = await renderOrderMail(t.db, { publicUrl: PUBLIC_URL, appSecret: APP_SECRET }, job)
+    expect(mail!.text).toMatch(
+      /Our credit note CN\/\d{2}-\d{2}\/\d{5} for ₹[\d,]+ is on your order page, beside your invoice\./,
+    )
+  })
+
   it('leaves the credentials out of a delivery mail sent after the order was refunded', async () => {
     const { orderId } = await paidStockOrder(['LICENSE-DDDD-4444'])
     await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })

@@ -1,5 +1,10 @@
 import { href } from 'react-router'
 import { shopDateTime } from '~/lib/date-format'
+import {
+  listCreditNotes,
+  TEST_CREDIT_NOTE_NUMBER,
+  type CreditNoteSummary,
+} from '~/data/credit-note.server'
 import { invoicePaidOrder } from '~/data/invoice.server'
 import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
@@ -33,6 +38,8 @@ export const orderMailPayloadSchema = z.object({
   kind: z.enum(ORDER_MAIL_KINDS),
   /** For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded. */
   message: z.string().max(5000).optional(),
+  /** For `refunded`: the refund's credit note (app/data/credit-note.server.ts). */
+  creditNoteId: z.string().max(100).optional(),
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
 
@@ -84,7 +91,7 @@ function contentFor(
   kind: OrderMailKind,
   order: Order,
   settings: SiteSettings,
-  extra: { secret: string | null; message?: string },
+  extra: { secret: string | null; message?: string; creditNote?: CreditNoteSummary },
 ): Content {
   const lines = summary(order, settings).join('\n')
   const secretParagraphs = extra.secret ? [`Your account details / key:\n${extra.secret}`] : []
@@ -158,6 +165,11 @@ function contentFor(
           extra.message ??
             `Your payment for ${order.productName} has been refunded. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
           lines,
+          ...(extra.creditNote
+            ? [
+                `Our credit note${extra.creditNote.number === TEST_CREDIT_NOTE_NUMBER ? '' : ` ${extra.creditNote.number}`} for ${formatRupees(extra.creditNote.amount)} is on your order page, beside your invoice.`,
+              ]
+            : []),
         ],
         label: 'View your order',
         note: linkNote,
@@ -184,7 +196,7 @@ async function readableSecret(db: DB, appSecret: string, orderId: string) {
 export async function renderOrderMail(
   db: DB,
   options: OrderMailOptions,
-  payload: { orderId: string; kind: OrderMailKind; message?: string },
+  payload: OrderMailPayload,
   settings?: SiteSettings,
 ): Promise<MailMessage | null> {
   const order = await getOrder(db, payload.orderId)
@@ -197,9 +209,13 @@ export async function renderOrderMail(
     order.status === 'delivered' &&
     settings.deliveryMailIncludesSecret
   const secret = withSecret ? await readableSecret(db, options.appSecret, order.id) : null
+  const creditNote = payload.creditNoteId
+    ? (await listCreditNotes(db, order.id)).find((note) => note.id === payload.creditNoteId)
+    : undefined
   const content = contentFor(payload.kind, order, settings, {
     secret: secret ? secretAsText(secret) : null,
     message: payload.message,
+    creditNote,
   })
   const token = await issueOrderAccessToken(db, order.id, `mail:${payload.kind}`)
   return renderMail(settings, options.publicUrl, {

@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest'
+import { getCreditNoteData, listCreditNotes } from '~/data/credit-note.server'
+import { getInvoiceData } from '~/data/invoice.server'
 import { getOrder, listOrderEvents } from '~/data/order.server'
+import { updateSiteSettings } from '~/data/settings.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
@@ -118,6 +121,8 @@ async function refundJobs(refundId: string) {
     (row) => (JSON.parse(row.payload) as { refundId: string }).refundId === refundId,
   )
 }
+
+const sequenceOf = (number: string) => Number(number.split('/')[2])
 
 async function itemStatus(orderId: string) {
   const row = await t.db
@@ -282,6 +287,47 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       ok: false,
       message: 'Refund does not apply to an order that is refunded. Nothing was changed.',
     })
+  })
+
+  it('each processed refund issues its credit note; the parts reverse exactly the invoice’s GST', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    try {
+      const order = await paidOrder(100_000)
+      const gateway = fakeGateway()
+      await askRefund(order.id, 25_050)
+      const start = new Date()
+      await runJobs(gateway, start)
+      const refunded = await listOrderRefunds(t.db, order.id)
+      expect(refunded.map((refund) => refund.status)).toEqual(['processed'])
+      // The sale had no invoice yet: numbered with the first credit note.
+      const invoice = (await getInvoiceData(t.db, order.id))!
+      expect(invoice.tax).toMatchObject({ centralTax: 7_627, stateTax: 7_627 })
+      await askRefund(order.id, 74_950)
+      await runJobs(gateway, new Date(start.getTime() + 1_000))
+      // Run again: nothing more is issued.
+      await runJobs(gateway, new Date(start.getTime() + 60_000))
+      expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+      const notes = await listCreditNotes(t.db, order.id)
+      expect(notes.map((note) => note.amount)).toEqual([25_050, 74_950])
+      const [first, second] = await Promise.all(
+        notes.map((note) => getCreditNoteData(t.db, order.id, note.id)),
+      )
+      expect(first).toMatchObject({ invoiceNumber: invoice.invoiceNumber })
+      expect(first?.refundReference).toMatch(/^rfnd_/)
+      // 250.50 at 18 %: 19.11 each; the last part takes the rest of the invoice's 76.27, not its
+      // own 57.17 (74,950 x 9/118 rounds up), so the two add up to the invoice to the paisa.
+      expect(first?.tax).toMatchObject({ taxableValue: 21_228, centralTax: 1_911, stateTax: 1_911 })
+      expect(second?.tax).toMatchObject({
+        taxableValue: 63_518,
+        centralTax: 5_716,
+        stateTax: 5_716,
+      })
+      expect(sequenceOf(notes[1]!.number)).toBe(sequenceOf(notes[0]!.number) + 1)
+      // The refunded sale keeps its invoice.
+      expect((await getInvoiceData(t.db, order.id))?.invoiceNumber).toBe(invoice.invoiceNumber)
+    } finally {
+      await updateSiteSettings(t.db, { sellerGstin: '' })
+    }
   })
 
   it('a refusal fails the refund with the gateway’s words and changes nothing else', async () => {

@@ -1,6 +1,8 @@
 import type { Transaction } from 'kysely'
+import { issueCreditNote } from '~/data/credit-note.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { appendOrderEvent, getOrder, type Order } from '~/data/order.server'
+import { getSiteSettings } from '~/data/settings.server'
 import {
   createRefundRequest,
   getRefund,
@@ -194,6 +196,13 @@ async function onSettled(
   const paid = order.paidAmount ?? order.amount
   const refunded = await processedRefundTotal(trx, order.id)
   const iso = at.toISOString()
+  // The refund's credit note, with it or not at all (docs/delivery.md, "Credit notes").
+  const creditNote = await issueCreditNote(
+    trx,
+    { orderId: order.id, source: refund.id, amountPaise: refund.amount, reason: refund.reason },
+    await getSiteSettings(trx),
+    at,
+  )
   if (refunded >= paid) {
     const changed = await markOrderRefundedByGateway(
       trx,
@@ -214,6 +223,7 @@ async function onSettled(
       await enqueueOrderMail(trx, {
         orderId: order.id,
         kind: 'refunded',
+        creditNoteId: creditNote?.id,
         message: `We have refunded ${formatRupees(refund.amount)} for ${order.productName}${refunded > refund.amount ? `, ${formatRupees(refunded)} in all` : ''}. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
       })
       return
@@ -233,6 +243,7 @@ async function onSettled(
   await enqueueOrderMail(trx, {
     orderId: order.id,
     kind: 'refunded',
+    creditNoteId: creditNote?.id,
     message: `We have refunded ${formatRupees(refund.amount)} of your payment of ${formatRupees(paid)} for ${order.productName}. Refunds usually reach your account within 5 to 7 working days, depending on your bank.`,
   })
 }

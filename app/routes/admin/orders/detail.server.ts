@@ -38,6 +38,9 @@ import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
+import { listCreditNotes } from '~/data/credit-note.server'
+import { hasInvoice } from '~/components/orders/order-status'
+import { creditNotePath, invoicePath } from '~/lib/order-status'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
 import { adminOrderPath } from '~/lib/order-status'
@@ -71,16 +74,18 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   const detail = await getAdminOrder(db, orderId)
   if (!detail) return null
   const { order, product, items } = detail
-  const [events, reports, settings, paytm, refunds, refundable, refundGateway] = await Promise.all([
-    listOrderEvents(db, order.id),
-    listOrderReports(db, order.id),
-    getSiteSettings(db),
-    // Only a Paytm order's confirmation names Paytm's setup (its simulator or Paytm).
-    order.gateway === 'paytm' ? resolvePaytmSetup(db, env) : null,
-    listOrderRefunds(db, order.id),
-    refundableAmount(db, order.id),
-    refundGatewayFor(db, env, order.gateway),
-  ])
+  const [events, reports, settings, paytm, refunds, refundable, refundGateway, creditNotes] =
+    await Promise.all([
+      listOrderEvents(db, order.id),
+      listOrderReports(db, order.id),
+      getSiteSettings(db),
+      // Only a Paytm order's confirmation names Paytm's setup (its simulator or Paytm).
+      order.gateway === 'paytm' ? resolvePaytmSetup(db, env) : null,
+      listOrderRefunds(db, order.id),
+      refundableAmount(db, order.id),
+      refundGatewayFor(db, env, order.gateway),
+      listCreditNotes(db, order.id),
+    ])
   const actors = await describeActors(
     db,
     [
@@ -200,6 +205,16 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
           refundKey: newRefundId(),
         }
       : null,
+    // The sale's invoice (paid, or refunded with credit notes) and its refunds' credit notes,
+    // as the buyer's order page offers them (the owner may open any order's).
+    invoiceUrl: hasInvoice(order.status) || creditNotes.length > 0 ? invoicePath(order.id) : null,
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      amount: formatRupees(note.amount),
+      issuedAt: when(note.issuedAt)!,
+      href: creditNotePath(order.id, note.id),
+    })),
     // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
     // when refundGatewayFor finds no setup either).
     gatewayName: !refundGateway

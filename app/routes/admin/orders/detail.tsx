@@ -5,6 +5,7 @@ import PackageCheck from 'lucide-react/icons/package-check'
 import RefreshCw from 'lucide-react/icons/refresh-cw'
 import Undo2 from 'lucide-react/icons/undo-2'
 import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
+import FileText from 'lucide-react/icons/file-text'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
@@ -300,6 +301,42 @@ function Refunds({ page }: { page: PageData }) {
             </li>
           )
         })}
+      </ul>
+    </DetailCard>
+  )
+}
+
+/** The sale's invoice and its refunds' credit notes, as the buyer downloads them. */
+function TaxDocuments({ page }: { page: PageData }) {
+  if (!page.invoiceUrl) return null
+  return (
+    <DetailCard headingId="documents-heading" title="Invoice and credit notes">
+      <ul className="mt-3 space-y-2 text-sm">
+        <li>
+          <a
+            href={page.invoiceUrl}
+            download
+            className="inline-flex items-center gap-1.5 font-semibold text-brand-700 hover:underline dark:text-brand-300"
+          >
+            <FileText aria-hidden="true" className="size-4" />
+            Invoice
+          </a>
+        </li>
+        {page.creditNotes.map((note) => (
+          <li key={note.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
+            <a
+              href={note.href}
+              download
+              className="inline-flex items-center gap-1.5 font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              <FileText aria-hidden="true" className="size-4" />
+              Credit note {note.number}
+            </a>
+            <span className="text-slate-600 dark:text-slate-400">
+              {note.amount} · {note.issuedAt}
+            </span>
+          </li>
+        ))}
       </ul>
     </DetailCard>
   )
@@ -724,6 +761,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <div className="space-y-6 lg:col-span-2 lg:self-start">
           <DeliveredItem page={page} actionData={actionData} />
           <Refunds page={page} />
+          <TaxDocuments page={page} />
           <Timeline page={page} />
         </div>
       </div>

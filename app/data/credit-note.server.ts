@@ -1,0 +1,250 @@
+import type { Selectable } from 'kysely'
+import type { CreditNoteTable } from '../../db/schema'
+import type { DB } from '~/lib/db.server'
+import { gstBreakdown, type GstBreakdown } from '~/lib/gst'
+import { newId } from '~/lib/id.server'
+import {
+  financialYearOf,
+  invoiceSeller,
+  issueInvoiceNumber,
+  nextInSeries,
+  TEST_INVOICE_NUMBER,
+  type InvoiceData,
+  type InvoiceSettings,
+} from './invoice.server'
+import { getSiteSettings } from './settings.server'
+
+/**
+ * Credit notes (docs/delivery.md, "Credit notes"): every refund of a sale, through a gateway or
+ * recorded by hand, is documented by a credit note that names the sale's invoice and reverses
+ * the tax on the amount refunded, numbered in its own consecutive series per financial year
+ * (`CN/26-27/00001`). It is issued in the refund's own transaction, so a refund and its credit
+ * note exist together or not at all, and what it says is kept with it: it never changes.
+ */
+export type CreditNote = Selectable<CreditNoteTable>
+
+/** "CN/26-27/00001": at most 16 characters, as GST rules ask of a document's number. */
+export function formatCreditNoteNumber(financialYear: string, sequence: number): string {
+  return `CN/${financialYear.slice(2)}/${String(sequence).padStart(5, '0')}`
+}
+
+/** What a test-mode order's credit note shows in place of a number of the series. */
+export const TEST_CREDIT_NOTE_NUMBER = 'TEST (not numbered)'
+
+/** The source of a refund the admin recorded by hand ('Mark refunded'): one per order. */
+export const markedRefundSource = (orderId: string) => `order:${orderId}`
+
+type TaxFigures = Pick<GstBreakdown, 'taxableValue' | 'centralTax' | 'stateTax'>
+
+/**
+ * Issues the credit note of a refund, once per `source` (the gateway refund's id, or
+ * markedRefundSource), inside the refund's transaction. The invoice it adjusts is numbered first
+ * if the sale had none yet. The tax reversed is the invoice's rate on the amount refunded; the
+ * credit note that completes the refund takes what is left of the invoice's tax, so the credit
+ * notes of a sale refunded in parts add up to its invoice to the paisa. At most what the invoice
+ * has left uncredited is credited. Null when nothing is left to credit or the order does not
+ * exist.
+ */
+export async function issueCreditNote(
+  trx: DB,
+  input: { orderId: string; source: string; amountPaise: number; reason: string },
+  settings: InvoiceSettings,
+  now: Date,
+): Promise<CreditNote | null> {
+  const existing = await trx
+    .selectFrom('creditNote')
+    .selectAll()
+    .where('source', '=', input.source)
+    .executeTakeFirst()
+  if (existing) return existing
+  const order = await trx
+    .selectFrom('order')
+    .select(['testMode', 'paidAt', 'createdAt', 'amount', 'paidAmount'])
+    .where('id', '=', input.orderId)
+    .executeTakeFirst()
+  if (!order) return null
+  const testMode = Boolean(order.testMode)
+  const paid = Number(order.paidAmount ?? order.amount)
+  const before = await trx
+    .selectFrom('creditNote')
+    .select((eb) => [
+      eb.fn.sum<number | string | null>('amount').as('amount'),
+      eb.fn.sum<number | string | null>('centralTax').as('centralTax'),
+      eb.fn.sum<number | string | null>('stateTax').as('stateTax'),
+    ])
+    .where('orderId', '=', input.orderId)
+    .executeTakeFirstOrThrow()
+  const credited = Number(before.amount ?? 0)
+  // Never more than the invoice: a refund recorded by hand and one through the gateway for the
+  // same money credit it once.
+  const amount = Math.min(input.amountPaise, paid - credited)
+  if (amount <= 0) return null
+  // A test-mode sale has a test invoice (not numbered, today's settings); a real one its issued
+  // invoice, numbered now in the series of the year it was paid in if it had none.
+  const invoice = testMode
+    ? { number: TEST_INVOICE_NUMBER, issuedAt: now.toISOString(), seller: invoiceSeller(settings) }
+    : await issueInvoiceNumber(
+        trx,
+        input.orderId,
+        settings,
+        now,
+        new Date(order.paidAt ?? order.createdAt),
+      )
+  // An invoice issued before its seller was kept has no tax lines: nor has its credit note.
+  const taxed = invoice.seller?.sellerGstin ? invoice.seller : null
+  let tax: TaxFigures | null = null
+  if (taxed && credited + amount >= paid) {
+    // The last credit note takes what is left of the invoice's tax.
+    const whole = gstBreakdown(paid, taxed.gstRateBasisPoints, taxed.sellerGstin)
+    const centralTax = Math.max(0, whole.centralTax - Number(before.centralTax ?? 0))
+    const stateTax = Math.max(0, whole.stateTax - Number(before.stateTax ?? 0))
+    tax = { centralTax, stateTax, taxableValue: amount - centralTax - stateTax }
+  } else if (taxed) {
+    tax = gstBreakdown(amount, taxed.gstRateBasisPoints, taxed.sellerGstin)
+  }
+  const seller = invoiceSeller(settings)
+  let numbered: { number: string; financialYear: string; sequence: number } | null = null
+  if (!testMode) {
+    // The credit note's own date decides its year, whatever the invoice's.
+    const financialYear = financialYearOf(now)
+    const sequence = await nextInSeries(trx, 'creditNoteCounter', financialYear)
+    numbered = {
+      number: formatCreditNoteNumber(financialYear, sequence),
+      financialYear,
+      sequence,
+    }
+  }
+  return trx
+    .insertInto('creditNote')
+    .values({
+      id: `CN_${newId()}`,
+      orderId: input.orderId,
+      source: input.source,
+      number: numbered?.number ?? null,
+      financialYear: numbered?.financialYear ?? null,
+      sequence: numbered?.sequence ?? null,
+      issuedAt: now.toISOString(),
+      amount,
+      reason: input.reason.slice(0, 500),
+      invoiceNumber: invoice.number,
+      invoiceIssuedAt: invoice.issuedAt,
+      sellerName: seller.sellerName,
+      sellerAddress: seller.sellerAddress,
+      sellerEmail: seller.sellerEmail,
+      sellerPhone: seller.sellerPhone,
+      sellerGstin: taxed?.sellerGstin ?? '',
+      sacCode: taxed?.sacCode ?? '',
+      gstRateBasisPoints: taxed?.gstRateBasisPoints ?? null,
+      taxableValue: tax?.taxableValue ?? null,
+      centralTax: tax?.centralTax ?? null,
+      stateTax: tax?.stateTax ?? null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+}
+
+/** A credit note as the order pages list it. */
+export interface CreditNoteSummary {
+  id: string
+  /** The number, or TEST_CREDIT_NOTE_NUMBER for a test-mode order's. */
+  number: string
+  issuedAt: string
+  /** Paise. */
+  amount: number
+}
+
+/** The order's credit notes, oldest first. */
+export async function listCreditNotes(db: DB, orderId: string): Promise<CreditNoteSummary[]> {
+  const rows = await db
+    .selectFrom('creditNote')
+    .select(['id', 'number', 'issuedAt', 'amount'])
+    .where('orderId', '=', orderId)
+    .orderBy('issuedAt')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    number: row.number ?? TEST_CREDIT_NOTE_NUMBER,
+    issuedAt: row.issuedAt,
+    amount: Number(row.amount),
+  }))
+}
+
+/** What a credit note's PDF shows (app/services/invoice.server.ts renders it). */
+export type CreditNoteData = Pick<
+  InvoiceData,
+  'seller' | 'buyer' | 'orderId' | 'productName' | 'testMode' | 'timezone'
+> & {
+  creditNoteNumber: string
+  /** ISO-8601: its date. */
+  issuedAt: string
+  invoiceNumber: string
+  invoiceIssuedAt: string
+  /** The tax reversed, when the invoice had tax lines. */
+  tax: InvoiceData['tax']
+  /** Paise credited. */
+  amount: number
+  reason: string
+  /** The gateway's refund id, when the refund went through one. */
+  refundReference: string | null
+}
+
+/** One credit note of an order, or null when there is no such credit note for it. */
+export async function getCreditNoteData(
+  db: DB,
+  orderId: string,
+  creditNoteId: string,
+): Promise<CreditNoteData | null> {
+  const row = await db
+    .selectFrom('creditNote')
+    .innerJoin('order', 'order.id', 'creditNote.orderId')
+    .leftJoin('orderRefund', 'orderRefund.id', 'creditNote.source')
+    .selectAll('creditNote')
+    .select([
+      'order.productName',
+      'order.customerName',
+      'order.customerEmail',
+      'order.customerPhone',
+      'order.testMode',
+      'orderRefund.gatewayRefundId',
+    ])
+    .where('creditNote.id', '=', creditNoteId)
+    .where('creditNote.orderId', '=', orderId)
+    .executeTakeFirst()
+  if (!row) return null
+  const { timezone } = await getSiteSettings(db)
+  const rate = row.gstRateBasisPoints === null ? null : Number(row.gstRateBasisPoints)
+  const tax =
+    row.sellerGstin && rate !== null && row.centralTax !== null && row.stateTax !== null
+      ? {
+          // The state's name and tax name come from the GSTIN; the figures as issued.
+          ...gstBreakdown(Number(row.amount), rate, row.sellerGstin),
+          taxableValue: Number(row.taxableValue),
+          centralTax: Number(row.centralTax),
+          stateTax: Number(row.stateTax),
+          sacCode: row.sacCode,
+        }
+      : null
+  return {
+    creditNoteNumber: row.number ?? TEST_CREDIT_NOTE_NUMBER,
+    issuedAt: row.issuedAt,
+    invoiceNumber: row.invoiceNumber,
+    invoiceIssuedAt: row.invoiceIssuedAt,
+    seller: {
+      name: row.sellerName,
+      address: row.sellerAddress,
+      gstin: row.sellerGstin,
+      email: row.sellerEmail,
+      phone: row.sellerPhone,
+    },
+    tax,
+    buyer: { name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    orderId: row.orderId,
+    productName: row.productName,
+    amount: Number(row.amount),
+    reason: row.reason,
+    refundReference: row.gatewayRefundId ?? null,
+    testMode: Boolean(row.testMode),
+    timezone,
+  }
+}

@@ -1,0 +1,206 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  getCreditNoteData,
+  issueCreditNote,
+  listCreditNotes,
+  markedRefundSource,
+  TEST_CREDIT_NOTE_NUMBER,
+} from '~/data/credit-note.server'
+import { getInvoiceData } from '~/data/invoice.server'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
+import { markRefunded } from '~/services/order-actions.server'
+import { fileTestDb } from '../../tests/helpers/db'
+import { makePaidOrder, makeProduct } from '../../tests/factories'
+import { renderCreditNotePdf } from './invoice.server'
+
+/**
+ * Credit notes on the real database, SQLite and PostgreSQL (docs/delivery.md, "Credit notes"):
+ * a refund recorded by hand issues one against the sale's invoice (numbering the invoice first
+ * if it had none), in the credit notes' own gap-free series of the credit note's financial
+ * year, for what the gateway refunds have not already given back; a test-mode sale's is not
+ * numbered; an invoice without tax lines gives a credit note without them.
+ */
+const t = fileTestDb()
+const actor = 'user:admin-1'
+
+afterEach(async () => {
+  await updateSiteSettings(t.db, { sellerName: '', sellerGstin: '', gstRate: 18, sacCode: '' })
+})
+
+/** The text an uncompressed pdfkit file draws (as in invoice.db.test.ts). */
+function drawnText(pdf: Buffer): string {
+  return [...pdf.toString('latin1').matchAll(/\[([^\]]*)\]\s*TJ/g)]
+    .map((match) =>
+      [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
+        .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
+        .join(''),
+    )
+    .join('\n')
+}
+
+async function soldAt(price: number, overrides: { testMode?: boolean } = {}) {
+  const product = await makeProduct(t.db, { title: 'Office Suite Key', price })
+  const order = await makePaidOrder(t.db, product.id)
+  if (overrides.testMode)
+    await t.db.updateTable('order').set({ testMode: 1 }).where('id', '=', order.id).execute()
+  return order
+}
+
+const sequenceOf = (number: string) => Number(number.split('/')[2])
+
+describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
+  it("'Mark refunded' issues a credit note against the invoice that reverses its GST", async () => {
+    await updateSiteSettings(t.db, {
+      sellerName: 'Digital Keys Traders',
+      sellerGstin: '29ABCDE1234F1Z5',
+      gstRate: 18,
+      sacCode: '998434',
+    })
+    const order = await soldAt(149_900)
+    const result = await markRefunded(t.db, { orderId: order.id, note: 'Refunded by UPI', actor })
+    expect(result.ok).toBe(true)
+    // The sale had no invoice yet (its mail had not gone): it was numbered first.
+    const invoice = (await getInvoiceData(t.db, order.id))!
+    expect(invoice.invoiceNumber).toMatch(/^INV\/\d{2}-\d{2}\/\d{5}$/)
+    const [note, ...more] = await listCreditNotes(t.db, order.id)
+    expect(more).toEqual([])
+    expect(note).toMatchObject({ number: expect.stringMatching(/^CN\/\d{2}-\d{2}\/\d{5}$/) })
+    expect(note!.amount).toBe(149_900)
+    const data = (await getCreditNoteData(t.db, order.id, note!.id))!
+    // The whole of the invoice's tax goes back: 1,499 at 18 % is 1,270.34 + 114.33 + 114.33.
+    expect(data).toMatchObject({
+      invoiceNumber: invoice.invoiceNumber,
+      reason: 'Refunded by UPI',
+      seller: { name: 'Digital Keys Traders', gstin: '29ABCDE1234F1Z5' },
+      tax: {
+        taxableValue: invoice.tax!.taxableValue,
+        centralTax: invoice.tax!.centralTax,
+        stateTax: invoice.tax!.stateTax,
+        stateTaxName: 'SGST',
+        placeOfSupply: 'Karnataka (29)',
+        sacCode: '998434',
+      },
+    })
+    expect(invoice.tax).toMatchObject({ taxableValue: 127_034, centralTax: 11_433 })
+    const text = drawnText(await renderCreditNotePdf(data, { compress: false }))
+    for (const line of [
+      'Credit Note',
+      `Credit note number: ${note!.number}`,
+      `Against invoice: ${invoice.invoiceNumber} of `,
+      'Refund: Office Suite Key \u00b7 SAC 998434',
+      'CGST @ 9%',
+      'SGST @ 9%',
+      'Rs. 1,270.34',
+      'Rs. 114.33',
+      'Total credited (includes GST @ 18%)',
+      'Rs. 1,499.00',
+      'Reason: Refunded by UPI',
+      'Issued to',
+    ])
+      expect(text).toContain(line)
+    // A credit of value, not a quantity returned.
+    expect(text).not.toContain('Qty')
+    // The refunded sale keeps its invoice, and a credit note of another order is not this one's.
+    expect(await getInvoiceData(t.db, order.id)).not.toBeNull()
+    const other = await soldAt(10_000)
+    expect(await getCreditNoteData(t.db, other.id, note!.id)).toBeNull()
+  })
+
+  it('credits only what the gateway refunds left, and never more than the invoice', async () => {
+    const order = await soldAt(100_000)
+    // 300 went back through the gateway before credit notes were issued for refunds.
+    const at = new Date().toISOString()
+    await t.db
+      .insertInto('orderRefund')
+      .values({
+        id: `RFD_${order.id}`,
+        orderId: order.id,
+        gateway: 'paytm',
+        amount: 30_000,
+        reason: '',
+        status: 'processed',
+        requestedBy: actor,
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute()
+    expect(
+      (await markRefunded(t.db, { orderId: order.id, note: 'The rest by UPI', actor })).ok,
+    ).toBe(true)
+    expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([70_000])
+    // The same source again returns its credit note and issues no other.
+    const settings = await readSiteSettings(t.db)
+    const credit = (orderId: string, source: string, amountPaise: number) =>
+      t.db
+        .transaction()
+        .execute((trx) =>
+          issueCreditNote(trx, { orderId, source, amountPaise, reason: '' }, settings, new Date()),
+        )
+    expect((await credit(order.id, markedRefundSource(order.id), 1))?.amount).toBe(70_000)
+    expect(await listCreditNotes(t.db, order.id)).toHaveLength(1)
+    // A gateway refund confirmed after the whole order was recorded refunded by hand credits
+    // nothing more: the invoice is credited once.
+    const whole = await soldAt(40_000)
+    expect((await markRefunded(t.db, { orderId: whole.id, note: 'By UPI', actor })).ok).toBe(true)
+    expect(await credit(whole.id, 'RFD_late', 40_000)).toBeNull()
+    expect((await listCreditNotes(t.db, whole.id)).map((note) => note.amount)).toEqual([40_000])
+  })
+
+  it('numbers credit notes in their own series, by the year of the credit note, without gaps', async () => {
+    const orders = await Promise.all(Array.from({ length: 8 }, () => soldAt(5_000)))
+    // Paid in the last hour of March 2027 (India time), refunded after midnight: the invoice is
+    // in 2026-27's series, the credit note in 2027-28's.
+    const paidAt = '2027-03-31T18:00:00.000Z'
+    await t.db
+      .updateTable('order')
+      .set({ paidAt })
+      .where(
+        'id',
+        'in',
+        orders.map((order) => order.id),
+      )
+      .execute()
+    const now = new Date('2027-03-31T19:00:00.000Z')
+    const results = await Promise.all(
+      orders.map((order) =>
+        markRefunded(t.db, { orderId: order.id, note: 'Refunded', actor, now }),
+      ),
+    )
+    expect(results.every((result) => result.ok)).toBe(true)
+    const notes = (await Promise.all(orders.map((order) => listCreditNotes(t.db, order.id)))).flat()
+    expect(notes).toHaveLength(8)
+    for (const note of notes) expect(note.number).toMatch(/^CN\/27-28\/\d{5}$/)
+    const sequences = notes.map((note) => sequenceOf(note.number)).sort((a, b) => a - b)
+    expect(sequences).toEqual(Array.from({ length: 8 }, (_, i) => sequences[0]! + i))
+    expect(sequences[0]).toBe(1)
+    for (const order of orders)
+      expect((await getInvoiceData(t.db, order.id))?.invoiceNumber).toMatch(/^INV\/26-27\//)
+  })
+
+  it("gives a test-mode sale's refund a credit note outside the series, and an invoice without tax lines one without", async () => {
+    const test = await soldAt(20_000, { testMode: true })
+    expect((await markRefunded(t.db, { orderId: test.id, note: 'Trying refunds', actor })).ok).toBe(
+      true,
+    )
+    const [testNote] = await listCreditNotes(t.db, test.id)
+    expect(testNote?.number).toBe(TEST_CREDIT_NOTE_NUMBER)
+    const testData = (await getCreditNoteData(t.db, test.id, testNote!.id))!
+    expect(testData).toMatchObject({ testMode: true, invoiceNumber: 'TEST (not numbered)' })
+    const testText = drawnText(await renderCreditNotePdf(testData, { compress: false }))
+    expect(testText).toContain('Test credit note')
+    expect(testText).toContain('Test mode: no real payment was made or refunded.')
+
+    // No GSTIN at the sale: a credit note without GST, even if one is set by the refund.
+    const plain = await soldAt(20_000)
+    await getInvoiceData(t.db, plain.id)
+    await updateSiteSettings(t.db, { sellerGstin: '27ABCDE1234F1Z5' })
+    expect((await markRefunded(t.db, { orderId: plain.id, note: 'Refunded', actor })).ok).toBe(true)
+    const [plainNote] = await listCreditNotes(t.db, plain.id)
+    const plainData = (await getCreditNoteData(t.db, plain.id, plainNote!.id))!
+    expect(plainData).toMatchObject({ tax: null, seller: { gstin: '' } })
+    const plainText = drawnText(await renderCreditNotePdf(plainData, { compress: false }))
+    expect(plainText).not.toContain('GST')
+    expect(plainText).toContain('Total credited')
+    expect(plainText).toContain('Rs. 200')
+  })
+})

@@ -508,6 +508,9 @@ export async function sharedProductIds(db: DB, ids: readonly string[]): Promise<
   return new Set(rows.map((row) => row.id))
 }
 
+/** Which items count as stock: real and test ones (true), real ones (false), test ones ('only'). */
+export type ItemsCounted = boolean | 'only'
+
 /**
  * Available stock items of the `stock` products among `ids` (every product when omitted).
  * Products delivered otherwise are absent: their availability is the owner's inStock alone.
@@ -525,7 +528,7 @@ export async function sharedProductIds(db: DB, ids: readonly string[]): Promise<
 export async function stockLeftByProduct(
   db: DB,
   ids: readonly string[] | undefined,
-  options: { upTo?: number; testItems: boolean | 'only' },
+  options: { upTo?: number; testItems: ItemsCounted },
 ): Promise<Map<string, number>> {
   if (ids && ids.length === 0) return new Map()
   const { upTo, testItems } = options

@@ -1,5 +1,5 @@
 import type { DB } from '~/lib/db.server'
-import { productAvailability, type Product } from './product.server'
+import { productAvailability, type ItemsCounted, type Product } from './product.server'
 import { catalogue, catalogueStockLeft } from './storefront-cache.server'
 
 /**
@@ -20,7 +20,7 @@ const norm = (text: string) => text.trim().toLowerCase()
 export async function relatedProducts(
   db: DB,
   product: Pick<Product, 'id' | 'category' | 'tags'>,
-  options: { testItems: boolean; limit?: number },
+  options: { testItems: ItemsCounted; limit?: number },
 ): Promise<RelatedProduct[]> {
   const { testItems, limit = RELATED_LIMIT } = options
   const category = norm(product.category)

@@ -1,6 +1,12 @@
 import type { DB } from '~/lib/db.server'
 import { readCache } from '~/lib/read-cache.server'
-import { listCategories, listProducts, stockLeftByProduct, type Product } from './product.server'
+import {
+  listCategories,
+  listProducts,
+  stockLeftByProduct,
+  type ItemsCounted,
+  type Product,
+} from './product.server'
 import {
   ratingDistribution,
   readReviewPage,
@@ -57,7 +63,7 @@ function pick<T>(all: Map<string, T>, ids: readonly string[] | undefined): Map<s
 export async function catalogueStockLeft(
   db: DB,
   ids: readonly string[] | undefined,
-  options: { upTo: number; testItems: boolean },
+  options: { upTo: number; testItems: ItemsCounted },
 ): Promise<Map<string, number>> {
   const { upTo, testItems } = options
   const all = await stock.get(db, `${upTo}:${testItems}`, () =>

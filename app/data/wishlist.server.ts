@@ -1,6 +1,6 @@
 import type { DB } from '~/lib/db.server'
 import { discountPercent } from '~/lib/money'
-import { productAvailability, stockLeftByProduct } from './product.server'
+import { productAvailability, stockLeftByProduct, type ItemsCounted } from './product.server'
 
 /**
  * Customers' wishlists: one row per user and product (db/migrations/0085_wishlist.ts). Every
@@ -27,13 +27,13 @@ export interface WishlistEntry {
 
 /**
  * Availability of the given products, as the storefront shows it (inStock switch and stock).
- * `testItems`: whether test items count as stock (testItemsOnSale,
+ * `testItems`: which items count as stock (testItemsOnSale,
  * app/services/payment/offered-gateways.server.ts), as in every function below that takes it.
  */
 async function availabilityOf(
   db: DB,
   productIds: readonly string[],
-  testItems: boolean,
+  testItems: ItemsCounted,
 ): Promise<Map<string, boolean>> {
   if (productIds.length === 0) return new Map()
   const [products, stockLeft] = await Promise.all([
@@ -62,7 +62,7 @@ export async function addToWishlist(
   db: DB,
   userId: string,
   productId: string,
-  options: { testItems: boolean; now?: Date },
+  options: { testItems: ItemsCounted; now?: Date },
 ): Promise<AddWishResult> {
   const now = options.now ?? new Date()
   const inStock = (await availabilityOf(db, [productId], options.testItems)).get(productId)
@@ -110,7 +110,7 @@ export async function wishlistProductIds(
 export async function listWishlist(
   db: DB,
   userId: string,
-  options: { testItems: boolean },
+  options: { testItems: ItemsCounted },
 ): Promise<WishlistEntry[]> {
   const rows = await db
     .selectFrom('wishlistItem')
@@ -188,7 +188,7 @@ export interface RestockedWish {
 export async function takeRestockedWishes(
   db: DB,
   notify: (wish: RestockedWish) => Promise<unknown>,
-  options: { testItems: boolean; productIds?: readonly string[]; now?: Date },
+  options: { testItems: ItemsCounted; productIds?: readonly string[]; now?: Date },
 ): Promise<number> {
   const now = (options.now ?? new Date()).toISOString()
   let wished = db.selectFrom('wishlistItem').select('productId').distinct()

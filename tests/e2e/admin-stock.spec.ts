@@ -58,6 +58,12 @@ async function expectFigures(page: Page, figures: Record<string, number>) {
   }
 }
 
+/** Imports what the form holds as test items (what the simulators of this shop can sell). */
+async function importAsTestItems(page: Page) {
+  await page.getByLabel('These are test items').check()
+  await page.getByRole('button', { name: 'Import items' }).click()
+}
+
 async function revokeFirstAvailable(page: Page) {
   await page
     .getByRole('button', { name: /^Revoke item / })
@@ -111,12 +117,13 @@ test.describe.serial('stock', () => {
     await expectFigures(page, { Available: 0, Held: 0, Delivered: 0, Revoked: 0 })
     await expect(page.getByText('No items yet')).toBeVisible()
 
-    // Pasted lines: a duplicate in the batch is reported with its line, empty lines skipped.
+    // Pasted lines: a duplicate in the batch is reported with its line, empty lines skipped. The
+    // shop runs on the built-in simulators, which sell test items only: these are test items.
     await page.waitForFunction(() => document.documentElement.hasAttribute('data-hydrated'))
     await page
       .getByLabel('Paste items')
       .fill('KEY-AAAA-0001\nKEY-AAAA-0002\nKEY-AAAA-0001\n\nKEY-AAAA-0003\n')
-    await page.getByRole('button', { name: 'Import items' }).click()
+    await importAsTestItems(page)
     const status = page.getByRole('status').filter({ hasText: 'Import finished' })
     await expect(status).toContainText(
       'Import finished: 3 added, 1 duplicate skipped (line 3), 0 invalid.',
@@ -143,7 +150,7 @@ test.describe.serial('stock', () => {
           'only-one-column\n',
       ),
     })
-    await page.getByRole('button', { name: 'Import items' }).click()
+    await importAsTestItems(page)
     await expect(status).toContainText(
       'Import finished: 2 added, 1 duplicate skipped (line 4), 1 invalid (line 5).',
     )
@@ -159,7 +166,7 @@ test.describe.serial('stock', () => {
       mimeType: 'text/plain',
       buffer: Buffer.from('KEY-AAAA-0003\nKEY-AAAA-0002\n'),
     })
-    await page.getByRole('button', { name: 'Import items' }).click()
+    await importAsTestItems(page)
     await expect(status).toContainText('0 added, 2 duplicates skipped (lines 1, 2), 0 invalid.')
 
     // The shop shows a low stock and sells it.

@@ -45,8 +45,9 @@ export async function sendBackInStockMails(
   options: { productIds?: readonly string[]; now?: Date; env?: Env } = {},
 ): Promise<number> {
   const env = options.env ?? getEnv()
-  // Test items bring a mail only while the whole shop is in test mode (docs/delivery.md).
-  const testItems = await testModeOnly(db, env)
+  // Test items bring a mail only while the whole shop is in test mode, and then only they do:
+  // checkout sells nothing else (docs/delivery.md).
+  const testItems = (await testModeOnly(db, env)) ? 'only' : false
   const mailed = await db.transaction().execute(async (trx) => {
     // Read only when a mail is due: most runs find nothing to send.
     let context: { settings: MailSettings; publicUrl: string } | undefined

@@ -4,6 +4,7 @@ import {
   productAvailability,
   sharedProductIds,
   stockLeftByProduct,
+  type ItemsCounted,
 } from '~/data/product.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -82,12 +83,25 @@ export function sellsTestItems(gateways: readonly CheckoutGateway[]): boolean {
 }
 
 /**
- * sellsTestItems for what checkout offers now. The storefront counts test items as stock only
- * then (stockLeftByProduct): a live shop whose product holds only the demo's test items shows it
- * out of stock instead of taking buyers to a checkout that refuses them (docs/delivery.md).
+ * Which items `gateways` can sell (stockLeftByProduct's `testItems`): test items alone while
+ * every gateway is a simulator, real items alone while none is, both while the two kinds sit
+ * side by side (each product is offered the gateways that can sell it) and while none is offered
+ * (as sellsTestItems).
  */
-export async function testItemsOnSale(db: DB, env: Env): Promise<boolean> {
-  return sellsTestItems(await offeredNow(db, env))
+export function itemsSoldThrough(gateways: readonly CheckoutGateway[]): ItemsCounted {
+  if (gateways.length === 0) return true
+  const kinds = kindsOf(gateways)
+  return kinds.test ? (kinds.real ? true : 'only') : false
+}
+
+/**
+ * itemsSoldThrough what checkout offers now: the items the storefront counts as stock. A live
+ * shop whose product holds only the demo's test items shows it out of stock, and a shop in test
+ * mode one that holds only real items, instead of taking buyers to a checkout that refuses them
+ * (docs/delivery.md).
+ */
+export async function testItemsOnSale(db: DB, env: Env): Promise<ItemsCounted> {
+  return itemsSoldThrough(await offeredNow(db, env))
 }
 
 /**
@@ -123,7 +137,7 @@ async function sellingKinds(
   products: readonly Sellable[],
 ): Promise<Map<string, { real: boolean; test: boolean }>> {
   const ids = products.map((product) => product.id)
-  const left = (testItems: boolean | 'only') => stockLeftByProduct(db, ids, { upTo: 1, testItems })
+  const left = (testItems: ItemsCounted) => stockLeftByProduct(db, ids, { upTo: 1, testItems })
   const [realLeft, testLeft, shared] = await Promise.all([
     kinds.real ? left(false) : null,
     kinds.test ? left('only') : null,

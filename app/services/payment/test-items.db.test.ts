@@ -11,6 +11,7 @@ import { setProductDelivery } from '~/data/stock.server'
 import {
   checkoutGateways,
   gatewaysFor,
+  itemsSoldThrough,
   sellableNow,
   sellsTestItems,
   testItemsOnSale,
@@ -19,7 +20,8 @@ import {
 
 /**
  * Test items (the demo's fictional accounts) are stock only while checkout offers a built-in
- * simulator: a live shop must not show "In Stock" for a product it cannot sell (docs/delivery.md).
+ * simulator, and real items only while it offers a real gateway: a shop must not show "In
+ * Stock" for a product it cannot sell (docs/delivery.md).
  */
 const t = fileTestDb()
 
@@ -45,8 +47,8 @@ async function stockedProduct(test: number, real: number, db = t.db) {
 
 describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('count while a simulator is a way to pay, and not once only real gateways are', async () => {
-    // A fresh install pays through the simulators.
-    expect(await testItemsOnSale(t.db, env)).toBe(true)
+    // A fresh install pays through the simulators: test items, and only they, sell.
+    expect(await testItemsOnSale(t.db, env)).toBe('only')
     // Keys in the environment make Paytm real, and the simulators step aside.
     const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
     expect(await testItemsOnSale(t.db, live)).toBe(false)
@@ -60,10 +62,15 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     expect(sellsTestItems([])).toBe(true)
     expect(sellsTestItems([real])).toBe(false)
     expect(sellsTestItems([real, simulator])).toBe(true)
+    // The items counted as stock: both kinds, real ones, test ones alone in test mode.
+    expect(itemsSoldThrough([])).toBe(true)
+    expect(itemsSoldThrough([real])).toBe(false)
+    expect(itemsSoldThrough([real, simulator])).toBe(true)
+    expect(itemsSoldThrough([simulator])).toBe('only')
   })
 
   it('stop counting as soon as the owner saves a real gateway in this process', async () => {
-    expect(await testItemsOnSale(t.db, env)).toBe(true)
+    expect(await testItemsOnSale(t.db, env)).toBe('only')
     const saved = await saveGateway(t.db, SECRET, {
       mode: 'add',
       ...gatewayForm({
@@ -87,15 +94,31 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     const ids = [demo.id, mixed.id]
     const live = await catalogueStockLeft(t.db, ids, { upTo: 11, testItems: false })
     expect(Object.fromEntries(live)).toEqual({ [demo.id]: 0, [mixed.id]: 2 })
-    const testing = await catalogueStockLeft(t.db, ids, { upTo: 11, testItems: true })
-    expect(Object.fromEntries(testing)).toEqual({ [demo.id]: 3, [mixed.id]: 11 })
+    const both = await catalogueStockLeft(t.db, ids, { upTo: 11, testItems: true })
+    expect(Object.fromEntries(both)).toEqual({ [demo.id]: 3, [mixed.id]: 11 })
+    // In test mode a product of real items only is out of stock: a simulator cannot sell it.
+    const realOnly = await stockedProduct(0, 4)
+    const testing = await catalogueStockLeft(t.db, [...ids, realOnly.id], {
+      upTo: 11,
+      testItems: 'only',
+    })
+    expect(Object.fromEntries(testing)).toEqual({
+      [demo.id]: 3,
+      [mixed.id]: 11,
+      [realOnly.id]: 0,
+    })
 
     const buyer = await makeCustomer(t.db)
     await addToWishlist(t.db, buyer.id, demo.id, { testItems: false })
     const [wish] = await listWishlist(t.db, buyer.id, { testItems: false })
     expect(wish).toMatchObject({ productId: demo.id, inStock: false })
-    const [asTest] = await listWishlist(t.db, buyer.id, { testItems: true })
+    const [asTest] = await listWishlist(t.db, buyer.id, { testItems: 'only' })
     expect(asTest).toMatchObject({ productId: demo.id, inStock: true })
+    await addToWishlist(t.db, buyer.id, realOnly.id, { testItems: 'only' })
+    const inTestMode = await listWishlist(t.db, buyer.id, { testItems: 'only' })
+    expect(inTestMode.find((item) => item.productId === realOnly.id)).toMatchObject({
+      inStock: false,
+    })
   })
 
   it('offer for a payment link only what some offered gateway can sell: test items and no shared account through a simulator, real items through a real gateway', async () => {

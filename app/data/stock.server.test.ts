@@ -1,4 +1,4 @@
-import { CompiledQuery } from 'kysely'
+import { CompiledQuery, sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   decryptSecret,
@@ -10,7 +10,7 @@ import { createDatabase, type DB } from '~/lib/db.server'
 import { slugify } from '~/lib/slug'
 import { DEMO_PRODUCTS } from '~/services/seed/demo-products'
 import { DEMO_STOCK_PER_PRODUCT, seedDemoStock } from '~/services/seed'
-import { fileTestDb } from '../../tests/helpers/db'
+import { fileTestDb, testEngine } from '../../tests/helpers/db'
 import { BUYER, makeProduct } from '../../tests/factories'
 import { createOrder, getOrder, listOrderEvents, ORDER_MESSAGES } from './order.server'
 import { stockLeftByProduct } from './product.server'
@@ -592,6 +592,52 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .execute()
     expect(statuses.map((row) => row.status)).toEqual(['delivered', 'delivered', 'delivered'])
   })
+
+  it.runIf(testEngine() === 'postgres')(
+    'serves the orders that waited first: a payment made while an import runs cannot take its items ahead of them',
+    async () => {
+      const product = await stockProduct()
+      const [waiting, newer] = await paidOrders(product.id, 2)
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: waiting! }))
+      await t.db.updateTable('order').set({ status: 'pending' }).where('id', '=', newer!).execute()
+      // Someone holds the waiting order's row (the periodic filler, say), so the import stops
+      // at its claim with its one new item written.
+      let release = () => {}
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let held = () => {}
+      const holding = new Promise<void>((resolve) => (held = resolve))
+      const holder = wide.transaction().execute(async (trx) => {
+        await trx.selectFrom('order').select('id').where('id', '=', waiting!).forUpdate().execute()
+        held()
+        await released
+      })
+      await holding
+      const lockWaits = async () =>
+        Number(
+          (
+            await sql<{ count: string }>`select count(*) as count from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
+          ).rows[0]!.count,
+        )
+      const until = async (done: () => Promise<boolean>) => {
+        for (let i = 0; i < 200 && !(await done()); i++)
+          await new Promise((resolve) => setTimeout(resolve, 25))
+      }
+      const importing = importLines(product.id, 'ONLY-ONE', { db: wide })
+      await until(async () => (await lockWaits()) >= 1)
+      // The newer order's payment arrives meanwhile.
+      let paid = false
+      const paying = pay(wide, newer!, 10_000, `TXN-NEWER-${newer}`).finally(() => (paid = true))
+      await until(async () => paid || (await lockWaits()) >= 2)
+      release()
+      await holder
+      await importing
+      await paying
+      const status = async (id: string) => (await getOrder(t.db, id))?.status
+      expect(await status(waiting!)).toBe('delivered')
+      expect(await status(newer!)).toBe('awaiting_stock')
+    },
+  )
 
   it('delivers the shared secret of a shared product and leaves manual products paid', async () => {
     const shared = await makeProduct(t.db)

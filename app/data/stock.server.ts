@@ -99,13 +99,15 @@ async function storedLegacyItems(
 
 /**
  * Adds the items in `content` to a product: one transaction, batched inserts. Duplicates (in
- * the batch or already stocked) are skipped and counted. Filling the orders that wait for
- * stock is the caller's next step (importStock in app/services/fulfilment.server.ts).
+ * the batch or already stocked) are skipped and counted. `fill` runs last in the same
+ * transaction with the number added, and says how many waiting orders it served (importStock in
+ * app/services/fulfilment.server.ts delivers them there).
  */
 export async function addStockItems(
   db: DB,
   input: ImportStockInput,
-): Promise<Omit<StockImportSummary, 'filled'>> {
+  fill: (trx: Transaction<Database>, added: number) => Promise<number> = async () => 0,
+): Promise<StockImportSummary> {
   const now = (input.now ?? new Date()).toISOString()
   const parsed = parseStockInput(input.content, input.format)
   if (parsed.items.length > MAX_IMPORT_ITEMS) {
@@ -162,7 +164,7 @@ export async function addStockItems(
   }
 
   let added = 0
-  await db.transaction().execute(async (trx) => {
+  const filled = await db.transaction().execute(async (trx) => {
     for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
       const chunk = rows.slice(start, start + INSERT_CHUNK)
       // Items already in stock are skipped by the unique index, also against a concurrent import.
@@ -178,11 +180,13 @@ export async function addStockItems(
         for (const entry of chunk) if (!ids.has(entry.row.id)) duplicateLines.push(entry.line)
       }
     }
+    return fill(trx, added)
   })
 
   duplicateLines.sort((a, b) => a - b)
   return {
     added,
+    filled,
     duplicates: duplicateLines.length,
     invalid: parsed.invalidLines.length,
     duplicateLines: duplicateLines.slice(0, REPORTED_LINES),

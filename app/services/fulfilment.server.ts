@@ -45,18 +45,24 @@ export async function markOrderPaid(
   })
 }
 
-/** Adds stock items to a product, then delivers the orders that were waiting for them. */
+/**
+ * Adds stock items to a product and delivers the orders that were waiting for them, in one
+ * transaction: the new items become visible to other sales only with the waiting orders already
+ * served, oldest first, so a payment made meanwhile cannot take an item ahead of them.
+ */
 export async function importStock(db: DB, input: ImportStockInput): Promise<StockImportSummary> {
-  const added = await addStockItems(db, input)
-  const filled =
-    added.added > 0
-      ? await fillAwaitingOrders(db, input.productId, {
-          now: input.now,
-          testMode: input.testItems ?? false,
-        })
-      : 0
+  const testMode = input.testItems ?? false
+  const summary = await addStockItems(db, input, async (trx, count) => {
+    let delivered = 0
+    for (let more = count > 0; more;) {
+      const batch = await fillWaitingBatch(trx, input.productId, testMode, input.now)
+      delivered += batch.delivered
+      more = batch.more
+    }
+    return delivered
+  })
   // New items may bring a wished-for product back; the minute's sweep would catch it too.
-  if (added.added > 0) {
+  if (summary.added > 0) {
     await sendBackInStockMails(db, { productIds: [input.productId], now: input.now }).catch(
       (error: unknown) =>
         console.error(
@@ -65,7 +71,7 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
         ),
     )
   }
-  return { ...added, filled }
+  return summary
 }
 
 async function productTitle(trx: Transaction<Database>, productId: string): Promise<string> {
@@ -319,71 +325,85 @@ export async function fillAwaitingOrders(
   const testMode = options.testMode
   let filled = 0
   for (;;) {
-    const at = (options.now ?? new Date()).toISOString()
-    const result = await db.transaction().execute(async (trx) => {
-      // Real deliveries count for the low-stock alert below. On PostgreSQL the product's lock is
-      // taken first, before any order, as a product's deletion takes them; on SQLite this is no
-      // statement at all, and the claim below must be the first (it takes the write lock at once;
-      // a read first could not be upgraded while another writer waits: SQLITE_BUSY).
-      if (!testMode) await countInTurn(trx, productId)
-      const waiting = trx
-        .selectFrom('order')
-        .select('id')
-        .where('productId', '=', productId)
-        .where('testMode', '=', toFlag(testMode))
-        .where('status', '=', 'awaiting_stock')
-        .orderBy('createdAt')
-        .orderBy('id')
-        .limit(FILL_BATCH)
-      // A no-op write claims the orders: it takes SQLite's write lock at once, and on
-      // PostgreSQL locks the rows so two fillers do not deliver one order twice. It waits for
-      // rows another filler holds rather than skipping them: that filler may have looked for
-      // stock before this one's items were committed, found none and left the orders waiting.
-      const claimed = await trx
-        .updateTable('order')
-        .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-        .where('id', 'in', engineOf(trx) === 'postgres' ? waiting.forUpdate() : waiting)
-        .where('status', '=', 'awaiting_stock')
-        .returning(['id', 'createdAt'])
-        .execute()
-      // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
-      const lowStockThreshold = testMode ? 0 : (await getSiteSettings(trx)).lowStockThreshold
-      claimed.sort((a, b) =>
-        a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
-      )
-      let delivered = 0
-      for (const order of claimed) {
-        const item = await allocateStockItem(trx, {
-          orderId: order.id,
-          productId,
-          testItems: testMode,
-          now: options.now,
-        })
-        if (!item) {
-          await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
-          return { delivered, more: false }
-        }
-        await moveOrder(
-          trx,
-          order.id,
-          'awaiting_stock',
-          'delivered',
-          {
-            type: 'delivered',
-            message: 'Delivered from stock added later',
-            data: { stockItemId: item.id },
-          },
-          at,
-        )
-        await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-        delivered++
-      }
-      await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
-      return { delivered, more: claimed.length === FILL_BATCH }
-    })
+    const result = await db
+      .transaction()
+      .execute((trx) => fillWaitingBatch(trx, productId, testMode, options.now))
     filled += result.delivered
     if (!result.more) return filled
   }
+}
+
+/**
+ * Fills the product's waiting orders of one kind (real or test) from its available items, in
+ * the caller's transaction, oldest order first: as many as the stock allows, up to FILL_BATCH;
+ * `more` when a full batch was delivered and more orders may wait.
+ */
+async function fillWaitingBatch(
+  trx: Transaction<Database>,
+  productId: string,
+  testMode: boolean,
+  now: Date | undefined,
+): Promise<{ delivered: number; more: boolean }> {
+  const at = (now ?? new Date()).toISOString()
+  // Real deliveries count for the low-stock alert below. On PostgreSQL the product's lock is
+  // taken first, before any order, as a product's deletion takes them; on SQLite this is no
+  // statement at all, and the claim below must be the first (it takes the write lock at once;
+  // a read first could not be upgraded while another writer waits: SQLITE_BUSY).
+  if (!testMode) await countInTurn(trx, productId)
+  const waiting = trx
+    .selectFrom('order')
+    .select('id')
+    .where('productId', '=', productId)
+    .where('testMode', '=', toFlag(testMode))
+    .where('status', '=', 'awaiting_stock')
+    .orderBy('createdAt')
+    .orderBy('id')
+    .limit(FILL_BATCH)
+  // A no-op write claims the orders: it takes SQLite's write lock at once, and on
+  // PostgreSQL locks the rows so two fillers do not deliver one order twice. It waits for
+  // rows another filler holds rather than skipping them: that filler may have looked for
+  // stock before this one's items were committed, found none and left the orders waiting.
+  const claimed = await trx
+    .updateTable('order')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', 'in', engineOf(trx) === 'postgres' ? waiting.forUpdate() : waiting)
+    .where('status', '=', 'awaiting_stock')
+    .returning(['id', 'createdAt'])
+    .execute()
+  // Test orders say nothing of the real stock (docs/delivery.md, "Test mode").
+  const lowStockThreshold = testMode ? 0 : (await getSiteSettings(trx)).lowStockThreshold
+  claimed.sort((a, b) =>
+    a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+  )
+  let delivered = 0
+  for (const order of claimed) {
+    const item = await allocateStockItem(trx, {
+      orderId: order.id,
+      productId,
+      testItems: testMode,
+      now,
+    })
+    if (!item) {
+      await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
+      return { delivered, more: false }
+    }
+    await moveOrder(
+      trx,
+      order.id,
+      'awaiting_stock',
+      'delivered',
+      {
+        type: 'delivered',
+        message: 'Delivered from stock added later',
+        data: { stockItemId: item.id },
+      },
+      at,
+    )
+    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+    delivered++
+  }
+  await notifyLowStockAfter(trx, productId, lowStockThreshold, delivered)
+  return { delivered, more: claimed.length === FILL_BATCH }
 }
 
 /** The periodic safety net: fills every product's waiting orders from available stock. */

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { sql, type Selectable } from 'kysely'
 import type { CreditNoteTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { gstBreakdown, type GstBreakdown } from '~/lib/gst'
@@ -141,6 +141,30 @@ export async function issueCreditNote(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
+}
+
+/**
+ * issueCreditNote inside a savepoint of the refund's transaction: if the credit note cannot be
+ * issued (a fault of ours), the refund still settles (the money has gone back; the order must
+ * say so) without it, and the fault is logged and returned for the order's timeline.
+ */
+export async function issueCreditNoteWithinRefund(
+  trx: DB,
+  input: Parameters<typeof issueCreditNote>[1],
+  settings: InvoiceSettings,
+  now: Date,
+): Promise<{ creditNote: CreditNote | null; failure: string | null }> {
+  await sql`savepoint credit_note`.execute(trx)
+  try {
+    const creditNote = await issueCreditNote(trx, input, settings, now)
+    await sql`release savepoint credit_note`.execute(trx)
+    return { creditNote, failure: null }
+  } catch (error) {
+    await sql`rollback to savepoint credit_note`.execute(trx)
+    const failure = error instanceof Error ? error.message : String(error)
+    console.error(`[credit-note] order ${input.orderId}, ${input.source}: ${failure}`)
+    return { creditNote: null, failure }
+  }
 }
 
 /** A credit note as the order pages list it. */

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { sql } from 'kysely'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   getCreditNoteData,
   issueCreditNote,
@@ -7,9 +8,10 @@ import {
   TEST_CREDIT_NOTE_NUMBER,
 } from '~/data/credit-note.server'
 import { getInvoiceData } from '~/data/invoice.server'
+import { getOrder, listOrderEvents } from '~/data/order.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { markRefunded } from '~/services/order-actions.server'
-import { fileTestDb } from '../../tests/helpers/db'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { makePaidOrder, makeProduct } from '../../tests/factories'
 import { renderCreditNotePdf } from './invoice.server'
 
@@ -202,5 +204,28 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect(plainText).not.toContain('GST')
     expect(plainText).toContain('Total credited')
     expect(plainText).toContain('Rs. 200')
+  })
+
+  it('settles the refund even when its credit note cannot be issued, and says so on the timeline', async () => {
+    // A database of its own, whose credit note counter is gone: issuing fails inside the refund.
+    const own = await createTestDb()
+    try {
+      const product = await makeProduct(own.db, { price: 30_000 })
+      const order = await makePaidOrder(own.db, product.id)
+      await sql`drop table credit_note_counter`.execute(own.db)
+      const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+      const result = await markRefunded(own.db, { orderId: order.id, note: 'By UPI', actor })
+      expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^\[credit-note\] order /))
+      errors.mockRestore()
+      expect(result.ok).toBe(true)
+      expect((await getOrder(own.db, order.id))?.status).toBe('refunded')
+      expect(await listCreditNotes(own.db, order.id)).toEqual([])
+      const events = await listOrderEvents(own.db, order.id)
+      expect(events.find((event) => event.type === 'credit_note_failed')?.message).toMatch(
+        /^No credit note could be issued for this refund: /,
+      )
+    } finally {
+      await own.destroy()
+    }
   })
 })

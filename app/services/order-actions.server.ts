@@ -9,7 +9,7 @@ import {
   transitionOrder,
   type Order,
 } from '~/data/order.server'
-import { issueCreditNote, markedRefundSource } from '~/data/credit-note.server'
+import { issueCreditNoteWithinRefund, markedRefundSource } from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { processedRefundTotal } from '~/data/refund.server'
@@ -610,7 +610,7 @@ export async function markRefunded(
           .where('id', '=', input.orderId)
           .executeTakeFirstOrThrow()
         const refundedBefore = await processedRefundTotal(trx, input.orderId)
-        const creditNote = await issueCreditNote(
+        const { creditNote, failure } = await issueCreditNoteWithinRefund(
           trx,
           {
             orderId: input.orderId,
@@ -621,6 +621,17 @@ export async function markRefunded(
           await getSiteSettings(trx),
           now,
         )
+        if (failure)
+          await appendOrderEvent(
+            trx,
+            input.orderId,
+            {
+              type: 'credit_note_failed',
+              message: `No credit note could be issued for this refund: ${failure}`,
+              actor: 'system',
+            },
+            now.toISOString(),
+          )
         await enqueueOrderMail(trx, {
           orderId: input.orderId,
           kind: 'refunded',

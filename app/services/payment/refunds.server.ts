@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely'
-import { issueCreditNote } from '~/data/credit-note.server'
+import { issueCreditNoteWithinRefund } from '~/data/credit-note.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { appendOrderEvent, getOrder, type Order } from '~/data/order.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -196,13 +196,25 @@ async function onSettled(
   const paid = order.paidAmount ?? order.amount
   const refunded = await processedRefundTotal(trx, order.id)
   const iso = at.toISOString()
-  // The refund's credit note, with it or not at all (docs/delivery.md, "Credit notes").
-  const creditNote = await issueCreditNote(
+  // The refund's credit note, with it (docs/delivery.md, "Credit notes").
+  const { creditNote, failure } = await issueCreditNoteWithinRefund(
     trx,
     { orderId: order.id, source: refund.id, amountPaise: refund.amount, reason: refund.reason },
     await getSiteSettings(trx),
     at,
   )
+  if (failure)
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'credit_note_failed',
+        message: `No credit note could be issued for the refund of ${formatRupees(refund.amount)}: ${failure}`,
+        data,
+        actor: 'system',
+      },
+      at,
+    )
   if (refunded >= paid) {
     const changed = await markOrderRefundedByGateway(
       trx,

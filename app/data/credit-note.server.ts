@@ -39,11 +39,10 @@ type TaxFigures = Pick<GstBreakdown, 'taxableValue' | 'centralTax' | 'stateTax'>
 /**
  * Issues the credit note of a refund, once per `source` (the gateway refund's id, or
  * markedRefundSource), inside the refund's transaction. The invoice it adjusts is numbered first
- * if the sale had none yet. The tax reversed is the invoice's rate on the amount refunded; the
- * credit note that completes the refund takes what is left of the invoice's tax, so the credit
- * notes of a sale refunded in parts add up to its invoice to the paisa. At most what the invoice
- * has left uncredited is credited. Null when nothing is left to credit or the order does not
- * exist.
+ * if the sale had none yet. The tax reversed is the invoice's rate on the amount refunded, shared
+ * so that the credit notes of a sale refunded in parts add up to its invoice to the paisa. At
+ * most what the invoice has left uncredited is credited. Null when nothing is left to credit or
+ * the order does not exist.
  */
 export async function issueCreditNote(
   trx: DB,
@@ -51,33 +50,35 @@ export async function issueCreditNote(
   settings: InvoiceSettings,
   now: Date,
 ): Promise<CreditNote | null> {
+  // The order's row is written first (SQLite's write lock, PostgreSQL's row lock): two refunds
+  // of one order settling at once ('Mark refunded' beside a gateway's confirmation, or two
+  // parts) credit in turn, each seeing the other's credit note, and every path takes the order
+  // before the counters.
+  const order = await trx
+    .updateTable('order')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', input.orderId)
+    .returning(['testMode', 'paidAt', 'createdAt', 'amount'])
+    .executeTakeFirst()
+  if (!order) return null
   const existing = await trx
     .selectFrom('creditNote')
     .selectAll()
     .where('source', '=', input.source)
     .executeTakeFirst()
   if (existing) return existing
-  const order = await trx
-    .selectFrom('order')
-    .select(['testMode', 'paidAt', 'createdAt', 'amount', 'paidAmount'])
-    .where('id', '=', input.orderId)
-    .executeTakeFirst()
-  if (!order) return null
   const testMode = Boolean(order.testMode)
-  const paid = Number(order.paidAmount ?? order.amount)
+  // The invoice's amount, which its tax was worked out on.
+  const invoiced = Number(order.amount)
   const before = await trx
     .selectFrom('creditNote')
-    .select((eb) => [
-      eb.fn.sum<number | string | null>('amount').as('amount'),
-      eb.fn.sum<number | string | null>('centralTax').as('centralTax'),
-      eb.fn.sum<number | string | null>('stateTax').as('stateTax'),
-    ])
+    .select((eb) => eb.fn.sum<number | string | null>('amount').as('amount'))
     .where('orderId', '=', input.orderId)
     .executeTakeFirstOrThrow()
   const credited = Number(before.amount ?? 0)
   // Never more than the invoice: a refund recorded by hand and one through the gateway for the
   // same money credit it once.
-  const amount = Math.min(input.amountPaise, paid - credited)
+  const amount = Math.min(input.amountPaise, invoiced - credited)
   if (amount <= 0) return null
   // A test-mode sale has a test invoice (not numbered, today's settings); a real one its issued
   // invoice, numbered now in the series of the year it was paid in if it had none.
@@ -93,14 +94,14 @@ export async function issueCreditNote(
   // An invoice issued before its seller was kept has no tax lines: nor has its credit note.
   const taxed = invoice.seller?.sellerGstin ? invoice.seller : null
   let tax: TaxFigures | null = null
-  if (taxed && credited + amount >= paid) {
-    // The last credit note takes what is left of the invoice's tax.
-    const whole = gstBreakdown(paid, taxed.gstRateBasisPoints, taxed.sellerGstin)
-    const centralTax = Math.max(0, whole.centralTax - Number(before.centralTax ?? 0))
-    const stateTax = Math.max(0, whole.stateTax - Number(before.stateTax ?? 0))
-    tax = { centralTax, stateTax, taxableValue: amount - centralTax - stateTax }
-  } else if (taxed) {
-    tax = gstBreakdown(amount, taxed.gstRateBasisPoints, taxed.sellerGstin)
+  if (taxed) {
+    // The tax in the first `credited + amount` paise less the tax in the first `credited`: each
+    // part's share, never negative, and the parts of a sale refunded in pieces add up to the
+    // invoice's tax to the paisa.
+    const half = (paise: number) =>
+      gstBreakdown(paise, taxed.gstRateBasisPoints, taxed.sellerGstin).centralTax
+    const share = half(credited + amount) - half(credited)
+    tax = { centralTax: share, stateTax: share, taxableValue: amount - 2 * share }
   }
   const seller = invoiceSeller(settings)
   let numbered: { number: string; financialYear: string; sequence: number } | null = null
@@ -143,9 +144,16 @@ export async function issueCreditNote(
     .executeTakeFirstOrThrow()
 }
 
+/** PostgreSQL's deadlock, serialization and lock-timeout failures; SQLite's busy database. */
+const TRANSIENT = new Set(['40P01', '40001', '55P03', 'SQLITE_BUSY', 'SQLITE_LOCKED'])
+const isTransient = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  TRANSIENT.has(String((error as { code?: unknown }).code))
+
 /**
  * issueCreditNote inside a savepoint of the refund's transaction: if the credit note cannot be
- * issued (a fault of ours), the refund still settles (the money has gone back; the order must
+ * issued (a fault of ours, not a passing lock conflict), the refund still settles (the money has gone back; the order must
  * say so) without it, and the fault is logged and returned for the order's timeline.
  */
 export async function issueCreditNoteWithinRefund(
@@ -160,6 +168,8 @@ export async function issueCreditNoteWithinRefund(
     await sql`release savepoint credit_note`.execute(trx)
     return { creditNote, failure: null }
   } catch (error) {
+    // A deadlock or a busy database passes: the whole refund is tried again, credit note too.
+    if (isTransient(error)) throw error
     await sql`rollback to savepoint credit_note`.execute(trx)
     const failure = error instanceof Error ? error.message : String(error)
     console.error(`[credit-note] order ${input.orderId}, ${input.source}: ${failure}`)

@@ -72,7 +72,8 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     // The whole of the invoice's tax goes back: 1,499 at 18 % is 1,270.34 + 114.33 + 114.33.
     expect(data).toMatchObject({
       invoiceNumber: invoice.invoiceNumber,
-      reason: 'Refunded by UPI',
+      // The admin's note stays in the shop: the buyer's PDF gives a plain reason.
+      reason: '',
       seller: { name: 'Digital Keys Traders', gstin: '29ABCDE1234F1Z5' },
       tax: {
         taxableValue: invoice.tax!.taxableValue,
@@ -96,7 +97,7 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
       'Rs. 114.33',
       'Total credited (includes GST @ 18%)',
       'Rs. 1,499.00',
-      'Reason: Refunded by UPI',
+      'Reason: Refund',
       'Issued to',
     ])
       expect(text).toContain(line)
@@ -146,6 +147,43 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect((await markRefunded(t.db, { orderId: whole.id, note: 'By UPI', actor })).ok).toBe(true)
     expect(await credit(whole.id, 'RFD_late', 40_000)).toBeNull()
     expect((await listCreditNotes(t.db, whole.id)).map((note) => note.amount)).toEqual([40_000])
+  })
+
+  it('shares the tax so that parts add up to the invoice, and credits once when two refunds of an order settle at once', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    const settings = await readSiteSettings(t.db)
+    const credit = (orderId: string, source: string, amountPaise: number) =>
+      t.db
+        .transaction()
+        .execute((trx) =>
+          issueCreditNote(trx, { orderId, source, amountPaise, reason: '' }, settings, new Date()),
+        )
+    // 100.05 at 18 %: 7.63 of CGST and of SGST. Rounding each part on its own would credit
+    // 0.03 + 7.61 + 0.00 = 7.64 of each.
+    const order = await soldAt(10_005)
+    for (const [i, part] of [33, 9_971, 1].entries()) await credit(order.id, `part-${i}`, part)
+    const notes = await Promise.all(
+      (await listCreditNotes(t.db, order.id)).map((note) =>
+        getCreditNoteData(t.db, order.id, note.id),
+      ),
+    )
+    expect(notes.map((note) => note!.tax!.centralTax)).toEqual([3, 760, 0])
+    expect(notes.map((note) => note!.tax!.stateTax)).toEqual([3, 760, 0])
+    const invoice = (await getInvoiceData(t.db, order.id))!
+    expect(invoice.tax!.centralTax).toBe(763)
+    expect(notes.reduce((sum, note) => sum + note!.tax!.taxableValue, 0)).toBe(
+      invoice.tax!.taxableValue,
+    )
+
+    // 'Mark refunded' and a gateway's confirmation of the same money at the same moment: the
+    // invoice is credited once, whichever goes first.
+    const twice = await soldAt(50_000)
+    await Promise.all([
+      markRefunded(t.db, { orderId: twice.id, note: 'By UPI', actor }),
+      credit(twice.id, 'RFD_same_money', 50_000),
+    ])
+    const credited = await listCreditNotes(t.db, twice.id)
+    expect(credited.reduce((sum, note) => sum + note.amount, 0)).toBe(50_000)
   })
 
   it('numbers credit notes in their own series, by the year of the credit note, without gaps', async () => {

@@ -616,7 +616,8 @@ export async function markRefunded(
             orderId: input.orderId,
             source: markedRefundSource(input.orderId),
             amountPaise: Number(order.paidAmount ?? order.amount) - refundedBefore,
-            reason: note,
+            // The admin's note is for the shop (a bank reference, say), not for the buyer's PDF.
+            reason: '',
           },
           await getSiteSettings(trx),
           now,

@@ -314,8 +314,8 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       )
       expect(first).toMatchObject({ invoiceNumber: invoice.invoiceNumber })
       expect(first?.refundReference).toMatch(/^rfnd_/)
-      // 250.50 at 18 %: 19.11 each; the last part takes the rest of the invoice's 76.27, not its
-      // own 57.17 (74,950 x 9/118 rounds up), so the two add up to the invoice to the paisa.
+      // 250.50 at 18 %: 19.11 each; the second part's share is the rest of the invoice's 76.27,
+      // not its own 57.17 (74,950 x 9/118 rounds up), so the two add up to the invoice.
       expect(first?.tax).toMatchObject({ taxableValue: 21_228, centralTax: 1_911, stateTax: 1_911 })
       expect(second?.tax).toMatchObject({
         taxableValue: 63_518,

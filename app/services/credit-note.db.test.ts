@@ -50,6 +50,16 @@ async function soldAt(price: number, overrides: { testMode?: boolean } = {}) {
 
 const sequenceOf = (number: string) => Number(number.split('/')[2])
 
+/** A refund's credit note issued as the refund's transaction issues it, under today's settings. */
+async function credit(orderId: string, source: string, amountPaise: number) {
+  const settings = await readSiteSettings(t.db)
+  return t.db
+    .transaction()
+    .execute((trx) =>
+      issueCreditNote(trx, { orderId, source, amountPaise, reason: '' }, settings, new Date()),
+    )
+}
+
 describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
   it("'Mark refunded' issues a credit note against the invoice that reverses its GST", async () => {
     await updateSiteSettings(t.db, {
@@ -132,13 +142,6 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     ).toBe(true)
     expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([70_000])
     // The same source again returns its credit note and issues no other.
-    const settings = await readSiteSettings(t.db)
-    const credit = (orderId: string, source: string, amountPaise: number) =>
-      t.db
-        .transaction()
-        .execute((trx) =>
-          issueCreditNote(trx, { orderId, source, amountPaise, reason: '' }, settings, new Date()),
-        )
     expect((await credit(order.id, markedRefundSource(order.id), 1))?.amount).toBe(70_000)
     expect(await listCreditNotes(t.db, order.id)).toHaveLength(1)
     // A gateway refund confirmed after the whole order was recorded refunded by hand credits
@@ -151,13 +154,6 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
 
   it('shares the tax so that parts add up to the invoice, and credits once when two refunds of an order settle at once', async () => {
     await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
-    const settings = await readSiteSettings(t.db)
-    const credit = (orderId: string, source: string, amountPaise: number) =>
-      t.db
-        .transaction()
-        .execute((trx) =>
-          issueCreditNote(trx, { orderId, source, amountPaise, reason: '' }, settings, new Date()),
-        )
     // 100.05 at 18 %: 7.63 of CGST and of SGST. Rounding each part on its own would credit
     // 0.03 + 7.61 + 0.00 = 7.64 of each.
     const order = await soldAt(10_005)

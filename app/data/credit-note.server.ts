@@ -18,8 +18,8 @@ import { getSiteSettings } from './settings.server'
  * Credit notes (docs/delivery.md, "Credit notes"): every refund of a sale, through a gateway or
  * recorded by hand, is documented by a credit note that names the sale's invoice and reverses
  * the tax on the amount refunded, numbered in its own consecutive series per financial year
- * (`CN/26-27/00001`). It is issued in the refund's own transaction, so a refund and its credit
- * note exist together or not at all, and what it says is kept with it: it never changes.
+ * (`CN/26-27/00001`). It is issued in the refund's own transaction, and what it says is kept
+ * with it: it never changes.
  */
 export type CreditNote = Selectable<CreditNoteTable>
 
@@ -153,8 +153,9 @@ const isTransient = (error: unknown) =>
 
 /**
  * issueCreditNote inside a savepoint of the refund's transaction: if the credit note cannot be
- * issued (a fault of ours, not a passing lock conflict), the refund still settles (the money has gone back; the order must
- * say so) without it, and the fault is logged and returned for the order's timeline.
+ * issued (a fault of ours, not a passing lock conflict), the refund still settles without it
+ * (the money has gone back; the order must say so), and the fault is logged and returned for
+ * the order's timeline.
  */
 export async function issueCreditNoteWithinRefund(
   trx: DB,

@@ -158,7 +158,7 @@ export async function issueInvoiceNumber(
 }
 
 /** The order's invoice if it has been issued. */
-export async function findIssuedInvoice(db: DB, orderId: string): Promise<IssuedInvoice | null> {
+async function findIssuedInvoice(db: DB, orderId: string): Promise<IssuedInvoice | null> {
   const row = await db
     .selectFrom('invoice')
     .select(ISSUED_COLUMNS)

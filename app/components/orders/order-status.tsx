@@ -1,5 +1,6 @@
 import { Pill, type PillTone } from '~/components/ui/badge'
-import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
+import { formatRupees } from '~/lib/money'
+import { creditNotePath, invoicePath, isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
  * An order's status in words a buyer understands (the order page, My Orders, the dashboard).
@@ -73,4 +74,26 @@ export function OrderStatusBadge({ status }: { status: string }) {
 /** Whether the order has an invoice (payment confirmed and not refunded). */
 export function hasInvoice(status: string): boolean {
   return status === 'paid' || status === 'delivered' || status === 'awaiting_stock'
+}
+
+/**
+ * The links to an order's invoice (a paid sale, or a refunded one beside its credit notes) and
+ * to its credit notes, as the buyer's and the admin's order pages offer them; `date` writes an
+ * ISO date as the page does.
+ */
+export function orderDocuments(
+  order: { id: string; status: string },
+  creditNotes: ReadonlyArray<{ id: string; number: string; issuedAt: string; amount: number }>,
+  date: (iso: string) => string,
+) {
+  return {
+    invoiceUrl: hasInvoice(order.status) || creditNotes.length > 0 ? invoicePath(order.id) : null,
+    creditNotes: creditNotes.map((note) => ({
+      id: note.id,
+      number: note.number,
+      amount: formatRupees(note.amount),
+      issuedAt: date(note.issuedAt),
+      href: creditNotePath(order.id, note.id),
+    })),
+  }
 }

@@ -14,10 +14,11 @@ import { ReviewText } from '~/components/shop/product-reviews'
 import { modalHref } from '~/components/auth/auth-modals'
 import {
   hasInvoice,
+  orderDocuments,
   orderStatusExplanation,
   OrderStatusBadge,
 } from '~/components/orders/order-status'
-import { creditNotePath, invoicePath, orderPath } from '~/lib/order-status'
+import { orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { listCreditNotes } from '~/data/credit-note.server'
@@ -118,14 +119,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
           }
         : null,
       // A refunded sale keeps its invoice beside its credit notes.
-      invoiceUrl: hasInvoice(order.status) || creditNotes.length > 0 ? invoicePath(order.id) : null,
-      creditNotes: creditNotes.map((note) => ({
-        id: note.id,
-        number: note.number,
-        amount: formatRupees(note.amount),
-        issuedAt: when.format(new Date(note.issuedAt)),
-        href: creditNotePath(order.id, note.id),
-      })),
+      ...orderDocuments(order, creditNotes, (iso) => when.format(new Date(iso))),
       reports: reports.map((report) => ({
         id: report.id,
         open: report.status === 'open',

@@ -39,8 +39,7 @@ import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { listCreditNotes } from '~/data/credit-note.server'
-import { hasInvoice } from '~/components/orders/order-status'
-import { creditNotePath, invoicePath } from '~/lib/order-status'
+import { orderDocuments } from '~/components/orders/order-status'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
 import { adminOrderPath } from '~/lib/order-status'
@@ -205,16 +204,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
           refundKey: newRefundId(),
         }
       : null,
-    // The sale's invoice (paid, or refunded with credit notes) and its refunds' credit notes,
-    // as the buyer's order page offers them (the owner may open any order's).
-    invoiceUrl: hasInvoice(order.status) || creditNotes.length > 0 ? invoicePath(order.id) : null,
-    creditNotes: creditNotes.map((note) => ({
-      id: note.id,
-      number: note.number,
-      amount: formatRupees(note.amount),
-      issuedAt: when(note.issuedAt)!,
-      href: creditNotePath(order.id, note.id),
-    })),
+    // The sale's invoice and credit notes, as the buyer's order page offers them (the owner may
+    // open any order's).
+    ...orderDocuments(order, creditNotes, (iso) => when(iso)!),
     // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
     // when refundGatewayFor finds no setup either).
     gatewayName: !refundGateway

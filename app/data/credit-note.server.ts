@@ -178,6 +178,70 @@ export async function issueCreditNoteWithinRefund(
   }
 }
 
+/** A refund that went back to the buyer without its credit note (see uncreditedRefunds). */
+export interface UncreditedRefund {
+  /** What issueCreditNote is given as its source: the gateway refund's id, or markedRefundSource. */
+  source: string
+  /** Paise the refund gave back. */
+  amountPaise: number
+  reason: string
+}
+
+/**
+ * What has been refunded and not yet credited: the money the order's refunds gave back (its
+ * processed gateway refunds; for an order marked refunded, its whole payment) beyond its credit
+ * notes, at most its invoice, and the refunds that have no credit note of their own, oldest
+ * first. A credit note that failed in its refund's transaction, or a refund settled before
+ * credit notes were kept, leaves such a gap; 'Issue credit note' fills it (issueCreditNote for
+ * each, which credits only what is left).
+ */
+export async function uncreditedRefunds(
+  db: DB,
+  orderId: string,
+): Promise<{ amount: number; refunds: UncreditedRefund[] }> {
+  const [order, refunds, notes] = await Promise.all([
+    db
+      .selectFrom('order')
+      .select(['status', 'amount', 'paidAmount'])
+      .where('id', '=', orderId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('orderRefund')
+      .select(['id', 'amount', 'reason'])
+      .where('orderId', '=', orderId)
+      .where('status', '=', 'processed')
+      .orderBy('processedAt')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('creditNote')
+      .select(['source', 'amount'])
+      .where('orderId', '=', orderId)
+      .execute(),
+  ])
+  if (!order) return { amount: 0, refunds: [] }
+  const sum = (rows: { amount: number | string }[]) =>
+    rows.reduce((total, row) => total + Number(row.amount), 0)
+  const paid = Number(order.paidAmount ?? order.amount)
+  const processed = sum(refunds)
+  const refunded = order.status === 'refunded' ? Math.max(processed, paid) : processed
+  const amount = Math.max(0, Math.min(refunded, Number(order.amount)) - sum(notes))
+  if (amount === 0) return { amount, refunds: [] }
+  const credited = new Set(notes.map((note) => note.source))
+  const missing: UncreditedRefund[] = refunds
+    .filter((refund) => !credited.has(refund.id))
+    .map((refund) => ({
+      source: refund.id,
+      amountPaise: Number(refund.amount),
+      reason: refund.reason,
+    }))
+  // An order marked refunded: what its gateway refunds did not give back went back by hand.
+  const marked = markedRefundSource(orderId)
+  if (order.status === 'refunded' && paid > processed && !credited.has(marked))
+    missing.push({ source: marked, amountPaise: paid - processed, reason: '' })
+  return { amount, refunds: missing }
+}
+
 /** A credit note as the order pages list it. */
 export interface CreditNoteSummary {
   id: string

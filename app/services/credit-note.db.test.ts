@@ -6,11 +6,12 @@ import {
   listCreditNotes,
   markedRefundSource,
   TEST_CREDIT_NOTE_NUMBER,
+  uncreditedRefunds,
 } from '~/data/credit-note.server'
 import { getInvoiceData } from '~/data/invoice.server'
 import { getOrder, listOrderEvents } from '~/data/order.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
-import { markRefunded } from '~/services/order-actions.server'
+import { issueMissingCreditNotes, markRefunded } from '~/services/order-actions.server'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { makePaidOrder, makeProduct } from '../../tests/factories'
 import { renderCreditNotePdf } from './invoice.server'
@@ -152,6 +153,65 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect((await listCreditNotes(t.db, whole.id)).map((note) => note.amount)).toEqual([40_000])
   })
 
+  it('finds the refunds that went back without a credit note, and nothing when the invoice is credited', async () => {
+    const order = await soldAt(100_000)
+    const refunded = async (id: string, amount: number, processedAt: string) =>
+      t.db
+        .insertInto('orderRefund')
+        .values({
+          id,
+          orderId: order.id,
+          gateway: 'razorpay',
+          amount,
+          reason: `Part ${id}`,
+          status: 'processed',
+          requestedBy: actor,
+          createdAt: processedAt,
+          updatedAt: processedAt,
+          processedAt,
+        })
+        .execute()
+    // Two parts went back; the first one's credit note failed, the second's was issued.
+    await refunded(`RFD_a${order.id}`, 30_000, '2026-11-01T10:00:00.000Z')
+    await refunded(`RFD_b${order.id}`, 20_000, '2026-11-02T10:00:00.000Z')
+    await credit(order.id, `RFD_b${order.id}`, 20_000)
+    expect(await uncreditedRefunds(t.db, order.id)).toEqual({
+      amount: 30_000,
+      refunds: [
+        { source: `RFD_a${order.id}`, amountPaise: 30_000, reason: `Part RFD_a${order.id}` },
+      ],
+    })
+    // Issued late, each refund has its own; nothing is left.
+    expect((await issueMissingCreditNotes(t.db, { orderId: order.id, actor })).ok).toBe(true)
+    expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([
+      20_000, 30_000,
+    ])
+    expect(await uncreditedRefunds(t.db, order.id)).toEqual({ amount: 0, refunds: [] })
+    // The rest marked refunded by hand with its credit note failing: the rest is missing.
+    await t.db.updateTable('order').set({ status: 'refunded' }).where('id', '=', order.id).execute()
+    expect(await uncreditedRefunds(t.db, order.id)).toEqual({
+      amount: 50_000,
+      refunds: [{ source: markedRefundSource(order.id), amountPaise: 50_000, reason: '' }],
+    })
+
+    // Refunded by hand, then the gateway confirms the same money: its credit note credited
+    // nothing (the invoice was credited once), and nothing is missing.
+    const whole = await soldAt(40_000)
+    expect((await markRefunded(t.db, { orderId: whole.id, note: 'By UPI', actor })).ok).toBe(true)
+    expect(await credit(whole.id, 'RFD_late_whole', 40_000)).toBeNull()
+    expect(await uncreditedRefunds(t.db, whole.id)).toEqual({ amount: 0, refunds: [] })
+    // A sale never refunded, and an order that does not exist: nothing.
+    expect(await uncreditedRefunds(t.db, (await soldAt(9_900)).id)).toEqual({
+      amount: 0,
+      refunds: [],
+    })
+    expect(await uncreditedRefunds(t.db, 'ORD_missing')).toEqual({ amount: 0, refunds: [] })
+    expect(await issueMissingCreditNotes(t.db, { orderId: 'ORD_missing', actor })).toEqual({
+      ok: false,
+      message: 'Order not found',
+    })
+  })
+
   it('shares the tax so that parts add up to the invoice, and credits once when two refunds of an order settle at once', async () => {
     await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
     // 100.05 at 18 %: 7.63 of CGST and of SGST. Rounding each part on its own would credit
@@ -240,13 +300,13 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect(plainText).toContain('Rs. 200')
   })
 
-  it('settles the refund even when its credit note cannot be issued, and says so on the timeline', async () => {
-    // A database of its own, whose credit note counter is gone: issuing fails inside the refund.
+  it("settles the refund even when its credit note cannot be issued, says so on the timeline, and 'Issue credit note' issues it later", async () => {
+    // A database of its own, whose credit note counter is away: issuing fails inside the refund.
     const own = await createTestDb()
     try {
       const product = await makeProduct(own.db, { price: 30_000 })
       const order = await makePaidOrder(own.db, product.id)
-      await sql`drop table credit_note_counter`.execute(own.db)
+      await sql`alter table credit_note_counter rename to credit_note_counter_away`.execute(own.db)
       const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
       const result = await markRefunded(own.db, { orderId: order.id, note: 'By UPI', actor })
       expect(errors).toHaveBeenCalledWith(expect.stringMatching(/^\[credit-note\] order /))
@@ -258,6 +318,47 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
       expect(events.find((event) => event.type === 'credit_note_failed')?.message).toMatch(
         /^No credit note could be issued for this refund: /,
       )
+      expect(await uncreditedRefunds(own.db, order.id)).toEqual({
+        amount: 30_000,
+        refunds: [{ source: markedRefundSource(order.id), amountPaise: 30_000, reason: '' }],
+      })
+
+      // The fault mended, the admin issues it: numbered today, the buyer e-mailed, once.
+      await sql`alter table credit_note_counter_away rename to credit_note_counter`.execute(own.db)
+      const issued = await issueMissingCreditNotes(own.db, { orderId: order.id, actor })
+      expect(issued).toMatchObject({ ok: true, status: 'refunded' })
+      const [note, ...others] = await listCreditNotes(own.db, order.id)
+      expect(others).toEqual([])
+      expect(note).toMatchObject({
+        amount: 30_000,
+        number: expect.stringMatching(/^CN\/\d\d-\d\d\/00001$/),
+      })
+      expect(issued.message).toBe(
+        `Credit note ${note!.number} issued; the buyer has been e-mailed.`,
+      )
+      expect((await uncreditedRefunds(own.db, order.id)).amount).toBe(0)
+      const timeline = await listOrderEvents(own.db, order.id)
+      expect(timeline.at(-1)).toMatchObject({
+        type: 'credit_note_issued',
+        actor,
+        message: `Credit note ${note!.number} issued for ₹300 refunded`,
+      })
+      const mails = await own.db
+        .selectFrom('job')
+        .select('payload')
+        .where('type', '=', 'order.mail')
+        .execute()
+      expect(mails.map((job) => JSON.parse(job.payload))).toContainEqual({
+        orderId: order.id,
+        kind: 'credit_note',
+        creditNoteId: note!.id,
+      })
+      // Again (a double click, a second admin): nothing left to credit, nothing changes.
+      expect(await issueMissingCreditNotes(own.db, { orderId: order.id, actor })).toEqual({
+        ok: false,
+        message: 'Every refund of this order already has its credit note. Nothing was changed.',
+      })
+      expect(await listCreditNotes(own.db, order.id)).toHaveLength(1)
     } finally {
       await own.destroy()
     }

@@ -9,7 +9,14 @@ import {
   transitionOrder,
   type Order,
 } from '~/data/order.server'
-import { issueCreditNoteWithinRefund, markedRefundSource } from '~/data/credit-note.server'
+import {
+  issueCreditNote,
+  issueCreditNoteWithinRefund,
+  markedRefundSource,
+  TEST_CREDIT_NOTE_NUMBER,
+  uncreditedRefunds,
+  type CreditNote,
+} from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { processedRefundTotal } from '~/data/refund.server'
@@ -652,6 +659,71 @@ export async function markRefunded(
   if (result.status === 'refunded')
     return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
   return { ok: false, message: notApplicableMessage('Mark refunded', result.status) }
+}
+
+/**
+ * 'Issue credit note': the credit notes a refunded sale lacks (one failed in its refund's
+ * transaction, or the refund came before credit notes were kept), issued now with today's date
+ * for what has been refunded and not yet credited (uncreditedRefunds). Recorded in the timeline;
+ * the buyer is e-mailed that it is on the order page. Twice, or two admins at once: the second
+ * finds nothing left to credit.
+ */
+export async function issueMissingCreditNotes(
+  db: DB,
+  input: { orderId: string; actor: string; now?: Date },
+): Promise<ActionResult> {
+  const now = input.now ?? new Date()
+  const outcome = await db.transaction().execute(async (trx) => {
+    // The order's row first, as a refund's credit note takes it (issueCreditNote).
+    const order = await trx
+      .updateTable('order')
+      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+      .where('id', '=', input.orderId)
+      .returning(['status'])
+      .executeTakeFirst()
+    if (!order) return null
+    const { refunds } = await uncreditedRefunds(trx, input.orderId)
+    const settings = await getSiteSettings(trx)
+    const issued: CreditNote[] = []
+    for (const refund of refunds) {
+      const note = await issueCreditNote(trx, { orderId: input.orderId, ...refund }, settings, now)
+      if (note) issued.push(note)
+    }
+    if (issued.length === 0) return { status: order.status, issued }
+    const total = issued.reduce((sum, note) => sum + Number(note.amount), 0)
+    const numbers = issued.map((note) => note.number ?? TEST_CREDIT_NOTE_NUMBER).join(', ')
+    await appendOrderEvent(
+      trx,
+      input.orderId,
+      {
+        type: 'credit_note_issued',
+        message: `Credit note ${numbers} issued for ${formatRupees(total)} refunded`,
+        data: { creditNoteIds: issued.map((note) => note.id) },
+        actor: input.actor,
+      },
+      now.toISOString(),
+    )
+    await enqueueOrderMail(trx, {
+      orderId: input.orderId,
+      kind: 'credit_note',
+      // One credit note is named in the mail; several are on the order page.
+      creditNoteId: issued.length === 1 ? issued[0]!.id : undefined,
+    })
+    return { status: order.status, issued }
+  })
+  if (!outcome) return notFound()
+  if (outcome.issued.length === 0)
+    return {
+      ok: false,
+      message: 'Every refund of this order already has its credit note. Nothing was changed.',
+    }
+  const [first] = outcome.issued
+  return applied(
+    outcome.status,
+    outcome.issued.length === 1
+      ? `Credit note ${first!.number ?? TEST_CREDIT_NOTE_NUMBER} issued; the buyer has been e-mailed.`
+      : `${outcome.issued.length} credit notes issued; the buyer has been e-mailed.`,
+  )
 }
 
 /** 'Resend delivery e-mail' for a delivered order; recorded in the timeline. */

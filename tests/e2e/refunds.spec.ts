@@ -317,6 +317,52 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   ])
   // No Refund is offered once everything went back; the manual record stays for refunds outside.
   await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
+
+  // A refund whose credit note is missing (it failed, or came before credit notes were kept):
+  // the page says so and 'Issue credit note' issues it, once, and e-mails the buyer.
+  await db.deleteFrom('creditNote').where('orderId', '=', orderId).execute()
+  await page.reload()
+  const documents = page.getByRole('region', { name: 'Invoice and credit notes' })
+  await expect(documents).toContainText(
+    '₹1,499 refunded has no credit note. Issue one from Actions so the refund is documented',
+  )
+  // A refunded sale's invoice is offered again with its credit note, not without.
+  await expect(documents.getByRole('link', { name: 'Invoice' })).toHaveCount(0)
+  const issue = page.locator('#action-credit-note')
+  await issue.getByRole('button', { name: 'Issue credit note' }).click()
+  const dialog = page.getByRole('alertdialog', { name: 'Issue the credit note?' })
+  await expect(dialog).toContainText(
+    `A credit note for ₹1,499, dated today, is added to order ${orderId}`,
+  )
+  await dialog.getByRole('button', { name: 'Issue credit note' }).click()
+  await expect(
+    page.getByText('Credit note TEST (not numbered) issued; the buyer has been e-mailed.'),
+  ).toBeVisible()
+  await expect(
+    documents.getByRole('link', { name: 'Credit note TEST (not numbered)' }),
+  ).toBeVisible()
+  await expect(documents.getByRole('link', { name: 'Invoice' })).toBeVisible()
+  await expect(documents).not.toContainText('has no credit note')
+  await expect(page.locator('#action-credit-note')).toHaveCount(0)
+  await expect(
+    page.getByText('Credit note TEST (not numbered) issued for ₹1,499 refunded'),
+  ).toBeVisible()
+  await expect
+    .poll(() => smtp.mails.filter((mail) => mail.subject === `Credit note for order ${orderId}`))
+    .toHaveLength(1)
+  const mail = smtp.mails.find((mail) => mail.subject === `Credit note for order ${orderId}`)!
+  expect(mail.text).toContain('Our credit note for the ₹1,499 we refunded for StreamVerse')
+  // A stale form posted again (another tab) issues nothing more.
+  const again = await page.request.post(`/admin/orders/${orderId}`, {
+    form: { intent: 'credit-note', confirmed: 'yes' },
+    maxRedirects: 0,
+  })
+  expect(again.status()).toBe(302)
+  expect(
+    await db.selectFrom('creditNote').select('id').where('orderId', '=', orderId).execute(),
+  ).toHaveLength(1)
+  const { entries } = await listAuditEntries(db, { targetId: orderId })
+  expect(entries.filter((entry) => entry.action === 'order.credit-note')).toHaveLength(1)
 })
 
 test('a refund through PhonePe: confirmed by its refund status, item revoked, buyer e-mailed', async ({

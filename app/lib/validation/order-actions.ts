@@ -114,6 +114,7 @@ export const gatewayRefundSchema = actionForm('gateway-refund', {
 })
 export const resendSchema = actionForm('resend', {})
 export const replySchema = actionForm('reply', { reply: z.preprocess(text, replyText) })
+export const creditNoteSchema = actionForm('credit-note', {})
 
 /** Every recovery action the order page posts, told apart by its intent. */
 export const orderActionSchema = z.discriminatedUnion('intent', [
@@ -124,6 +125,7 @@ export const orderActionSchema = z.discriminatedUnion('intent', [
   gatewayRefundSchema,
   resendSchema,
   replySchema,
+  creditNoteSchema,
 ])
 
 export type OrderActionInput = z.output<typeof orderActionSchema>
@@ -141,6 +143,7 @@ export const ORDER_ACTION_SCHEMAS = {
   'gateway-refund': gatewayRefundSchema,
   resend: resendSchema,
   reply: replySchema,
+  'credit-note': creditNoteSchema,
 } as const satisfies Record<OrderActionIntent, z.ZodType>
 
 export const ORDER_ACTION_INTENTS = Object.keys(ORDER_ACTION_SCHEMAS) as OrderActionIntent[]

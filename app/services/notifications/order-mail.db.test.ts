@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { getInvoiceData } from '~/data/invoice.server'
 import { createOrder, listOrderEvents, orderTokenMatches } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
-import { updateSiteSettings } from '~/data/settings.server'
+import { getSiteSettings, updateSiteSettings } from '~/data/settings.server'
+import { issueCreditNote } from '~/data/credit-note.server'
 import { revealOrderSecret, setProductDelivery } from '~/data/stock.server'
 import { fillAllAwaitingOrders, importStock } from '~/services/fulfilment.server'
 import { fileTestDb } from '../../../tests/helpers/db'
@@ -192,6 +193,31 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(mail!.text).toMatch(
       /Our credit note CN\/\d{2}-\d{2}\/\d{5} for ₹[\d,]+ is on your order page, beside your invoice\./,
     )
+  })
+
+  it('tells the buyer of a credit note issued late where it is, by its number', async () => {
+    const { orderId } = await paidStockOrder(['LICENSE-GGGG-7777'])
+    const noteId = await t.db.transaction().execute(async (trx) => {
+      const note = await issueCreditNote(
+        trx,
+        { orderId, source: `late-${orderId}`, amountPaise: 5_000, reason: '' },
+        await getSiteSettings(trx),
+        new Date(),
+      )
+      return note!.id
+    })
+    const urls = { publicUrl: PUBLIC_URL, appSecret: APP_SECRET }
+    const one = await renderOrderMail(t.db, urls, {
+      orderId,
+      kind: 'credit_note',
+      creditNoteId: noteId,
+    })
+    expect(one!.subject).toBe(`Credit note for order ${orderId}`)
+    expect(one!.text).toMatch(
+      /Our credit note CN\/\d{2}-\d{2}\/\d{5} for the ₹50 we refunded for .+ is now on your order page, beside your invoice\./,
+    )
+    const several = await renderOrderMail(t.db, urls, { orderId, kind: 'credit_note' })
+    expect(several!.text).toContain('Our credit notes for the refunds of your payment for')
   })
 
   it('leaves the credentials out of a delivery mail sent after the order was refunded', async () => {

@@ -31,6 +31,7 @@ export const ORDER_MAIL_KINDS = [
   'replaced',
   'reply',
   'refunded',
+  'credit_note',
 ] as const
 export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
 export const orderMailPayloadSchema = z.object({
@@ -38,7 +39,10 @@ export const orderMailPayloadSchema = z.object({
   kind: z.enum(ORDER_MAIL_KINDS),
   /** For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded. */
   message: z.string().max(5000).optional(),
-  /** For `refunded`: the refund's credit note (app/data/credit-note.server.ts). */
+  /**
+   * For `refunded`: the refund's credit note (app/data/credit-note.server.ts); for
+   * `credit_note`: the one issued late, or none when several were.
+   */
   creditNoteId: z.string().max(100).optional(),
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
@@ -50,7 +54,7 @@ export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promi
 
 /**
  * The buyer's mails about an order: payment received, delivered, waiting for stock,
- * item replaced, the shop's reply to a report, refunded. Each is rendered when the job runs,
+ * item replaced, the shop's reply to a report, refunded, a credit note issued late. Each is rendered when the job runs,
  * from the order as it is then. The link to the order page carries a token issued at that
  * moment (only its hash is stored), so no token and no credential sits in the job table.
  * Credentials go into the mail only when the owner turned on `deliveryMailIncludesSecret`.
@@ -170,6 +174,18 @@ function contentFor(
                 `Our credit note${extra.creditNote.number === TEST_CREDIT_NOTE_NUMBER ? '' : ` ${extra.creditNote.number}`} for ${formatRupees(extra.creditNote.amount)} is on your order page, beside your invoice.`,
               ]
             : []),
+        ],
+        label: 'View your order',
+        note: linkNote,
+      }
+    case 'credit_note':
+      return {
+        subject: `Credit note for order ${order.id}`,
+        paragraphs: [
+          extra.creditNote
+            ? `Our credit note${extra.creditNote.number === TEST_CREDIT_NOTE_NUMBER ? '' : ` ${extra.creditNote.number}`} for the ${formatRupees(extra.creditNote.amount)} we refunded for ${order.productName} is now on your order page, beside your invoice.`
+            : `Our credit notes for the refunds of your payment for ${order.productName} are now on your order page, beside your invoice.`,
+          lines,
         ],
         label: 'View your order',
         note: linkNote,

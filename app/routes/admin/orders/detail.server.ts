@@ -5,6 +5,7 @@ import { describeActors, getAdminOrder, orderActions } from '~/data/order-admin.
 import {
   confirmOrderPayment,
   deliverManually,
+  issueMissingCreditNotes,
   markRefunded,
   replaceFromStock,
   replyToReport,
@@ -38,7 +39,7 @@ import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
-import { listCreditNotes } from '~/data/credit-note.server'
+import { listCreditNotes, uncreditedRefunds } from '~/data/credit-note.server'
 import { orderDocuments } from '~/components/orders/order-status'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
@@ -73,18 +74,28 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   const detail = await getAdminOrder(db, orderId)
   if (!detail) return null
   const { order, product, items } = detail
-  const [events, reports, settings, paytm, refunds, refundable, refundGateway, creditNotes] =
-    await Promise.all([
-      listOrderEvents(db, order.id),
-      listOrderReports(db, order.id),
-      getSiteSettings(db),
-      // Only a Paytm order's confirmation names Paytm's setup (its simulator or Paytm).
-      order.gateway === 'paytm' ? resolvePaytmSetup(db, env) : null,
-      listOrderRefunds(db, order.id),
-      refundableAmount(db, order.id),
-      refundGatewayFor(db, env, order.gateway),
-      listCreditNotes(db, order.id),
-    ])
+  const [
+    events,
+    reports,
+    settings,
+    paytm,
+    refunds,
+    refundable,
+    refundGateway,
+    creditNotes,
+    uncredited,
+  ] = await Promise.all([
+    listOrderEvents(db, order.id),
+    listOrderReports(db, order.id),
+    getSiteSettings(db),
+    // Only a Paytm order's confirmation names Paytm's setup (its simulator or Paytm).
+    order.gateway === 'paytm' ? resolvePaytmSetup(db, env) : null,
+    listOrderRefunds(db, order.id),
+    refundableAmount(db, order.id),
+    refundGatewayFor(db, env, order.gateway),
+    listCreditNotes(db, order.id),
+    uncreditedRefunds(db, order.id),
+  ])
   const actors = await describeActors(
     db,
     [
@@ -207,6 +218,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     // The sale's invoice and credit notes, as the buyer's order page offers them (the owner may
     // open any order's).
     ...orderDocuments(order, creditNotes, (iso) => when(iso)!),
+    // Money refunded that no credit note covers yet: 'Issue credit note' covers it.
+    uncredited: uncredited.amount > 0 ? formatRupees(uncredited.amount) : null,
     // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
     // when refundGatewayFor finds no setup either).
     gatewayName: !refundGateway
@@ -254,6 +267,8 @@ function run(
       return resendDeliveryMail(db, { orderId, actor })
     case 'reply':
       return replyToReport(db, { orderId, reply: input.reply, actor })
+    case 'credit-note':
+      return issueMissingCreditNotes(db, { orderId, actor })
   }
 }
 
@@ -304,6 +319,7 @@ const ACTION_NAMES: Record<OrderActionInput['intent'], string> = {
   'gateway-refund': 'Requested a gateway refund of',
   resend: 'Resent the delivery mail of',
   reply: 'Replied to the report on',
+  'credit-note': 'Issued a missing credit note for',
 }
 
 /**

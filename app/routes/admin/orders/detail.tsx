@@ -6,6 +6,7 @@ import RefreshCw from 'lucide-react/icons/refresh-cw'
 import Undo2 from 'lucide-react/icons/undo-2'
 import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
 import FileText from 'lucide-react/icons/file-text'
+import FilePlus from 'lucide-react/icons/file-plus'
 import { useId, type ReactNode } from 'react'
 import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
@@ -308,20 +309,31 @@ function Refunds({ page }: { page: PageData }) {
 
 /** The sale's invoice and its refunds' credit notes, as the buyer downloads them. */
 function TaxDocuments({ page }: { page: PageData }) {
-  if (!page.invoiceUrl) return null
+  if (!page.invoiceUrl && !page.uncredited) return null
   return (
     <DetailCard headingId="documents-heading" title="Invoice and credit notes">
+      {page.uncredited ? (
+        <p className="mt-3 rounded-xl border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900 dark:border-amber-900 dark:bg-amber-950/30 dark:text-amber-200">
+          {page.uncredited} refunded has no credit note. Issue one from{' '}
+          <a href="#action-credit-note" className="font-semibold underline">
+            Actions
+          </a>{' '}
+          so the refund is documented and the tax on it reversed.
+        </p>
+      ) : null}
       <ul className="mt-3 space-y-2 text-sm">
-        <li>
-          <a
-            href={page.invoiceUrl}
-            download
-            className="inline-flex items-center gap-1.5 font-semibold text-brand-700 hover:underline dark:text-brand-300"
-          >
-            <FileText aria-hidden="true" className="size-4" />
-            Invoice
-          </a>
-        </li>
+        {page.invoiceUrl ? (
+          <li>
+            <a
+              href={page.invoiceUrl}
+              download
+              className="inline-flex items-center gap-1.5 font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              <FileText aria-hidden="true" className="size-4" />
+              Invoice
+            </a>
+          </li>
+        ) : null}
         {page.creditNotes.map((note) => (
           <li key={note.id} className="flex flex-wrap items-center gap-x-3 gap-y-1">
             <a
@@ -684,6 +696,20 @@ function actionSpecs(page: PageData): ActionSpec[] {
           placeholder: 'Wrong region; buyer asked for a refund',
         },
       ],
+    })
+  }
+  if (page.uncredited) {
+    specs.push({
+      intent: 'credit-note',
+      title: 'Issue credit note',
+      icon: FilePlus,
+      description: `${page.uncredited} has been refunded without a credit note. Issue it now (${order.testMode ? 'a test credit note, not numbered, as the order is a test' : 'numbered in this year’s series'}): it names the sale’s invoice and reverses the tax on the amount, and the buyer is e-mailed that it is on the order page.`,
+      submitLabel: 'Issue credit note',
+      confirm: {
+        title: 'Issue the credit note?',
+        description: `A credit note for ${page.uncredited}, dated today, is added to order ${order.id} and ${order.customerEmail} is e-mailed. An issued credit note cannot be withdrawn.`,
+        confirmLabel: 'Issue credit note',
+      },
     })
   }
   if (actions.refund) {

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely'
 import type { CreditNoteTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
-import { gstBreakdown, type GstBreakdown } from '~/lib/gst'
+import { creditNoteDeadline, gstBreakdown, type GstBreakdown } from '~/lib/gst'
 import { newId } from '~/lib/id.server'
 import {
   financialYearOf,
@@ -240,6 +240,33 @@ export async function uncreditedRefunds(
   if (order.status === 'refunded' && paid > processed && !credited.has(marked))
     missing.push({ source: marked, amountPaise: paid - processed, reason: '' })
   return { amount, refunds: missing }
+}
+
+/**
+ * How long a sale's credit notes reduce the GST paid on it (creditNoteDeadline): the financial
+ * year of the supply (its invoice's, or the year it was paid in when not numbered yet) and the
+ * deadline. Null for a sale whose credit notes reverse no tax: a test-mode sale, an invoice
+ * without a GSTIN (or issued before its seller was kept), or no GSTIN in Settings for a sale
+ * not invoiced yet.
+ */
+export async function creditNoteTimeLimit(
+  db: DB,
+  order: { id: string; testMode: number | boolean; paidAt: string | null; createdAt: string },
+  settings: Pick<InvoiceSettings, 'sellerGstin'>,
+): Promise<{ financialYear: string; deadline: Date } | null> {
+  if (order.testMode) return null
+  const invoice = await db
+    .selectFrom('invoice')
+    .select(['financialYear', 'sellerName', 'sellerGstin'])
+    .where('orderId', '=', order.id)
+    .executeTakeFirst()
+  const taxed = invoice
+    ? invoice.sellerName !== null && Boolean(invoice.sellerGstin)
+    : Boolean(settings.sellerGstin)
+  if (!taxed) return null
+  const financialYear =
+    invoice?.financialYear ?? financialYearOf(new Date(order.paidAt ?? order.createdAt))
+  return { financialYear, deadline: creditNoteDeadline(financialYear) }
 }
 
 /** A credit note as the order pages list it. */

@@ -1,6 +1,6 @@
 import type { InvoiceTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
-import { gstBreakdown, rateBasisPoints, type GstBreakdown } from '~/lib/gst'
+import { financialYearOf, gstBreakdown, rateBasisPoints, type GstBreakdown } from '~/lib/gst'
 import { PAID_STATUSES } from './order.server'
 import { getSiteSettings, type SiteSettings } from './settings.server'
 
@@ -33,19 +33,7 @@ export interface InvoiceData {
   timezone: string
 }
 
-/** India's financial year (April to March, India time) of a moment: "2026-27". */
-export function financialYearOf(at: Date): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Kolkata',
-    year: 'numeric',
-    month: '2-digit',
-  })
-    .format(at)
-    .split('-')
-    .map(Number) as [number, number]
-  const start = month >= 4 ? year : year - 1
-  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
-}
+export { financialYearOf }
 
 /**
  * "INV/26-27/00042": unique within the year and at most 16 characters, as GST rules ask. The
@@ -293,9 +281,18 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   if (order.status === 'refunded' && !(await hasCreditNote(db, order.id))) return null
   const settings = await getSiteSettings(db)
   // A test-mode order sold nothing: it takes no number from the shop's legal series.
+  // Numbered at its first download only if its payment mail has not numbered it yet: in the
+  // series of the year it was paid in, as the mail would have.
+  const now = new Date()
   const invoice: IssuedInvoice = order.testMode
-    ? { number: TEST_INVOICE_NUMBER, issuedAt: new Date().toISOString(), seller: null }
-    : await issueInvoiceNumber(db, order.id, settings)
+    ? { number: TEST_INVOICE_NUMBER, issuedAt: now.toISOString(), seller: null }
+    : await issueInvoiceNumber(
+        db,
+        order.id,
+        settings,
+        now,
+        new Date(order.paidAt ?? order.createdAt),
+      )
   // A test invoice states today's settings. One issued before its seller was kept states
   // today's seller, as it always did, but no tax lines: it never had them, and today's rate
   // may not be the one it was sold at.

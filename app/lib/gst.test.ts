@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { formatGstRate, gstBreakdown, isGstStateCode, rateBasisPoints } from './gst'
+import {
+  creditNoteDeadline,
+  creditNoteTimeLimitNotice,
+  financialYearOf,
+  formatGstRate,
+  gstBreakdown,
+  isGstStateCode,
+  rateBasisPoints,
+} from './gst'
 
 describe('GST in a price that includes it', () => {
   it('splits the amount into taxable value and tax that add up to it, to the paisa', () => {
@@ -57,5 +65,25 @@ describe('GST in a price that includes it', () => {
     // Centre Jurisdiction GSTINs are overseas suppliers' (IGST only): not a seller here.
     expect(isGstStateCode('99')).toBe(false)
     expect(isGstStateCode('hasOwnProperty')).toBe(false)
+  })
+
+  it('knows the financial year of a moment and until when its credit notes reduce the tax', () => {
+    expect(financialYearOf(new Date('2026-03-31T18:29:59Z'))).toBe('2025-26')
+    expect(financialYearOf(new Date('2026-03-31T18:30:00Z'))).toBe('2026-27')
+    // 30 November after the year, to its last moment in India.
+    expect(creditNoteDeadline('2025-26').toISOString()).toBe('2026-11-30T18:29:59.999Z')
+    expect(creditNoteDeadline('2099-00').toISOString()).toBe('2100-11-30T18:29:59.999Z')
+    // Nothing to say more than 30 days before; by the date within them; after it, what is lost.
+    expect(creditNoteTimeLimitNotice('2025-26', new Date('2026-10-31T18:29:59Z'))).toBeNull()
+    expect(creditNoteTimeLimitNotice('2025-26', new Date('2026-11-28T10:00:00Z'))).toBe(
+      'This sale was made in 2025-26: its credit note reduces the GST paid on it only if issued by 30 November 2026 (CGST Act, section 34(2)).',
+    )
+    expect(creditNoteTimeLimitNotice('2025-26', new Date('2026-11-30T18:29:59.999Z'))).toMatch(
+      /only if issued by 30 November 2026/,
+    )
+    expect(creditNoteTimeLimitNotice('2025-26', new Date('2026-11-30T18:30:00Z'))).toBe(
+      'This sale was made in 2025-26: a credit note issued after 30 November 2026 no longer reduces the GST paid on it (CGST Act, section 34(2)). It is issued all the same, to document the refund.',
+    )
+    expect(creditNoteTimeLimitNotice('2026-27', new Date('2026-11-30T18:30:00Z'))).toBeNull()
   })
 })

@@ -123,3 +123,52 @@ export function formatGstRate(basisPoints: number): string {
 export function rateBasisPoints(percent: number): number {
   return Math.round(percent * 100)
 }
+
+/** India's financial year (April to March, India time) of a moment: "2026-27". */
+export function financialYearOf(at: Date): string {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Kolkata',
+    year: 'numeric',
+    month: '2-digit',
+  })
+    .format(at)
+    .split('-')
+    .map(Number) as [number, number]
+  const start = month >= 4 ? year : year - 1
+  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
+}
+
+/**
+ * The last moment a credit note for a supply of `financialYear` ("2025-26") reduces the tax paid
+ * on it: the end of 30 November after that year, India time (CGST Act, section 34(2); the
+ * annual return, if furnished earlier, ends it earlier, which the shop cannot know). A credit
+ * note issued later still documents the refund; it no longer lowers the output tax.
+ */
+export function creditNoteDeadline(financialYear: string): Date {
+  const endYear = Number(financialYear.slice(0, 4)) + 1
+  return new Date(`${endYear}-11-30T23:59:59.999+05:30`)
+}
+
+/** A credit note's time limit is worth a word on the actions that issue one this close to it. */
+const TIME_LIMIT_NOTICE_DAYS = 30
+
+/**
+ * What the admin's actions that issue a credit note (Refund, Mark refunded, Issue credit note)
+ * say of its time limit for a taxed sale of `financialYear`, within TIME_LIMIT_NOTICE_DAYS of
+ * creditNoteDeadline or after it; null before then.
+ */
+export function creditNoteTimeLimitNotice(financialYear: string, now: Date): string | null {
+  const deadline = creditNoteDeadline(financialYear)
+  const left = deadline.getTime() - now.getTime()
+  if (left > TIME_LIMIT_NOTICE_DAYS * 86_400_000) return null
+  const date = new Intl.DateTimeFormat('en-IN', {
+    timeZone: 'Asia/Kolkata',
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+  }).format(deadline)
+  const sale = `This sale was made in ${financialYear}`
+  return left < 0
+    ? `${sale}: a credit note issued after ${date} no longer reduces the GST paid on it (CGST Act, section 34(2)). It is issued all the same, to document the refund.`
+    : `${sale}: its credit note reduces the GST paid on it only if issued by ${date} (CGST Act, section 34(2)).`
+}

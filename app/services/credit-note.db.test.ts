@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
+  creditNoteTimeLimit,
   getCreditNoteData,
   issueCreditNote,
   listCreditNotes,
@@ -210,6 +211,38 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
       ok: false,
       message: 'Order not found',
     })
+  })
+
+  it("knows until when a sale's credit notes reduce its GST: by its invoice's year, only when they reverse tax", async () => {
+    const settingsNow = await readSiteSettings(t.db)
+    const limitOf = async (orderId: string) =>
+      creditNoteTimeLimit(t.db, (await getOrder(t.db, orderId))!, await readSiteSettings(t.db))
+    // No GSTIN in Settings: its credit notes reverse no tax.
+    const untaxed = await soldAt(10_000)
+    expect(await limitOf(untaxed.id)).toBeNull()
+    // A GSTIN, not invoiced yet: the year it was paid in (31 March 2026, India time).
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5' })
+    const march = await soldAt(10_000)
+    await t.db
+      .updateTable('order')
+      .set({ paidAt: '2026-03-31T18:00:00.000Z' })
+      .where('id', '=', march.id)
+      .execute()
+    expect(await limitOf(march.id)).toEqual({
+      financialYear: '2025-26',
+      deadline: new Date('2026-11-30T18:29:59.999Z'),
+    })
+    // Invoiced: its invoice's year, and its invoice's GSTIN, whatever Settings say now.
+    await getInvoiceData(t.db, march.id)
+    await updateSiteSettings(t.db, { sellerGstin: '' })
+    expect((await limitOf(march.id))?.financialYear).toBe('2025-26')
+    await getInvoiceData(t.db, untaxed.id)
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5' })
+    expect(await limitOf(untaxed.id)).toBeNull()
+    // A test-mode sale has no tax to reverse.
+    const test = await soldAt(10_000, { testMode: true })
+    expect(await limitOf(test.id)).toBeNull()
+    expect(settingsNow.sellerGstin).toBe('')
   })
 
   it('shares the tax so that parts add up to the invoice, and credits once when two refunds of an order settle at once', async () => {

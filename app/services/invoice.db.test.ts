@@ -112,6 +112,19 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(formatInvoiceNumber('2026-27', 123_456).length).toBeLessThanOrEqual(16)
   })
 
+  it('numbers a sale first downloaded after its year ended in the series of the year it was paid in', async () => {
+    const product = await makeProduct(t.db)
+    const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    await t.db
+      .updateTable('order')
+      // 23:30 on 31 March 2026, India time; no payment mail numbered it.
+      .set({ status: 'delivered', paidAt: '2026-03-31T18:00:00.000Z' })
+      .where('id', '=', order.id)
+      .execute()
+    const data = await getInvoiceData(t.db, order.id)
+    expect(data?.invoiceNumber).toMatch(/^INV\/25-26\/\d{5}$/)
+  })
+
   it('gives concurrent first issues consecutive numbers without gaps, and an order only one number', async () => {
     const product = await makeProduct(t.db)
     const orders: string[] = []

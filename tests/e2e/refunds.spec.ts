@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { listAuditEntries } from '~/data/audit.server'
 import { getOrder } from '~/data/order.server'
+import { updateSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { openAppDatabase } from '../factories'
 import { adminTest } from '../helpers/admin'
@@ -363,6 +364,28 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   ).toHaveLength(1)
   const { entries } = await listAuditEntries(db, { targetId: orderId })
   expect(entries.filter((entry) => entry.action === 'order.credit-note')).toHaveLength(1)
+
+  // Had it been a live sale with GST, paid in January 2026 (financial year 2025-26), the action
+  // would say that its credit note reduces that GST only until 30 November 2026.
+  await updateSiteSettings(db, { sellerGstin: '29ABCDE1234F1Z5' })
+  try {
+    await db
+      .updateTable('order')
+      .set({ testMode: 0, paidAt: '2026-01-15T06:00:00.000Z' })
+      .where('id', '=', orderId)
+      .execute()
+    await db.deleteFrom('creditNote').where('orderId', '=', orderId).execute()
+    // The shop's processes see the new settings within a second (docs/page-cache.md).
+    await expect(async () => {
+      await page.reload()
+      await expect(page.locator('#action-credit-note')).toContainText(
+        /This sale was made in 2025-26: (its credit note reduces the GST paid on it only if issued by 30 November 2026|a credit note issued after 30 November 2026 no longer reduces the GST paid on it)/,
+        { timeout: 1000 },
+      )
+    }).toPass({ timeout: 10_000 })
+  } finally {
+    await updateSiteSettings(db, { sellerGstin: '' })
+  }
 })
 
 test('a refund through PhonePe: confirmed by its refund status, item revoked, buyer e-mailed', async ({

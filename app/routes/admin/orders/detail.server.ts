@@ -34,12 +34,13 @@ import { shopDateTime } from '~/lib/date-format'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
+import { creditNoteTimeLimitNotice } from '~/lib/gst'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
-import { listCreditNotes, uncreditedRefunds } from '~/data/credit-note.server'
+import { creditNoteTimeLimit, listCreditNotes, uncreditedRefunds } from '~/data/credit-note.server'
 import { orderDocuments } from '~/components/orders/order-status'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
@@ -96,6 +97,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     listCreditNotes(db, order.id),
     uncreditedRefunds(db, order.id),
   ])
+  const timeLimit = await creditNoteTimeLimit(db, order, settings)
   const actors = await describeActors(
     db,
     [
@@ -220,6 +222,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     ...orderDocuments(order, creditNotes, (iso) => when(iso)!),
     // Money refunded that no credit note covers yet: 'Issue credit note' covers it.
     uncredited: uncredited.amount > 0 ? formatRupees(uncredited.amount) : null,
+    creditNoteLimit: timeLimit
+      ? creditNoteTimeLimitNotice(timeLimit.financialYear, new Date())
+      : null,
     // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
     // when refundGatewayFor finds no setup either).
     gatewayName: !refundGateway

@@ -557,6 +557,18 @@ function ActionCard({
 function actionSpecs(page: PageData): ActionSpec[] {
   const { order, actions, product } = page
   const specs: ActionSpec[] = []
+  // The actions that issue a credit note say so near or after its time limit.
+  const issuingCreditNote = (description: string): ReactNode =>
+    page.creditNoteLimit ? (
+      <>
+        <p>{description}</p>
+        <p className="mt-2 rounded-lg bg-amber-50 px-2 py-1.5 text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
+          {page.creditNoteLimit}
+        </p>
+      </>
+    ) : (
+      description
+    )
   const pushDeliver = (replacing: boolean) => {
     specs.push({
       intent: 'deliver',
@@ -672,7 +684,9 @@ function actionSpecs(page: PageData): ActionSpec[] {
       intent: 'gateway-refund',
       title: 'Refund',
       icon: BanknoteArrowDown,
-      description: `Sends money back through ${refund.gateway}: all of it or a part (${refund.left} left to refund). When ${refund.gateway} confirms a full refund, the order becomes refunded, the delivered item is revoked and the buyer is e-mailed; a partial refund is e-mailed too.`,
+      description: issuingCreditNote(
+        `Sends money back through ${refund.gateway}: all of it or a part (${refund.left} left to refund). When ${refund.gateway} confirms a full refund, the order becomes refunded, the delivered item is revoked and the buyer is e-mailed; a partial refund is e-mailed too.`,
+      ),
       submitLabel: 'Refund',
       tone: 'danger',
       confirm: {
@@ -703,7 +717,9 @@ function actionSpecs(page: PageData): ActionSpec[] {
       intent: 'credit-note',
       title: 'Issue credit note',
       icon: FilePlus,
-      description: `${page.uncredited} has been refunded without a credit note. Issue it now (${order.testMode ? 'a test credit note, not numbered, as the order is a test' : 'numbered in this year’s series'}): it names the sale’s invoice and reverses the tax on the amount, and the buyer is e-mailed that it is on the order page.`,
+      description: issuingCreditNote(
+        `${page.uncredited} has been refunded without a credit note. Issue it now (${order.testMode ? 'a test credit note, not numbered, as the order is a test' : 'numbered in this year’s series'}): it names the sale’s invoice and reverses the tax on the amount, and the buyer is e-mailed that it is on the order page.`,
+      ),
       submitLabel: 'Issue credit note',
       confirm: {
         title: 'Issue the credit note?',
@@ -717,8 +733,9 @@ function actionSpecs(page: PageData): ActionSpec[] {
       intent: 'refund',
       title: 'Mark refunded',
       icon: Undo2,
-      description:
+      description: issuingCreditNote(
         'For a refund made outside (in the gateway’s dashboard, by bank transfer): this records it, and KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
+      ),
       submitLabel: 'Mark refunded',
       tone: page.gatewayRefund ? 'secondary' : 'danger',
       confirm: {

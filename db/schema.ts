@@ -32,6 +32,7 @@ export interface Database {
   creditNoteCounter: CreditNoteCounterTable
   auditLog: AuditLogTable
   userPreference: UserPreferenceTable
+  customerGstDetails: CustomerGstDetailsTable
   wishlistItem: WishlistItemTable
   review: ReviewTable
   reviewVote: ReviewVoteTable
@@ -386,6 +387,10 @@ export interface InvoiceTable {
   sacCode: string | null
   /** Hundredths of a per cent (1800 is 18 %). */
   gstRateBasisPoints: number | null
+  /** The buyer's business, when the invoice was issued to one (0160_business_invoices). */
+  buyerBusinessName: string | null
+  buyerGstin: string | null
+  buyerAddress: string | null
 }
 
 export interface InvoiceCounterTable {
@@ -422,6 +427,8 @@ export interface CreditNoteTable {
   taxableValue: number | null
   centralTax: number | null
   stateTax: number | null
+  /** Paise of IGST reversed, for an inter-state sale (0160_business_invoices). */
+  integratedTax: number | null
 }
 
 export interface CreditNoteCounterTable {
@@ -446,6 +453,15 @@ export interface AuditLogTable {
 }
 
 /** A customer's theme, language and mail preference (0090_user_preferences). */
+/** A customer's business, named on their GST invoices (0160_business_invoices). */
+export interface CustomerGstDetailsTable {
+  userId: string
+  businessName: string
+  gstin: string
+  address: string
+  updatedAt: string
+}
+
 export interface UserPreferenceTable {
   userId: string
   theme: Generated<'light' | 'dark' | 'system'>

@@ -13,6 +13,7 @@ import {
   type InvoiceSettings,
 } from './invoice.server'
 import { getSiteSettings } from './settings.server'
+import { orderBusiness } from './customer-gst.server'
 
 /**
  * Credit notes (docs/delivery.md, "Credit notes"): every refund of a sale, through a gateway or
@@ -34,7 +35,9 @@ export const TEST_CREDIT_NOTE_NUMBER = 'TEST (not numbered)'
 /** The source of a refund the admin recorded by hand ('Mark refunded'): one per order. */
 export const markedRefundSource = (orderId: string) => `order:${orderId}`
 
-type TaxFigures = Pick<GstBreakdown, 'taxableValue' | 'centralTax' | 'stateTax'>
+type TaxFigures = Pick<GstBreakdown, 'taxableValue' | 'centralTax' | 'stateTax'> & {
+  integratedTax: number | null
+}
 
 /**
  * Issues the credit note of a refund, once per `source` (the gateway refund's id, or
@@ -83,7 +86,12 @@ export async function issueCreditNote(
   // A test-mode sale has a test invoice (not numbered, today's settings); a real one its issued
   // invoice, numbered now in the series of the year it was paid in if it had none.
   const invoice = testMode
-    ? { number: TEST_INVOICE_NUMBER, issuedAt: now.toISOString(), seller: invoiceSeller(settings) }
+    ? {
+        number: TEST_INVOICE_NUMBER,
+        issuedAt: now.toISOString(),
+        seller: invoiceSeller(settings),
+        business: await orderBusiness(trx, input.orderId),
+      }
     : await issueInvoiceNumber(
         trx,
         input.orderId,
@@ -97,11 +105,22 @@ export async function issueCreditNote(
   if (taxed) {
     // The tax in the first `credited + amount` paise less the tax in the first `credited`: each
     // part's share, never negative, and the parts of a sale refunded in pieces add up to the
-    // invoice's tax to the paisa.
-    const half = (paise: number) =>
-      gstBreakdown(paise, taxed.gstRateBasisPoints, taxed.sellerGstin).centralTax
-    const share = half(credited + amount) - half(credited)
-    tax = { centralTax: share, stateTax: share, taxableValue: amount - 2 * share }
+    // invoice's tax to the paisa. An inter-state sale's is IGST, at the whole rate.
+    const split = (paise: number) =>
+      gstBreakdown(paise, taxed.gstRateBasisPoints, taxed.sellerGstin, invoice.business?.gstin)
+    const [before, after] = [split(credited), split(credited + amount)]
+    if (after.interState) {
+      const share = after.integratedTax - before.integratedTax
+      tax = { centralTax: 0, stateTax: 0, integratedTax: share, taxableValue: amount - share }
+    } else {
+      const share = after.centralTax - before.centralTax
+      tax = {
+        centralTax: share,
+        stateTax: share,
+        integratedTax: null,
+        taxableValue: amount - 2 * share,
+      }
+    }
   }
   const seller = invoiceSeller(settings)
   let numbered: { number: string; financialYear: string; sequence: number } | null = null
@@ -139,6 +158,7 @@ export async function issueCreditNote(
       taxableValue: tax?.taxableValue ?? null,
       centralTax: tax?.centralTax ?? null,
       stateTax: tax?.stateTax ?? null,
+      integratedTax: tax?.integratedTax ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -325,8 +345,12 @@ export async function getCreditNoteData(
     .selectFrom('creditNote')
     .innerJoin('order', 'order.id', 'creditNote.orderId')
     .leftJoin('orderRefund', 'orderRefund.id', 'creditNote.source')
+    .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
     .selectAll('creditNote')
     .select([
+      'invoice.buyerBusinessName',
+      'invoice.buyerGstin',
+      'invoice.buyerAddress',
       'order.productName',
       'order.customerName',
       'order.customerEmail',
@@ -339,15 +363,28 @@ export async function getCreditNoteData(
     .executeTakeFirst()
   if (!row) return null
   const { timezone } = await getSiteSettings(db)
+  // The business of its invoice (a test-mode sale's: the account's now, as its test invoice).
+  const business =
+    row.buyerBusinessName && row.buyerGstin
+      ? {
+          businessName: row.buyerBusinessName,
+          gstin: row.buyerGstin,
+          address: row.buyerAddress ?? '',
+        }
+      : row.testMode
+        ? await orderBusiness(db, orderId)
+        : null
   const rate = row.gstRateBasisPoints === null ? null : Number(row.gstRateBasisPoints)
   const tax =
     row.sellerGstin && rate !== null && row.centralTax !== null && row.stateTax !== null
       ? {
-          // The state's name and tax name come from the GSTIN; the figures as issued.
-          ...gstBreakdown(Number(row.amount), rate, row.sellerGstin),
+          // The places and the taxes' names come from the GSTINs; the figures as issued.
+          ...gstBreakdown(Number(row.amount), rate, row.sellerGstin, business?.gstin),
           taxableValue: Number(row.taxableValue),
           centralTax: Number(row.centralTax),
           stateTax: Number(row.stateTax),
+          integratedTax: Number(row.integratedTax ?? 0),
+          interState: row.integratedTax !== null,
           sacCode: row.sacCode,
         }
       : null
@@ -364,7 +401,12 @@ export async function getCreditNoteData(
       phone: row.sellerPhone,
     },
     tax,
-    buyer: { name: row.customerName, email: row.customerEmail, phone: row.customerPhone },
+    buyer: {
+      name: row.customerName,
+      email: row.customerEmail,
+      phone: row.customerPhone,
+      business,
+    },
     orderId: row.orderId,
     productName: row.productName,
     amount: Number(row.amount),

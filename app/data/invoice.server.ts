@@ -1,6 +1,7 @@
 import type { InvoiceTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { financialYearOf, gstBreakdown, rateBasisPoints, type GstBreakdown } from '~/lib/gst'
+import { orderBusiness, type BusinessBuyer } from './customer-gst.server'
 import { PAID_STATUSES } from './order.server'
 import { getSiteSettings, type SiteSettings } from './settings.server'
 
@@ -20,7 +21,8 @@ export interface InvoiceData {
    * seller not registered for GST.
    */
   tax: (GstBreakdown & { sacCode: string }) | null
-  buyer: { name: string; email: string; phone: string }
+  /** The person who bought, and the business they bought for when it is named (its GSTIN). */
+  buyer: { name: string; email: string; phone: string; business: BusinessBuyer | null }
   orderId: string
   productName: string
   /** Paise. */
@@ -89,6 +91,8 @@ export interface IssuedInvoice {
   issuedAt: string
   /** Null for an invoice issued before the seller was kept with it. */
   seller: InvoiceSeller | null
+  /** The business it is made out to (docs/delivery.md, "Business invoices"); null: a consumer. */
+  business: BusinessBuyer | null
 }
 
 const ISSUED_COLUMNS = [
@@ -101,13 +105,20 @@ const ISSUED_COLUMNS = [
   'sellerPhone',
   'sacCode',
   'gstRateBasisPoints',
+  'buyerBusinessName',
+  'buyerGstin',
+  'buyerAddress',
 ] as const
 
 function issued(row: Pick<InvoiceTable, (typeof ISSUED_COLUMNS)[number]>): IssuedInvoice {
-  const { number, issuedAt, ...seller } = row
+  const { number, issuedAt, buyerBusinessName, buyerGstin, buyerAddress, ...seller } = row
   return {
     number,
     issuedAt,
+    business:
+      buyerBusinessName && buyerGstin
+        ? { businessName: buyerBusinessName, gstin: buyerGstin, address: buyerAddress ?? '' }
+        : null,
     seller:
       seller.sellerName === null
         ? null
@@ -176,15 +187,26 @@ async function numberInvoice(
     return again
   }
   const seller = invoiceSeller(settings)
+  // The business of the account that bought, as its details are now.
+  const business = await orderBusiness(trx, orderId)
   const invoice = {
     number: formatInvoiceNumber(financialYear, sequence, settings.invoicePrefix),
     issuedAt: now.toISOString(),
   }
   await trx
     .insertInto('invoice')
-    .values({ orderId, financialYear, sequence, ...invoice, ...seller })
+    .values({
+      orderId,
+      financialYear,
+      sequence,
+      ...invoice,
+      ...seller,
+      buyerBusinessName: business?.businessName ?? null,
+      buyerGstin: business?.gstin ?? null,
+      buyerAddress: business?.address ?? null,
+    })
     .execute()
-  return { ...invoice, seller }
+  return { ...invoice, seller, business }
 }
 
 /**
@@ -285,7 +307,12 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   // series of the year it was paid in, as the mail would have.
   const now = new Date()
   const invoice: IssuedInvoice = order.testMode
-    ? { number: TEST_INVOICE_NUMBER, issuedAt: now.toISOString(), seller: null }
+    ? {
+        number: TEST_INVOICE_NUMBER,
+        issuedAt: now.toISOString(),
+        seller: null,
+        business: await orderBusiness(db, order.id),
+      }
     : await issueInvoiceNumber(
         db,
         order.id,
@@ -316,11 +343,21 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
     tax:
       seller.sellerGstin && !legacy
         ? {
-            ...gstBreakdown(amount, seller.gstRateBasisPoints, seller.sellerGstin),
+            ...gstBreakdown(
+              amount,
+              seller.gstRateBasisPoints,
+              seller.sellerGstin,
+              invoice.business?.gstin,
+            ),
             sacCode: seller.sacCode,
           }
         : null,
-    buyer: { name: order.customerName, email: order.customerEmail, phone: order.customerPhone },
+    buyer: {
+      name: order.customerName,
+      email: order.customerEmail,
+      phone: order.customerPhone,
+      business: invoice.business,
+    },
     orderId: order.id,
     productName: order.productName,
     amount,

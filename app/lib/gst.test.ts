@@ -5,6 +5,7 @@ import {
   financialYearOf,
   formatGstRate,
   gstBreakdown,
+  gstinCheckCharacter,
   isGstStateCode,
   rateBasisPoints,
 } from './gst'
@@ -17,6 +18,8 @@ describe('GST in a price that includes it', () => {
       centralTax: 11_437,
       stateTax: 11_437,
       stateTaxName: 'SGST',
+      integratedTax: 0,
+      interState: false,
       placeOfSupply: 'Karnataka (29)',
     })
     for (const amount of [1, 99, 100, 49_900, 100_001, 9_999_999])
@@ -52,6 +55,43 @@ describe('GST in a price that includes it', () => {
     // Delhi has a legislature: SGST.
     expect(gstBreakdown(11_800, 1800, '07ABCDE1234F1Z5').stateTaxName).toBe('SGST')
     expect(gstBreakdown(11_800, 1800, '00ABCDE1234F1Z5').placeOfSupply).toBe('State code 00')
+  })
+
+  it('taxes a business in another state with IGST at the whole rate, and one in the same state as a consumer', () => {
+    // Seller in Karnataka, business in Maharashtra: inter-state, placed in Maharashtra.
+    expect(gstBreakdown(149_950, 1800, '29ABCDE1234F1Z5', '27AAPFU0939F1ZV')).toEqual({
+      rateBasisPoints: 1800,
+      taxableValue: 127_076,
+      centralTax: 0,
+      stateTax: 0,
+      stateTaxName: 'SGST',
+      integratedTax: 22_874,
+      interState: true,
+      placeOfSupply: 'Maharashtra (27)',
+    })
+    for (const amount of [1, 99, 49_900, 100_001, 9_999_999])
+      for (const rate of [0, 25, 500, 1800, 4000]) {
+        const split = gstBreakdown(amount, rate, '29ABCDE1234F1Z5', '07AAACI1681G1ZR')
+        expect(split.taxableValue + split.integratedTax).toBe(amount)
+        expect(
+          Math.abs(split.integratedTax - (split.taxableValue * rate) / 10_000),
+        ).toBeLessThanOrEqual(1)
+      }
+    // A business in the seller's own state: CGST and SGST, as for a consumer.
+    expect(gstBreakdown(149_950, 1800, '29ABCDE1234F1Z5', '29AAGCB7383J1Z4')).toEqual(
+      gstBreakdown(149_950, 1800, '29ABCDE1234F1Z5'),
+    )
+  })
+
+  it("checks a GSTIN's last character as the GSTN computes it", () => {
+    for (const gstin of [
+      '27AAPFU0939F1ZV',
+      '07AAACI1681G1ZR',
+      '29AAGCB7383J1Z4',
+      '33AAACH2702H1Z7',
+    ])
+      expect(gstinCheckCharacter(gstin.slice(0, 14))).toBe(gstin[14])
+    expect(gstinCheckCharacter('27AAPFU0939F1Z')).not.toBe('W')
   })
 
   it('prints rates as invoices write them and reads per cent as hundredths', () => {

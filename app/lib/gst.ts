@@ -2,11 +2,13 @@
  * GST on a tax invoice (docs/delivery.md, "Invoice"): prices in the shop include GST, so a
  * sale's amount is split into its taxable value and the tax at the shop's rate (Settings).
  *
- * Place of supply: the shop keeps no buyer's address, and for services to an unregistered buyer
- * whose address is not on record the place of supply is the supplier's location (IGST Act,
- * section 12(2)(b)). Every sale is therefore intra-state: central tax (CGST) plus the state's
- * (SGST), or the Union Territory's (UTGST) where the seller's state code is a Union Territory
- * without a legislature.
+ * Place of supply: for a consumer, whose address the shop does not keep, it is the supplier's
+ * location (IGST Act, section 12(2)(b)), so the sale is intra-state: central tax (CGST) plus the
+ * state's (SGST), or the Union Territory's (UTGST) where the seller's state code is a Union
+ * Territory without a legislature. For a business registered for GST (its GSTIN on the invoice,
+ * docs/delivery.md "Business invoices") it is the business's location (section 12(2)(a)): in
+ * another state than the seller's, the sale is inter-state and the whole rate is integrated tax
+ * (IGST).
  */
 
 /** GST state codes (the first two characters of a GSTIN) and their states. */
@@ -75,40 +77,78 @@ export interface GstBreakdown {
   rateBasisPoints: number
   /** Paise: the amount paid without the tax. */
   taxableValue: number
-  /** Paise of central tax (half the rate). */
+  /** Paise of central tax (half the rate); 0 for an inter-state sale. */
   centralTax: number
-  /** Paise of state or Union Territory tax (the other half). */
+  /** Paise of state or Union Territory tax (the other half); 0 for an inter-state sale. */
   stateTax: number
   /** 'SGST', or 'UTGST' for a seller in a Union Territory without a legislature. */
   stateTaxName: 'SGST' | 'UTGST'
-  /** "Karnataka (29)": the seller's state, from the GSTIN. */
+  /** Paise of integrated tax (the whole rate) for an inter-state sale; 0 otherwise. */
+  integratedTax: number
+  /** Whether the place of supply is in another state than the seller's (IGST). */
+  interState: boolean
+  /** "Karnataka (29)": the buyer's state for a business buyer, the seller's otherwise. */
   placeOfSupply: string
 }
 
+const stateName = (code: string) => {
+  const state = GST_STATES[code]
+  return state ? `${state} (${code})` : `State code ${code}`
+}
+
 /**
- * Splits an amount that includes GST: each of the central and the state tax is half the rate of
- * the taxable value, amount × rate / 2 / (1 + rate) rounded to the paisa, and the taxable value
- * is the rest, so the two taxes are equal and the three always add up to the amount paid.
+ * Splits an amount that includes GST. Within a state, each of the central and the state tax is
+ * half the rate of the taxable value, amount × rate / 2 / (1 + rate) rounded to the paisa, and
+ * the taxable value is the rest, so the two taxes are equal and the three always add up to the
+ * amount paid. To a business in another state (`buyerGstin`), the integrated tax is the whole
+ * rate, amount × rate / (1 + rate) rounded, and the taxable value the rest.
  */
 export function gstBreakdown(
   amountPaise: number,
   rateBasisPoints: number,
   sellerGstin: string,
+  buyerGstin?: string | null,
 ): GstBreakdown {
+  const code = sellerGstin.slice(0, 2)
+  const buyerCode = buyerGstin ? buyerGstin.slice(0, 2) : code
+  const interState = buyerCode !== code
+  const common = {
+    rateBasisPoints,
+    stateTaxName: UTGST_CODES.has(code) ? ('UTGST' as const) : ('SGST' as const),
+    interState,
+    placeOfSupply: stateName(buyerCode),
+  }
+  if (interState) {
+    const integratedTax = Math.round((amountPaise * rateBasisPoints) / (10_000 + rateBasisPoints))
+    return {
+      ...common,
+      taxableValue: amountPaise - integratedTax,
+      centralTax: 0,
+      stateTax: 0,
+      integratedTax,
+    }
+  }
   // Each half is the same figure (half the rate of the taxable value), and the taxable value
   // the rest of the amount.
   const half = Math.round((amountPaise * rateBasisPoints) / 2 / (10_000 + rateBasisPoints))
-  const taxableValue = amountPaise - 2 * half
-  const code = sellerGstin.slice(0, 2)
-  const state = GST_STATES[code]
   return {
-    rateBasisPoints,
-    taxableValue,
+    ...common,
+    taxableValue: amountPaise - 2 * half,
     centralTax: half,
     stateTax: half,
-    stateTaxName: UTGST_CODES.has(code) ? 'UTGST' : 'SGST',
-    placeOfSupply: state ? `${state} (${code})` : `State code ${code}`,
+    integratedTax: 0,
   }
+}
+
+/** The check character of a GSTIN's first 14 characters (the GSTN's mod-36 scheme). */
+export function gstinCheckCharacter(first14: string): string {
+  const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+  let sum = 0
+  for (let i = 0; i < 14; i++) {
+    const product = alphabet.indexOf(first14[i]!) * (i % 2 === 0 ? 1 : 2)
+    sum += Math.floor(product / 36) + (product % 36)
+  }
+  return alphabet[(36 - (sum % 36)) % 36]!
 }
 
 /**

@@ -90,11 +90,20 @@ function startDocument(title: string, seller: Seller, compress: boolean) {
       doc.font('Helvetica').fontSize(10)
       for (const line of lines) doc.text(line)
     },
+    /** The buyer: a business with its address and GSTIN first when named, then the person. */
     billedTo(buyer: InvoiceData['buyer'], label = 'Billed to') {
       doc.moveDown()
       doc.font('Helvetica-Bold').text(label)
       doc.font('Helvetica')
-      for (const line of [buyer.name, buyer.email, buyer.phone]) if (line) doc.text(pdfSafe(line))
+      const { business } = buyer
+      if (business) {
+        doc.text(pdfSafe(business.businessName))
+        if (business.address) doc.text(pdfSafe(business.address))
+        doc.text(`GSTIN: ${pdfSafe(business.gstin)}`)
+      }
+      const person = [buyer.name, buyer.email, buyer.phone].filter(Boolean)
+      for (const [i, line] of person.entries())
+        doc.text(pdfSafe(business && i === 0 ? `Bought by: ${line}` : line))
     },
     /**
      * The table: the item and its amount between rules, then (with tax) the taxable value and
@@ -122,13 +131,22 @@ function startDocument(title: string, seller: Seller, compress: boolean) {
         rule()
         const half = formatGstRate(tax.rateBasisPoints / 2)
         tableRow('Helvetica', 'Taxable value', exactRupeesText(tax.taxableValue), doc.y + 10)
-        tableRow('Helvetica', `CGST @ ${half}`, exactRupeesText(tax.centralTax), doc.y + 4)
-        tableRow(
-          'Helvetica',
-          `${tax.stateTaxName} @ ${half}`,
-          exactRupeesText(tax.stateTax),
-          doc.y + 4,
-        )
+        if (tax.interState)
+          tableRow(
+            'Helvetica',
+            `IGST @ ${formatGstRate(tax.rateBasisPoints)}`,
+            exactRupeesText(tax.integratedTax),
+            doc.y + 4,
+          )
+        else {
+          tableRow('Helvetica', `CGST @ ${half}`, exactRupeesText(tax.centralTax), doc.y + 4)
+          tableRow(
+            'Helvetica',
+            `${tax.stateTaxName} @ ${half}`,
+            exactRupeesText(tax.stateTax),
+            doc.y + 4,
+          )
+        }
         rule()
         tableRow(
           'Helvetica-Bold',

@@ -6,6 +6,7 @@ import { expect, gotoHydrated, test } from '../helpers/fixtures'
 import { signUpConfirmed, signUpInBrowser } from '../helpers/mailbox'
 import { getOrder } from '~/data/order.server'
 import { findUserByEmail } from '~/data/user.server'
+import { pdfText } from '../helpers/pdf'
 
 /**
  * /dashboard/settings with real accounts (signed up through the mailed link): profile name and
@@ -159,6 +160,101 @@ test('a guest order with the verified address appears in My Orders and opens', a
   await expect(link.first()).toBeVisible()
   await page.goto(`/orders/${orderId}`)
   await expect(page.getByRole('heading', { name: /Guest Plan|Order/ }).first()).toBeVisible()
+})
+
+test('business details: refused with clear messages, then named with the GSTIN on the invoice of the next order', async ({
+  page,
+  app,
+}) => {
+  const email = uniqueEmail('udyam')
+  await signUpInBrowser(page, app, { name: 'Rohan Mehta', email, password: 'rohan-secret-1' })
+  await gotoHydrated(page, '/dashboard/settings')
+  const section = page.getByRole('region', { name: 'Business invoices' })
+  const save = section.getByRole('button', { name: 'Save business details' })
+  // Nothing filled in: each field says what it needs.
+  await save.click()
+  await expect(
+    section.getByText("Enter the business's legal name, as on its GST registration"),
+  ).toBeVisible()
+  await expect(
+    section.getByText('Enter a valid 15-character GSTIN (e.g. 27AAPFU0939F1ZV)'),
+  ).toBeVisible()
+  await expect(
+    section.getByText("Enter the business's address, as on its GST registration"),
+  ).toBeVisible()
+  // A GSTIN with a typo in it (the last character does not match the rest).
+  await section.getByLabel('Legal name of the business').fill('Udyam Software Private Limited')
+  await section.getByLabel('GSTIN').fill('27AAPFU0939F1ZW')
+  await section
+    .getByLabel('Address of the business')
+    .fill('4th Floor, Nariman Point, Mumbai 400021')
+  await save.click()
+  await expect(
+    section.getByText("This GSTIN's last character does not match the others: check it for a typo"),
+  ).toBeVisible()
+  // Without JavaScript the server refuses it the same way and keeps nothing.
+  const refused = await page.request.post('/dashboard/settings', {
+    form: {
+      intent: 'business',
+      businessName: 'Udyam Software Private Limited',
+      gstin: '27AAPFU0939F1ZW',
+      businessAddress: 'Mumbai',
+    },
+  })
+  expect(refused.status()).toBe(400)
+  // Typed in lower case with a space: kept as the GSTIN is written.
+  await section.getByLabel('GSTIN').fill('27aapfu 0939f1zv')
+  await save.click()
+  await expect(section.getByRole('status')).toHaveText(
+    'Your business details have been saved. The invoices of your next orders name it.',
+  )
+  await page.reload()
+  await expect(section.getByLabel('GSTIN')).toHaveValue('27AAPFU0939F1ZV')
+  await expect(section.getByLabel('Legal name of the business')).toHaveValue(
+    'Udyam Software Private Limited',
+  )
+
+  // An order of this account: its invoice is made out to the business.
+  const db = openAppDatabase(app)
+  let orderId: string
+  try {
+    const user = (await findUserByEmail(db, email))!
+    const product = await makeProduct(db, { title: 'Office Suite Key', price: 49_900 })
+    orderId = (
+      await makePaidOrder(db, product.id, { customer: { ...BUYER, email }, userId: user.id })
+    ).id
+  } finally {
+    await db.destroy()
+  }
+  const invoice = await page.request.get(`/orders/${orderId}/invoice.pdf`)
+  expect(invoice.status()).toBe(200)
+  const text = pdfText(await invoice.body())
+  for (const line of [
+    'Udyam Software Private Limited',
+    '4th Floor, Nariman Point, Mumbai 400021',
+    'GSTIN: 27AAPFU0939F1ZV',
+    `Bought by: ${BUYER.name}`,
+  ])
+    expect(text).toContain(line)
+
+  for (const [width, scheme] of [
+    [390, 'light'],
+    [1280, 'dark'],
+  ] as const) {
+    await page.setViewportSize({ width, height: 900 })
+    await page.emulateMedia({ colorScheme: scheme })
+    await section.screenshot({ path: test.info().outputPath(`business-${scheme}-${width}.png`) })
+  }
+
+  // Removed: the form is empty again; the invoice already issued still names the business.
+  await section.getByRole('button', { name: 'Remove business details' }).click()
+  await expect(section.getByRole('status')).toHaveText(
+    'Your business details have been removed. The invoices of your next orders are made out to you.',
+  )
+  await expect(section.getByLabel('GSTIN')).toHaveValue('')
+  await expect(section.getByRole('button', { name: 'Remove business details' })).toHaveCount(0)
+  const again = pdfText(await (await page.request.get(`/orders/${orderId}/invoice.pdf`)).body())
+  expect(again).toContain('GSTIN: 27AAPFU0939F1ZV')
 })
 
 test('deleting the account needs the password, anonymises orders and signs out', async ({

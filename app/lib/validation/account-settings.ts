@@ -1,4 +1,6 @@
 import { z } from './zod'
+import { gstinCheckCharacter, isGstStateCode } from '../gst'
+import { GSTIN_PATTERN } from './settings'
 import { LANGUAGES } from '../preferences'
 import { THEMES } from '../theme'
 import { PASSWORD_MAX_LENGTH } from './auth'
@@ -16,7 +18,17 @@ export const SETTINGS_MESSAGES = {
   confirmDelete: 'Tick the box to confirm that your account should be deleted',
   passwordRequired: 'Enter your password to confirm',
   emailMismatch: 'Type your e-mail address exactly as shown to confirm',
+  businessNameRequired: "Enter the business's legal name, as on its GST registration",
+  businessNameTooLong: 'The legal name must be at most 120 characters long',
+  gstinInvalid: 'Enter a valid 15-character GSTIN (e.g. 27AAPFU0939F1ZV)',
+  gstinCheck: "This GSTIN's last character does not match the others: check it for a typo",
+  businessAddressRequired: "Enter the business's address, as on its GST registration",
+  businessAddressTooLong: 'The address must be at most 300 characters long',
 } as const
+
+/** The limits of a business's details on its GST invoices. */
+export const BUSINESS_NAME_MAX = 120
+export const BUSINESS_ADDRESS_MAX = 300
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
@@ -65,11 +77,52 @@ export const deleteAccountSchema = z.object({
   ),
 })
 
+const wellFormedGstin = (v: string) => GSTIN_PATTERN.test(v) && isGstStateCode(v.slice(0, 2))
+
+/**
+ * The business a customer registered for GST buys for (docs/delivery.md, "Business invoices"):
+ * its legal name, GSTIN (format, state code and check character) and address, all required.
+ */
+export const businessSchema = z.object({
+  intent: z.literal('business'),
+  businessName: z.preprocess(
+    text,
+    z
+      .string()
+      .trim()
+      .min(1, SETTINGS_MESSAGES.businessNameRequired)
+      .max(BUSINESS_NAME_MAX, SETTINGS_MESSAGES.businessNameTooLong),
+  ),
+  gstin: z.preprocess(
+    (value) => text(value).replace(/\s+/g, '').toUpperCase(),
+    z
+      .string()
+      .refine(wellFormedGstin, SETTINGS_MESSAGES.gstinInvalid)
+      // Only a well-formed one is told about its check character.
+      .refine(
+        (v) => !wellFormedGstin(v) || gstinCheckCharacter(v.slice(0, 14)) === v[14],
+        SETTINGS_MESSAGES.gstinCheck,
+      ),
+  ),
+  businessAddress: z.preprocess(
+    text,
+    z
+      .string()
+      .trim()
+      .min(1, SETTINGS_MESSAGES.businessAddressRequired)
+      .max(BUSINESS_ADDRESS_MAX, SETTINGS_MESSAGES.businessAddressTooLong),
+  ),
+})
+
+export const removeBusinessSchema = z.object({ intent: z.literal('removeBusiness') })
+
 export const settingsSchema = z.discriminatedUnion('intent', [
   profileSchema,
   photoSchema,
   removePhotoSchema,
   preferencesSchema,
+  businessSchema,
+  removeBusinessSchema,
   deleteAccountSchema,
 ])
 export type SettingsSubmission = z.output<typeof settingsSchema>

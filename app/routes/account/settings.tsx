@@ -5,7 +5,14 @@ import { data, Form, href, redirect, useNavigation } from 'react-router'
 import { NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { AccountPageHeader } from '~/components/account/account-page'
 import { accountPageMeta } from '~/components/auth/messages'
-import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
+import {
+  FormAlert,
+  FormErrors,
+  SelectField,
+  TextareaField,
+  TextField,
+  useAppForm,
+} from '~/components/forms'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
@@ -19,13 +26,17 @@ import { LANGUAGE_LABELS, LANGUAGES, languageCookie, THEME_LABELS, THEMES } from
 import { themeCookie } from '~/lib/theme'
 import { UploadError } from '~/lib/uploads.server'
 import {
+  BUSINESS_ADDRESS_MAX,
+  businessSchema,
   deleteAccountSchema,
   photoSchema,
   preferencesSchema,
   profileSchema,
+  removeBusinessSchema,
   removePhotoSchema,
   settingsSchema,
 } from '~/lib/validation/account-settings'
+import { getCustomerBusiness, saveCustomerBusiness } from '~/data/customer-gst.server'
 import { changePasswordSchema, setPasswordSchema } from '~/lib/validation/auth'
 import { parseSubmission } from '~/lib/validation/submission'
 import {
@@ -40,8 +51,8 @@ import type { Route } from './+types/settings'
 
 /**
  * /dashboard/settings: the customer's profile (name, photo; the e-mail is shown, not
- * changed), preferences (theme, language, reminder and offer mails), password, and deleting
- * the account. Every form posts here with an `intent`; the password form keeps its own
+ * changed), preferences (theme, language, reminder and offer mails), the business named on GST
+ * invoices (docs/delivery.md, "Business invoices"), password, and deleting the account. Every form posts here with an `intent`; the password form keeps its own
  * schemas, the others are one discriminated union (app/lib/validation/account-settings.ts).
  */
 export const PASSWORD_CHANGED_MESSAGE =
@@ -53,9 +64,20 @@ export const SETTINGS_SAVED = {
   photo: 'Your photo has been updated.',
   removePhoto: 'Your photo has been removed.',
   preferences: 'Your preferences have been saved.',
+  business: 'Your business details have been saved. The invoices of your next orders name it.',
+  removeBusiness:
+    'Your business details have been removed. The invoices of your next orders are made out to you.',
 } as const
 
-type Intent = 'profile' | 'photo' | 'removePhoto' | 'preferences' | 'deleteAccount' | 'password'
+type Intent =
+  | 'profile'
+  | 'photo'
+  | 'removePhoto'
+  | 'preferences'
+  | 'business'
+  | 'removeBusiness'
+  | 'deleteAccount'
+  | 'password'
 type SettingsResult = {
   intent: Intent
   result: SubmissionResult<string[]>
@@ -65,10 +87,11 @@ type SettingsResult = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db } = services()
-  const [profile, password, preferences, { notice, headers }] = await Promise.all([
+  const [profile, password, preferences, business, { notice, headers }] = await Promise.all([
     getUserProfile(db, user.id),
     hasPassword(db, user.id),
     getPreferences(db, user.id),
+    getCustomerBusiness(db, user.id),
     readNotice(request),
   ])
   return data(
@@ -78,6 +101,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       photo: profile?.photo ?? null,
       hasPassword: password,
       preferences,
+      business,
       notice,
     },
     { headers },
@@ -152,6 +176,25 @@ export async function action({ request }: Route.ActionArgs) {
         { headers },
       )
     }
+    case 'business':
+      await saveCustomerBusiness(db, user.id, {
+        businessName: value.businessName,
+        gstin: value.gstin,
+        address: value.businessAddress,
+      })
+      return data<SettingsResult>({
+        intent: value.intent,
+        result: submission.reply(),
+        message: SETTINGS_SAVED.business,
+      })
+    case 'removeBusiness':
+      await saveCustomerBusiness(db, user.id, null)
+      return data<SettingsResult>({
+        intent: value.intent,
+        // The business form starts empty again.
+        result: submission.reply({ resetForm: true }),
+        message: SETTINGS_SAVED.removeBusiness,
+      })
     case 'deleteAccount': {
       const outcome = await deleteOwnAccount(request, { db, storage }, user, value)
       if (!outcome.ok) {
@@ -314,6 +357,34 @@ function SaveButton({ busy, children }: { busy: boolean; children: React.ReactNo
   )
 }
 
+/** A one-button form that removes what a section saved (a photo, the business details). */
+function RemoveForm<Schema extends Record<string, unknown>>({
+  intent,
+  form,
+  busy,
+  children,
+}: {
+  intent: Intent
+  form: FormMetadata<Schema, string[]>
+  busy: boolean
+  children: React.ReactNode
+}) {
+  return (
+    <Form method="post" {...getFormProps(form)}>
+      <input type="hidden" name="intent" value={intent} />
+      <Button
+        type="submit"
+        variant="dangerOutline"
+        size="sm"
+        pending={busy}
+        pendingLabel="Removing…"
+      >
+        {children}
+      </Button>
+    </Form>
+  )
+}
+
 function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, form, fields, busy } = useSectionForm('profile', actionData, {
     schema: profileSchema,
@@ -387,18 +458,9 @@ function PhotoSection({ loaderData, actionData }: Route.ComponentProps) {
           </div>
         </SectionForm>
         {loaderData.photo ? (
-          <Form method="post" {...getFormProps(removeForm)}>
-            <input type="hidden" name="intent" value="removePhoto" />
-            <Button
-              type="submit"
-              variant="dangerOutline"
-              size="sm"
-              pending={removing}
-              pendingLabel="Removing…"
-            >
-              Remove photo
-            </Button>
-          </Form>
+          <RemoveForm intent="removePhoto" form={removeForm} busy={removing}>
+            Remove photo
+          </RemoveForm>
         ) : null}
       </div>
     </div>
@@ -457,6 +519,54 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
       </label>
       <SaveButton busy={busy}>Save preferences</SaveButton>
     </SectionForm>
+  )
+}
+
+function BusinessSection({ loaderData, actionData }: Route.ComponentProps) {
+  const { business } = loaderData
+  const { form, fields, busy } = useSectionForm('business', actionData, {
+    schema: businessSchema,
+    defaultValue: business
+      ? {
+          businessName: business.businessName,
+          gstin: business.gstin,
+          businessAddress: business.address,
+        }
+      : undefined,
+  })
+  // Either form's success message shows above the details.
+  const answer = answerFor(actionData, 'business') ?? answerFor(actionData, 'removeBusiness')
+  const [removeForm] = useAppForm({ id: 'remove-business', schema: removeBusinessSchema })
+  const removing = useBusy('removeBusiness')
+  return (
+    <>
+      <SectionForm intent="business" form={form} notice={answer?.message}>
+        <TextField
+          label="Legal name of the business"
+          field={fields.businessName}
+          autoComplete="organization"
+        />
+        <TextField
+          label="GSTIN"
+          field={fields.gstin}
+          autoComplete="off"
+          placeholder="27AAPFU0939F1ZV"
+          hint="15 characters. Its first two digits, the business's state, are the place of supply on your invoices."
+        />
+        <TextareaField
+          label="Address of the business"
+          field={fields.businessAddress}
+          rows={3}
+          hint={`As on its GST registration, up to ${BUSINESS_ADDRESS_MAX} characters.`}
+        />
+        <SaveButton busy={busy}>Save business details</SaveButton>
+      </SectionForm>
+      {business ? (
+        <RemoveForm intent="removeBusiness" form={removeForm} busy={removing}>
+          Remove business details
+        </RemoveForm>
+      ) : null}
+    </>
   )
 }
 
@@ -557,6 +667,14 @@ export default function AccountSettings(props: Route.ComponentProps) {
         <PreferencesSection {...props} />
       </SectionCard>
       <SectionCard
+        id="business-heading"
+        title="Business invoices"
+        description="Buying for a business registered for GST? Its name, GSTIN and address go on the invoices of the orders you place from now on, so it can claim the input tax credit. Invoices already issued do not change."
+      >
+        {/* Keyed by what is saved: after a removal its fields start empty again. */}
+        <BusinessSection key={loaderData.business?.gstin ?? 'none'} {...props} />
+      </SectionCard>
+      <SectionCard
         id="password-heading"
         title={loaderData.hasPassword ? 'Change password' : 'Set a password'}
       >
@@ -566,7 +684,7 @@ export default function AccountSettings(props: Route.ComponentProps) {
         id="delete-heading"
         title="Delete my account"
         tone="danger"
-        description="Your profile, photo, preferences and sign-ins are removed and you are signed out everywhere. Orders stay in the shop's records (for invoices and accounts) without your name, e-mail or phone number."
+        description="Your profile, photo, preferences, business details and sign-ins are removed and you are signed out everywhere. Orders stay in the shop's records (for invoices and accounts) without your name, e-mail or phone number."
       >
         <DeleteSection {...props} />
       </SectionCard>

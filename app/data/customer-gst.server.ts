@@ -1,0 +1,54 @@
+import type { DB } from '~/lib/db.server'
+
+/**
+ * The business a customer buys for (docs/delivery.md, "Business invoices"): kept in their
+ * account settings, named on the invoices of their orders with its GSTIN, which sets the place
+ * of supply. One row per user, gone with the account.
+ */
+export interface BusinessBuyer {
+  businessName: string
+  gstin: string
+  address: string
+}
+
+export async function getCustomerBusiness(db: DB, userId: string): Promise<BusinessBuyer | null> {
+  const row = await db
+    .selectFrom('customerGstDetails')
+    .select(['businessName', 'gstin', 'address'])
+    .where('userId', '=', userId)
+    .executeTakeFirst()
+  return row ?? null
+}
+
+/** Saves (or, with null, removes) the customer's business; invoices issued already keep theirs. */
+export async function saveCustomerBusiness(
+  db: DB,
+  userId: string,
+  business: BusinessBuyer | null,
+): Promise<void> {
+  if (!business) {
+    await db.deleteFrom('customerGstDetails').where('userId', '=', userId).execute()
+    return
+  }
+  const updatedAt = new Date().toISOString()
+  await db
+    .insertInto('customerGstDetails')
+    .values({ userId, ...business, updatedAt })
+    .onConflict((oc) => oc.column('userId').doUpdateSet({ ...business, updatedAt }))
+    .execute()
+}
+
+/** The business of the account that placed the order, now; null for a guest's or a consumer's. */
+export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBuyer | null> {
+  const row = await db
+    .selectFrom('order')
+    .innerJoin('customerGstDetails', 'customerGstDetails.userId', 'order.userId')
+    .select([
+      'customerGstDetails.businessName',
+      'customerGstDetails.gstin',
+      'customerGstDetails.address',
+    ])
+    .where('order.id', '=', orderId)
+    .executeTakeFirst()
+  return row ?? null
+}

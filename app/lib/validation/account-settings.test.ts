@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { businessSchema, SETTINGS_MESSAGES } from './account-settings'
+
+/** The business named on a customer's GST invoices, as the settings form checks it. */
+describe('business details', () => {
+  const valid = {
+    intent: 'business',
+    businessName: '  Udyam Software Private Limited ',
+    gstin: '27aapfu 0939f1zv',
+    businessAddress: 'Mumbai 400021',
+  }
+  const problems = (input: Record<string, unknown>) => {
+    const result = businessSchema.safeParse(input)
+    return result.success ? [] : result.error.issues.map((issue) => issue.message)
+  }
+
+  it('keeps the GSTIN as it is written (upper case, no spaces) and the name trimmed', () => {
+    expect(businessSchema.parse(valid)).toEqual({
+      intent: 'business',
+      businessName: 'Udyam Software Private Limited',
+      gstin: '27AAPFU0939F1ZV',
+      businessAddress: 'Mumbai 400021',
+    })
+  })
+
+  it('refuses a GSTIN of the wrong shape, of no state, or with a wrong check character', () => {
+    for (const gstin of [
+      '',
+      '27AAPFU0939F1Z',
+      '27AAPFU0939F1XV',
+      '00AAPFU0939F1ZV',
+      '99AAPFU0939F1ZV',
+    ])
+      expect(problems({ ...valid, gstin })).toEqual([SETTINGS_MESSAGES.gstinInvalid])
+    expect(problems({ ...valid, gstin: '27AAPFU0939F1ZW' })).toEqual([SETTINGS_MESSAGES.gstinCheck])
+  })
+
+  it('needs the name and the address, within their limits', () => {
+    expect(problems({ ...valid, businessName: ' ', businessAddress: '' })).toEqual([
+      SETTINGS_MESSAGES.businessNameRequired,
+      SETTINGS_MESSAGES.businessAddressRequired,
+    ])
+    expect(
+      problems({ ...valid, businessName: 'x'.repeat(121), businessAddress: 'y'.repeat(301) }),
+    ).toEqual([SETTINGS_MESSAGES.businessNameTooLong, SETTINGS_MESSAGES.businessAddressTooLong])
+  })
+})

@@ -168,6 +168,12 @@ test('business details: refused with clear messages, then named with the GSTIN o
 }) => {
   const email = uniqueEmail('udyam')
   await signUpInBrowser(page, app, { name: 'Rohan Mehta', email, password: 'rohan-secret-1' })
+  // Checkout tells a signed-in customer where to name a business.
+  const checkout = '/checkout/streamverse-premium-12-months'
+  await page.goto(checkout)
+  await expect(page.getByText('Buying for a business registered for GST?')).toBeVisible()
+  await page.getByRole('link', { name: 'Add its GSTIN in Settings' }).click()
+  await expect(page).toHaveURL(/\/dashboard\/settings$/)
   await gotoHydrated(page, '/dashboard/settings')
   const section = page.getByRole('region', { name: 'Business invoices' })
   const save = section.getByRole('button', { name: 'Save business details' })
@@ -213,6 +219,25 @@ test('business details: refused with clear messages, then named with the GSTIN o
   await expect(section.getByLabel('Legal name of the business')).toHaveValue(
     'Udyam Software Private Limited',
   )
+
+  // Checkout says whom the invoice names.
+  await page.goto(checkout)
+  await expect(
+    page.getByText(
+      'Your invoice is made out to Udyam Software Private Limited (GSTIN 27AAPFU0939F1ZV).',
+    ),
+  ).toBeVisible()
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.setViewportSize({ width: 390, height: 900 })
+    await page.emulateMedia({ colorScheme: scheme })
+    await page.screenshot({
+      path: test.info().outputPath(`checkout-business-${scheme}-390.png`),
+      fullPage: true,
+    })
+  }
+  await page.setViewportSize({ width: 1280, height: 900 })
+  await page.emulateMedia({ colorScheme: 'light' })
+  await page.goto('/dashboard/settings')
 
   // An order of this account: its invoice is made out to the business.
   const db = openAppDatabase(app)

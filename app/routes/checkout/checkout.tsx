@@ -1,5 +1,6 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
 import ShieldCheck from 'lucide-react/icons/shield-check'
+import FileText from 'lucide-react/icons/file-text'
 import {
   data,
   href,
@@ -27,6 +28,7 @@ import { catalogueProduct } from '~/data/storefront-cache.server'
 import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
+import { getCustomerBusiness } from '~/data/customer-gst.server'
 import { imageService } from '~/lib/images.server'
 import { formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
@@ -55,8 +57,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const renew = new URL(request.url).searchParams.get(RENEW_PARAM)
   const gatewayChoice = checkoutChoice(request, product.id)
-  const [user, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
-    getUser(request),
+  const signedIn = getUser(request)
+  const [user, business, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
+    signedIn,
+    // The business a signed-in customer's invoice is made out to (docs/delivery.md).
+    signedIn.then((user) => (user ? getCustomerBusiness(db, user.id) : null)),
     gatewayChoice,
     imageService().ref(product.image),
     // Test items count while a simulator is among the ways to pay (as testItemsOnSale).
@@ -83,6 +88,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       },
       image,
       defaults: renewal ?? (user ? { name: user.name, email: user.email } : {}),
+      invoiceTo: user
+        ? business
+          ? { businessName: business.businessName, gstin: business.gstin }
+          : ('you' as const)
+        : null,
       testMode,
       testGatewayNames: choice.testGatewayNames,
       gateways: choice.gateways,
@@ -148,7 +158,8 @@ const SUMMARY_PRICE: PriceLineStyle = {
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, image, defaults, testMode, notInTestMode, gateways, selected } = loaderData
+  const { product, image, defaults, testMode, notInTestMode, gateways, selected, invoiceTo } =
+    loaderData
   const currency = useDisplayCurrency()
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
@@ -217,6 +228,37 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
               </p>
             )}
           </div>
+          {invoiceTo && product.inStock && !notInTestMode ? (
+            <p className="mt-4 flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
+              <FileText aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              {invoiceTo === 'you' ? (
+                <span>
+                  Buying for a business registered for GST?{' '}
+                  <Link
+                    to={href('/dashboard/settings')}
+                    className="font-medium text-brand-700 underline dark:text-brand-300"
+                  >
+                    Add its GSTIN in Settings
+                  </Link>{' '}
+                  for an invoice it can claim the tax on.
+                </span>
+              ) : (
+                <span>
+                  Your invoice is made out to{' '}
+                  <strong className="font-semibold text-slate-900 dark:text-white">
+                    {invoiceTo.businessName}
+                  </strong>{' '}
+                  (GSTIN {invoiceTo.gstin}).{' '}
+                  <Link
+                    to={href('/dashboard/settings')}
+                    className="font-medium text-brand-700 underline dark:text-brand-300"
+                  >
+                    Change
+                  </Link>
+                </span>
+              )}
+            </p>
+          ) : null}
           <p className="mt-4 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
             <ShieldCheck
               aria-hidden="true"

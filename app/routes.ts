@@ -48,6 +48,7 @@ export default [
     route('orders/:orderId', 'routes/admin/orders/detail.tsx'),
     route('transactions', 'routes/admin/transactions/list.tsx'),
     route('transactions/export', 'routes/admin/transactions/export.ts'),
+    route('transactions/gst-register', 'routes/admin/transactions/gst-register.ts'),
     // People and the record of changes
     route('users', 'routes/admin/users/list.tsx'),
     route('users/:userId', 'routes/admin/users/detail.tsx'),

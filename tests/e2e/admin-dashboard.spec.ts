@@ -6,7 +6,7 @@ import { formatRupees } from '~/lib/money'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { paymentForm, postCallback } from '../helpers/shop'
-import { makeProduct } from '../factories'
+import { makePaidOrder, makeProduct } from '../factories'
 import {
   simulatePayment,
   startPaytmSimulator,
@@ -183,7 +183,10 @@ test('the dashboard works without JavaScript: figures and the table server-rende
   await context.close()
 })
 
-test('transactions: filters, success rate and the CSV export', async ({ page }) => {
+test('transactions: filters, success rate, the CSV export and the GST register', async ({
+  page,
+  db,
+}) => {
   await logIn(page)
   await gotoHydrated(page, '/admin/transactions')
   await expect(page.getByTestId('success-rate')).toHaveText('75.0%')
@@ -246,6 +249,57 @@ test('transactions: filters, success rate and the CSV export', async ({ page }) 
   expect(names).toContain(QUOTED_NAME)
   expect(text).toContain('"Rao, ""Kiran"""')
   expect(text).toContain('\r\n')
+
+  // The GST register of this month holds every invoice issued in it: one issued now, say.
+  const sale = await makePaidOrder(db, (await makeProduct(db, { price: 59_000 })).id)
+  expect((await page.request.get(`/orders/${sale.id}/invoice.pdf`)).status()).toBe(200)
+  const register = page.getByRole('region', { name: 'GST register' })
+  const thisMonth = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Kolkata',
+    year: 'numeric',
+    month: '2-digit',
+  })
+    .format(new Date())
+    .slice(0, 7)
+  await register.getByLabel('Month').selectOption(thisMonth)
+  const [gst] = await Promise.all([
+    page.waitForEvent('download'),
+    register.getByRole('button', { name: 'Download CSV' }).click(),
+  ])
+  expect(gst.suggestedFilename()).toBe(`gst-register-${thisMonth}.csv`)
+  const gstRows: string[][] = parse(fs.readFileSync(await gst.path(), 'utf8'), { bom: true })
+  expect(gstRows[0]).toEqual([
+    'Document',
+    'Number',
+    'Date',
+    'Against invoice',
+    'Order ID',
+    'Buyer',
+    'Buyer GSTIN',
+    'Supply',
+    'Place of supply',
+    'SAC',
+    'Rate (%)',
+    'Taxable value',
+    'CGST',
+    'SGST/UTGST',
+    'IGST',
+    'Total',
+  ])
+  const saleRow = gstRows.find((row) => row[4] === sale.id)!
+  expect(saleRow.slice(0, 2)).toEqual([
+    'Invoice',
+    expect.stringMatching(/^INV\/\d{2}-\d{2}\/\d{5}$/),
+  ])
+  expect(saleRow[7]).toBe('B2C')
+  expect(saleRow[15]).toBe('590.00')
+  // A payment that failed has no invoice.
+  const failed = purchases.find((purchase) => purchase.outcome === 'failure')!
+  expect(gstRows.some((row) => row[4] === failed.orderId)).toBe(false)
+  // A month that is not one is refused with a clear message.
+  const bad = await page.request.get('/admin/transactions/gst-register?month=2026-13')
+  expect(bad.status()).toBe(400)
+  expect(await bad.text()).toContain('Choose a month, such as 2026-11, for the GST register.')
 })
 
 test('the filter bars fit, with a usable search box, at every width', async ({ page }) => {

@@ -70,6 +70,14 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
       text: 'Order ID,Customer Name,Email,Phone,Product,Amount,Status,Gateway,Transaction ID,Date',
     },
   },
+  '/admin/transactions/gst-register': {
+    url: '/admin/transactions/gst-register?month=2026-11',
+    need: 'canManageOrders',
+    success: {
+      status: 200,
+      text: 'Document,Number,Date,Against invoice,Order ID,Buyer,Buyer GSTIN,Supply',
+    },
+  },
   // An order that does not exist: past the guard, the Order not found page.
   '/admin/orders/:orderId': {
     url: '/admin/orders/ORD_0_0',

@@ -11,6 +11,7 @@ import { listQuery } from '../list-query'
  */
 export const TRANSACTIONS_PATH = href('/admin/transactions')
 export const TRANSACTIONS_EXPORT_PATH = href('/admin/transactions/export')
+export const GST_REGISTER_PATH = href('/admin/transactions/gst-register')
 const GATEWAY_MAX = 40
 
 export interface TransactionUrlFilter {

@@ -1,4 +1,10 @@
 import ArrowLeftRight from 'lucide-react/icons/arrow-left-right'
+import Download from 'lucide-react/icons/download'
+import { adminCard } from '~/components/admin/detail-card'
+import { Button } from '~/components/ui/button'
+import { Field } from '~/components/ui/field'
+import { Select } from '~/components/ui/input'
+import { registerMonths } from '~/data/gst-register.server'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import { DateField, FilterChips, SearchField, SelectField } from '~/components/admin/list-filters'
 import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
@@ -28,6 +34,7 @@ import {
   filterQuery,
   toQueryFilter,
   TRANSACTIONS_EXPORT_PATH,
+  GST_REGISTER_PATH,
   TRANSACTIONS_PATH,
   transactionFilterFromUrl,
 } from './filters'
@@ -54,6 +61,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   const date = shopDateTime(settings.timezone)
   return {
+    // The GST register's months: the last 13, last month first chosen (the one being filed).
+    gstMonths: registerMonths(new Date(), 13),
     filter,
     gateways,
     counts,
@@ -97,7 +106,7 @@ const number = new Intl.NumberFormat('en-IN')
 const rate = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 1, maximumFractionDigits: 1 })
 
 export default function AdminTransactions({ loaderData }: Route.ComponentProps) {
-  const { filter, gateways, counts, summary, page, transactions } = loaderData
+  const { filter, gateways, counts, summary, page, transactions, gstMonths } = loaderData
   const filtered = Boolean(
     filter.search || filter.status || filter.gateway || filter.from || filter.to,
   )
@@ -218,7 +227,43 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
           </OrderListCard>
         )}
       />
+
+      <GstRegister months={gstMonths} />
     </div>
+  )
+}
+
+/** The month's invoices and credit notes as a CSV (app/routes/admin/transactions/gst-register.ts). */
+function GstRegister({ months }: { months: ReadonlyArray<{ value: string; label: string }> }) {
+  return (
+    <section aria-labelledby="gst-register-heading" className={adminCard}>
+      <h2 id="gst-register-heading" className="text-lg font-bold text-slate-950 dark:text-white">
+        GST register
+      </h2>
+      <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">
+        Every invoice and credit note issued in a month (India time), with the buyer's GSTIN, the
+        place of supply and the tax by kind: for the GST return or the shop's accountant. Real sales
+        only; credit notes count negative, so each column adds up to the month's net.
+      </p>
+      {/* A plain form: the answer is a file download, not a page. */}
+      <form method="get" action={GST_REGISTER_PATH} className="mt-4 flex flex-wrap items-end gap-3">
+        <Field label="Month" id="gst-register-month" className="w-56">
+          {(control) => (
+            <Select {...control} name="month" surface="admin" defaultValue={months[1]?.value}>
+              {months.map((month) => (
+                <option key={month.value} value={month.value}>
+                  {month.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Button type="submit" variant="secondary">
+          <Download aria-hidden="true" className="size-5" />
+          Download CSV
+        </Button>
+      </form>
+    </section>
   )
 }
 

@@ -1,0 +1,175 @@
+import type { DB } from '~/lib/db.server'
+import { gstBreakdown } from '~/lib/gst'
+
+/**
+ * The GST register of a month (docs/delivery.md, "GST register"): every invoice and credit note
+ * the shop issued in it, real sales only (a test-mode order's documents are outside the
+ * series), with what a GST return asks of each: number, date, buyer and GSTIN, place of supply,
+ * rate and the tax by kind. A credit note's figures are negative, so a column's sum is the
+ * month's net. Months are India's calendar months (Asia/Kolkata), as GST periods are.
+ */
+export interface GstRegisterRow {
+  kind: 'Invoice' | 'Credit note'
+  number: string
+  /** ISO-8601. */
+  date: string
+  /** For a credit note: the invoice it adjusts. */
+  againstInvoice: string
+  orderId: string
+  buyer: string
+  /** The business's GSTIN (a B2B supply), or '' for a consumer (B2C). */
+  buyerGstin: string
+  placeOfSupply: string
+  sacCode: string
+  /** Per cent, as the document states it; null when it has no tax lines. */
+  ratePercent: number | null
+  /** Paise; negative for a credit note. Null: no tax lines (no GSTIN at issue). */
+  taxableValue: number | null
+  centralTax: number | null
+  stateTax: number | null
+  integratedTax: number | null
+  /** Paise: the document's total (the amount paid, or credited). */
+  total: number
+}
+
+/** `YYYY-MM` → the month's first and the next month's first instant, India time. */
+export function monthRange(month: string): { from: string; to: string } | null {
+  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month)
+  if (!match) return null
+  const [year, mm] = [Number(match[1]), Number(match[2])]
+  const next = mm === 12 ? `${year + 1}-01` : `${year}-${String(mm + 1).padStart(2, '0')}`
+  const start = (ym: string) => new Date(`${ym}-01T00:00:00+05:30`).toISOString()
+  return { from: start(month), to: start(next) }
+}
+
+/**
+ * The `count` months up to `now`'s, newest first, as the register's form offers them:
+ * `{ value: '2026-11', label: 'November 2026' }`, in India time.
+ */
+export function registerMonths(now: Date, count: number): { value: string; label: string }[] {
+  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+    timeZone: 'Asia/Kolkata',
+    year: 'numeric',
+    month: '2-digit',
+  })
+    .format(now)
+    .split('-')
+    .map(Number) as [number, number]
+  const label = new Intl.DateTimeFormat('en-IN', {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  })
+  return Array.from({ length: count }, (_, i) => {
+    const first = new Date(Date.UTC(year, month - 1 - i, 1))
+    return {
+      value: `${first.getUTCFullYear()}-${String(first.getUTCMonth() + 1).padStart(2, '0')}`,
+      label: label.format(first),
+    }
+  })
+}
+
+export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow[]> {
+  const range = monthRange(month)
+  if (!range) return []
+  const [invoices, creditNotes] = await Promise.all([
+    db
+      .selectFrom('invoice')
+      .innerJoin('order', 'order.id', 'invoice.orderId')
+      .select([
+        'invoice.number',
+        'invoice.issuedAt',
+        'invoice.orderId',
+        'invoice.sellerName',
+        'invoice.sellerGstin',
+        'invoice.sacCode',
+        'invoice.gstRateBasisPoints',
+        'invoice.buyerBusinessName',
+        'invoice.buyerGstin',
+        'order.amount',
+        'order.customerName',
+      ])
+      .where('invoice.issuedAt', '>=', range.from)
+      .where('invoice.issuedAt', '<', range.to)
+      .execute(),
+    db
+      .selectFrom('creditNote')
+      .innerJoin('order', 'order.id', 'creditNote.orderId')
+      .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
+      .select([
+        'creditNote.number',
+        'creditNote.issuedAt',
+        'creditNote.orderId',
+        'creditNote.invoiceNumber',
+        'creditNote.amount',
+        'creditNote.sellerGstin',
+        'creditNote.sacCode',
+        'creditNote.gstRateBasisPoints',
+        'creditNote.taxableValue',
+        'creditNote.centralTax',
+        'creditNote.stateTax',
+        'creditNote.integratedTax',
+        'invoice.buyerBusinessName',
+        'invoice.buyerGstin',
+        'order.customerName',
+      ])
+      // A test-mode order's credit note takes no number: it is not in the register.
+      .where('creditNote.number', 'is not', null)
+      .where('creditNote.issuedAt', '>=', range.from)
+      .where('creditNote.issuedAt', '<', range.to)
+      .execute(),
+  ])
+  const rows: GstRegisterRow[] = []
+  for (const invoice of invoices) {
+    const amount = Number(invoice.amount)
+    const rate = invoice.gstRateBasisPoints === null ? null : Number(invoice.gstRateBasisPoints)
+    // An invoice issued before its seller was kept, or without a GSTIN, has no tax lines.
+    const tax =
+      invoice.sellerName !== null && invoice.sellerGstin && rate !== null
+        ? gstBreakdown(amount, rate, invoice.sellerGstin, invoice.buyerGstin)
+        : null
+    rows.push({
+      kind: 'Invoice',
+      number: invoice.number,
+      date: invoice.issuedAt,
+      againstInvoice: '',
+      orderId: invoice.orderId,
+      buyer: invoice.buyerBusinessName ?? invoice.customerName,
+      buyerGstin: invoice.buyerGstin ?? '',
+      placeOfSupply: tax?.placeOfSupply ?? '',
+      sacCode: invoice.sacCode ?? '',
+      ratePercent: tax ? tax.rateBasisPoints / 100 : null,
+      taxableValue: tax?.taxableValue ?? null,
+      centralTax: tax ? tax.centralTax : null,
+      stateTax: tax ? tax.stateTax : null,
+      integratedTax: tax ? tax.integratedTax : null,
+      total: amount,
+    })
+  }
+  for (const note of creditNotes) {
+    const rate = note.gstRateBasisPoints === null ? null : Number(note.gstRateBasisPoints)
+    const taxed = Boolean(note.sellerGstin) && rate !== null && note.centralTax !== null
+    const negative = (paise: number | string | null) => 0 - Number(paise ?? 0)
+    rows.push({
+      kind: 'Credit note',
+      number: note.number!,
+      date: note.issuedAt,
+      againstInvoice: note.invoiceNumber,
+      orderId: note.orderId,
+      buyer: note.buyerBusinessName ?? note.customerName,
+      buyerGstin: note.buyerGstin ?? '',
+      placeOfSupply: taxed
+        ? gstBreakdown(0, rate!, note.sellerGstin, note.buyerGstin).placeOfSupply
+        : '',
+      sacCode: note.sacCode,
+      ratePercent: taxed ? rate! / 100 : null,
+      taxableValue: taxed ? negative(note.taxableValue) : null,
+      centralTax: taxed ? negative(note.centralTax) : null,
+      stateTax: taxed ? negative(note.stateTax) : null,
+      integratedTax: taxed ? negative(note.integratedTax) : null,
+      total: negative(note.amount),
+    })
+  }
+  // Date order; an invoice and its same-moment credit note in series order.
+  return rows.sort((a, b) => a.date.localeCompare(b.date) || a.number.localeCompare(b.number))
+}

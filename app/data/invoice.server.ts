@@ -367,3 +367,17 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
     timezone: settings.timezone,
   }
 }
+
+/**
+ * The business an order's invoice names: the one its issued invoice keeps, or, before it is
+ * issued (and for a test-mode order, whose invoice is never numbered), the account's now.
+ */
+export async function invoiceBusinessOf(
+  db: DB,
+  orderId: string,
+): Promise<{ business: BusinessBuyer; issued: boolean } | null> {
+  const invoice = await findIssuedInvoice(db, orderId)
+  if (invoice) return invoice.business ? { business: invoice.business, issued: true } : null
+  const business = await orderBusiness(db, orderId)
+  return business ? { business, issued: false } : null
+}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { getCreditNoteData, issueCreditNote, listCreditNotes } from '~/data/credit-note.server'
 import { getCustomerBusiness, saveCustomerBusiness } from '~/data/customer-gst.server'
-import { getInvoiceData, invoicePaidOrder } from '~/data/invoice.server'
+import { getInvoiceData, invoiceBusinessOf, invoicePaidOrder } from '~/data/invoice.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { deleteUserAccount } from '~/data/user.server'
 import { markRefunded } from '~/services/order-actions.server'
@@ -147,6 +147,21 @@ describe(`business invoices (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sql
     ])
       expect(text).toContain(line)
     expect(text).not.toContain('CGST')
+  })
+
+  it("tells the admin's order page whom the invoice names: the account's business until it is issued", async () => {
+    const { customer, order } = await soldTo(MUMBAI)
+    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: MUMBAI, issued: false })
+    await saveCustomerBusiness(t.db, customer.id, BENGALURU)
+    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: BENGALURU, issued: false })
+    await getInvoiceData(t.db, order.id)
+    await saveCustomerBusiness(t.db, customer.id, null)
+    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: BENGALURU, issued: true })
+    // A consumer's: nobody, before and after.
+    const consumer = await soldTo(null)
+    expect(await invoiceBusinessOf(t.db, consumer.order.id)).toBeNull()
+    await getInvoiceData(t.db, consumer.order.id)
+    expect(await invoiceBusinessOf(t.db, consumer.order.id)).toBeNull()
   })
 
   it('forgets the business with the account; issued invoices keep it', async () => {

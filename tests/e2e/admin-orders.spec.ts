@@ -10,7 +10,8 @@ import type { DB } from '~/lib/db.server'
 import { simulatorMerchant } from '~/services/payment/config.server'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
-import { makeProduct } from '../factories'
+import { makeCustomer, makePaidOrder, makeProduct } from '../factories'
+import { saveCustomerBusiness } from '~/data/customer-gst.server'
 import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
 /**
@@ -565,6 +566,43 @@ test.describe.serial('admin orders', () => {
     } finally {
       await sql`drop trigger kb_test_no_audit`.execute(db)
     }
+  })
+
+  test("a business buyer's order names the business its invoice is made out to", async ({
+    page,
+  }) => {
+    const customer = await makeCustomer(db)
+    await saveCustomerBusiness(db, customer.id, {
+      businessName: 'Udyam Software Private Limited',
+      gstin: '27AAPFU0939F1ZV',
+      address: '4th Floor, Nariman Point, Mumbai 400021',
+    })
+    const order = await makePaidOrder(db, (await makeProduct(db)).id, { userId: customer.id })
+    await logIn(page)
+    await page.goto(`/admin/orders/${order.id}`)
+    const fact = page
+      .getByRole('term')
+      .filter({ hasText: 'Invoiced to' })
+      .locator('xpath=following-sibling::dd[1]')
+    // The payment's mail numbers the invoice, which keeps the business, whatever the account
+    // says later.
+    await expect
+      .poll(
+        async () =>
+          (
+            await db
+              .selectFrom('invoice')
+              .select('buyerGstin')
+              .where('orderId', '=', order.id)
+              .executeTakeFirst()
+          )?.buyerGstin,
+      )
+      .toBe('27AAPFU0939F1ZV')
+    await saveCustomerBusiness(db, customer.id, null)
+    await page.reload()
+    await expect(fact).toHaveText(
+      'Udyam Software Private LimitedGSTIN 27AAPFU0939F1ZV4th Floor, Nariman Point, Mumbai 400021',
+    )
   })
 
   test('an order that does not exist is a clear 404', async ({ page }) => {

@@ -40,6 +40,7 @@ import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
+import { invoiceBusinessOf } from '~/data/invoice.server'
 import { creditNoteTimeLimit, listCreditNotes, uncreditedRefunds } from '~/data/credit-note.server'
 import { orderDocuments } from '~/components/orders/order-status'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
@@ -85,6 +86,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     refundGateway,
     creditNotes,
     uncredited,
+    invoiceBusiness,
   ] = await Promise.all([
     listOrderEvents(db, order.id),
     listOrderReports(db, order.id),
@@ -96,6 +98,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     refundGatewayFor(db, env, order.gateway),
     listCreditNotes(db, order.id),
     uncreditedRefunds(db, order.id),
+    invoiceBusinessOf(db, order.id),
   ])
   const timeLimit = await creditNoteTimeLimit(db, order, settings)
   const actors = await describeActors(
@@ -139,6 +142,15 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       customerEmail: order.customerEmail,
       customerPhone: order.customerPhone,
       account: order.userId ? (actors[`user:${order.userId}`] ?? null) : null,
+      // The business its invoice names (docs/delivery.md, "Business invoices").
+      business: invoiceBusiness
+        ? {
+            name: invoiceBusiness.business.businessName,
+            gstin: invoiceBusiness.business.gstin,
+            address: invoiceBusiness.business.address,
+            issued: invoiceBusiness.issued,
+          }
+        : null,
       productName: order.productName,
       gateway: order.gateway,
       testMode: order.testMode,

@@ -101,6 +101,18 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Account" wide>
           {order.account ?? 'Guest checkout (not signed in)'}
         </Fact>
+        {order.business ? (
+          <Fact label="Invoiced to" wide>
+            <span className="font-semibold">{order.business.name}</span>
+            <br />
+            GSTIN <span className="font-mono">{order.business.gstin}</span>
+            <br />
+            <span className="text-slate-600 dark:text-slate-400">
+              {order.business.address}
+              {order.business.issued ? null : ' (from the account: no invoice issued yet)'}
+            </span>
+          </Fact>
+        ) : null}
         <Fact label="Product" wide>
           {product ? (
             <Link

@@ -251,6 +251,13 @@ test('business details: refused with clear messages, then named with the GSTIN o
   } finally {
     await db.destroy()
   }
+  // The order page says whom the invoice names.
+  await page.goto(`/orders/${orderId}`)
+  await expect(
+    page.getByText(
+      'A PDF made out to Udyam Software Private Limited (GSTIN 27AAPFU0939F1ZV), with the seller, the amount and the payment reference.',
+    ),
+  ).toBeVisible()
   const invoice = await page.request.get(`/orders/${orderId}/invoice.pdf`)
   expect(invoice.status()).toBe(200)
   const text = pdfText(await invoice.body())
@@ -262,6 +269,7 @@ test('business details: refused with clear messages, then named with the GSTIN o
   ])
     expect(text).toContain(line)
 
+  await page.goto('/dashboard/settings')
   for (const [width, scheme] of [
     [390, 'light'],
     [1280, 'dark'],

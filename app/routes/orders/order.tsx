@@ -22,6 +22,7 @@ import { orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/components/shop/whatsapp'
 import { listCreditNotes } from '~/data/credit-note.server'
+import { invoiceBusinessOf } from '~/data/invoice.server'
 import { getOrderPageProduct } from '~/data/customer-orders.server'
 import {
   listOrderReports,
@@ -86,13 +87,16 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   }
   // Only the order's signed-in owner writes its review (app/services/reviews.server.ts).
   const owner = viewer.user && isOwnOrder(order, viewer.user) ? viewer.user : null
-  const [settings, product, reports, review, creditNotes] = await Promise.all([
+  const paidSale = hasInvoice(order.status) || order.status === 'refunded'
+  const [settings, product, reports, review, creditNotes, invoiceBusiness] = await Promise.all([
     getSiteSettings(db),
     getOrderPageProduct(db, order.productId),
     listOrderReports(db, order.id),
     owner && order.status === 'delivered' ? getReviewByOrder(db, order.id) : null,
     // Only a paid order can have been refunded, in full or in part.
-    hasInvoice(order.status) || order.status === 'refunded' ? listCreditNotes(db, order.id) : [],
+    paidSale ? listCreditNotes(db, order.id) : [],
+    // The business the invoice names (docs/delivery.md, "Business invoices").
+    paidSale ? invoiceBusinessOf(db, order.id) : null,
   ])
   const reviewEnds = review ? editableUntil(review.createdAt) : null
   const when = shopDateTime(settings.timezone)
@@ -120,6 +124,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         : null,
       // A refunded sale keeps its invoice beside its credit notes.
       ...orderDocuments(order, creditNotes, (iso) => when.format(new Date(iso))),
+      invoiceBusiness: invoiceBusiness
+        ? { name: invoiceBusiness.business.businessName, gstin: invoiceBusiness.business.gstin }
+        : null,
       reports: reports.map((report) => ({
         id: report.id,
         open: report.status === 'open',
@@ -452,8 +459,17 @@ function ReviewSection({
 }
 
 export default function OrderPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, product, invoiceUrl, creditNotes, reports, canReport, justReported, review } =
-    loaderData
+  const {
+    order,
+    product,
+    invoiceUrl,
+    creditNotes,
+    invoiceBusiness,
+    reports,
+    canReport,
+    justReported,
+    review,
+  } = loaderData
   const site = useSiteSettings()
   const path = orderPath(order.id)
   const reveal = actionData?.intent === 'reveal' ? actionData : null
@@ -542,7 +558,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
               Invoice
             </h2>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-              A PDF with the seller, your details, the amount and the payment reference.
+              {invoiceBusiness
+                ? `A PDF made out to ${invoiceBusiness.name} (GSTIN ${invoiceBusiness.gstin}), with the seller, the amount and the payment reference.`
+                : 'A PDF with the seller, your details, the amount and the payment reference.'}
             </p>
             <a href={invoiceUrl} download className={`${secondaryButton} mt-4`}>
               <Download aria-hidden="true" className="size-4" />

@@ -11,6 +11,7 @@ import { simulatorMerchant } from '~/services/payment/config.server'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { makeCustomer, makePaidOrder, makeProduct } from '../factories'
+import { formatRupees } from '~/lib/money'
 import { saveCustomerBusiness } from '~/data/customer-gst.server'
 import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
@@ -392,6 +393,12 @@ test.describe.serial('admin orders', () => {
       .toBe(1)
 
     await expect(actions(page).getByText('KeyBazaar does not send money back itself')).toBeVisible()
+    // It says how much it records: all of the payment (nothing went back through Paytm).
+    await expect(
+      actions(page).getByText(
+        `It records all that is left of the payment (${formatRupees(delivered.amount)}) as refunded, with a credit note for it`,
+      ),
+    ).toBeVisible()
     await actions(page).getByLabel('Refund note (required)').fill('Paytm refund 20261121-4471')
     await actions(page).getByRole('button', { name: 'Mark refunded' }).click()
     await confirmDialog(page, 'Mark this order refunded?', 'Mark refunded')

@@ -220,6 +220,16 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       createdAt: when(refund.createdAt)!,
       processedAt: when(refund.processedAt),
     })),
+    // What 'Mark refunded' records as refunded: the payment less what gateways gave back.
+    markRefundedAmount: formatRupees(
+      Math.max(
+        0,
+        Number(order.paidAmount ?? order.amount) -
+          refunds
+            .filter((refund) => refund.status === 'processed')
+            .reduce((sum, refund) => sum + Number(refund.amount), 0),
+      ),
+    ),
     gatewayRefund: canRefund
       ? {
           gateway: gatewayLabel(order.gateway),

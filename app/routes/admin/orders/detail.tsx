@@ -746,7 +746,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: 'Mark refunded',
       icon: Undo2,
       description: issuingCreditNote(
-        'For a refund made outside (in the gateway’s dashboard, by bank transfer): this records it, and KeyBazaar does not send money back itself. The buyer is e-mailed and no longer sees the delivered item.',
+        `For a refund made outside (in the gateway’s dashboard, by bank transfer): this records it, and KeyBazaar does not send money back itself. It records all that is left of the payment (${page.markRefundedAmount}) as refunded, with a credit note for it: a part refunded outside is recorded as the whole. The buyer is e-mailed and no longer sees the delivered item.`,
       ),
       submitLabel: 'Mark refunded',
       tone: page.gatewayRefund ? 'secondary' : 'danger',

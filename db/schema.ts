@@ -429,6 +429,10 @@ export interface CreditNoteTable {
   stateTax: number | null
   /** Paise of IGST reversed, for an inter-state sale (0160_business_invoices). */
   integratedTax: number | null
+  /** The business it is issued to, as its invoice named it (0160_business_invoices). */
+  buyerBusinessName: string | null
+  buyerGstin: string | null
+  buyerAddress: string | null
 }
 
 export interface CreditNoteCounterTable {
@@ -452,7 +456,6 @@ export interface AuditLogTable {
   createdAt: string
 }
 
-/** A customer's theme, language and mail preference (0090_user_preferences). */
 /** A customer's business, named on their GST invoices (0160_business_invoices). */
 export interface CustomerGstDetailsTable {
   userId: string
@@ -462,6 +465,7 @@ export interface CustomerGstDetailsTable {
   updatedAt: string
 }
 
+/** A customer's theme, language and mail preference (0090_user_preferences). */
 export interface UserPreferenceTable {
   userId: string
   theme: Generated<'light' | 'dark' | 'system'>

@@ -159,6 +159,9 @@ export async function issueCreditNote(
       centralTax: tax?.centralTax ?? null,
       stateTax: tax?.stateTax ?? null,
       integratedTax: tax?.integratedTax ?? null,
+      buyerBusinessName: invoice.business?.businessName ?? null,
+      buyerGstin: invoice.business?.gstin ?? null,
+      buyerAddress: invoice.business?.address ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -345,12 +348,8 @@ export async function getCreditNoteData(
     .selectFrom('creditNote')
     .innerJoin('order', 'order.id', 'creditNote.orderId')
     .leftJoin('orderRefund', 'orderRefund.id', 'creditNote.source')
-    .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
     .selectAll('creditNote')
     .select([
-      'invoice.buyerBusinessName',
-      'invoice.buyerGstin',
-      'invoice.buyerAddress',
       'order.productName',
       'order.customerName',
       'order.customerEmail',
@@ -363,7 +362,7 @@ export async function getCreditNoteData(
     .executeTakeFirst()
   if (!row) return null
   const { timezone } = await getSiteSettings(db)
-  // The business of its invoice (a test-mode sale's: the account's now, as its test invoice).
+  // The business it was issued to, kept with it.
   const business =
     row.buyerBusinessName && row.buyerGstin
       ? {
@@ -371,9 +370,7 @@ export async function getCreditNoteData(
           gstin: row.buyerGstin,
           address: row.buyerAddress ?? '',
         }
-      : row.testMode
-        ? await orderBusiness(db, orderId)
-        : null
+      : null
   const rate = row.gstRateBasisPoints === null ? null : Number(row.gstRateBasisPoints)
   const tax =
     row.sellerGstin && rate !== null && row.centralTax !== null && row.stateTax !== null

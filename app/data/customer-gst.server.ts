@@ -38,7 +38,12 @@ export async function saveCustomerBusiness(
     .execute()
 }
 
-/** The business of the account that placed the order, now; null for a guest's or a consumer's. */
+/**
+ * The business the order was placed for: the account's, as saved before the order was placed;
+ * null for a guest's or a consumer's. A business saved (or changed) after the purchase is not
+ * named on it: a sale made to a consumer is never made out to a business after the fact, even
+ * when its invoice is numbered late.
+ */
 export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBuyer | null> {
   const row = await db
     .selectFrom('order')
@@ -49,6 +54,7 @@ export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBu
       'customerGstDetails.address',
     ])
     .where('order.id', '=', orderId)
+    .whereRef('customerGstDetails.updatedAt', '<=', 'order.createdAt')
     .executeTakeFirst()
   return row ?? null
 }

@@ -95,7 +95,6 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
     db
       .selectFrom('creditNote')
       .innerJoin('order', 'order.id', 'creditNote.orderId')
-      .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
       .select([
         'creditNote.number',
         'creditNote.issuedAt',
@@ -109,8 +108,8 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
         'creditNote.centralTax',
         'creditNote.stateTax',
         'creditNote.integratedTax',
-        'invoice.buyerBusinessName',
-        'invoice.buyerGstin',
+        'creditNote.buyerBusinessName',
+        'creditNote.buyerGstin',
         'order.customerName',
       ])
       // A test-mode order's credit note takes no number: it is not in the register.
@@ -170,6 +169,11 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       total: negative(note.amount),
     })
   }
-  // Date order; an invoice and its same-moment credit note in series order.
-  return rows.sort((a, b) => a.date.localeCompare(b.date) || a.number.localeCompare(b.number))
+  // Date order; at the same moment invoices first (a credit note adjusts one), then by number.
+  return rows.sort(
+    (a, b) =>
+      a.date.localeCompare(b.date) ||
+      Number(a.kind === 'Credit note') - Number(b.kind === 'Credit note') ||
+      a.number.localeCompare(b.number),
+  )
 }

@@ -32,6 +32,10 @@ describe('spreadsheet CSV', () => {
     expect(
       await csvOf(['+91 98765 43210', '-2+3', '@SUM(A1:A2)', '\tcmd', '\r=1', -5, '1499.00']),
     ).toBe(`'+91 98765 43210,'-2+3,'@SUM(A1:A2),'\tcmd,"'\r=1",-5,1499.00\r\n`)
+    // A negative amount written as text stays a number a column sums; anything more is text.
+    expect(await csvOf(['-84.79', '-100', '-1e3', '-84.79+1', '- 5', '-0x1F'])).toBe(
+      `-84.79,-100,'-1e3,'-84.79+1,'- 5,'-0x1F\r\n`,
+    )
   })
 
   it('sends a download with the header first, as the client reads', async () => {

@@ -7,15 +7,18 @@ import { stringify } from 'csv-stringify'
  * line ends, quotes doubled; cells with a comma, quote, line break or edge space quoted),
  * UTF-8 with a byte order mark so Excel reads ₹ and Hindi names. A text cell a spreadsheet
  * would run as a formula (starting with = + - @, a tab or a carriage return) gets a leading
- * apostrophe, so a customer named "=HYPERLINK(...)" stays text (OWASP "CSV injection").
- * Numbers are data we wrote ourselves and are left alone.
+ * apostrophe, so a customer named "=HYPERLINK(...)" stays text (OWASP "CSV injection"); a plain
+ * negative decimal ("-84.79", a credit) is left a number, as it runs nothing. Numbers are data
+ * we wrote ourselves and are left alone.
  */
 export type CsvCell = string | number | null | undefined
 
 const FORMULA_START = /^[=+\-@\t\r]/
+/** A negative amount as the exports write it ("-84.79"): a number to a spreadsheet, not a formula. */
+const NEGATIVE_DECIMAL = /^-\d+(?:\.\d+)?$/
 
 export const spreadsheetSafe = (text: string): string =>
-  FORMULA_START.test(text) ? `'${text}` : text
+  FORMULA_START.test(text) && !NEGATIVE_DECIMAL.test(text) ? `'${text}` : text
 
 /** The stringifier every export uses; records are arrays of cells, the first is the header. */
 export function spreadsheetCsv() {

@@ -149,19 +149,58 @@ describe(`business invoices (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sql
     expect(text).not.toContain('CGST')
   })
 
-  it("tells the admin's order page whom the invoice names: the account's business until it is issued", async () => {
+  it("tells the admin's order page whom the invoice names: the business saved before the order", async () => {
     const { customer, order } = await soldTo(MUMBAI)
     expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: MUMBAI, issued: false })
-    await saveCustomerBusiness(t.db, customer.id, BENGALURU)
-    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: BENGALURU, issued: false })
     await getInvoiceData(t.db, order.id)
     await saveCustomerBusiness(t.db, customer.id, null)
-    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: BENGALURU, issued: true })
+    expect(await invoiceBusinessOf(t.db, order.id)).toEqual({ business: MUMBAI, issued: true })
     // A consumer's: nobody, before and after.
     const consumer = await soldTo(null)
     expect(await invoiceBusinessOf(t.db, consumer.order.id)).toBeNull()
     await getInvoiceData(t.db, consumer.order.id)
     expect(await invoiceBusinessOf(t.db, consumer.order.id)).toBeNull()
+  })
+
+  it('never makes a sale to a consumer out to a business saved after it, even invoiced late', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    // Bought as a consumer, refunded, never invoiced; the business is added afterwards.
+    const { customer, order } = await soldTo(null)
+    await saveCustomerBusiness(t.db, customer.id, MUMBAI)
+    expect(await invoiceBusinessOf(t.db, order.id)).toBeNull()
+    expect((await markRefunded(t.db, { orderId: order.id, note: 'By UPI', actor })).ok).toBe(true)
+    const invoice = (await getInvoiceData(t.db, order.id))!
+    expect(invoice.buyer.business).toBeNull()
+    expect(invoice.tax).toMatchObject({ interState: false, placeOfSupply: 'Karnataka (29)' })
+    const [note] = await listCreditNotes(t.db, order.id)
+    const data = (await getCreditNoteData(t.db, order.id, note!.id))!
+    expect(data.buyer.business).toBeNull()
+    expect(data.tax).toMatchObject({ interState: false, integratedTax: 0 })
+    // The orders placed from now on are the business's.
+    const product = await makeProduct(t.db)
+    const next = await makePaidOrder(t.db, product.id, { userId: customer.id })
+    expect((await getInvoiceData(t.db, next.id))!.buyer.business).toEqual(MUMBAI)
+  })
+
+  it("keeps a test-mode credit note's business with it, agreeing with its tax", async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    const { customer, order } = await soldTo(MUMBAI, 10_005)
+    await t.db.updateTable('order').set({ testMode: 1 }).where('id', '=', order.id).execute()
+    const settings = await readSiteSettings(t.db)
+    const note = await t.db
+      .transaction()
+      .execute((trx) =>
+        issueCreditNote(
+          trx,
+          { orderId: order.id, source: `test-${order.id}`, amountPaise: 3_333, reason: '' },
+          settings,
+          new Date(),
+        ),
+      )
+    await saveCustomerBusiness(t.db, customer.id, null)
+    const data = (await getCreditNoteData(t.db, order.id, note!.id))!
+    expect(data.buyer.business).toEqual(MUMBAI)
+    expect(data.tax).toMatchObject({ interState: true, placeOfSupply: 'Maharashtra (27)' })
   })
 
   it('forgets the business with the account; issued invoices keep it', async () => {

@@ -79,12 +79,18 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     const note = await credit(b2b.id, 50_000, '2031-03-25T06:00:00Z')
     // A test-mode order's credit note is outside the series, and out of the register.
     await credit(test.id, 10_000, '2031-03-25T07:00:00Z')
+    // Never invoiced, refunded: its invoice is numbered with its credit note, the same moment.
+    const late = await makePaidOrder(t.db, product.id)
+    const lateNote = await credit(late.id, 149_950, '2031-03-28T06:00:00Z')
 
     const rows = await gstRegister(t.db, '2031-03')
     expect(rows.map((row) => [row.kind, row.number])).toEqual([
       ['Invoice', consumerInvoice.number],
       ['Invoice', b2bInvoice.number],
       ['Credit note', note!.number],
+      // The invoice first, then the credit note that adjusts it.
+      ['Invoice', lateNote!.invoiceNumber],
+      ['Credit note', lateNote!.number],
     ])
     expect(rows[0]).toMatchObject({
       orderId: consumer.id,

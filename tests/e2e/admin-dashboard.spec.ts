@@ -7,6 +7,7 @@ import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { paymentForm, postCallback } from '../helpers/shop'
 import { makePaidOrder, makeProduct } from '../factories'
+import { markRefunded } from '~/services/order-actions.server'
 import {
   simulatePayment,
   startPaytmSimulator,
@@ -253,6 +254,10 @@ test('transactions: filters, success rate, the CSV export and the GST register',
   // The GST register of this month holds every invoice issued in it: one issued now, say.
   const sale = await makePaidOrder(db, (await makeProduct(db, { price: 59_000 })).id)
   expect((await page.request.get(`/orders/${sale.id}/invoice.pdf`)).status()).toBe(200)
+  // Refunded in the same month: its credit note counts negative.
+  expect(
+    (await markRefunded(db, { orderId: sale.id, note: 'By UPI', actor: 'user:owner' })).ok,
+  ).toBe(true)
   const register = page.getByRole('region', { name: 'GST register' })
   const thisMonth = new Intl.DateTimeFormat('en-CA', {
     timeZone: 'Asia/Kolkata',
@@ -286,13 +291,18 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     'IGST',
     'Total',
   ])
-  const saleRow = gstRows.find((row) => row[4] === sale.id)!
+  const saleRow = gstRows.find((row) => row[4] === sale.id && row[0] === 'Invoice')!
   expect(saleRow.slice(0, 2)).toEqual([
     'Invoice',
     expect.stringMatching(/^INV\/\d{2}-\d{2}\/\d{5}$/),
   ])
   expect(saleRow[7]).toBe('B2C')
   expect(saleRow[15]).toBe('590.00')
+  // The credit note's amounts are numbers a spreadsheet sums, not text.
+  const creditRow = gstRows.find((row) => row[4] === sale.id && row[0] === 'Credit note')!
+  expect(creditRow[1]).toMatch(/^CN\/\d{2}-\d{2}\/\d{5}$/)
+  expect(creditRow[3]).toBe(saleRow[1])
+  expect(creditRow[15]).toBe('-590.00')
   // A payment that failed has no invoice.
   const failed = purchases.find((purchase) => purchase.outcome === 'failure')!
   expect(gstRows.some((row) => row[4] === failed.orderId)).toBe(false)

@@ -30,6 +30,8 @@ describe('business details', () => {
       '27AAPFU0939F1XV',
       '00AAPFU0939F1ZV',
       '99AAPFU0939F1ZV',
+      '28AAPFU0939F1ZV',
+      '25AAPFU0939F1ZV',
     ])
       expect(problems({ ...valid, gstin })).toEqual([SETTINGS_MESSAGES.gstinInvalid])
     expect(problems({ ...valid, gstin: '27AAPFU0939F1ZW' })).toEqual([SETTINGS_MESSAGES.gstinCheck])

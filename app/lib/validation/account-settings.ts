@@ -77,7 +77,10 @@ export const deleteAccountSchema = z.object({
   ),
 })
 
-const wellFormedGstin = (v: string) => GSTIN_PATTERN.test(v) && isGstStateCode(v.slice(0, 2))
+/** Codes no live GSTIN carries: 28 (Andhra Pradesh before 2014, now 37), 25 (merged into 26). */
+const RETIRED_STATE_CODES = new Set(['25', '28'])
+const wellFormedGstin = (v: string) =>
+  GSTIN_PATTERN.test(v) && isGstStateCode(v.slice(0, 2)) && !RETIRED_STATE_CODES.has(v.slice(0, 2))
 
 /**
  * The business a customer registered for GST buys for (docs/delivery.md, "Business invoices"):

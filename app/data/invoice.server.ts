@@ -187,7 +187,7 @@ async function numberInvoice(
     return again
   }
   const seller = invoiceSeller(settings)
-  // The business of the account that bought, as its details are now.
+  // The business the order was placed for (saved before it: orderBusiness).
   const business = await orderBusiness(trx, orderId)
   const invoice = {
     number: formatInvoiceNumber(financialYear, sequence, settings.invoicePrefix),
@@ -370,7 +370,8 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
 
 /**
  * The business an order's invoice names: the one its issued invoice keeps, or, before it is
- * issued (and for a test-mode order, whose invoice is never numbered), the account's now.
+ * issued (and for a test-mode order, whose invoice is never numbered), the account's as saved
+ * before the order was placed (orderBusiness).
  */
 export async function invoiceBusinessOf(
   db: DB,

@@ -52,8 +52,9 @@ import type { Route } from './+types/settings'
 /**
  * /dashboard/settings: the customer's profile (name, photo; the e-mail is shown, not
  * changed), preferences (theme, language, reminder and offer mails), the business named on GST
- * invoices (docs/delivery.md, "Business invoices"), password, and deleting the account. Every form posts here with an `intent`; the password form keeps its own
- * schemas, the others are one discriminated union (app/lib/validation/account-settings.ts).
+ * invoices (docs/delivery.md, "Business invoices"), password, and deleting the account. Every
+ * form posts here with an `intent`; the password form keeps its own schemas, the others are one
+ * discriminated union (app/lib/validation/account-settings.ts).
  */
 export const PASSWORD_CHANGED_MESSAGE =
   'Your password has been changed. Other devices have been signed out.'

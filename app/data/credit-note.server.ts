@@ -302,13 +302,14 @@ export interface CreditNoteSummary {
   amount: number
 }
 
-/** The order's credit notes, oldest first. */
+/** The order's credit notes, oldest first (in series order within one millisecond). */
 export async function listCreditNotes(db: DB, orderId: string): Promise<CreditNoteSummary[]> {
   const rows = await db
     .selectFrom('creditNote')
     .select(['id', 'number', 'issuedAt', 'amount'])
     .where('orderId', '=', orderId)
     .orderBy('issuedAt')
+    .orderBy('sequence')
     .orderBy('id')
     .execute()
   return rows.map((row) => ({

@@ -275,6 +275,33 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect(credited.reduce((sum, note) => sum + note.amount, 0)).toBe(50_000)
   })
 
+  it('lists credit notes issued in the same millisecond in series order', async () => {
+    const order = await soldAt(90_000)
+    const settings = await readSiteSettings(t.db)
+    const at = new Date()
+    for (const [i, part] of [10_000, 20_000, 30_000, 5_000].entries())
+      await t.db
+        .transaction()
+        .execute((trx) =>
+          issueCreditNote(
+            trx,
+            {
+              orderId: order.id,
+              source: `same-ms-${order.id}-${i}`,
+              amountPaise: part,
+              reason: '',
+            },
+            settings,
+            at,
+          ),
+        )
+    const notes = await listCreditNotes(t.db, order.id)
+    expect(notes.map((note) => note.amount)).toEqual([10_000, 20_000, 30_000, 5_000])
+    expect(notes.map((note) => sequenceOf(note.number))).toEqual(
+      [...notes.map((note) => sequenceOf(note.number))].sort((a, b) => a - b),
+    )
+  })
+
   it('numbers credit notes in their own series, by the year of the credit note, without gaps', async () => {
     const orders = await Promise.all(Array.from({ length: 8 }, () => soldAt(5_000)))
     // Paid in the last hour of March 2027 (India time), refunded after midnight: the invoice is

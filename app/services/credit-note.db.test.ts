@@ -280,21 +280,19 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     const settings = await readSiteSettings(t.db)
     const at = new Date()
     for (const [i, part] of [10_000, 20_000, 30_000, 5_000].entries())
-      await t.db
-        .transaction()
-        .execute((trx) =>
-          issueCreditNote(
-            trx,
-            {
-              orderId: order.id,
-              source: `same-ms-${order.id}-${i}`,
-              amountPaise: part,
-              reason: '',
-            },
-            settings,
-            at,
-          ),
-        )
+      await t.db.transaction().execute((trx) =>
+        issueCreditNote(
+          trx,
+          {
+            orderId: order.id,
+            source: `same-ms-${order.id}-${i}`,
+            amountPaise: part,
+            reason: '',
+          },
+          settings,
+          at,
+        ),
+      )
     const notes = await listCreditNotes(t.db, order.id)
     expect(notes.map((note) => note.amount)).toEqual([10_000, 20_000, 30_000, 5_000])
     expect(notes.map((note) => sequenceOf(note.number))).toEqual(

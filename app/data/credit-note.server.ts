@@ -6,14 +6,13 @@ import { newId } from '~/lib/id.server'
 import {
   financialYearOf,
   invoiceSeller,
-  issueInvoiceNumber,
   nextInSeries,
-  TEST_INVOICE_NUMBER,
+  saleInvoice,
   type InvoiceData,
   type InvoiceSettings,
 } from './invoice.server'
 import { getSiteSettings } from './settings.server'
-import { orderBusiness } from './customer-gst.server'
+import { keptBusiness } from './customer-gst.server'
 
 /**
  * Credit notes (docs/delivery.md, "Credit notes"): every refund of a sale, through a gateway or
@@ -83,22 +82,8 @@ export async function issueCreditNote(
   // same money credit it once.
   const amount = Math.min(input.amountPaise, invoiced - credited)
   if (amount <= 0) return null
-  // A test-mode sale has a test invoice (not numbered, today's settings); a real one its issued
-  // invoice, numbered now in the series of the year it was paid in if it had none.
-  const invoice = testMode
-    ? {
-        number: TEST_INVOICE_NUMBER,
-        issuedAt: now.toISOString(),
-        seller: invoiceSeller(settings),
-        business: await orderBusiness(trx, input.orderId),
-      }
-    : await issueInvoiceNumber(
-        trx,
-        input.orderId,
-        settings,
-        now,
-        new Date(order.paidAt ?? order.createdAt),
-      )
+  // The sale's invoice: a test one, or the issued one (numbered now if it had none).
+  const invoice = await saleInvoice(trx, { id: input.orderId, ...order }, settings, now)
   // An invoice issued before its seller was kept has no tax lines: nor has its credit note.
   const taxed = invoice.seller?.sellerGstin ? invoice.seller : null
   let tax: TaxFigures | null = null
@@ -364,14 +349,7 @@ export async function getCreditNoteData(
   if (!row) return null
   const { timezone } = await getSiteSettings(db)
   // The business it was issued to, kept with it.
-  const business =
-    row.buyerBusinessName && row.buyerGstin
-      ? {
-          businessName: row.buyerBusinessName,
-          gstin: row.buyerGstin,
-          address: row.buyerAddress ?? '',
-        }
-      : null
+  const business = keptBusiness(row)
   const rate = row.gstRateBasisPoints === null ? null : Number(row.gstRateBasisPoints)
   const tax =
     row.sellerGstin && rate !== null && row.centralTax !== null && row.stateTax !== null

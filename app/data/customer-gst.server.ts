@@ -11,6 +11,21 @@ export interface BusinessBuyer {
   address: string
 }
 
+/** The business a document keeps in its `buyer_*` columns (invoice, credit note); null: a consumer. */
+export function keptBusiness(columns: {
+  buyerBusinessName: string | null
+  buyerGstin: string | null
+  buyerAddress: string | null
+}): BusinessBuyer | null {
+  return columns.buyerBusinessName && columns.buyerGstin
+    ? {
+        businessName: columns.buyerBusinessName,
+        gstin: columns.buyerGstin,
+        address: columns.buyerAddress ?? '',
+      }
+    : null
+}
+
 export async function getCustomerBusiness(db: DB, userId: string): Promise<BusinessBuyer | null> {
   const row = await db
     .selectFrom('customerGstDetails')

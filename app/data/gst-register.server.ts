@@ -1,5 +1,5 @@
 import type { DB } from '~/lib/db.server'
-import { gstBreakdown } from '~/lib/gst'
+import { gstBreakdown, indiaYearMonth, placeOfSupply } from '~/lib/gst'
 
 /**
  * The GST register of a month (docs/delivery.md, "GST register"): every invoice and credit note
@@ -47,14 +47,7 @@ export function monthRange(month: string): { from: string; to: string } | null {
  * `{ value: '2026-11', label: 'November 2026' }`, in India time.
  */
 export function registerMonths(now: Date, count: number): { value: string; label: string }[] {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Kolkata',
-    year: 'numeric',
-    month: '2-digit',
-  })
-    .format(now)
-    .split('-')
-    .map(Number) as [number, number]
+  const [year, month] = indiaYearMonth(now)
   const label = new Intl.DateTimeFormat('en-IN', {
     month: 'long',
     year: 'numeric',
@@ -157,9 +150,7 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       orderId: note.orderId,
       buyer: note.buyerBusinessName ?? note.customerName,
       buyerGstin: note.buyerGstin ?? '',
-      placeOfSupply: taxed
-        ? gstBreakdown(0, rate!, note.sellerGstin, note.buyerGstin).placeOfSupply
-        : '',
+      placeOfSupply: taxed ? placeOfSupply(note.sellerGstin, note.buyerGstin) : '',
       sacCode: note.sacCode,
       ratePercent: taxed ? rate! / 100 : null,
       taxableValue: taxed ? negative(note.taxableValue) : null,

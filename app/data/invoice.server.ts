@@ -1,7 +1,7 @@
 import type { InvoiceTable } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { financialYearOf, gstBreakdown, rateBasisPoints, type GstBreakdown } from '~/lib/gst'
-import { orderBusiness, type BusinessBuyer } from './customer-gst.server'
+import { keptBusiness, orderBusiness, type BusinessBuyer } from './customer-gst.server'
 import { PAID_STATUSES } from './order.server'
 import { getSiteSettings, type SiteSettings } from './settings.server'
 
@@ -115,10 +115,7 @@ function issued(row: Pick<InvoiceTable, (typeof ISSUED_COLUMNS)[number]>): Issue
   return {
     number,
     issuedAt,
-    business:
-      buyerBusinessName && buyerGstin
-        ? { businessName: buyerBusinessName, gstin: buyerGstin, address: buyerAddress ?? '' }
-        : null,
+    business: keptBusiness({ buyerBusinessName, buyerGstin, buyerAddress }),
     seller:
       seller.sellerName === null
         ? null
@@ -261,6 +258,34 @@ export async function invoicePaidOrder(
 /** What a test-mode order's invoice shows in place of a number of the series. */
 export const TEST_INVOICE_NUMBER = 'TEST (not numbered)'
 
+/**
+ * The invoice of a sale: a test-mode order's test invoice (not numbered: a test-mode order sold
+ * nothing and takes no number from the shop's legal series; today's seller), or the issued one,
+ * numbered now if it has none yet, in the series of the year it was paid in, as the payment mail
+ * would have.
+ */
+export async function saleInvoice(
+  db: DB,
+  order: { id: string; testMode: number | boolean; paidAt: string | null; createdAt: string },
+  settings: InvoiceSettings,
+  now: Date,
+): Promise<IssuedInvoice> {
+  if (!order.testMode)
+    return issueInvoiceNumber(
+      db,
+      order.id,
+      settings,
+      now,
+      new Date(order.paidAt ?? order.createdAt),
+    )
+  return {
+    number: TEST_INVOICE_NUMBER,
+    issuedAt: now.toISOString(),
+    seller: invoiceSeller(settings),
+    business: await orderBusiness(db, order.id),
+  }
+}
+
 async function hasCreditNote(db: DB, orderId: string): Promise<boolean> {
   const row = await db
     .selectFrom('creditNote')
@@ -302,24 +327,8 @@ export async function getInvoiceData(db: DB, orderId: string): Promise<InvoiceDa
   // none, and its order no invoice, as then.
   if (order.status === 'refunded' && !(await hasCreditNote(db, order.id))) return null
   const settings = await getSiteSettings(db)
-  // A test-mode order sold nothing: it takes no number from the shop's legal series.
-  // Numbered at its first download only if its payment mail has not numbered it yet: in the
-  // series of the year it was paid in, as the mail would have.
-  const now = new Date()
-  const invoice: IssuedInvoice = order.testMode
-    ? {
-        number: TEST_INVOICE_NUMBER,
-        issuedAt: now.toISOString(),
-        seller: null,
-        business: await orderBusiness(db, order.id),
-      }
-    : await issueInvoiceNumber(
-        db,
-        order.id,
-        settings,
-        now,
-        new Date(order.paidAt ?? order.createdAt),
-      )
+  // Numbered at its first download only if its payment mail has not numbered it yet.
+  const invoice = await saleInvoice(db, order, settings, new Date())
   // A test invoice states today's settings. One issued before its seller was kept states
   // today's seller, as it always did, but no tax lines: it never had them, and today's rate
   // may not be the one it was sold at.

@@ -96,6 +96,11 @@ const stateName = (code: string) => {
   return state ? `${state} (${code})` : `State code ${code}`
 }
 
+/** "Karnataka (29)": the buyer's state for a business buyer (`buyerGstin`), the seller's otherwise. */
+export function placeOfSupply(sellerGstin: string, buyerGstin?: string | null): string {
+  return stateName((buyerGstin || sellerGstin).slice(0, 2))
+}
+
 /**
  * Splits an amount that includes GST. Within a state, each of the central and the state tax is
  * half the rate of the taxable value, amount × rate / 2 / (1 + rate) rounded to the paisa, and
@@ -116,7 +121,7 @@ export function gstBreakdown(
     rateBasisPoints,
     stateTaxName: UTGST_CODES.has(code) ? ('UTGST' as const) : ('SGST' as const),
     interState,
-    placeOfSupply: stateName(buyerCode),
+    placeOfSupply: placeOfSupply(sellerGstin, buyerGstin),
   }
   if (interState) {
     const integratedTax = Math.round((amountPaise * rateBasisPoints) / (10_000 + rateBasisPoints))
@@ -164,9 +169,9 @@ export function rateBasisPoints(percent: number): number {
   return Math.round(percent * 100)
 }
 
-/** India's financial year (April to March, India time) of a moment: "2026-27". */
-export function financialYearOf(at: Date): string {
-  const [year, month] = new Intl.DateTimeFormat('en-CA', {
+/** The year and month (1-12) of a moment in India, which GST periods and years follow. */
+export function indiaYearMonth(at: Date): [year: number, month: number] {
+  return new Intl.DateTimeFormat('en-CA', {
     timeZone: 'Asia/Kolkata',
     year: 'numeric',
     month: '2-digit',
@@ -174,6 +179,11 @@ export function financialYearOf(at: Date): string {
     .format(at)
     .split('-')
     .map(Number) as [number, number]
+}
+
+/** India's financial year (April to March, India time) of a moment: "2026-27". */
+export function financialYearOf(at: Date): string {
+  const [year, month] = indiaYearMonth(at)
   const start = month >= 4 ? year : year - 1
   return `${start}-${String((start + 1) % 100).padStart(2, '0')}`
 }

@@ -183,9 +183,42 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         ),
       ),
     ])
-    expect(results.filter((r) => r.changed)).toHaveLength(1)
-    const events = await listOrderEvents(t.db, order.id)
-    expect(events.filter((e) => e.type !== 'created')).toHaveLength(1)
+    // A failure may land first: a confirmed payment then still moves the failed order to paid
+    // (PAYABLE_STATUSES), so the race ends paid with one or two changes, never more, and every
+    // change is one timeline entry.
+    const changes = results.filter((r) => r.changed)
+    const events = (await listOrderEvents(t.db, order.id)).filter((e) => e.type !== 'created')
+    expect((await getOrder(t.db, order.id))?.status).toBe('paid')
+    expect(events.filter((e) => e.type === 'paid')).toHaveLength(1)
+    expect(events.filter((e) => e.type === 'failed').length).toBeLessThanOrEqual(1)
+    expect(changes).toHaveLength(events.length)
+  })
+
+  it('takes the same transition once when its duplicates race', async () => {
+    const product = await makeProduct(t.db)
+    const paid = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    const failed = await createOrder(t.db, { productId: product.id, customer: BUYER })
+    const results = await Promise.all([
+      ...Array.from({ length: 6 }, () =>
+        markOrderPaid(t.db, paid.order.id, payment(`TXN-dup-${paid.order.id}`, paid.order.amount), {
+          message: 'paid',
+        }),
+      ),
+      ...Array.from({ length: 6 }, () =>
+        markOrderFailed(
+          t.db,
+          failed.order.id,
+          { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' },
+          { message: 'failed' },
+        ),
+      ),
+    ])
+    expect(results.slice(0, 6).filter((r) => r.changed)).toHaveLength(1)
+    expect(results.slice(6).filter((r) => r.changed)).toHaveLength(1)
+    for (const id of [paid.order.id, failed.order.id]) {
+      const events = await listOrderEvents(t.db, id)
+      expect(events.filter((e) => e.type !== 'created')).toHaveLength(1)
+    }
   })
 
   it('refuses to pay a second order with a gateway transaction id already used', async () => {

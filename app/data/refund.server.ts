@@ -35,15 +35,24 @@ export type CreateRefundResult =
   | { kind: 'no-payment' }
   | { kind: 'too-much'; leftPaise: number }
 
-/** Paise paid for the order less every refund that has not failed. */
-async function leftToRefund(db: DB, orderId: string, paidPaise: number): Promise<number> {
+/** Paise of the order's refunds in these states. */
+async function refundTotal(
+  db: DB,
+  orderId: string,
+  statuses: readonly OrderRefundStatus[],
+): Promise<number> {
   const row = await db
     .selectFrom('orderRefund')
     .select((eb) => eb.fn.sum<number | string | null>('amount').as('sum'))
     .where('orderId', '=', orderId)
-    .where('status', 'in', LIVE_REFUND_STATUSES)
+    .where('status', 'in', statuses)
     .executeTakeFirst()
-  return paidPaise - Number(row?.sum ?? 0)
+  return Number(row?.sum ?? 0)
+}
+
+/** Paise paid for the order less every refund that has not failed. */
+async function leftToRefund(db: DB, orderId: string, paidPaise: number): Promise<number> {
+  return paidPaise - (await refundTotal(db, orderId, LIVE_REFUND_STATUSES))
 }
 
 /**
@@ -220,14 +229,16 @@ export async function settleRefund(
 }
 
 /** Paise refunded (processed) for an order, inside the caller's transaction. */
-export async function processedRefundTotal(db: DB, orderId: string): Promise<number> {
-  const row = await db
-    .selectFrom('orderRefund')
-    .select((eb) => eb.fn.sum<number | string | null>('amount').as('sum'))
-    .where('orderId', '=', orderId)
-    .where('status', '=', 'processed')
-    .executeTakeFirst()
-  return Number(row?.sum ?? 0)
+export function processedRefundTotal(db: DB, orderId: string): Promise<number> {
+  return refundTotal(db, orderId, ['processed'])
+}
+
+/**
+ * Paise of the order's refunds the gateway has not answered yet (requested or pending): money
+ * that may still go back, so 'Mark refunded' waits for it (app/services/order-actions.server.ts).
+ */
+export function unansweredRefundTotal(db: DB, orderId: string): Promise<number> {
+  return refundTotal(db, orderId, ['requested', 'pending'])
 }
 
 /**

@@ -19,7 +19,7 @@ import {
 } from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
-import { processedRefundTotal } from '~/data/refund.server'
+import { processedRefundTotal, unansweredRefundTotal } from '~/data/refund.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -585,7 +585,8 @@ export async function replaceFromStock(
  * (the refund itself is made in the Paytm dashboard; no refund API is called), with the admin's
  * note. The buyer is e-mailed and no longer sees the delivered item; an open report is resolved
  * as refunded. A credit note is issued for what gateway refunds have not already given back
- * (app/data/credit-note.server.ts).
+ * (app/data/credit-note.server.ts). While a gateway refund waits for its answer it is refused:
+ * that money may still go back, and the buyer would be refunded twice and e-mailed twice.
  */
 export async function markRefunded(
   db: DB,
@@ -595,7 +596,27 @@ export async function markRefunded(
   if (refused) return refused
   const note = input.note.trim()
   const now = input.now ?? new Date()
-  const result = await transitionOrder(
+  let result: Awaited<ReturnType<typeof transitionOrder>>
+  try {
+    result = await markRefundedOnce(db, input, note, now)
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message }
+    throw error
+  }
+  if (result.changed) return applied('refunded', 'Marked refunded; the buyer has been e-mailed.')
+  if (!result.status) return notFound()
+  if (result.status === 'refunded')
+    return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
+  return { ok: false, message: notApplicableMessage('Mark refunded', result.status) }
+}
+
+function markRefundedOnce(
+  db: DB,
+  input: { orderId: string; actor: string },
+  note: string,
+  now: Date,
+) {
+  return transitionOrder(
     db,
     input.orderId,
     {
@@ -608,14 +629,20 @@ export async function markRefunded(
         actor: input.actor,
       },
       async also(trx) {
+        // Read after the order's row is written: a refund requested meanwhile has been seen.
+        const order = await trx
+          .selectFrom('order')
+          .select(['amount', 'paidAmount', 'gateway'])
+          .where('id', '=', input.orderId)
+          .executeTakeFirstOrThrow()
+        const unanswered = await unansweredRefundTotal(trx, input.orderId)
+        if (unanswered > 0)
+          throw new Refused(
+            `A refund of ${formatRupees(unanswered)} through ${gatewayLabel(order.gateway)} is still waiting for its answer. Mark refunded records money returned outside KeyBazaar: use it once that refund is answered. Nothing was changed.`,
+          )
         // As a gateway refund does: the item is taken back, not left live for a mail to carry.
         await revokeLiveItems(trx, input.orderId, 'Refunded', now.toISOString())
         // Its credit note, for what the gateway refunds (if any) have not already given back.
-        const order = await trx
-          .selectFrom('order')
-          .select(['amount', 'paidAmount'])
-          .where('id', '=', input.orderId)
-          .executeTakeFirstOrThrow()
         const refundedBefore = await processedRefundTotal(trx, input.orderId)
         const { creditNote, failure } = await issueCreditNoteWithinRefund(
           trx,
@@ -654,11 +681,6 @@ export async function markRefunded(
     },
     now,
   )
-  if (result.changed) return applied('refunded', 'Marked refunded; the buyer has been e-mailed.')
-  if (!result.status) return notFound()
-  if (result.status === 'refunded')
-    return { ok: false, message: 'This order is already refunded. Nothing was changed.' }
-  return { ok: false, message: notApplicableMessage('Mark refunded', result.status) }
 }
 
 /**

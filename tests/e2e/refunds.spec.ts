@@ -204,6 +204,18 @@ async function refundInFull(page: Page, orderId: string, gateway: string, email:
   if (gateway === 'Paytm') await expect(gatewayOrderId).toHaveCount(0)
   else await expect(gatewayOrderId).toHaveText(gateway === 'Razorpay' ? /^order_\w+$/ : /^OMO\w+$/)
   await expect(page.getByText(new RegExp(`sent to ${gateway}`))).toBeVisible({ timeout: 30_000 })
+  if (gateway === 'Paytm') {
+    // Paytm answers at its next status check, 10 s on: until then Mark refunded waits.
+    await expect(
+      page
+        .getByRole('region', { name: 'Refunds' })
+        .getByText('₹1,499 is still waiting for the gateway’s answer'),
+    ).toBeVisible()
+    await expect(page.locator('#action-refund')).toHaveCount(0)
+    await page
+      .getByRole('region', { name: 'Refunds' })
+      .screenshot({ path: test.info().outputPath('refund-waiting.png') })
+  }
   // The same form again (a double click, a retried request) sends nothing and logs nothing more.
   const again = await page.request.post(`/admin/orders/${orderId}`, {
     form: {

@@ -6,6 +6,7 @@ import { updateSiteSettings } from '~/data/settings.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
+import { markRefunded } from '~/services/order-actions.server'
 import {
   GatewayRefusedError,
   GatewayUnreachableError,
@@ -150,6 +151,29 @@ function runJobs(gateway: RefundingGateway | null, at: Date) {
       log: quiet,
     },
   )
+}
+
+/**
+ * A paid order of ₹200 refunded in full through a gateway that accepted the refund and then, at
+ * its status check, called it failed; with the webhook that later says it was processed.
+ */
+async function refundRecordedFailed() {
+  const order = await paidOrder(20_000)
+  const gateway = fakeGateway({ settleOnStatus: true })
+  await askRefund(order.id, 20_000)
+  const start = new Date()
+  await runJobs(gateway, start)
+  gateway.failOnStatus = true
+  await runJobs(gateway, new Date(start.getTime() + 11_000))
+  const failed = (await listOrderRefunds(t.db, order.id))[0]!
+  expect(failed.status).toBe('failed')
+  const confirmation = {
+    gatewayRefundId: failed.gatewayRefundId!,
+    status: 'processed' as const,
+    amountPaise: 20_000,
+    message: 'refund.processed',
+  }
+  return { order, failed, confirmation }
 }
 
 describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'})`, () => {
@@ -432,23 +456,9 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
   })
 
   it('a refund recorded failed that the gateway later reports processed counts, with a warning', async () => {
-    const order = await paidOrder(20_000)
-    const gateway = fakeGateway({ settleOnStatus: true })
-    await askRefund(order.id, 20_000)
-    const start = new Date()
-    await runJobs(gateway, start)
-    gateway.failOnStatus = true
-    await runJobs(gateway, new Date(start.getTime() + 11_000))
-    const failed = (await listOrderRefunds(t.db, order.id))[0]!
-    expect(failed.status).toBe('failed')
+    const { order, failed, confirmation } = await refundRecordedFailed()
     expect(await refundableAmount(t.db, order.id)).toBe(20_000)
     // The money did go back after all (the gateway's word on its own refund is final).
-    const confirmation = {
-      gatewayRefundId: failed.gatewayRefundId!,
-      status: 'processed' as const,
-      amountPaise: 20_000,
-      message: 'refund.processed',
-    }
     expect(await confirmRefundFromGateway(t.db, failed.gateway, confirmation)).toBe(true)
     expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
     expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
@@ -461,6 +471,67 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     // Delivered again, the same confirmation changes nothing.
     expect(await confirmRefundFromGateway(t.db, failed.gateway, confirmation)).toBe(true)
     expect(await listOrderEvents(t.db, order.id)).toHaveLength(events.length)
+  })
+
+  it('Mark refunded waits while a refund waits for the gateway, and changes nothing', async () => {
+    const order = await paidOrder(30_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    await askRefund(order.id, 10_000)
+    const start = new Date()
+    const refused = {
+      ok: false,
+      message:
+        'A refund of ₹100 through Paytm is still waiting for its answer. Mark refunded records money returned outside KeyBazaar: use it once that refund is answered. Nothing was changed.',
+    }
+    // Requested, then accepted and pending: refused both times.
+    expect(await markRefunded(t.db, { orderId: order.id, note: 'bank transfer', actor })).toEqual(
+      refused,
+    )
+    await runJobs(gateway, start)
+    expect((await listOrderRefunds(t.db, order.id))[0]?.status).toBe('pending')
+    const events = await listOrderEvents(t.db, order.id)
+    expect(await markRefunded(t.db, { orderId: order.id, note: 'bank transfer', actor })).toEqual(
+      refused,
+    )
+    expect((await getOrder(t.db, order.id))?.status).toBe('delivered')
+    expect(await itemStatus(order.id)).toBe('delivered')
+    expect(await listOrderEvents(t.db, order.id)).toHaveLength(events.length)
+    expect(await listCreditNotes(t.db, order.id)).toHaveLength(0)
+    expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(0)
+    // Answered: the rest may be marked refunded, with a credit note for the ₹200 left.
+    await runJobs(gateway, new Date(start.getTime() + 11_000))
+    expect(
+      await markRefunded(t.db, { orderId: order.id, note: 'bank transfer', actor }),
+    ).toMatchObject({ ok: true })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    // The job ran at a later clock than the action, so its credit note is listed second.
+    expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([
+      20_000, 10_000,
+    ])
+  })
+
+  it('a refund processed after the order was marked refunded warns the shop and mails nobody', async () => {
+    const { order, failed, confirmation } = await refundRecordedFailed()
+    // The shop refunds by bank transfer and records it.
+    expect(await markRefunded(t.db, { orderId: order.id, note: 'NEFT 1234', actor })).toMatchObject(
+      { ok: true },
+    )
+    expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(1)
+    // Then the gateway says its refund went through after all.
+    expect(await confirmRefundFromGateway(t.db, failed.gateway, confirmation)).toBe(true)
+    expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({ status: 'processed' })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    const events = await listOrderEvents(t.db, order.id)
+    const warnings = events.filter((e) => e.type === 'refund_warning')
+    expect(warnings.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^Paytm reports a refund of ₹200 \(rfnd_\w+\) processed \(webhook\) after the order was already refunded; the buyer is not e-mailed again\. Check that the buyer was not refunded twice\.$/,
+      ),
+    ])
+    expect(events.filter((e) => e.type === 'refund_processed')).toHaveLength(0)
+    // One refund mail, the one Mark refunded sent; one credit note, Mark refunded's.
+    expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(1)
+    expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([20_000])
   })
 
   it('refuses amounts beyond what is left, an unpaid order and a missing one', async () => {

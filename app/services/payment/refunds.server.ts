@@ -166,18 +166,6 @@ async function onSettled(
     amount: refund.amount,
     via,
   }
-  if (wasFailed)
-    await appendOrderEvent(
-      trx,
-      order.id,
-      {
-        type: 'refund_warning',
-        message: `${gateway} reports refund${reference} processed after it was recorded as failed; it now counts as refunded. Check that the buyer was not refunded twice.`,
-        data,
-        actor: 'gateway',
-      },
-      at,
-    )
   if (refund.status === 'failed') {
     await appendOrderEvent(
       trx,
@@ -212,6 +200,39 @@ async function onSettled(
         message: `No credit note could be issued for the refund of ${formatRupees(refund.amount)}: ${failure}`,
         data,
         actor: 'system',
+      },
+      at,
+    )
+  // Refunded already (marked refunded while this refund was recorded failed, say): the buyer
+  // was told, and may have been paid twice, which only the shop can sort out.
+  const { status } = await trx
+    .selectFrom('order')
+    .select('status')
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow()
+  if (status === 'refunded') {
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'refund_warning',
+        message: `${gateway} reports a refund of ${formatRupees(refund.amount)}${reference} processed (${via}) after the order was already refunded; the buyer is not e-mailed again. Check that the buyer was not refunded twice.`,
+        data,
+        actor: 'gateway',
+      },
+      iso,
+    )
+    return
+  }
+  if (wasFailed)
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: 'refund_warning',
+        message: `${gateway} reports refund${reference} processed after it was recorded as failed; it now counts as refunded. Check that the buyer was not refunded twice.`,
+        data,
+        actor: 'gateway',
       },
       at,
     )

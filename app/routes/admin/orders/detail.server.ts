@@ -126,6 +126,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   // Refund through the gateway: a paid order with money left to refund, and the gateway that
   // took it (real or simulator, as the order was) has a refund API configured now.
   const canRefund = actions.refund && refundable > 0 && refundGateway?.testMode === order.testMode
+  const unanswered = refunds
+    .filter((refund) => refund.status === 'requested' || refund.status === 'pending')
+    .reduce((sum, refund) => sum + Number(refund.amount), 0)
   return {
     order: {
       id: order.id,
@@ -230,6 +233,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
             .reduce((sum, refund) => sum + Number(refund.amount), 0),
       ),
     ),
+    // Refunds the gateway has not answered: 'Mark refunded' waits for them (markRefunded).
+    unansweredRefund: unanswered > 0 ? formatRupees(unanswered) : null,
     gatewayRefund: canRefund
       ? {
           gateway: gatewayLabel(order.gateway),

@@ -315,6 +315,13 @@ function Refunds({ page }: { page: PageData }) {
           )
         })}
       </ul>
+      {page.unansweredRefund && page.actions.refund ? (
+        <p className="mt-3 border-t border-slate-200 pt-3 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300">
+          {page.unansweredRefund} is still waiting for the gateway’s answer, which KeyBazaar keeps
+          asking for. Mark refunded, for money returned outside KeyBazaar, comes back once it is
+          answered.
+        </p>
+      ) : null}
     </DetailCard>
   )
 }
@@ -740,7 +747,9 @@ function actionSpecs(page: PageData): ActionSpec[] {
       },
     })
   }
-  if (actions.refund) {
+  // While a gateway refund waits for its answer, Mark refunded is refused (the Refunds card
+  // says so): that money may still go back.
+  if (actions.refund && !page.unansweredRefund) {
     specs.push({
       intent: 'refund',
       title: 'Mark refunded',

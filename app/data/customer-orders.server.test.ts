@@ -8,6 +8,7 @@ import {
 } from './customer-orders.server'
 import { createOrder, markOrderFailed, transitionOrder } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
+import { markRefunded } from '~/services/order-actions.server'
 import { deleteProduct } from './product.server'
 import { createUser } from './user.server'
 
@@ -69,6 +70,7 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
       amount: 49_900,
       status: 'pending',
       createdAt: expect.any(String),
+      creditNoted: false,
     })
     const third = await listCustomerOrders(t.db, meera.id, { page: 3, pageSize: 2 })
     expect(third.orders.map((row) => row.id)).toEqual(newestFirst.slice(4))
@@ -159,6 +161,32 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
       'awaiting_stock',
       'delivered',
       'paid',
+    ])
+  })
+
+  it('says which orders have credit notes: a refunded sale whose invoice stays downloadable', async () => {
+    const user = await createUser(t.db, { email: 'credited@example.in', name: 'Credited' })
+    const product = await makeProduct(t.db, { price: 30_000 })
+    const credited = await order(product.id, user.id, user.email)
+    await pay(credited.id, 30_000)
+    expect(
+      await markRefunded(t.db, { orderId: credited.id, note: 'NEFT 42', actor: 'user:admin' }),
+    ).toMatchObject({ ok: true })
+    // Refunded before credit notes were kept: no credit note, no invoice link.
+    const bare = await order(product.id, user.id, user.email)
+    await pay(bare.id, 30_000)
+    await transitionOrder(t.db, bare.id, {
+      from: ['paid'],
+      to: 'refunded',
+      event: { type: 'refunded', message: 'Refunded' },
+    })
+    const paid = await order(product.id, user.id, user.email)
+    await pay(paid.id, 30_000)
+    const { orders } = await listCustomerOrders(t.db, user.id)
+    expect(orders.map((row) => [row.id, row.status, row.creditNoted])).toEqual([
+      [paid.id, 'paid', false],
+      [bare.id, 'refunded', false],
+      [credited.id, 'refunded', true],
     ])
   })
 

@@ -26,6 +26,8 @@ export interface CustomerOrderRow {
   amount: number
   status: OrderStatus
   createdAt: string
+  /** Whether it has credit notes (a refunded sale whose invoice stays downloadable). */
+  creditNoted: boolean
 }
 
 export interface CustomerOrderPage {
@@ -92,6 +94,16 @@ export async function listCustomerOrders(
       'order.paidAmount',
       'order.status',
       'order.createdAt',
+      // A refunded sale keeps its invoice beside its credit notes (docs/delivery.md).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('creditNote')
+              .select('creditNote.id')
+              .whereRef('creditNote.orderId', '=', 'order.id'),
+          )
+          .as('creditNoted'),
     ])
     // (user_id, created_at) is indexed; the id breaks ties between orders of the same instant.
     .orderBy('order.createdAt', 'desc')
@@ -107,6 +119,7 @@ export async function listCustomerOrders(
       amount: Number(row.paidAmount ?? row.amount),
       status: row.status,
       createdAt: row.createdAt,
+      creditNoted: Boolean(Number(row.creditNoted)),
     })),
     total,
     page,

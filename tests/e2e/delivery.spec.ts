@@ -4,6 +4,7 @@ import { test as base, type Browser, type Page } from '@playwright/test'
 import { listOpenReports } from '~/data/order-report.server'
 import { listOrderEvents } from '~/data/order.server'
 import { updateSiteSettings } from '~/data/settings.server'
+import { markRefunded } from '~/services/order-actions.server'
 import { createDatabase, type DB } from '~/lib/db.server'
 import { startApp, type RunningApp } from '../helpers/app'
 import { seriousViolations } from '../helpers/axe'
@@ -359,6 +360,16 @@ test("My Orders lists the signed-in buyer's orders and not other people's", asyn
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(PRODUCT.title)
   const foreign = await page.request.get(`/orders/${othersOrder}`)
   expect(foreign.status()).toBe(404)
+
+  // Refunded, the sale keeps its invoice beside its credit note, and My Orders still links it.
+  expect(
+    await markRefunded(shop.db, { orderId: myOrder, note: 'NEFT 42', actor: 'system' }),
+  ).toMatchObject({ ok: true })
+  await page.goto('/dashboard/orders')
+  await expect(list.getByText('Refunded')).toBeVisible()
+  const invoice = list.getByRole('link', { name: /^Invoice/ })
+  await expect(invoice).toHaveAttribute('href', `/orders/${myOrder}/invoice.pdf`)
+  expect((await page.request.get(`/orders/${myOrder}/invoice.pdf`)).status()).toBe(200)
 })
 
 test('guessing tokens from one address is stopped, even with a right token, after 30 tries', async ({

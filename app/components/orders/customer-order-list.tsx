@@ -15,11 +15,20 @@ export interface CustomerOrderItem {
   status: string
   /** Formatted date and time. */
   date: string
+  /** Whether its invoice can be downloaded: a paid sale, or a refunded one with credit notes. */
+  invoice: boolean
 }
 
 /** A row from the customer's orders (app/data/customer-orders.server.ts), as the list shows it. */
 export function customerOrderItem(
-  order: { id: string; productName: string; amount: number; status: string; createdAt: string },
+  order: {
+    id: string
+    productName: string
+    amount: number
+    status: string
+    createdAt: string
+    creditNoted: boolean
+  },
   date: Intl.DateTimeFormat,
 ): CustomerOrderItem {
   return {
@@ -28,6 +37,7 @@ export function customerOrderItem(
     amount: formatRupees(order.amount),
     status: order.status,
     date: date.format(new Date(order.createdAt)),
+    invoice: hasInvoice(order.status) || order.creditNoted,
   }
 }
 
@@ -52,7 +62,7 @@ export function CustomerOrderList({ orders }: { orders: CustomerOrderItem[] }) {
             <OrderStatusBadge status={order.status} />
           </div>
           <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-            {hasInvoice(order.status) ? (
+            {order.invoice ? (
               <a
                 href={invoicePath(order.id)}
                 download

@@ -1,5 +1,5 @@
 import type { DB } from '~/lib/db.server'
-import { gstBreakdown, indiaYearMonth, placeOfSupply } from '~/lib/gst'
+import { gstBreakdown, indiaYearMonth, placeOfSupply, placeOfSupplyCode } from '~/lib/gst'
 
 /**
  * The GST register of a month (docs/delivery.md, "GST register"): every invoice and credit note
@@ -20,6 +20,8 @@ export interface GstRegisterRow {
   /** The business's GSTIN (a B2B supply), or '' for a consumer (B2C). */
   buyerGstin: string
   placeOfSupply: string
+  /** The place of supply's state code ("29"), '' without tax lines. */
+  placeOfSupplyCode: string
   sacCode: string
   /** Per cent, as the document states it; null when it has no tax lines. */
   ratePercent: number | null
@@ -129,6 +131,7 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       buyer: invoice.buyerBusinessName ?? invoice.customerName,
       buyerGstin: invoice.buyerGstin ?? '',
       placeOfSupply: tax?.placeOfSupply ?? '',
+      placeOfSupplyCode: tax ? placeOfSupplyCode(invoice.sellerGstin!, invoice.buyerGstin) : '',
       sacCode: invoice.sacCode ?? '',
       ratePercent: tax ? tax.rateBasisPoints / 100 : null,
       taxableValue: tax?.taxableValue ?? null,
@@ -151,6 +154,7 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       buyer: note.buyerBusinessName ?? note.customerName,
       buyerGstin: note.buyerGstin ?? '',
       placeOfSupply: taxed ? placeOfSupply(note.sellerGstin, note.buyerGstin) : '',
+      placeOfSupplyCode: taxed ? placeOfSupplyCode(note.sellerGstin, note.buyerGstin) : '',
       sacCode: note.sacCode,
       ratePercent: taxed ? rate! / 100 : null,
       taxableValue: taxed ? negative(note.taxableValue) : null,
@@ -167,4 +171,139 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       Number(a.kind === 'Credit note') - Number(b.kind === 'Credit note') ||
       a.number.localeCompare(b.number),
   )
+}
+
+/**
+ * GSTR-1's tables that the month's register fills (docs/delivery.md, "GSTR-1 tables"), each a
+ * CSV file in the layout of the GST offline tool's import: B2B invoices (table 4A), B2C others
+ * by state and rate (7), credit notes to businesses (9B, "cdnr"), the SAC summary of B2B and of
+ * B2C supplies (12), and the documents issued (13). Only documents with tax lines go into the
+ * tax tables (a shop without a GSTIN files none); a consumer's place of supply is the seller's
+ * own state, so there is never a B2C (large) inter-state invoice (table 5).
+ */
+export const GSTR1_TABLES = ['b2b', 'b2cs', 'cdnr', 'hsn-b2b', 'hsn-b2c', 'docs'] as const
+export type Gstr1Table = (typeof GSTR1_TABLES)[number]
+
+/** Table 7: B2C supplies of a state at a rate, net of their credit notes (paise). */
+export interface B2cSummaryRow {
+  placeOfSupplyCode: string
+  ratePercent: number
+  taxableValue: number
+}
+
+/** Table 12: supplies of a SAC at a rate, net of their credit notes (paise). */
+export interface SacSummaryRow {
+  sacCode: string
+  ratePercent: number
+  totalValue: number
+  taxableValue: number
+  integratedTax: number
+  centralTax: number
+  stateTax: number
+}
+
+/** Table 13: one series of documents issued in the month. */
+export interface DocumentSeriesRow {
+  nature: 'Invoices for outward supply' | 'Credit Note'
+  from: string
+  to: string
+  total: number
+  /** Always 0: an issued invoice or credit note is never cancelled here (gap-free series). */
+  cancelled: number
+}
+
+type TaxedRow = GstRegisterRow & { ratePercent: number; taxableValue: number }
+const taxed = (row: GstRegisterRow): row is TaxedRow =>
+  row.ratePercent !== null && row.taxableValue !== null
+
+/** Rows summed by key, in first-seen order. */
+function sumBy<K extends string, T>(
+  rows: readonly TaxedRow[],
+  key: (row: TaxedRow) => K,
+  start: (row: TaxedRow) => T,
+  add: (sum: T, row: TaxedRow) => void,
+): T[] {
+  const sums = new Map<K, T>()
+  for (const row of rows) {
+    const k = key(row)
+    let sum = sums.get(k)
+    if (!sum) sums.set(k, (sum = start(row)))
+    add(sum, row)
+  }
+  return [...sums.values()]
+}
+
+/** The month's B2B invoices (table 4A), or its credit notes to businesses (9B): register rows. */
+export function businessDocuments(
+  rows: readonly GstRegisterRow[],
+  kind: GstRegisterRow['kind'],
+): TaxedRow[] {
+  return rows.filter((row): row is TaxedRow => taxed(row) && row.kind === kind && !!row.buyerGstin)
+}
+
+/** Table 7 (B2C others): consumers' supplies by place of supply and rate, credit notes netted. */
+export function b2cSummary(rows: readonly GstRegisterRow[]): B2cSummaryRow[] {
+  return sumBy(
+    rows.filter((row): row is TaxedRow => taxed(row) && !row.buyerGstin),
+    (row) => `${row.placeOfSupplyCode}|${row.ratePercent}`,
+    (row) => ({
+      placeOfSupplyCode: row.placeOfSupplyCode,
+      ratePercent: row.ratePercent,
+      taxableValue: 0,
+    }),
+    (sum, row) => {
+      sum.taxableValue += row.taxableValue
+    },
+  )
+}
+
+/** Table 12, the B2B or the B2C part: supplies by SAC and rate, credit notes netted. */
+export function sacSummary(rows: readonly GstRegisterRow[], business: boolean): SacSummaryRow[] {
+  return sumBy(
+    rows.filter((row): row is TaxedRow => taxed(row) && !!row.buyerGstin === business),
+    (row) => `${row.sacCode}|${row.ratePercent}`,
+    (row) => ({
+      sacCode: row.sacCode,
+      ratePercent: row.ratePercent,
+      totalValue: 0,
+      taxableValue: 0,
+      integratedTax: 0,
+      centralTax: 0,
+      stateTax: 0,
+    }),
+    (sum, row) => {
+      sum.totalValue += row.total
+      sum.taxableValue += row.taxableValue
+      sum.integratedTax += row.integratedTax ?? 0
+      sum.centralTax += row.centralTax ?? 0
+      sum.stateTax += row.stateTax ?? 0
+    },
+  )
+}
+
+/**
+ * Table 13: each series of invoices and of credit notes the month used (a March sale invoiced in
+ * April is numbered in the old year's series, so a month may use two), with its first and last
+ * number and how many were issued.
+ */
+export function documentsIssued(rows: readonly GstRegisterRow[]): DocumentSeriesRow[] {
+  const series = new Map<string, { nature: DocumentSeriesRow['nature']; numbers: string[] }>()
+  for (const row of rows) {
+    const nature = row.kind === 'Invoice' ? 'Invoices for outward supply' : 'Credit Note'
+    const key = `${nature}|${row.number.replace(/\d+$/, '')}`
+    const entry = series.get(key) ?? { nature, numbers: [] }
+    entry.numbers.push(row.number)
+    series.set(key, entry)
+  }
+  const sequence = (number: string) => Number(/\d+$/.exec(number)?.[0] ?? 0)
+  return [...series.values()]
+    .map(({ nature, numbers }) => {
+      numbers.sort((a, b) => sequence(a) - sequence(b))
+      return { nature, from: numbers[0]!, to: numbers.at(-1)!, total: numbers.length, cancelled: 0 }
+    })
+    .sort(
+      (a, b) =>
+        Number(a.nature === 'Credit Note') - Number(b.nature === 'Credit Note') ||
+        a.from.localeCompare(b.from),
+    )
 }

@@ -96,9 +96,14 @@ const stateName = (code: string) => {
   return state ? `${state} (${code})` : `State code ${code}`
 }
 
+/** "29": the state code of the place of supply, the buyer's for a business buyer, the seller's otherwise. */
+export function placeOfSupplyCode(sellerGstin: string, buyerGstin?: string | null): string {
+  return (buyerGstin || sellerGstin).slice(0, 2)
+}
+
 /** "Karnataka (29)": the buyer's state for a business buyer (`buyerGstin`), the seller's otherwise. */
 export function placeOfSupply(sellerGstin: string, buyerGstin?: string | null): string {
-  return stateName((buyerGstin || sellerGstin).slice(0, 2))
+  return stateName(placeOfSupplyCode(sellerGstin, buyerGstin))
 }
 
 /**

@@ -1,6 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { saveCustomerBusiness } from '~/data/customer-gst.server'
-import { gstRegister, monthRange, registerMonths } from '~/data/gst-register.server'
+import {
+  b2cSummary,
+  businessDocuments,
+  documentsIssued,
+  gstRegister,
+  monthRange,
+  registerMonths,
+  sacSummary,
+  type GstRegisterRow,
+} from '~/data/gst-register.server'
 import { issueInvoiceNumber } from '~/data/invoice.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { issueCreditNote } from '~/data/credit-note.server'
@@ -125,5 +134,84 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     })
     expect(await gstRegister(t.db, '2031-04')).toHaveLength(1)
     expect(await gstRegister(t.db, 'March')).toEqual([])
+
+    // GSTR-1's tables from the same rows. Consumers' supplies in Karnataka, netted: two invoices
+    // less one credited in full.
+    expect(b2cSummary(rows)).toEqual([
+      { placeOfSupplyCode: '29', ratePercent: 18, taxableValue: 127_076 },
+    ])
+    expect(businessDocuments(rows, 'Invoice').map((row) => row.number)).toEqual([b2bInvoice.number])
+    expect(businessDocuments(rows, 'Credit note').map((row) => row.number)).toEqual([note!.number])
+    expect(sacSummary(rows, true)).toEqual([
+      {
+        sacCode: '998434',
+        ratePercent: 18,
+        totalValue: 99_950,
+        taxableValue: 127_076 - 42_373,
+        integratedTax: 22_874 - 7_627,
+        centralTax: 0,
+        stateTax: 0,
+      },
+    ])
+    expect(sacSummary(rows, false)).toEqual([
+      {
+        sacCode: '998434',
+        ratePercent: 18,
+        totalValue: 149_950,
+        taxableValue: 127_076,
+        integratedTax: 0,
+        centralTax: 11_437,
+        stateTax: 11_437,
+      },
+    ])
+    // The late invoice joined the series of the year its sale was paid in: March used two.
+    const paidYear = lateNote!.invoiceNumber.split('/')[1]
+    expect(paidYear).not.toBe('30-31')
+    expect(documentsIssued(rows)).toEqual([
+      {
+        nature: 'Invoices for outward supply',
+        from: lateNote!.invoiceNumber,
+        to: lateNote!.invoiceNumber,
+        total: 1,
+        cancelled: 0,
+      },
+      {
+        nature: 'Invoices for outward supply',
+        from: consumerInvoice.number,
+        to: b2bInvoice.number,
+        total: 2,
+        cancelled: 0,
+      },
+      { nature: 'Credit Note', from: note!.number, to: lateNote!.number, total: 2, cancelled: 0 },
+    ])
+  })
+
+  it('gives each series of documents issued its first and last number by sequence, not by text', () => {
+    const row = (kind: GstRegisterRow['kind'], number: string) =>
+      ({ kind, number }) as GstRegisterRow
+    expect(
+      documentsIssued([
+        row('Invoice', 'INV/26-27/00099'),
+        row('Credit note', 'CN/26-27/00003'),
+        row('Invoice', 'INV/26-27/100000'),
+        row('Invoice', 'INV/26-27/00100'),
+      ]),
+    ).toEqual([
+      {
+        nature: 'Invoices for outward supply',
+        from: 'INV/26-27/00099',
+        to: 'INV/26-27/100000',
+        total: 3,
+        cancelled: 0,
+      },
+      {
+        nature: 'Credit Note',
+        from: 'CN/26-27/00003',
+        to: 'CN/26-27/00003',
+        total: 1,
+        cancelled: 0,
+      },
+    ])
+    expect(documentsIssued([])).toEqual([])
   })
 })

@@ -1,12 +1,15 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { parse } from 'csv-parse/sync'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { formatRupees } from '~/lib/money'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { paymentForm, postCallback } from '../helpers/shop'
-import { makePaidOrder, makeProduct } from '../factories'
+import { makeCustomer, makePaidOrder, makeProduct } from '../factories'
+import { saveCustomerBusiness } from '~/data/customer-gst.server'
+import { issueInvoiceNumber } from '~/data/invoice.server'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { markRefunded } from '~/services/order-actions.server'
 import {
   simulatePayment,
@@ -184,6 +187,19 @@ test('the dashboard works without JavaScript: figures and the table server-rende
   await context.close()
 })
 
+/** "2026-11": this month in India time, as the GST register's form names it. */
+const indiaMonth = () =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Kolkata', year: 'numeric', month: '2-digit' })
+    .format(new Date())
+    .slice(0, 7)
+
+/** The CSV a click downloads, named `filename`, parsed into rows. */
+async function downloadedCsv(page: Page, button: Locator, filename: string) {
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()])
+  expect(download.suggestedFilename()).toBe(filename)
+  return parse(fs.readFileSync(await download.path(), 'utf8'), { bom: true }) as string[][]
+}
+
 test('transactions: filters, success rate, the CSV export and the GST register', async ({
   page,
   db,
@@ -259,20 +275,13 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     (await markRefunded(db, { orderId: sale.id, note: 'By UPI', actor: 'user:owner' })).ok,
   ).toBe(true)
   const register = page.getByRole('region', { name: 'GST register' })
-  const thisMonth = new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Kolkata',
-    year: 'numeric',
-    month: '2-digit',
-  })
-    .format(new Date())
-    .slice(0, 7)
+  const thisMonth = indiaMonth()
   await register.getByLabel('Month').selectOption(thisMonth)
-  const [gst] = await Promise.all([
-    page.waitForEvent('download'),
-    register.getByRole('button', { name: 'Download CSV' }).click(),
-  ])
-  expect(gst.suggestedFilename()).toBe(`gst-register-${thisMonth}.csv`)
-  const gstRows: string[][] = parse(fs.readFileSync(await gst.path(), 'utf8'), { bom: true })
+  const gstRows = await downloadedCsv(
+    page,
+    register.getByRole('button', { name: 'Download CSV' }),
+    `gst-register-${thisMonth}.csv`,
+  )
   expect(gstRows[0]).toEqual([
     'Document',
     'Number',
@@ -310,6 +319,186 @@ test('transactions: filters, success rate, the CSV export and the GST register',
   const bad = await page.request.get('/admin/transactions/gst-register?month=2026-13')
   expect(bad.status()).toBe(400)
   expect(await bad.text()).toContain('Choose a month, such as 2026-11, for the GST register.')
+
+  // GSTR-1's table 13 from the same form: the month's series, the sale's numbers within them.
+  await register.getByLabel('Report').selectOption({ label: 'GSTR-1 13: documents issued' })
+  const docRows = await downloadedCsv(
+    page,
+    register.getByRole('button', { name: 'Download CSV' }),
+    `gstr1-docs-${thisMonth}.csv`,
+  )
+  expect(docRows[0]).toEqual([
+    'Nature of Document',
+    'Sr. No. From',
+    'Sr. No. To',
+    'Total Number',
+    'Cancelled',
+  ])
+  const sequence = (number: string) => Number(number.split('/')[2])
+  for (const [nature, number] of [
+    ['Invoices for outward supply', saleRow[1]!],
+    ['Credit Note', creditRow[1]!],
+  ] as const) {
+    const series = docRows.find(
+      (row) => row[0] === nature && row[1]!.split('/')[1] === number.split('/')[1],
+    )!
+    expect(sequence(series[1]!)).toBeLessThanOrEqual(sequence(number))
+    expect(sequence(series[2]!)).toBeGreaterThanOrEqual(sequence(number))
+    expect(Number(series[3])).toBe(sequence(series[2]!) - sequence(series[1]!) + 1)
+    expect(series[4]).toBe('0')
+  }
+  // Every table of the form downloads, in the offline tool's layout; an unknown one is refused.
+  const tables = await register
+    .getByLabel('Report')
+    .locator('option')
+    .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
+  expect(tables).toEqual(['register', 'b2b', 'b2cs', 'cdnr', 'hsn-b2b', 'hsn-b2c', 'docs'])
+  const b2cs = await page.request.get(
+    `/admin/transactions/gst-register?month=${thisMonth}&report=b2cs`,
+  )
+  expect(b2cs.headers()['content-disposition']).toContain(`gstr1-b2cs-${thisMonth}.csv`)
+  expect((await b2cs.text()).split('\r\n')[0]).toBe(
+    '\uFEFFType,Place Of Supply,Rate,Applicable % of Tax Rate,Taxable Value,Cess Amount,E-Commerce GSTIN',
+  )
+  const unknown = await page.request.get(
+    `/admin/transactions/gst-register?month=${thisMonth}&report=gstr3b`,
+  )
+  expect(unknown.status()).toBe(400)
+  expect(await unknown.text()).toContain('Choose a report: register, or one of b2b, b2cs')
+})
+
+test("GSTR-1 tables from the month's documents with GST: B2B, credit note to a business, B2C, SAC", async ({
+  page,
+  db,
+}) => {
+  await logIn(page)
+  // This month's other documents were issued without a GSTIN: they stay out of the tax tables.
+  const before = await readSiteSettings(db)
+  await updateSiteSettings(db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18, sacCode: '998434' })
+  try {
+    const settings = await readSiteSettings(db)
+    const product = await makeProduct(db, { title: 'GSTR Suite', price: 118_000 })
+    const business = await makeCustomer(db)
+    await saveCustomerBusiness(db, business.id, {
+      businessName: 'Udyam Software Private Limited',
+      gstin: '27AAPFU0939F1ZV',
+      address: 'Mumbai',
+    })
+    const b2b = await makePaidOrder(db, product.id, { userId: business.id })
+    const consumer = await makePaidOrder(db, product.id)
+    const invoice = await issueInvoiceNumber(db, b2b.id, settings, new Date())
+    await issueInvoiceNumber(db, consumer.id, settings, new Date())
+    expect(
+      (await markRefunded(db, { orderId: b2b.id, note: 'NEFT', actor: 'user:owner' })).ok,
+    ).toBe(true)
+    const [note] = await db
+      .selectFrom('creditNote')
+      .select('number')
+      .where('orderId', '=', b2b.id)
+      .execute()
+    const thisMonth = indiaMonth()
+    const table = async (report: string) => {
+      const response = await page.request.get(
+        `/admin/transactions/gst-register?month=${thisMonth}&report=${report}`,
+      )
+      expect(response.status()).toBe(200)
+      return parse(await response.text(), { bom: true }) as string[][]
+    }
+    const today = new Intl.DateTimeFormat('en-IN', {
+      timeZone: 'Asia/Kolkata',
+      day: '2-digit',
+      month: 'short',
+      year: 'numeric',
+    })
+      .format(new Date())
+      .replaceAll(' ', '-')
+    // ₹1,180 at 18% to Maharashtra from Karnataka: ₹1,000 taxable and ₹180 IGST.
+    expect(await table('b2b')).toEqual([
+      [
+        'GSTIN/UIN of Recipient',
+        'Receiver Name',
+        'Invoice Number',
+        'Invoice date',
+        'Invoice Value',
+        'Place Of Supply',
+        'Reverse Charge',
+        'Applicable % of Tax Rate',
+        'Invoice Type',
+        'E-Commerce GSTIN',
+        'Rate',
+        'Taxable Value',
+        'Cess Amount',
+      ],
+      [
+        '27AAPFU0939F1ZV',
+        'Udyam Software Private Limited',
+        invoice.number,
+        today,
+        '1180.00',
+        '27-Maharashtra',
+        'N',
+        '',
+        'Regular B2B',
+        '',
+        '18',
+        '1000.00',
+        '0.00',
+      ],
+    ])
+    // Its credit note, positive here (negative in the register).
+    expect((await table('cdnr')).slice(1)).toEqual([
+      [
+        '27AAPFU0939F1ZV',
+        'Udyam Software Private Limited',
+        note!.number,
+        today,
+        'C',
+        '27-Maharashtra',
+        'N',
+        'Regular B2B',
+        '1180.00',
+        '',
+        '18',
+        '1000.00',
+        '0.00',
+      ],
+    ])
+    expect(await table('b2cs')).toEqual([
+      [
+        'Type',
+        'Place Of Supply',
+        'Rate',
+        'Applicable % of Tax Rate',
+        'Taxable Value',
+        'Cess Amount',
+        'E-Commerce GSTIN',
+      ],
+      ['OE', '29-Karnataka', '18', '', '1000.00', '0.00', ''],
+    ])
+    // The B2B sale and its credit note net to nothing; the consumer's is ₹90 CGST and ₹90 SGST.
+    expect((await table('hsn-b2b')).slice(1)).toEqual([
+      ['998434', '', 'NA', '0', '0.00', '18', '0.00', '0.00', '0.00', '0.00', '0.00'],
+    ])
+    expect(await table('hsn-b2c')).toEqual([
+      [
+        'HSN',
+        'Description',
+        'UQC',
+        'Total Quantity',
+        'Total Value',
+        'Rate',
+        'Taxable Value',
+        'Integrated Tax Amount',
+        'Central Tax Amount',
+        'State/UT Tax Amount',
+        'Cess Amount',
+      ],
+      ['998434', '', 'NA', '0', '1180.00', '18', '1000.00', '0.00', '90.00', '90.00', '0.00'],
+    ])
+  } finally {
+    const { sellerGstin, gstRate, sacCode } = before
+    await updateSiteSettings(db, { sellerGstin, gstRate, sacCode })
+  }
 })
 
 test('the filter bars fit, with a usable search box, at every width', async ({ page }) => {

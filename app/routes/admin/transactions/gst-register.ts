@@ -1,28 +1,55 @@
 import { data } from 'react-router'
-import { gstRegister, monthRange, type GstRegisterRow } from '~/data/gst-register.server'
+import {
+  b2cSummary,
+  businessDocuments,
+  documentsIssued,
+  GSTR1_TABLES,
+  gstRegister,
+  monthRange,
+  sacSummary,
+  type B2cSummaryRow,
+  type DocumentSeriesRow,
+  type GstRegisterRow,
+  type Gstr1Table,
+  type SacSummaryRow,
+} from '~/data/gst-register.server'
 import { services } from '~/lib/app-context.server'
 import { csvDownload, type CsvCell } from '~/lib/csv.server'
+import { GST_STATES } from '~/lib/gst'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/gst-register'
 
 /**
- * GET /admin/transactions/gst-register?month=YYYY-MM: the month's GST register
+ * GET /admin/transactions/gst-register?month=YYYY-MM[&report=...]: the month's GST register
  * (app/data/gst-register.server.ts) as `gst-register-{YYYY-MM}.csv`, for the shop's GST return
- * or its accountant. Amounts are rupees with two decimals, a credit note's negative; dates
- * DD/MM/YYYY in India time.
+ * or its accountant; with `report` one of GSTR-1's tables it fills, `gstr1-{report}-{YYYY-MM}.csv`
+ * in the layout of the GST offline tool's CSV import (docs/delivery.md, "GSTR-1 tables").
+ * Amounts are rupees with two decimals; the register's dates are DD/MM/YYYY, the tables'
+ * DD-Mon-YYYY, in India time.
  */
-const signedRupees = (paise: number | null): CsvCell =>
+const rupees = (paise: number | null): CsvCell =>
   paise === null ? '' : paise < 0 ? `-${paiseToDecimalText(-paise)}` : paiseToDecimalText(paise)
 
-const day = new Intl.DateTimeFormat('en-IN', {
-  timeZone: 'Asia/Kolkata',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-})
+const indiaDate = (options: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', ...options })
+const day = indiaDate({ day: '2-digit', month: '2-digit', year: 'numeric' })
+/** "05-Nov-2026", as the offline tool reads dates. */
+const toolDay = (iso: string) => {
+  const parts = Object.fromEntries(
+    indiaDate({ day: '2-digit', month: 'short', year: 'numeric' })
+      .formatToParts(new Date(iso))
+      .map((part) => [part.type, part.value]),
+  )
+  return `${parts.day}-${parts.month}-${parts.year}`
+}
+/** "29-Karnataka". */
+const toolState = (code: string) => `${code}-${GST_STATES[code] ?? 'Unknown'}`
+const rate = (percent: number | null): CsvCell => (percent === null ? '' : String(percent))
 
-const COLUMNS: ReadonlyArray<readonly [string, (row: GstRegisterRow) => CsvCell]> = [
+type Columns<T> = ReadonlyArray<readonly [string, (row: T) => CsvCell]>
+
+const REGISTER: Columns<GstRegisterRow> = [
   ['Document', (row) => row.kind],
   ['Number', (row) => row.number],
   ['Date', (row) => day.format(new Date(row.date))],
@@ -33,26 +60,122 @@ const COLUMNS: ReadonlyArray<readonly [string, (row: GstRegisterRow) => CsvCell]
   ['Supply', (row) => (row.buyerGstin ? 'B2B' : 'B2C')],
   ['Place of supply', (row) => row.placeOfSupply],
   ['SAC', (row) => row.sacCode],
-  ['Rate (%)', (row) => (row.ratePercent === null ? '' : String(row.ratePercent))],
-  ['Taxable value', (row) => signedRupees(row.taxableValue)],
-  ['CGST', (row) => signedRupees(row.centralTax)],
-  ['SGST/UTGST', (row) => signedRupees(row.stateTax)],
-  ['IGST', (row) => signedRupees(row.integratedTax)],
-  ['Total', (row) => signedRupees(row.total)],
+  ['Rate (%)', (row) => rate(row.ratePercent)],
+  ['Taxable value', (row) => rupees(row.taxableValue)],
+  ['CGST', (row) => rupees(row.centralTax)],
+  ['SGST/UTGST', (row) => rupees(row.stateTax)],
+  ['IGST', (row) => rupees(row.integratedTax)],
+  ['Total', (row) => rupees(row.total)],
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, 'canManageOrders')
-  const month = new URL(request.url).searchParams.get('month') ?? ''
-  if (!monthRange(month))
-    throw data('Choose a month, such as 2026-11, for the GST register.', { status: 400 })
-  const rows = await gstRegister(services().db, month)
+/** Table 4A: each B2B invoice. */
+const B2B: Columns<GstRegisterRow> = [
+  ['GSTIN/UIN of Recipient', (row) => row.buyerGstin],
+  ['Receiver Name', (row) => row.buyer],
+  ['Invoice Number', (row) => row.number],
+  ['Invoice date', (row) => toolDay(row.date)],
+  ['Invoice Value', (row) => rupees(row.total)],
+  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Reverse Charge', () => 'N'],
+  ['Applicable % of Tax Rate', () => ''],
+  ['Invoice Type', () => 'Regular B2B'],
+  ['E-Commerce GSTIN', () => ''],
+  ['Rate', (row) => rate(row.ratePercent)],
+  ['Taxable Value', (row) => rupees(row.taxableValue)],
+  ['Cess Amount', () => rupees(0)],
+]
+
+/** Table 9B: each credit note to a business, its figures positive (the register's are not). */
+const CDNR: Columns<GstRegisterRow> = [
+  ['GSTIN/UIN of Recipient', (row) => row.buyerGstin],
+  ['Receiver Name', (row) => row.buyer],
+  ['Note Number', (row) => row.number],
+  ['Note Date', (row) => toolDay(row.date)],
+  ['Note Type', () => 'C'],
+  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Reverse Charge', () => 'N'],
+  ['Note Supply Type', () => 'Regular B2B'],
+  ['Note Value', (row) => rupees(-row.total)],
+  ['Applicable % of Tax Rate', () => ''],
+  ['Rate', (row) => rate(row.ratePercent)],
+  ['Taxable Value', (row) => rupees(-(row.taxableValue ?? 0))],
+  ['Cess Amount', () => rupees(0)],
+]
+
+const B2CS: Columns<B2cSummaryRow> = [
+  // OE: sold by the shop itself, not through an e-commerce operator.
+  ['Type', () => 'OE'],
+  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Rate', (row) => rate(row.ratePercent)],
+  ['Applicable % of Tax Rate', () => ''],
+  ['Taxable Value', (row) => rupees(row.taxableValue)],
+  ['Cess Amount', () => rupees(0)],
+  ['E-Commerce GSTIN', () => ''],
+]
+
+const HSN: Columns<SacSummaryRow> = [
+  ['HSN', (row) => row.sacCode],
+  ['Description', () => ''],
+  // Services are counted in no unit.
+  ['UQC', () => 'NA'],
+  ['Total Quantity', () => '0'],
+  ['Total Value', (row) => rupees(row.totalValue)],
+  ['Rate', (row) => rate(row.ratePercent)],
+  ['Taxable Value', (row) => rupees(row.taxableValue)],
+  ['Integrated Tax Amount', (row) => rupees(row.integratedTax)],
+  ['Central Tax Amount', (row) => rupees(row.centralTax)],
+  ['State/UT Tax Amount', (row) => rupees(row.stateTax)],
+  ['Cess Amount', () => rupees(0)],
+]
+
+const DOCS: Columns<DocumentSeriesRow> = [
+  ['Nature of Document', (row) => row.nature],
+  ['Sr. No. From', (row) => row.from],
+  ['Sr. No. To', (row) => row.to],
+  ['Total Number', (row) => String(row.total)],
+  ['Cancelled', (row) => String(row.cancelled)],
+]
+
+function download<T>(filename: string, columns: Columns<T>, rows: readonly T[]) {
   return csvDownload({
-    filename: `gst-register-${month}.csv`,
-    header: COLUMNS.map(([heading]) => heading),
+    filename,
+    header: columns.map(([heading]) => heading),
     rows: (async function* () {
       yield* rows
     })(),
-    toCells: (row) => COLUMNS.map(([, cell]) => cell(row)),
+    toCells: (row) => columns.map(([, cell]) => cell(row)),
   })
+}
+
+function gstr1Download(table: Gstr1Table, month: string, rows: GstRegisterRow[]) {
+  const filename = `gstr1-${table}-${month}.csv`
+  switch (table) {
+    case 'b2b':
+      return download(filename, B2B, businessDocuments(rows, 'Invoice'))
+    case 'cdnr':
+      return download(filename, CDNR, businessDocuments(rows, 'Credit note'))
+    case 'b2cs':
+      return download(filename, B2CS, b2cSummary(rows))
+    case 'hsn-b2b':
+    case 'hsn-b2c':
+      return download(filename, HSN, sacSummary(rows, table === 'hsn-b2b'))
+    case 'docs':
+      return download(filename, DOCS, documentsIssued(rows))
+  }
+}
+
+export async function loader({ request }: Route.LoaderArgs) {
+  await requirePermission(request, 'canManageOrders')
+  const params = new URL(request.url).searchParams
+  const month = params.get('month') ?? ''
+  if (!monthRange(month))
+    throw data('Choose a month, such as 2026-11, for the GST register.', { status: 400 })
+  const report = params.get('report') || 'register'
+  const table = GSTR1_TABLES.find((name) => name === report)
+  if (report !== 'register' && !table)
+    throw data(`Choose a report: register, or one of ${GSTR1_TABLES.join(', ')}.`, { status: 400 })
+  const rows = await gstRegister(services().db, month)
+  return table
+    ? gstr1Download(table, month, rows)
+    : download(`gst-register-${month}.csv`, REGISTER, rows)
 }

@@ -4,7 +4,7 @@ import { adminCard } from '~/components/admin/detail-card'
 import { Button } from '~/components/ui/button'
 import { Field } from '~/components/ui/field'
 import { Select } from '~/components/ui/input'
-import { registerMonths } from '~/data/gst-register.server'
+import { registerMonths, type Gstr1Table } from '~/data/gst-register.server'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import { DateField, FilterChips, SearchField, SelectField } from '~/components/admin/list-filters'
 import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
@@ -233,6 +233,17 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
   )
 }
 
+/** What the GST register's form downloads: the register, or a GSTR-1 table it fills. */
+const GST_REPORTS: ReadonlyArray<readonly ['register' | Gstr1Table, string]> = [
+  ['register', 'All invoices and credit notes'],
+  ['b2b', 'GSTR-1 4A: B2B invoices'],
+  ['b2cs', 'GSTR-1 7: B2C (others) by state and rate'],
+  ['cdnr', 'GSTR-1 9B: credit notes to businesses'],
+  ['hsn-b2b', 'GSTR-1 12: SAC summary, B2B'],
+  ['hsn-b2c', 'GSTR-1 12: SAC summary, B2C'],
+  ['docs', 'GSTR-1 13: documents issued'],
+]
+
 /** The month's invoices and credit notes as a CSV (app/routes/admin/transactions/gst-register.ts). */
 function GstRegister({ months }: { months: ReadonlyArray<{ value: string; label: string }> }) {
   return (
@@ -243,7 +254,8 @@ function GstRegister({ months }: { months: ReadonlyArray<{ value: string; label:
       <p className="mt-1 max-w-3xl text-sm text-slate-600 dark:text-slate-300">
         Every invoice and credit note issued in a month (India time), with the buyer's GSTIN, the
         place of supply and the tax by kind: for the GST return or the shop's accountant. Real sales
-        only; credit notes count negative, so each column adds up to the month's net.
+        only; credit notes count negative, so each column adds up to the month's net. Or one of the
+        GSTR-1 tables it fills, laid out for the GST offline tool's CSV import.
       </p>
       {/* A plain form: the answer is a file download, not a page. */}
       <form method="get" action={GST_REGISTER_PATH} className="mt-4 flex flex-wrap items-end gap-3">
@@ -253,6 +265,17 @@ function GstRegister({ months }: { months: ReadonlyArray<{ value: string; label:
               {months.map((month) => (
                 <option key={month.value} value={month.value}>
                   {month.label}
+                </option>
+              ))}
+            </Select>
+          )}
+        </Field>
+        <Field label="Report" id="gst-register-report" className="w-full sm:w-96">
+          {(control) => (
+            <Select {...control} name="report" surface="admin" defaultValue="register">
+              {GST_REPORTS.map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
                 </option>
               ))}
             </Select>

@@ -207,6 +207,20 @@ export async function settleRefund(
 ): Promise<OrderRefund | null> {
   const at = now.toISOString()
   return db.transaction().execute(async (trx) => {
+    // The order's row first, as a refund request takes it: two refunds of one order settling at
+    // once then settle in turn, and the second sees the first's total (the last part of a
+    // refund in pieces makes the order refunded, even under PostgreSQL's read committed).
+    const refund = await trx
+      .selectFrom('orderRefund')
+      .select('orderId')
+      .where('id', '=', id)
+      .executeTakeFirst()
+    if (!refund) return null
+    await trx
+      .updateTable('order')
+      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+      .where('id', '=', refund.orderId)
+      .execute()
     const updated = await trx
       .updateTable('orderRefund')
       .set((eb) => ({

@@ -473,6 +473,36 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect(await listOrderEvents(t.db, order.id)).toHaveLength(events.length)
   })
 
+  it('the parts of a refund settling at once make the order refunded (each sees the other)', async () => {
+    for (let round = 0; round < 3; round++) {
+      const order = await paidOrder(20_000)
+      const gateway = fakeGateway({ settleOnStatus: true })
+      await askRefund(order.id, 10_000)
+      await askRefund(order.id, 10_000)
+      await runJobs(gateway, new Date())
+      const refunds = await listOrderRefunds(t.db, order.id)
+      expect(refunds.map((refund) => refund.status)).toEqual(['pending', 'pending'])
+      await Promise.all(
+        refunds.map((refund) =>
+          confirmRefundFromGateway(t.db, refund.gateway, {
+            gatewayRefundId: refund.gatewayRefundId!,
+            status: 'processed',
+            amountPaise: 10_000,
+            message: 'refund.processed',
+          }),
+        ),
+      )
+      expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+      expect(await itemStatus(order.id)).toBe('revoked')
+      const refundMails = (await mails(order.id)).filter((mail) => mail.kind === 'refunded')
+      // One part is told as a part, the other as the whole that is now refunded.
+      expect(refundMails.map((mail) => mail.message).sort()).toEqual([
+        expect.stringMatching(/^We have refunded ₹100 for .+, ₹200 in all\./),
+        expect.stringMatching(/^We have refunded ₹100 of your payment of ₹200 for /),
+      ])
+    }
+  })
+
   it('Mark refunded waits while a refund waits for the gateway, and changes nothing', async () => {
     const order = await paidOrder(30_000)
     const gateway = fakeGateway({ settleOnStatus: true })

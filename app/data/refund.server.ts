@@ -248,14 +248,6 @@ export function processedRefundTotal(db: DB, orderId: string): Promise<number> {
 }
 
 /**
- * Paise of the order's refunds the gateway has not answered yet (requested or pending): money
- * that may still go back, so 'Mark refunded' waits for it (app/services/order-actions.server.ts).
- */
-export function unansweredRefundTotal(db: DB, orderId: string): Promise<number> {
-  return refundTotal(db, orderId, ['requested', 'pending'])
-}
-
-/**
  * A paid order whose whole payment went back: refunded, with its timeline entry, and its live
  * item (delivered or held) revoked so the buyer no longer sees it. Inside the refund's
  * transaction. Returns whether the order changed.

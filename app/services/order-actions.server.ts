@@ -19,7 +19,7 @@ import {
 } from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
-import { processedRefundTotal, unansweredRefundTotal } from '~/data/refund.server'
+import { processedRefundTotal } from '~/data/refund.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -56,6 +56,7 @@ import {
 } from './payment/gateway-flow.server'
 import { resolvePaytmSetup } from './payment/config.server'
 import { reconcilingGatewayFor } from './payment/gateways.server'
+import { unansweredRefunds } from './payment/refunds.server'
 
 /**
  * The back office's recovery actions on one order (docs/admin.md): confirm a payment with the
@@ -585,8 +586,9 @@ export async function replaceFromStock(
  * (the refund itself is made in the Paytm dashboard; no refund API is called), with the admin's
  * note. The buyer is e-mailed and no longer sees the delivered item; an open report is resolved
  * as refunded. A credit note is issued for what gateway refunds have not already given back
- * (app/data/credit-note.server.ts). While a gateway refund waits for its answer it is refused:
- * that money may still go back, and the buyer would be refunded twice and e-mailed twice.
+ * (app/data/credit-note.server.ts). While a gateway refund waits for an answer KeyBazaar still
+ * asks for, it is refused: that money may still go back, and the buyer would be refunded twice
+ * and e-mailed twice. A refund no longer asked about does not hold it up.
  */
 export async function markRefunded(
   db: DB,
@@ -635,10 +637,10 @@ function markRefundedOnce(
           .select(['amount', 'paidAmount', 'gateway'])
           .where('id', '=', input.orderId)
           .executeTakeFirstOrThrow()
-        const unanswered = await unansweredRefundTotal(trx, input.orderId)
-        if (unanswered > 0)
+        const { checking } = await unansweredRefunds(trx, input.orderId)
+        if (checking > 0)
           throw new Refused(
-            `A refund of ${formatRupees(unanswered)} through ${gatewayLabel(order.gateway)} is still waiting for its answer. Mark refunded records money returned outside KeyBazaar: use it once that refund is answered. Nothing was changed.`,
+            `A refund of ${formatRupees(checking)} through ${gatewayLabel(order.gateway)} is still waiting for its answer. Mark refunded records money returned outside KeyBazaar: use it once that refund is answered. Nothing was changed.`,
           )
         // As a gateway refund does: the item is taken back, not left live for a mail to carry.
         await revokeLiveItems(trx, input.orderId, 'Refunded', now.toISOString())

@@ -21,6 +21,7 @@ import {
   refundJobHandlers,
   requestGatewayRefund,
   runRefund,
+  unansweredRefunds,
   type RefundingGateway,
 } from './refunds.server'
 
@@ -538,6 +539,28 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([
       20_000, 10_000,
     ])
+  })
+
+  it('a refund no longer asked about (its job failed, its checks ran out) does not hold up Mark refunded', async () => {
+    const order = await paidOrder(30_000)
+    const gateway = fakeGateway({ settleOnStatus: true })
+    await askRefund(order.id, 10_000)
+    await runJobs(gateway, new Date())
+    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 10_000, stopped: 0 })
+    // Its next check gives up for good (as the runner leaves a job that failed every attempt).
+    await t.db
+      .updateTable('job')
+      .set({ status: 'failed' })
+      .where('type', '=', REFUND_JOB)
+      .where('status', '=', 'pending')
+      .execute()
+    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 10_000 })
+    expect(await markRefunded(t.db, { orderId: order.id, note: 'NEFT 77', actor })).toMatchObject({
+      ok: true,
+    })
+    expect((await getOrder(t.db, order.id))?.status).toBe('refunded')
+    // The whole payment is recorded refunded: the stuck refund never counted as processed.
+    expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([30_000])
   })
 
   it('a refund processed after the order was marked refunded warns the shop and mails nobody', async () => {

@@ -149,6 +149,41 @@ export async function requestGatewayRefund(
   }
 }
 
+/**
+ * Paise of the order's refunds the gateway has not answered yet (requested or pending): those
+ * KeyBazaar still asks about (a refund job is due or running), and those it has stopped asking
+ * about (their checks ran out after about a week, or their job failed), which only the gateway's
+ * dashboard can tell. 'Mark refunded' waits for the first (the money may still go back), not
+ * for the second (app/services/order-actions.server.ts).
+ */
+export async function unansweredRefunds(
+  db: DB,
+  orderId: string,
+): Promise<{ checking: number; stopped: number }> {
+  const refunds = await db
+    .selectFrom('orderRefund')
+    .select(['id', 'amount'])
+    .where('orderId', '=', orderId)
+    .where('status', 'in', ['requested', 'pending'])
+    .execute()
+  if (refunds.length === 0) return { checking: 0, stopped: 0 }
+  // Live refund jobs are few (one per unanswered refund): their payloads are read here.
+  const live = new Set(
+    (
+      await db
+        .selectFrom('job')
+        .select('payload')
+        .where('type', '=', REFUND_JOB)
+        .where('status', 'in', ['pending', 'running'])
+        .execute()
+    ).map((job) => (JSON.parse(job.payload) as { refundId?: unknown }).refundId),
+  )
+  const sum = { checking: 0, stopped: 0 }
+  for (const refund of refunds)
+    sum[live.has(refund.id) ? 'checking' : 'stopped'] += Number(refund.amount)
+  return sum
+}
+
 /** The order's side of a settled refund, inside its transaction. */
 async function onSettled(
   trx: Transaction<Database>,

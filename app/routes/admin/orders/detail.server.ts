@@ -38,7 +38,7 @@ import { creditNoteTimeLimitNotice } from '~/lib/gst'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { refundGatewayFor } from '~/services/payment/gateways.server'
 import { gatewayAnswer, gatewayLabel } from '~/lib/validation/gateway'
-import { requestGatewayRefund } from '~/services/payment/refunds.server'
+import { requestGatewayRefund, unansweredRefunds } from '~/services/payment/refunds.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { invoiceBusinessOf } from '~/data/invoice.server'
 import { creditNoteTimeLimit, listCreditNotes, uncreditedRefunds } from '~/data/credit-note.server'
@@ -87,6 +87,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     creditNotes,
     uncredited,
     invoiceBusiness,
+    unanswered,
   ] = await Promise.all([
     listOrderEvents(db, order.id),
     listOrderReports(db, order.id),
@@ -99,6 +100,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     listCreditNotes(db, order.id),
     uncreditedRefunds(db, order.id),
     invoiceBusinessOf(db, order.id),
+    unansweredRefunds(db, order.id),
   ])
   const timeLimit = await creditNoteTimeLimit(db, order, settings)
   const actors = await describeActors(
@@ -126,9 +128,6 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   // Refund through the gateway: a paid order with money left to refund, and the gateway that
   // took it (real or simulator, as the order was) has a refund API configured now.
   const canRefund = actions.refund && refundable > 0 && refundGateway?.testMode === order.testMode
-  const unanswered = refunds
-    .filter((refund) => refund.status === 'requested' || refund.status === 'pending')
-    .reduce((sum, refund) => sum + Number(refund.amount), 0)
   return {
     order: {
       id: order.id,
@@ -233,8 +232,12 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
             .reduce((sum, refund) => sum + Number(refund.amount), 0),
       ),
     ),
-    // Refunds the gateway has not answered: 'Mark refunded' waits for them (markRefunded).
-    unansweredRefund: unanswered > 0 ? formatRupees(unanswered) : null,
+    // Refunds the gateway has not answered: 'Mark refunded' waits for those still asked about
+    // (markRefunded); the others are for the admin to look up in the gateway's dashboard.
+    unansweredRefund: {
+      checking: unanswered.checking > 0 ? formatRupees(unanswered.checking) : null,
+      stopped: unanswered.stopped > 0 ? formatRupees(unanswered.stopped) : null,
+    },
     gatewayRefund: canRefund
       ? {
           gateway: gatewayLabel(order.gateway),

@@ -285,9 +285,13 @@ const REFUND_STATUS: Record<string, { label: string; tone: BadgeTone }> = {
   failed: { label: 'Failed', tone: 'danger' },
 }
 
+const refundsNote =
+  'mt-3 border-t border-slate-200 pt-3 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300'
+
 /** Refunds asked of the gateway for this order, with what the gateway answered. */
 function Refunds({ page }: { page: PageData }) {
   if (page.refunds.length === 0) return null
+  const { checking, stopped } = page.unansweredRefund
   return (
     <DetailCard headingId="refunds-heading" title="Refunds">
       <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
@@ -315,11 +319,17 @@ function Refunds({ page }: { page: PageData }) {
           )
         })}
       </ul>
-      {page.unansweredRefund && page.actions.refund ? (
-        <p className="mt-3 border-t border-slate-200 pt-3 text-sm text-slate-700 dark:border-slate-800 dark:text-slate-300">
-          {page.unansweredRefund} is still waiting for the gateway’s answer, which KeyBazaar keeps
-          asking for. Mark refunded, for money returned outside KeyBazaar, comes back once it is
-          answered.
+      {checking && page.actions.refund ? (
+        <p className={refundsNote}>
+          {checking} is still waiting for the gateway’s answer, which KeyBazaar keeps asking for.
+          Mark refunded, for money returned outside KeyBazaar, comes back once it is answered.
+        </p>
+      ) : null}
+      {stopped ? (
+        <p className={refundsNote}>
+          {stopped} never had an answer from the gateway, and KeyBazaar has stopped asking (after a
+          week of checks, or an error). Look it up in the gateway’s dashboard: if the money went
+          back, or you return it yourself, Mark refunded records it.
         </p>
       ) : null}
     </DetailCard>
@@ -749,7 +759,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
   }
   // While a gateway refund waits for its answer, Mark refunded is refused (the Refunds card
   // says so): that money may still go back.
-  if (actions.refund && !page.unansweredRefund) {
+  if (actions.refund && !page.unansweredRefund.checking) {
     specs.push({
       intent: 'refund',
       title: 'Mark refunded',

@@ -2,6 +2,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
 import { enqueueMail } from '~/lib/mail.server'
+import { adminOrderPath } from '~/lib/order-status'
 import { renderMail } from './render-mail.server'
 
 /**
@@ -13,7 +14,12 @@ import { renderMail } from './render-mail.server'
  */
 export async function notifyShop(
   db: DB,
-  mail: { subject: string; paragraphs: string[] },
+  mail: {
+    subject: string
+    paragraphs: string[]
+    /** A button to the admin page the mail is about (a path of this shop). */
+    action?: { label: string; path: string }
+  },
 ): Promise<number> {
   const env = getEnv()
   const adminEmails = env.ADMIN_EMAILS
@@ -34,8 +40,13 @@ export async function notifyShop(
     ? settings.alertRecipients
     : [settings.contactEmail, ...admins.map((admin) => admin.email)]
   const recipients = new Set(chosen.map((email) => email.trim().toLowerCase()).filter(Boolean))
+  const { action, ...content } = mail
+  const button = action && { label: action.label, url: new URL(action.path, env.PUBLIC_URL).href }
   for (const to of recipients)
-    await enqueueMail(db, renderMail(settings, env.PUBLIC_URL, { to, greeting: 'Hello,', ...mail }))
+    await enqueueMail(
+      db,
+      renderMail(settings, env.PUBLIC_URL, { to, greeting: 'Hello,', ...content, action: button }),
+    )
   return recipients.size
 }
 
@@ -74,5 +85,21 @@ export function mailProblemReported(
       report.reason,
       `Resolve it in the admin: Orders > ${report.orderId}.`,
     ],
+  })
+}
+
+/**
+ * A gateway refund needs the shop's eyes (docs/payments.md, "Refunds"): the gateway reported
+ * one processed that may have paid the buyer twice, or never answered about one and KeyBazaar
+ * stopped asking. `why` is the order timeline's words.
+ */
+export function mailRefundNeedsCheck(
+  db: DB,
+  refund: { orderId: string; subject: string; why: string; todo: string },
+): Promise<number> {
+  return notifyShop(db, {
+    subject: `Order ${refund.orderId}: ${refund.subject}`,
+    paragraphs: [refund.why, refund.todo],
+    action: { label: 'Open the order', path: adminOrderPath(refund.orderId) },
   })
 }

@@ -5,6 +5,7 @@ import { getOrder, listOrderEvents } from '~/data/order.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
 import { runDueJobs } from '~/lib/jobs.server'
+import { MAIL_JOB } from '~/lib/mail.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { markRefunded } from '~/services/order-actions.server'
 import {
@@ -111,6 +112,17 @@ async function mails(orderId: string) {
   return rows
     .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string; message?: string })
     .filter((payload) => payload.orderId === orderId)
+}
+
+/** Mails to the shop about an order (subject and text). */
+async function shopMails(orderId: string) {
+  const rows = await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute()
+  return rows
+    .map((row) => JSON.parse(row.payload) as { to: string; subject: string; text: string })
+    .filter(
+      (mail) => mail.to === 'owner@example.test' && mail.subject.startsWith(`Order ${orderId}:`),
+    )
+    .map(({ subject, text }) => ({ subject, text }))
 }
 
 async function refundJobs(refundId: string) {
@@ -541,6 +553,80 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     ])
   })
 
+  it('a refund never answered: after its last check, or an error on every try, the shop is told', async () => {
+    await updateSiteSettings(t.db, {
+      contactEmail: 'owner@example.test',
+      enableNotifications: true,
+    })
+    // A gateway that accepts the refund and never says more.
+    const silent: RefundingGateway = {
+      testMode: false,
+      refund: async (request) => ({
+        refundId: `rfnd_${request.refundId.slice(4)}`,
+        status: 'pending',
+        amountPaise: request.amountPaise,
+        message: 'accepted',
+      }),
+      refundStatus: async (query) => ({
+        refundId: `rfnd_${query.refundId.slice(4)}`,
+        status: 'pending',
+        amountPaise: 0,
+        message: 'still pending',
+      }),
+    }
+    const order = await paidOrder(12_000)
+    await askRefund(order.id, 12_000)
+    let at = Date.now()
+    for (let run = 0; run < 60; run++) {
+      await runJobs(silent, new Date(at))
+      at += 5 * 3600_000
+    }
+    expect((await listOrderRefunds(t.db, order.id))[0]?.status).toBe('pending')
+    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 12_000 })
+    const warning = (await listOrderEvents(t.db, order.id)).filter(
+      (e) => e.type === 'refund_warning',
+    )
+    expect(warning.map((e) => e.message)).toEqual([
+      expect.stringMatching(
+        /^Paytm gave no final answer about the refund of ₹120 \(rfnd_\w+\) after 50 checks over about a week; KeyBazaar has stopped asking\.$/,
+      ),
+    ])
+    expect(await shopMails(order.id)).toEqual([
+      {
+        subject: `Order ${order.id}: no answer from Paytm about a refund`,
+        text: expect.stringContaining(
+          'If the money went back to the buyer, or you return it yourself, record it with Mark refunded',
+        ),
+      },
+    ])
+
+    // A refund whose every try fails with an error that is not the gateway being down.
+    const broken: RefundingGateway = {
+      testMode: false,
+      refund: () => Promise.reject(new Error('The merchant key cannot sign')),
+      refundStatus: () => Promise.reject(new Error('The merchant key cannot sign')),
+    }
+    const second = await paidOrder(8_000)
+    await askRefund(second.id, 8_000)
+    at = Date.now()
+    for (let run = 0; run < 12; run++) {
+      await runJobs(broken, new Date(at))
+      at += 24 * 3600_000
+    }
+    expect((await listOrderRefunds(t.db, second.id))[0]?.status).toBe('requested')
+    expect(await unansweredRefunds(t.db, second.id)).toEqual({ checking: 0, stopped: 8_000 })
+    expect(
+      (await listOrderEvents(t.db, second.id))
+        .filter((e) => e.type === 'refund_warning')
+        .map((e) => e.message),
+    ).toEqual([
+      'Paytm gave no final answer about the refund of ₹80: asking failed every time (The merchant key cannot sign); KeyBazaar has stopped asking.',
+    ])
+    expect((await shopMails(second.id)).map((mail) => mail.subject)).toEqual([
+      `Order ${second.id}: no answer from Paytm about a refund`,
+    ])
+  })
+
   it('a refund no longer asked about (its job failed, its checks ran out) does not hold up Mark refunded', async () => {
     const order = await paidOrder(30_000)
     const gateway = fakeGateway({ settleOnStatus: true })
@@ -563,7 +649,11 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([30_000])
   })
 
-  it('a refund processed after the order was marked refunded warns the shop and mails nobody', async () => {
+  it('a refund processed after the order was marked refunded warns the shop and mails the buyer no more', async () => {
+    await updateSiteSettings(t.db, {
+      contactEmail: 'owner@example.test',
+      enableNotifications: true,
+    })
     const { order, failed, confirmation } = await refundRecordedFailed()
     // The shop refunds by bank transfer and records it.
     expect(await markRefunded(t.db, { orderId: order.id, note: 'NEFT 1234', actor })).toMatchObject(
@@ -582,6 +672,13 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       ),
     ])
     expect(events.filter((e) => e.type === 'refund_processed')).toHaveLength(0)
+    // The shop is mailed to look, with the timeline's words.
+    expect(await shopMails(order.id)).toEqual([
+      {
+        subject: `Order ${order.id}: the buyer may have been refunded twice`,
+        text: expect.stringContaining(warnings[0]!.message),
+      },
+    ])
     // One refund mail, the one Mark refunded sent; one credit note, Mark refunded's.
     expect((await mails(order.id)).filter((m) => m.kind === 'refunded')).toHaveLength(1)
     expect((await listCreditNotes(t.db, order.id)).map((note) => note.amount)).toEqual([20_000])

@@ -17,6 +17,7 @@ import {
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
+import { mailRefundNeedsCheck } from '~/services/notifications/shop-mail.server'
 import { formatRupees } from '~/lib/money'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import {
@@ -184,6 +185,31 @@ export async function unansweredRefunds(
   return sum
 }
 
+/**
+ * A refund settled processed where the buyer may have had the money twice: the timeline says so
+ * (`refund_warning`) and the shop is mailed, in the refund's transaction.
+ */
+async function warnOfDoubleRefund(
+  trx: Transaction<Database>,
+  orderId: string,
+  message: string,
+  data: unknown,
+  at: Date,
+) {
+  await appendOrderEvent(
+    trx,
+    orderId,
+    { type: 'refund_warning', message, data, actor: 'gateway' },
+    at.toISOString(),
+  )
+  await mailRefundNeedsCheck(trx, {
+    orderId,
+    subject: 'the buyer may have been refunded twice',
+    why: message,
+    todo: 'Compare the refunds in the gateway’s dashboard with your own records (a bank transfer, say). If the buyer got the money twice, ask them to return the second payment.',
+  })
+}
+
 /** The order's side of a settled refund, inside its transaction. */
 async function onSettled(
   trx: Transaction<Database>,
@@ -246,29 +272,21 @@ async function onSettled(
     .where('id', '=', order.id)
     .executeTakeFirstOrThrow()
   if (status === 'refunded') {
-    await appendOrderEvent(
+    await warnOfDoubleRefund(
       trx,
       order.id,
-      {
-        type: 'refund_warning',
-        message: `${gateway} reports a refund of ${formatRupees(refund.amount)}${reference} processed (${via}) after the order was already refunded; the buyer is not e-mailed again. Check that the buyer was not refunded twice.`,
-        data,
-        actor: 'gateway',
-      },
-      iso,
+      `${gateway} reports a refund of ${formatRupees(refund.amount)}${reference} processed (${via}) after the order was already refunded; the buyer is not e-mailed again. Check that the buyer was not refunded twice.`,
+      data,
+      at,
     )
     return
   }
   if (wasFailed)
-    await appendOrderEvent(
+    await warnOfDoubleRefund(
       trx,
       order.id,
-      {
-        type: 'refund_warning',
-        message: `${gateway} reports refund${reference} processed after it was recorded as failed; it now counts as refunded. Check that the buyer was not refunded twice.`,
-        data,
-        actor: 'gateway',
-      },
+      `${gateway} reports refund${reference} processed after it was recorded as failed; it now counts as refunded. Check that the buyer was not refunded twice.`,
+      data,
       at,
     )
   if (refunded >= paid) {
@@ -352,6 +370,45 @@ async function settle(
     wasFailed ? ['failed'] : undefined,
   )
   return settled !== null
+}
+
+/**
+ * The checks of a refund ran out without a final answer, or its job gives up on an error: the
+ * timeline says KeyBazaar stopped asking, and the shop is mailed to look the refund up in the gateway's dashboard (the order
+ * page's Mark refunded is no longer held up by it: unansweredRefunds).
+ */
+async function stopAskingAbout(
+  db: DB,
+  refund: OrderRefund,
+  reason: { checks: number } | { error: string },
+  now: Date,
+) {
+  const gateway = gatewayLabel(refund.gateway)
+  const reference = refund.gatewayRefundId ? ` (${refund.gatewayRefundId})` : ''
+  const how =
+    'checks' in reason
+      ? ` after ${reason.checks} checks over about a week`
+      : `: asking failed every time (${reason.error.slice(0, 200)})`
+  const why = `${gateway} gave no final answer about the refund of ${formatRupees(refund.amount)}${reference}${how}; KeyBazaar has stopped asking.`
+  await db.transaction().execute(async (trx) => {
+    await appendOrderEvent(
+      trx,
+      refund.orderId,
+      {
+        type: 'refund_warning',
+        message: why,
+        data: { refundId: refund.id, gatewayRefundId: refund.gatewayRefundId, ...reason },
+        actor: 'system',
+      },
+      now.toISOString(),
+    )
+    await mailRefundNeedsCheck(trx, {
+      orderId: refund.orderId,
+      subject: `no answer from ${gateway} about a refund`,
+      why,
+      todo: `Look the refund up in ${gateway}’s dashboard. If the money went back to the buyer, or you return it yourself, record it with Mark refunded on the order page.`,
+    })
+  })
 }
 
 export type RefundRunResult =
@@ -518,7 +575,17 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
         try {
           result = await runRefund(db, gateway, refund.id, now)
         } catch (error) {
-          if (!(error instanceof GatewayUnreachableError)) throw error
+          if (!(error instanceof GatewayUnreachableError)) {
+            // The runner gives up after this attempt: the shop is told, as when checks run out.
+            if (job.attempt >= job.maxAttempts)
+              await stopAskingAbout(
+                db,
+                refund,
+                { error: error instanceof Error ? error.message : String(error) },
+                now,
+              )
+            throw error
+          }
           log(`[payments] refund ${refund.id}: ${error.message}`)
           // The runner retries with backoff; once it would give up, the checks go on instead.
           if (job.attempt < job.maxAttempts) throw error
@@ -533,6 +600,7 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
         log(
           `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,
         )
+        await stopAskingAbout(db, refund, { checks: check + 1 }, now)
         return
       }
       await enqueueJob(

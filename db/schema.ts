@@ -239,6 +239,10 @@ export interface PaymentLinkTable {
   createdBy: string | null
   createdAt: string
   updatedAt: string
+  /** The business the link's invoice is made out to (all three or none; null: a consumer). */
+  buyerBusinessName: string | null
+  buyerGstin: string | null
+  buyerAddress: string | null
 }
 
 /** Webhook deliveries already handled, by the gateway's event id (deduplication). */

@@ -54,12 +54,20 @@ export async function saveCustomerBusiness(
 }
 
 /**
- * The business the order was placed for: the account's, as saved before the order was placed;
- * null for a guest's or a consumer's. A business saved (or changed) after the purchase is not
- * named on it: a sale made to a consumer is never made out to a business after the fact, even
- * when its invoice is numbered late.
+ * The business the order was placed for: the one its payment link was made out to, else the
+ * account's, as saved before the order was placed; null for a guest's or a consumer's. A
+ * business saved (or changed) after the purchase is not named on it: a sale made to a consumer
+ * is never made out to a business after the fact, even when its invoice is numbered late.
  */
 export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBuyer | null> {
+  const link = await db
+    .selectFrom('order')
+    .innerJoin('paymentLink', 'paymentLink.id', 'order.paymentLinkId')
+    .select(['paymentLink.buyerBusinessName', 'paymentLink.buyerGstin', 'paymentLink.buyerAddress'])
+    .where('order.id', '=', orderId)
+    .executeTakeFirst()
+  const linked = link && keptBusiness(link)
+  if (linked) return linked
   const row = await db
     .selectFrom('order')
     .innerJoin('customerGstDetails', 'customerGstDetails.userId', 'order.userId')

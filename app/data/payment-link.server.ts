@@ -4,6 +4,7 @@ import { newId } from '~/lib/id.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { newOrderId, OrderError, ORDER_MESSAGES, type CustomerDetails } from './order.server'
 import type { PaymentLinkTable } from '../../db/schema'
+import type { BusinessBuyer } from './customer-gst.server'
 
 /**
  * Payment links: an admin asks a customer to pay a set amount
@@ -39,6 +40,9 @@ const linkColumns = [
   'createdBy',
   'createdAt',
   'updatedAt',
+  'buyerBusinessName',
+  'buyerGstin',
+  'buyerAddress',
 ] as const
 
 /** /payment/pay?order&amount&product. */
@@ -65,6 +69,8 @@ export interface NewPaymentLink {
   amount?: number
   customer: CustomerDetails
   createdBy: string | null
+  /** The business its invoice is made out to (docs/delivery.md, "Business invoices"). */
+  business?: BusinessBuyer | null
 }
 
 /** Creates an active link (an admin action: the route checks canManageOrders). */
@@ -109,6 +115,9 @@ export async function createPaymentLink(
         createdBy: input.createdBy,
         createdAt,
         updatedAt: createdAt,
+        buyerBusinessName: input.business?.businessName ?? null,
+        buyerGstin: input.business?.gstin ?? null,
+        buyerAddress: input.business?.address ?? null,
       })
       .onConflict((oc) => oc.column('orderId').doNothing())
       .returning(linkColumns)

@@ -4,9 +4,11 @@ import { getCustomerBusiness, saveCustomerBusiness } from '~/data/customer-gst.s
 import { getInvoiceData, invoiceBusinessOf, invoicePaidOrder } from '~/data/invoice.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { deleteUserAccount } from '~/data/user.server'
+import { createOrder, markOrderFailed } from '~/data/order.server'
+import { createPaymentLink } from '~/data/payment-link.server'
 import { markRefunded } from '~/services/order-actions.server'
 import { fileTestDb } from '../../tests/helpers/db'
-import { makeCustomer, makePaidOrder, makeProduct } from '../../tests/factories'
+import { makeCustomer, makePaidOrder, makeProduct, payOrder } from '../../tests/factories'
 import { pdfText } from '../../tests/helpers/pdf'
 import { renderCreditNotePdf, renderInvoicePdf } from './invoice.server'
 
@@ -180,6 +182,52 @@ describe(`business invoices (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sql
     const product = await makeProduct(t.db)
     const next = await makePaidOrder(t.db, product.id, { userId: customer.id })
     expect((await getInvoiceData(t.db, next.id))!.buyer.business).toEqual(MUMBAI)
+  })
+
+  it('names the business a payment link was made out to, on every attempt; a plain link names nobody', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    const settings = await readSiteSettings(t.db)
+    const product = await makeProduct(t.db, { title: 'Office Suite Key', price: 118_000 })
+    const buyer = { name: 'Rohan Mehta', email: 'rohan@example.in', phone: '9876543210' }
+    const pay = async (business: typeof MUMBAI | null) => {
+      const link = await createPaymentLink(
+        t.db,
+        { productId: product.id, customer: buyer, createdBy: null, business },
+        'http://shop.test',
+      )
+      const viaLink = { id: link.id, amount: link.amount, preferredOrderId: link.orderId }
+      // The first attempt fails; the second, an order of its own, is paid.
+      const first = await createOrder(t.db, {
+        productId: product.id,
+        customer: buyer,
+        paymentLink: viaLink,
+      })
+      await markOrderFailed(
+        t.db,
+        first.order.id,
+        { status: 'TXN_FAILURE', respCode: '227', respMsg: 'declined' },
+        { message: 'failed' },
+      )
+      const retry = await createOrder(t.db, {
+        productId: product.id,
+        customer: buyer,
+        paymentLink: viaLink,
+      })
+      await payOrder(t.db, retry.order)
+      await invoicePaidOrder(t.db, retry.order.id, settings)
+      return (await getInvoiceData(t.db, retry.order.id))!
+    }
+    const business = await pay(MUMBAI)
+    expect(business.buyer.business).toEqual(MUMBAI)
+    expect(business.tax).toMatchObject({
+      interState: true,
+      placeOfSupply: 'Maharashtra (27)',
+      integratedTax: 18_000,
+      centralTax: 0,
+    })
+    const consumer = await pay(null)
+    expect(consumer.buyer.business).toBeNull()
+    expect(consumer.tax).toMatchObject({ interState: false, centralTax: 9_000, stateTax: 9_000 })
   })
 
   it("keeps a test-mode credit note's business with it, agreeing with its tax", async () => {

@@ -6,6 +6,7 @@ import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
+import { pdfText } from '../helpers/pdf'
 import { openAddGatewayForm } from '../helpers/payments'
 
 /**
@@ -190,6 +191,84 @@ test.describe.serial('payments back office', () => {
         .filter({ hasText: linkUrl.searchParams.get('order')! })
         .getByText('paid'),
     ).toBeVisible()
+  })
+
+  test('a payment link made out to a business: all its details or none, and its invoice names it', async ({
+    page,
+  }) => {
+    await logIn(page, OWNER)
+    await page.goto('/admin/payment-links')
+    const fillCustomer = async () => {
+      await page
+        .getByLabel('Product')
+        .selectOption({ label: `${PRODUCT.title} (${PRODUCT.price})` })
+      await page.getByLabel('Customer name').fill('Kavya Rao')
+      await page.getByLabel('Customer email').fill('kavya@example.test')
+      await page.getByLabel('Customer phone').fill('9988770011')
+    }
+    await fillCustomer()
+    // A GSTIN alone, with a typo in its check character: each field says what it lacks.
+    await page.getByLabel('GSTIN').fill('27AAPFU0939F1ZW')
+    await page.getByRole('button', { name: 'Create Payment Link' }).click()
+    const business = page.getByRole('group', { name: 'Invoice to a business (optional)' })
+    await expect(
+      business.getByText("Enter the business's legal name, as on its GST registration"),
+    ).toBeVisible()
+    await expect(
+      business.getByText(
+        "This GSTIN's last character does not match the others: check it for a typo",
+      ),
+    ).toBeVisible()
+    await expect(
+      business.getByText("Enter the business's address, as on its GST registration"),
+    ).toBeVisible()
+    await expect(page.getByRole('status').getByRole('link')).toHaveCount(0)
+    for (const [width, scheme] of [
+      [390, 'light'],
+      [1280, 'dark'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 })
+      await page.emulateMedia({ colorScheme: scheme })
+      await page
+        .getByRole('region', { name: 'New payment link' })
+        .screenshot({ path: test.info().outputPath(`link-business-${width}-${scheme}.png`) })
+    }
+    await page.setViewportSize({ width: 1280, height: 720 })
+    await page.emulateMedia({ colorScheme: 'light' })
+
+    await business.getByLabel('Legal name').fill('Udyam Software Private Limited')
+    await business.getByLabel('GSTIN').fill('27aapfu0939f1zv')
+    await business.getByLabel('Business address').fill('Nariman Point, Mumbai 400021')
+    await page.getByRole('button', { name: 'Create Payment Link' }).click()
+    const created = page.getByRole('status').getByRole('link')
+    await expect(created).toBeVisible()
+    const linkUrl = new URL((await created.textContent())!)
+    const orderId = linkUrl.searchParams.get('order')!
+    await expect(
+      page
+        .getByRole('row')
+        .filter({ hasText: orderId })
+        .getByText('Invoice to Udyam Software Private Limited (GSTIN 27AAPFU0939F1ZV)'),
+    ).toBeVisible()
+
+    // The buyer sees whom the invoice names, pays, and the invoice names the business.
+    await page.goto(linkUrl.pathname + linkUrl.search)
+    await expect(
+      page.getByText('Udyam Software Private Limited, GSTIN 27AAPFU0939F1ZV'),
+    ).toBeVisible()
+    await page
+      .getByRole('group', { name: 'Pay with' })
+      .getByRole('radio', { name: /Razorpay/ })
+      .check()
+    await page.getByRole('button', { name: 'Pay ₹1,499' }).click()
+    await page.getByRole('button', { name: 'Simulate success' }).click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+    const invoice = await page.request.get(`/orders/${orderId}/invoice.pdf`)
+    expect(invoice.status()).toBe(200)
+    const text = pdfText(await invoice.body())
+    expect(text).toContain('Udyam Software Private Limited')
+    expect(text).toContain('GSTIN: 27AAPFU0939F1ZV')
+    expect(text).toContain('Bought by: Kavya Rao')
   })
 
   test('a payment link is only for a product in stock, and its page says when it sold out', async ({

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { businessSchema, SETTINGS_MESSAGES } from './account-settings'
+import { paymentLinkSchema } from './payment-link'
 
 /** The business named on a customer's GST invoices, as the settings form checks it. */
 describe('business details', () => {
@@ -45,5 +46,67 @@ describe('business details', () => {
     expect(
       problems({ ...valid, businessName: 'x'.repeat(121), businessAddress: 'y'.repeat(301) }),
     ).toEqual([SETTINGS_MESSAGES.businessNameTooLong, SETTINGS_MESSAGES.businessAddressTooLong])
+  })
+})
+
+/** A payment link made out to a business: its details are all given, or none. */
+describe('a payment link’s business', () => {
+  const link = {
+    productId: 'prod-1',
+    amount: '',
+    name: 'Asha Verma',
+    email: 'asha@example.in',
+    phone: '9876543210',
+  }
+  const fieldErrors = (input: Record<string, unknown>) => {
+    const result = paymentLinkSchema.safeParse(input)
+    return result.success
+      ? {}
+      : Object.fromEntries(
+          result.error.issues.map((issue) => [issue.path.join('.'), issue.message]),
+        )
+  }
+
+  it('is none when all three are blank', () => {
+    expect(paymentLinkSchema.parse(link)).toMatchObject({
+      businessName: '',
+      gstin: '',
+      businessAddress: '',
+    })
+    expect(fieldErrors({ ...link, businessName: ' ', gstin: '', businessAddress: '' })).toEqual({})
+  })
+
+  it('is kept as written when all three are valid', () => {
+    expect(
+      paymentLinkSchema.parse({
+        ...link,
+        businessName: ' Udyam Software Private Limited ',
+        gstin: '27aapfu 0939f1zv',
+        businessAddress: 'Mumbai',
+      }),
+    ).toMatchObject({
+      businessName: 'Udyam Software Private Limited',
+      gstin: '27AAPFU0939F1ZV',
+      businessAddress: 'Mumbai',
+    })
+  })
+
+  it('names what is missing or wrong once any of them is given', () => {
+    expect(fieldErrors({ ...link, gstin: '27AAPFU0939F1ZV' })).toEqual({
+      businessName: SETTINGS_MESSAGES.businessNameRequired,
+      businessAddress: SETTINGS_MESSAGES.businessAddressRequired,
+    })
+    expect(
+      fieldErrors({
+        ...link,
+        businessName: 'Udyam',
+        gstin: '27AAPFU0939F1ZW',
+        businessAddress: 'Pune',
+      }),
+    ).toEqual({ gstin: SETTINGS_MESSAGES.gstinCheck })
+    expect(fieldErrors({ ...link, businessAddress: 'Pune' })).toEqual({
+      businessName: SETTINGS_MESSAGES.businessNameRequired,
+      gstin: SETTINGS_MESSAGES.gstinInvalid,
+    })
   })
 })

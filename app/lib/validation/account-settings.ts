@@ -82,12 +82,15 @@ const RETIRED_STATE_CODES = new Set(['25', '28'])
 const wellFormedGstin = (v: string) =>
   GSTIN_PATTERN.test(v) && isGstStateCode(v.slice(0, 2)) && !RETIRED_STATE_CODES.has(v.slice(0, 2))
 
+/** A GSTIN as typed: spaces dropped, capitals. */
+const gstinText = (value: unknown) => text(value).replace(/\s+/g, '').toUpperCase()
+
 /**
  * The business a customer registered for GST buys for (docs/delivery.md, "Business invoices"):
  * its legal name, GSTIN (format, state code and check character) and address, all required.
+ * The customer's own (Settings) and the one an admin makes a payment link out to.
  */
-export const businessSchema = z.object({
-  intent: z.literal('business'),
+export const businessFields = z.object({
   businessName: z.preprocess(
     text,
     z
@@ -97,7 +100,7 @@ export const businessSchema = z.object({
       .max(BUSINESS_NAME_MAX, SETTINGS_MESSAGES.businessNameTooLong),
   ),
   gstin: z.preprocess(
-    (value) => text(value).replace(/\s+/g, '').toUpperCase(),
+    gstinText,
     z
       .string()
       .refine(wellFormedGstin, SETTINGS_MESSAGES.gstinInvalid)
@@ -116,6 +119,29 @@ export const businessSchema = z.object({
       .max(BUSINESS_ADDRESS_MAX, SETTINGS_MESSAGES.businessAddressTooLong),
   ),
 })
+
+export const businessSchema = businessFields.extend({ intent: z.literal('business') })
+
+/**
+ * The same details, optional as a whole: all three blank (a consumer) or all three valid. Each
+ * blank one is then told what it lacks.
+ */
+export const optionalBusinessFields = {
+  businessName: z.preprocess(text, z.string().trim()),
+  gstin: z.preprocess(gstinText, z.string()),
+  businessAddress: z.preprocess(text, z.string().trim()),
+}
+
+export function refineOptionalBusiness(
+  value: { businessName: string; gstin: string; businessAddress: string },
+  ctx: z.RefinementCtx,
+) {
+  if (!value.businessName && !value.gstin && !value.businessAddress) return
+  const parsed = businessFields.safeParse(value)
+  if (!parsed.success)
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path })
+}
 
 export const removeBusinessSchema = z.object({ intent: z.literal('removeBusiness') })
 

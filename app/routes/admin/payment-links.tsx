@@ -45,6 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       productName: link.productName,
       amount: formatRupees(link.amount),
       customer: `${link.customerName} <${link.customerEmail}>`,
+      business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
       status: link.status,
       createdAt: date.format(new Date(link.createdAt)),
       paymentUrl: link.paymentUrl,
@@ -82,6 +83,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
           customer: { name: input.name, email: input.email, phone: input.phone },
           createdBy: user.id,
+          business: input.gstin
+            ? {
+                businessName: input.businessName,
+                gstin: input.gstin,
+                address: input.businessAddress,
+              }
+            : null,
         },
         env.PUBLIC_URL,
       )
@@ -98,6 +106,13 @@ export async function action({ request, context }: Route.ActionArgs) {
           customerName: created.customerName,
           customerEmail: created.customerEmail,
           customerPhone: created.customerPhone,
+          ...(created.buyerGstin
+            ? {
+                businessName: created.buyerBusinessName,
+                gstin: created.buyerGstin,
+                businessAddress: created.buyerAddress,
+              }
+            : {}),
         },
       })
       return created
@@ -160,6 +175,30 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
           <TextField label="Customer name" field={fields.name} autoComplete="off" />
           <TextField label="Customer email" field={fields.email} type="email" autoComplete="off" />
           <TextField label="Customer phone" field={fields.phone} type="tel" autoComplete="off" />
+          <fieldset className="sm:col-span-2">
+            <legend className="text-sm font-semibold text-slate-950 dark:text-white">
+              Invoice to a business (optional)
+            </legend>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
+              For a customer registered for GST: the invoice names the business, its GSTIN sets the
+              place of supply (IGST to another state). Leave all three blank for a consumer.
+            </p>
+            <div className="mt-3 grid gap-4 sm:grid-cols-2">
+              <TextField label="Legal name" field={fields.businessName} autoComplete="off" />
+              <TextField
+                label="GSTIN"
+                field={fields.gstin}
+                autoComplete="off"
+                placeholder="27AAPFU0939F1ZV"
+              />
+              <TextField
+                label="Business address"
+                field={fields.businessAddress}
+                autoComplete="off"
+                className="sm:col-span-2"
+              />
+            </div>
+          </fieldset>
           <div className="sm:col-span-2">
             <Button type="submit" disabled={navigation.state === 'submitting'}>
               <LinkIcon aria-hidden="true" className="size-4" />
@@ -194,7 +233,14 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
                     <td className="px-3 py-2 font-mono">{link.orderId}</td>
                     <td className="px-3 py-2">{link.productName}</td>
                     <td className="px-3 py-2">{link.amount}</td>
-                    <td className="px-3 py-2">{link.customer}</td>
+                    <td className="px-3 py-2">
+                      {link.customer}
+                      {link.business ? (
+                        <span className="block text-xs text-slate-600 dark:text-slate-400">
+                          Invoice to {link.business}
+                        </span>
+                      ) : null}
+                    </td>
                     <td className="px-3 py-2 capitalize">{link.status}</td>
                     <td className="px-3 py-2 whitespace-nowrap">{link.createdAt}</td>
                     <td className="px-3 py-2">

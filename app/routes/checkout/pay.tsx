@@ -84,6 +84,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       productName: link.productName,
       customerName: visible ? link.customerName : maskName(link.customerName),
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
+      // A business's name and GSTIN are on the public GST register: shown to whoever pays.
+      invoiceTo: link.buyerGstin ? `${link.buyerBusinessName}, GSTIN ${link.buyerGstin}` : null,
     },
     action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
     // A product deleted since the link was made: the spec's message for a missing product.
@@ -163,6 +165,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
             ['Product', link.productName],
             ['Name', link.customerName],
             ['Email', link.customerEmail],
+            ...(link.invoiceTo ? [['Invoice to', link.invoiceTo]] : []),
           ].map(([label, value]) => (
             <div key={label} className="flex justify-between gap-4">
               <dt className="text-slate-600 dark:text-slate-300">{label}</dt>

@@ -60,24 +60,29 @@ export async function saveCustomerBusiness(
  * is never made out to a business after the fact, even when its invoice is numbered late.
  */
 export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBuyer | null> {
-  const link = await db
-    .selectFrom('order')
-    .innerJoin('paymentLink', 'paymentLink.id', 'order.paymentLinkId')
-    .select(['paymentLink.buyerBusinessName', 'paymentLink.buyerGstin', 'paymentLink.buyerAddress'])
-    .where('order.id', '=', orderId)
-    .executeTakeFirst()
-  const linked = link && keptBusiness(link)
-  if (linked) return linked
   const row = await db
     .selectFrom('order')
-    .innerJoin('customerGstDetails', 'customerGstDetails.userId', 'order.userId')
+    .leftJoin('paymentLink', 'paymentLink.id', 'order.paymentLinkId')
+    .leftJoin('customerGstDetails', (join) =>
+      join
+        .onRef('customerGstDetails.userId', '=', 'order.userId')
+        .onRef('customerGstDetails.updatedAt', '<=', 'order.createdAt'),
+    )
     .select([
+      'paymentLink.buyerBusinessName',
+      'paymentLink.buyerGstin',
+      'paymentLink.buyerAddress',
       'customerGstDetails.businessName',
       'customerGstDetails.gstin',
       'customerGstDetails.address',
     ])
     .where('order.id', '=', orderId)
-    .whereRef('customerGstDetails.updatedAt', '<=', 'order.createdAt')
     .executeTakeFirst()
-  return row ?? null
+  if (!row) return null
+  return (
+    keptBusiness(row) ??
+    (row.businessName && row.gstin
+      ? { businessName: row.businessName, gstin: row.gstin, address: row.address ?? '' }
+      : null)
+  )
 }

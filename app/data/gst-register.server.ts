@@ -307,3 +307,28 @@ export function documentsIssued(rows: readonly GstRegisterRow[]): DocumentSeries
         a.from.localeCompare(b.from),
     )
 }
+
+/** GSTR-3B table 3.1(a): the month's outward taxable supplies, credit notes netted (paise). */
+export interface OutwardSupplies {
+  taxableValue: number
+  integratedTax: number
+  centralTax: number
+  stateTax: number
+}
+
+/**
+ * GSTR-3B's table 3.1(a) from the month's register: every document with tax lines, B2B and B2C,
+ * credit notes netted, as the tax the month's return declares. Table 3.2 (inter-state supplies
+ * to consumers) stays empty here: a consumer's place of supply is the shop's own state.
+ */
+export function outwardSupplies(rows: readonly GstRegisterRow[]): OutwardSupplies {
+  const sum = { taxableValue: 0, integratedTax: 0, centralTax: 0, stateTax: 0 }
+  for (const row of rows) {
+    if (!taxed(row)) continue
+    sum.taxableValue += row.taxableValue
+    sum.integratedTax += row.integratedTax ?? 0
+    sum.centralTax += row.centralTax ?? 0
+    sum.stateTax += row.stateTax ?? 0
+  }
+  return sum
+}

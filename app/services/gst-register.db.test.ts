@@ -6,6 +6,7 @@ import {
   documentsIssued,
   gstRegister,
   monthRange,
+  outwardSupplies,
   registerMonths,
   sacSummary,
   type GstRegisterRow,
@@ -164,6 +165,13 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
         stateTax: 11_437,
       },
     ])
+    // GSTR-3B 3.1(a): everything taxed, netted; the same as table 12's two parts together.
+    expect(outwardSupplies(rows)).toEqual({
+      taxableValue: 127_076 - 42_373 + 127_076,
+      integratedTax: 22_874 - 7_627,
+      centralTax: 11_437,
+      stateTax: 11_437,
+    })
     // The late invoice joined the series of the year its sale was paid in: March used two.
     const paidYear = lateNote!.invoiceNumber.split('/')[1]
     expect(paidYear).not.toBe('30-31')

@@ -352,7 +352,16 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     .getByLabel('Report')
     .locator('option')
     .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))
-  expect(tables).toEqual(['register', 'b2b', 'b2cs', 'cdnr', 'hsn-b2b', 'hsn-b2c', 'docs'])
+  expect(tables).toEqual([
+    'register',
+    'b2b',
+    'b2cs',
+    'cdnr',
+    'hsn-b2b',
+    'hsn-b2c',
+    'docs',
+    'gstr3b',
+  ])
   const b2cs = await page.request.get(
     `/admin/transactions/gst-register?month=${thisMonth}&report=b2cs`,
   )
@@ -361,10 +370,10 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     '\uFEFFType,Place Of Supply,Rate,Applicable % of Tax Rate,Taxable Value,Cess Amount,E-Commerce GSTIN',
   )
   const unknown = await page.request.get(
-    `/admin/transactions/gst-register?month=${thisMonth}&report=gstr3b`,
+    `/admin/transactions/gst-register?month=${thisMonth}&report=gstr9`,
   )
   expect(unknown.status()).toBe(400)
-  expect(await unknown.text()).toContain('Choose a report: register, or one of b2b, b2cs')
+  expect(await unknown.text()).toContain('Choose a report: register, gstr3b, or one of b2b, b2cs')
 })
 
 test("GSTR-1 tables from the month's documents with GST: B2B, credit note to a business, B2C, SAC", async ({
@@ -494,6 +503,27 @@ test("GSTR-1 tables from the month's documents with GST: B2B, credit note to a b
         'Cess Amount',
       ],
       ['998434', '', 'NA', '0', '1180.00', '18', '1000.00', '0.00', '90.00', '90.00', '0.00'],
+    ])
+    // GSTR-3B 3.1(a): the B2B sale is credited away, the consumer's stays.
+    expect(await table('gstr3b')).toEqual([
+      [
+        'Table',
+        'Nature of supplies',
+        'Total taxable value',
+        'Integrated tax',
+        'Central tax',
+        'State/UT tax',
+        'Cess',
+      ],
+      [
+        '3.1(a)',
+        'Outward taxable supplies (other than zero rated, nil rated and exempted)',
+        '1000.00',
+        '0.00',
+        '90.00',
+        '90.00',
+        '0.00',
+      ],
     ])
   } finally {
     const { sellerGstin, gstRate, sacCode } = before

@@ -6,11 +6,13 @@ import {
   GSTR1_TABLES,
   gstRegister,
   monthRange,
+  outwardSupplies,
   sacSummary,
   type B2cSummaryRow,
   type DocumentSeriesRow,
   type GstRegisterRow,
   type Gstr1Table,
+  type OutwardSupplies,
   type SacSummaryRow,
 } from '~/data/gst-register.server'
 import { services } from '~/lib/app-context.server'
@@ -24,7 +26,8 @@ import type { Route } from './+types/gst-register'
  * GET /admin/transactions/gst-register?month=YYYY-MM[&report=...]: the month's GST register
  * (app/data/gst-register.server.ts) as `gst-register-{YYYY-MM}.csv`, for the shop's GST return
  * or its accountant; with `report` one of GSTR-1's tables it fills, `gstr1-{report}-{YYYY-MM}.csv`
- * in the layout of the GST offline tool's CSV import (docs/delivery.md, "GSTR-1 tables").
+ * in the layout of the GST offline tool's CSV import (docs/delivery.md, "GSTR-1 tables"), or
+ * `gstr3b`, the month's GSTR-3B table 3.1(a).
  * Amounts are rupees with two decimals; the register's dates are DD/MM/YYYY, the tables'
  * DD-Mon-YYYY, in India time.
  */
@@ -136,6 +139,19 @@ const DOCS: Columns<DocumentSeriesRow> = [
   ['Cancelled', (row) => String(row.cancelled)],
 ]
 
+const GSTR3B: Columns<OutwardSupplies> = [
+  ['Table', () => '3.1(a)'],
+  [
+    'Nature of supplies',
+    () => 'Outward taxable supplies (other than zero rated, nil rated and exempted)',
+  ],
+  ['Total taxable value', (row) => rupees(row.taxableValue)],
+  ['Integrated tax', (row) => rupees(row.integratedTax)],
+  ['Central tax', (row) => rupees(row.centralTax)],
+  ['State/UT tax', (row) => rupees(row.stateTax)],
+  ['Cess', () => rupees(0)],
+]
+
 function download<T>(filename: string, columns: Columns<T>, rows: readonly T[]) {
   return csvDownload({
     filename,
@@ -172,10 +188,13 @@ export async function loader({ request }: Route.LoaderArgs) {
     throw data('Choose a month, such as 2026-11, for the GST register.', { status: 400 })
   const report = params.get('report') || 'register'
   const table = GSTR1_TABLES.find((name) => name === report)
-  if (report !== 'register' && !table)
-    throw data(`Choose a report: register, or one of ${GSTR1_TABLES.join(', ')}.`, { status: 400 })
+  if (report !== 'register' && report !== 'gstr3b' && !table)
+    throw data(`Choose a report: register, gstr3b, or one of ${GSTR1_TABLES.join(', ')}.`, {
+      status: 400,
+    })
   const rows = await gstRegister(services().db, month)
-  return table
-    ? gstr1Download(table, month, rows)
+  if (table) return gstr1Download(table, month, rows)
+  return report === 'gstr3b'
+    ? download(`gstr3b-${month}.csv`, GSTR3B, [outwardSupplies(rows)])
     : download(`gst-register-${month}.csv`, REGISTER, rows)
 }

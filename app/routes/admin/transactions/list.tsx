@@ -234,7 +234,7 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
 }
 
 /** What the GST register's form downloads: the register, or a GSTR-1 table it fills. */
-const GST_REPORTS: ReadonlyArray<readonly ['register' | Gstr1Table, string]> = [
+const GST_REPORTS: ReadonlyArray<readonly ['register' | 'gstr3b' | Gstr1Table, string]> = [
   ['register', 'All invoices and credit notes'],
   ['b2b', 'GSTR-1 4A: B2B invoices'],
   ['b2cs', 'GSTR-1 7: B2C (others) by state and rate'],
@@ -242,6 +242,7 @@ const GST_REPORTS: ReadonlyArray<readonly ['register' | Gstr1Table, string]> = [
   ['hsn-b2b', 'GSTR-1 12: SAC summary, B2B'],
   ['hsn-b2c', 'GSTR-1 12: SAC summary, B2C'],
   ['docs', 'GSTR-1 13: documents issued'],
+  ['gstr3b', 'GSTR-3B 3.1(a): tax on outward supplies'],
 ]
 
 /** The month's invoices and credit notes as a CSV (app/routes/admin/transactions/gst-register.ts). */
@@ -255,7 +256,8 @@ function GstRegister({ months }: { months: ReadonlyArray<{ value: string; label:
         Every invoice and credit note issued in a month (India time), with the buyer's GSTIN, the
         place of supply and the tax by kind: for the GST return or the shop's accountant. Real sales
         only; credit notes count negative, so each column adds up to the month's net. Or one of the
-        GSTR-1 tables it fills, laid out for the GST offline tool's CSV import.
+        GSTR-1 tables it fills, laid out for the GST offline tool's CSV import, or the tax GSTR-3B
+        declares.
       </p>
       {/* A plain form: the answer is a file download, not a page. */}
       <form method="get" action={GST_REGISTER_PATH} className="mt-4 flex flex-wrap items-end gap-3">

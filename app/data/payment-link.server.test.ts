@@ -54,11 +54,27 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const leaving = await makeCustomer(t.db, { email: 'leaving.link@example.in' })
     await t.db.updateTable('user').set({ emailVerified: 1 }).where('id', '=', leaving.id).execute()
     const customer = { name: 'Leaving Buyer', email: leaving.email, phone: '9000000001' }
+    const business = {
+      businessName: 'Leaving Traders',
+      gstin: '27AAPFU0939F1ZV',
+      address: 'Home address, Pune',
+    }
     const open = await createPaymentLink(
       t.db,
-      { productId: product.id, customer, createdBy: null },
+      { productId: product.id, customer, createdBy: null, business },
       URL_BASE,
     )
+    // A paid link keeps the business its invoice names.
+    const paid = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer, createdBy: null, business },
+      URL_BASE,
+    )
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.id)
+      .execute()
     const other = await createPaymentLink(
       t.db,
       { productId: product.id, customer: BUYER, createdBy: null },
@@ -70,6 +86,15 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       customerEmail: deletedCustomerEmail(leaving.id),
       customerPhone: '',
       status: 'cancelled',
+      buyerBusinessName: null,
+      buyerGstin: null,
+      buyerAddress: null,
+    })
+    expect(await getPaymentLink(t.db, paid.id, URL_BASE)).toMatchObject({
+      customerName: DELETED_CUSTOMER_NAME,
+      status: 'paid',
+      buyerBusinessName: 'Leaving Traders',
+      buyerGstin: '27AAPFU0939F1ZV',
     })
     expect(await checkPaymentLink(t.db, query(open), URL_BASE)).toMatchObject({ ok: false })
     expect(await getPaymentLink(t.db, other.id, URL_BASE)).toMatchObject({

@@ -229,7 +229,7 @@ export function maskEmail(email: string): string {
 /**
  * The payment links made out to `email` get `replacement`'s name and address and no phone (a
  * deleted account, app/data/user.server.ts); a link still open is cancelled, its receipts would
- * go to no one.
+ * go to no one, and forgets the business it was made out to.
  */
 export async function anonymisePaymentLinks(
   db: DB,
@@ -246,6 +246,15 @@ export async function anonymisePaymentLinks(
       status: sql<
         PaymentLink['status']
       >`case when status = 'active' then 'cancelled' else status end`,
+      // A link never paid names no invoice: its business (maybe a proprietor's own name and
+      // address) goes with it. A paid one keeps it, as its invoice does.
+      buyerBusinessName: sql<
+        string | null
+      >`case when status = 'active' then null else buyer_business_name end`,
+      buyerGstin: sql<string | null>`case when status = 'active' then null else buyer_gstin end`,
+      buyerAddress: sql<
+        string | null
+      >`case when status = 'active' then null else buyer_address end`,
       updatedAt: now.toISOString(),
     })
     .where('customerEmail', '=', email)

@@ -210,16 +210,13 @@ export async function settleRefund(
     // The order's row first, as a refund request takes it: two refunds of one order settling at
     // once then settle in turn, and the second sees the first's total (the last part of a
     // refund in pieces makes the order refunded, even under PostgreSQL's read committed).
-    const refund = await trx
-      .selectFrom('orderRefund')
-      .select('orderId')
-      .where('id', '=', id)
-      .executeTakeFirst()
-    if (!refund) return null
+    // A write first (SQLite takes its write lock at once, with no read to upgrade).
     await trx
       .updateTable('order')
       .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-      .where('id', '=', refund.orderId)
+      .where('id', '=', (eb) =>
+        eb.selectFrom('orderRefund').select('orderRefund.orderId').where('orderRefund.id', '=', id),
+      )
       .execute()
     const updated = await trx
       .updateTable('orderRefund')

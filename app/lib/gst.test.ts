@@ -3,6 +3,8 @@ import {
   creditNoteDeadline,
   creditNoteTimeLimitNotice,
   financialYearOf,
+  gstToolDate,
+  gstToolState,
   formatGstRate,
   gstBreakdown,
   gstinCheckCharacter,
@@ -125,5 +127,22 @@ describe('GST in a price that includes it', () => {
       'This sale was made in 2025-26: a credit note issued after 30 November 2026 no longer reduces the GST paid on it (CGST Act, section 34(2)). It is issued all the same, to document the refund.',
     )
     expect(creditNoteTimeLimitNotice('2026-27', new Date('2026-11-30T18:30:00Z'))).toBeNull()
+  })
+})
+
+describe("the GST offline tool's words", () => {
+  it('writes dates DD-Mon-YYYY in India time, September as "Sep"', () => {
+    expect(gstToolDate('2026-09-05T06:00:00Z')).toBe('05-Sep-2026')
+    expect(gstToolDate('2026-11-29T06:00:00Z')).toBe('29-Nov-2026')
+    // 31 March at 19:00 UTC is already 1 April in India.
+    expect(gstToolDate('2027-03-31T19:00:00Z')).toBe('01-Apr-2027')
+  })
+
+  it("names places of supply as the tool's list spells them", () => {
+    expect(gstToolState('29')).toBe('29-Karnataka')
+    expect(gstToolState('01')).toBe('01-Jammu & Kashmir')
+    expect(gstToolState('26')).toBe('26-Dadra & Nagar Haveli & Daman & Diu')
+    expect(gstToolState('31')).toBe('31-Lakshdweep')
+    expect(gstToolState('35')).toBe('35-Andaman & Nicobar Islands')
   })
 })

@@ -55,6 +55,55 @@ export const GST_STATES: Readonly<Record<string, string>> = {
   '99': 'Centre Jurisdiction',
 }
 
+/**
+ * Where the GST offline tool's list of states (its CSV imports' "Place Of Supply") spells a state
+ * otherwise than GST_STATES, "Lakshdweep" included: its labels are "{code}-{name}".
+ */
+const GST_TOOL_NAMES: Readonly<Record<string, string>> = {
+  '01': 'Jammu & Kashmir',
+  '25': 'Daman & Diu',
+  '26': 'Dadra & Nagar Haveli & Daman & Diu',
+  '31': 'Lakshdweep',
+  '35': 'Andaman & Nicobar Islands',
+}
+
+const TOOL_MONTHS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+]
+const indiaNumericDate = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+})
+
+/**
+ * "05-Nov-2026": a date (India time) as the GST offline tool's CSV imports read it. The month's
+ * abbreviations are fixed here: Intl's en-IN writes September "Sept", which the tool refuses.
+ */
+export function gstToolDate(iso: string): string {
+  const parts = indiaNumericDate.formatToParts(new Date(iso))
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    parts.find((candidate) => candidate.type === type)!.value
+  return `${part('day')}-${TOOL_MONTHS[Number(part('month')) - 1]}-${part('year')}`
+}
+
+/** "29-Karnataka": a place of supply as the GST offline tool's CSV imports name it. */
+export function gstToolState(code: string): string {
+  return `${code}-${GST_TOOL_NAMES[code] ?? GST_STATES[code] ?? 'Unknown'}`
+}
+
 /** Union Territories without a legislature (and Other Territory): UTGST, not SGST. */
 const UTGST_CODES = new Set(['04', '25', '26', '31', '35', '38', '97'])
 

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import type { Page } from '@playwright/test'
 import { listAuditEntries } from '~/data/audit.server'
 import { getOrder } from '~/data/order.server'
+import { appendOrderEvent } from '~/data/order-event.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { openAppDatabase } from '../factories'
@@ -330,6 +331,23 @@ test('a refund through Razorpay: confirmed by refund.processed, item revoked, bu
   ])
   // No Refund is offered once everything went back; the manual record stays for refunds outside.
   await expect(page.locator('#action-gateway-refund')).toHaveCount(0)
+
+  // A warning on the timeline (a later refund that may have paid twice) is marked for a look;
+  // the refund's own entries are not.
+  const warning =
+    'Razorpay reports a refund of ₹1,499 processed (webhook) after the order was already refunded'
+  await appendOrderEvent(db, orderId, {
+    type: 'refund_warning',
+    message: warning,
+    actor: 'gateway',
+  })
+  await page.reload()
+  const timeline = page.getByRole('region', { name: 'Timeline' })
+  await expect(timeline.getByRole('listitem').filter({ hasText: warning })).toContainText(
+    `Check${warning}`,
+  )
+  await expect(timeline.getByText('Check', { exact: true })).toHaveCount(1)
+  await timeline.screenshot({ path: test.info().outputPath('timeline-check.png') })
 
   // A refund whose credit note is missing (it failed, or came before credit notes were kept):
   // the page says so and 'Issue credit note' issues it, once, and e-mails the buyer.

@@ -84,8 +84,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       productName: link.productName,
       customerName: visible ? link.customerName : maskName(link.customerName),
       customerEmail: visible ? link.customerEmail : maskEmail(link.customerEmail),
-      // A business's name and GSTIN are on the public GST register: shown to whoever pays.
-      invoiceTo: link.buyerGstin ? `${link.buyerBusinessName}, GSTIN ${link.buyerGstin}` : null,
+      // Only to whoever may see the customer: a proprietor's business carries their own name.
+      invoiceTo:
+        visible && link.buyerGstin ? `${link.buyerBusinessName}, GSTIN ${link.buyerGstin}` : null,
     },
     action: `${href('/payment/pay')}?${new URL(request.url).searchParams.toString()}`,
     // A product deleted since the link was made: the spec's message for a missing product.

@@ -177,7 +177,7 @@ export async function unansweredRefunds(
         .where('type', '=', REFUND_JOB)
         .where('status', 'in', ['pending', 'running'])
         .execute()
-    ).map((job) => (JSON.parse(job.payload) as { refundId?: unknown }).refundId),
+    ).map((job) => (JSON.parse(job.payload) as { refundId?: unknown } | null)?.refundId),
   )
   const sum = { checking: 0, stopped: 0 }
   for (const refund of refunds)

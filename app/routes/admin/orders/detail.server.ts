@@ -72,6 +72,9 @@ const DELIVERY_MODES: Record<string, string> = {
 }
 
 /** Everything the order page shows, or null for an order that does not exist. */
+/** Timeline entries the admin's order page marks as needing attention. */
+const ATTENTION_EVENTS = new Set(['refund_warning', 'refund_failed', 'credit_note_failed'])
+
 export async function orderPageData(db: DB, env: Env, orderId: string) {
   const detail = await getAdminOrder(db, orderId)
   if (!detail) return null
@@ -189,6 +192,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       at: when(event.createdAt)!,
       atIso: event.createdAt,
       type: event.type,
+      // What asks the admin to look: a refund that failed, may have paid twice or was never
+      // answered, a credit note that could not be issued.
+      attention: ATTENTION_EVENTS.has(event.type),
       message: event.message,
       actor: who(event.actor),
       from: event.fromStatus,

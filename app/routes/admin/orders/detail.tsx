@@ -256,10 +256,17 @@ function Timeline({ page }: { page: PageData }) {
             ) : null}
             <span
               aria-hidden="true"
-              className="relative mt-1 size-[15px] shrink-0 rounded-full border-2 border-brand-500 bg-white dark:bg-slate-900"
+              className={`relative mt-1 size-[15px] shrink-0 rounded-full border-2 ${event.attention ? 'border-amber-500 bg-amber-400 dark:border-amber-400 dark:bg-amber-500' : 'border-brand-500 bg-white dark:bg-slate-900'}`}
             />
             <div className="min-w-0 flex-1">
-              <p className="text-sm font-medium text-slate-950 dark:text-white">{event.message}</p>
+              <p className="text-sm font-medium text-slate-950 dark:text-white">
+                {event.attention ? (
+                  <span className="mr-1.5 inline-flex rounded bg-amber-100 px-1.5 text-xs font-semibold text-amber-900 dark:bg-amber-950 dark:text-amber-200">
+                    Check
+                  </span>
+                ) : null}
+                {event.message}
+              </p>
               <p className="mt-0.5 text-xs text-slate-600 dark:text-slate-400">
                 <time dateTime={event.atIso}>{event.at}</time> · by {event.actor}
                 {event.ip ? ` · IP ${event.ip}` : ''}
@@ -325,7 +332,7 @@ function Refunds({ page }: { page: PageData }) {
           Mark refunded, for money returned outside KeyBazaar, comes back once it is answered.
         </p>
       ) : null}
-      {stopped ? (
+      {stopped && page.actions.refund ? (
         <p className={refundsNote}>
           {stopped} never had an answer from the gateway, and KeyBazaar has stopped asking (after a
           week of checks, or an error). Look it up in the gateway’s dashboard: if the money went

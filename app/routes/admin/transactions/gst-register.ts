@@ -17,7 +17,7 @@ import {
 } from '~/data/gst-register.server'
 import { services } from '~/lib/app-context.server'
 import { csvDownload, type CsvCell } from '~/lib/csv.server'
-import { GST_STATES } from '~/lib/gst'
+import { gstToolDate, gstToolState } from '~/lib/gst'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
 import type { Route } from './+types/gst-register'
@@ -37,17 +37,6 @@ const rupees = (paise: number | null): CsvCell =>
 const indiaDate = (options: Intl.DateTimeFormatOptions) =>
   new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', ...options })
 const day = indiaDate({ day: '2-digit', month: '2-digit', year: 'numeric' })
-/** "05-Nov-2026", as the offline tool reads dates. */
-const toolDay = (iso: string) => {
-  const parts = Object.fromEntries(
-    indiaDate({ day: '2-digit', month: 'short', year: 'numeric' })
-      .formatToParts(new Date(iso))
-      .map((part) => [part.type, part.value]),
-  )
-  return `${parts.day}-${parts.month}-${parts.year}`
-}
-/** "29-Karnataka". */
-const toolState = (code: string) => `${code}-${GST_STATES[code] ?? 'Unknown'}`
 const rate = (percent: number | null): CsvCell => (percent === null ? '' : String(percent))
 
 type Columns<T> = ReadonlyArray<readonly [string, (row: T) => CsvCell]>
@@ -76,9 +65,9 @@ const B2B: Columns<GstRegisterRow> = [
   ['GSTIN/UIN of Recipient', (row) => row.buyerGstin],
   ['Receiver Name', (row) => row.buyer],
   ['Invoice Number', (row) => row.number],
-  ['Invoice date', (row) => toolDay(row.date)],
+  ['Invoice date', (row) => gstToolDate(row.date)],
   ['Invoice Value', (row) => rupees(row.total)],
-  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Place Of Supply', (row) => gstToolState(row.placeOfSupplyCode)],
   ['Reverse Charge', () => 'N'],
   ['Applicable % of Tax Rate', () => ''],
   ['Invoice Type', () => 'Regular B2B'],
@@ -93,9 +82,9 @@ const CDNR: Columns<GstRegisterRow> = [
   ['GSTIN/UIN of Recipient', (row) => row.buyerGstin],
   ['Receiver Name', (row) => row.buyer],
   ['Note Number', (row) => row.number],
-  ['Note Date', (row) => toolDay(row.date)],
+  ['Note Date', (row) => gstToolDate(row.date)],
   ['Note Type', () => 'C'],
-  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Place Of Supply', (row) => gstToolState(row.placeOfSupplyCode)],
   ['Reverse Charge', () => 'N'],
   ['Note Supply Type', () => 'Regular B2B'],
   ['Note Value', (row) => rupees(-row.total)],
@@ -108,7 +97,7 @@ const CDNR: Columns<GstRegisterRow> = [
 const B2CS: Columns<B2cSummaryRow> = [
   // OE: sold by the shop itself, not through an e-commerce operator.
   ['Type', () => 'OE'],
-  ['Place Of Supply', (row) => toolState(row.placeOfSupplyCode)],
+  ['Place Of Supply', (row) => gstToolState(row.placeOfSupplyCode)],
   ['Rate', (row) => rate(row.ratePercent)],
   ['Applicable % of Tax Rate', () => ''],
   ['Taxable Value', (row) => rupees(row.taxableValue)],

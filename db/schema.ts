@@ -294,6 +294,8 @@ export interface OrderRefundTable {
   /** The gateway's last words about the refund. */
   gatewayMessage: string | null
   statusChecks: Generated<number>
+  /** When KeyBazaar stopped asking about it, unanswered (db/migrations/0170_refund_checks_stopped.ts). */
+  checksStoppedAt: string | null
   requestedBy: string
   createdAt: string
   updatedAt: string

@@ -4,7 +4,7 @@ import { getInvoiceData } from '~/data/invoice.server'
 import { getOrder, listOrderEvents } from '~/data/order.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import { listOrderRefunds, newRefundId, refundableAmount } from '~/data/refund.server'
-import { runDueJobs } from '~/lib/jobs.server'
+import { enqueueJob, runDueJobs } from '~/lib/jobs.server'
 import { MAIL_JOB } from '~/lib/mail.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { markRefunded } from '~/services/order-actions.server'
@@ -591,6 +591,19 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
         /^Paytm gave no final answer about the refund of ₹120 \(rfnd_\w+\) after 50 checks over about a week; KeyBazaar has stopped asking\.$/,
       ),
     ])
+    expect((await listOrderRefunds(t.db, order.id))[0]?.checksStoppedAt).not.toBeNull()
+    // The last check run again (a process that died before the runner recorded it) tells no
+    // one twice.
+    await enqueueJob(
+      t.db,
+      REFUND_JOB,
+      { refundId: (await listOrderRefunds(t.db, order.id))[0]!.id, check: 49 },
+      { runAt: new Date(at) },
+    )
+    await runJobs(silent, new Date(at))
+    expect(
+      (await listOrderEvents(t.db, order.id)).filter((e) => e.type === 'refund_warning'),
+    ).toHaveLength(1)
     expect(await shopMails(order.id)).toEqual([
       {
         subject: `Order ${order.id}: no answer from Paytm about a refund`,
@@ -633,13 +646,19 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     await askRefund(order.id, 10_000)
     await runJobs(gateway, new Date())
     expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 10_000, stopped: 0 })
-    // Its next check gives up for good (as the runner leaves a job that failed every attempt).
-    await t.db
+    // Its job is left running by a process that died: live while the runner may claim it
+    // again (attempts left), not once every attempt is spent.
+    const lapsed = new Date(Date.now() - 60_000).toISOString()
+    const job = t.db
       .updateTable('job')
-      .set({ status: 'failed' })
       .where('type', '=', REFUND_JOB)
-      .where('status', '=', 'pending')
-      .execute()
+      .where('status', 'in', ['pending', 'running'])
+    await job.set({ status: 'running', lockedUntil: lapsed, attempts: 3, maxAttempts: 8 }).execute()
+    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 10_000, stopped: 0 })
+    await job.set({ attempts: 8 }).execute()
+    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 10_000 })
+    // Or it gives up for good (as the runner leaves a job that failed every attempt).
+    await job.set({ status: 'failed' }).execute()
     expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 10_000 })
     expect(await markRefunded(t.db, { orderId: order.id, note: 'NEFT 77', actor })).toMatchObject({
       ok: true,

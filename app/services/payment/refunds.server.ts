@@ -160,28 +160,41 @@ export async function requestGatewayRefund(
 export async function unansweredRefunds(
   db: DB,
   orderId: string,
+  now = new Date(),
 ): Promise<{ checking: number; stopped: number }> {
   const refunds = await db
     .selectFrom('orderRefund')
-    .select(['id', 'amount'])
+    .select(['id', 'amount', 'checksStoppedAt'])
     .where('orderId', '=', orderId)
     .where('status', 'in', ['requested', 'pending'])
     .execute()
   if (refunds.length === 0) return { checking: 0, stopped: 0 }
-  // Live refund jobs are few (one per unanswered refund): their payloads are read here.
+  // Live refund jobs are few (one per unanswered refund): their payloads are read here. A job
+  // left running by a process that died is live while the runner may still claim it again.
+  const at = now.toISOString()
   const live = new Set(
     (
       await db
         .selectFrom('job')
         .select('payload')
         .where('type', '=', REFUND_JOB)
-        .where('status', 'in', ['pending', 'running'])
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'pending'),
+            eb.and([
+              eb('status', '=', 'running'),
+              eb.or([eb('lockedUntil', '>', at), eb('attempts', '<', eb.ref('maxAttempts'))]),
+            ]),
+          ]),
+        )
         .execute()
     ).map((job) => (JSON.parse(job.payload) as { refundId?: unknown } | null)?.refundId),
   )
   const sum = { checking: 0, stopped: 0 }
   for (const refund of refunds)
-    sum[live.has(refund.id) ? 'checking' : 'stopped'] += Number(refund.amount)
+    sum[!refund.checksStoppedAt && live.has(refund.id) ? 'checking' : 'stopped'] += Number(
+      refund.amount,
+    )
   return sum
 }
 
@@ -390,7 +403,23 @@ async function stopAskingAbout(
       ? ` after ${reason.checks} checks over about a week`
       : `: asking failed every time (${reason.error.slice(0, 200)})`
   const why = `${gateway} gave no final answer about the refund of ${formatRupees(refund.amount)}${reference}${how}; KeyBazaar has stopped asking.`
+  const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
+    // The order's row first, as a settlement takes it; then the mark, set once: a handler run
+    // again, or a refund settled meanwhile, tells nobody.
+    await trx
+      .updateTable('order')
+      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+      .where('id', '=', refund.orderId)
+      .execute()
+    const marked = await trx
+      .updateTable('orderRefund')
+      .set({ checksStoppedAt: at })
+      .where('id', '=', refund.id)
+      .where('status', 'in', ['requested', 'pending'])
+      .where('checksStoppedAt', 'is', null)
+      .executeTakeFirst()
+    if (Number(marked.numUpdatedRows) === 0) return
     await appendOrderEvent(
       trx,
       refund.orderId,
@@ -400,7 +429,7 @@ async function stopAskingAbout(
         data: { refundId: refund.id, gatewayRefundId: refund.gatewayRefundId, ...reason },
         actor: 'system',
       },
-      now.toISOString(),
+      at,
     )
     await mailRefundNeedsCheck(trx, {
       orderId: refund.orderId,

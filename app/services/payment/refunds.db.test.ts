@@ -633,10 +633,22 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
         .filter((e) => e.type === 'refund_warning')
         .map((e) => e.message),
     ).toEqual([
-      'Paytm gave no final answer about the refund of ₹80: asking failed every time (The merchant key cannot sign); KeyBazaar has stopped asking.',
+      'Paytm gave no final answer about the refund of ₹80: each try ended in an error (The merchant key cannot sign); KeyBazaar has stopped asking.',
     ])
     expect((await shopMails(second.id)).map((mail) => mail.subject)).toEqual([
       `Order ${second.id}: no answer from Paytm about a refund`,
+    ])
+
+    // An order with no payment at the gateway to refund: told at once, not after a week.
+    const third = await paidOrder(5_000)
+    await askRefund(third.id, 5_000)
+    await t.db.updateTable('order').set({ gatewayTxnId: null }).where('id', '=', third.id).execute()
+    await runJobs(silent, new Date())
+    expect(await unansweredRefunds(t.db, third.id)).toEqual({ checking: 0, stopped: 5_000 })
+    expect((await shopMails(third.id)).map((mail) => mail.text)).toEqual([
+      expect.stringContaining(
+        'Paytm gave no final answer about the refund of ₹50: each try ended in an error (the order has no payment at the gateway to refund)',
+      ),
     ])
   })
 

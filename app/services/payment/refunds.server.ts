@@ -401,7 +401,7 @@ async function stopAskingAbout(
   const how =
     'checks' in reason
       ? ` after ${reason.checks} checks over about a week`
-      : `: asking failed every time (${reason.error.slice(0, 200)})`
+      : `: each try ended in an error (${reason.error.slice(0, 200)})`
   const why = `${gateway} gave no final answer about the refund of ${formatRupees(refund.amount)}${reference}${how}; KeyBazaar has stopped asking.`
   const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
@@ -620,6 +620,15 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
           if (job.attempt < job.maxAttempts) throw error
           result = { kind: 'pending' }
         }
+      // The order has no payment at the gateway to refund (it should not happen): the refund
+      // can never be asked about, so the shop is told at once.
+      if (result.kind === 'gone')
+        await stopAskingAbout(
+          db,
+          refund,
+          { error: 'the order has no payment at the gateway to refund' },
+          now,
+        )
       if (result.kind !== 'pending') return
       if (result.refused)
         log(

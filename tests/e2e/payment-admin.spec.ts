@@ -2,6 +2,7 @@ import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import type { Page } from '@playwright/test'
 import { formatRupees } from '~/lib/money'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { openAppDatabase } from '../factories'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
@@ -195,6 +196,7 @@ test.describe.serial('payments back office', () => {
 
   test('a payment link made out to a business: all its details or none, and its invoice names it', async ({
     page,
+    app,
   }) => {
     await logIn(page, OWNER)
     await page.goto('/admin/payment-links')
@@ -237,6 +239,25 @@ test.describe.serial('payments back office', () => {
     await page.emulateMedia({ colorScheme: 'light' })
 
     await business.getByLabel('Legal name').fill('Udyam Software Private Limited')
+    // The shop's own GSTIN, pasted by mistake, is refused.
+    const db = openAppDatabase(app)
+    try {
+      const { sellerGstin } = await readSiteSettings(db)
+      await updateSiteSettings(db, { sellerGstin: '29AAGCB7383J1Z4' })
+      await business.getByLabel('GSTIN').fill('29AAGCB7383J1Z4')
+      await business.getByLabel('Business address').fill('Nariman Point, Mumbai 400021')
+      // The shop's processes see new settings within a second (docs/page-cache.md).
+      await expect(async () => {
+        await page.getByRole('button', { name: 'Create Payment Link' }).click()
+        await expect(
+          business.getByText("This is the shop's own GSTIN: enter the buyer's business GSTIN"),
+        ).toBeVisible({ timeout: 1000 })
+      }).toPass({ timeout: 10_000 })
+      await updateSiteSettings(db, { sellerGstin })
+    } finally {
+      await db.destroy()
+    }
+    await expect(page.getByRole('status').getByRole('link')).toHaveCount(0)
     await business.getByLabel('GSTIN').fill('27aapfu0939f1zv')
     await business.getByLabel('Business address').fill('Nariman Point, Mumbai 400021')
     await page.getByRole('button', { name: 'Create Payment Link' }).click()

@@ -22,6 +22,10 @@ import { readFormData } from '~/lib/form-data.server'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 
+const PAYMENT_LINK_FORM = {
+  ownGstin: "This is the shop's own GSTIN: enter the buyer's business GSTIN",
+} as const
+
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
  * and a customer (status active on creation) and sends its URL;
@@ -63,6 +67,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success')
     return data({ result: submission.reply(), created: null }, { status: 400 })
   const input = submission.value
+  // The shop's own GSTIN pasted by mistake would make the sale out to the shop itself.
+  if (input.gstin && input.gstin === (await getSiteSettings(db)).sellerGstin)
+    return data(
+      {
+        result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),
+        created: null,
+      },
+      { status: 400 },
+    )
   const product = await getProductById(db, input.productId)
   if (product && !(await sellableNow(db, env, [product])).has(product.id)) {
     return data(

@@ -239,6 +239,43 @@ export async function settleRefund(
   })
 }
 
+/** The order's refunds the gateway has not answered (requested or pending). */
+export function listUnansweredRefunds(
+  db: DB,
+  orderId: string,
+): Promise<Pick<OrderRefund, 'id' | 'amount' | 'checksStoppedAt'>[]> {
+  return db
+    .selectFrom('orderRefund')
+    .select(['id', 'amount', 'checksStoppedAt'])
+    .where('orderId', '=', orderId)
+    .where('status', 'in', ['requested', 'pending'])
+    .execute()
+}
+
+/**
+ * Marks that KeyBazaar stopped asking about a refund still unanswered, once: after the order's
+ * row (as a settlement takes it), so a refund settled meanwhile, or marked before, returns false.
+ */
+export async function markRefundChecksStopped(
+  trx: Transaction<Database>,
+  refund: Pick<OrderRefund, 'id' | 'orderId'>,
+  at: string,
+): Promise<boolean> {
+  await trx
+    .updateTable('order')
+    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    .where('id', '=', refund.orderId)
+    .execute()
+  const marked = await trx
+    .updateTable('orderRefund')
+    .set({ checksStoppedAt: at })
+    .where('id', '=', refund.id)
+    .where('status', 'in', ['requested', 'pending'])
+    .where('checksStoppedAt', 'is', null)
+    .executeTakeFirst()
+  return Number(marked.numUpdatedRows) > 0
+}
+
 /** Paise refunded (processed) for an order, inside the caller's transaction. */
 export function processedRefundTotal(db: DB, orderId: string): Promise<number> {
   return refundTotal(db, orderId, ['processed'])

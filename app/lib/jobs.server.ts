@@ -119,6 +119,29 @@ export async function claimJobs(db: DB, options: ClaimOptions): Promise<Job[]> {
   }))
 }
 
+/**
+ * The payloads of the jobs of `type` that will still run: pending ones, running ones, and ones
+ * left running by a runner that died while claimJobs may still give them back (attempts left).
+ */
+export async function livePayloads(db: DB, type: string, now = new Date()): Promise<unknown[]> {
+  const nowIso = now.toISOString()
+  const rows = await db
+    .selectFrom('job')
+    .select('payload')
+    .where('type', '=', type)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'pending'),
+        eb.and([
+          eb('status', '=', 'running'),
+          eb.or([eb('lockedUntil', '>', nowIso), eb('attempts', '<', eb.ref('maxAttempts'))]),
+        ]),
+      ]),
+    )
+    .execute()
+  return rows.map((row) => JSON.parse(row.payload) as unknown)
+}
+
 /** Marks a claimed job done (only if this worker still holds it). */
 export async function completeJob(
   db: DB,

@@ -8,6 +8,8 @@ import {
   getRefund,
   getRefundByGatewayId,
   markOrderRefundedByGateway,
+  listUnansweredRefunds,
+  markRefundChecksStopped,
   markRefundPending,
   processedRefundTotal,
   recordRefundCheck,
@@ -15,7 +17,13 @@ import {
   type OrderRefund,
 } from '~/data/refund.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import {
+  enqueueJob,
+  livePayloads,
+  wakeJobRunner,
+  type Job,
+  type JobHandlers,
+} from '~/lib/jobs.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import { mailRefundNeedsCheck } from '~/services/notifications/shop-mail.server'
 import { formatRupees } from '~/lib/money'
@@ -162,33 +170,13 @@ export async function unansweredRefunds(
   orderId: string,
   now = new Date(),
 ): Promise<{ checking: number; stopped: number }> {
-  const refunds = await db
-    .selectFrom('orderRefund')
-    .select(['id', 'amount', 'checksStoppedAt'])
-    .where('orderId', '=', orderId)
-    .where('status', 'in', ['requested', 'pending'])
-    .execute()
+  const refunds = await listUnansweredRefunds(db, orderId)
   if (refunds.length === 0) return { checking: 0, stopped: 0 }
-  // Live refund jobs are few (one per unanswered refund): their payloads are read here. A job
-  // left running by a process that died is live while the runner may still claim it again.
-  const at = now.toISOString()
+  // Live refund jobs are few (one per unanswered refund).
   const live = new Set(
-    (
-      await db
-        .selectFrom('job')
-        .select('payload')
-        .where('type', '=', REFUND_JOB)
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'pending'),
-            eb.and([
-              eb('status', '=', 'running'),
-              eb.or([eb('lockedUntil', '>', at), eb('attempts', '<', eb.ref('maxAttempts'))]),
-            ]),
-          ]),
-        )
-        .execute()
-    ).map((job) => (JSON.parse(job.payload) as { refundId?: unknown } | null)?.refundId),
+    (await livePayloads(db, REFUND_JOB, now)).map(
+      (payload) => (payload as { refundId?: unknown } | null)?.refundId,
+    ),
   )
   const sum = { checking: 0, stopped: 0 }
   for (const refund of refunds)
@@ -279,12 +267,7 @@ async function onSettled(
     )
   // Refunded already (marked refunded while this refund was recorded failed, say): the buyer
   // was told, and may have been paid twice, which only the shop can sort out.
-  const { status } = await trx
-    .selectFrom('order')
-    .select('status')
-    .where('id', '=', order.id)
-    .executeTakeFirstOrThrow()
-  if (status === 'refunded') {
+  if ((await getOrder(trx, order.id))?.status === 'refunded') {
     await warnOfDoubleRefund(
       trx,
       order.id,
@@ -387,8 +370,9 @@ async function settle(
 
 /**
  * The checks of a refund ran out without a final answer, or its job gives up on an error: the
- * timeline says KeyBazaar stopped asking, and the shop is mailed to look the refund up in the gateway's dashboard (the order
- * page's Mark refunded is no longer held up by it: unansweredRefunds).
+ * timeline says KeyBazaar stopped asking, and the shop is mailed to look the refund up in the
+ * gateway's dashboard (the order page's Mark refunded is no longer held up by it:
+ * unansweredRefunds).
  */
 async function stopAskingAbout(
   db: DB,
@@ -405,21 +389,8 @@ async function stopAskingAbout(
   const why = `${gateway} gave no final answer about the refund of ${formatRupees(refund.amount)}${reference}${how}; KeyBazaar has stopped asking.`
   const at = now.toISOString()
   await db.transaction().execute(async (trx) => {
-    // The order's row first, as a settlement takes it; then the mark, set once: a handler run
-    // again, or a refund settled meanwhile, tells nobody.
-    await trx
-      .updateTable('order')
-      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-      .where('id', '=', refund.orderId)
-      .execute()
-    const marked = await trx
-      .updateTable('orderRefund')
-      .set({ checksStoppedAt: at })
-      .where('id', '=', refund.id)
-      .where('status', 'in', ['requested', 'pending'])
-      .where('checksStoppedAt', 'is', null)
-      .executeTakeFirst()
-    if (Number(marked.numUpdatedRows) === 0) return
+    // Marked once: a handler run again, or a refund settled meanwhile, tells nobody.
+    if (!(await markRefundChecksStopped(trx, refund, at))) return
     await appendOrderEvent(
       trx,
       refund.orderId,

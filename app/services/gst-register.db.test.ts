@@ -1,16 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { saveCustomerBusiness } from '~/data/customer-gst.server'
+import { gstRegister, monthRange, registerMonths } from '~/data/gst-register.server'
 import {
   b2cSummary,
   businessDocuments,
   documentsIssued,
-  gstRegister,
-  monthRange,
   outwardSupplies,
-  registerMonths,
   sacSummary,
   type GstRegisterRow,
-} from '~/data/gst-register.server'
+} from '~/lib/gst-returns'
 import { issueInvoiceNumber } from '~/data/invoice.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { issueCreditNote } from '~/data/credit-note.server'

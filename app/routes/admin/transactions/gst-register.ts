@@ -1,11 +1,10 @@
 import { data } from 'react-router'
+import { gstRegister, monthRange } from '~/data/gst-register.server'
 import {
   b2cSummary,
   businessDocuments,
   documentsIssued,
   GSTR1_TABLES,
-  gstRegister,
-  monthRange,
   outwardSupplies,
   sacSummary,
   type B2cSummaryRow,
@@ -14,7 +13,7 @@ import {
   type Gstr1Table,
   type OutwardSupplies,
   type SacSummaryRow,
-} from '~/data/gst-register.server'
+} from '~/lib/gst-returns'
 import { services } from '~/lib/app-context.server'
 import { csvDownload, type CsvCell } from '~/lib/csv.server'
 import { gstToolDate, gstToolState } from '~/lib/gst'

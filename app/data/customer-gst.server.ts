@@ -81,8 +81,10 @@ export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBu
   if (!row) return null
   return (
     keptBusiness(row) ??
-    (row.businessName && row.gstin
-      ? { businessName: row.businessName, gstin: row.gstin, address: row.address ?? '' }
-      : null)
+    keptBusiness({
+      buyerBusinessName: row.businessName,
+      buyerGstin: row.gstin,
+      buyerAddress: row.address,
+    })
   )
 }

@@ -243,10 +243,10 @@ export async function settleRefund(
 export function listUnansweredRefunds(
   db: DB,
   orderId: string,
-): Promise<Pick<OrderRefund, 'id' | 'amount' | 'checksStoppedAt'>[]> {
+): Promise<Pick<OrderRefund, 'id' | 'amount' | 'status' | 'checksStoppedAt'>[]> {
   return db
     .selectFrom('orderRefund')
-    .select(['id', 'amount', 'checksStoppedAt'])
+    .select(['id', 'amount', 'status', 'checksStoppedAt'])
     .where('orderId', '=', orderId)
     .where('status', 'in', ['requested', 'pending'])
     .execute()

@@ -19,7 +19,7 @@ import {
 } from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
-import { processedRefundTotal } from '~/data/refund.server'
+import { listUnansweredRefunds, processedRefundTotal } from '~/data/refund.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -637,7 +637,10 @@ function markRefundedOnce(
           .select(['amount', 'paidAmount', 'gateway'])
           .where('id', '=', input.orderId)
           .executeTakeFirstOrThrow()
-        const { checking } = await unansweredRefunds(trx, input.orderId)
+        const { checking } = await unansweredRefunds(
+          trx,
+          await listUnansweredRefunds(trx, input.orderId),
+        )
         if (checking > 0)
           throw new Refused(
             `A refund of ${formatRupees(checking)} through ${gatewayLabel(order.gateway)} is still waiting for its answer. Mark refunded records money returned outside KeyBazaar: use it once that refund is answered. Nothing was changed.`,

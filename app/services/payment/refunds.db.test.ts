@@ -114,6 +114,10 @@ async function mails(orderId: string) {
     .filter((payload) => payload.orderId === orderId)
 }
 
+/** What of the order's refunds is unanswered, still asked about or no longer (unansweredRefunds). */
+const unanswered = async (orderId: string) =>
+  unansweredRefunds(t.db, await listOrderRefunds(t.db, orderId))
+
 /** Mails to the shop about an order (subject and text). */
 async function shopMails(orderId: string) {
   const rows = await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute()
@@ -582,7 +586,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       at += 5 * 3600_000
     }
     expect((await listOrderRefunds(t.db, order.id))[0]?.status).toBe('pending')
-    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 12_000 })
+    expect(await unanswered(order.id)).toEqual({ checking: 0, stopped: 12_000 })
     const warning = (await listOrderEvents(t.db, order.id)).filter(
       (e) => e.type === 'refund_warning',
     )
@@ -627,7 +631,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       at += 24 * 3600_000
     }
     expect((await listOrderRefunds(t.db, second.id))[0]?.status).toBe('requested')
-    expect(await unansweredRefunds(t.db, second.id)).toEqual({ checking: 0, stopped: 8_000 })
+    expect(await unanswered(second.id)).toEqual({ checking: 0, stopped: 8_000 })
     expect(
       (await listOrderEvents(t.db, second.id))
         .filter((e) => e.type === 'refund_warning')
@@ -644,7 +648,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     await askRefund(third.id, 5_000)
     await t.db.updateTable('order').set({ gatewayTxnId: null }).where('id', '=', third.id).execute()
     await runJobs(silent, new Date())
-    expect(await unansweredRefunds(t.db, third.id)).toEqual({ checking: 0, stopped: 5_000 })
+    expect(await unanswered(third.id)).toEqual({ checking: 0, stopped: 5_000 })
     expect((await shopMails(third.id)).map((mail) => mail.text)).toEqual([
       expect.stringContaining(
         'Paytm gave no final answer about the refund of ₹50: each try ended in an error (the order has no payment at the gateway to refund)',
@@ -657,7 +661,7 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     const gateway = fakeGateway({ settleOnStatus: true })
     await askRefund(order.id, 10_000)
     await runJobs(gateway, new Date())
-    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 10_000, stopped: 0 })
+    expect(await unanswered(order.id)).toEqual({ checking: 10_000, stopped: 0 })
     // Its job is left running by a process that died: live while the runner may claim it
     // again (attempts left), not once every attempt is spent.
     const lapsed = new Date(Date.now() - 60_000).toISOString()
@@ -666,12 +670,12 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       .where('type', '=', REFUND_JOB)
       .where('status', 'in', ['pending', 'running'])
     await job.set({ status: 'running', lockedUntil: lapsed, attempts: 3, maxAttempts: 8 }).execute()
-    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 10_000, stopped: 0 })
+    expect(await unanswered(order.id)).toEqual({ checking: 10_000, stopped: 0 })
     await job.set({ attempts: 8 }).execute()
-    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 10_000 })
+    expect(await unanswered(order.id)).toEqual({ checking: 0, stopped: 10_000 })
     // Or it gives up for good (as the runner leaves a job that failed every attempt).
     await job.set({ status: 'failed' }).execute()
-    expect(await unansweredRefunds(t.db, order.id)).toEqual({ checking: 0, stopped: 10_000 })
+    expect(await unanswered(order.id)).toEqual({ checking: 0, stopped: 10_000 })
     expect(await markRefunded(t.db, { orderId: order.id, note: 'NEFT 77', actor })).toMatchObject({
       ok: true,
     })

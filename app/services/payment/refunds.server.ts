@@ -8,7 +8,6 @@ import {
   getRefund,
   getRefundByGatewayId,
   markOrderRefundedByGateway,
-  listUnansweredRefunds,
   markRefundChecksStopped,
   markRefundPending,
   processedRefundTotal,
@@ -159,7 +158,8 @@ export async function requestGatewayRefund(
 }
 
 /**
- * Paise of the order's refunds the gateway has not answered yet (requested or pending): those
+ * Paise of an order's refunds (`refunds`, all or the unanswered ones) the gateway has not
+ * answered yet (requested or pending): those
  * KeyBazaar still asks about (a refund job is due or running), and those it has stopped asking
  * about (their checks ran out after about a week, or their job failed), which only the gateway's
  * dashboard can tell. 'Mark refunded' waits for the first (the money may still go back), not
@@ -167,11 +167,13 @@ export async function requestGatewayRefund(
  */
 export async function unansweredRefunds(
   db: DB,
-  orderId: string,
+  refunds: readonly Pick<OrderRefund, 'id' | 'amount' | 'status' | 'checksStoppedAt'>[],
   now = new Date(),
 ): Promise<{ checking: number; stopped: number }> {
-  const refunds = await listUnansweredRefunds(db, orderId)
-  if (refunds.length === 0) return { checking: 0, stopped: 0 }
+  const open = refunds.filter(
+    (refund) => refund.status === 'requested' || refund.status === 'pending',
+  )
+  if (open.length === 0) return { checking: 0, stopped: 0 }
   // Live refund jobs are few (one per unanswered refund).
   const live = new Set(
     (await livePayloads(db, REFUND_JOB, now)).map(
@@ -179,7 +181,7 @@ export async function unansweredRefunds(
     ),
   )
   const sum = { checking: 0, stopped: 0 }
-  for (const refund of refunds)
+  for (const refund of open)
     sum[!refund.checksStoppedAt && live.has(refund.id) ? 'checking' : 'stopped'] += Number(
       refund.amount,
     )

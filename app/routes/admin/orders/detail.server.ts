@@ -90,7 +90,6 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     creditNotes,
     uncredited,
     invoiceBusiness,
-    unanswered,
   ] = await Promise.all([
     listOrderEvents(db, order.id),
     listOrderReports(db, order.id),
@@ -103,8 +102,8 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     listCreditNotes(db, order.id),
     uncreditedRefunds(db, order.id),
     invoiceBusinessOf(db, order.id),
-    unansweredRefunds(db, order.id),
   ])
+  const unanswered = await unansweredRefunds(db, refunds)
   const timeLimit = await creditNoteTimeLimit(db, order, settings)
   const actors = await describeActors(
     db,

@@ -6,6 +6,8 @@ import { expect, gotoHydrated, test } from '../helpers/fixtures'
 import { signUpConfirmed, signUpInBrowser } from '../helpers/mailbox'
 import { getOrder } from '~/data/order.server'
 import { findUserByEmail } from '~/data/user.server'
+import { getCustomerBusiness } from '~/data/customer-gst.server'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { pdfText } from '../helpers/pdf'
 
 /**
@@ -208,6 +210,22 @@ test('business details: refused with clear messages, then named with the GSTIN o
     },
   })
   expect(refused.status()).toBe(400)
+  // The shop's own GSTIN, pasted by mistake, is refused.
+  const settingsDb = openAppDatabase(app)
+  const { sellerGstin } = await readSiteSettings(settingsDb)
+  try {
+    await updateSiteSettings(settingsDb, { sellerGstin: '29AAGCB7383J1Z4' })
+    await section.getByLabel('GSTIN').fill('29aagcb7383j1z4')
+    await save.click()
+    await expect(
+      section.getByText("This is the shop's own GSTIN: enter your business's GSTIN"),
+    ).toBeVisible()
+    const user = (await findUserByEmail(settingsDb, email))!
+    expect(await getCustomerBusiness(settingsDb, user.id)).toBeNull()
+  } finally {
+    await updateSiteSettings(settingsDb, { sellerGstin })
+    await settingsDb.destroy()
+  }
   // Typed in lower case with a space: kept as the GSTIN is written.
   await section.getByLabel('GSTIN').fill('27aapfu 0939f1zv')
   await save.click()

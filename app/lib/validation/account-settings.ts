@@ -22,6 +22,7 @@ export const SETTINGS_MESSAGES = {
   businessNameTooLong: 'The legal name must be at most 120 characters long',
   gstinInvalid: 'Enter a valid 15-character GSTIN (e.g. 27AAPFU0939F1ZV)',
   gstinCheck: "This GSTIN's last character does not match the others: check it for a typo",
+  shopGstin: "This is the shop's own GSTIN: enter your business's GSTIN",
   businessAddressRequired: "Enter the business's address, as on its GST registration",
   businessAddressTooLong: 'The address must be at most 300 characters long',
 } as const

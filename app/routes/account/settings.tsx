@@ -18,6 +18,7 @@ import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { Checkbox, Input } from '~/components/ui/input'
 import { getPreferences, savePreferences } from '~/data/preferences.server'
+import { readSiteSettings } from '~/data/settings.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
@@ -34,6 +35,7 @@ import {
   profileSchema,
   removeBusinessSchema,
   removePhotoSchema,
+  SETTINGS_MESSAGES,
   settingsSchema,
 } from '~/lib/validation/account-settings'
 import { getCustomerBusiness, saveCustomerBusiness } from '~/data/customer-gst.server'
@@ -178,6 +180,16 @@ export async function action({ request }: Route.ActionArgs) {
       )
     }
     case 'business':
+      // The shop's own GSTIN would make the customer's invoices out to the shop itself. Read
+      // fresh, not from this process's copy: a GSTIN saved a moment ago counts.
+      if (value.gstin === (await readSiteSettings(db)).sellerGstin)
+        return data<SettingsResult>(
+          {
+            intent: value.intent,
+            result: submission.reply({ fieldErrors: { gstin: [SETTINGS_MESSAGES.shopGstin] } }),
+          },
+          { status: 400 },
+        )
       await saveCustomerBusiness(db, user.id, {
         businessName: value.businessName,
         gstin: value.gstin,

@@ -5,7 +5,7 @@ import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import { createPaymentLink, listPaymentLinks } from '~/data/payment-link.server'
 import { getProductById, listProducts } from '~/data/product.server'
-import { getSiteSettings } from '~/data/settings.server'
+import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
@@ -67,8 +67,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success')
     return data({ result: submission.reply(), created: null }, { status: 400 })
   const input = submission.value
-  // The shop's own GSTIN pasted by mistake would make the sale out to the shop itself.
-  if (input.gstin && input.gstin === (await getSiteSettings(db)).sellerGstin)
+  // The shop's own GSTIN pasted by mistake would make the sale out to the shop itself. Read
+  // fresh, not from this process's copy: a GSTIN saved a moment ago counts.
+  if (input.gstin && input.gstin === (await readSiteSettings(db)).sellerGstin)
     return data(
       {
         result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),

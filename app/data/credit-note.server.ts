@@ -11,6 +11,7 @@ import {
   type InvoiceData,
   type InvoiceSettings,
 } from './invoice.server'
+import { takeOrderRows } from './order.server'
 import { getSiteSettings } from './settings.server'
 import { keptBusiness } from './customer-gst.server'
 
@@ -56,9 +57,7 @@ export async function issueCreditNote(
   // of one order settling at once ('Mark refunded' beside a gateway's confirmation, or two
   // parts) credit in turn, each seeing the other's credit note, and every path takes the order
   // before the counters.
-  const order = await trx
-    .updateTable('order')
-    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+  const order = await takeOrderRows(trx)
     .where('id', '=', input.orderId)
     .returning(['testMode', 'paidAt', 'createdAt', 'amount'])
     .executeTakeFirst()

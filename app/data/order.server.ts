@@ -20,8 +20,20 @@ import type { Database, OrderStatus, OrderTable } from '../../db/schema'
  *   once, on SQLite and on PostgreSQL alike. Every change appends an order_event in the same
  *   transaction.
  */
+
 export type { OrderStatus }
 export { appendOrderEvent, type EventInput }
+
+/**
+ * A write to order rows that changes nothing, as the first statement of a transaction that
+ * works on an order: SQLite takes its write lock at once (no read to upgrade later) and
+ * PostgreSQL locks the rows to the commit, so two transactions on one order take turns and the
+ * second reads what the first left. The caller says which orders (`where`) and what it reads
+ * back (`returning`).
+ */
+export function takeOrderRows(trx: DB) {
+  return trx.updateTable('order').set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+}
 
 /** Money received and kept: these orders count as sales. */
 export const PAID_STATUSES = [

@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { appendOrderEvent } from './order-event.server'
-import { PAID_STATUSES } from './order.server'
+import { PAID_STATUSES, takeOrderRows } from './order.server'
 import type { Database, OrderRefundStatus, OrderRefundTable, OrderStatus } from '../../db/schema'
 
 /**
@@ -68,9 +68,7 @@ export async function createRefundRequest(
   const at = now.toISOString()
   return db.transaction().execute(async (trx) => {
     // The write comes first, so a concurrent request waits here and then sees this one's row.
-    const order = await trx
-      .updateTable('order')
-      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    const order = await takeOrderRows(trx)
       .where('id', '=', input.orderId)
       .returning(['status', 'gateway', 'gatewayTxnId', 'paidAmount', 'amount'])
       .executeTakeFirst()
@@ -211,9 +209,7 @@ export async function settleRefund(
     // once then settle in turn, and the second sees the first's total (the last part of a
     // refund in pieces makes the order refunded, even under PostgreSQL's read committed).
     // A write first (SQLite takes its write lock at once, with no read to upgrade).
-    await trx
-      .updateTable('order')
-      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    await takeOrderRows(trx)
       .where('id', '=', (eb) =>
         eb.selectFrom('orderRefund').select('orderRefund.orderId').where('orderRefund.id', '=', id),
       )
@@ -261,11 +257,7 @@ export async function markRefundChecksStopped(
   refund: Pick<OrderRefund, 'id' | 'orderId'>,
   at: string,
 ): Promise<boolean> {
-  await trx
-    .updateTable('order')
-    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-    .where('id', '=', refund.orderId)
-    .execute()
+  await takeOrderRows(trx).where('id', '=', refund.orderId).execute()
   const marked = await trx
     .updateTable('orderRefund')
     .set({ checksStoppedAt: at })

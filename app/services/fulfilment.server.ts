@@ -6,6 +6,7 @@ import {
   type ChangeDetails,
   type ConfirmedPayment,
   type TransitionResult,
+  takeOrderRows,
 } from '~/data/order.server'
 import {
   addStockItems,
@@ -363,9 +364,7 @@ async function fillWaitingBatch(
   // PostgreSQL locks the rows so two fillers do not deliver one order twice. It waits for
   // rows another filler holds rather than skipping them: that filler may have looked for
   // stock before this one's items were committed, found none and left the orders waiting.
-  const claimed = await trx
-    .updateTable('order')
-    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+  const claimed = await takeOrderRows(trx)
     .where('id', 'in', engineOf(trx) === 'postgres' ? waiting.forUpdate() : waiting)
     .where('status', '=', 'awaiting_stock')
     .returning(['id', 'createdAt'])

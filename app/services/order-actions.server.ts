@@ -8,6 +8,7 @@ import {
   PAYABLE_STATUSES,
   transitionOrder,
   type Order,
+  takeOrderRows,
 } from '~/data/order.server'
 import {
   issueCreditNote,
@@ -108,9 +109,7 @@ async function claimOrder(
   orderId: string,
   statuses: readonly OrderStatus[],
 ) {
-  return trx
-    .updateTable('order')
-    .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+  return takeOrderRows(trx)
     .where('id', '=', orderId)
     .where('status', 'in', statuses)
     .returning(['id', 'status', 'productId', 'productName', 'testMode'])
@@ -702,9 +701,7 @@ export async function issueMissingCreditNotes(
   const now = input.now ?? new Date()
   const outcome = await db.transaction().execute(async (trx) => {
     // The order's row first, as a refund's credit note takes it (issueCreditNote).
-    const order = await trx
-      .updateTable('order')
-      .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+    const order = await takeOrderRows(trx)
       .where('id', '=', input.orderId)
       .returning(['status'])
       .executeTakeFirst()

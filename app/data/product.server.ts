@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
-import { toFlag } from '~/lib/db.server'
+import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
 import { paginate } from '~/lib/paginate'
@@ -384,6 +384,50 @@ export async function deleteProduct(
     .returning(['id', 'title', 'image'])
     .executeTakeFirst()
   return row ?? null
+}
+
+/**
+ * Takes a product's row for the rest of the transaction, before deciding whether it may be
+ * deleted. On PostgreSQL a FOR UPDATE lock: an order being created for the product holds a
+ * key-share lock on the row (its foreign key) until it commits, so this waits for it and the
+ * count that follows sees the order, and an order started later waits for the delete and then
+ * finds no product. On SQLite a write first, which takes the single write lock at once.
+ */
+export async function lockProduct(db: DB, id: string): Promise<boolean> {
+  const row =
+    engineOf(db) === 'postgres'
+      ? await db
+          .selectFrom('product')
+          .select('id')
+          .where('id', '=', id)
+          .forUpdate()
+          .executeTakeFirst()
+      : await db
+          .updateTable('product')
+          .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
+          .where('id', '=', id)
+          .returning('id')
+          .executeTakeFirst()
+  return Boolean(row)
+}
+
+/** Orders still to be paid or delivered, the statuses that keep a product from being deleted. */
+export const OPEN_ORDER_STATUSES = ['pending', 'paid', 'awaiting_stock'] as const
+
+/**
+ * A product's real orders not finished yet: being paid (a payment link included), paid and
+ * waiting to be delivered by hand, or waiting for stock. Simulated (test-mode) orders do not
+ * count: no buyer is owed anything for them.
+ */
+export async function countOpenOrders(db: DB, productId: string): Promise<number> {
+  const { count } = await db
+    .selectFrom('order')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('productId', '=', productId)
+    .where('status', 'in', OPEN_ORDER_STATUSES)
+    .where('testMode', '=', toFlag(false))
+    .executeTakeFirstOrThrow()
+  return Number(count)
 }
 
 /** How many products (other than `exceptId`) show this image. */

@@ -305,6 +305,27 @@ export async function listStockItems(
     .execute()
 }
 
+/**
+ * Withdraws every unsold item of a product (available -> revoked, with the reason), as its
+ * deletion does: the items would otherwise be left with no product, out of every list.
+ * Returns how many real and test items were withdrawn.
+ */
+export async function withdrawUnsoldItems(
+  db: DB,
+  input: { productId: string; reason: string; now?: Date },
+): Promise<{ real: number; test: number }> {
+  const at = (input.now ?? new Date()).toISOString()
+  const rows = await db
+    .updateTable('stockItem')
+    .set({ status: 'revoked', revokedAt: at, updatedAt: at, revokedReason: input.reason })
+    .where('productId', '=', input.productId)
+    .where('status', '=', 'available')
+    .returning('testItem')
+    .execute()
+  const test = rows.filter((row) => Boolean(row.testItem)).length
+  return { real: rows.length - test, test }
+}
+
 export type RevokeResult = { revoked: true } | { revoked: false; status: StockItemStatus | null }
 
 /** Withdraws an unsold item (available -> revoked); a sold or missing item is left alone. */

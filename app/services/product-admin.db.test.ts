@@ -2,7 +2,8 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { engineOf } from '~/lib/db.server'
 import { fileTestDb } from '../../tests/helpers/db'
-import { makeProduct, makeStockedProduct } from '../../tests/factories'
+import { makeOrder, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
+import { getOrder } from '~/data/order.server'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type ProductInput } from '~/data/product.server'
 import { listStockItems } from '~/data/stock.server'
@@ -113,7 +114,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       ),
     ).rejects.toThrow()
     expect(await entriesFor(product.id)).toEqual([])
-    expect(await deleteProductAudited(t.db, 'no-such-product', WHO)).toBeNull()
+    expect(await deleteProductAudited(t.db, 'no-such-product', WHO)).toEqual({ status: 'missing' })
     expect(await entriesFor('no-such-product')).toEqual([])
   })
 
@@ -187,7 +188,11 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
 
   it('records a deleted product with what it was', async () => {
     const product = await makeProduct(t.db, { title: 'Soon Gone' })
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ id: product.id })
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+      product: { id: product.id },
+      withdrawn: 0,
+    })
     expect(await getProductById(t.db, product.id)).toBeNull()
     const [entry] = await entriesFor(product.id)
     expect(entry).toMatchObject({ action: 'product.delete', summary: 'Deleted Soon Gone' })
@@ -195,6 +200,88 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       title: { before: 'Soon Gone', after: null },
       slug: { before: product.slug, after: null },
     })
+  })
+
+  it('keeps a product whose real orders are still being paid or delivered', async () => {
+    // Delivered by hand: a real order paid and waiting for the shop, a real one at the
+    // gateway, a simulated one paid.
+    const product = await makeProduct(t.db, { title: 'Hand Delivered' })
+    const waiting = await makePaidOrder(t.db, product.id)
+    expect(waiting.status).toBe('paid')
+    const atGateway = await makeOrder(t.db, product.id)
+    await makePaidOrder(t.db, product.id, { testMode: true })
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
+      status: 'open-orders',
+      title: product.title,
+      openOrders: 2,
+    })
+    expect(await getProductById(t.db, product.id)).not.toBeNull()
+    expect(await entriesFor(product.id)).toEqual([])
+    // Once neither is open (one expired, the other refunded), it can go.
+    await t.db
+      .updateTable('order')
+      .set({ status: 'expired' })
+      .where('id', '=', atGateway.id)
+      .execute()
+    await t.db
+      .updateTable('order')
+      .set({ status: 'refunded' })
+      .where('id', '=', waiting.id)
+      .execute()
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ status: 'deleted' })
+    expect(await getProductById(t.db, product.id)).toBeNull()
+    // Its orders stay in the records, under the name they were sold as.
+    const kept = await getOrder(t.db, waiting.id)
+    expect(kept).toMatchObject({ productId: null, productName: product.title })
+  })
+
+  it('withdraws the unsold stock of a deleted product and says how many items in the audit log', async () => {
+    const product = await makeStockedProduct(t.db, SECRET, ['KEY-1', 'KEY-2', 'KEY-3'])
+    // One sold and delivered: it stays as it was.
+    const sold = await makePaidOrder(t.db, product.id)
+    expect(sold.status).toBe('delivered')
+    const items = await listStockItems(t.db, product.id)
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+      withdrawn: 2,
+    })
+    const after = await t.db
+      .selectFrom('stockItem')
+      .select(['id', 'status', 'revokedReason'])
+      .where(
+        'id',
+        'in',
+        items.map((item) => item.id),
+      )
+      .execute()
+    expect(after.map((item) => item.status).sort()).toEqual(['delivered', 'revoked', 'revoked'])
+    expect(after.find((item) => item.status === 'revoked')?.revokedReason).toBe(
+      `Withdrawn with the deleted product ${product.title}`,
+    )
+    const [entry] = await entriesFor(product.id)
+    expect(entry).toMatchObject({
+      action: 'product.delete',
+      summary: `Deleted ${product.title} and withdrew its 2 unsold items`,
+    })
+  })
+
+  it('decides once when a delete and a new order race: the order is kept or refused, never orphaned', async () => {
+    for (let round = 0; round < 5; round++) {
+      const product = await makeProduct(t.db, { title: `Racing ${round}` })
+      const [deleted, ordered] = await Promise.allSettled([
+        deleteProductAudited(t.db, product.id, WHO),
+        makeOrder(t.db, product.id),
+      ])
+      expect(deleted.status).toBe('fulfilled')
+      const outcome = deleted.status === 'fulfilled' ? deleted.value.status : null
+      if (ordered.status === 'fulfilled') {
+        // The order landed: either first (the product is kept) or not at all.
+        expect(outcome).toBe('open-orders')
+        expect(await getProductById(t.db, product.id)).not.toBeNull()
+      } else {
+        expect(outcome).toBe('deleted')
+      }
+    }
   })
 
   it('records a stock import with its counts, and a revoked item', async () => {

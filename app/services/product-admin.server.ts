@@ -1,9 +1,11 @@
 import {
+  countOpenOrders,
   createProductChecked,
   deleteProduct,
   duplicateProduct,
   getProductById,
   getProductDelivery,
+  lockProduct,
   productOwnFields,
   updateProduct,
   type Product,
@@ -12,6 +14,7 @@ import {
 import {
   revokeStockItem,
   setProductDelivery,
+  withdrawUnsoldItems,
   type ImportStockInput,
   type RevokeResult,
 } from '~/data/stock.server'
@@ -149,26 +152,45 @@ async function recordCopy(db: DB, source: Product, copy: Product, who: AdminWho)
   })
 }
 
-/** Deletes a product and records what it was; null when there was none. */
+export type DeleteProductResult =
+  | { status: 'deleted'; product: Pick<Product, 'id' | 'title' | 'image'>; withdrawn: number }
+  | { status: 'missing' }
+  /** Real orders of it still being paid, paid and undelivered, or waiting for stock. */
+  | { status: 'open-orders'; title: string; openOrders: number }
+
+/**
+ * Deletes a product and records what it was. A product with real orders not finished yet is
+ * kept: its buyers are owed a delivery (or a refund) that needs the product. Its unsold stock
+ * is withdrawn with it, and the audit entry says how many items.
+ */
 export async function deleteProductAudited(
   db: DB,
   id: string,
   who: AdminWho,
-): Promise<Pick<Product, 'id' | 'title' | 'image'> | null> {
-  return db.transaction().execute(async (trx) => {
+): Promise<DeleteProductResult> {
+  return db.transaction().execute(async (trx): Promise<DeleteProductResult> => {
+    if (!(await lockProduct(trx, id))) return { status: 'missing' }
     const product = await getProductById(trx, id)
-    if (!product) return null
+    if (!product) return { status: 'missing' }
+    const openOrders = await countOpenOrders(trx, id)
+    if (openOrders > 0) return { status: 'open-orders', title: product.title, openOrders }
+    const withdrawn = await withdrawUnsoldItems(trx, {
+      productId: id,
+      reason: `Withdrawn with the deleted product ${product.title}`,
+    })
     const deleted = await deleteProduct(trx, id)
-    if (!deleted) return null
+    if (!deleted) return { status: 'missing' }
     await recordAdminChange(trx, {
       ...who,
       action: 'product.delete',
       target: { type: 'product', id },
-      summary: `Deleted ${product.title}`,
+      summary: withdrawn.real
+        ? `Deleted ${product.title} and withdrew its ${withdrawn.real} unsold ${withdrawn.real === 1 ? 'item' : 'items'}`
+        : `Deleted ${product.title}`,
       before: productAuditFields(product),
       after: null,
     })
-    return deleted
+    return { status: 'deleted', product: deleted, withdrawn: withdrawn.real }
   })
 }
 

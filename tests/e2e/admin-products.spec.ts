@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test'
 import sharp from 'sharp'
 import type { DB } from '~/lib/db.server'
 import { adminTest } from '../helpers/admin'
+import { makeOrder } from '../factories'
 import { seriousViolations } from '../helpers/axe'
 import { collectCspViolations } from '../helpers/csp'
 import type { RunningApp } from '../helpers/app'
@@ -471,6 +472,27 @@ test.describe.serial('admin catalogue', () => {
     await dialog.getByRole('button', { name: 'Cancel' }).click()
     await expect(dialog).toBeHidden()
     await expect(productRow(page, copyTitle)).toBeVisible()
+
+    // A buyer is paying for it (delivered by hand, so no stock is needed): the delete is
+    // refused and the product kept.
+    await db
+      .updateTable('product')
+      .set({ deliveryMode: 'manual', inStock: 1 })
+      .where('id', '=', copy.id)
+      .execute()
+    const buyer = await makeOrder(db, copy.id)
+    await productRow(page, copyTitle)
+      .getByRole('button', { name: `Delete ${copyTitle}` })
+      .click()
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
+    await expect(
+      page.getByText(
+        `"${copyTitle}" was not deleted: 1 order is still being paid or delivered. To stop selling it, mark it out of stock.`,
+      ),
+    ).toBeVisible()
+    await expect(productRow(page, copyTitle)).toBeVisible()
+    // The unpaid order expired: now it goes.
+    await db.updateTable('order').set({ status: 'expired' }).where('id', '=', buyer.id).execute()
 
     await productRow(page, copyTitle)
       .getByRole('button', { name: `Delete ${copyTitle}` })

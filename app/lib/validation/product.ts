@@ -63,6 +63,9 @@ export const PRODUCT_MESSAGES = {
 
 export const deleteConfirmation = (title: string) =>
   `Are you sure you want to delete "${title}"? This action cannot be undone.`
+/** Why a product with real orders still open is not deleted (app/services/product-admin.server.ts). */
+export const openOrdersMessage = (title: string, count: number) =>
+  `"${title}" was not deleted: ${count === 1 ? '1 order is' : `${count} orders are`} still being paid or delivered. To stop selling it, mark it out of stock.`
 export const duplicatedMessage = (title: string) => `"${title}" duplicated successfully!`
 
 // ---------------------------------------------------------------------------------------

@@ -37,7 +37,12 @@ import { removeProductImage } from '~/services/product-images.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { deleteProductAudited, duplicateProductAudited } from '~/services/product-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
-import { deleteConfirmation, duplicatedMessage, PRODUCT_MESSAGES } from '~/lib/validation/product'
+import {
+  deleteConfirmation,
+  duplicatedMessage,
+  openOrdersMessage,
+  PRODUCT_MESSAGES,
+} from '~/lib/validation/product'
 import { flashHeaders, readFlash } from '~/lib/flash.server'
 import type { Route } from './+types/list'
 import { readFormData } from '~/lib/form-data.server'
@@ -127,10 +132,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.get('confirmed') !== 'yes') throw redirect(listUrl(back, { confirmDelete: id }))
     let headers: Headers
     try {
-      const deleted = await deleteProductAudited(db, id, { actor: user, ip: clientIp(context) })
-      if (deleted) {
-        await removeProductImage(db, storage, deleted.image, { cacheDir: imageCacheDir() })
+      const result = await deleteProductAudited(db, id, { actor: user, ip: clientIp(context) })
+      if (result.status === 'deleted') {
+        await removeProductImage(db, storage, result.product.image, { cacheDir: imageCacheDir() })
         headers = await flashHeaders('success', PRODUCT_MESSAGES.deleted)
+      } else if (result.status === 'open-orders') {
+        headers = await flashHeaders('error', openOrdersMessage(result.title, result.openOrders))
       } else {
         headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteFailed)
       }

@@ -1,16 +1,19 @@
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   activeAdminSection,
   adminDisplayName,
   adminSectionTitle,
   ADMIN_SECTIONS,
+  type AdminSectionId,
   pendingLabel,
   visibleAdminSections,
 } from './admin-shell'
 import { pageWindow } from './pagination'
 
 describe('admin shell', () => {
-  it('lists every section as a link; the audit log only for admins who manage users', () => {
+  it('lists every section as a link', () => {
     expect(ADMIN_SECTIONS.map((section) => [section.label, section.to])).toEqual([
       ['Dashboard', '/admin/dashboard'],
       ['Products', '/admin/products'],
@@ -23,8 +26,79 @@ describe('admin shell', () => {
       ['Audit log', '/admin/audit'],
       ['Settings', '/admin/settings'],
     ])
-    expect(visibleAdminSections({ canManageUsers: false }).map((s) => s.id)).not.toContain('audit')
-    expect(visibleAdminSections({ canManageUsers: true }).map((s) => s.id)).toContain('audit')
+  })
+
+  describe('shows a section only to admins holding the permission its loader requires', () => {
+    const none = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
+    const visible = (access: Partial<typeof none>) =>
+      visibleAdminSections({ ...none, ...access }).map((section) => section.id)
+    const open = ['dashboard', 'gateways', 'settings']
+
+    it('without any permission: Dashboard, Gateways and Settings (requireAdmin only)', () => {
+      expect(visible({})).toEqual(open)
+    })
+
+    it('Can Create Products: Products and Reviews', () => {
+      expect(visible({ canCreateProducts: true })).toEqual([
+        'dashboard',
+        'products',
+        'reviews',
+        'gateways',
+        'settings',
+      ])
+    })
+
+    it('Can Manage Orders: Orders, Transactions and Payment Links', () => {
+      expect(visible({ canManageOrders: true })).toEqual([
+        'dashboard',
+        'orders',
+        'transactions',
+        'payment-links',
+        'gateways',
+        'settings',
+      ])
+    })
+
+    it('Can Manage Users: Users and the Audit log', () => {
+      expect(visible({ canManageUsers: true })).toEqual([
+        'dashboard',
+        'users',
+        'gateways',
+        'audit',
+        'settings',
+      ])
+    })
+
+    it('every permission: every section', () => {
+      expect(
+        visible({ canCreateProducts: true, canManageOrders: true, canManageUsers: true }),
+      ).toEqual(ADMIN_SECTIONS.map((section) => section.id))
+    })
+
+    it("is the permission each section's loader passes to requirePermission", () => {
+      const routes = path.resolve(import.meta.dirname, '../../routes/admin')
+      const modules: Record<AdminSectionId, string> = {
+        dashboard: 'dashboard.tsx',
+        products: 'products/list.tsx',
+        reviews: 'reviews.tsx',
+        orders: 'orders/list.tsx',
+        transactions: 'transactions/list.tsx',
+        users: 'users/list.tsx',
+        'payment-links': 'payment-links.tsx',
+        gateways: 'gateways.tsx',
+        audit: 'audit.tsx',
+        settings: 'settings.tsx',
+      }
+      for (const section of ADMIN_SECTIONS) {
+        const source = fs.readFileSync(path.join(routes, modules[section.id]), 'utf8')
+        const loader = source.slice(source.indexOf('export async function loader'))
+        const guard = /await (requireAdmin\(request\)|requirePermission\(request, '(\w+)'\))/.exec(
+          loader,
+        )
+        expect(guard, section.id).not.toBeNull()
+        expect(guard?.[2] ?? null, section.id).toBe(section.permission ?? null)
+      }
+    })
   })
 
   it('takes the active section from the path; unknown paths have none', () => {

@@ -27,8 +27,8 @@ import { TestModeStockNotice } from './test-mode-notice'
  * (none on the not-found page); a header with the section title, the theme and the user
  * menu (Profile Settings goes to the admin's own account settings, Admin Settings to the shop's
  * settings; Logout signs out to /); the brand goes to the public home. On phones the sidebar
- * slides in from the left. A section with `permission` is listed only for admins holding it
- * (the page itself still checks on the server).
+ * slides in from the left. A section with `permission` is listed only for admins holding it:
+ * the permission its loader requires (the page itself still checks on the server).
  */
 export type AdminSectionId =
   | 'dashboard'
@@ -47,17 +47,59 @@ interface AdminSection {
   label: string
   to: string
   icon: ComponentType<{ className?: string; 'aria-hidden'?: boolean | 'true' }>
-  permission?: 'canManageUsers'
+  /** The permission the section's loader requires; none: any admin may open it. */
+  permission?: AdminPermission
 }
 
+/** The admin permission flags (the same as `Permission` in app/data/user.server.ts). */
+export type AdminPermission = 'canCreateProducts' | 'canManageOrders' | 'canManageUsers'
+
+// Each `permission` is the one the section's loader passes to requirePermission; Dashboard,
+// Gateways and Settings only call requireAdmin.
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { id: 'dashboard', label: 'Dashboard', to: href('/admin/dashboard'), icon: LayoutDashboard },
-  { id: 'products', label: 'Products', to: href('/admin/products'), icon: Package },
-  { id: 'reviews', label: 'Reviews', to: href('/admin/reviews'), icon: MessageSquareText },
-  { id: 'orders', label: 'Orders', to: href('/admin/orders'), icon: ShoppingCart },
-  { id: 'transactions', label: 'Transactions', to: href('/admin/transactions'), icon: Receipt },
-  { id: 'users', label: 'Users', to: href('/admin/users'), icon: Users },
-  { id: 'payment-links', label: 'Payment Links', to: href('/admin/payment-links'), icon: Link2 },
+  {
+    id: 'products',
+    label: 'Products',
+    to: href('/admin/products'),
+    icon: Package,
+    permission: 'canCreateProducts',
+  },
+  {
+    id: 'reviews',
+    label: 'Reviews',
+    to: href('/admin/reviews'),
+    icon: MessageSquareText,
+    permission: 'canCreateProducts',
+  },
+  {
+    id: 'orders',
+    label: 'Orders',
+    to: href('/admin/orders'),
+    icon: ShoppingCart,
+    permission: 'canManageOrders',
+  },
+  {
+    id: 'transactions',
+    label: 'Transactions',
+    to: href('/admin/transactions'),
+    icon: Receipt,
+    permission: 'canManageOrders',
+  },
+  {
+    id: 'users',
+    label: 'Users',
+    to: href('/admin/users'),
+    icon: Users,
+    permission: 'canManageUsers',
+  },
+  {
+    id: 'payment-links',
+    label: 'Payment Links',
+    to: href('/admin/payment-links'),
+    icon: Link2,
+    permission: 'canManageOrders',
+  },
   { id: 'gateways', label: 'Gateways', to: href('/admin/gateways'), icon: CreditCard },
   {
     id: 'audit',
@@ -74,9 +116,7 @@ export const PROFILE_SETTINGS_PATH = '/dashboard/settings'
 export const ADMIN_SETTINGS_PATH = href('/admin/settings')
 
 /** What the admin may see of the sidebar (sections behind a permission they lack are left out). */
-export interface AdminShellAccess {
-  canManageUsers: boolean
-}
+export type AdminShellAccess = Record<AdminPermission, boolean>
 
 export function visibleAdminSections(access: AdminShellAccess): AdminSection[] {
   return ADMIN_SECTIONS.filter((section) => !section.permission || access[section.permission])

@@ -33,7 +33,9 @@ import { adminProductEditPath, adminStockPath } from '~/lib/paths'
  * active users and products for today or the last 7 or 30 days (?period=, plain links that
  * work without JavaScript) against the period before; revenue and orders over the period as a
  * chart with a table alternative; top products; stock alerts; and for admins who manage orders
- * the recent orders and the oldest open problem reports, each a link to its order.
+ * the recent orders and the oldest open problem reports, each a link to its order. Products
+ * are links (to their edit or stock page) only for admins who manage products, orders only for
+ * admins who manage orders: the same rule as the sidebar's sections.
  */
 const REPORTS_SHOWN = 5
 
@@ -49,6 +51,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const requested = new URL(request.url).searchParams.get('period')
   const period: DashboardPeriod = isDashboardPeriod(requested) ? requested : '7d'
   const manageOrders = user.permissions.canManageOrders
+  const manageProducts = user.permissions.canCreateProducts
   const settings = await getSiteSettings(db)
   // How many reports are open comes from the admin layout's loader (the sidebar's badge).
   const [dashboard, reports] = await Promise.all([
@@ -91,6 +94,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     awaitingStock: dashboard.awaitingStock,
     openReportCount: dashboard.openReports,
     manageOrders,
+    manageProducts,
     recentOrders: manageOrders
       ? dashboard.recentOrders.map((order) => ({
           ...order,
@@ -220,7 +224,11 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         </div>
       </section>
       <div className="grid gap-6 lg:grid-cols-2">
-        <TopProducts products={loaderData.topProducts} period={period} />
+        <TopProducts
+          products={loaderData.topProducts}
+          period={period}
+          manageProducts={loaderData.manageProducts}
+        />
         <StockAlerts data={loaderData} openReports={openReports} />
       </div>
       {loaderData.recentOrders ? <RecentOrders orders={loaderData.recentOrders} /> : null}
@@ -257,9 +265,12 @@ function PeriodSwitch({ period }: { period: DashboardPeriod }) {
 function TopProducts({
   products,
   period,
+  manageProducts,
 }: {
   products: LoaderData['topProducts']
   period: DashboardPeriod
+  /** Product names link to their edit page. */
+  manageProducts: boolean
 }) {
   return (
     <section aria-labelledby="top-products" className={adminCard}>
@@ -278,7 +289,7 @@ function TopProducts({
               className="flex items-baseline justify-between gap-3 py-2 text-sm"
             >
               <span className="min-w-0">
-                {product.productId ? (
+                {product.productId && manageProducts ? (
                   <Link to={adminProductEditPath(product.productId)} className={linkClass}>
                     {product.productName}
                   </Link>
@@ -303,7 +314,7 @@ function TopProducts({
 }
 
 function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
-  const { stockAlerts, awaitingStock, lowStockThreshold, manageOrders } = data
+  const { stockAlerts, awaitingStock, lowStockThreshold, manageOrders, manageProducts } = data
   return (
     <section aria-labelledby="stock-alerts" className={adminCard}>
       <h2 id="stock-alerts" className={heading}>
@@ -346,16 +357,20 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
               key={alert.productId}
               className="flex items-baseline justify-between gap-3 py-2 text-sm"
             >
-              <Link
-                to={
-                  alert.available === null
-                    ? adminProductEditPath(alert.productId)
-                    : adminStockPath(alert.productId)
-                }
-                className={linkClass}
-              >
-                {alert.title}
-              </Link>
+              {manageProducts ? (
+                <Link
+                  to={
+                    alert.available === null
+                      ? adminProductEditPath(alert.productId)
+                      : adminStockPath(alert.productId)
+                  }
+                  className={linkClass}
+                >
+                  {alert.title}
+                </Link>
+              ) : (
+                <span className="font-semibold text-slate-900 dark:text-white">{alert.title}</span>
+              )}
               <span
                 className={`shrink-0 font-semibold ${alert.level === 'out' ? 'text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}
               >

@@ -1,5 +1,5 @@
 import { href, isRouteErrorResponse, Link, Outlet } from 'react-router'
-import { AdminShell } from '~/components/admin/admin-shell'
+import { AdminShell, type AdminShellAccess } from '~/components/admin/admin-shell'
 import { AccessDenied } from '~/components/auth/access-denied'
 import { countOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -31,7 +31,12 @@ export async function loader({ request }: Route.LoaderArgs) {
     openReports,
     testMode: setup?.testMode ?? false,
     maintenanceMode: settings.maintenanceMode,
-    access: { canManageUsers: user.permissions.canManageUsers },
+    // What the sidebar lists: a section only for admins whose permissions let them open it.
+    access: {
+      canCreateProducts: user.permissions.canCreateProducts,
+      canManageOrders: user.permissions.canManageOrders,
+      canManageUsers: user.permissions.canManageUsers,
+    } satisfies AdminShellAccess,
   }
 }
 

@@ -92,9 +92,26 @@ export async function userPageData(
   }
 }
 
-const FAILED_PREFIX: Partial<Record<UserActionIntent, string>> = {
-  update: 'Failed to update user',
-  'reset-password': 'Failed to reset password',
+const UNEXPECTED_FAILURE = 'Something went wrong; nothing was changed. Please try again.'
+
+/**
+ * What an edit or a password reset that failed says in its dialog (other changes have none:
+ * they go back to the page with a message). A refusal gives its reason ("Failed to update
+ * user: You cannot suspend your own account"); an unexpected error, which has none, the spec's
+ * words: 'Failed to update user: Please try again.', 'Failed to reset password. Please try
+ * again.'.
+ */
+export function failedMessage(intent: UserActionIntent, reason: string | null): string | null {
+  switch (intent) {
+    case 'update':
+      return `Failed to update user: ${reason ?? 'Please try again.'}`
+    case 'reset-password':
+      return reason === null
+        ? 'Failed to reset password. Please try again.'
+        : `Failed to reset password: ${reason}`
+    default:
+      return null
+  }
 }
 
 /** Never sent back to the page. */
@@ -131,6 +148,8 @@ export async function userAction({ request, params, context }: Route.ActionArgs)
   }
 
   let result: UserAdminResult
+  // An unexpected error (not a refusal with a reason of its own).
+  let unexpected = false
   try {
     switch (input.intent) {
       case 'update':
@@ -156,17 +175,18 @@ export async function userAction({ request, params, context }: Route.ActionArgs)
     }
   } catch (error) {
     console.error(`[admin] user action ${input.intent} on ${userId} failed:`, error)
-    result = { ok: false, message: 'Something went wrong; nothing was changed. Please try again.' }
+    unexpected = true
+    result = { ok: false, message: UNEXPECTED_FAILURE }
   }
 
-  const prefix = FAILED_PREFIX[input.intent]
-  if (!result.ok && prefix) {
+  const failed = result.ok ? null : failedMessage(input.intent, unexpected ? null : result.message)
+  if (failed) {
     return data<UserActionData>(
       {
         intent: input.intent,
         step: 'error',
         result: submission.reply({
-          formErrors: [`${prefix}: ${result.message}`],
+          formErrors: [failed],
           hideFields: PASSWORD_FIELDS,
         }),
       },

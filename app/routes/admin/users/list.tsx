@@ -4,9 +4,10 @@ import UserCheck from 'lucide-react/icons/user-check'
 import UserPlus from 'lucide-react/icons/user-plus'
 import UserX from 'lucide-react/icons/user-x'
 import Users from 'lucide-react/icons/users'
-import { Link } from 'react-router'
+import { isRouteErrorResponse, Link, useLocation } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { AdminList, ListCard } from '~/components/admin/admin-list'
+import { AdminErrorPage } from '~/components/admin/error-page'
 import { optionsOf, SearchField, SelectField } from '~/components/admin/list-filters'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
@@ -37,7 +38,8 @@ import type { Route } from './+types/list'
  * /admin/users (Can Manage Users): the figures (total, active, suspended, admins, new this
  * month in the shop's time zone), search by name or e-mail, status and role filters, and a
  * page of users newest first with when they were last active, their orders and what they
- * spent. Each user opens on their own page, where an admin changes them.
+ * spent. Each user opens on their own page, where an admin changes them. If the users cannot
+ * be loaded, the page says so in the spec's words, inside the admin shell.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageUsers')
@@ -238,4 +240,24 @@ export default function AdminUsers({ loaderData }: Route.ComponentProps) {
 
 export function meta({ matches }: Route.MetaArgs) {
   return accountPageMeta(matches, 'Users')
+}
+
+/** The spec's error catalogue, "Fetch users". */
+const FETCH_FAILED = 'Failed to fetch users. Please try again.'
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { search } = useLocation()
+  // A 403 belongs to the admin layout's Access Denied page.
+  if (isRouteErrorResponse(error) && error.status === 403) throw error
+  return (
+    <AdminErrorPage
+      icon={Users}
+      title="Something went wrong"
+      // The same list (filters and page kept): loading it again is the retry.
+      backTo={`${USERS_PATH}${search}`}
+      backLabel="Try again"
+    >
+      {FETCH_FAILED}
+    </AdminErrorPage>
+  )
 }

@@ -4,7 +4,7 @@ import { updateSiteSettings } from '~/data/settings.server'
 import { maintenanceVerdict, openDuringMaintenance } from './maintenance.server'
 
 describe('maintenance mode: what stays open', () => {
-  it('keeps sign-in, payments, callbacks, the simulator, the admin area and static files open', () => {
+  it('keeps sign-in, payments, callbacks, the simulator, the admin area, order pages and static files open', () => {
     for (const path of [
       '/login',
       '/login.data',
@@ -25,12 +25,19 @@ describe('maintenance mode: what stays open', () => {
       '/admin/settings',
       '/assets/app-123.js',
       '/healthz',
+      // What a buyer already bought: the order pages their mails link to, and My Orders.
+      '/orders/ORD_1_1',
+      '/orders/ORD_1_1.data',
+      '/orders/ORD_1_1/invoice.pdf',
+      '/orders/ORD_1_1/credit-notes/CN_1',
+      '/orders/ORD_1_1/token-abc',
+      '/dashboard/orders',
     ]) {
       expect(openDuringMaintenance(path), path).toBe(true)
     }
   })
 
-  it('closes the storefront, checkout, sign-up and the buyer pages', () => {
+  it('closes the storefront, checkout, sign-up and the rest of the customer area', () => {
     for (const path of [
       '/',
       '/_root.data',
@@ -38,8 +45,8 @@ describe('maintenance mode: what stays open', () => {
       '/checkout/streamverse',
       '/signup',
       '/dashboard',
-      '/orders/ORD_1_1',
-      '/orders/ORD_1_1/invoice.pdf',
+      '/dashboard/wishlist',
+      '/orders',
       '/sitemap.xml',
       '/administrator',
     ]) {

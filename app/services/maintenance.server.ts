@@ -7,7 +7,8 @@ import { getUser } from './auth.server'
  * maintenance page with status 503 and Retry-After; admins browse and work normally. Paths a
  * payment, a sign-in or the admin area needs are never closed, so a payment under way still
  * lands (the gateway's callback, the buyer's return page, the simulator) and an admin can sign
- * in and switch the mode off.
+ * in and switch the mode off. What a buyer has already bought stays reachable too: the order
+ * pages their mails link to (delivery, invoice, credit notes) and My Orders.
  */
 export const MAINTENANCE_RETRY_AFTER_SECONDS = 600
 
@@ -20,6 +21,7 @@ const OPEN_PREFIXES = [
   '/assets/',
   '/images/',
   '/uploads/',
+  '/orders/', // a buyer's order pages, invoices and credit notes (each checks its own access)
 ]
 const OPEN_PATHS = new Set([
   '/admin',
@@ -28,6 +30,7 @@ const OPEN_PATHS = new Set([
   '/forgot-password',
   '/reset-password',
   '/theme',
+  '/dashboard/orders',
   '/healthz',
   '/favicon.ico',
 ])

@@ -284,6 +284,14 @@ test('maintenance mode: visitors get 503 with Retry-After, a payment callback st
     .poll(async () => (await getOrder(db, orderId))?.status)
     .toMatch(/paid|delivered|completed/)
 
+  // What the buyer bought stays reachable: the order page their mail links to answers (asking
+  // for the mailed link, to someone without it) instead of the maintenance page.
+  const orderPage = await fetch(`${baseURL}/orders/${orderId}`, {
+    headers: { 'X-Forwarded-For': testClientAddress() },
+  })
+  expect(orderPage.status).not.toBe(503)
+  expect(await orderPage.text()).not.toContain('back soon')
+
   // A visitor in the browser sees the maintenance page; the admin browses the shop with a banner.
   const someone = await visitor(browser, baseURL!)
   const seen = await someone.page.goto(`/product/${PRODUCT.slug}`)

@@ -202,6 +202,11 @@ describe('getDashboard', () => {
     expect(dashboard.stockAlerts.some((alert) => alert.productId === plenty.id)).toBe(false)
     expect(dashboard.awaitingStock).toBe(1)
     expect(dashboard.openReports).toBe(1)
+    // Paid orders waiting to be delivered by hand: real ones only.
+    const handMade = await makeProduct(t.db, { title: 'By Hand' })
+    await orderAt(handMade.id, '2026-03-10T10:00:00.000Z', 'paid')
+    await orderAt(handMade.id, '2026-03-10T10:00:00.000Z', 'paid', { testMode: true })
+    expect((await dashboardFor('30d')).toDeliver).toBe(dashboard.toDeliver + 1)
 
     const stricter = await dashboardFor('30d', { lowStockThreshold: 5 })
     expect(stricter.stockAlerts.map((alert) => alert.title)).toEqual([

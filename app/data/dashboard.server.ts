@@ -1,5 +1,5 @@
 import { sql, type RawBuilder } from 'kysely'
-import type { DB } from '~/lib/db.server'
+import { toFlag, type DB } from '~/lib/db.server'
 import {
   DASHBOARD_PERIODS,
   isDashboardPeriod,
@@ -119,6 +119,8 @@ export interface Dashboard {
   topProducts: TopProduct[]
   stockAlerts: StockAlert[]
   awaitingStock: number
+  /** Real paid orders waiting to be delivered by hand. */
+  toDeliver: number
   openReports: number
   recentOrders: RecentOrder[]
 }
@@ -181,7 +183,7 @@ export async function getDashboard(
       activeUsers(db, range),
       productCounts(db, range),
       stockAlertsOf(db, options.lowStockThreshold),
-      countAwaitingStock(db),
+      countWaitingOrders(db),
       countOpenReports(db),
       recentOrders(db),
     ])
@@ -224,7 +226,8 @@ export async function getDashboard(
     products: catalogue.total,
     topProducts,
     stockAlerts,
-    awaitingStock: awaiting,
+    awaitingStock: awaiting.awaitingStock,
+    toDeliver: awaiting.toDeliver,
     openReports,
     recentOrders: recent,
   }
@@ -371,13 +374,24 @@ async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
   return alerts.slice(0, STOCK_ALERTS_SHOWN)
 }
 
-async function countAwaitingStock(db: DB): Promise<number> {
-  const row = await db
+/**
+ * Orders waiting on the shop: for stock (any), and paid ones waiting to be delivered by hand
+ * (real ones: a simulated payment owes no one a delivery). One grouped read.
+ */
+async function countWaitingOrders(db: DB): Promise<{ awaitingStock: number; toDeliver: number }> {
+  const rows = await db
     .selectFrom('order')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('status', '=', 'awaiting_stock')
-    .executeTakeFirst()
-  return Number(row?.count ?? 0)
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'awaiting_stock'),
+        eb.and([eb('status', '=', 'paid'), eb('testMode', '=', toFlag(false))]),
+      ]),
+    )
+    .groupBy('status')
+    .execute()
+  const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0)
+  return { awaitingStock: count('awaiting_stock'), toDeliver: count('paid') }
 }
 
 async function recentOrders(db: DB): Promise<RecentOrder[]> {

@@ -18,7 +18,12 @@ import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { engineOf, toFlag, type DB } from '~/lib/db.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
 import type { Database } from '../../db/schema'
-import { mailLowStock, mailOutOfStock } from './notifications/shop-mail.server'
+import {
+  mailDeliverByHand,
+  mailLowStock,
+  mailOutOfStock,
+  type HandDeliveryReason,
+} from './notifications/shop-mail.server'
 import { sendBackInStockMails } from './notifications/wishlist-mail.server'
 
 /**
@@ -133,25 +138,41 @@ export async function fulfilPaidOrder(
     .select([
       'order.status',
       'order.productId',
+      'order.productName',
+      'order.customerName',
+      'order.amount',
+      'order.paidAmount',
       'order.testMode',
       'product.deliveryMode',
       'product.sharedSecret',
     ])
     .where('order.id', '=', input.orderId)
     .executeTakeFirst()
-  if (!order || order.status !== 'paid' || !order.productId || !order.deliveryMode)
-    return { status: 'skipped' }
+  if (!order || order.status !== 'paid') return { status: 'skipped' }
   const testMode = Boolean(order.testMode)
-  // The shared secret is always real: a simulated payment never reveals it (docs/delivery.md).
-  if (
-    order.deliveryMode === 'manual' ||
-    (order.deliveryMode === 'shared' && (!order.sharedSecret || testMode))
-  ) {
-    // The buyer hears that the payment arrived and the shop delivers by hand.
+  // The buyer hears that the payment arrived; for a real sale with a reason, the shop hears
+  // that it has an order to deliver by hand.
+  const leftPaid = async (reason: HandDeliveryReason | null): Promise<FulfilResult> => {
     await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'paid' })
+    if (reason && !testMode) {
+      await mailDeliverByHand(trx, {
+        orderId: input.orderId,
+        productName: order.productName,
+        customerName: order.customerName,
+        amount: order.paidAmount ?? order.amount,
+        reason,
+      })
+    }
     return { status: 'paid' }
   }
-  if (order.deliveryMode === 'shared') {
+  const { productId, deliveryMode } = order
+  // Deleted after the order was placed (a late payment of an expired order).
+  if (!productId || !deliveryMode) return leftPaid('product-deleted')
+  if (deliveryMode === 'manual') return leftPaid('manual')
+  // The shared secret is always real: a simulated payment never reveals it (docs/delivery.md).
+  if (deliveryMode === 'shared' && (!order.sharedSecret || testMode))
+    return leftPaid(order.sharedSecret ? null : 'no-shared-details')
+  if (deliveryMode === 'shared') {
     const moved = await moveOrder(
       trx,
       input.orderId,
@@ -165,7 +186,7 @@ export async function fulfilPaidOrder(
   }
   const item = await allocateStockItem(trx, {
     orderId: input.orderId,
-    productId: order.productId,
+    productId,
     testItems: testMode,
     now: input.now,
   })
@@ -183,7 +204,7 @@ export async function fulfilPaidOrder(
     )
     if (moved) {
       // The shop is told of real sales only: a simulated one waiting says nothing of real stock.
-      if (!testMode) await notifyOutOfStock(trx, order.productId)
+      if (!testMode) await notifyOutOfStock(trx, productId)
       await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'awaiting_stock' })
     }
     return moved ? { status: 'awaiting_stock' } : { status: 'skipped' }
@@ -202,7 +223,7 @@ export async function fulfilPaidOrder(
   if (!testMode) {
     await notifyLowStock(
       trx,
-      order.productId,
+      productId,
       input.lowStockThreshold ?? (await getSiteSettings(trx)).lowStockThreshold,
     )
   }

@@ -92,6 +92,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     stockAlerts: dashboard.stockAlerts,
     lowStockThreshold: settings.lowStockThreshold,
     awaitingStock: dashboard.awaitingStock,
+    toDeliver: dashboard.toDeliver,
     openReportCount: dashboard.openReports,
     manageOrders,
     manageProducts,
@@ -314,7 +315,9 @@ function TopProducts({
 }
 
 function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
-  const { stockAlerts, awaitingStock, lowStockThreshold, manageOrders, manageProducts } = data
+  const { stockAlerts, awaitingStock, toDeliver, lowStockThreshold, manageOrders, manageProducts } =
+    data
+  const toDeliverText = `${number.format(toDeliver)} paid ${toDeliver === 1 ? 'order' : 'orders'} to deliver by hand`
   return (
     <section aria-labelledby="stock-alerts" className={adminCard}>
       <h2 id="stock-alerts" className={heading}>
@@ -330,6 +333,15 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
             </Link>
           ) : (
             `${number.format(awaitingStock)} ${awaitingStock === 1 ? 'order' : 'orders'} awaiting stock`
+          )}
+        </li>
+        <li>
+          {manageOrders ? (
+            <Link to={`${ORDERS_PATH}?status=paid`} className={linkClass}>
+              {toDeliverText}
+            </Link>
+          ) : (
+            toDeliverText
           )}
         </li>
         <li>

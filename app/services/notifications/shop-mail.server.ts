@@ -2,6 +2,7 @@ import { getSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { getEnv } from '~/lib/env.server'
 import { enqueueMail } from '~/lib/mail.server'
+import { formatRupees } from '~/lib/money'
 import { adminOrderPath } from '~/lib/order-status'
 import { renderMail } from './render-mail.server'
 
@@ -101,5 +102,38 @@ export function mailRefundNeedsCheck(
     subject: `Order ${refund.orderId}: ${refund.subject}`,
     paragraphs: [refund.why, refund.todo],
     action: { label: 'Open the order', path: adminOrderPath(refund.orderId) },
+  })
+}
+
+/** Why a paid order waits for the shop to deliver it by hand. */
+export type HandDeliveryReason = 'manual' | 'no-shared-details' | 'product-deleted'
+
+const HAND_DELIVERY_TODO: Record<HandDeliveryReason, (product: string) => string> = {
+  manual: (product) =>
+    `"${product}" is delivered by hand: open the order and enter the account details or licence key under Deliver manually. The buyer has been told it is on its way and gets them by e-mail.`,
+  'no-shared-details': (product) =>
+    `"${product}" is a shared account with no account details saved, so nothing could be delivered automatically. Deliver this order from its page, and save the details on the product so the next ones are delivered at once.`,
+  'product-deleted': (product) =>
+    `The product "${product}" was deleted after this order was placed, so nothing could be delivered automatically. Deliver it by hand from the order page, or refund the buyer.`,
+}
+
+/** A real order was paid and waits for the shop to deliver it by hand. */
+export function mailDeliverByHand(
+  db: DB,
+  order: {
+    orderId: string
+    productName: string
+    customerName: string
+    amount: number
+    reason: HandDeliveryReason
+  },
+): Promise<number> {
+  return notifyShop(db, {
+    subject: `Order ${order.orderId}: paid, deliver ${order.productName} by hand`,
+    paragraphs: [
+      `${order.customerName} paid ${formatRupees(order.amount)} for ${order.productName} (order ${order.orderId}).`,
+      HAND_DELIVERY_TODO[order.reason](order.productName),
+    ],
+    action: { label: 'Open the order', path: adminOrderPath(order.orderId) },
   })
 }

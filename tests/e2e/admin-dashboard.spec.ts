@@ -165,6 +165,14 @@ test('the dashboard shows the figures of the orders bought, for today and the la
   await expect(statCard(page, 'Revenue')).toContainText(formatRupees(revenue()))
   await expect(page.getByRole('table', { name: /by day/ }).getByRole('row')).toHaveCount(8)
 
+  // The products bought are delivered by hand: their paid orders wait for the shop, and the
+  // count links to them.
+  const attention = page.getByRole('region', { name: 'Needs attention' })
+  await attention.getByRole('link', { name: /^\d+ paid orders? to deliver by hand$/ }).click()
+  await expect(page).toHaveURL(/\/admin\/orders\?status=paid$/)
+  await expect(page.getByRole('link', { name: paid()[0]!.orderId })).toBeVisible()
+  await page.goBack()
+
   // Recent orders link to each order.
   const recent = page.getByRole('region', { name: 'Recent orders' })
   for (const purchase of purchases)

@@ -260,6 +260,23 @@ test.describe.serial('admin orders', () => {
     )
     await expect(summary.getByText('Guest checkout (not signed in)')).toBeVisible()
     await expect(summary.getByText('From stock (one item per order)')).toBeVisible()
+    // A chat with the buyer, the order id filled in.
+    const chat = new URL(
+      (await summary.getByRole('link', { name: /WhatsApp the buyer/ }).getAttribute('href'))!,
+    )
+    expect(chat.origin + chat.pathname).toBe('https://wa.me/919811111111')
+    expect(chat.searchParams.get('text')).toBe(
+      `Hello Kiran Desai, about your KeyBazaar order ${delivered.id}: `,
+    )
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 })
+        await summary.screenshot({ path: test.info().outputPath(`summary-${scheme}-${width}.png`) })
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setViewportSize({ width: 1280, height: 720 })
 
     const steps = timeline(page).getByRole('listitem')
     await expect(steps).toHaveCount(4)

@@ -151,6 +151,29 @@ test.describe.serial('payments back office', () => {
       /\/payment\/pay\?order=ORD_\d+_\d+&amount=999\.00&product=\w+$/,
     )
     const linkUrl = new URL((await created.textContent())!)
+    // Its row offers to send it on WhatsApp, the link and amount in the message.
+    const row = page.getByRole('row').filter({ hasText: linkUrl.searchParams.get('order')! })
+    const send = new URL(
+      (await row.getByRole('link', { name: /Send on WhatsApp/ }).getAttribute('href'))!,
+    )
+    expect(send.origin + send.pathname).toBe('https://wa.me/919988776655')
+    expect(send.searchParams.get('text')).toBe(
+      `Hello Rohan Mehta, please pay ₹999 for ${PRODUCT.title} at KeyBazaar with this link: ${linkUrl.href}`,
+    )
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme })
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 })
+        await page.screenshot({
+          path: test.info().outputPath(`links-${scheme}-${width}.png`),
+          fullPage: true,
+        })
+        // The table scrolls inside its card; the page itself never scrolls sideways.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width)
+      }
+    }
+    await page.emulateMedia({ colorScheme: 'light' })
+    await page.setViewportSize({ width: 1280, height: 720 })
 
     const tampered = new URL(linkUrl)
     tampered.searchParams.set('amount', '1.00')

@@ -5,7 +5,7 @@ import { href, Link } from 'react-router'
 import { StaticMarkup } from '~/components/ui/static-markup'
 import { BrandMark } from './brand-mark'
 import { SectionLink, useSectionLinksKey } from './section-link'
-import { supportMessage, whatsappLink } from './whatsapp'
+import { supportMessage, whatsappLink } from '~/lib/whatsapp'
 
 /** The settings every public page shows (from the site settings; see the root loader). */
 export interface PublicSiteSettings {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { metaDescription, seoMeta } from './seo'
 import { showsPublicHeader } from './site-header'
-import { productQuestionMessage, supportMessage, whatsappLink } from './whatsapp'
+import { productQuestionMessage, supportMessage, whatsappLink } from '~/lib/whatsapp'
 
 describe('WhatsApp links', () => {
   it('links to wa.me with the number as digits and a prefilled message', () => {

@@ -32,7 +32,8 @@ import { adminProductEditPath, adminStockPath } from '~/lib/paths'
  * in the shop's time zone: revenue, paid orders, average order value, payment success rate,
  * active users and products for today or the last 7 or 30 days (?period=, plain links that
  * work without JavaScript) against the period before; revenue and orders over the period as a
- * chart with a table alternative; top products; stock alerts; and for admins who manage orders
+ * chart with a table alternative; top products; what needs attention (paid orders to deliver
+ * by hand, orders awaiting stock, open reports, stock alerts); and for admins who manage orders
  * the recent orders and the oldest open problem reports, each a link to its order. Products
  * are links (to their edit or stock page) only for admins who manage products, orders only for
  * admins who manage orders: the same rule as the sidebar's sections.
@@ -322,9 +323,18 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
     <section aria-labelledby="stock-alerts" className={adminCard}>
       <h2 id="stock-alerts" className={heading}>
         <AlertTriangle aria-hidden="true" className="size-5 text-amber-600" />
-        Stock alerts
+        Needs attention
       </h2>
       <ul className="mt-3 space-y-2 text-sm text-slate-800 dark:text-slate-200">
+        <li>
+          {manageOrders ? (
+            <Link to={`${ORDERS_PATH}?status=paid`} className={linkClass}>
+              {toDeliverText}
+            </Link>
+          ) : (
+            toDeliverText
+          )}
+        </li>
         <li>
           {manageOrders ? (
             <Link to={`${ORDERS_PATH}?status=awaiting_stock`} className={linkClass}>
@@ -333,15 +343,6 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
             </Link>
           ) : (
             `${number.format(awaitingStock)} ${awaitingStock === 1 ? 'order' : 'orders'} awaiting stock`
-          )}
-        </li>
-        <li>
-          {manageOrders ? (
-            <Link to={`${ORDERS_PATH}?status=paid`} className={linkClass}>
-              {toDeliverText}
-            </Link>
-          ) : (
-            toDeliverText
           )}
         </li>
         <li>

@@ -1,5 +1,6 @@
 import { getFormProps } from '@conform-to/react'
 import LinkIcon from 'lucide-react/icons/link'
+import MessageCircle from 'lucide-react/icons/message-circle'
 import { data, Form, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
@@ -12,6 +13,7 @@ import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
 import { sellableNow } from '~/services/payment/offered-gateways.server'
 import { paymentLinkSchema } from '~/lib/validation/payment-link'
+import { customerWhatsappLink, paymentLinkMessage } from '~/lib/whatsapp'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
 import { recordAdminChange } from '~/services/audit.server'
@@ -43,17 +45,25 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Only what checkout can sell now: a link to a product out of stock could not be paid.
   const sellable = await sellableNow(db, env, products)
   return {
-    links: links.map((link) => ({
-      id: link.id,
-      orderId: link.orderId,
-      productName: link.productName,
-      amount: formatRupees(link.amount),
-      customer: `${link.customerName} <${link.customerEmail}>`,
-      business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
-      status: link.status,
-      createdAt: date.format(new Date(link.createdAt)),
-      paymentUrl: link.paymentUrl,
-    })),
+    links: links.map((link) => {
+      const amount = formatRupees(link.amount)
+      return {
+        id: link.id,
+        orderId: link.orderId,
+        productName: link.productName,
+        amount,
+        customer: `${link.customerName} <${link.customerEmail}>`,
+        business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
+        status: link.status,
+        createdAt: date.format(new Date(link.createdAt)),
+        paymentUrl: link.paymentUrl,
+        // A chat with the link to send, when the customer's phone is an Indian mobile number.
+        whatsappUrl: customerWhatsappLink(
+          link.customerPhone,
+          paymentLinkMessage(settings.siteName, { ...link, amount }),
+        ),
+      }
+    }),
     products: products
       .filter((p) => sellable.has(p.id))
       .map((p) => ({ id: p.id, title: p.title, price: formatRupees(p.price) })),
@@ -228,7 +238,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
         {links.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No payment links yet.</p>
         ) : (
-          <div className="mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <div className="relative mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
             <table className="w-full text-left text-sm">
               <thead className="bg-slate-50 text-slate-600 dark:bg-slate-800 dark:text-slate-300">
                 <tr>
@@ -256,14 +266,31 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
                       ) : null}
                     </td>
                     <td className="px-3 py-2 capitalize">{link.status}</td>
-                    <td className="px-3 py-2 whitespace-nowrap">{link.createdAt}</td>
-                    <td className="px-3 py-2">
+                    <td className="px-3 py-2">{link.createdAt}</td>
+                    <td className="px-3 py-2 whitespace-nowrap">
                       <a
                         href={link.paymentUrl}
                         className="font-semibold text-brand-700 underline dark:text-brand-300"
                       >
                         Open<span className="sr-only"> payment link for {link.orderId}</span>
                       </a>
+                      {link.whatsappUrl ? (
+                        <a
+                          href={link.whatsappUrl}
+                          target="_blank"
+                          rel="noopener noreferrer"
+                          className="mt-1 flex items-center gap-1 font-semibold text-brand-700 underline dark:text-brand-300"
+                        >
+                          <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
+                          <span>
+                            <span className="sr-only">Send on </span>WhatsApp
+                            <span className="sr-only">
+                              {' '}
+                              the payment link for {link.orderId} (opens in a new tab)
+                            </span>
+                          </span>
+                        </a>
+                      ) : null}
                     </td>
                   </tr>
                 ))}

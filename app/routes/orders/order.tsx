@@ -20,7 +20,7 @@ import {
 } from '~/components/orders/order-status'
 import { orderPath } from '~/lib/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
-import { whatsappLink } from '~/components/shop/whatsapp'
+import { orderHelpMessage, whatsappLink } from '~/lib/whatsapp'
 import { listCreditNotes } from '~/data/credit-note.server'
 import { invoiceBusinessOf } from '~/data/invoice.server'
 import { getOrderPageProduct } from '~/data/customer-orders.server'
@@ -474,10 +474,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
   const path = orderPath(order.id)
   const reveal = actionData?.intent === 'reveal' ? actionData : null
   const report = actionData?.intent === 'report' ? actionData : null
-  const whatsapp = whatsappLink(
-    site.whatsappNumber,
-    `Hi ${site.siteName}, I need help with my order ${order.id} (${order.productName}).`,
-  )
+  const whatsapp = whatsappLink(site.whatsappNumber, orderHelpMessage(site.siteName, order))
   const mailto = site.contactEmail
     ? `mailto:${site.contactEmail}?subject=${encodeURIComponent(`Help with order ${order.id}`)}`
     : null

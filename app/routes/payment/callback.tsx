@@ -15,7 +15,7 @@ import {
   orderStatusLabel,
 } from '~/components/orders/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
-import { whatsappLink } from '~/components/shop/whatsapp'
+import { whatsappLink } from '~/lib/whatsapp'
 import { PAID_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
 import { getProductById } from '~/data/product.server'

@@ -25,7 +25,7 @@ import { cardProduct, ProductCard, type CardProduct } from '~/components/shop/pr
 import { SectionLink } from '~/components/shop/section-link'
 import { seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
-import { supportMessage, whatsappLink } from '~/components/shop/whatsapp'
+import { supportMessage, whatsappLink } from '~/lib/whatsapp'
 import { WhatsAppLink } from '~/components/shop/whatsapp-link'
 import { productAvailability } from '~/data/product.server'
 import {

@@ -111,6 +111,7 @@ describe('when a reminder is due', () => {
 describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('mails 7 days and 1 day before the end, once each, with a Renew link to the checkout', async () => {
     const email = 'renew.me@example.in'
+    await updateSiteSettings(t.db, { whatsappNumber: '919876543210' })
     const { order, product } = await deliveredOrder({ email })
 
     expect(await send(at(22))).toBe(0)
@@ -127,6 +128,10 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(url.pathname).toBe(`/checkout/${product.slug}`)
     expect(orderIdFromRenewToken(APP_SECRET, url.searchParams.get('renew'))).toBe(order.id)
     expect(week.html).toContain('>Renew</a>')
+    // Its WhatsApp link names the order, as the order's own mails do.
+    expect(week.text).toMatch(
+      new RegExp(`https://wa\\.me/919876543210\\?text=\\S*${encodeURIComponent(order.id)}`),
+    )
 
     // Checked again (a restart, the next run): nothing new.
     expect(await send(at(24))).toBe(0)

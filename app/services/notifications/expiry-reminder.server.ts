@@ -1,4 +1,5 @@
 import { href } from 'react-router'
+import { orderHelpMessage } from '~/lib/whatsapp'
 import { getOrder } from '~/data/order.server'
 import { takeDueExpiryReminders, type DueReminder } from '~/data/expiry-reminder.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
@@ -48,6 +49,10 @@ export function expiryReminderMail(
       label: 'Renew',
       url: renewUrl(publicUrl, options.appSecret, reminder.productSlug, reminder.orderId),
     },
+    whatsappText: orderHelpMessage(settings.siteName, {
+      id: reminder.orderId,
+      productName: reminder.productName,
+    }),
     note: `You get this reminder because you bought ${reminder.productName} at ${settings.siteName}. To stop reminders, sign in with this e-mail address and turn off e-mail notifications in your account settings: ${publicUrl}${href('/dashboard/settings')}`,
   })
 }

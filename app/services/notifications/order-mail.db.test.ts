@@ -13,6 +13,7 @@ import type { MailMessage } from '~/lib/mail.server'
 import { markRefunded } from '~/services/order-actions.server'
 import { revealForBuyer } from '~/services/order-access.server'
 import { ORDER_MAIL_JOB, orderMailJobHandlers, renderOrderMail } from './order-mail.server'
+import { renderMail } from './render-mail.server'
 
 /**
  * The buyer's order mails: queued in the transaction that pays and delivers, rendered
@@ -131,6 +132,38 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // A token opens its own order only.
     const other = await paidStockOrder(['LICENSE-OTHER-0000'])
     expect(await orderTokenMatches(t.db, other.orderId, token)).toBe(false)
+  })
+
+  it("fills the WhatsApp link of every order mail with the order id and product, and no other mail's", async () => {
+    const { orderId, product } = await paidStockOrder(['LICENSE-WAWA-1234'])
+    const settings = { ...(await getSiteSettings(t.db)), whatsappNumber: '919876543210' }
+    const encodedId = encodeURIComponent(orderId)
+    for (const kind of ['delivered', 'paid', 'awaiting_stock', 'refunded', 'reply'] as const) {
+      const mail = await renderOrderMail(
+        t.db,
+        { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+        { orderId, kind },
+        settings,
+      )
+      const link = /https:\/\/wa\.me\/\S+/.exec(mail!.text)?.[0]
+      expect(link, kind).toMatch(/^https:\/\/wa\.me\/919876543210\?text=/)
+      expect(link).toContain(encodedId)
+      expect(new URL(link!).searchParams.get('text')).toBe(
+        `Hi ${settings.siteName}, I need help with my order ${orderId} (${product.title}).`,
+      )
+      expect(mail!.html).toContain(`<a href="${link}"`)
+    }
+    const other = renderMail(settings, PUBLIC_URL, {
+      to: BUYER.email,
+      subject: 'Not about an order',
+      greeting: 'Hello,',
+      paragraphs: ['News.'],
+    })
+    for (const part of [other.text, other.html]) {
+      expect(part).toContain('https://wa.me/919876543210')
+      expect(part).not.toContain('?text=')
+      expect(part).not.toContain(encodedId)
+    }
   })
 
   it('puts the credentials in the mail only when the owner turned it on', async () => {

@@ -15,6 +15,7 @@ import { z } from 'zod'
 import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
 import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
+import { orderHelpMessage } from '~/lib/whatsapp'
 import { renderMail } from './render-mail.server'
 
 /**
@@ -241,6 +242,8 @@ export async function renderOrderMail(
     paragraphs: content.paragraphs,
     action: { label: content.label, url: orderLinkFor(options.publicUrl, order.id, token) },
     note: content.note,
+    // The footer's WhatsApp link asks about this order, as the order page's does.
+    whatsappText: orderHelpMessage(settings.siteName, order),
   })
 }
 

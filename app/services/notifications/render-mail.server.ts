@@ -1,5 +1,6 @@
 import { escapeHtml } from '~/lib/html'
 import type { MailMessage } from '~/lib/mail.server'
+import { whatsappLink } from '~/lib/whatsapp'
 
 /**
  * The shop's one mail layout: every mail has an HTML and a text version, the site name, and the
@@ -15,6 +16,11 @@ export interface MailContent {
   action?: { label: string; url: string }
   /** Shown after the button, e.g. how long a link lasts. */
   note?: string
+  /**
+   * The message the footer's WhatsApp link fills in (an order mail's names the order:
+   * orderHelpMessage in app/lib/whatsapp.ts); without it the link opens an empty chat.
+   */
+  whatsappText?: string
 }
 
 /** What a mail shows of the site settings (app/data/settings.server.ts passes its own). */
@@ -25,12 +31,32 @@ export interface MailSettings {
   whatsappNumber: string
 }
 
-function supportLines(settings: MailSettings): string[] {
-  const lines: string[] = []
-  if (settings.contactEmail) lines.push(`E-mail: ${settings.contactEmail}`)
-  if (settings.phoneNumber) lines.push(`Phone: ${settings.phoneNumber}`)
-  if (settings.whatsappNumber) lines.push(`WhatsApp: https://wa.me/${settings.whatsappNumber}`)
+interface SupportLine {
+  label: string
+  value: string
+  /** A link the HTML version makes, showing `linkText` rather than the long URL. */
+  url?: string
+  linkText?: string
+}
+
+function supportLines(settings: MailSettings, whatsappText?: string): SupportLine[] {
+  const lines: SupportLine[] = []
+  if (settings.contactEmail) lines.push({ label: 'E-mail', value: settings.contactEmail })
+  if (settings.phoneNumber) lines.push({ label: 'Phone', value: settings.phoneNumber })
+  if (settings.whatsappNumber) {
+    const url =
+      (whatsappText ? whatsappLink(settings.whatsappNumber, whatsappText) : null) ??
+      `https://wa.me/${settings.whatsappNumber}`
+    lines.push({ label: 'WhatsApp', value: url, url, linkText: `+${settings.whatsappNumber}` })
+  }
   return lines
+}
+
+function supportLineHtml(line: SupportLine): string {
+  const value = line.url
+    ? `<a href="${escapeHtml(line.url)}" style="color:#4f46e5">${escapeHtml(line.linkText ?? line.value)}</a>`
+    : escapeHtml(line.value)
+  return `${escapeHtml(line.label)}: ${value}`
 }
 
 export function renderMail(
@@ -38,7 +64,7 @@ export function renderMail(
   publicUrl: string,
   content: MailContent,
 ): MailMessage {
-  const support = supportLines(settings)
+  const support = supportLines(settings, content.whatsappText)
   const text = [
     content.greeting,
     '',
@@ -47,7 +73,9 @@ export function renderMail(
     ...(content.note ? [content.note, ''] : []),
     '--',
     `${settings.siteName} - ${publicUrl}`,
-    ...(support.length ? ['Need help? Contact us:', ...support] : []),
+    ...(support.length
+      ? ['Need help? Contact us:', ...support.map((line) => `${line.label}: ${line.value}`)]
+      : []),
     '',
   ].join('\n')
 
@@ -62,7 +90,7 @@ export function renderMail(
     ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${escapeHtml(content.note)}</p>`
     : ''
   const supportHtml = support.length
-    ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map((line) => escapeHtml(line)).join('<br>')}</p>`
+    ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map(supportLineHtml).join('<br>')}</p>`
     : ''
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>

@@ -1,5 +1,6 @@
 import BadgeCheck from 'lucide-react/icons/badge-check'
 import Mail from 'lucide-react/icons/mail'
+import MessageCircle from 'lucide-react/icons/message-circle'
 import MessageSquareReply from 'lucide-react/icons/message-square-reply'
 import PackageCheck from 'lucide-react/icons/package-check'
 import RefreshCw from 'lucide-react/icons/refresh-cw'
@@ -19,6 +20,7 @@ import { BackLink } from '~/components/admin/page-header'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormErrors, TextareaField, TextField, useAppForm } from '~/components/forms'
 import { OrderSecret } from '~/components/orders/order-secret'
+import { useSiteSettings } from '~/components/shop/site-data'
 import { Button } from '~/components/ui/button'
 import type { ConfirmOptions } from '~/components/ui/confirm'
 import { services } from '~/lib/app-context.server'
@@ -41,6 +43,7 @@ import {
 } from '~/components/admin/order-badges'
 import type { Route } from './+types/detail'
 import { adminProductEditPath } from '~/lib/paths'
+import { buyerOrderMessage, customerWhatsappLink } from '~/lib/whatsapp'
 
 /**
  * /admin/orders/{orderId}: everything about one order (customer, product, amounts, gateway
@@ -78,6 +81,9 @@ const mono = 'font-mono text-[13px] break-all'
 
 function Summary({ page }: { page: PageData }) {
   const { order, product } = page
+  const { siteName } = useSiteSettings()
+  // Only for an Indian mobile number: a chat with the order id filled in.
+  const whatsapp = customerWhatsappLink(order.customerPhone, buyerOrderMessage(siteName, order))
   return (
     <DetailCard headingId="summary-heading" title="Summary" hiddenTitle>
       <dl className="grid grid-cols-2 gap-x-6 gap-y-4">
@@ -97,6 +103,21 @@ function Summary({ page }: { page: PageData }) {
           >
             {order.customerPhone}
           </a>
+          {whatsapp ? (
+            <>
+              <br />
+              <a
+                href={whatsapp}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="inline-flex items-center gap-1 text-brand-700 hover:underline dark:text-brand-300"
+              >
+                <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
+                WhatsApp the buyer
+                <span className="sr-only"> (opens in a new tab)</span>
+              </a>
+            </>
+          ) : null}
         </Fact>
         <Fact label="Account" wide>
           {order.account ?? 'Guest checkout (not signed in)'}

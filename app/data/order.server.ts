@@ -200,7 +200,7 @@ export async function createOrder<T = undefined>(
   // A test-mode order is delivered only from test items and never gets a shared secret
   // (docs/delivery.md, Test mode), so it is taken only when it can be delivered that way.
   const testMode = input.testMode ?? false
-  return db.transaction().execute(async (trx) => {
+  const creating = db.transaction().execute(async (trx) => {
     let row: OrderRow | undefined
     let createdAt = ''
     for (let attempt = 0; attempt < ID_ATTEMPTS && !row; attempt++) {
@@ -320,6 +320,18 @@ export async function createOrder<T = undefined>(
     const prepared = (options.prepare ? await options.prepare(trx, created) : undefined) as T
     return { order: created, accessToken, prepared }
   })
+  return creating.catch(productGone)
+}
+
+/**
+ * A product deleted while its order was being inserted: on PostgreSQL the insert read the
+ * product, then its foreign key waited for the delete (lockProduct, app/data/product.server.ts)
+ * and failed. The buyer is told the product is gone, as if the delete had come first.
+ */
+function productGone(error: unknown): never {
+  if ((error as { code?: unknown } | null)?.code === '23503')
+    throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
+  throw error
 }
 
 export async function getOrder(db: DB, id: string): Promise<Order | null> {

@@ -390,8 +390,9 @@ export async function deleteProduct(
  * Takes a product's row for the rest of the transaction, before deciding whether it may be
  * deleted. On PostgreSQL a FOR UPDATE lock: an order being created for the product holds a
  * key-share lock on the row (its foreign key) until it commits, so this waits for it and the
- * count that follows sees the order, and an order started later waits for the delete and then
- * finds no product. On SQLite a write first, which takes the single write lock at once.
+ * count that follows sees the order; an order whose insert comes later waits for the delete and
+ * then fails its foreign key, which createOrder reports as "Product not found". On SQLite a
+ * write first, which takes the single write lock at once.
  */
 export async function lockProduct(db: DB, id: string): Promise<boolean> {
   const row =
@@ -415,19 +416,32 @@ export async function lockProduct(db: DB, id: string): Promise<boolean> {
 export const OPEN_ORDER_STATUSES = ['pending', 'paid', 'awaiting_stock'] as const
 
 /**
- * A product's real orders not finished yet: being paid (a payment link included), paid and
- * waiting to be delivered by hand, or waiting for stock. Simulated (test-mode) orders do not
- * count: no buyer is owed anything for them.
+ * What a product's buyers are still owed or about to pay, which keeps it from being deleted:
+ * real orders not finished yet (being paid, paid and waiting to be delivered by hand, waiting for
+ * stock) and payment links not yet paid (a link makes its order only when the buyer opens it, and
+ * stays payable until paid or cancelled). Simulated (test-mode) orders do not count: no buyer is
+ * owed anything for them.
  */
-export async function countOpenOrders(db: DB, productId: string): Promise<number> {
-  const { count } = await db
-    .selectFrom('order')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('productId', '=', productId)
-    .where('status', 'in', OPEN_ORDER_STATUSES)
-    .where('testMode', '=', toFlag(false))
-    .executeTakeFirstOrThrow()
-  return Number(count)
+export async function countOpenSales(
+  db: DB,
+  productId: string,
+): Promise<{ orders: number; paymentLinks: number }> {
+  const [orders, links] = await Promise.all([
+    db
+      .selectFrom('order')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('productId', '=', productId)
+      .where('status', 'in', OPEN_ORDER_STATUSES)
+      .where('testMode', '=', toFlag(false))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('paymentLink')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('productId', '=', productId)
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow(),
+  ])
+  return { orders: Number(orders.count), paymentLinks: Number(links.count) }
 }
 
 /** How many products (other than `exceptId`) show this image. */

@@ -139,7 +139,6 @@ export async function fulfilPaidOrder(
       'order.status',
       'order.productId',
       'order.productName',
-      'order.customerName',
       'order.amount',
       'order.paidAmount',
       'order.testMode',
@@ -158,7 +157,6 @@ export async function fulfilPaidOrder(
       await mailDeliverByHand(trx, {
         orderId: input.orderId,
         productName: order.productName,
-        customerName: order.customerName,
         amount: order.paidAmount ?? order.amount,
         reason,
       })

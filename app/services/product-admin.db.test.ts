@@ -2,7 +2,15 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { engineOf } from '~/lib/db.server'
 import { fileTestDb } from '../../tests/helpers/db'
-import { makeOrder, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
+import {
+  BUYER,
+  makeCustomer,
+  makeOrder,
+  makePaidOrder,
+  makeProduct,
+  makeStockedProduct,
+} from '../../tests/factories'
+import { createPaymentLink } from '~/data/payment-link.server'
 import { getOrder } from '~/data/order.server'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type ProductInput } from '~/data/product.server'
@@ -211,9 +219,10 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     const atGateway = await makeOrder(t.db, product.id)
     await makePaidOrder(t.db, product.id, { testMode: true })
     expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
-      status: 'open-orders',
+      status: 'open-sales',
       title: product.title,
-      openOrders: 2,
+      orders: 2,
+      paymentLinks: 0,
     })
     expect(await getProductById(t.db, product.id)).not.toBeNull()
     expect(await entriesFor(product.id)).toEqual([])
@@ -233,6 +242,29 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     // Its orders stay in the records, under the name they were sold as.
     const kept = await getOrder(t.db, waiting.id)
     expect(kept).toMatchObject({ productId: null, productName: product.title })
+  })
+
+  it('keeps a product with a payment link not yet paid, even before its buyer opened it', async () => {
+    const product = await makeProduct(t.db, { title: 'Linked Plan' })
+    const admin = await makeCustomer(t.db)
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: admin.id, business: null },
+      'http://shop.test',
+    )
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
+      status: 'open-sales',
+      title: 'Linked Plan',
+      orders: 0,
+      paymentLinks: 1,
+    })
+    // Cancelled, it no longer holds the product.
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'cancelled' })
+      .where('id', '=', link.id)
+      .execute()
+    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ status: 'deleted' })
   })
 
   it('withdraws the unsold stock of a deleted product and says how many items in the audit log', async () => {
@@ -276,9 +308,11 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       const outcome = deleted.status === 'fulfilled' ? deleted.value.status : null
       if (ordered.status === 'fulfilled') {
         // The order landed: either first (the product is kept) or not at all.
-        expect(outcome).toBe('open-orders')
+        expect(outcome).toBe('open-sales')
         expect(await getProductById(t.db, product.id)).not.toBeNull()
       } else {
+        // Refused as a product that is gone, whichever came first (the buyer is told so).
+        expect(ordered.reason).toMatchObject({ code: 'product-not-found' })
         expect(outcome).toBe('deleted')
       }
     }

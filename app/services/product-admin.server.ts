@@ -1,5 +1,5 @@
 import {
-  countOpenOrders,
+  countOpenSales,
   createProductChecked,
   deleteProduct,
   duplicateProduct,
@@ -155,12 +155,13 @@ async function recordCopy(db: DB, source: Product, copy: Product, who: AdminWho)
 export type DeleteProductResult =
   | { status: 'deleted'; product: Pick<Product, 'id' | 'title' | 'image'>; withdrawn: number }
   | { status: 'missing' }
-  /** Real orders of it still being paid, paid and undelivered, or waiting for stock. */
-  | { status: 'open-orders'; title: string; openOrders: number }
+  /** Real orders of it not finished yet, and payment links of it not yet paid. */
+  | { status: 'open-sales'; title: string; orders: number; paymentLinks: number }
 
 /**
- * Deletes a product and records what it was. A product with real orders not finished yet is
- * kept: its buyers are owed a delivery (or a refund) that needs the product. Its unsold stock
+ * Deletes a product and records what it was. A product with real orders not finished yet, or
+ * payment links not yet paid, is kept: its buyers are owed a delivery (or a refund), or may still
+ * pay, and both need the product. Its unsold stock
  * is withdrawn with it, and the audit entry says how many items.
  */
 export async function deleteProductAudited(
@@ -172,8 +173,9 @@ export async function deleteProductAudited(
     if (!(await lockProduct(trx, id))) return { status: 'missing' }
     const product = await getProductById(trx, id)
     if (!product) return { status: 'missing' }
-    const openOrders = await countOpenOrders(trx, id)
-    if (openOrders > 0) return { status: 'open-orders', title: product.title, openOrders }
+    const open = await countOpenSales(trx, id)
+    if (open.orders > 0 || open.paymentLinks > 0)
+      return { status: 'open-sales', title: product.title, ...open }
     const withdrawn = await withdrawUnsoldItems(trx, {
       productId: id,
       reason: `Withdrawn with the deleted product ${product.title}`,

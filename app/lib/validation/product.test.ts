@@ -10,6 +10,7 @@ import {
   detectImageType,
   discountFromInputs,
   duplicatedMessage,
+  openSalesMessage,
   IMAGE_MAX_BYTES,
   IMAGE_MESSAGES,
   paiseToInput,
@@ -435,5 +436,19 @@ describe('the schema as the form reads it', () => {
       'sharedSecret',
       'clearSharedSecret',
     ])
+  })
+})
+
+describe('why a product is not deleted', () => {
+  it('names the open orders and unpaid payment links, in the singular or plural', () => {
+    expect(openSalesMessage('VPN', { orders: 1, paymentLinks: 0 })).toBe(
+      '"VPN" was not deleted: 1 order is still being paid or delivered. To stop selling it, mark it out of stock.',
+    )
+    expect(openSalesMessage('VPN', { orders: 0, paymentLinks: 2 })).toBe(
+      '"VPN" was not deleted: 2 payment links are not paid yet. To stop selling it, mark it out of stock.',
+    )
+    expect(openSalesMessage('VPN', { orders: 3, paymentLinks: 1 })).toBe(
+      '"VPN" was not deleted: 3 orders are still being paid or delivered and 1 payment link is not paid yet. To stop selling it, mark it out of stock.',
+    )
   })
 })

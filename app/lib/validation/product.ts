@@ -63,9 +63,16 @@ export const PRODUCT_MESSAGES = {
 
 export const deleteConfirmation = (title: string) =>
   `Are you sure you want to delete "${title}"? This action cannot be undone.`
-/** Why a product with real orders still open is not deleted (app/services/product-admin.server.ts). */
-export const openOrdersMessage = (title: string, count: number) =>
-  `"${title}" was not deleted: ${count === 1 ? '1 order is' : `${count} orders are`} still being paid or delivered. To stop selling it, mark it out of stock.`
+/** Why a product buyers are still owed or about to pay is not deleted (app/services/product-admin.server.ts). */
+export function openSalesMessage(title: string, open: { orders: number; paymentLinks: number }) {
+  const parts = [
+    open.orders === 1 ? '1 order is still being paid or delivered' : '',
+    open.orders > 1 ? `${open.orders} orders are still being paid or delivered` : '',
+    open.paymentLinks === 1 ? '1 payment link is not paid yet' : '',
+    open.paymentLinks > 1 ? `${open.paymentLinks} payment links are not paid yet` : '',
+  ].filter(Boolean)
+  return `"${title}" was not deleted: ${parts.join(' and ')}. To stop selling it, mark it out of stock.`
+}
 export const duplicatedMessage = (title: string) => `"${title}" duplicated successfully!`
 
 // ---------------------------------------------------------------------------------------

@@ -57,11 +57,15 @@ export async function loader({ request }: Route.LoaderArgs) {
         status: link.status,
         createdAt: date.format(new Date(link.createdAt)),
         paymentUrl: link.paymentUrl,
-        // A chat with the link to send, when the customer's phone is an Indian mobile number.
-        whatsappUrl: customerWhatsappLink(
-          link.customerPhone,
-          paymentLinkMessage(settings.siteName, { ...link, amount }),
-        ),
+        // A chat with the link to send, while it can be paid and the customer's phone is an
+        // Indian mobile number.
+        whatsappUrl:
+          link.status === 'active'
+            ? customerWhatsappLink(
+                link.customerPhone,
+                paymentLinkMessage(settings.siteName, { ...link, amount }),
+              )
+            : null,
       }
     }),
     products: products

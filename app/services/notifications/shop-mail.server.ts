@@ -117,13 +117,15 @@ const HAND_DELIVERY_TODO: Record<HandDeliveryReason, (product: string) => string
     `The product "${product}" was deleted after this order was placed, so nothing could be delivered automatically. Deliver it by hand from the order page, or refund the buyer.`,
 }
 
-/** A real order was paid and waits for the shop to deliver it by hand. */
+/**
+ * A real order was paid and waits for the shop to deliver it by hand. The buyer's name and
+ * contact stay on the order page, for admins who may open orders; the mail may reach others.
+ */
 export function mailDeliverByHand(
   db: DB,
   order: {
     orderId: string
     productName: string
-    customerName: string
     amount: number
     reason: HandDeliveryReason
   },
@@ -131,7 +133,7 @@ export function mailDeliverByHand(
   return notifyShop(db, {
     subject: `Order ${order.orderId}: paid, deliver ${order.productName} by hand`,
     paragraphs: [
-      `${order.customerName} paid ${formatRupees(order.amount)} for ${order.productName} (order ${order.orderId}).`,
+      `Order ${order.orderId} of ${order.productName} was paid (${formatRupees(order.amount)}).`,
       HAND_DELIVERY_TODO[order.reason](order.productName),
     ],
     action: { label: 'Open the order', path: adminOrderPath(order.orderId) },

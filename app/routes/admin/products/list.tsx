@@ -40,7 +40,7 @@ import { clientIp } from '~/lib/rate-limit.server'
 import {
   deleteConfirmation,
   duplicatedMessage,
-  openOrdersMessage,
+  openSalesMessage,
   PRODUCT_MESSAGES,
 } from '~/lib/validation/product'
 import { flashHeaders, readFlash } from '~/lib/flash.server'
@@ -136,8 +136,8 @@ export async function action({ request, context }: Route.ActionArgs) {
       if (result.status === 'deleted') {
         await removeProductImage(db, storage, result.product.image, { cacheDir: imageCacheDir() })
         headers = await flashHeaders('success', PRODUCT_MESSAGES.deleted)
-      } else if (result.status === 'open-orders') {
-        headers = await flashHeaders('error', openOrdersMessage(result.title, result.openOrders))
+      } else if (result.status === 'open-sales') {
+        headers = await flashHeaders('error', openSalesMessage(result.title, result))
       } else {
         headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteFailed)
       }

@@ -161,8 +161,8 @@ export type DeleteProductResult =
 /**
  * Deletes a product and records what it was. A product with real orders not finished yet, or
  * payment links not yet paid, is kept: its buyers are owed a delivery (or a refund), or may still
- * pay, and both need the product. Its unsold stock
- * is withdrawn with it, and the audit entry says how many items.
+ * pay, and both need the product. Its unsold stock is withdrawn with it, and the audit entry says
+ * how many items.
  */
 export async function deleteProductAudited(
   db: DB,

@@ -149,6 +149,15 @@ function settingsFromStored(stored: Record<string, unknown>): SiteSettings {
 }
 
 /**
+ * Whether a buyer's GSTIN is the shop's own, pasted by mistake: invoices made out to it would be
+ * made out to the shop itself. Read fresh, not from this process's copy, so a GSTIN the shop
+ * saved a moment ago counts.
+ */
+export async function isShopGstin(db: DB, gstin: string): Promise<boolean> {
+  return gstin !== '' && gstin === (await readSiteSettings(db)).sellerGstin
+}
+
+/**
  * Settings are read on every page, so each process keeps them in memory (per database handle)
  * and asks the database at most once per `SETTINGS_RECHECK_MS` whether they changed: one
  * indexed read of the version row, which every save replaces with a new random value. A change

@@ -9,6 +9,7 @@ import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { simulatorMerchant } from '~/services/payment/config.server'
 import { adminTest } from '../helpers/admin'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { makeCustomer, makePaidOrder, makeProduct } from '../factories'
 import { formatRupees } from '~/lib/money'
@@ -268,14 +269,7 @@ test.describe.serial('admin orders', () => {
     expect(chat.searchParams.get('text')).toBe(
       `Hello Kiran Desai, about your KeyBazaar order ${delivered.id}: `,
     )
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 })
-        await summary.screenshot({ path: test.info().outputPath(`summary-${scheme}-${width}.png`) })
-      }
-    }
-    await page.emulateMedia({ colorScheme: 'light' })
+    await screenshotWidthsAndThemes(page, 'order-page')
     await page.setViewportSize({ width: 1280, height: 720 })
 
     const steps = timeline(page).getByRole('listitem')

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test'
 import { formatRupees } from '~/lib/money'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { openAppDatabase } from '../factories'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
@@ -160,19 +161,12 @@ test.describe.serial('payments back office', () => {
     expect(send.searchParams.get('text')).toBe(
       `Hello Rohan Mehta, please pay ₹999 for ${PRODUCT.title} at KeyBazaar with this link: ${linkUrl.href}`,
     )
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme })
-      for (const width of [390, 1280]) {
-        await page.setViewportSize({ width, height: 900 })
-        await page.screenshot({
-          path: test.info().outputPath(`links-${scheme}-${width}.png`),
-          fullPage: true,
-        })
-        // The table scrolls inside its card; the page itself never scrolls sideways.
-        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width)
-      }
+    await screenshotWidthsAndThemes(page, 'links')
+    // The table scrolls inside its card; the page itself never scrolls sideways.
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 })
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(width)
     }
-    await page.emulateMedia({ colorScheme: 'light' })
     await page.setViewportSize({ width: 1280, height: 720 })
 
     const tampered = new URL(linkUrl)
@@ -248,18 +242,8 @@ test.describe.serial('payments back office', () => {
       business.getByText("Enter the business's address, as on its GST registration"),
     ).toBeVisible()
     await expect(page.getByRole('status').getByRole('link')).toHaveCount(0)
-    for (const [width, scheme] of [
-      [390, 'light'],
-      [1280, 'dark'],
-    ] as const) {
-      await page.setViewportSize({ width, height: 900 })
-      await page.emulateMedia({ colorScheme: scheme })
-      await page
-        .getByRole('region', { name: 'New payment link' })
-        .screenshot({ path: test.info().outputPath(`link-business-${width}-${scheme}.png`) })
-    }
+    await screenshotWidthsAndThemes(page, 'link-business')
     await page.setViewportSize({ width: 1280, height: 720 })
-    await page.emulateMedia({ colorScheme: 'light' })
 
     await business.getByLabel('Legal name').fill('Udyam Software Private Limited')
     // The shop's own GSTIN, pasted by mistake, is refused.

@@ -18,7 +18,7 @@ import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { Checkbox, Input } from '~/components/ui/input'
 import { getPreferences, savePreferences } from '~/data/preferences.server'
-import { readSiteSettings } from '~/data/settings.server'
+import { isShopGstin } from '~/data/settings.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
@@ -180,9 +180,7 @@ export async function action({ request }: Route.ActionArgs) {
       )
     }
     case 'business':
-      // The shop's own GSTIN would make the customer's invoices out to the shop itself. Read
-      // fresh, not from this process's copy: a GSTIN saved a moment ago counts.
-      if (value.gstin === (await readSiteSettings(db)).sellerGstin)
+      if (await isShopGstin(db, value.gstin))
         return data<SettingsResult>(
           {
             intent: value.intent,

@@ -6,7 +6,7 @@ import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import { createPaymentLink, listPaymentLinks } from '~/data/payment-link.server'
 import { getProductById, listProducts } from '~/data/product.server'
-import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
+import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
@@ -81,9 +81,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== 'success')
     return data({ result: submission.reply(), created: null }, { status: 400 })
   const input = submission.value
-  // The shop's own GSTIN pasted by mistake would make the sale out to the shop itself. Read
-  // fresh, not from this process's copy: a GSTIN saved a moment ago counts.
-  if (input.gstin && input.gstin === (await readSiteSettings(db)).sellerGstin)
+  if (await isShopGstin(db, input.gstin))
     return data(
       {
         result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),

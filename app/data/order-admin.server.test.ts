@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import type { PaytmConfig } from '~/lib/payments/paytm.server'
 import { startPaytmSimulator, type RunningPaytmSimulator } from '../../simulators/paytm/testing'
+import { toFlag } from '~/lib/db.server'
 import { fileTestDb } from '../../tests/helpers/db'
 import {
   BUYER,
@@ -824,6 +825,14 @@ describe(`the admin's order list and order page (${engine})`, () => {
     ])
     expect(await names({ search: 'zephyr', status: 'delivered' })).toEqual(['Arjun Mehta'])
     expect(await names({ search: 'zephyr', openReports: true })).toEqual(['Arjun Mehta'])
+    // A simulated (test-mode) order is left out of the real orders.
+    await t.db
+      .updateTable('order')
+      .set({ testMode: toFlag(true) })
+      .where('id', '=', ids[2]!)
+      .execute()
+    expect(await names({ search: 'zephyr', realOnly: true })).toEqual(['Arjun Mehta', 'Kavya Iyer'])
+    expect(await names({ search: 'zephyr' })).toHaveLength(3)
     // % and _ are literal, not wildcards.
     expect(await names({ search: 'kavya%' })).toEqual([])
     expect(await names({ search: 'k_rao' })).toEqual([])

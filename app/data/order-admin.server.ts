@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
-import { streamRows, type DB } from '~/lib/db.server'
+import { streamRows, toFlag, type DB } from '~/lib/db.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
@@ -24,6 +24,8 @@ export interface AdminOrderFilter {
   status?: OrderStatus | null
   /** Only orders with an open problem report. */
   openReports?: boolean
+  /** Only real orders: none paid through the payment simulator (test mode). */
+  realOnly?: boolean
 }
 
 /** A row of LISTED_ORDER_COLUMNS, but for its status, which each list reads its own way. */
@@ -64,6 +66,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: Ad
   }
   if (filter.status) q = q.where('order.status', '=', filter.status)
   if (filter.openReports) q = q.where(sql<boolean>`exists (${openReportOf()})`)
+  if (filter.realOnly) q = q.where('order.testMode', '=', toFlag(false))
   return q
 }
 

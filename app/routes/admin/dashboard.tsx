@@ -328,7 +328,10 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
       <ul className="mt-3 space-y-2 text-sm text-slate-800 dark:text-slate-200">
         <li>
           {manageOrders ? (
-            <Link to={`${ORDERS_PATH}?status=paid`} className={linkClass}>
+            <Link
+              to={`${ORDERS_PATH}${filterQuery({ status: 'paid', realOnly: true })}`}
+              className={linkClass}
+            >
               {toDeliverText}
             </Link>
           ) : (
@@ -337,7 +340,10 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
         </li>
         <li>
           {manageOrders ? (
-            <Link to={`${ORDERS_PATH}?status=awaiting_stock`} className={linkClass}>
+            <Link
+              to={`${ORDERS_PATH}${filterQuery({ status: 'awaiting_stock' })}`}
+              className={linkClass}
+            >
               {number.format(awaitingStock)} {awaitingStock === 1 ? 'order' : 'orders'} awaiting
               stock
             </Link>

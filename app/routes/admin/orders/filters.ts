@@ -4,7 +4,7 @@ import { searchParam } from '~/lib/list-search'
 import { isOrderStatus, type OrderStatus } from '~/lib/order-status'
 
 /**
- * The orders list's filters live in the URL (?q=&status=&reports=open&page=), so a filtered
+ * The orders list's filters live in the URL (?q=&status=&reports=open&real=1&page=), so a filtered
  * list can be bookmarked, the back button works, and the export gets exactly what the list
  * shows. Anything else in the URL is ignored.
  */
@@ -16,6 +16,8 @@ export interface OrderFilter {
   search: string
   status: OrderStatus | null
   openReports: boolean
+  /** Real orders only, no test-mode (simulated) payments. */
+  realOnly: boolean
 }
 
 export function orderFilterFromUrl(url: URL): OrderFilter {
@@ -24,11 +26,15 @@ export function orderFilterFromUrl(url: URL): OrderFilter {
     search: searchParam(url),
     status: isOrderStatus(status) ? status : null,
     openReports: url.searchParams.get('reports') === 'open',
+    realOnly: url.searchParams.get('real') === '1',
   }
 }
 
 /** The query string for a filter (and page); empty values are left out. */
 export function filterQuery(filter: Partial<OrderFilter>, page = 1): string {
-  const { search: q, status, openReports } = filter
-  return listQuery({ q, status, reports: openReports ? 'open' : null }, page)
+  const { search: q, status, openReports, realOnly } = filter
+  return listQuery(
+    { q, status, reports: openReports ? 'open' : null, real: realOnly ? '1' : null },
+    page,
+  )
 }

@@ -91,19 +91,19 @@ function statusChips(
     {
       label: 'All orders',
       count: counts.total,
-      href: chip({ search: filter.search }),
+      href: chip({ search: filter.search, realOnly: filter.realOnly }),
       active: !filter.status && !filter.openReports,
     },
     ...ORDER_STATUSES.map((status) => ({
       label: ADMIN_STATUS_LABELS[status],
       count: counts.byStatus[status],
-      href: chip({ search: filter.search, status }),
+      href: chip({ search: filter.search, realOnly: filter.realOnly, status }),
       active: filter.status === status && !filter.openReports,
     })),
     {
       label: 'Open reports',
       count: counts.openReports,
-      href: chip({ search: filter.search, openReports: true }),
+      href: chip({ search: filter.search, realOnly: filter.realOnly, openReports: true }),
       active: filter.openReports && !filter.status,
       alert: true,
     },
@@ -112,7 +112,7 @@ function statusChips(
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { counts, filter, page, orders } = loaderData
-  const filtered = Boolean(filter.search || filter.status || filter.openReports)
+  const filtered = Boolean(filter.search || filter.status || filter.openReports || filter.realOnly)
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -158,6 +158,12 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               name="reports"
               value="open"
               checked={filter.openReports}
+            />
+            <CheckboxFilter
+              label="Real orders only"
+              name="real"
+              value="1"
+              checked={filter.realOnly}
             />
           </>
         }

@@ -7,7 +7,12 @@ import { setProductDelivery } from '~/data/stock.server'
 import { formatRupees } from '~/lib/money'
 import { MAIL_JOB } from '~/lib/mail.server'
 import { adminOrderPath } from '~/lib/order-status'
-import { ORDER_MAIL_JOB } from './notifications/order-mail.server'
+import {
+  ORDER_MAIL_JOB,
+  PAID_PRODUCT_GONE,
+  renderOrderMail,
+  type OrderMailPayload,
+} from './notifications/order-mail.server'
 
 /**
  * A paid order nothing can deliver automatically waits for the shop (docs/delivery.md): the
@@ -46,6 +51,19 @@ async function buyerMailsAbout(orderId: string): Promise<string[]> {
     .map((mail) => mail.kind)
 }
 
+/** The buyer's (only) mail about an order, rendered as its job renders it. */
+async function buyerMail(orderId: string): Promise<{ text: string }> {
+  const [payload] = (await queued<OrderMailPayload>(ORDER_MAIL_JOB)).filter(
+    (mail) => mail.orderId === orderId,
+  )
+  const mail = await renderOrderMail(
+    t.db,
+    { publicUrl: 'https://shop.example.in', appSecret: SECRET },
+    payload!,
+  )
+  return { text: mail!.text ?? '' }
+}
+
 describe(`paid orders left for the shop (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('tells the shop a real paid order of a product delivered by hand waits for it', async () => {
     await updateSiteSettings(t.db, { contactEmail: SHOP, alertRecipients: [] })
@@ -55,6 +73,9 @@ describe(`paid orders left for the shop (${process.env.TEST_DB_ENGINE ?? 'sqlite
     })
     expect(order.status).toBe('paid')
     expect(await buyerMailsAbout(order.id)).toEqual(['paid'])
+    expect((await buyerMail(order.id)).text).toContain(
+      'Our team is preparing your account details and will deliver them shortly',
+    )
     const mails = await shopMailsAbout(order.id)
     expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([
       [SHOP, `Order ${order.id}: paid, deliver Office Suite Key by hand`],
@@ -99,6 +120,10 @@ describe(`paid orders left for the shop (${process.env.TEST_DB_ENGINE ?? 'sqlite
     const paid = await payOrder(t.db, order)
     expect(paid).toMatchObject({ status: 'paid', productId: null, productName: 'Gone Plan' })
     expect(await buyerMailsAbout(order.id)).toEqual(['paid'])
+    // The buyer is not promised the usual delivery: the shop may deliver another way or refund.
+    const mail = await buyerMail(order.id)
+    expect(mail.text).toContain(`We have received your payment for Gone Plan. ${PAID_PRODUCT_GONE}`)
+    expect(mail.text).not.toContain('preparing your account details')
     const mails = await shopMailsAbout(order.id)
     expect(mails.map((mail) => mail.to)).toEqual([SHOP])
     expect(mails[0]!.text).toContain(

@@ -38,7 +38,10 @@ export type OrderMailKind = (typeof ORDER_MAIL_KINDS)[number]
 export const orderMailPayloadSchema = z.object({
   orderId: z.string().min(1),
   kind: z.enum(ORDER_MAIL_KINDS),
-  /** For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded. */
+  /**
+   * For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded; for
+   * `paid`: what happens next, when it is not the usual delivery (PAID_PRODUCT_GONE).
+   */
   message: z.string().max(5000).optional(),
   /**
    * For `refunded`: the refund's credit note (app/data/credit-note.server.ts); for
@@ -47,6 +50,13 @@ export const orderMailPayloadSchema = z.object({
   creditNoteId: z.string().max(100).optional(),
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
+
+/**
+ * What the `paid` mail promises when the product was deleted before the payment landed: the
+ * shop decides between delivering by hand and refunding (app/services/fulfilment.server.ts).
+ */
+export const PAID_PRODUCT_GONE =
+  'This product is no longer on sale, so the shop will contact you shortly to deliver it another way or refund your payment in full.'
 
 /** Queues a mail about an order; pass the transaction of the change that causes it. */
 export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promise<string> {
@@ -145,7 +155,7 @@ function contentFor(
       return {
         subject: `Payment received for order ${order.id}`,
         paragraphs: [
-          `We have received your payment for ${order.productName}. Our team is preparing your account details and will deliver them shortly; you will get another e-mail when they are ready.`,
+          `We have received your payment for ${order.productName}. ${extra.message ?? 'Our team is preparing your account details and will deliver them shortly; you will get another e-mail when they are ready.'}`,
           lines,
         ],
         label: 'Check your order',

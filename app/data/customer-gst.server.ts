@@ -1,4 +1,5 @@
 import type { DB } from '~/lib/db.server'
+import { isShopGstin } from './settings.server'
 
 /**
  * The business a customer buys for (docs/delivery.md, "Business invoices"): kept in their
@@ -57,7 +58,9 @@ export async function saveCustomerBusiness(
  * The business the order was placed for: the one its payment link was made out to, else the
  * account's, as saved before the order was placed; null for a guest's or a consumer's. A
  * business saved (or changed) after the purchase is not named on it: a sale made to a consumer
- * is never made out to a business after the fact, even when its invoice is numbered late.
+ * is never made out to a business after the fact, even when its invoice is numbered late. A
+ * business with the shop's own GSTIN (saved before the shop set it, or before Settings refused
+ * it) is not one: the shop does not invoice itself, so the sale is a consumer's.
  */
 export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBuyer | null> {
   const row = await db
@@ -79,12 +82,12 @@ export async function orderBusiness(db: DB, orderId: string): Promise<BusinessBu
     .where('order.id', '=', orderId)
     .executeTakeFirst()
   if (!row) return null
-  return (
+  const business =
     keptBusiness(row) ??
     keptBusiness({
       buyerBusinessName: row.businessName,
       buyerGstin: row.gstin,
       buyerAddress: row.address,
     })
-  )
+  return business && !(await isShopGstin(db, business.gstin)) ? business : null
 }

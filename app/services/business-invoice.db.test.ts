@@ -164,6 +164,16 @@ describe(`business invoices (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sql
     expect(await invoiceBusinessOf(t.db, consumer.order.id)).toBeNull()
   })
 
+  it("does not make an invoice out to the shop's own GSTIN, saved before the shop set it", async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '', gstRate: 18 })
+    const { order } = await soldTo(MUMBAI)
+    await updateSiteSettings(t.db, { sellerGstin: MUMBAI.gstin })
+    expect(await invoiceBusinessOf(t.db, order.id)).toBeNull()
+    await invoicePaidOrder(t.db, order.id, await readSiteSettings(t.db))
+    expect((await getInvoiceData(t.db, order.id))!.buyer.business).toBeNull()
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5' })
+  })
+
   it('never makes a sale to a consumer out to a business saved after it, even invoiced late', async () => {
     await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
     // Bought as a consumer, refunded, never invoiced; the business is added afterwards.

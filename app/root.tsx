@@ -22,16 +22,10 @@ import { Toaster } from '~/components/ui/toast'
 import { getSiteSettings } from '~/data/settings.server'
 import { displayCurrency } from '~/lib/money'
 import { recentStoredPreferences } from '~/data/preferences.server'
-import { DEFAULT_PREFERENCES, languageFromCookieHeader, type Language } from '~/lib/preferences'
+import { preferencesInUse } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
 import { getSessionState, googleEnabled, toHeaderUser } from '~/services/auth.server'
-import {
-  isTheme,
-  themeClassName,
-  themeFromCookieHeader,
-  themeFromSiteDefault,
-  type Theme,
-} from '~/lib/theme'
+import { isTheme, themeClassName, type Theme } from '~/lib/theme'
 import type { Route } from './+types/root'
 // Rendered as a React 19 stylesheet resource (precedence), which React places ahead of the
 // hoisted modulepreload hints: a plain <link> from <Links/> came after twenty of them, so on a
@@ -75,13 +69,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     )
   }
   // A signed-in customer's saved preferences (/dashboard/settings) come first, then the
-  // visitor's cookies, then the shop's default theme (admin settings).
+  // visitor's cookies, then the shop's default theme (admin settings); the settings form
+  // starts from the same choice.
   const stored = session.user ? await recentStoredPreferences(db, session.user.id) : null
-  const cookieHeader = request.headers.get('Cookie')
-  const theme: Theme =
-    stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(settings.theme)
-  const language: Language =
-    stored?.language ?? languageFromCookieHeader(cookieHeader) ?? DEFAULT_PREFERENCES.language
+  const { theme, language } = preferencesInUse(
+    stored,
+    request.headers.get('Cookie'),
+    settings.theme,
+  )
   const site: PublicSiteSettings = {
     siteName: settings.siteName,
     siteDescription: settings.siteDescription,

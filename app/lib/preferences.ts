@@ -1,4 +1,4 @@
-import { THEMES, type Theme } from './theme'
+import { THEMES, themeFromCookieHeader, themeFromSiteDefault, type Theme } from './theme'
 
 /**
  * A customer's preferences (/dashboard/settings): theme, language and mail notifications.
@@ -34,6 +34,25 @@ export const DEFAULT_PREFERENCES: Preferences = {
 
 export function isLanguage(value: unknown): value is Language {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value)
+}
+
+/**
+ * The preferences the pages are shown with: what a signed-in customer saved in
+ * /dashboard/settings, else this browser's cookies, else the shop's default theme (admin
+ * settings) and English. The root loader renders every page with them and the settings form
+ * starts from them, so saving that form changes only what the customer changed there.
+ */
+export function preferencesInUse(
+  stored: Preferences | null,
+  cookieHeader: string | null | undefined,
+  siteTheme: Parameters<typeof themeFromSiteDefault>[0],
+): Preferences {
+  return {
+    theme: stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(siteTheme),
+    language:
+      stored?.language ?? languageFromCookieHeader(cookieHeader) ?? DEFAULT_PREFERENCES.language,
+    notifications: stored?.notifications ?? DEFAULT_PREFERENCES.notifications,
+  }
 }
 
 /** The language cookie: a signed-out visitor's choice, and a signed-in one's after sign-out. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  accountHelpMessage,
   buyerOrderMessage,
   customerWhatsappLink,
   indianMobileWhatsappNumber,
@@ -19,6 +20,13 @@ describe('WhatsApp messages about an order', () => {
     expect(link).toBe(
       `https://wa.me/919876543210?text=${encodeURIComponent('Hi KeyBazaar, I need help with my order ORD_20250101_ABC (VPN 2 Years).')}`,
     )
+  })
+
+  it("asks for help with the customer's account from the account area", () => {
+    expect(text(whatsappLink('+91 98765 43210', accountHelpMessage('Chai Keys')))).toBe(
+      'Hi Chai Keys, I need help with my account.',
+    )
+    expect(whatsappLink('', accountHelpMessage('Chai Keys'))).toBeNull()
   })
 
   it("names the buyer, the shop and the order in the shop's message", () => {

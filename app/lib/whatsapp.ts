@@ -23,7 +23,15 @@ export function productQuestionMessage(
   return `Hi ${siteName}, I have a question about "${productTitle}" (${productUrl}).`
 }
 
-/** The buyer's message to the shop about an order (the order page and the order mails). */
+/** A signed-in customer's message to the shop from their account area (no order in view). */
+export function accountHelpMessage(siteName: string): string {
+  return `Hi ${siteName}, I need help with my account.`
+}
+
+/**
+ * The buyer's message to the shop about an order (the order page, the payment-link page and
+ * the order mails).
+ */
 export function orderHelpMessage(
   siteName: string,
   order: { id: string; productName: string },

@@ -1,14 +1,18 @@
 import ChevronDown from 'lucide-react/icons/chevron-down'
 import Menu from 'lucide-react/icons/menu'
+import MessageCircle from 'lucide-react/icons/message-circle'
 import Shield from 'lucide-react/icons/shield'
 import { href, Link, NavLink, Outlet, useLocation } from 'react-router'
 import { ACCOUNT_NAV, currentAccountPage } from '~/components/account/account-nav'
 import { DisclosureMenu } from '~/components/account/disclosure-menu'
+import { UserAvatar } from '~/components/account/user-avatar'
 import { displayName, LogoutButton } from '~/components/auth/logout-button'
 import { BrandMark } from '~/components/shop/brand-mark'
+import { useSiteSettings } from '~/components/shop/site-data'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { StaticMarkup } from '~/components/ui/static-markup'
+import { accountHelpMessage, whatsappLink } from '~/lib/whatsapp'
 import { requireUser } from '~/services/auth.server'
 import type { Route } from './+types/layout'
 
@@ -22,9 +26,11 @@ export async function loader({ request }: Route.LoaderArgs) {
   const settings = await getSiteSettings(services().db)
   return {
     siteName: settings.siteName,
-    user: { name: user.name, email: user.email, isAdmin: user.isAdmin },
+    user: { name: user.name, email: user.email, isAdmin: user.isAdmin, photo: user.photo },
   }
 }
+
+type LayoutUser = Route.ComponentProps['loaderData']['user']
 
 const navItemClass = ({ isActive }: { isActive: boolean }) =>
   `flex h-10 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-medium ${
@@ -46,6 +52,25 @@ function AccountLinks() {
   )
 }
 
+/**
+ * The area has no public footer, so its menus carry the shop's WhatsApp support: the footer's
+ * number (admin settings), and nothing when none is set.
+ */
+function SupportLink({ link }: { link: string }) {
+  return (
+    <a
+      href={link}
+      target="_blank"
+      rel="noopener noreferrer"
+      className="flex h-10 items-center gap-2 rounded-lg px-3 text-sm text-slate-600 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-400 dark:hover:bg-slate-800 dark:hover:text-white"
+    >
+      <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
+      Need help? WhatsApp us
+      <span className="sr-only"> (opens in a new tab)</span>
+    </a>
+  )
+}
+
 function Brand({ siteName, compact = false }: { siteName: string; compact?: boolean }) {
   return (
     <Link
@@ -58,7 +83,7 @@ function Brand({ siteName, compact = false }: { siteName: string; compact?: bool
   )
 }
 
-function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: boolean } }) {
+function ProfileMenu({ user }: { user: LayoutUser }) {
   const name = displayName(user)
   const menuLink =
     'flex h-10 items-center gap-2 rounded-lg px-3 text-sm text-slate-800 hover:bg-slate-100 dark:text-slate-100 dark:hover:bg-slate-800'
@@ -69,12 +94,7 @@ function ProfileMenu({ user }: { user: { name: string; email: string; isAdmin: b
       panelClassName="right-0 w-60"
       summary={
         <>
-          <span
-            aria-hidden="true"
-            className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-bold uppercase text-brand-800 dark:bg-brand-900 dark:text-brand-100"
-          >
-            {name.slice(0, 1)}
-          </span>
+          <UserAvatar name={name} photo={user.photo} />
           <span className="hidden max-w-40 truncate text-sm font-semibold text-slate-900 sm:block dark:text-white">
             {name}
           </span>
@@ -119,13 +139,15 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   const { siteName, user } = loaderData
   const { pathname } = useLocation()
   const current = currentAccountPage(pathname)
+  const site = useSiteSettings()
+  const support = whatsappLink(site.whatsappNumber, accountHelpMessage(site.siteName))
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
       {/* The same for every visitor: the active link depends on the page only. */}
       <StaticMarkup
         as="aside"
         name="account-sidebar"
-        deps={[siteName, pathname]}
+        deps={[siteName, pathname, support]}
         className="hidden border-r border-slate-200 bg-white md:block md:w-64 md:shrink-0 dark:border-slate-800 dark:bg-slate-900"
       >
         <div className="px-4 py-5">
@@ -134,6 +156,11 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
         <nav aria-label="Account" className="flex flex-col gap-1 px-3 pb-3">
           <AccountLinks />
         </nav>
+        {support ? (
+          <div className="mx-3 border-t border-slate-200 py-3 dark:border-slate-800">
+            <SupportLink link={support} />
+          </div>
+        ) : null}
       </StaticMarkup>
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="flex items-center justify-between gap-3 border-b border-slate-200 bg-white px-3 py-1.5 sm:px-4 dark:border-slate-800 dark:bg-slate-900">
@@ -160,6 +187,12 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
               >
                 <AccountLinks />
               </StaticMarkup>
+              {support ? (
+                <>
+                  <hr className="my-1 border-slate-200 dark:border-slate-700" />
+                  <SupportLink link={support} />
+                </>
+              ) : null}
             </DisclosureMenu>
           </div>
           <div className="hidden md:block" />

@@ -17,13 +17,20 @@ import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { Checkbox, Input } from '~/components/ui/input'
-import { getPreferences, savePreferences } from '~/data/preferences.server'
-import { isShopGstin } from '~/data/settings.server'
+import { findStoredPreferences, savePreferences } from '~/data/preferences.server'
+import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
 import { accountPageHeaders } from '~/lib/page-headers'
-import { LANGUAGE_LABELS, LANGUAGES, languageCookie, THEME_LABELS, THEMES } from '~/lib/preferences'
+import {
+  LANGUAGE_LABELS,
+  LANGUAGES,
+  languageCookie,
+  preferencesInUse,
+  THEME_LABELS,
+  THEMES,
+} from '~/lib/preferences'
 import { themeCookie } from '~/lib/theme'
 import { UploadError } from '~/lib/uploads.server'
 import {
@@ -90,10 +97,11 @@ type SettingsResult = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db } = services()
-  const [profile, password, preferences, business, { notice, headers }] = await Promise.all([
+  const [profile, password, stored, settings, business, { notice, headers }] = await Promise.all([
     getUserProfile(db, user.id),
     hasPassword(db, user.id),
-    getPreferences(db, user.id),
+    findStoredPreferences(db, user.id),
+    getSiteSettings(db),
     getCustomerBusiness(db, user.id),
     readNotice(request),
   ])
@@ -103,7 +111,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       name: profile?.name ?? user.name,
       photo: profile?.photo ?? null,
       hasPassword: password,
-      preferences,
+      // The theme and language the pages are shown in, also when never saved here (a cookie or
+      // the shop's default), so saving the form for another field keeps them.
+      preferences: preferencesInUse(stored, request.headers.get('Cookie'), settings.theme),
       business,
       notice,
     },

@@ -1,4 +1,4 @@
-import { href, Link, redirect } from 'react-router'
+import { data, href, Link, redirect } from 'react-router'
 import { AuthPage } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
@@ -12,6 +12,11 @@ import { buttonVariants } from '~/components/ui/button-variants'
 
 export const CONFIRM_LINK_FAILED =
   'This link has expired or is not valid. Log in with your e-mail and password and we will send you a new one.'
+/** The page's headings: the link did not work, or this address tried too often to tell. */
+export const VERIFY_EMAIL_TITLES = {
+  failed: 'Link expired',
+  tooMany: 'Too many attempts',
+} as const
 
 /**
  * /verify-email?token=...: the link of the confirmation mail. The first use confirms the
@@ -22,9 +27,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const token = url.searchParams.get('token') ?? ''
   // Shares the reset link's per-address budget: both are guesses at a mailed secret.
   const limit = await hitPolicy(services().db, 'passwordResetLinkIp', clientIp(context))
-  if (!limit.allowed) return { error: tooManyAttemptsMessage(limit.retryAfterSeconds) }
+  if (!limit.allowed) {
+    // Nothing was checked, so the link may still be good: say so rather than "Link expired".
+    return data(
+      {
+        title: VERIFY_EMAIL_TITLES.tooMany,
+        error: tooManyAttemptsMessage(limit.retryAfterSeconds),
+      },
+      { status: 429, headers: { 'Retry-After': String(limit.retryAfterSeconds) } },
+    )
+  }
   const result = token ? await confirmEmailWithToken(request, token) : { ok: false as const }
-  if (!result.ok) return { error: CONFIRM_LINK_FAILED }
+  if (!result.ok) return { title: VERIFY_EMAIL_TITLES.failed, error: CONFIRM_LINK_FAILED }
   if (result.signedIn) {
     throw redirect(safeRedirect(url.searchParams.get('redirectTo'), href('/')), {
       headers: result.headers,
@@ -35,7 +49,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   return (
-    <AuthPage title="Link expired">
+    <AuthPage title={loaderData.title}>
       <div className="space-y-5">
         <FormAlert>{loaderData.error}</FormAlert>
         <Link to={href('/login')} className={buttonVariants({ block: true })}>
@@ -46,7 +60,13 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   )
 }
 
-export const headers = accountPageHeaders
+/** Never cached (accountPageHeaders); a rate-limited answer keeps the loader's Retry-After. */
+export function headers(args: Route.HeadersArgs) {
+  const headers = new Headers(accountPageHeaders(args))
+  const retryAfter = args.loaderHeaders.get('Retry-After')
+  if (retryAfter) headers.set('Retry-After', retryAfter)
+  return headers
+}
 
 export function meta({ matches }: Route.MetaArgs) {
   return [

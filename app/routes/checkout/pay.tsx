@@ -8,6 +8,7 @@ import {
   TestModeBanner,
 } from '~/components/checkout/checkout-form'
 import { FormAlert } from '~/components/forms'
+import { OrderHelp } from '~/components/orders/order-help'
 import { rootMetaData } from '~/components/shop/site-data'
 import {
   checkPaymentLink,
@@ -203,6 +204,10 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
           )}
         </div>
       </section>
+      <OrderHelp
+        order={{ id: link.orderId, productName: link.productName }}
+        className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900"
+      />
     </main>
   )
 }

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
+import { CONFIRM_LINK_FAILED, loader, VERIFY_EMAIL_TITLES } from './verify-email'
+
+const t = fileTestDb()
+// The loader reads the database through services() (app/lib/app-context.server.ts), which
+// answers whatever the process opened: here, this file's test database.
+const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+beforeAll(() => {
+  holder.__keybazaar = { db: t.db, engine: t.engine }
+})
+afterAll(() => {
+  holder.__keybazaar = undefined
+})
+
+/** The loader's answer as the page gets it: its data, status and headers. */
+async function open(ip: string) {
+  const answer: unknown = await loader({
+    request: new Request('http://shop.test/verify-email?token='),
+    context: { clientIp: ip },
+    params: {},
+  } as unknown as Parameters<typeof loader>[0])
+  if (answer && typeof answer === 'object' && 'init' in answer && 'data' in answer) {
+    const { data, init } = answer as { data: unknown; init: ResponseInit | null }
+    return { data, status: init?.status ?? 200, headers: new Headers(init?.headers) }
+  }
+  return { data: answer, status: 200, headers: new Headers() }
+}
+
+describe(`/verify-email (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('says a failed link expired, and answers too many attempts with their own heading and 429', async () => {
+    const ip = '203.0.113.7'
+    for (let i = 0; i < RATE_LIMIT_POLICIES.passwordResetLinkIp.limit; i++) {
+      expect(await open(ip)).toMatchObject({
+        status: 200,
+        data: { title: VERIFY_EMAIL_TITLES.failed, error: CONFIRM_LINK_FAILED },
+      })
+    }
+    const limited = await open(ip)
+    expect(limited.status).toBe(429)
+    expect(limited.data).toMatchObject({ title: 'Too many attempts' })
+    expect((limited.data as { error: string }).error).toMatch(/^Too many attempts\. Please wait /)
+    expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // Another address is not held back.
+    expect((await open('203.0.113.8')).data).toMatchObject({ title: 'Link expired' })
+  })
+})

@@ -3,6 +3,7 @@ import { sql, type Selectable, type Transaction } from 'kysely'
 import { randomToken, safeEqual, sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
+import { isForeignKeyViolation, isUniqueViolation } from './db-errors.server'
 import { appendOrderEvent, type EventInput } from './order-event.server'
 import type { Database, OrderStatus, OrderTable } from '../../db/schema'
 
@@ -329,7 +330,7 @@ export async function createOrder<T = undefined>(
  * and failed. The buyer is told the product is gone, as if the delete had come first.
  */
 function productGone(error: unknown): never {
-  if ((error as { code?: unknown } | null)?.code === '23503')
+  if (isForeignKeyViolation(error, 'order_product_id_fkey'))
     throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
   throw error
 }
@@ -566,15 +567,6 @@ export interface ConfirmedPayment {
 /** Thrown when a gateway transaction id already paid another order (the unique constraint). */
 export class DuplicateTransactionError extends Error {
   override name = 'DuplicateTransactionError'
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null
-  if (!e) return false
-  return (
-    e.code === '23505' ||
-    (typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT_UNIQUE'))
-  )
 }
 
 /** The timeline entry of a change, and what the caller knows that saves work. */

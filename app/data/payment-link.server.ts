@@ -1,5 +1,6 @@
 import { sql, type Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
+import { isForeignKeyViolation } from './db-errors.server'
 import { newId } from '~/lib/id.server'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { newOrderId, OrderError, ORDER_MESSAGES, type CustomerDetails } from './order.server'
@@ -122,9 +123,17 @@ export async function createPaymentLink(
       .onConflict((oc) => oc.column('orderId').doNothing())
       .returning(linkColumns)
       .executeTakeFirst()
+      .catch(productGone)
     if (row) return toLink(row, publicUrl)
   }
   throw new OrderError('id-exhausted', 'Could not allocate an order id')
+}
+
+/** The product was deleted between reading it and inserting the link that names it. */
+function productGone(error: unknown): never {
+  if (isForeignKeyViolation(error, 'payment_link_product_id_fkey'))
+    throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
+  throw error
 }
 
 export async function getPaymentLinkByOrderId(

@@ -392,23 +392,25 @@ export async function deleteProduct(
  * key-share lock on the row (its foreign key) until it commits, so this waits for it and the
  * count that follows sees the order; an order whose insert comes later waits for the delete and
  * then fails its foreign key, which createOrder reports as "Product not found". On SQLite a
- * write first, which takes the single write lock at once.
+ * write first, which takes the single write lock at once: one that matches no row, so the
+ * product's page-cache trigger (db/migrations/0120) does not fire for a delete that is refused.
  */
 export async function lockProduct(db: DB, id: string): Promise<boolean> {
-  const row =
-    engineOf(db) === 'postgres'
-      ? await db
-          .selectFrom('product')
-          .select('id')
-          .where('id', '=', id)
-          .forUpdate()
-          .executeTakeFirst()
-      : await db
-          .updateTable('product')
-          .set((eb) => ({ updatedAt: eb.ref('updatedAt') }))
-          .where('id', '=', id)
-          .returning('id')
-          .executeTakeFirst()
+  if (engineOf(db) === 'postgres') {
+    const row = await db
+      .selectFrom('product')
+      .select('id')
+      .where('id', '=', id)
+      .forUpdate()
+      .executeTakeFirst()
+    return Boolean(row)
+  }
+  await db
+    .updateTable('product')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where(sql<boolean>`0`)
+    .execute()
+  const row = await db.selectFrom('product').select('id').where('id', '=', id).executeTakeFirst()
   return Boolean(row)
 }
 

@@ -20,6 +20,7 @@ import {
 import { parseStockInput } from '~/lib/stock-import.server'
 import { paginate } from '~/lib/paginate'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
+import { isForeignKeyViolation } from './db-errors.server'
 import { appendOrderEvent } from './order-event.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
 
@@ -164,24 +165,32 @@ export async function addStockItems(
   }
 
   let added = 0
-  const filled = await db.transaction().execute(async (trx) => {
-    for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
-      const chunk = rows.slice(start, start + INSERT_CHUNK)
-      // Items already in stock are skipped by the unique index, also against a concurrent import.
-      const inserted = await trx
-        .insertInto('stockItem')
-        .values(chunk.map((entry) => entry.row))
-        .onConflict((oc) => oc.columns(['productId', 'secretHash']).doNothing())
-        .returning('id')
-        .execute()
-      added += inserted.length
-      if (inserted.length < chunk.length) {
-        const ids = new Set(inserted.map((row) => row.id))
-        for (const entry of chunk) if (!ids.has(entry.row.id)) duplicateLines.push(entry.line)
+  const filled = await db
+    .transaction()
+    .execute(async (trx) => {
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
+        const chunk = rows.slice(start, start + INSERT_CHUNK)
+        // Items already in stock are skipped by the unique index, also against a concurrent import.
+        const inserted = await trx
+          .insertInto('stockItem')
+          .values(chunk.map((entry) => entry.row))
+          .onConflict((oc) => oc.columns(['productId', 'secretHash']).doNothing())
+          .returning('id')
+          .execute()
+        added += inserted.length
+        if (inserted.length < chunk.length) {
+          const ids = new Set(inserted.map((row) => row.id))
+          for (const entry of chunk) if (!ids.has(entry.row.id)) duplicateLines.push(entry.line)
+        }
       }
-    }
-    return fill(trx, added)
-  })
+      return fill(trx, added)
+    })
+    .catch((error: unknown) => {
+      // The product was deleted since it was read above.
+      if (isForeignKeyViolation(error, 'stock_item_product_id_fkey'))
+        throw new StockImportError('Product not found')
+      throw error
+    })
 
   duplicateLines.sort((a, b) => a - b)
   return {

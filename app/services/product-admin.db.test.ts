@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { engineOf } from '~/lib/db.server'
+import { readPageCacheVersion } from '~/data/page-cache-version.server'
 import { fileTestDb } from '../../tests/helpers/db'
 import {
   BUYER,
@@ -218,12 +219,15 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(waiting.status).toBe('paid')
     const atGateway = await makeOrder(t.db, product.id)
     await makePaidOrder(t.db, product.id, { testMode: true })
+    const version = await readPageCacheVersion(t.db)
     expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
       status: 'open-sales',
       title: product.title,
       orders: 2,
       paymentLinks: 0,
     })
+    // Refused, it changed nothing a page shows: no cached page is thrown away.
+    expect(await readPageCacheVersion(t.db)).toBe(version)
     expect(await getProductById(t.db, product.id)).not.toBeNull()
     expect(await entriesFor(product.id)).toEqual([])
     // Once neither is open (one expired, the other refunded), it can go.

@@ -1,6 +1,10 @@
 import type { RequestHandler } from 'express'
 import type { DB } from '~/lib/db.server'
-import { MAINTENANCE_RETRY_AFTER_SECONDS, maintenanceVerdict } from '~/services/maintenance.server'
+import {
+  MAINTENANCE_REFUSAL,
+  MAINTENANCE_RETRY_AFTER_SECONDS,
+  maintenanceVerdict,
+} from '~/services/maintenance.server'
 
 /** What the gate tells the app (getLoadContext passes it to the root loader). */
 export interface MaintenanceLocals {
@@ -11,7 +15,8 @@ export interface MaintenanceLocals {
  * Maintenance mode at the edge (app/services/maintenance.server.ts decides). A visitor's page
  * request goes on to the app, whose root loader answers with the maintenance page (503); any
  * other request of a visitor (a form post, a PDF, the sitemap) is refused here with a 503, so
- * nothing is bought or changed while the shop is closed.
+ * nothing is bought or changed while the shop is closed. Paths kept open take their own care
+ * (the order page refuses a review, app/services/maintenance.server.ts closedToVisitor).
  */
 export function maintenanceGate(db: DB): RequestHandler {
   return (req, res, next) => {
@@ -34,10 +39,7 @@ export function maintenanceGate(db: DB): RequestHandler {
           locals.maintenance = 'closed'
           return next()
         }
-        res
-          .status(503)
-          .type('text/plain')
-          .send('The shop is closed for maintenance. Please try again in a few minutes.')
+        res.status(503).type('text/plain').send(MAINTENANCE_REFUSAL)
       })
       .catch(next)
   }

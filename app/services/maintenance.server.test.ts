@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { updateSiteSettings } from '~/data/settings.server'
-import { maintenanceVerdict, openDuringMaintenance } from './maintenance.server'
+import { closedToVisitor, maintenanceVerdict, openDuringMaintenance } from './maintenance.server'
 
 describe('maintenance mode: what stays open', () => {
   it('keeps sign-in, payments, callbacks, the simulator, the admin area, order pages and static files open', () => {
@@ -79,5 +79,13 @@ describe(`maintenance mode: the verdict (${process.env.TEST_DB_ENGINE ?? 'sqlite
     expect(await maintenanceVerdict(t.db, visitor('/admin/%2e%2e/checkout/streamverse'))).toBe(
       'closed',
     )
+  })
+  it('tells the order page whether a review must wait: visitors yes, admins no, and no one once the shop is open', async () => {
+    await updateSiteSettings(t.db, { maintenanceMode: true })
+    expect(await closedToVisitor(t.db, null)).toBe(true)
+    expect(await closedToVisitor(t.db, { isAdmin: false })).toBe(true)
+    expect(await closedToVisitor(t.db, { isAdmin: true })).toBe(false)
+    await updateSiteSettings(t.db, { maintenanceMode: false })
+    expect(await closedToVisitor(t.db, { isAdmin: false })).toBe(false)
   })
 })

@@ -12,6 +12,10 @@ import { getUser } from './auth.server'
  */
 export const MAINTENANCE_RETRY_AFTER_SECONDS = 600
 
+/** What a visitor's request that would change something is told while the shop is closed. */
+export const MAINTENANCE_REFUSAL =
+  'The shop is closed for maintenance. Please try again in a few minutes.'
+
 const OPEN_PREFIXES = [
   '/api/', // the gateway callbacks and checksum endpoints, better-auth (/api/auth/*)
   '/payment/', // the buyer's return from the gateway, the hosted payment form
@@ -61,4 +65,17 @@ export async function maintenanceVerdict(
   if (openDuringMaintenance(new URL(request.url).pathname)) return 'open'
   const user = await getUser(request)
   return user?.isAdmin ? 'admin' : 'closed'
+}
+
+/**
+ * Whether the shop is closed to this visitor (maintenance on, not an admin). The order pages stay
+ * open for what a buyer has bought (seeing it, revealing it, reporting a problem with it), but a
+ * review would change what every visitor sees, so it waits until the shop reopens.
+ */
+export async function closedToVisitor(
+  db: DB,
+  user: { isAdmin?: boolean | null } | null,
+): Promise<boolean> {
+  const settings = await getSiteSettings(db)
+  return settings.maintenanceMode && !user?.isAdmin
 }

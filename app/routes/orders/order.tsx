@@ -52,6 +52,11 @@ import {
   revealForBuyer,
   SECRET_UNREADABLE,
 } from '~/services/order-access.server'
+import {
+  closedToVisitor,
+  MAINTENANCE_REFUSAL,
+  MAINTENANCE_RETRY_AFTER_SECONDS,
+} from '~/services/maintenance.server'
 import type { Route } from './+types/order'
 import { readFormData } from '~/lib/form-data.server'
 
@@ -231,6 +236,17 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           }),
         },
         { status: 403, headers: ORDER_PAGE_HEADERS },
+      )
+    if (await closedToVisitor(db, user))
+      return data<ActionResult>(
+        { intent: 'review', result: submission.reply({ formErrors: [MAINTENANCE_REFUSAL] }) },
+        {
+          status: 503,
+          headers: {
+            ...ORDER_PAGE_HEADERS,
+            'Retry-After': String(MAINTENANCE_RETRY_AFTER_SECONDS),
+          },
+        },
       )
     const hit = await hitPolicy(db, 'reviewUser', user.id)
     if (!hit.allowed)

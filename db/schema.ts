@@ -211,6 +211,11 @@ export interface OrderTable {
   createdAt: string
   updatedAt: string
   paidAt: string | null
+  /**
+   * The product's validity text when the order was placed (a blank one reads as "1 Year",
+   * app/lib/validity.ts); null for an order whose product was gone before orders kept it.
+   */
+  validity: string | null
 }
 
 export interface OrderEventTable {

@@ -5,12 +5,14 @@ import {
   makeProduct,
   makeStockedProduct,
   payOrder,
+  productInput,
 } from '../../tests/factories'
 import { fileTestDb } from '../../tests/helpers/db'
 import { listCustomerOrders } from './customer-orders.server'
 import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
 import { appendOrderEvent } from './order-event.server'
 import { transitionOrder } from './order.server'
+import { updateProduct } from './product.server'
 import { markEmailVerified } from './user.server'
 
 const APP_SECRET = 'c'.repeat(64)
@@ -98,6 +100,76 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     expect(await activeSubscriptions(t.db, asha.id, new Date('2027-02-01T00:00:00.000Z'))).toEqual(
       [],
     )
+  })
+
+  it('keeps the validity each order was sold with when the shop edits the product', async () => {
+    const asha = await makeCustomer(t.db)
+    const product = await makeStockedProduct(t.db, APP_SECRET, ['h@x.in:8', 'i@x.in:9'], {
+      title: 'Edited later',
+      validity: '12 months',
+    })
+    const yearly = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    expect(yearly.validity).toBe('12 months')
+    await updateProduct(
+      t.db,
+      product.id,
+      productInput({ title: product.title, slug: product.slug, validity: '6 months' }),
+    )
+    const halfYearly = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    expect(halfYearly.validity).toBe('6 months')
+    await deliveredAt(yearly.id, '2026-01-31T06:00:00.000Z')
+    await deliveredAt(halfYearly.id, '2026-01-31T06:00:00.000Z')
+
+    const subscriptions = async (iso: string) =>
+      (await activeSubscriptions(t.db, asha.id, new Date(iso))).map((item) => [
+        item.orderId,
+        item.validity,
+        item.expiresAt,
+      ])
+    expect(await subscriptions('2026-03-01T00:00:00.000Z')).toEqual([
+      [halfYearly.id, '6 months', '2026-07-31T06:00:00.000Z'],
+      [yearly.id, '12 months', '2027-01-31T06:00:00.000Z'],
+    ])
+    // The year bought still runs after the six months have ended.
+    expect(await subscriptions('2026-08-01T00:00:00.000Z')).toEqual([
+      [yearly.id, '12 months', '2027-01-31T06:00:00.000Z'],
+    ])
+
+    // An order that kept no validity of its own is read with its product's.
+    await t.db.updateTable('order').set({ validity: null }).where('id', '=', yearly.id).execute()
+    expect(await subscriptions('2026-03-01T00:00:00.000Z')).toEqual(
+      [yearly.id, halfYearly.id].sort().map((id) => [id, '6 months', '2026-07-31T06:00:00.000Z']),
+    )
+  })
+
+  it('counts a product sold without a validity as a year, as the storefront shows it', async () => {
+    const asha = await makeCustomer(t.db)
+    const product = await makeStockedProduct(t.db, APP_SECRET, ['j@x.in:10'], {
+      title: 'No validity typed',
+      validity: '',
+    })
+    const order = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    expect(order.validity).toBe('')
+    await deliveredAt(order.id, '2026-01-31T06:00:00.000Z')
+
+    expect(await activeSubscriptions(t.db, asha.id, new Date('2026-03-01T00:00:00.000Z'))).toEqual([
+      {
+        orderId: order.id,
+        productName: 'No validity typed',
+        productSlug: product.slug,
+        validity: '1 Year',
+        deliveredAt: '2026-01-31T06:00:00.000Z',
+        expiresAt: '2027-01-31T06:00:00.000Z',
+      },
+    ])
+    // Typing one later changes nothing for the order sold without.
+    await updateProduct(
+      t.db,
+      product.id,
+      productInput({ title: product.title, slug: product.slug, validity: '1 month' }),
+    )
+    const [item] = await activeSubscriptions(t.db, asha.id, new Date('2026-03-01T00:00:00.000Z'))
+    expect(item?.expiresAt).toBe('2027-01-31T06:00:00.000Z')
   })
 
   it("lists the latest events of the user's orders, newest first", async () => {

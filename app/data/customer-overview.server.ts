@@ -1,5 +1,5 @@
 import type { DB } from '~/lib/db.server'
-import { parseValidity, validityEnd } from '~/lib/validity'
+import { effectiveValidity, parseValidity, validityEnd } from '~/lib/validity'
 import { ownedBy } from './customer-orders.server'
 import { PAID_STATUSES } from './order.server'
 
@@ -37,6 +37,7 @@ export interface ActiveSubscription {
   orderId: string
   productName: string
   productSlug: string | null
+  /** The validity the order was sold with, as shown ("1 Year" for a blank one). */
   validity: string
   /** ISO: when the item was first delivered. */
   deliveredAt: string
@@ -55,8 +56,10 @@ export interface SubscriptionTerm extends ActiveSubscription {
 }
 
 /**
- * Every delivered order whose product's validity is a duration ("12 months"), with the instant
- * it ends: the validity counts from the first delivery (a replacement continues the same term).
+ * Every delivered order whose validity is a duration ("12 months"), with the instant it ends:
+ * the validity counts from the first delivery (a replacement continues the same term). It is the
+ * validity the order was sold with (a later edit of the product changes no term), and a blank
+ * one is DEFAULT_VALIDITY, "1 Year", as the storefront showed it (app/lib/validity.ts).
  * Open-ended validity ("Lifetime") and orders of deleted products are left out. The dashboard
  * (`activeSubscriptions`) and the expiry reminders (app/data/expiry-reminder.server.ts) read
  * terms only from here. `withoutReminder` leaves out orders that already had that reminder.
@@ -78,7 +81,8 @@ export async function subscriptionTerms(
       'order.customerPhone',
       'product.id as productId',
       'product.slug',
-      'product.validity',
+      'order.validity as orderValidity',
+      'product.validity as productValidity',
       eb
         .selectFrom('orderEvent')
         .select((inner) => inner.fn.min<string>('orderEvent.createdAt').as('first'))
@@ -103,7 +107,9 @@ export async function subscriptionTerms(
   }
   const terms: SubscriptionTerm[] = []
   for (const row of await query.execute()) {
-    const duration = parseValidity(row.validity)
+    // The product's current validity only for an order that kept none of its own.
+    const validity = effectiveValidity(row.orderValidity ?? row.productValidity)
+    const duration = parseValidity(validity)
     const started = row.deliveredAt ?? row.paidAt
     if (!duration || !started) continue
     terms.push({
@@ -111,7 +117,7 @@ export async function subscriptionTerms(
       productId: row.productId,
       productName: row.productName,
       productSlug: row.slug,
-      validity: row.validity,
+      validity,
       deliveredAt: new Date(started).toISOString(),
       expiresAt: validityEnd(new Date(started), duration).toISOString(),
       userId: row.userId,

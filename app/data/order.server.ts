@@ -85,6 +85,8 @@ const placedColumns = [
   'paymentLinkId',
   'gateway',
   'testMode',
+  // The term sold (docs/notifications.md): a later edit of the product does not change it.
+  'validity',
 ] as const
 
 const orderColumns = [
@@ -209,10 +211,10 @@ export async function createOrder<T = undefined>(
       const candidate =
         attempt === 0 && link ? link.preferredOrderId : newOrderId(now, options.random)
       createdAt = new Date(now).toISOString()
-      // INSERT ... SELECT: the price and name come from the product row in the same statement,
-      // and the transaction's first statement is a write, so SQLite takes its write lock at
-      // once (a read first would fail with "database is locked" when another process wrote
-      // in between). The parameters are cast so PostgreSQL knows their types.
+      // INSERT ... SELECT: the price, name and validity come from the product row in the same
+      // statement, and the transaction's first statement is a write, so SQLite takes its write
+      // lock at once (a read first would fail with "database is locked" when another process
+      // wrote in between). The parameters are cast so PostgreSQL knows their types.
       row = await trx
         .insertInto('order')
         .columns(['id', ...placedColumns, 'accessTokenHash', 'createdAt', 'updatedAt'])
@@ -233,6 +235,7 @@ export async function createOrder<T = undefined>(
               sql<string | null>`cast(${link?.id ?? null} as text)`.as('paymentLinkId'),
               sql<string>`cast(${input.gateway ?? 'paytm'} as text)`.as('gateway'),
               sql<number>`cast(${toFlag(testMode)} as integer)`.as('testMode'),
+              'product.validity as validity',
               sql<string>`cast(${sha256Hex(accessToken)} as text)`.as('accessTokenHash'),
               sql<string>`cast(${createdAt} as text)`.as('createdAt'),
               sql<string>`cast(${createdAt} as text)`.as('updatedAt'),

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { parseValidity, validityEnd } from './validity'
+import {
+  DEFAULT_VALIDITY,
+  effectiveValidity,
+  orderValidity,
+  parseValidity,
+  validityEnd,
+} from './validity'
 
 describe('parseValidity', () => {
   it.each([
@@ -70,5 +76,28 @@ describe('validityEnd', () => {
     expect(
       validityEnd(at('2028-02-29T10:00:00.000Z'), { amount: 1, unit: 'year' }).toISOString(),
     ).toBe('2029-02-28T10:00:00.000Z')
+  })
+})
+
+describe('a blank validity', () => {
+  it('is shown and counted as a year, as the storefront shows it', () => {
+    expect(DEFAULT_VALIDITY).toBe('1 Year')
+    for (const blank of ['', '   ', null, undefined])
+      expect(effectiveValidity(blank)).toBe(DEFAULT_VALIDITY)
+    expect(parseValidity(effectiveValidity(''))).toEqual({ amount: 1, unit: 'year' })
+    expect(effectiveValidity(' 6 months ')).toBe('6 months')
+    expect(effectiveValidity('Lifetime')).toBe('Lifetime')
+  })
+})
+
+describe('orderValidity', () => {
+  it("is the order's own, else its product's, else unknown", () => {
+    expect(orderValidity('12 months', '6 months')).toBe('12 months')
+    // Sold without one: a year, whatever the product says now.
+    expect(orderValidity('', '6 months')).toBe('1 Year')
+    expect(orderValidity(null, '6 months')).toBe('6 months')
+    expect(orderValidity(null, ' ')).toBe('1 Year')
+    expect(orderValidity(null, null)).toBeNull()
+    expect(orderValidity(undefined, undefined)).toBeNull()
   })
 })

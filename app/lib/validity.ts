@@ -1,8 +1,9 @@
 /**
  * A product's validity is free text typed by the shop ("12 months", "1 Year", "30 days",
- * "Lifetime"). The customer dashboard reads it as a duration to say when a delivered
- * subscription runs out; text that is not a duration ("Lifetime", "Until cancelled", empty)
- * has no end and gives null. Browser safe.
+ * "Lifetime"). An order keeps the text it was sold with. The customer dashboard and the expiry
+ * reminders read it as a duration to say when a delivered subscription runs out; text that is
+ * not a duration ("Lifetime", "Until cancelled") has no end and gives null. A blank validity
+ * means DEFAULT_VALIDITY wherever it is shown or read (`effectiveValidity`). Browser safe.
  */
 export type ValidityUnit = 'day' | 'week' | 'month' | 'year'
 
@@ -93,4 +94,29 @@ export function validityEnd(start: Date, duration: ValidityDuration): Date {
   const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate()
   end.setUTCDate(Math.min(day, lastDay))
   return end
+}
+
+/**
+ * What a blank validity stands for: the storefront shows "1 Year" when the shop typed none
+ * (docs/original-spec.md, product page defaults), so that is the term such a buyer paid for.
+ */
+export const DEFAULT_VALIDITY = '1 Year'
+
+/** The validity as shown and as its term is counted: trimmed, or DEFAULT_VALIDITY when blank. */
+export function effectiveValidity(text: string | null | undefined): string {
+  return text?.trim() || DEFAULT_VALIDITY
+}
+
+/**
+ * The validity an order was sold with, read by `effectiveValidity`: the order's own, or its
+ * product's current one when the order kept none (orders placed before they kept it were given
+ * their product's validity when they began to: db/migrations/0175_order_validity.ts). Null when
+ * neither is known.
+ */
+export function orderValidity(
+  ordered: string | null | undefined,
+  product: string | null | undefined,
+): string | null {
+  const text = ordered ?? product
+  return text === null || text === undefined ? null : effectiveValidity(text)
 }

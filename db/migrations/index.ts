@@ -36,6 +36,7 @@ import * as m0155 from './0155_credit_notes'
 import * as m0160 from './0160_business_invoices'
 import * as m0165 from './0165_payment_link_business'
 import * as m0170 from './0170_refund_checks_stopped'
+import * as m0175 from './0175_order_validity'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -79,4 +80,5 @@ export const migrations: Record<string, Migration> = {
   '0160_business_invoices': m0160,
   '0165_payment_link_business': m0165,
   '0170_refund_checks_stopped': m0170,
+  '0175_order_validity': m0175,
 }

@@ -39,6 +39,7 @@ import { editableUntil, saveReview } from '~/services/reviews.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
+import { orderValidity } from '~/lib/validity'
 import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { shopDateTime } from '~/lib/date-format'
 import {
@@ -118,12 +119,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         paymentReference: order.gatewayTxnId,
         bankReference: order.bankTxnId,
         testMode: order.testMode,
+        // The validity it was sold with, shown as the storefront showed it ('1 Year' when blank).
+        validity: orderValidity(order.validity, product?.validity),
       },
       product: product
         ? {
             href: productPath(product.slug),
-            // As the storefront shows them (spec: validity '1 Year', delivery 'Instant' by default).
-            validity: product.validity.trim() || '1 Year',
+            // As the storefront shows it (spec: delivery 'Instant' by default).
             deliveryTime: product.deliveryTime.trim() || 'Instant',
           }
         : null,
@@ -539,12 +541,8 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           {order.bankReference ? (
             <Detail label="Bank reference">{order.bankReference}</Detail>
           ) : null}
-          {product ? (
-            <>
-              <Detail label="Validity">{product.validity}</Detail>
-              <Detail label="Delivery time">{product.deliveryTime}</Detail>
-            </>
-          ) : null}
+          {order.validity ? <Detail label="Validity">{order.validity}</Detail> : null}
+          {product ? <Detail label="Delivery time">{product.deliveryTime}</Detail> : null}
         </dl>
       </section>
 

@@ -1,13 +1,20 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { dueReminderKind, listExpiryReminders } from '~/data/expiry-reminder.server'
 import { savePreferences } from '~/data/preferences.server'
+import { updateProduct } from '~/data/product.server'
 import { deleteUserAccount } from '~/data/user.server'
 import { updateSiteSettings } from '~/data/settings.server'
 import type { DB } from '~/lib/db.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer, mailJobHandlers } from '~/lib/mail.server'
 import { orderIdFromRenewToken, renewToken } from '~/lib/renew-link.server'
-import { makeCustomer, makeOrder, makeStockedProduct, payOrder } from '../../../tests/factories'
+import {
+  makeCustomer,
+  makeOrder,
+  makeStockedProduct,
+  payOrder,
+  productInput,
+} from '../../../tests/factories'
 import { openSecondConnection, fileTestDb } from '../../../tests/helpers/db'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
 import { renewalPrefill, sendExpiryReminders } from './expiry-reminder.server'
@@ -209,6 +216,44 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await deliverMail()
     expect(mailsTo('switched.off@example.in')).toHaveLength(1)
     expect(mailsTo('lifetime@example.in')).toHaveLength(0)
+  })
+
+  it("counts the term the order was sold with, not the product's validity edited since", async () => {
+    const email = 'sold.term@example.in'
+    const { order, product } = await deliveredOrder({ email, validity: '30 days' })
+    await updateProduct(
+      t.db,
+      product.id,
+      productInput({ title: product.title, slug: product.slug, validity: '60 days' }),
+    )
+    expect(await send(at(23.5))).toBe(1)
+    await deliverMail()
+    expect(mailsTo(email)).toHaveLength(1)
+    expect(mailsTo(email)[0]!.text).toContain(
+      `(order ${order.id}) runs out on 31 March 2026, in 7 days.`,
+    )
+    expect((await listExpiryReminders(t.db, order.id)).map((row) => row.expiresAt)).toEqual([
+      at(30).toISOString(),
+    ])
+  })
+
+  it('reminds the buyer of an item sold without a validity a year after its delivery', async () => {
+    const email = 'no.validity@example.in'
+    const { order, product } = await deliveredOrder({ email, validity: '' })
+    const yearLater = Date.parse('2027-03-01T10:00:00.000Z')
+    expect(await send(at(23.5))).toBe(0)
+    expect(await send(new Date(yearLater - 6.5 * DAY))).toBe(1)
+    await deliverMail()
+    expect(await send(new Date(yearLater - 0.5 * DAY))).toBe(1)
+    await deliverMail()
+    expect(mailsTo(email).map((mail) => mail.subject)).toEqual([
+      `Your ${product.title} expires in 7 days`,
+      `Your ${product.title} expires in 1 day`,
+    ])
+    expect(await listExpiryReminders(t.db, order.id)).toEqual([
+      expect.objectContaining({ kind: '7d', expiresAt: new Date(yearLater).toISOString() }),
+      expect.objectContaining({ kind: '1d', expiresAt: new Date(yearLater).toISOString() }),
+    ])
   })
 
   it("prefills the checkout only from a genuine link for the order's own product", async () => {

@@ -626,7 +626,8 @@ export async function recordOrderPaid(
               .updateTable('paymentLink')
               .set({ status: 'paid', updatedAt: now.toISOString() })
               .where('id', '=', previous.paymentLinkId)
-              .where('status', '=', 'active')
+              // Cancelled while its customer was already paying: the money came, so it is paid.
+              .where('status', 'in', ['active', 'cancelled'])
               .execute()
           }
           // Delivery commits with the payment: paid -> delivered (or awaiting_stock) in one transaction.

@@ -5,6 +5,7 @@ import { createOrder, markOrderFailed } from './order.server'
 import { DELETED_CUSTOMER_NAME, deletedCustomerEmail, deleteUserAccount } from './user.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import {
+  cancelPaymentLink,
   checkPaymentLink,
   createPaymentLink,
   getPaymentLink,
@@ -194,5 +195,99 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       status: 409,
       message: PAYMENT_LINK_MESSAGES.paid,
     })
+  })
+
+  it('cancels an active link once: a second cancel says so, and the link stops taking payments', async () => {
+    const product = await makeProduct(t.db)
+    const business = {
+      businessName: 'Offered Traders',
+      gstin: '27AAPFU0939F1ZV',
+      address: 'Nariman Point, Mumbai',
+    }
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, amount: 45_000, customer: BUYER, createdBy: null, business },
+      URL_BASE,
+    )
+    const at = new Date('2030-01-02T03:04:05.000Z')
+    const first = await cancelPaymentLink(t.db, link.id, at)
+    expect(first).toMatchObject({
+      status: 'cancelled',
+      link: { id: link.id, orderId: link.orderId, amount: 45_000, status: 'cancelled' },
+    })
+    // Only the status changes: what was offered, and to whom, stays on record.
+    expect(await getPaymentLink(t.db, link.id, URL_BASE)).toMatchObject({
+      status: 'cancelled',
+      updatedAt: at.toISOString(),
+      customerEmail: BUYER.email,
+      buyerBusinessName: 'Offered Traders',
+      buyerGstin: '27AAPFU0939F1ZV',
+    })
+    expect(await cancelPaymentLink(t.db, link.id)).toEqual({
+      status: 'not-active',
+      current: 'cancelled',
+    })
+    expect(await checkPaymentLink(t.db, query(link), URL_BASE)).toEqual({
+      ok: false,
+      status: 410,
+      message: PAYMENT_LINK_MESSAGES.cancelled,
+    })
+  })
+
+  it('leaves a paid link paid, and tells a missing one apart', async () => {
+    const product = await makeProduct(t.db)
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', link.id)
+      .execute()
+    expect(await cancelPaymentLink(t.db, link.id)).toEqual({
+      status: 'not-active',
+      current: 'paid',
+    })
+    expect((await getPaymentLink(t.db, link.id, URL_BASE))?.status).toBe('paid')
+    expect(await cancelPaymentLink(t.db, 'no-such-link')).toEqual({ status: 'missing' })
+  })
+
+  it('still counts a payment its customer had started before the link was cancelled', async () => {
+    const product = await makeProduct(t.db, { price: 30_000 })
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    const attempt = await createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      paymentLink: { id: link.id, amount: link.amount, preferredOrderId: link.orderId },
+    })
+    expect((await cancelPaymentLink(t.db, link.id)).status).toBe('cancelled')
+    // The gateway then reports the money taken: the order is paid, and so is the link.
+    await markOrderPaid(
+      t.db,
+      attempt.order.id,
+      {
+        txnId: `T-${attempt.order.id}`,
+        bankTxnId: null,
+        paymentMode: 'UPI',
+        paidAmount: 30_000,
+        status: 'TXN_SUCCESS',
+        respCode: '01',
+        respMsg: 'ok',
+      },
+      { message: 'paid' },
+    )
+    const order = await t.db
+      .selectFrom('order')
+      .select('status')
+      .where('id', '=', attempt.order.id)
+      .executeTakeFirstOrThrow()
+    expect(['paid', 'delivered', 'awaiting_stock']).toContain(order.status)
+    expect((await getPaymentLink(t.db, link.id, URL_BASE))?.status).toBe('paid')
   })
 })

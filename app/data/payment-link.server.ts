@@ -203,6 +203,40 @@ export async function checkPaymentLink(
   return { ok: true, link }
 }
 
+export type CancelPaymentLinkResult =
+  | { status: 'cancelled'; link: Omit<PaymentLink, 'paymentUrl'> }
+  | { status: 'missing' }
+  | { status: 'not-active'; current: PaymentLink['status'] }
+
+/**
+ * An admin withdraws a link (an admin action: the route checks canManageOrders): active ->
+ * cancelled in one conditional update, so of two cancels at once (a double click, two admins)
+ * only one changes it and the other learns the status it found. The link keeps its customer and
+ * business, the record of what was offered. A payment its customer had already started at the
+ * gateway still counts if it succeeds: marking the order paid marks the link paid too
+ * (docs/payments.md).
+ */
+export async function cancelPaymentLink(
+  db: DB,
+  linkId: string,
+  now = new Date(),
+): Promise<CancelPaymentLinkResult> {
+  const row = await db
+    .updateTable('paymentLink')
+    .set({ status: 'cancelled', updatedAt: now.toISOString() })
+    .where('id', '=', linkId)
+    .where('status', '=', 'active')
+    .returning(linkColumns)
+    .executeTakeFirst()
+  if (row) return { status: 'cancelled', link: { ...row, amount: Number(row.amount) } }
+  const current = await db
+    .selectFrom('paymentLink')
+    .select('status')
+    .where('id', '=', linkId)
+    .executeTakeFirst()
+  return current ? { status: 'not-active', current: current.status } : { status: 'missing' }
+}
+
 /** The orders (payment attempts) made through a link, with what the order access rules need. */
 export async function paymentLinkAttempts(
   db: DB,

@@ -487,7 +487,7 @@ test.describe.serial('admin catalogue', () => {
     await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click()
     await expect(
       page.getByText(
-        `"${copyTitle}" was not deleted: 1 order is still being paid or delivered. To stop selling it, mark it out of stock.`,
+        `"${copyTitle}" was not deleted: 1 order is still being paid or delivered. Try again once the order is delivered, refunded or expired.`,
       ),
     ).toBeVisible()
     await expect(productRow(page, copyTitle)).toBeVisible()

@@ -6,7 +6,7 @@ import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { openAppDatabase } from '../factories'
 import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { startApp, type RunningApp } from '../helpers/app'
-import { expect, test as base } from '../helpers/fixtures'
+import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
 import { signUpInBrowser } from '../helpers/mailbox'
 import { pdfText } from '../helpers/pdf'
 import { openAddGatewayForm } from '../helpers/payments'
@@ -354,6 +354,86 @@ test.describe.serial('payments back office', () => {
     } finally {
       await db.destroy()
     }
+  })
+
+  test('an admin cancels a payment link: asked first, cancelled once, and the link takes no payment', async ({
+    page,
+    app,
+  }) => {
+    await logIn(page, OWNER)
+    // Hydrated: Cancel asks in the app's dialog.
+    await gotoHydrated(page, '/admin/payment-links')
+    await page.getByLabel('Product').selectOption({ label: `${PRODUCT.title} (${PRODUCT.price})` })
+    await page.getByLabel('Customer name').fill('Neha Kapoor')
+    await page.getByLabel('Customer email').fill('neha@example.test')
+    await page.getByLabel('Customer phone').fill('9988771122')
+    await page.getByRole('button', { name: 'Create Payment Link' }).click()
+    const created = page.getByRole('status').getByRole('link')
+    await expect(created).toBeVisible()
+    const linkUrl = new URL((await created.textContent())!)
+    const orderId = linkUrl.searchParams.get('order')!
+    const row = page.getByRole('row').filter({ hasText: orderId })
+    await expect(row.getByText('active', { exact: true })).toBeVisible()
+    await expect(row.getByRole('link', { name: /Send on WhatsApp/ })).toBeVisible()
+
+    // Asked first: keeping the link changes nothing.
+    const cancel = row.getByRole('button', { name: `Cancel link for ${orderId}` })
+    await cancel.click()
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel payment link?' })
+    await expect(dialog).toContainText(
+      `The link for ${PRODUCT.price} (order ${orderId}) sent to Neha Kapoor <neha@example.test> stops taking payments.`,
+    )
+    await dialog.getByRole('button', { name: 'Keep link' }).click()
+    await expect(dialog).toBeHidden()
+    await expect(row.getByText('active', { exact: true })).toBeVisible()
+
+    await cancel.click()
+    await dialog.getByRole('button', { name: 'Cancel link' }).click()
+    await expect(page.getByRole('status').getByText('Payment link cancelled.')).toBeVisible()
+    await expect(row.getByText('cancelled', { exact: true })).toBeVisible()
+    await expect(row.getByRole('button', { name: /Cancel link/ })).toHaveCount(0)
+    await expect(row.getByRole('link', { name: /Send on WhatsApp/ })).toHaveCount(0)
+
+    const db = openAppDatabase(app)
+    try {
+      const link = await db
+        .selectFrom('paymentLink')
+        .select(['id', 'status'])
+        .where('orderId', '=', orderId)
+        .executeTakeFirstOrThrow()
+      expect(link.status).toBe('cancelled')
+      const audit = await db
+        .selectFrom('auditLog')
+        .select(['actorEmail', 'summary'])
+        .where('action', '=', 'payment-link.cancel')
+        .where('targetId', '=', link.id)
+        .execute()
+      expect(audit).toHaveLength(1)
+      expect(audit[0]).toMatchObject({ actorEmail: OWNER })
+      expect(audit[0]!.summary).toContain(`(order ${orderId})`)
+
+      // A second cancel (another admin, an old tab) is told so, and recorded no second time.
+      const again = await page.request.post('/admin/payment-links', {
+        form: { intent: 'cancel', id: link.id, confirmed: 'yes' },
+      })
+      expect(again.status()).toBe(409)
+      expect(await again.text()).toContain('This payment link is already cancelled.')
+      const entries = await db
+        .selectFrom('auditLog')
+        .select('id')
+        .where('action', '=', 'payment-link.cancel')
+        .where('targetId', '=', link.id)
+        .execute()
+      expect(entries).toHaveLength(1)
+    } finally {
+      await db.destroy()
+    }
+
+    // The customer's link now says it is over, with nothing to pay.
+    const response = await page.goto(linkUrl.pathname + linkUrl.search)
+    expect(response?.status()).toBe(410)
+    await expect(page.getByRole('alert')).toHaveText('This payment link is no longer active.')
+    await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
   })
 
   test('gateways: add one per type, edit without changing the type, secrets encrypted and never shown', async ({

@@ -440,15 +440,15 @@ describe('the schema as the form reads it', () => {
 })
 
 describe('why a product is not deleted', () => {
-  it('names the open orders and unpaid payment links, in the singular or plural', () => {
+  it('names the open orders and unpaid payment links, in the singular or plural, and what releases them', () => {
     expect(openSalesMessage('VPN', { orders: 1, paymentLinks: 0 })).toBe(
-      '"VPN" was not deleted: 1 order is still being paid or delivered. To stop selling it, mark it out of stock.',
+      '"VPN" was not deleted: 1 order is still being paid or delivered. Try again once the order is delivered, refunded or expired.',
     )
     expect(openSalesMessage('VPN', { orders: 0, paymentLinks: 2 })).toBe(
-      '"VPN" was not deleted: 2 payment links are not paid yet. To stop selling it, mark it out of stock.',
+      '"VPN" was not deleted: 2 payment links are not paid yet. Cancel the links on the Payment Links page.',
     )
     expect(openSalesMessage('VPN', { orders: 3, paymentLinks: 1 })).toBe(
-      '"VPN" was not deleted: 3 orders are still being paid or delivered and 1 payment link is not paid yet. To stop selling it, mark it out of stock.',
+      '"VPN" was not deleted: 3 orders are still being paid or delivered and 1 payment link is not paid yet. Cancel the link on the Payment Links page. Try again once the orders are delivered, refunded or expired.',
     )
   })
 })

@@ -63,7 +63,11 @@ export const PRODUCT_MESSAGES = {
 
 export const deleteConfirmation = (title: string) =>
   `Are you sure you want to delete "${title}"? This action cannot be undone.`
-/** Why a product buyers are still owed or about to pay is not deleted (app/services/product-admin.server.ts). */
+/**
+ * Why a product buyers are still owed or about to pay is not deleted
+ * (app/services/product-admin.server.ts), and what releases it: an open order once it is
+ * delivered, refunded or expired, an unpaid payment link only once an admin cancels it.
+ */
 export function openSalesMessage(title: string, open: { orders: number; paymentLinks: number }) {
   const parts = [
     open.orders === 1 ? '1 order is still being paid or delivered' : '',
@@ -71,7 +75,13 @@ export function openSalesMessage(title: string, open: { orders: number; paymentL
     open.paymentLinks === 1 ? '1 payment link is not paid yet' : '',
     open.paymentLinks > 1 ? `${open.paymentLinks} payment links are not paid yet` : '',
   ].filter(Boolean)
-  return `"${title}" was not deleted: ${parts.join(' and ')}. To stop selling it, mark it out of stock.`
+  const advice = [
+    open.paymentLinks === 1 ? 'Cancel the link on the Payment Links page.' : '',
+    open.paymentLinks > 1 ? 'Cancel the links on the Payment Links page.' : '',
+    open.orders === 1 ? 'Try again once the order is delivered, refunded or expired.' : '',
+    open.orders > 1 ? 'Try again once the orders are delivered, refunded or expired.' : '',
+  ].filter(Boolean)
+  return `"${title}" was not deleted: ${parts.join(' and ')}. ${advice.join(' ')}`
 }
 export const duplicatedMessage = (title: string) => `"${title}" duplicated successfully!`
 

@@ -1,10 +1,18 @@
 import { getFormProps } from '@conform-to/react'
+import Ban from 'lucide-react/icons/ban'
 import LinkIcon from 'lucide-react/icons/link'
 import MessageCircle from 'lucide-react/icons/message-circle'
-import { data, Form, useNavigation } from 'react-router'
+import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
-import { createPaymentLink, listPaymentLinks } from '~/data/payment-link.server'
+import {
+  cancelPaymentLink,
+  createPaymentLink,
+  getPaymentLink,
+  listPaymentLinks,
+  type CancelPaymentLinkResult,
+  type PaymentLink,
+} from '~/data/payment-link.server'
 import { getProductById, listProducts } from '~/data/product.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
@@ -23,15 +31,78 @@ import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { useConfirmedSubmit } from '~/components/ui/confirm'
+import { ConfirmPanel } from '~/components/ui/confirm-panel'
 
 const PAYMENT_LINK_FORM = {
   ownGstin: "This is the shop's own GSTIN: enter the buyer's business GSTIN",
 } as const
 
+const PAYMENT_LINKS_PATH = href('/admin/payment-links')
+
+/**
+ * What Cancel says. The browser uses it too (the dialog's title), so the paid message is written
+ * out rather than taken from a .server module.
+ */
+const CANCEL_LINK_MESSAGES = {
+  cancelled: 'Payment link cancelled.',
+  paid: 'This payment link has already been paid.',
+  alreadyCancelled: 'This payment link is already cancelled.',
+  missing: 'Payment link not found.',
+  title: 'Cancel payment link?',
+} as const
+
+/** What Cancel asks first, in the dialog or (without JavaScript) on the page. */
+function cancelQuestion(link: { orderId: string; amount: string; customer: string }): string {
+  return `The link for ${link.amount} (order ${link.orderId}) sent to ${link.customer} stops taking payments. A payment already under way at the gateway still goes through.`
+}
+
+/** The answer to Cancel: the question first (without JavaScript), then what happened. */
+type CancelAnswer =
+  | { step: 'confirm'; id: string; question: string }
+  | { step: 'done'; tone: 'success' | 'error'; message: string }
+
+function cancelOutcome(result: CancelPaymentLinkResult): { status: number; answer: CancelAnswer } {
+  if (result.status === 'cancelled')
+    return {
+      status: 200,
+      answer: { step: 'done', tone: 'success', message: CANCEL_LINK_MESSAGES.cancelled },
+    }
+  if (result.status === 'missing')
+    return {
+      status: 404,
+      answer: { step: 'done', tone: 'error', message: CANCEL_LINK_MESSAGES.missing },
+    }
+  return {
+    status: 409,
+    answer: {
+      step: 'done',
+      tone: 'error',
+      message:
+        result.current === 'paid'
+          ? CANCEL_LINK_MESSAGES.paid
+          : CANCEL_LINK_MESSAGES.alreadyCancelled,
+    },
+  }
+}
+
+/** Cancel without JavaScript, before it is confirmed: the question, or why there is none. */
+function askToCancel(link: PaymentLink | null): { status: number; answer: CancelAnswer } {
+  if (!link) return cancelOutcome({ status: 'missing' })
+  if (link.status !== 'active') return cancelOutcome({ status: 'not-active', current: link.status })
+  const question = cancelQuestion({
+    orderId: link.orderId,
+    amount: formatRupees(link.amount),
+    customer: `${link.customerName} <${link.customerEmail}>`,
+  })
+  return { status: 200, answer: { step: 'confirm', id: link.id, question } }
+}
+
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
  * and a customer (status active on creation) and sends its URL;
- * the customer pays on /payment/pay. The amount defaults to the product's price.
+ * the customer pays on /payment/pay. The amount defaults to the product's price. An active link
+ * can be cancelled (`intent=cancel`, confirmed first), after which it takes no payment.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
@@ -77,15 +148,48 @@ export async function loader({ request }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
-  const submission = parseSubmission(await readFormData(request), paymentLinkSchema)
+  const form = await readFormData(request)
+  const intent = form.get('intent')
+  if (intent === 'cancel') {
+    const id = String(form.get('id') ?? '')
+    // Without JavaScript there was no dialog yet: ask on the page first.
+    if (form.get('confirmed') !== 'yes') {
+      const link = id ? await getPaymentLink(db, id, env.PUBLIC_URL) : null
+      const { status, answer } = askToCancel(link)
+      return data({ result: null, created: null, cancel: answer }, { status })
+    }
+    // The link and its audit entry land together (docs/audit.md).
+    const result = await db.transaction().execute(async (trx) => {
+      const cancelled = await cancelPaymentLink(trx, id, new Date())
+      if (cancelled.status === 'cancelled') {
+        const { link } = cancelled
+        await recordAdminChange(trx, {
+          actor: { id: user.id, name: user.name, email: user.email },
+          ip: clientIp(context),
+          action: 'payment-link.cancel',
+          target: { type: 'payment-link', id: link.id },
+          summary: `Cancelled the payment link of ${formatRupees(link.amount)} for ${link.productName} to ${link.customerEmail} (order ${link.orderId})`,
+          before: { status: 'active' },
+          after: { status: 'cancelled' },
+        })
+      }
+      return cancelled
+    })
+    const { status, answer } = cancelOutcome(result)
+    return data({ result: null, created: null, cancel: answer }, { status })
+  }
+  // The create form says intent=create; a post without an intent is a create too.
+  if (intent !== null && intent !== 'create') throw data('Unknown action', { status: 400 })
+  const submission = parseSubmission(form, paymentLinkSchema)
   if (submission.status !== 'success')
-    return data({ result: submission.reply(), created: null }, { status: 400 })
+    return data({ result: submission.reply(), created: null, cancel: null }, { status: 400 })
   const input = submission.value
   if (await isShopGstin(db, input.gstin))
     return data(
       {
         result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),
         created: null,
+        cancel: null,
       },
       { status: 400 },
     )
@@ -95,6 +199,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       {
         result: submission.reply({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }),
         created: null,
+        cancel: null,
       },
       { status: 409 },
     )
@@ -146,6 +251,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     return {
       result: submission.reply({ resetForm: true }),
       created: { paymentUrl: link.paymentUrl, orderId: link.orderId },
+      cancel: null,
     }
   } catch (error) {
     if (error instanceof OrderError) {
@@ -153,6 +259,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         {
           result: submission.reply({ fieldErrors: { productId: [error.message] } }),
           created: null,
+          cancel: null,
         },
         { status: 400 },
       )
@@ -161,10 +268,62 @@ export async function action({ request, context }: Route.ActionArgs) {
   }
 }
 
+/**
+ * A refused cancel (409: paid or cancelled meanwhile, by the customer or another admin) reloads
+ * the list too, so its row shows the link as it is now; React Router skips that after a 4xx.
+ */
+export function shouldRevalidate({
+  formData,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formData?.get('intent') === 'cancel') return true
+  return defaultShouldRevalidate
+}
+
+type LinkRow = Route.ComponentProps['loaderData']['links'][number]
+
+/** Cancel on an active link's row: asks in the dialog first (on the page without JavaScript). */
+function CancelLinkForm({ link }: { link: LinkRow }) {
+  const navigation = useNavigation()
+  const busy =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'cancel' &&
+    navigation.formData.get('id') === link.id
+  const onSubmit = useConfirmedSubmit(
+    {
+      title: CANCEL_LINK_MESSAGES.title,
+      description: cancelQuestion(link),
+      confirmLabel: 'Cancel link',
+      cancelLabel: 'Keep link',
+      destructive: true,
+    },
+    { action: PAYMENT_LINKS_PATH },
+  )
+  return (
+    <Form method="post" action={PAYMENT_LINKS_PATH} onSubmit={onSubmit} className="mt-2">
+      <input type="hidden" name="intent" value="cancel" />
+      <input type="hidden" name="id" value={link.id} />
+      <Button
+        type="submit"
+        variant="dangerOutline"
+        size="xs"
+        pending={busy}
+        pendingLabel="Cancelling…"
+      >
+        <Ban aria-hidden="true" className="size-4" />
+        <span>
+          Cancel link<span className="sr-only"> for {link.orderId}</span>
+        </span>
+      </Button>
+    </Form>
+  )
+}
+
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
   const { links, products } = loaderData
   const navigation = useNavigation()
   const [form, fields] = useAppForm({ schema: paymentLinkSchema, lastResult: actionData?.result })
+  const cancel = actionData?.cancel ?? null
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
@@ -179,11 +338,30 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
           </a>
         </FormAlert>
       ) : null}
+      {cancel?.step === 'done' ? (
+        <FormAlert tone={cancel.tone} className="font-normal">
+          {cancel.message}
+        </FormAlert>
+      ) : null}
+      {cancel?.step === 'confirm' ? (
+        // Without JavaScript, Cancel asks here instead of in a dialog.
+        <ConfirmPanel
+          id="confirm-cancel-title"
+          title={CANCEL_LINK_MESSAGES.title}
+          action={PAYMENT_LINKS_PATH}
+          fields={{ intent: 'cancel', id: cancel.id }}
+          confirmLabel="Cancel link"
+          cancelTo={PAYMENT_LINKS_PATH}
+        >
+          {cancel.question}
+        </ConfirmPanel>
+      ) : null}
       <Card as="section" aria-labelledby="new-link">
         <h2 id="new-link" className="text-lg font-bold text-slate-950 dark:text-white">
           New payment link
         </h2>
         <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
+          <input type="hidden" name="intent" value="create" />
           <SelectField label="Product" field={fields.productId} className="sm:col-span-2">
             <option value="">Choose a product</option>
             {products.map((product) => (
@@ -293,6 +471,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
                           </span>
                         </a>
                       ) : null}
+                      {link.status === 'active' ? <CancelLinkForm link={link} /> : null}
                     </td>
                   </tr>
                 ))}

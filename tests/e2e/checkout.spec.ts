@@ -3,7 +3,9 @@ import type { Page } from '@playwright/test'
 import { simulatePayment } from '../../simulators/paytm/testing'
 import { expect, test } from '../helpers/csp'
 import { signUpInBrowser } from '../helpers/mailbox'
+import { gotoHydrated } from '../helpers/fixtures'
 import { paymentForm } from '../helpers/shop'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 
 /**
  * Buying in the browser against the production build, with the built-in Paytm simulator
@@ -25,17 +27,61 @@ async function fillDetails(page: Page, details: { name?: string; email?: string;
 
 /** From the product page to the simulator's payment page. */
 async function goToGateway(page: Page) {
-  await page.goto(`/product/${PRODUCT.slug}`)
+  await gotoHydrated(page, `/product/${PRODUCT.slug}`)
+  // Buy Now opens the payment dialog over the product page.
   await page.getByRole('link', { name: 'Buy Now' }).click()
-  await expect(page).toHaveURL(`/checkout/${PRODUCT.slug}`)
-  await expect(page.getByRole('heading', { name: 'Checkout' })).toBeVisible()
-  await expect(page.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
+  const dialog = page.getByRole('dialog', { name: 'Checkout' })
+  await expect(dialog.getByText(PRODUCT.title)).toBeVisible()
+  await expect(page).toHaveURL(`/product/${PRODUCT.slug}`)
+  await expect(dialog.getByRole('note').filter({ hasText: 'Test mode' })).toBeVisible()
   await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '98765 43210' })
   await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
   await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
   await expect(page.getByText('Paytm simulator — test mode, no real money')).toBeVisible()
   await expect(page.getByText(PRODUCT.price)).toBeVisible()
 }
+
+test('Buy Now opens the payment dialog, which closes and opens again; its link is the checkout page', async ({
+  page,
+}) => {
+  await gotoHydrated(page, `/product/${PRODUCT.slug}`)
+  const buy = page.getByRole('link', { name: 'Buy Now' })
+  await expect(buy).toHaveAttribute('href', `/checkout/${PRODUCT.slug}`)
+  await buy.click()
+  const dialog = page.getByRole('dialog', { name: 'Checkout' })
+  await expect(dialog.getByRole('button', { name: `Pay ${PRODUCT.price}` })).toBeVisible()
+  // The form checks the fields as the page does.
+  await dialog.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(dialog.getByText('Name is required')).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(dialog).toHaveCount(0)
+  await buy.click()
+  await expect(dialog.getByLabel('Full name')).toBeVisible()
+  await dialog.getByRole('button', { name: 'Close' }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(page).toHaveURL(`/product/${PRODUCT.slug}`)
+  await buy.click()
+  await expect(dialog.getByLabel('Full name')).toBeVisible()
+  await screenshotWidthsAndThemes(page, 'payment-dialog')
+})
+
+test('the payment dialog hands over to each gateway: Razorpay Checkout, PhonePe and Paytm pages', async ({
+  page,
+}) => {
+  for (const [gateway, path] of [
+    ['Razorpay', '/__simulator/razorpay/'],
+    ['PhonePe', '/__simulator/phonepe/'],
+    ['Paytm', '/__simulator/paytm/'],
+  ] as const) {
+    await gotoHydrated(page, `/product/${PRODUCT.slug}`)
+    await page.getByRole('link', { name: 'Buy Now' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Checkout' })
+    await dialog.getByRole('radio', { name: new RegExp(gateway) }).check()
+    await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '9876543210' })
+    await dialog.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await page.waitForURL((url) => url.pathname.startsWith(path))
+  }
+})
 
 function result(page: Page) {
   return page.getByRole('heading', { level: 1 })

@@ -189,6 +189,12 @@ export interface CheckoutFormProps {
   gateways?: readonly GatewayChoice[]
   /** The gateway selected at first (the buyer's last choice). */
   selected?: string | null
+  /**
+   * Takes over the payment once the order exists (the product page's dialog closes itself, so
+   * that Razorpay's own modal is not under its focus trap); else the form is replaced by the
+   * redirect to the gateway.
+   */
+  onPaymentStart?: (payment: PaymentData) => void
 }
 
 export function CheckoutForm({
@@ -198,6 +204,7 @@ export function CheckoutForm({
   result,
   gateways = [],
   selected,
+  onPaymentStart,
 }: CheckoutFormProps) {
   const fetcher = useFetcher<CheckoutResult>()
   const current = fetcher.data ?? result
@@ -208,7 +215,12 @@ export function CheckoutForm({
     defaultValue: { ...defaults, ...failed?.values },
   })
 
-  if (current?.ok) return <PaymentRedirect payment={current.payment} />
+  const started = current?.ok ? current.payment : null
+  useEffect(() => {
+    if (started && onPaymentStart) onPaymentStart(started)
+  }, [started, onPaymentStart])
+
+  if (started) return onPaymentStart ? null : <PaymentRedirect payment={started} />
 
   const busy = fetcher.state !== 'idle'
   const errors = form.errors ?? (failed?.formError ? [failed.formError] : undefined)

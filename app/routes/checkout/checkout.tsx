@@ -1,6 +1,4 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
-import ShieldCheck from 'lucide-react/icons/shield-check'
-import FileText from 'lucide-react/icons/file-text'
 import {
   data,
   href,
@@ -8,11 +6,8 @@ import {
   Link,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
-import {
-  CheckoutForm,
-  TestModeBanner,
-  type CheckoutResult,
-} from '~/components/checkout/checkout-form'
+import { TestModeBanner, type CheckoutResult } from '~/components/checkout/checkout-form'
+import { CheckoutDetails } from '~/components/checkout/checkout-details'
 import { rootMetaData, useDisplayCurrency } from '~/components/shop/site-data'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import { PriceLine, type PriceLineStyle } from '~/components/shop/price-line'
@@ -30,14 +25,12 @@ import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { getCustomerBusiness } from '~/data/customer-gst.server'
 import { imageService } from '~/lib/images.server'
-import { formatRupees } from '~/lib/money'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
-import { checkoutPath, productPath } from '~/lib/paths'
+import { productPath } from '~/lib/paths'
 import { RENEW_PARAM } from '~/lib/renew-link.server'
 import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { checkoutSchema } from '~/lib/validation/checkout'
-import { gatewayLabel } from '~/lib/validation/gateway'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/checkout'
 import { readFormData } from '~/lib/form-data.server'
@@ -158,8 +151,7 @@ const SUMMARY_PRICE: PriceLineStyle = {
 }
 
 export default function CheckoutPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { product, image, defaults, testMode, notInTestMode, gateways, selected, invoiceTo } =
-    loaderData
+  const { product, image, testMode } = loaderData
   const currency = useDisplayCurrency()
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 px-4 pb-16 pt-6">
@@ -209,67 +201,8 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
             Your details
           </h2>
           <div className="mt-4">
-            {product.inStock && notInTestMode ? (
-              <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
-                {notInTestMode}
-              </p>
-            ) : product.inStock ? (
-              <CheckoutForm
-                action={checkoutPath(product.slug)}
-                amountText={formatRupees(product.price)}
-                defaults={defaults}
-                result={actionData}
-                gateways={gateways}
-                selected={selected}
-              />
-            ) : (
-              <p role="alert" className="font-semibold text-rose-700 dark:text-rose-400">
-                This product is out of stock.
-              </p>
-            )}
+            <CheckoutDetails checkout={loaderData} result={actionData} />
           </div>
-          {invoiceTo && product.inStock && !notInTestMode ? (
-            <p className="mt-4 flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">
-              <FileText aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-              {invoiceTo === 'you' ? (
-                <span>
-                  Buying for a business registered for GST?{' '}
-                  <Link
-                    to={href('/dashboard/settings')}
-                    className="font-medium text-brand-700 underline dark:text-brand-300"
-                  >
-                    Add its GSTIN in Settings
-                  </Link>{' '}
-                  for an invoice it can claim the tax on.
-                </span>
-              ) : (
-                <span>
-                  Your invoice is made out to{' '}
-                  <strong className="font-semibold text-slate-900 dark:text-white">
-                    {invoiceTo.businessName}
-                  </strong>{' '}
-                  (GSTIN {invoiceTo.gstin}).{' '}
-                  <Link
-                    to={href('/dashboard/settings')}
-                    className="font-medium text-brand-700 underline dark:text-brand-300"
-                  >
-                    Change
-                  </Link>
-                </span>
-              )}
-            </p>
-          ) : null}
-          <p className="mt-4 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
-            <ShieldCheck
-              aria-hidden="true"
-              className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
-            />
-            {gateways.length === 1 && gateways[0]!.id !== 'paytm'
-              ? `Secure payment by UPI, card or netbanking through ${gatewayLabel(gateways[0]!.id)}.`
-              : gateways.length > 1
-                ? 'Secure payment by UPI, card, netbanking or wallet.'
-                : 'Secure payment by UPI, card or wallet through Paytm.'}
-          </p>
         </Card>
       </div>
     </main>

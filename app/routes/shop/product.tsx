@@ -1,4 +1,5 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left'
+import { lazy, Suspense, useState, type MouseEvent } from 'react'
 import Calendar from 'lucide-react/icons/calendar'
 import CircleCheck from 'lucide-react/icons/circle-check'
 import Clock from 'lucide-react/icons/clock'
@@ -47,6 +48,7 @@ import { getUser } from '~/services/auth.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
 import { checkoutPath, productPath } from '~/lib/paths'
+import { effectiveValidity } from '~/lib/validity'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import type { Route } from './+types/product'
 import { buttonVariants } from '~/components/ui/button-variants'
@@ -187,7 +189,15 @@ export function shouldRevalidate({
 
 type PageProduct = Route.ComponentProps['loaderData']['product']
 
-function BuyButton({ product }: { product: PageProduct }) {
+// The payment dialog's code is loaded when Buy Now is first clicked.
+const PaymentDialog = lazy(() => import('~/components/checkout/payment-dialog'))
+
+/** A plain left click, which the page may handle itself (not one opening a new tab). */
+function plainClick(event: MouseEvent<HTMLAnchorElement>): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey
+}
+
+function BuyButton({ product, onBuy }: { product: PageProduct; onBuy: () => void }) {
   const base =
     'inline-flex h-14 w-full items-center justify-center gap-2 rounded-2xl px-6 text-lg font-bold shadow-lg transition-colors sm:w-auto sm:min-w-64'
   if (!product.inStock) {
@@ -214,10 +224,17 @@ function BuyButton({ product }: { product: PageProduct }) {
       </a>
     )
   }
-  // Checkout (the payment dialog) lives at /checkout/{slug}, built by the checkout issue.
+  // The payment dialog opens over the page; without JavaScript (or in a new tab) the link
+  // leads to the same form on its own page, /checkout/{slug}.
   return (
     <Link
       to={checkoutPath(product.slug)}
+      onClick={(event) => {
+        if (!plainClick(event)) return
+        event.preventDefault()
+        onBuy()
+      }}
+      aria-haspopup="dialog"
       className={`${base} bg-brand-600 text-white hover:bg-brand-700`}
     >
       Buy Now
@@ -234,8 +251,9 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
     productQuestionMessage(site.siteName, product.title, canonicalUrl),
   )
   const hasSaving = product.originalPrice > product.price
+  const [buying, setBuying] = useState(false)
   const deliveryTime = product.deliveryTime.trim() || 'Instant'
-  const validity = product.validity.trim() || '1 Year'
+  const validity = effectiveValidity(product.validity)
 
   return (
     <main className="mx-auto w-full max-w-6xl flex-1 px-4 pb-16 pt-6">
@@ -372,7 +390,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
               </div>
             </dl>
             <div className="mt-5">
-              <BuyButton product={product} />
+              <BuyButton product={product} onBuy={() => setBuying(true)} />
             </div>
             <p className="mt-3 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
               <ShieldCheck
@@ -473,6 +491,15 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
       </div>
       <ProductReviews reviews={reviews} path={productPath(product.slug)} />
       <RelatedProducts products={related} wishlist={wishlist} />
+      {buying ? (
+        <Suspense fallback={null}>
+          <PaymentDialog
+            slug={product.slug}
+            title={product.title}
+            onClose={() => setBuying(false)}
+          />
+        </Suspense>
+      ) : null}
     </main>
   )
 }

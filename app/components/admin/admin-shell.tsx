@@ -1,3 +1,4 @@
+import { UserAvatar } from '~/components/account/user-avatar'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
 import ChevronDown from 'lucide-react/icons/chevron-down'
@@ -147,6 +148,8 @@ export interface AdminShellUser {
   email: string
   /** Shown under the name; the spec's default is Admin. */
   role?: string
+  /** The profile photo (Settings, or Google's), the avatar instead of the initial. */
+  photo?: string | null
 }
 
 /** The spec's display name: the name, or the part of the e-mail before the @. */
@@ -250,9 +253,7 @@ function UserMenu({ user }: { user: AdminShellUser }) {
         aria-label={`Account menu: ${name}, ${role}`}
         className="flex h-11 items-center gap-2 rounded-xl px-1.5 text-left hover:bg-slate-100 sm:px-2 dark:hover:bg-slate-800"
       >
-        <span className="inline-flex size-8 shrink-0 items-center justify-center rounded-full bg-brand-100 text-sm font-bold uppercase text-brand-800 dark:bg-brand-900 dark:text-brand-100">
-          {name.slice(0, 1)}
-        </span>
+        <UserAvatar name={name} photo={user.photo ?? null} />
         <span className="hidden min-w-0 sm:block">
           <span className="block max-w-40 truncate text-sm font-semibold text-slate-900 dark:text-white">
             {name}

@@ -5,8 +5,8 @@ import { orderHelpMessage, whatsappLink } from '~/lib/whatsapp'
 
 /**
  * "Need help?" about one order: a WhatsApp chat with the order id filled in and the shop's
- * e-mail, as the buyer's order page has it (docs/delivery.md). The contacts are the shop's own
- * (admin settings); a link without its setting is left out.
+ * e-mail (docs/delivery.md), on the buyer's order page and a payment link's page. The contacts
+ * are the shop's own (admin settings); a link without its setting is left out.
  */
 export function OrderHelp({
   order,

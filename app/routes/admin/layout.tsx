@@ -27,7 +27,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   ])
   return {
     siteName: settings.siteName,
-    user: { name: user.name, email: user.email, role: 'Admin' },
+    user: { name: user.name, email: user.email, role: 'Admin', photo: user.photo },
     openReports,
     testMode: setup?.testMode ?? false,
     maintenanceMode: settings.maintenanceMode,

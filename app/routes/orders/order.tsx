@@ -1,7 +1,5 @@
 import Download from 'lucide-react/icons/download'
 import Flag from 'lucide-react/icons/flag'
-import Mail from 'lucide-react/icons/mail'
-import MessageCircle from 'lucide-react/icons/message-circle'
 import { useEffect, useId, useRef } from 'react'
 import { data, Form, Link, redirect, useNavigation } from 'react-router'
 import { TestModeBanner } from '~/components/checkout/checkout-form'
@@ -19,8 +17,8 @@ import {
   OrderStatusBadge,
 } from '~/components/orders/order-status'
 import { orderPath } from '~/lib/order-status'
-import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
-import { orderHelpMessage, whatsappLink } from '~/lib/whatsapp'
+import { rootMetaData } from '~/components/shop/site-data'
+import { OrderHelp } from '~/components/orders/order-help'
 import { listCreditNotes } from '~/data/credit-note.server'
 import { invoiceBusinessOf } from '~/data/invoice.server'
 import { getOrderPageProduct } from '~/data/customer-orders.server'
@@ -488,14 +486,9 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
     justReported,
     review,
   } = loaderData
-  const site = useSiteSettings()
   const path = orderPath(order.id)
   const reveal = actionData?.intent === 'reveal' ? actionData : null
   const report = actionData?.intent === 'report' ? actionData : null
-  const whatsapp = whatsappLink(site.whatsappNumber, orderHelpMessage(site.siteName, order))
-  const mailto = site.contactEmail
-    ? `mailto:${site.contactEmail}?subject=${encodeURIComponent(`Help with order ${order.id}`)}`
-    : null
 
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pb-16 pt-8">
@@ -607,49 +600,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           </section>
         ) : null}
 
-        <section
-          aria-labelledby="help-heading"
-          className={`${card} ${invoiceUrl ? '' : 'sm:col-span-2'}`}
-        >
-          <h2 id="help-heading" className={cardHeading}>
-            Need help?
-          </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-            Contact us with your order ID and we will help you.
-          </p>
-          <ul className="mt-3 space-y-2 text-sm">
-            {whatsapp ? (
-              <li>
-                <a
-                  href={whatsapp}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="inline-flex items-center gap-2 font-semibold text-emerald-700 hover:underline dark:text-emerald-400"
-                >
-                  <MessageCircle aria-hidden="true" className="size-4" />
-                  WhatsApp us about this order
-                  <span className="sr-only"> (opens in a new tab)</span>
-                </a>
-              </li>
-            ) : null}
-            {mailto ? (
-              <li>
-                <a
-                  href={mailto}
-                  className="inline-flex items-center gap-2 font-semibold break-all text-brand-700 hover:underline dark:text-brand-300"
-                >
-                  <Mail aria-hidden="true" className="size-4 shrink-0" />
-                  {site.contactEmail}
-                </a>
-              </li>
-            ) : null}
-            {!whatsapp && !mailto ? (
-              <li className="text-slate-600 dark:text-slate-300">
-                Contact the shop’s support team.
-              </li>
-            ) : null}
-          </ul>
-        </section>
+        <OrderHelp order={order} className={`${card} ${invoiceUrl ? '' : 'sm:col-span-2'}`} />
       </div>
 
       {review?.mode ? (

@@ -12,10 +12,22 @@ export interface MaintenanceLocals {
 }
 
 /**
+ * Whether a client-side navigation's data request runs the root loader, which answers with the
+ * maintenance page. React Router names the loaders to run in `_routes` when it skips some: a
+ * fetcher's load names only its own route (the payment dialog loading checkout), which would
+ * otherwise be served while the shop is closed.
+ */
+function rootLoaderRuns(routes: unknown): boolean {
+  if (routes === undefined) return true
+  return typeof routes === 'string' && routes.split(',').includes('root')
+}
+
+/**
  * Maintenance mode at the edge (app/services/maintenance.server.ts decides). A visitor's page
- * request goes on to the app, whose root loader answers with the maintenance page (503); any
- * other request of a visitor (a form post, a PDF, the sitemap) is refused here with a 503, so
- * nothing is bought or changed while the shop is closed. Paths kept open take their own care
+ * request (and a client-side navigation's data request) goes on to the app, whose root loader
+ * answers with the maintenance page (503); any other request of a visitor (a form post, also
+ * one sent as a data request, a fetcher's load, a PDF, the sitemap) is refused here with a 503,
+ * so nothing is bought or changed while the shop is closed. Paths kept open take their own care
  * (the order page refuses a review, app/services/maintenance.server.ts closedToVisitor).
  */
 export function maintenanceGate(db: DB): RequestHandler {
@@ -34,8 +46,9 @@ export function maintenanceGate(db: DB): RequestHandler {
         }
         res.setHeader('Retry-After', String(MAINTENANCE_RETRY_AFTER_SECONDS))
         res.setHeader('Cache-Control', 'no-store')
-        const page = (req.method === 'GET' || req.method === 'HEAD') && !/\.\w+$/.test(req.path)
-        if (page || req.path.endsWith('.data')) {
+        const reading = req.method === 'GET' || req.method === 'HEAD'
+        const page = reading && !/\.\w+$/.test(req.path)
+        if (page || (reading && req.path.endsWith('.data') && rootLoaderRuns(req.query._routes))) {
           locals.maintenance = 'closed'
           return next()
         }

@@ -274,6 +274,29 @@ test('maintenance mode: visitors get 503 with Retry-After, a payment callback st
     }),
   })
   expect(checkout.status).toBe(503)
+  // Nor as a data request, the way a page opened before the shop closed sends it (the payment
+  // dialog's post, and its load of the checkout form, which runs no root loader).
+  const dataPost = await fetch(`${baseURL}/checkout/${PRODUCT.slug}.data`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/x-www-form-urlencoded',
+      'X-Forwarded-For': testClientAddress(),
+    },
+    body: new URLSearchParams({
+      name: 'Late Buyer',
+      email: 'late@example.test',
+      phone: '9876543210',
+    }),
+  })
+  expect(dataPost.status).toBe(503)
+  const dialogLoad = await fetch(
+    `${baseURL}/checkout/${PRODUCT.slug}.data?_routes=routes%2Fcheckout%2Fcheckout`,
+    { headers: { 'X-Forwarded-For': testClientAddress() } },
+  )
+  expect(dialogLoad.status).toBe(503)
+  expect(await dialogLoad.text()).toBe(
+    'The shop is closed for maintenance. Please try again in a few minutes.',
+  )
   // Staff can still reach the sign-in page.
   expect((await fetch(`${baseURL}/login`)).status).toBe(200)
 

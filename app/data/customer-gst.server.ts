@@ -36,6 +36,15 @@ export async function getCustomerBusiness(db: DB, userId: string): Promise<Busin
   return row ?? null
 }
 
+/**
+ * The business a customer's next order will be invoiced to, as checkout tells them: their saved
+ * business, unless it has the shop's own GSTIN (see orderBusiness).
+ */
+export async function businessForNextOrder(db: DB, userId: string): Promise<BusinessBuyer | null> {
+  const business = await getCustomerBusiness(db, userId)
+  return business && !(await isShopGstin(db, business.gstin)) ? business : null
+}
+
 /** Saves (or, with null, removes) the customer's business; invoices issued already keep theirs. */
 export async function saveCustomerBusiness(
   db: DB,

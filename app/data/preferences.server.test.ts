@@ -26,6 +26,25 @@ describe(`preferences (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     })
   })
 
+  it('fills a first save from the preferences in use, and a later one only changes what it names', async () => {
+    const user = await makeCustomer(t.db)
+    // The header's theme switch, in a browser whose language cookie says Hindi.
+    const inUse = { ...DEFAULT_PREFERENCES, language: 'hi' as const }
+    expect(await savePreferences(t.db, user.id, { theme: 'dark' }, { inUse })).toEqual({
+      ...inUse,
+      theme: 'dark',
+    })
+    // Stored now: what another browser shows no longer matters.
+    expect(
+      await savePreferences(
+        t.db,
+        user.id,
+        { theme: 'light' },
+        { inUse: { ...DEFAULT_PREFERENCES, language: 'en' } },
+      ),
+    ).toEqual({ ...inUse, theme: 'light' })
+  })
+
   it('loses neither of two saves of different fields made at the same moment', async () => {
     const user = await makeCustomer(t.db)
     for (let round = 0; round < 20; round++) {

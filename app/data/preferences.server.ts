@@ -52,17 +52,19 @@ export function recentStoredPreferences(db: DB, userId: string): Promise<Prefere
 }
 
 /**
- * Stores some or all preferences; the rest keep their stored (or default) values. One upsert
- * that sets only the fields given, so two saves at once (the header's theme switch beside the
- * settings form) never put back a value the other changed.
+ * Stores some or all preferences; the rest keep their stored values, or for a first save the
+ * ones the pages were shown with (`inUse`: e.g. the language cookie, when the header's theme
+ * switch makes the first save), else the defaults. One upsert that sets only the fields given,
+ * so two saves at once (the header's theme switch beside the settings form) never put back a
+ * value the other changed.
  */
 export async function savePreferences(
   db: DB,
   userId: string,
   changes: Partial<Preferences>,
-  now = new Date(),
+  { now = new Date(), inUse = DEFAULT_PREFERENCES }: { now?: Date; inUse?: Preferences } = {},
 ): Promise<Preferences> {
-  const first = { ...DEFAULT_PREFERENCES, ...changes }
+  const first = { ...inUse, ...changes }
   const updatedAt = now.toISOString()
   const row = await db
     .insertInto('userPreference')

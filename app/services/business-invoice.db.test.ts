@@ -1,6 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { getCreditNoteData, issueCreditNote, listCreditNotes } from '~/data/credit-note.server'
-import { getCustomerBusiness, saveCustomerBusiness } from '~/data/customer-gst.server'
+import {
+  businessForNextOrder,
+  getCustomerBusiness,
+  saveCustomerBusiness,
+} from '~/data/customer-gst.server'
 import { getInvoiceData, invoiceBusinessOf, invoicePaidOrder } from '~/data/invoice.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { deleteUserAccount } from '~/data/user.server'
@@ -166,9 +170,12 @@ describe(`business invoices (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sql
 
   it("does not make an invoice out to the shop's own GSTIN, saved before the shop set it", async () => {
     await updateSiteSettings(t.db, { sellerGstin: '', gstRate: 18 })
-    const { order } = await soldTo(MUMBAI)
+    const { customer, order } = await soldTo(MUMBAI)
+    expect(await businessForNextOrder(t.db, customer.id)).toEqual(MUMBAI)
     await updateSiteSettings(t.db, { sellerGstin: MUMBAI.gstin })
     expect(await invoiceBusinessOf(t.db, order.id)).toBeNull()
+    // Checkout does not promise it either.
+    expect(await businessForNextOrder(t.db, customer.id)).toBeNull()
     await invoicePaidOrder(t.db, order.id, await readSiteSettings(t.db))
     expect((await getInvoiceData(t.db, order.id))!.buyer.business).toBeNull()
     await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5' })

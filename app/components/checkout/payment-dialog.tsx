@@ -1,11 +1,10 @@
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import X from 'lucide-react/icons/x'
 import { useEffect, useState } from 'react'
-import { Link, useFetcher } from 'react-router'
+import { useFetcher } from 'react-router'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import { PriceLine, type PriceLineStyle } from '~/components/shop/price-line'
 import { useDisplayCurrency } from '~/components/shop/site-data'
-import { buttonVariants } from '~/components/ui/button-variants'
 import { Dialog, DialogClose, DialogContent, DialogTitle } from '~/components/ui/dialog'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
 import { checkoutPath } from '~/lib/paths'
@@ -43,8 +42,9 @@ export default function PaymentDialog({
   useEffect(() => {
     void load(path)
   }, [load, path])
+  // A load that fails (the product gone, the network down) is the product page's error, as a
+  // click through to the checkout page would have been: until the data comes, it is loading.
   const checkout = fetcher.data
-  const failed = fetcher.state === 'idle' && !checkout
 
   if (payment) {
     return (
@@ -93,16 +93,6 @@ export default function PaymentDialog({
             </div>
             <ChargedInRupees currency={currency} paise={checkout.product.price} />
             <CheckoutDetails checkout={checkout} onPaymentStart={setPayment} />
-          </div>
-        ) : failed ? (
-          <div className="mt-4 space-y-4">
-            <p role="alert" className="text-slate-700 dark:text-slate-200">
-              The payment form could not be loaded. Check your connection, or open the checkout
-              page.
-            </p>
-            <Link to={path} className={buttonVariants({ block: true })}>
-              Go to checkout
-            </Link>
           </div>
         ) : (
           <p

@@ -23,7 +23,7 @@ import { catalogueProduct } from '~/data/storefront-cache.server'
 import { soldOnlyForRealPayments } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
-import { getCustomerBusiness } from '~/data/customer-gst.server'
+import { businessForNextOrder } from '~/data/customer-gst.server'
 import { imageService } from '~/lib/images.server'
 import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
 import { productPath } from '~/lib/paths'
@@ -54,7 +54,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const [user, business, choice, image, stockLeft, realOnly, renewal] = await Promise.all([
     signedIn,
     // The business a signed-in customer's invoice is made out to (docs/delivery.md).
-    signedIn.then((user) => (user ? getCustomerBusiness(db, user.id) : null)),
+    signedIn.then((user) => (user ? businessForNextOrder(db, user.id) : null)),
     gatewayChoice,
     imageService().ref(product.image),
     // Test items count while a simulator is among the ways to pay (as testItemsOnSale).

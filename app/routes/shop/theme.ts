@@ -3,6 +3,8 @@ import { isTheme, safeRedirectPath, themeCookie } from '~/lib/theme'
 import type { Route } from './+types/theme'
 import { readFormData } from '~/lib/form-data.server'
 import { savePreferences } from '~/data/preferences.server'
+import { getSiteSettings } from '~/data/settings.server'
+import { preferencesInUse } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 
@@ -19,7 +21,15 @@ export async function action({ request }: Route.ActionArgs) {
   // the root prefers to the cookie.
   const user = await getUser(request)
   const { db, env } = services()
-  if (user) await savePreferences(db, user.id, { theme })
+  if (user) {
+    // A first save keeps the language this browser shows (its cookie) rather than the default.
+    const inUse = preferencesInUse(
+      null,
+      request.headers.get('Cookie'),
+      (await getSiteSettings(db)).theme,
+    )
+    await savePreferences(db, user.id, { theme }, { inUse })
+  }
   const headers = {
     'Set-Cookie': themeCookie(theme, { secure: env.PUBLIC_URL.startsWith('https://') }),
   }

@@ -439,6 +439,24 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })
 
+  it('mails the shop when a sale takes the last item, also of a product stocked below the threshold', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 3 })
+    const product = await stockProduct()
+    await importLines(product.id, 'S1\nS2')
+    const alerts = async () =>
+      (await t.db.selectFrom('job').select('payload').where('type', '=', 'mail.send').execute())
+        .map((job) => (JSON.parse(job.payload) as { subject: string }).subject)
+        .filter((subject) => subject.includes(product.title))
+    const sell = async () => {
+      const [id] = await paidOrders(product.id, 1)
+      await t.db.transaction().execute((trx) => fulfilPaidOrder(trx, { orderId: id! }))
+    }
+    await sell() // 1 left: below the threshold, never at it
+    expect(await alerts()).toEqual([])
+    await sell() // none left
+    expect(await alerts()).toEqual([`Sold out: ${product.title}`])
+  })
+
   it('counts only real items and orders for the stock alerts, and a test sale sends none', async () => {
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', lowStockThreshold: 3 })
     const product = await stockProduct()
@@ -505,6 +523,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(subjects).toEqual([
       `Low stock: 5 items left of ${product.title}`,
       `Out of stock: ${product.title} has paid orders waiting`,
+      `Sold out: ${product.title}`,
     ])
     await updateSiteSettings(t.db, { lowStockThreshold: 3 })
   })

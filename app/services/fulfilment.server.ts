@@ -21,6 +21,7 @@ import type { Database } from '../../db/schema'
 import {
   mailDeliverByHand,
   mailLowStock,
+  mailSoldOut,
   mailOutOfStock,
   type HandDeliveryReason,
 } from './notifications/shop-mail.server'
@@ -305,13 +306,19 @@ async function notifyLowStockAfter(
 ): Promise<void> {
   if (lowStockThreshold <= 0 || sold === 0) return
   const left = await itemsLeftUpTo(trx, productId, lowStockThreshold + 1)
+  if (left === 0) {
+    await mailSoldOut(trx, await productTitle(trx, productId))
+    return
+  }
   if (left > lowStockThreshold || left + sold <= lowStockThreshold) return
   await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
 }
 
 /**
  * Tells the shop when a sale leaves a product with exactly `lowStockThreshold` items (site
- * setting; 0 turns it off): once per crossing, not on every sale below it.
+ * setting; 0 turns it off): once per crossing, not on every sale below it; and when a sale takes
+ * its last item, so a product stocked below the threshold is not sold out unseen (checkout then
+ * shows it out of stock, and no order waits to say so).
  */
 async function notifyLowStock(
   trx: Transaction<Database>,
@@ -322,8 +329,9 @@ async function notifyLowStock(
   await countInTurn(trx, productId)
   // Exactly the threshold? One row more than it answers that, however much stock there is.
   const left = await itemsLeftUpTo(trx, productId, lowStockThreshold + 1)
-  if (left !== lowStockThreshold) return
-  await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
+  if (left === 0) await mailSoldOut(trx, await productTitle(trx, productId))
+  else if (left === lowStockThreshold)
+    await mailLowStock(trx, await productTitle(trx, productId), lowStockThreshold)
 }
 
 const FILL_BATCH = 100

@@ -91,6 +91,18 @@ describe(`paid orders left for the shop (${process.env.TEST_DB_ENGINE ?? 'sqlite
     expect(alert.text).toContain(adminOrderPath(order.id))
   })
 
+  it('tells the shop even with shop alerts switched off: the buyer is owed the delivery', async () => {
+    await updateSiteSettings(t.db, {
+      contactEmail: SHOP,
+      alertRecipients: [],
+      enableNotifications: false,
+    })
+    const product = await makeProduct(t.db, { title: 'Quiet Shop Key' })
+    const order = await makePaidOrder(t.db, product.id)
+    expect((await shopMailsAbout(order.id)).map((mail) => mail.to)).toEqual([SHOP])
+    await updateSiteSettings(t.db, { enableNotifications: true })
+  })
+
   it('says so when a shared product has no account details saved', async () => {
     await updateSiteSettings(t.db, { contactEmail: SHOP, alertRecipients: [] })
     const product = await makeProduct(t.db, { title: 'Family Plan' })

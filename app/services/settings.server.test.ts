@@ -97,7 +97,7 @@ describe(`settings applied (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(drawn).not.toContain('10 May 2026')
   })
 
-  it('sends shop alerts to the chosen recipients, and none when shop alerts are off', async () => {
+  it('sends shop alerts to the chosen recipients or active admins, and with shop alerts off only what is owed to buyers', async () => {
     const admin = await makeAdmin(t.db, { email: 'boss@example.test' })
     const actor = { id: admin.id, name: admin.name, email: admin.email }
     await t.db.deleteFrom('job').execute()
@@ -122,6 +122,17 @@ describe(`settings applied (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await t.db.deleteFrom('job').execute()
     await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })
     expect(await mailsTo()).toContain('boss@example.test')
+    // A suspended admin hears nothing of the shop's orders and buyers.
+    const suspended = await makeAdmin(t.db, { email: 'former@example.test' })
+    await t.db
+      .updateTable('user')
+      .set({ status: 'suspended' })
+      .where('id', '=', suspended.id)
+      .execute()
+    await t.db.deleteFrom('job').execute()
+    await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })
+    expect(await mailsTo()).toContain('boss@example.test')
+    expect(await mailsTo()).not.toContain('former@example.test')
 
     await saveSiteSettings(t.db, {
       actor,
@@ -132,5 +143,10 @@ describe(`settings applied (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await t.db.deleteFrom('job').execute()
     expect(await notifyShop(t.db, { subject: 'Low stock', paragraphs: ['x'] })).toBe(0)
     expect(await mailsTo()).toEqual([])
+    // What the shop owes a buyer (an order to deliver by hand, a refund to check) still goes.
+    expect(
+      await notifyShop(t.db, { subject: 'Deliver by hand', paragraphs: ['x'], owed: true }),
+    ).toBeGreaterThan(0)
+    expect(await mailsTo()).toContain('boss@example.test')
   })
 })

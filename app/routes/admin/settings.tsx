@@ -300,7 +300,7 @@ function NotificationFields({ f }: { f: Fields }) {
       <ToggleField
         field={f.enableNotifications!}
         label="Send shop alerts"
-        hint="E-mail the shop about low stock, orders waiting for stock and problem reports. Buyers' order e-mails are always sent."
+        hint="E-mail the shop about low stock, sold-out products, orders waiting for stock and problem reports. Paid orders to deliver by hand, refunds to check and buyers' order e-mails are always sent."
       />
       <TextareaField
         label="Alert recipients"

@@ -9,8 +9,9 @@ import { renderMail } from './render-mail.server'
 /**
  * Mail to the shop itself (out of stock, low stock, a buyer's problem report): the alert
  * recipients from Settings, or when none are set the contact address and every admin (stored
- * role, or an account listed in ADMIN_EMAILS), each once. With shop alerts switched off in
- * Settings nothing is sent (buyers' order mails are not shop mails and always go). Queued in the caller's transaction (the outbox), and laid out by
+ * role, or an account listed in ADMIN_EMAILS; active accounts only), each once. With shop
+ * alerts switched off in Settings only what the shop owes a buyer is sent (`owed`); buyers'
+ * order mails are not shop mails and always go. Queued in the caller's transaction (the outbox), and laid out by
  * the one renderMail like every mail to a buyer.
  */
 export async function notifyShop(
@@ -20,6 +21,11 @@ export async function notifyShop(
     paragraphs: string[]
     /** A button to the admin page the mail is about (a path of this shop). */
     action?: { label: string; path: string }
+    /**
+     * What the shop owes a buyer (a paid order to deliver by hand, a refund to check): sent even
+     * with shop alerts switched off, which silence only the advice (stock, reports).
+     */
+    owed?: boolean
   },
 ): Promise<number> {
   const env = getEnv()
@@ -34,14 +40,16 @@ export async function notifyShop(
           ? eb.or([eb('role', '=', 'admin'), eb('email', 'in', [...adminEmails])])
           : eb('role', '=', 'admin'),
       )
+      // A suspended or inactive account hears nothing of the shop's orders and buyers.
+      .where('status', '=', 'active')
       .execute(),
   ])
-  if (!settings.enableNotifications) return 0
+  if (!settings.enableNotifications && !mail.owed) return 0
   const chosen = settings.alertRecipients.length
     ? settings.alertRecipients
     : [settings.contactEmail, ...admins.map((admin) => admin.email)]
   const recipients = new Set(chosen.map((email) => email.trim().toLowerCase()).filter(Boolean))
-  const { action, ...content } = mail
+  const { action, owed: _owed, ...content } = mail
   const button = action && { label: action.label, url: new URL(action.path, env.PUBLIC_URL).href }
   for (const to of recipients)
     await enqueueMail(
@@ -74,6 +82,17 @@ export function mailLowStock(db: DB, title: string, threshold: number): Promise<
   })
 }
 
+/** A sale took the product's last item: checkout shows it out of stock until more is added. */
+export function mailSoldOut(db: DB, title: string): Promise<number> {
+  return notifyShop(db, {
+    subject: `Sold out: ${title}`,
+    paragraphs: [
+      `The last item of "${title}" was just sold. The shop shows it as out of stock, and buyers cannot order it.`,
+      'Add stock items in the admin (Products > Stock) to sell it again.',
+    ],
+  })
+}
+
 /** A buyer reports a problem with a delivered order. */
 export function mailProblemReported(
   db: DB,
@@ -102,6 +121,7 @@ export function mailRefundNeedsCheck(
     subject: `Order ${refund.orderId}: ${refund.subject}`,
     paragraphs: [refund.why, refund.todo],
     action: { label: 'Open the order', path: adminOrderPath(refund.orderId) },
+    owed: true,
   })
 }
 
@@ -137,5 +157,6 @@ export function mailDeliverByHand(
       HAND_DELIVERY_TODO[order.reason](order.productName),
     ],
     action: { label: 'Open the order', path: adminOrderPath(order.orderId) },
+    owed: true,
   })
 }

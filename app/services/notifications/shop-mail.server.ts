@@ -125,6 +125,26 @@ export function mailRefundNeedsCheck(
   })
 }
 
+/**
+ * The gateway reports money taken for an order that could not accept it (another amount, no
+ * payment id, an id that paid another order): the order stays unpaid, and the buyer may have
+ * paid for nothing. `why` is the order timeline's words.
+ */
+export function mailPaymentNeedsCheck(
+  db: DB,
+  payment: { orderId: string; why: string },
+): Promise<number> {
+  return notifyShop(db, {
+    subject: `Order ${payment.orderId}: a payment to check`,
+    paragraphs: [
+      payment.why,
+      "The order was not marked paid and nothing was delivered. Compare it with the payment in the gateway's dashboard: refund the buyer there, or deliver by hand once the payment is right.",
+    ],
+    action: { label: 'Open the order', path: adminOrderPath(payment.orderId) },
+    owed: true,
+  })
+}
+
 /** Why a paid order waits for the shop to deliver it by hand. */
 export type HandDeliveryReason = 'manual' | 'no-shared-details' | 'product-deleted'
 

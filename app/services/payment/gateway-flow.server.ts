@@ -14,6 +14,7 @@ import {
   type OrderStatus,
 } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
+import { mailPaymentNeedsCheck } from '~/services/notifications/shop-mail.server'
 import type { DB } from '~/lib/db.server'
 import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
@@ -240,10 +241,22 @@ export async function confirmReturn<Result>(
   }
 }
 
-/** A timeline warning that changes nothing, written once in a row (not again on every check). */
+/**
+ * Warnings about money the gateway says it took but the order could not accept (another amount,
+ * no payment id, an id that paid another order): the buyer may have paid for nothing, so the
+ * shop is told as well as the timeline (docs/payments.md).
+ */
+const MONEY_WARNINGS = new Set(['amount_mismatch', 'payment_without_id', 'duplicate_txn_id'])
+
+/**
+ * A timeline warning that changes nothing, written once in a row (not again on every check).
+ * For a real order, a warning about money taken (MONEY_WARNINGS) also mails the shop, once.
+ */
 export async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
   if ((await lastOrderEventType(db, order.id)) === type) return
   await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
+  if (MONEY_WARNINGS.has(type) && !order.testMode)
+    await mailPaymentNeedsCheck(db, { orderId: order.id, why: message })
 }
 
 /** What an order's timeline keeps of a gateway's answer, beside `context` (how it was asked). */
@@ -309,7 +322,7 @@ export async function applyGatewayStatus(
       await warnOnce(
         db,
         order,
-        'status_disagrees',
+        'payment_without_id',
         `${label} reports a payment without its id; not marked paid`,
         details,
       )

@@ -11,6 +11,8 @@ import { fileTestDb } from '../../../tests/helpers/db'
 import { BUYER, makeProduct, orderIdsOf } from '../../../tests/factories'
 import { existingOrder, simulatorControl, simulatorSetup } from '../../../tests/helpers/payments'
 import { runDueJobs } from '~/lib/jobs.server'
+import { MAIL_JOB } from '~/lib/mail.server'
+import { updateSiteSettings } from '~/data/settings.server'
 import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
 import type { PaytmSetup } from './config.server'
 import { generatePaytmChecksum } from '~/lib/payments/paytm-checksum.server'
@@ -399,18 +401,30 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       status: 'TXN_SUCCESS',
       amount: '1.00',
     })
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', alertRecipients: [] })
     const result = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
     expect(result).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
     expect(await order(started.order.id)).toMatchObject({ status: 'pending', gatewayTxnId: null })
     const events = await listOrderEvents(t.db, started.order.id)
     expect(events.map((e) => e.type)).toEqual(['created', 'amount_mismatch'])
     expect(events[1]!.message).toContain('₹1')
-    // A second look records no second warning.
+    // The buyer may have paid for nothing: the shop is told, once.
+    const shopMails = async () =>
+      (await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute())
+        .map((job) => JSON.parse(job.payload) as { to: string; subject: string; text: string })
+        .filter((mail) => mail.subject === `Order ${started.order.id}: a payment to check`)
+    const [mail, ...more] = await shopMails()
+    expect(more).toEqual([])
+    expect(mail).toMatchObject({ to: 'owner@example.test' })
+    expect(mail!.text).toContain('₹1')
+    expect(mail!.text).toContain('refund the buyer there')
+    // A second look records no second warning, and sends no second mail.
     await handlePaytmCallback(t.db, setup, callback.fields, quiet)
     expect((await listOrderEvents(t.db, started.order.id)).map((e) => e.type)).toEqual([
       'created',
       'amount_mismatch',
     ])
+    expect(await shopMails()).toHaveLength(1)
   })
 
   it('never marks paid when a correctly signed success callback carries another amount', async () => {

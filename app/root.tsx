@@ -69,14 +69,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     )
   }
   // A signed-in customer's saved preferences (/dashboard/settings) come first, then the
-  // visitor's cookies, then the shop's default theme (admin settings); the settings form
+  // visitor's cookies, then the shop's default theme and language (admin settings); the settings form
   // starts from the same choice.
   const stored = session.user ? await recentStoredPreferences(db, session.user.id) : null
-  const { theme, language } = preferencesInUse(
-    stored,
-    request.headers.get('Cookie'),
-    settings.theme,
-  )
+  const { theme, language } = preferencesInUse(stored, request.headers.get('Cookie'), settings)
   const site: PublicSiteSettings = {
     siteName: settings.siteName,
     siteDescription: settings.siteDescription,

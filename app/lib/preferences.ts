@@ -38,19 +38,21 @@ export function isLanguage(value: unknown): value is Language {
 
 /**
  * The preferences the pages are shown with: what a signed-in customer saved in
- * /dashboard/settings, else this browser's cookies, else the shop's default theme (admin
- * settings) and English. The root loader renders every page with them and the settings form
+ * /dashboard/settings, else this browser's cookies, else the shop's default theme and language
+ * (admin settings). The root loader renders every page with them and the settings form
  * starts from them, so saving that form changes only what the customer changed there.
  */
 export function preferencesInUse(
   stored: Preferences | null,
   cookieHeader: string | null | undefined,
-  siteTheme: Parameters<typeof themeFromSiteDefault>[0],
+  site: { theme: Parameters<typeof themeFromSiteDefault>[0]; language?: string },
 ): Preferences {
   return {
-    theme: stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(siteTheme),
+    theme: stored?.theme ?? themeFromCookieHeader(cookieHeader) ?? themeFromSiteDefault(site.theme),
     language:
-      stored?.language ?? languageFromCookieHeader(cookieHeader) ?? DEFAULT_PREFERENCES.language,
+      stored?.language ??
+      languageFromCookieHeader(cookieHeader) ??
+      (isLanguage(site.language) ? site.language : DEFAULT_PREFERENCES.language),
     notifications: stored?.notifications ?? DEFAULT_PREFERENCES.notifications,
   }
 }

@@ -23,7 +23,7 @@ export const PROCESS_STEPS = [
   },
   {
     title: 'Get Instant Access',
-    text: 'Receive your account details or licence key within 5 minutes, on screen and by e-mail.',
+    text: 'Receive your account details or licence key within 5 minutes, on screen, with an e-mail that links back to them.',
   },
 ] as const
 

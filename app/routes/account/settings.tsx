@@ -113,7 +113,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       hasPassword: password,
       // The theme and language the pages are shown in, also when never saved here (a cookie or
       // the shop's default), so saving the form for another field keeps them.
-      preferences: preferencesInUse(stored, request.headers.get('Cookie'), settings.theme),
+      preferences: preferencesInUse(stored, request.headers.get('Cookie'), settings),
       business,
       notice,
     },

@@ -377,7 +377,11 @@ function SystemFields({ f }: { f: Fields }) {
           </option>
         ))}
       </SelectField>
-      <SelectField label="Default language" field={f.language!}>
+      <SelectField
+        label="Default language"
+        field={f.language!}
+        hint="The language of visitors who have not chosen one. The shop's pages are in English until their translations exist."
+      >
         {LANGUAGES.map((language) => (
           <option key={language} value={language}>
             {LANGUAGE_LABELS[language]}

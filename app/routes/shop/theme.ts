@@ -23,11 +23,7 @@ export async function action({ request }: Route.ActionArgs) {
   const { db, env } = services()
   if (user) {
     // A first save keeps the language this browser shows (its cookie) rather than the default.
-    const inUse = preferencesInUse(
-      null,
-      request.headers.get('Cookie'),
-      (await getSiteSettings(db)).theme,
-    )
+    const inUse = preferencesInUse(null, request.headers.get('Cookie'), await getSiteSettings(db))
     await savePreferences(db, user.id, { theme }, { inUse })
   }
   const headers = {

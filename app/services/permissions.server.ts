@@ -8,6 +8,8 @@ import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
  * and every admin action calls one, even under the guarded layout:
  *   requireAdmin(request)                          any admin
  *   requirePermission(request, 'canManageOrders')  an admin with that flag
+ *   requireShopConfiguration(request)              the shop's settings and gateways
+ *                                                  (docs/decisions/0019)
  * ADMIN_EMAILS admins always have every permission (see effectiveAccess).
  */
 export { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE }
@@ -37,6 +39,21 @@ export async function requireAdmin(request: Request): Promise<AuthUser> {
   const user = await getUser(request)
   if (!user) throw redirect(adminLoginRedirect(request))
   if (!user.isAdmin) denied(NOT_ADMIN_MESSAGE)
+  return user
+}
+
+/** Why an admin without Can Manage Users may not open the shop's settings or gateways. */
+export const SHOP_CONFIGURATION_DENIED =
+  "You don't have permission to change the shop's settings and payment gateways."
+
+/**
+ * The shop's own configuration (Settings, Gateways): for admins with Can Manage Users, the flag
+ * that can already grant every other one (docs/decisions/0019). A gateway's keys decide where the
+ * shop's money goes, so an admin trusted only with products or orders cannot change them.
+ */
+export async function requireShopConfiguration(request: Request): Promise<AuthUser> {
+  const user = await requireAdmin(request)
+  if (!user.permissions.canManageUsers) denied(SHOP_CONFIGURATION_DENIED)
   return user
 }
 

@@ -36,9 +36,10 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
     success: { status: 200, text: 'Payment success rate' },
   },
   // Checkout and payments
+  // The shop's configuration: Can Manage Users (docs/decisions/0019).
   '/admin/gateways': {
     url: '/admin/gateways',
-    need: 'admin',
+    need: 'canManageUsers',
     success: { status: 200, text: 'Payment Gateways' },
   },
   '/admin/payment-links': {
@@ -123,10 +124,10 @@ const ADMIN_PAGES: Record<string, { url: string; need: Need; success: Success }>
     need: 'canCreateProducts',
     success: { status: 200, text: 'Reviews written by buyers of delivered orders' },
   },
-  // Shop settings: any admin (docs/settings.md).
+  // Shop settings: Can Manage Users (docs/decisions/0019).
   '/admin/settings': {
     url: '/admin/settings?tab=security',
-    need: 'admin',
+    need: 'canManageUsers',
     success: { status: 200, text: 'Allow new accounts' },
   },
   // Any other admin path: the not-found page inside the admin shell, for admins only.
@@ -161,7 +162,7 @@ const ADMIN_ACTIONS: Record<
   Array<{ url: string; need: Need; form: Record<string, string>; success: Success }>
 > = {
   '/admin/gateways': [
-    { url: '/admin/gateways', need: 'admin', form: {}, success: { status: 400 } },
+    { url: '/admin/gateways', need: 'canManageUsers', form: {}, success: { status: 400 } },
   ],
   '/admin/payment-links': [
     { url: '/admin/payment-links', need: 'canManageOrders', form: {}, success: { status: 400 } },
@@ -244,7 +245,7 @@ const ADMIN_ACTIONS: Record<
   '/admin/settings': [
     {
       url: '/admin/settings',
-      need: 'admin',
+      need: 'canManageUsers',
       form: { tab: 'general', siteName: '', invoicePrefix: 'INV' },
       success: { status: 400 },
     },

@@ -32,20 +32,12 @@ describe('admin shell', () => {
     const none = { canCreateProducts: false, canManageOrders: false, canManageUsers: false }
     const visible = (access: Partial<typeof none>) =>
       visibleAdminSections({ ...none, ...access }).map((section) => section.id)
-    const open = ['dashboard', 'gateways', 'settings']
-
-    it('without any permission: Dashboard, Gateways and Settings (requireAdmin only)', () => {
-      expect(visible({})).toEqual(open)
+    it('without any permission: the Dashboard (requireAdmin only)', () => {
+      expect(visible({})).toEqual(['dashboard'])
     })
 
     it('Can Create Products: Products and Reviews', () => {
-      expect(visible({ canCreateProducts: true })).toEqual([
-        'dashboard',
-        'products',
-        'reviews',
-        'gateways',
-        'settings',
-      ])
+      expect(visible({ canCreateProducts: true })).toEqual(['dashboard', 'products', 'reviews'])
     })
 
     it('Can Manage Orders: Orders, Transactions and Payment Links', () => {
@@ -54,12 +46,10 @@ describe('admin shell', () => {
         'orders',
         'transactions',
         'payment-links',
-        'gateways',
-        'settings',
       ])
     })
 
-    it('Can Manage Users: Users and the Audit log', () => {
+    it("Can Manage Users: Users, the Audit log and the shop's Gateways and Settings", () => {
       expect(visible({ canManageUsers: true })).toEqual([
         'dashboard',
         'users',
@@ -75,7 +65,7 @@ describe('admin shell', () => {
       ).toEqual(ADMIN_SECTIONS.map((section) => section.id))
     })
 
-    it("is the permission each section's loader passes to requirePermission", () => {
+    it("is the permission each section's loader asks for", () => {
       const routes = path.resolve(import.meta.dirname, '../../routes/admin')
       const modules: Record<AdminSectionId, string> = {
         dashboard: 'dashboard.tsx',
@@ -92,11 +82,14 @@ describe('admin shell', () => {
       for (const section of ADMIN_SECTIONS) {
         const source = fs.readFileSync(path.join(routes, modules[section.id]), 'utf8')
         const loader = source.slice(source.indexOf('export async function loader'))
-        const guard = /await (requireAdmin\(request\)|requirePermission\(request, '(\w+)'\))/.exec(
-          loader,
-        )
+        const guard =
+          /await (requireAdmin\(request\)|requirePermission\(request, '(\w+)'\)|(requireShopConfiguration)\(request\))/.exec(
+            loader,
+          )
         expect(guard, section.id).not.toBeNull()
-        expect(guard?.[2] ?? null, section.id).toBe(section.permission ?? null)
+        // requireShopConfiguration asks for Can Manage Users (app/services/permissions.server.ts).
+        const permission = guard?.[3] ? 'canManageUsers' : (guard?.[2] ?? null)
+        expect(permission, section.id).toBe(section.permission ?? null)
       }
     })
   })

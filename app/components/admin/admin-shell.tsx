@@ -55,8 +55,9 @@ interface AdminSection {
 /** The admin permission flags (the same as `Permission` in app/data/user.server.ts). */
 export type AdminPermission = 'canCreateProducts' | 'canManageOrders' | 'canManageUsers'
 
-// Each `permission` is the one the section's loader passes to requirePermission; Dashboard,
-// Gateways and Settings only call requireAdmin.
+// Each `permission` is the one the section's loader needs: the flag of requirePermission, and
+// Can Manage Users for the shop's configuration (requireShopConfiguration: Gateways, Settings);
+// the Dashboard only calls requireAdmin.
 export const ADMIN_SECTIONS: readonly AdminSection[] = [
   { id: 'dashboard', label: 'Dashboard', to: href('/admin/dashboard'), icon: LayoutDashboard },
   {
@@ -101,7 +102,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     icon: Link2,
     permission: 'canManageOrders',
   },
-  { id: 'gateways', label: 'Gateways', to: href('/admin/gateways'), icon: CreditCard },
+  {
+    id: 'gateways',
+    label: 'Gateways',
+    to: href('/admin/gateways'),
+    icon: CreditCard,
+    permission: 'canManageUsers',
+  },
   {
     id: 'audit',
     label: 'Audit log',
@@ -109,7 +116,13 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     icon: ScrollText,
     permission: 'canManageUsers',
   },
-  { id: 'settings', label: 'Settings', to: href('/admin/settings'), icon: Settings },
+  {
+    id: 'settings',
+    label: 'Settings',
+    to: href('/admin/settings'),
+    icon: Settings,
+    permission: 'canManageUsers',
+  },
 ]
 
 /** Where the user menu's Profile Settings goes: the admin's own account settings. */
@@ -233,7 +246,7 @@ function Brand({ siteName, onNavigate }: { siteName: string; onNavigate?: () => 
   )
 }
 
-function UserMenu({ user }: { user: AdminShellUser }) {
+function UserMenu({ user, shopSettings }: { user: AdminShellUser; shopSettings: boolean }) {
   const submit = useSubmit()
   const name = adminDisplayName(user)
   const role = user.role || 'Admin'
@@ -281,7 +294,7 @@ function UserMenu({ user }: { user: AdminShellUser }) {
           </DropdownMenu.Label>
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
           {settingsItem('Profile Settings', PROFILE_SETTINGS_PATH)}
-          {settingsItem('Admin Settings', ADMIN_SETTINGS_PATH)}
+          {shopSettings ? settingsItem('Admin Settings', ADMIN_SETTINGS_PATH) : null}
           <DropdownMenu.Separator className="my-1 h-px bg-slate-200 dark:bg-slate-700" />
           <DropdownMenu.Item
             className={`${itemClass} text-rose-700 dark:text-rose-400`}
@@ -406,7 +419,7 @@ export function AdminShell({
             </p>
             <div className="ml-auto flex items-center gap-1 sm:gap-2">
               <ThemeSwitcher theme={theme} className="hidden sm:block" />
-              <UserMenu user={user} />
+              <UserMenu user={user} shopSettings={access.canManageUsers} />
             </div>
           </div>
           {loadingPath ? (

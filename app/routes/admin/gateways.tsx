@@ -35,7 +35,7 @@ import { RAZORPAY_API_HOST } from '~/lib/payments/razorpay.server'
 import { PHONEPE_WEBHOOK_PATH } from '~/services/payment/phonepe-config.server'
 import { phonePeHosts } from '~/lib/payments/phonepe.server'
 import { CopyButton } from '~/components/ui/copy-button'
-import { requireAdmin } from '~/services/permissions.server'
+import { requireShopConfiguration } from '~/services/permissions.server'
 import {
   GATEWAY_FIELDS,
   GATEWAY_SAVE_FAILED,
@@ -79,7 +79,7 @@ function formMode(
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request)
+  await requireShopConfiguration(request)
   const { db, env } = services()
   // Spec: with no gateway at all, a default Paytm gateway (testing, staging) is created.
   await ensureDefaultGateway(db)
@@ -133,7 +133,7 @@ export async function loader({ request }: Route.LoaderArgs) {
 type CardAnswer = { card: { id: string } & ConnectionTest }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const admin = await requireAdmin(request)
+  const admin = await requireShopConfiguration(request)
   const { db, env } = services()
   const form = await readFormData(request)
   const intent = form.get('intent')

@@ -30,7 +30,7 @@ import {
   type SettingsTab,
 } from '~/lib/validation/settings'
 import { parseSubmission } from '~/lib/validation/submission'
-import { requireAdmin } from '~/services/permissions.server'
+import { requireShopConfiguration } from '~/services/permissions.server'
 import { saveSiteSettings } from '~/services/settings.server'
 import type { Route } from './+types/settings'
 
@@ -41,7 +41,7 @@ import type { Route } from './+types/settings'
  * admin may change them: there is no separate settings permission (docs/settings.md).
  */
 export async function loader({ request }: Route.LoaderArgs) {
-  await requireAdmin(request)
+  await requireShopConfiguration(request)
   const { db } = services()
   const url = new URL(request.url)
   const requested = url.searchParams.get('tab')
@@ -65,7 +65,7 @@ function formValues(settings: SiteSettings) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = await requireAdmin(request)
+  const user = await requireShopConfiguration(request)
   const submission = parseSubmission(await readFormData(request), settingsFormSchema)
   if (submission.status !== 'success') {
     return data(

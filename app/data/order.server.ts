@@ -122,7 +122,7 @@ function toOrder(row: OrderRow): Order {
 }
 
 export type OrderErrorCode =
-  'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'id-exhausted'
+  'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'link-closed' | 'id-exhausted'
 
 /** An order that cannot be created; `message` is fit for the buyer. */
 export class OrderError extends Error {
@@ -140,6 +140,8 @@ export const ORDER_MESSAGES = {
   outOfStock: 'This product is out of stock.',
   notInTestMode:
     'This product cannot be bought yet: the shop is in test mode and sells it only for real payments. Please try again later.',
+  /** A payment link cancelled or paid (also PAYMENT_LINK_MESSAGES.cancelled). */
+  linkClosed: 'This payment link is no longer active.',
 } as const
 
 /** ORD_{timestamp}_{random 0-999}. */
@@ -243,6 +245,19 @@ export async function createOrder<T = undefined>(
             .where('product.id', '=', input.productId)
             .where('product.inStock', '=', 1)
             .$if(testMode, (qb) => qb.where('product.deliveryMode', '!=', 'shared'))
+            // A payment link still open: one cancelled (or paid) since it was checked takes
+            // no new attempt (docs/payments.md).
+            .$if(link !== null, (qb) =>
+              qb.where((eb) =>
+                eb.exists(
+                  eb
+                    .selectFrom('paymentLink')
+                    .select('paymentLink.id')
+                    .where('paymentLink.id', '=', link!.id)
+                    .where('paymentLink.status', '=', 'active'),
+                ),
+              ),
+            )
             // A `stock` product without an available item (of the order's kind) would only take orders to wait.
             .where((eb) =>
               eb.or([
@@ -292,6 +307,8 @@ export async function createOrder<T = undefined>(
           .where('id', '=', input.productId)
           .executeTakeFirst()
         if (!product) throw new OrderError('product-not-found', ORDER_MESSAGES.productNotFound)
+        if (link && !(await linkStillOpen(trx, link.id)))
+          throw new OrderError('link-closed', ORDER_MESSAGES.linkClosed)
         if (
           product.inStock &&
           testMode &&
@@ -325,6 +342,16 @@ export async function createOrder<T = undefined>(
     return { order: created, accessToken, prepared }
   })
   return creating.catch(productGone)
+}
+
+async function linkStillOpen(db: DB, linkId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('paymentLink')
+    .select('id')
+    .where('id', '=', linkId)
+    .where('status', '=', 'active')
+    .executeTakeFirst()
+  return Boolean(row)
 }
 
 /**

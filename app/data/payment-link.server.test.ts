@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeCustomer, makeProduct } from '../../tests/factories'
+import { BUYER, makeCustomer, makeProduct, orderIdsOf } from '../../tests/factories'
 import { createOrder, markOrderFailed } from './order.server'
 import { DELETED_CUSTOMER_NAME, deletedCustomerEmail, deleteUserAccount } from './user.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
@@ -289,5 +289,28 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .executeTakeFirstOrThrow()
     expect(['paid', 'delivered', 'awaiting_stock']).toContain(order.status)
     expect((await getPaymentLink(t.db, link.id, URL_BASE))?.status).toBe('paid')
+  })
+
+  it('starts no new payment attempt once the link is cancelled, even one checked just before', async () => {
+    const product = await makeProduct(t.db)
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    // The buyer's Pay was checked (checkPaymentLink) while the link was open; the admin's
+    // cancel lands before the order is created.
+    expect((await checkPaymentLink(t.db, query(link), URL_BASE)).ok).toBe(true)
+    expect((await cancelPaymentLink(t.db, link.id)).status).toBe('cancelled')
+    const attempt = createOrder(t.db, {
+      productId: product.id,
+      customer: BUYER,
+      paymentLink: { id: link.id, amount: link.amount, preferredOrderId: link.orderId },
+    })
+    await expect(attempt).rejects.toMatchObject({
+      code: 'link-closed',
+      message: PAYMENT_LINK_MESSAGES.cancelled,
+    })
+    expect(await orderIdsOf(t.db, product.id)).toEqual([])
   })
 })

@@ -25,7 +25,7 @@ export const PAYMENT_LINK_MESSAGES = {
   amountMismatch:
     'The amount in this payment link has been changed. Please use the link exactly as you received it.',
   paid: 'This payment link has already been paid.',
-  cancelled: 'This payment link is no longer active.',
+  cancelled: ORDER_MESSAGES.linkClosed,
 } as const
 
 const linkColumns = [

@@ -261,33 +261,23 @@ test('maintenance mode: visitors get 503 with Retry-After, a payment callback st
   expect(home.status).toBe(503)
   expect(home.headers.get('retry-after')).toBe('600')
   expect(await home.text()).toContain('back soon')
-  const checkout = await fetch(`${baseURL}/checkout/${PRODUCT.slug}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Forwarded-For': testClientAddress(),
-    },
-    body: new URLSearchParams({
-      name: 'Late Buyer',
-      email: 'late@example.test',
-      phone: '9876543210',
-    }),
-  })
-  expect(checkout.status).toBe(503)
+  const lateCheckout = (path: string) =>
+    fetch(`${baseURL}${path}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'X-Forwarded-For': testClientAddress(),
+      },
+      body: new URLSearchParams({
+        name: 'Late Buyer',
+        email: 'late@example.test',
+        phone: '9876543210',
+      }),
+    })
+  expect((await lateCheckout(`/checkout/${PRODUCT.slug}`)).status).toBe(503)
   // Nor as a data request, the way a page opened before the shop closed sends it (the payment
   // dialog's post, and its load of the checkout form, which runs no root loader).
-  const dataPost = await fetch(`${baseURL}/checkout/${PRODUCT.slug}.data`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/x-www-form-urlencoded',
-      'X-Forwarded-For': testClientAddress(),
-    },
-    body: new URLSearchParams({
-      name: 'Late Buyer',
-      email: 'late@example.test',
-      phone: '9876543210',
-    }),
-  })
+  const dataPost = await lateCheckout(`/checkout/${PRODUCT.slug}.data`)
   expect(dataPost.status).toBe(503)
   const dialogLoad = await fetch(
     `${baseURL}/checkout/${PRODUCT.slug}.data?_routes=routes%2Fcheckout%2Fcheckout`,

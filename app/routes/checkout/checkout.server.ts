@@ -165,7 +165,11 @@ export async function beginCheckout(
   } catch (error) {
     if (error instanceof OrderError)
       return fail(
-        error.code === 'out-of-stock' || error.code === 'not-in-test-mode' ? 409 : 404,
+        error.code === 'out-of-stock' || error.code === 'not-in-test-mode'
+          ? 409
+          : error.code === 'link-closed'
+            ? 410
+            : 404,
         error.message,
       )
     if (error instanceof PaymentStartError) return startFailed()

@@ -49,3 +49,11 @@ export function paymentResultPath(orderId: string | null): string {
   const page = href('/payment/callback')
   return orderId ? `${page}?ORDERID=${encodeURIComponent(orderId)}` : page
 }
+
+/**
+ * What a buyer is told of a paid order whose product was deleted before the payment landed: the
+ * shop decides between delivering it by hand and refunding (app/services/fulfilment.server.ts).
+ * The order page and the 'payment received' mail say the same.
+ */
+export const PAID_PRODUCT_GONE =
+  'This product is no longer on sale, so the shop will contact you shortly to deliver it another way or refund your payment in full.'

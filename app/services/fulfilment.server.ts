@@ -16,7 +16,8 @@ import {
 } from '~/data/stock.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { engineOf, toFlag, type DB } from '~/lib/db.server'
-import { enqueueOrderMail, PAID_PRODUCT_GONE } from '~/services/notifications/order-mail.server'
+import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
+import { PAID_PRODUCT_GONE } from '~/lib/order-status'
 import type { Database } from '../../db/schema'
 import {
   mailDeliverByHand,

@@ -6,10 +6,9 @@ import { updateSiteSettings } from '~/data/settings.server'
 import { setProductDelivery } from '~/data/stock.server'
 import { formatRupees } from '~/lib/money'
 import { MAIL_JOB } from '~/lib/mail.server'
-import { adminOrderPath } from '~/lib/order-status'
+import { adminOrderPath, PAID_PRODUCT_GONE } from '~/lib/order-status'
 import {
   ORDER_MAIL_JOB,
-  PAID_PRODUCT_GONE,
   renderOrderMail,
   type OrderMailPayload,
 } from './notifications/order-mail.server'

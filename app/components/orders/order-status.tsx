@@ -1,6 +1,12 @@
 import { Pill, type PillTone } from '~/components/ui/badge'
 import { formatRupees } from '~/lib/money'
-import { creditNotePath, invoicePath, isOrderStatus, type OrderStatus } from '~/lib/order-status'
+import {
+  creditNotePath,
+  invoicePath,
+  isOrderStatus,
+  PAID_PRODUCT_GONE,
+  type OrderStatus,
+} from '~/lib/order-status'
 
 /**
  * An order's status in words a buyer understands (the order page, My Orders, the dashboard).
@@ -61,8 +67,15 @@ export function orderStatusLabel(status: string): string {
   return entry(status).label
 }
 
-/** A sentence or two: where the order stands and what happens next. */
-export function orderStatusExplanation(status: string): string {
+/**
+ * A sentence or two: where the order stands and what happens next. A paid order whose product
+ * was deleted is not being prepared: the shop will deliver it another way or refund it.
+ */
+export function orderStatusExplanation(
+  status: string,
+  { productGone = false }: { productGone?: boolean } = {},
+): string {
+  if (status === 'paid' && productGone) return `Your payment is confirmed. ${PAID_PRODUCT_GONE}`
   return entry(status).explanation
 }
 

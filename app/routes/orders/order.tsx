@@ -509,7 +509,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           <OrderStatusBadge status={order.status} />
         </div>
         <p className="mt-3 text-slate-700 dark:text-slate-200">
-          {orderStatusExplanation(order.status)}
+          {orderStatusExplanation(order.status, { productGone: product === null })}
         </p>
         <dl className="mt-5">
           <Detail label="Order ID">

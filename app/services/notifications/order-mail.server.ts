@@ -40,7 +40,8 @@ export const orderMailPayloadSchema = z.object({
   kind: z.enum(ORDER_MAIL_KINDS),
   /**
    * For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded; for
-   * `paid`: what happens next, when it is not the usual delivery (PAID_PRODUCT_GONE).
+   * `paid`: what happens next, when it is not the usual delivery (PAID_PRODUCT_GONE in
+   * app/lib/order-status.ts).
    */
   message: z.string().max(5000).optional(),
   /**
@@ -50,13 +51,6 @@ export const orderMailPayloadSchema = z.object({
   creditNoteId: z.string().max(100).optional(),
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
-
-/**
- * What the `paid` mail promises when the product was deleted before the payment landed: the
- * shop decides between delivering by hand and refunding (app/services/fulfilment.server.ts).
- */
-export const PAID_PRODUCT_GONE =
-  'This product is no longer on sale, so the shop will contact you shortly to deliver it another way or refund your payment in full.'
 
 /** Queues a mail about an order; pass the transaction of the change that causes it. */
 export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promise<string> {

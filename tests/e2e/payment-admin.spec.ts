@@ -386,6 +386,7 @@ test.describe.serial('payments back office', () => {
     await dialog.getByRole('button', { name: 'Keep link' }).click()
     await expect(dialog).toBeHidden()
     await expect(row.getByText('active', { exact: true })).toBeVisible()
+    await screenshotWidthsAndThemes(page, 'payment-links-active')
 
     await cancel.click()
     await dialog.getByRole('button', { name: 'Cancel link' }).click()

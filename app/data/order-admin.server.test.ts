@@ -833,6 +833,21 @@ describe(`the admin's order list and order page (${engine})`, () => {
       .execute()
     expect(await names({ search: 'zephyr', realOnly: true })).toEqual(['Arjun Mehta', 'Kavya Iyer'])
     expect(await names({ search: 'zephyr' })).toHaveLength(3)
+    // The status chips count the same way.
+    const all = await orderCounts(t.db)
+    const real = await orderCounts(t.db, { realOnly: true })
+    expect(all.total - real.total).toBe(
+      Number(
+        (
+          await t.db
+            .selectFrom('order')
+            .select((eb) => eb.fn.countAll<number | string>().as('count'))
+            .where('testMode', '=', toFlag(true))
+            .executeTakeFirstOrThrow()
+        ).count,
+      ),
+    )
+    expect(real.byStatus.pending).toBe(all.byStatus.pending - 1)
     // % and _ are literal, not wildcards.
     expect(await names({ search: 'kavya%' })).toEqual([])
     expect(await names({ search: 'k_rao' })).toEqual([])

@@ -161,11 +161,16 @@ export interface OrderCounts {
 }
 
 /** How many orders are in each status, and how many have an open report (one open report per order). */
-export async function orderCounts(db: DB): Promise<OrderCounts> {
+export async function orderCounts(
+  db: DB,
+  { realOnly = false }: { realOnly?: boolean } = {},
+): Promise<OrderCounts> {
   const [rows, reports] = await Promise.all([
     db
       .selectFrom('order')
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+      // The chips count what the list shows with "Real orders only" (not its search).
+      .$if(realOnly, (qb) => qb.where('testMode', '=', toFlag(false)))
       .groupBy('status')
       .execute(),
     countOpenReports(db),

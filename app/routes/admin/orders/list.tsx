@@ -45,7 +45,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const filter = orderFilterFromUrl(url)
   const [counts, result, settings] = await Promise.all([
-    orderCounts(db),
+    orderCounts(db, { realOnly: filter.realOnly }),
     listAdminOrders(db, { ...filter, page: pageParam(url) }),
     getSiteSettings(db),
   ])

@@ -94,7 +94,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       user: toHeaderUser(session.user) satisfies HeaderUser | null,
       googleSignIn: googleEnabled(env),
       // An admin browsing the closed shop sees a reminder.
-      maintenanceBanner: context.maintenance === 'admin',
+      // With a link to Settings for admins who may open it (docs/decisions/0019).
+      maintenanceBanner:
+        context.maintenance === 'admin'
+          ? { settings: Boolean(session.user?.permissions.canManageUsers) }
+          : null,
     },
     // A refreshed session cookie, when better-auth extended the session.
     { headers: session.headers },
@@ -166,9 +170,11 @@ export default function App({ loaderData }: Route.ComponentProps) {
           className="bg-amber-100 px-4 py-2 text-center text-sm font-medium text-amber-950 dark:bg-amber-950 dark:text-amber-100"
         >
           Maintenance mode is on: visitors see the maintenance page.{' '}
-          <a href={`${href('/admin/settings')}?tab=system`} className="font-semibold underline">
-            Settings
-          </a>
+          {loaderData.maintenanceBanner.settings ? (
+            <a href={`${href('/admin/settings')}?tab=system`} className="font-semibold underline">
+              Settings
+            </a>
+          ) : null}
         </p>
       ) : null}
       <SiteHeader siteName={loaderData.site.siteName} theme={theme} user={loaderData.user} />

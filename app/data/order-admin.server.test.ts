@@ -848,6 +848,20 @@ describe(`the admin's order list and order page (${engine})`, () => {
       ),
     )
     expect(real.byStatus.pending).toBe(all.byStatus.pending - 1)
+    // A report on a simulated order is left out of the real orders' open reports.
+    expect(real.openReports).toBe(all.openReports)
+    await t.db
+      .updateTable('order')
+      .set({ testMode: toFlag(true) })
+      .where('id', '=', ids[1]!)
+      .execute()
+    expect((await orderCounts(t.db, { realOnly: true })).openReports).toBe(all.openReports - 1)
+    expect((await orderCounts(t.db)).openReports).toBe(all.openReports)
+    await t.db
+      .updateTable('order')
+      .set({ testMode: toFlag(false) })
+      .where('id', '=', ids[1]!)
+      .execute()
     // % and _ are literal, not wildcards.
     expect(await names({ search: 'kavya%' })).toEqual([])
     expect(await names({ search: 'k_rao' })).toEqual([])

@@ -169,11 +169,12 @@ export async function orderCounts(
     db
       .selectFrom('order')
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
-      // The chips count what the list shows with "Real orders only" (not its search).
+      // The chips count what the list shows with "Real orders only" (not its search), open
+      // reports too.
       .$if(realOnly, (qb) => qb.where('testMode', '=', toFlag(false)))
       .groupBy('status')
       .execute(),
-    countOpenReports(db),
+    countOpenReports(db, { realOnly }),
   ])
   const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<
     OrderStatus,

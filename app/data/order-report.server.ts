@@ -1,5 +1,5 @@
 import { sql, type Selectable, type Transaction } from 'kysely'
-import type { DB } from '~/lib/db.server'
+import { toFlag, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import type { Database, OrderReportTable, ReportResolution } from '../../db/schema'
 import { appendOrderEvent } from './order-event.server'
@@ -134,11 +134,26 @@ export async function listOpenReports(
     .execute()
 }
 
-export async function countOpenReports(db: DB): Promise<number> {
+export async function countOpenReports(
+  db: DB,
+  { realOnly = false }: { realOnly?: boolean } = {},
+): Promise<number> {
   const row = await db
     .selectFrom('orderReport')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('status', '=', 'open')
+    .where('orderReport.status', '=', 'open')
+    // Reports on real orders only (the orders list's "Real orders only").
+    .$if(realOnly, (qb) =>
+      qb.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('order')
+            .select('order.id')
+            .whereRef('order.id', '=', 'orderReport.orderId')
+            .where('order.testMode', '=', toFlag(false)),
+        ),
+      ),
+    )
     .executeTakeFirst()
   return Number(row?.count ?? 0)
 }

@@ -282,7 +282,7 @@ async function itemsLeftUpTo(trx: Transaction<Database>, productId: string, limi
 }
 
 /**
- * Tells the shop (its contact address and every admin) that paid orders wait for stock. Only
+ * Tells the shop (notifyShop's recipients) that paid orders wait for stock. Only
  * the first waiting order of a product sends it, so a flash sale on an empty product sends one
  * mail, not one per order; the mail is queued in the paying transaction (the outbox).
  */

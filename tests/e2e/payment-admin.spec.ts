@@ -437,6 +437,41 @@ test.describe.serial('payments back office', () => {
     await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0)
   })
 
+  test('without JavaScript, Cancel link asks on the page first, and Keep link changes nothing', async ({
+    browser,
+    app,
+  }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: app.url })
+    const page = await context.newPage()
+    try {
+      await logIn(page, OWNER)
+      await page.goto('/admin/payment-links')
+      await page
+        .getByLabel('Product')
+        .selectOption({ label: `${PRODUCT.title} (${PRODUCT.price})` })
+      await page.getByLabel('Customer name').fill('Kiran Das')
+      await page.getByLabel('Customer email').fill('kiran@example.test')
+      await page.getByLabel('Customer phone').fill('9988771133')
+      await page.getByRole('button', { name: 'Create Payment Link' }).click()
+      const orderId = new URL(
+        (await page.getByRole('status').getByRole('link').textContent())!,
+      ).searchParams.get('order')!
+      const row = page.getByRole('row').filter({ hasText: orderId })
+      await row.getByRole('button', { name: `Cancel link for ${orderId}` }).click()
+      const question = page.getByRole('region', { name: 'Cancel payment link?' })
+      await expect(question).toContainText(`(order ${orderId}) sent to Kiran Das`)
+      await question.getByRole('link', { name: 'Keep link' }).click()
+      await expect(question).toHaveCount(0)
+      await expect(row.getByText('active', { exact: true })).toBeVisible()
+      await row.getByRole('button', { name: `Cancel link for ${orderId}` }).click()
+      await question.getByRole('button', { name: 'Cancel link' }).click()
+      await expect(page.getByText('Payment link cancelled.')).toBeVisible()
+      await expect(row.getByText('cancelled', { exact: true })).toBeVisible()
+    } finally {
+      await context.close()
+    }
+  })
+
   test('gateways: add one per type, edit without changing the type, secrets encrypted and never shown', async ({
     page,
     app,

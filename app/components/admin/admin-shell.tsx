@@ -438,17 +438,19 @@ export function AdminShell({
             >
               <strong>Maintenance mode is on.</strong> Visitors see the maintenance page; payment
               callbacks still work.{' '}
-              <Link
-                to={`${href('/admin/settings')}?tab=system`}
-                className="font-semibold underline"
-              >
-                Change in Settings
-              </Link>
+              {access.canManageUsers ? (
+                <Link
+                  to={`${href('/admin/settings')}?tab=system`}
+                  className="font-semibold underline"
+                >
+                  Change in Settings
+                </Link>
+              ) : null}
             </div>
           ) : null}
           {testMode ? (
             <div className="mx-auto mb-6 max-w-6xl">
-              <TestModeStockNotice />
+              <TestModeStockNotice canConfigure={access.canManageUsers} />
             </div>
           ) : null}
           {children}

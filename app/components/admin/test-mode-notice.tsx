@@ -5,17 +5,22 @@ import { PageNote } from './page-note'
 /**
  * Shown to admins while payments go through the built-in simulators: a simulated payment is
  * delivered only from test items, so real stock waits for a real gateway (docs/delivery.md).
+ * The link to Payment Gateways is for admins who may open it (`canConfigure`, docs/decisions/0019).
  */
-export function TestModeStockNotice() {
+export function TestModeStockNotice({ canConfigure }: { canConfigure: boolean }) {
   return (
     <PageNote tone="amber" icon={FlaskConical} label="Test mode">
       <span className="font-semibold">
         Test mode: real stock is not sold while no real payment gateway is configured.
       </span>{' '}
       Payments go through the built-in simulators and get only test items. To sell real stock,{' '}
-      <Link to={href('/admin/gateways')} className="font-semibold underline">
-        configure a gateway in Payment Gateways
-      </Link>{' '}
+      {canConfigure ? (
+        <Link to={href('/admin/gateways')} className="font-semibold underline">
+          configure a gateway in Payment Gateways
+        </Link>
+      ) : (
+        'an admin with Can Manage Users configures a gateway in Payment Gateways'
+      )}{' '}
       (or set its keys in the environment, such as PAYTM_MID and PAYTM_MERCHANT_KEY).
     </PageNote>
   )

@@ -12,8 +12,8 @@ import { checkoutSchema } from '~/lib/validation/checkout'
 /**
  * The payment form (spec "Payment dialog"): name, e-mail and phone, checked in the browser
  * with the server's own schema, then posted to the checkout action, which creates the order
- * and answers with the signed Paytm form. Used by /checkout/{slug} and reusable in a dialog on
- * the product page (it submits through a fetcher to `action`). Works without JavaScript: the
+ * and answers with the signed Paytm form. Used by /checkout/{slug} and the product page's
+ * payment dialog (it submits through a fetcher to `action`). Works without JavaScript: the
  * page renders the action's answer (`result`) after a plain form post.
  */
 export interface PaymentRedirectData {

@@ -13,6 +13,7 @@ export function ConfirmPanel({
   fields,
   confirmLabel,
   cancelTo,
+  cancelLabel = 'Cancel',
   destructive = true,
   preventScrollReset,
 }: {
@@ -28,6 +29,8 @@ export function ConfirmPanel({
   confirmLabel: string
   /** Back to the page as it was. */
   cancelTo: string
+  /** The way back's label, when "Cancel" would be read as the action (e.g. "Keep link"). */
+  cancelLabel?: string
   /** A red question and button (the default), or the shop's colour for a question that undoes nothing. */
   destructive?: boolean
   preventScrollReset?: boolean
@@ -59,7 +62,7 @@ export function ConfirmPanel({
           </Button>
         </Form>
         <Link to={cancelTo} className={buttonVariants({ variant: 'secondary', size: 'sm' })}>
-          Cancel
+          {cancelLabel}
         </Link>
       </div>
     </section>

@@ -351,6 +351,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
           action={PAYMENT_LINKS_PATH}
           fields={{ intent: 'cancel', id: cancel.id }}
           confirmLabel="Cancel link"
+          cancelLabel="Keep link"
           cancelTo={PAYMENT_LINKS_PATH}
         >
           {cancel.question}

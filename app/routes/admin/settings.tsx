@@ -37,8 +37,8 @@ import type { Route } from './+types/settings'
 /**
  * /admin/settings: the shop's settings in five tabs (General, Notifications, Security, System,
  * Appearance), each its own form. A save writes only that tab's fields, records the change in
- * the audit log and takes effect on every page within two seconds (docs/settings.md). Any
- * admin may change them: there is no separate settings permission (docs/settings.md).
+ * the audit log and takes effect on every page within two seconds (docs/settings.md). Admins
+ * with Can Manage Users may change them (docs/decisions/0019).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireShopConfiguration(request)
@@ -300,7 +300,7 @@ function NotificationFields({ f }: { f: Fields }) {
       <ToggleField
         field={f.enableNotifications!}
         label="Send shop alerts"
-        hint="E-mail the shop about low stock, sold-out products, orders waiting for stock and problem reports. Paid orders to deliver by hand, refunds to check and buyers' order e-mails are always sent."
+        hint="E-mail the shop about low stock, sold-out products, orders waiting for stock and problem reports. Paid orders to deliver by hand, payments and refunds to check, and buyers' order e-mails are always sent."
       />
       <TextareaField
         label="Alert recipients"

@@ -38,8 +38,9 @@ import { buttonVariants } from '~/components/ui/button-variants'
 import { sellsTestItems } from '~/services/payment/offered-gateways.server'
 
 /**
- * /checkout/{slug}: the payment form for one product (the product page's buy button comes
- * here). The action checks the form with the same schema as the browser, creates the order at
+ * /checkout/{slug}: the payment form for one product, as a page: where Buy Now leads without
+ * JavaScript or in a new tab; with JavaScript the product page's payment dialog loads this
+ * loader's data and posts to this action (app/components/checkout/payment-dialog.tsx). The action checks the form with the same schema as the browser, creates the order at
  * the database's price and answers with the signed form that sends the buyer to Paytm.
  */
 const PRODUCT_NOT_FOUND = 'Product not found'

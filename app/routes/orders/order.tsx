@@ -123,7 +123,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       product: product
         ? {
             href: productPath(product.slug),
-            // As the storefront shows it (spec: delivery 'Instant' by default).
+            // As the storefront shows it ('Instant' by default: docs/original-spec.md, product page).
             deliveryTime: product.deliveryTime.trim() || 'Instant',
           }
         : null,

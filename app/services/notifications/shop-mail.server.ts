@@ -7,12 +7,12 @@ import { adminOrderPath } from '~/lib/order-status'
 import { renderMail } from './render-mail.server'
 
 /**
- * Mail to the shop itself (out of stock, low stock, a buyer's problem report): the alert
- * recipients from Settings, or when none are set the contact address and every admin (stored
- * role, or an account listed in ADMIN_EMAILS; active accounts only), each once. With shop
- * alerts switched off in Settings only what the shop owes a buyer is sent (`owed`); buyers'
- * order mails are not shop mails and always go. Queued in the caller's transaction (the outbox), and laid out by
- * the one renderMail like every mail to a buyer.
+ * Mail to the shop itself (stock, a buyer's problem report, an order or a payment to see to):
+ * the alert recipients from Settings, or when none are set the contact address and every admin
+ * (stored role, or an account listed in ADMIN_EMAILS; active accounts only), each once. With
+ * shop alerts switched off in Settings only what the shop owes a buyer is sent (`owed`); buyers'
+ * order mails are not shop mails and always go. Queued in the caller's transaction (the
+ * outbox), and laid out by the one renderMail like every mail to a buyer.
  */
 export async function notifyShop(
   db: DB,
@@ -22,8 +22,9 @@ export async function notifyShop(
     /** A button to the admin page the mail is about (a path of this shop). */
     action?: { label: string; path: string }
     /**
-     * What the shop owes a buyer (a paid order to deliver by hand, a refund to check): sent even
-     * with shop alerts switched off, which silence only the advice (stock, reports).
+     * What the shop owes a buyer (a paid order to deliver by hand, a payment or a refund to
+     * check): sent even with shop alerts switched off, which silence only the advice (stock,
+     * reports).
      */
     owed?: boolean
   },

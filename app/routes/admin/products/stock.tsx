@@ -66,7 +66,7 @@ import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
  * action, so the page works without JavaScript (revoke then asks on the page itself).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
-  const { product } = await requireEditableProduct(request, params.id)
+  const { product, user } = await requireEditableProduct(request, params.id)
   const { db, env } = services()
   const url = new URL(request.url)
   const status = parseStatus(url.searchParams.get('status'))
@@ -117,6 +117,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       maxItems: MAX_IMPORT_ITEMS,
       flash,
       testMode: setup?.testMode ?? false,
+      // Payment Gateways is for admins with Can Manage Users (docs/decisions/0019).
+      canConfigureGateways: user.permissions.canManageUsers,
       available: kinds,
     },
     { headers },
@@ -436,9 +438,13 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           </span>{' '}
           Available now: {number.format(available.real)} real (kept for real payments),{' '}
           {number.format(available.test)} test (delivered for test payments).{' '}
-          <Link to={href('/admin/gateways')} className="font-semibold underline">
-            Configure a gateway in Payment Gateways
-          </Link>{' '}
+          {loaderData.canConfigureGateways ? (
+            <Link to={href('/admin/gateways')} className="font-semibold underline">
+              Configure a gateway in Payment Gateways
+            </Link>
+          ) : (
+            'An admin with Can Manage Users configures a gateway in Payment Gateways'
+          )}{' '}
           to sell the real ones.
         </PageNote>
       ) : null}

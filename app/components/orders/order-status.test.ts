@@ -11,6 +11,7 @@ describe("an order's status in the buyer's words", () => {
     const gone = orderStatusExplanation('paid', { productGone: true })
     expect(gone).toBe(`Your payment is confirmed. ${PAID_PRODUCT_GONE}`)
     expect(gone).not.toContain('preparing')
+    expect(orderStatusLabel('paid', { productGone: true })).toBe('Paid')
     // A delivered order of a deleted product was delivered all the same.
     expect(orderStatusExplanation('delivered', { productGone: true })).toBe(
       orderStatusExplanation('delivered'),

@@ -63,7 +63,12 @@ function entry(status: string): { label: string; tone: PillTone; explanation: st
     : { label: status, tone: 'neutral', explanation: '' }
 }
 
-export function orderStatusLabel(status: string): string {
+/** The status's name; a paid order whose product was deleted is not 'being prepared'. */
+export function orderStatusLabel(
+  status: string,
+  { productGone = false }: { productGone?: boolean } = {},
+): string {
+  if (status === 'paid' && productGone) return 'Paid'
   return entry(status).label
 }
 
@@ -79,9 +84,14 @@ export function orderStatusExplanation(
   return entry(status).explanation
 }
 
-export function OrderStatusBadge({ status }: { status: string }) {
-  const { label, tone } = entry(status)
-  return <Pill tone={tone}>{label}</Pill>
+export function OrderStatusBadge({
+  status,
+  productGone = false,
+}: {
+  status: string
+  productGone?: boolean
+}) {
+  return <Pill tone={entry(status).tone}>{orderStatusLabel(status, { productGone })}</Pill>
 }
 
 /** Whether the order has an invoice (payment confirmed and not refunded). */

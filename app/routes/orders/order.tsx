@@ -506,7 +506,7 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
           {order.productName}
         </h1>
         <div className="mt-3 flex flex-wrap items-center gap-3">
-          <OrderStatusBadge status={order.status} />
+          <OrderStatusBadge status={order.status} productGone={product === null} />
         </div>
         <p className="mt-3 text-slate-700 dark:text-slate-200">
           {orderStatusExplanation(order.status, { productGone: product === null })}

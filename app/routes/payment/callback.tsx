@@ -119,6 +119,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       dateTime,
       email: order.customerEmail,
       status: order.status,
+      // Deleted since the order was placed: the shop delivers another way or refunds.
+      productGone: order.productId === null,
       orderUrl: orderPath(order.id),
       invoiceUrl: hasInvoice(order.status) ? invoicePath(order.id) : null,
     },
@@ -216,10 +218,12 @@ function Detail({ label, value }: { label: string; value: string }) {
 function Delivery({
   orderId,
   status,
+  productGone,
   reveal,
 }: {
   orderId: string
   status: string
+  productGone: boolean
   reveal: RevealResult | undefined
 }) {
   const here = paymentResultPath(orderId)
@@ -243,7 +247,7 @@ function Delivery({
       </section>
     )
   }
-  const explanation = orderStatusExplanation(status)
+  const explanation = orderStatusExplanation(status, { productGone })
   if (!explanation) return null
   return (
     <section
@@ -255,7 +259,7 @@ function Delivery({
         className="flex items-center gap-2 font-bold text-slate-950 dark:text-white"
       >
         <Package aria-hidden="true" className="size-4" />
-        {orderStatusLabel(status)}
+        {orderStatusLabel(status, { productGone })}
       </h2>
       <p className="mt-1 text-sm text-slate-700 dark:text-slate-200">{explanation}</p>
     </section>
@@ -359,7 +363,12 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
         {result.state === 'success' ? (
           <>
             {details && result.found ? (
-              <Delivery orderId={result.orderId} status={details.status} reveal={actionData} />
+              <Delivery
+                orderId={result.orderId}
+                status={details.status}
+                productGone={details.productGone}
+                reveal={actionData}
+              />
             ) : null}
             <p className="mt-6 rounded-xl bg-emerald-50 px-4 py-3 text-left text-sm text-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-100">
               We have e-mailed the link to your order page to{' '}

@@ -10,12 +10,7 @@ import { isTheme } from '~/lib/theme'
  * saved any has the defaults.
  */
 export async function getPreferences(db: DB, userId: string): Promise<Preferences> {
-  const row = await db
-    .selectFrom('userPreference')
-    .select(['theme', 'language', 'notifications'])
-    .where('userId', '=', userId)
-    .executeTakeFirst()
-  return row ? storedPreferences(row) : { ...DEFAULT_PREFERENCES }
+  return (await findStoredPreferences(db, userId)) ?? { ...DEFAULT_PREFERENCES }
 }
 
 function storedPreferences(row: {

@@ -10,6 +10,7 @@ import {
   recordStatusCheck,
   setGatewayOrderId,
   SETTLED_STATUSES,
+  takeOrderRows,
   type Order,
   type OrderStatus,
 } from '~/data/order.server'
@@ -253,10 +254,15 @@ const MONEY_WARNINGS = new Set(['amount_mismatch', 'payment_without_id', 'duplic
  * For a real order, a warning about money taken (MONEY_WARNINGS) also mails the shop, once.
  */
 export async function warnOnce(db: DB, order: Order, type: string, message: string, data: unknown) {
-  if ((await lastOrderEventType(db, order.id)) === type) return
-  await appendOrderEvent(db, order.id, { type, message, data, actor: 'gateway' })
-  if (MONEY_WARNINGS.has(type) && !order.testMode)
-    await mailPaymentNeedsCheck(db, { orderId: order.id, why: message })
+  // The order's row first: a callback and a status check warning at once take turns, so the
+  // second sees the first's warning, and the warning and its mail land together.
+  await db.transaction().execute(async (trx) => {
+    await takeOrderRows(trx).where('id', '=', order.id).execute()
+    if ((await lastOrderEventType(trx, order.id)) === type) return
+    await appendOrderEvent(trx, order.id, { type, message, data, actor: 'gateway' })
+    if (MONEY_WARNINGS.has(type) && !order.testMode)
+      await mailPaymentNeedsCheck(trx, { orderId: order.id, why: message })
+  })
 }
 
 /** What an order's timeline keeps of a gateway's answer, beside `context` (how it was asked). */

@@ -402,8 +402,13 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       amount: '1.00',
     })
     await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', alertRecipients: [] })
-    const result = await handlePaytmCallback(t.db, setup, callback.fields, quiet)
+    // The callback and a retry of it at the same moment: one warning, one mail.
+    const [result, same] = await Promise.all([
+      handlePaytmCallback(t.db, setup, callback.fields, quiet),
+      handlePaytmCallback(t.db, setup, callback.fields, quiet),
+    ])
     expect(result).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
+    expect(same).toMatchObject({ outcome: 'amount-mismatch', status: 'pending' })
     expect(await order(started.order.id)).toMatchObject({ status: 'pending', gatewayTxnId: null })
     const events = await listOrderEvents(t.db, started.order.id)
     expect(events.map((e) => e.type)).toEqual(['created', 'amount_mismatch'])

@@ -24,6 +24,7 @@ import { displayCurrency } from '~/lib/money'
 import { recentStoredPreferences } from '~/data/preferences.server'
 import { preferencesInUse } from '~/lib/preferences'
 import { services } from '~/lib/app-context.server'
+import { mayConfigureShop } from '~/lib/shop-configuration'
 import { getSessionState, googleEnabled, toHeaderUser } from '~/services/auth.server'
 import { isTheme, themeClassName, type Theme } from '~/lib/theme'
 import type { Route } from './+types/root'
@@ -97,7 +98,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       // With a link to Settings for admins who may open it (docs/decisions/0019).
       maintenanceBanner:
         context.maintenance === 'admin'
-          ? { settings: Boolean(session.user?.permissions.canManageUsers) }
+          ? { settings: session.user ? mayConfigureShop(session.user.permissions) : false }
           : null,
     },
     // A refreshed session cookie, when better-auth extended the session.

@@ -2,6 +2,7 @@ import { data, href, redirect } from 'react-router'
 import type { Permission } from '~/data/user.server'
 import { currentPath, getUser, type AuthUser } from './auth.server'
 import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
+import { mayConfigureShop } from '~/lib/shop-configuration'
 
 /**
  * Guards for the admin area (enforced on the server). Every admin loader
@@ -43,7 +44,7 @@ export async function requireAdmin(request: Request): Promise<AuthUser> {
 }
 
 /** Why an admin without Can Manage Users may not open the shop's settings or gateways. */
-export const SHOP_CONFIGURATION_DENIED =
+const SHOP_CONFIGURATION_DENIED =
   "You don't have permission to change the shop's settings and payment gateways."
 
 /**
@@ -53,7 +54,7 @@ export const SHOP_CONFIGURATION_DENIED =
  */
 export async function requireShopConfiguration(request: Request): Promise<AuthUser> {
   const user = await requireAdmin(request)
-  if (!user.permissions.canManageUsers) denied(SHOP_CONFIGURATION_DENIED)
+  if (!mayConfigureShop(user.permissions)) denied(SHOP_CONFIGURATION_DENIED)
   return user
 }
 

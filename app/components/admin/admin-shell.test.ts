@@ -1,3 +1,4 @@
+import { SHOP_CONFIGURATION_PERMISSION } from '~/lib/shop-configuration'
 import fs from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -87,8 +88,8 @@ describe('admin shell', () => {
             loader,
           )
         expect(guard, section.id).not.toBeNull()
-        // requireShopConfiguration asks for Can Manage Users (app/services/permissions.server.ts).
-        const permission = guard?.[3] ? 'canManageUsers' : (guard?.[2] ?? null)
+        // requireShopConfiguration asks for SHOP_CONFIGURATION_PERMISSION (app/lib/shop-configuration.ts).
+        const permission = guard?.[3] ? SHOP_CONFIGURATION_PERMISSION : (guard?.[2] ?? null)
         expect(permission, section.id).toBe(section.permission ?? null)
       }
     })

@@ -1,3 +1,4 @@
+import { mayConfigureShop, SHOP_CONFIGURATION_PERMISSION } from '~/lib/shop-configuration'
 import { UserAvatar } from '~/components/account/user-avatar'
 import * as Dialog from '@radix-ui/react-dialog'
 import * as DropdownMenu from '@radix-ui/react-dropdown-menu'
@@ -107,7 +108,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     label: 'Gateways',
     to: href('/admin/gateways'),
     icon: CreditCard,
-    permission: 'canManageUsers',
+    permission: SHOP_CONFIGURATION_PERMISSION,
   },
   {
     id: 'audit',
@@ -121,7 +122,7 @@ export const ADMIN_SECTIONS: readonly AdminSection[] = [
     label: 'Settings',
     to: href('/admin/settings'),
     icon: Settings,
-    permission: 'canManageUsers',
+    permission: SHOP_CONFIGURATION_PERMISSION,
   },
 ]
 
@@ -331,6 +332,8 @@ export function AdminShell({
 }) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
+  // Settings and Payment Gateways are linked only for admins who may open them.
+  const configure = mayConfigureShop(access)
   const rootData = useRouteLoaderData('root') as { theme?: unknown } | undefined
   const theme: Theme = isTheme(rootData?.theme) ? rootData.theme : 'system'
   const [menuOpen, setMenuOpen] = useState(false)
@@ -419,7 +422,7 @@ export function AdminShell({
             </p>
             <div className="ml-auto flex items-center gap-1 sm:gap-2">
               <ThemeSwitcher theme={theme} className="hidden sm:block" />
-              <UserMenu user={user} shopSettings={access.canManageUsers} />
+              <UserMenu user={user} shopSettings={configure} />
             </div>
           </div>
           {loadingPath ? (
@@ -438,7 +441,7 @@ export function AdminShell({
             >
               <strong>Maintenance mode is on.</strong> Visitors see the maintenance page; payment
               callbacks still work.{' '}
-              {access.canManageUsers ? (
+              {configure ? (
                 <Link
                   to={`${href('/admin/settings')}?tab=system`}
                   className="font-semibold underline"
@@ -450,7 +453,7 @@ export function AdminShell({
           ) : null}
           {testMode ? (
             <div className="mx-auto mb-6 max-w-6xl">
-              <TestModeStockNotice canConfigure={access.canManageUsers} />
+              <TestModeStockNotice canConfigure={configure} />
             </div>
           ) : null}
           {children}

@@ -1,3 +1,4 @@
+import { mayConfigureShop } from '~/lib/shop-configuration'
 import { shopDateTime } from '~/lib/date-format'
 import Ban from 'lucide-react/icons/ban'
 import Clock from 'lucide-react/icons/clock'
@@ -118,7 +119,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       flash,
       testMode: setup?.testMode ?? false,
       // Payment Gateways is for admins with Can Manage Users (docs/decisions/0019).
-      canConfigureGateways: user.permissions.canManageUsers,
+      canConfigureGateways: mayConfigureShop(user.permissions),
       available: kinds,
     },
     { headers },

@@ -6,10 +6,10 @@ import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } fr
 import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import {
-  cancelPaymentLink,
   createPaymentLink,
   getPaymentLink,
   listPaymentLinks,
+  PAYMENT_LINK_MESSAGES,
   type CancelPaymentLinkResult,
   type PaymentLink,
 } from '~/data/payment-link.server'
@@ -25,6 +25,7 @@ import { customerWhatsappLink, paymentLinkMessage } from '~/lib/whatsapp'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
 import { recordAdminChange } from '~/services/audit.server'
+import { cancelPaymentLinkAudited } from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
@@ -40,17 +41,18 @@ const PAYMENT_LINK_FORM = {
 
 const PAYMENT_LINKS_PATH = href('/admin/payment-links')
 
-/**
- * What Cancel says. The browser uses it too (the dialog's title), so the paid message is written
- * out rather than taken from a .server module.
- */
+/** What Cancel says (a paid link: PAYMENT_LINK_MESSAGES.paid, as its own page says it). */
 const CANCEL_LINK_MESSAGES = {
   cancelled: 'Payment link cancelled.',
-  paid: 'This payment link has already been paid.',
   alreadyCancelled: 'This payment link is already cancelled.',
   missing: 'Payment link not found.',
   title: 'Cancel payment link?',
 } as const
+
+/** "Neha Kapoor <neha@example.test>": whom a link was made out to, in the list and in Cancel. */
+function customerLabel(link: { customerName: string; customerEmail: string }): string {
+  return `${link.customerName} <${link.customerEmail}>`
+}
 
 /** What Cancel asks first, in the dialog or (without JavaScript) on the page. */
 function cancelQuestion(link: { orderId: string; amount: string; customer: string }): string {
@@ -80,7 +82,7 @@ function cancelOutcome(result: CancelPaymentLinkResult): { status: number; answe
       tone: 'error',
       message:
         result.current === 'paid'
-          ? CANCEL_LINK_MESSAGES.paid
+          ? PAYMENT_LINK_MESSAGES.paid
           : CANCEL_LINK_MESSAGES.alreadyCancelled,
     },
   }
@@ -93,7 +95,7 @@ function askToCancel(link: PaymentLink | null): { status: number; answer: Cancel
   const question = cancelQuestion({
     orderId: link.orderId,
     amount: formatRupees(link.amount),
-    customer: `${link.customerName} <${link.customerEmail}>`,
+    customer: customerLabel(link),
   })
   return { status: 200, answer: { step: 'confirm', id: link.id, question } }
 }
@@ -123,7 +125,7 @@ export async function loader({ request }: Route.LoaderArgs) {
         orderId: link.orderId,
         productName: link.productName,
         amount,
-        customer: `${link.customerName} <${link.customerEmail}>`,
+        customer: customerLabel(link),
         business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
         status: link.status,
         createdAt: date.format(new Date(link.createdAt)),
@@ -158,22 +160,9 @@ export async function action({ request, context }: Route.ActionArgs) {
       const { status, answer } = askToCancel(link)
       return data({ result: null, created: null, cancel: answer }, { status })
     }
-    // The link and its audit entry land together (docs/audit.md).
-    const result = await db.transaction().execute(async (trx) => {
-      const cancelled = await cancelPaymentLink(trx, id, new Date())
-      if (cancelled.status === 'cancelled') {
-        const { link } = cancelled
-        await recordAdminChange(trx, {
-          actor: { id: user.id, name: user.name, email: user.email },
-          ip: clientIp(context),
-          action: 'payment-link.cancel',
-          target: { type: 'payment-link', id: link.id },
-          summary: `Cancelled the payment link of ${formatRupees(link.amount)} for ${link.productName} to ${link.customerEmail} (order ${link.orderId})`,
-          before: { status: 'active' },
-          after: { status: 'cancelled' },
-        })
-      }
-      return cancelled
+    const result = await cancelPaymentLinkAudited(db, id, {
+      actor: { id: user.id, name: user.name, email: user.email },
+      ip: clientIp(context),
     })
     const { status, answer } = cancelOutcome(result)
     return data({ result: null, created: null, cancel: answer }, { status })

@@ -18,6 +18,7 @@ import {
   type StockSecret,
 } from '~/lib/stock-parse'
 import { parseStockInput } from '~/lib/stock-import.server'
+import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import { paginate } from '~/lib/paginate'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { isForeignKeyViolation } from './db-errors.server'
@@ -121,7 +122,7 @@ export async function addStockItems(
     .select('id')
     .where('id', '=', input.productId)
     .executeTakeFirst()
-  if (!product) throw new StockImportError('Product not found')
+  if (!product) throw new StockImportError(PRODUCT_MESSAGES.notFound)
 
   const duplicateLines: number[] = []
   const seen = new Set<string>()
@@ -188,7 +189,7 @@ export async function addStockItems(
     .catch((error: unknown) => {
       // The product was deleted since it was read above.
       if (isForeignKeyViolation(error, 'stock_item_product_id_fkey'))
-        throw new StockImportError('Product not found')
+        throw new StockImportError(PRODUCT_MESSAGES.notFound)
       throw error
     })
 

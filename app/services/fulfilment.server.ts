@@ -17,7 +17,6 @@ import {
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import { engineOf, toFlag, type DB } from '~/lib/db.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
-import { PAID_PRODUCT_GONE } from '~/lib/order-status'
 import type { Database } from '../../db/schema'
 import {
   mailDeliverByHand,
@@ -154,11 +153,7 @@ export async function fulfilPaidOrder(
   // The buyer hears that the payment arrived; for a real sale with a reason, the shop hears
   // that it has an order to deliver by hand.
   const leftPaid = async (reason: HandDeliveryReason | null): Promise<FulfilResult> => {
-    await enqueueOrderMail(trx, {
-      orderId: input.orderId,
-      kind: 'paid',
-      ...(reason === 'product-deleted' ? { message: PAID_PRODUCT_GONE } : {}),
-    })
+    await enqueueOrderMail(trx, { orderId: input.orderId, kind: 'paid' })
     if (reason && !testMode) {
       await mailDeliverByHand(trx, {
         orderId: input.orderId,

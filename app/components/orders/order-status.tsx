@@ -13,7 +13,7 @@ import {
  * The database says `awaiting_stock`; the buyer reads "Waiting for stock" and what happens next
  * (the back office has its own shorter names: app/components/admin/order-badges.tsx).
  */
-const STATUS: Record<OrderStatus, { label: string; tone: PillTone; explanation: string }> = {
+const STATUS: Record<OrderStatus, Entry> = {
   delivered: {
     label: 'Delivered',
     tone: 'success',
@@ -57,41 +57,42 @@ const STATUS: Record<OrderStatus, { label: string; tone: PillTone; explanation: 
   },
 }
 
-function entry(status: string): { label: string; tone: PillTone; explanation: string } {
+type Entry = { label: string; tone: PillTone; explanation: string }
+
+/**
+ * A paid order whose product was deleted before the payment landed is not being prepared: the
+ * shop will deliver it another way or refund it, as the 'payment received' mail says.
+ */
+const PAID_PRODUCT_GONE_ENTRY: Entry = {
+  label: 'Paid',
+  tone: 'warning',
+  explanation: `Your payment is confirmed. ${PAID_PRODUCT_GONE}`,
+}
+
+/** Whether the order's product was deleted since it was placed. */
+interface Situation {
+  productGone?: boolean
+}
+
+function entry(status: string, { productGone = false }: Situation = {}): Entry {
+  if (status === 'paid' && productGone) return PAID_PRODUCT_GONE_ENTRY
   return isOrderStatus(status)
     ? STATUS[status]
     : { label: status, tone: 'neutral', explanation: '' }
 }
 
-/** The status's name; a paid order whose product was deleted is not 'being prepared'. */
-export function orderStatusLabel(
-  status: string,
-  { productGone = false }: { productGone?: boolean } = {},
-): string {
-  if (status === 'paid' && productGone) return 'Paid'
-  return entry(status).label
+export function orderStatusLabel(status: string, situation?: Situation): string {
+  return entry(status, situation).label
 }
 
-/**
- * A sentence or two: where the order stands and what happens next. A paid order whose product
- * was deleted is not being prepared: the shop will deliver it another way or refund it.
- */
-export function orderStatusExplanation(
-  status: string,
-  { productGone = false }: { productGone?: boolean } = {},
-): string {
-  if (status === 'paid' && productGone) return `Your payment is confirmed. ${PAID_PRODUCT_GONE}`
-  return entry(status).explanation
+/** A sentence or two: where the order stands and what happens next. */
+export function orderStatusExplanation(status: string, situation?: Situation): string {
+  return entry(status, situation).explanation
 }
 
-export function OrderStatusBadge({
-  status,
-  productGone = false,
-}: {
-  status: string
-  productGone?: boolean
-}) {
-  return <Pill tone={entry(status).tone}>{orderStatusLabel(status, { productGone })}</Pill>
+export function OrderStatusBadge({ status, productGone }: { status: string } & Situation) {
+  const { label, tone } = entry(status, { productGone })
+  return <Pill tone={tone}>{label}</Pill>
 }
 
 /** Whether the order has an invoice (payment confirmed and not refunded). */

@@ -16,6 +16,7 @@ import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
 import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { orderHelpMessage } from '~/lib/whatsapp'
+import { PAID_PRODUCT_GONE } from '~/lib/order-status'
 import { renderMail } from './render-mail.server'
 
 /**
@@ -39,9 +40,7 @@ export const orderMailPayloadSchema = z.object({
   orderId: z.string().min(1),
   kind: z.enum(ORDER_MAIL_KINDS),
   /**
-   * For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded; for
-   * `paid`: what happens next, when it is not the usual delivery (PAID_PRODUCT_GONE in
-   * app/lib/order-status.ts).
+   * For `reply`: the shop's answer to a problem report; for `refunded`: what was refunded.
    */
   message: z.string().max(5000).optional(),
   /**
@@ -149,7 +148,8 @@ function contentFor(
       return {
         subject: `Payment received for order ${order.id}`,
         paragraphs: [
-          `We have received your payment for ${order.productName}. ${extra.message ?? 'Our team is preparing your account details and will deliver them shortly; you will get another e-mail when they are ready.'}`,
+          // A product deleted before the payment landed is delivered another way or refunded.
+          `We have received your payment for ${order.productName}. ${order.productId === null ? PAID_PRODUCT_GONE : 'Our team is preparing your account details and will deliver them shortly; you will get another e-mail when they are ready.'}`,
           lines,
         ],
         label: 'Check your order',

@@ -91,7 +91,8 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
   const existing = await db.selectFrom('paymentGateway').select('id').limit(1).executeTakeFirst()
   if (existing) return false
   const at = now.toISOString()
-  // Two admins opening the page together both try; the primary key keeps one.
+  // Two admins opening the page together both try; the first insert wins and the other does
+  // nothing, whichever unique key (the id, or the one record per type) it meets first.
   const inserted = await db
     .insertInto('paymentGateway')
     .values({
@@ -109,7 +110,7 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
       createdAt: at,
       updatedAt: at,
     })
-    .onConflict((oc) => oc.column('id').doNothing())
+    .onConflict((oc) => oc.doNothing())
     .returning('id')
     .executeTakeFirst()
   return Boolean(inserted)

@@ -6,7 +6,6 @@ import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } fr
 import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import {
-  createPaymentLink,
   getPaymentLink,
   listPaymentLinks,
   PAYMENT_LINK_MESSAGES,
@@ -24,8 +23,10 @@ import { paymentLinkSchema } from '~/lib/validation/payment-link'
 import { customerWhatsappLink, paymentLinkMessage } from '~/lib/whatsapp'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
-import { recordAdminChange } from '~/services/audit.server'
-import { cancelPaymentLinkAudited } from '~/services/payment-link-admin.server'
+import {
+  cancelPaymentLinkAudited,
+  createPaymentLinkAudited,
+} from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
@@ -194,49 +195,19 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   }
   try {
-    // The link and its audit entry land together (docs/audit.md).
-    const link = await db.transaction().execute(async (trx) => {
-      const created = await createPaymentLink(
-        trx,
-        {
-          productId: input.productId,
-          amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
-          customer: { name: input.name, email: input.email, phone: input.phone },
-          createdBy: user.id,
-          business: input.gstin
-            ? {
-                businessName: input.businessName,
-                gstin: input.gstin,
-                address: input.businessAddress,
-              }
-            : null,
-        },
-        env.PUBLIC_URL,
-      )
-      await recordAdminChange(trx, {
-        actor: { id: user.id, name: user.name, email: user.email },
-        ip: clientIp(context),
-        action: 'payment-link.create',
-        target: { type: 'payment-link', id: created.id },
-        summary: `Created a payment link of ${formatRupees(created.amount)} for ${created.productName} to ${created.customerEmail} (order ${created.orderId})`,
-        after: {
-          orderId: created.orderId,
-          product: created.productName,
-          amount: created.amount,
-          customerName: created.customerName,
-          customerEmail: created.customerEmail,
-          customerPhone: created.customerPhone,
-          ...(created.buyerGstin
-            ? {
-                businessName: created.buyerBusinessName,
-                gstin: created.buyerGstin,
-                businessAddress: created.buyerAddress,
-              }
-            : {}),
-        },
-      })
-      return created
-    })
+    const link = await createPaymentLinkAudited(
+      db,
+      {
+        productId: input.productId,
+        amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
+        customer: { name: input.name, email: input.email, phone: input.phone },
+        business: input.gstin
+          ? { businessName: input.businessName, gstin: input.gstin, address: input.businessAddress }
+          : null,
+      },
+      { actor: { id: user.id, name: user.name, email: user.email }, ip: clientIp(context) },
+      env.PUBLIC_URL,
+    )
     return {
       result: submission.reply({ resetForm: true }),
       created: { paymentUrl: link.paymentUrl, orderId: link.orderId },

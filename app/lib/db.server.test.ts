@@ -10,6 +10,9 @@ import {
   type Generated,
   type KyselyPlugin,
 } from 'kysely'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   CamelCaseRows,
@@ -17,6 +20,37 @@ import {
   SnakeCaseSqliteDialect,
   withStatementCache,
 } from './db.server'
+
+describe('SQLite transactions (SnakeCaseSqliteDialect)', () => {
+  it('take the write lock when they begin, so a read then a write cannot lose it to another process', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-begin-'))
+    const file = path.join(dir, 'shop.sqlite')
+    const sqlite = new SQLite(file)
+    sqlite.pragma('journal_mode = WAL')
+    sqlite.exec('create table item (id integer primary key, name text)')
+    const db = new Kysely<{ item: { id: Generated<number>; name: string } }>({
+      dialect: new SnakeCaseSqliteDialect({ database: sqlite }),
+    })
+    // Another process's connection, which does not wait for a lock.
+    const other = new SQLite(file)
+    other.pragma('busy_timeout = 0')
+    try {
+      await db.transaction().execute(async (trx) => {
+        await trx.selectFrom('item').selectAll().execute()
+        // A plain BEGIN would hold only a read snapshot here, and this would get the lock.
+        expect(() => other.exec('begin immediate')).toThrow(/database is locked/)
+        await trx.insertInto('item').values({ name: 'a' }).execute()
+      })
+      other.exec('begin immediate')
+      other.exec('rollback')
+      expect(other.prepare('select name from item').all()).toEqual([{ name: 'a' }])
+    } finally {
+      other.close()
+      await db.destroy()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('withStatementCache (the SQLite connection Kysely uses)', () => {
   const opened: SQLite.Database[] = []

@@ -3,6 +3,7 @@ import path from 'node:path'
 import SQLite from 'better-sqlite3'
 import {
   CamelCasePlugin,
+  CompiledQuery,
   Kysely,
   PostgresAdapter,
   PostgresDialect,
@@ -118,6 +119,20 @@ const SnakeCasePostgresCompiler = snakeCasing(PostgresQueryCompiler)
 export class SnakeCaseSqliteDialect extends SqliteDialect {
   override createQueryCompiler() {
     return new SnakeCaseSqliteCompiler()
+  }
+
+  /**
+   * Transactions begin IMMEDIATE: they take the write lock at the start, waiting for it up to
+   * busy_timeout. A plain (deferred) BEGIN reads first and asks for the lock at its first write;
+   * if another process (the workers of docs/decisions/0014) committed in between, SQLite cannot
+   * wait and fails at once with SQLITE_BUSY_SNAPSHOT. Every transaction here is meant to write.
+   */
+  override createDriver() {
+    const driver = super.createDriver()
+    driver.beginTransaction = async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'))
+    }
+    return driver
   }
 }
 

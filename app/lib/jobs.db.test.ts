@@ -7,8 +7,11 @@ import {
   completeJob,
   enqueueJob,
   failJob,
+  livePayloads,
   pruneJobs,
+  giveUpAbandonedJobs,
   runDueJobs,
+  RUNNER_STOPPED_ERROR,
   startJobRunner,
   type Job,
 } from './jobs.server'
@@ -177,6 +180,100 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect((await jobRow(id)).status).toBe('done')
   })
 
+  it('fails a job whose runner stopped during its last attempt, after its type’s own give-up step', async () => {
+    const gaveUp: Array<{ id: string; attempt: number; reason: string }> = []
+    const ran: string[] = []
+    const handlers = {
+      'test.last-hooked': {
+        run: async (job: Job) => void ran.push(job.id),
+        abandoned: async (job: Job, reason: string) =>
+          void gaveUp.push({ id: job.id, attempt: job.attempt, reason }),
+      },
+      'test.last-plain': async (job: Job) => void ran.push(job.id),
+    }
+    const hooked = await enqueueJob(t.db, 'test.last-hooked', { n: 1 }, { maxAttempts: 2 })
+    const plain = await enqueueJob(t.db, 'test.last-plain', { n: 2 }, { maxAttempts: 1 })
+    const t0 = new Date()
+    const later = (ms: number) => new Date(t0.getTime() + ms)
+    // Attempt 1 of the hooked job fails; attempt 2 (its last) and the plain job's only attempt
+    // are claimed by a runner that then stops.
+    const [first] = await claimJobs(t.db, { types: ['test.last-hooked'], workerId: 'w', now: t0 })
+    await failJob(t.db, first!, 'w', new Error('SMTP down'), { now: t0, baseBackoffMs: 1000 })
+    const lost = await claimJobs(t.db, {
+      types: ['test.last-hooked', 'test.last-plain'],
+      workerId: 'stopped',
+      leaseMs: 60_000,
+      now: later(5_000),
+    })
+    expect(lost.map((job) => job.id).sort()).toEqual([hooked, plain].sort())
+    // Still leased: nothing happens to them.
+    expect(await giveUpAbandonedJobs(t.db, handlers, { now: later(30_000), log: quiet })).toBe(0)
+    expect((await livePayloads(t.db, 'test.last-hooked', later(30_000))).length).toBe(1)
+
+    const lines: string[] = []
+    expect(
+      await giveUpAbandonedJobs(t.db, handlers, {
+        now: later(70_000),
+        log: (line) => lines.push(line),
+      }),
+    ).toBe(2)
+    expect(ran).toEqual([])
+    expect(gaveUp).toEqual([{ id: hooked, attempt: 2, reason: RUNNER_STOPPED_ERROR }])
+    for (const id of [hooked, plain])
+      expect(await jobRow(id)).toMatchObject({
+        status: 'failed',
+        lastError: RUNNER_STOPPED_ERROR,
+        lockedUntil: null,
+      })
+    expect((await jobRow(hooked)).finishedAt).not.toBeNull()
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        `[jobs] test.last-hooked ${hooked} failed for good after 2 attempts: ${RUNNER_STOPPED_ERROR}`,
+      ]),
+    )
+    expect(await livePayloads(t.db, 'test.last-hooked', later(70_000))).toEqual([])
+    // Given up once: nothing more happens later.
+    expect(await giveUpAbandonedJobs(t.db, handlers, { now: later(600_000), log: quiet })).toBe(0)
+    expect(gaveUp).toHaveLength(1)
+  })
+
+  it('fails such a job even when its give-up step fails, saying so, and gives each up once across runners', async () => {
+    let calls = 0
+    const handlers = {
+      'test.last-broken': {
+        run: async () => {},
+        abandoned: async () => {
+          calls++
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          throw new Error('the shop could not be told')
+        },
+      },
+    }
+    const ids: string[] = []
+    for (let i = 0; i < 6; i++)
+      ids.push(await enqueueJob(t.db, 'test.last-broken', { i }, { maxAttempts: 1 }))
+    const t0 = new Date()
+    await claimJobs(t.db, {
+      types: ['test.last-broken'],
+      workerId: 'stopped',
+      limit: 10,
+      leaseMs: 1_000,
+      now: t0,
+    })
+    const now = new Date(t0.getTime() + 2_000)
+    const counts = await Promise.all([
+      giveUpAbandonedJobs(t.db, handlers, { workerId: 'a', now, batchSize: 10, log: quiet }),
+      giveUpAbandonedJobs(other.db, handlers, { workerId: 'b', now, batchSize: 10, log: quiet }),
+    ])
+    expect(counts[0]! + counts[1]!).toBe(6)
+    expect(calls).toBe(6)
+    for (const id of ids)
+      expect(await jobRow(id)).toMatchObject({
+        status: 'failed',
+        lastError: `${RUNNER_STOPPED_ERROR}; then its give-up step failed: the shop could not be told`,
+      })
+  })
+
   it('runs in the background: woken after a commit, stopped cleanly', async () => {
     let resolve!: (payload: unknown) => void
     const handled = new Promise((done) => (resolve = done))
@@ -200,6 +297,33 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
           (await t.db.selectFrom('job').select('status').executeTakeFirstOrThrow()).status,
       )
       .toBe('done')
+  })
+
+  it('gives up, in the background, a job whose runner stopped during its last attempt', async () => {
+    const id = await enqueueJob(
+      t.db,
+      'test.background-lost',
+      {},
+      { maxAttempts: 1, runAt: new Date(Date.now() - 60_000) },
+    )
+    // A runner that stopped: claimed with a lease that has lapsed already.
+    await claimJobs(t.db, {
+      types: ['test.background-lost'],
+      workerId: 'stopped',
+      leaseMs: 1,
+      now: new Date(Date.now() - 1_000),
+    })
+    const runner = startJobRunner(
+      t.db,
+      { 'test.background-lost': async () => {} },
+      { pollMs: 60_000, log: quiet },
+    )
+    try {
+      await expect.poll(async () => (await jobRow(id)).status, { timeout: 5_000 }).toBe('failed')
+      expect((await jobRow(id)).lastError).toBe(RUNNER_STOPPED_ERROR)
+    } finally {
+      await runner.stop()
+    }
   })
 
   it('prunes finished jobs after a while but keeps failed ones', async () => {

@@ -14,6 +14,10 @@ import { newId } from './id.server'
  *   when its lease lapses, so nothing is lost (delivery is at least once).
  * - A failed attempt is retried with exponential backoff until `maxAttempts`, then the job
  *   is kept as `failed` with its last error for an operator to see.
+ * - A job whose runner stopped during its last attempt has none left to be claimed for: once its
+ *   lease lapses it is failed (looked for about once a minute: "runner stopped during the last
+ *   attempt"), after its type's
+ *   `abandoned` hook, if it has one, did what the handler does when a last attempt fails.
  *
  * Handlers are registered by type (see app/services/background.server.ts); a process only claims
  * the types it has handlers for.
@@ -28,7 +32,23 @@ export interface Job<Payload = unknown> {
 }
 
 export type JobHandler = (job: Job) => Promise<void>
-export type JobHandlers = Readonly<Record<string, JobHandler>>
+
+/**
+ * A job type whose handler does something of its own when its last attempt fails (tells the
+ * shop, goes on with a chain of checks). `abandoned` does that for a job whose runner stopped
+ * during the last attempt, so the handler never got to: it runs with the error the job is failed
+ * with, before the job is marked failed. Like a handler, it may run twice (a runner that stops
+ * while running it leaves the job to be given up again).
+ */
+export interface JobType {
+  run: JobHandler
+  abandoned: (job: Job, reason: string) => Promise<void>
+}
+
+export type JobHandlers = Readonly<Record<string, JobHandler | JobType>>
+
+/** The last error of a job whose runner stopped during its last attempt. */
+export const RUNNER_STOPPED_ERROR = 'runner stopped during the last attempt'
 
 export interface EnqueueOptions {
   runAt?: Date
@@ -108,6 +128,46 @@ export async function claimJobs(db: DB, options: ClaimOptions): Promise<Job[]> {
       updatedAt: nowIso,
     }))
     .where('id', 'in', engineOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due)
+    .returning(['id', 'type', 'payload', 'attempts', 'maxAttempts'])
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    type: row.type,
+    payload: JSON.parse(row.payload) as unknown,
+    attempt: Number(row.attempts),
+    maxAttempts: Number(row.maxAttempts),
+  }))
+}
+
+/**
+ * Claims, for `workerId` to give up, up to `limit` jobs of the given types whose runner stopped
+ * during their last attempt: still `running`, the lease lapsed, no attempt left (claimJobs takes
+ * only jobs with attempts left). The claim is a lease like claimJobs's, so one runner gives each
+ * up, and a job whose giving up is cut short is taken again when that lease lapses.
+ */
+export async function claimAbandonedJobs(db: DB, options: ClaimOptions): Promise<Job[]> {
+  if (options.types.length === 0) return []
+  const now = options.now ?? new Date()
+  const nowIso = now.toISOString()
+  const abandoned = db
+    .selectFrom('job')
+    .select('id')
+    .where('type', 'in', options.types)
+    .where('status', '=', 'running')
+    .where('lockedUntil', '<=', nowIso)
+    .where((eb) => eb('attempts', '>=', eb.ref('maxAttempts')))
+    .orderBy('runAt')
+    .limit(options.limit ?? 5)
+  const rows = await db
+    .updateTable('job')
+    .set({
+      lockedBy: options.workerId,
+      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? 5 * 60_000)).toISOString(),
+      updatedAt: nowIso,
+    })
+    .where('id', 'in', engineOf(db) === 'postgres' ? abandoned.forUpdate().skipLocked() : abandoned)
+    .where('status', '=', 'running')
+    .where('lockedUntil', '<=', nowIso)
     .returning(['id', 'type', 'payload', 'attempts', 'maxAttempts'])
     .execute()
   return rows.map((row) => ({
@@ -204,24 +264,76 @@ export interface RunOptions {
   log?: (line: string) => void
 }
 
+/**
+ * Fails a job whose runner stopped during its last attempt (claimed by claimAbandonedJobs),
+ * after its type's `abandoned` hook. A hook that fails is logged and named in the job's last
+ * error: the job is failed all the same, never left running.
+ */
+async function giveUpAbandoned(
+  db: DB,
+  entry: JobHandler | JobType | undefined,
+  job: Job,
+  workerId: string,
+  options: RunOptions,
+  log: (line: string) => void,
+): Promise<void> {
+  let reason = RUNNER_STOPPED_ERROR
+  if (entry && typeof entry !== 'function') {
+    try {
+      await entry.abandoned(job, RUNNER_STOPPED_ERROR)
+    } catch (error) {
+      reason = `${RUNNER_STOPPED_ERROR}; then its give-up step failed: ${error instanceof Error ? error.message : String(error)}`
+    }
+  }
+  await failJob(db, job, workerId, new Error(reason), { now: options.now })
+  log(`[jobs] ${job.type} ${job.id} failed for good after ${job.attempt} attempts: ${reason}`)
+}
+
+function claimOptions(handlers: JobHandlers, options: RunOptions): ClaimOptions {
+  return {
+    types: Object.keys(handlers),
+    workerId: options.workerId ?? defaultWorkerId,
+    limit: options.batchSize,
+    leaseMs: options.leaseMs,
+    now: options.now,
+  }
+}
+
+/**
+ * Gives up one batch of jobs whose runner stopped during their last attempt; returns how many.
+ * The runner does this about once a minute (startJobRunner), not on every pass: such a job is
+ * rare, and every pass would otherwise send one more statement.
+ */
+export async function giveUpAbandonedJobs(
+  db: DB,
+  handlers: JobHandlers,
+  options: RunOptions = {},
+): Promise<number> {
+  const claim = claimOptions(handlers, options)
+  const log = options.log ?? ((line: string) => console.log(line))
+  const abandoned = await claimAbandonedJobs(db, claim)
+  await Promise.all(
+    abandoned.map((job) =>
+      giveUpAbandoned(db, handlers[job.type], job, claim.workerId, options, log),
+    ),
+  )
+  return abandoned.length
+}
+
 /** Claims one batch of due jobs and runs them; returns how many it ran. */
 export async function runDueJobs(
   db: DB,
   handlers: JobHandlers,
   options: RunOptions = {},
 ): Promise<number> {
-  const workerId = options.workerId ?? defaultWorkerId
+  const claim = claimOptions(handlers, options)
+  const workerId = claim.workerId
   const log = options.log ?? ((line: string) => console.log(line))
-  const jobs = await claimJobs(db, {
-    types: Object.keys(handlers),
-    workerId,
-    limit: options.batchSize,
-    leaseMs: options.leaseMs,
-    now: options.now,
-  })
+  const jobs = await claimJobs(db, claim)
   await Promise.all(
     jobs.map(async (job) => {
-      const handler = handlers[job.type]
+      const entry = handlers[job.type]
+      const handler = typeof entry === 'function' ? entry : entry?.run
       try {
         if (!handler) throw new Error(`No handler for job type ${job.type}`)
         await handler(job)
@@ -303,6 +415,9 @@ export function startJobRunner(
       }
       if (!stopped && Date.now() - lastFrequent >= frequentMs) {
         lastFrequent = Date.now()
+        while (!stopped && (await giveUpAbandonedJobs(db, handlers, options)) > 0) {
+          // Until none is left.
+        }
         for (const task of options.frequent ?? []) await task(db)
       }
     } catch (error) {

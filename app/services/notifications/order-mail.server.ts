@@ -12,7 +12,7 @@ import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
 import { SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { z } from 'zod'
-import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
+import { enqueueJob, type JobHandler } from '~/lib/jobs.server'
 import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { orderHelpMessage } from '~/lib/whatsapp'
@@ -255,7 +255,10 @@ export async function renderOrderMail(
 const INVOICED_ON = new Set<OrderMailKind>(['paid', 'delivered', 'awaiting_stock'])
 
 /** The `order.mail` job handler. */
-export function orderMailJobHandlers(db: DB, options: () => OrderMailOptions): JobHandlers {
+export function orderMailJobHandlers(
+  db: DB,
+  options: () => OrderMailOptions,
+): Record<typeof ORDER_MAIL_JOB, JobHandler> {
   return {
     [ORDER_MAIL_JOB]: async (job) => {
       const payload = orderMailPayloadSchema.parse(job.payload)

@@ -17,7 +17,13 @@ import {
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { mailPaymentNeedsCheck } from '~/services/notifications/shop-mail.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import {
+  enqueueJob,
+  livePayloads,
+  wakeJobRunner,
+  type Job,
+  type JobHandlers,
+} from '~/lib/jobs.server'
 import { formatRupees } from '~/lib/money'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import {
@@ -519,54 +525,83 @@ export interface GatewayJobOptions {
   log?: (line: string) => void
 }
 
+function parseGatewayPayload(payload: unknown): GatewayReconcilePayload | null {
+  const p = payload as Partial<GatewayReconcilePayload> | null
+  if (!p || typeof p.orderId !== 'string') return null
+  return {
+    orderId: p.orderId,
+    check: typeof p.check === 'number' && p.check >= 1 ? p.check : 1,
+    chain: p.chain !== false,
+  }
+}
+
+/** The next check of a pending order's chain: a growing gap, the last at the window's end. */
+async function scheduleNextGatewayCheck(
+  db: DB,
+  order: Pick<Order, 'id' | 'createdAt'>,
+  check: number,
+  now: Date,
+): Promise<void> {
+  const deadline = new Date(order.createdAt).getTime() + RECONCILE_WINDOW_MS
+  const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(check + 1))
+  await enqueueJob(db, GATEWAY_RECONCILE_JOB, gatewayReconcilePayload(order.id, check + 1, true), {
+    runAt: new Date(runAt),
+  })
+}
+
 /**
  * The reconciliation job for gateways on this workflow: each run checks one order; a chained
- * check schedules the next with a growing gap (reconcileDelayMs), up to 24 hours.
+ * check schedules the next with a growing gap (reconcileDelayMs), up to 24 hours. The chain goes
+ * on when the runner gives up on a check (the gateway down on every attempt, or the runner
+ * stopped during the last one, unless that run had scheduled the next check already).
  */
 export function gatewayJobHandlers(db: DB, options: GatewayJobOptions): JobHandlers {
   const log = options.log ?? ((line: string) => console.log(line))
   return {
-    async [GATEWAY_RECONCILE_JOB](job: Job) {
-      const payload = job.payload as Partial<GatewayReconcilePayload> | null
-      if (!payload || typeof payload.orderId !== 'string') return
-      const check = typeof payload.check === 'number' && payload.check >= 1 ? payload.check : 1
-      const chain = payload.chain !== false
-      const now = options.now?.() ?? new Date()
-      const order = await getOrder(db, payload.orderId)
-      if (!order || order.status !== 'pending') return
-      const gateway = await options.resolveGateway(order.gateway)
-      const result: GatewayReconcileResult = gateway
-        ? await reconcileGatewayOrder(db, gateway, order.id, now)
-        : await cannotAsk(
-            db,
-            order,
-            `payments through ${gatewayLabel(order.gateway)} are switched off`,
-            now,
-          )
-      if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
-      if (result.kind === 'checked' && result.status !== 'pending') return
-      if (result.kind === 'cannot-ask')
-        log(`[payments] ${order.id}: cannot ask ${order.gateway} now (${result.reason}); later`)
-      // Retrying at once would not help the gateway that cannot be asked: the chain goes on.
-      const lastAttempt = job.attempt >= job.maxAttempts
-      if (chain && (result.kind !== 'unavailable' || lastAttempt)) {
-        const deadline = new Date(order.createdAt).getTime() + RECONCILE_WINDOW_MS
-        const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(check + 1))
-        await enqueueJob(
-          db,
-          GATEWAY_RECONCILE_JOB,
-          gatewayReconcilePayload(order.id, check + 1, true),
-          {
-            runAt: new Date(runAt),
-          },
-        )
-      }
-      if (result.kind === 'unavailable') {
-        log(
-          `[payments] ${order.id}: ${order.gateway} status check failed (${result.error.message})`,
-        )
-        throw result.error
-      }
+    [GATEWAY_RECONCILE_JOB]: {
+      run: (job) => runGatewayReconcileJob(job),
+      abandoned: async (job) => {
+        const payload = parseGatewayPayload(job.payload)
+        if (!payload?.chain) return
+        const order = await getOrder(db, payload.orderId)
+        if (!order || order.status !== 'pending') return
+        const now = options.now?.() ?? new Date()
+        const scheduled = (await livePayloads(db, GATEWAY_RECONCILE_JOB, now)).some((live) => {
+          const next = parseGatewayPayload(live)
+          return next?.orderId === order.id && next.chain && next.check > payload.check
+        })
+        if (!scheduled) await scheduleNextGatewayCheck(db, order, payload.check, now)
+      },
     },
+  }
+
+  async function runGatewayReconcileJob(job: Job): Promise<void> {
+    const payload = parseGatewayPayload(job.payload)
+    if (!payload) return
+    const { check, chain } = payload
+    const now = options.now?.() ?? new Date()
+    const order = await getOrder(db, payload.orderId)
+    if (!order || order.status !== 'pending') return
+    const gateway = await options.resolveGateway(order.gateway)
+    const result: GatewayReconcileResult = gateway
+      ? await reconcileGatewayOrder(db, gateway, order.id, now)
+      : await cannotAsk(
+          db,
+          order,
+          `payments through ${gatewayLabel(order.gateway)} are switched off`,
+          now,
+        )
+    if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
+    if (result.kind === 'checked' && result.status !== 'pending') return
+    if (result.kind === 'cannot-ask')
+      log(`[payments] ${order.id}: cannot ask ${order.gateway} now (${result.reason}); later`)
+    // Retrying at once would not help the gateway that cannot be asked: the chain goes on.
+    const lastAttempt = job.attempt >= job.maxAttempts
+    if (chain && (result.kind !== 'unavailable' || lastAttempt))
+      await scheduleNextGatewayCheck(db, order, check, now)
+    if (result.kind === 'unavailable') {
+      log(`[payments] ${order.id}: ${order.gateway} status check failed (${result.error.message})`)
+      throw result.error
+    }
   }
 }

@@ -10,7 +10,13 @@ import {
   type OrderStatus,
 } from '~/data/order.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
+import {
+  enqueueJob,
+  livePayloads,
+  wakeJobRunner,
+  type Job,
+  type JobHandlers,
+} from '~/lib/jobs.server'
 import { hitPolicy } from '~/lib/rate-limit.server'
 import { formatRupees } from '~/lib/money'
 import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
@@ -431,53 +437,78 @@ export interface PaymentJobOptions extends FlowOptions {
   resolveSetup: () => Promise<PaytmSetup | null>
 }
 
+/** The next check of a pending order's chain: a growing gap, the last at the window's end. */
+async function scheduleNextCheck(
+  db: DB,
+  order: Pick<Order, 'id' | 'createdAt'>,
+  check: number,
+  now: Date,
+): Promise<void> {
+  const deadline = new Date(order.createdAt).getTime() + RECONCILE_WINDOW_MS
+  const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(check + 1))
+  await enqueueJob(db, RECONCILE_JOB, reconcilePayload(order.id, check + 1, true), {
+    runAt: new Date(runAt),
+  })
+}
+
 /**
  * The reconciliation job. Each run checks one order; a chained check schedules the next with a
  * growing gap (reconcileDelayMs), the last one at the end of the 24-hour window. When the
  * status API is down the job fails and the job runner retries it with backoff; if it gives up,
- * the chain still goes on.
+ * the chain still goes on, and so it does when the runner stopped during the last attempt
+ * (unless that run had scheduled the next check already).
  */
 export function paymentJobHandlers(db: DB, options: PaymentJobOptions): JobHandlers {
   const log = options.log ?? defaultLog
   return {
-    async [RECONCILE_JOB](job: Job) {
-      const payload = parsePayload(job.payload)
-      if (!payload) return
-      const now = options.now?.() ?? new Date()
-      const setup = await options.resolveSetup()
-      let result: ReconcileResult
-      if (setup) result = await reconcileOrder(db, setup, payload.orderId, options)
-      else {
-        const pending = await getOrder(db, payload.orderId)
-        if (!pending || pending.status !== 'pending') return
-        result = await cannotAsk(db, pending, 'payments through Paytm are switched off', now)
-      }
-      if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
-      if (result.kind === 'cannot-ask')
-        log(`[payments] ${payload.orderId}: cannot ask Paytm now (${result.reason}); later`)
-      if (result.kind === 'checked' && result.status !== 'pending') return
-      if (
-        result.kind === 'checked' &&
-        result.outcome !== 'pending' &&
-        result.outcome !== 'amount-mismatch'
-      )
-        return
-      const order = await getOrder(db, payload.orderId)
-      if (!order || order.status !== 'pending') return
-      // Retrying at once would not help when Paytm cannot be asked: the chain goes on.
-      const lastAttempt = job.attempt >= job.maxAttempts
-      if (payload.chain && (result.kind !== 'unavailable' || lastAttempt)) {
-        const createdAt = new Date(order.createdAt).getTime()
-        const deadline = createdAt + RECONCILE_WINDOW_MS
-        const runAt = Math.min(deadline, now.getTime() + reconcileDelayMs(payload.check + 1))
-        await enqueueJob(db, RECONCILE_JOB, reconcilePayload(order.id, payload.check + 1, true), {
-          runAt: new Date(runAt),
+    [RECONCILE_JOB]: {
+      run: (job) => runReconcileJob(job),
+      abandoned: async (job) => {
+        const payload = parsePayload(job.payload)
+        if (!payload?.chain) return
+        const order = await getOrder(db, payload.orderId)
+        if (!order || order.status !== 'pending') return
+        const now = options.now?.() ?? new Date()
+        const scheduled = (await livePayloads(db, RECONCILE_JOB, now)).some((live) => {
+          const next = parsePayload(live)
+          return next?.orderId === order.id && next.chain && next.check > payload.check
         })
-      }
-      if (result.kind === 'unavailable') {
-        log(`[payments] ${order.id}: status check failed (${result.error.message})`)
-        throw result.error
-      }
+        if (!scheduled) await scheduleNextCheck(db, order, payload.check, now)
+      },
     },
+  }
+
+  async function runReconcileJob(job: Job): Promise<void> {
+    const payload = parsePayload(job.payload)
+    if (!payload) return
+    const now = options.now?.() ?? new Date()
+    const setup = await options.resolveSetup()
+    let result: ReconcileResult
+    if (setup) result = await reconcileOrder(db, setup, payload.orderId, options)
+    else {
+      const pending = await getOrder(db, payload.orderId)
+      if (!pending || pending.status !== 'pending') return
+      result = await cannotAsk(db, pending, 'payments through Paytm are switched off', now)
+    }
+    if (result.kind === 'gone' || result.kind === 'final' || result.kind === 'expired') return
+    if (result.kind === 'cannot-ask')
+      log(`[payments] ${payload.orderId}: cannot ask Paytm now (${result.reason}); later`)
+    if (result.kind === 'checked' && result.status !== 'pending') return
+    if (
+      result.kind === 'checked' &&
+      result.outcome !== 'pending' &&
+      result.outcome !== 'amount-mismatch'
+    )
+      return
+    const order = await getOrder(db, payload.orderId)
+    if (!order || order.status !== 'pending') return
+    // Retrying at once would not help when Paytm cannot be asked: the chain goes on.
+    const lastAttempt = job.attempt >= job.maxAttempts
+    if (payload.chain && (result.kind !== 'unavailable' || lastAttempt))
+      await scheduleNextCheck(db, order, payload.check, now)
+    if (result.kind === 'unavailable') {
+      log(`[payments] ${order.id}: status check failed (${result.error.message})`)
+      throw result.error
+    }
   }
 }

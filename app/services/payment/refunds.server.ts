@@ -555,71 +555,104 @@ export interface RefundJobOptions {
   log?: (line: string) => void
 }
 
-/** The refund job: one run per refund step; a pending refund schedules its next check. */
+interface RefundJobPayload {
+  refundId: string
+  check: number
+}
+
+function refundJobPayload(job: Job): RefundJobPayload | null {
+  const payload = job.payload as { refundId?: unknown; check?: unknown } | null
+  if (!payload || typeof payload.refundId !== 'string') return null
+  const check = typeof payload.check === 'number' && payload.check >= 0 ? payload.check : 0
+  return { refundId: payload.refundId, check }
+}
+
+/**
+ * The refund job: one run per refund step; a pending refund schedules its next check. A job
+ * whose runner stopped during its last attempt ends as one whose last attempt failed on an
+ * error: the shop is told KeyBazaar stopped asking (unless that run had already scheduled the
+ * next check, which goes on asking).
+ */
 export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandlers {
   const log = options.log ?? ((line: string) => console.log(line))
   return {
-    async [REFUND_JOB](job: Job) {
-      const payload = job.payload as { refundId?: unknown; check?: unknown } | null
-      if (!payload || typeof payload.refundId !== 'string') return
-      const check = typeof payload.check === 'number' && payload.check >= 0 ? payload.check : 0
-      const refund = await getRefund(db, payload.refundId)
-      if (!refund || (refund.status !== 'requested' && refund.status !== 'pending')) return
-      const gateway = await options.resolveGateway(refund.gateway)
-      const now = options.now?.() ?? new Date()
-      let result: RefundRunResult
-      if (!gateway) {
-        // Switched off on the Gateways page: nothing is sent, and the refund is asked about
-        // again at the next gap (a refund is never dropped for a setting).
-        log(`[payments] refund ${refund.id}: ${refund.gateway} is switched off; asking again later`)
-        result = { kind: 'pending' }
-      } else
-        try {
-          result = await runRefund(db, gateway, refund.id, now)
-        } catch (error) {
-          if (!(error instanceof GatewayUnreachableError)) {
-            // The runner gives up after this attempt: the shop is told, as when checks run out.
-            if (job.attempt >= job.maxAttempts)
-              await stopAskingAbout(
-                db,
-                refund,
-                { error: error instanceof Error ? error.message : String(error) },
-                now,
-              )
-            throw error
-          }
-          log(`[payments] refund ${refund.id}: ${error.message}`)
-          // The runner retries with backoff; once it would give up, the checks go on instead.
-          if (job.attempt < job.maxAttempts) throw error
-          result = { kind: 'pending' }
-        }
-      // The order has no payment at the gateway to refund (it should not happen): the refund
-      // can never be asked about, so the shop is told at once.
-      if (result.kind === 'gone')
-        await stopAskingAbout(
-          db,
-          refund,
-          { error: 'the order has no payment at the gateway to refund' },
-          now,
-        )
-      if (result.kind !== 'pending') return
-      if (result.refused)
-        log(
-          `[payments] refund ${refund.id}: status check refused, asking again later: ${result.refused}`,
-        )
-      if (check + 1 >= MAX_REFUND_CHECKS) {
-        log(
-          `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,
-        )
-        await stopAskingAbout(db, refund, { checks: check + 1 }, now)
-        return
-      }
-      await enqueueJob(
-        db,
-        REFUND_JOB,
-        { refundId: refund.id, check: check + 1 },
-        { runAt: new Date(now.getTime() + refundCheckDelayMs(check + 1)), maxAttempts: 8 },
-      )
+    [REFUND_JOB]: {
+      run: (job) => runRefundJob(job),
+      abandoned: async (job, reason) => {
+        const payload = refundJobPayload(job)
+        if (!payload) return
+        const refund = await getRefund(db, payload.refundId)
+        if (!refund || (refund.status !== 'requested' && refund.status !== 'pending')) return
+        const now = options.now?.() ?? new Date()
+        const later = (await livePayloads(db, REFUND_JOB, now)).some((live) => {
+          const next = live as Partial<RefundJobPayload> | null
+          return next?.refundId === refund.id && (next.check ?? 0) > payload.check
+        })
+        if (!later) await stopAskingAbout(db, refund, { error: reason }, now)
+      },
     },
+  }
+
+  async function runRefundJob(job: Job): Promise<void> {
+    const payload = refundJobPayload(job)
+    if (!payload) return
+    const { check } = payload
+    const refund = await getRefund(db, payload.refundId)
+    if (!refund || (refund.status !== 'requested' && refund.status !== 'pending')) return
+    const gateway = await options.resolveGateway(refund.gateway)
+    const now = options.now?.() ?? new Date()
+    let result: RefundRunResult
+    if (!gateway) {
+      // Switched off on the Gateways page: nothing is sent, and the refund is asked about
+      // again at the next gap (a refund is never dropped for a setting).
+      log(`[payments] refund ${refund.id}: ${refund.gateway} is switched off; asking again later`)
+      result = { kind: 'pending' }
+    } else
+      try {
+        result = await runRefund(db, gateway, refund.id, now)
+      } catch (error) {
+        if (!(error instanceof GatewayUnreachableError)) {
+          // The runner gives up after this attempt: the shop is told, as when checks run out.
+          if (job.attempt >= job.maxAttempts)
+            await stopAskingAbout(
+              db,
+              refund,
+              { error: error instanceof Error ? error.message : String(error) },
+              now,
+            )
+          throw error
+        }
+        log(`[payments] refund ${refund.id}: ${error.message}`)
+        // The runner retries with backoff; once it would give up, the checks go on instead.
+        if (job.attempt < job.maxAttempts) throw error
+        result = { kind: 'pending' }
+      }
+    // The order has no payment at the gateway to refund (it should not happen): the refund
+    // can never be asked about, so the shop is told at once.
+    if (result.kind === 'gone')
+      await stopAskingAbout(
+        db,
+        refund,
+        { error: 'the order has no payment at the gateway to refund' },
+        now,
+      )
+    if (result.kind !== 'pending') return
+    if (result.refused)
+      log(
+        `[payments] refund ${refund.id}: status check refused, asking again later: ${result.refused}`,
+      )
+    if (check + 1 >= MAX_REFUND_CHECKS) {
+      log(
+        `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,
+      )
+      await stopAskingAbout(db, refund, { checks: check + 1 }, now)
+      return
+    }
+    await enqueueJob(
+      db,
+      REFUND_JOB,
+      { refundId: refund.id, check: check + 1 },
+      { runAt: new Date(now.getTime() + refundCheckDelayMs(check + 1)), maxAttempts: 8 },
+    )
   }
 }

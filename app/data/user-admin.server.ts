@@ -197,14 +197,15 @@ export async function lockAccountChanges(trx: DB): Promise<void> {
 }
 
 /**
- * Active admins (stored role, or a verified ADMIN_EMAILS address) other than `exceptId`.
- * Admins are few, so the rows are read and judged by `effectiveAccess`.
+ * What the active admins other than `exceptId` may do (stored role, or a verified ADMIN_EMAILS
+ * address; their effective permissions). Admins are few, so the rows are read and judged by
+ * `effectiveAccess`.
  */
-export async function countOtherActiveAdmins(
+export async function otherActiveAdmins(
   db: DB,
   exceptId: string,
   adminEmails: readonly string[],
-): Promise<number> {
+): Promise<Permissions[]> {
   const rows = await db
     .selectFrom('user')
     .select(profileColumns)
@@ -216,8 +217,10 @@ export async function countOtherActiveAdmins(
         : eb('role', '=', 'admin'),
     )
     .execute()
-  return rows.map(toUserProfile).filter((profile) => effectiveAccess(profile, adminEmails).isAdmin)
-    .length
+  return rows
+    .map((row) => effectiveAccess(toUserProfile(row), adminEmails))
+    .filter((access) => access.isAdmin)
+    .map((access) => access.permissions)
 }
 
 export interface UserChanges {

@@ -465,14 +465,15 @@ export const deletedCustomerEmail = (userId: string) =>
  * too), and the payment links made out to that verified address (an open one is cancelled).
  * Sessions, logins and preferences go with the user row (foreign keys cascade).
  * Returns the deleted profile's photo, for the caller to remove from storage, or null when
- * there was no such user.
+ * there was no such user. Pass a transaction to make the deletion part of it (the check that
+ * the shop keeps an admin, app/services/account-settings.server.ts).
  */
 export async function deleteUserAccount(
   db: DB,
   userId: string,
   now = new Date(),
 ): Promise<{ deleted: boolean; photo: string | null; ordersAnonymised: number }> {
-  return db.transaction().execute(async (trx) => {
+  const remove = async (trx: DB) => {
     const user = await trx
       .selectFrom('user')
       .select(['email', 'emailVerified', 'photo'])
@@ -511,5 +512,6 @@ export async function deleteUserAccount(
     await trx.deleteFrom('session').where('userId', '=', userId).execute()
     await trx.deleteFrom('user').where('id', '=', userId).execute()
     return { deleted: true, photo: user.photo, ordersAnonymised: Number(result.numUpdatedRows) }
-  })
+  }
+  return db.isTransaction ? remove(db) : db.transaction().execute(remove)
 }

@@ -6,17 +6,20 @@ import {
   type AuthResult,
   type AuthUser,
 } from '~/services/auth.server'
-import { deleteUserAccount, setUserPhoto } from '~/data/user.server'
+import { lockAccountChanges } from '~/data/user-admin.server'
+import { deleteUserAccount, getUserProfile, setUserPhoto } from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import type { Storage } from '~/lib/storage.server'
 import { SETTINGS_MESSAGES } from '~/lib/validation/account-settings'
 import { profilePhotoKey, storeProfilePhoto } from '~/lib/uploads.server'
+import { lastAdminLoss } from './user-admin.server'
 
 /**
  * The customer's own account changes from /dashboard/settings that touch more than one row:
  * the profile photo (stored through the upload checks, the old file removed) and deleting the
- * account (password checked, orders anonymised, sessions ended, photo removed).
+ * account (password checked, the shop left with an admin, orders anonymised, sessions ended,
+ * photo removed).
  */
 
 /** Removes a profile photo file we stored; other URLs (Google's) are left alone. */
@@ -54,6 +57,10 @@ export async function removeProfilePhoto(
 export const DELETE_ACCOUNT_MESSAGES = {
   wrongPassword: 'That password is not correct. Your account was not deleted.',
   wrongEmail: 'That is not your e-mail address. Your account was not deleted.',
+  lastAdmin:
+    "You are the shop's only active admin: make another account an admin first. Your account was not deleted.",
+  lastUserManager:
+    "You are the shop's only active admin who can manage users: give another admin Can Manage Users first. Your account was not deleted.",
 } as const
 
 export type DeleteAccountResult =
@@ -69,12 +76,16 @@ export type DeleteAccountResult =
 
 /**
  * Deletes the signed-in user's account after checking their password (an account that signs
- * in with Google only confirms with its e-mail address instead). The session cookie is
- * cleared in the answer; every other session ends with the user row.
+ * in with Google only confirms with its e-mail address instead). The shop's last active admin,
+ * or last active admin who can manage users, is refused (409): nobody could make a new one
+ * from the back office. That is checked under the lock the admin's changes to accounts take
+ * (app/services/user-admin.server.ts), in the deleting transaction, so an admin deleting their
+ * account while another admin demotes or suspends the only other one cannot both go through.
+ * The session cookie is cleared in the answer; every other session ends with the user row.
  */
 export async function deleteOwnAccount(
   request: Request,
-  deps: { db: DB; storage: Storage },
+  deps: { db: DB; storage: Storage; adminEmails: readonly string[] },
   user: Pick<AuthUser, 'id' | 'email'>,
   confirmation: { password: string; email: string },
 ): Promise<DeleteAccountResult> {
@@ -115,9 +126,33 @@ export async function deleteOwnAccount(
   } else if (confirmation.email !== user.email.toLowerCase()) {
     return { ok: false, status: 400, field: 'email', message: DELETE_ACCOUNT_MESSAGES.wrongEmail }
   }
+  const outcome = await db.transaction().execute(async (trx) => {
+    await lockAccountChanges(trx)
+    const profile = await getUserProfile(trx, user.id)
+    const loss = profile
+      ? await lastAdminLoss(
+          trx,
+          profile,
+          { isAdmin: false, canManageUsers: false },
+          deps.adminEmails,
+        )
+      : null
+    if (loss) return { refused: loss } as const
+    return { refused: null, ...(await deleteUserAccount(trx, user.id)) }
+  })
+  if (outcome.refused)
+    return {
+      ok: false,
+      status: 409,
+      field: null,
+      message:
+        outcome.refused === 'admin'
+          ? DELETE_ACCOUNT_MESSAGES.lastAdmin
+          : DELETE_ACCOUNT_MESSAGES.lastUserManager,
+    }
+  // Signed out once the account is gone: a refusal above leaves the user signed in.
   const headers = await signOut(request)
-  const { photo } = await deleteUserAccount(db, user.id)
-  await removeStoredPhoto(deps.storage, photo)
+  await removeStoredPhoto(deps.storage, outcome.photo)
   return { ok: true, headers }
 }
 

@@ -12,6 +12,7 @@ import {
   editVersion,
   resetUserPassword,
   type UserAdminContext,
+  type UserEdit,
 } from './user-admin.server'
 import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.server'
 
@@ -389,6 +390,130 @@ describe(`admin changes to users (${engine})`, () => {
         // The one left reactivates the other for the next round.
         const [survivor, suspended] = active[0]!.id === a.id ? [a, b] : [b, a]
         expect((await changeUser(db, context(survivor), suspended.id, 'reactivate')).ok).toBe(true)
+      }
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('keeps an active admin who can manage users: the last one is not demoted, suspended or stripped of it', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { name: 'Owner' })
+      // An admin trusted with products and orders only. (The route lets only admins who can
+      // manage users in; the rule holds whoever asks.)
+      const helper = await makeAdmin(db, { name: 'Helper', permissions: { canManageUsers: false } })
+      const edit = async (changes: Partial<UserEdit>) =>
+        changeUser(db, context(helper), owner.id, 'update', {
+          version: await versionOf(db, owner.id),
+          name: 'Owner',
+          role: 'admin',
+          status: 'active',
+          permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+          ...changes,
+        })
+      const refused = { ok: false, message: USER_ADMIN_MESSAGES.lastUserManager }
+      expect(
+        await edit({
+          permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: false },
+        }),
+      ).toEqual(refused)
+      expect(await edit({ role: 'user' })).toEqual(refused)
+      expect(await edit({ status: 'inactive' })).toEqual(refused)
+      expect(await changeUser(db, context(helper), owner.id, 'suspend')).toEqual(refused)
+      expect(await getUserProfile(db, owner.id)).toMatchObject({
+        role: 'admin',
+        status: 'active',
+        permissions: { canManageUsers: true },
+      })
+      // Once the helper can manage users too, either may lose it.
+      expect(
+        (
+          await changeUser(db, context(owner), helper.id, 'update', {
+            version: await versionOf(db, helper.id),
+            name: 'Helper',
+            role: 'admin',
+            status: 'active',
+            permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: true },
+          })
+        ).ok,
+      ).toBe(true)
+      expect(
+        (
+          await edit({
+            permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: false },
+          })
+        ).ok,
+      ).toBe(true)
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('refuses a change from an admin who lost Can Manage Users or was suspended since their page loaded', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const owner = await makeAdmin(db, { name: 'Owner' })
+      const helper = await makeAdmin(db, { name: 'Helper' })
+      const customer = await makeCustomer(db, { name: 'Meera' })
+      expect(
+        (
+          await changeUser(db, context(owner), helper.id, 'update', {
+            version: await versionOf(db, helper.id),
+            name: 'Helper',
+            role: 'admin',
+            status: 'active',
+            permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers: false },
+          })
+        ).ok,
+      ).toBe(true)
+      const notAllowed = { ok: false, message: USER_ADMIN_MESSAGES.notAllowed }
+      expect(await changeUser(db, context(helper), customer.id, 'suspend')).toEqual(notAllowed)
+      expect(await changeUser(db, context(helper), customer.id, 'make-admin')).toEqual(notAllowed)
+      const other = await makeAdmin(db, { name: 'Other' })
+      expect((await changeUser(db, context(owner), other.id, 'suspend')).ok).toBe(true)
+      expect(await changeUser(db, context(other), customer.id, 'suspend')).toEqual(notAllowed)
+      expect(await getUserProfile(db, customer.id)).toMatchObject({
+        role: 'user',
+        status: 'active',
+      })
+      // An ADMIN_EMAILS owner may, whatever their stored flags say.
+      await db
+        .updateTable('user')
+        .set({ emailVerified: 1, canManageUsers: 0 })
+        .where('id', '=', helper.id)
+        .execute()
+      expect(
+        (await changeUser(db, context(helper, [helper.email]), customer.id, 'suspend')).ok,
+      ).toBe(true)
+    } finally {
+      await db.destroy()
+    }
+  })
+
+  it('keeps one admin who can manage users when the last two take it from each other at the same moment', async () => {
+    const db = (await createTestDb()).db
+    try {
+      const a = await makeAdmin(db, { name: 'A' })
+      const b = await makeAdmin(db, { name: 'B' })
+      const strip = async (actor: typeof a, target: typeof a, canManageUsers: boolean) =>
+        changeUser(db, context(actor), target.id, 'update', {
+          version: await versionOf(db, target.id),
+          name: target.name,
+          role: 'admin',
+          status: 'active',
+          permissions: { canCreateProducts: true, canManageOrders: true, canManageUsers },
+        })
+      for (let round = 0; round < 10; round++) {
+        const results = await Promise.all([strip(a, b, false), strip(b, a, false)])
+        expect(results.filter((result) => result.ok)).toHaveLength(1)
+        const managers = [await getUserProfile(db, a.id), await getUserProfile(db, b.id)].filter(
+          (user) => user?.permissions.canManageUsers,
+        )
+        expect(managers).toHaveLength(1)
+        // The one left gives it back for the next round.
+        const [keeper, other] = managers[0]!.id === a.id ? [a, b] : [b, a]
+        expect((await strip(keeper, other, true)).ok).toBe(true)
       }
     } finally {
       await db.destroy()

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto'
 import { hashPassword } from 'better-auth/crypto'
 import {
-  countOtherActiveAdmins,
   lockAccountChanges,
+  otherActiveAdmins,
   setPasswordHash,
   updateUserAccount,
   type UserChanges,
@@ -24,9 +24,11 @@ import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.serv
 /**
  * What an admin does to accounts on /admin/users/:userId, with the rules that keep the shop
  * run by someone: nobody suspends their own account or takes away their own admin access, the
- * last active admin cannot be demoted or suspended, and ADMIN_EMAILS accounts stay admins.
- * Each change and its audit entry (docs/audit.md) land in one transaction; suspending ends the
- * user's sessions in it, so they are signed out on their next request.
+ * last active admin cannot be demoted or suspended, nor the last active admin who can manage
+ * users lose that (lastAdminLoss, also applied when an admin deletes their own account), and
+ * ADMIN_EMAILS accounts stay admins. Each change and its audit entry (docs/audit.md) land in one
+ * transaction; suspending ends the user's sessions in it, so they are signed out on their next
+ * request.
  */
 export type UserAdminResult = { ok: true; message: string } | { ok: false; message: string }
 
@@ -51,6 +53,38 @@ function auditView(user: Pick<UserProfile, 'name' | 'role' | 'status' | 'permiss
   return { name: user.name, role: user.role, status: user.status, ...user.permissions }
 }
 
+/** Whether an account stays, after a change, an active admin, and one who can manage users. */
+interface AccessAfter {
+  isAdmin: boolean
+  canManageUsers: boolean
+}
+
+/**
+ * Whether a change to `target` (demoting, suspending, taking away Can Manage Users, deleting the
+ * account) would leave the shop without an active admin ('admin'), or without an active admin
+ * who can manage users ('user-manager'): nobody could then give those rights back from the
+ * back office. Null when the change leaves both. Call it after lockAccountChanges, in the
+ * transaction that makes the change, so two changes at once cannot both count the other's
+ * account as still there.
+ */
+export async function lastAdminLoss(
+  db: DB,
+  target: UserProfile,
+  after: AccessAfter,
+  adminEmails: readonly string[],
+): Promise<'admin' | 'user-manager' | null> {
+  if (target.status !== 'active') return null
+  const now = effectiveAccess(target, adminEmails)
+  const losesAdmin = now.isAdmin && !after.isAdmin
+  const losesUserManager = now.isAdmin && now.permissions.canManageUsers && !after.canManageUsers
+  if (!losesAdmin && !losesUserManager) return null
+  const others = await otherActiveAdmins(db, target.id, adminEmails)
+  if (losesAdmin && others.length === 0) return 'admin'
+  if (losesUserManager && !others.some((permissions) => permissions.canManageUsers))
+    return 'user-manager'
+  return null
+}
+
 /** Why this change may not be made, or null when it may. */
 async function refusal(
   db: DB,
@@ -64,7 +98,6 @@ async function refusal(
   // The shop's configured owners: nobody else locks them out.
   if (listed && target.status === 'active' && changes.status !== 'active')
     return USER_ADMIN_MESSAGES.listedAdminStatus
-  const nowAdmin = effectiveAccess(target, context.adminEmails)
   const after = effectiveAccess(
     { ...target, role: changes.role, permissions: changes.permissions },
     context.adminEmails,
@@ -77,14 +110,33 @@ async function refusal(
   }
   if (self && (!after.isAdmin || !after.permissions.canManageUsers))
     return USER_ADMIN_MESSAGES.selfDemote
-  const losesAdmin =
-    nowAdmin.isAdmin &&
-    target.status === 'active' &&
-    (!after.isAdmin || changes.status !== 'active')
-  if (losesAdmin && (await countOtherActiveAdmins(db, target.id, context.adminEmails)) === 0) {
-    return USER_ADMIN_MESSAGES.lastAdmin
-  }
+  const active = changes.status === 'active'
+  const loss = await lastAdminLoss(
+    db,
+    target,
+    {
+      isAdmin: active && after.isAdmin,
+      canManageUsers: active && after.isAdmin && after.permissions.canManageUsers,
+    },
+    context.adminEmails,
+  )
+  if (loss === 'admin') return USER_ADMIN_MESSAGES.lastAdmin
+  if (loss === 'user-manager') return USER_ADMIN_MESSAGES.lastUserManager
   return null
+}
+
+/**
+ * Whether the acting admin may still manage users, read in the change's transaction: the
+ * route checked it when the request came in, and another admin may have suspended them or
+ * taken away Can Manage Users since.
+ */
+async function actorMayManageUsers(db: DB, context: UserAdminContext): Promise<boolean> {
+  const actor = await getUserProfile(db, context.actor.id)
+  return (
+    actor !== null &&
+    actor.status === 'active' &&
+    effectiveAccess(actor, context.adminEmails).permissions.canManageUsers
+  )
 }
 
 function summaryOf(kind: UserChangeKind, user: UserProfile): string {
@@ -171,6 +223,8 @@ export async function changeUser(
               : current
     const refused = await refusal(trx, context, target, changes)
     if (refused) return { ok: false, message: refused }
+    if (!(await actorMayManageUsers(trx, context)))
+      return { ok: false, message: USER_ADMIN_MESSAGES.notAllowed }
     // Permissions mean nothing without the admin role: a user keeps none.
     const stored =
       changes.role === 'admin'

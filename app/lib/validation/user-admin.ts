@@ -19,6 +19,9 @@ export const USER_ADMIN_MESSAGES = {
   selfSuspend: 'You cannot suspend your own account',
   selfDemote: 'You cannot remove your own admin access or Can Manage Users',
   lastAdmin: 'The last active admin cannot be demoted or suspended',
+  lastUserManager:
+    'The last active admin who can manage users cannot be demoted, suspended or lose Can Manage Users',
+  notAllowed: "You don't have permission to manage users.",
   listedAdmin: 'This address is in ADMIN_EMAILS: it is always an admin with every permission',
   listedAdminStatus: 'This address is in ADMIN_EMAILS: it cannot be suspended or deactivated',
   listedAdminPassword: 'This address is in ADMIN_EMAILS: only its owner can change its password',

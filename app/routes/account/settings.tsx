@@ -217,7 +217,12 @@ export async function action({ request }: Route.ActionArgs) {
         message: SETTINGS_SAVED.removeBusiness,
       })
     case 'deleteAccount': {
-      const outcome = await deleteOwnAccount(request, { db, storage }, user, value)
+      const outcome = await deleteOwnAccount(
+        request,
+        { db, storage, adminEmails: env.ADMIN_EMAILS },
+        user,
+        value,
+      )
       if (!outcome.ok) {
         const errors = { formErrors: [outcome.message] }
         return data<SettingsResult>(

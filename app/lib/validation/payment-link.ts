@@ -1,12 +1,20 @@
 import { z } from '~/lib/validation/zod'
-import { parseRupeesToPaise } from '../money'
+import { formatRupees, parseRupeesToPaise } from '../money'
 import { checkoutSchema } from './checkout'
 import { optionalBusinessFields, refineOptionalBusiness } from './account-settings'
+import { MAX_PRICE_PAISE } from './product'
+
+export const PAYMENT_LINK_AMOUNT_MESSAGES = {
+  invalid: 'Enter an amount in rupees, e.g. 1499',
+  // As the product form says it of prices: a link asks for no more than a product may cost.
+  tooHigh: `Amount must be at most ${formatRupees(MAX_PRICE_PAISE)}`,
+} as const
 
 /**
  * The admin's new payment link: the buyer's details as the payment form asks for them, the
- * product, an optional amount in rupees (blank: the product's price), and optionally the
- * business its invoice is made out to (all three details, or none).
+ * product, an optional amount in rupees (blank: the product's price; at most MAX_PRICE_PAISE,
+ * the most a product may cost), and optionally the business its invoice is made out to (all
+ * three details, or none).
  */
 export const paymentLinkSchema = checkoutSchema
   .extend({
@@ -21,7 +29,11 @@ export const paymentLinkSchema = checkoutSchema
         z.literal(''),
         z
           .string()
-          .refine((v) => (parseRupeesToPaise(v) ?? 0) > 0, 'Enter an amount in rupees, e.g. 1499'),
+          .refine((v) => (parseRupeesToPaise(v) ?? 0) > 0, PAYMENT_LINK_AMOUNT_MESSAGES.invalid)
+          .refine(
+            (v) => (parseRupeesToPaise(v) ?? 0) <= MAX_PRICE_PAISE,
+            PAYMENT_LINK_AMOUNT_MESSAGES.tooHigh,
+          ),
       ]),
     ),
   })

@@ -11,6 +11,14 @@ import { slugify } from '~/lib/slug'
 /** As long as one stock item may be (MAX_ITEM_LENGTH in app/lib/stock-parse.ts). */
 export const SHARED_SECRET_MAX_LENGTH = 4_000
 
+/**
+ * The largest price the form takes, in paise: ₹99,99,999.99, the most Paytm's TXN_AMOUNT can say
+ * in its 10 characters ("9999999.99", /work/shared/payments/PROTOCOLS.md; ₹1 crore would be
+ * "10000000.00", 11). It also fits the 32-bit integer columns amounts are stored in. Payment
+ * links take the same limit (app/lib/validation/payment-link.ts).
+ */
+export const MAX_PRICE_PAISE = 999_999_999
+
 export const PRODUCT_MESSAGES = {
   titleRequired: 'Title is required',
   titleTooLong: 'Title must be at most 200 characters',
@@ -28,7 +36,7 @@ export const PRODUCT_MESSAGES = {
   priceRequired: 'Price must be greater than 0',
   originalPriceRequired: 'Original price must be greater than 0',
   amountInvalid: 'Enter an amount in rupees, such as 499 or 499.50',
-  amountTooHigh: `Amounts must be at most ${formatRupees(1_000_000_000)}`,
+  amountTooHigh: `Amounts must be at most ${formatRupees(MAX_PRICE_PAISE)}`,
   tagsTooMany: 'Use at most 20 tags',
   tagTooLong: 'Each tag must be at most 50 characters',
   keywordsTooMany: 'Use at most 30 keywords',
@@ -192,9 +200,6 @@ export function addFeature(features: readonly string[], typed: string): string[]
 
 // ---------------------------------------------------------------------------------------
 // Prices
-
-/** The largest amount the form takes, in paise (₹1 crore; fits a 32-bit integer column). */
-export const MAX_PRICE_PAISE = 1_000_000_000
 
 /** Paise from rupee text, or why not. Empty, zero and negative amounts are "not above 0". */
 export function parsePriceInput(

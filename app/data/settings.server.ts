@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { DB } from '~/lib/db.server'
 import { GST_RATE_MAX, SAC_PATTERN } from '~/lib/gst'
+import { settingsEmail } from '~/lib/validation/settings'
 
 /**
  * Site settings (persisted here instead of only logged).
@@ -11,7 +12,8 @@ import { GST_RATE_MAX, SAC_PATTERN } from '~/lib/gst'
 export const siteSettingsFields = {
   siteName: z.string().trim().min(1).max(80),
   siteDescription: z.string().trim().max(300),
-  contactEmail: z.union([z.literal(''), z.email()]),
+  /** Checked as the Settings form checks it (settingsEmail). */
+  contactEmail: z.union([z.literal(''), settingsEmail]),
   phoneNumber: z.string().trim().max(30),
   /** Digits with country code, as wa.me expects (e.g. 919876543210). */
   whatsappNumber: z.union([z.literal(''), z.string().regex(/^\d{8,15}$/)]),
@@ -59,7 +61,7 @@ export const siteSettingsFields = {
    * Who gets the shop's alert mails (low stock, problem reports, orders waiting for stock),
    * besides the contact address and the admins when empty. Comma-separated addresses.
    */
-  alertRecipients: z.array(z.email()).max(10),
+  alertRecipients: z.array(settingsEmail).max(10),
   /**
    * Mail buyers 7 days and 1 day before a delivered item's validity ends, with a link to buy it
    * again (app/services/notifications/expiry-reminder.server.ts). Each buyer's own notification

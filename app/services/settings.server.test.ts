@@ -3,7 +3,8 @@ import { listAuditEntries } from '~/data/audit.server'
 import { getInvoiceData } from '~/data/invoice.server'
 import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
 import { MAIL_JOB } from '~/lib/mail.server'
-import { fileTestDb } from '../../tests/helpers/db'
+import { settingsFormSchema } from '~/lib/validation/settings'
+import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { makeAdmin, makePaidOrder, makeProduct } from '../../tests/factories'
 import { renderInvoicePdf } from './invoice.server'
 import { notifyShop } from './notifications/shop-mail.server'
@@ -57,6 +58,58 @@ describe(`saving settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ).rejects.toThrow()
     expect(await readSiteSettings(t.db)).toEqual(before)
     expect((await listAuditEntries(t.db, { targetType: 'settings' })).total).toBe(1)
+  })
+})
+
+describe(`e-mail settings from the form (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('answers an address the store would refuse on its field, and saves every one it takes', async () => {
+    const { db, destroy } = await createTestDb()
+    try {
+      const admin = await makeAdmin(db)
+      /** The Settings page's action: the form's values, saved when the form takes them. */
+      const submit = async (fields: Record<string, string>) => {
+        const parsed = settingsFormSchema.safeParse(fields)
+        if (!parsed.success)
+          return { saved: false, fields: parsed.error.issues.map((issue) => issue.path[0]) }
+        const { tab, ...changes } = parsed.data
+        await saveSiteSettings(db, {
+          actor: { id: admin.id, name: admin.name, email: admin.email },
+          ip: null,
+          tab,
+          changes,
+        })
+        return { saved: true, fields: [] }
+      }
+      const general = (contactEmail: string) =>
+        submit({
+          tab: 'general',
+          siteName: 'KeyBazaar',
+          invoicePrefix: 'INV',
+          gstRate: '18',
+          contactEmail,
+        })
+      const notifications = (alertRecipients: string) =>
+        submit({ tab: 'notifications', alertRecipients, lowStockThreshold: '5' })
+
+      for (const address of ['ops@shop.in.', 'owner@shop.c', 'a&b@shop.in', 'x@münchen.de']) {
+        expect(await general(address)).toEqual({ saved: false, fields: ['contactEmail'] })
+        expect(await notifications(`owner@shop.in, ${address}`)).toEqual({
+          saved: false,
+          fields: ['alertRecipients'],
+        })
+      }
+      expect(await general('Support.Desk+in@mail.shop.co.in')).toEqual({ saved: true, fields: [] })
+      expect(await notifications("o'brien@shop.in ops_team@shop-mail.in")).toEqual({
+        saved: true,
+        fields: [],
+      })
+      expect(await readSiteSettings(db)).toMatchObject({
+        contactEmail: 'Support.Desk+in@mail.shop.co.in',
+        alertRecipients: ["o'brien@shop.in", 'ops_team@shop-mail.in'],
+      })
+    } finally {
+      await destroy()
+    }
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generalSettingsSchema } from './settings'
+import { generalSettingsSchema, notificationSettingsSchema } from './settings'
 
 const general = (fields: Record<string, string>) =>
   generalSettingsSchema.safeParse({
@@ -38,5 +38,36 @@ describe('the General tab: GST on invoices', () => {
     expect(errorsOf({ sellerGstin: '00ABCDE1234F1Z5' })).toEqual([
       ['sellerGstin', 'Enter a valid 15-character GSTIN (e.g. 29ABCDE1234F1Z5)'],
     ])
+  })
+})
+
+/** Addresses the store (app/data/settings.server.ts) refuses, though they look like addresses. */
+const ADDRESSES_THE_STORE_REFUSES = ['ops@shop.in.', 'owner@shop.c', 'a&b@shop.in', 'x@münchen.de']
+
+describe('the e-mail fields: what the store keeps, with a message on the field otherwise', () => {
+  const recipientErrors = (alertRecipients: string) =>
+    (
+      notificationSettingsSchema.safeParse({
+        tab: 'notifications',
+        alertRecipients,
+        lowStockThreshold: '5',
+      }).error?.issues ?? []
+    ).map((issue) => [issue.path[0], issue.message])
+
+  it('refuses a contact address the store would refuse', () => {
+    for (const contactEmail of ADDRESSES_THE_STORE_REFUSES)
+      expect(errorsOf({ contactEmail })).toEqual([['contactEmail', 'Enter a valid e-mail address']])
+    expect(general({ contactEmail: ' Support@Shop.in ' }).data?.contactEmail).toBe(
+      'Support@Shop.in',
+    )
+    expect(general({ contactEmail: '' }).data?.contactEmail).toBe('')
+  })
+
+  it('refuses an alert recipient the store would refuse', () => {
+    for (const address of ADDRESSES_THE_STORE_REFUSES)
+      expect(recipientErrors(`owner@shop.in, ${address}`)).toEqual([
+        ['alertRecipients', 'Every recipient must be a valid e-mail address'],
+      ])
+    expect(recipientErrors('owner@shop.in; ops.team+alerts@mail.shop.co.in')).toEqual([])
   })
 })

@@ -53,11 +53,25 @@ export async function markOrderPaid(
 }
 
 /**
+ * What else an import writes (its audit entry, app/services/product-admin.server.ts): run last
+ * in the import's transaction, when items were added, with how many and how many waiting orders
+ * they served. If it fails, the import is undone.
+ */
+export type WithImport = (
+  trx: Transaction<Database>,
+  outcome: { added: number; filled: number },
+) => Promise<void>
+
+/**
  * Adds stock items to a product and delivers the orders that were waiting for them, in one
  * transaction: the new items become visible to other sales only with the waiting orders already
  * served, oldest first, so a payment made meanwhile cannot take an item ahead of them.
  */
-export async function importStock(db: DB, input: ImportStockInput): Promise<StockImportSummary> {
+export async function importStock(
+  db: DB,
+  input: ImportStockInput,
+  withImport?: WithImport,
+): Promise<StockImportSummary> {
   const testMode = input.testItems ?? false
   const summary = await addStockItems(db, input, async (trx, count) => {
     let delivered = 0
@@ -66,6 +80,7 @@ export async function importStock(db: DB, input: ImportStockInput): Promise<Stoc
       delivered += batch.delivered
       more = batch.more
     }
+    if (count > 0 && withImport) await withImport(trx, { added: count, filled: delivered })
     return delivered
   })
   // New items may bring a wished-for product back; the minute's sweep would catch it too.

@@ -19,6 +19,7 @@ import {
   type RevokeResult,
 } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
+import { parseStockInput } from '~/lib/stock-import.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import type { ProductDeliveryMode } from '~/lib/validation/product'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -112,7 +113,7 @@ export async function updateProductAudited(
  * Copies a product (duplicateProduct: its fields, delivery mode and shared secret, never its
  * stock) and records the copy as created, naming its source; null when the source is gone. The
  * copy is made first, in its own statements (two admins copying at once retry on the slug), and
- * its entry right after, as for stock imports.
+ * its entry right after.
  */
 export async function duplicateProductAudited(
   db: DB,
@@ -197,8 +198,9 @@ export async function deleteProductAudited(
 }
 
 /**
- * Imports stock (app/services/fulfilment.server.ts) and records the counts. The items are
- * added in their own transaction and waiting orders filled after it, so the entry follows them.
+ * Imports stock (app/services/fulfilment.server.ts) and records the counts in the import's own
+ * transaction, after the waiting orders were filled: the entry exists exactly when the items do,
+ * and an entry that cannot be written adds nothing (so "nothing was added" is then true).
  */
 export async function importStockAudited(
   db: DB,
@@ -206,24 +208,25 @@ export async function importStockAudited(
   who: AdminWho,
 ): Promise<StockImportSummary> {
   const { productTitle, ...importInput } = input
-  const summary = await importStock(db, importInput)
-  if (summary.added > 0) {
-    await recordAdminChange(db, {
+  // The import tells its transaction only how many items it added; the lines it skipped come
+  // from the same parse (a valid line not added was a duplicate).
+  const parsed = parseStockInput(importInput.content, importInput.format)
+  return importStock(db, importInput, async (trx, { added, filled }) => {
+    await recordAdminChange(trx, {
       ...who,
       action: 'stock.import',
       target: { type: 'product', id: input.productId },
-      summary: `Imported ${summary.added} stock ${summary.added === 1 ? 'item' : 'items'} for ${productTitle}`,
+      summary: `Imported ${added} stock ${added === 1 ? 'item' : 'items'} for ${productTitle}`,
       before: null,
       after: {
-        added: summary.added,
-        duplicates: summary.duplicates,
-        invalid: summary.invalid,
-        filled: summary.filled,
+        added,
+        duplicates: parsed.items.length - added,
+        invalid: parsed.invalidLines.length,
+        filled,
         testItems: importInput.testItems ?? false,
       },
     })
-  }
-  return summary
+  })
 }
 
 /** Withdraws one unsold item and records it; a sold or missing item changes nothing. */

@@ -559,6 +559,69 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
   return rows.flatMap((row) => (row.productId ? [row.productId] : []))
 }
 
+/**
+ * Before a product is deleted: the buyers it delivered its shared secret to keep it. Each
+ * delivered order of the product with no live item of its own gets one holding the secret,
+ * bound to no product (the product row and its secret go), so getDeliveredSecret still finds it.
+ * Call it in the deleting transaction, with the product locked. Returns how many were kept.
+ */
+export async function keepSharedSecretForBuyers(
+  trx: Transaction<Database>,
+  appSecret: string,
+  productId: string,
+  now = new Date(),
+): Promise<number> {
+  const product = await trx
+    .selectFrom('product')
+    .select(['id', 'sharedSecret'])
+    .where('id', '=', productId)
+    .executeTakeFirst()
+  if (!product?.sharedSecret) return 0
+  const secret: StockSecret = {
+    kind: 'text',
+    text: decryptSharedSecret(appSecret, product.id, product.sharedSecret),
+  }
+  const orders = await trx
+    .selectFrom('order')
+    .select(['order.id', 'order.paidAt', 'order.testMode'])
+    .where('order.productId', '=', productId)
+    .where('order.status', '=', 'delivered')
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('stockItem')
+            .select('stockItem.id')
+            .whereRef('stockItem.orderId', '=', 'order.id')
+            .where('stockItem.status', 'in', ['held', 'delivered']),
+        ),
+      ),
+    )
+    .execute()
+  const at = now.toISOString()
+  for (let start = 0; start < orders.length; start += INSERT_CHUNK) {
+    const rows = orders.slice(start, start + INSERT_CHUNK).map((order) => {
+      const id = newId()
+      return {
+        id,
+        productId: null,
+        secretCiphertext: encryptStockItem(appSecret, id, secret),
+        secretHash: manualItemFingerprint(appSecret, order.id, id),
+        status: 'delivered' as const,
+        orderId: order.id,
+        addedBy: 'system',
+        revokedReason: null,
+        createdAt: at,
+        updatedAt: at,
+        deliveredAt: order.paidAt ?? at,
+        revokedAt: null,
+        testItem: order.testMode,
+      }
+    })
+    await trx.insertInto('stockItem').values(rows).execute()
+  }
+  return orders.length
+}
+
 // ---------------------------------------------------------------------------------------------
 // Items an admin delivers by hand (app/data/order-admin.server.ts)
 

@@ -15,7 +15,7 @@ import { createPaymentLink } from '~/data/payment-link.server'
 import { getOrder } from '~/data/order.server'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type ProductInput } from '~/data/product.server'
-import { listStockItems } from '~/data/stock.server'
+import { getDeliveredSecret, listStockItems, setProductDelivery } from '~/data/stock.server'
 import { MASK } from './audit.server'
 import {
   createProductAudited,
@@ -123,7 +123,9 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       ),
     ).rejects.toThrow()
     expect(await entriesFor(product.id)).toEqual([])
-    expect(await deleteProductAudited(t.db, 'no-such-product', WHO)).toEqual({ status: 'missing' })
+    expect(await deleteProductAudited(t.db, SECRET, 'no-such-product', WHO)).toEqual({
+      status: 'missing',
+    })
     expect(await entriesFor('no-such-product')).toEqual([])
   })
 
@@ -158,7 +160,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     })
     expect(JSON.stringify(entries)).not.toContain('hunter2')
     // A source deleted meanwhile copies nothing and records nothing.
-    await deleteProductAudited(t.db, source.id, WHO)
+    await deleteProductAudited(t.db, SECRET, source.id, WHO)
     const before = (await listAuditEntries(t.db, {})).total
     expect(
       await duplicateProductAudited(t.db, { source, image: source.image, appSecret: SECRET }, WHO),
@@ -197,7 +199,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
 
   it('records a deleted product with what it was', async () => {
     const product = await makeProduct(t.db, { title: 'Soon Gone' })
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
       status: 'deleted',
       product: { id: product.id },
       withdrawn: 0,
@@ -211,6 +213,25 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     })
   })
 
+  it('leaves each buyer of a shared account the secret they were delivered', async () => {
+    const product = await makeProduct(t.db, { title: 'Family Plan' })
+    await setProductDelivery(t.db, SECRET, product.id, {
+      mode: 'shared',
+      sharedSecret: 'family@example.in / hunter2',
+    })
+    const first = await makePaidOrder(t.db, product.id)
+    const second = await makePaidOrder(t.db, product.id)
+    expect([first.status, second.status]).toEqual(['delivered', 'delivered'])
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+    })
+    for (const order of [first, second])
+      expect(await getDeliveredSecret(t.db, SECRET, order.id)).toEqual({
+        kind: 'text',
+        text: 'family@example.in / hunter2',
+      })
+  })
+
   it('keeps a product whose real orders are still being paid or delivered', async () => {
     // Delivered by hand: a real order paid and waiting for the shop, a real one at the
     // gateway, a simulated one paid.
@@ -220,7 +241,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     const atGateway = await makeOrder(t.db, product.id)
     await makePaidOrder(t.db, product.id, { testMode: true })
     const version = await readPageCacheVersion(t.db)
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toEqual({
       status: 'open-sales',
       title: product.title,
       orders: 2,
@@ -241,7 +262,9 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       .set({ status: 'refunded' })
       .where('id', '=', waiting.id)
       .execute()
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ status: 'deleted' })
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+    })
     expect(await getProductById(t.db, product.id)).toBeNull()
     // Its orders stay in the records, under the name they were sold as.
     const kept = await getOrder(t.db, waiting.id)
@@ -256,7 +279,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       { productId: product.id, customer: BUYER, createdBy: admin.id, business: null },
       'http://shop.test',
     )
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toEqual({
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toEqual({
       status: 'open-sales',
       title: 'Linked Plan',
       orders: 0,
@@ -268,7 +291,9 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       .set({ status: 'cancelled' })
       .where('id', '=', link.id)
       .execute()
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({ status: 'deleted' })
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+    })
   })
 
   it('withdraws the unsold stock of a deleted product and says how many items in the audit log', async () => {
@@ -277,7 +302,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     const sold = await makePaidOrder(t.db, product.id)
     expect(sold.status).toBe('delivered')
     const items = await listStockItems(t.db, product.id)
-    expect(await deleteProductAudited(t.db, product.id, WHO)).toMatchObject({
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
       status: 'deleted',
       withdrawn: 2,
     })
@@ -305,7 +330,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     for (let round = 0; round < 5; round++) {
       const product = await makeProduct(t.db, { title: `Racing ${round}` })
       const [deleted, ordered] = await Promise.allSettled([
-        deleteProductAudited(t.db, product.id, WHO),
+        deleteProductAudited(t.db, SECRET, product.id, WHO),
         makeOrder(t.db, product.id),
       ])
       expect(deleted.status).toBe('fulfilled')

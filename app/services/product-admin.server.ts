@@ -12,6 +12,7 @@ import {
   type ProductInput,
 } from '~/data/product.server'
 import {
+  keepSharedSecretForBuyers,
   revokeStockItem,
   setProductDelivery,
   withdrawUnsoldItems,
@@ -163,10 +164,11 @@ export type DeleteProductResult =
  * Deletes a product and records what it was. A product with real orders not finished yet, or
  * payment links not yet paid, is kept: its buyers are owed a delivery (or a refund), or may still
  * pay, and both need the product. Its unsold stock is withdrawn with it, and the audit entry says
- * how many items.
+ * how many items; a shared secret it delivered stays with each buyer's order.
  */
 export async function deleteProductAudited(
   db: DB,
+  appSecret: string,
   id: string,
   who: AdminWho,
 ): Promise<DeleteProductResult> {
@@ -181,6 +183,8 @@ export async function deleteProductAudited(
       productId: id,
       reason: `Withdrawn with the deleted product ${product.title}`,
     })
+    // Its buyers keep a shared account delivered to them (the order page shows it).
+    await keepSharedSecretForBuyers(trx, appSecret, id)
     const deleted = await deleteProduct(trx, id)
     if (!deleted) return { status: 'missing' }
     await recordAdminChange(trx, {

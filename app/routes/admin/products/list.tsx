@@ -132,7 +132,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.get('confirmed') !== 'yes') throw redirect(listUrl(back, { confirmDelete: id }))
     let headers: Headers
     try {
-      const result = await deleteProductAudited(db, id, { actor: user, ip: clientIp(context) })
+      const result = await deleteProductAudited(db, env.APP_SECRET, id, {
+        actor: user,
+        ip: clientIp(context),
+      })
       if (result.status === 'deleted') {
         await removeProductImage(db, storage, result.product.image, { cacheDir: imageCacheDir() })
         headers = await flashHeaders('success', PRODUCT_MESSAGES.deleted)

@@ -502,7 +502,7 @@ export interface Transition {
   /** More writes in the same transaction, only when the change applied. */
   also?: (
     trx: Transaction<Database>,
-    previous: { status: OrderStatus; paymentLinkId: string | null },
+    previous: { status: OrderStatus; paymentLinkId: string | null; testMode: boolean },
   ) => Promise<void>
 }
 
@@ -556,10 +556,14 @@ export async function transitionOrder(
         }))
         .where('id', '=', orderId)
         .where('status', '=', expected)
-        .returning('paymentLinkId')
+        .returning(['paymentLinkId', 'testMode'])
         .executeTakeFirst()
       if (!updated) return false
-      const current = { status: expected, paymentLinkId: updated.paymentLinkId }
+      const current = {
+        status: expected,
+        paymentLinkId: updated.paymentLinkId,
+        testMode: Boolean(updated.testMode),
+      }
       await appendOrderEvent(
         trx,
         orderId,
@@ -617,7 +621,9 @@ function eventOf(type: string, details: ChangeDetails): EventInput {
 /**
  * pending | failed | expired -> paid, once; a payment link it came from is marked paid too.
  * `deliver` runs in the same transaction: app/services/fulfilment.server.ts's markOrderPaid
- * passes the delivery, so a payment never commits without it.
+ * passes the delivery, so a payment never commits without it. It learns whether the link had
+ * already been paid through another of its orders (a late approval of an earlier attempt): the
+ * customer then paid twice, which the timeline says and the shop must be told.
  */
 export async function recordOrderPaid(
   db: DB,
@@ -625,7 +631,10 @@ export async function recordOrderPaid(
   payment: ConfirmedPayment,
   event: ChangeDetails,
   now: Date,
-  deliver: (trx: Transaction<Database>) => Promise<void>,
+  deliver: (
+    trx: Transaction<Database>,
+    paid: { linkPaidBefore: boolean; testMode: boolean },
+  ) => Promise<void>,
 ): Promise<TransitionResult> {
   try {
     return await transitionOrder(
@@ -648,17 +657,26 @@ export async function recordOrderPaid(
         },
         event: eventOf('paid', event),
         async also(trx, previous) {
+          let linkPaidBefore = false
           if (previous.paymentLinkId) {
-            await trx
+            const marked = await trx
               .updateTable('paymentLink')
               .set({ status: 'paid', updatedAt: now.toISOString() })
               .where('id', '=', previous.paymentLinkId)
               // Cancelled while its customer was already paying: the money came, so it is paid.
               .where('status', 'in', ['active', 'cancelled'])
-              .execute()
+              .executeTakeFirst()
+            linkPaidBefore = Number(marked.numUpdatedRows) === 0
+            if (linkPaidBefore)
+              await appendOrderEvent(trx, orderId, {
+                type: 'link_paid_twice',
+                message:
+                  'Its payment link had already been paid through another order: the customer paid twice. Refund one of the two payments.',
+                actor: 'system',
+              })
           }
           // Delivery commits with the payment: paid -> delivered (or awaiting_stock) in one transaction.
-          await deliver(trx)
+          await deliver(trx, { linkPaidBefore, testMode: previous.testMode })
         },
       },
       now,

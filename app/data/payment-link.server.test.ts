@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeCustomer, makeProduct, orderIdsOf } from '../../tests/factories'
-import { createOrder, markOrderFailed } from './order.server'
+import { createOrder, getOrder, listOrderEvents, markOrderFailed } from './order.server'
+import { updateSiteSettings } from './settings.server'
+import { MAIL_JOB } from '~/lib/mail.server'
 import { DELETED_CUSTOMER_NAME, deletedCustomerEmail, deleteUserAccount } from './user.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import {
@@ -14,6 +16,13 @@ import {
 } from './payment-link.server'
 
 const t = fileTestDb()
+
+/** The shop's mails about a payment link paid twice, queued so far. */
+async function linkPaidTwiceMails() {
+  return (await t.db.selectFrom('job').select('payload').where('type', '=', MAIL_JOB).execute())
+    .map((job) => JSON.parse(job.payload) as { to: string; subject: string })
+    .filter((mail) => mail.subject.endsWith('a payment link paid twice'))
+}
 
 const URL_BASE = 'https://shop.example.in'
 const query = (link: PaymentLink) =>
@@ -147,7 +156,8 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     })
   })
 
-  it("charges the link's amount, uses its order id first, and is paid once", async () => {
+  it("charges the link's amount, uses its order id first, and tells the shop when it is paid twice", async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', alertRecipients: [] })
     const product = await makeProduct(t.db, { price: 149_900 })
     const link = await createPaymentLink(
       t.db,
@@ -195,6 +205,35 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       status: 409,
       message: PAYMENT_LINK_MESSAGES.paid,
     })
+    expect(await linkPaidTwiceMails()).toEqual([])
+
+    // The first attempt's payment is approved late: the customer paid twice. Both orders are
+    // paid, the timeline says so, and the shop is mailed once to refund one of them.
+    await markOrderPaid(
+      t.db,
+      first.order.id,
+      {
+        txnId: `T-${first.order.id}`,
+        bankTxnId: null,
+        paymentMode: 'UPI',
+        paidAmount: 70_000,
+        status: 'TXN_SUCCESS',
+        respCode: '01',
+        respMsg: 'ok',
+      },
+      { message: 'paid late' },
+    )
+    expect((await getOrder(t.db, first.order.id))?.paidAt).toBeTruthy()
+    const events = await listOrderEvents(t.db, first.order.id)
+    expect(events.filter((event) => event.type === 'link_paid_twice')).toHaveLength(1)
+    expect(
+      (await listOrderEvents(t.db, retry.order.id)).some((e) => e.type === 'link_paid_twice'),
+    ).toBe(false)
+    const mails = await linkPaidTwiceMails()
+    expect(mails.map((mail) => mail.subject)).toEqual([
+      `Order ${first.order.id}: a payment link paid twice`,
+    ])
+    expect(mails[0]!.to).toBe('owner@example.test')
   })
 
   it('cancels an active link once: a second cancel says so, and the link stops taking payments', async () => {

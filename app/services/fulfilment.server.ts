@@ -21,6 +21,7 @@ import type { Database } from '../../db/schema'
 import {
   mailDeliverByHand,
   mailLowStock,
+  mailLinkPaidTwice,
   mailSoldOut,
   mailOutOfStock,
   type HandDeliveryReason,
@@ -47,8 +48,9 @@ export async function markOrderPaid(
   // sale. Nothing is awaited before the transaction starts, so concurrent confirmations and
   // failures of one order still start their transactions in the order they were called.
   const lowStockThreshold = recentSiteSettings(db)?.lowStockThreshold
-  return recordOrderPaid(db, orderId, payment, event, now, async (trx) => {
+  return recordOrderPaid(db, orderId, payment, event, now, async (trx, paid) => {
     await fulfilPaidOrder(trx, { orderId, now, lowStockThreshold })
+    if (paid.linkPaidBefore && !paid.testMode) await mailLinkPaidTwice(trx, orderId)
   })
 }
 

@@ -146,6 +146,22 @@ export function mailPaymentNeedsCheck(
   })
 }
 
+/**
+ * A payment link paid through a second of its orders (an earlier attempt's payment approved
+ * late): both orders are paid and delivered, and the customer is owed a refund of one.
+ */
+export function mailLinkPaidTwice(db: DB, orderId: string): Promise<number> {
+  return notifyShop(db, {
+    subject: `Order ${orderId}: a payment link paid twice`,
+    paragraphs: [
+      `Order ${orderId} was paid through a payment link that another of its orders had already paid: the customer paid twice.`,
+      'Both orders are delivered as paid. Refund one of the two payments from its order page.',
+    ],
+    action: { label: 'Open the order', path: adminOrderPath(orderId) },
+    owed: true,
+  })
+}
+
 /** Why a paid order waits for the shop to deliver it by hand. */
 export type HandDeliveryReason = 'manual' | 'no-shared-details' | 'product-deleted'
 

@@ -496,7 +496,17 @@ export async function signUpWithPassword(
 export async function confirmEmailWithToken(
   request: Request,
   token: string,
-): Promise<{ ok: true; signedIn: boolean; headers: Headers } | { ok: false }> {
+): Promise<{ ok: true; signedIn: boolean; headers: Headers } | { ok: false; signedInAs?: string }> {
+  // Confirming signs the link's account in, replacing any session this browser has. A link
+  // for another account than the one signed in here is refused, untouched: otherwise anyone
+  // could send a signed-in buyer their own unconfirmed link and have the buyer's next purchase
+  // made on their account (docs/auth.md).
+  const current = await getUser(request)
+  if (current) {
+    const email = verificationTokenEmail(token)
+    if (email !== null && email.toLowerCase() !== current.email.toLowerCase())
+      return { ok: false, signedInAs: current.email }
+  }
   try {
     const { headers } = await getAuth().api.verifyEmail({
       query: { token },
@@ -508,6 +518,22 @@ export async function confirmEmailWithToken(
   } catch (error) {
     if (!isAPIError(error)) console.error('[auth] e-mail confirmation failed:', error)
     return { ok: false }
+  }
+}
+
+/**
+ * The address a confirmation link's token is for, read without checking its signature (the
+ * check is better-auth's, when the token is used); null when it is not such a token.
+ */
+function verificationTokenEmail(token: string): string | null {
+  try {
+    const payload: unknown = JSON.parse(
+      Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
+    )
+    const email = (payload as { email?: unknown } | null)?.email
+    return typeof email === 'string' ? email : null
+  } catch {
+    return null
   }
 }
 

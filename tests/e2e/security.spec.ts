@@ -27,24 +27,19 @@ const sessionCookie = (response: Response) =>
     .map((line) => line.split(';')[0]!)
     .find((pair) => pair.includes('session_token='))
 
-/**
- * Signs up (the sign-up form without JavaScript) and returns the session cookie. Where sign-up
- * continues by a mailed link, the link is read from the app's file outbox (DATA_DIR/mail) and
- * opened, as the customer would.
- */
-async function signUp(
-  app: RunningApp,
-  email: string,
-  password = 'correct horse 42',
-): Promise<string> {
+/** Posts the sign-up form (as without JavaScript); the session cookie if it signs in at once. */
+async function postSignUp(app: RunningApp, email: string, password: string) {
   const response = await fetch(`${app.url}/signup`, {
     method: 'POST',
     body: new URLSearchParams({ name: 'Meera Iyer', email, password, confirmPassword: password }),
     redirect: 'manual',
   })
   expect(response.status).toBeLessThan(400)
-  const direct = sessionCookie(response)
-  if (direct) return direct
+  return sessionCookie(response)
+}
+
+/** The path of the confirmation link mailed to `email`, from the app's file outbox (DATA_DIR/mail). */
+async function confirmationPath(app: RunningApp, email: string): Promise<string> {
   const mailDir = path.join(app.dataDir, 'mail')
   let link: string | undefined
   await expect
@@ -63,7 +58,23 @@ async function signUp(
     )
     .toBe(true)
   const { pathname, search } = new URL(link!)
-  const confirmed = await fetch(`${app.url}${pathname}${search}`, { redirect: 'manual' })
+  return `${pathname}${search}`
+}
+
+/**
+ * Signs up (the sign-up form without JavaScript) and returns the session cookie. Where sign-up
+ * continues by a mailed link, the link is opened, as the customer would.
+ */
+async function signUp(
+  app: RunningApp,
+  email: string,
+  password = 'correct horse 42',
+): Promise<string> {
+  const direct = await postSignUp(app, email, password)
+  if (direct) return direct
+  const confirmed = await fetch(`${app.url}${await confirmationPath(app, email)}`, {
+    redirect: 'manual',
+  })
   const cookie = sessionCookie(confirmed)
   expect(cookie, 'the confirmation link signs in').toBeTruthy()
   return cookie!
@@ -386,6 +397,37 @@ test.describe('no caching of personal pages', () => {
     // Keyed on the session: an anonymous visitor's home page may be cached.
     expect(await cacheControl(request, '/')).not.toBe('private, no-store')
   })
+})
+
+test("a confirmation link for another account leaves a signed-in buyer's session alone", async ({
+  app,
+}) => {
+  const stamp = Date.now()
+  const buyer = await signUp(app, `buyer-${stamp}@example.in`)
+  // Someone signs up and sends the buyer their own, unused, confirmation link.
+  const stranger = `stranger-${stamp}@example.in`
+  expect(await postSignUp(app, stranger, 'correct horse 42')).toBeUndefined()
+  const link = await confirmationPath(app, stranger)
+  const opened = await fetch(`${app.url}${link}`, {
+    headers: { Cookie: buyer },
+    redirect: 'manual',
+  })
+  expect(opened.status).toBe(200)
+  expect(sessionCookie(opened)).toBeUndefined()
+  const page = await opened.text()
+  expect(page).toContain('Signed in to another account')
+  expect(page).toContain(`You are signed in as buyer-${stamp}@example.in`)
+  // The buyer is still the one signed in.
+  const settings = await fetch(`${app.url}/dashboard/settings`, {
+    headers: { Cookie: buyer },
+    redirect: 'manual',
+  })
+  expect(settings.status).toBe(200)
+  expect(await settings.text()).toContain(`buyer-${stamp}@example.in`)
+  // The link was not used up: opened without that session, it confirms and signs in.
+  const own = await fetch(`${app.url}${link}`, { redirect: 'manual' })
+  expect(own.status).toBe(302)
+  expect(sessionCookie(own)).toBeTruthy()
 })
 
 test('changing the password without JavaScript keeps this session and ends the others', async ({

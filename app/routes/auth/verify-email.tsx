@@ -16,7 +16,13 @@ export const CONFIRM_LINK_FAILED =
 export const VERIFY_EMAIL_TITLES = {
   failed: 'Link expired',
   tooMany: 'Too many attempts',
+  otherAccount: 'Signed in to another account',
 } as const
+
+/** A link for another account than the one signed in here: nothing is changed. */
+export function otherAccountMessage(email: string): string {
+  return `You are signed in as ${email}, and this link confirms another account's address. Log out first, then open the link again.`
+}
 
 /**
  * /verify-email?token=...: the link of the confirmation mail. The first use confirms the
@@ -38,6 +44,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     )
   }
   const result = token ? await confirmEmailWithToken(request, token) : { ok: false as const }
+  if (!result.ok && result.signedInAs)
+    return {
+      title: VERIFY_EMAIL_TITLES.otherAccount,
+      error: otherAccountMessage(result.signedInAs),
+    }
   if (!result.ok) return { title: VERIFY_EMAIL_TITLES.failed, error: CONFIRM_LINK_FAILED }
   if (result.signedIn) {
     throw redirect(safeRedirect(url.searchParams.get('redirectTo'), href('/')), {

@@ -137,8 +137,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {/* The home page is long: a slow phone may paint it while still parsing, and the hero
             (its height, its background shapes, its row of buttons) then moves as the rest of
             it arrives, a layout shift. The first paint waits until the section after the hero
-            is parsed (without featured products, until the page is). Only while the page
-            loads; browsers without rel=expect ignore it. */}
+            is parsed (without featured products, its empty #featured anchor). Only while the
+            page loads; browsers without rel=expect ignore it. */}
         {pathname === '/' ? <link rel="expect" href="#featured" blocking="render" /> : null}
         <Meta />
         <Links />
@@ -189,6 +189,8 @@ export default function App({ loaderData }: Route.ComponentProps) {
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  // The root loader's data when a page below it failed; absent when the root loader did.
+  const siteName = useRouteLoaderData<typeof loader>('root')?.site.siteName
   if (isRouteErrorResponse(error) && error.status === 503 && isMaintenanceInfo(error.data)) {
     return <MaintenancePage info={error.data} />
   }
@@ -205,6 +207,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   }
   return (
     <main className="mx-auto flex min-h-dvh max-w-xl flex-col items-center justify-center gap-4 p-6 text-center">
+      {/* No route's meta reaches an error page: it names itself, and stays out of search results. */}
+      <title>{siteName ? `${title} | ${siteName}` : title}</title>
+      <meta name="robots" content="noindex" />
       <h1 className="text-3xl font-bold">{title}</h1>
       <p className="text-slate-600 dark:text-slate-300">{details}</p>
       <a href={href('/')} className={buttonVariants()}>

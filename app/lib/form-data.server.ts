@@ -20,6 +20,15 @@ export function isFormContentType(contentType: string | null): boolean {
   return FORM_TYPES.includes(type)
 }
 
+/**
+ * Whether a loader is running to render the page that answers a form post: after a document
+ * post's action, React Router runs the loaders with the post's headers (as a GET). A browser's
+ * own GET sends no form Content-Type, so a route that only answers posts can tell the two apart.
+ */
+export function rendersPostAnswer(request: Request): boolean {
+  return isFormContentType(request.headers.get('content-type'))
+}
+
 /** Whether any field's name, text or file name holds a NUL character. */
 export function formHasNul(form: FormData): boolean {
   for (const [name, value] of form.entries()) {

@@ -87,6 +87,26 @@ function result(page: Page) {
   return page.getByRole('heading', { level: 1 })
 }
 
+test('the hand-over sheet takes the focus, and Escape there is Cancel', async ({ page }) => {
+  // Razorpay Checkout cannot load: the sheet stays, with Continue, until the buyer acts.
+  await page.route('**/v1/checkout.js', (route) => route.abort())
+  await gotoHydrated(page, `/product/${PRODUCT.slug}`)
+  await page.getByRole('link', { name: 'Buy Now' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Checkout' })
+  await dialog.getByRole('radio', { name: /Razorpay/ }).check()
+  await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '9876543210' })
+  await dialog.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+  await expect(dialog).toHaveCount(0)
+  await expect(
+    page.getByText('Razorpay Checkout could not be loaded.', { exact: false }),
+  ).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeFocused()
+  await page.keyboard.press('Escape')
+  await expect(page.getByRole('button', { name: 'Continue' })).toHaveCount(0)
+  await expect(page.getByRole('button', { name: 'Cancel' })).toHaveCount(0)
+  await expect(page).toHaveURL(`/product/${PRODUCT.slug}`)
+})
+
 test('the payment form shows the spec messages, clears them as fields are edited, and refuses an out-of-stock product', async ({
   page,
 }) => {
@@ -235,14 +255,31 @@ test("'Simulate failure' ends on 'Payment Failed', and tampering with the result
   await expect(result(page)).toHaveText('Payment Failed')
   await expect(page.getByText('Payment Successful!')).toHaveCount(0)
 
-  // Another browser (no order cookie) learns nothing: the page of an unknown order.
+  // Another browser (no order cookie) learns nothing: the page of an unknown order. It is not
+  // told the payment failed (the buyer may have paid there): no Retry, signing in comes first.
   const stranger = await context.browser()!.newPage()
   await stranger.goto(new URL(`/payment/callback?ORDERID=${orderId}`, url).href)
-  await expect(stranger.getByRole('heading', { level: 1 })).toHaveText('Payment Failed')
-  await expect(stranger.getByText('Failed to process payment callback')).toBeVisible()
+  await expect(stranger.getByRole('heading', { level: 1 })).toHaveText(
+    'We can’t show this order here',
+  )
+  await expect(stranger).toHaveTitle(/^We can’t show this order here \| /)
+  await expect(stranger.getByText('Payment Failed')).toHaveCount(0)
+  await expect(stranger.getByText('Failed to process payment callback')).toHaveCount(0)
   await expect(stranger.getByText('declined by your bank', { exact: false })).toHaveCount(0)
-  await expect(stranger.getByRole('link', { name: 'Retry Payment' })).toHaveAttribute('href', '/')
+  await expect(stranger.getByRole('link', { name: 'Retry Payment' })).toHaveCount(0)
+  await expect(stranger.getByRole('link', { name: 'Sign in' })).toHaveAttribute(
+    'href',
+    `/payment/callback?ORDERID=${orderId}&login=1&redirectTo=${encodeURIComponent(`/payment/callback?ORDERID=${orderId}`)}`,
+  )
+  await expect(stranger.getByText('use the link from your e-mail', { exact: false })).toBeVisible()
   await expect(stranger.getByText(PRODUCT.price)).toHaveCount(0)
+  // A return that names no order at all is the spec's failed callback, still without Retry.
+  await stranger.goto(new URL('/payment/callback', url).href)
+  await expect(stranger.getByRole('heading', { level: 1 })).toHaveText('No order to show')
+  await expect(
+    stranger.getByText('Failed to process payment callback', { exact: false }),
+  ).toBeVisible()
+  await expect(stranger.getByRole('link', { name: 'Retry Payment' })).toHaveCount(0)
   await stranger.close()
 
   // A forged callback (not signed by the gateway) is refused and still lands on our record.
@@ -269,9 +306,14 @@ test("'Leave pending' shows 'Processing Payment...' until reconciliation confirm
   await goToGateway(page)
   await page.getByRole('button', { name: 'Leave pending' }).click()
   await expect(result(page)).toHaveText('Processing Payment...')
+  // One live region holds the outcome, so a screen reader hears the change.
+  const outcome = page.getByRole('main').getByRole('status')
+  await expect(outcome).toContainText('Processing Payment...')
   // The simulator settles a pending payment after 5 s; the reconciliation job asks 10 s after
   // the pending callback; the page asks the server again by itself.
   await expect(result(page)).toHaveText('Payment Successful!', { timeout: 45_000 })
+  await expect(outcome).toContainText('Payment Successful!')
+  await expect(outcome).toContainText('Thank you for your purchase.')
   await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
 })
 

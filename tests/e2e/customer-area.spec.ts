@@ -227,6 +227,13 @@ test.describe('without JavaScript', () => {
 
     await page.goto(`/product/${STREAMVERSE.slug}`)
     await expect(pageHeart).toHaveAttribute('aria-pressed', 'false')
+
+    // A change that cannot be made answers a page named like the account pages.
+    const refused = await page.request.post('/wishlist', { form: { intent: 'add' } })
+    expect(refused.status()).toBe(400)
+    const html = await refused.text()
+    expect(html).toMatch(/<title>Wishlist not changed \| [^<]+<\/title>/)
+    expect(html).toContain('That product could not be found.')
   })
 
   test('the phone menus open without JavaScript', async ({ page, app }) => {
@@ -246,6 +253,26 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Logout' }).click()
     await expect(page).toHaveURL(`${app.url}/`)
   })
+})
+
+test('Skip to content is the first stop of the keyboard in the customer area and lands on the page', async ({
+  page,
+  app,
+}) => {
+  const cookie = await signUpConfirmed(app.url, app, {
+    name: 'Key Board',
+    email: uniqueEmail('keys'),
+    password: PASSWORD,
+  })
+  await signIn(page.context(), app.url, cookie)
+  await gotoHydrated(page, '/dashboard/orders')
+  await page.keyboard.press('Tab')
+  const skip = page.getByRole('link', { name: 'Skip to content' })
+  await expect(skip).toBeFocused()
+  await expect(skip).toBeVisible()
+  await page.keyboard.press('Enter')
+  await expect(page).toHaveURL(`${app.url}/dashboard/orders#main`)
+  await expect(page.getByRole('main')).toBeFocused()
 })
 
 test('the phone menus: account pages behind one button, the profile menu with every page and Logout', async ({

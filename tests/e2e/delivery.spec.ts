@@ -120,6 +120,11 @@ test('a buyer pays, reveals the item, gets the e-mail, and its link opens the or
   const secret = await revealedSecret(page)
   expect(secret).toMatch(DEMO_ITEM)
   await expect(page.getByRole('region', { name: 'Revealed account details' })).toBeFocused()
+  // A text item's lines have no names: a list, not a definition list without terms.
+  const lines = page.getByRole('region', { name: 'Revealed account details' })
+  await expect(lines.getByRole('listitem')).toHaveCount(1)
+  await expect(lines.getByRole('listitem')).toContainText(secret)
+  await expect(lines.getByRole('definition')).toHaveCount(0)
   await expect(page.getByRole('button', { name: /^Copy/ })).toBeVisible()
   await page.getByRole('link', { name: 'Hide' }).click()
   await expect(result.getByRole('button', { name: 'Reveal' })).toBeVisible()

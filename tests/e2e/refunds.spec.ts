@@ -316,6 +316,17 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
   // The refunded sale keeps its invoice; another order's credit note id is a 404 here.
   expect((await page.request.get(`/orders/${orderId}/invoice.pdf`)).status()).toBe(200)
   expect((await page.request.get(`/orders/${orderId}/credit-notes/CN_nope`)).status()).toBe(404)
+  // The result page of the refunded order says so, instead of 'Payment Successful!'.
+  await page.goto(`/payment/callback?ORDERID=${orderId}`)
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment refunded')
+  await expect(page).toHaveTitle(/^Payment refunded \| /)
+  await expect(page.getByText('Your payment has been refunded.', { exact: false })).toBeVisible()
+  await expect(page.getByText('Thank you for your purchase.')).toHaveCount(0)
+  await expect(page.getByText('We have e-mailed the link', { exact: false })).toHaveCount(0)
+  await expect(page.getByRole('main').getByRole('link', { name: 'View order' })).toHaveAttribute(
+    'href',
+    `/orders/${orderId}`,
+  )
 })
 
 test('a refund through Razorpay: confirmed by refund.processed, item revoked, buyer e-mailed', async ({

@@ -218,6 +218,15 @@ test('without JavaScript the buyer changes the review, and another buyer finds i
     .where('id', '=', reviewId)
     .executeTakeFirstOrThrow()
   expect(stored).toEqual({ helpfulCount: 1, rating: 5 })
+  // A vote on a review that is gone is answered by a page with a title of its own.
+  const gone = await voterPage.request.post('/reviews/no-such-review/helpful', {
+    form: { redirectTo: PRODUCT_PATH },
+    maxRedirects: 0,
+  })
+  expect(gone.status()).toBe(404)
+  const goneHtml = await gone.text()
+  expect(goneHtml).toMatch(/<title>Your vote was not counted \| [^<]+<\/title>/)
+  expect(goneHtml).toContain('That review is no longer shown.')
   await voter.close()
 
   // Signed out, "Helpful" asks to sign in first.

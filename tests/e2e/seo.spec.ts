@@ -88,6 +88,17 @@ test('the home page has a canonical link, a description and an absolute preview 
   )
 })
 
+test('an unknown address answers 404 with a title, kept out of search results', async ({
+  request,
+}) => {
+  const response = await request.get('/no-such-page')
+  expect(response.status()).toBe(404)
+  const html = await response.text()
+  // The shop's name follows when the root loader ran (it does not for an address nothing matches).
+  expect(html).toMatch(/<title>Page not found( \| [^<]+)?<\/title>/)
+  expect(metaContent(html, 'name', 'robots')).toBe('noindex')
+})
+
 test('an unknown product answers 404 with the message in the HTML', async ({ request }) => {
   const response = await request.get('/product/no-such-product')
   expect(response.status()).toBe(404)

@@ -245,6 +245,7 @@ test.describe('home page', () => {
     await expect(card.getByText('₹1,499')).toBeVisible()
     await expect(card.locator('s')).toHaveText(/₹5,988/)
     await expect(card.getByText('75% OFF')).toBeVisible()
+    await expect(card).toContainText('Rated 4.7 out of 5')
     // Decorative here (the title is next to it), so it has no role of its own.
     const image = card.locator('img')
     await expect(image).toHaveAttribute('alt', '')
@@ -375,7 +376,8 @@ test.describe('product page', () => {
     await expect(main.getByText('Streaming', { exact: true })).toBeVisible()
     await expect(main.getByText('In Stock', { exact: true })).toBeVisible()
     // The rating of the demo seed's three reviews (5, 4 and 5 stars): app/services/seed/demo-reviews.ts.
-    const rating = main.getByRole('link', { name: /Rated 4\.7/ })
+    // Read out with its scale, as the reviews' stars are.
+    const rating = main.getByRole('link', { name: /Rated 4\.7 out of 5/ })
     await expect(rating).toContainText('(3 reviews)')
     await expect(main.getByText('Ad-free 4K movies and series')).toBeVisible()
     await expect(main.getByText(/StreamVerse Premium unlocks the whole library/)).toBeVisible()
@@ -422,6 +424,7 @@ test.describe('product page', () => {
     expect(href).toMatch(/^https:\/\/wa\.me\/919876543210\?text=/)
     expect(new URL(href!).searchParams.get('text')).toContain('StreamVerse Premium 12 Months')
     await expect(whatsapp).toHaveAttribute('target', '_blank')
+    await expect(whatsapp).toHaveAccessibleName('Ask on WhatsApp (opens in a new tab)')
   })
 
   test('is also found by id', async ({ page, app }) => {
@@ -567,6 +570,10 @@ test.describe('with products changed in the database', () => {
       'href',
       'tel:+919000011111',
     )
+    // Links that open a new tab say so to screen readers, as the order pages' do.
+    await expect(
+      footer.getByRole('link', { name: 'WhatsApp support (opens in a new tab)' }),
+    ).toHaveAttribute('href', /^https:\/\/wa\.me\/919000011111\?text=/)
 
     const whatsapp = page.getByRole('region', { name: 'Questions? We are on WhatsApp' })
     const chat = await whatsapp.getByRole('link', { name: 'Chat on WhatsApp' }).getAttribute('href')
@@ -578,11 +585,56 @@ test.describe('with products changed in the database', () => {
       'href',
       'https://chat.whatsapp.com/chaikeys',
     )
+    await expect(whatsapp.getByRole('link', { name: 'Chat on WhatsApp' })).toHaveAccessibleName(
+      'Chat on WhatsApp (opens in a new tab)',
+    )
 
     await page.goto(`${shop.url}/product/streamverse-premium-12-months`)
     const ask = await page.getByRole('link', { name: 'Ask on WhatsApp' }).getAttribute('href')
     expect(new URL(ask!).searchParams.get('text')).toBe(
       `Hi Chai Keys, I have a question about "StreamVerse Premium 12 Months" (${shop.url}/product/streamverse-premium-12-months).`,
     )
+  })
+
+  test("the home page's meta description is the shop's, cut to 160 characters, or ours when blank", async ({
+    request,
+  }) => {
+    const description = async () => {
+      const html = await (await request.get(`${shop.url}/`)).text()
+      const tag = html.match(/<meta[^>]*name="description"[^>]*>/)?.[0]
+      return tag?.match(/content="([^"]*)"/)?.[1]
+    }
+    await setSettings(shop, { siteDescription: `${'Genuine licences for every desk. '.repeat(9)}` })
+    const long = await description()
+    expect(long!.length).toBeLessThanOrEqual(160)
+    expect(long).toMatch(/^Genuine licences for every desk\. .*…$/)
+    await setSettings(shop, { siteDescription: '' })
+    expect(await description()).toBe(
+      'Premium subscriptions and software licences at up to 80% off, delivered within 5 minutes with 24/7 WhatsApp support.',
+    )
+  })
+})
+
+test.describe('a shop with no products yet', () => {
+  let empty: RunningApp
+  test.beforeAll(async () => {
+    empty = await startApp({ env: { SEED_DEMO: '0' } })
+  })
+  test.afterAll(async () => {
+    await empty?.dispose()
+  })
+
+  test('says there are no services yet instead of offering to clear filters', async ({ page }) => {
+    await page.goto(`${empty.url}/`)
+    const services = servicesSection(page)
+    await expect(services.getByText('No services yet')).toBeVisible()
+    await expect(services.getByText('Showing all 0 services')).toHaveCount(0)
+    await expect(services.getByText('No services match your filters.')).toHaveCount(0)
+    await expect(services.getByRole('link', { name: 'Clear filters' })).toHaveCount(0)
+    // The footer's Featured services still lands somewhere: just above All Services.
+    await page.getByRole('contentinfo').getByRole('link', { name: 'Featured services' }).click()
+    await expect(page).toHaveURL(`${empty.url}/#featured`)
+    await expect(page.locator('#featured')).toHaveCount(1)
+    await expect(services.getByRole('heading', { name: 'All Services' })).toBeInViewport()
   })
 })

@@ -103,16 +103,29 @@ export function CheckoutDetails({
         </p>
       ) : null}
       <p className="mt-4 flex items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
-        <ShieldCheck
-          aria-hidden="true"
-          className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
-        />
-        {gateways.length === 1 && gateways[0]!.id !== 'paytm'
-          ? `Secure payment by UPI, card or netbanking through ${gatewayLabel(gateways[0]!.id)}.`
-          : gateways.length > 1
-            ? 'Secure payment by UPI, card, netbanking or wallet.'
-            : 'Secure payment by UPI, card or wallet through Paytm.'}
+        {gateways.length > 0 ? (
+          <ShieldCheck
+            aria-hidden="true"
+            className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
+          />
+        ) : null}
+        {paymentMethodsNote(gateways)}
       </p>
     </>
   )
+}
+
+/**
+ * How the buyer pays, under the form. With no active gateway (all switched off in the back
+ * office) the checkout refuses the payment (app/routes/checkout/checkout.server.ts), and this
+ * says so rather than naming Paytm.
+ */
+export function paymentMethodsNote(gateways: readonly Pick<GatewayChoice, 'id'>[]): string {
+  if (gateways.length === 0)
+    return 'Online payment is not available right now. Please try again later.'
+  if (gateways.length > 1) return 'Secure payment by UPI, card, netbanking or wallet.'
+  const only = gateways[0]!.id
+  return only === 'paytm'
+    ? 'Secure payment by UPI, card or wallet through Paytm.'
+    : `Secure payment by UPI, card or netbanking through ${gatewayLabel(only)}.`
 }

@@ -1,6 +1,6 @@
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import X from 'lucide-react/icons/x'
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { ChargedInRupees } from '~/components/shop/charged-in-rupees'
 import { PriceLine, type PriceLineStyle } from '~/components/shop/price-line'
@@ -46,23 +46,7 @@ export default function PaymentDialog({
   // click through to the checkout page would have been: until the data comes, it is loading.
   const checkout = fetcher.data
 
-  if (payment) {
-    return (
-      <div
-        role="status"
-        className="fixed inset-x-0 bottom-0 z-50 mx-auto max-w-md rounded-t-2xl border border-slate-200 bg-white p-5 shadow-2xl sm:bottom-6 sm:rounded-2xl dark:border-slate-700 dark:bg-slate-900"
-      >
-        <PaymentRedirect payment={payment} />
-        <button
-          type="button"
-          onClick={onClose}
-          className="mt-3 w-full text-center text-sm font-medium text-slate-600 hover:underline dark:text-slate-300"
-        >
-          Cancel
-        </button>
-      </div>
-    )
-  }
+  if (payment) return <HandOver payment={payment} onCancel={onClose} />
 
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -105,5 +89,37 @@ export default function PaymentDialog({
         )}
       </DialogContent>
     </Dialog>
+  )
+}
+
+/**
+ * The sheet shown while the browser goes to the gateway (not modal: Razorpay's own modal opens
+ * over it). Focus moves to its Continue, so a keyboard or screen reader user is where the
+ * payment goes on; Escape there is Cancel, which only puts this sheet away (the unpaid order
+ * expires by itself).
+ */
+function HandOver({ payment, onCancel }: { payment: PaymentData; onCancel: () => void }) {
+  const sheet = useRef<HTMLDivElement>(null)
+  useEffect(() => {
+    sheet.current?.querySelector<HTMLElement>('a[href], button')?.focus()
+  }, [])
+  return (
+    <div
+      ref={sheet}
+      role="status"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onCancel()
+      }}
+      className="fixed inset-x-0 bottom-0 z-50 mx-auto max-w-md rounded-t-2xl border border-slate-200 bg-white p-5 shadow-2xl sm:bottom-6 sm:rounded-2xl dark:border-slate-700 dark:bg-slate-900"
+    >
+      <PaymentRedirect payment={payment} />
+      <button
+        type="button"
+        onClick={onCancel}
+        className="mt-3 w-full text-center text-sm font-medium text-slate-600 hover:underline dark:text-slate-300"
+      >
+        Cancel
+      </button>
+    </div>
   )
 }

@@ -39,6 +39,10 @@ const AUDIENCES = {
   },
 } as const
 
+/**
+ * One line of the secret. Named fields are a term and its value in a <dl> (`name` set); the lines
+ * of a text secret have no names, so they are the items of a <ul> (`name` null). Both look the same.
+ */
 function SecretRow({
   name,
   value,
@@ -51,14 +55,16 @@ function SecretRow({
 }) {
   const hydrated = useHydrated()
   const ref = useRef<HTMLElement>(null)
+  const Row = name === null ? 'li' : 'div'
+  const Value = name === null ? 'div' : 'dd'
   return (
-    <div className="flex flex-col gap-1.5 border-b border-slate-200 py-3 last:border-0 sm:flex-row sm:items-center sm:gap-3 dark:border-slate-700">
-      {name ? (
+    <Row className="flex flex-col gap-1.5 border-b border-slate-200 py-3 last:border-0 sm:flex-row sm:items-center sm:gap-3 dark:border-slate-700">
+      {name === null ? null : (
         <dt className="text-sm font-medium text-slate-600 sm:w-32 sm:shrink-0 dark:text-slate-300">
           {name}
         </dt>
-      ) : null}
-      <dd className="flex min-w-0 flex-1 flex-col gap-2 min-[420px]:flex-row min-[420px]:items-center">
+      )}
+      <Value className="flex min-w-0 flex-1 flex-col gap-2 min-[420px]:flex-row min-[420px]:items-center">
         <code
           ref={ref}
           className="min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-words text-slate-950 select-all dark:bg-slate-800 dark:text-white"
@@ -75,8 +81,8 @@ function SecretRow({
             />
           </span>
         ) : null}
-      </dd>
-    </div>
+      </Value>
+    </Row>
   )
 }
 
@@ -146,11 +152,19 @@ export function OrderSecret({
       className="space-y-3 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
     >
       <div className="rounded-xl border border-slate-200 bg-white px-3 dark:border-slate-700 dark:bg-slate-900">
-        <dl>
-          {rows.map((row, index) => (
-            <SecretRow key={index} name={row.name} value={row.value} copyLabel={row.copyLabel} />
-          ))}
-        </dl>
+        {secret.kind === 'fields' ? (
+          <dl>
+            {rows.map((row, index) => (
+              <SecretRow key={index} name={row.name} value={row.value} copyLabel={row.copyLabel} />
+            ))}
+          </dl>
+        ) : (
+          <ul>
+            {rows.map((row, index) => (
+              <SecretRow key={index} name={null} value={row.value} copyLabel={row.copyLabel} />
+            ))}
+          </ul>
+        )}
       </div>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <p className="flex items-start gap-2 text-sm text-slate-600 dark:text-slate-300">

@@ -118,6 +118,7 @@ export function ProductCard({
               </span>
               <span className="sr-only">Rated </span>
               {product.rating.toFixed(1)}
+              <span className="sr-only"> out of 5</span>
             </span>
           ) : null}
         </p>

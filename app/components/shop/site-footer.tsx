@@ -100,6 +100,7 @@ export function SiteFooter({ site }: { site: PublicSiteSettings }) {
                 >
                   <MessageCircle aria-hidden="true" className="size-4" />
                   WhatsApp support
+                  <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </li>
             ) : null}

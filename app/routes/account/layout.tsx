@@ -143,6 +143,13 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
   const support = whatsappLink(site.whatsappNumber, accountHelpMessage(site.siteName))
   return (
     <div className="flex min-h-dvh flex-col md:flex-row">
+      {/* As in the public header and the back office: past the sidebar and the menus. */}
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-4 focus:top-2 focus:z-50 focus:rounded-lg focus:bg-brand-700 focus:px-4 focus:py-2 focus:text-white"
+      >
+        Skip to content
+      </a>
       {/* The same for every visitor: the active link depends on the page only. */}
       <StaticMarkup
         as="aside"
@@ -198,7 +205,7 @@ export default function AccountLayout({ loaderData }: Route.ComponentProps) {
           <div className="hidden md:block" />
           <ProfileMenu user={user} />
         </header>
-        <main className="flex-1 px-4 py-6 sm:px-8">
+        <main id="main" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-8">
           <Outlet />
         </main>
       </div>

@@ -1,10 +1,11 @@
 import { data, href, Link, redirect } from 'react-router'
 import { buttonVariants } from '~/components/ui/button-variants'
 import { modalHref } from '~/components/auth/auth-modals'
+import { accountPageMeta } from '~/components/auth/messages'
 import { addToWishlist, removeFromWishlist, setRestockNotice } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { isCrossSite } from '~/lib/cross-site.server'
-import { readFormData } from '~/lib/form-data.server'
+import { readFormData, rendersPostAnswer } from '~/lib/form-data.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { safeRedirect } from '~/lib/safe-redirect'
 import { parseSubmission } from '~/lib/validation/submission'
@@ -50,6 +51,8 @@ function fromOurPages(request: Request): boolean {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
+  // The page answering a change that could not be made (the action's data) stays on screen.
+  if (rendersPostAnswer(request)) return null
   const user = await requireUser(request)
   const url = new URL(request.url)
   const back = safeRedirect(url.searchParams.get('redirectTo'), WISHLIST_PAGE)
@@ -143,6 +146,6 @@ export default function WishlistAction({ actionData }: Route.ComponentProps) {
   )
 }
 
-export function meta() {
-  return [{ title: 'Wishlist' }, { name: 'robots', content: 'noindex' }]
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, 'Wishlist not changed')
 }

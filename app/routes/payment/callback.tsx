@@ -1,12 +1,15 @@
 import CircleCheck from 'lucide-react/icons/circle-check'
+import CircleHelp from 'lucide-react/icons/circle-help'
 import CircleX from 'lucide-react/icons/circle-x'
 import Download from 'lucide-react/icons/download'
 import LoaderCircle from 'lucide-react/icons/loader-circle'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import Package from 'lucide-react/icons/package'
+import Undo2 from 'lucide-react/icons/undo-2'
 import { useEffect, useRef } from 'react'
-import { data, href, Link, useRevalidator } from 'react-router'
+import { data, href, Link, useRevalidator, useRouteLoaderData } from 'react-router'
+import { modalHref } from '~/components/auth/auth-modals'
 import { TestModeBanner } from '~/components/checkout/checkout-form'
 import { OrderSecret, secretView } from '~/components/orders/order-secret'
 import {
@@ -36,6 +39,7 @@ import {
   revealForBuyer,
   SECRET_UNREADABLE,
 } from '~/services/order-access.server'
+import type { loader as rootLoader } from '~/root'
 import type { Route } from './+types/callback'
 import { readFormData } from '~/lib/form-data.server'
 import { buttonVariants } from '~/components/ui/button-variants'
@@ -54,16 +58,34 @@ import { sellableNow } from '~/services/payment/offered-gateways.server'
  * delivered account details behind 'Reveal' right here (logged like a reveal on the order
  * page), or what happens next when the order waits for stock or for the shop; the invoice;
  * and the order page.
+ *
+ * A visitor who may not open the order (another browser, no e-mail link at hand) is not told the
+ * payment failed: they may well have paid. They are sent to sign in or to their e-mail instead.
  */
-type ResultState = 'processing' | 'success' | 'failed'
+type ResultState = 'processing' | 'success' | 'refunded' | 'failed' | 'unavailable'
 
-const SUCCESS_STATES: readonly string[] = [...PAID_STATUSES, 'refunded']
+const SUCCESS_STATES: readonly string[] = PAID_STATUSES
 const UNKNOWN_ERROR = 'Unknown error occurred'
 const NOTHING_TO_REVEAL = 'There is nothing to reveal for this order yet.'
+// The spec's words for a return from the gateway that names no order: nothing can be looked up.
 const CALLBACK_FAILED = 'Failed to process payment callback'
+
+const HEADINGS: Record<Exclude<ResultState, 'unavailable'>, string> = {
+  processing: 'Processing Payment...',
+  success: 'Payment Successful!',
+  refunded: 'Payment refunded',
+  failed: 'Payment Failed',
+}
+
+/** The page's heading, also its title. */
+function headingOf(state: ResultState, orderId: string): string {
+  if (state !== 'unavailable') return HEADINGS[state]
+  return orderId ? 'We can’t show this order here' : 'No order to show'
+}
 
 function stateOf(order: Order): ResultState {
   if (SUCCESS_STATES.includes(order.status)) return 'success'
+  if (order.status === 'refunded') return 'refunded'
   if (order.status === 'pending') return 'processing'
   return 'failed'
 }
@@ -85,7 +107,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // learns anything about it; everyone else gets exactly the answer for an unknown order.
   const access = orderId ? await findViewableOrder(request, clientIp(context), orderId) : null
   if (!access?.ok) {
-    return { found: false as const, orderId, state: 'failed' as const, message: CALLBACK_FAILED }
+    return {
+      found: false as const,
+      orderId,
+      state: 'unavailable' as const,
+      message: orderId ? null : CALLBACK_FAILED,
+    }
   }
   const { order } = access.viewer
   const settings = await getSiteSettings(db)
@@ -266,8 +293,57 @@ function Delivery({
   )
 }
 
+/** The icon above the heading (decorative: the heading says it in words). */
+function StateIcon({ state }: { state: ResultState }) {
+  if (state === 'processing')
+    return (
+      <LoaderCircle
+        aria-hidden="true"
+        className="mx-auto size-14 animate-spin text-brand-600 motion-reduce:animate-none"
+      />
+    )
+  if (state === 'success')
+    return (
+      <CircleCheck
+        aria-hidden="true"
+        className="mx-auto size-14 text-emerald-600 dark:text-emerald-400"
+      />
+    )
+  if (state === 'failed')
+    return (
+      <CircleX aria-hidden="true" className="mx-auto size-14 text-rose-600 dark:text-rose-400" />
+    )
+  if (state === 'refunded')
+    return (
+      <Undo2 aria-hidden="true" className="mx-auto size-14 text-slate-500 dark:text-slate-400" />
+    )
+  return (
+    <CircleHelp aria-hidden="true" className="mx-auto size-14 text-slate-500 dark:text-slate-400" />
+  )
+}
+
+/** The sentence under the heading. */
+function leadOf(result: Route.ComponentProps['loaderData']): string {
+  switch (result.state) {
+    case 'processing':
+      return 'We are confirming your payment with the gateway. This page updates by itself.'
+    case 'success':
+      return 'Thank you for your purchase.'
+    case 'refunded':
+      return orderStatusExplanation('refunded')
+    case 'failed':
+      return result.message ?? UNKNOWN_ERROR
+    case 'unavailable':
+      // The same words for an unknown order and for one this browser may not see.
+      return result.orderId
+        ? 'If you paid for this order, open this page in the browser you paid with, use the link from your e-mail, or sign in to see it.'
+        : `${CALLBACK_FAILED}: the address names no order. If you paid, use the link from your e-mail, or sign in to see your orders.`
+  }
+}
+
 export default function PaymentResult({ loaderData, actionData }: Route.ComponentProps) {
   const site = useSiteSettings()
+  const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user)
   const result = loaderData
   usePolling(result.state === 'processing')
   const details = result.found ? result.details : null
@@ -275,6 +351,9 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
     site.whatsappNumber,
     `Hi ${site.siteName}, I need help with my payment for order ${result.orderId || '(no order id)'}.`,
   )
+  const here = paymentResultPath(result.orderId || null)
+  // The login modal over this page, which shows the order once the buyer is signed in.
+  const signIn = modalHref(href('/payment/callback'), here.split('?')[1] ?? '', 'login', here)
 
   return (
     <main className="mx-auto w-full max-w-xl flex-1 px-4 pb-16 pt-8">
@@ -287,54 +366,23 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
         aria-labelledby="result-heading"
         className="rounded-2xl border border-slate-200 bg-white p-6 text-center shadow-sm dark:border-slate-800 dark:bg-slate-900"
       >
+        <StateIcon state={result.state} />
+        {/* One region for every state, so a screen reader hears the outcome when the page
+            turns from processing to success or failure by itself. */}
+        <div role="status">
+          <h1
+            id="result-heading"
+            className="mt-4 text-2xl font-extrabold text-slate-950 dark:text-white"
+          >
+            {headingOf(result.state, result.orderId)}
+          </h1>
+          <p className="mt-2 text-slate-600 dark:text-slate-300">{leadOf(result)}</p>
+        </div>
         {result.state === 'processing' ? (
-          <>
-            <LoaderCircle
-              aria-hidden="true"
-              className="mx-auto size-14 animate-spin text-brand-600 motion-reduce:animate-none"
-            />
-            <h1
-              id="result-heading"
-              className="mt-4 text-2xl font-extrabold text-slate-950 dark:text-white"
-            >
-              Processing Payment...
-            </h1>
-            <p role="status" className="mt-2 text-slate-600 dark:text-slate-300">
-              We are confirming your payment with the gateway. This page updates by itself.
-            </p>
-            <noscript>
-              <meta httpEquiv="refresh" content="5" />
-            </noscript>
-          </>
-        ) : result.state === 'success' ? (
-          <>
-            <CircleCheck
-              aria-hidden="true"
-              className="mx-auto size-14 text-emerald-600 dark:text-emerald-400"
-            />
-            <h1
-              id="result-heading"
-              className="mt-4 text-2xl font-extrabold text-slate-950 dark:text-white"
-            >
-              Payment Successful!
-            </h1>
-            <p className="mt-2 text-slate-600 dark:text-slate-300">Thank you for your purchase.</p>
-          </>
-        ) : (
-          <>
-            <CircleX
-              aria-hidden="true"
-              className="mx-auto size-14 text-rose-600 dark:text-rose-400"
-            />
-            <h1
-              id="result-heading"
-              className="mt-4 text-2xl font-extrabold text-slate-950 dark:text-white"
-            >
-              Payment Failed
-            </h1>
-            <p className="mt-2 text-slate-600 dark:text-slate-300">{result.message}</p>
-          </>
-        )}
+          <noscript>
+            <meta httpEquiv="refresh" content="5" />
+          </noscript>
+        ) : null}
 
         {result.orderId ? (
           <dl className="mt-6 text-left text-sm">
@@ -351,13 +399,6 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
               </>
             ) : null}
           </dl>
-        ) : null}
-        {!result.found && result.orderId ? (
-          // The same words for an unknown order and for one this browser may not see.
-          <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-            If you paid for this order, open this page in the browser you paid with, use the link
-            from your e-mail, or sign in to see it.
-          </p>
         ) : null}
 
         {result.state === 'success' ? (
@@ -399,9 +440,21 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
           </>
         ) : null}
 
+        {result.state === 'refunded' && details ? (
+          // The order page keeps the invoice and its credit notes.
+          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
+            <Link to={details.orderUrl} className={primaryLink}>
+              View order
+            </Link>
+            <Link to={href('/')} className={secondaryLink}>
+              Back to Home
+            </Link>
+          </div>
+        ) : null}
+
         {result.state === 'failed' ? (
           <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-            <Link to={result.found ? result.retryTo : href('/')} className={primaryLink}>
+            <Link to={result.retryTo} className={primaryLink}>
               Retry Payment
             </Link>
             <Link to={href('/')} className={secondaryLink}>
@@ -409,9 +462,28 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
             </Link>
           </div>
         ) : null}
+
+        {result.state === 'unavailable' ? (
+          // No Retry: whoever lands here may have paid already. Signing in (the account the
+          // order was placed with, or its verified e-mail address) shows it here again.
+          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
+            {signedIn ? (
+              <Link to={href('/dashboard/orders')} className={primaryLink}>
+                My Orders
+              </Link>
+            ) : (
+              <Link to={signIn} className={primaryLink}>
+                Sign in
+              </Link>
+            )}
+            <Link to={href('/')} className={secondaryLink}>
+              Back to Home
+            </Link>
+          </div>
+        ) : null}
       </section>
 
-      {result.state === 'failed' ? (
+      {result.state === 'failed' || result.state === 'unavailable' ? (
         <aside
           aria-labelledby="help-heading"
           className="mt-6 rounded-2xl border border-slate-200 bg-slate-50 p-5 dark:border-slate-800 dark:bg-slate-900"
@@ -463,11 +535,8 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
 
 export function meta({ data: loaderData, matches }: Route.MetaArgs) {
   const siteName = rootMetaData(matches)?.site.siteName ?? 'KeyBazaar'
-  const heading =
-    loaderData?.state === 'success'
-      ? 'Payment Successful!'
-      : loaderData?.state === 'processing'
-        ? 'Processing Payment...'
-        : 'Payment Failed'
+  const heading = loaderData
+    ? headingOf(loaderData.state, loaderData.orderId)
+    : headingOf('unavailable', '')
   return [{ title: `${heading} | ${siteName}` }, { name: 'robots', content: 'noindex' }]
 }

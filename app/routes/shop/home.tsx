@@ -1,6 +1,7 @@
 import ArrowRight from 'lucide-react/icons/arrow-right'
 import BadgeCheck from 'lucide-react/icons/badge-check'
 import MessageCircle from 'lucide-react/icons/message-circle'
+import PackageOpen from 'lucide-react/icons/package-open'
 import Search from 'lucide-react/icons/search'
 import SearchX from 'lucide-react/icons/search-x'
 import Star from 'lucide-react/icons/star'
@@ -23,7 +24,7 @@ import {
 import { EXAMPLE_BUNDLE, HERO_STATS, PROCESS_STEPS, WHY_CHOOSE_US } from '~/components/shop/claims'
 import { cardProduct, ProductCard, type CardProduct } from '~/components/shop/product-card'
 import { SectionLink } from '~/components/shop/section-link'
-import { seoMeta } from '~/components/shop/seo'
+import { metaDescription, seoMeta } from '~/components/shop/seo'
 import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/shop/site-data'
 import { supportMessage, whatsappLink } from '~/lib/whatsapp'
 import { WhatsAppLink } from '~/components/shop/whatsapp-link'
@@ -213,7 +214,10 @@ function ProductGrid({ products }: { products: CardProduct[] }) {
 }
 
 function Featured({ products }: { products: CardProduct[] }) {
-  if (products.length === 0) return null
+  // The footer's "Featured services" (on every page) links to #featured: with nothing
+  // featured, the anchor stays and leads to All Services just below.
+  if (products.length === 0)
+    return <div id="featured" aria-hidden="true" className="scroll-mt-28 md:scroll-mt-20" />
   return (
     <section id="featured" aria-labelledby="featured-heading" className={sectionShell}>
       <h2 id="featured-heading" className={sectionHeading}>
@@ -232,6 +236,9 @@ function chipClass(active: boolean): string {
       : 'border-slate-300 bg-white text-slate-700 hover:border-brand-400 hover:text-brand-700 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-200 dark:hover:border-brand-400 dark:hover:text-white'
   }`
 }
+
+const emptyBox =
+  'mt-6 flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700'
 
 function Services({ products, categories }: { products: CardProduct[]; categories: string[] }) {
   const [searchParams, setSearchParams] = useSearchParams()
@@ -338,30 +345,42 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
         </ul>
       </nav>
 
-      <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-300">
-        {shown.length === products.length
-          ? `Showing all ${products.length} services`
-          : `Showing ${shown.length} of ${products.length} services`}
-      </p>
-
-      {shown.length > 0 ? (
-        <ProductGrid products={shown} />
-      ) : (
-        <div className="mt-6 flex flex-col items-center gap-3 rounded-2xl border border-dashed border-slate-300 px-6 py-12 text-center dark:border-slate-700">
-          <SearchX aria-hidden="true" className="size-8 text-slate-500 dark:text-slate-400" />
-          <p className="font-semibold text-slate-900 dark:text-white">
-            No services match your filters.
+      {products.length === 0 ? (
+        // A shop with nothing on sale yet: no filter to clear.
+        <div className={emptyBox}>
+          <PackageOpen aria-hidden="true" className="size-8 text-slate-500 dark:text-slate-400" />
+          <p className="font-semibold text-slate-900 dark:text-white">No services yet</p>
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            The shop is adding its first subscriptions and licences. Please check back soon.
           </p>
-          <Link
-            to="?"
-            replace
-            preventScrollReset
-            onClick={() => setSearch('')}
-            className="text-sm font-semibold text-brand-700 underline underline-offset-4 dark:text-brand-300"
-          >
-            Clear filters
-          </Link>
         </div>
+      ) : (
+        <>
+          <p role="status" className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+            {shown.length === products.length
+              ? `Showing all ${products.length} services`
+              : `Showing ${shown.length} of ${products.length} services`}
+          </p>
+          {shown.length > 0 ? (
+            <ProductGrid products={shown} />
+          ) : (
+            <div className={emptyBox}>
+              <SearchX aria-hidden="true" className="size-8 text-slate-500 dark:text-slate-400" />
+              <p className="font-semibold text-slate-900 dark:text-white">
+                No services match your filters.
+              </p>
+              <Link
+                to="?"
+                replace
+                preventScrollReset
+                onClick={() => setSearch('')}
+                className="text-sm font-semibold text-brand-700 underline underline-offset-4 dark:text-brand-300"
+              >
+                Clear filters
+              </Link>
+            </div>
+          )}
+        </>
       )}
     </section>
   )
@@ -495,13 +514,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
   )
 }
 
+const HOME_DESCRIPTION =
+  'Premium subscriptions and software licences at up to 80% off, delivered within 5 minutes with 24/7 WhatsApp support.'
+
 export function meta({ data, matches }: Route.MetaArgs) {
   const root = rootMetaData(matches)
   const siteName = root?.site.siteName ?? 'KeyBazaar'
   const publicUrl = root?.publicUrl ?? ''
   return seoMeta({
     title: `${siteName}: premium subscriptions and licences at up to 80% off`,
-    description: root?.site.siteDescription ?? '',
+    // The shop's own description (up to 300 characters in Settings, or none) as search results
+    // show it: cut to 160 on a word, or a sentence of our own when it is blank.
+    description: metaDescription(root?.site.siteDescription ?? '') || HOME_DESCRIPTION,
     siteName,
     canonicalUrl: `${publicUrl}/`,
     imageUrl: data?.socialImage,

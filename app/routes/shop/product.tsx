@@ -327,6 +327,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 <span className="font-semibold">
                   <span className="sr-only">Rated </span>
                   {product.rating.toFixed(1)}
+                  <span className="sr-only"> out of 5</span>
                 </span>
                 <span className="text-slate-600 dark:text-slate-300">
                   ({reviewsLabel(product.reviews)})

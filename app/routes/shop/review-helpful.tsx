@@ -1,9 +1,10 @@
 import { data, href, Link, redirect } from 'react-router'
 import { modalHref } from '~/components/auth/auth-modals'
+import { accountPageMeta } from '~/components/auth/messages'
 import { buttonVariants } from '~/components/ui/button-variants'
 import { addHelpfulVote } from '~/data/review.server'
 import { services } from '~/lib/app-context.server'
-import { readFormData } from '~/lib/form-data.server'
+import { readFormData, rendersPostAnswer } from '~/lib/form-data.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { safeRedirect } from '~/lib/safe-redirect'
 import { getUser } from '~/services/auth.server'
@@ -16,8 +17,11 @@ import type { Route } from './+types/review-helpful'
  * in over the page they were on.
  */
 const REVIEW_GONE = 'That review is no longer shown.'
+const NOT_COUNTED = 'Your vote was not counted'
 
-export async function loader() {
+/** Only the answer to a vote that was not counted is a page; a plain visit is 405. */
+export async function loader({ request }: Route.LoaderArgs) {
+  if (rendersPostAnswer(request)) return null
   throw data('Method Not Allowed', { status: 405, headers: { Allow: 'POST' } })
 }
 
@@ -49,13 +53,16 @@ export async function action({ request, params }: Route.ActionArgs) {
 export default function ReviewHelpful({ actionData }: Route.ComponentProps) {
   return (
     <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center gap-4 px-6 py-24 text-center">
-      <h1 className="text-2xl font-extrabold text-slate-950 dark:text-white">
-        Your vote was not counted
-      </h1>
+      <h1 className="text-2xl font-extrabold text-slate-950 dark:text-white">{NOT_COUNTED}</h1>
       <p className="text-slate-700 dark:text-slate-200">{actionData?.error ?? REVIEW_GONE}</p>
       <Link to={href('/')} className={buttonVariants({ size: 'wide' })}>
         Go Back Home
       </Link>
     </main>
   )
+}
+
+/** A signed-in visitor's answer page: named like the account pages, kept out of search results. */
+export function meta({ matches }: Route.MetaArgs) {
+  return accountPageMeta(matches, NOT_COUNTED)
 }

@@ -303,3 +303,35 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ).toEqual({ type: 'Choose a gateway type' })
   })
 })
+
+describe(`Paytm's staging host (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('is test mode (no real money), from the environment or the record; production is live', async () => {
+    const merchant = { PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+    expect(await resolvePaytmSetup(t.db, { ...env, ...merchant })).toMatchObject({
+      source: 'environment',
+      testMode: true,
+      config: { host: 'https://securegw-stage.paytm.in' },
+    })
+    expect(
+      await resolvePaytmSetup(t.db, {
+        ...env,
+        ...merchant,
+        PAYTM_HOST: 'https://securegw.paytm.in',
+      }),
+    ).toMatchObject({ testMode: false })
+    await saveGateway(t.db, SECRET, {
+      mode: 'edit',
+      id: 'paytm',
+      ...gatewayForm({
+        name: 'Paytm',
+        type: 'paytm',
+        status: 'testing',
+        merchantId: 'KEYBAZ12345678901234',
+        merchantKey: KEY,
+        website: 'WEBSTAGING',
+        environment: 'staging',
+      }),
+    })
+    expect(await resolvePaytmSetup(t.db, env)).toMatchObject({ source: 'gateway', testMode: true })
+  })
+})

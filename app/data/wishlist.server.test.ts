@@ -25,7 +25,12 @@ const PUBLIC_URL = 'https://shop.example.in'
 /** A fresh install: checkout offers the three simulators (test mode). */
 const TEST_MODE = { PUBLIC_URL, APP_SECRET } as Env
 /** The same shop with a real Paytm: the Razorpay and PhonePe simulators step aside. */
-const LIVE = { ...TEST_MODE, PAYTM_MID: 'LIVEMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
+const LIVE = {
+  ...TEST_MODE,
+  PAYTM_MID: 'LIVEMID',
+  PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+  PAYTM_HOST: 'https://securegw.paytm.in',
+} as Env
 
 const t = fileTestDb()
 

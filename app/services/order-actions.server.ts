@@ -220,7 +220,7 @@ export async function confirmPaymentAndDeliver(
     actor: string
     /** The Paytm to ask; null when payments are switched off. */
     gateway: PaytmConfig | null
-    /** Whether that Paytm is the simulator (it confirms only test-mode orders). */
+    /** Whether that Paytm takes test payments only (it confirms only test-mode orders). */
     testMode?: boolean
     fetch?: typeof globalThis.fetch
     timeoutMs?: number

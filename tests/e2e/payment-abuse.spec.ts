@@ -222,7 +222,7 @@ test('test mode sells no real stock: the buyer is told so, the admin sees why, a
   const shellNote = page.getByRole('note', { name: 'Test mode', exact: true })
   await page.reload()
   await expect(shellNote).toContainText(
-    'Test mode: real stock is not sold while no real payment gateway is configured.',
+    'Test mode: real stock is not sold while no live payment gateway is configured.',
   )
   await expect(
     shellNote.getByRole('link', { name: 'configure a gateway in Payment Gateways' }),

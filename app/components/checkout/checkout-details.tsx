@@ -30,6 +30,7 @@ export interface CheckoutPageData extends CheckoutView {
   image: ImageRef | null
   testMode: boolean
   testGatewayNames: string[]
+  testSandboxNames: string[]
 }
 
 /**

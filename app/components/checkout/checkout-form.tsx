@@ -69,8 +69,30 @@ export const payButtonClass = cn(
 /** "Paytm", "Paytm and Razorpay", "Paytm, Razorpay and PhonePe": the shop writes Indian English. */
 const gatewayList = new Intl.ListFormat('en-IN', { type: 'conjunction' })
 
-/** Shown wherever built-in simulators stand in for the gateways named (Paytm by default). */
-export function TestModeBanner({ gateways = ['Paytm'] }: { gateways?: readonly string[] }) {
+/**
+ * Shown wherever the gateways named (Paytm by default) take no real money: built-in simulators,
+ * or, for those also named in `sandboxes`, the gateway's own test environment.
+ */
+export function TestModeBanner({
+  gateways = ['Paytm'],
+  sandboxes = [],
+}: {
+  gateways?: readonly string[]
+  sandboxes?: readonly string[]
+}) {
+  const simulators = gateways.filter((name) => !sandboxes.includes(name))
+  const where = [
+    ...(simulators.length
+      ? [
+          `the built-in ${gatewayList.format(simulators)} ${simulators.length > 1 ? 'simulators' : 'simulator'}`,
+        ]
+      : []),
+    ...(sandboxes.length
+      ? [
+          `the test ${sandboxes.length > 1 ? 'environments' : 'environment'} of ${gatewayList.format(sandboxes)}`,
+        ]
+      : []),
+  ]
   return (
     <p
       role="note"
@@ -78,8 +100,8 @@ export function TestModeBanner({ gateways = ['Paytm'] }: { gateways?: readonly s
     >
       <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
       <span>
-        <strong>Test mode</strong>: payments go to the built-in {gatewayList.format(gateways)}{' '}
-        {gateways.length > 1 ? 'simulators' : 'simulator'}. No real money is charged.
+        <strong>Test mode</strong>: payments go to {gatewayList.format(where)}. No real money is
+        charged.
       </span>
     </p>
   )

@@ -65,7 +65,12 @@ export default function PaymentDialog({
         </div>
         {checkout ? (
           <div className="mt-4 space-y-4">
-            {checkout.testMode ? <TestModeBanner gateways={checkout.testGatewayNames} /> : null}
+            {checkout.testMode ? (
+              <TestModeBanner
+                gateways={checkout.testGatewayNames}
+                sandboxes={checkout.testSandboxNames}
+              />
+            ) : null}
             <div className="flex items-center gap-3">
               <div className="w-20 shrink-0 overflow-hidden rounded-xl bg-slate-100 dark:bg-slate-800">
                 <ResponsiveImage image={checkout.image} alt="" sizes="80px" maxWidth={320} />

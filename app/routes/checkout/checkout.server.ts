@@ -37,8 +37,10 @@ export async function checkoutChoice(
 ): Promise<{
   gateways: CheckoutGateway[]
   selected: CheckoutGatewayId | null
-  /** The gateways' names when every one offered is a built-in simulator (test mode), else []. */
+  /** The gateways' names when every one offered takes no real money (test mode), else []. */
   testGatewayNames: string[]
+  /** Those of testGatewayNames that are the gateway's own test environment, not the simulator. */
+  testSandboxNames: string[]
 }> {
   const { db, env } = services()
   const offered = await checkoutGateways(db, env)
@@ -49,7 +51,10 @@ export async function checkoutChoice(
   const testGatewayNames = gateways.every((g) => g.testMode)
     ? gateways.map((g) => gatewayLabel(g.id))
     : []
-  return { gateways, selected, testGatewayNames }
+  const testSandboxNames = testGatewayNames.length
+    ? gateways.filter((g) => g.sandbox).map((g) => gatewayLabel(g.id))
+    : []
+  return { gateways, selected, testGatewayNames, testSandboxNames }
 }
 
 /**

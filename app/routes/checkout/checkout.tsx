@@ -89,6 +89,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         : null,
       testMode,
       testGatewayNames: choice.testGatewayNames,
+      testSandboxNames: choice.testSandboxNames,
       gateways: choice.gateways,
       selected: choice.selected,
       // Test mode never sells real goods: the buyer is told so instead of being sent to the simulator.
@@ -168,7 +169,10 @@ export default function CheckoutPage({ loaderData, actionData }: Route.Component
       </h1>
       {testMode ? (
         <div className="mt-4">
-          <TestModeBanner gateways={loaderData.testGatewayNames} />
+          <TestModeBanner
+            gateways={loaderData.testGatewayNames}
+            sandboxes={loaderData.testSandboxNames}
+          />
         </div>
       ) : null}
       <div className="mt-5 grid gap-6 md:grid-cols-[1fr_1.2fr]">

@@ -17,6 +17,7 @@ import type { GatewaySetup } from './gateway-setup.server'
  *     active or testing; an inactive record turns payments off (it never falls back to the
  *     simulator, which would hand out goods for nothing);
  *  3. otherwise the built-in simulator mounted at /__simulator/paytm ("Test mode").
+ * Paytm's staging host takes no real money, so a merchant set up there is in test mode too.
  */
 export const PAYTM_HOSTS = {
   staging: 'https://securegw-stage.paytm.in',
@@ -52,6 +53,15 @@ export function simulatorMerchant(appSecret: string): { mid: string; merchantKey
 /** The embedded simulator is mounted when no merchant is configured in the environment. */
 export function simulatorMounted(env: Pick<Env, 'PAYTM_MID'>): boolean {
   return !env.PAYTM_MID
+}
+
+/**
+ * Paytm's staging host confirms payments made with its published test wallet and cards: nothing
+ * real is paid there, so its orders are test orders. Another host (PAYTM_HOST naming a proxy or
+ * a standalone simulator) is what the operator chose, and is taken as live.
+ */
+export function isPaytmStaging(host: string): boolean {
+  return host.replace(/\/+$/, '') === PAYTM_HOSTS.staging
 }
 
 export function defaultCallbackUrl(publicUrl: string): string {
@@ -93,7 +103,7 @@ export async function resolvePaytmSetup(
       },
       callbackUrl: defaultCallbackUrl(env.PUBLIC_URL),
       source: 'environment',
-      testMode: false,
+      testMode: isPaytmStaging(env.PAYTM_HOST ?? PAYTM_HOSTS.staging),
     }
   }
   const stored = await paytmGatewaySettings(db, env.APP_SECRET, records)
@@ -110,7 +120,7 @@ export async function resolvePaytmSetup(
       },
       callbackUrl: stored.callbackUrl || defaultCallbackUrl(env.PUBLIC_URL),
       source: 'gateway',
-      testMode: false,
+      testMode: stored.environment === 'staging',
     }
   }
   // A stored merchant id whose key cannot be read (APP_SECRET changed) must not silently become test mode.

@@ -416,7 +416,7 @@ export async function scheduleGatewayCheck(
   if (delayMs === 0) wakeJobRunner()
 }
 
-/** What the job needs of a gateway: its status API, and whether it is the simulator. */
+/** What the job needs of a gateway: its status API, and whether it takes test payments only. */
 export interface ReconcilingGateway {
   testMode: boolean
   queryStatus(order: GatewayOrder): Promise<GatewayPaymentStatus>
@@ -435,7 +435,7 @@ export type GatewayReconcileResult =
 export function otherModeReason(order: { testMode: boolean }, label: string): string {
   return order.testMode
     ? `the order was placed in test mode and the ${label} configured now is a real one`
-    : `the order is live and the ${label} configured now is the simulator`
+    : `the order is live and the ${label} configured now takes test payments only`
 }
 
 /**

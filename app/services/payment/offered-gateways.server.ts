@@ -12,6 +12,7 @@ import { readCache } from '~/lib/read-cache.server'
 import { resolvePaytmSetup } from './config.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
 import { resolvePhonePeSetup } from './phonepe-config.server'
+import { isSandbox, type GatewaySetup } from './gateway-setup.server'
 
 /**
  * The gateways a buyer may pay through right now, in the order checkout offers them
@@ -26,8 +27,10 @@ export interface CheckoutGateway {
   id: CheckoutGatewayId
   /** What the buyer picks. */
   label: string
-  /** True for a built-in simulator: no real money moves. */
+  /** True for a built-in simulator or the gateway's own test environment: no real money moves. */
   testMode: boolean
+  /** The gateway's own test environment (staging, sandbox, test keys), not the simulator. */
+  sandbox: boolean
 }
 
 const LABELS: Record<CheckoutGatewayId, string> = {
@@ -45,7 +48,9 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
     resolveRazorpaySetup(db, env, rows),
     resolvePhonePeSetup(db, env, rows),
   ])
-  const setups: Partial<Record<CheckoutGatewayId, { testMode: boolean }>> = {}
+  const setups: Partial<
+    Record<CheckoutGatewayId, Pick<GatewaySetup<unknown>, 'source' | 'testMode'>>
+  > = {}
   if (paytm) setups.paytm = paytm
   if (razorpay) setups.razorpay = razorpay
   if (phonepe) setups.phonepe = phonepe
@@ -61,7 +66,12 @@ export async function checkoutGateways(db: DB, env: Env): Promise<CheckoutGatewa
     if (!order.includes(id)) order.push(id)
   return order
     .filter((id) => setups[id])
-    .map((id) => ({ id, label: LABELS[id], testMode: setups[id]!.testMode }))
+    .map((id) => ({
+      id,
+      label: LABELS[id],
+      testMode: setups[id]!.testMode,
+      sandbox: isSandbox(setups[id]!),
+    }))
 }
 
 // Per environment (a test may run several shops), for up to a second like the catalogue.

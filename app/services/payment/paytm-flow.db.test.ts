@@ -635,7 +635,7 @@ describe(`reconciliation (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       [
         'other mode',
         simulatorNow,
-        /the order is live and the Paytm configured now is the simulator/,
+        /the order is live and the Paytm configured now takes test payments only/,
       ],
     ] as const) {
       const started = await checkout()

@@ -28,7 +28,12 @@ describe('PhonePe configuration', () => {
       testMode: true,
     })
     expect((await checkoutGateways(t.db, env)).map((g) => g.id)).toContain('phonepe')
-    const livePaytm = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+    const livePaytm = {
+      ...env,
+      PAYTM_MID: 'ENVMID',
+      PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+      PAYTM_HOST: 'https://securegw.paytm.in',
+    }
     expect(await resolvePhonePeSetup(t.db, livePaytm)).toBeNull()
     expect((await checkoutGateways(t.db, livePaytm)).map((g) => g.id)).not.toContain('phonepe')
   })
@@ -116,5 +121,26 @@ describe('PhonePe configuration', () => {
       environment: expect.anything(),
       webhookUsername: expect.anything(),
     })
+  })
+})
+
+describe("PhonePe's sandbox", () => {
+  it('is test mode (no real money); production, or a host the operator chose, is live', async () => {
+    const credentials = { PHONEPE_CLIENT_ID: 'ENVCLIENT', PHONEPE_CLIENT_SECRET: 'env-secret' }
+    expect(await resolvePhonePeSetup(t.db, { ...env, ...credentials })).toMatchObject({
+      source: 'environment',
+      testMode: true,
+      config: { pgHost: 'https://api-preprod.phonepe.com/apis/pg-sandbox' },
+    })
+    expect(
+      await resolvePhonePeSetup(t.db, { ...env, ...credentials, PHONEPE_ENV: 'production' }),
+    ).toMatchObject({ testMode: false })
+    expect(
+      await resolvePhonePeSetup(t.db, {
+        ...env,
+        ...credentials,
+        PHONEPE_HOST: 'http://127.0.0.1:4300',
+      }),
+    ).toMatchObject({ testMode: false })
   })
 })

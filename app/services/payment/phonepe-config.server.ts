@@ -3,7 +3,11 @@ import { phonePeGatewaySettings, type GatewayRecord } from '~/data/gateway.serve
 import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
-import { phonePeHosts, type PhonePeConfig } from '~/lib/payments/phonepe.server'
+import {
+  phonePeHosts,
+  type PhonePeConfig,
+  type PhonePeEnvironment,
+} from '~/lib/payments/phonepe.server'
 import type { GatewaySetup } from './gateway-setup.server'
 import { realGatewayConfigured } from './real-gateway.server'
 
@@ -78,6 +82,15 @@ function returnUrlFor(publicUrl: string) {
     `${publicUrl}${PHONEPE_RETURN_PATH}?order=${encodeURIComponent(orderId)}`
 }
 
+/**
+ * PhonePe's sandbox confirms payments made with its test instruments, and no real money: its
+ * orders are test orders. PHONEPE_HOST (a proxy or a standalone simulator) is the operator's
+ * choice and is taken as live.
+ */
+export function isPhonePeSandbox(environment: PhonePeEnvironment, host?: string | null): boolean {
+  return !host && environment === 'sandbox'
+}
+
 /** `records`: every gateway record, when the caller has read them already (readGatewayRecords). */
 export async function resolvePhonePeSetup(
   db: DB,
@@ -97,7 +110,7 @@ export async function resolvePhonePeSetup(
       },
       returnUrl,
       source: 'environment',
-      testMode: false,
+      testMode: isPhonePeSandbox(env.PHONEPE_ENV ?? 'sandbox', env.PHONEPE_HOST),
     }
   }
   const stored = await phonePeGatewaySettings(db, env.APP_SECRET, records)
@@ -116,7 +129,7 @@ export async function resolvePhonePeSetup(
       },
       returnUrl,
       source: 'gateway',
-      testMode: false,
+      testMode: isPhonePeSandbox(stored.environment, env.PHONEPE_HOST),
     }
   }
   // A client id whose secret cannot be read (APP_SECRET changed) must not silently become test mode.

@@ -41,7 +41,12 @@ describe('Razorpay configuration', () => {
     // The simulator answers on the shop's own origin: nothing to add to the pages' policy.
     expect(await razorpayCheckoutOrigins(t.db, env)).toEqual([])
     // Once a real Paytm is configured, Razorpay without a record is not offered.
-    const livePaytm = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+    const livePaytm = {
+      ...env,
+      PAYTM_MID: 'ENVMID',
+      PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+      PAYTM_HOST: 'https://securegw.paytm.in',
+    }
     expect(await resolveRazorpaySetup(t.db, livePaytm)).toBeNull()
     expect((await checkoutGateways(t.db, livePaytm)).map((g) => g.id)).toEqual(['paytm'])
     // The same for a real PhonePe: a real gateway is a real gateway.
@@ -132,6 +137,36 @@ describe('Razorpay configuration', () => {
       keyId: 'rzp_test_Env123',
       host: 'http://127.0.0.1:4200',
       checkoutScript: 'http://127.0.0.1:4200/v1/checkout.js',
+    })
+  })
+})
+
+describe("Razorpay's test keys", () => {
+  it('are test mode at Razorpay itself (no real money), live at a host the operator chose', async () => {
+    const keys = { RAZORPAY_KEY_SECRET: 'env-secret', RAZORPAY_WEBHOOK_SECRET: 'env-hook' }
+    expect(
+      await resolveRazorpaySetup(t.db, { ...env, ...keys, RAZORPAY_KEY_ID: 'rzp_test_Env123' }),
+    ).toMatchObject({ source: 'environment', testMode: true })
+    expect(
+      await resolveRazorpaySetup(t.db, { ...env, ...keys, RAZORPAY_KEY_ID: 'rzp_live_Env123' }),
+    ).toMatchObject({ source: 'environment', testMode: false })
+    expect(
+      await resolveRazorpaySetup(t.db, {
+        ...env,
+        ...keys,
+        RAZORPAY_KEY_ID: 'rzp_test_Env123',
+        RAZORPAY_HOST: 'http://127.0.0.1:4200',
+      }),
+    ).toMatchObject({ testMode: false })
+    // Offered at checkout as a test gateway in its own test environment, not the simulator.
+    const offered = await checkoutGateways(t.db, {
+      ...env,
+      ...keys,
+      RAZORPAY_KEY_ID: 'rzp_test_Env123',
+    })
+    expect(offered.find((g) => g.id === 'razorpay')).toMatchObject({
+      testMode: true,
+      sandbox: true,
     })
   })
 })

@@ -68,6 +68,15 @@ export function razorpaySimulatorKeys(appSecret: string): {
   }
 }
 
+/**
+ * Razorpay's test keys (rzp_test_…) take payments made with its published test cards, and no
+ * real money: their orders are test orders. At another host (RAZORPAY_HOST naming a proxy or a
+ * standalone simulator) the operator's keys are taken as live.
+ */
+export function isRazorpayTestKey(host: string, keyId: string): boolean {
+  return host.replace(/\/+$/, '') === RAZORPAY_API_HOST && keyId.startsWith('rzp_test_')
+}
+
 /** The built-in simulator is mounted unless Razorpay keys come from the environment. */
 export function razorpaySimulatorMounted(env: Pick<Env, 'RAZORPAY_KEY_ID'>): boolean {
   return !env.RAZORPAY_KEY_ID
@@ -101,7 +110,7 @@ export async function resolveRazorpaySetup(
     config: configFor(host, { keyId, keySecret, webhookSecret: webhookSecret ?? '' }),
     callbackUrl,
     source,
-    testMode: false,
+    testMode: isRazorpayTestKey(host, keyId),
   })
   if (env.RAZORPAY_KEY_ID && env.RAZORPAY_KEY_SECRET)
     return real(

@@ -3,8 +3,8 @@ import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 
 /**
- * Whether the shop takes real money through any gateway (environment or Gateways page). Until
- * it does, every gateway without a record of its own is its built-in simulator, so a fresh
+ * Whether the shop has a gateway of its own (environment or Gateways page; live keys or the
+ * gateway's test environment). Until it does, every gateway without a record of its own is its built-in simulator, so a fresh
  * install offers each way of paying in test mode (docs/payments.md).
  */
 export async function realGatewayConfigured(

@@ -434,7 +434,9 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     await runJobs(gateway, new Date(start.getTime() + 11_000))
     expect((await listOrderRefunds(t.db, order.id))[0]).toMatchObject({
       status: 'pending',
-      gatewayMessage: expect.stringContaining('the gateway now configured is the simulator'),
+      gatewayMessage: expect.stringContaining(
+        'the gateway now configured takes test payments only',
+      ),
     })
     // Nothing became refundable again, so it cannot be refunded twice.
     expect(await refundableAmount(t.db, order.id)).toBe(0)

@@ -457,12 +457,12 @@ export async function runRefund(
     )
     return { kind: 'pending', refused: message } as const
   }
-  // The simulator never refunds a live payment, nor a real gateway a test one. A refund the
+  // A test gateway (the simulator, a sandbox) never refunds a live payment, nor a real one a test one. A refund the
   // gateway accepted before the switch is not failed for it: it is checked again later.
   if (order.testMode !== gateway.testMode) {
     const reason = order.testMode
       ? 'this payment was made in test mode and the gateway now configured is a real one'
-      : 'this payment was real and the gateway now configured is the simulator'
+      : 'this payment was real and the gateway now configured takes test payments only'
     return refund.status === 'requested' ? refusal(reason) : refusedCheck(reason)
   }
   const request = {

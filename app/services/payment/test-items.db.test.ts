@@ -50,15 +50,20 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     // A fresh install pays through the simulators: test items, and only they, sell.
     expect(await testItemsOnSale(t.db, env)).toBe('only')
     // Keys in the environment make Paytm real, and the simulators step aside.
-    const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
+    const live = {
+      ...env,
+      PAYTM_MID: 'ENVMID',
+      PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+      PAYTM_HOST: 'https://securegw.paytm.in',
+    } as Env
     expect(await testItemsOnSale(t.db, live)).toBe(false)
     expect(await testModeOnly(t.db, env)).toBe(true)
     expect(await testModeOnly(t.db, live)).toBe(false)
   })
 
   it('keep counting when checkout offers nothing at all, and with a simulator beside a real gateway', () => {
-    const real = { id: 'paytm', label: 'Paytm', testMode: false } as const
-    const simulator = { id: 'razorpay', label: 'Razorpay', testMode: true } as const
+    const real = { id: 'paytm', label: 'Paytm', testMode: false, sandbox: false } as const
+    const simulator = { id: 'razorpay', label: 'Razorpay', testMode: true, sandbox: false } as const
     expect(sellsTestItems([])).toBe(true)
     expect(sellsTestItems([real])).toBe(false)
     expect(sellsTestItems([real, simulator])).toBe(true)
@@ -146,7 +151,12 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
       // and never the shared account (a test order does not get it).
       expect(await sellable(env)).toEqual(titles(demo, manual))
       // Only a real gateway: real items, the shared account and the manual product.
-      const live = { ...env, PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' } as Env
+      const live = {
+        ...env,
+        PAYTM_MID: 'ENVMID',
+        PAYTM_MERCHANT_KEY: 'abcdefghijklmnop',
+        PAYTM_HOST: 'https://securegw.paytm.in',
+      } as Env
       expect(await sellable(live)).toEqual(titles(realOnly, shared, manual))
       // A simulator kept in testing beside the real gateway: either kind sells.
       const saved = await saveGateway(db, SECRET, {

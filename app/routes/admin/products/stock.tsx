@@ -435,7 +435,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
       {testMode ? (
         <PageNote tone="amber" icon={Info} label="Test mode stock">
           <span className="font-semibold">
-            Test mode: real stock is not sold while no real payment gateway is configured.
+            Test mode: real stock is not sold while no live payment gateway is configured.
           </span>{' '}
           Available now: {number.format(available.real)} real (kept for real payments),{' '}
           {number.format(available.test)} test (delivered for test payments).{' '}

@@ -51,7 +51,8 @@ export const RATE_LIMIT_POLICIES = {
   checkoutIp: { limit: 40, windowSeconds: 10 * 60 },
   /** Orders started for one buyer e-mail address: what a buyer retrying a failed payment needs. */
   checkoutEmail: { limit: 10, windowSeconds: 10 * 60 },
-  /** Order tokens tried from one address (a secret link or ?token=); working tokens give theirs back. */
+  /** Order tokens (a secret link or ?token=) and payment links tried from one address; working
+   * ones give theirs back. */
   orderTokenIp: { limit: 30, windowSeconds: 15 * 60 },
   /** Checks of a signed-in user's current password (changing it, deleting the account), per
    * user: someone at a session left open guessing the password. */

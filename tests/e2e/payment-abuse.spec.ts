@@ -124,19 +124,19 @@ test('someone who knows only an order id learns nothing from the result page or 
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Failed')
   await expect(page.getByText('declined by your bank', { exact: false })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Retry Payment' })).toHaveAttribute('href', linkPath)
-  // Their browser holds the attempt's cookie, so the link page shows who they are.
+  // An unpaid attempt unmasks nobody: anyone holding the link can start one by pressing Pay.
   await page.goto(linkPath)
-  await expect(page.getByText('Rohan Mehta')).toBeVisible()
+  await expect(page.getByText('R*** M***')).toBeVisible()
+  await expect(page.getByText('Rohan Mehta')).toHaveCount(0)
 
   // The stranger gets exactly the page of an order that does not exist.
   const strangerView = await resultText(browser, baseURL!, link.orderId)
   expect(strangerView).toBe(await resultText(browser, baseURL!, 'ORD_1000000000000_1'))
   expect(strangerView).not.toContain('declined')
   await strangerPage.goto(`/payment/callback?ORDERID=${link.orderId}`)
-  await expect(strangerPage.getByRole('link', { name: 'Retry Payment' })).toHaveAttribute(
-    'href',
-    '/',
-  )
+  // Not a failed payment to them (the customer may have paid elsewhere): no Retry, sign in.
+  await expect(strangerPage.getByRole('link', { name: 'Retry Payment' })).toHaveCount(0)
+  await expect(strangerPage.getByRole('link', { name: 'Sign in' })).toBeVisible()
   await strangerPage.goto(linkPath)
   await expect(strangerPage.getByText('Rohan Mehta')).toHaveCount(0)
   await stranger.close()

@@ -14,7 +14,6 @@ import {
   checkPaymentLink,
   maskEmail,
   maskName,
-  paymentLinkAttempts,
   type PaymentLink,
 } from '~/data/payment-link.server'
 import { services } from '~/lib/app-context.server'
@@ -27,9 +26,13 @@ import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server
 import { readFormData } from '~/lib/form-data.server'
 import { paymentChoiceSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
-import { canViewOrder, managesOrders } from '~/services/order-access.server'
-import type { DB } from '~/lib/db.server'
-import { clientIp } from '~/lib/rate-limit.server'
+import { managesOrders } from '~/services/order-access.server'
+import {
+  clientIp,
+  hitPolicy,
+  releaseRateLimit,
+  tooManyAttemptsMessage,
+} from '~/lib/rate-limit.server'
 import type { Route } from './+types/pay'
 import { buttonVariants } from '~/components/ui/button-variants'
 
@@ -50,28 +53,54 @@ function linkQuery(request: Request) {
 }
 
 /**
- * Whether this request may see the link's customer: an admin with Can Manage Orders, or whoever may open one of the
- * orders already made through it (owner, or this browser's order cookie). The link's address
- * is made of an order id, an amount and a product, all of which can be guessed.
+ * Whether this request may see the link's customer in full: an admin with Can Manage Orders, or
+ * the customer signed in with the confirmed address the link was made out to. Anyone else holds
+ * only an address whose parts can be guessed, and may press Pay, so an order started here
+ * unmasks nobody.
  */
-async function seesCustomer(db: DB, request: Request, link: PaymentLink): Promise<boolean> {
+async function seesCustomer(request: Request, link: PaymentLink): Promise<boolean> {
   const user = await getUser(request)
   if (managesOrders(user)) return true
-  for (const attempt of await paymentLinkAttempts(db, link.id)) {
-    if (await canViewOrder(db, request, attempt, attempt.accessTokenHash, user)) return true
-  }
-  return false
+  return Boolean(
+    user?.emailVerified && user.email.toLowerCase() === link.customerEmail.toLowerCase(),
+  )
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
+/**
+ * Checks the link in the address. A link that does not open counts against the address as a
+ * guessed order token does (`orderTokenIp`); one that opens gives its try back.
+ */
+async function checkLinkOf(request: Request, ip: string) {
   const { db, env } = services()
+  const hit = await hitPolicy(db, 'orderTokenIp', ip)
+  if (!hit.allowed) {
+    return {
+      ok: false as const,
+      status: 429,
+      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+      retryAfter: hit.retryAfterSeconds,
+    }
+  }
   const check = await checkPaymentLink(db, linkQuery(request), env.PUBLIC_URL)
+  if (check.ok) await releaseRateLimit(db, hit)
+  return check
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, env } = services()
+  const check = await checkLinkOf(request, clientIp(context))
   if (!check.ok)
-    return data({ ok: false as const, message: check.message }, { status: check.status })
+    return data(
+      { ok: false as const, message: check.message },
+      {
+        status: check.status,
+        headers: 'retryAfter' in check ? { 'Retry-After': String(check.retryAfter) } : {},
+      },
+    )
   const { link } = check
   const [choice, visible, product] = await Promise.all([
     checkoutChoice(request, link.productId),
-    seesCustomer(db, request, link),
+    seesCustomer(request, link),
     link.productId ? getProductById(db, link.productId) : null,
   ])
   // Out of stock (or switched off) since the link was made: say so instead of a Pay button
@@ -97,17 +126,20 @@ export async function loader({ request }: Route.LoaderArgs) {
         ? ORDER_MESSAGES.outOfStock
         : ORDER_MESSAGES.productNotFound,
     testGatewayNames: choice.testGatewayNames,
+    testSandboxNames: choice.testSandboxNames,
     gateways: choice.gateways,
     selected: choice.selected,
   }
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db, env } = services()
-  const check = await checkPaymentLink(db, linkQuery(request), env.PUBLIC_URL)
+  const check = await checkLinkOf(request, clientIp(context))
   if (!check.ok) {
     const refused: CheckoutResult = { ok: false, formError: check.message }
-    return data(refused, { status: check.status })
+    return data(refused, {
+      status: check.status,
+      headers: 'retryAfter' in check ? { 'Retry-After': String(check.retryAfter) } : {},
+    })
   }
   const { link } = check
   const user = await getUser(request)
@@ -124,10 +156,16 @@ export async function action({ request, context }: Route.ActionArgs) {
   })
 }
 
-/** Retry-After of a throttled checkout (the order cookie is passed on by React Router itself). */
-export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const retryAfter = actionHeaders.get('Retry-After')
-  return retryAfter ? { 'Retry-After': retryAfter } : {}
+/**
+ * Never cached: the page names the link's customer. Retry-After of a throttled page or checkout
+ * (the order cookie is passed on by React Router itself).
+ */
+export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
+  const retryAfter = actionHeaders.get('Retry-After') ?? loaderHeaders.get('Retry-After')
+  return {
+    'Cache-Control': 'private, no-store',
+    ...(retryAfter ? { 'Retry-After': retryAfter } : {}),
+  }
 }
 
 export default function PaymentLinkPage({ loaderData, actionData }: Route.ComponentProps) {
@@ -147,7 +185,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
       </main>
     )
   }
-  const { link, testGatewayNames, gateways, selected, soldOut } = loaderData
+  const { link, testGatewayNames, testSandboxNames, gateways, selected, soldOut } = loaderData
   const busy = navigation.state !== 'idle'
   const failed = actionData && !actionData.ok ? actionData : undefined
   return (
@@ -157,7 +195,7 @@ export default function PaymentLinkPage({ loaderData, actionData }: Route.Compon
       </h1>
       {testGatewayNames.length ? (
         <div className="mt-4">
-          <TestModeBanner gateways={testGatewayNames} />
+          <TestModeBanner gateways={testGatewayNames} sandboxes={testSandboxNames} />
         </div>
       ) : null}
       <section className="mt-5 rounded-2xl border border-slate-200 bg-white p-5 shadow-sm dark:border-slate-800 dark:bg-slate-900">

@@ -109,11 +109,6 @@ export function isOwnOrder(
   return user.emailVerified && order.customerEmail === user.email.toLowerCase()
 }
 
-/** Whether this request may see the order's details (see orderAccessVia). */
-export async function canViewOrder(...args: Parameters<typeof orderAccessVia>): Promise<boolean> {
-  return (await orderAccessVia(...args)) !== null
-}
-
 /**
  * Who may open an order page, its secret link and its invoice: the signed-in owner
  * or an admin with Can Manage Orders, or whoever holds one of the order's tokens (this browser's order cookie from

@@ -10,12 +10,7 @@ import {
 import { FormAlert } from '~/components/forms'
 import { OrderHelp } from '~/components/orders/order-help'
 import { rootMetaData } from '~/components/shop/site-data'
-import {
-  checkPaymentLink,
-  maskEmail,
-  maskName,
-  type PaymentLink,
-} from '~/data/payment-link.server'
+import { checkPaymentLink, maskEmail, maskName, type PaymentLink } from '~/data/payment-link.server'
 import { services } from '~/lib/app-context.server'
 import { ORDER_MESSAGES } from '~/data/order.server'
 import { getProductById } from '~/data/product.server'

@@ -7,6 +7,7 @@ import { readForm } from '../../simulators/paytm/testing'
 import { adminTest } from '../helpers/admin'
 import { expect, gotoHydrated } from '../helpers/fixtures'
 import { withinOneWindow } from '../helpers/rate-limit'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { demoProductImage, makeProduct } from '../factories'
 
 /**
@@ -137,6 +138,7 @@ test('someone who knows only an order id learns nothing from the result page or 
   // Not a failed payment to them (the customer may have paid elsewhere): no Retry, sign in.
   await expect(strangerPage.getByRole('link', { name: 'Retry Payment' })).toHaveCount(0)
   await expect(strangerPage.getByRole('link', { name: 'Sign in' })).toBeVisible()
+  await screenshotWidthsAndThemes(strangerPage, 'result-page-stranger')
   await strangerPage.goto(linkPath)
   await expect(strangerPage.getByText('Rohan Mehta')).toHaveCount(0)
   await stranger.close()

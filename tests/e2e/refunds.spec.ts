@@ -12,6 +12,7 @@ import { expect } from '../helpers/fixtures'
 import { signUpConfirmed } from '../helpers/mailbox'
 import { expectOrderStatus } from '../helpers/orders'
 import { pdfText } from '../helpers/pdf'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { addGatewayInTesting } from '../helpers/payments'
 import { smtpServerFixture, type TestSmtpServer } from '../helpers/smtp'
 
@@ -320,6 +321,7 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
   await page.goto(`/payment/callback?ORDERID=${orderId}`)
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment refunded')
   await expect(page).toHaveTitle(/^Payment refunded \| /)
+  await screenshotWidthsAndThemes(page, 'result-page-refunded')
   await expect(page.getByText('Your payment has been refunded.', { exact: false })).toBeVisible()
   await expect(page.getByText('Thank you for your purchase.')).toHaveCount(0)
   await expect(page.getByText('We have e-mailed the link', { exact: false })).toHaveCount(0)

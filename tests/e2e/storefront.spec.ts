@@ -8,6 +8,7 @@ import {
   type SiteSettings,
 } from '../../app/data/settings.server'
 import { startApp, type RunningApp } from '../helpers/app'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { expect, test } from '../helpers/csp'
 
 /**
@@ -631,6 +632,7 @@ test.describe('a shop with no products yet', () => {
     await expect(services.getByText('Showing all 0 services')).toHaveCount(0)
     await expect(services.getByText('No services match your filters.')).toHaveCount(0)
     await expect(services.getByRole('link', { name: 'Clear filters' })).toHaveCount(0)
+    await screenshotWidthsAndThemes(page, 'empty-catalogue')
     // The footer's Featured services still lands somewhere: just above All Services.
     await page.getByRole('contentinfo').getByRole('link', { name: 'Featured services' }).click()
     await expect(page).toHaveURL(`${empty.url}/#featured`)

@@ -326,7 +326,7 @@ export function AdminShell({
   maintenanceMode?: boolean
   /** Open problem reports (the Orders badge); 0 hides it. */
   openReports?: number
-  /** Payments go through the built-in simulator: a banner says real stock is not sold. */
+  /** Every way to pay takes test payments only: a banner says real stock is not sold. */
   testMode?: boolean
   children: ReactNode
 }) {

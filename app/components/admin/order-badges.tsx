@@ -47,7 +47,7 @@ export function TestModeBadge() {
     <Badge
       tone="orange"
       icon={FlaskConical}
-      title="Paid through a built-in gateway simulator: no real money moved"
+      title="Paid through a built-in simulator or a gateway’s test environment: no real money moved"
     >
       Test
     </Badge>

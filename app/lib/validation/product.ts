@@ -13,7 +13,7 @@ export const SHARED_SECRET_MAX_LENGTH = 4_000
 
 /**
  * The largest price the form takes, in paise: ₹99,99,999.99, the most Paytm's TXN_AMOUNT can say
- * in its 10 characters ("9999999.99", /work/shared/payments/PROTOCOLS.md; ₹1 crore would be
+ * in its 10 characters ("9999999.99", the rule in app/lib/payments/paytm.server.ts; ₹1 crore would be
  * "10000000.00", 11). It also fits the 32-bit integer columns amounts are stored in. Payment
  * links take the same limit (app/lib/validation/payment-link.ts).
  */

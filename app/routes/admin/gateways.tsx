@@ -617,7 +617,11 @@ function CheckoutOffer({ checkout }: { checkout: CheckoutGateway[] }) {
               {index + 1}.
             </span>
             <span className="text-slate-900 dark:text-slate-100">{offered.label}</span>
-            {offered.testMode ? <Pill tone="warning">Built-in simulator</Pill> : null}
+            {offered.testMode ? (
+              <Pill tone="warning">
+                {offered.sandbox ? 'Test environment' : 'Built-in simulator'}
+              </Pill>
+            ) : null}
           </li>
         ))}
       </ol>

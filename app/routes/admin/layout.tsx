@@ -4,7 +4,7 @@ import { AccessDenied } from '~/components/auth/access-denied'
 import { countOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { resolvePaytmSetup } from '~/services/payment/config.server'
+import { testModeOnly } from '~/services/payment/offered-gateways.server'
 import { requireAdmin } from '~/services/permissions.server'
 import { ACCESS_DENIED_TITLE, NOT_ADMIN_MESSAGE } from '~/lib/validation/auth'
 import type { Route } from './+types/layout'
@@ -19,17 +19,18 @@ import { buttonVariants } from '~/components/ui/button-variants'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
   const { db, env } = services()
-  const [settings, openReports, setup] = await Promise.all([
+  const [settings, openReports, testMode] = await Promise.all([
     getSiteSettings(db),
     // The Orders badge: only for admins who can open the orders.
     user.permissions.canManageOrders ? countOpenReports(db) : 0,
-    resolvePaytmSetup(db, env),
+    // Every way to pay takes test payments only (simulators, gateways' test environments).
+    testModeOnly(db, env),
   ])
   return {
     siteName: settings.siteName,
     user: { name: user.name, email: user.email, role: 'Admin', photo: user.photo },
     openReports,
-    testMode: setup?.testMode ?? false,
+    testMode,
     maintenanceMode: settings.maintenanceMode,
     // What the sidebar lists: a section only for admins whose permissions let them open it.
     access: {

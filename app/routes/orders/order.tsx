@@ -57,6 +57,8 @@ import {
   MAINTENANCE_RETRY_AFTER_SECONDS,
 } from '~/services/maintenance.server'
 import type { Route } from './+types/order'
+import { gatewayLabel } from '~/lib/validation/gateway'
+import { paidInTestEnvironment } from '~/services/payment/offered-gateways.server'
 import { readFormData } from '~/lib/form-data.server'
 
 /**
@@ -117,6 +119,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         paymentReference: order.gatewayTxnId,
         bankReference: order.bankTxnId,
         testMode: order.testMode,
+        // For its test-mode banner: the gateway's name, and whether its test environment took it.
+        gatewayName: gatewayLabel(order.gateway),
+        testEnvironment: order.testMode && (await paidInTestEnvironment(db, env, order.gateway)),
         // The validity it was sold with, shown as the storefront showed it ('1 Year' when blank).
         validity: orderValidity(order.validity, product?.validity),
       },
@@ -492,7 +497,12 @@ export default function OrderPage({ loaderData, actionData }: Route.ComponentPro
 
   return (
     <main className="mx-auto w-full max-w-3xl flex-1 space-y-6 px-4 pb-16 pt-8">
-      {order.testMode ? <TestModeBanner /> : null}
+      {order.testMode ? (
+        <TestModeBanner
+          gateways={[order.gatewayName]}
+          sandboxes={order.testEnvironment ? [order.gatewayName] : []}
+        />
+      ) : null}
       {actionData?.intent === null ? <FormAlert>{actionData.error}</FormAlert> : null}
 
       <section aria-labelledby="order-heading" className={card}>

@@ -43,7 +43,7 @@ import type { loader as rootLoader } from '~/root'
 import type { Route } from './+types/callback'
 import { readFormData } from '~/lib/form-data.server'
 import { buttonVariants } from '~/components/ui/button-variants'
-import { sellableNow } from '~/services/payment/offered-gateways.server'
+import { paidInTestEnvironment, sellableNow } from '~/services/payment/offered-gateways.server'
 
 /**
  * /payment/callback: the payment result page. Where the gateway's callback
@@ -134,8 +134,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     orderId: order.id,
     state,
     testMode: order.testMode,
-    // Which simulator stood in for the gateway, for the test-mode banner.
+    // Which simulator or test environment stood in for the gateway, for the test-mode banner.
     gatewayName: gatewayLabel(order.gateway),
+    testEnvironment: order.testMode && (await paidInTestEnvironment(db, env, order.gateway)),
     retryTo,
     details: {
       productName: order.productName,
@@ -359,7 +360,10 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
     <main className="mx-auto w-full max-w-xl flex-1 px-4 pb-16 pt-8">
       {result.found && result.testMode ? (
         <div className="mb-4">
-          <TestModeBanner gateways={[result.gatewayName]} />
+          <TestModeBanner
+            gateways={[result.gatewayName]}
+            sandboxes={result.testEnvironment ? [result.gatewayName] : []}
+          />
         </div>
       ) : null}
       <section

@@ -124,6 +124,15 @@ export async function testModeOnly(db: DB, env: Env): Promise<boolean> {
   return gateways.length > 0 && gateways.every((gateway) => gateway.testMode)
 }
 
+/**
+ * Whether a test-mode order of `gateway` went to that gateway's own test environment (staging,
+ * sandbox, test keys) rather than its built-in simulator, as the shop is set up now: what the
+ * order's test-mode banner names.
+ */
+export async function paidInTestEnvironment(db: DB, env: Env, gateway: string): Promise<boolean> {
+  return (await offeredNow(db, env)).some((offered) => offered.id === gateway && offered.sandbox)
+}
+
 type Sellable = { id: string; inStock: boolean; buyNowLink: string | null }
 
 /** Which kinds of gateway are among `gateways`: real ones, built-in simulators, or both. */

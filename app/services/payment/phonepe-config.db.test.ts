@@ -142,5 +142,14 @@ describe("PhonePe's sandbox", () => {
         PHONEPE_HOST: 'http://127.0.0.1:4300',
       }),
     ).toMatchObject({ testMode: false })
+    // The sandbox named as the host is still the sandbox.
+    expect(
+      await resolvePhonePeSetup(t.db, {
+        ...env,
+        ...credentials,
+        PHONEPE_ENV: 'production',
+        PHONEPE_HOST: 'https://api-preprod.phonepe.com/apis/pg-sandbox/',
+      }),
+    ).toMatchObject({ testMode: true })
   })
 })

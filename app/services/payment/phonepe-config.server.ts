@@ -4,6 +4,7 @@ import { deriveKey } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import {
+  PHONEPE_HOSTS,
   phonePeHosts,
   type PhonePeConfig,
   type PhonePeEnvironment,
@@ -84,11 +85,12 @@ function returnUrlFor(publicUrl: string) {
 
 /**
  * PhonePe's sandbox confirms payments made with its test instruments, and no real money: its
- * orders are test orders. PHONEPE_HOST (a proxy or a standalone simulator) is the operator's
- * choice and is taken as live.
+ * orders are test orders, also when PHONEPE_HOST names the sandbox itself. Another
+ * PHONEPE_HOST (a proxy or a standalone simulator) is the operator's choice and is taken as live.
  */
 export function isPhonePeSandbox(environment: PhonePeEnvironment, host?: string | null): boolean {
-  return !host && environment === 'sandbox'
+  if (!host) return environment === 'sandbox'
+  return host.replace(/\/+$/, '') === PHONEPE_HOSTS.sandbox.pg
 }
 
 /** `records`: every gateway record, when the caller has read them already (readGatewayRecords). */

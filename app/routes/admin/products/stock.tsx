@@ -42,7 +42,6 @@ import { MAX_IMPORT_ITEMS } from '~/lib/stock-parse'
 import { getProductDelivery } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
-import { resolvePaytmSetup } from '~/services/payment/config.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
   filledOrdersText,
@@ -55,6 +54,7 @@ import { readFlash } from '~/lib/flash.server'
 import { requireEditableProduct } from './product-form.server'
 import { stockAction, type ImportAnswer } from './stock.server'
 import { pageUrl, parseStatus, STATUSES } from './stock-paths'
+import { testModeOnly } from '~/services/payment/offered-gateways.server'
 import type { Route } from './+types/stock'
 import { cn } from '~/components/ui/cn'
 import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
@@ -74,14 +74,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const confirmId = url.searchParams.get('confirmRevoke')
 
-  const [counts, list, awaiting, delivery, { flash, headers }, setup, kinds, settings] =
+  const [counts, list, awaiting, delivery, { flash, headers }, testMode, kinds, settings] =
     await Promise.all([
       stockCounts(db, product.id),
       listStockItemsPage(db, env.APP_SECRET, product.id, { status: status ?? undefined, page }),
       countAwaitingOrders(db, product.id),
       getProductDelivery(db, product.id),
       readFlash(request),
-      resolvePaytmSetup(db, env),
+      testModeOnly(db, env),
       availableItemsByKind(db, product.id),
       getSiteSettings(db),
     ])
@@ -117,7 +117,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       confirmRevoke: toConfirm ? { id: toConfirm.id, preview: toConfirm.preview } : null,
       maxItems: MAX_IMPORT_ITEMS,
       flash,
-      testMode: setup?.testMode ?? false,
+      testMode,
       // Payment Gateways is for admins with Can Manage Users (docs/decisions/0019).
       canConfigureGateways: mayConfigureShop(user.permissions),
       available: kinds,
@@ -262,9 +262,9 @@ function ImportForm({
               These are test items
             </label>
             <p id="stock-test-items-hint" className="text-xs text-slate-600 dark:text-slate-400">
-              Test items are delivered only for test-mode payments (the built-in simulator), never
-              for real ones. Leave this off for real accounts and keys: they are sold only through a
-              real payment gateway.
+              Test items are delivered only for test-mode payments (the built-in simulators, a
+              gateway&apos;s test environment), never for real ones. Leave this off for real
+              accounts and keys: they are sold only through a real payment gateway.
             </p>
           </div>
         </div>

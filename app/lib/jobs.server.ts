@@ -15,9 +15,9 @@ import { newId } from './id.server'
  * - A failed attempt is retried with exponential backoff until `maxAttempts`, then the job
  *   is kept as `failed` with its last error for an operator to see.
  * - A job whose runner stopped during its last attempt has none left to be claimed for: once its
- *   lease lapses it is failed (looked for about once a minute: "runner stopped during the last
- *   attempt"), after its type's
- *   `abandoned` hook, if it has one, did what the handler does when a last attempt fails.
+ *   lease lapses it is failed ("runner stopped during the last attempt"; looked for about once a
+ *   minute), after its type's `abandoned` hook, if it has one, did what the handler does when a
+ *   last attempt fails.
  *
  * Handlers are registered by type (see app/services/background.server.ts); a process only claims
  * the types it has handlers for.
@@ -415,10 +415,18 @@ export function startJobRunner(
       }
       if (!stopped && Date.now() - lastFrequent >= frequentMs) {
         lastFrequent = Date.now()
-        while (!stopped && (await giveUpAbandonedJobs(db, handlers, options)) > 0) {
-          // Until none is left.
-        }
         for (const task of options.frequent ?? []) await task(db)
+        // After the sweeps, and on its own: a job it cannot give up must not hold them back.
+        try {
+          while (!stopped && (await giveUpAbandonedJobs(db, handlers, options)) > 0) {
+            // Until none is left.
+          }
+        } catch (error) {
+          console.error(
+            '[jobs] could not give up abandoned jobs:',
+            error instanceof Error ? error.message : error,
+          )
+        }
       }
     } catch (error) {
       // A database hiccup must not stop the runner; the next tick tries again.

@@ -569,9 +569,9 @@ function refundJobPayload(job: Job): RefundJobPayload | null {
 
 /**
  * The refund job: one run per refund step; a pending refund schedules its next check. A job
- * whose runner stopped during its last attempt ends as one whose last attempt failed on an
- * error: the shop is told KeyBazaar stopped asking (unless that run had already scheduled the
- * next check, which goes on asking).
+ * whose runner stopped during its last attempt (a restart, a crash) says nothing about the
+ * gateway, so the refund is asked about again at the next gap, as when the gateway cannot be
+ * reached (unless that run had already scheduled the next check, which goes on asking).
  */
 export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandlers {
   const log = options.log ?? ((line: string) => console.log(line))
@@ -588,7 +588,9 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
           const next = live as Partial<RefundJobPayload> | null
           return next?.refundId === refund.id && (next.check ?? 0) > payload.check
         })
-        if (!later) await stopAskingAbout(db, refund, { error: reason }, now)
+        if (later) return
+        log(`[payments] refund ${refund.id}: ${reason}; asking again later`)
+        await askAgainLater(refund, payload.check, now)
       },
     },
   }
@@ -641,6 +643,11 @@ export function refundJobHandlers(db: DB, options: RefundJobOptions): JobHandler
       log(
         `[payments] refund ${refund.id}: status check refused, asking again later: ${result.refused}`,
       )
+    await askAgainLater(refund, check, now)
+  }
+
+  /** Queues check `check + 1` of a refund still pending, or tells the shop the checks ran out. */
+  async function askAgainLater(refund: OrderRefund, check: number, now: Date): Promise<void> {
     if (check + 1 >= MAX_REFUND_CHECKS) {
       log(
         `[payments] refund ${refund.id} still pending after ${check + 1} checks; left for the admin`,

@@ -1,4 +1,4 @@
-import { data, href, Link, redirect } from 'react-router'
+import { data, Form, href, Link, redirect } from 'react-router'
 import { AuthPage } from '~/components/auth/auth-forms'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormAlert } from '~/components/forms'
@@ -63,9 +63,18 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
     <AuthPage title={loaderData.title}>
       <div className="space-y-5">
         <FormAlert>{loaderData.error}</FormAlert>
-        <Link to={href('/login')} className={buttonVariants({ block: true })}>
-          Log in
-        </Link>
+        {loaderData.title === VERIFY_EMAIL_TITLES.otherAccount ? (
+          // Logging out returns to the home page; the link, opened again, then confirms.
+          <Form method="post" action={href('/logout')}>
+            <button type="submit" className={buttonVariants({ block: true })}>
+              Log out
+            </button>
+          </Form>
+        ) : (
+          <Link to={href('/login')} className={buttonVariants({ block: true })}>
+            Log in
+          </Link>
+        )}
       </div>
     </AuthPage>
   )

@@ -1,5 +1,12 @@
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
-import { data, Form, href, Link, useNavigation } from 'react-router'
+import {
+  data,
+  Form,
+  href,
+  Link,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import {
   type CheckoutResult,
   PaymentChoice,
@@ -161,6 +168,18 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
     'Cache-Control': 'private, no-store',
     ...(retryAfter ? { 'Retry-After': retryAfter } : {}),
   }
+}
+
+/**
+ * Pressing Pay changes nothing this page loaded (the browser leaves for the gateway next): the
+ * link is not looked up, and its try counted, a second time.
+ */
+export function shouldRevalidate({
+  formMethod,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formMethod?.toUpperCase() === 'POST') return false
+  return defaultShouldRevalidate
 }
 
 export default function PaymentLinkPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -550,6 +550,36 @@ async function scheduleNextGatewayCheck(
 }
 
 /**
+ * The `abandoned` step of a reconciliation chain (app/lib/jobs.server.ts), for Paytm's job and
+ * this workflow's: a chained check lost on its last attempt schedules the next one, for an order
+ * still pending, unless that run had scheduled it already.
+ */
+export function continueLostChain<
+  Payload extends { orderId: string; check: number; chain: boolean },
+>(
+  db: DB,
+  chain: {
+    type: string
+    parse: (payload: unknown) => Payload | null
+    scheduleNext: (db: DB, order: Order, check: number, now: Date) => Promise<void>
+    now: () => Date
+  },
+): (job: Job) => Promise<void> {
+  return async (job) => {
+    const payload = chain.parse(job.payload)
+    if (!payload?.chain) return
+    const order = await getOrder(db, payload.orderId)
+    if (!order || order.status !== 'pending') return
+    const now = chain.now()
+    const scheduled = (await livePayloads(db, chain.type, now)).some((live) => {
+      const next = chain.parse(live)
+      return next?.orderId === order.id && next.chain && next.check > payload.check
+    })
+    if (!scheduled) await chain.scheduleNext(db, order, payload.check, now)
+  }
+}
+
+/**
  * The reconciliation job for gateways on this workflow: each run checks one order; a chained
  * check schedules the next with a growing gap (reconcileDelayMs), up to 24 hours. The chain goes
  * on when the runner gives up on a check (the gateway down on every attempt, or the runner
@@ -560,18 +590,12 @@ export function gatewayJobHandlers(db: DB, options: GatewayJobOptions): JobHandl
   return {
     [GATEWAY_RECONCILE_JOB]: {
       run: (job) => runGatewayReconcileJob(job),
-      abandoned: async (job) => {
-        const payload = parseGatewayPayload(job.payload)
-        if (!payload?.chain) return
-        const order = await getOrder(db, payload.orderId)
-        if (!order || order.status !== 'pending') return
-        const now = options.now?.() ?? new Date()
-        const scheduled = (await livePayloads(db, GATEWAY_RECONCILE_JOB, now)).some((live) => {
-          const next = parseGatewayPayload(live)
-          return next?.orderId === order.id && next.chain && next.check > payload.check
-        })
-        if (!scheduled) await scheduleNextGatewayCheck(db, order, payload.check, now)
-      },
+      abandoned: continueLostChain(db, {
+        type: GATEWAY_RECONCILE_JOB,
+        parse: parseGatewayPayload,
+        scheduleNext: scheduleNextGatewayCheck,
+        now: () => options.now?.() ?? new Date(),
+      }),
     },
   }
 

@@ -10,13 +10,7 @@ import {
   type OrderStatus,
 } from '~/data/order.server'
 import type { DB } from '~/lib/db.server'
-import {
-  enqueueJob,
-  livePayloads,
-  wakeJobRunner,
-  type Job,
-  type JobHandlers,
-} from '~/lib/jobs.server'
+import { enqueueJob, wakeJobRunner, type Job, type JobHandlers } from '~/lib/jobs.server'
 import { hitPolicy } from '~/lib/rate-limit.server'
 import { formatRupees } from '~/lib/money'
 import type { GatewayPaymentStatus } from '~/lib/payments/gateway.server'
@@ -25,6 +19,7 @@ import {
   answeredFromRecord,
   applyGatewayStatus,
   cannotAsk,
+  continueLostChain,
   expireUnanswered,
   mayAskOnReturn,
   otherModeReason,
@@ -463,18 +458,12 @@ export function paymentJobHandlers(db: DB, options: PaymentJobOptions): JobHandl
   return {
     [RECONCILE_JOB]: {
       run: (job) => runReconcileJob(job),
-      abandoned: async (job) => {
-        const payload = parsePayload(job.payload)
-        if (!payload?.chain) return
-        const order = await getOrder(db, payload.orderId)
-        if (!order || order.status !== 'pending') return
-        const now = options.now?.() ?? new Date()
-        const scheduled = (await livePayloads(db, RECONCILE_JOB, now)).some((live) => {
-          const next = parsePayload(live)
-          return next?.orderId === order.id && next.chain && next.check > payload.check
-        })
-        if (!scheduled) await scheduleNextCheck(db, order, payload.check, now)
-      },
+      abandoned: continueLostChain(db, {
+        type: RECONCILE_JOB,
+        parse: parsePayload,
+        scheduleNext: scheduleNextCheck,
+        now: () => options.now?.() ?? new Date(),
+      }),
     },
   }
 

@@ -450,7 +450,7 @@ describe(`admin changes to users (${engine})`, () => {
     }
   })
 
-  it('refuses a change from an admin who lost Can Manage Users or was suspended since their page loaded', async () => {
+  it('refuses a change or password reset from an admin who lost Can Manage Users or was suspended since their page loaded', async () => {
     const db = (await createTestDb()).db
     try {
       const owner = await makeAdmin(db, { name: 'Owner' })
@@ -473,10 +473,17 @@ describe(`admin changes to users (${engine})`, () => {
       const other = await makeAdmin(db, { name: 'Other' })
       expect((await changeUser(db, context(owner), other.id, 'suspend')).ok).toBe(true)
       expect(await changeUser(db, context(other), customer.id, 'suspend')).toEqual(notAllowed)
+      expect(await resetUserPassword(db, context(helper), customer.id, 'taken-over-1')).toEqual(
+        notAllowed,
+      )
+      expect(await resetUserPassword(db, context(other), customer.id, 'taken-over-1')).toEqual(
+        notAllowed,
+      )
       expect(await getUserProfile(db, customer.id)).toMatchObject({
         role: 'user',
         status: 'active',
       })
+      expect((await listAuditEntries(db, { targetId: customer.id })).entries).toEqual([])
       // An ADMIN_EMAILS owner may, whatever their stored flags say.
       await db
         .updateTable('user')

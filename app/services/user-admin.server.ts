@@ -268,7 +268,8 @@ export async function changeUser(
 
 /**
  * Sets a new password (hashed by better-auth's own hasher, so sign-in verifies it), ends every
- * session of the user and queues a mail telling them.
+ * session of the user and queues a mail telling them. Like changeUser, refused when the acting
+ * admin was suspended or lost Can Manage Users after the route checked them.
  */
 export async function resetUserPassword(
   db: DB,
@@ -278,10 +279,13 @@ export async function resetUserPassword(
 ): Promise<UserAdminResult> {
   const hash = await hashPassword(password)
   const result = await db.transaction().execute(async (trx): Promise<UserAdminResult> => {
+    await lockAccountChanges(trx)
     const target = await getUserProfile(trx, userId)
     if (!target) return { ok: false, message: USER_ADMIN_MESSAGES.notFound }
     if (target.id !== context.actor.id && isVerifiedListedAdmin(target, context.adminEmails))
       return { ok: false, message: USER_ADMIN_MESSAGES.listedAdminPassword }
+    if (!(await actorMayManageUsers(trx, context)))
+      return { ok: false, message: USER_ADMIN_MESSAGES.notAllowed }
     await setPasswordHash(trx, userId, hash)
     const ended = await endUserSessions(trx, userId)
     await enqueueJob(trx, PASSWORD_CHANGED_BY_ADMIN_JOB, { userId })

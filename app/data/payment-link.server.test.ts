@@ -236,6 +236,48 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(mails[0]!.to).toBe('owner@example.test')
   })
 
+  it('in test mode, notes a link paid twice on the timeline but mails the shop nothing', async () => {
+    await updateSiteSettings(t.db, { contactEmail: 'owner@example.test', alertRecipients: [] })
+    const mailsBefore = await linkPaidTwiceMails()
+    const product = await makeProduct(t.db, { price: 149_900 })
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, amount: 70_000, customer: BUYER, createdBy: null },
+      URL_BASE,
+    )
+    const viaLink = { id: link.id, amount: link.amount, preferredOrderId: link.orderId }
+    const attempts = []
+    for (let i = 0; i < 2; i++) {
+      const { order } = await createOrder(t.db, {
+        productId: product.id,
+        customer: BUYER,
+        paymentLink: viaLink,
+        testMode: true,
+      })
+      attempts.push(order)
+    }
+    for (const order of attempts) {
+      await markOrderPaid(
+        t.db,
+        order.id,
+        {
+          txnId: `T-${order.id}`,
+          bankTxnId: null,
+          paymentMode: 'UPI',
+          paidAmount: 70_000,
+          status: 'TXN_SUCCESS',
+          respCode: '01',
+          respMsg: 'ok',
+        },
+        { message: 'paid' },
+      )
+    }
+    const second = await listOrderEvents(t.db, attempts[1]!.id)
+    expect(second.filter((event) => event.type === 'link_paid_twice')).toHaveLength(1)
+    // Nobody refunds a test payment: the shop is not asked to.
+    expect(await linkPaidTwiceMails()).toEqual(mailsBefore)
+  })
+
   it('cancels an active link once: a second cancel says so, and the link stops taking payments', async () => {
     const product = await makeProduct(t.db)
     const business = {

@@ -442,7 +442,7 @@ export async function moveGateway(
   now = new Date(),
 ): Promise<{ before: string[]; after: string[] } | null> {
   return db.transaction().execute(async (trx) => {
-    // A write first: SQLite's write lock at once, and two admins moving at the same time take turns.
+    // A write first: two admins moving at the same time take turns (PostgreSQL's row locks).
     await trx
       .updateTable('paymentGateway')
       .set((eb) => ({ position: eb.ref('position') }))

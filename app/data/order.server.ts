@@ -27,9 +27,9 @@ export { appendOrderEvent, type EventInput }
 
 /**
  * A write to order rows that changes nothing, as the first statement of a transaction that
- * works on an order: SQLite takes its write lock at once (no read to upgrade later) and
- * PostgreSQL locks the rows to the commit, so two transactions on one order take turns and the
- * second reads what the first left. The caller says which orders (`where`) and what it reads
+ * works on an order: PostgreSQL locks the rows to the commit, so two transactions on one order
+ * take turns and the second reads what the first left (on SQLite every transaction holds the
+ * single write lock from its start, app/lib/db.server.ts). The caller says which orders (`where`) and what it reads
  * back (`returning`).
  */
 export function takeOrderRows(trx: DB) {
@@ -214,9 +214,8 @@ export async function createOrder<T = undefined>(
         attempt === 0 && link ? link.preferredOrderId : newOrderId(now, options.random)
       createdAt = new Date(now).toISOString()
       // INSERT ... SELECT: the price, name and validity come from the product row in the same
-      // statement, and the transaction's first statement is a write, so SQLite takes its write
-      // lock at once (a read first would fail with "database is locked" when another process
-      // wrote in between). The parameters are cast so PostgreSQL knows their types.
+      // statement, with no read before it. The parameters are cast so PostgreSQL knows their
+      // types.
       row = await trx
         .insertInto('order')
         .columns(['id', ...placedColumns, 'accessTokenHash', 'createdAt', 'updatedAt'])
@@ -543,7 +542,6 @@ export async function transitionOrder(
     }
     const at = now.toISOString()
     const changed = await db.transaction().execute(async (trx) => {
-      // The write comes first in the transaction, so SQLite takes its write lock at once.
       const updated = await trx
         .updateTable('order')
         .set((eb) => ({

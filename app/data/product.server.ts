@@ -391,26 +391,17 @@ export async function deleteProduct(
  * deleted. On PostgreSQL a FOR UPDATE lock: an order being created for the product holds a
  * key-share lock on the row (its foreign key) until it commits, so this waits for it and the
  * count that follows sees the order; an order whose insert comes later waits for the delete and
- * then fails its foreign key, which createOrder reports as "Product not found". On SQLite a
- * write first, which takes the single write lock at once: one that matches no row, so the
- * product's page-cache trigger (db/migrations/0120) does not fire for a delete that is refused.
+ * then fails its foreign key, which createOrder reports as "Product not found". On SQLite the
+ * transaction already holds the database's single write lock from its start (BEGIN IMMEDIATE,
+ * app/lib/db.server.ts), so a plain read is enough. Call it inside the delete's transaction.
  */
 export async function lockProduct(db: DB, id: string): Promise<boolean> {
-  if (engineOf(db) === 'postgres') {
-    const row = await db
-      .selectFrom('product')
-      .select('id')
-      .where('id', '=', id)
-      .forUpdate()
-      .executeTakeFirst()
-    return Boolean(row)
-  }
-  await db
-    .updateTable('product')
-    .set((eb) => ({ id: eb.ref('id') }))
-    .where(sql<boolean>`0`)
-    .execute()
-  const row = await db.selectFrom('product').select('id').where('id', '=', id).executeTakeFirst()
+  const row = await db
+    .selectFrom('product')
+    .select('id')
+    .where('id', '=', id)
+    .$if(engineOf(db) === 'postgres', (qb) => qb.forUpdate())
+    .executeTakeFirst()
   return Boolean(row)
 }
 

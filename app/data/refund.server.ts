@@ -208,7 +208,6 @@ export async function settleRefund(
     // The order's row first, as a refund request takes it: two refunds of one order settling at
     // once then settle in turn, and the second sees the first's total (the last part of a
     // refund in pieces makes the order refunded, even under PostgreSQL's read committed).
-    // A write first (SQLite takes its write lock at once, with no read to upgrade).
     await takeOrderRows(trx)
       .where('id', '=', (eb) =>
         eb.selectFrom('orderRefund').select('orderRefund.orderId').where('orderRefund.id', '=', id),

@@ -392,8 +392,7 @@ async function fillWaitingBatch(
   const at = (now ?? new Date()).toISOString()
   // Real deliveries count for the low-stock alert below. On PostgreSQL the product's lock is
   // taken first, before any order, as a product's deletion takes them; on SQLite this is no
-  // statement at all, and the claim below must be the first (it takes the write lock at once;
-  // a read first could not be upgraded while another writer waits: SQLITE_BUSY).
+  // statement at all (the transaction holds the write lock from its start).
   if (!testMode) await countInTurn(trx, productId)
   const waiting = trx
     .selectFrom('order')
@@ -404,8 +403,8 @@ async function fillWaitingBatch(
     .orderBy('createdAt')
     .orderBy('id')
     .limit(FILL_BATCH)
-  // A no-op write claims the orders: it takes SQLite's write lock at once, and on
-  // PostgreSQL locks the rows so two fillers do not deliver one order twice. It waits for
+  // A no-op write claims the orders: on PostgreSQL it locks the rows so two fillers do not
+  // deliver one order twice (SQLite runs one writing transaction at a time). It waits for
   // rows another filler holds rather than skipping them: that filler may have looked for
   // stock before this one's items were committed, found none and left the orders waiting.
   const claimed = await takeOrderRows(trx)

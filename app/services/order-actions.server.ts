@@ -101,8 +101,8 @@ export type ActionResult =
 
 /**
  * Takes the order for this transaction if it is in one of `statuses`: a write that changes
- * nothing, first in the transaction, so SQLite takes its write lock at once and PostgreSQL locks
- * the row (a concurrent action waits, then finds the status it left). Returns what it read.
+ * nothing, first in the transaction, so PostgreSQL locks the row (a concurrent action waits,
+ * then finds the status it left). Returns what it read.
  */
 async function claimOrder(
   trx: Transaction<Database>,

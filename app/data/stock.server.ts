@@ -99,16 +99,23 @@ async function storedLegacyItems(
   return found
 }
 
+/** What an import added and skipped (duplicates, lines that are not an item). */
+export interface ImportCounts {
+  added: number
+  duplicates: number
+  invalid: number
+}
+
 /**
  * Adds the items in `content` to a product: one transaction, batched inserts. Duplicates (in
  * the batch or already stocked) are skipped and counted. `fill` runs last in the same
- * transaction with the number added, and says how many waiting orders it served (importStock in
- * app/services/fulfilment.server.ts delivers them there).
+ * transaction with the number added and skipped, and says how many waiting orders it served
+ * (importStock in app/services/fulfilment.server.ts delivers them there).
  */
 export async function addStockItems(
   db: DB,
   input: ImportStockInput,
-  fill: (trx: Transaction<Database>, added: number) => Promise<number> = async () => 0,
+  fill: (trx: Transaction<Database>, counts: ImportCounts) => Promise<number> = async () => 0,
 ): Promise<StockImportSummary> {
   const now = (input.now ?? new Date()).toISOString()
   const parsed = parseStockInput(input.content, input.format)
@@ -184,7 +191,11 @@ export async function addStockItems(
           for (const entry of chunk) if (!ids.has(entry.row.id)) duplicateLines.push(entry.line)
         }
       }
-      return fill(trx, added)
+      return fill(trx, {
+        added,
+        duplicates: duplicateLines.length,
+        invalid: parsed.invalidLines.length,
+      })
     })
     .catch((error: unknown) => {
       // The product was deleted since it was read above.

@@ -12,6 +12,7 @@ import {
   addStockItems,
   allocateStockItem,
   productsWithAwaitingOrders,
+  type ImportCounts,
   type ImportStockInput,
 } from '~/data/stock.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
@@ -61,7 +62,7 @@ export async function markOrderPaid(
  */
 export type WithImport = (
   trx: Transaction<Database>,
-  outcome: { added: number; filled: number },
+  outcome: ImportCounts & { filled: number },
 ) => Promise<void>
 
 /**
@@ -75,14 +76,14 @@ export async function importStock(
   withImport?: WithImport,
 ): Promise<StockImportSummary> {
   const testMode = input.testItems ?? false
-  const summary = await addStockItems(db, input, async (trx, count) => {
+  const summary = await addStockItems(db, input, async (trx, counts) => {
     let delivered = 0
-    for (let more = count > 0; more;) {
+    for (let more = counts.added > 0; more;) {
       const batch = await fillWaitingBatch(trx, input.productId, testMode, input.now)
       delivered += batch.delivered
       more = batch.more
     }
-    if (count > 0 && withImport) await withImport(trx, { added: count, filled: delivered })
+    if (counts.added > 0 && withImport) await withImport(trx, { ...counts, filled: delivered })
     return delivered
   })
   // New items may bring a wished-for product back; the minute's sweep would catch it too.

@@ -20,7 +20,6 @@ import {
   type RevokeResult,
 } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
-import { parseStockInput } from '~/lib/stock-import.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import type { ProductDeliveryMode } from '~/lib/validation/product'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -212,10 +211,7 @@ export async function importStockAudited(
   who: AdminWho,
 ): Promise<StockImportSummary> {
   const { productTitle, ...importInput } = input
-  // The import tells its transaction only how many items it added; the lines it skipped come
-  // from the same parse (a valid line not added was a duplicate).
-  const parsed = parseStockInput(importInput.content, importInput.format)
-  return importStock(db, importInput, async (trx, { added, filled }) => {
+  return importStock(db, importInput, async (trx, { added, duplicates, invalid, filled }) => {
     await recordAdminChange(trx, {
       ...who,
       action: 'stock.import',
@@ -224,8 +220,8 @@ export async function importStockAudited(
       before: null,
       after: {
         added,
-        duplicates: parsed.items.length - added,
-        invalid: parsed.invalidLines.length,
+        duplicates,
+        invalid,
         filled,
         testItems: importInput.testItems ?? false,
       },

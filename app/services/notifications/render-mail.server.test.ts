@@ -53,3 +53,20 @@ describe('mail footer WhatsApp link', () => {
     expect(mail.text).toContain('E-mail: help@chaikeys.example')
   })
 })
+
+describe('mail paragraphs', () => {
+  it('keep their line breaks in the HTML part, escaped', () => {
+    const mail = renderMail(settings, 'https://chaikeys.example', {
+      ...content,
+      paragraphs: [
+        'Order: ORD_1\nProduct: <VPN>',
+        'Your account details / key:\nEmail: a@b.test\nPassword: p&ss 2',
+      ],
+      note: 'First line\nSecond line',
+    })
+    expect(mail.html).toContain('Order: ORD_1<br>Product: &lt;VPN&gt;</p>')
+    expect(mail.html).toContain('Email: a@b.test<br>Password: p&amp;ss 2</p>')
+    expect(mail.html).toContain('First line<br>Second line</p>')
+    expect(mail.text).toContain('Order: ORD_1\nProduct: <VPN>\n')
+  })
+})

@@ -59,6 +59,9 @@ function supportLineHtml(line: SupportLine): string {
   return `${escapeHtml(line.label)}: ${value}`
 }
 
+/** Escaped text with its line breaks kept as <br>. */
+const htmlLines = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>')
+
 export function renderMail(
   settings: MailSettings,
   publicUrl: string,
@@ -79,15 +82,17 @@ export function renderMail(
     '',
   ].join('\n')
 
+  // A paragraph's own line breaks (an order summary, account details as "Email: ..." lines)
+  // stay line breaks in the HTML part, which most mail apps show.
   const paragraphHtml = content.paragraphs
-    .map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${escapeHtml(paragraph)}</p>`)
+    .map((paragraph) => `<p style="margin:0 0 16px;line-height:1.5">${htmlLines(paragraph)}</p>`)
     .join('')
   const actionHtml = content.action
     ? `<p style="margin:24px 0"><a href="${escapeHtml(content.action.url)}" style="display:inline-block;background:#4f46e5;color:#ffffff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:8px">${escapeHtml(content.action.label)}</a></p>
 <p style="margin:0 0 16px;font-size:13px;color:#475569">If the button does not work, open this link:<br><a href="${escapeHtml(content.action.url)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(content.action.url)}</a></p>`
     : ''
   const noteHtml = content.note
-    ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${escapeHtml(content.note)}</p>`
+    ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${htmlLines(content.note)}</p>`
     : ''
   const supportHtml = support.length
     ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map(supportLineHtml).join('<br>')}</p>`

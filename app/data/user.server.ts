@@ -1,4 +1,5 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
@@ -509,6 +510,18 @@ export async function deleteUserAccount(
         now,
       )
     }
+    // The account's "helpful" votes go with it (foreign key cascade): the reviews they counted
+    // for lose them from helpful_count, which mirrors the votes (db/migrations/0100).
+    await trx
+      .updateTable('review')
+      .set({ helpfulCount: sql<number>`helpful_count - 1` })
+      .where('id', 'in', (eb) =>
+        eb
+          .selectFrom('reviewVote')
+          .select('reviewVote.reviewId')
+          .where('reviewVote.userId', '=', userId),
+      )
+      .execute()
     await trx.deleteFrom('session').where('userId', '=', userId).execute()
     await trx.deleteFrom('user').where('id', '=', userId).execute()
     return { deleted: true, photo: user.photo, ordersAnonymised: Number(result.numUpdatedRows) }

@@ -19,7 +19,7 @@ import {
   reviewSummaries,
 } from '~/data/review.server'
 import { readProductViewer } from '~/data/product-viewer.server'
-import { markEmailVerified } from '~/data/user.server'
+import { deleteUserAccount, markEmailVerified } from '~/data/user.server'
 import { moderateReview, REVIEW_ERRORS, saveReview } from './reviews.server'
 
 const SECRET = 'reviews-test-secret-0123456789abcdef'
@@ -277,6 +277,15 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ])
     const asAuthor = await listProductReviews(t.db, product.id, { viewerId: authors[0]!.id })
     expect(asAuthor.items.find((r) => r.id === older)).toMatchObject({ own: true })
+
+    // A voter who deletes their account takes their vote off the count too.
+    expect((await addHelpfulVote(t.db, newer, voter.id)).result).toBe('voted')
+    expect((await deleteUserAccount(t.db, voter.id)).deleted).toBe(true)
+    const after = await listProductReviews(t.db, product.id, { sort: 'helpful' })
+    expect(after.items.map((r) => [r.id, r.helpfulCount])).toEqual([
+      [older, 1],
+      [newer, 0],
+    ])
   })
 
   it('pages a product reviews five at a time, the page kept in range', async () => {

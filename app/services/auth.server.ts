@@ -4,6 +4,7 @@ import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import { href, redirect } from 'react-router'
 import {
   ALL_PERMISSIONS,
+  NO_PERMISSIONS,
   effectiveAccess,
   endUserSessions,
   isListedAdmin,
@@ -274,6 +275,10 @@ function toAuthUser(user: SessionUser, adminEmails: readonly string[]): AuthUser
     },
     adminEmails,
   )
+  // An inactive account may still sign in and buy, but its admin role rests: no back office
+  // until it is active again (docs/auth.md). The shop's alerts and the last-admin rules count
+  // only active admins too.
+  const active = status === 'active'
   return {
     id: user.id,
     name: user.name,
@@ -282,8 +287,8 @@ function toAuthUser(user: SessionUser, adminEmails: readonly string[]): AuthUser
     photo: user.image ?? null,
     role,
     status,
-    isAdmin: access.isAdmin,
-    permissions: access.permissions,
+    isAdmin: active && access.isAdmin,
+    permissions: active ? access.permissions : { ...NO_PERMISSIONS },
     createdAt: toIso(user.createdAt),
   }
 }

@@ -215,7 +215,11 @@ function EditUserDialog({ user, actionData, flashId }: DialogProps) {
             <option value="user">User</option>
             <option value="admin">Admin</option>
           </SelectField>
-          <SelectField label="Status" field={fields.status}>
+          <SelectField
+            label="Status"
+            field={fields.status}
+            hint="An inactive account can still sign in and buy, without back-office access."
+          >
             <option value="active">Active</option>
             <option value="suspended">Suspended</option>
             <option value="inactive">Inactive</option>

@@ -1,6 +1,7 @@
 import fs from 'node:fs'
 import crypto from 'node:crypto'
 import type { BrowserContext, Page } from '@playwright/test'
+import { savePreferences } from '~/data/preferences.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { shopDateTime, shopLongDate } from '~/lib/date-format'
 import { parseValidity, validityEnd } from '~/lib/validity'
@@ -171,6 +172,14 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
   await expect(items.first().getByRole('link', { name: `Buy ${CINENOVA.title}` })).toHaveAttribute(
     'href',
     `/checkout/${CINENOVA.slug}`,
+  )
+  await expect(page.getByRole('main')).toContainText(
+    'We e-mail you when one that is out of stock comes back.',
+  )
+  // The back-in-stock mail points here to switch it off, so an item in stock has the switch too.
+  await expect(items.first().getByRole('button', { name: /^E-mail me when back/ })).toHaveAttribute(
+    'aria-pressed',
+    'true',
   )
   await screenshotWidthsAndThemes(page, 'wishlist')
   await items
@@ -365,6 +374,25 @@ test.describe('back in stock', () => {
       expect(mail!.text).toContain('Hello Waiting Buyer,')
       expect(mail!.text).toContain(`/product/${CINENOVA.slug}`)
       expect(mail!.text).toContain('₹699')
+      // It says where to switch it off: per product on the wishlist, or all such mail in the settings.
+      expect(mail!.text).toContain(`${shop.url}/dashboard/wishlist, or with reminders and offers`)
+
+      // With reminders and offers off, the wishlist says so instead of promising a mail.
+      const user = await db
+        .selectFrom('user')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+      await savePreferences(db, user.id, { notifications: false })
+      await expect
+        .poll(
+          async () =>
+            (
+              await (await fetch(`${shop.url}/dashboard/wishlist`, { headers: { cookie } })).text()
+            ).replace(/<!-- -->/g, ''),
+          { timeout: 5_000 },
+        )
+        .toContain('Back-in-stock e-mails are off, with reminders and offers, in your')
     } finally {
       await db.destroy()
     }

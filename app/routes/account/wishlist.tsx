@@ -10,6 +10,7 @@ import { buttonVariants } from '~/components/ui/button-variants'
 import { Card } from '~/components/ui/card'
 import { EmptyState } from '~/components/ui/empty-state'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
+import { getPreferences } from '~/data/preferences.server'
 import { listWishlist } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
@@ -23,15 +24,21 @@ import type { Route } from './+types/wishlist'
 
 /**
  * /dashboard/wishlist: the signed-in user's own wishlist (app/data/wishlist.server.ts), with
- * price, stock and Buy; each product can be removed, and an out-of-stock one can mail when it
- * is back. The buttons post to /wishlist (app/routes/account/wishlist-action.tsx).
+ * price, stock and Buy; each product can be removed, and each can mail when it is back in
+ * stock (the back-in-stock mail points here to switch that off, so the switch is there for an
+ * item in stock too). The buttons post to /wishlist (app/routes/account/wishlist-action.tsx).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db, env } = services()
-  const items = await listWishlist(db, user.id, { testItems: await testItemsOnSale(db, env) })
+  const [items, preferences] = await Promise.all([
+    testItemsOnSale(db, env).then((testItems) => listWishlist(db, user.id, { testItems })),
+    getPreferences(db, user.id),
+  ])
   const images = await imageRefs(items.map((item) => item.image))
   return {
+    // "E-mail me reminders and offers" off in the settings: no back-in-stock mail either.
+    mailsOn: preferences.notifications,
     items: items.map((item, index) => ({
       productId: item.productId,
       slug: item.slug,
@@ -115,26 +122,24 @@ function WishlistRow({ item }: { item: Item }) {
           <PriceLine product={item} currency={currency} style={ROW_PRICE} />
           <div className="mt-auto flex flex-wrap items-center gap-2">
             <BuyLink item={item} />
-            {!item.inStock ? (
-              <Form method="post" action={href('/wishlist')}>
-                <input type="hidden" name="intent" value="notify" />
-                <input type="hidden" name="productId" value={item.productId} />
-                <input type="hidden" name="redirectTo" value={HERE} />
-                <input type="hidden" name="on" value={item.notifyRestock ? 'no' : 'yes'} />
-                <button
-                  type="submit"
-                  aria-pressed={item.notifyRestock}
-                  className={buttonVariants({ variant: 'outline', size: 'sm' })}
-                >
-                  {item.notifyRestock ? (
-                    <Bell aria-hidden="true" className="size-4" />
-                  ) : (
-                    <BellOff aria-hidden="true" className="size-4" />
-                  )}
-                  E-mail me when back<span className="sr-only">: {item.title}</span>
-                </button>
-              </Form>
-            ) : null}
+            <Form method="post" action={href('/wishlist')}>
+              <input type="hidden" name="intent" value="notify" />
+              <input type="hidden" name="productId" value={item.productId} />
+              <input type="hidden" name="redirectTo" value={HERE} />
+              <input type="hidden" name="on" value={item.notifyRestock ? 'no' : 'yes'} />
+              <button
+                type="submit"
+                aria-pressed={item.notifyRestock}
+                className={buttonVariants({ variant: 'outline', size: 'sm' })}
+              >
+                {item.notifyRestock ? (
+                  <Bell aria-hidden="true" className="size-4" />
+                ) : (
+                  <BellOff aria-hidden="true" className="size-4" />
+                )}
+                E-mail me when back<span className="sr-only">: {item.title}</span>
+              </button>
+            </Form>
             <Form method="post" action={href('/wishlist')}>
               <input type="hidden" name="intent" value="remove" />
               <input type="hidden" name="productId" value={item.productId} />
@@ -155,13 +160,24 @@ function WishlistRow({ item }: { item: Item }) {
 }
 
 export default function Wishlist({ loaderData }: Route.ComponentProps) {
-  const { items } = loaderData
+  const { items, mailsOn } = loaderData
+  const saved = `${items.length} saved product${items.length === 1 ? '' : 's'}.`
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <AccountPageHeader title="Wishlist">
-        {items.length === 0
-          ? 'Save products with the heart to find them here.'
-          : `${items.length} saved product${items.length === 1 ? '' : 's'}. We e-mail you when one that is out of stock comes back.`}
+        {items.length === 0 ? (
+          'Save products with the heart to find them here.'
+        ) : mailsOn ? (
+          `${saved} We e-mail you when one that is out of stock comes back.`
+        ) : (
+          <>
+            {saved} Back-in-stock e-mails are off, with reminders and offers, in your{' '}
+            <Link to={href('/dashboard/settings')} className="underline underline-offset-2">
+              settings
+            </Link>
+            .
+          </>
+        )}
       </AccountPageHeader>
       {items.length === 0 ? (
         <EmptyState

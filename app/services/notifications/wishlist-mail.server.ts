@@ -31,7 +31,7 @@ export function backInStockMail(
       'Stock can run out again, so order soon if you still want it.',
     ],
     action: { label: 'View the product', url: productUrl },
-    note: `You get this because the product is on your wishlist. Turn these e-mails off on ${publicUrl}${href('/dashboard/wishlist')}.`,
+    note: `You get this because the product is on your wishlist. Turn these e-mails off for a product on ${publicUrl}${href('/dashboard/wishlist')}, or with reminders and offers on ${publicUrl}${href('/dashboard/settings')}.`,
   })
 }
 

@@ -16,6 +16,8 @@ import { updateProduct } from './product.server'
 import { markEmailVerified } from './user.server'
 
 const APP_SECRET = 'c'.repeat(64)
+/** The shop's time zone by default (Settings); the terms are counted on its calendar. */
+const IST = 'Asia/Kolkata'
 
 const t = fileTestDb()
 
@@ -80,7 +82,7 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     await deliveredAt(expired.id, '2026-01-31T06:00:00.000Z')
 
     const now = new Date('2026-03-01T00:00:00.000Z')
-    expect(await activeSubscriptions(t.db, asha.id, now)).toEqual([
+    expect(await activeSubscriptions(t.db, asha.id, { timeZone: IST, now })).toEqual([
       {
         orderId: running.id,
         productName: 'Yearly',
@@ -91,15 +93,40 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
       },
     ])
     // The month ran until 28 February; a day earlier it was still active, soonest first.
-    const before = await activeSubscriptions(t.db, asha.id, new Date('2026-02-27T00:00:00.000Z'))
+    const before = await activeSubscriptions(t.db, asha.id, {
+      timeZone: IST,
+      now: new Date('2026-02-27T00:00:00.000Z'),
+    })
     expect(before.map((item) => [item.orderId, item.expiresAt])).toEqual([
       [expired.id, '2026-02-28T06:00:00.000Z'],
       [running.id, '2027-01-31T06:00:00.000Z'],
     ])
     // After the year: nothing left.
-    expect(await activeSubscriptions(t.db, asha.id, new Date('2027-02-01T00:00:00.000Z'))).toEqual(
-      [],
-    )
+    expect(
+      await activeSubscriptions(t.db, asha.id, {
+        timeZone: IST,
+        now: new Date('2027-02-01T00:00:00.000Z'),
+      }),
+    ).toEqual([])
+  })
+
+  it("ends a term on the shop's calendar, also for a delivery in its early morning", async () => {
+    const asha = await makeCustomer(t.db)
+    const monthly = await makeStockedProduct(t.db, APP_SECRET, ['k@x.in:11'], {
+      title: 'Early monthly',
+      validity: '1 month',
+    })
+    const order = await payOrder(t.db, await makeOrder(t.db, monthly.id, { userId: asha.id }))
+    // 01:00 on 1 March in India, still 28 February in UTC: the month ends at 01:00 on 1 April
+    // there, not on 28 March UTC (29 March in India).
+    await deliveredAt(order.id, '2026-02-28T19:30:00.000Z')
+    const expiresAt = async (timeZone: string) =>
+      (
+        await activeSubscriptions(t.db, asha.id, { timeZone, now: new Date('2026-03-01T00:00Z') })
+      ).map((item) => item.expiresAt)
+    expect(await expiresAt(IST)).toEqual(['2026-03-31T19:30:00.000Z'])
+    // In London it was still the evening of 28 February: 28 March, on the local clock (GMT).
+    expect(await expiresAt('Europe/London')).toEqual(['2026-03-28T19:30:00.000Z'])
   })
 
   it('keeps the validity each order was sold with when the shop edits the product', async () => {
@@ -121,11 +148,9 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     await deliveredAt(halfYearly.id, '2026-01-31T06:00:00.000Z')
 
     const subscriptions = async (iso: string) =>
-      (await activeSubscriptions(t.db, asha.id, new Date(iso))).map((item) => [
-        item.orderId,
-        item.validity,
-        item.expiresAt,
-      ])
+      (await activeSubscriptions(t.db, asha.id, { timeZone: IST, now: new Date(iso) })).map(
+        (item) => [item.orderId, item.validity, item.expiresAt],
+      )
     expect(await subscriptions('2026-03-01T00:00:00.000Z')).toEqual([
       [halfYearly.id, '6 months', '2026-07-31T06:00:00.000Z'],
       [yearly.id, '12 months', '2027-01-31T06:00:00.000Z'],
@@ -152,7 +177,12 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     expect(order.validity).toBe('')
     await deliveredAt(order.id, '2026-01-31T06:00:00.000Z')
 
-    expect(await activeSubscriptions(t.db, asha.id, new Date('2026-03-01T00:00:00.000Z'))).toEqual([
+    expect(
+      await activeSubscriptions(t.db, asha.id, {
+        timeZone: IST,
+        now: new Date('2026-03-01T00:00:00.000Z'),
+      }),
+    ).toEqual([
       {
         orderId: order.id,
         productName: 'No validity typed',
@@ -168,7 +198,10 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
       product.id,
       productInput({ title: product.title, slug: product.slug, validity: '1 month' }),
     )
-    const [item] = await activeSubscriptions(t.db, asha.id, new Date('2026-03-01T00:00:00.000Z'))
+    const [item] = await activeSubscriptions(t.db, asha.id, {
+      timeZone: IST,
+      now: new Date('2026-03-01T00:00:00.000Z'),
+    })
     expect(item?.expiresAt).toBe('2027-01-31T06:00:00.000Z')
   })
 
@@ -221,7 +254,9 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
     const overview = async () => ({
       listed: (await listCustomerOrders(t.db, meera.id)).orders.map((row) => row.id).sort(),
       saved: await customerSavings(t.db, meera.id),
-      subscriptions: (await activeSubscriptions(t.db, meera.id)).map((item) => item.orderId),
+      subscriptions: (await activeSubscriptions(t.db, meera.id, { timeZone: IST })).map(
+        (item) => item.orderId,
+      ),
       activity: [...new Set((await recentActivity(t.db, meera.id)).map((item) => item.orderId))],
     })
 

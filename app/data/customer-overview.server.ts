@@ -62,11 +62,12 @@ export interface SubscriptionTerm extends ActiveSubscription {
  * one is DEFAULT_VALIDITY, "1 Year", as the storefront showed it (app/lib/validity.ts).
  * Open-ended validity ("Lifetime") and orders of deleted products are left out. The dashboard
  * (`activeSubscriptions`) and the expiry reminders (app/data/expiry-reminder.server.ts) read
- * terms only from here. `withoutReminder` leaves out orders that already had that reminder.
+ * terms only from here. `timeZone` is the shop's (Settings): the term is counted on its
+ * calendar (`validityEnd`). `withoutReminder` leaves out orders that already had that reminder.
  */
 export async function subscriptionTerms(
   db: DB,
-  options: { userId?: string; withoutReminder?: string } = {},
+  options: { timeZone: string; userId?: string; withoutReminder?: string },
 ): Promise<SubscriptionTerm[]> {
   let query = db
     .selectFrom('order')
@@ -119,7 +120,7 @@ export async function subscriptionTerms(
       productSlug: row.slug,
       validity,
       deliveredAt: new Date(started).toISOString(),
-      expiresAt: validityEnd(new Date(started), duration).toISOString(),
+      expiresAt: validityEnd(new Date(started), duration, options.timeZone).toISOString(),
       userId: row.userId,
       customerName: row.customerName,
       customerEmail: row.customerEmail,
@@ -131,14 +132,15 @@ export async function subscriptionTerms(
 
 /**
  * The customer's delivered orders whose validity has not run out at `now`, soonest to expire
- * first (see `subscriptionTerms`).
+ * first, their terms counted in the shop's `timeZone` (see `subscriptionTerms`).
  */
 export async function activeSubscriptions(
   db: DB,
   userId: string,
-  now: Date = new Date(),
+  options: { timeZone: string; now?: Date },
 ): Promise<ActiveSubscription[]> {
-  const terms = await subscriptionTerms(db, { userId })
+  const now = options.now ?? new Date()
+  const terms = await subscriptionTerms(db, { timeZone: options.timeZone, userId })
   return terms
     .filter((term) => Date.parse(term.expiresAt) > now.getTime())
     .map((term) => ({

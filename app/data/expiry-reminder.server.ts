@@ -47,16 +47,17 @@ export interface DueReminder extends SubscriptionTerm {
  * order placed signed in follows that account's notification preference; a guest's order the
  * preference of an account with the same e-mail address, if there is one, else it is sent.
  * A reminder not wanted is not recorded, so turning notifications back on in time still sends
- * it. Returns how many were claimed.
+ * it. `timeZone` is the shop's (Settings), whose calendar the terms are counted on. Returns how
+ * many were claimed.
  */
 export async function takeDueExpiryReminders(
   db: DB,
   notify: (reminder: DueReminder) => Promise<unknown>,
-  options: { now?: Date } = {},
+  options: { timeZone: string; now?: Date },
 ): Promise<number> {
   const now = options.now ?? new Date()
   // Once the 1-day reminder went out, nothing more is due for that order.
-  const terms = await subscriptionTerms(db, { withoutReminder: '1d' })
+  const terms = await subscriptionTerms(db, { timeZone: options.timeZone, withoutReminder: '1d' })
   const claimedKinds = await remindersOf(
     db,
     terms.map((term) => term.orderId),

@@ -5,6 +5,8 @@
  * not a duration ("Lifetime", "Until cancelled") has no end and gives null. A blank validity
  * means DEFAULT_VALIDITY wherever it is shown or read (`effectiveValidity`). Browser safe.
  */
+import { addDays, localDateOf, zoneOffsetMs, type LocalDate } from './shop-time'
+
 export type ValidityUnit = 'day' | 'week' | 'month' | 'year'
 
 export interface ValidityDuration {
@@ -76,24 +78,49 @@ export function parseValidity(text: string | null | undefined): ValidityDuration
   return null
 }
 
+const DAY_MS = 24 * 60 * 60 * 1000
+
 /**
- * The instant a validity that started at `start` ends. Months and years keep the day of the
- * month, or the month's last day when it has fewer (31 January + 1 month = 28/29 February).
+ * The instant a validity that started at `start` ends, counted on the shop's calendar
+ * (`timeZone`, Settings): the local date moves on by the days, months or years, and the end is
+ * at the same local time of day. Months and years keep the day of the month, or the month's last
+ * day when it has fewer (31 January + 1 month = 28/29 February). So a month bought at 01:00 on
+ * 1 March in India (still 28 February in UTC) ends at 01:00 on 1 April there, the date the
+ * dashboard and the expiry reminders show "in the shop's time zone" (docs/notifications.md).
  */
-export function validityEnd(start: Date, duration: ValidityDuration): Date {
-  const end = new Date(start.getTime())
+export function validityEnd(start: Date, duration: ValidityDuration, timeZone: string): Date {
+  const date = localDateOf(start, timeZone)
+  let end: LocalDate
   if (duration.unit === 'day' || duration.unit === 'week') {
-    const days = duration.unit === 'week' ? duration.amount * 7 : duration.amount
-    end.setUTCDate(end.getUTCDate() + days)
-    return end
+    end = addDays(date, duration.unit === 'week' ? duration.amount * 7 : duration.amount)
+  } else {
+    const months = duration.unit === 'year' ? duration.amount * 12 : duration.amount
+    const index = date.year * 12 + (date.month - 1) + months
+    const year = Math.floor(index / 12)
+    const month = (index % 12) + 1
+    const lastDay = new Date(Date.UTC(year, month, 0)).getUTCDate()
+    end = { year, month, day: Math.min(date.day, lastDay) }
   }
-  const months = duration.unit === 'year' ? duration.amount * 12 : duration.amount
-  const day = end.getUTCDate()
-  end.setUTCDate(1)
-  end.setUTCMonth(end.getUTCMonth() + months)
-  const lastDay = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() + 1, 0)).getUTCDate()
-  end.setUTCDate(Math.min(day, lastDay))
-  return end
+  // The local time of day at the start, in milliseconds since the local midnight on the clock.
+  const wall = start.getTime() + zoneOffsetMs(start.getTime(), timeZone)
+  const timeOfDay = ((wall % DAY_MS) + DAY_MS) % DAY_MS
+  return instantAtWallClock(Date.UTC(end.year, end.month - 1, end.day) + timeOfDay, timeZone)
+}
+
+/**
+ * The instant the zone's clock shows `wall` (a local date and time written as if it were UTC).
+ * Where the clocks go back and the time comes twice, the first of the two; where they go forward
+ * and the time never shows, the time the clock jumped to plus the same minutes (02:30 on the
+ * morning New York springs forward is 03:30). India has no daylight saving: always one answer.
+ */
+function instantAtWallClock(wall: number, timeZone: string): Date {
+  // The zone's offsets a day either side cover any change of the clocks near this time.
+  const candidates = [
+    wall - zoneOffsetMs(wall - DAY_MS, timeZone),
+    wall - zoneOffsetMs(wall + DAY_MS, timeZone),
+  ]
+  const exact = candidates.filter((at) => at + zoneOffsetMs(at, timeZone) === wall)
+  return new Date(exact.length > 0 ? Math.min(...exact) : Math.max(...candidates))
 }
 
 /**

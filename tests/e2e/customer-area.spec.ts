@@ -88,7 +88,7 @@ test('the overview shows the figures of an order bought through the simulator', 
       .executeTakeFirstOrThrow()
     const { timezone } = await getSiteSettings(db)
     const expires = shopLongDate(timezone).format(
-      validityEnd(new Date(delivered.createdAt), parseValidity('12 months')!),
+      validityEnd(new Date(delivered.createdAt), parseValidity('12 months')!, timezone),
     )
     const deliveredAt = shopDateTime(timezone).format(new Date(delivered.createdAt))
 

@@ -39,12 +39,14 @@ const ACTIVITY_WORDS: Record<ActivityType, (product: string) => string> = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db, env } = services()
+  const shop = getSiteSettings(db)
   const [stats, recent, settings, saved, subscriptions, activity] = await Promise.all([
     customerOrderStats(db, user.id),
     listCustomerOrders(db, user.id, { pageSize: RECENT_ORDERS }),
-    getSiteSettings(db),
+    shop,
     customerSavings(db, user.id),
-    activeSubscriptions(db, user.id),
+    // Terms end on the shop's calendar, in its time zone (Settings).
+    shop.then(({ timezone }) => activeSubscriptions(db, user.id, { timeZone: timezone })),
     recentActivity(db, user.id, RECENT_ACTIVITY),
   ])
   const when = shopDateTime(settings.timezone)

@@ -256,6 +256,27 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ])
   })
 
+  it("counts the term on the shop's calendar: a month from 01:00 on 1 March in India ends on 1 April", async () => {
+    const email = 'early.morning@example.in'
+    // 01:00 on 1 March in the shop's time zone (Asia/Kolkata by default), 28 February in UTC.
+    const early = Date.parse('2026-02-28T19:30:00.000Z')
+    const { order, product } = await deliveredOrder({
+      email,
+      validity: '1 month',
+      deliveredAt: early,
+    })
+    const end = '2026-03-31T19:30:00.000Z'
+    await send(new Date(Date.parse(end) - 6.5 * DAY))
+    await deliverMail()
+    expect(mailsTo(email).map((mail) => mail.subject)).toEqual([
+      `Your ${product.title} expires in 7 days`,
+    ])
+    expect(mailsTo(email)[0]!.text).toContain(
+      `(order ${order.id}) runs out on 1 April 2026, in 7 days.`,
+    )
+    expect((await listExpiryReminders(t.db, order.id)).map((row) => row.expiresAt)).toEqual([end])
+  })
+
   it("prefills the checkout only from a genuine link for the order's own product", async () => {
     const { order, product } = await deliveredOrder({ email: 'prefill@example.in' })
     const { product: another } = await deliveredOrder({})

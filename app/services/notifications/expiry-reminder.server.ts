@@ -77,7 +77,7 @@ export async function sendExpiryReminders(
         trx,
         (reminder) =>
           enqueueMail(trx, expiryReminderMail(settings, { publicUrl, appSecret, now }, reminder)),
-        { now },
+        { timeZone: settings.timezone, now },
       ),
     )
   if (queued > 0) wakeJobRunner()

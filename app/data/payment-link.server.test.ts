@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeCustomer, makeProduct, orderIdsOf } from '../../tests/factories'
@@ -11,7 +12,9 @@ import {
   checkPaymentLink,
   createPaymentLink,
   getPaymentLink,
+  listPaymentLinks,
   PAYMENT_LINK_MESSAGES,
+  PAYMENT_LINKS_PAGE_SIZE,
   type PaymentLink,
 } from './payment-link.server'
 
@@ -393,5 +396,166 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       message: PAYMENT_LINK_MESSAGES.cancelled,
     })
     expect(await orderIdsOf(t.db, product.id)).toEqual([])
+  })
+})
+
+/**
+ * The admin's list (/admin/payment-links): a page at a time, with a search and a status
+ * filter. This file's tests share one database, so each test counts against what is there
+ * already or finds its own links by a name no other test uses. The links here are made at
+ * times after every other test's (2031 and on), so they are the newest in the database.
+ */
+describe(`the admin's list of payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const tag = () => crypto.randomBytes(4).toString('hex')
+  const ids = (links: readonly PaymentLink[]) => links.map((link) => link.id)
+
+  it('shows 20 links a page, newest first, counts them all, and reaches the oldest', async () => {
+    const before = (await listPaymentLinks(t.db, URL_BASE)).total
+    const product = await makeProduct(t.db, { title: `Paging Pass ${tag()}` })
+    const start = Date.parse('2031-01-01T00:00:00.000Z')
+    const made: PaymentLink[] = []
+    for (let i = 0; i < 23; i++) {
+      made.push(
+        await createPaymentLink(
+          t.db,
+          { productId: product.id, customer: BUYER, createdBy: null },
+          URL_BASE,
+          () => start + i * 60_000,
+        ),
+      )
+    }
+    const newestFirst = ids(made).reverse()
+
+    const first = await listPaymentLinks(t.db, URL_BASE, { search: product.title })
+    expect(PAYMENT_LINKS_PAGE_SIZE).toBe(20)
+    expect(first).toMatchObject({ total: 23, page: 1, pageSize: 20, pageCount: 2, offset: 0 })
+    expect(ids(first.items)).toEqual(newestFirst.slice(0, 20))
+    const second = await listPaymentLinks(t.db, URL_BASE, { search: product.title, page: 2 })
+    expect(second).toMatchObject({ total: 23, page: 2, pageCount: 2 })
+    expect(ids(second.items)).toEqual(newestFirst.slice(20))
+    // A page past the end shows the last one; one that is not a number, the first.
+    const past = await listPaymentLinks(t.db, URL_BASE, { search: product.title, page: 9 })
+    expect(past.page).toBe(2)
+    expect(ids(past.items)).toEqual(ids(second.items))
+    expect((await listPaymentLinks(t.db, URL_BASE, { page: Number.NaN })).page).toBe(1)
+    // Each row is the link as the app reads it, with the URL the customer was sent.
+    expect(second.items.at(-1)).toMatchObject({
+      id: made[0]!.id,
+      amount: made[0]!.amount,
+      paymentUrl: made[0]!.paymentUrl,
+    })
+
+    // Unfiltered, every link in the shop is counted, and its pages reach the oldest.
+    const all = await listPaymentLinks(t.db, URL_BASE)
+    expect(all.total).toBe(before + 23)
+    expect(all.pageCount).toBe(Math.ceil(all.total / 20))
+    expect(ids(all.items)).toEqual(newestFirst.slice(0, 20))
+    const pages = []
+    for (let page = 1; page <= all.pageCount; page++)
+      pages.push(...ids((await listPaymentLinks(t.db, URL_BASE, { page })).items))
+    expect(pages).toHaveLength(all.total)
+    expect(new Set(pages).size).toBe(all.total)
+    expect(pages.indexOf(made[0]!.id)).toBe(22)
+  })
+
+  it("finds links by order id, the customer's name or e-mail, or the product, in any case", async () => {
+    const mark = tag()
+    const kaspersky = await makeProduct(t.db, { title: `Kaspersky Total ${mark}` })
+    const canva = await makeProduct(t.db, { title: `Canva Pro ${mark}` })
+    const at = Date.parse('2032-01-01T00:00:00.000Z')
+    const zarina = await createPaymentLink(
+      t.db,
+      {
+        productId: kaspersky.id,
+        customer: {
+          name: `Zarina Qureshi ${mark}`,
+          email: `zarina.${mark}@example.in`,
+          phone: '9000012345',
+        },
+        createdBy: null,
+      },
+      URL_BASE,
+      () => at,
+    )
+    const vikram = await createPaymentLink(
+      t.db,
+      {
+        productId: canva.id,
+        customer: {
+          name: `Vikram Shah ${mark}`,
+          email: `Vikram.${mark}@Example.IN`,
+          phone: '9000067890',
+        },
+        createdBy: null,
+      },
+      URL_BASE,
+      () => at + 1_000,
+    )
+    const found = async (search: string) =>
+      ids((await listPaymentLinks(t.db, URL_BASE, { search })).items)
+
+    expect(await found(zarina.orderId.toLowerCase())).toEqual([zarina.id])
+    expect(await found(`  ${vikram.orderId}  `)).toEqual([vikram.id])
+    expect(await found(`ZARINA QURESHI ${mark}`.toUpperCase())).toEqual([zarina.id])
+    expect(await found(`vikram.${mark}@example.in`)).toEqual([vikram.id])
+    expect(await found(`kaspersky TOTAL ${mark}`)).toEqual([zarina.id])
+    expect(await found(mark)).toEqual([vikram.id, zarina.id])
+    // The product by its name now, after a rename: the link keeps the name it was made for.
+    await t.db
+      .updateTable('product')
+      .set({ title: `Kaspersky Premium ${mark}` })
+      .where('id', '=', kaspersky.id)
+      .execute()
+    expect(await found(`kaspersky premium ${mark}`)).toEqual([zarina.id])
+    expect(await found(`Kaspersky Total ${mark}`)).toEqual([zarina.id])
+    // The admin's % and _ are taken literally, not as wildcards.
+    expect(await found(`${mark}%`)).toEqual([])
+    expect(await found(`zarina_${mark}`)).toEqual([])
+    expect(await listPaymentLinks(t.db, URL_BASE, { search: `nobody ${mark}` })).toMatchObject({
+      items: [],
+      total: 0,
+      page: 1,
+      pageCount: 1,
+    })
+  })
+
+  it('filters by status, alone or with a search', async () => {
+    const product = await makeProduct(t.db, { title: `Status Filter ${tag()}` })
+    const at = Date.parse('2033-01-01T00:00:00.000Z')
+    const make = (offset: number) =>
+      createPaymentLink(
+        t.db,
+        { productId: product.id, customer: BUYER, createdBy: null },
+        URL_BASE,
+        () => at + offset,
+      )
+    const active = await make(0)
+    const paid = await make(1_000)
+    const cancelled = await make(2_000)
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.id)
+      .execute()
+    expect((await cancelPaymentLink(t.db, cancelled.id)).status).toBe('cancelled')
+
+    const search = product.title
+    const listed = async (status: PaymentLink['status'] | null) =>
+      ids((await listPaymentLinks(t.db, URL_BASE, { search, status })).items)
+    expect(await listed('active')).toEqual([active.id])
+    expect(await listed('paid')).toEqual([paid.id])
+    expect(await listed('cancelled')).toEqual([cancelled.id])
+    expect(await listed(null)).toEqual([cancelled.id, paid.id, active.id])
+
+    // Alone, the filter counts every link in that status.
+    const { count } = await t.db
+      .selectFrom('paymentLink')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('status', '=', 'active')
+      .executeTakeFirstOrThrow()
+    const onlyActive = await listPaymentLinks(t.db, URL_BASE, { status: 'active' })
+    expect(onlyActive.total).toBe(Number(count))
+    expect(onlyActive.items.every((link) => link.status === 'active')).toBe(true)
+    expect(onlyActive.items[0]!.id).toBe(active.id)
   })
 })

@@ -2,7 +2,10 @@ import { sql, type Selectable } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { isForeignKeyViolation } from './db-errors.server'
 import { newId } from '~/lib/id.server'
+import { SEARCH_MAX } from '~/lib/list-search'
 import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
+import { paginate, type Pagination } from '~/lib/paginate'
+import { containsAny } from '~/lib/sql-contains'
 import { newOrderId, OrderError, ORDER_MESSAGES, type CustomerDetails } from './order.server'
 import type { PaymentLinkTable } from '../../db/schema'
 import type { BusinessBuyer } from './customer-gst.server'
@@ -158,19 +161,70 @@ export async function getPaymentLink(
   return row ? toLink(row, publicUrl) : null
 }
 
+/** The admin list's page size: the same as the orders, users and transactions lists. */
+export const PAYMENT_LINKS_PAGE_SIZE = 20
+
+export interface PaymentLinkFilter {
+  /**
+   * Contains, any case: the order id, the customer's name, e-mail or phone, and the product,
+   * by the name the link was made for or by its product's name now (a product renamed since
+   * still finds its links: the refusal to delete a product names its current title).
+   */
+  search?: string
+  status?: PaymentLink['status'] | null
+}
+
+export interface PaymentLinkPage extends Pagination {
+  items: PaymentLink[]
+  /** Every link the filter matches, on all pages. */
+  total: number
+}
+
+function filteredLinks(db: DB, filter: PaymentLinkFilter) {
+  let query = db.selectFrom('paymentLink')
+  const search = filter.search?.trim().slice(0, SEARCH_MAX)
+  if (search) {
+    query = query.where(
+      containsAny(
+        [
+          sql`lower(payment_link.order_id)`,
+          sql`lower(payment_link.customer_name)`,
+          sql`lower(payment_link.customer_email)`,
+          sql`payment_link.customer_phone`,
+          sql`lower(payment_link.product_name)`,
+          sql`(select lower(product.title) from product where product.id = payment_link.product_id)`,
+        ],
+        search,
+      ),
+    )
+  }
+  if (filter.status) query = query.where('paymentLink.status', '=', filter.status)
+  return query
+}
+
+/**
+ * A page of the admin's payment links, newest first (the id breaks ties, so paging is
+ * stable), filtered in SQL like the other admin lists (app/data/order-admin.server.ts): one
+ * count, then one page of rows. A page past the end shows the last one (paginate).
+ */
 export async function listPaymentLinks(
   db: DB,
   publicUrl: string,
-  limit = 50,
-): Promise<PaymentLink[]> {
-  const rows = await db
-    .selectFrom('paymentLink')
+  query: PaymentLinkFilter & { page?: number; pageSize?: number } = {},
+): Promise<PaymentLinkPage> {
+  const { count } = await filteredLinks(db, query)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow()
+  const total = Number(count)
+  const pagination = paginate(total, query, { defaultSize: PAYMENT_LINKS_PAGE_SIZE, maxSize: 100 })
+  const rows = await filteredLinks(db, query)
     .select(linkColumns)
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
-    .limit(limit)
+    .orderBy('paymentLink.createdAt', 'desc')
+    .orderBy('paymentLink.id', 'desc')
+    .limit(pagination.pageSize)
+    .offset(pagination.offset)
     .execute()
-  return rows.map((row) => toLink(row, publicUrl))
+  return { items: rows.map((row) => toLink(row, publicUrl)), total, ...pagination }
 }
 
 export type LinkCheck =

@@ -445,10 +445,26 @@ describe('why a product is not deleted', () => {
       '"VPN" was not deleted: 1 order is still being paid or delivered. Try again once the order is delivered, refunded or expired.',
     )
     expect(openSalesMessage('VPN', { orders: 0, paymentLinks: 2 })).toBe(
-      '"VPN" was not deleted: 2 payment links are not paid yet. Cancel the links on the Payment Links page.',
+      '"VPN" was not deleted: 2 payment links are not paid yet. Cancel the links on the Payment Links page (/admin/payment-links?status=active&q=VPN).',
     )
     expect(openSalesMessage('VPN', { orders: 3, paymentLinks: 1 })).toBe(
-      '"VPN" was not deleted: 3 orders are still being paid or delivered and 1 payment link is not paid yet. Cancel the link on the Payment Links page. Try again once the orders are delivered, refunded or expired.',
+      '"VPN" was not deleted: 3 orders are still being paid or delivered and 1 payment link is not paid yet. Cancel the link on the Payment Links page (/admin/payment-links?status=active&q=VPN). Try again once the orders are delivered, refunded or expired.',
     )
+  })
+
+  it("names the Payment Links page filtered to the product's active links, its name encoded", () => {
+    const message = openSalesMessage('Office 365 (1 year) & more', { orders: 0, paymentLinks: 1 })
+    const path = /\((\/admin\/payment-links\?[^)\s]+)\)/.exec(message)?.[1]
+    expect(path).toBeDefined()
+    const url = new URL(path!, 'http://shop.test')
+    expect(url.pathname).toBe('/admin/payment-links')
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      status: 'active',
+      q: 'Office 365 (1 year) & more',
+    })
+    // A name longer than the search box takes is cut to what the box would search for.
+    const long = openSalesMessage('A'.repeat(150), { orders: 0, paymentLinks: 1 })
+    const longPath = /\((\/admin\/payment-links\?[^)\s]+)\)/.exec(long)![1]!
+    expect(new URL(longPath, 'http://shop.test').searchParams.get('q')).toBe('A'.repeat(100))
   })
 })

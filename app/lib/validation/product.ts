@@ -1,4 +1,6 @@
+import { href } from 'react-router'
 import { z } from './zod'
+import { SEARCH_MAX } from '~/lib/list-search'
 import { discountPercent, formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { slugify } from '~/lib/slug'
 
@@ -71,10 +73,24 @@ export const PRODUCT_MESSAGES = {
 
 export const deleteConfirmation = (title: string) =>
   `Are you sure you want to delete "${title}"? This action cannot be undone.`
+
+/**
+ * Where a product's unpaid payment links are: the Payment Links page searched for the product's
+ * name, active links only. Cut to the search box's length; a search finds the links by the name
+ * they were made for or by the product's name now (app/data/payment-link.server.ts).
+ */
+function activePaymentLinksPath(title: string): string {
+  const query = new URLSearchParams({ status: 'active', q: title.trim().slice(0, SEARCH_MAX) })
+  return `${href('/admin/payment-links')}?${query.toString()}`
+}
+
 /**
  * Why a product buyers are still owed or about to pay is not deleted
  * (app/services/product-admin.server.ts), and what releases it: an open order once it is
- * delivered, refunded or expired, an unpaid payment link only once an admin cancels it.
+ * delivered, refunded or expired, an unpaid payment link only once an admin cancels it. The
+ * message is shown as plain text (a toast, or a line without JavaScript), so it names the
+ * filtered list's address in words rather than as a link: the links to cancel may be far down
+ * the unfiltered list.
  */
 export function openSalesMessage(title: string, open: { orders: number; paymentLinks: number }) {
   const parts = [
@@ -83,9 +99,10 @@ export function openSalesMessage(title: string, open: { orders: number; paymentL
     open.paymentLinks === 1 ? '1 payment link is not paid yet' : '',
     open.paymentLinks > 1 ? `${open.paymentLinks} payment links are not paid yet` : '',
   ].filter(Boolean)
+  const links = `(${activePaymentLinksPath(title)})`
   const advice = [
-    open.paymentLinks === 1 ? 'Cancel the link on the Payment Links page.' : '',
-    open.paymentLinks > 1 ? 'Cancel the links on the Payment Links page.' : '',
+    open.paymentLinks === 1 ? `Cancel the link on the Payment Links page ${links}.` : '',
+    open.paymentLinks > 1 ? `Cancel the links on the Payment Links page ${links}.` : '',
     open.orders === 1 ? 'Try again once the order is delivered, refunded or expired.' : '',
     open.orders > 1 ? 'Try again once the orders are delivered, refunded or expired.' : '',
   ].filter(Boolean)

@@ -3,6 +3,13 @@ import Ban from 'lucide-react/icons/ban'
 import LinkIcon from 'lucide-react/icons/link'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { AdminList, ListCard } from '~/components/admin/admin-list'
+import { Badge, type BadgeTone } from '~/components/admin/badge'
+import {
+  optionsOf,
+  SearchField,
+  SelectField as FilterSelect,
+} from '~/components/admin/list-filters'
 import { accountPageMeta } from '~/components/auth/messages'
 import { ORDER_MESSAGES, OrderError } from '~/data/order.server'
 import {
@@ -16,7 +23,9 @@ import { getProductById, listProducts } from '~/data/product.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
+import { searchParam } from '~/lib/list-search'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
+import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { sellableNow } from '~/services/payment/offered-gateways.server'
 import { paymentLinkSchema } from '~/lib/validation/payment-link'
@@ -33,6 +42,7 @@ import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { listQuery } from './list-query'
 import { useConfirmedSubmit } from '~/components/ui/confirm'
 import { ConfirmPanel } from '~/components/ui/confirm-panel'
 
@@ -41,6 +51,48 @@ const PAYMENT_LINK_FORM = {
 } as const
 
 const PAYMENT_LINKS_PATH = href('/admin/payment-links')
+
+/**
+ * The list's filters live in the URL (?q=&status=&page=), as on the other admin lists: a
+ * filtered page can be bookmarked, and Cancel posts to it and comes back to it. Anything else
+ * in the URL is ignored.
+ */
+const LINK_STATUSES = ['active', 'paid', 'cancelled'] as const satisfies ReadonlyArray<
+  PaymentLink['status']
+>
+type LinkStatus = (typeof LINK_STATUSES)[number]
+
+const STATUS_LABELS: Record<LinkStatus, string> = {
+  active: 'Active',
+  paid: 'Paid',
+  cancelled: 'Cancelled',
+}
+
+const STATUS_TONES: Record<LinkStatus, BadgeTone> = {
+  active: 'info',
+  paid: 'success',
+  cancelled: 'muted',
+}
+
+interface LinkFilter {
+  search: string
+  status: LinkStatus | null
+}
+
+function linkFilterFromUrl(url: URL): LinkFilter {
+  const status = url.searchParams.get('status')
+  return {
+    search: searchParam(url),
+    status: (LINK_STATUSES as readonly string[]).includes(status ?? '')
+      ? (status as LinkStatus)
+      : null,
+  }
+}
+
+/** The query string for a filter (and page); empty values are left out. */
+function linkFilterQuery(filter: LinkFilter, page = 1): string {
+  return listQuery({ q: filter.search, status: filter.status }, page)
+}
 
 /** What Cancel says (a paid link: PAYMENT_LINK_MESSAGES.paid, as its own page says it). */
 const CANCEL_LINK_MESSAGES = {
@@ -105,13 +157,17 @@ function askToCancel(link: PaymentLink | null): { status: number; answer: Cancel
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
  * and a customer (status active on creation) and sends its URL;
  * the customer pays on /payment/pay. The amount defaults to the product's price. An active link
- * can be cancelled (`intent=cancel`, confirmed first), after which it takes no payment.
+ * can be cancelled (`intent=cancel`, confirmed first), after which it takes no payment. The
+ * links are listed a page at a time, newest first, with a search and a status filter, so an
+ * old active link can still be found and cancelled (docs/payments.md, "Payment links").
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
-  const [links, products, settings] = await Promise.all([
-    listPaymentLinks(db, env.PUBLIC_URL),
+  const url = new URL(request.url)
+  const filter = linkFilterFromUrl(url)
+  const [result, products, settings] = await Promise.all([
+    listPaymentLinks(db, env.PUBLIC_URL, { ...filter, page: pageParam(url) }),
     listProducts(db),
     getSiteSettings(db),
   ])
@@ -119,7 +175,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Only what checkout can sell now: a link to a product out of stock could not be paid.
   const sellable = await sellableNow(db, env, products)
   return {
-    links: links.map((link) => {
+    filter,
+    page: pageView(result, result.total),
+    links: result.items.map((link) => {
       const amount = formatRupees(link.amount)
       return {
         id: link.id,
@@ -129,7 +187,8 @@ export async function loader({ request }: Route.LoaderArgs) {
         customer: customerLabel(link),
         business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
         status: link.status,
-        createdAt: date.format(new Date(link.createdAt)),
+        createdAt: link.createdAt,
+        created: date.format(new Date(link.createdAt)),
         paymentUrl: link.paymentUrl,
         // A chat with the link to send, while it can be paid and the customer's phone is an
         // Indian mobile number.
@@ -242,13 +301,18 @@ export function shouldRevalidate({
 
 type LinkRow = Route.ComponentProps['loaderData']['links'][number]
 
-/** Cancel on an active link's row: asks in the dialog first (on the page without JavaScript). */
-function CancelLinkForm({ link }: { link: LinkRow }) {
+/**
+ * Cancel on an active link's row: asks in the dialog first (on the page without JavaScript).
+ * It posts to the list as it is on screen (`here`: its filters and page), so the page the
+ * answer shows, and the list reloaded under it, are the ones the admin was looking at.
+ */
+function CancelLinkForm({ link, here }: { link: LinkRow; here: string }) {
   const navigation = useNavigation()
   const busy =
     navigation.state !== 'idle' &&
     navigation.formData?.get('intent') === 'cancel' &&
     navigation.formData.get('id') === link.id
+  const action = `${PAYMENT_LINKS_PATH}${here}`
   const onSubmit = useConfirmedSubmit(
     {
       title: CANCEL_LINK_MESSAGES.title,
@@ -257,10 +321,10 @@ function CancelLinkForm({ link }: { link: LinkRow }) {
       cancelLabel: 'Keep link',
       destructive: true,
     },
-    { action: PAYMENT_LINKS_PATH },
+    { action },
   )
   return (
-    <Form method="post" action={PAYMENT_LINKS_PATH} onSubmit={onSubmit} className="mt-2">
+    <Form method="post" action={action} onSubmit={onSubmit} className="mt-2">
       <input type="hidden" name="intent" value="cancel" />
       <input type="hidden" name="id" value={link.id} />
       <Button
@@ -279,11 +343,69 @@ function CancelLinkForm({ link }: { link: LinkRow }) {
   )
 }
 
+function StatusBadge({ status }: { status: LinkStatus }) {
+  // The stored word, capitalised on screen only: the same word as the status filter's value.
+  return (
+    <Badge tone={STATUS_TONES[status]}>
+      <span className="capitalize">{status}</span>
+    </Badge>
+  )
+}
+
+/** Whom the link was made out to, and the business its invoice names. */
+function LinkCustomer({ link }: { link: LinkRow }) {
+  return (
+    <>
+      <span className="break-words">{link.customer}</span>
+      {link.business ? (
+        <span className="block text-xs text-slate-600 dark:text-slate-400">
+          Invoice to {link.business}
+        </span>
+      ) : null}
+    </>
+  )
+}
+
+/** Open the link, send it on WhatsApp, cancel it: what a row offers. */
+function LinkActions({ link, here }: { link: LinkRow; here: string }) {
+  return (
+    <>
+      <a
+        href={link.paymentUrl}
+        className="font-semibold text-brand-700 underline dark:text-brand-300"
+      >
+        Open<span className="sr-only"> payment link for {link.orderId}</span>
+      </a>
+      {link.whatsappUrl ? (
+        <a
+          href={link.whatsappUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-1 flex items-center gap-1 font-semibold text-brand-700 underline dark:text-brand-300"
+        >
+          <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
+          <span>
+            <span className="sr-only">Send on </span>WhatsApp
+            <span className="sr-only">
+              {' '}
+              the payment link for {link.orderId} (opens in a new tab)
+            </span>
+          </span>
+        </a>
+      ) : null}
+      {link.status === 'active' ? <CancelLinkForm link={link} here={here} /> : null}
+    </>
+  )
+}
+
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
-  const { links, products } = loaderData
+  const { filter, page, links, products } = loaderData
   const navigation = useNavigation()
   const [form, fields] = useAppForm({ schema: paymentLinkSchema, lastResult: actionData?.result })
   const cancel = actionData?.cancel ?? null
+  const filtered = Boolean(filter.search || filter.status)
+  // The list as it is on screen: where Cancel posts, and where its question's Keep link goes.
+  const here = linkFilterQuery(filter, page.number)
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
@@ -308,11 +430,11 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
         <ConfirmPanel
           id="confirm-cancel-title"
           title={CANCEL_LINK_MESSAGES.title}
-          action={PAYMENT_LINKS_PATH}
+          action={`${PAYMENT_LINKS_PATH}${here}`}
           fields={{ intent: 'cancel', id: cancel.id }}
           confirmLabel="Cancel link"
           cancelLabel="Keep link"
-          cancelTo={PAYMENT_LINKS_PATH}
+          cancelTo={`${PAYMENT_LINKS_PATH}${here}`}
         >
           {cancel.question}
         </ConfirmPanel>
@@ -372,74 +494,92 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
           </div>
         </Form>
       </Card>
-      <section aria-labelledby="links-heading">
+      <section aria-labelledby="links-heading" className="space-y-3">
         <h2 id="links-heading" className="text-lg font-bold text-slate-950 dark:text-white">
-          Recent links
+          All links
         </h2>
-        {links.length === 0 ? (
-          <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">No payment links yet.</p>
-        ) : (
-          <div className="relative mt-3 overflow-x-auto rounded-2xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-            <table className="w-full text-left text-sm">
-              <thead className="bg-slate-50 text-slate-600 dark:bg-slate-800 dark:text-slate-300">
-                <tr>
-                  <th className="px-3 py-2">Order ID</th>
-                  <th className="px-3 py-2">Product</th>
-                  <th className="px-3 py-2">Amount</th>
-                  <th className="px-3 py-2">Customer</th>
-                  <th className="px-3 py-2">Status</th>
-                  <th className="px-3 py-2">Created</th>
-                  <th className="px-3 py-2">Link</th>
-                </tr>
-              </thead>
-              <tbody>
-                {links.map((link) => (
-                  <tr key={link.id} className="border-t border-slate-100 dark:border-slate-800">
-                    <td className="px-3 py-2 font-mono">{link.orderId}</td>
-                    <td className="px-3 py-2">{link.productName}</td>
-                    <td className="px-3 py-2">{link.amount}</td>
-                    <td className="px-3 py-2">
-                      {link.customer}
-                      {link.business ? (
-                        <span className="block text-xs text-slate-600 dark:text-slate-400">
-                          Invoice to {link.business}
-                        </span>
-                      ) : null}
-                    </td>
-                    <td className="px-3 py-2 capitalize">{link.status}</td>
-                    <td className="px-3 py-2">{link.createdAt}</td>
-                    <td className="px-3 py-2 whitespace-nowrap">
-                      <a
-                        href={link.paymentUrl}
-                        className="font-semibold text-brand-700 underline dark:text-brand-300"
-                      >
-                        Open<span className="sr-only"> payment link for {link.orderId}</span>
-                      </a>
-                      {link.whatsappUrl ? (
-                        <a
-                          href={link.whatsappUrl}
-                          target="_blank"
-                          rel="noopener noreferrer"
-                          className="mt-1 flex items-center gap-1 font-semibold text-brand-700 underline dark:text-brand-300"
-                        >
-                          <MessageCircle aria-hidden="true" className="size-4 shrink-0" />
-                          <span>
-                            <span className="sr-only">Send on </span>WhatsApp
-                            <span className="sr-only">
-                              {' '}
-                              the payment link for {link.orderId} (opens in a new tab)
-                            </span>
-                          </span>
-                        </a>
-                      ) : null}
-                      {link.status === 'active' ? <CancelLinkForm link={link} /> : null}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <AdminList
+          label="Payment links"
+          path={PAYMENT_LINKS_PATH}
+          page={page}
+          noun={{ one: 'link', many: 'links' }}
+          pageHref={(n) => `${PAYMENT_LINKS_PATH}${linkFilterQuery(filter, n)}`}
+          filtered={filtered}
+          fields={
+            <>
+              <SearchField
+                id="link-search"
+                // Without the word "product": the create form's Product field is found by its label.
+                label="Search payment links"
+                value={filter.search}
+                placeholder="ORD_…, name, e-mail or product"
+              />
+              <FilterSelect
+                id="link-status"
+                label="Status"
+                name="status"
+                value={filter.status ?? ''}
+                allLabel="All statuses"
+                options={optionsOf(LINK_STATUSES, STATUS_LABELS)}
+              />
+            </>
+          }
+          empty={{
+            icon: LinkIcon,
+            title: filtered ? 'No Payment Links Found' : 'No Payment Links Yet',
+            filtered: 'No payment link matches these filters. Try other words or all statuses.',
+            unfiltered: 'No payment links yet. A link you create above appears here.',
+          }}
+          rows={links}
+          rowKey={(link) => link.id}
+          columns={[
+            {
+              label: 'Order ID',
+              cell: (link) => <span className="font-mono text-xs">{link.orderId}</span>,
+            },
+            { label: 'Product', look: 'text', cell: (link) => link.productName },
+            { label: 'Amount', align: 'right', look: 'amount', cell: (link) => link.amount },
+            { label: 'Customer', look: 'text', cell: (link) => <LinkCustomer link={link} /> },
+            { label: 'Status', cell: (link) => <StatusBadge status={link.status} /> },
+            {
+              label: 'Created',
+              look: 'line',
+              cell: (link) => <time dateTime={link.createdAt}>{link.created}</time>,
+            },
+            {
+              label: 'Link',
+              cell: (link) => (
+                <div className="whitespace-nowrap">
+                  <LinkActions link={link} here={here} />
+                </div>
+              ),
+            },
+          ]}
+          card={(link) => (
+            <ListCard
+              title={
+                <p className="font-mono text-xs font-semibold text-slate-950 dark:text-white">
+                  {link.orderId}
+                </p>
+              }
+              detail={
+                <p className="text-sm text-slate-700 dark:text-slate-300">{link.productName}</p>
+              }
+              amount={link.amount}
+            >
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+                <LinkCustomer link={link} />
+              </p>
+              <div className="mt-2 flex flex-wrap items-center gap-2 text-xs text-slate-500 dark:text-slate-400">
+                <StatusBadge status={link.status} />
+                <time dateTime={link.createdAt}>{link.created}</time>
+              </div>
+              <div className="mt-2 text-sm">
+                <LinkActions link={link} here={here} />
+              </div>
+            </ListCard>
+          )}
+        />
       </section>
     </div>
   )

@@ -388,12 +388,15 @@ export async function deleteProduct(
 
 /**
  * Takes a product's row for the rest of the transaction, before deciding whether it may be
- * deleted. On PostgreSQL a FOR UPDATE lock: an order being created for the product holds a
- * key-share lock on the row (its foreign key) until it commits, so this waits for it and the
- * count that follows sees the order; an order whose insert comes later waits for the delete and
- * then fails its foreign key, which createOrder reports as "Product not found". On SQLite the
- * transaction already holds the database's single write lock from its start (BEGIN IMMEDIATE,
- * app/lib/db.server.ts), so a plain read is enough. Call it inside the delete's transaction.
+ * deleted, or whether an edit still applies to it. On PostgreSQL a FOR UPDATE lock: an order
+ * being created for the product holds a key-share lock on the row (its foreign key) until it
+ * commits, so this waits for it and the count that follows sees the order; an order whose insert
+ * comes later waits for the delete and then fails its foreign key, which createOrder reports as
+ * "Product not found". Two edits of one product take turns the same way, and the second reads
+ * the first's values (updateProductAudited in app/services/product-admin.server.ts). On SQLite
+ * the transaction already holds the database's single write lock from its start (BEGIN
+ * IMMEDIATE, app/lib/db.server.ts), so a plain read is enough. Call it inside the transaction
+ * that deletes or edits.
  */
 export async function lockProduct(db: DB, id: string): Promise<boolean> {
   const row = await db

@@ -14,7 +14,13 @@ import {
 import { createPaymentLink } from '~/data/payment-link.server'
 import { getOrder } from '~/data/order.server'
 import { listAuditEntries } from '~/data/audit.server'
-import { getProductById, type ProductInput } from '~/data/product.server'
+import {
+  getProductById,
+  getProductDelivery,
+  updateProduct,
+  type Product,
+  type ProductInput,
+} from '~/data/product.server'
 import { getDeliveredSecret, listStockItems, setProductDelivery } from '~/data/stock.server'
 import { MASK } from './audit.server'
 import {
@@ -22,6 +28,7 @@ import {
   deleteProductAudited,
   duplicateProductAudited,
   importStockAudited,
+  productEditVersion,
   revokeStockItemAudited,
   updateProductAudited,
 } from './product-admin.server'
@@ -38,6 +45,19 @@ const t = fileTestDb()
 async function newProductInput(): Promise<ProductInput> {
   const { id: _id, discount: _d, createdAt: _c, updatedAt: _u, ...fields } = await makeProduct(t.db)
   return { ...fields, title: 'Audit Vault 12 Months', slug: 'audit-vault-12-months', price: 49_900 }
+}
+
+/** The version an edit page opened now would post (productEditVersion of the stored product). */
+async function pageVersion(id: string): Promise<string> {
+  const product = await getProductById(t.db, id)
+  const delivery = await getProductDelivery(t.db, id)
+  return productEditVersion(product!, delivery!)
+}
+
+/** What the edit form saves: the product's own fields, changed by `changes`. */
+const edited = (product: Product, changes: Partial<ProductInput> = {}): ProductInput => {
+  const { id: _id, discount: _d, createdAt: _c, updatedAt: _u, ...fields } = product
+  return { ...fields, ...changes }
 }
 
 const entriesFor = async (targetId: string) =>
@@ -81,15 +101,15 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     const saved = await updateProductAudited(
       t.db,
       {
-        before: product,
-        beforeDelivery: 'manual',
-        product: { ...product, price: 12_500, inStock: false },
+        id: product.id,
+        version: await pageVersion(product.id),
+        product: edited(product, { price: 12_500, inStock: false }),
         delivery: { mode: 'manual' },
         appSecret: SECRET,
       },
       WHO,
     )
-    expect(saved?.price).toBe(12_500)
+    expect(saved).toMatchObject({ status: 'saved', product: { price: 12_500 } })
     const entries = await entriesFor(product.id)
     expect(entries).toEqual([
       {
@@ -113,9 +133,9 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       updateProductAudited(
         t.db,
         {
-          before: product,
-          beforeDelivery: 'manual',
-          product: { ...product, slug: other.slug },
+          id: product.id,
+          version: await pageVersion(product.id),
+          product: edited(product, { slug: other.slug }),
           delivery: { mode: 'manual' },
           appSecret: SECRET,
         },
@@ -123,10 +143,174 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       ),
     ).rejects.toThrow()
     expect(await entriesFor(product.id)).toEqual([])
+    expect(
+      await updateProductAudited(
+        t.db,
+        {
+          id: 'no-such-product',
+          version: await pageVersion(product.id),
+          product: edited(product),
+          delivery: { mode: 'manual' },
+          appSecret: SECRET,
+        },
+        WHO,
+      ),
+    ).toEqual({ status: 'missing' })
     expect(await deleteProductAudited(t.db, SECRET, 'no-such-product', WHO)).toEqual({
       status: 'missing',
     })
     expect(await entriesFor('no-such-product')).toEqual([])
+  })
+
+  it('refuses an edit made from a page showing older values: nothing changes, no entry', async () => {
+    const product = await makeProduct(t.db, { title: 'Two Admins', price: 10_000 })
+    // Both admins open the edit page now.
+    const opened = await pageVersion(product.id)
+    const first = await updateProductAudited(
+      t.db,
+      {
+        id: product.id,
+        version: opened,
+        product: edited(product, { price: 12_000 }),
+        delivery: { mode: 'manual' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    expect(first).toMatchObject({ status: 'saved', product: { price: 12_000 } })
+    const stored = await getProductById(t.db, product.id)
+
+    // The second admin's form still holds the old price and changes the title.
+    const second = await updateProductAudited(
+      t.db,
+      {
+        id: product.id,
+        version: opened,
+        product: edited(product, { title: 'Two Admins Renamed' }),
+        delivery: { mode: 'shared', sharedSecret: 'family@example.in / hunter2' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    expect(second).toEqual({ status: 'stale' })
+    expect(await getProductById(t.db, product.id)).toEqual(stored)
+    expect(await getProductDelivery(t.db, product.id)).toEqual({
+      mode: 'manual',
+      hasSharedSecret: false,
+    })
+    expect((await entriesFor(product.id)).map((entry) => entry.summary)).toEqual([
+      'Updated Two Admins',
+    ])
+
+    // A save without a version (an old page, a script) is refused the same way.
+    expect(
+      await updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: '',
+          product: edited(product, { title: 'No Version' }),
+          delivery: { mode: 'manual' },
+          appSecret: SECRET,
+        },
+        WHO,
+      ),
+    ).toEqual({ status: 'stale' })
+    expect(await getProductById(t.db, product.id)).toEqual(stored)
+    expect(await entriesFor(product.id)).toHaveLength(1)
+  })
+
+  it('takes a fresh edit, its entry before being the product as stored', async () => {
+    const product = await makeProduct(t.db, { title: 'Fresh Edit', price: 10_000 })
+    // Another admin's change, saved before this page was opened.
+    await updateProduct(t.db, product.id, edited(product, { price: 15_000, featured: true }))
+    const opened = await pageVersion(product.id)
+    const saved = await updateProductAudited(
+      t.db,
+      {
+        id: product.id,
+        version: opened,
+        product: edited(product, { price: 17_500, featured: true, title: 'Fresh Edit 2' }),
+        delivery: { mode: 'manual' },
+        appSecret: SECRET,
+      },
+      WHO,
+    )
+    expect(saved).toMatchObject({
+      status: 'saved',
+      product: { price: 17_500, title: 'Fresh Edit 2' },
+      before: { price: 15_000, featured: true, title: 'Fresh Edit' },
+    })
+    const [entry] = await entriesFor(product.id)
+    // The price before is the stored one (15,000), not the factory's 10,000.
+    expect(entry!.changes).toEqual({
+      title: { before: 'Fresh Edit', after: 'Fresh Edit 2' },
+      price: { before: 15_000, after: 17_500 },
+    })
+  })
+
+  it('versions what the form edits, delivery included, and nothing else', async () => {
+    const product = await makeProduct(t.db, { title: 'Versioned' })
+    const delivery = { mode: 'manual' as const, hasSharedSecret: false }
+    const version = productEditVersion(product, delivery)
+    expect(version).toMatch(/^[A-Za-z0-9_-]{16}$/)
+    // Times (an edit, or anything else touching the row) do not count; fields and delivery do.
+    expect(productEditVersion({ ...product, updatedAt: 'later', createdAt: 'x' }, delivery)).toBe(
+      version,
+    )
+    for (const changed of [
+      { ...product, price: product.price + 1 },
+      { ...product, inStock: !product.inStock },
+      { ...product, tags: [...product.tags, 'new'] },
+      { ...product, image: 'products/other.png' },
+    ])
+      expect(productEditVersion(changed, delivery)).not.toBe(version)
+    expect(productEditVersion(product, { ...delivery, mode: 'stock' })).not.toBe(version)
+    expect(productEditVersion(product, { ...delivery, hasSharedSecret: true })).not.toBe(version)
+
+    // A delivery change by another admin makes an open page stale too.
+    const opened = await pageVersion(product.id)
+    await setProductDelivery(t.db, SECRET, product.id, { mode: 'stock' })
+    expect(
+      await updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: opened,
+          product: edited(product, { title: 'Versioned 2' }),
+          delivery: { mode: 'manual' },
+          appSecret: SECRET,
+        },
+        WHO,
+      ),
+    ).toEqual({ status: 'stale' })
+    expect(await getProductDelivery(t.db, product.id)).toMatchObject({ mode: 'stock' })
+  })
+
+  it('lets one of two saves from the same page through when they race, refusing the other', async () => {
+    for (let round = 0; round < 3; round++) {
+      const product = await makeProduct(t.db, { title: `Race ${round}`, price: 10_000 })
+      const opened = await pageVersion(product.id)
+      const save = (price: number) =>
+        updateProductAudited(
+          t.db,
+          {
+            id: product.id,
+            version: opened,
+            product: edited(product, { price }),
+            delivery: { mode: 'manual' },
+            appSecret: SECRET,
+          },
+          WHO,
+        )
+      const results = await Promise.all([save(11_000), save(12_000)])
+      expect(results.map((result) => result.status).sort()).toEqual(['saved', 'stale'])
+      const winner = results.find((result) => result.status === 'saved')
+      expect(await getProductById(t.db, product.id)).toMatchObject({
+        price: winner?.status === 'saved' ? winner.product.price : null,
+      })
+      expect(await entriesFor(product.id)).toHaveLength(1)
+    }
   })
 
   it('records a duplicated product as created, naming its source, the copied secret masked', async () => {

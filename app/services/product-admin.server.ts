@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import {
   countOpenSales,
   createProductChecked,
@@ -78,34 +79,93 @@ export async function createProductAudited(
   })
 }
 
+/** How the product is delivered, as the edit page shows it (never the secret itself). */
+export interface ShownDelivery {
+  mode: ProductDeliveryMode
+  hasSharedSecret: boolean
+}
+
 /**
- * Saves an edited product with its delivery, and the audit entry with the fields that changed;
- * null when the product is gone.
+ * What the Edit Product form shows of a product, as a short fingerprint: the page posts it with
+ * the form, and a save made from a page showing other values is refused (updateProductAudited).
+ * Only the fields the form edits count: not `updatedAt` or anything another part of the shop may
+ * move, so nothing but an edit makes an open form stale. The shared secret counts only as set or
+ * not: the form never shows it, and an empty secret field keeps whatever is saved.
+ */
+export function productEditVersion(product: Product, delivery: ShownDelivery): string {
+  return crypto
+    .createHash('sha256')
+    .update(
+      JSON.stringify([
+        product.title,
+        product.slug,
+        product.description,
+        product.shortDescription,
+        product.category,
+        product.tags,
+        product.price,
+        product.originalPrice,
+        product.image,
+        product.buyNowLink,
+        product.metaTitle,
+        product.metaDescription,
+        product.keywords,
+        product.inStock,
+        product.featured,
+        product.features,
+        product.validity,
+        product.deliveryTime,
+        delivery.mode,
+        delivery.hasSharedSecret,
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 16)
+}
+
+export type UpdateProductResult =
+  /** Saved; `before` is the product as it was stored just before (its image may need removing). */
+  | { status: 'saved'; product: Product; before: Product }
+  | { status: 'missing' }
+  /** Changed since the form's page was loaded: nothing was saved. */
+  | { status: 'stale' }
+
+/**
+ * Saves an edited product with its delivery, and the audit entry with the fields that changed.
+ * The product is read again here, its row held for the transaction (lockProduct), and the save
+ * goes ahead only if it still matches `version`, the productEditVersion of the page the form
+ * came from: a save over another admin's change is refused (nothing written, no entry) rather
+ * than silently undoing it. The entry's "before" is that row, the product as it really was.
  */
 export async function updateProductAudited(
   db: DB,
   input: {
-    before: Product
-    beforeDelivery: ProductDeliveryMode
+    id: string
+    version: string
     product: ProductInput
     delivery: ProductDeliveryInput
     appSecret: string
   },
   who: AdminWho,
-): Promise<Product | null> {
-  return db.transaction().execute(async (trx) => {
-    const saved = await updateProduct(trx, input.before.id, input.product)
-    if (!saved) return null
+): Promise<UpdateProductResult> {
+  return db.transaction().execute(async (trx): Promise<UpdateProductResult> => {
+    if (!(await lockProduct(trx, input.id))) return { status: 'missing' }
+    const before = await getProductById(trx, input.id)
+    const beforeDelivery = await getProductDelivery(trx, input.id)
+    if (!before || !beforeDelivery) return { status: 'missing' }
+    if (input.version !== productEditVersion(before, beforeDelivery)) return { status: 'stale' }
+    const saved = await updateProduct(trx, before.id, input.product)
+    if (!saved) return { status: 'missing' }
     await setProductDelivery(trx, input.appSecret, saved.id, input.delivery)
     await recordAdminChange(trx, {
       ...who,
       action: 'product.update',
       target: { type: 'product', id: saved.id },
       summary: `Updated ${saved.title}`,
-      before: productAuditFields(input.before, { mode: input.beforeDelivery }),
+      before: productAuditFields(before, { mode: beforeDelivery.mode }),
       after: { ...productAuditFields(saved, input.delivery), ...secretChange(input.delivery) },
     })
-    return saved
+    return { status: 'saved', product: saved, before }
   })
 }
 

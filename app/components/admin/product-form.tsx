@@ -29,6 +29,12 @@ export interface ProductFormProps {
   mode: 'add' | 'edit'
   categories: readonly string[]
   initial: ProductFormInitial
+  /**
+   * Edit only: the version of the product the form's values came from (productEditVersion in
+   * app/services/product-admin.server.ts), posted as `version`; a save over a newer change is
+   * refused.
+   */
+  version?: string | undefined
   /** The product's saved image (edit), which the form never deletes itself. */
   savedImage: string
   /** Edit only: whether a shared secret is saved, and the product's stock. */
@@ -47,6 +53,7 @@ export function ProductForm({
   mode,
   categories,
   initial,
+  version,
   savedImage,
   saved,
   result,
@@ -85,6 +92,7 @@ export function ProductForm({
       </div>
 
       {form.formError ? <FormAlert>{form.formError}</FormAlert> : null}
+      {!isAdd ? <input type="hidden" name="version" value={version ?? ''} /> : null}
 
       <BasicSection form={form} />
       <PricingSection form={form} />

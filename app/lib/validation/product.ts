@@ -59,6 +59,11 @@ export const PRODUCT_MESSAGES = {
   updated: 'Product updated successfully!',
   updateFailed: 'Failed to update product. Please try again.',
   updateError: 'An error occurred while updating the product.',
+  // An edit saved over another admin's change would undo it: refused (docs/admin.md).
+  staleEdit:
+    'This product was changed by someone else since you opened it, so nothing was saved. Reload the page to see the changes, then edit again.',
+  // A form posted without the version of the product it showed (a page from an older release).
+  editExpired: 'This form is out of date, so nothing was saved. Reload the page, then edit again.',
   loading: 'Loading product...',
   idMissing: 'Product ID not found',
   notFound: 'Product not found',

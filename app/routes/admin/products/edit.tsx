@@ -10,6 +10,7 @@ import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { productEditVersion } from '~/services/product-admin.server'
 import {
   productInitial,
   requireEditableProduct,
@@ -36,6 +37,9 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     id: product.id,
     categories,
     initial: await productInitial(product, delivery),
+    // What this page shows of the product; the form posts it, and a save over a newer change
+    // is refused (saveProductForm).
+    version: productEditVersion(product, delivery),
     savedImage: product.image,
     saved: {
       hasSharedSecret: delivery.hasSharedSecret,
@@ -58,6 +62,8 @@ export default function EditProduct({ loaderData, actionData }: Route.ComponentP
       mode="edit"
       categories={loaderData.categories}
       initial={actionData?.initial ?? loaderData.initial}
+      // A refused save keeps the version its values came from: only a reload makes it current.
+      version={actionData?.version ?? loaderData.version}
       savedImage={loaderData.savedImage}
       saved={loaderData.saved}
       result={actionData}

@@ -21,6 +21,7 @@ import {
 } from '~/lib/uploads.server'
 import {
   createProductAudited,
+  productEditVersion,
   updateProductAudited,
   type AdminWho,
 } from '~/services/product-admin.server'
@@ -132,6 +133,11 @@ export async function productInitial(
  */
 export interface ProductActionResult extends ProductFormResult {
   initial: ProductFormInitial
+  /**
+   * Edit: the version of the product the form's values came from (the one it posted). The form
+   * keeps posting it after a refused save, so only reloading the page makes a stale form current.
+   */
+  version?: string
 }
 
 /** The submitted values (Conform's payload) as the form's initial values. */
@@ -180,6 +186,13 @@ function payloadToInitial(
  * Saves the submitted form (add, or edit of `id`): the shared schema again, the slug's
  * uniqueness, the image's existence; then a 303 to the list with the spec's toast. Without
  * JavaScript the image file comes with the form (imageFile) and is stored here.
+ *
+ * An edit posts the version of the product its page showed (productEditVersion, the hidden
+ * `version` field). A save from a page showing other values than the stored ones (another admin
+ * saved meanwhile), or from a page without a version, changes nothing: the admin gets the form
+ * back as typed with a message to reload, and an image uploaded for that save is removed.
+ * The check is made again inside the save's transaction, which also reads the audit entry's
+ * "before" and the image to remove (docs/admin.md, "The form").
  */
 export async function saveProductForm(
   request: Request,
@@ -195,6 +208,11 @@ export async function saveProductForm(
       : emptyProductInitial(categories)
   const failed =
     target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateFailed
+  // Edit: the version of the values the form shows. Until the form is read, those of `base`
+  // (the product as read when this request came in); then the one the form posted.
+  let shownVersion =
+    target.mode === 'edit' && delivery ? productEditVersion(target.product, delivery) : undefined
+  const arrivalVersion = shownVersion
 
   const answer = async (
     status: number,
@@ -204,7 +222,12 @@ export async function saveProductForm(
     const image = typeof payload.image === 'string' ? payload.image : ''
     const preview = image ? await imagePreviewUrl(image).catch(() => null) : null
     return data<ProductActionResult>(
-      { reply, initial: payloadToInitial(payload, base, preview), at: Date.now() },
+      {
+        reply,
+        initial: payloadToInitial(payload, base, preview),
+        at: Date.now(),
+        ...(shownVersion === undefined ? {} : { version: shownVersion }),
+      },
       { status },
     )
   }
@@ -222,9 +245,35 @@ export async function saveProductForm(
     hasSavedSharedSecret: delivery?.hasSharedSecret ?? false,
   })
 
-  // Without JavaScript the image file comes with the form: stored first, it is the image.
+  /**
+   * A stale edit (see above): the form back as typed, with the message. The image it posted is
+   * nobody's once refused (an upload for this save; reloading the page forgets it), so it is
+   * removed, unless a product shows it (removeProductImage checks), and the form falls back to
+   * the product's image.
+   */
+  const refuseStale = async (message: string, payload: Record<string, unknown>) => {
+    const posted = typeof payload.image === 'string' ? payload.image : ''
+    const removed = await removeProductImage(db, storage, posted, { cacheDir: imageCacheDir() })
+    const shown =
+      removed && target.mode === 'edit' ? { ...payload, image: target.product.image } : payload
+    const refused = parseSubmission(form, schema)
+    return answer(409, refused.reply({ formErrors: [message] }), shown)
+  }
+
+  // Without JavaScript the image file comes with the form: stored below, it is the image.
   const file = form.get('imageFile')
   form.delete('imageFile')
+  if (target.mode === 'edit') {
+    // Refused before anything is stored when the page's version is already out of date.
+    const posted = form.get('version')
+    shownVersion = typeof posted === 'string' ? posted : ''
+    if (shownVersion !== arrivalVersion) {
+      return refuseStale(
+        shownVersion ? PRODUCT_MESSAGES.staleEdit : PRODUCT_MESSAGES.editExpired,
+        parseSubmission(form, schema).payload,
+      )
+    }
+  }
   if (file instanceof File && file.size > 0) {
     try {
       const stored = await storeProductImage(
@@ -256,10 +305,11 @@ export async function saveProductForm(
     ...input
   } = submission.value
   const deliveryInput = deliveryFromForm(submission.value)
-  const previousImage = target.mode === 'edit' ? target.product.image : ''
+  // The image the page showed (the versions agree, so it is the one read with this request).
+  const shownImage = target.mode === 'edit' ? target.product.image : ''
   // A new stored image must really be there (an old or forged key would show nothing).
   if (
-    input.image !== previousImage &&
+    input.image !== shownImage &&
     isProductImageKey(input.image) &&
     !(await storage.exists(input.image))
   ) {
@@ -278,18 +328,21 @@ export async function saveProductForm(
         headers: await flashHeaders('success', PRODUCT_MESSAGES.created),
       })
     }
-    const updated = await updateProductAudited(
+    const result = await updateProductAudited(
       db,
       {
-        before: target.product,
-        beforeDelivery: delivery?.mode ?? 'manual',
+        id: target.product.id,
+        version: shownVersion ?? '',
         product: input,
         delivery: deliveryInput,
         appSecret: env.APP_SECRET,
       },
       who,
     )
-    if (!updated) return refuse(409, {}, [failed])
+    if (result.status === 'missing') return refuse(409, {}, [failed])
+    // Another admin saved between the check above and this save's transaction.
+    if (result.status === 'stale') return refuseStale(PRODUCT_MESSAGES.staleEdit, payload)
+    const updated = result.product
     // Switched back in stock: the customers who wished for it hear about it now.
     await sendBackInStockMails(db, { productIds: [updated.id] }).catch((error: unknown) =>
       console.error(
@@ -297,7 +350,9 @@ export async function saveProductForm(
         error instanceof Error ? error.message : error,
       ),
     )
-    // The replaced image is nobody's now (unless another product shows the same file).
+    // The replaced image is nobody's now (unless another product shows the same file): the
+    // one stored just before this save, read in its transaction.
+    const previousImage = result.before.image
     if (previousImage !== updated.image) {
       await removeProductImage(db, storage, previousImage, { cacheDir: imageCacheDir() })
     }

@@ -9,11 +9,13 @@ import {
 import { addDays, localDateOf, startOfLocalDay } from '~/lib/shop-time'
 import type { OrderStatus } from '../../db/schema'
 import { countOpenReports } from './order-report.server'
-import { PAID_STATUSES } from './order.server'
+import { PAID_STATUSES, processedRefunds } from './order.server'
 
 /**
  * The admin dashboard's figures, every one an aggregate computed by the database over live
- * orders (test-mode orders paid through the simulator are left out of the money). Periods are
+ * orders (test-mode orders paid through the simulator are left out of the money). Revenue is
+ * net of what processed partial refunds gave back, as on the Gateways page
+ * (`processedRefunds` in app/data/order.server.ts). Periods are
  * calendar days in the shop's time zone: the boundaries are computed in JavaScript
  * (app/lib/shop-time.ts) and the query groups orders by those UTC ranges, the same on SQLite
  * and PostgreSQL, since both store ISO-8601 UTC text. The index that serves the range scans is
@@ -64,17 +66,18 @@ export function dashboardRange(
 }
 
 export interface PeriodTotals {
-  /** Paise received from live paid orders (paid, delivered, awaiting stock). */
+  /**
+   * Paise received from live paid orders (paid, delivered, awaiting stock) placed in the
+   * period, less what processed partial refunds of those orders gave back.
+   */
   revenue: number
   paidOrders: number
   /** Every live order placed: each is one payment attempt. */
   attempts: number
-  /** Paise, rounded; 0 without paid orders. */
+  /** Net revenue / paid orders in paise, rounded; 0 without paid orders. */
   averageOrder: number
   /** paid / attempts x 100, one decimal; null without attempts. */
   successRate: number | null
-  /** Accounts active (signed in and used the shop) in the period. */
-  activeUsers: number
   /** Products added to the catalogue in the period. */
   productsAdded: number
 }
@@ -88,6 +91,7 @@ export interface DashboardPoint {
 export interface TopProduct {
   productId: string | null
   productName: string
+  /** Net of processed partial refunds, as the period's revenue. */
   revenue: number
   orders: number
 }
@@ -114,6 +118,13 @@ export interface Dashboard {
   range: DashboardRange
   current: PeriodTotals
   previous: PeriodTotals
+  /**
+   * Accounts active (signed in and used the shop) in the current period. There is no figure
+   * for the previous period: only each account's latest activity is kept
+   * (user.last_active_at), so an account active in both periods would count only in the
+   * current one, and the previous figure would be too low.
+   */
+  activeUsers: number
   series: DashboardPoint[]
   products: number
   topProducts: TopProduct[]
@@ -142,14 +153,14 @@ export function successRate(successful: number, total: number): number | null {
  * period's buckets (the query only reads rows in [previousStart, end)). A balanced tree of
  * comparisons, so a row costs about log2(n) comparisons instead of n.
  */
-function bucketOf(range: DashboardRange): RawBuilder<number> {
+function bucketOf(range: DashboardRange, createdAt: RawBuilder<string>): RawBuilder<number> {
   // bounds[i] is where bucket i starts; bucket -1 (the previous period) starts before them all.
   const starts = range.buckets
   const tree = (low: number, high: number): RawBuilder<number> => {
     // Buckets low..high (low may be -1).
     if (low === high) return sql<number>`${sql.lit(low)}`
     const mid = Math.ceil((low + high + 1) / 2)
-    return sql<number>`case when created_at < ${starts[mid]} then ${tree(low, mid - 1)} else ${tree(mid, high)} end`
+    return sql<number>`case when ${createdAt} < ${starts[mid]} then ${tree(low, mid - 1)} else ${tree(mid, high)} end`
   }
   return tree(-1, starts.length - 1)
 }
@@ -160,7 +171,6 @@ const emptyTotals = (): PeriodTotals => ({
   attempts: 0,
   averageOrder: 0,
   successRate: null,
-  activeUsers: 0,
   productsAdded: 0,
 })
 
@@ -204,7 +214,8 @@ export async function getDashboard(
     if (point) {
       point.revenue += revenue
       point.orders += paid
-      if (paid > 0) {
+      // A refund's row (no paid order, negative revenue) nets its product's paid orders.
+      if (paid > 0 || revenue !== 0) {
         const product = byProduct.get(row.productId) ?? { revenue: 0, orders: 0 }
         product.revenue += revenue
         product.orders += paid
@@ -213,8 +224,6 @@ export async function getDashboard(
     }
   }
   const topProducts = await namedTopProducts(db, byProduct)
-  current.activeUsers = people.current
-  previous.activeUsers = people.previous
   current.productsAdded = catalogue.current
   previous.productsAdded = catalogue.previous
 
@@ -222,6 +231,7 @@ export async function getDashboard(
     range,
     current: finish(current),
     previous: finish(previous),
+    activeUsers: people,
     series,
     products: catalogue.total,
     topProducts,
@@ -236,49 +246,65 @@ export async function getDashboard(
 /**
  * Live orders of both periods grouped by bucket and product: attempts, paid orders and
  * revenue. One pass over the covering index serves the totals, the chart and the top products.
+ * In the same statement, what processed refunds gave back of those paid orders, grouped the
+ * same way by their order's bucket and product, as negative revenue (no attempt, no paid
+ * order). The covering index holds no order id to look refunds up by, so the refunds are read
+ * first and each order is found by its key: few rows, and the orders' pass stays on the index.
  */
 function orderBuckets(db: DB, range: DashboardRange) {
-  return (
-    db
-      .selectFrom('order')
-      .select((eb) => [
-        bucketOf(range).as('bucket'),
-        'productId',
-        eb.fn.countAll<number | string>().as('attempts'),
-        eb.fn.sum<number | string | null>(sql`case when ${isPaid} then 1 else 0 end`).as('paid'),
-        eb.fn
-          .sum<number | string | null>(sql`case when ${isPaid} then amount else 0 end`)
-          .as('revenue'),
-      ])
-      .where('testMode', '=', 0)
-      .where('createdAt', '>=', range.previousStart)
-      .where('createdAt', '<', range.end)
-      // By position: PostgreSQL would not match the CASE's parameters to a repeated expression.
-      .groupBy([sql`1`, sql`2`])
-      .execute()
-  )
+  const orders = db
+    .selectFrom('order')
+    .select((eb) => [
+      bucketOf(range, sql<string>`created_at`).as('bucket'),
+      'productId',
+      eb.fn.countAll<number | string>().as('attempts'),
+      eb.fn.sum<number | string | null>(sql`case when ${isPaid} then 1 else 0 end`).as('paid'),
+      eb.fn
+        .sum<number | string | null>(sql`case when ${isPaid} then amount else 0 end`)
+        .as('revenue'),
+    ])
+    .where('testMode', '=', 0)
+    .where('createdAt', '>=', range.previousStart)
+    .where('createdAt', '<', range.end)
+    // By position: PostgreSQL would not match the CASE's parameters to a repeated expression.
+    .groupBy([sql`1`, sql`2`])
+  const refunds = processedRefunds(db)
+    // CROSS JOIN, the join's condition in WHERE: the same inner join, which SQLite runs with the
+    // refunds as the outer loop (PostgreSQL plans either way by its statistics).
+    .crossJoin('order')
+    .whereRef('order.id', '=', 'orderRefund.orderId')
+    .where('order.status', 'in', PAID_STATUSES)
+    .select((eb) => [
+      bucketOf(range, sql<string>`${eb.ref('order.createdAt')}`).as('bucket'),
+      'order.productId',
+      sql<number>`0`.as('attempts'),
+      sql<number>`0`.as('paid'),
+      sql<number | string | null>`-sum(${eb.ref('orderRefund.amount')})`.as('revenue'),
+    ])
+    .where('order.testMode', '=', 0)
+    .where('order.createdAt', '>=', range.previousStart)
+    .where('order.createdAt', '<', range.end)
+    // A refund is asked for after its order was paid, so the refunds of orders placed in these
+    // periods were all made since the previous period began: older ones are skipped without
+    // looking up their orders.
+    .where('orderRefund.createdAt', '>=', range.previousStart)
+    .groupBy([sql`1`, sql`2`])
+  return orders.unionAll(refunds).execute()
 }
 
-/** Accounts whose last activity falls in each period (user.last_active_at). */
-async function activeUsers(db: DB, range: DashboardRange) {
+/**
+ * Accounts whose latest activity (user.last_active_at) falls in the current period, that is
+ * every account active in it: the period runs to the end of today. Only the latest activity is
+ * kept, so the previous period has no such count (an account active in both shows only now).
+ */
+async function activeUsers(db: DB, range: DashboardRange): Promise<number> {
   const row = await db
     .selectFrom('user')
-    .select((eb) => [
-      eb.fn
-        .sum<number | string | null>(
-          sql`case when last_active_at >= ${range.start} then 1 else 0 end`,
-        )
-        .as('current'),
-      eb.fn
-        .sum<number | string | null>(
-          sql`case when last_active_at < ${range.start} then 1 else 0 end`,
-        )
-        .as('previous'),
-    ])
-    .where('lastActiveAt', '>=', range.previousStart)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('lastActiveAt', '>=', range.start)
     .where('lastActiveAt', '<', range.end)
     .executeTakeFirst()
-  return { current: Number(row?.current ?? 0), previous: Number(row?.previous ?? 0) }
+  return Number(row?.count ?? 0)
 }
 
 async function productCounts(db: DB, range: DashboardRange) {

@@ -792,6 +792,19 @@ export interface GatewayTotals {
   testRevenue: number
 }
 
+/**
+ * Refunds that gave money back: processed ones (requested, pending and failed ones gave nothing
+ * back yet). A partial refund leaves its order paid or delivered (docs/payments.md, "Refunds"),
+ * yet what went back is not revenue, so every figure that sums what orders in PAID_STATUSES
+ * brought in subtracts these refunds of those same orders: the gateways' revenue
+ * (`gatewayTotals`), the admin dashboard's revenue (app/data/dashboard.server.ts), a user's
+ * total spent in the back office (app/data/user-admin.server.ts). A refund in full turns its
+ * order refunded, which PAID_STATUSES leaves out already, so nothing is taken off twice.
+ */
+export function processedRefunds(db: DB) {
+  return db.selectFrom('orderRefund').where('orderRefund.status', '=', 'processed')
+}
+
 /** Transactions and revenue per gateway, from the orders (spec: gateway figures). */
 export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotals>> {
   const [rows, refunds] = await Promise.all([
@@ -806,18 +819,15 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
       .where('status', 'in', PAID_STATUSES)
       .groupBy(['gateway', 'testMode'])
       .execute(),
-    // A partial refund leaves the order paid; what the gateway gave back is not revenue. (A full
-    // refund turns the order refunded, which the first query leaves out already.)
-    db
-      .selectFrom('orderRefund')
+    // What partial refunds of paid orders gave back is not revenue (processedRefunds).
+    processedRefunds(db)
       .innerJoin('order', 'order.id', 'orderRefund.orderId')
+      .where('order.status', 'in', PAID_STATUSES)
       .select((eb) => [
         'order.gateway',
         'order.testMode',
         eb.fn.sum<number | string | null>('orderRefund.amount').as('sum'),
       ])
-      .where('orderRefund.status', '=', 'processed')
-      .where('order.status', 'in', PAID_STATUSES)
       .groupBy(['order.gateway', 'order.testMode'])
       .execute(),
   ])

@@ -26,10 +26,12 @@ async function orderAt(
     bank?: string
     name?: string
     email?: string
+    testMode?: boolean
   } = {},
 ) {
   const product = await makeProduct(t.db, { price: 10_000 })
   const order = await makeOrder(t.db, product.id, {
+    testMode: extra.testMode ?? false,
     customer: {
       name: extra.name ?? 'Asha Verma',
       email: extra.email ?? 'asha@example.in',
@@ -160,5 +162,57 @@ describe('listTransactions', () => {
     const rows = []
     for await (const row of exportTransactions(t.db, { status: 'success' }, 2)) rows.push(row)
     expect(rows.map((row) => row.orderId)).toEqual([ids.waiting, ids.delivered, ids.paid])
+  })
+})
+
+describe('real payments only', () => {
+  it('leaves simulated (test-mode) payments out of the figures, status counts, list and export', async () => {
+    // Their own customer, so the search keeps them apart from the orders above.
+    const zoya = { name: 'Zoya Realcheck' }
+    await orderAt('livePaid', '2026-04-01T10:00:00.000Z', 'paid', { ...zoya, txn: 'TXN-LIVE' })
+    await orderAt('liveFailed', '2026-04-02T10:00:00.000Z', 'failed', zoya)
+    await orderAt('liveExpired', '2026-04-03T10:00:00.000Z', 'expired', zoya)
+    await orderAt('testPaid', '2026-04-04T10:00:00.000Z', 'delivered', { ...zoya, testMode: true })
+    await orderAt('testWaiting', '2026-04-05T10:00:00.000Z', 'awaiting_stock', {
+      ...zoya,
+      testMode: true,
+    })
+    const search = 'realcheck'
+
+    // Every attempt by default, as on the Orders page: 3 of 5 succeeded.
+    const all = await listTransactions(t.db, { search })
+    expect(all.summary).toEqual({ total: 5, successful: 3, successRate: 60 })
+    expect(all.items.map((row) => [row.orderId, row.testMode])).toEqual([
+      [ids.testWaiting, true],
+      [ids.testPaid, true],
+      [ids.liveExpired, false],
+      [ids.liveFailed, false],
+      [ids.livePaid, false],
+    ])
+
+    // Real payments only: 1 of 3.
+    const real = await listTransactions(t.db, { search, realOnly: true })
+    expect(real.summary).toEqual({ total: 3, successful: 1, successRate: 33.3 })
+    expect(real.items.map((row) => row.orderId)).toEqual([
+      ids.liveExpired,
+      ids.liveFailed,
+      ids.livePaid,
+    ])
+    expect(await transactionSummary(t.db, { search, realOnly: true, status: 'success' })).toEqual({
+      total: 1,
+      successful: 1,
+      successRate: 100,
+    })
+    expect(await transactionStatusCounts(t.db, { search, realOnly: true })).toEqual({
+      success: 1,
+      pending: 0,
+      failed: 2,
+      refunded: 0,
+    })
+    expect(await transactionStatusCounts(t.db, { search })).toMatchObject({ success: 3 })
+    const exported = []
+    for await (const row of exportTransactions(t.db, { search, realOnly: true }, 2))
+      exported.push(row.orderId)
+    expect(exported).toEqual([ids.liveExpired, ids.liveFailed, ids.livePaid])
   })
 })

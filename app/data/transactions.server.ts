@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely'
-import { streamRows, type DB } from '~/lib/db.server'
+import { streamRows, toFlag, type DB } from '~/lib/db.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
@@ -23,7 +23,9 @@ import {
  * gateway's transaction id and bank reference, and a status the owner reads as a payment's
  * (success, pending, failed, refunded; app/lib/transaction-status.ts maps the order statuses).
  * Filters, search, paging, the success rate of the filtered set and the streamed CSV export
- * all run in the database.
+ * all run in the database. Like the Orders page, every attempt is listed unless "real only"
+ * leaves out those paid through the simulator (test mode), from the figures, the status
+ * counts, the list and the export alike.
  */
 export const TRANSACTIONS_PAGE_SIZE = 20
 
@@ -47,6 +49,8 @@ export interface TransactionFilter {
   /** ISO-8601 UTC instants: placed at or after `from`, before `to` (the route turns local dates into these). */
   from?: string | null
   to?: string | null
+  /** Real payments only: no test-mode (simulated) attempts. */
+  realOnly?: boolean
 }
 
 export interface TransactionRow extends ListedOrderRow {
@@ -84,6 +88,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: Tr
   if (filter.gateway) q = q.where('order.gateway', '=', filter.gateway)
   if (filter.from) q = q.where('order.createdAt', '>=', filter.from)
   if (filter.to) q = q.where('order.createdAt', '<', filter.to)
+  if (filter.realOnly) q = q.where('order.testMode', '=', toFlag(false))
   return q
 }
 

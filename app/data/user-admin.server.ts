@@ -1,10 +1,12 @@
-import { sql } from 'kysely'
+import { sql, type ExpressionBuilder } from 'kysely'
+import type { Database } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate, type Pagination } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
+import { PAID_STATUSES, processedRefunds } from './order.server'
 import {
   effectiveAccess,
   endUserSessions,
@@ -20,8 +22,12 @@ import {
 /**
  * The back office's view of accounts (/admin/users): the figures at the top, the paged list
  * with each user's orders and spending, one user's page, and the changes an admin makes.
- * Order figures count orders placed while signed in (`order.user_id`, see
- * app/data/customer-orders.server.ts); "spent" sums what was paid for paid and delivered orders.
+ * Order figures count the user's own orders by the rule of My Orders and the customer
+ * dashboard (`ownedBy` in app/data/customer-orders.server.ts: placed while signed in, or as a
+ * guest with the account's address once it is verified), real ones (no simulated payment) that
+ * count as sales (PAID_STATUSES: paid, delivered, awaiting stock); "spent" sums what was paid
+ * for them less what processed refunds gave back (`processedRefunds` in
+ * app/data/order.server.ts, as the dashboard's revenue).
  */
 export const USERS_PAGE_SIZE = 20
 
@@ -71,8 +77,9 @@ export interface UserFilter {
 }
 
 export interface OrderTotals {
+  /** The user's real paid orders (paid, delivered, awaiting stock). */
   orderCount: number
-  /** Paise, paid and delivered orders. */
+  /** Paise paid for those orders, less what processed refunds of them gave back. */
   totalSpent: number
 }
 
@@ -87,33 +94,61 @@ function filteredUsers(db: DB, filter: UserFilter) {
   return query
 }
 
-/** Order count and spending of each user (one grouped query over `order_user_id_idx`). */
+/** A real sale (no simulated payment, PAID_STATUSES). */
+const realSale = (eb: ExpressionBuilder<Database, 'order'>) =>
+  eb.and([eb('order.testMode', '=', toFlag(false)), eb('order.status', 'in', PAID_STATUSES)])
+
+/** Paise kept of an order: what was paid, less what processed refunds gave back. */
+function keptOf(db: DB, eb: ExpressionBuilder<Database, 'order'>) {
+  const refunded = processedRefunds(db)
+    .select((inner) => inner.fn.sum<number | string | null>('orderRefund.amount').as('sum'))
+    .where('orderRefund.orderId', '=', eb.ref('order.id'))
+  return sql<number>`${eb.fn.coalesce('order.paidAmount', 'order.amount')} - coalesce((${refunded}), 0)`
+}
+
+/**
+ * Order count and spending of each user (see the top of this file), one query: the orders
+ * placed while signed in (`order_user_id_idx`) and the guest orders placed with a verified
+ * address of one of these users (`order_customer_email_idx`), the rule of `ownedBy` for many
+ * users at once; each order's processed refunds through `order_refund_order_idx`.
+ */
 export async function orderTotalsOf(
   db: DB,
   userIds: readonly string[],
 ): Promise<Map<string, OrderTotals>> {
   const totals = new Map<string, OrderTotals>()
   if (userIds.length === 0) return totals
-  const rows = await db
+  const owners = [...userIds]
+  const signedIn = db
     .selectFrom('order')
+    .select((eb) => [sql<string>`${eb.ref('order.userId')}`.as('owner'), keptOf(db, eb).as('kept')])
+    .where('order.userId', 'in', owners)
+    .where(realSale)
+  // CROSS JOIN, the join's condition in WHERE: the same inner join, which SQLite runs from these
+  // users (by key) to their address's orders, not from every guest order to its address.
+  const asGuest = db
+    .selectFrom('user')
+    .crossJoin('order')
+    .whereRef('order.customerEmail', '=', 'user.email')
+    .select((eb) => [sql<string>`${eb.ref('user.id')}`.as('owner'), keptOf(db, eb).as('kept')])
+    .where('order.userId', 'is', null)
+    .where('user.id', 'in', owners)
+    .where('user.emailVerified', '=', toFlag(true))
+    .where(realSale)
+  const rows = await db
+    .selectFrom(signedIn.unionAll(asGuest).as('owned'))
     .select((eb) => [
-      'userId',
+      'owned.owner',
       eb.fn.countAll<number | string>().as('orderCount'),
-      eb.fn
-        .sum<number | string | null>(
-          sql`case when status in ('paid', 'delivered') then coalesce(paid_amount, amount) else 0 end`,
-        )
-        .as('totalSpent'),
+      eb.fn.sum<number | string | null>('owned.kept').as('totalSpent'),
     ])
-    .where('userId', 'in', [...userIds])
-    .groupBy('userId')
+    .groupBy('owned.owner')
     .execute()
   for (const row of rows) {
-    if (row.userId)
-      totals.set(row.userId, {
-        orderCount: Number(row.orderCount),
-        totalSpent: Number(row.totalSpent ?? 0),
-      })
+    totals.set(row.owner, {
+      orderCount: Number(row.orderCount),
+      totalSpent: Number(row.totalSpent ?? 0),
+    })
   }
   return totals
 }

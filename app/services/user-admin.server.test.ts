@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
-import { makeAdmin, makeCustomer, makeOrder, makeProduct, payOrder } from '../../tests/factories'
+import {
+  BUYER,
+  makeAdmin,
+  makeCustomer,
+  makeOrder,
+  makeProduct,
+  payOrder,
+} from '../../tests/factories'
+import type { OrderStatus } from '~/data/order.server'
+import { toFlag } from '~/lib/db.server'
 import { listAuditEntries } from '~/data/audit.server'
 import { getAdminUser, listAdminUsers, setPasswordHash, userStats } from '~/data/user-admin.server'
 import { getUserProfile } from '~/data/user.server'
@@ -112,7 +121,8 @@ describe(`admin user list and figures (${engine})`, () => {
     })
     await setCreatedAt(asha.id, '2030-01-01T00:00:00.000Z')
     await setCreatedAt(ravi.id, '2030-01-02T00:00:00.000Z')
-    // Two paid orders, one pending (counted, not spent) for Asha; a guest order is nobody's.
+    // Two paid orders and one pending (neither counted nor spent) for Asha; a guest order with
+    // her address is nobody's while that address is not verified.
     const paid1 = await makeOrder(t.db, product.id, { userId: asha.id })
     await payOrder(t.db, paid1)
     const paid2 = await makeOrder(t.db, product.id, { userId: asha.id })
@@ -128,7 +138,7 @@ describe(`admin user list and figures (${engine})`, () => {
       'asha.list@example.test',
     ])
     const row = page.users[1]!
-    expect(row.orderCount).toBe(3)
+    expect(row.orderCount).toBe(2)
     expect(row.totalSpent).toBe(paid1.amount + paid2.amount)
     expect(page.users[0]).toMatchObject({ orderCount: 0, totalSpent: 0 })
 
@@ -153,10 +163,96 @@ describe(`admin user list and figures (${engine})`, () => {
 
     const detail = await getAdminUser(t.db, asha.id)
     expect(detail).toMatchObject({
-      orderCount: 3,
+      orderCount: 2,
       totalSpent: paid1.amount + paid2.amount,
       hasPassword: false,
     })
+  })
+})
+
+describe(`a user's orders and total spent in the back office (${engine})`, () => {
+  /** An order of `product` in this state, as the gateway left it (paid for the amount). */
+  async function orderIn(
+    productId: string,
+    status: OrderStatus,
+    options: { userId?: string; email?: string; testMode?: boolean } = {},
+  ) {
+    const order = await makeOrder(t.db, productId, {
+      userId: options.userId ?? null,
+      testMode: options.testMode ?? false,
+      customer: { name: 'Meera Nair', email: options.email ?? BUYER.email, phone: BUYER.phone },
+    })
+    await t.db
+      .updateTable('order')
+      .set({ status, paidAmount: status === 'pending' ? null : order.amount })
+      .where('id', '=', order.id)
+      .execute()
+    return order
+  }
+
+  async function refundOf(orderId: string, amount: number, status: 'pending' | 'processed') {
+    const at = new Date().toISOString()
+    await t.db
+      .insertInto('orderRefund')
+      .values({
+        id: `RFD_${orderId}_${status}`,
+        orderId,
+        gateway: 'paytm',
+        amount,
+        reason: '',
+        status,
+        requestedBy: 'admin@example.test',
+        createdAt: at,
+        updatedAt: at,
+      })
+      .execute()
+  }
+
+  it("counts the user's own real sales as My Orders does, less what processed refunds gave back", async () => {
+    const product = await makeProduct(t.db, { price: 100_000 })
+    const meera = await makeCustomer(t.db, {
+      name: 'Meera Nair',
+      email: 'meera.spend@example.test',
+    })
+    await t.db
+      .updateTable('user')
+      .set({ emailVerified: toFlag(true) })
+      .where('id', '=', meera.id)
+      .execute()
+    // Someone who signed up with an address they never proved: its guest orders are not theirs.
+    const unproven = await makeCustomer(t.db, { email: 'unproven.spend@example.test' })
+    await setCreatedAt(meera.id, '2031-01-02T00:00:00.000Z')
+    await setCreatedAt(unproven.id, '2031-01-01T00:00:00.000Z')
+
+    // Signed in: delivered (partly refunded), awaiting stock, paid.
+    const partly = await orderIn(product.id, 'delivered', { userId: meera.id })
+    await refundOf(partly.id, 30_000, 'processed')
+    await orderIn(product.id, 'awaiting_stock', { userId: meera.id })
+    const asked = await orderIn(product.id, 'paid', { userId: meera.id })
+    await refundOf(asked.id, 50_000, 'pending') // not given back yet
+    // As a guest with her verified address: hers, as in My Orders.
+    await orderIn(product.id, 'delivered', { email: meera.email })
+    // Not sales: unpaid, refunded in full, a simulated payment.
+    await orderIn(product.id, 'pending', { userId: meera.id })
+    const refunded = await orderIn(product.id, 'refunded', { userId: meera.id })
+    await refundOf(refunded.id, 100_000, 'processed')
+    await orderIn(product.id, 'delivered', { userId: meera.id, testMode: true })
+    await orderIn(product.id, 'delivered', { email: meera.email, testMode: true })
+    // Her address on another account's order, and a guest order with the unproven address.
+    await orderIn(product.id, 'delivered', { userId: unproven.id, email: meera.email })
+    await orderIn(product.id, 'delivered', { email: unproven.email })
+
+    const expected = { orderCount: 4, totalSpent: 4 * 100_000 - 30_000 }
+    expect(await getAdminUser(t.db, meera.id)).toMatchObject(expected)
+    expect(await getAdminUser(t.db, unproven.id)).toMatchObject({
+      orderCount: 1,
+      totalSpent: 100_000,
+    })
+    const page = await listAdminUsers(t.db, { search: '.spend@example' })
+    expect(page.users.map((user) => [user.id, user.orderCount, user.totalSpent])).toEqual([
+      [meera.id, expected.orderCount, expected.totalSpent],
+      [unproven.id, 1, 100_000],
+    ])
   })
 })
 

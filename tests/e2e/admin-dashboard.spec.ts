@@ -260,6 +260,7 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     'Gateway',
     'Transaction ID',
     'Date',
+    'Test Mode',
   ])
   expect(rows).toHaveLength(1 + purchases.length)
   const byOrder = new Map(rows.slice(1).map((row) => [row[0], row]))
@@ -269,6 +270,7 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     expect(row[6]).toBe(purchase.outcome === 'success' ? 'Success' : 'Failed')
     expect(row[7]).toBe('paytm')
     if (purchase.outcome === 'success') expect(row[8]).not.toBe('')
+    expect(row[10]).toBe('No') // live orders, not simulated payments
   }
   const names = rows.slice(1).map((row) => row[1])
   // Formula-like cells are text in a spreadsheet; quotes and commas survive RFC 4180 quoting.

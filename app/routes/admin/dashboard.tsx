@@ -7,7 +7,7 @@ import Receipt from 'lucide-react/icons/receipt'
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import UserCheck from 'lucide-react/icons/user-check'
 import { Link, useRouteLoaderData } from 'react-router'
-import { getDashboard, type PeriodTotals } from '~/data/dashboard.server'
+import { getDashboard } from '~/data/dashboard.server'
 import { DASHBOARD_PERIODS, isDashboardPeriod, type DashboardPeriod } from '~/lib/dashboard-period'
 import { listOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -29,9 +29,10 @@ import { adminProductEditPath, adminStockPath } from '~/lib/paths'
 
 /**
  * The admin dashboard, every figure computed by the database (app/data/dashboard.server.ts)
- * in the shop's time zone: revenue, paid orders, average order value, payment success rate,
- * active users and products for today or the last 7 or 30 days (?period=, plain links that
- * work without JavaScript) against the period before; revenue and orders over the period as a
+ * in the shop's time zone: revenue (net of processed partial refunds), paid orders, average order
+ * value, payment success rate, active users and products for today or the last 7 or 30 days
+ * (?period=, plain links that work without JavaScript) against the period before (all but
+ * active users, which has no figure for the period before); revenue and orders over the period as a
  * chart with a table alternative; top products; what needs attention (paid orders to deliver
  * by hand, orders awaiting stock, open reports, stock alerts); and for admins who manage orders
  * the recent orders and the oldest open problem reports, each a link to its order. Products
@@ -82,6 +83,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     period,
     current: dashboard.current,
     previous: dashboard.previous,
+    activeUsers: dashboard.activeUsers,
     products: dashboard.products,
     chart: dashboard.series.map((point) => ({
       label: bucketLabel.format(new Date(point.start)),
@@ -147,7 +149,7 @@ function rateChange(current: number | null, previous: number | null, against: st
 
 type LoaderData = Route.ComponentProps['loaderData']
 
-function stats(current: PeriodTotals, previous: PeriodTotals, products: number, against: string) {
+function stats({ current, previous, activeUsers, products }: LoaderData, against: string) {
   return [
     {
       label: 'Revenue',
@@ -175,8 +177,10 @@ function stats(current: PeriodTotals, previous: PeriodTotals, products: number, 
     },
     {
       label: 'Active users',
-      value: number.format(current.activeUsers),
-      hint: changeText(current.activeUsers, previous.activeUsers, against),
+      value: number.format(activeUsers),
+      // No comparison: only each account's latest activity is kept, so there is no true
+      // count for the previous period (app/data/dashboard.server.ts, `activeUsers`).
+      hint: 'Signed in and active in this period',
       icon: UserCheck,
     },
     {
@@ -192,7 +196,7 @@ const heading = 'flex items-center gap-2 text-lg font-bold text-slate-950 dark:t
 const linkClass = 'font-semibold text-brand-700 hover:underline dark:text-brand-300'
 
 export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
-  const { name, period, current, previous, products } = loaderData
+  const { name, period } = loaderData
   const openReports =
     useRouteLoaderData<typeof adminLayoutLoader>('routes/admin/layout')?.openReports ??
     loaderData.openReportCount
@@ -207,7 +211,7 @@ export default function AdminDashboard({ loaderData }: Route.ComponentProps) {
         aria-label={`Figures for ${PERIOD_LABELS[period].label.toLowerCase()}`}
         className="grid grid-cols-2 gap-3 lg:grid-cols-3"
       >
-        {stats(current, previous, products, against).map((stat) => (
+        {stats(loaderData, against).map((stat) => (
           <StatCard key={stat.label} {...stat} />
         ))}
       </ul>

@@ -7,7 +7,13 @@ import { Select } from '~/components/ui/input'
 import { registerMonths } from '~/data/gst-register.server'
 import type { Gstr1Table } from '~/lib/gst-returns'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
-import { DateField, FilterChips, SearchField, SelectField } from '~/components/admin/list-filters'
+import {
+  CheckboxFilter,
+  DateField,
+  FilterChips,
+  SearchField,
+  SelectField,
+} from '~/components/admin/list-filters'
 import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
 import { TestModeBadge } from '~/components/admin/order-badges'
 import { PageHeader } from '~/components/admin/page-header'
@@ -43,8 +49,8 @@ import type { Route } from './+types/list'
 
 /**
  * /admin/transactions: every order as one payment attempt at its gateway, newest first, with
- * status, gateway, date-range filters and search in the URL, a page of 20, the success rate
- * of the filtered set, and a CSV export of everything the filters match. Payment records are
+ * status, gateway, date-range and "real payments only" filters and search in the URL, a page of
+ * 20, the success rate of the filtered set, and a CSV export of everything the filters match. Payment records are
  * the orders' (buyers' names, e-mails and phones), so the page needs the same right as the
  * orders: canManageOrders.
  */
@@ -109,7 +115,7 @@ const rate = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 1, maximumF
 export default function AdminTransactions({ loaderData }: Route.ComponentProps) {
   const { filter, gateways, counts, summary, page, transactions, gstMonths } = loaderData
   const filtered = Boolean(
-    filter.search || filter.status || filter.gateway || filter.from || filter.to,
+    filter.search || filter.status || filter.gateway || filter.from || filter.to || filter.realOnly,
   )
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -180,6 +186,12 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
             />
             <DateField id="transaction-from" label="From" name="from" value={filter.from} />
             <DateField id="transaction-to" label="To" name="to" value={filter.to} />
+            <CheckboxFilter
+              label="Real payments only"
+              name="real"
+              value="1"
+              checked={filter.realOnly}
+            />
           </>
         }
         empty={{

@@ -10,22 +10,64 @@ import { createOrder, markOrderFailed, transitionOrder } from './order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { markRefunded } from '~/services/order-actions.server'
 import { deleteProduct } from './product.server'
-import { createUser } from './user.server'
+import { newRefundId } from './refund.server'
+import { orderTotalsOf } from './user-admin.server'
+import { createUser, markEmailVerified } from './user.server'
+import {
+  requestGatewayRefund,
+  runRefund,
+  type RefundingGateway,
+} from '~/services/payment/refunds.server'
 
 const t = fileTestDb()
 
 let clock = Date.UTC(2026, 0, 1)
 let txn = 0
 /** Orders one second apart, so "newest first" has an answer. */
-async function order(productId: string, userId: string | null, email: string = BUYER.email) {
+async function order(
+  productId: string,
+  userId: string | null,
+  email: string = BUYER.email,
+  options: { testMode?: boolean } = {},
+) {
   clock += 1000
   const at = clock
   const { order: created } = await createOrder(
     t.db,
-    { productId, customer: { ...BUYER, email }, userId },
+    { productId, customer: { ...BUYER, email }, userId, testMode: options.testMode },
     { now: () => at },
   )
   return created
+}
+
+/** A gateway that refunds at once, as the refund job finds it (app/services/payment/refunds.server.ts). */
+const refundingGateway: RefundingGateway = {
+  testMode: false,
+  refund: async (request) => ({
+    refundId: `rfnd_${request.refundId}`,
+    status: 'processed',
+    amountPaise: request.amountPaise,
+    message: 'processed',
+  }),
+  refundStatus: async () => null,
+}
+
+/** The admin's Refund of `amount` paise, not sent to the gateway yet. */
+function askRefund(orderId: string, amount: number) {
+  return requestGatewayRefund(t.db, {
+    refundId: newRefundId(),
+    orderId,
+    amountPaise: amount,
+    reason: 'Partly unusable',
+    actor: 'user:admin',
+  })
+}
+
+/** The admin's Refund of `amount` paise, processed by the gateway. */
+async function refundThroughGateway(orderId: string, amount: number) {
+  const asked = await askRefund(orderId, amount)
+  if (!asked.ok) throw new Error(asked.message)
+  expect(await runRefund(t.db, refundingGateway, asked.refundId)).toEqual({ kind: 'processed' })
 }
 
 async function pay(orderId: string, paidAmount: number) {
@@ -96,6 +138,7 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
     })
     expect(await customerOrderStats(t.db, nobody.id)).toEqual({
       purchases: 0,
+      testPurchases: 0,
       spent: 0,
       inProgress: 0,
     })
@@ -150,6 +193,7 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
 
     expect(await customerOrderStats(t.db, user.id)).toEqual({
       purchases: 4,
+      testPurchases: 0,
       spent: 140_000,
       inProgress: 2,
     })
@@ -162,6 +206,41 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
       'delivered',
       'paid',
     ])
+  })
+
+  it('spends what the back office says: real sales less processed refunds, test orders listed but not spent', async () => {
+    const user = await createUser(t.db, { email: 'net.spend@example.in', name: 'Net' })
+    await markEmailVerified(t.db, user.id)
+    const product = await makeProduct(t.db, { price: 100_000 }) // by hand: stays paid
+
+    // Refunded in part through the gateway: still paid, ₹300 of ₹1,000 went back.
+    const partly = await order(product.id, user.id, user.email)
+    await pay(partly.id, 100_000)
+    await refundThroughGateway(partly.id, 30_000)
+    // A refund asked for and not answered yet gave nothing back.
+    const asked = await order(product.id, user.id, user.email)
+    await pay(asked.id, 100_000)
+    expect(await askRefund(asked.id, 50_000)).toMatchObject({ ok: true })
+    // A guest order with her verified address is hers, as in My Orders.
+    const asGuest = await order(product.id, null, user.email)
+    await pay(asGuest.id, 100_000)
+    // Paid through the simulator: hers, listed and counted, but no money changed hands.
+    const simulated = await order(product.id, user.id, user.email, { testMode: true })
+    await pay(simulated.id, 100_000)
+
+    const stats = await customerOrderStats(t.db, user.id)
+    expect(stats).toEqual({
+      purchases: 4,
+      testPurchases: 1,
+      spent: 3 * 100_000 - 30_000,
+      inProgress: 4,
+    })
+    // The same figure as the user's Total spent in the back office.
+    expect(stats.spent).toBe((await orderTotalsOf(t.db, [user.id])).get(user.id)?.totalSpent)
+    const { orders } = await listCustomerOrders(t.db, user.id)
+    expect(orders.map((row) => row.id).sort()).toEqual(
+      [partly.id, asked.id, asGuest.id, simulated.id].sort(),
+    )
   })
 
   it('says which orders have credit notes: a refunded sale whose invoice stays downloadable', async () => {

@@ -3,7 +3,8 @@ import type { Database } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
-import { PAID_STATUSES, SETTLED_STATUSES, type OrderStatus } from './order.server'
+import { SETTLED_STATUSES, type OrderStatus } from './order.server'
+import { orderTotalsOf } from './user-admin.server'
 
 /**
  * A signed-in customer's own orders (My Orders, the dashboard) and what the order page shows
@@ -128,33 +129,51 @@ export async function listCustomerOrders(
 }
 
 export interface CustomerOrderStats {
-  /** Orders whose payment was confirmed (refunded ones included). */
+  /**
+   * Orders whose payment was confirmed (refunded ones included), as My Orders lists them: test
+   * ones (paid through a simulator) too.
+   */
   purchases: number
-  /** Paise paid for orders that were not refunded. */
+  /** Of those, the ones paid through a simulator in test mode: no money changed hands. */
+  testPurchases: number
+  /**
+   * Paise spent: what was paid for real sales (no simulated payment, PAID_STATUSES) less what
+   * processed refunds of them gave back, so a refund in part counts as well as one in full.
+   */
   spent: number
   /** Paid orders still waiting for delivery (out of stock, or fulfilled by hand). */
   inProgress: number
 }
 
-/** The dashboard's figures, from the user's own orders. */
+/**
+ * The dashboard's figures, from the user's own orders. What was spent is the back office's
+ * Total spent of the same user (`orderTotalsOf` in app/data/user-admin.server.ts): the same
+ * orders (`ownedBy`), real sales only, net of processed refunds (docs/payments.md, "Refunds":
+ * a refund in part leaves the order paid or delivered).
+ */
 export async function customerOrderStats(db: DB, userId: string): Promise<CustomerOrderStats> {
-  const rows = await ordersOf(db, userId)
-    .select((eb) => [
-      'order.status',
-      eb.fn.countAll<number | string>().as('count'),
-      eb.fn
-        .sum<number | string | null>(eb.fn.coalesce('order.paidAmount', 'order.amount'))
-        .as('sum'),
-    ])
-    .where('order.status', 'in', SETTLED_STATUSES)
-    .groupBy('order.status')
-    .execute()
-  const stats: CustomerOrderStats = { purchases: 0, spent: 0, inProgress: 0 }
-  const paid: readonly OrderStatus[] = PAID_STATUSES
+  const [rows, totals] = await Promise.all([
+    ordersOf(db, userId)
+      .select((eb) => [
+        'order.status',
+        'order.testMode',
+        eb.fn.countAll<number | string>().as('count'),
+      ])
+      .where('order.status', 'in', SETTLED_STATUSES)
+      .groupBy(['order.status', 'order.testMode'])
+      .execute(),
+    orderTotalsOf(db, [userId]),
+  ])
+  const stats: CustomerOrderStats = {
+    purchases: 0,
+    testPurchases: 0,
+    spent: totals.get(userId)?.totalSpent ?? 0,
+    inProgress: 0,
+  }
   for (const row of rows) {
     const count = Number(row.count)
     stats.purchases += count
-    if (paid.includes(row.status)) stats.spent += Number(row.sum ?? 0)
+    if (Number(row.testMode)) stats.testPurchases += count
     if (row.status === 'paid' || row.status === 'awaiting_stock') stats.inProgress += count
   }
   return stats

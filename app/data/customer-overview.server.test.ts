@@ -11,15 +11,58 @@ import { fileTestDb } from '../../tests/helpers/db'
 import { listCustomerOrders } from './customer-orders.server'
 import { activeSubscriptions, customerSavings, recentActivity } from './customer-overview.server'
 import { appendOrderEvent } from './order-event.server'
-import { transitionOrder } from './order.server'
+import { getOrder, listOrderEvents, transitionOrder } from './order.server'
+import { newRefundId } from './refund.server'
 import { updateProduct } from './product.server'
 import { markEmailVerified } from './user.server'
+import {
+  requestGatewayRefund,
+  runRefund,
+  type RefundingGateway,
+} from '~/services/payment/refunds.server'
 
 const APP_SECRET = 'c'.repeat(64)
 /** The shop's time zone by default (Settings); the terms are counted on its calendar. */
 const IST = 'Asia/Kolkata'
 
 const t = fileTestDb()
+
+/** A gateway that refunds at once, as the refund job finds it (app/services/payment/refunds.server.ts). */
+const refundingGateway: RefundingGateway = {
+  testMode: false,
+  refund: async (request) => ({
+    refundId: `rfnd_${request.refundId}`,
+    status: 'processed',
+    amountPaise: request.amountPaise,
+    message: 'processed',
+  }),
+  refundStatus: async () => null,
+}
+
+/** The admin's Refund of `amount` paise, not sent to the gateway yet. */
+function askRefund(orderId: string, amount: number, at = new Date()) {
+  return requestGatewayRefund(
+    t.db,
+    {
+      refundId: newRefundId(),
+      orderId,
+      amountPaise: amount,
+      reason: 'Shop note: account shared by mistake',
+      actor: 'user:admin',
+    },
+    at,
+  )
+}
+
+/** The admin's Refund of `amount` paise, processed by the gateway at `iso` (asked a second before). */
+async function refundThroughGateway(orderId: string, amount: number, iso: string) {
+  const at = new Date(iso)
+  const asked = await askRefund(orderId, amount, new Date(at.getTime() - 1000))
+  if (!asked.ok) throw new Error(asked.message)
+  expect(await runRefund(t.db, refundingGateway, asked.refundId, at)).toEqual({
+    kind: 'processed',
+  })
+}
 
 /** Moves the order's delivery event to a chosen instant (the validity counts from it). */
 async function deliveredAt(orderId: string, iso: string) {
@@ -53,6 +96,22 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
 
     expect(await customerSavings(t.db, asha.id)).toBe(2 * (64_900 - 19_900))
     expect(await customerSavings(t.db, (await makeCustomer(t.db)).id)).toBe(0)
+  })
+
+  it('counts the saving of a real sale only, and of one refunded in part only on the share kept', async () => {
+    const asha = await makeCustomer(t.db)
+    const netflix = await makeProduct(t.db, { price: 20_000, originalPrice: 65_000 }) // by hand
+    await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    // Half of it went back: half the order is kept, and half its saving.
+    const halved = await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    await refundThroughGateway(halved.id, 10_000, '2099-01-01T00:00:00.000Z')
+    expect((await getOrder(t.db, halved.id))?.status).toBe('paid')
+    // A refund not answered yet gave nothing back; a simulated payment saved nothing real.
+    const asked = await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id }))
+    expect(await askRefund(asked.id, 10_000)).toMatchObject({ ok: true })
+    await payOrder(t.db, await makeOrder(t.db, netflix.id, { userId: asha.id, testMode: true }))
+
+    expect(await customerSavings(t.db, asha.id)).toBe(2 * 45_000 + 45_000 / 2)
   })
 
   it('lists delivered items whose validity runs, with the date each expires', async () => {
@@ -237,6 +296,56 @@ describe(`the customer overview (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, ()
       activity.every((item) => item.orderId === order.id && item.productName === 'Disney'),
     ).toBe(true)
     expect(await recentActivity(t.db, asha.id, 1)).toHaveLength(1)
+  })
+
+  it('tells the buyer of a refund in part with its amount, and nothing the shop keeps to itself', async () => {
+    const asha = await makeCustomer(t.db)
+    const product = await makeProduct(t.db, { title: 'Prime Video', price: 150_000 }) // by hand
+    const order = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    const full = await payOrder(t.db, await makeOrder(t.db, product.id, { userId: asha.id }))
+    // The admin asks (with a reason meant for the shop), the gateway refunds ₹499.50.
+    await refundThroughGateway(order.id, 49_950, '2099-02-01T00:00:00.000Z')
+    // The shop's own entries about the same order.
+    await appendOrderEvent(
+      t.db,
+      order.id,
+      { type: 'refund_warning', message: 'Check the buyer was not refunded twice' },
+      '2099-02-02T00:00:00.000Z',
+    )
+    await appendOrderEvent(
+      t.db,
+      order.id,
+      { type: 'credit_note_failed', message: 'No credit note' },
+      '2099-02-03T00:00:00.000Z',
+    )
+    // An older entry that kept no amount still says a refund was processed.
+    await appendOrderEvent(
+      t.db,
+      full.id,
+      { type: 'refund_processed', message: 'Refunded ₹100', actor: 'gateway' },
+      '2099-01-15T00:00:00.000Z',
+    )
+
+    const activity = await recentActivity(t.db, asha.id, 3)
+    expect(activity).toEqual([
+      {
+        id: expect.any(Number),
+        orderId: order.id,
+        productName: 'Prime Video',
+        type: 'refund_processed',
+        amount: 49_950,
+        createdAt: '2099-02-01T00:00:00.000Z',
+      },
+      expect.objectContaining({ orderId: full.id, type: 'refund_processed', amount: null }),
+      expect.objectContaining({ type: 'paid', amount: null }),
+    ])
+    const types = (await recentActivity(t.db, asha.id, 50)).map((item) => item.type)
+    for (const hidden of ['refund_requested', 'refund_warning', 'credit_note_failed'])
+      expect(types).not.toContain(hidden)
+    // The shop's timeline has them all.
+    expect((await listOrderEvents(t.db, order.id)).map((event) => event.type)).toEqual(
+      expect.arrayContaining(['refund_requested', 'refund_processed', 'refund_warning']),
+    )
   })
 
   it("counts the guest orders placed with the account's verified address, as My Orders does", async () => {

@@ -1,7 +1,7 @@
 import type { DB } from '~/lib/db.server'
 import { effectiveValidity, parseValidity, validityEnd } from '~/lib/validity'
 import { ownedBy } from './customer-orders.server'
-import { PAID_STATUSES } from './order.server'
+import { keptOf, realSale } from './user-admin.server'
 
 /**
  * The customer dashboard's overview beyond the order figures (customer-orders.server.ts):
@@ -11,24 +11,34 @@ import { PAID_STATUSES } from './order.server'
  */
 
 /**
- * Paise saved against the original (struck-through) prices: for each paid order that was not
- * refunded, the product's original price less what was paid, when that is positive. Orders
- * do not keep the original price, so the product's current one is used; an order of a
- * deleted product saved nothing that can be shown.
+ * Paise saved against the original (struck-through) prices: for each real sale (no simulated
+ * payment, PAID_STATUSES: `realSale` in app/data/user-admin.server.ts, the rule of Total spent),
+ * the product's original price less what was paid, when that is positive. A refund in part
+ * leaves its order paid (docs/payments.md, "Refunds") but gave part of it back, so the saving
+ * counts only for the share kept (what was paid less processed refunds, `keptOf`), as an order
+ * refunded in full saves nothing. Orders do not keep the original price, so the product's
+ * current one is used; an order of a deleted product saved nothing that can be shown.
  */
 export async function customerSavings(db: DB, userId: string): Promise<number> {
   const rows = await db
     .selectFrom('order')
     .innerJoin('product', 'product.id', 'order.productId')
-    .select(['order.amount', 'order.paidAmount', 'product.originalPrice'])
+    .select((eb) => [
+      'order.amount',
+      'order.paidAmount',
+      'product.originalPrice',
+      keptOf(db, eb).as('kept'),
+    ])
     .where(ownedBy(userId))
-    .where('order.status', 'in', PAID_STATUSES)
+    .where(realSale)
     .execute()
   let saved = 0
   for (const row of rows) {
     const paid = Number(row.paidAmount ?? row.amount)
     const original = Number(row.originalPrice)
-    if (original > paid) saved += original - paid
+    if (original <= paid) continue
+    const kept = Math.min(paid, Math.max(0, Number(row.kept)))
+    saved += paid > 0 ? Math.round(((original - paid) * kept) / paid) : original - paid
   }
   return saved
 }
@@ -154,12 +164,20 @@ export async function activeSubscriptions(
     .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt) || a.orderId.localeCompare(b.orderId))
 }
 
-/** The order events a customer is shown, and their words. */
+/**
+ * The order events a customer is shown (their words: ACTIVITY_WORDS in
+ * app/routes/account/dashboard.tsx). Only events the buyer is told of: the payment, the
+ * delivery, a replacement, a refund in full (`refunded`) or in part (`refund_processed`, which
+ * the buyer is e-mailed), an answer to their report. The shop's own entries (refunds asked for
+ * or failed, warnings, payment checks, mails resent) stay on the admin's order page, and no
+ * event's message is shown: it may hold the admin's note or the gateway's words.
+ */
 export const ACTIVITY_TYPES = [
   'paid',
   'delivered',
   'replaced',
   'refunded',
+  'refund_processed',
   'report_resolved',
 ] as const
 export type ActivityType = (typeof ACTIVITY_TYPES)[number]
@@ -169,10 +187,26 @@ export interface ActivityItem {
   orderId: string
   productName: string
   type: ActivityType
+  /** Paise given back, for a refund in part (`refund_processed`) whose entry records it. */
+  amount: number | null
   createdAt: string
 }
 
-/** The latest events of the customer's orders: paid, delivered, replaced, refunded, report answered. */
+/** Paise of a refund entry's data (`{ amount }`, app/services/payment/refunds.server.ts), or null. */
+function refundAmountOf(data: string | null): number | null {
+  if (!data) return null
+  try {
+    const amount = Number((JSON.parse(data) as { amount?: unknown } | null)?.amount ?? Number.NaN)
+    return Number.isSafeInteger(amount) && amount > 0 ? amount : null
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The latest events of the customer's orders: paid, delivered, replaced, refunded (in full or in
+ * part), report answered.
+ */
 export async function recentActivity(db: DB, userId: string, limit = 8): Promise<ActivityItem[]> {
   const rows = await db
     .selectFrom('orderEvent')
@@ -181,6 +215,7 @@ export async function recentActivity(db: DB, userId: string, limit = 8): Promise
       'orderEvent.id',
       'orderEvent.orderId',
       'orderEvent.type',
+      'orderEvent.data',
       'orderEvent.createdAt',
       'order.productName',
     ])
@@ -190,11 +225,16 @@ export async function recentActivity(db: DB, userId: string, limit = 8): Promise
     .orderBy('orderEvent.id', 'desc')
     .limit(limit)
     .execute()
-  return rows.map((row) => ({
-    id: Number(row.id),
-    orderId: row.orderId,
-    productName: row.productName,
-    type: row.type as ActivityType,
-    createdAt: row.createdAt,
-  }))
+  return rows.map((row) => {
+    const type = row.type as ActivityType
+    return {
+      id: Number(row.id),
+      orderId: row.orderId,
+      productName: row.productName,
+      type,
+      // Only the amount is read from the entry's data: nothing else of it is the buyer's to see.
+      amount: type === 'refund_processed' ? refundAmountOf(row.data) : null,
+      createdAt: row.createdAt,
+    }
+  })
 }

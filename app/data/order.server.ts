@@ -798,8 +798,10 @@ export interface GatewayTotals {
  * yet what went back is not revenue, so every figure that sums what orders in PAID_STATUSES
  * brought in subtracts these refunds of those same orders: the gateways' revenue
  * (`gatewayTotals`), the admin dashboard's revenue (app/data/dashboard.server.ts), a user's
- * total spent in the back office (app/data/user-admin.server.ts). A refund in full turns its
- * order refunded, which PAID_STATUSES leaves out already, so nothing is taken off twice.
+ * total spent in the back office (app/data/user-admin.server.ts) and on their own dashboard,
+ * with what they saved (app/data/customer-orders.server.ts, customer-overview.server.ts). A
+ * refund in full turns its order refunded, which PAID_STATUSES leaves out already, so nothing is
+ * taken off twice.
  */
 export function processedRefunds(db: DB) {
   return db.selectFrom('orderRefund').where('orderRefund.status', '=', 'processed')

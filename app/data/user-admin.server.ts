@@ -94,12 +94,16 @@ function filteredUsers(db: DB, filter: UserFilter) {
   return query
 }
 
-/** A real sale (no simulated payment, PAID_STATUSES). */
-const realSale = (eb: ExpressionBuilder<Database, 'order'>) =>
+/**
+ * A real sale (no simulated payment, PAID_STATUSES). Also the rule of the customer's own
+ * dashboard figures (Total spent, Total saved: app/data/customer-orders.server.ts and
+ * app/data/customer-overview.server.ts).
+ */
+export const realSale = (eb: ExpressionBuilder<Database, 'order'>) =>
   eb.and([eb('order.testMode', '=', toFlag(false)), eb('order.status', 'in', PAID_STATUSES)])
 
 /** Paise kept of an order: what was paid, less what processed refunds gave back. */
-function keptOf(db: DB, eb: ExpressionBuilder<Database, 'order'>) {
+export function keptOf(db: DB, eb: ExpressionBuilder<Database, 'order'>) {
   const refunded = processedRefunds(db)
     .select((inner) => inner.fn.sum<number | string | null>('orderRefund.amount').as('sum'))
     .where('orderRefund.orderId', '=', eb.ref('order.id'))

@@ -97,7 +97,16 @@ test('the overview shows the figures of an order bought through the simulator', 
     const figure = (label: string) =>
       figures.locator('div').filter({ hasText: label }).locator('dd').first()
     await expect(figure('Orders placed')).toHaveText('1')
-    await expect(figure('Total spent')).toHaveText('₹1,499')
+    // Paid through the simulator (no gateway configured here): a test order, not money spent.
+    await expect(figure('Total spent')).toHaveText('₹0')
+    await expect(figures).toContainText('Refunds and test orders excluded')
+    await expect(figure('Total saved')).toHaveText('₹0')
+    // The same order as a real one counts.
+    await db.updateTable('order').set({ testMode: 0 }).where('id', '=', order.id).execute()
+    await expect(async () => {
+      await page.reload()
+      await expect(figure('Total spent')).toHaveText('₹1,499', { timeout: 1_000 })
+    }).toPass({ timeout: 10_000 })
     // Original ₹5,988 less ₹1,499 paid.
     await expect(figure('Total saved')).toHaveText('₹4,489')
     await expect(figure('Active subscriptions')).toHaveText('1')

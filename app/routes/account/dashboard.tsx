@@ -26,12 +26,17 @@ import { Card, CardList } from '~/components/ui/card'
 const RECENT_ORDERS = 5
 const RECENT_ACTIVITY = 8
 
-/** What each order event says in the customer's activity list. */
-const ACTIVITY_WORDS: Record<ActivityType, (product: string) => string> = {
+/** What each order event says in the customer's activity list (amounts in paise, or null). */
+const ACTIVITY_WORDS: Record<ActivityType, (product: string, amount: number | null) => string> = {
   paid: (product) => `Payment received for ${product}`,
   delivered: (product) => `${product} delivered`,
   replaced: (product) => `${product} replaced with new details`,
   refunded: (product) => `${product} refunded`,
+  // A refund in part: the order stays paid or delivered (docs/payments.md, "Refunds").
+  refund_processed: (product, amount) =>
+    amount === null
+      ? `A refund was processed for ${product}`
+      : `Refund of ${formatRupees(amount)} processed for ${product}`,
   report_resolved: (product) => `Your problem report about ${product} was answered`,
 }
 
@@ -60,6 +65,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     },
     stats: {
       purchases: stats.purchases,
+      testPurchases: stats.testPurchases,
       spent: formatRupees(stats.spent),
       saved: formatRupees(saved),
       inProgress: stats.inProgress,
@@ -78,7 +84,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     activity: activity.map((item) => ({
       id: item.id,
       orderId: item.orderId,
-      text: ACTIVITY_WORDS[item.type](item.productName),
+      text: ACTIVITY_WORDS[item.type](item.productName, item.amount),
       at: when.format(new Date(item.createdAt)),
       createdAt: item.createdAt,
     })),
@@ -165,7 +171,12 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
                 : 'Orders with a confirmed payment'
             }
           />
-          <Stat label="Total spent" value={stats.spent} hint="Refunds excluded" />
+          {/* Test orders are listed and counted above, but no money changed hands for them. */}
+          <Stat
+            label="Total spent"
+            value={stats.spent}
+            hint={stats.testPurchases > 0 ? 'Refunds and test orders excluded' : 'Refunds excluded'}
+          />
           <Stat label="Total saved" value={stats.saved} hint="Against original prices" />
           <Stat
             label="Active subscriptions"
@@ -270,7 +281,7 @@ export default function CustomerDashboard({ loaderData }: Route.ComponentProps) 
           </ol>
         ) : (
           <p className={emptyClass}>
-            Payments, deliveries and answers from the shop will be listed here.
+            Payments, deliveries, refunds and answers from the shop will be listed here.
           </p>
         )}
       </Section>

@@ -73,11 +73,12 @@ export interface SubscriptionTerm extends ActiveSubscription {
  * Open-ended validity ("Lifetime") and orders of deleted products are left out. The dashboard
  * (`activeSubscriptions`) and the expiry reminders (app/data/expiry-reminder.server.ts) read
  * terms only from here. `timeZone` is the shop's (Settings): the term is counted on its
- * calendar (`validityEnd`). `withoutReminder` leaves out orders that already had that reminder.
+ * calendar (`validityEnd`). `withoutReminder` leaves out orders that already had that reminder;
+ * `realOnly`, orders paid in test mode (the demo's fictional buyers', a simulator purchase's).
  */
 export async function subscriptionTerms(
   db: DB,
-  options: { timeZone: string; userId?: string; withoutReminder?: string },
+  options: { timeZone: string; userId?: string; withoutReminder?: string; realOnly?: boolean },
 ): Promise<SubscriptionTerm[]> {
   let query = db
     .selectFrom('order')
@@ -102,6 +103,7 @@ export async function subscriptionTerms(
         .as('deliveredAt'),
     ])
     .where('order.status', '=', 'delivered')
+  if (options.realOnly) query = query.where('order.testMode', '=', 0)
   if (options.userId !== undefined) query = query.where(ownedBy(options.userId))
   if (options.withoutReminder !== undefined) {
     const kind = options.withoutReminder

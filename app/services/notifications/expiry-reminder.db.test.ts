@@ -203,6 +203,14 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(jobs.filter((job) => String(job.payload).includes('.invalid'))).toEqual([])
   })
 
+  it('sends nothing for a test-mode order (a simulator purchase, the demo buyers)', async () => {
+    const { order } = await deliveredOrder({ email: 'simulated.buyer@example.in' })
+    await t.db.updateTable('order').set({ testMode: 1 }).where('id', '=', order.id).execute()
+    expect(await send(at(23.5))).toBe(0)
+    await deliverMail()
+    expect(mailsTo('simulated.buyer@example.in')).toHaveLength(0)
+  })
+
   it('sends nothing while the shop has reminders switched off, and nothing for open-ended items', async () => {
     await deliveredOrder({ email: 'switched.off@example.in' })
     await deliveredOrder({ email: 'lifetime@example.in', validity: 'Lifetime' })

@@ -21,8 +21,21 @@ export const mailMessageSchema = z.object({
   subject: z.string().min(1),
   text: z.string(),
   html: z.string(),
+  /** More headers, such as List-Unsubscribe on mail its reader may switch off. */
+  headers: z.record(z.string(), z.string()).optional(),
 })
 export type MailMessage = z.infer<typeof mailMessageSchema>
+
+/** How one mail is sent. */
+export interface Sending {
+  /**
+   * What makes the mail's Message-ID (`<key@the From address's domain>`): the job's id, so a
+   * retry after an attempt the SMTP server had in fact accepted (a timeout on its answer, a
+   * crash before the job was marked done) carries the same Message-ID and mail systems can
+   * drop the copy. Without it, nodemailer makes a new one.
+   */
+  key?: string
+}
 
 /**
  * Sends through `mailer`, except to an address that cannot receive mail: that mail is logged
@@ -31,13 +44,14 @@ export type MailMessage = z.infer<typeof mailMessageSchema>
 export async function deliverMail(
   mailer: Mailer,
   message: MailMessage,
+  sending: Sending = {},
   log: (line: string) => void = (line) => console.log(line),
 ): Promise<SentMail | null> {
   if (isUndeliverable(message.to)) {
     log(`[mail] "${message.subject}" not sent: ${message.to} cannot receive mail`)
     return null
   }
-  return mailer.send(message)
+  return mailer.send(message, sending)
 }
 
 /** Queues a mail; pass the transaction of the change that causes it. */
@@ -52,22 +66,49 @@ export interface SentMail {
 }
 
 export interface Mailer {
-  send(message: MailMessage): Promise<SentMail>
+  send(message: MailMessage, sending?: Sending): Promise<SentMail>
 }
 
-function defaultFrom(env: Pick<Env, 'MAIL_FROM' | 'PUBLIC_URL'>, siteName: string): string {
-  if (env.MAIL_FROM) return env.MAIL_FROM
+/** The domain the shop's mail comes from: MAIL_FROM's, else PUBLIC_URL's host. */
+function fromDomain(env: Pick<Env, 'MAIL_FROM' | 'PUBLIC_URL'>): string {
+  const configured = env.MAIL_FROM && /@([^\s@<>"]+)>?\s*$/.exec(env.MAIL_FROM)?.[1]
+  if (configured) return configured
   const host = new URL(env.PUBLIC_URL).hostname
-  const domain = host.includes('.') && !/^[\d.]+$/.test(host) ? host : 'localhost'
-  return `"${siteName.replace(/"/g, '')}" <no-reply@${domain}>`
+  return host.includes('.') && !/^[\d.]+$/.test(host) ? host : 'localhost'
+}
+
+/**
+ * MAIL_FROM as written, else the site name at no-reply@ the shop's domain. The name is given to
+ * nodemailer apart from the address, so it quotes and encodes it: a name with a quote or a
+ * backslash cannot break the header or the envelope.
+ */
+function defaultFrom(
+  env: Pick<Env, 'MAIL_FROM' | 'PUBLIC_URL'>,
+  siteName: string,
+): string | { name: string; address: string } {
+  if (env.MAIL_FROM) return env.MAIL_FROM
+  return { name: siteName, address: `no-reply@${fromDomain(env)}` }
+}
+
+export interface MailerOptions {
+  siteName?: string
+  /** Where buyers' answers go: the shop's contact e-mail (Settings), instead of no-reply. */
+  replyTo?: string
+  log?: (line: string) => void
 }
 
 export function createMailer(
   env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL' | 'DATA_DIR'>,
-  options: { siteName?: string; log?: (line: string) => void } = {},
+  options: MailerOptions = {},
 ): Mailer {
   const log = options.log ?? ((line: string) => console.log(line))
-  const from = () => defaultFrom(env, options.siteName ?? 'KeyBazaar')
+  const domain = fromDomain(env)
+  const envelope = (message: MailMessage, sending: Sending = {}) => ({
+    from: defaultFrom(env, options.siteName ?? 'KeyBazaar'),
+    ...(options.replyTo ? { replyTo: options.replyTo } : {}),
+    ...(sending.key ? { messageId: `<${sending.key}@${domain}>` } : {}),
+    ...message,
+  })
   if (env.SMTP_URL) {
     const transport: Transporter = nodemailer.createTransport(env.SMTP_URL, {})
     // Well under the job lease, so a hung server fails the attempt instead of the lease.
@@ -77,8 +118,8 @@ export function createMailer(
       socketTimeout: 60_000,
     })
     return {
-      async send(message) {
-        const info = await transport.sendMail({ from: from(), ...message })
+      async send(message, sending) {
+        const info = await transport.sendMail(envelope(message, sending))
         return { messageId: String(info.messageId) }
       },
     }
@@ -90,8 +131,8 @@ export function createMailer(
   })
   const dir = path.join(env.DATA_DIR, 'mail')
   return {
-    async send(message) {
-      const info = await transport.sendMail({ from: from(), ...message })
+    async send(message, sending) {
+      const info = await transport.sendMail(envelope(message, sending))
       const stamp = new Date().toISOString().replace(/[:.]/g, '-')
       const file = path.join(dir, `${stamp}-${Math.random().toString(36).slice(2, 8)}.eml`)
       // Reset links and delivered keys: readable by the shop's account only.
@@ -111,23 +152,37 @@ export function createMailer(
 
 let cachedMailer: { key: string; mailer: Mailer } | undefined
 
-/** The process's mailer for the configured SMTP server and this site name (reused). */
-export function sharedMailer(siteName: string): Mailer {
+/** What of the shop's settings a mail's envelope shows: the From name and the Reply-To. */
+export interface MailSender {
+  siteName: string
+  contactEmail: string
+}
+
+/** The process's mailer for the configured SMTP server and this sender (reused). */
+export function sharedMailer(sender: MailSender): Mailer {
   const env = getEnv()
-  const key = `${env.SMTP_URL ?? ''}|${siteName}`
-  if (cachedMailer?.key !== key) cachedMailer = { key, mailer: createMailer(env, { siteName }) }
+  const replyTo = sender.contactEmail.trim()
+  const key = `${env.SMTP_URL ?? ''}|${sender.siteName}|${replyTo}`
+  if (cachedMailer?.key !== key) {
+    cachedMailer = {
+      key,
+      mailer: createMailer(env, { siteName: sender.siteName, replyTo: replyTo || undefined }),
+    }
+  }
   return cachedMailer.mailer
 }
 
-/** The job handlers for mail; `siteName` is read when a mail is sent (for the From name). */
+/** The job handlers for mail; the sender is read when a mail is sent (Settings). */
 export function mailJobHandlers(
-  options: { getSiteName?: () => Promise<string>; mailer?: Mailer } = {},
+  options: { getSender?: () => Promise<MailSender>; mailer?: Mailer } = {},
 ): JobHandlers {
   return {
     [MAIL_JOB]: async (job) => {
       const message = mailMessageSchema.parse(job.payload)
-      const mailer = options.mailer ?? sharedMailer((await options.getSiteName?.()) ?? 'KeyBazaar')
-      await deliverMail(mailer, message)
+      const mailer =
+        options.mailer ??
+        sharedMailer((await options.getSender?.()) ?? { siteName: 'KeyBazaar', contactEmail: '' })
+      await deliverMail(mailer, message, { key: job.id })
     },
   }
 }

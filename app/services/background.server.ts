@@ -18,7 +18,7 @@ import { sendExpiryReminders } from './notifications/expiry-reminder.server'
  */
 export function jobHandlers(db: DB): JobHandlers {
   return {
-    ...mailJobHandlers({ getSiteName: async () => (await getSiteSettings(db)).siteName }),
+    ...mailJobHandlers({ getSender: () => getSiteSettings(db) }),
     ...paymentJobs(db),
     ...accountMailJobHandlers(db, () => {
       const env = getEnv()

@@ -65,12 +65,14 @@ export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: st
 }
 
 export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {
+  // `key`: the job's id, the mail's Message-ID on every attempt (deliverMail).
   async function send(
+    key: string,
     build: (settings: Awaited<ReturnType<typeof getSiteSettings>>) => MailMessage,
   ) {
     const settings = await getSiteSettings(db)
-    const mailer = options().mailer ?? sharedMailer(settings.siteName)
-    await deliverMail(mailer, build(settings))
+    const mailer = options().mailer ?? sharedMailer(settings)
+    await deliverMail(mailer, build(settings), { key })
   }
   return {
     [PASSWORD_RESET_MAIL_JOB]: async (job) => {
@@ -80,7 +82,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       if (!user || user.status === 'suspended') return
       const { publicUrl } = options()
       const token = await createPasswordResetToken(db, user.id)
-      await send((settings) =>
+      await send(job.id, (settings) =>
         passwordResetMail(settings, publicUrl, {
           to: user.email,
           name: user.name,
@@ -102,7 +104,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         VERIFY_EMAIL_TTL_SECONDS,
         { userId: user.id },
       )
-      await send((settings) =>
+      await send(job.id, (settings) =>
         confirmEmailMail(settings, publicUrl, {
           to: user.email,
           name: user.name,
@@ -118,7 +120,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       const { publicUrl } = options()
       // No password in the mail: the admin tells the owner by another way, or the owner
       // chooses their own with "Forgot password".
-      await send((settings) =>
+      await send(job.id, (settings) =>
         renderMail(settings, publicUrl, {
           to: user.email,
           subject: `Your ${settings.siteName} password was changed`,
@@ -136,7 +138,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       const user = await getUserProfile(db, userId)
       if (!user) return
       const { publicUrl } = options()
-      await send((settings) =>
+      await send(job.id, (settings) =>
         signupAttemptMail(settings, publicUrl, {
           to: user.email,
           name: user.name,

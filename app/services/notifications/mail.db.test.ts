@@ -65,6 +65,39 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     )
   })
 
+  it("answers go to the shop's contact address, and an odd site name cannot break the From header", async () => {
+    await t.db.transaction().execute((trx) => enqueueMail(trx, resetMail('reply@example.test')))
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(smtp.url), {
+        siteName: 'Chai "Keys" \\',
+        replyTo: settings.contactEmail,
+      }),
+    })
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const mail = smtp.mails.find((received) => received.to.includes('reply@example.test'))!
+    expect(mail.raw).toMatch(/^Reply-To: help@chaikeys\.example\r?$/m)
+    const from = /^From: (.*)$/m.exec(mail.raw)?.[1] ?? ''
+    expect(from).toMatch(/<no-reply@chaikeys\.example>\r?$/)
+    expect(from).toContain('Chai \\"Keys\\" \\\\')
+  })
+
+  it("gives every attempt of a mail the job's Message-ID, so a resent copy can be recognised", async () => {
+    const id = await t.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, resetMail('twice@example.test')))
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(smtp.url), { siteName: settings.siteName }),
+    })
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    // The same job run again, as after a crash before it was marked done.
+    await t.db.updateTable('job').set({ status: 'pending' }).where('id', '=', id).execute()
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const ids = smtp.mails
+      .filter((received) => received.to.includes('twice@example.test'))
+      .map((received) => /^Message-ID: (.*?)\r?$/im.exec(received.raw)?.[1])
+    expect(ids).toEqual([`<${id}@chaikeys.example>`, `<${id}@chaikeys.example>`])
+  })
+
   it('keeps the mail while the SMTP server is down and delivers it on a later attempt', async () => {
     const port = await freePort()
     const handlers = mailJobHandlers({

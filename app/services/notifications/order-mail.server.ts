@@ -270,8 +270,8 @@ export function orderMailJobHandlers(
       if (INVOICED_ON.has(payload.kind)) await invoicePaidOrder(db, payload.orderId, settings)
       const message = await renderOrderMail(db, resolved, payload, settings)
       if (!message) return
-      const mailer = resolved.mailer ?? sharedMailer(settings.siteName)
-      await deliverMail(mailer, message)
+      const mailer = resolved.mailer ?? sharedMailer(settings)
+      await deliverMail(mailer, message, { key: job.id })
     },
   }
 }

@@ -3,6 +3,7 @@ import { adminStartupLines } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
 import type { Engine } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
+import { mailStartupWarnings } from '~/lib/mail.server'
 import { seedDemo, shouldSeedOnStart } from '~/services/seed'
 import { migrateToLatest } from '../db/migrate'
 
@@ -39,6 +40,7 @@ export async function prepareData(env: Env): Promise<void> {
     console.log(`[seed] demo catalogue: ${result.created} products added`)
   }
   for (const line of await adminStartupLines(db, env.ADMIN_EMAILS)) console.log(line)
+  for (const line of mailStartupWarnings(env)) console.warn(line)
   if (env.appSecretSource === 'generated') {
     console.log(
       `[config] generated APP_SECRET into ${path.join(env.DATA_DIR, 'secret')} (keep it safe; it encrypts stored secrets)`,

@@ -90,6 +90,30 @@ function defaultFrom(
   return { name: siteName, address: `no-reply@${fromDomain(env)}` }
 }
 
+/**
+ * Warnings for the start-up log when mail is set to go out but could not arrive well: a From
+ * address at no-reply@localhost (receivers refuse it, and SPF/DMARC cannot align), or links
+ * in every mail pointing at localhost. Empty when mail stays in DATA_DIR/mail.
+ */
+export function mailStartupWarnings(
+  env: Pick<Env, 'SMTP_URL' | 'MAIL_FROM' | 'PUBLIC_URL'>,
+): string[] {
+  if (!env.SMTP_URL) return []
+  const warnings: string[] = []
+  if (fromDomain(env) === 'localhost') {
+    warnings.push(
+      '[mail] SMTP_URL is set, but mail would come from no-reply@localhost: set MAIL_FROM (such as "Shop <orders@shop.example.in>") or PUBLIC_URL to the shop\'s domain',
+    )
+  }
+  const host = new URL(env.PUBLIC_URL).hostname
+  if (host === 'localhost' || host === '127.0.0.1' || host === '::1' || host === '[::1]') {
+    warnings.push(
+      `[mail] SMTP_URL is set, but PUBLIC_URL is ${env.PUBLIC_URL}: the links in every mail would point there; set PUBLIC_URL to the shop's address`,
+    )
+  }
+  return warnings
+}
+
 export interface MailerOptions {
   siteName?: string
   /** Where buyers' answers go: the shop's contact e-mail (Settings), instead of no-reply. */

@@ -43,6 +43,12 @@ const isResetMail = (mail: ReceivedMail) => mail.subject.startsWith('Reset your'
 test('resets a forgotten password with the link from the e-mail', async ({ page }) => {
   const email = uniqueEmail('lakshmi')
   await signUp(email, 'old-password')
+  // The confirmation link greets no one: the name was typed by whoever signed up.
+  const confirmation = smtp.mails.find(
+    (mail) => mail.to.includes(email) && mail.subject.startsWith('Confirm your'),
+  )!
+  expect(confirmation.text).toMatch(/^Hello,$/m)
+  expect(confirmation.text + confirmation.html).not.toContain('Lakshmi')
   const stranger = uniqueEmail('stranger')
 
   // The modal opens in the page once it is hydrated (before that the link loads /?login=1).

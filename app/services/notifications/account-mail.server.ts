@@ -107,7 +107,6 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       await send(job.id, (settings) =>
         confirmEmailMail(settings, publicUrl, {
           to: user.email,
-          name: user.name,
           url: verifyEmailUrl(publicUrl, token, redirectTo),
           expiresInHours: VERIFY_EMAIL_TTL_SECONDS / 3600,
         }),
@@ -167,15 +166,20 @@ export function passwordResetMail(
   })
 }
 
+/**
+ * The confirmation link for a new account. It greets no one by name: the name was typed by
+ * whoever signed up, maybe a stranger, and the mail must not carry their words from the shop's
+ * domain to any address they type.
+ */
 export function confirmEmailMail(
   settings: MailSettings,
   publicUrl: string,
-  data: { to: string; name: string; url: string; expiresInHours: number },
+  data: { to: string; url: string; expiresInHours: number },
 ): MailMessage {
   return renderMail(settings, publicUrl, {
     to: data.to,
     subject: `Confirm your ${settings.siteName} account`,
-    greeting: greetingFor(data.name),
+    greeting: 'Hello,',
     paragraphs: [
       `Thank you for signing up at ${settings.siteName}. Confirm that this is your address to finish creating your account.`,
       'If you did not sign up, ignore this e-mail: no account is opened without this link.',

@@ -28,6 +28,8 @@ export default [
   ]),
   // Every wishlist change (the hearts, the wishlist page's buttons), signed in or not.
   route('wishlist', 'routes/account/wishlist-action.tsx'),
+  // The one-click unsubscribe link of reminders and offers, guests included (docs/notifications.md).
+  route('unsubscribe', 'routes/shop/unsubscribe.tsx'),
   // Admin area: every route here must be in tests/e2e/authorization.spec.ts's table.
   route('admin', 'routes/admin/layout.tsx', [
     index('routes/admin/index.tsx'),

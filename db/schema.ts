@@ -38,6 +38,7 @@ export interface Database {
   reviewVote: ReviewVoteTable
   expiryReminder: ExpiryReminderTable
   cacheVersion: CacheVersionTable
+  mailOptOut: MailOptOutTable
 }
 
 export interface CategoryTable {
@@ -532,5 +533,17 @@ export interface ExpiryReminderTable {
   /** 7d | 1d */
   kind: string
   expiresAt: string
+  createdAt: string
+}
+
+/**
+ * An address that unsubscribed from a kind of mail by the link in the mail (0180_mail_opt_out,
+ * docs/notifications.md). Guests and accounts alike; no foreign key to a user.
+ */
+export interface MailOptOutTable {
+  /** Trimmed and lower-cased. */
+  email: string
+  /** offers: expiry reminders and back-in-stock mails (MAIL_KINDS in app/lib/unsubscribe-link.server.ts). */
+  kind: string
   createdAt: string
 }

@@ -1,6 +1,6 @@
 import type { DB } from '~/lib/db.server'
 import { subscriptionTerms, type SubscriptionTerm } from './customer-overview.server'
-import { getPreferences, wantsNotifications } from './preferences.server'
+import { accountWantsNotifications, isMailOptedOut, wantsNotifications } from './preferences.server'
 
 /**
  * Expiry reminders: a buyer is mailed 7 days and 1 day before a delivered item's validity runs
@@ -46,9 +46,10 @@ export interface DueReminder extends SubscriptionTerm {
  * and calls `notify` (pass a transaction and queue the mail in it). The buyer's choice: an
  * order placed signed in follows that account's notification preference; a guest's order the
  * preference of an account with the same e-mail address, if there is one, else it is sent.
- * A reminder not wanted is not recorded, so turning notifications back on in time still sends
- * it. `timeZone` is the shop's (Settings), whose calendar the terms are counted on. Returns how
- * many were claimed.
+ * Either way nothing goes to an address that unsubscribed by a mail's link (`mail_opt_out`,
+ * docs/notifications.md). A reminder not wanted is not recorded, so turning notifications back
+ * on in time still sends it. `timeZone` is the shop's (Settings), whose calendar the terms are
+ * counted on. Returns how many were claimed.
  */
 export async function takeDueExpiryReminders(
   db: DB,
@@ -73,7 +74,8 @@ export async function takeDueExpiryReminders(
     const kind = dueReminderKind(term, now)
     if (!kind || claimedKinds.has(`${term.orderId}:${kind}`)) continue
     const wants = term.userId
-      ? (await getPreferences(db, term.userId)).notifications
+      ? (await accountWantsNotifications(db, term.userId)) &&
+        !(await isMailOptedOut(db, term.customerEmail))
       : await wantsNotifications(db, term.customerEmail)
     if (!wants) continue
     const inserted = await db

@@ -1,5 +1,6 @@
 import type { DB } from '~/lib/db.server'
 import { discountPercent } from '~/lib/money'
+import type { MailKind } from '~/lib/unsubscribe-link.server'
 import { productAvailability, stockLeftByProduct, type ItemsCounted } from './product.server'
 
 /**
@@ -168,6 +169,9 @@ export async function setRestockNotice(
   return Number(result.numUpdatedRows) > 0
 }
 
+/** The opt-out that stops back-in-stock mails (MAIL_KINDS in app/lib/unsubscribe-link.server.ts). */
+const OFFERS: MailKind = 'offers'
+
 export interface RestockedWish {
   userId: string
   email: string
@@ -181,9 +185,9 @@ export interface RestockedWish {
 /**
  * Looks at every wished-for product (or the given ones): marks the rows of products now out of
  * stock as waiting, and for products back in stock clears the waiting rows, calling `notify`
- * for each one whose owner wants the mail (an active account). Each row is claimed by its own
- * conditional update, so two processes running this at once never mail twice. Pass a
- * transaction and queue the mail in it (the outbox).
+ * for each one whose owner wants the mail (an active account whose address did not
+ * unsubscribe). Each row is claimed by its own conditional update, so two processes running
+ * this at once never mail twice. Pass a transaction and queue the mail in it (the outbox).
  */
 export async function takeRestockedWishes(
   db: DB,
@@ -214,13 +218,18 @@ export async function takeRestockedWishes(
     .selectFrom('wishlistItem')
     .innerJoin('user', 'user.id', 'wishlistItem.userId')
     .innerJoin('product', 'product.id', 'wishlistItem.productId')
-    // The account-wide switch (/dashboard/settings, user_preference) turns these mails off too.
+    // The account-wide switch (/dashboard/settings, user_preference) turns these mails off too,
+    // and so does the unsubscribe link of such a mail (mail_opt_out, docs/notifications.md).
     .leftJoin('userPreference', 'userPreference.userId', 'wishlistItem.userId')
+    .leftJoin('mailOptOut', (join) =>
+      join.onRef('mailOptOut.email', '=', 'user.email').on('mailOptOut.kind', '=', OFFERS),
+    )
     .select([
       'wishlistItem.userId',
       'wishlistItem.productId',
       'wishlistItem.notifyRestock',
       'userPreference.notifications',
+      'mailOptOut.email as optedOut',
       'user.email',
       'user.name',
       'user.status',
@@ -236,6 +245,7 @@ export async function takeRestockedWishes(
     const wants =
       Boolean(row.notifyRestock) &&
       (row.notifications === null || Number(row.notifications) === 1) &&
+      row.optedOut === null &&
       (row.status ?? 'active') === 'active'
     const claimed = await db
       .updateTable('wishlistItem')

@@ -32,6 +32,9 @@ describe('maintenance mode: what stays open', () => {
       '/orders/ORD_1_1/credit-notes/CN_1',
       '/orders/ORD_1_1/token-abc',
       '/dashboard/orders',
+      // A mail's one-click unsubscribe, whenever the reader presses it.
+      '/unsubscribe',
+      '/unsubscribe.data',
     ]) {
       expect(openDuringMaintenance(path), path).toBe(true)
     }
@@ -49,6 +52,7 @@ describe('maintenance mode: what stays open', () => {
       '/orders',
       '/sitemap.xml',
       '/administrator',
+      '/unsubscribe/x',
     ]) {
       expect(openDuringMaintenance(path), path).toBe(false)
     }

@@ -8,7 +8,8 @@ import { getUser } from './auth.server'
  * payment, a sign-in or the admin area needs are never closed, so a payment under way still
  * lands (the gateway's callback, the buyer's return page, the simulator) and an admin can sign
  * in and switch the mode off. What a buyer has already bought stays reachable too: the order
- * pages their mails link to (delivery, invoice, credit notes) and My Orders.
+ * pages their mails link to (delivery, invoice, credit notes) and My Orders, and so does the
+ * unsubscribe link of reminders and offers.
  */
 export const MAINTENANCE_RETRY_AFTER_SECONDS = 600
 
@@ -35,6 +36,9 @@ const OPEN_PATHS = new Set([
   '/reset-password',
   '/theme',
   '/dashboard/orders',
+  // A mail's unsubscribe link: mail apps post to it whenever the reader clicks, and switching
+  // mail off changes nothing anyone sees in the shop (docs/notifications.md).
+  '/unsubscribe',
   '/healthz',
   '/favicon.ico',
 ])

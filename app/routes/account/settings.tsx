@@ -17,7 +17,7 @@ import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
 import { Field } from '~/components/ui/field'
 import { Checkbox, Input } from '~/components/ui/input'
-import { findStoredPreferences, savePreferences } from '~/data/preferences.server'
+import { findStoredPreferences, isMailOptedOut, savePreferences } from '~/data/preferences.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { getUserProfile, updateUserName } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
@@ -97,14 +97,17 @@ type SettingsResult = {
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db } = services()
-  const [profile, password, stored, settings, business, { notice, headers }] = await Promise.all([
-    getUserProfile(db, user.id),
-    hasPassword(db, user.id),
-    findStoredPreferences(db, user.id),
-    getSiteSettings(db),
-    getCustomerBusiness(db, user.id),
-    readNotice(request),
-  ])
+  const [profile, password, stored, settings, business, optedOut, { notice, headers }] =
+    await Promise.all([
+      getUserProfile(db, user.id),
+      hasPassword(db, user.id),
+      findStoredPreferences(db, user.id),
+      getSiteSettings(db),
+      getCustomerBusiness(db, user.id),
+      isMailOptedOut(db, user.email),
+      readNotice(request),
+    ])
+  const inUse = preferencesInUse(stored, request.headers.get('Cookie'), settings)
   return data(
     {
       email: user.email,
@@ -112,8 +115,10 @@ export async function loader({ request }: Route.LoaderArgs) {
       photo: profile?.photo ?? null,
       hasPassword: password,
       // The theme and language the pages are shown in, also when never saved here (a cookie or
-      // the shop's default), so saving the form for another field keeps them.
-      preferences: preferencesInUse(stored, request.headers.get('Cookie'), settings),
+      // the shop's default), so saving the form for another field keeps them. The mail switch
+      // shows off when the address unsubscribed by a mail's link (say, as a guest before this
+      // account was made); saving it on undoes that (savePreferences).
+      preferences: { ...inUse, notifications: inUse.notifications && !optedOut },
       business,
       notice,
     },

@@ -10,7 +10,7 @@ import { buttonVariants } from '~/components/ui/button-variants'
 import { Card } from '~/components/ui/card'
 import { EmptyState } from '~/components/ui/empty-state'
 import { ResponsiveImage } from '~/components/ui/responsive-image'
-import { getPreferences } from '~/data/preferences.server'
+import { accountWantsNotifications } from '~/data/preferences.server'
 import { listWishlist } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
@@ -31,14 +31,15 @@ import type { Route } from './+types/wishlist'
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
   const { db, env } = services()
-  const [items, preferences] = await Promise.all([
+  const [items, mailsOn] = await Promise.all([
     testItemsOnSale(db, env).then((testItems) => listWishlist(db, user.id, { testItems })),
-    getPreferences(db, user.id),
+    accountWantsNotifications(db, user.id),
   ])
   const images = await imageRefs(items.map((item) => item.image))
   return {
-    // "E-mail me reminders and offers" off in the settings: no back-in-stock mail either.
-    mailsOn: preferences.notifications,
+    // "E-mail me reminders and offers" off in the settings (or unsubscribed by a mail's link):
+    // no back-in-stock mail either.
+    mailsOn,
     items: items.map((item, index) => ({
       productId: item.productId,
       slug: item.slug,

@@ -10,6 +10,7 @@ import { wakeJobRunner } from '~/lib/jobs.server'
 import { isUndeliverable } from '~/lib/mail-address'
 import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { orderIdFromRenewToken, renewUrl } from '~/lib/renew-link.server'
+import { unsubscribeUrl } from '~/lib/unsubscribe-link.server'
 import { renderMail } from './render-mail.server'
 
 /**
@@ -17,7 +18,8 @@ import { renderMail } from './render-mail.server'
  * runs out, the buyer gets a mail with a Renew button that opens the same product's checkout
  * with their details filled in. Checked by the background work (app/services/background.server.ts);
  * each mail is queued in the transaction that records the reminder, so it goes exactly once
- * (app/data/expiry-reminder.server.ts). The shop's switch is `expiryReminders` in Settings.
+ * (app/data/expiry-reminder.server.ts). The shop's switch is `expiryReminders` in Settings;
+ * the buyer's, the mail's own unsubscribe link or the account's settings.
  */
 const DAY_MS = 24 * 60 * 60 * 1000
 
@@ -54,6 +56,8 @@ export function expiryReminderMail(
       productName: reminder.productName,
     }),
     note: `You get this reminder because you bought ${reminder.productName} at ${settings.siteName}. To stop reminders, sign in with this e-mail address and turn off e-mail notifications in your account settings: ${publicUrl}${href('/dashboard/settings')}`,
+    // One click, no account needed (docs/notifications.md, "Unsubscribing").
+    unsubscribeUrl: unsubscribeUrl(publicUrl, options.appSecret, reminder.customerEmail, 'offers'),
   })
 }
 

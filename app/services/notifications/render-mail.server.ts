@@ -1,5 +1,6 @@
 import { escapeHtml } from '~/lib/html'
 import type { MailMessage } from '~/lib/mail.server'
+import { unsubscribeHeaders } from '~/lib/unsubscribe-link.server'
 import { whatsappLink } from '~/lib/whatsapp'
 
 /**
@@ -16,6 +17,12 @@ export interface MailContent {
   action?: { label: string; url: string }
   /** Shown after the button, e.g. how long a link lasts. */
   note?: string
+  /**
+   * For a mail its reader may switch off (reminders, back in stock): the one-click link
+   * (app/lib/unsubscribe-link.server.ts), shown as "Unsubscribe: {url}" after the note and sent
+   * as the List-Unsubscribe headers (docs/notifications.md, "Unsubscribing").
+   */
+  unsubscribeUrl?: string
   /**
    * The message the footer's WhatsApp link fills in (an order mail's names the order:
    * orderHelpMessage in app/lib/whatsapp.ts); without it the link opens an empty chat.
@@ -74,6 +81,7 @@ export function renderMail(
     ...content.paragraphs.flatMap((paragraph) => [paragraph, '']),
     ...(content.action ? [`${content.action.label}:`, content.action.url, ''] : []),
     ...(content.note ? [content.note, ''] : []),
+    ...(content.unsubscribeUrl ? [`Unsubscribe: ${content.unsubscribeUrl}`, ''] : []),
     '--',
     `${settings.siteName} - ${publicUrl}`,
     ...(support.length
@@ -94,6 +102,9 @@ export function renderMail(
   const noteHtml = content.note
     ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">${htmlLines(content.note)}</p>`
     : ''
+  const unsubscribeHtml = content.unsubscribeUrl
+    ? `<p style="margin:0 0 16px;font-size:13px;color:#475569">Unsubscribe: <a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#4f46e5;word-break:break-all">${escapeHtml(content.unsubscribeUrl)}</a></p>`
+    : ''
   const supportHtml = support.length
     ? `<p style="margin:8px 0 0">Need help? Contact us:<br>${support.map(supportLineHtml).join('<br>')}</p>`
     : ''
@@ -105,14 +116,20 @@ export function renderMail(
 <tr><td>
 <p style="margin:0 0 24px;font-size:20px;font-weight:800;color:#4338ca">${escapeHtml(settings.siteName)}</p>
 <p style="margin:0 0 16px;line-height:1.5">${escapeHtml(content.greeting)}</p>
-${paragraphHtml}${actionHtml}${noteHtml}
+${paragraphHtml}${actionHtml}${noteHtml}${unsubscribeHtml}
 <hr style="border:none;border-top:1px solid #e2e8f0;margin:24px 0">
 <p style="margin:0;font-size:13px;color:#475569"><a href="${escapeHtml(publicUrl)}" style="color:#4f46e5">${escapeHtml(settings.siteName)}</a></p>
 <div style="font-size:13px;color:#475569">${supportHtml}</div>
 </td></tr></table>
 </td></tr></table>
 </body></html>`
-  return { to: content.to, subject: content.subject, text, html }
+  return {
+    to: content.to,
+    subject: content.subject,
+    text,
+    html,
+    ...(content.unsubscribeUrl ? { headers: unsubscribeHeaders(content.unsubscribeUrl) } : {}),
+  }
 }
 
 /** The greeting every mail opens with; a blank name greets "there". */

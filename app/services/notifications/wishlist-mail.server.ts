@@ -7,6 +7,7 @@ import { wakeJobRunner } from '~/lib/jobs.server'
 import { enqueueMail, type MailMessage } from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { productPath } from '~/lib/paths'
+import { unsubscribeUrl } from '~/lib/unsubscribe-link.server'
 import { testModeOnly } from '~/services/payment/offered-gateways.server'
 import { renderMail, type MailSettings } from './render-mail.server'
 
@@ -14,13 +15,15 @@ import { renderMail, type MailSettings } from './render-mail.server'
  * The back-in-stock mail: a wished-for product that was out of stock can be bought again.
  * Sent once per return to stock (app/data/wishlist.server.ts keeps the state), only to
  * customers who left the notice on, and queued in the same transaction as the state change
- * (the job outbox), so a crash never loses nor doubles a mail.
+ * (the job outbox), so a crash never loses nor doubles a mail. It carries the one-click
+ * unsubscribe link of reminders and offers (app/lib/unsubscribe-link.server.ts).
  */
 export function backInStockMail(
   settings: MailSettings,
-  publicUrl: string,
+  options: { publicUrl: string; appSecret: string },
   wish: Pick<RestockedWish, 'email' | 'name' | 'title' | 'slug' | 'price'>,
 ): MailMessage {
+  const { publicUrl } = options
   const productUrl = `${publicUrl}${productPath(wish.slug)}`
   return renderMail(settings, publicUrl, {
     to: wish.email,
@@ -32,6 +35,8 @@ export function backInStockMail(
     ],
     action: { label: 'View the product', url: productUrl },
     note: `You get this because the product is on your wishlist. Turn these e-mails off for a product on ${publicUrl}${href('/dashboard/wishlist')}, or with reminders and offers on ${publicUrl}${href('/dashboard/settings')}.`,
+    // Stops these and the expiry reminders, signed in or not (docs/notifications.md, "Unsubscribing").
+    unsubscribeUrl: unsubscribeUrl(publicUrl, options.appSecret, wish.email, 'offers'),
   })
 }
 
@@ -50,15 +55,13 @@ export async function sendBackInStockMails(
   const testItems = (await testModeOnly(db, env)) ? 'only' : false
   const mailed = await db.transaction().execute(async (trx) => {
     // Read only when a mail is due: most runs find nothing to send.
-    let context: { settings: MailSettings; publicUrl: string } | undefined
+    let settings: MailSettings | undefined
+    const links = { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
     return takeRestockedWishes(
       trx,
       async (wish) => {
-        context ??= {
-          settings: await getSiteSettings(trx),
-          publicUrl: env.PUBLIC_URL,
-        }
-        return enqueueMail(trx, backInStockMail(context.settings, context.publicUrl, wish))
+        settings ??= await getSiteSettings(trx)
+        return enqueueMail(trx, backInStockMail(settings, links, wish))
       },
       { ...options, testItems },
     )

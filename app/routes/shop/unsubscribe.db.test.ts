@@ -1,0 +1,211 @@
+import { createElement } from 'react'
+import { renderToString } from 'react-dom/server'
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  UNSAFE_withComponentProps as withComponentProps,
+} from 'react-router'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fileTestDb } from '../../../tests/helpers/db'
+import { makeCustomer } from '../../../tests/factories'
+import { getPreferences, isMailOptedOut, savePreferences } from '~/data/preferences.server'
+import { unsubscribeToken, unsubscribeUrl } from '~/lib/unsubscribe-link.server'
+import Unsubscribe, {
+  action,
+  confirmQuestion,
+  doneMessage,
+  headers,
+  loader,
+  UNSUBSCRIBE_TEXT,
+} from './unsubscribe'
+
+/**
+ * /unsubscribe as the server answers it, with a real database: the mail app's one-click POST
+ * (no cookies, no Origin, the body RFC 8058 prescribes) switches the address's reminders and
+ * offers off; a GET only asks; a link that is not genuine changes nothing. The cross-site
+ * exemption and maintenance mode are the server's (app/lib/cross-site.server.test.ts,
+ * app/services/maintenance.server.test.ts).
+ */
+const t = fileTestDb()
+const PUBLIC_URL = 'https://shop.example.in'
+const APP_SECRET = 'k'.repeat(64)
+// The route reads the database through services() (app/lib/app-context.server.ts), which
+// answers whatever the process opened: here, this file's test database.
+const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+beforeAll(() => {
+  holder.__keybazaar = { db: t.db, engine: t.engine, env: { PUBLIC_URL, APP_SECRET } }
+})
+afterAll(() => {
+  holder.__keybazaar = undefined
+})
+
+let clients = 0
+/** A client address of its own for each test, so the per-address limit counts each apart. */
+const newClient = () => `203.0.113.${++clients}`
+
+/** The path of the unsubscribe link mailed to `email`. */
+function linkFor(email: string): string {
+  const url = new URL(unsubscribeUrl(PUBLIC_URL, APP_SECRET, email, 'offers'))
+  return `${url.pathname}${url.search}`
+}
+
+/** The page at `path` as GET, or as a mail app's one-click POST (no cookies, no Origin). */
+async function open(path: string, options: { post?: boolean; ip?: string } = {}) {
+  const handler = createStaticHandler([
+    {
+      id: 'routes/shop/unsubscribe',
+      path: '/unsubscribe',
+      Component: withComponentProps(Unsubscribe as never),
+      loader: loader as never,
+      action: action as never,
+    },
+  ])
+  const request = new Request(
+    `http://shop.test${path}`,
+    options.post
+      ? {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: 'List-Unsubscribe=One-Click',
+        }
+      : undefined,
+  )
+  const context = await handler.query(request, {
+    requestContext: { clientIp: options.ip ?? '198.51.100.1' },
+  })
+  if (context instanceof Response) throw new Error('expected a page, not a response')
+  const html = renderToString(
+    createElement(StaticRouterProvider, {
+      router: createStaticRouter(handler.dataRoutes, context),
+      context,
+    }),
+  )
+  const routeHeaders = headers({
+    loaderHeaders: context.loaderHeaders['routes/shop/unsubscribe'] ?? new Headers(),
+    actionHeaders: context.actionHeaders['routes/shop/unsubscribe'] ?? new Headers(),
+  } as Parameters<typeof headers>[0])
+  return { html, text: text(html), status: context.statusCode, headers: routeHeaders }
+}
+
+/** The markup's text, tags removed and entities decoded. */
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+
+/** Where the page's post forms go, decoded. */
+const postActions = (html: string) =>
+  [...html.matchAll(/<form[^>]*>/g)]
+    .map((match) => match[0])
+    .filter((tag) => tag.includes('method="post"'))
+    .map((tag) => /action="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&') ?? '')
+
+describe(`/unsubscribe (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('asks on GET, and changes nothing: link checkers open links before the reader', async () => {
+    const customer = await makeCustomer(t.db, { email: 'asks.first@example.in' })
+    const link = linkFor('Asks.First@example.in')
+    const page = await open(link, { ip: newClient() })
+    expect(page.status).toBe(200)
+    expect(page.text).toContain(confirmQuestion('a***@e***.in'))
+    expect(page.text).toContain('Unsubscribe a***@e***.in from reminders and offers?')
+    expect(page.html).not.toContain('asks.first')
+    // Its button posts the one-click body to the same link, token and all.
+    expect(postActions(page.html)).toEqual([link])
+    expect(page.html).toMatch(/<input type="hidden" name="List-Unsubscribe" value="One-Click"/)
+    expect(page.headers.get('Cache-Control')).toBe('no-store')
+
+    expect(await isMailOptedOut(t.db, 'asks.first@example.in')).toBe(false)
+    expect((await getPreferences(t.db, customer.id)).notifications).toBe(true)
+  })
+
+  it("switches a guest's address off with the mail app's one-click POST, without a cookie", async () => {
+    const link = linkFor('guest.buyer@example.in')
+    const done = await open(link, { post: true, ip: newClient() })
+    expect(done.status).toBe(200)
+    expect(done.text).toContain(UNSUBSCRIBE_TEXT.doneTitle)
+    expect(done.text).toContain(doneMessage('g***@e***.in'))
+    expect(done.text).toContain('You will no longer get')
+    // How to turn it back on: the account's Settings page.
+    expect(done.text).toContain('Settings page')
+    expect(done.html).toContain('href="/dashboard/settings"')
+    expect(await isMailOptedOut(t.db, 'guest.buyer@example.in')).toBe(true)
+
+    // A second click (or the mail app's retry) is answered the same and changes nothing more.
+    const again = await open(link, { post: true, ip: newClient() })
+    expect(again.status).toBe(200)
+    expect(
+      await t.db
+        .selectFrom('mailOptOut')
+        .selectAll()
+        .where('email', '=', 'guest.buyer@example.in')
+        .execute(),
+    ).toHaveLength(1)
+  })
+
+  it("turns an account's switch off too, so its settings page tells the truth", async () => {
+    const customer = await makeCustomer(t.db, { email: 'has.account@example.in' })
+    await savePreferences(t.db, customer.id, { theme: 'dark' })
+    const done = await open(linkFor(customer.email), { post: true, ip: newClient() })
+    expect(done.status).toBe(200)
+    expect(await isMailOptedOut(t.db, customer.email)).toBe(true)
+    // Only the mail switch changed.
+    expect(await getPreferences(t.db, customer.id)).toMatchObject({
+      theme: 'dark',
+      notifications: false,
+    })
+  })
+
+  it('answers 400 to a link that is not genuine, and changes nothing', async () => {
+    const customer = await makeCustomer(t.db, { email: 'not.forged@example.in' })
+    const genuine = unsubscribeToken(APP_SECRET, customer.email, 'offers')
+    const forged = [
+      '/unsubscribe',
+      '/unsubscribe?t=',
+      '/unsubscribe?t=offers.nonsense',
+      `/unsubscribe?t=${encodeURIComponent(unsubscribeToken('x'.repeat(64), customer.email, 'offers'))}`,
+      `/unsubscribe?t=${encodeURIComponent(genuine.replace(/^offers\./, 'restock.'))}`,
+      `/unsubscribe?t=${encodeURIComponent(genuine.slice(0, -3))}`,
+    ]
+    const ip = newClient()
+    for (const path of forged) {
+      for (const post of [false, true]) {
+        const page = await open(path, { post, ip })
+        expect(page.status, `${post ? 'POST' : 'GET'} ${path}`).toBe(400)
+        expect(page.text).toContain(UNSUBSCRIBE_TEXT.invalidTitle)
+        expect(page.text).toContain(UNSUBSCRIBE_TEXT.invalid)
+        expect(page.html).not.toContain('<form')
+      }
+    }
+    expect(
+      await t.db
+        .selectFrom('mailOptOut')
+        .select('email')
+        .where('email', '=', customer.email)
+        .execute(),
+    ).toEqual([])
+    expect((await getPreferences(t.db, customer.id)).notifications).toBe(true)
+  })
+
+  it('refuses an address that tried too many bad links, while genuine links do not count', async () => {
+    const ip = newClient()
+    // Genuine links give their attempt back: a mail provider's server posting for many readers.
+    for (let i = 0; i < 35; i++) {
+      expect((await open(linkFor(`reader.${i}@example.in`), { post: true, ip })).status).toBe(200)
+    }
+    for (let i = 0; i < 30; i++) {
+      expect((await open('/unsubscribe?t=offers.guess', { ip })).status).toBe(400)
+    }
+    const refused = await open('/unsubscribe?t=offers.guess', { post: true, ip })
+    expect(refused.status).toBe(429)
+    expect(refused.text).toContain(UNSUBSCRIBE_TEXT.tooManyTitle)
+    expect(Number(refused.headers.get('Retry-After'))).toBeGreaterThan(0)
+    // Another address is not held up.
+    expect(
+      (await open(linkFor('elsewhere@example.in'), { post: true, ip: newClient() })).status,
+    ).toBe(200)
+  })
+})

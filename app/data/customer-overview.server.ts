@@ -171,8 +171,9 @@ export async function activeSubscriptions(
  * app/routes/account/dashboard.tsx). Only events the buyer is told of: the payment, the
  * delivery, a replacement, a refund in full (`refunded`) or in part (`refund_processed`, which
  * the buyer is e-mailed), an answer to their report. The shop's own entries (refunds asked for
- * or failed, warnings, payment checks, mails resent) stay on the admin's order page, and no
- * event's message is shown: it may hold the admin's note or the gateway's words.
+ * or failed, warnings, payment checks, mails resent or lost: `mail_failed`) stay on the admin's
+ * order page, and no event's message is shown: it may hold the admin's note or the gateway's
+ * words.
  */
 export const ACTIVITY_TYPES = [
   'paid',

@@ -1,6 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { makeCustomer, makeOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
+import { enqueueJob, runDueJobs, type Job } from '~/lib/jobs.server'
+import { enqueueMailJob, MAIL_JOB, MAIL_MAX_ATTEMPTS } from '~/lib/mail.server'
+import type { MailJobType } from '~/lib/mail-jobs'
 import { dashboardRange, getDashboard, successRate, type DashboardPeriod } from './dashboard.server'
 import { insertOrderReport } from './order-report.server'
 import type { OrderStatus } from './order.server'
@@ -293,6 +296,59 @@ describe('getDashboard', () => {
       'Low One',
       'Plenty',
     ])
+  })
+
+  it('counts the mails given up on in the last 7 days, and those waiting for a retry', async () => {
+    await t.db.deleteFrom('job').execute()
+    const now = new Date('2026-03-10T12:00:00.000Z')
+    const ago = (ms: number) => new Date(now.getTime() - ms)
+    const day = 86_400_000
+    // The SMTP server refuses every mail but one marked to go through.
+    const send = async (job: Job) => {
+      if (!(job.payload as { ok?: boolean }).ok) throw new Error('connect ECONNREFUSED')
+    }
+    const handlers = { [MAIL_JOB]: send, 'order.mail': send, 'test.not-mail': send }
+    /** A mail job run once at `at`: its last attempt when `last` (the others failed before). */
+    const mailAt = async (
+      type: MailJobType,
+      at: Date,
+      options: { last?: boolean; ok?: boolean },
+    ) => {
+      const id = await enqueueMailJob(t.db, type, { ok: options.ok ?? false }, { runAt: at })
+      if (options.last)
+        await t.db
+          .updateTable('job')
+          .set({ attempts: MAIL_MAX_ATTEMPTS - 1 })
+          .where('id', '=', id)
+          .execute()
+      expect(await runDueJobs(t.db, handlers, { now: at, log: () => {} })).toBe(1)
+    }
+    // Given up on 8 days ago: too old to count.
+    await mailAt(MAIL_JOB, ago(8 * day), { last: true })
+    // Given up on within the 7 days: an order's mail and a plain one.
+    await mailAt('order.mail', ago(6 * day), { last: true })
+    await mailAt(MAIL_JOB, ago(1 * day), { last: true })
+    // Sent: nothing to count.
+    await mailAt(MAIL_JOB, ago(day / 2), { ok: true })
+    // A job that is no mail, failed for good.
+    await enqueueJob(t.db, 'test.not-mail', {}, { runAt: ago(day / 4), maxAttempts: 1 })
+    expect(await runDueJobs(t.db, handlers, { now: ago(day / 4), log: () => {} })).toBe(1)
+    // One attempt failed a minute ago: waiting for its retry.
+    await mailAt('order.mail', ago(60_000), {})
+    // Queued, not tried yet.
+    await enqueueMailJob(t.db, MAIL_JOB, { ok: false }, { runAt: now })
+
+    expect((await dashboardFor('7d', { now })).mail).toEqual({ failed: 2, retrying: 1 })
+    const statuses = await t.db.selectFrom('job').select('status').execute()
+    expect(statuses.map((row) => row.status).sort()).toEqual(
+      ['done', 'failed', 'failed', 'failed', 'failed', 'pending', 'pending'].sort(),
+    )
+    // A week on, the mails given up on then are too old to count (and the retry due then, which
+    // a runner would have tried since).
+    expect((await dashboardFor('7d', { now: new Date(now.getTime() + 7 * day) })).mail).toEqual({
+      failed: 0,
+      retrying: 0,
+    })
   })
 })
 

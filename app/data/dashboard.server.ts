@@ -1,5 +1,6 @@
 import { sql, type RawBuilder } from 'kysely'
 import { toFlag, type DB } from '~/lib/db.server'
+import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
 import {
   DASHBOARD_PERIODS,
   isDashboardPeriod,
@@ -133,8 +134,20 @@ export interface Dashboard {
   /** Real paid orders waiting to be delivered by hand. */
   toDeliver: number
   openReports: number
+  /** Mails to buyers and accounts that are not getting through (mailTrouble). */
+  mail: MailTrouble
   recentOrders: RecentOrder[]
 }
+
+export interface MailTrouble {
+  /** Mail jobs given up on in the last MAIL_FAILED_DAYS days: those mails were never sent. */
+  failed: number
+  /** Mail jobs whose attempts failed so far and that are waiting for their next one. */
+  retrying: number
+}
+
+/** How far back the dashboard counts mails that could not be sent. */
+export const MAIL_FAILED_DAYS = 7
 
 export const TOP_PRODUCTS = 5
 export const RECENT_ORDERS = 6
@@ -187,7 +200,7 @@ export async function getDashboard(
   options: { period: DashboardPeriod; timeZone: string; lowStockThreshold: number; now?: Date },
 ): Promise<Dashboard> {
   const range = dashboardRange(options.period, options.timeZone, options.now)
-  const [buckets, people, catalogue, stockAlerts, awaiting, openReports, recent] =
+  const [buckets, people, catalogue, stockAlerts, awaiting, openReports, recent, mail] =
     await Promise.all([
       orderBuckets(db, range),
       activeUsers(db, range),
@@ -196,6 +209,7 @@ export async function getDashboard(
       countWaitingOrders(db),
       countOpenReports(db),
       recentOrders(db),
+      mailTrouble(db, options.now),
     ])
 
   const current = emptyTotals()
@@ -239,6 +253,7 @@ export async function getDashboard(
     awaitingStock: awaiting.awaitingStock,
     toDeliver: awaiting.toDeliver,
     openReports,
+    mail,
     recentOrders: recent,
   }
 }
@@ -418,6 +433,31 @@ async function countWaitingOrders(db: DB): Promise<{ awaitingStock: number; toDe
     .execute()
   const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0)
   return { awaitingStock: count('awaiting_stock'), toDeliver: count('paid') }
+}
+
+/**
+ * Mail jobs (MAIL_JOB_TYPES) that failed for good in the last MAIL_FAILED_DAYS days, and those
+ * waiting to be tried again after a failed attempt, which is how an SMTP outage shows long before
+ * its mails are given up (about three days, MAIL_MAX_ATTEMPTS in app/lib/mail.server.ts). One
+ * grouped read on the index `job_status_run_at_idx (status, run_at)`
+ * (db/migrations/0011_jobs.ts): a job failed for good has its run_at set to that moment
+ * (failJob), and one waiting for a retry has it at the retry, in the future; jobs done or
+ * failed earlier (kept for inspection) are outside the range.
+ */
+async function mailTrouble(db: DB, now = new Date()): Promise<MailTrouble> {
+  const since = new Date(now.getTime() - MAIL_FAILED_DAYS * 86_400_000).toISOString()
+  const rows = await db
+    .selectFrom('job')
+    .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+    .where('status', 'in', ['failed', 'pending'])
+    .where('runAt', '>=', since)
+    .where('type', 'in', MAIL_JOB_TYPES)
+    // A pending job not tried yet is simply queued.
+    .where('attempts', '>', 0)
+    .groupBy('status')
+    .execute()
+  const count = (status: string) => Number(rows.find((row) => row.status === status)?.count ?? 0)
+  return { failed: count('failed'), retrying: count('pending') }
 }
 
 async function recentOrders(db: DB): Promise<RecentOrder[]> {

@@ -274,6 +274,75 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       })
   })
 
+  it("runs its type's `failed` step once a job fails for good, whichever way, never before", async () => {
+    const calls: Array<{ id: string; attempt: number; reason: string }> = []
+    const order: string[] = []
+    const handlers = {
+      'test.told': {
+        run: async () => {
+          throw new Error('SMTP server is down')
+        },
+        abandoned: async (job: Job) => void order.push(`abandoned ${job.id}`),
+        failed: async (job: Job, reason: string) => {
+          order.push(`failed ${job.id}`)
+          calls.push({ id: job.id, attempt: job.attempt, reason })
+          // The job is still running while its step runs: a stop here leaves it to be given up again.
+          expect((await jobRow(job.id)).status).toBe('running')
+        },
+      },
+    }
+    // Its last attempt throws: the step runs after that attempt only, with the error.
+    const thrown = await enqueueJob(t.db, 'test.told', {}, { maxAttempts: 3 })
+    let now = new Date()
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      expect(await runDueJobs(t.db, handlers, { now, log: quiet })).toBe(1)
+      expect(calls).toHaveLength(attempt < 3 ? 0 : 1)
+      now = new Date((await jobRow(thrown)).runAt)
+    }
+    expect(calls).toEqual([{ id: thrown, attempt: 3, reason: 'SMTP server is down' }])
+    expect(await jobRow(thrown)).toMatchObject({
+      status: 'failed',
+      lastError: 'SMTP server is down',
+    })
+    expect(order).toEqual([`failed ${thrown}`])
+
+    // Its runner stops during the last attempt: the step runs after `abandoned`.
+    const lost = await enqueueJob(t.db, 'test.told', {}, { maxAttempts: 1 })
+    const t0 = new Date()
+    await claimJobs(t.db, { types: ['test.told'], workerId: 'stopped', leaseMs: 1_000, now: t0 })
+    expect(
+      await giveUpAbandonedJobs(t.db, handlers, {
+        now: new Date(t0.getTime() + 2_000),
+        log: quiet,
+      }),
+    ).toBe(1)
+    expect(calls.at(-1)).toEqual({ id: lost, attempt: 1, reason: RUNNER_STOPPED_ERROR })
+    expect(order.slice(1)).toEqual([`abandoned ${lost}`, `failed ${lost}`])
+    expect((await jobRow(lost)).status).toBe('failed')
+  })
+
+  it('fails a job for good even when its `failed` step throws, naming that error', async () => {
+    const handlers = {
+      'test.told-broken': {
+        run: async () => {
+          throw new Error('SMTP server is down')
+        },
+        failed: async () => {
+          throw new Error('the timeline could not be written')
+        },
+      },
+    }
+    const id = await enqueueJob(t.db, 'test.told-broken', {}, { maxAttempts: 1 })
+    const lines: string[] = []
+    expect(await runDueJobs(t.db, handlers, { log: (line) => lines.push(line) })).toBe(1)
+    const reason =
+      'SMTP server is down; then its give-up step failed: the timeline could not be written'
+    expect(await jobRow(id)).toMatchObject({ status: 'failed', lastError: reason })
+    expect(lines).toEqual([
+      `[jobs] test.told-broken ${id} failed for good after 1 attempts: ${reason}`,
+    ])
+  })
+
   it('runs in the background: woken after a commit, stopped cleanly', async () => {
     let resolve!: (payload: unknown) => void
     const handled = new Promise((done) => (resolve = done))

@@ -18,6 +18,8 @@ import { newId } from './id.server'
  *   lease lapses it is failed ("runner stopped during the last attempt"; looked for about once a
  *   minute), after its type's `abandoned` hook, if it has one, did what the handler does when a
  *   last attempt fails.
+ * - A job type's `failed` hook runs whenever one of its jobs is failed for good, either way: its
+ *   last attempt threw, or its runner stopped during that attempt (docs/auth.md, "Jobs").
  *
  * Handlers are registered by type (see app/services/background.server.ts); a process only claims
  * the types it has handlers for.
@@ -34,15 +36,22 @@ export interface Job<Payload = unknown> {
 export type JobHandler = (job: Job) => Promise<void>
 
 /**
- * A job type whose handler does something of its own when its last attempt fails (tells the
- * shop, goes on with a chain of checks). `abandoned` does that for a job whose runner stopped
- * during the last attempt, so the handler never got to: it runs with the error the job is failed
- * with, before the job is marked failed. Like a handler, it may run twice (a runner that stops
- * while running it leaves the job to be given up again).
+ * A job type that does something of its own when one of its jobs is given up. Both hooks run with
+ * the error the job is failed with, before the job is marked failed, and like a handler they may
+ * run twice (a runner that stops while running one leaves the job running, and it is given up
+ * again once its lease lapses), so they must be idempotent.
+ *
+ * - `abandoned`: for a handler that does the give-up work itself when it sees its last attempt
+ *   fail (tells the shop, goes on with a chain of checks); this does it for a job whose runner
+ *   stopped during the last attempt, so the handler never got to.
+ * - `failed`: for a job type whose give-up work does not belong in its handler (an order mail puts
+ *   it on the order's timeline): called whenever a job is failed for good, after its last
+ *   attempt threw as well as after its runner stopped during it (then after `abandoned`).
  */
 export interface JobType {
   run: JobHandler
-  abandoned: (job: Job, reason: string) => Promise<void>
+  abandoned?: (job: Job, reason: string) => Promise<void>
+  failed?: (job: Job, reason: string) => Promise<void>
 }
 
 export type JobHandlers = Readonly<Record<string, JobHandler | JobType>>
@@ -264,9 +273,37 @@ export interface RunOptions {
   log?: (line: string) => void
 }
 
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * Runs a job type's give-up hooks (`abandoned` only for a job whose runner stopped, then
+ * `failed`) for a job about to be failed for good with `reason`. Returns the last error to keep:
+ * `reason`, with the error of any hook that failed added, since the job is failed all the same,
+ * never left running.
+ */
+async function runGiveUpHooks(
+  entry: JobHandler | JobType | undefined,
+  job: Job,
+  reason: string,
+  runnerStopped: boolean,
+): Promise<string> {
+  if (!entry || typeof entry === 'function') return reason
+  const hooks = [runnerStopped ? entry.abandoned : undefined, entry.failed]
+  const errors: string[] = []
+  for (const hook of hooks) {
+    if (!hook) continue
+    try {
+      await hook(job, reason)
+    } catch (error) {
+      errors.push(messageOf(error))
+    }
+  }
+  return errors.length ? `${reason}; then its give-up step failed: ${errors.join('; ')}` : reason
+}
+
 /**
  * Fails a job whose runner stopped during its last attempt (claimed by claimAbandonedJobs),
- * after its type's `abandoned` hook. A hook that fails is logged and named in the job's last
+ * after its type's give-up hooks. A hook that fails is logged and named in the job's last
  * error: the job is failed all the same, never left running.
  */
 async function giveUpAbandoned(
@@ -277,14 +314,7 @@ async function giveUpAbandoned(
   options: RunOptions,
   log: (line: string) => void,
 ): Promise<void> {
-  let reason = RUNNER_STOPPED_ERROR
-  if (entry && typeof entry !== 'function') {
-    try {
-      await entry.abandoned(job, RUNNER_STOPPED_ERROR)
-    } catch (error) {
-      reason = `${RUNNER_STOPPED_ERROR}; then its give-up step failed: ${error instanceof Error ? error.message : String(error)}`
-    }
-  }
+  const reason = await runGiveUpHooks(entry, job, RUNNER_STOPPED_ERROR, true)
   await failJob(db, job, workerId, new Error(reason), { now: options.now })
   log(`[jobs] ${job.type} ${job.id} failed for good after ${job.attempt} attempts: ${reason}`)
 }
@@ -339,11 +369,14 @@ export async function runDueJobs(
         await handler(job)
         await completeJob(db, job, workerId, options.now)
       } catch (error) {
-        const { retryAt } = await failJob(db, job, workerId, error, {
+        let reason = messageOf(error)
+        // The last attempt: the type's `failed` hook runs before the job is marked failed, so a
+        // runner that stops in between leaves the job to be given up (and the hook run) again.
+        if (job.attempt >= job.maxAttempts) reason = await runGiveUpHooks(entry, job, reason, false)
+        const { retryAt } = await failJob(db, job, workerId, new Error(reason), {
           now: options.now,
           baseBackoffMs: options.baseBackoffMs,
         })
-        const reason = error instanceof Error ? error.message : String(error)
         log(
           retryAt
             ? `[jobs] ${job.type} ${job.id} failed (attempt ${job.attempt} of ${job.maxAttempts}): ${reason}; retrying at ${retryAt}`

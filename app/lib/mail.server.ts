@@ -5,16 +5,90 @@ import { z } from 'zod'
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from './data-dir.server'
 import type { DB } from './db.server'
 import { getEnv, type Env } from './env.server'
-import { enqueueJob, type JobHandlers } from './jobs.server'
+import {
+  enqueueJob,
+  RUNNER_STOPPED_ERROR,
+  type EnqueueOptions,
+  type JobHandlers,
+} from './jobs.server'
 import { isUndeliverable } from './mail-address'
+import type { MailJobType } from './mail-jobs'
 
 /**
  * Transactional e-mail. Mails are never sent inline: `enqueueMail(trx, mail)` writes a job
  * in the caller's transaction and the job runner sends it (retried with backoff while the
- * SMTP server is down). With SMTP_URL unset each mail becomes an .eml file in
- * DATA_DIR/mail/ and one log line with its subject, so a new install can still read them.
+ * SMTP server is down, for about three days: MAIL_MAX_ATTEMPTS). With SMTP_URL unset each mail
+ * becomes an .eml file in DATA_DIR/mail/ and one log line with its subject, so a new install can
+ * still read them.
  */
-export const MAIL_JOB = 'mail.send'
+export const MAIL_JOB = 'mail.send' satisfies MailJobType
+
+/**
+ * Attempts of a mail job, far more than other jobs' 8 (about 32 minutes): 15 s, 30 s, 1 min, ...
+ * doubling up to the job runner's cap of 1 hour (backoffMs in app/lib/jobs.server.ts), so the 79
+ * waits add up to 1 h 3 min 45 s for the first eight and 71 hours for the rest: about 72 hours,
+ * each wait +-20%. SMTP credentials that expire on a Friday evening are fixed on Monday without a
+ * mail lost. After the last attempt the job is kept as failed, the dashboard counts it, and an
+ * order mail says so on its order's timeline (docs/auth.md, "Mail").
+ */
+export const MAIL_MAX_ATTEMPTS = 80
+
+/**
+ * Queues a job that sends a mail, with the attempts of a mail (MAIL_MAX_ATTEMPTS); pass the
+ * transaction of the change that causes it.
+ */
+export async function enqueueMailJob(
+  db: DB,
+  type: MailJobType,
+  payload: unknown,
+  options: Omit<EnqueueOptions, 'maxAttempts'> = {},
+): Promise<string> {
+  return enqueueJob(db, type, payload, { ...options, maxAttempts: MAIL_MAX_ATTEMPTS })
+}
+
+/**
+ * What a sending error means, for the admin: nodemailer's messages name the socket's error
+ * (ECONNREFUSED, ENOTFOUND...) or quote the SMTP server's reply (535 for a refused login).
+ */
+const PLAIN_MAIL_ERRORS: ReadonlyArray<readonly [RegExp, string]> = [
+  [
+    /invalid login|authenticat|\b53[45]\b|EAUTH/i,
+    "the mail server refused the shop's login (the user name or password in SMTP_URL)",
+  ],
+  [
+    /ENOTFOUND|EAI_AGAIN|getaddrinfo/i,
+    "the mail server's name was not found (the host in SMTP_URL)",
+  ],
+  [/ECONNREFUSED|ECONNRESET|EHOSTUNREACH|ENETUNREACH/i, 'the mail server could not be reached'],
+  [
+    /timeout|timed out|ETIMEDOUT|greeting never received/i,
+    'the mail server did not answer in time',
+  ],
+  [
+    /certificate|self[- ]signed|\bTLS\b|\bSSL\b/i,
+    'the secure connection to the mail server failed (its certificate, or the TLS setting in SMTP_URL)',
+  ],
+  [
+    /recipients? (were |was )?rejected|\b55[0-3]\b/i,
+    'the mail server refused the address it was for',
+  ],
+]
+
+/**
+ * A failed mail's last error in plain words, the error itself after it in brackets (cut to 300
+ * characters, without a final full stop), or the error alone when it is none of the usual ones.
+ */
+export function mailErrorInPlainWords(error: string): string {
+  const raw = error
+    .replace(/\s+/g, ' ')
+    .slice(0, 300)
+    .replace(/[\s.]+$/, '')
+    .trim()
+  const plain = error.startsWith(RUNNER_STOPPED_ERROR)
+    ? 'the shop stopped while sending it'
+    : PLAIN_MAIL_ERRORS.find(([pattern]) => pattern.test(error))?.[1]
+  return plain ? `${plain} (${raw})` : raw
+}
 
 export const mailMessageSchema = z.object({
   to: z.email(),
@@ -56,7 +130,7 @@ export async function deliverMail(
 
 /** Queues a mail; pass the transaction of the change that causes it. */
 export async function enqueueMail(db: DB, message: MailMessage): Promise<string> {
-  return enqueueJob(db, MAIL_JOB, mailMessageSchema.parse(message))
+  return enqueueMailJob(db, MAIL_JOB, mailMessageSchema.parse(message))
 }
 
 export interface SentMail {

@@ -29,7 +29,8 @@ import { readCache } from '~/lib/read-cache.server'
 import { engineOf, renamingInPlugin, type DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { newId } from '~/lib/id.server'
-import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
+import { wakeJobRunner } from '~/lib/jobs.server'
+import { enqueueMailJob } from '~/lib/mail.server'
 
 /** The mail with a link that confirms an address (and signs in); the job issues the link. */
 export const VERIFY_EMAIL_JOB = 'account.verify-email'
@@ -126,7 +127,7 @@ export function createAuth(
       // better-auth only consumes them.
       sendResetPassword: async () => {},
       onExistingUserSignUp: async ({ user }) => {
-        await enqueueJob(db, SIGNUP_ATTEMPT_JOB, { userId: user.id })
+        await enqueueMailJob(db, SIGNUP_ATTEMPT_JOB, { userId: user.id })
         wakeJobRunner()
       },
     },
@@ -141,7 +142,7 @@ export function createAuth(
       // usable link sits in the job table. Only the page to return to is kept from it.
       sendVerificationEmail: async ({ user, url }) => {
         const redirectTo = safeRedirect(new URL(url).searchParams.get('callbackURL'), '')
-        await enqueueJob(db, VERIFY_EMAIL_JOB, {
+        await enqueueMailJob(db, VERIFY_EMAIL_JOB, {
           userId: user.id,
           ...(redirectTo ? { redirectTo } : {}),
         })

@@ -16,7 +16,8 @@ import {
   type UserProfile,
 } from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob, wakeJobRunner } from '~/lib/jobs.server'
+import { wakeJobRunner } from '~/lib/jobs.server'
+import { enqueueMailJob } from '~/lib/mail.server'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
 import { recordAdminChange, type AuditActor } from './audit.server'
 import { PASSWORD_CHANGED_BY_ADMIN_JOB } from './notifications/account-mail.server'
@@ -288,7 +289,7 @@ export async function resetUserPassword(
       return { ok: false, message: USER_ADMIN_MESSAGES.notAllowed }
     await setPasswordHash(trx, userId, hash)
     const ended = await endUserSessions(trx, userId)
-    await enqueueJob(trx, PASSWORD_CHANGED_BY_ADMIN_JOB, { userId })
+    await enqueueMailJob(trx, PASSWORD_CHANGED_BY_ADMIN_JOB, { userId })
     await recordAdminChange(trx, {
       actor: context.actor,
       ip: context.ip,

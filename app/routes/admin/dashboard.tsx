@@ -7,7 +7,7 @@ import Receipt from 'lucide-react/icons/receipt'
 import ShoppingBag from 'lucide-react/icons/shopping-bag'
 import UserCheck from 'lucide-react/icons/user-check'
 import { Link, useRouteLoaderData } from 'react-router'
-import { getDashboard } from '~/data/dashboard.server'
+import { getDashboard, MAIL_FAILED_DAYS } from '~/data/dashboard.server'
 import { DASHBOARD_PERIODS, isDashboardPeriod, type DashboardPeriod } from '~/lib/dashboard-period'
 import { listOpenReports } from '~/data/order-report.server'
 import { getSiteSettings } from '~/data/settings.server'
@@ -34,7 +34,8 @@ import { adminProductEditPath, adminStockPath } from '~/lib/paths'
  * (?period=, plain links that work without JavaScript) against the period before (all but
  * active users, which has no figure for the period before); revenue and orders over the period as a
  * chart with a table alternative; top products; what needs attention (paid orders to deliver
- * by hand, orders awaiting stock, open reports, stock alerts); and for admins who manage orders
+ * by hand, orders awaiting stock, open reports, mails that could not be sent or wait for a
+ * retry, stock alerts); and for admins who manage orders
  * the recent orders and the oldest open problem reports, each a link to its order. Products
  * are links (to their edit or stock page) only for admins who manage products, orders only for
  * admins who manage orders: the same rule as the sidebar's sections.
@@ -97,6 +98,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     awaitingStock: dashboard.awaitingStock,
     toDeliver: dashboard.toDeliver,
     openReportCount: dashboard.openReports,
+    mail: { ...dashboard.mail, failedDays: MAIL_FAILED_DAYS },
     manageOrders,
     manageProducts,
     recentOrders: manageOrders
@@ -319,6 +321,39 @@ function TopProducts({
   )
 }
 
+/**
+ * Mails that are not getting through, when there are any: given up on in the last 7 days, and
+ * waiting for a retry (app/data/dashboard.server.ts, `mailTrouble`). No list to link to (an
+ * account mail has no order), so each says what to do: fix SMTP_URL; a lost order mail is on its
+ * order's timeline, with "Resend delivery e-mail" for a delivered order (docs/auth.md, "Mail").
+ */
+function MailTroubleItems({ mail }: { mail: LoaderData['mail'] }) {
+  const mails = (count: number) => `${number.format(count)} ${count === 1 ? 'e-mail' : 'e-mails'}`
+  return (
+    <>
+      {mail.failed > 0 ? (
+        <li>
+          <span className="font-semibold text-rose-700 dark:text-rose-300">
+            {mails(mail.failed)} could not be sent
+          </span>{' '}
+          in the last {mail.failedDays} days: every try failed. Check the SMTP settings (SMTP_URL).
+          A lost order e-mail is marked on its order&apos;s timeline; a delivered order&apos;s can
+          be sent again from its page (Resend delivery e-mail).
+        </li>
+      ) : null}
+      {mail.retrying > 0 ? (
+        <li>
+          <span className="font-semibold text-amber-800 dark:text-amber-200">
+            {mails(mail.retrying)} waiting to be sent again
+          </span>
+          : every try so far failed. Check the SMTP settings (SMTP_URL); waiting e-mails go out at
+          their next try once mail works.
+        </li>
+      ) : null}
+    </>
+  )
+}
+
 function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
   const { stockAlerts, awaitingStock, toDeliver, lowStockThreshold, manageOrders, manageProducts } =
     data
@@ -364,6 +399,7 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
             `${number.format(openReports)} open problem ${openReports === 1 ? 'report' : 'reports'}`
           )}
         </li>
+        <MailTroubleItems mail={data.mail} />
       </ul>
       {stockAlerts.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">

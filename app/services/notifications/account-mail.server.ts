@@ -14,9 +14,15 @@ import {
   VERIFY_EMAIL_TTL_SECONDS,
 } from '~/services/auth.server'
 import type { DB } from '~/lib/db.server'
-import { enqueueJob, type JobHandlers } from '~/lib/jobs.server'
+import type { JobHandlers } from '~/lib/jobs.server'
 import { safeRedirect } from '~/lib/safe-redirect'
-import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
+import {
+  deliverMail,
+  enqueueMailJob,
+  sharedMailer,
+  type MailMessage,
+  type Mailer,
+} from '~/lib/mail.server'
 import { greetingFor, renderMail, type MailSettings } from './render-mail.server'
 
 /**
@@ -25,6 +31,13 @@ import { greetingFor, renderMail, type MailSettings } from './render-mail.server
  * and exists nowhere but in the mail (the database keeps a hash of a reset token; a
  * confirmation link is signed with APP_SECRET and not stored at all). A job may run twice;
  * then two working links go out, each as safe as the other.
+ *
+ * They are retried as long as any mail (MAIL_MAX_ATTEMPTS in app/lib/mail.server.ts, about
+ * three days), the reset and confirmation mails too: their links are made on each attempt, so
+ * the one that gets through works for its whole lifetime (RESET_TOKEN_TTL_SECONDS,
+ * VERIFY_EMAIL_TTL_SECONDS) from the moment it is sent, however late that is; there is no
+ * expired link to hold back. And a late link still helps: until it comes the owner cannot set a
+ * new password, and a new account cannot sign in (docs/auth.md, "Mail").
  */
 /** The mail telling an account's owner that an admin set a new password for them. */
 export const PASSWORD_CHANGED_BY_ADMIN_JOB = 'account.password-changed-by-admin'
@@ -52,7 +65,7 @@ export const PASSWORD_RESET_MAIL_JOB = 'account.password-reset'
 export async function requestPasswordReset(db: DB, email: string): Promise<{ queued: boolean }> {
   const user = await findUserByEmail(db, email)
   if (!user || user.status === 'suspended') return { queued: false }
-  await enqueueJob(db, PASSWORD_RESET_MAIL_JOB, { userId: user.id })
+  await enqueueMailJob(db, PASSWORD_RESET_MAIL_JOB, { userId: user.id })
   return { queued: true }
 }
 

@@ -3,14 +3,26 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runDueJobs } from '~/lib/jobs.server'
-import { createMailer, enqueueMail, mailJobHandlers } from '~/lib/mail.server'
+import {
+  createMailer,
+  enqueueMail,
+  MAIL_MAX_ATTEMPTS,
+  mailErrorInPlainWords,
+  mailJobHandlers,
+} from '~/lib/mail.server'
+import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
 import { freePort } from '../../../tests/helpers/app'
 import { fileTestDb } from '../../../tests/helpers/db'
+import { makeCustomer } from '../../../tests/factories'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
-import { passwordResetMail } from './account-mail.server'
+import { passwordResetMail, requestPasswordReset } from './account-mail.server'
+import { enqueueOrderMail } from './order-mail.server'
 import { renderMail } from './render-mail.server'
 
-/** Mail leaves through the outbox and a real SMTP server; nothing is lost while it is down. */
+/**
+ * Mail leaves through the outbox and a real SMTP server; nothing is lost while it is down for up
+ * to about three days (MAIL_MAX_ATTEMPTS).
+ */
 const t = fileTestDb()
 let smtp: TestSmtpServer
 const settings = {
@@ -133,6 +145,77 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     } finally {
       await revived.close()
     }
+  })
+
+  it('keeps a mail through three days of SMTP outage, 79 failed attempts, and delivers it when the server is back', async () => {
+    const port = await freePort()
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(`smtp://127.0.0.1:${port}`), { siteName: settings.siteName }),
+    })
+    const id = await t.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, resetMail('weekend@example.test')))
+    const row = () =>
+      t.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+    expect((await row()).maxAttempts).toBe(MAIL_MAX_ATTEMPTS)
+
+    // Down from the first attempt (a Friday evening) through every attempt but the last, each
+    // run at the moment its retry is due: far past the 8 attempts other jobs get.
+    const start = new Date()
+    let now = start
+    for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
+      expect(await runDueJobs(t.db, handlers, { now, log: quiet })).toBe(1)
+      const failed = await row()
+      expect(failed).toMatchObject({ status: 'pending', attempts: attempt })
+      expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i)
+      now = new Date(failed.runAt)
+    }
+    // The waits add up to 72 h 4 min (docs/auth.md, "Mail"), each +-20%: about three days.
+    const hours = (now.getTime() - start.getTime()) / 3_600_000
+    expect(hours).toBeGreaterThan(65)
+    expect(hours).toBeLessThan(80)
+
+    const revived = await startSmtpServer(port)
+    try {
+      expect(await runDueJobs(t.db, handlers, { now, log: quiet })).toBe(1)
+      expect(revived.mails.map((mail) => mail.to)).toEqual([['weekend@example.test']])
+      expect(await row()).toMatchObject({ status: 'done', attempts: MAIL_MAX_ATTEMPTS })
+    } finally {
+      await revived.close()
+    }
+  })
+
+  it('queues every kind of mail with the attempts of a mail', async () => {
+    await t.db.deleteFrom('job').execute()
+    const customer = await makeCustomer(t.db)
+    await enqueueMail(t.db, resetMail('plain@example.test'))
+    await enqueueOrderMail(t.db, { orderId: 'KB-ANY', kind: 'delivered' })
+    expect(await requestPasswordReset(t.db, customer.email)).toEqual({ queued: true })
+    const jobs = await t.db.selectFrom('job').select(['type', 'maxAttempts']).execute()
+    expect(jobs.map((job) => job.type).sort()).toEqual(
+      ['account.password-reset', 'mail.send', 'order.mail'].sort(),
+    )
+    for (const job of jobs) {
+      expect(MAIL_JOB_TYPES).toContain(job.type)
+      expect(job.maxAttempts).toBe(MAIL_MAX_ATTEMPTS)
+    }
+    // Not for the tests below to send.
+    await t.db.deleteFrom('job').execute()
+  })
+
+  it("says in plain words why a mail failed, for the admin, with the server's own words", () => {
+    expect(mailErrorInPlainWords('connect ECONNREFUSED 127.0.0.1:587')).toBe(
+      'the mail server could not be reached (connect ECONNREFUSED 127.0.0.1:587)',
+    )
+    expect(mailErrorInPlainWords('getaddrinfo ENOTFOUND smtp.example.invalid')).toBe(
+      "the mail server's name was not found (the host in SMTP_URL) (getaddrinfo ENOTFOUND smtp.example.invalid)",
+    )
+    expect(mailErrorInPlainWords('Invalid login: 535 5.7.8 Authentication failed')).toMatch(
+      /^the mail server refused the shop's login/,
+    )
+    expect(mailErrorInPlainWords('Greeting never received')).toMatch(/did not answer in time/)
+    // Anything else is given as it is, without its full stop (the sentence goes on).
+    expect(mailErrorInPlainWords('Something odd happened.\n')).toBe('Something odd happened')
   })
 
   it("drops a mail to an address that cannot receive one (a deleted account's) instead of retrying it", async () => {

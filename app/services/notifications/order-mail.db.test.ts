@@ -7,12 +7,18 @@ import { issueCreditNote } from '~/data/credit-note.server'
 import { revealOrderSecret, setProductDelivery } from '~/data/stock.server'
 import { fillAllAwaitingOrders, importStock } from '~/services/fulfilment.server'
 import { fileTestDb } from '../../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../../tests/factories'
-import { runDueJobs } from '~/lib/jobs.server'
-import type { MailMessage } from '~/lib/mail.server'
-import { markRefunded } from '~/services/order-actions.server'
+import { recentActivity } from '~/data/customer-overview.server'
+import { giveUpAbandonedJobs, runDueJobs, RUNNER_STOPPED_ERROR } from '~/lib/jobs.server'
+import { MAIL_MAX_ATTEMPTS, type MailMessage } from '~/lib/mail.server'
+import { markRefunded, resendDeliveryMail } from '~/services/order-actions.server'
 import { revealForBuyer } from '~/services/order-access.server'
-import { ORDER_MAIL_JOB, orderMailJobHandlers, renderOrderMail } from './order-mail.server'
+import { BUYER, makeCustomer, makeProduct } from '../../../tests/factories'
+import {
+  MAIL_FAILED_EVENT,
+  ORDER_MAIL_JOB,
+  orderMailJobHandlers,
+  renderOrderMail,
+} from './order-mail.server'
 import { renderMail } from './render-mail.server'
 
 /**
@@ -34,7 +40,7 @@ const PAYMENT = {
   respMsg: 'Txn Success',
 }
 
-async function paidStockOrder(items: string[]) {
+async function paidStockOrder(items: string[], userId?: string) {
   const product = await makeProduct(t.db)
   await setProductDelivery(t.db, APP_SECRET, product.id, { mode: 'stock' })
   if (items.length)
@@ -44,7 +50,7 @@ async function paidStockOrder(items: string[]) {
       format: 'lines',
       appSecret: APP_SECRET,
     })
-  const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER })
+  const { order } = await createOrder(t.db, { productId: product.id, customer: BUYER, userId })
   await markOrderPaid(
     t.db,
     order.id,
@@ -86,6 +92,26 @@ async function queuedOrderMails(orderId: string) {
   return jobs
     .map((job) => JSON.parse(job.payload) as { orderId: string; kind: string })
     .filter((p) => p.orderId === orderId)
+}
+
+const quiet = () => {}
+
+/** The order's mail jobs, oldest first. */
+async function orderMailJobs(orderId: string) {
+  const jobs = await t.db
+    .selectFrom('job')
+    .select(['id', 'payload'])
+    .where('type', '=', ORDER_MAIL_JOB)
+    .orderBy('createdAt')
+    .execute()
+  return jobs.filter((job) => (JSON.parse(job.payload) as { orderId: string }).orderId === orderId)
+}
+
+const jobRow = (id: string) =>
+  t.db.selectFrom('job').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+async function mailFailedEvents(orderId: string) {
+  return (await listOrderEvents(t.db, orderId)).filter((event) => event.type === MAIL_FAILED_EVENT)
 }
 
 const tokenOf = (mail: MailMessage, orderId: string) => {
@@ -346,7 +372,7 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .execute()
     const run = (orderIdOf: string) => {
       const job = jobs.find((row) => JSON.parse(row.payload).orderId === orderIdOf)!
-      return handlers[ORDER_MAIL_JOB]!({
+      return handlers[ORDER_MAIL_JOB].run({
         id: job.id,
         type: ORDER_MAIL_JOB,
         payload: JSON.parse(job.payload) as unknown,
@@ -364,6 +390,94 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // A simulated payment sold nothing: no number from the series.
     await run(simulated.id)
     expect(await invoiceOf(simulated.id)).toBeUndefined()
+  })
+
+  it('puts an order mail given up on on the timeline once, pointing to Resend delivery e-mail, never to the buyer', async () => {
+    const buyer = await makeCustomer(t.db)
+    const { orderId } = await paidStockOrder(['LICENSE-LOST-0001'], buyer.id)
+    const [job] = await orderMailJobs(orderId)
+    // Only this order's mail is due (earlier tests' are left alone).
+    await t.db.deleteFrom('job').where('id', '!=', job!.id).execute()
+    // Every attempt but the last has failed: the SMTP login has been refused for three days.
+    await t.db
+      .updateTable('job')
+      .set({ attempts: MAIL_MAX_ATTEMPTS - 1 })
+      .where('id', '=', job!.id)
+      .execute()
+    const error = 'Invalid login: 535 5.7.8 Authentication credentials invalid'
+    const handlers = orderMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      appSecret: APP_SECRET,
+      mailer: {
+        send: async () => {
+          throw new Error(error)
+        },
+      },
+    }))
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    expect(await jobRow(job!.id)).toMatchObject({ status: 'failed', lastError: error })
+    const failed = await mailFailedEvents(orderId)
+    expect(failed).toEqual([
+      expect.objectContaining({
+        actor: 'system',
+        message: `The delivery e-mail to ${BUYER.email} could not be sent after ${MAIL_MAX_ATTEMPTS} tries: the mail server refused the shop's login (the user name or password in SMTP_URL) (${error}). Check the SMTP settings (SMTP_URL); once mail works again, "Resend delivery e-mail" on this page sends the buyer a fresh link to this order.`,
+        data: { jobId: job!.id, kind: 'delivered', attempts: MAIL_MAX_ATTEMPTS, error },
+      }),
+    ])
+
+    // Given up once more, as when a runner stops after the timeline entry and before the job is
+    // marked failed: the job is given up again, the entry is not written twice.
+    await t.db
+      .updateTable('job')
+      .set({
+        status: 'running',
+        lockedBy: 'stopped',
+        lockedUntil: new Date(Date.now() - 1_000).toISOString(),
+      })
+      .where('id', '=', job!.id)
+      .execute()
+    expect(await giveUpAbandonedJobs(t.db, handlers, { log: quiet })).toBe(1)
+    expect(await jobRow(job!.id)).toMatchObject({ status: 'failed' })
+    expect(await mailFailedEvents(orderId)).toEqual(failed)
+
+    // The buyer's activity shows the delivery, not the shop's lost mail.
+    const activity = (await recentActivity(t.db, buyer.id)).map((item) => item.type)
+    expect(activity).toContain('delivered')
+    expect(activity).not.toContain(MAIL_FAILED_EVENT)
+    // What the entry points to: the resend action queues the mail again.
+    expect(await resendDeliveryMail(t.db, { orderId, actor: 'user:admin' })).toMatchObject({
+      ok: true,
+    })
+    expect((await queuedOrderMails(orderId)).map((p) => p.kind)).toEqual(['delivered', 'delivered'])
+  })
+
+  it("says so for an order mail lost with its runner on the last attempt, and that an undelivered order's cannot be resent", async () => {
+    const { orderId } = await paidWaitingOrder()
+    const [job] = await orderMailJobs(orderId)
+    await t.db.deleteFrom('job').where('id', '!=', job!.id).execute()
+    // Its last attempt was taken by a runner that stopped.
+    await t.db
+      .updateTable('job')
+      .set({
+        status: 'running',
+        attempts: MAIL_MAX_ATTEMPTS,
+        lockedBy: 'stopped',
+        lockedUntil: new Date(Date.now() - 1_000).toISOString(),
+      })
+      .where('id', '=', job!.id)
+      .execute()
+    const handlers = orderMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      appSecret: APP_SECRET,
+    }))
+    expect(await giveUpAbandonedJobs(t.db, handlers, { log: quiet })).toBe(1)
+    expect(await jobRow(job!.id)).toMatchObject({
+      status: 'failed',
+      lastError: RUNNER_STOPPED_ERROR,
+    })
+    expect((await mailFailedEvents(orderId)).map((event) => event.message)).toEqual([
+      `The "payment received, waiting for stock" e-mail to ${BUYER.email} could not be sent after ${MAIL_MAX_ATTEMPTS} tries: the shop stopped while sending it (${RUNNER_STOPPED_ERROR}). Check the SMTP settings (SMTP_URL), and tell the buyer another way: this e-mail cannot be resent from here.`,
+    ])
   })
 
   it('fills waiting orders from stock in the periodic pass and mails them', async () => {

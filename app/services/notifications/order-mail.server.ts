@@ -6,14 +6,22 @@ import {
   type CreditNoteSummary,
 } from '~/data/credit-note.server'
 import { invoicePaidOrder } from '~/data/invoice.server'
-import { getOrder, issueOrderAccessToken, type Order } from '~/data/order.server'
+import { appendOrderEvent } from '~/data/order-event.server'
+import { getOrder, issueOrderAccessToken, takeOrderRows, type Order } from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
 import { SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { z } from 'zod'
-import { enqueueJob, type JobHandler } from '~/lib/jobs.server'
-import { deliverMail, sharedMailer, type MailMessage, type Mailer } from '~/lib/mail.server'
+import type { Job, JobType } from '~/lib/jobs.server'
+import {
+  deliverMail,
+  enqueueMailJob,
+  mailErrorInPlainWords,
+  sharedMailer,
+  type MailMessage,
+  type Mailer,
+} from '~/lib/mail.server'
 import { formatRupees } from '~/lib/money'
 import { orderHelpMessage } from '~/lib/whatsapp'
 import { PAID_PRODUCT_GONE } from '~/lib/order-status'
@@ -51,9 +59,12 @@ export const orderMailPayloadSchema = z.object({
 })
 export type OrderMailPayload = z.infer<typeof orderMailPayloadSchema>
 
-/** Queues a mail about an order; pass the transaction of the change that causes it. */
+/**
+ * Queues a mail about an order; pass the transaction of the change that causes it. Retried for
+ * about three days while the SMTP server is down (MAIL_MAX_ATTEMPTS in app/lib/mail.server.ts).
+ */
 export async function enqueueOrderMail(db: DB, payload: OrderMailPayload): Promise<string> {
-  return enqueueJob(db, ORDER_MAIL_JOB, orderMailPayloadSchema.parse(payload))
+  return enqueueMailJob(db, ORDER_MAIL_JOB, orderMailPayloadSchema.parse(payload))
 }
 
 /**
@@ -254,24 +265,104 @@ export async function renderOrderMail(
 /** The mails queued in the transaction that marks an order paid (fulfilPaidOrder). */
 const INVOICED_ON = new Set<OrderMailKind>(['paid', 'delivered', 'awaiting_stock'])
 
-/** The `order.mail` job handler. */
+/** The timeline entry of an order mail the job runner gave up on. */
+export const MAIL_FAILED_EVENT = 'mail_failed'
+
+/** What the admin's timeline calls each order mail. */
+const KIND_LABELS: Record<OrderMailKind, string> = {
+  delivered: 'The delivery e-mail',
+  awaiting_stock: 'The "payment received, waiting for stock" e-mail',
+  paid: 'The "payment received" e-mail',
+  replaced: 'The replacement e-mail',
+  reply: "The e-mail with the shop's reply to the report",
+  refunded: 'The refund e-mail',
+  credit_note: 'The credit note e-mail',
+}
+
+/**
+ * Puts an order mail that failed for good on its order's timeline (`mail_failed`, by the system;
+ * docs/delivery.md, "Order mails"): which mail, to whom, the last error in plain words, and what
+ * the admin can do. The "Resend delivery e-mail" action is offered for a delivered order only
+ * (app/services/order-actions.server.ts, resendDeliveryMail); it sends a fresh link to the order
+ * page, where the buyer sees everything the lost mail told. One entry per job: giving a job up
+ * may run twice (jobs.server.ts, JobType), so an entry already written for the job is kept, and
+ * the order's row is taken first so that two runs cannot both miss it. Returns whether it wrote
+ * one.
+ */
+export async function recordOrderMailFailed(
+  db: DB,
+  job: Pick<Job, 'id' | 'attempt' | 'payload'>,
+  reason: string,
+  now = new Date(),
+): Promise<boolean> {
+  const parsed = orderMailPayloadSchema.safeParse(job.payload)
+  if (!parsed.success) return false
+  const payload = parsed.data
+  return db.transaction().execute(async (trx) => {
+    const order = await takeOrderRows(trx)
+      .where('id', '=', payload.orderId)
+      .returning(['id', 'status', 'customerEmail'])
+      .executeTakeFirst()
+    if (!order) return false
+    const earlier = await trx
+      .selectFrom('orderEvent')
+      .select('data')
+      .where('orderId', '=', order.id)
+      .where('type', '=', MAIL_FAILED_EVENT)
+      .execute()
+    const written = earlier.some((row) => {
+      try {
+        return (JSON.parse(row.data ?? 'null') as { jobId?: unknown } | null)?.jobId === job.id
+      } catch {
+        return false
+      }
+    })
+    if (written) return false
+    const advice =
+      order.status === 'delivered'
+        ? 'Check the SMTP settings (SMTP_URL); once mail works again, "Resend delivery e-mail" on this page sends the buyer a fresh link to this order.'
+        : 'Check the SMTP settings (SMTP_URL), and tell the buyer another way: this e-mail cannot be resent from here.'
+    await appendOrderEvent(
+      trx,
+      order.id,
+      {
+        type: MAIL_FAILED_EVENT,
+        message: `${KIND_LABELS[payload.kind]} to ${order.customerEmail} could not be sent after ${job.attempt} ${job.attempt === 1 ? 'try' : 'tries'}: ${mailErrorInPlainWords(reason)}. ${advice}`,
+        data: { jobId: job.id, kind: payload.kind, attempts: job.attempt, error: reason },
+        actor: 'system',
+      },
+      now,
+    )
+    return true
+  })
+}
+
+/**
+ * The `order.mail` job: the handler sends the mail; when the job fails for good (its last attempt
+ * failed, or its runner stopped during it) the order's timeline says so (recordOrderMailFailed).
+ */
 export function orderMailJobHandlers(
   db: DB,
   options: () => OrderMailOptions,
-): Record<typeof ORDER_MAIL_JOB, JobHandler> {
+): Record<typeof ORDER_MAIL_JOB, JobType> {
   return {
-    [ORDER_MAIL_JOB]: async (job) => {
-      const payload = orderMailPayloadSchema.parse(job.payload)
-      const resolved = options()
-      const settings = await getSiteSettings(db)
-      // The payment's mail is the sale's first step after it commits: the invoice is numbered
-      // here, not at its first download (docs/delivery.md, "Invoice"). Done before the mail, so
-      // a retried job numbers it once (issueInvoiceNumber gives an order one number).
-      if (INVOICED_ON.has(payload.kind)) await invoicePaidOrder(db, payload.orderId, settings)
-      const message = await renderOrderMail(db, resolved, payload, settings)
-      if (!message) return
-      const mailer = resolved.mailer ?? sharedMailer(settings)
-      await deliverMail(mailer, message, { key: job.id })
+    [ORDER_MAIL_JOB]: {
+      run: async (job) => {
+        const payload = orderMailPayloadSchema.parse(job.payload)
+        const resolved = options()
+        const settings = await getSiteSettings(db)
+        // The payment's mail is the sale's first step after it commits: the invoice is numbered
+        // here, not at its first download (docs/delivery.md, "Invoice"). Done before the mail, so
+        // a retried job numbers it once (issueInvoiceNumber gives an order one number).
+        if (INVOICED_ON.has(payload.kind)) await invoicePaidOrder(db, payload.orderId, settings)
+        const message = await renderOrderMail(db, resolved, payload, settings)
+        if (!message) return
+        const mailer = resolved.mailer ?? sharedMailer(settings)
+        await deliverMail(mailer, message, { key: job.id })
+      },
+      failed: async (job, reason) => {
+        await recordOrderMailFailed(db, job, reason)
+      },
     },
   }
 }

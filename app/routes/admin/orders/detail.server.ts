@@ -26,6 +26,7 @@ import {
   type OrderActionIntent,
 } from '~/lib/validation/order-actions'
 import { parseSubmission } from '~/lib/validation/submission'
+import { MAIL_FAILED_EVENT } from '~/services/notifications/order-mail.server'
 import { requirePermission } from '~/services/permissions.server'
 import { ORDER_NOT_FOUND_TITLE } from './filters'
 import type { Route } from './+types/detail'
@@ -72,8 +73,16 @@ const DELIVERY_MODES: Record<string, string> = {
 }
 
 /** Everything the order page shows, or null for an order that does not exist. */
-/** Timeline entries the admin's order page marks as needing attention. */
-const ATTENTION_EVENTS = new Set(['refund_warning', 'refund_failed', 'credit_note_failed'])
+/**
+ * Timeline entries the admin's order page marks as needing attention; `mail_failed` is a mail to
+ * the buyer the job runner gave up on (docs/delivery.md, "Order mails").
+ */
+const ATTENTION_EVENTS = new Set([
+  'refund_warning',
+  'refund_failed',
+  'credit_note_failed',
+  MAIL_FAILED_EVENT,
+])
 
 export async function orderPageData(db: DB, env: Env, orderId: string) {
   const detail = await getAdminOrder(db, orderId)
@@ -192,7 +201,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       atIso: event.createdAt,
       type: event.type,
       // What asks the admin to look: a refund that failed, may have paid twice or was never
-      // answered, a credit note that could not be issued.
+      // answered, a credit note that could not be issued, a mail to the buyer that was lost.
       attention: ATTENTION_EVENTS.has(event.type),
       message: event.message,
       actor: who(event.actor),

@@ -12,6 +12,7 @@ import {
   RATE_LIMIT_POLICIES,
   recordBackoffFailure,
   releaseRateLimit,
+  startCooldown,
   tooManyAttemptsMessage,
 } from './rate-limit.server'
 
@@ -181,6 +182,46 @@ describe(`rate limits (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ] as const) {
       expect(RATE_LIMIT_POLICIES[name].limit, name).toBeGreaterThan(0)
     }
+  })
+})
+
+describe(`cooldowns (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const start = at('2030-04-01T10:00:59.000Z')
+  const later = (seconds: number) => new Date(start.getTime() + seconds * 1000)
+
+  it('lets a subject through once a cooldown, measured from the attempt, not a clock window', async () => {
+    const { cooldownSeconds } = RATE_LIMIT_POLICIES.paymentLinkMail
+    expect(cooldownSeconds).toBe(60)
+    expect(await startCooldown(t.db, 'paymentLinkMail', 'link-a', start)).toEqual({
+      allowed: true,
+      retryAfterSeconds: 0,
+    })
+    // A fixed one-minute window would start again at 10:01:00, one second later.
+    expect(await startCooldown(t.db, 'paymentLinkMail', 'link-a', later(1))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 59,
+    })
+    // A refused attempt does not make the wait longer; another subject has its own.
+    expect(await startCooldown(t.db, 'paymentLinkMail', 'link-a', later(59.5))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 1,
+    })
+    expect((await startCooldown(t.db, 'paymentLinkMail', 'link-b', later(1))).allowed).toBe(true)
+    // Once it has passed, the next attempt is allowed and starts it again.
+    expect((await startCooldown(t.db, 'paymentLinkMail', 'link-a', later(60))).allowed).toBe(true)
+    expect(await startCooldown(t.db, 'paymentLinkMail', 'link-a', later(90))).toEqual({
+      allowed: false,
+      retryAfterSeconds: 30,
+    })
+  })
+
+  it('allows one of many attempts at once from two processes', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        startCooldown(i % 2 ? t.db : other.db, 'paymentLinkMail', 'link-race', start),
+      ),
+    )
+    expect(results.filter((result) => result.allowed)).toHaveLength(1)
   })
 })
 

@@ -14,6 +14,10 @@ import type { DB } from './db.server'
  * 2^failures seconds, up to a cap. Nobody can lock the owner out from another address; the
  * per-address ceiling `signInIp` stops one address trying many accounts.
  *
+ * A cooldown (`paymentLinkMail`) lets a subject through once, then not again until its time
+ * has passed since that one: `startCooldown` (a double click, or two admins at once, sends one
+ * mail).
+ *
  * Per-IP limits are generous on purpose: Indian mobile carriers put many customers behind
  * one address (CGNAT). See docs/auth.md ("Abuse protection").
  */
@@ -29,6 +33,11 @@ export interface BackoffRule {
   capSeconds: number
   /** A subject with no failure for this long starts again from zero. */
   forgetAfterSeconds: number
+}
+
+export interface CooldownRule {
+  /** After one allowed attempt, how long the next ones are refused. */
+  cooldownSeconds: number
 }
 
 export const RATE_LIMIT_POLICIES = {
@@ -70,7 +79,10 @@ export const RATE_LIMIT_POLICIES = {
    * (the buyer landing right after a verify-payment check); a signed form replayed beyond this
    * is answered from our record instead of asking Paytm again. */
   paytmPendingCallbackOrder: { limit: 10, windowSeconds: 10 * 60 },
-} as const satisfies Record<string, RateLimitRule | BackoffRule>
+  /** A payment link e-mailed to its customer (on creation, or "Send by e-mail"), per link: once a
+   * minute, so a double click or two admins at once send one mail (docs/payments.md). */
+  paymentLinkMail: { cooldownSeconds: 60 },
+} as const satisfies Record<string, RateLimitRule | BackoffRule | CooldownRule>
 
 type Policies = typeof RATE_LIMIT_POLICIES
 export type WindowPolicyName = {
@@ -78,6 +90,9 @@ export type WindowPolicyName = {
 }[keyof Policies]
 export type BackoffPolicyName = {
   [K in keyof Policies]: Policies[K] extends BackoffRule ? K : never
+}[keyof Policies]
+export type CooldownPolicyName = {
+  [K in keyof Policies]: Policies[K] extends CooldownRule ? K : never
 }[keyof Policies]
 
 /** The counter's key: the policy name and its subject (lower-cased e-mail, address, user id). */
@@ -230,6 +245,46 @@ export function hitPolicies(
     })),
     now,
   )
+}
+
+/**
+ * Lets `subject` through under a cooldown policy if its last allowed attempt is at least the
+ * policy's time ago (or there was none), and starts the cooldown again from `now`; otherwise
+ * refuses it and says how long is left. One atomic upsert that changes the row only when the
+ * cooldown has passed, so of two attempts at once, in any processes, one is allowed. A refused
+ * attempt does not make the wait longer. Called in the transaction of what it guards, the
+ * cooldown starts only if that commits.
+ */
+export async function startCooldown(
+  db: DB,
+  policy: CooldownPolicyName,
+  subject: string,
+  now = new Date(),
+): Promise<{ allowed: boolean; retryAfterSeconds: number }> {
+  const { cooldownSeconds } = RATE_LIMIT_POLICIES[policy]
+  const key = rateLimitKey(policy, subject)
+  const nowIso = now.toISOString()
+  // For a cooldown row, window_start is the allowed attempt and expires_at the end of its wait.
+  const expiresAt = new Date(now.getTime() + cooldownSeconds * 1000).toISOString()
+  const started = await db
+    .insertInto('rateLimit')
+    .values({ key, windowStart: nowIso, count: 1, expiresAt })
+    .onConflict((oc) =>
+      oc
+        .column('key')
+        .doUpdateSet({ windowStart: nowIso, count: 1, expiresAt })
+        .where('rateLimit.expiresAt', '<=', nowIso),
+    )
+    .returning('key')
+    .executeTakeFirst()
+  if (started) return { allowed: true, retryAfterSeconds: 0 }
+  const row = await db
+    .selectFrom('rateLimit')
+    .select('expiresAt')
+    .where('key', '=', key)
+    .executeTakeFirst()
+  const leftMs = row ? new Date(row.expiresAt).getTime() - now.getTime() : 0
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(leftMs / 1000)) }
 }
 
 /** Seconds a back-off subject must wait after `failures` failures (0: may try now). */

@@ -7,6 +7,7 @@ import { pruneJobs, startJobRunner, type JobHandlers, type JobRunner } from '~/l
 import { getEnv } from '~/lib/env.server'
 import { mailJobHandlers } from '~/lib/mail.server'
 import { orderMailJobHandlers } from './notifications/order-mail.server'
+import { paymentLinkMailJobHandlers } from './notifications/payment-link-mail.server'
 import { paymentJobs } from './payment/jobs.server'
 import { pruneRateLimits } from '~/lib/rate-limit.server'
 import { sendBackInStockMails } from './notifications/wishlist-mail.server'
@@ -28,6 +29,7 @@ export function jobHandlers(db: DB): JobHandlers {
       const env = getEnv()
       return { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
     }),
+    ...paymentLinkMailJobHandlers(db, () => ({ publicUrl: getEnv().PUBLIC_URL })),
   }
 }
 

@@ -2,17 +2,34 @@ import { describe, expect, it } from 'vitest'
 import { listAuditEntries } from '~/data/audit.server'
 import { OrderError } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
-import { fileTestDb } from '../../tests/helpers/db'
+import { fileSecondConnection, fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeAdmin, makeProduct } from '../../tests/factories'
-import { cancelPaymentLinkAudited, createPaymentLinkAudited } from './payment-link-admin.server'
+import { PAYMENT_LINK_MAIL_JOB } from './notifications/payment-link-mail.server'
+import {
+  cancelPaymentLinkAudited,
+  createPaymentLinkAudited,
+  emailPaymentLinkAudited,
+} from './payment-link-admin.server'
 
-/** Payment links made and cancelled from the back office, each with its audit entry. */
+/** Payment links made, e-mailed and cancelled from the back office, each with its audit entry. */
 const t = fileTestDb()
+const other = fileSecondConnection(t)
 const URL_BASE = 'https://shop.example.in'
 
 async function owner() {
   const admin = await makeAdmin(t.db)
   return { actor: { id: admin.id, name: admin.name, email: admin.email }, ip: '203.0.113.7' }
+}
+
+/** The payment-link mails queued for a link. */
+async function mailsQueued(linkId: string): Promise<number> {
+  const jobs = await t.db
+    .selectFrom('job')
+    .select('payload')
+    .where('type', '=', PAYMENT_LINK_MAIL_JOB)
+    .execute()
+  return jobs.filter((job) => (JSON.parse(job.payload) as { linkId: string }).linkId === linkId)
+    .length
 }
 
 async function linkEntries(linkId: string) {
@@ -80,5 +97,118 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     // Sorted: both may be written in the same millisecond.
     const actions = (await linkEntries(link.id)).map((entry) => entry.action).sort()
     expect(actions).toEqual(['payment-link.cancel', 'payment-link.create'])
+  })
+
+  it('queues the mail with the link only when asked, and records that it was e-mailed', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    const mailed = await createPaymentLinkAudited(
+      t.db,
+      { productId: product.id, customer: BUYER, emailToCustomer: true },
+      who,
+      URL_BASE,
+    )
+    const quiet = await createPaymentLinkAudited(
+      t.db,
+      { productId: product.id, customer: BUYER },
+      who,
+      URL_BASE,
+    )
+    expect(await mailsQueued(mailed.id)).toBe(1)
+    expect(await mailsQueued(quiet.id)).toBe(0)
+    const [entry] = await linkEntries(mailed.id)
+    expect(entry!.summary).toMatch(/ and e-mailed it$/)
+    expect(entry!.changes).toMatchObject({ emailedTo: { before: null, after: BUYER.email } })
+    expect((await linkEntries(quiet.id))[0]!.summary).not.toContain('e-mailed')
+  })
+
+  it('e-mails an active link again at most once a minute, counting the mail of its creation', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    const start = new Date()
+    const link = await createPaymentLinkAudited(
+      t.db,
+      { productId: product.id, customer: BUYER, emailToCustomer: true },
+      who,
+      URL_BASE,
+    )
+    const soon = await emailPaymentLinkAudited(t.db, link.id, who, URL_BASE, start)
+    expect(soon).toMatchObject({ status: 'too-soon' })
+    expect(soon.status === 'too-soon' && soon.retryAfterSeconds).toBeGreaterThan(0)
+    const later = new Date(start.getTime() + 61_000)
+    expect(await emailPaymentLinkAudited(t.db, link.id, who, URL_BASE, later)).toMatchObject({
+      status: 'queued',
+      link: { id: link.id, customerEmail: BUYER.email },
+    })
+    expect(await mailsQueued(link.id)).toBe(2)
+    const actions = (await linkEntries(link.id)).map((entry) => entry.action).sort()
+    expect(actions).toEqual(['payment-link.create', 'payment-link.email'])
+    const [emailed] = await linkEntries(link.id).then((entries) =>
+      entries.filter((entry) => entry.action === 'payment-link.email'),
+    )
+    expect(emailed).toMatchObject({ actorId: who.actor.id, ip: '203.0.113.7' })
+    expect(emailed!.summary).toBe(
+      `E-mailed the payment link of ₹1,499 for ${product.title} to ${BUYER.email} (order ${link.orderId})`,
+    )
+  })
+
+  it('queues one mail for a double click, and for two processes at once', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    const link = await createPaymentLinkAudited(
+      t.db,
+      { productId: product.id, customer: BUYER },
+      who,
+      URL_BASE,
+    )
+    // Four at once: on PostgreSQL from two connections, as two app processes would send them;
+    // on SQLite from one (its transactions take the write lock one at a time, and two
+    // connections of one test process would wait on each other).
+    const dbs =
+      t.engine === 'postgres' ? [t.db, other.db, t.db, other.db] : [t.db, t.db, t.db, t.db]
+    const results = await Promise.all(
+      dbs.map((db) => emailPaymentLinkAudited(db, link.id, who, URL_BASE)),
+    )
+    expect(results.map((result) => result.status).sort()).toEqual([
+      'queued',
+      'too-soon',
+      'too-soon',
+      'too-soon',
+    ])
+    expect(await mailsQueued(link.id)).toBe(1)
+    expect(
+      (await linkEntries(link.id)).filter((entry) => entry.action === 'payment-link.email'),
+    ).toHaveLength(1)
+  })
+
+  it('queues and records nothing for a paid, cancelled or missing link', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    const make = () =>
+      createPaymentLinkAudited(t.db, { productId: product.id, customer: BUYER }, who, URL_BASE)
+    const paid = await make()
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.id)
+      .execute()
+    const cancelled = await make()
+    await cancelPaymentLinkAudited(t.db, cancelled.id, who)
+    expect(await emailPaymentLinkAudited(t.db, paid.id, who, URL_BASE)).toEqual({
+      status: 'not-active',
+      current: 'paid',
+    })
+    expect(await emailPaymentLinkAudited(t.db, cancelled.id, who, URL_BASE)).toEqual({
+      status: 'not-active',
+      current: 'cancelled',
+    })
+    expect(await emailPaymentLinkAudited(t.db, 'no-such-link', who, URL_BASE)).toEqual({
+      status: 'missing',
+    })
+    expect(await mailsQueued(paid.id)).toBe(0)
+    expect(await mailsQueued(cancelled.id)).toBe(0)
+    expect((await linkEntries(paid.id)).map((entry) => entry.action)).toEqual([
+      'payment-link.create',
+    ])
   })
 })

@@ -1,32 +1,43 @@
 import {
   cancelPaymentLink,
   createPaymentLink,
+  getPaymentLink,
   type CancelPaymentLinkResult,
   type NewPaymentLink,
   type PaymentLink,
 } from '~/data/payment-link.server'
 import type { DB } from '~/lib/db.server'
 import { formatRupees } from '~/lib/money'
+import { startCooldown } from '~/lib/rate-limit.server'
 import { recordAdminChange } from './audit.server'
+import { enqueuePaymentLinkMail } from './notifications/payment-link-mail.server'
 import type { AdminWho } from './product-admin.server'
 
 /**
  * Creates a payment link with its pending order, and records who did: the link and its audit
- * entry land together (docs/audit.md). An unknown product throws OrderError and records nothing.
+ * entry land together (docs/audit.md). With `emailToCustomer` its mail to the customer is queued
+ * in the same transaction (rendered when it is sent: a link cancelled before then sends nothing),
+ * and the link's once-a-minute mail cooldown starts, so "Send by e-mail" right after it does not
+ * mail again. An unknown product throws OrderError and records nothing.
  */
 export async function createPaymentLinkAudited(
   db: DB,
-  input: Omit<NewPaymentLink, 'createdBy'>,
+  input: Omit<NewPaymentLink, 'createdBy'> & { emailToCustomer?: boolean },
   who: AdminWho,
   publicUrl: string,
 ): Promise<PaymentLink> {
+  const { emailToCustomer = false, ...link } = input
   return db.transaction().execute(async (trx) => {
-    const created = await createPaymentLink(trx, { ...input, createdBy: who.actor.id }, publicUrl)
+    const created = await createPaymentLink(trx, { ...link, createdBy: who.actor.id }, publicUrl)
+    if (emailToCustomer) {
+      await startCooldown(trx, 'paymentLinkMail', created.id)
+      await enqueuePaymentLinkMail(trx, created.id)
+    }
     await recordAdminChange(trx, {
       ...who,
       action: 'payment-link.create',
       target: { type: 'payment-link', id: created.id },
-      summary: `Created a payment link of ${formatRupees(created.amount)} for ${created.productName} to ${created.customerEmail} (order ${created.orderId})`,
+      summary: `Created a payment link of ${formatRupees(created.amount)} for ${created.productName} to ${created.customerEmail} (order ${created.orderId})${emailToCustomer ? ' and e-mailed it' : ''}`,
       after: {
         orderId: created.orderId,
         product: created.productName,
@@ -41,6 +52,7 @@ export async function createPaymentLinkAudited(
               businessAddress: created.buyerAddress,
             }
           : {}),
+        ...(emailToCustomer ? { emailedTo: created.customerEmail } : {}),
       },
     })
     return created
@@ -71,5 +83,48 @@ export async function cancelPaymentLinkAudited(
       after: { status: 'cancelled' },
     })
     return cancelled
+  })
+}
+
+export type EmailPaymentLinkResult =
+  | { status: 'queued'; link: PaymentLink }
+  | { status: 'missing' }
+  | { status: 'not-active'; current: PaymentLink['status'] }
+  /** E-mailed less than a minute ago (`paymentLinkMail` in app/lib/rate-limit.server.ts). */
+  | { status: 'too-soon'; retryAfterSeconds: number }
+
+/**
+ * "Send by e-mail": queues an active link's mail to its customer again, and records who did, in
+ * one transaction (docs/audit.md). At most once a minute per link, counting the mail of its
+ * creation: a double click, or two admins at once, send one mail. A paid, cancelled or missing
+ * link queues nothing and records nothing. The mail is rendered when it is sent, and not sent if
+ * the link was paid or cancelled meanwhile (app/services/notifications/payment-link-mail.server.ts).
+ */
+export async function emailPaymentLinkAudited(
+  db: DB,
+  linkId: string,
+  who: AdminWho,
+  publicUrl: string,
+  now = new Date(),
+): Promise<EmailPaymentLinkResult> {
+  return db.transaction().execute(async (trx) => {
+    const link = await getPaymentLink(trx, linkId, publicUrl)
+    if (!link) return { status: 'missing' }
+    if (link.status !== 'active') return { status: 'not-active', current: link.status }
+    const cooldown = await startCooldown(trx, 'paymentLinkMail', link.id, now)
+    if (!cooldown.allowed)
+      return { status: 'too-soon', retryAfterSeconds: cooldown.retryAfterSeconds }
+    await enqueuePaymentLinkMail(trx, link.id)
+    await recordAdminChange(
+      trx,
+      {
+        ...who,
+        action: 'payment-link.email',
+        target: { type: 'payment-link', id: link.id },
+        summary: `E-mailed the payment link of ${formatRupees(link.amount)} for ${link.productName} to ${link.customerEmail} (order ${link.orderId})`,
+      },
+      now,
+    )
+    return { status: 'queued', link }
   })
 }

@@ -7,7 +7,7 @@ import { openAppDatabase } from '../factories'
 import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, gotoHydrated, test as base } from '../helpers/fixtures'
-import { signUpInBrowser } from '../helpers/mailbox'
+import { signUpInBrowser, waitForMail } from '../helpers/mailbox'
 import { pdfText } from '../helpers/pdf'
 import { openAddGatewayForm } from '../helpers/payments'
 
@@ -138,6 +138,7 @@ test.describe.serial('payments back office', () => {
 
   test('an admin creates a payment link; a tampered amount is refused; the link is paid once', async ({
     page,
+    app,
   }) => {
     await logIn(page, OWNER)
     await page.goto('/admin/payment-links')
@@ -152,6 +153,15 @@ test.describe.serial('payments back office', () => {
       /\/payment\/pay\?order=ORD_\d+_\d+&amount=999\.00&product=\w+$/,
     )
     const linkUrl = new URL((await created.textContent())!)
+    // "E-mail the link to the customer" is ticked to begin with: the link goes out by mail (this
+    // shop has no SMTP_URL, so into its outbox folder).
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Payment link created' }),
+    ).toContainText('It is on its way to rohan@example.test by e-mail.')
+    const mail = await waitForMail(app, 'rohan@example.test', (received) =>
+      received.text.includes(linkUrl.href),
+    )
+    expect(mail.text).toContain(`Here is your link to pay ₹999 for ${PRODUCT.title}.`)
     // Its row offers to send it on WhatsApp, the link and amount in the message.
     const row = page.getByRole('row').filter({ hasText: linkUrl.searchParams.get('order')! })
     const send = new URL(

@@ -42,6 +42,16 @@ describe('a payment link’s amount', () => {
   })
 })
 
+describe('a payment link’s “E-mail the link to the customer” box', () => {
+  it('is read as the browser sends a checkbox: "on" when ticked, absent when not', () => {
+    const emailLink = (form: Record<string, string>) =>
+      paymentLinkSchema.parse({ ...link, ...form }).emailLink
+    expect(emailLink({ emailLink: 'on' })).toBe(true)
+    expect(emailLink({})).toBe(false)
+    expect(emailLink({ emailLink: 'off' })).toBe(false)
+  })
+})
+
 describe('the largest price', () => {
   it('is the largest amount the product form takes, said in its message', () => {
     expect(parsePriceInput('9999999.99')).toEqual({ paise: MAX_PRICE_PAISE })

@@ -13,8 +13,9 @@ export const PAYMENT_LINK_AMOUNT_MESSAGES = {
 /**
  * The admin's new payment link: the buyer's details as the payment form asks for them, the
  * product, an optional amount in rupees (blank: the product's price; at most MAX_PRICE_PAISE,
- * the most a product may cost), and optionally the business its invoice is made out to (all
- * three details, or none).
+ * the most a product may cost), optionally the business its invoice is made out to (all
+ * three details, or none), and whether to e-mail the link to the customer (a checkbox: "on"
+ * when ticked, absent when not; the form ticks it to begin with).
  */
 export const paymentLinkSchema = checkoutSchema
   .extend({
@@ -36,5 +37,7 @@ export const paymentLinkSchema = checkoutSchema
           ),
       ]),
     ),
+    // Not required: unticked, the browser sends nothing.
+    emailLink: z.preprocess((value) => value === 'on', z.boolean()).default(false),
   })
   .superRefine(refineOptionalBusiness)

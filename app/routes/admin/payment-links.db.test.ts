@@ -1,3 +1,4 @@
+import os from 'node:os'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
 import {
@@ -8,17 +9,33 @@ import {
 } from 'react-router'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
+import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
 import { BUYER, makeAdmin, makeProduct } from '../../../tests/factories'
-import { cancelPaymentLink, createPaymentLink } from '~/data/payment-link.server'
+import { listAuditEntries } from '~/data/audit.server'
+import {
+  cancelPaymentLink,
+  createPaymentLink,
+  getPaymentLinkByOrderId,
+  type PaymentLink,
+} from '~/data/payment-link.server'
+import { getSiteSettings } from '~/data/settings.server'
 import type { UserProfile } from '~/data/user.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import { createMailer } from '~/lib/mail.server'
 import { openSalesMessage } from '~/lib/validation/product'
+import {
+  PAYMENT_LINK_MAIL_JOB,
+  paymentLinkMailJobHandlers,
+} from '~/services/notifications/payment-link-mail.server'
 import AdminPaymentLinks, { action, loader } from './payment-links'
 
 /**
  * /admin/payment-links as the server answers it: the loader reads the list's page, search and
  * status from the URL, the page renders its paging, filters and Cancel forms for that same list,
- * and a Cancel posted from a filtered page answers on that page. Signing in is not what is
- * tested here: the permission check answers with this file's admin.
+ * and a Cancel posted from a filtered page answers on that page. A link is e-mailed to its
+ * customer on creation (the box, ticked to begin with) and with Send by e-mail, through a real
+ * SMTP server. Signing in is not what is tested here: the permission check answers with this
+ * file's admin.
  */
 const signedIn = vi.hoisted(() => ({ user: null as unknown }))
 vi.mock('~/services/permissions.server', async (importOriginal) => ({
@@ -219,5 +236,274 @@ describe(`the Payment Links page's list (${process.env.TEST_DB_ENGINE ?? 'sqlite
     const path = /\((\/admin\/payment-links\?[^)\s]+)\)/.exec(message)![1]!
     const data = await load(path)
     expect(data.links.map((link) => link.orderId)).toEqual([active.orderId])
+  })
+})
+
+describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  let smtp: TestSmtpServer
+  beforeAll(async () => {
+    smtp = await startSmtpServer()
+  })
+  afterAll(async () => {
+    await smtp.close()
+  })
+
+  /** Runs the due payment-link mails as the job runner would, sending to the test SMTP server. */
+  async function sendQueuedMails() {
+    const { siteName } = await getSiteSettings(t.db)
+    const mailer = createMailer(
+      { SMTP_URL: smtp.url, MAIL_FROM: undefined, PUBLIC_URL, DATA_DIR: os.tmpdir() },
+      { siteName },
+    )
+    const log: string[] = []
+    const handlers = paymentLinkMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      mailer,
+      log: (line) => log.push(line),
+    }))
+    await runDueJobs(t.db, handlers, { log: () => {} })
+    return log
+  }
+
+  const mailsTo = (email: string) => smtp.mails.filter((mail) => mail.to.includes(email))
+
+  /** A header as written with RFC 2047 encoded words (a subject with ₹), decoded. */
+  const decodeHeader = (value: string) =>
+    value
+      .replace(/\?=\s+=\?/g, '?==?')
+      .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_, encoding: string, word: string) =>
+        encoding.toUpperCase() === 'B'
+          ? Buffer.from(word, 'base64').toString('utf8')
+          : Buffer.from(
+              word
+                .replace(/_/g, ' ')
+                .replace(/=([0-9A-F]{2})/gi, (_hex, hex: string) =>
+                  String.fromCharCode(parseInt(hex, 16)),
+                ),
+              'latin1',
+            ).toString('utf8'),
+      )
+
+  /** The payment-link mails queued for a link (sent or not). */
+  async function queuedFor(linkId: string) {
+    const jobs = await t.db
+      .selectFrom('job')
+      .select('payload')
+      .where('type', '=', PAYMENT_LINK_MAIL_JOB)
+      .execute()
+    return jobs.filter((job) => (JSON.parse(job.payload) as { linkId: string }).linkId === linkId)
+  }
+
+  async function linkActions(linkId: string) {
+    const { entries } = await listAuditEntries(t.db, { targetId: linkId })
+    return entries.map((entry) => entry.action).sort()
+  }
+
+  /** The create form as the browser posts it, the e-mail box ticked unless told otherwise. */
+  async function createOnPage(
+    product: { id: string },
+    customer: { name: string; email: string },
+    extra: Record<string, string> = { emailLink: 'on' },
+  ) {
+    const page = await render('/admin/payment-links', {
+      intent: 'create',
+      productId: product.id,
+      amount: '999',
+      name: customer.name,
+      email: customer.email,
+      phone: '9876501234',
+      businessName: '',
+      gstin: '',
+      businessAddress: '',
+      ...extra,
+    })
+    const orderId = /order (ORD_\d+_\d+)/.exec(text(page.html))?.[1]
+    const link = orderId ? await getPaymentLinkByOrderId(t.db, orderId, PUBLIC_URL) : null
+    return { ...page, link: link! }
+  }
+
+  it('ticks "E-mail the link to the customer" to begin with', async () => {
+    const { html } = await render('/admin/payment-links')
+    expect(text(html)).toContain('E-mail the link to the customer')
+    expect(html).toMatch(/<input[^>]*type="checkbox"[^>]*name="emailLink"[^>]*checked=""/)
+  })
+
+  it('mails a new link to its customer when the box is ticked: amount, product, Pay button, business', async () => {
+    const product = await makeProduct(t.db, {
+      title: `StreamVerse Premium 12 Months ${crypto.randomUUID().slice(0, 8)}`,
+    })
+    const email = 'neha.mail@example.test'
+    const created = await createOnPage(
+      product,
+      { name: 'Neha Kapoor', email },
+      {
+        emailLink: 'on',
+        businessName: 'Udyam Software Private Limited',
+        gstin: '27AAPFU0939F1ZV',
+        businessAddress: 'Nariman Point, Mumbai 400021',
+      },
+    )
+    expect(created.status).toBe(200)
+    expect(text(created.html)).toContain(`It is on its way to ${email} by e-mail.`)
+    const link: PaymentLink = created.link
+    expect(await queuedFor(link.id)).toHaveLength(1)
+    expect(await linkActions(link.id)).toEqual(['payment-link.create'])
+    const { entries } = await listAuditEntries(t.db, { targetId: link.id })
+    expect(entries[0]!.summary).toMatch(/ and e-mailed it$/)
+
+    await sendQueuedMails()
+    const mails = mailsTo(email)
+    expect(mails).toHaveLength(1)
+    const mail = mails[0]!
+    const { siteName } = await getSiteSettings(t.db)
+    expect(decodeHeader(mail.subject)).toBe(`Pay ₹999 for ${product.title} at ${siteName}`)
+    expect(link.paymentUrl).toMatch(/^https:\/\/shop\.example\.in\/payment\/pay\?order=ORD_/)
+    for (const part of [mail.text, mail.html]) {
+      expect(part).toContain('Hello Neha Kapoor,')
+      expect(part).toContain(`pay ₹999 for ${product.title}`)
+      expect(part).toContain(`Order: ${link.orderId}`)
+      expect(part).toContain('Invoice to: Udyam Software Private Limited, GSTIN 27AAPFU0939F1ZV')
+      expect(part).toContain('This link is for Neha Kapoor only')
+    }
+    expect(mail.text.replace(/\r\n/g, '\n')).toContain(`Pay ₹999:\n${link.paymentUrl}\n`)
+    expect(mail.html).toContain(`<a href="${link.paymentUrl.replace(/&/g, '&amp;')}"`)
+  })
+
+  it('queues no mail when the box is unticked', async () => {
+    const product = await makeProduct(t.db, { title: `Route No Mail ${crypto.randomUUID()}` })
+    const email = 'no.mail@example.test'
+    // An unticked checkbox is not in the form at all.
+    const created = await createOnPage(product, { name: 'Arjun Das', email }, {})
+    expect(created.status).toBe(200)
+    expect(text(created.html)).toContain('Payment link created for order')
+    expect(text(created.html)).not.toContain('by e-mail.')
+    expect(await queuedFor(created.link.id)).toHaveLength(0)
+    await sendQueuedMails()
+    expect(mailsTo(email)).toHaveLength(0)
+  })
+
+  it("Send by e-mail on an active link's row mails it again, audited, at most once a minute", async () => {
+    const product = await makeProduct(t.db, { title: `Route Send ${crypto.randomUUID()}` })
+    const email = 'ravi.send@example.test'
+    const link = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: { ...BUYER, name: 'Ravi Iyer', email }, createdBy: null },
+      PUBLIC_URL,
+    )
+    const here = `/admin/payment-links?${new URLSearchParams({ q: product.title, status: 'active' })}`
+    // The row's form, on the filtered page, without JavaScript.
+    const page = await render(here)
+    expect(text(page.html)).toContain(`Send by e-mail the payment link for ${link.orderId}`)
+    expect(page.html).toMatch(/<input type="hidden" name="intent" value="email"\/>/)
+    expect(new Set(postActions(page.html))).toEqual(new Set([here]))
+
+    const sent = await render(here, { intent: 'email', id: link.id })
+    expect(sent.status).toBe(200)
+    expect(text(sent.html)).toContain(
+      `The payment link for order ${link.orderId} is on its way to Ravi Iyer <${email}>.`,
+    )
+    // Still the same filtered list, the link in it.
+    expect(text(sent.html)).toContain(link.orderId)
+    expect(await queuedFor(link.id)).toHaveLength(1)
+    expect(await linkActions(link.id)).toEqual(['payment-link.email'])
+
+    // A double click: refused, nothing more queued or recorded.
+    const again = await render(here, { intent: 'email', id: link.id })
+    expect(again.status).toBe(429)
+    expect(text(again.html)).toMatch(
+      /This payment link was e-mailed less than a minute ago\. Please wait \d+ seconds? before sending it again\./,
+    )
+    expect(await queuedFor(link.id)).toHaveLength(1)
+    expect(await linkActions(link.id)).toEqual(['payment-link.email'])
+
+    await sendQueuedMails()
+    const mails = mailsTo(email)
+    expect(mails).toHaveLength(1)
+    expect(mails[0]!.text).toContain(link.paymentUrl)
+  })
+
+  it('refuses Send by e-mail for a paid or cancelled link, with a message, and sends nothing', async () => {
+    const product = await makeProduct(t.db, { title: `Route Refused ${crypto.randomUUID()}` })
+    const make = async (email: string) =>
+      createPaymentLink(
+        t.db,
+        { productId: product.id, customer: { ...BUYER, email }, createdBy: null },
+        PUBLIC_URL,
+      )
+    const paid = await make('paid.refused@example.test')
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.id)
+      .execute()
+    const cancelled = await make('cancelled.refused@example.test')
+    await cancelPaymentLink(t.db, cancelled.id)
+
+    const onPaid = await render('/admin/payment-links', { intent: 'email', id: paid.id })
+    expect(onPaid.status).toBe(409)
+    expect(text(onPaid.html)).toContain(
+      'This payment link has already been paid, so it was not e-mailed.',
+    )
+    const onCancelled = await render('/admin/payment-links', { intent: 'email', id: cancelled.id })
+    expect(onCancelled.status).toBe(409)
+    expect(text(onCancelled.html)).toContain(
+      'This payment link is cancelled, so it was not e-mailed.',
+    )
+    const missing = await render('/admin/payment-links', { intent: 'email', id: 'no-such-link' })
+    expect(missing.status).toBe(404)
+    expect(text(missing.html)).toContain('Payment link not found.')
+
+    for (const link of [paid, cancelled]) {
+      expect(await queuedFor(link.id)).toHaveLength(0)
+      expect(await linkActions(link.id)).toEqual([])
+    }
+    await sendQueuedMails()
+    expect(mailsTo('paid.refused@example.test')).toHaveLength(0)
+    expect(mailsTo('cancelled.refused@example.test')).toHaveLength(0)
+  })
+
+  it('does not send the queued mail of a link cancelled or paid before it went out', async () => {
+    const product = await makeProduct(t.db, { title: `Route Withdrawn ${crypto.randomUUID()}` })
+    const cancelled = await createOnPage(product, {
+      name: 'Meera Pillai',
+      email: 'meera.withdrawn@example.test',
+    })
+    const paid = await createOnPage(product, {
+      name: 'Kabir Shah',
+      email: 'kabir.paid@example.test',
+    })
+    expect(await queuedFor(cancelled.link.id)).toHaveLength(1)
+    expect(await queuedFor(paid.link.id)).toHaveLength(1)
+    const done = await render('/admin/payment-links', {
+      intent: 'cancel',
+      id: cancelled.link.id,
+      confirmed: 'yes',
+    })
+    expect(text(done.html)).toContain('Payment link cancelled.')
+    await t.db
+      .updateTable('paymentLink')
+      .set({ status: 'paid' })
+      .where('id', '=', paid.link.id)
+      .execute()
+
+    const log = await sendQueuedMails()
+    expect(mailsTo('meera.withdrawn@example.test')).toHaveLength(0)
+    expect(mailsTo('kabir.paid@example.test')).toHaveLength(0)
+    expect(log).toEqual(
+      expect.arrayContaining([
+        `[mail] payment link ${cancelled.link.orderId} is cancelled: its mail was not sent`,
+        `[mail] payment link ${paid.link.orderId} is paid: its mail was not sent`,
+      ]),
+    )
+    // The jobs are done, not retried.
+    const jobs = await t.db
+      .selectFrom('job')
+      .select(['payload', 'status'])
+      .where('type', '=', PAYMENT_LINK_MAIL_JOB)
+      .execute()
+    const statusOf = (linkId: string) =>
+      jobs.find((job) => (JSON.parse(job.payload) as { linkId: string }).linkId === linkId)?.status
+    expect(statusOf(cancelled.link.id)).toBe('done')
+    expect(statusOf(paid.link.id)).toBe('done')
   })
 })

@@ -1,6 +1,7 @@
-import { getFormProps } from '@conform-to/react'
+import { getFormProps, getInputProps } from '@conform-to/react'
 import Ban from 'lucide-react/icons/ban'
 import LinkIcon from 'lucide-react/icons/link'
+import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
 import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
 import { AdminList, ListCard } from '~/components/admin/admin-list'
@@ -35,6 +36,8 @@ import type { Route } from './+types/payment-links'
 import {
   cancelPaymentLinkAudited,
   createPaymentLinkAudited,
+  emailPaymentLinkAudited,
+  type EmailPaymentLinkResult,
 } from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
@@ -42,6 +45,7 @@ import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
+import { Checkbox } from '~/components/ui/input'
 import { listQuery } from './list-query'
 import { useConfirmedSubmit } from '~/components/ui/confirm'
 import { ConfirmPanel } from '~/components/ui/confirm-panel'
@@ -54,8 +58,8 @@ const PAYMENT_LINKS_PATH = href('/admin/payment-links')
 
 /**
  * The list's filters live in the URL (?q=&status=&page=), as on the other admin lists: a
- * filtered page can be bookmarked, and Cancel posts to it and comes back to it. Anything else
- * in the URL is ignored.
+ * filtered page can be bookmarked, and Cancel and Send by e-mail post to it and come back to it.
+ * Anything else in the URL is ignored.
  */
 const LINK_STATUSES = ['active', 'paid', 'cancelled'] as const satisfies ReadonlyArray<
   PaymentLink['status']
@@ -102,6 +106,13 @@ const CANCEL_LINK_MESSAGES = {
   title: 'Cancel payment link?',
 } as const
 
+/** What Send by e-mail says when it sends nothing. */
+const EMAIL_LINK_MESSAGES = {
+  paid: 'This payment link has already been paid, so it was not e-mailed.',
+  cancelled: 'This payment link is cancelled, so it was not e-mailed.',
+  missing: 'Payment link not found.',
+} as const
+
 /** "Neha Kapoor <neha@example.test>": whom a link was made out to, in the list and in Cancel. */
 function customerLabel(link: { customerName: string; customerEmail: string }): string {
   return `${link.customerName} <${link.customerEmail}>`
@@ -141,6 +152,51 @@ function cancelOutcome(result: CancelPaymentLinkResult): { status: number; answe
   }
 }
 
+/** The answer to Send by e-mail. */
+interface EmailAnswer {
+  tone: 'success' | 'error'
+  message: string
+}
+
+function emailOutcome(result: EmailPaymentLinkResult): {
+  status: number
+  answer: EmailAnswer
+  headers?: Record<string, string>
+} {
+  switch (result.status) {
+    case 'queued':
+      return {
+        status: 200,
+        answer: {
+          tone: 'success',
+          message: `The payment link for order ${result.link.orderId} is on its way to ${customerLabel(result.link)}.`,
+        },
+      }
+    case 'missing':
+      return { status: 404, answer: { tone: 'error', message: EMAIL_LINK_MESSAGES.missing } }
+    case 'not-active':
+      return {
+        status: 409,
+        answer: {
+          tone: 'error',
+          message:
+            result.current === 'paid' ? EMAIL_LINK_MESSAGES.paid : EMAIL_LINK_MESSAGES.cancelled,
+        },
+      }
+    case 'too-soon': {
+      const seconds = result.retryAfterSeconds
+      return {
+        status: 429,
+        headers: { 'Retry-After': String(seconds) },
+        answer: {
+          tone: 'error',
+          message: `This payment link was e-mailed less than a minute ago. Please wait ${seconds} second${seconds === 1 ? '' : 's'} before sending it again.`,
+        },
+      }
+    }
+  }
+}
+
 /** Cancel without JavaScript, before it is confirmed: the question, or why there is none. */
 function askToCancel(link: PaymentLink | null): { status: number; answer: CancelAnswer } {
   if (!link) return cancelOutcome({ status: 'missing' })
@@ -156,10 +212,13 @@ function askToCancel(link: PaymentLink | null): { status: number; answer: Cancel
 /**
  * /admin/payment-links: an admin with Can Manage Orders creates a payment link for a product
  * and a customer (status active on creation) and sends its URL;
- * the customer pays on /payment/pay. The amount defaults to the product's price. An active link
- * can be cancelled (`intent=cancel`, confirmed first), after which it takes no payment. The
- * links are listed a page at a time, newest first, with a search and a status filter, so an
- * old active link can still be found and cancelled (docs/payments.md, "Payment links").
+ * the customer pays on /payment/pay. The amount defaults to the product's price. The link is
+ * e-mailed to the customer when the form's box says so (ticked to begin with), and an active
+ * link can be e-mailed again from its row (`intent=email`, at most once a minute per link). An
+ * active link can be cancelled (`intent=cancel`, confirmed first), after which it takes no
+ * payment. The links are listed a page at a time, newest first, with a search and a status
+ * filter, so an old active link can still be found and cancelled (docs/payments.md, "Payment
+ * links").
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
@@ -218,20 +277,33 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.get('confirmed') !== 'yes') {
       const link = id ? await getPaymentLink(db, id, env.PUBLIC_URL) : null
       const { status, answer } = askToCancel(link)
-      return data({ result: null, created: null, cancel: answer }, { status })
+      return data({ result: null, created: null, cancel: answer, email: null }, { status })
     }
     const result = await cancelPaymentLinkAudited(db, id, {
       actor: { id: user.id, name: user.name, email: user.email },
       ip: clientIp(context),
     })
     const { status, answer } = cancelOutcome(result)
-    return data({ result: null, created: null, cancel: answer }, { status })
+    return data({ result: null, created: null, cancel: answer, email: null }, { status })
+  }
+  if (intent === 'email') {
+    const result = await emailPaymentLinkAudited(
+      db,
+      String(form.get('id') ?? ''),
+      { actor: { id: user.id, name: user.name, email: user.email }, ip: clientIp(context) },
+      env.PUBLIC_URL,
+    )
+    const { status, answer, headers } = emailOutcome(result)
+    return data({ result: null, created: null, cancel: null, email: answer }, { status, headers })
   }
   // The create form says intent=create; a post without an intent is a create too.
   if (intent !== null && intent !== 'create') throw data('Unknown action', { status: 400 })
   const submission = parseSubmission(form, paymentLinkSchema)
   if (submission.status !== 'success')
-    return data({ result: submission.reply(), created: null, cancel: null }, { status: 400 })
+    return data(
+      { result: submission.reply(), created: null, cancel: null, email: null },
+      { status: 400 },
+    )
   const input = submission.value
   if (await isShopGstin(db, input.gstin))
     return data(
@@ -239,6 +311,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),
         created: null,
         cancel: null,
+        email: null,
       },
       { status: 400 },
     )
@@ -249,6 +322,7 @@ export async function action({ request, context }: Route.ActionArgs) {
         result: submission.reply({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }),
         created: null,
         cancel: null,
+        email: null,
       },
       { status: 409 },
     )
@@ -263,14 +337,20 @@ export async function action({ request, context }: Route.ActionArgs) {
         business: input.gstin
           ? { businessName: input.businessName, gstin: input.gstin, address: input.businessAddress }
           : null,
+        emailToCustomer: input.emailLink,
       },
       { actor: { id: user.id, name: user.name, email: user.email }, ip: clientIp(context) },
       env.PUBLIC_URL,
     )
     return {
       result: submission.reply({ resetForm: true }),
-      created: { paymentUrl: link.paymentUrl, orderId: link.orderId },
+      created: {
+        paymentUrl: link.paymentUrl,
+        orderId: link.orderId,
+        emailedTo: input.emailLink ? link.customerEmail : null,
+      },
       cancel: null,
+      email: null,
     }
   } catch (error) {
     if (error instanceof OrderError) {
@@ -279,6 +359,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           result: submission.reply({ fieldErrors: { productId: [error.message] } }),
           created: null,
           cancel: null,
+          email: null,
         },
         { status: 400 },
       )
@@ -288,14 +369,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /**
- * A refused cancel (409: paid or cancelled meanwhile, by the customer or another admin) reloads
- * the list too, so its row shows the link as it is now; React Router skips that after a 4xx.
+ * A refused cancel or e-mail (409: paid or cancelled meanwhile, by the customer or another
+ * admin) reloads the list too, so its row shows the link as it is now; React Router skips that
+ * after a 4xx.
  */
 export function shouldRevalidate({
   formData,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  if (formData?.get('intent') === 'cancel') return true
+  const intent = formData?.get('intent')
+  if (intent === 'cancel' || intent === 'email') return true
   return defaultShouldRevalidate
 }
 
@@ -343,6 +426,31 @@ function CancelLinkForm({ link, here }: { link: LinkRow; here: string }) {
   )
 }
 
+/**
+ * Send by e-mail on an active link's row: mails the link to its customer again, without asking
+ * first (one mail more is harmless, and a second within a minute is refused). Like Cancel it
+ * posts to the list as it is on screen, and works without JavaScript.
+ */
+function EmailLinkForm({ link, here }: { link: LinkRow; here: string }) {
+  const navigation = useNavigation()
+  const busy =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'email' &&
+    navigation.formData.get('id') === link.id
+  return (
+    <Form method="post" action={`${PAYMENT_LINKS_PATH}${here}`} className="mt-2">
+      <input type="hidden" name="intent" value="email" />
+      <input type="hidden" name="id" value={link.id} />
+      <Button type="submit" variant="outline" size="xs" pending={busy} pendingLabel="Sending…">
+        <Mail aria-hidden="true" className="size-4" />
+        <span>
+          Send by e-mail<span className="sr-only"> the payment link for {link.orderId}</span>
+        </span>
+      </Button>
+    </Form>
+  )
+}
+
 function StatusBadge({ status }: { status: LinkStatus }) {
   // The stored word, capitalised on screen only: the same word as the status filter's value.
   return (
@@ -366,7 +474,7 @@ function LinkCustomer({ link }: { link: LinkRow }) {
   )
 }
 
-/** Open the link, send it on WhatsApp, cancel it: what a row offers. */
+/** Open the link, send it on WhatsApp or by e-mail, cancel it: what a row offers. */
 function LinkActions({ link, here }: { link: LinkRow; here: string }) {
   return (
     <>
@@ -393,7 +501,12 @@ function LinkActions({ link, here }: { link: LinkRow; here: string }) {
           </span>
         </a>
       ) : null}
-      {link.status === 'active' ? <CancelLinkForm link={link} here={here} /> : null}
+      {link.status === 'active' ? (
+        <>
+          <EmailLinkForm link={link} here={here} />
+          <CancelLinkForm link={link} here={here} />
+        </>
+      ) : null}
     </>
   )
 }
@@ -401,10 +514,21 @@ function LinkActions({ link, here }: { link: LinkRow; here: string }) {
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
   const { filter, page, links, products } = loaderData
   const navigation = useNavigation()
-  const [form, fields] = useAppForm({ schema: paymentLinkSchema, lastResult: actionData?.result })
+  const [form, fields] = useAppForm({
+    schema: paymentLinkSchema,
+    lastResult: actionData?.result,
+    // The link goes to the customer by e-mail unless the admin unticks the box.
+    defaultValue: { emailLink: 'on' },
+  })
   const cancel = actionData?.cancel ?? null
+  const email = actionData?.email ?? null
+  const { key: emailLinkKey, ...emailLinkProps } = getInputProps(fields.emailLink, {
+    type: 'checkbox',
+    ariaAttributes: false,
+  })
   const filtered = Boolean(filter.search || filter.status)
-  // The list as it is on screen: where Cancel posts, and where its question's Keep link goes.
+  // The list as it is on screen: where Cancel and Send by e-mail post, and where Cancel's
+  // question's Keep link goes.
   const here = linkFilterQuery(filter, page.number)
   return (
     <div className="mx-auto max-w-5xl space-y-6">
@@ -418,6 +542,14 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
           <a href={actionData.created.paymentUrl} className="font-semibold break-all underline">
             {actionData.created.paymentUrl}
           </a>
+          {actionData.created.emailedTo
+            ? ` It is on its way to ${actionData.created.emailedTo} by e-mail.`
+            : null}
+        </FormAlert>
+      ) : null}
+      {email ? (
+        <FormAlert tone={email.tone} className="font-normal">
+          {email.message}
         </FormAlert>
       ) : null}
       {cancel?.step === 'done' ? (
@@ -486,6 +618,29 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
               />
             </div>
           </fieldset>
+          <div className="flex items-start gap-3 sm:col-span-2">
+            <Checkbox
+              key={emailLinkKey}
+              {...emailLinkProps}
+              aria-describedby={`${fields.emailLink.id}-hint`}
+              className="mt-0.5 size-5 shrink-0"
+            />
+            <div className="min-w-0">
+              <label
+                htmlFor={fields.emailLink.id}
+                className="text-sm font-semibold text-slate-950 dark:text-white"
+              >
+                E-mail the link to the customer
+              </label>
+              <p
+                id={`${fields.emailLink.id}-hint`}
+                className="text-sm text-slate-600 dark:text-slate-300"
+              >
+                Sent from the shop with a Pay button; not sent if the link is paid or cancelled
+                first.
+              </p>
+            </div>
+          </div>
           <div className="sm:col-span-2">
             <Button type="submit" disabled={navigation.state === 'submitting'}>
               <LinkIcon aria-hidden="true" className="size-4" />

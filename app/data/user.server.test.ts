@@ -354,6 +354,23 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect((await getUserProfile(t.db, userId))?.email).toBe('forgetful@example.test')
   })
 
+  it("greets by name only an account whose owner confirmed the address, not a stranger's typed name", async () => {
+    await createUser(t.db, {
+      email: 'unconfirmed@example.test',
+      name: 'Claim a prize at evil.example',
+    })
+    expect(await requestPasswordReset(t.db, 'unconfirmed@example.test')).toEqual({ queued: true })
+    const stranger = await lastMailTo('unconfirmed@example.test')
+    expect(stranger.text).toMatch(/^Hello there,$/m)
+    expect(stranger.text + stranger.html).not.toContain('evil.example')
+
+    await signUp('confirmed.name@example.test', 'secret12', 'Asha Verma')
+    expect(await requestPasswordReset(t.db, 'confirmed.name@example.test')).toEqual({
+      queued: true,
+    })
+    expect((await lastMailTo('confirmed.name@example.test')).text).toMatch(/^Hello Asha Verma,$/m)
+  })
+
   it('says nothing and writes nothing for an unknown address; an expired token is refused', async () => {
     const count = async () => (await t.db.selectFrom('job').select('id').execute()).length
     const before = await count()

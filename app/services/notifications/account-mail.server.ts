@@ -77,6 +77,14 @@ export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: st
   return `${publicUrl}${href('/verify-email')}?token=${encodeURIComponent(token)}${back}`
 }
 
+/**
+ * The name an account mail greets: only one its owner gave, on an address they confirmed. An
+ * unconfirmed account's name was typed by whoever signed up with the address, maybe a stranger,
+ * and the shop's mail must not carry their words to it ("Hello there," instead).
+ */
+const greetedName = (user: { name: string; emailVerified: boolean }) =>
+  user.emailVerified ? user.name : ''
+
 export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {
   // `key`: the job's id, the mail's Message-ID on every attempt (deliverMail).
   async function send(
@@ -98,7 +106,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       await send(job.id, (settings) =>
         passwordResetMail(settings, publicUrl, {
           to: user.email,
-          name: user.name,
+          name: greetedName(user),
           url: resetPasswordUrl(publicUrl, token),
           expiresInMinutes: RESET_TOKEN_TTL_SECONDS / 60,
         }),
@@ -136,7 +144,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         renderMail(settings, publicUrl, {
           to: user.email,
           subject: `Your ${settings.siteName} password was changed`,
-          greeting: user.name ? `Hello ${user.name},` : 'Hello,',
+          greeting: greetingFor(greetedName(user)),
           paragraphs: [
             `An administrator of ${settings.siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
             'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
@@ -153,7 +161,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       await send(job.id, (settings) =>
         signupAttemptMail(settings, publicUrl, {
           to: user.email,
-          name: user.name,
+          name: greetedName(user),
           loginUrl: `${publicUrl}${href('/login')}`,
         }),
       )

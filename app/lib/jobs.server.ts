@@ -234,16 +234,29 @@ export async function completeJob(
 }
 
 /** Records a failed attempt: retried later with backoff, or given up after the last attempt. */
+/**
+ * An error no later attempt can cure (a mail server that refuses the recipient's address): a
+ * handler throws it to have its job failed for good at once, its give-up hooks run, instead of
+ * retried until its attempts run out.
+ */
+export class PermanentJobError extends Error {
+  override name = 'PermanentJobError'
+}
+
+/** Whether this failure of `job` is its last: no attempt left, or an error no retry cures. */
+export const failsForGood = (job: Job, error: unknown) =>
+  job.attempt >= job.maxAttempts || error instanceof PermanentJobError
+
 export async function failJob(
   db: DB,
   job: Job,
   workerId: string,
   error: unknown,
-  options: { now?: Date; baseBackoffMs?: number } = {},
+  options: { now?: Date; baseBackoffMs?: number; forGood?: boolean } = {},
 ): Promise<{ retryAt: string | null }> {
   const now = options.now ?? new Date()
   const message = (error instanceof Error ? error.message : String(error)).slice(0, 2000)
-  const giveUp = job.attempt >= job.maxAttempts
+  const giveUp = options.forGood ?? failsForGood(job, error)
   const retryAt = giveUp
     ? null
     : new Date(now.getTime() + backoffMs(job.attempt, options.baseBackoffMs)).toISOString()
@@ -372,10 +385,12 @@ export async function runDueJobs(
         let reason = messageOf(error)
         // The last attempt: the type's `failed` hook runs before the job is marked failed, so a
         // runner that stops in between leaves the job to be given up (and the hook run) again.
-        if (job.attempt >= job.maxAttempts) reason = await runGiveUpHooks(entry, job, reason, false)
+        const forGood = failsForGood(job, error)
+        if (forGood) reason = await runGiveUpHooks(entry, job, reason, false)
         const { retryAt } = await failJob(db, job, workerId, new Error(reason), {
           now: options.now,
           baseBackoffMs: options.baseBackoffMs,
+          forGood,
         })
         log(
           retryAt

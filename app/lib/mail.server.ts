@@ -7,6 +7,7 @@ import type { DB } from './db.server'
 import { getEnv, type Env } from './env.server'
 import {
   enqueueJob,
+  PermanentJobError,
   RUNNER_STOPPED_ERROR,
   type EnqueueOptions,
   type JobHandlers,
@@ -125,7 +126,31 @@ export async function deliverMail(
     log(`[mail] "${message.subject}" not sent: ${message.to} cannot receive mail`)
     return null
   }
-  return mailer.send(message, sending)
+  try {
+    return await mailer.send(message, sending)
+  } catch (error) {
+    if (!isRecipientRejected(error)) throw error
+    throw new PermanentJobError((error as Error).message)
+  }
+}
+
+/**
+ * Whether the SMTP server refused the recipient for good: a 5xx answer to RCPT TO (550 5.1.1
+ * "user unknown", a misspelt domain). No retry can help, so the job fails at once and an order
+ * mail says so on its timeline, for the shop to reach the buyer another way; retrying it for days
+ * would only hurt the shop's standing with mail providers. A refusal about the shop itself
+ * (5.7.x: relaying denied, authentication needed) is the configuration's, and is retried.
+ */
+export function isRecipientRejected(error: unknown): boolean {
+  if (!(error instanceof Error)) return false
+  const { command, responseCode, response } = error as Error & {
+    command?: string
+    responseCode?: number
+    response?: string
+  }
+  if (command !== 'RCPT TO' || !responseCode || responseCode < 500 || responseCode > 599)
+    return false
+  return !/\b5\.7\.\d|relay|auth/i.test(response ?? error.message)
 }
 
 /** Queues a mail; pass the transaction of the change that causes it. */

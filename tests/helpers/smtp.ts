@@ -71,12 +71,26 @@ export function parseMail(raw: string): Omit<ReceivedMail, 'to'> {
   return { subject, text, html, raw }
 }
 
+/** Addresses starting with this are refused by the test server as unknown mailboxes. */
+export const UNKNOWN_MAILBOX_PREFIX = 'no-such-mailbox'
+
 export async function startSmtpServer(port?: number): Promise<TestSmtpServer> {
   const mails: ReceivedMail[] = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A mailbox that does not exist, as a real server answers it: 550 5.1.1 at RCPT TO.
+    onRcptTo(address, _session, callback) {
+      if (address.address.startsWith(UNKNOWN_MAILBOX_PREFIX)) {
+        return callback(
+          Object.assign(new Error('5.1.1 <' + address.address + '>: user unknown'), {
+            responseCode: 550,
+          }),
+        )
+      }
+      callback()
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -14,7 +14,11 @@ import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
 import { freePort } from '../../../tests/helpers/app'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { makeCustomer } from '../../../tests/factories'
-import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
+import {
+  startSmtpServer,
+  UNKNOWN_MAILBOX_PREFIX,
+  type TestSmtpServer,
+} from '../../../tests/helpers/smtp'
 import { passwordResetMail, requestPasswordReset } from './account-mail.server'
 import { enqueueOrderMail } from './order-mail.server'
 import { renderMail } from './render-mail.server'
@@ -108,6 +112,25 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .filter((received) => received.to.includes('twice@example.test'))
       .map((received) => /^Message-ID: (.*?)\r?$/im.exec(received.raw)?.[1])
     expect(ids).toEqual([`<${id}@chaikeys.example>`, `<${id}@chaikeys.example>`])
+  })
+
+  it('fails at once, without retries, a mail whose address the server refuses for good', async () => {
+    const handlers = mailJobHandlers({
+      mailer: createMailer(env(smtp.url), { siteName: settings.siteName }),
+    })
+    const id = await t.db
+      .transaction()
+      .execute((trx) => enqueueMail(trx, resetMail(`${UNKNOWN_MAILBOX_PREFIX}@example.test`)))
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const job = await t.db
+      .selectFrom('job')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+    expect(job).toMatchObject({ status: 'failed', attempts: 1 })
+    expect(mailErrorInPlainWords(job.lastError!)).toMatch(
+      /^the mail server refused the address it was for \(.*550.*user unknown/,
+    )
   })
 
   it('keeps the mail while the SMTP server is down and delivers it on a later attempt', async () => {

@@ -65,6 +65,12 @@ export const preferencesSchema = z.object({
   language: z.enum(LANGUAGES, 'Choose English, Hindi or Spanish'),
   // A checkbox: present ("on") when ticked, missing when not.
   notifications: z.preprocess((value) => value === 'on' || value === 'yes', z.boolean()),
+  /**
+   * Whether the page showed the box ticked: the switch is saved only when the reader changed it,
+   * so a page opened before an unsubscribe link was used does not undo it when its theme or
+   * language is saved. Missing (a script): the posted value is saved.
+   */
+  notificationsShown: z.enum(['on', 'off']).optional(),
 })
 
 export const deleteAccountSchema = z.object({

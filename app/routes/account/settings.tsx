@@ -179,10 +179,12 @@ export async function action({ request }: Route.ActionArgs) {
         message: SETTINGS_SAVED.removePhoto,
       })
     case 'preferences': {
+      const shown = value.notificationsShown
+      const changed = shown === undefined || (shown === 'on') !== value.notifications
       const saved = await savePreferences(db, user.id, {
         theme: value.theme,
         language: value.language,
-        notifications: value.notifications,
+        ...(changed ? { notifications: value.notifications } : {}),
       })
       // Kept in cookies too, so this browser keeps the choice after signing out.
       const headers = new Headers()
@@ -531,6 +533,11 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
           ))}
         </SelectField>
       </div>
+      <input
+        type="hidden"
+        name="notificationsShown"
+        value={preferences.notifications ? 'on' : 'off'}
+      />
       <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
         <Checkbox
           key={notifications.key}

@@ -396,14 +396,22 @@ export async function deleteProduct(
  * the first's values (updateProductAudited in app/services/product-admin.server.ts). On SQLite
  * the transaction already holds the database's single write lock from its start (BEGIN
  * IMMEDIATE, app/lib/db.server.ts), so a plain read is enough. Call it inside the transaction
- * that deletes or edits.
+ * that deletes or edits. An edit (`for: 'edit'`) takes FOR NO KEY UPDATE instead, the lock its
+ * own UPDATE takes anyway: two edits still take turns, but a checkout's order insert (whose
+ * foreign key takes a key-share lock on the product) does not wait for the edit.
  */
-export async function lockProduct(db: DB, id: string): Promise<boolean> {
+export async function lockProduct(
+  db: DB,
+  id: string,
+  options: { for?: 'delete' | 'edit' } = {},
+): Promise<boolean> {
+  const postgres = engineOf(db) === 'postgres'
   const row = await db
     .selectFrom('product')
     .select('id')
     .where('id', '=', id)
-    .$if(engineOf(db) === 'postgres', (qb) => qb.forUpdate())
+    .$if(postgres && options.for === 'edit', (qb) => qb.forNoKeyUpdate())
+    .$if(postgres && options.for !== 'edit', (qb) => qb.forUpdate())
     .executeTakeFirst()
   return Boolean(row)
 }

@@ -149,7 +149,7 @@ export async function updateProductAudited(
   who: AdminWho,
 ): Promise<UpdateProductResult> {
   return db.transaction().execute(async (trx): Promise<UpdateProductResult> => {
-    if (!(await lockProduct(trx, input.id))) return { status: 'missing' }
+    if (!(await lockProduct(trx, input.id, { for: 'edit' }))) return { status: 'missing' }
     const before = await getProductById(trx, input.id)
     const beforeDelivery = await getProductDelivery(trx, input.id)
     if (!before || !beforeDelivery) return { status: 'missing' }

@@ -2,6 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loadEnv } from '~/lib/env.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import {
   createMailer,
@@ -95,6 +96,24 @@ describe(`mail (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     const from = /^From: (.*)$/m.exec(mail.raw)?.[1] ?? ''
     expect(from).toMatch(/<no-reply@chaikeys\.example>\r?$/)
     expect(from).toContain('Chai \\"Keys\\" \\\\')
+  })
+
+  it("the job runner's own mailer takes the From name and the Reply-To from the shop's settings", async () => {
+    // The process's configuration, as the server loads it at start-up.
+    loadEnv({
+      SMTP_URL: smtp.url,
+      PUBLIC_URL: 'https://chaikeys.example',
+      DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'kb-mail-env-')),
+      APP_SECRET: 'e'.repeat(64),
+    })
+    await t.db.transaction().execute((trx) => enqueueMail(trx, resetMail('sender@example.test')))
+    const handlers = mailJobHandlers({
+      getSender: async () => ({ siteName: 'Chai Keys', contactEmail: 'help@chaikeys.example' }),
+    })
+    expect(await runDueJobs(t.db, handlers, { log: quiet })).toBe(1)
+    const mail = smtp.mails.find((received) => received.to.includes('sender@example.test'))!
+    expect(mail.raw).toMatch(/^From: "?Chai Keys"? <no-reply@chaikeys\.example>/m)
+    expect(mail.raw).toMatch(/^Reply-To: help@chaikeys\.example\r?$/m)
   })
 
   it("gives every attempt of a mail the job's Message-ID, so a resent copy can be recognised", async () => {

@@ -1,13 +1,6 @@
-import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouterProvider,
-  UNSAFE_withComponentProps as withComponentProps,
-} from 'react-router'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
+import { pageText, renderPage, serveTestDb } from '../../../tests/helpers/route-render'
 import { makeCustomer, makeOrder, makeProduct, payOrder } from '../../../tests/factories'
 import { newRefundId } from '~/data/refund.server'
 import {
@@ -30,19 +23,7 @@ vi.mock('~/services/auth.server', async (importOriginal) => ({
 }))
 
 const t = fileTestDb()
-// The route reads the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
-beforeAll(() => {
-  holder.__keybazaar = {
-    db: t.db,
-    engine: t.engine,
-    env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32) },
-  }
-})
-afterAll(() => {
-  holder.__keybazaar = undefined
-})
+serveTestDb(t, { env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32) } })
 
 /** A gateway that refunds at once, as the refund job finds it (app/services/payment/refunds.server.ts). */
 const refundingGateway: RefundingGateway = {
@@ -71,27 +52,11 @@ async function refundThroughGateway(orderId: string, amount: number) {
 
 /** The dashboard rendered on the server, as its text (tags removed, entities decoded). */
 async function render(): Promise<string> {
-  const handler = createStaticHandler([
-    {
-      id: 'routes/account/dashboard',
-      path: '/dashboard',
-      Component: withComponentProps(CustomerDashboard as never),
-      loader: loader as never,
-    },
-  ])
-  const context = await handler.query(new Request('http://shop.test/dashboard'))
-  if (context instanceof Response) throw new Error('expected a page, not a response')
-  const html = renderToString(
-    createElement(StaticRouterProvider, {
-      router: createStaticRouter(handler.dataRoutes, context),
-      context,
-    }),
+  const { html } = await renderPage(
+    { id: 'routes/account/dashboard', path: '/dashboard', Component: CustomerDashboard, loader },
+    new Request('http://shop.test/dashboard'),
   )
-  return html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
+  return pageText(html)
 }
 
 describe(`the customer dashboard (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
+import { serveTestDb } from '../../../tests/helpers/route-render'
 import { makeCustomer } from '../../../tests/factories'
 import {
   isMailOptedOut,
@@ -21,17 +22,7 @@ vi.mock('~/services/auth.server', async (importOriginal) => ({
 }))
 
 const t = fileTestDb()
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
-beforeAll(() => {
-  holder.__keybazaar = {
-    db: t.db,
-    engine: t.engine,
-    env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32) },
-  }
-})
-afterAll(() => {
-  holder.__keybazaar = undefined
-})
+serveTestDb(t, { env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32) } })
 
 /** Posts the preferences form as the page would, with what it showed. */
 function savePreferencesForm(fields: Record<string, string>) {

@@ -1,14 +1,12 @@
 import os from 'node:os'
-import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouterProvider,
-  UNSAFE_withComponentProps as withComponentProps,
-} from 'react-router'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
+import {
+  pageText as text,
+  postActions,
+  renderPage,
+  serveTestDb,
+} from '../../../tests/helpers/route-render'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
 import { BUYER, makeAdmin, makeProduct } from '../../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
@@ -45,21 +43,11 @@ vi.mock('~/services/permissions.server', async (importOriginal) => ({
 
 const t = fileTestDb()
 const PUBLIC_URL = 'https://shop.example.in'
-// The route reads the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+serveTestDb(t, { env: { PUBLIC_URL, APP_SECRET: 'x'.repeat(32) } })
 let admin: UserProfile
 beforeAll(async () => {
-  holder.__keybazaar = {
-    db: t.db,
-    engine: t.engine,
-    env: { PUBLIC_URL, APP_SECRET: 'x'.repeat(32) },
-  }
   admin = await makeAdmin(t.db, { name: 'Owner' })
   signedIn.user = { ...admin, permissions: { canManageOrders: true } }
-})
-afterAll(() => {
-  holder.__keybazaar = undefined
 })
 
 const ROUTE_ID = 'routes/admin/payment-links'
@@ -76,46 +64,16 @@ async function load(path: string): Promise<LoaderData> {
 
 /** The page at `path` (after a post of `form` to it, if given), rendered on the server. */
 async function render(path: string, form?: Record<string, string>) {
-  const handler = createStaticHandler([
-    {
-      id: ROUTE_ID,
-      path: '/admin/payment-links',
-      Component: withComponentProps(AdminPaymentLinks as never),
-      loader: loader as never,
-      action: action as never,
-    },
-  ])
-  const request = new Request(
-    `http://shop.test${path}`,
-    form ? { method: 'POST', body: new URLSearchParams(form) } : undefined,
+  const { html, status } = await renderPage(
+    { id: ROUTE_ID, path: '/admin/payment-links', Component: AdminPaymentLinks, loader, action },
+    new Request(
+      `http://shop.test${path}`,
+      form ? { method: 'POST', body: new URLSearchParams(form) } : undefined,
+    ),
+    { clientIp: '203.0.113.9' },
   )
-  const context = await handler.query(request, { requestContext: { clientIp: '203.0.113.9' } })
-  if (context instanceof Response) throw new Error('expected a page, not a response')
-  const html = renderToString(
-    createElement(StaticRouterProvider, {
-      router: createStaticRouter(handler.dataRoutes, context),
-      context,
-    }),
-  )
-  return { html, status: context.statusCode }
+  return { html, status }
 }
-
-/** The markup's text, tags removed and entities decoded. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/\s+/g, ' ')
-
-/** Where the page's post forms go (the create form's and each Cancel's), decoded. */
-const postActions = (html: string) =>
-  [...html.matchAll(/<form[^>]*>/g)]
-    .map((match) => match[0])
-    .filter((tag) => tag.includes('method="post"'))
-    .map((tag) => /action="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&') ?? '')
 
 const hrefs = (html: string) =>
   [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'))

@@ -1,13 +1,11 @@
-import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouterProvider,
-  UNSAFE_withComponentProps as withComponentProps,
-} from 'react-router'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
+import {
+  pageText as text,
+  postActions,
+  renderPage,
+  serveTestDb,
+} from '../../../tests/helpers/route-render'
 import { makeCustomer } from '../../../tests/factories'
 import { getPreferences, isMailOptedOut, savePreferences } from '~/data/preferences.server'
 import { unsubscribeToken, unsubscribeUrl } from '~/lib/unsubscribe-link.server'
@@ -23,22 +21,14 @@ import Unsubscribe, {
 /**
  * /unsubscribe as the server answers it, with a real database: the mail app's one-click POST
  * (no cookies, no Origin, the body RFC 8058 prescribes) switches the address's reminders and
- * offers off; a GET only asks; a link that is not genuine changes nothing. The cross-site
- * exemption and maintenance mode are the server's (app/lib/cross-site.server.test.ts,
- * app/services/maintenance.server.test.ts).
+ * offers off; a GET only asks; a link that is not genuine changes nothing. Maintenance mode is
+ * the server's (app/services/maintenance.server.test.ts); the cross-site check lets the mail
+ * service's POST through as it has no Origin (tests/e2e/unsubscribe.spec.ts).
  */
 const t = fileTestDb()
 const PUBLIC_URL = 'https://shop.example.in'
 const APP_SECRET = 'k'.repeat(64)
-// The route reads the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
-beforeAll(() => {
-  holder.__keybazaar = { db: t.db, engine: t.engine, env: { PUBLIC_URL, APP_SECRET } }
-})
-afterAll(() => {
-  holder.__keybazaar = undefined
-})
+serveTestDb(t, { env: { PUBLIC_URL, APP_SECRET } })
 
 let clients = 0
 /** A client address of its own for each test, so the per-address limit counts each apart. */
@@ -52,15 +42,6 @@ function linkFor(email: string): string {
 
 /** The page at `path` as GET, or as a mail app's one-click POST (no cookies, no Origin). */
 async function open(path: string, options: { post?: boolean; ip?: string } = {}) {
-  const handler = createStaticHandler([
-    {
-      id: 'routes/shop/unsubscribe',
-      path: '/unsubscribe',
-      Component: withComponentProps(Unsubscribe as never),
-      loader: loader as never,
-      action: action as never,
-    },
-  ])
   const request = new Request(
     `http://shop.test${path}`,
     options.post
@@ -71,38 +52,17 @@ async function open(path: string, options: { post?: boolean; ip?: string } = {})
         }
       : undefined,
   )
-  const context = await handler.query(request, {
-    requestContext: { clientIp: options.ip ?? '198.51.100.1' },
-  })
-  if (context instanceof Response) throw new Error('expected a page, not a response')
-  const html = renderToString(
-    createElement(StaticRouterProvider, {
-      router: createStaticRouter(handler.dataRoutes, context),
-      context,
-    }),
+  const { html, status, context } = await renderPage(
+    { id: 'routes/shop/unsubscribe', path: '/unsubscribe', Component: Unsubscribe, loader, action },
+    request,
+    { clientIp: options.ip ?? '198.51.100.1' },
   )
   const routeHeaders = headers({
     loaderHeaders: context.loaderHeaders['routes/shop/unsubscribe'] ?? new Headers(),
     actionHeaders: context.actionHeaders['routes/shop/unsubscribe'] ?? new Headers(),
   } as Parameters<typeof headers>[0])
-  return { html, text: text(html), status: context.statusCode, headers: routeHeaders }
+  return { html, text: text(html), status, headers: routeHeaders }
 }
-
-/** The markup's text, tags removed and entities decoded. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-
-/** Where the page's post forms go, decoded. */
-const postActions = (html: string) =>
-  [...html.matchAll(/<form[^>]*>/g)]
-    .map((match) => match[0])
-    .filter((tag) => tag.includes('method="post"'))
-    .map((tag) => /action="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&') ?? '')
 
 describe(`/unsubscribe (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('asks on GET, and changes nothing: link checkers open links before the reader', async () => {

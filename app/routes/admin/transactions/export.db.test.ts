@@ -1,6 +1,7 @@
 import { parse } from 'csv-parse/sync'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
+import { serveTestDb } from '../../../../tests/helpers/route-render'
 import { makeAdmin, makeOrder, makeProduct } from '../../../../tests/factories'
 import type { OrderStatus } from '~/data/order.server'
 import { loader as exportLoader } from './export'
@@ -20,9 +21,7 @@ vi.mock('~/services/permissions.server', async (importOriginal) => ({
 }))
 
 const t = fileTestDb()
-// The routes read the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+serveTestDb(t)
 const ids: Record<string, string> = {}
 
 async function orderIn(key: string, at: string, status: OrderStatus, testMode: boolean) {
@@ -40,15 +39,11 @@ async function orderIn(key: string, at: string, status: OrderStatus, testMode: b
 }
 
 beforeAll(async () => {
-  holder.__keybazaar = { db: t.db, engine: t.engine, env: {} }
   const admin = await makeAdmin(t.db, { name: 'Owner' })
   signedIn.user = { ...admin, permissions: { canManageOrders: true } }
   await orderIn('live', '2026-05-01T10:00:00.000Z', 'delivered', false)
   await orderIn('liveFailed', '2026-05-02T10:00:00.000Z', 'failed', false)
   await orderIn('simulated', '2026-05-03T10:00:00.000Z', 'delivered', true)
-})
-afterAll(() => {
-  holder.__keybazaar = undefined
 })
 
 const args = (path: string) =>

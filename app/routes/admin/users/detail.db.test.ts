@@ -1,13 +1,6 @@
-import { createElement } from 'react'
-import { renderToString } from 'react-dom/server'
-import {
-  createStaticHandler,
-  createStaticRouter,
-  StaticRouterProvider,
-  UNSAFE_withComponentProps as withComponentProps,
-} from 'react-router'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
+import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
 import { BUYER, makeAdmin, makeCustomer, makeOrder, makeProduct } from '../../../../tests/factories'
 import { markEmailVerified } from '~/data/user.server'
 import AdminUser, { loader } from './detail'
@@ -25,45 +18,20 @@ vi.mock('~/services/permissions.server', async (importOriginal) => ({
 }))
 
 const t = fileTestDb()
-// The route reads the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
-const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+serveTestDb(t, {
+  env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32), ADMIN_EMAILS: [] },
+})
 beforeAll(async () => {
-  holder.__keybazaar = {
-    db: t.db,
-    engine: t.engine,
-    env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32), ADMIN_EMAILS: [] },
-  }
   const admin = await makeAdmin(t.db, { name: 'Owner' })
   signedIn.user = { ...admin, permissions: { canManageUsers: true } }
 })
-afterAll(() => {
-  holder.__keybazaar = undefined
-})
-
 /** The user's page rendered on the server, as its text (tags removed, entities decoded). */
 async function render(userId: string): Promise<string> {
-  const handler = createStaticHandler([
-    {
-      id: 'routes/admin/users/detail',
-      path: '/admin/users/:userId',
-      Component: withComponentProps(AdminUser as never),
-      loader: loader as never,
-    },
-  ])
-  const context = await handler.query(new Request(`http://shop.test/admin/users/${userId}`))
-  if (context instanceof Response) throw new Error('expected a page, not a response')
-  const html = renderToString(
-    createElement(StaticRouterProvider, {
-      router: createStaticRouter(handler.dataRoutes, context),
-      context,
-    }),
+  const { html } = await renderPage(
+    { id: 'routes/admin/users/detail', path: '/admin/users/:userId', Component: AdminUser, loader },
+    new Request(`http://shop.test/admin/users/${userId}`),
   )
-  return html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
+  return pageText(html)
 }
 
 describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {

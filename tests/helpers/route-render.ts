@@ -1,0 +1,85 @@
+import { createElement, type ComponentType } from 'react'
+import { renderToString } from 'react-dom/server'
+import {
+  createStaticHandler,
+  createStaticRouter,
+  StaticRouterProvider,
+  UNSAFE_withComponentProps as withComponentProps,
+} from 'react-router'
+import { afterAll, beforeAll } from 'vitest'
+import type { DB, Engine } from '~/lib/db.server'
+
+/**
+ * Route modules tested as the server runs them, against a file's test database: their loaders
+ * and actions read it through services() (app/lib/app-context.server.ts), which answers whatever
+ * the process opened.
+ */
+const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+
+/** Makes services() answer this file's test database (and these settings) in its tests. */
+export function serveTestDb(
+  t: { db: DB; engine: Engine },
+  more: { env?: Record<string, unknown>; storage?: unknown } = {},
+): void {
+  beforeAll(() => {
+    holder.__keybazaar = { db: t.db, engine: t.engine, env: {}, ...more }
+  })
+  afterAll(() => {
+    holder.__keybazaar = undefined
+  })
+}
+
+export interface PageRoute {
+  id: string
+  path: string
+  Component: ComponentType<never>
+  loader?: unknown
+  action?: unknown
+}
+
+/**
+ * The page a request gets from one route (its loader, or its action then loader for a POST),
+ * rendered on the server; `requestContext` is what the Express server passes (the client's IP).
+ */
+export async function renderPage(
+  route: PageRoute,
+  request: Request,
+  requestContext: Record<string, unknown> = {},
+) {
+  const handler = createStaticHandler([
+    {
+      id: route.id,
+      path: route.path,
+      Component: withComponentProps(route.Component as never),
+      loader: route.loader as never,
+      action: route.action as never,
+    },
+  ])
+  const context = await handler.query(request, { requestContext: requestContext as never })
+  if (context instanceof Response) throw new Error('expected a page, not a response')
+  const html = renderToString(
+    createElement(StaticRouterProvider, {
+      router: createStaticRouter(handler.dataRoutes, context),
+      context,
+    }),
+  )
+  return { html, status: context.statusCode, context }
+}
+
+/** The markup's text, tags removed and entities decoded. */
+export const pageText = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+
+/** Where the page's post forms go, decoded. */
+export const postActions = (html: string) =>
+  [...html.matchAll(/<form[^>]*>/g)]
+    .map((match) => match[0])
+    .filter((tag) => tag.includes('method="post"'))
+    .map((tag) => /action="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&') ?? '')

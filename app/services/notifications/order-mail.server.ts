@@ -7,7 +7,13 @@ import {
 } from '~/data/credit-note.server'
 import { invoicePaidOrder } from '~/data/invoice.server'
 import { appendOrderEvent } from '~/data/order-event.server'
-import { getOrder, issueOrderAccessToken, takeOrderRows, type Order } from '~/data/order.server'
+import {
+  getOrder,
+  issueOrderAccessToken,
+  listOrderEvents,
+  takeOrderRows,
+  type Order,
+} from '~/data/order.server'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { getDeliveredSecret, secretAsText } from '~/data/stock.server'
 import { SecretDecryptionError } from '~/lib/crypto.server'
@@ -304,19 +310,11 @@ export async function recordOrderMailFailed(
       .returning(['id', 'status', 'customerEmail'])
       .executeTakeFirst()
     if (!order) return false
-    const earlier = await trx
-      .selectFrom('orderEvent')
-      .select('data')
-      .where('orderId', '=', order.id)
-      .where('type', '=', MAIL_FAILED_EVENT)
-      .execute()
-    const written = earlier.some((row) => {
-      try {
-        return (JSON.parse(row.data ?? 'null') as { jobId?: unknown } | null)?.jobId === job.id
-      } catch {
-        return false
-      }
-    })
+    const written = (await listOrderEvents(trx, order.id)).some(
+      (event) =>
+        event.type === MAIL_FAILED_EVENT &&
+        (event.data as { jobId?: unknown } | null)?.jobId === job.id,
+    )
     if (written) return false
     const advice =
       order.status === 'delivered'

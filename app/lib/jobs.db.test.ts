@@ -368,6 +368,37 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .toBe('done')
   })
 
+  it('runs a lane apart: slow jobs of one group hold back no job of another type', async () => {
+    // Five mails stuck on an unreachable SMTP server fill a whole batch (five by default); the
+    // payment job queued after them still runs, in its own lane.
+    const old = new Date(Date.now() - 60_000)
+    for (let n = 0; n < 5; n++) await enqueueJob(t.db, 'test.slow-mail', { n }, { runAt: old })
+    const payment = await enqueueJob(t.db, 'test.payment', {})
+    let release!: () => void
+    const stuck = new Promise<void>((done) => (release = done))
+    let mailsStarted = 0
+    const runner = startJobRunner(
+      t.db,
+      {
+        'test.slow-mail': async () => {
+          mailsStarted++
+          await stuck
+        },
+        'test.payment': async () => {},
+      },
+      { pollMs: 50, log: quiet, lanes: [['test.slow-mail']] },
+    )
+    try {
+      await expect.poll(() => mailsStarted, { timeout: 5_000 }).toBe(5)
+      await expect.poll(async () => (await jobRow(payment)).status, { timeout: 5_000 }).toBe('done')
+    } finally {
+      release()
+      await runner.stop()
+    }
+    const statuses = await t.db.selectFrom('job').select('status').execute()
+    expect(statuses.map((row) => row.status)).toEqual(Array(6).fill('done'))
+  })
+
   it('gives up, in the background, a job whose runner stopped during its last attempt', async () => {
     const id = await enqueueJob(
       t.db,

@@ -432,24 +432,41 @@ export interface RunnerOptions extends RunOptions {
   /** Safety nets that should run more often (e.g. filling orders that wait for stock). */
   frequent?: Array<(db: DB) => Promise<unknown>>
   frequentMs?: number
+  /**
+   * Groups of job types run apart from the rest, each in its own lane: its own batches, its own
+   * loop. Jobs that can all be slow at once (every mail waiting out the SMTP timeout while the
+   * server is unreachable) then hold back only each other, never the other lane's jobs (a
+   * payment to reconcile). Types in no group share the main lane, which also runs the periodic
+   * tasks.
+   */
+  lanes?: ReadonlyArray<readonly string[]>
 }
 
 const holder = globalThis as typeof globalThis & { __keybazaarJobRunner?: JobRunner }
 
-/** Starts polling for jobs in this process. */
-export function startJobRunner(
+/** The handlers of each lane: the main lane (every type in no group) first. */
+function splitLanes(
+  handlers: JobHandlers,
+  groups: ReadonlyArray<readonly string[]>,
+): JobHandlers[] {
+  const grouped = new Set(groups.flat())
+  const pick = (keep: (type: string) => boolean): JobHandlers =>
+    Object.fromEntries(Object.entries(handlers).filter(([type]) => keep(type)))
+  const lanes = groups.map((group) => pick((type) => group.includes(type)))
+  return [pick((type) => !grouped.has(type)), ...lanes.filter((lane) => Object.keys(lane).length)]
+}
+
+/** One lane's polling loop; `extra` runs after each drain (the main lane's periodic tasks). */
+function startLane(
   db: DB,
   handlers: JobHandlers,
-  options: RunnerOptions = {},
-): JobRunner {
+  options: RunnerOptions,
+  extra?: (stopped: () => boolean) => Promise<void>,
+) {
   const pollMs = options.pollMs ?? 1000
-  const housekeepingMs = options.housekeepingMs ?? 10 * 60_000
   let stopped = false
   let timer: NodeJS.Timeout | undefined
   let active: Promise<void> | undefined
-  const frequentMs = options.frequentMs ?? 60_000
-  let lastHousekeeping = 0
-  let lastFrequent = 0
 
   const loop = async () => {
     try {
@@ -457,25 +474,7 @@ export function startJobRunner(
       while (!stopped && (await runDueJobs(db, handlers, options)) > 0) {
         // Continue with the next batch.
       }
-      if (!stopped && Date.now() - lastHousekeeping >= housekeepingMs) {
-        lastHousekeeping = Date.now()
-        for (const task of options.housekeeping ?? []) await task(db)
-      }
-      if (!stopped && Date.now() - lastFrequent >= frequentMs) {
-        lastFrequent = Date.now()
-        for (const task of options.frequent ?? []) await task(db)
-        // After the sweeps, and on its own: a job it cannot give up must not hold them back.
-        try {
-          while (!stopped && (await giveUpAbandonedJobs(db, handlers, options)) > 0) {
-            // Until none is left.
-          }
-        } catch (error) {
-          console.error(
-            '[jobs] could not give up abandoned jobs:',
-            error instanceof Error ? error.message : error,
-          )
-        }
-      }
+      if (extra && !stopped) await extra(() => stopped)
     } catch (error) {
       // A database hiccup must not stop the runner; the next tick tries again.
       if (!stopped)
@@ -500,18 +499,65 @@ export function startJobRunner(
       else timer = setTimeout(tick, pollMs)
     })
   }
-
-  const runner: JobRunner = {
-    wake: () => tick(),
+  timer = setTimeout(tick, 0)
+  return {
+    tick,
     async stop() {
       stopped = true
       clearTimeout(timer)
       await active
+    },
+  }
+}
+
+/** Starts polling for jobs in this process: one loop per lane (`RunnerOptions.lanes`). */
+export function startJobRunner(
+  db: DB,
+  handlers: JobHandlers,
+  options: RunnerOptions = {},
+): JobRunner {
+  const housekeepingMs = options.housekeepingMs ?? 10 * 60_000
+  const frequentMs = options.frequentMs ?? 60_000
+  let lastHousekeeping = 0
+  let lastFrequent = 0
+
+  const periodic = async (stopped: () => boolean) => {
+    if (!stopped() && Date.now() - lastHousekeeping >= housekeepingMs) {
+      lastHousekeeping = Date.now()
+      for (const task of options.housekeeping ?? []) await task(db)
+    }
+    if (!stopped() && Date.now() - lastFrequent >= frequentMs) {
+      lastFrequent = Date.now()
+      for (const task of options.frequent ?? []) await task(db)
+      // After the sweeps, and on its own: a job it cannot give up must not hold them back.
+      // Every type's give-up hooks are known here, whichever lane runs the type.
+      try {
+        while (!stopped() && (await giveUpAbandonedJobs(db, handlers, options)) > 0) {
+          // Until none is left.
+        }
+      } catch (error) {
+        console.error(
+          '[jobs] could not give up abandoned jobs:',
+          error instanceof Error ? error.message : error,
+        )
+      }
+    }
+  }
+
+  const [main = {}, ...others] = splitLanes(handlers, options.lanes ?? [])
+  const lanes = [
+    startLane(db, main, options, periodic),
+    ...others.map((lane) => startLane(db, lane, options)),
+  ]
+
+  const runner: JobRunner = {
+    wake: () => lanes.forEach((lane) => lane.tick()),
+    async stop() {
+      await Promise.all(lanes.map((lane) => lane.stop()))
       if (holder.__keybazaarJobRunner === runner) holder.__keybazaarJobRunner = undefined
     },
   }
   holder.__keybazaarJobRunner = runner
-  timer = setTimeout(tick, 0)
   return runner
 }
 

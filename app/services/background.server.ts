@@ -6,6 +6,7 @@ import type { DB } from '~/lib/db.server'
 import { pruneJobs, startJobRunner, type JobHandlers, type JobRunner } from '~/lib/jobs.server'
 import { getEnv } from '~/lib/env.server'
 import { mailJobHandlers } from '~/lib/mail.server'
+import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
 import { orderMailJobHandlers } from './notifications/order-mail.server'
 import { paymentLinkMailJobHandlers } from './notifications/payment-link-mail.server'
 import { paymentJobs } from './payment/jobs.server'
@@ -33,10 +34,17 @@ export function jobHandlers(db: DB): JobHandlers {
   }
 }
 
+/**
+ * Job types run in lanes of their own: mails wait out the SMTP timeout while the server is down,
+ * and apart they hold back no payment job (docs/auth.md, "Jobs").
+ */
+export const JOB_LANES: ReadonlyArray<readonly string[]> = [MAIL_JOB_TYPES]
+
 /** Started by the server after it listens; `stop()` on shutdown, before the database closes. */
 export function startBackgroundWork(db: DB): JobRunner {
   return startJobRunner(db, jobHandlers(db), {
     leaseMs: getEnv().JOB_LEASE_SECONDS * 1000,
+    lanes: JOB_LANES,
     housekeeping: [
       (db) => pruneJobs(db),
       (db) => pruneRateLimits(db),

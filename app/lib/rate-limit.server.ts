@@ -63,8 +63,9 @@ export const RATE_LIMIT_POLICIES = {
   /** Order tokens (a secret link or ?token=) and payment links tried from one address; working
    * ones give theirs back. */
   orderTokenIp: { limit: 30, windowSeconds: 15 * 60 },
-  /** Unsubscribe links tried from one address; working ones give theirs back, so the mail
-   * providers' servers, which post many readers' one-click unsubscribes, are not held up. */
+  /** Unsubscribe links that failed, from one address; working ones are not counted (nor refused),
+   * so the mail providers' servers, which post many readers' one-click unsubscribes, and readers
+   * behind an address where someone guessed are not held up. */
   unsubscribeLinkIp: { limit: 30, windowSeconds: 15 * 60 },
   /** Checks of a signed-in user's current password (changing it, deleting the account), per
    * user: someone at a session left open guessing the password. */

@@ -7,12 +7,7 @@ import { buttonVariants } from '~/components/ui/button-variants'
 import { unsubscribeAddress } from '~/data/preferences.server'
 import { services } from '~/lib/app-context.server'
 import { maskMailAddress } from '~/lib/mail-address'
-import {
-  clientIp,
-  hitPolicy,
-  releaseRateLimit,
-  tooManyAttemptsMessage,
-} from '~/lib/rate-limit.server'
+import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { readUnsubscribeToken, UNSUBSCRIBE_PARAM } from '~/lib/unsubscribe-link.server'
 import type { Route } from './+types/unsubscribe'
 
@@ -52,29 +47,25 @@ type Page =
   | { state: 'invalid'; message: string }
   | { state: 'tooMany'; message: string }
 
-/** The link's address and kind, or the answer for a link that is not one of ours. */
+/**
+ * The link's address and kind, or the answer for a link that is not one of ours. The seal is
+ * checked first (no database, and it cannot be forged), so only links that fail count against the
+ * address: a genuine link works even from an address where someone tried bad ones, such as a
+ * carrier's shared address or a proxy's.
+ */
 async function checkLink(request: Request, context: { clientIp?: string }) {
   const { db, env } = services()
-  const hit = await hitPolicy(db, 'unsubscribeLinkIp', clientIp(context))
-  if (!hit.allowed) {
-    // Nothing was checked, so the link may still be good: say so rather than "not valid".
-    const answer = data<Page>(
-      { state: 'tooMany', message: tooManyAttemptsMessage(hit.retryAfterSeconds) },
-      { status: 429, headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
-    )
-    return { ok: false as const, answer }
-  }
   const token = new URL(request.url).searchParams.get(UNSUBSCRIBE_PARAM)
   const link = readUnsubscribeToken(env.APP_SECRET, token)
-  if (!link) {
-    const answer = data<Page>(
-      { state: 'invalid', message: UNSUBSCRIBE_TEXT.invalid },
-      { status: 400 },
-    )
-    return { ok: false as const, answer }
-  }
-  await releaseRateLimit(db, hit)
-  return { ok: true as const, ...link }
+  if (link) return { ok: true as const, ...link }
+  const hit = await hitPolicy(db, 'unsubscribeLinkIp', clientIp(context))
+  const answer = hit.allowed
+    ? data<Page>({ state: 'invalid', message: UNSUBSCRIBE_TEXT.invalid }, { status: 400 })
+    : data<Page>(
+        { state: 'tooMany', message: tooManyAttemptsMessage(hit.retryAfterSeconds) },
+        { status: 429, headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
+      )
+  return { ok: false as const, answer }
 }
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -41,6 +41,7 @@ import { getDeliveredSecret, revealOrderSecret } from './stock.server'
 import { importStock } from '~/services/fulfilment.server'
 import { MANUAL_SECRET_MESSAGES, parseManualSecret } from '~/lib/stock-parse'
 import { createUser } from './user.server'
+import { newRefundId, type OrderRefundStatus } from './refund.server'
 
 /**
  * The admin's recovery actions against the real database (SQLite and PostgreSQL) and, for
@@ -880,6 +881,10 @@ describe(`the admin's order list and order page (${engine})`, () => {
       gatewayTxnId: null,
       testMode: false,
       hasOpenReport: true,
+      refunded: 0,
+      partRefunded: false,
+      refundPending: false,
+      refundProblem: false,
     })
 
     const page2 = await listAdminOrders(t.db, { search: 'zephyr', page: 2, pageSize: 2 })
@@ -887,6 +892,130 @@ describe(`the admin's order list and order page (${engine})`, () => {
     expect(page2.items.map((item) => item.customerName)).toEqual(['Kavya Iyer'])
     // A page past the end shows the last page.
     expect((await listAdminOrders(t.db, { search: 'zephyr', page: 99, pageSize: 2 })).page).toBe(2)
+  })
+
+  it('marks refunds (part refunded, pending, a problem), filters and counts refund problems', async () => {
+    const before = await orderCounts(t.db)
+    const realBefore = await orderCounts(t.db, { realOnly: true })
+    const product = await manualProduct('Refund Marks Suite')
+    const start = Date.parse('2026-04-01T10:00:00.000Z')
+    let clock = 0
+    const refund = async (
+      orderId: string,
+      amount: number,
+      refundStatus: OrderRefundStatus,
+      stopped = false,
+    ) => {
+      const at = new Date(start + ++clock * 60_000).toISOString()
+      await t.db
+        .insertInto('orderRefund')
+        .values({
+          id: newRefundId(),
+          orderId,
+          gateway: 'paytm',
+          amount,
+          status: refundStatus,
+          requestedBy: actor,
+          createdAt: at,
+          updatedAt: at,
+          processedAt: refundStatus === 'processed' ? at : null,
+          checksStoppedAt: stopped ? at : null,
+        })
+        .execute()
+    }
+    const order = async () => paidOrder(product.id)
+    const part = await order()
+    await refund(part.id, 20_000, 'processed')
+    await refund(part.id, 5_000, 'failed')
+    await refund(part.id, 5_000, 'processed')
+    const pending = await order()
+    await refund(pending.id, 10_000, 'requested')
+    await refund(pending.id, 10_000, 'pending')
+    const failed = await order()
+    await refund(failed.id, 10_000, 'failed')
+    const stopped = await order()
+    await refund(stopped.id, 10_000, 'pending', true)
+    const failedThenPending = await order()
+    await refund(failedThenPending.id, 10_000, 'failed')
+    await refund(failedThenPending.id, 10_000, 'pending')
+    // Refunded (Mark refunded after part of it went back, a refund left unanswered): the money
+    // is back with the buyer, nothing is marked.
+    const refunded = await order()
+    await refund(refunded.id, 10_000, 'processed')
+    await refund(refunded.id, 10_000, 'pending', true)
+    await refund(refunded.id, 10_000, 'failed')
+    await t.db
+      .updateTable('order')
+      .set({ status: 'refunded' })
+      .where('id', '=', refunded.id)
+      .execute()
+    const untouched = await order()
+
+    const rows = (await listAdminOrders(t.db, { search: 'refund marks', pageSize: 100 })).items
+    const marks = Object.fromEntries(
+      rows.map((row) => [
+        row.id,
+        [row.refunded, row.partRefunded, row.refundPending, row.refundProblem],
+      ]),
+    )
+    expect(marks).toEqual({
+      [part.id]: [25_000, true, false, false],
+      [pending.id]: [0, false, true, false],
+      [failed.id]: [0, false, false, true],
+      [stopped.id]: [0, false, false, true],
+      [failedThenPending.id]: [0, false, true, false],
+      [refunded.id]: [10_000, false, false, false],
+      [untouched.id]: [0, false, false, false],
+    })
+    // A refund of all that was paid is not a part refund.
+    await refund(untouched.id, untouched.paidAmount ?? untouched.amount, 'processed')
+    const [whole] = (await listAdminOrders(t.db, { search: untouched.id })).items
+    expect(whole).toMatchObject({ refunded: untouched.amount, partRefunded: false })
+
+    // The filter, with the search and paging; the chip counts the same orders.
+    const problems = await listAdminOrders(t.db, {
+      search: 'refund marks',
+      refundProblems: true,
+      pageSize: 1,
+    })
+    expect(problems).toMatchObject({ total: 2, pageCount: 2 })
+    expect(problems.items.map((row) => row.id)).toEqual([stopped.id])
+    const second = await listAdminOrders(t.db, {
+      search: 'refund marks',
+      refundProblems: true,
+      pageSize: 1,
+      page: 2,
+    })
+    expect(second.items.map((row) => row.id)).toEqual([failed.id])
+    const after = await orderCounts(t.db)
+    expect(after.refundProblems).toBe(before.refundProblems + 2)
+    expect(after.refundProblems).toBe((await listAdminOrders(t.db, { refundProblems: true })).total)
+    // Real orders only: a simulated order's problem is left out of both.
+    await t.db
+      .updateTable('order')
+      .set({ testMode: toFlag(true) })
+      .where('id', '=', stopped.id)
+      .execute()
+    expect((await orderCounts(t.db, { realOnly: true })).refundProblems).toBe(
+      realBefore.refundProblems + 1,
+    )
+    expect(
+      (
+        await listAdminOrders(t.db, {
+          search: 'refund marks',
+          refundProblems: true,
+          realOnly: true,
+        })
+      ).items.map((row) => row.id),
+    ).toEqual([failed.id])
+
+    // The export reads the same rows.
+    const exported: Record<string, number> = {}
+    for await (const row of exportAdminOrders(t.db, { search: 'refund marks' }, 2))
+      exported[row.id] = row.refunded
+    expect(exported[part.id]).toBe(25_000)
+    expect(exported[refunded.id]).toBe(10_000)
+    expect(exported[pending.id]).toBe(0)
   })
 
   it('exports every matching order newest first, ties broken by id, none twice', async () => {

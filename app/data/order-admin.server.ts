@@ -1,4 +1,4 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely'
 import { streamRows, toFlag, type DB } from '~/lib/db.server'
 import { SEARCH_MAX } from '~/lib/list-search'
 import { paginate } from '~/lib/paginate'
@@ -6,7 +6,13 @@ import { containsAny } from '~/lib/sql-contains'
 import { gatewayLabel } from '~/lib/validation/gateway'
 import { ORDER_STATUSES } from '~/lib/order-status'
 import type { Database, DeliveryMode, OrderStatus, StockItemStatus } from '../../db/schema'
-import { getOrder, PAID_STATUSES, PAYABLE_STATUSES, type Order } from './order.server'
+import {
+  getOrder,
+  PAID_STATUSES,
+  PAYABLE_STATUSES,
+  processedRefunds,
+  type Order,
+} from './order.server'
 import { countOpenReports } from './order-report.server'
 
 /**
@@ -24,6 +30,8 @@ export interface AdminOrderFilter {
   status?: OrderStatus | null
   /** Only orders with an open problem report. */
   openReports?: boolean
+  /** Only orders with a refund problem (`refundProblemOf`). */
+  refundProblems?: boolean
   /** Only real orders: none paid through the payment simulator (test mode). */
   realOnly?: boolean
 }
@@ -46,6 +54,17 @@ export interface AdminOrderRow extends ListedOrderRow {
   id: string
   status: OrderStatus
   hasOpenReport: boolean
+  /**
+   * Paise given back by the order's processed refunds, the rule of the dashboard's net revenue
+   * (`processedRefunds` in app/data/order.server.ts).
+   */
+  refunded: number
+  /** Part of the payment went back through the gateway and the order is still a sale. */
+  partRefunded: boolean
+  /** A refund the gateway has not answered yet, and KeyBazaar still asks it about. */
+  refundPending: boolean
+  /** A refund for the shop to see to (`refundProblemOf`). */
+  refundProblem: boolean
 }
 
 export interface AdminOrderPage {
@@ -66,6 +85,7 @@ function filtered<O>(query: SelectQueryBuilder<Database, 'order', O>, filter: Ad
   }
   if (filter.status) q = q.where('order.status', '=', filter.status)
   if (filter.openReports) q = q.where(sql<boolean>`exists (${openReportOf()})`)
+  if (filter.refundProblems) q = q.where(refundProblemOf)
   if (filter.realOnly) q = q.where('order.testMode', '=', toFlag(false))
   return q
 }
@@ -79,6 +99,37 @@ export const BUYER_COLUMNS = [
 
 const openReportOf = () =>
   sql`select 1 from order_report where order_report.order_id = "order".id and order_report.status = 'open'`
+
+/**
+ * A refund (the `order_refund` row in scope) the shop has to see to (docs/payments.md,
+ * "Refunds"): one that failed, until another refund of the order is asked for after it (the
+ * shop refunded again), or one the gateway never answered that KeyBazaar stopped asking about.
+ * Both were mailed to the shop.
+ */
+const problemRefund = sql<boolean>`((order_refund.status = 'failed' and not exists (select 1 from order_refund later where later.order_id = order_refund.order_id and later.created_at > order_refund.created_at)) or (order_refund.status in ('requested', 'pending') and order_refund.checks_stopped_at is not null))`
+
+/**
+ * An order still a sale (PAID_STATUSES) with a problem refund: once it is refunded, by the
+ * gateway or by Mark refunded, the money has gone back and nothing is left to see to.
+ * Through `order_refund_order_idx`, per order.
+ */
+const refundProblemOf = (eb: ExpressionBuilder<Database, 'order'>) =>
+  eb.and([
+    eb('order.status', 'in', PAID_STATUSES),
+    sql<boolean>`exists (select 1 from order_refund where order_refund.order_id = "order".id and ${problemRefund})`,
+  ])
+
+/** A refund of the order requested or pending that KeyBazaar still asks the gateway about. */
+const refundPendingOf = () =>
+  sql`select 1 from order_refund where order_refund.order_id = "order".id and order_refund.status in ('requested', 'pending') and order_refund.checks_stopped_at is null`
+
+/** Paise the order's processed refunds gave back (`processedRefunds`), per order by its index. */
+function refundedOf(db: DB, eb: ExpressionBuilder<Database, 'order'>) {
+  const refunded = processedRefunds(db)
+    .select((inner) => inner.fn.sum<number | string | null>('orderRefund.amount').as('sum'))
+    .where('orderRefund.orderId', '=', eb.ref('order.id'))
+  return sql<number | string>`coalesce((${refunded}), 0)`
+}
 
 /**
  * The order columns both back-office lists of orders show (this one, by order, and the
@@ -101,23 +152,43 @@ export const LISTED_ORDER_COLUMNS = [
 export const newestOrdersFirst = <O>(query: SelectQueryBuilder<Database, 'order', O>) =>
   query.orderBy('order.createdAt', 'desc').orderBy('order.id', 'desc')
 
+/**
+ * The rows with what the list marks them with: an open report, and their refunds (part
+ * refunded, pending, a problem), each a subquery on the order's own rows by their index, in the
+ * page's one query.
+ */
 function selectRows(db: DB, filter: AdminOrderFilter) {
   return newestOrdersFirst(
     filtered(db.selectFrom('order'), filter)
       .select('order.id')
       .select(LISTED_ORDER_COLUMNS)
-      .select(sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport')),
+      .select('order.paidAmount')
+      .select((eb) => [
+        sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport'),
+        refundedOf(db, eb).as('refunded'),
+        sql<number | boolean>`exists (${refundPendingOf()})`.as('refundPending'),
+        sql<number | boolean>`${refundProblemOf(eb)}`.as('refundProblem'),
+      ]),
   )
 }
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
 
-function toRow(row: RawRow): AdminOrderRow {
+function toRow({ paidAmount, ...row }: RawRow): AdminOrderRow {
+  const refunded = Number(row.refunded)
   return {
     ...row,
     amount: Number(row.amount),
     testMode: Boolean(row.testMode),
     hasOpenReport: Boolean(row.hasOpenReport),
+    refunded,
+    // What was paid, as the refund's settlement reads it (app/services/payment/refunds.server.ts).
+    partRefunded:
+      refunded > 0 &&
+      refunded < Number(paidAmount ?? row.amount) &&
+      (PAID_STATUSES as readonly OrderStatus[]).includes(row.status),
+    refundPending: Boolean(row.refundPending),
+    refundProblem: Boolean(row.refundProblem),
   }
 }
 
@@ -158,14 +229,19 @@ export interface OrderCounts {
   total: number
   byStatus: Record<OrderStatus, number>
   openReports: number
+  /** Orders with a refund problem (`refundProblemOf`). */
+  refundProblems: number
 }
 
-/** How many orders are in each status, and how many have an open report (one open report per order). */
+/**
+ * How many orders are in each status, how many have an open report (one open report per order)
+ * and how many a refund problem.
+ */
 export async function orderCounts(
   db: DB,
   { realOnly = false }: { realOnly?: boolean } = {},
 ): Promise<OrderCounts> {
-  const [rows, reports] = await Promise.all([
+  const [rows, reports, refundProblems] = await Promise.all([
     db
       .selectFrom('order')
       .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
@@ -175,6 +251,7 @@ export async function orderCounts(
       .groupBy('status')
       .execute(),
     countOpenReports(db, { realOnly }),
+    countRefundProblems(db, { realOnly }),
   ])
   const byStatus = Object.fromEntries(ORDER_STATUSES.map((status) => [status, 0])) as Record<
     OrderStatus,
@@ -185,7 +262,26 @@ export async function orderCounts(
     byStatus[row.status] = Number(row.count)
     total += Number(row.count)
   }
-  return { total, byStatus, openReports: reports }
+  return { total, byStatus, openReports: reports, refundProblems }
+}
+
+/**
+ * The orders `refundProblemOf` matches, counted from their problem refunds (a few rows) rather
+ * than by looking at every order.
+ */
+async function countRefundProblems(db: DB, { realOnly }: { realOnly: boolean }): Promise<number> {
+  const row = await db
+    .selectFrom('orderRefund')
+    // CROSS JOIN, the join's condition in WHERE: the same inner join, which SQLite runs with the
+    // refunds as the outer loop (as the dashboard's refunds do; PostgreSQL plans by statistics).
+    .crossJoin('order')
+    .whereRef('order.id', '=', 'orderRefund.orderId')
+    .select((eb) => eb.fn.count<number | string>('orderRefund.orderId').distinct().as('count'))
+    .where(problemRefund)
+    .where('order.status', 'in', PAID_STATUSES)
+    .$if(realOnly, (qb) => qb.where('order.testMode', '=', toFlag(false)))
+    .executeTakeFirst()
+  return Number(row?.count ?? 0)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -161,6 +161,10 @@ describe('orders CSV export at 100,000 rows', () => {
         gateway: '',
         testMode: false,
         hasOpenReport: false,
+        refunded: 0,
+        partRefunded: false,
+        refundPending: false,
+        refundProblem: false,
       })
       expected.update(
         JSON.stringify(

@@ -226,15 +226,15 @@ test.describe.serial('admin orders', () => {
       .trimEnd()
       .split('\r\n')
     expect(lines[0]).toBe(
-      'Order ID,Date,Customer Name,Email,Phone,Product,Amount,Status,Gateway,Transaction ID,Test Mode,Open Report',
+      'Order ID,Date,Customer Name,Email,Phone,Product,Amount,Status,Gateway,Transaction ID,Test Mode,Open Report,Refunded',
     )
     expect(lines).toHaveLength(5)
     const kiran = lines.find((line) => line.startsWith(`${delivered.id},`))!
     expect(kiran).toContain(',Kiran Desai,kiran@example.in,9811111111,')
     expect(kiran).toContain(`,${(delivered.amount / 100).toFixed(2)},Delivered,paytm,E2E`)
-    expect(kiran.endsWith(',Yes,Yes')).toBe(true)
+    expect(kiran.endsWith(',Yes,Yes,0.00')).toBe(true)
     expect(lines.find((line) => line.startsWith(`${pendingFarah.id},`))).toMatch(
-      /,Pending,paytm,,Yes,No$/,
+      /,Pending,paytm,,Yes,No,0\.00$/,
     )
     // The formula is written as text, not as something Excel would run.
     expect(csv).toContain(`,"'=HYPERLINK(""http://evil.test"",""Refund"")",sly@example.in,`)

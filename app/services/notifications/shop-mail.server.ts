@@ -111,8 +111,9 @@ export function mailProblemReported(
 
 /**
  * A gateway refund needs the shop's eyes (docs/payments.md, "Refunds"): the gateway reported
- * one processed that may have paid the buyer twice, or never answered about one and KeyBazaar
- * stopped asking. `why` is the order timeline's words.
+ * one processed that may have paid the buyer twice, refused one (the buyer is still owed the
+ * money), or never answered about one and KeyBazaar stopped asking. `why` is the order
+ * timeline's words.
  */
 export function mailRefundNeedsCheck(
   db: DB,

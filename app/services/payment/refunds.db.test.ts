@@ -388,6 +388,45 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
     expect(await refundableAmount(t.db, order.id)).toBe(30_000)
   })
 
+  it('a refund the gateway refuses or fails is mailed to the shop once, however often its job runs', async () => {
+    await updateSiteSettings(t.db, {
+      contactEmail: 'owner@example.test',
+      enableNotifications: false,
+    })
+    // Refused by the refund API (the merchant's balance too low), with the job run twice at
+    // once and then again: one failure, one mail, even with shop alerts off (the buyer is owed).
+    const order = await paidOrder(35_000)
+    const gateway = fakeGateway()
+    gateway.refuseWith = 'Razorpay refused the refund: Your account does not have enough balance'
+    const refundId = newRefundId()
+    await askRefund(order.id, 35_000, refundId)
+    const now = new Date()
+    await Promise.all([
+      runRefund(t.db, gateway, refundId, now),
+      runRefund(t.db, gateway, refundId, now),
+    ])
+    await runJobs(gateway, now)
+    await enqueueJob(t.db, REFUND_JOB, { refundId, check: 0 })
+    await runJobs(gateway, new Date(now.getTime() + 1000))
+    expect((await listOrderRefunds(t.db, order.id))[0]?.status).toBe('failed')
+    const failed = (await listOrderEvents(t.db, order.id)).filter((e) => e.type === 'refund_failed')
+    expect(failed).toHaveLength(1)
+    expect(await shopMails(order.id)).toEqual([
+      {
+        subject: `Order ${order.id}: a refund through Paytm failed`,
+        text: expect.stringContaining(failed[0]!.message),
+      },
+    ])
+    expect((await shopMails(order.id))[0]!.text).toContain('refund again from the order page')
+
+    // Accepted, then reported failed by its status check: mailed once too.
+    const { order: second } = await refundRecordedFailed()
+    expect((await shopMails(second.id)).map((mail) => mail.subject)).toEqual([
+      `Order ${second.id}: a refund through Paytm failed`,
+    ])
+    await updateSiteSettings(t.db, { enableNotifications: true })
+  })
+
   it('a refusal while checking an accepted refund keeps it pending, and the gateway’s confirmation settles it', async () => {
     const order = await paidOrder(40_000)
     const gateway = fakeGateway({ settleOnStatus: true })
@@ -709,8 +748,8 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       ),
     ])
     expect(events.filter((e) => e.type === 'refund_processed')).toHaveLength(0)
-    // The shop is mailed to look, with the timeline's words.
-    expect(await shopMails(order.id)).toEqual([
+    // The shop is mailed to look, with the timeline's words (after the mail about the failure).
+    expect((await shopMails(order.id)).filter((mail) => !mail.subject.endsWith('failed'))).toEqual([
       {
         subject: `Order ${order.id}: the buyer may have been refunded twice`,
         text: expect.stringContaining(warnings[0]!.message),

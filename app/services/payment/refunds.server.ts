@@ -48,7 +48,8 @@ import { gatewayOrderOf } from './gateway-flow.server'
  *             id; while the refund is pending, asks its status with growing gaps;
  *   confirm   the status answer or a webhook (Razorpay's refund.processed) settles the refund
  *             once (compare-and-set). When everything paid has gone back, the order becomes
- *             refunded and its item is revoked; the buyer is e-mailed either way.
+ *             refunded and its item is revoked; the buyer is e-mailed either way. A refund
+ *             that fails is mailed to the shop, which still owes the buyer the money.
  */
 export const REFUND_JOB = 'payment.refund'
 
@@ -231,18 +232,22 @@ async function onSettled(
     via,
   }
   if (refund.status === 'failed') {
+    const message =
+      `${gateway} did not refund ${formatRupees(refund.amount)}${reference}: ${refund.gatewayMessage ?? ''}`.trim()
     await appendOrderEvent(
       trx,
       order.id,
-      {
-        type: 'refund_failed',
-        message:
-          `${gateway} did not refund ${formatRupees(refund.amount)}${reference}: ${refund.gatewayMessage ?? ''}`.trim(),
-        data,
-        actor: 'gateway',
-      },
+      { type: 'refund_failed', message, data, actor: 'gateway' },
       at,
     )
+    // The buyer is still owed the money: the shop is mailed, as when KeyBazaar stops asking
+    // about a refund (docs/payments.md, "Refunds"). Once per refund: a refund settles once.
+    await mailRefundNeedsCheck(trx, {
+      orderId: order.id,
+      subject: `a refund through ${gateway} failed`,
+      why: message,
+      todo: `No money went back to the buyer. Put right what ${gateway} reports (a balance too low to refund from, say) and refund again from the order page, or return the money yourself and record it with Mark refunded.`,
+    })
     return
   }
   const paid = order.paidAmount ?? order.amount

@@ -7,10 +7,12 @@ import { orderFilterFromUrl } from './filters'
 import type { Route } from './+types/export'
 
 /**
- * GET /admin/orders/export?q=&status=&reports=: the orders the list shows (same filters, every
- * page) as `orders-{YYYY-MM-DD}.csv` (app/routes/admin/list-export.server.ts). Amounts are
- * rupees with two decimals (a spreadsheet sums them); dates are en-IN in the shop's time zone,
- * like the pages.
+ * GET /admin/orders/export?q=&status=&reports=&refunds=&real=: the orders the list shows (same
+ * filters, every page) as `orders-{YYYY-MM-DD}.csv` (app/routes/admin/list-export.server.ts).
+ * Amounts are rupees with two decimals (a spreadsheet sums them); dates are en-IN in the shop's
+ * time zone, like the pages. The columns up to Open Report are fixed (docs/delivery.md); the
+ * last, Refunded, is what processed refunds gave back, so Amount less Refunded over the paid,
+ * real orders is the dashboard's net revenue (docs/payments.md, "Refunds").
  */
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No')
 
@@ -27,6 +29,7 @@ const COLUMNS: ReadonlyArray<ExportColumn<AdminOrderRow>> = [
   ['Transaction ID', (order) => order.gatewayTxnId ?? ''],
   ['Test Mode', (order) => yesNo(order.testMode)],
   ['Open Report', (order) => yesNo(order.hasOpenReport)],
+  ['Refunded', (order) => paiseToDecimalText(order.refunded)],
 ]
 
 export async function loader({ request }: Route.LoaderArgs) {

@@ -1,4 +1,5 @@
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
+import { Badge } from '~/components/admin/badge'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import {
   CheckboxFilter,
@@ -36,8 +37,10 @@ import type { Route } from './+types/list'
 
 /**
  * /admin/orders (with real data): counts per status, search over the order id,
- * the customer and the product, a status filter and an "open reports" filter in the URL, a
- * server-side page of 20 newest first, and a CSV export of everything the filters match.
+ * the customer and the product, a status filter, an "open reports" and a "refund problems"
+ * filter in the URL, a server-side page of 20 newest first, and a CSV export of everything the
+ * filters match. Each row's status is marked with its refunds (docs/payments.md, "Refunds"):
+ * part refunded (how much), a refund pending at the gateway, a refund problem.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
@@ -65,6 +68,9 @@ export async function loader({ request }: Route.LoaderArgs) {
       status: order.status,
       testMode: order.testMode,
       hasOpenReport: order.hasOpenReport,
+      partRefunded: order.partRefunded ? formatRupees(order.refunded) : null,
+      refundPending: order.refundPending,
+      refundProblem: order.refundProblem,
     })),
   }
 }
@@ -77,6 +83,27 @@ function Markers({ order }: { order: ListOrder }) {
       <AdminStatusBadge status={order.status} />
       {order.testMode ? <TestModeBadge /> : null}
       {order.hasOpenReport ? <OpenReportBadge /> : null}
+      {order.partRefunded ? (
+        <Badge
+          tone="violet"
+          title="Part of the payment went back through the gateway; the Amount is what was charged"
+        >
+          Part refunded {order.partRefunded}
+        </Badge>
+      ) : null}
+      {order.refundPending ? (
+        <Badge tone="warning" title="A refund is waiting for the gateway’s answer">
+          Refund pending
+        </Badge>
+      ) : null}
+      {order.refundProblem ? (
+        <Badge
+          tone="danger"
+          title="A refund failed, or the gateway never answered about it: see the order’s Refunds"
+        >
+          Refund problem
+        </Badge>
+      ) : null}
     </span>
   )
 }
@@ -92,19 +119,26 @@ function statusChips(
       label: 'All orders',
       count: counts.total,
       href: chip({ search: filter.search, realOnly: filter.realOnly }),
-      active: !filter.status && !filter.openReports,
+      active: !filter.status && !filter.openReports && !filter.refundProblems,
     },
     ...ORDER_STATUSES.map((status) => ({
       label: ADMIN_STATUS_LABELS[status],
       count: counts.byStatus[status],
       href: chip({ search: filter.search, realOnly: filter.realOnly, status }),
-      active: filter.status === status && !filter.openReports,
+      active: filter.status === status && !filter.openReports && !filter.refundProblems,
     })),
     {
       label: 'Open reports',
       count: counts.openReports,
       href: chip({ search: filter.search, realOnly: filter.realOnly, openReports: true }),
-      active: filter.openReports && !filter.status,
+      active: filter.openReports && !filter.status && !filter.refundProblems,
+      alert: true,
+    },
+    {
+      label: 'Refund problems',
+      count: counts.refundProblems,
+      href: chip({ search: filter.search, realOnly: filter.realOnly, refundProblems: true }),
+      active: filter.refundProblems && !filter.status && !filter.openReports,
       alert: true,
     },
   ]
@@ -112,7 +146,13 @@ function statusChips(
 
 export default function AdminOrders({ loaderData }: Route.ComponentProps) {
   const { counts, filter, page, orders } = loaderData
-  const filtered = Boolean(filter.search || filter.status || filter.openReports || filter.realOnly)
+  const filtered = Boolean(
+    filter.search ||
+    filter.status ||
+    filter.openReports ||
+    filter.refundProblems ||
+    filter.realOnly,
+  )
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -158,6 +198,12 @@ export default function AdminOrders({ loaderData }: Route.ComponentProps) {
               name="reports"
               value="open"
               checked={filter.openReports}
+            />
+            <CheckboxFilter
+              label="Only refund problems"
+              name="refunds"
+              value="problem"
+              checked={filter.refundProblems}
             />
             <CheckboxFilter
               label="Real orders only"

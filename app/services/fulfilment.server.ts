@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely'
+import type { ExpressionBuilder, Transaction } from 'kysely'
 import { getSiteSettings, recentSiteSettings } from '~/data/settings.server'
 import { appendOrderEvent } from '~/data/order-event.server'
 import {
@@ -351,6 +351,38 @@ async function notifyLowStock(
 const FILL_BATCH = 100
 
 /**
+ * A waiting order whose whole payment is in refunds the gateway has not answered: refunds not
+ * failed add up to what was paid (nothing left to refund, as refundableAmount in
+ * app/data/refund.server.ts counts it) and one of them is still requested or pending. Stock
+ * that arrives meanwhile does not go to it: the buyer would be mailed details the refund then
+ * revokes. A refund that fails makes it an order waiting like any other; one that goes through
+ * makes it refunded (docs/delivery.md, "Refunds in progress"). Two probes of order_refund's
+ * order index, the first of which finds nothing for nearly every order.
+ */
+function refundingInFull(eb: ExpressionBuilder<Database, 'order'>) {
+  return eb.and([
+    eb.exists(
+      eb
+        .selectFrom('orderRefund as unanswered')
+        .select('unanswered.id')
+        .whereRef('unanswered.orderId', '=', 'order.id')
+        .where('unanswered.status', 'in', ['requested', 'pending']),
+    ),
+    eb(
+      eb
+        .selectFrom('orderRefund as counted')
+        .select((inner) =>
+          inner.fn.coalesce(inner.fn.sum('counted.amount'), inner.lit(0)).as('sum'),
+        )
+        .whereRef('counted.orderId', '=', 'order.id')
+        .where('counted.status', 'in', ['requested', 'pending', 'processed']),
+      '>=',
+      eb.fn.coalesce('order.paidAmount', 'order.amount'),
+    ),
+  ])
+}
+
+/**
  * Fills the product's orders waiting for stock, oldest first, until stock or orders run out.
  * Returns how many were delivered. Safe to run concurrently (and repeatedly): orders are
  * claimed with a write first, and each allocation is atomic. Each real delivery counts for the
@@ -379,10 +411,26 @@ export async function fillAwaitingOrders(
   }
 }
 
+/** Of these orders, the ones being refunded in full (refundingInFull). */
+async function refundingInFullOf(
+  trx: Transaction<Database>,
+  orderIds: string[],
+): Promise<Set<string>> {
+  if (orderIds.length === 0) return new Set()
+  const rows = await trx
+    .selectFrom('order')
+    .select('id')
+    .where('id', 'in', orderIds)
+    .where(refundingInFull)
+    .execute()
+  return new Set(rows.map((row) => row.id))
+}
+
 /**
  * Fills the product's waiting orders of one kind (real or test) from its available items, in
  * the caller's transaction, oldest order first: as many as the stock allows, up to FILL_BATCH;
- * `more` when a full batch was delivered and more orders may wait.
+ * `more` when a full batch was claimed and more orders may wait. An order being refunded in
+ * full is left waiting (refundingInFull).
  */
 async function fillWaitingBatch(
   trx: Transaction<Database>,
@@ -401,6 +449,7 @@ async function fillWaitingBatch(
     .where('productId', '=', productId)
     .where('testMode', '=', toFlag(testMode))
     .where('status', '=', 'awaiting_stock')
+    .where((eb) => eb.not(refundingInFull(eb)))
     .orderBy('createdAt')
     .orderBy('id')
     .limit(FILL_BATCH)
@@ -418,8 +467,15 @@ async function fillWaitingBatch(
   claimed.sort((a, b) =>
     a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
   )
+  // Asked again with the orders claimed: on PostgreSQL a full refund requested while this
+  // filler waited for an order's lock (a refund request takes it first) is seen only now.
+  const refunding = await refundingInFullOf(
+    trx,
+    claimed.map((order) => order.id),
+  )
   let delivered = 0
   for (const order of claimed) {
+    if (refunding.has(order.id)) continue
     const item = await allocateStockItem(trx, {
       orderId: order.id,
       productId,

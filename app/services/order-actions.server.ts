@@ -20,7 +20,7 @@ import {
 } from '~/data/credit-note.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
-import { listUnansweredRefunds, processedRefundTotal } from '~/data/refund.server'
+import { listUnansweredRefunds, processedRefundTotal, refundableAmount } from '~/data/refund.server'
 import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
@@ -75,7 +75,16 @@ export const ORDER_ADMIN_MESSAGES = {
   noOpenReport: 'This order has no open problem report.',
   notStockProduct:
     'Only an order of a product sold from stock can be replaced from stock. Enter new details by hand instead.',
+  alreadyReplaced:
+    'This item was already replaced. Reload the order to see its current details. Nothing was changed.',
 } as const
+
+/**
+ * How long after a replacement, or a resent delivery e-mail, the same action is taken for a
+ * repeat (a double click, a form posted again, two admins at once) and refused: a replacement
+ * whose form did not say which item it replaces (`currentItemId`), and every resend.
+ */
+export const REPEAT_WINDOW_SECONDS = 60
 
 const statusText = (status: OrderStatus) => status.replace('_', ' ')
 
@@ -86,6 +95,21 @@ export function notApplicableMessage(action: string, status: OrderStatus): strin
 
 export function alreadyPaidMessage(orderId: string, status: OrderStatus): string {
   return `Order ${orderId} is already paid (${statusText(status)}). Nothing was changed.`
+}
+
+/** A replacement without `currentItemId` within REPEAT_WINDOW_SECONDS of the last one. */
+export function recentlyReplacedMessage(retryAfterSeconds: number): string {
+  return `This item was already replaced moments ago. Reload the order to see its current details; to replace it again, try in ${retryAfterSeconds} seconds. Nothing was changed.`
+}
+
+/** A resend within REPEAT_WINDOW_SECONDS of the last one. */
+export function recentlyResentMessage(retryAfterSeconds: number): string {
+  return `The delivery e-mail was sent again moments ago. To send it once more, try in ${retryAfterSeconds} seconds. Nothing was changed.`
+}
+
+/** An order whose whole payment is in refunds the gateway has not answered yet. */
+export function refundingMessage(action: string, amountPaise: number, gateway: string): string {
+  return `${action} does not apply while the whole payment is being refunded (${formatRupees(amountPaise)} through ${gatewayLabel(gateway)}, waiting for its answer): the buyer would get details the refund then takes back. Nothing was changed.`
 }
 
 export function noStockMessage(productName: string): string {
@@ -112,7 +136,7 @@ async function claimOrder(
   return takeOrderRows(trx)
     .where('id', '=', orderId)
     .where('status', 'in', statuses)
-    .returning(['id', 'status', 'productId', 'productName', 'testMode'])
+    .returning(['id', 'status', 'productId', 'productName', 'testMode', 'gateway'])
     .executeTakeFirst()
 }
 
@@ -140,6 +164,79 @@ async function revokeLiveItems(
     .returning('id')
     .execute()
   return rows.map((row) => row.id)
+}
+
+/**
+ * Refuses `action` on a claimed order whose whole payment is in refunds KeyBazaar still asks the
+ * gateway about (nothing left to refund: refundableAmount), as the stock fill skips it
+ * (app/services/fulfilment.server.ts): the buyer would be e-mailed details the refund then
+ * revokes. A refund KeyBazaar stopped asking about does not hold the admin up, as for Mark
+ * refunded: the shop was mailed to look it up (docs/delivery.md, "Refunds in progress").
+ */
+async function refuseWhileRefundingInFull(
+  trx: Transaction<Database>,
+  order: { id: string; gateway: string },
+  action: string,
+  now: Date,
+): Promise<void> {
+  // One indexed read, empty for nearly every order.
+  const open = await listUnansweredRefunds(trx, order.id)
+  if (open.length === 0 || (await refundableAmount(trx, order.id)) > 0) return
+  const { checking } = await unansweredRefunds(trx, open, now)
+  if (checking > 0) throw new Refused(refundingMessage(action, checking, order.gateway))
+}
+
+/**
+ * Seconds until `types` may be done again on the order: REPEAT_WINDOW_SECONDS after its latest
+ * such timeline entry (0: now). Read with the order's row claimed, so of two requests at once
+ * the second sees the first's entry.
+ */
+async function repeatWaitSeconds(
+  trx: Transaction<Database>,
+  orderId: string,
+  types: readonly string[],
+  now: Date,
+): Promise<number> {
+  const since = new Date(now.getTime() - REPEAT_WINDOW_SECONDS * 1000).toISOString()
+  const latest = await trx
+    .selectFrom('orderEvent')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('orderId', '=', orderId)
+    .where('type', 'in', types)
+    .where('createdAt', '>', since)
+    .executeTakeFirst()
+  if (!latest?.at) return 0
+  const leftMs = new Date(latest.at).getTime() + REPEAT_WINDOW_SECONDS * 1000 - now.getTime()
+  return Math.max(1, Math.ceil(leftMs / 1000))
+}
+
+/**
+ * Revokes the order's live item for a replacement, only if it is still the one the admin
+ * replaces: `currentItemId` is the live item's id as the order page showed it ('' or null: it
+ * showed none), and any other live item now (a replacement made meanwhile) refuses the
+ * replacement. Without it, a replacement within REPEAT_WINDOW_SECONDS of the last one
+ * (`repeatTypes` in the timeline; none for a first delivery) is taken for a repeat and refused
+ * (docs/delivery.md, "The shop's side"). Throws Refused; the caller's transaction then changes
+ * nothing.
+ */
+async function revokeReplacedItem(
+  trx: Transaction<Database>,
+  orderId: string,
+  input: { currentItemId?: string | null; repeatTypes: readonly string[]; reason: string },
+  now: Date,
+): Promise<string[]> {
+  if (input.currentItemId === undefined && input.repeatTypes.length > 0) {
+    const wait = await repeatWaitSeconds(trx, orderId, input.repeatTypes, now)
+    if (wait > 0) throw new Refused(recentlyReplacedMessage(wait))
+  }
+  const revoked = await revokeLiveItems(trx, orderId, input.reason, now.toISOString())
+  if (input.currentItemId !== undefined) {
+    const expected = input.currentItemId || null
+    const same =
+      expected === null ? revoked.length === 0 : revoked.length === 1 && revoked[0] === expected
+    if (!same) throw new Refused(ORDER_ADMIN_MESSAGES.alreadyReplaced)
+  }
+  return revoked
 }
 
 /** The action did its work: what the admin is told, with the order's status after it. */
@@ -424,8 +521,10 @@ async function confirmWithGateway(
 /**
  * 'Deliver manually': the admin enters the details (lines, or "name: value" lines). A paid or
  * waiting order becomes delivered; for a delivered order the details replace what it had (the
- * old item is revoked) and an open report is resolved as replaced. The item is encrypted like
- * stock; the buyer gets the delivery (or replacement) e-mail, queued in the same transaction.
+ * old item is revoked, if it is still the one the admin replaces: revokeReplacedItem) and an
+ * open report is resolved as replaced. The item is encrypted like stock; the buyer gets the
+ * delivery (or replacement) e-mail, queued in the same transaction. Refused while the whole
+ * payment is being refunded.
  */
 export async function deliverManually(
   db: DB,
@@ -440,76 +539,100 @@ export async function deliverManually(
      * refused rather than replaced unasked. Undefined: either.
      */
     replacing?: boolean
+    /**
+     * The order's live item as the admin's page showed it ('' or null: none); a replacement is
+     * refused when another one is live now (revokeReplacedItem).
+     */
+    currentItemId?: string | null
     now?: Date
   },
 ): Promise<ActionResult> {
   const parsed = parseManualSecret(input.secret)
   if (!parsed.ok) return { ok: false, message: parsed.error, field: 'secret' }
-  const at = (input.now ?? new Date()).toISOString()
+  const now = input.now ?? new Date()
+  const at = now.toISOString()
   const statuses: OrderStatus[] =
     input.replacing === undefined
       ? ['paid', 'awaiting_stock', 'delivered']
       : input.replacing
         ? ['delivered']
         : ['paid', 'awaiting_stock']
-  const done = await db.transaction().execute(async (trx) => {
-    const order = await claimOrder(trx, input.orderId, statuses)
-    if (!order) return null
-    const revoked = await revokeLiveItems(
-      trx,
-      order.id,
-      'Replaced by details entered by an admin',
-      at,
-    )
-    const item = await insertManualOrderItem(trx, appSecret, {
-      orderId: order.id,
-      productId: order.productId,
-      secret: parsed.secret,
-      addedBy: input.actor,
-      now: input.now,
-    })
-    if (order.status === 'delivered') {
+  let done: { status: 'delivered'; replaced: boolean } | null
+  try {
+    done = await db.transaction().execute(async (trx) => {
+      const order = await claimOrder(trx, input.orderId, statuses)
+      if (!order) return null
+      await refuseWhileRefundingInFull(trx, order, 'Manual delivery', now)
+      const replacing = order.status === 'delivered'
+      const revoked = await revokeReplacedItem(
+        trx,
+        order.id,
+        {
+          currentItemId: input.currentItemId,
+          // A form that did not say it replaces may be a second click on Deliver: the
+          // delivery that click made counts as well.
+          repeatTypes: !replacing
+            ? []
+            : input.replacing === undefined
+              ? ['replaced', 'delivered']
+              : ['replaced'],
+          reason: 'Replaced by details entered by an admin',
+        },
+        now,
+      )
+      const item = await insertManualOrderItem(trx, appSecret, {
+        orderId: order.id,
+        productId: order.productId,
+        secret: parsed.secret,
+        addedBy: input.actor,
+        now: input.now,
+      })
+      if (replacing) {
+        await appendOrderEvent(
+          trx,
+          order.id,
+          {
+            type: 'replaced',
+            message: 'Replaced with details entered by an admin',
+            actor: input.actor,
+            data: { manualItemId: item.id, revokedItemIds: revoked },
+          },
+          at,
+        )
+        await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
+        await resolveOrderReport(
+          trx,
+          { orderId: order.id, resolution: 'replaced', actor: input.actor },
+          now,
+        )
+        return { status: 'delivered' as const, replaced: true }
+      }
+      await trx
+        .updateTable('order')
+        .set({ status: 'delivered', updatedAt: at })
+        .where('id', '=', order.id)
+        .where('status', '=', order.status)
+        .execute()
       await appendOrderEvent(
         trx,
         order.id,
         {
-          type: 'replaced',
-          message: 'Replaced with details entered by an admin',
+          type: 'delivered',
+          message: 'Delivered by hand by an admin',
           actor: input.actor,
+          from: order.status,
+          to: 'delivered',
           data: { manualItemId: item.id, revokedItemIds: revoked },
         },
         at,
       )
-      await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
-      await resolveOrderReport(
-        trx,
-        { orderId: order.id, resolution: 'replaced', actor: input.actor },
-        new Date(at),
-      )
-      return { status: 'delivered' as const, replaced: true }
-    }
-    await trx
-      .updateTable('order')
-      .set({ status: 'delivered', updatedAt: at })
-      .where('id', '=', order.id)
-      .where('status', '=', order.status)
-      .execute()
-    await appendOrderEvent(
-      trx,
-      order.id,
-      {
-        type: 'delivered',
-        message: 'Delivered by hand by an admin',
-        actor: input.actor,
-        from: order.status,
-        to: 'delivered',
-        data: { manualItemId: item.id, revokedItemIds: revoked },
-      },
-      at,
-    )
-    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-    return { status: 'delivered' as const, replaced: false }
-  })
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+      return { status: 'delivered' as const, replaced: false }
+    })
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message }
+    throw error
+  }
   if (!done) return notApplicable(db, input.orderId, 'Manual delivery')
   return applied(
     done.status,
@@ -521,15 +644,24 @@ export async function deliverManually(
 
 /**
  * 'Replace item' for a delivered order of a stock product: in one transaction the delivered
- * item is revoked (first: one live item per order) and the next available one is allocated.
- * With no stock left, nothing changes. The buyer gets the 'replaced' e-mail; an open report is
- * resolved as replaced.
+ * item is revoked (first: one live item per order), if it is still the one the admin replaces
+ * (revokeReplacedItem), and the next available one is allocated. With no stock left, nothing
+ * changes. The buyer gets the 'replaced' e-mail; an open report is resolved as replaced.
+ * Refused while the whole payment is being refunded.
  */
 export async function replaceFromStock(
   db: DB,
-  input: { orderId: string; actor: string; reason?: string; now?: Date },
+  input: {
+    orderId: string
+    actor: string
+    reason?: string
+    /** The order's live item as the admin's page showed it ('' or null: none). */
+    currentItemId?: string | null
+    now?: Date
+  },
 ): Promise<ActionResult> {
-  const at = (input.now ?? new Date()).toISOString()
+  const now = input.now ?? new Date()
+  const at = now.toISOString()
   const reason = input.reason?.trim().slice(0, REPLACE_REASON_MAX) || 'Replaced by an admin'
   try {
     const done = await db.transaction().execute(async (trx) => {
@@ -544,7 +676,13 @@ export async function replaceFromStock(
         : undefined
       if (!order.productId || product?.deliveryMode !== 'stock')
         throw new Refused(ORDER_ADMIN_MESSAGES.notStockProduct)
-      const revoked = await revokeLiveItems(trx, order.id, reason, at)
+      await refuseWhileRefundingInFull(trx, order, 'Replace item', now)
+      const revoked = await revokeReplacedItem(
+        trx,
+        order.id,
+        { currentItemId: input.currentItemId, repeatTypes: ['replaced'], reason },
+        now,
+      )
       const item = await allocateStockItem(trx, {
         orderId: order.id,
         productId: order.productId,
@@ -750,24 +888,37 @@ export async function issueMissingCreditNotes(
   )
 }
 
-/** 'Resend delivery e-mail' for a delivered order; recorded in the timeline. */
+/**
+ * 'Resend delivery e-mail' for a delivered order; recorded in the timeline. Once a minute per
+ * order (REPEAT_WINDOW_SECONDS after the last resend in the timeline), so a double click or two
+ * admins at once send one mail. Refused while the whole payment is being refunded.
+ */
 export async function resendDeliveryMail(
   db: DB,
   input: { orderId: string; actor: string; now?: Date },
 ): Promise<ActionResult> {
-  const at = (input.now ?? new Date()).toISOString()
-  const sent = await db.transaction().execute(async (trx) => {
-    const order = await claimOrder(trx, input.orderId, ['delivered'])
-    if (!order) return false
-    await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
-    await appendOrderEvent(
-      trx,
-      order.id,
-      { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor },
-      at,
-    )
-    return true
-  })
+  const now = input.now ?? new Date()
+  let sent: boolean
+  try {
+    sent = await db.transaction().execute(async (trx) => {
+      const order = await claimOrder(trx, input.orderId, ['delivered'])
+      if (!order) return false
+      await refuseWhileRefundingInFull(trx, order, 'Resending the delivery e-mail', now)
+      const wait = await repeatWaitSeconds(trx, order.id, ['mail_resent'], now)
+      if (wait > 0) throw new Refused(recentlyResentMessage(wait))
+      await enqueueOrderMail(trx, { orderId: order.id, kind: 'delivered' })
+      await appendOrderEvent(
+        trx,
+        order.id,
+        { type: 'mail_resent', message: 'Delivery e-mail sent again', actor: input.actor },
+        now,
+      )
+      return true
+    })
+  } catch (error) {
+    if (error instanceof Refused) return { ok: false, message: error.message }
+    throw error
+  }
   if (!sent) return notApplicable(db, input.orderId, 'Resending the delivery e-mail')
   return applied('delivered', 'The delivery e-mail is on its way to the buyer.')
 }

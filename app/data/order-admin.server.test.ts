@@ -775,7 +775,7 @@ describe(`refund, resend, reply (${engine})`, () => {
       await replyToReport(t.db, { orderId: order.id, reply: 'x'.repeat(2001), actor }),
     ).toEqual({
       ok: false,
-      message: 'Please keep the reply under 2,000 characters.',
+      message: 'Please keep the reply to at most 2,000 characters.',
       field: 'reply',
     })
     const result = await replyToReport(t.db, {

@@ -272,13 +272,15 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
   const email = `paytm.${crypto.randomBytes(4).toString('hex')}@example.test`
   const orderId = await buy(page, 'Paytm', email)
   await logIn(page)
-  // Too much is refused with the amount left, and nothing is sent.
-  await submitRefund(page, orderId, '1500')
-  await expect(
-    page
-      .locator('#action-gateway-refund')
-      .getByText('At most ₹1,499 is left to refund on this order.'),
-  ).toBeVisible()
+  // Too much is refused at its field with the amount left, before anything is asked, and
+  // nothing is sent.
+  await page.goto(`/admin/orders/${orderId}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const card = page.locator('#action-gateway-refund')
+  await card.getByLabel('Amount in rupees').fill('1500')
+  await card.getByRole('button', { name: 'Refund' }).click()
+  await expect(card.getByText('At most ₹1,499 is left to refund on this order.')).toBeVisible()
+  await expect(page.getByRole('alertdialog')).toHaveCount(0)
   expect(
     await db.selectFrom('orderRefund').select('id').where('orderId', '=', orderId).execute(),
   ).toEqual([])
@@ -329,6 +331,44 @@ test('a refund through Paytm: asked, confirmed by its status, item revoked, buye
     'href',
     `/orders/${orderId}`,
   )
+})
+
+test('a part refund: the question names the amount, the form starts again, the page follows the answer', async ({
+  page,
+}) => {
+  const email = `part.${crypto.randomBytes(4).toString('hex')}@example.test`
+  const orderId = await buy(page, 'Paytm', email)
+  await logIn(page)
+  await page.goto(`/admin/orders/${orderId}`)
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  const card = page.locator('#action-gateway-refund')
+  const key = card.locator('input[name="refundKey"]')
+  const first = await key.inputValue()
+  await card.getByLabel('Amount in rupees').fill('500')
+  await card.getByRole('button', { name: 'Refund' }).click()
+  const dialog = page.getByRole('alertdialog', { name: 'Refund through the gateway?' })
+  await expect(dialog).toContainText(
+    `Refund ₹500 to ${email} through Paytm? That is part of the ₹1,499 left to refund.`,
+  )
+  await dialog.screenshot({ path: test.info().outputPath('part-refund-question.png') })
+  await dialog.getByRole('button', { name: 'Refund ₹500' }).click()
+  await expect(page.getByText(/sent to Paytm/)).toBeVisible({ timeout: 30_000 })
+  // Without a reload: the form is ready for another refund, under a key of its own, with what
+  // is left (a second refund under the first's key would be taken for a repeat and dropped).
+  await expect(card.getByLabel('Amount in rupees')).toHaveValue('999.00')
+  await expect(key).not.toHaveValue(first)
+  // Paytm answers at its next status check, 10 s on; the page asks again by itself.
+  const refunds = page.getByRole('region', { name: 'Refunds' })
+  await expect(refunds.getByText('Refunded', { exact: true })).toBeVisible({ timeout: 45_000 })
+  expect(await refundsOf(orderId)).toEqual([
+    { status: 'processed', amount: 50_000, gatewayRefundId: expect.stringMatching(/^\d+$/) },
+  ])
+  // The orders list says so beside the status, which stays Delivered: the order is still a sale.
+  await page.goto(`/admin/orders?q=${orderId}`)
+  const row = page.getByRole('row').filter({ hasText: orderId })
+  await expect(row).toContainText('Delivered')
+  await expect(row).toContainText('Part refunded ₹500')
+  await screenshotWidthsAndThemes(page, 'orders-part-refunded')
 })
 
 test('a refund through Razorpay: confirmed by refund.processed, item revoked, buyer e-mailed', async ({

@@ -16,10 +16,13 @@ export function ConfirmPanel({
   cancelLabel = 'Cancel',
   destructive = true,
   preventScrollReset,
+  headingLevel = 2,
 }: {
   /** The heading's id; the panel is a region named by it. */
   id: string
   title: string
+  /** The heading's level: one below the heading of the section the panel is shown in. */
+  headingLevel?: 2 | 3 | 4 | 5
   /** The question. */
   children: ReactNode
   /** Where the confirmed form posts. */
@@ -35,6 +38,7 @@ export function ConfirmPanel({
   destructive?: boolean
   preventScrollReset?: boolean
 }) {
+  const Heading = `h${headingLevel}` as const
   return (
     <section
       aria-labelledby={id}
@@ -45,9 +49,9 @@ export function ConfirmPanel({
           : 'border-amber-300 bg-amber-50 text-amber-950 dark:border-amber-800 dark:bg-amber-950/40 dark:text-amber-100',
       )}
     >
-      <h2 id={id} className="font-semibold">
+      <Heading id={id} className="font-semibold">
         {title}
-      </h2>
+      </Heading>
       <p className="mt-1 text-sm">{children}</p>
       <div className="mt-3 flex flex-wrap gap-2">
         <Form method="post" action={action} preventScrollReset={preventScrollReset}>

@@ -84,10 +84,16 @@ export function ConfirmDialogHost() {
 }
 
 /**
+ * What a form asks before it is sent: fixed words, or words made from what the form is about
+ * to send (the amount typed into a refund form, say).
+ */
+export type ConfirmQuestion = ConfirmOptions | ((formData: FormData) => ConfirmOptions)
+
+/**
  * A form's onSubmit that asks first (the dialog) and then sends the form with `confirmed=yes`.
  */
 export function useConfirmedSubmit(
-  options: ConfirmOptions,
+  question: ConfirmQuestion,
   {
     validate,
     ...submitOptions
@@ -101,9 +107,10 @@ export function useConfirmedSubmit(
     validate?.(event)
     if (event.defaultPrevented) return
     event.preventDefault()
-    const form = event.currentTarget
+    // Read before the dialog: what is asked about is what is sent.
+    const formData = new FormData(event.currentTarget)
+    const options = typeof question === 'function' ? question(formData) : question
     if (!(await confirm(options))) return
-    const formData = new FormData(form)
     formData.set('confirmed', 'yes')
     void submit(formData, { method: 'post', ...submitOptions })
   }

@@ -1,13 +1,17 @@
 import { describe, expect, it } from 'vitest'
 import { MANUAL_SECRET_MESSAGES } from '~/lib/stock-parse'
 import {
+  gatewayRefundSchemaUpTo,
   ORDER_ACTION_SCHEMAS,
   ORDER_INPUT_MESSAGES,
   orderActionSchema,
   REFUND_NOTE_MAX,
+  REFUND_REASON_MAX,
+  refundAmountTooMuch,
   REPLY_MAX,
 } from './order-actions'
 import { constraintsOf, parseSubmission } from './submission'
+import type { z } from './zod'
 
 const form = (fields: Record<string, string>) => {
   const data = new FormData()
@@ -49,11 +53,15 @@ describe('the order recovery actions schema', () => {
     expect(errorsOf({ intent: 'refund', note: ` ${'x'.repeat(REFUND_NOTE_MAX)} ` })).toBeUndefined()
     expect(errorsOf({ intent: 'reply' })).toEqual({ reply: [ORDER_INPUT_MESSAGES.replyRequired] })
     expect(errorsOf({ intent: 'reply', reply: 'x'.repeat(REPLY_MAX + 1) })).toEqual({
-      reply: ['Please keep the reply under 2,000 characters.'],
+      reply: ['Please keep the reply to at most 2,000 characters.'],
     })
     expect(errorsOf({ intent: 'replace', reason: 'x'.repeat(501) })).toEqual({
-      reason: ['Please keep the reason under 500 characters.'],
+      reason: ['Please keep the reason to at most 500 characters.'],
     })
+    expect(errorsOf({ intent: 'replace', reason: 'x'.repeat(500) })).toBeUndefined()
+    expect(ORDER_INPUT_MESSAGES.refundNoteTooLong).toBe(
+      'Please keep the note to at most 500 characters.',
+    )
     expect(errorsOf({ intent: 'replace', reason: '' })).toBeUndefined()
   })
 
@@ -86,6 +94,48 @@ describe('the order recovery actions schema', () => {
     expect(constraintsOf(ORDER_ACTION_SCHEMAS.replace).reason).toEqual({
       required: false,
       maxLength: 500,
+    })
+  })
+
+  describe('a refund through the gateway', () => {
+    const refund = (fields: Record<string, string>) =>
+      form({ intent: 'gateway-refund', refundKey: `RFD_${'a'.repeat(20)}`, ...fields })
+    const amountError = (amount: string, schema: z.ZodType = orderActionSchema) => {
+      const submission = parseSubmission(refund({ amount }), schema)
+      return submission.status === 'success' ? undefined : submission.error?.amount
+    }
+
+    it('takes rupees with at most two decimals, and says so of a third', () => {
+      expect(amountError('249.50')).toBeUndefined()
+      expect(amountError('1,499')).toBeUndefined()
+      expect(amountError('249.505')).toEqual(['Use at most two decimals (paise), such as 249.50.'])
+      expect(amountError('249.5.0')).toEqual([ORDER_INPUT_MESSAGES.refundAmountInvalid])
+      expect(amountError('abc')).toEqual([ORDER_INPUT_MESSAGES.refundAmountInvalid])
+      expect(amountError('0.99')).toEqual([ORDER_INPUT_MESSAGES.refundAmountTooSmall])
+      expect(amountError(' ')).toEqual([ORDER_INPUT_MESSAGES.refundAmountRequired])
+    })
+
+    it('keeps a reason of exactly its limit, and says "at most" beyond it', () => {
+      const errors = (reason: string) => {
+        const submission = parseSubmission(refund({ amount: '10', reason }), orderActionSchema)
+        return submission.status === 'success' ? undefined : submission.error
+      }
+      expect(errors('x'.repeat(REFUND_REASON_MAX))).toBeUndefined()
+      expect(errors('x'.repeat(REFUND_REASON_MAX + 1))).toEqual({
+        reason: ['Please keep the reason to at most 250 characters.'],
+      })
+    })
+
+    it("refuses on the page more than is left to refund, in the action's words", () => {
+      const upTo = gatewayRefundSchemaUpTo(49_900)
+      expect(amountError('499', upTo)).toBeUndefined()
+      expect(amountError('499.01', upTo)).toEqual(['At most ₹499 is left to refund on this order.'])
+      expect(amountError('499.01', upTo)).toEqual([refundAmountTooMuch(49_900)])
+      // The action's own schema leaves that to the transaction that writes the refund.
+      expect(amountError('499.01')).toBeUndefined()
+      expect(constraintsOf(upTo).amount).toEqual(
+        constraintsOf(ORDER_ACTION_SCHEMAS['gateway-refund']).amount,
+      )
     })
   })
 })

@@ -20,18 +20,32 @@ export const REFUND_KEY_PATTERN = /^RFD_[a-z2-7]{20}$/
 
 export const ORDER_INPUT_MESSAGES = {
   refundNoteRequired: "Enter a note, such as the refund reference from the gateway's dashboard.",
-  refundNoteTooLong: `Please keep the note under ${REFUND_NOTE_MAX} characters.`,
+  refundNoteTooLong: `Please keep the note to at most ${REFUND_NOTE_MAX} characters.`,
   replyRequired: 'Write a reply to the buyer.',
-  replyTooLong: `Please keep the reply under ${REPLY_MAX.toLocaleString('en-IN')} characters.`,
-  reasonTooLong: `Please keep the reason under ${REPLACE_REASON_MAX} characters.`,
+  replyTooLong: `Please keep the reply to at most ${REPLY_MAX.toLocaleString('en-IN')} characters.`,
+  reasonTooLong: `Please keep the reason to at most ${REPLACE_REASON_MAX} characters.`,
   refundAmountRequired: 'Enter the amount to refund.',
   refundAmountInvalid: 'Enter an amount in rupees, such as 1499 or 249.50.',
+  refundAmountTooPrecise: 'Use at most two decimals (paise), such as 249.50.',
   refundAmountTooSmall: `Enter at least ${formatRupees(REFUND_MIN_PAISE)}.`,
-  refundReasonTooLong: `Please keep the reason under ${REFUND_REASON_MAX} characters.`,
+  refundReasonTooLong: `Please keep the reason to at most ${REFUND_REASON_MAX} characters.`,
   refundKeyInvalid: 'This form has expired. Reload the page and try again.',
 } as const
 
+/**
+ * What the action answers for an amount above what is left to refund (requestGatewayRefund in
+ * app/services/payment/refunds.server.ts); the page's form says the same before it asks.
+ */
+export function refundAmountTooMuch(leftPaise: number): string {
+  return leftPaise > 0
+    ? `At most ${formatRupees(leftPaise)} is left to refund on this order.`
+    : 'Everything paid for this order has been refunded or is being refunded already.'
+}
+
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
+
+/** A rupee amount with more than two decimals ("249.505"): paise are the smallest unit. */
+const TOO_MANY_DECIMALS = /^[\d,]*\.\d{3,}$/
 
 /** The refund's reference, trimmed: required, at most REFUND_NOTE_MAX. */
 export const refundNoteText = z
@@ -71,8 +85,19 @@ function actionForm<const Intent extends string, Fields extends z.core.$ZodLoose
 }
 
 export const confirmPaymentSchema = actionForm('confirm', {})
+/**
+ * The live item's id as the page showed it, posted by the forms that replace it: a replacement
+ * made meanwhile (another admin, another tab, a second click) is then refused instead of replacing
+ * that one too (docs/delivery.md, "The shop's side").
+ */
+const currentItemId = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined),
+  z.string().max(64).optional(),
+)
+
 export const deliverSchema = actionForm('deliver', {
   secret: z.preprocess(text, manualSecretSchema),
+  currentItemId,
   /** The form the admin saw: 'no' delivers an order not yet delivered, 'yes' replaces details. */
   replacing: z.preprocess(
     (value) => (value === 'yes' || value === 'no' ? value : undefined),
@@ -80,38 +105,60 @@ export const deliverSchema = actionForm('deliver', {
   ),
 })
 export const replaceSchema = actionForm('replace', {
+  currentItemId,
   reason: z.preprocess(
     text,
     z.string().trim().max(REPLACE_REASON_MAX, ORDER_INPUT_MESSAGES.reasonTooLong),
   ),
 })
 export const refundSchema = actionForm('refund', { note: z.preprocess(text, refundNoteText) })
-/** A refund through the gateway's API: an amount in rupees (with paise) and a reason. */
-export const gatewayRefundSchema = actionForm('gateway-refund', {
-  refundKey: z.preprocess(
-    text,
-    z.string().regex(REFUND_KEY_PATTERN, ORDER_INPUT_MESSAGES.refundKeyInvalid),
-  ),
-  amount: z.preprocess(
+/**
+ * The refund's amount in rupees (with paise): at least REFUND_MIN_PAISE, and, where the form
+ * knows what is left to refund (`leftPaise`), at most that. The action checks the amount left
+ * itself, in the transaction that writes the refund.
+ */
+function refundAmount(leftPaise?: number) {
+  return z.preprocess(
     text,
     z
       .string()
       .trim()
       .min(1, ORDER_INPUT_MESSAGES.refundAmountRequired)
-      .refine(
-        (value) => parseRupeesToPaise(value) !== null,
-        ORDER_INPUT_MESSAGES.refundAmountInvalid,
-      )
-      .refine(
-        (value) => (parseRupeesToPaise(value) ?? REFUND_MIN_PAISE) >= REFUND_MIN_PAISE,
-        ORDER_INPUT_MESSAGES.refundAmountTooSmall,
-      ),
-  ),
-  reason: z.preprocess(
-    text,
-    z.string().trim().max(REFUND_REASON_MAX, ORDER_INPUT_MESSAGES.refundReasonTooLong),
-  ),
-})
+      .superRefine((value, context) => {
+        if (value === '') return
+        const paise = parseRupeesToPaise(value)
+        const message =
+          paise !== null
+            ? paise < REFUND_MIN_PAISE
+              ? ORDER_INPUT_MESSAGES.refundAmountTooSmall
+              : leftPaise !== undefined && paise > leftPaise
+                ? refundAmountTooMuch(leftPaise)
+                : null
+            : TOO_MANY_DECIMALS.test(value)
+              ? ORDER_INPUT_MESSAGES.refundAmountTooPrecise
+              : ORDER_INPUT_MESSAGES.refundAmountInvalid
+        if (message) context.addIssue({ code: 'custom', message })
+      }),
+  )
+}
+
+/** A refund through the gateway's API: an amount in rupees (with paise) and a reason. */
+function gatewayRefundForm(leftPaise?: number) {
+  return actionForm('gateway-refund', {
+    refundKey: z.preprocess(
+      text,
+      z.string().regex(REFUND_KEY_PATTERN, ORDER_INPUT_MESSAGES.refundKeyInvalid),
+    ),
+    amount: refundAmount(leftPaise),
+    reason: z.preprocess(
+      text,
+      z.string().trim().max(REFUND_REASON_MAX, ORDER_INPUT_MESSAGES.refundReasonTooLong),
+    ),
+  })
+}
+export const gatewayRefundSchema = gatewayRefundForm()
+/** The order page's Refund form, which also refuses more than the `leftPaise` it shows. */
+export const gatewayRefundSchemaUpTo = (leftPaise: number) => gatewayRefundForm(leftPaise)
 export const resendSchema = actionForm('resend', {})
 export const replySchema = actionForm('reply', { reply: z.preprocess(text, replyText) })
 export const creditNoteSchema = actionForm('credit-note', {})
@@ -132,7 +179,7 @@ export type OrderActionInput = z.output<typeof orderActionSchema>
 export type OrderActionIntent = OrderActionInput['intent']
 /** The fields an action's form carries besides its intent. */
 export type OrderActionField =
-  'secret' | 'reason' | 'note' | 'reply' | 'amount' | 'refundKey' | 'replacing'
+  'secret' | 'reason' | 'note' | 'reply' | 'amount' | 'refundKey' | 'replacing' | 'currentItemId'
 
 /** Each intent's own schema, for its form in the browser. */
 export const ORDER_ACTION_SCHEMAS = {

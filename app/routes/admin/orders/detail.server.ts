@@ -48,6 +48,7 @@ import { paiseToDecimalText, parseRupeesToPaise } from '~/lib/money'
 import { flashHeaders } from '~/lib/flash.server'
 import { adminOrderPath } from '~/lib/order-status'
 import { recordAdminChange } from '~/services/audit.server'
+import { isUndeliverable } from '~/lib/mail-address'
 
 /**
  * The order page's data (everything about one order, dates in the shop's time zone, actors by
@@ -139,6 +140,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
   // Refund through the gateway: a paid order with money left to refund, and the gateway that
   // took it (real or simulator, as the order was) has a refund API configured now.
   const canRefund = actions.refund && refundable > 0 && refundGateway?.testMode === order.testMode
+  // The order's gateway is configured now for the other kind of payments (test or real): it
+  // neither confirms nor refunds this order (docs/payments.md, "Refunds").
+  const otherMode = refundGateway !== null && refundGateway.testMode !== order.testMode
   return {
     order: {
       id: order.id,
@@ -154,6 +158,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
       customerName: order.customerName,
       customerEmail: order.customerEmail,
       customerPhone: order.customerPhone,
+      // An address no mail reaches: a deleted account's orders keep one (docs/auth.md), and
+      // the page offers no action that only sends the buyer a mail.
+      mailUndeliverable: isUndeliverable(order.customerEmail),
       account: order.userId ? (actors[`user:${order.userId}`] ?? null) : null,
       // The business its invoice names (docs/delivery.md, "Business invoices").
       business: invoiceBusiness
@@ -257,6 +264,7 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
           gateway: gatewayLabel(order.gateway),
           left: formatRupees(refundable),
           leftText: paiseToDecimalText(refundable),
+          leftPaise: refundable,
           // One refund per form: a double click or a re-post sends this key again.
           refundKey: newRefundId(),
         }
@@ -269,6 +277,11 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
     creditNoteLimit: timeLimit
       ? creditNoteTimeLimitNotice(timeLimit.financialYear, new Date())
       : null,
+    // Set up for test payments ('test') or real ones ('live') now, unlike the order: why Confirm
+    // payment is refused and Refund not offered.
+    gatewayOtherMode: otherMode ? (refundGateway.testMode ? 'test' : 'live') : null,
+    // Refund would apply, but the gateway is set up for the other mode.
+    refundOtherMode: actions.refund && refundable > 0 && otherMode,
     // Who 'Confirm payment' asks: the order's own gateway as configured now (null: switched off,
     // when refundGatewayFor finds no setup either).
     gatewayName: !refundGateway
@@ -278,6 +291,9 @@ export async function orderPageData(db: DB, env: Env, orderId: string) {
         : gatewayLabel(order.gateway),
   }
 }
+
+const NO_MAIL_REFUSAL =
+  'No e-mail can be sent to this buyer: the account was deleted and its address removed. Nothing was changed.'
 
 /** An action's outcome; `repeated`: the same request again, which changed nothing new. */
 type RunResult = { ok: boolean; message: string; field?: OrderActionField; repeated?: boolean }
@@ -307,9 +323,15 @@ function run(
         secret: input.secret,
         actor,
         replacing: input.replacing === undefined ? undefined : input.replacing === 'yes',
+        currentItemId: input.currentItemId,
       })
     case 'replace':
-      return replaceFromStock(db, { orderId, actor, reason: input.reason })
+      return replaceFromStock(db, {
+        orderId,
+        actor,
+        reason: input.reason,
+        currentItemId: input.currentItemId,
+      })
     case 'refund':
       return markRefunded(db, { orderId, note: input.note, actor })
     case 'resend':
@@ -329,6 +351,7 @@ const FIELDS: readonly OrderActionField[] = [
   'amount',
   'refundKey',
   'replacing',
+  'currentItemId',
 ]
 
 async function reveal(db: DB, env: Env, orderId: string, actor: string, ip: string) {
@@ -417,7 +440,8 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
   const user = await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
   const orderId = params.orderId
-  if (!(await getOrder(db, orderId))) {
+  const current = await getOrder(db, orderId)
+  if (!current) {
     throw data({ title: ORDER_NOT_FOUND_TITLE }, { status: 404 })
   }
   const form = await readFormData(request)
@@ -426,6 +450,13 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
   if (intent === 'reveal') return reveal(db, env, orderId, actor, clientIp(context))
   if (!ORDER_ACTION_INTENTS.includes(intent as OrderActionIntent)) {
     throw data('Unknown action', { status: 400 })
+  }
+  // Resend and Reply only mail the buyer, and no mail reaches a deleted account's address
+  // (docs/auth.md): the page does not offer them, and a form left open is told so.
+  if ((intent === 'resend' || intent === 'reply') && isUndeliverable(current.customerEmail)) {
+    throw redirect(adminOrderPath(orderId), {
+      headers: await flashHeaders('error', NO_MAIL_REFUSAL),
+    })
   }
 
   const submission = parseSubmission(form, orderActionSchema)

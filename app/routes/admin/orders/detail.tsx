@@ -8,8 +8,16 @@ import Undo2 from 'lucide-react/icons/undo-2'
 import BanknoteArrowDown from 'lucide-react/icons/banknote-arrow-down'
 import FileText from 'lucide-react/icons/file-text'
 import FilePlus from 'lucide-react/icons/file-plus'
-import { useId, type ReactNode } from 'react'
-import { data, Form, isRouteErrorResponse, Link, useNavigation, useParams } from 'react-router'
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react'
+import {
+  data,
+  Form,
+  isRouteErrorResponse,
+  Link,
+  useNavigation,
+  useParams,
+  useRevalidator,
+} from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { DetailCard, adminCard } from '~/components/admin/detail-card'
 import { ConfirmPanel } from '~/components/ui/confirm-panel'
@@ -22,15 +30,18 @@ import { FormErrors, TextareaField, TextField, useAppForm } from '~/components/f
 import { OrderSecret } from '~/components/orders/order-secret'
 import { useSiteSettings } from '~/components/shop/site-data'
 import { Button } from '~/components/ui/button'
-import type { ConfirmOptions } from '~/components/ui/confirm'
+import type { ConfirmQuestion } from '~/components/ui/confirm'
 import { services } from '~/lib/app-context.server'
 import { requirePermission } from '~/services/permissions.server'
 import { readFlash } from '~/lib/flash.server'
 import {
+  gatewayRefundSchemaUpTo,
   ORDER_ACTION_SCHEMAS,
   type OrderActionField,
   type OrderActionIntent,
 } from '~/lib/validation/order-actions'
+import type { z } from '~/lib/validation/zod'
+import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { orderAction, orderPageData, type OrderActionData } from './detail.server'
 import { adminOrderPath } from '~/lib/order-status'
 import { gatewayLabel, paymentModeLabel } from '~/lib/validation/gateway'
@@ -90,19 +101,28 @@ function Summary({ page }: { page: PageData }) {
         <Fact label="Customer" wide>
           <span className="font-semibold">{order.customerName}</span>
           <br />
-          <a
-            href={`mailto:${order.customerEmail}`}
-            className="text-brand-700 hover:underline dark:text-brand-300"
-          >
-            {order.customerEmail}
-          </a>
-          <br />
-          <a
-            href={`tel:${order.customerPhone}`}
-            className="text-brand-700 hover:underline dark:text-brand-300"
-          >
-            {order.customerPhone}
-          </a>
+          {order.mailUndeliverable ? (
+            // A deleted account's address (docs/auth.md): shown, but nothing to write to.
+            <span className="text-slate-600 dark:text-slate-400">{order.customerEmail}</span>
+          ) : (
+            <a
+              href={`mailto:${order.customerEmail}`}
+              className="text-brand-700 hover:underline dark:text-brand-300"
+            >
+              {order.customerEmail}
+            </a>
+          )}
+          {order.customerPhone ? (
+            <>
+              <br />
+              <a
+                href={`tel:${order.customerPhone}`}
+                className="text-brand-700 hover:underline dark:text-brand-300"
+              >
+                {order.customerPhone}
+              </a>
+            </>
+          ) : null}
           {whatsapp ? (
             <>
               <br />
@@ -120,7 +140,9 @@ function Summary({ page }: { page: PageData }) {
           ) : null}
         </Fact>
         <Fact label="Account" wide>
-          {order.account ?? 'Guest checkout (not signed in)'}
+          {order.account ??
+            // Deleting an account leaves its orders with no user and an address under .invalid.
+            (order.mailUndeliverable ? 'Deleted account' : 'Guest checkout (not signed in)')}
         </Fact>
         {order.business ? (
           <Fact label="Invoiced to" wide>
@@ -204,7 +226,7 @@ function DeliveredItem({
   actionData: OrderActionData | undefined
 }) {
   const reveal = actionData?.intent === 'reveal' ? actionData : null
-  const live = page.items.find((item) => item.status === 'delivered' || item.status === 'held')
+  const live = liveItemOf(page)
 
   return (
     <DetailCard headingId="item-heading" title="Delivered item" anchor="delivered-item">
@@ -322,7 +344,8 @@ function Refunds({ page }: { page: PageData }) {
   const { checking, stopped } = page.unansweredRefund
   return (
     <DetailCard headingId="refunds-heading" title="Refunds">
-      <ul className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
+      {/* Refreshed while a refund waits for its gateway: its new status is read out. */}
+      <ul aria-live="polite" className="mt-3 divide-y divide-slate-200 dark:divide-slate-800">
         {page.refunds.map((refund) => {
           const status = REFUND_STATUS[refund.status] ?? REFUND_STATUS.requested!
           return (
@@ -474,7 +497,10 @@ interface ActionSpec {
   icon: typeof Mail
   description: ReactNode
   submitLabel: string
-  confirm: ConfirmOptions
+  /** The question, fixed or made from what the form sends (the refund's amount). */
+  confirm: ConfirmQuestion
+  /** The form's own schema, when it checks more than the action's (what is left to refund). */
+  schema?: z.ZodType
   tone?: 'primary' | 'secondary' | 'danger'
   /** The text the action takes; its limits come from the action's schema. */
   fields?: {
@@ -490,6 +516,37 @@ interface ActionSpec {
   hidden?: Partial<Record<OrderActionField, string>>
 }
 
+/** The question an action asks about what its form sends. */
+function questionOf(question: ConfirmQuestion, sent: { name: string; value: string }[]) {
+  if (typeof question !== 'function') return question
+  const formData = new FormData()
+  for (const { name, value } of sent) formData.set(name, value)
+  return question(formData)
+}
+
+/**
+ * Starts a card's form again once its own action went through (the timeline grew while it was
+ * being sent): a native reset, which Conform follows with the page's new values (a new refund
+ * key, what is left to refund). The form stays mounted, so focus stays where it was.
+ */
+function useResetWhenDone(
+  form: RefObject<HTMLFormElement | null>,
+  sending: boolean,
+  timelineLength: number,
+) {
+  const sentAt = useRef<number | null>(null)
+  useEffect(() => {
+    if (sending) {
+      sentAt.current ??= timelineLength
+      return
+    }
+    if (sentAt.current === null) return
+    const done = sentAt.current !== timelineLength
+    sentAt.current = null
+    if (done) form.current?.reset()
+  }, [form, sending, timelineLength])
+}
+
 /**
  * One recovery action: its form (checked by its schema before anything is asked), the
  * confirmation (a dialog with JavaScript; without it the action answers with a confirmation
@@ -499,17 +556,21 @@ function ActionCard({
   spec,
   actionData,
   orderId,
+  timelineLength,
 }: {
   spec: ActionSpec
   actionData: OrderActionData | undefined
   orderId: string
+  timelineLength: number
 }) {
   const navigation = useNavigation()
   const headingId = useId()
+  const formRef = useRef<HTMLFormElement>(null)
   const mine = actionData && actionData.intent === spec.intent ? actionData : null
   const confirming = mine?.step === 'confirm' ? mine : null
+  const question = confirming ? questionOf(spec.confirm, confirming.fields) : null
   const [form, fields] = useAppForm({
-    schema: ORDER_ACTION_SCHEMAS[spec.intent],
+    schema: spec.schema ?? ORDER_ACTION_SCHEMAS[spec.intent],
     id: `${headingId}-form`,
     lastResult: mine?.step === 'error' ? mine.result : null,
     defaultValue: Object.fromEntries(
@@ -523,6 +584,7 @@ function ActionCard({
     validate: form.onSubmit,
   })
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
+  useResetWhenDone(formRef, busy, timelineLength)
   const Icon = spec.icon
 
   return (
@@ -539,27 +601,29 @@ function ActionCard({
         {spec.title}
       </h3>
       <div className="mt-1 text-sm text-slate-600 dark:text-slate-300">{spec.description}</div>
-      {confirming ? (
+      {confirming && question ? (
         <div className="mt-3">
           <ConfirmPanel
             id={`${headingId}-confirm`}
-            title={spec.confirm.title}
+            headingLevel={4}
+            title={question.title}
             action={adminOrderPath(orderId)}
             fields={{
               intent: spec.intent,
               ...Object.fromEntries(confirming.fields.map((field) => [field.name, field.value])),
             }}
-            confirmLabel={spec.confirm.confirmLabel ?? spec.submitLabel}
+            confirmLabel={question.confirmLabel ?? spec.submitLabel}
             cancelTo={adminOrderPath(orderId)}
-            destructive={spec.confirm.destructive ?? false}
+            destructive={question.destructive ?? false}
             preventScrollReset
           >
-            {spec.confirm.description}
+            {question.description}
           </ConfirmPanel>
         </div>
       ) : (
         // Without JavaScript the answer (a confirmation step or an error) opens at this card.
         <Form
+          ref={formRef}
           method="post"
           action={`${adminOrderPath(orderId)}#action-${spec.intent}`}
           id={form.id}
@@ -611,9 +675,44 @@ function ActionCard({
   )
 }
 
+/**
+ * Why the order's gateway, as set up now, takes no part in this order: it is set up for test
+ * payments and the order is live, or the other way round (docs/payments.md, "Refunds").
+ */
+function otherModeReason(page: PageData, doing: string): string | null {
+  const { gatewayOtherMode: setUpFor, order } = page
+  if (!setUpFor) return null
+  return `${gatewayLabel(order.gateway)} is set up for ${setUpFor === 'test' ? 'test' : 'real'} payments now, so it cannot ${doing} this ${order.testMode ? 'test' : 'live'} order.`
+}
+
+/** Sentences under the actions about what is not offered, and why. */
+function actionNotes(page: PageData): string[] {
+  const { order, actions } = page
+  const notes: string[] = []
+  if (page.refundOtherMode) {
+    notes.push(`Refund is not offered: ${otherModeReason(page, 'refund')!}`)
+  }
+  if (order.mailUndeliverable && (actions.resendDelivery || actions.replyToReport)) {
+    notes.push(
+      'No e-mail can be sent to this buyer (the account was deleted and its address removed), so Resend delivery e-mail and Reply to the report are not offered.',
+    )
+  }
+  return notes
+}
+
+/** The item the buyer has now (delivered, or held while a report is open), if any. */
+const liveItemOf = (page: PageData) =>
+  page.items.find((item) => item.status === 'delivered' || item.status === 'held')
+
 function actionSpecs(page: PageData): ActionSpec[] {
   const { order, actions, product } = page
   const specs: ActionSpec[] = []
+  // What hands the buyer an item says when nothing was paid for it (docs/delivery.md, "Test
+  // mode: simulated payments never get real goods").
+  const testOrder = order.testMode ? ' Test order: no money was received.' : ''
+  // The item a replacement replaces, as shown: one made meanwhile refuses this one.
+  const liveItem = liveItemOf(page)
+  const replaces = liveItem ? { currentItemId: liveItem.id } : {}
   // The actions that issue a credit note say so near or after its time limit.
   const issuingCreditNote = (description: string): ReactNode =>
     page.creditNoteLimit ? (
@@ -639,16 +738,16 @@ function actionSpecs(page: PageData): ActionSpec[] {
       submitLabel: replacing ? 'Replace details' : 'Deliver',
       tone: replacing ? 'secondary' : 'primary',
       // What the admin saw: an order delivered meanwhile (stock arrived) is not replaced unasked.
-      hidden: { replacing: replacing ? 'yes' : 'no' },
+      hidden: { replacing: replacing ? 'yes' : 'no', ...(replacing ? replaces : {}) },
       confirm: replacing
         ? {
             title: 'Replace the delivered details?',
-            description: `The current item stops being shown and ${order.customerEmail} is e-mailed the new details.`,
+            description: `The current item stops being shown and ${order.customerEmail} is e-mailed the new details.${testOrder}`,
             confirmLabel: 'Replace details',
           }
         : {
             title: 'Deliver these details?',
-            description: `Order ${order.id} becomes delivered and ${order.customerEmail} is e-mailed a link to see the details.`,
+            description: `Order ${order.id} becomes delivered and ${order.customerEmail} is e-mailed a link to see the details.${testOrder}`,
             confirmLabel: 'Deliver',
           },
       fields: [
@@ -668,9 +767,11 @@ function actionSpecs(page: PageData): ActionSpec[] {
       intent: 'confirm',
       title: 'Confirm payment and deliver',
       icon: BadgeCheck,
-      description: page.gatewayName
-        ? `For a payment we missed: asks ${page.gatewayName} about this order. Only when it confirms a successful payment of ${order.amount} is the order marked paid and delivered; otherwise nothing changes.`
-        : `Payments are switched off (the ${gateway} gateway is inactive), so ${gateway} cannot be asked right now.`,
+      description: page.gatewayOtherMode
+        ? otherModeReason(page, 'confirm')
+        : page.gatewayName
+          ? `For a payment we missed: asks ${page.gatewayName} about this order. Only when it confirms a successful payment of ${order.amount} is the order marked paid and delivered; otherwise nothing changes.`
+          : `Payments are switched off (the ${gateway} gateway is inactive), so ${gateway} cannot be asked right now.`,
       submitLabel: 'Confirm payment and deliver',
       confirm: {
         title: 'Confirm payment and deliver?',
@@ -680,7 +781,8 @@ function actionSpecs(page: PageData): ActionSpec[] {
     })
   }
   if (actions.deliverManually && order.status !== 'delivered') pushDeliver(false)
-  if (actions.replyToReport) {
+  // Resend and Reply only mail the buyer: not for an address no mail reaches (actionNotes).
+  if (actions.replyToReport && !order.mailUndeliverable) {
     specs.push({
       intent: 'reply',
       title: 'Reply to the report',
@@ -706,9 +808,10 @@ function actionSpecs(page: PageData): ActionSpec[] {
       tone: 'secondary',
       confirm: {
         title: 'Replace the item from stock?',
-        description: `The delivered item is revoked and the next one in stock goes to ${order.customerEmail}.`,
+        description: `The delivered item is revoked and the next one in stock goes to ${order.customerEmail}.${testOrder}`,
         confirmLabel: 'Replace item',
       },
+      hidden: replaces,
       fields: [
         {
           name: 'reason',
@@ -720,7 +823,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
     })
   }
   if (actions.deliverManually && order.status === 'delivered') pushDeliver(true)
-  if (actions.resendDelivery) {
+  if (actions.resendDelivery && !order.mailUndeliverable) {
     specs.push({
       intent: 'resend',
       title: 'Resend delivery e-mail',
@@ -746,12 +849,26 @@ function actionSpecs(page: PageData): ActionSpec[] {
       ),
       submitLabel: 'Refund',
       tone: 'danger',
-      confirm: {
-        title: 'Refund through the gateway?',
-        description: `${refund.gateway} is asked to send the amount back to the buyer. This cannot be undone.`,
-        confirmLabel: 'Refund',
-        destructive: true,
+      // The amount is asked about as typed: the box starts with all that is left, and a part
+      // refund whose box was not changed would send everything back.
+      confirm: (formData) => {
+        const paise = parseRupeesToPaise(String(formData.get('amount') ?? ''))
+        const amount = paise === null ? null : formatRupees(paise)
+        const buyer = order.mailUndeliverable ? 'the buyer' : order.customerEmail
+        return {
+          title: 'Refund through the gateway?',
+          description: `Refund ${amount ?? 'the amount entered'} to ${buyer} through ${refund.gateway}? ${
+            amount === null
+              ? ''
+              : paise === refund.leftPaise
+                ? 'That is all that is left to refund. '
+                : `That is part of the ${refund.left} left to refund. `
+          }This cannot be undone.`,
+          confirmLabel: amount === null ? 'Refund' : `Refund ${amount}`,
+          destructive: true,
+        }
       },
+      schema: gatewayRefundSchemaUpTo(refund.leftPaise),
       hidden: { refundKey: refund.refundKey },
       fields: [
         {
@@ -818,11 +935,58 @@ function actionSpecs(page: PageData): ActionSpec[] {
   return specs
 }
 
+/** How often, and for how long at most, the page refreshes while a refund waits. */
+export const REFUND_REFRESH = { everyMs: 10_000, forMs: 5 * 60_000 }
+
+/**
+ * Calls `revalidate` every `everyMs` (each after the last one finished) until `forMs` have
+ * passed since the start; returns what stops it sooner.
+ */
+export function refreshFor(
+  revalidate: () => Promise<void>,
+  { everyMs, forMs }: { everyMs: number; forMs: number },
+): () => void {
+  const until = Date.now() + forMs
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let stopped = false
+  const next = () => {
+    if (stopped || Date.now() + everyMs > until) return
+    timer = setTimeout(() => {
+      void revalidate().finally(next)
+    }, everyMs)
+  }
+  next()
+  return () => {
+    stopped = true
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * While a refund waits for its gateway's answer, which KeyBazaar keeps asking for, the page
+ * refreshes itself, for 5 minutes after each new refund at most: the refund job's first checks
+ * come within those (docs/payments.md, "Refunds").
+ */
+function useRefreshWhileRefunding(page: PageData) {
+  const { revalidate } = useRevalidator()
+  const waiting = page.unansweredRefund.checking
+    ? page.refunds
+        .filter((refund) => refund.status === 'requested' || refund.status === 'pending')
+        .map((refund) => refund.id)
+        .join(' ')
+    : ''
+  useEffect(
+    () => (waiting ? refreshFor(revalidate, REFUND_REFRESH) : undefined),
+    [waiting, revalidate],
+  )
+}
+
 export default function AdminOrder({ loaderData, actionData }: Route.ComponentProps) {
   const page = loaderData
   const { order, flash } = page
   const specs = actionSpecs(page)
   const openReport = page.reports.some((report) => report.status === 'open')
+  useRefreshWhileRefunding(page)
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -880,6 +1044,7 @@ function Actions({
   page: PageData
   actionData: OrderActionData | undefined
 }) {
+  const notes = actionNotes(page)
   return (
     <section aria-label="Actions" className={adminCard}>
       <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
@@ -888,18 +1053,27 @@ function Actions({
           No action applies to an order that is {adminStatusLabel(page.order.status).toLowerCase()}.
         </p>
       ) : (
-        // Keyed by the timeline: after an action the forms start empty again.
-        <div key={page.timeline.length} className="mt-4 space-y-4">
+        // Each form starts again after its own action went through (useResetWhenDone).
+        <div className="mt-4 space-y-4">
           {specs.map((spec) => (
             <ActionCard
               key={spec.intent}
               spec={spec}
               actionData={actionData}
               orderId={page.order.id}
+              timelineLength={page.timeline.length}
             />
           ))}
         </div>
       )}
+      {notes.map((note) => (
+        <p
+          key={note}
+          className="mt-4 border-t border-slate-200 pt-4 text-sm text-slate-600 dark:border-slate-800 dark:text-slate-300"
+        >
+          {note}
+        </p>
+      ))}
     </section>
   )
 }

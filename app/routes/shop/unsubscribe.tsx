@@ -7,7 +7,7 @@ import { buttonVariants } from '~/components/ui/button-variants'
 import { unsubscribeAddress } from '~/data/preferences.server'
 import { services } from '~/lib/app-context.server'
 import { maskMailAddress } from '~/lib/mail-address'
-import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { clientIp, hitPolicy } from '~/lib/rate-limit.server'
 import { readUnsubscribeToken, UNSUBSCRIBE_PARAM } from '~/lib/unsubscribe-link.server'
 import type { Route } from './+types/unsubscribe'
 
@@ -21,14 +21,14 @@ import type { Route } from './+types/unsubscribe'
  *   an Origin, which the cross-site check lets through), so it needs no session, and it is open
  *   during maintenance (app/services/maintenance.server.ts). The page's own button sends the same.
  * - A GET only asks: link checkers and mail scanners open links before the reader does.
- * - Anything but a genuine token: 400, and nothing changes. Tokens tried from one address count
- *   against `unsubscribeLinkIp`; a genuine one gives its attempt back.
+ * - Anything but a genuine token: 400, and nothing changes. Such tokens tried from one address
+ *   count against `unsubscribeLinkIp`, past which they get 429 (the same words: waiting does not
+ *   make a bad link good); a genuine one is checked first and neither counts nor is refused.
  */
 export const UNSUBSCRIBE_TEXT = {
   title: 'Unsubscribe',
   doneTitle: 'You are unsubscribed',
   invalidTitle: 'Link not valid',
-  tooManyTitle: 'Too many attempts',
   invalid:
     'This unsubscribe link is not valid. Open it again from the e-mail, the whole link, or sign in and turn off "E-mail me reminders and offers" in your account settings.',
   button: 'Unsubscribe',
@@ -45,7 +45,6 @@ type Page =
   | { state: 'confirm'; address: string }
   | { state: 'done'; address: string }
   | { state: 'invalid'; message: string }
-  | { state: 'tooMany'; message: string }
 
 /**
  * The link's address and kind, or the answer for a link that is not one of ours. The seal is
@@ -59,12 +58,10 @@ async function checkLink(request: Request, context: { clientIp?: string }) {
   const link = readUnsubscribeToken(env.APP_SECRET, token)
   if (link) return { ok: true as const, ...link }
   const hit = await hitPolicy(db, 'unsubscribeLinkIp', clientIp(context))
+  const page: Page = { state: 'invalid', message: UNSUBSCRIBE_TEXT.invalid }
   const answer = hit.allowed
-    ? data<Page>({ state: 'invalid', message: UNSUBSCRIBE_TEXT.invalid }, { status: 400 })
-    : data<Page>(
-        { state: 'tooMany', message: tooManyAttemptsMessage(hit.retryAfterSeconds) },
-        { status: 429, headers: { 'Retry-After': String(hit.retryAfterSeconds) } },
-      )
+    ? data(page, { status: 400 })
+    : data(page, { status: 429, headers: { 'Retry-After': String(hit.retryAfterSeconds) } })
   return { ok: false as const, answer }
 }
 
@@ -86,13 +83,9 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Unsubscribe({ loaderData, actionData }: Route.ComponentProps) {
   const page: Page = actionData ?? loaderData
   const busy = useNavigation().state === 'submitting'
-  if (page.state === 'invalid' || page.state === 'tooMany') {
+  if (page.state === 'invalid') {
     return (
-      <AuthPage
-        title={
-          page.state === 'invalid' ? UNSUBSCRIBE_TEXT.invalidTitle : UNSUBSCRIBE_TEXT.tooManyTitle
-        }
-      >
+      <AuthPage title={UNSUBSCRIBE_TEXT.invalidTitle}>
         <FormAlert>{page.message}</FormAlert>
       </AuthPage>
     )

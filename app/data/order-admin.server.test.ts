@@ -1034,6 +1034,43 @@ describe(`the admin's order list and order page (${engine})`, () => {
     expect(exported[pending.id]).toBe(0)
   })
 
+  it('marks a refund that failed after a later one was asked for, until one is asked after the failure', async () => {
+    const product = await manualProduct('Refund Late Failure Suite')
+    const order = await paidOrder(product.id)
+    const add = async (
+      amount: number,
+      status: OrderRefundStatus,
+      created: string,
+      updated: string,
+    ) =>
+      t.db
+        .insertInto('orderRefund')
+        .values({
+          id: newRefundId(),
+          orderId: order.id,
+          gateway: 'paytm',
+          amount,
+          status,
+          requestedBy: actor,
+          createdAt: `2026-05-01T10:${created}:00.000Z`,
+          updatedAt: `2026-05-01T10:${updated}:00.000Z`,
+          processedAt: status === 'processed' ? `2026-05-01T10:${updated}:00.000Z` : null,
+        })
+        .execute()
+    // ₹100 asked for at 10:00, ₹50 at 10:01 (gone through at 10:02), and the ₹100 failed at
+    // 10:05: the buyer is still owed it, whatever was asked for before the failure.
+    await add(10_000, 'failed', '00', '05')
+    await add(5_000, 'processed', '01', '02')
+    const marks = async () => {
+      const [row] = (await listAdminOrders(t.db, { search: order.id })).items
+      return [row!.partRefunded, row!.refundProblem]
+    }
+    expect(await marks()).toEqual([true, true])
+    // A refund asked for after the failure: the shop saw to it.
+    await add(10_000, 'pending', '06', '06')
+    expect(await marks()).toEqual([true, false])
+  })
+
   it('exports every matching order newest first, ties broken by id, none twice', async () => {
     const product = await manualProduct('Batch Export Pro')
     const at = new Date('2026-03-01T10:00:00.000Z').getTime()

@@ -102,11 +102,13 @@ const openReportOf = () =>
 
 /**
  * A refund (the `order_refund` row in scope) the shop has to see to (docs/payments.md,
- * "Refunds"): one that failed, until another refund of the order is asked for after it (the
- * shop refunded again), or one the gateway never answered that KeyBazaar stopped asking about.
+ * "Refunds"): one that failed, until another refund of the order is asked for after it failed
+ * (the shop refunded again; a refund asked for while it was still waiting does not count, and a
+ * failed refund is not changed after it failed), or one the gateway never answered that
+ * KeyBazaar stopped asking about.
  * Both were mailed to the shop.
  */
-const problemRefund = sql<boolean>`((order_refund.status = 'failed' and not exists (select 1 from order_refund later where later.order_id = order_refund.order_id and later.created_at > order_refund.created_at)) or (order_refund.status in ('requested', 'pending') and order_refund.checks_stopped_at is not null))`
+const problemRefund = sql<boolean>`((order_refund.status = 'failed' and not exists (select 1 from order_refund later where later.order_id = order_refund.order_id and later.created_at > order_refund.updated_at)) or (order_refund.status in ('requested', 'pending') and order_refund.checks_stopped_at is not null))`
 
 /**
  * An order still a sale (PAID_STATUSES) with a problem refund: once it is refunded, by the

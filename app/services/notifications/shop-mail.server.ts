@@ -117,13 +117,20 @@ export function mailProblemReported(
  */
 export function mailRefundNeedsCheck(
   db: DB,
-  refund: { orderId: string; subject: string; why: string; todo: string },
+  refund: {
+    orderId: string
+    subject: string
+    why: string
+    todo: string
+    /** A buyer may be owed money (the default): sent even with shop alerts switched off. */
+    owed?: boolean
+  },
 ): Promise<number> {
   return notifyShop(db, {
     subject: `Order ${refund.orderId}: ${refund.subject}`,
     paragraphs: [refund.why, refund.todo],
     action: { label: 'Open the order', path: adminOrderPath(refund.orderId) },
-    owed: true,
+    owed: refund.owed ?? true,
   })
 }
 

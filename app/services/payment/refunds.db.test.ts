@@ -16,6 +16,7 @@ import {
 } from '~/lib/payments/gateway.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { makePaidOrder, makeStockedProduct } from '../../../tests/factories'
+import { importStock } from '~/services/fulfilment.server'
 import {
   confirmRefundFromGateway,
   REFUND_JOB,
@@ -418,6 +419,33 @@ describe(`refunds through a gateway (${process.env.TEST_DATABASE_URL ? 'postgres
       },
     ])
     expect((await shopMails(order.id))[0]!.text).toContain('refund again from the order page')
+
+    // A test order took no money: its failure is an alert like others, off here, ...
+    const product = await makeStockedProduct(t.db, APP_SECRET, [])
+    await importStock(t.db, {
+      productId: product.id,
+      content: `TEST-KEY-${newRefundId()}\nTEST-KEY-${newRefundId()}`,
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
+    const testOrder = await makePaidOrder(t.db, product.id, { testMode: true })
+    const testGateway = fakeGateway()
+    testGateway.testMode = true
+    testGateway.refuseWith = 'Paytm refused the refund: Simulated failure'
+    await askRefund(testOrder.id, testOrder.amount)
+    await runJobs(testGateway, new Date())
+    expect((await listOrderRefunds(t.db, testOrder.id))[0]?.status).toBe('failed')
+    expect(await shopMails(testOrder.id)).toEqual([])
+    // ... and with alerts on it says nobody is owed anything.
+    await updateSiteSettings(t.db, { enableNotifications: true })
+    const another = await makePaidOrder(t.db, product.id, { testMode: true })
+    await askRefund(another.id, another.amount)
+    await runJobs(testGateway, new Date())
+    const [testMail] = await shopMails(another.id)
+    expect(testMail?.text).toContain('This is a test order: no real money was taken')
+    expect(testMail?.text).not.toContain('No money went back to the buyer')
+    await updateSiteSettings(t.db, { enableNotifications: false })
 
     // Accepted, then reported failed by its status check: mailed once too.
     const { order: second } = await refundRecordedFailed()

@@ -1,3 +1,4 @@
+import { refundAmountTooMuch } from '~/lib/validation/order-actions'
 import type { Transaction } from 'kysely'
 import { issueCreditNoteWithinRefund } from '~/data/credit-note.server'
 import { resolveOrderReport } from '~/data/order-report.server'
@@ -150,10 +151,7 @@ export async function requestGatewayRefund(
       return {
         ok: false,
         field: 'amount',
-        message:
-          result.leftPaise > 0
-            ? `At most ${formatRupees(result.leftPaise)} is left to refund on this order.`
-            : 'Everything paid for this order has been refunded or is being refunded already.',
+        message: refundAmountTooMuch(result.leftPaise),
       }
   }
 }
@@ -241,12 +239,16 @@ async function onSettled(
       at,
     )
     // The buyer is still owed the money: the shop is mailed, as when KeyBazaar stops asking
-    // about a refund (docs/payments.md, "Refunds"). Once per refund: a refund settles once.
+    // about a refund (docs/payments.md, "Refunds"). Once per refund: a refund settles once. A
+    // test order took no money, so its mail is an alert like others (Settings may switch it off).
     await mailRefundNeedsCheck(trx, {
       orderId: order.id,
       subject: `a refund through ${gateway} failed`,
       why: message,
-      todo: `No money went back to the buyer. Put right what ${gateway} reports (a balance too low to refund from, say) and refund again from the order page, or return the money yourself and record it with Mark refunded.`,
+      todo: order.testMode
+        ? 'This is a test order: no real money was taken, so nobody is owed anything.'
+        : `No money went back to the buyer. Put right what ${gateway} reports (a balance too low to refund from, say) and refund again from the order page; where it offers no Refund (the gateway now takes test payments only), return the money yourself and record it with Mark refunded.`,
+      owed: !order.testMode,
     })
     return
   }

@@ -109,7 +109,7 @@ export function recentlyResentMessage(retryAfterSeconds: number): string {
 
 /** An order whose whole payment is in refunds the gateway has not answered yet. */
 export function refundingMessage(action: string, amountPaise: number, gateway: string): string {
-  return `${action} does not apply while the whole payment is being refunded (${formatRupees(amountPaise)} through ${gatewayLabel(gateway)}, waiting for its answer): the buyer would get details the refund then takes back. Nothing was changed.`
+  return `${action} does not apply while all that is left of the payment is being refunded (${formatRupees(amountPaise)} through ${gatewayLabel(gateway)}, waiting for its answer): the buyer would get details the refund then takes back. Nothing was changed.`
 }
 
 export function noStockMessage(productName: string): string {

@@ -353,8 +353,8 @@ test('a part refund: the question names the amount, the form starts again, the p
   await dialog.screenshot({ path: test.info().outputPath('part-refund-question.png') })
   await dialog.getByRole('button', { name: 'Refund ₹500' }).click()
   await expect(page.getByText(/sent to Paytm/)).toBeVisible({ timeout: 30_000 })
-  // Without a reload: the form is ready for another refund, under a key of its own, with what
-  // is left (a second refund under the first's key would be taken for a repeat and dropped).
+  // Without a reload: the form starts again with what is left (the box typed in was reset), under
+  // a key of its own (a second refund under the first's key would be taken for a repeat).
   await expect(card.getByLabel('Amount in rupees')).toHaveValue('999.00')
   await expect(key).not.toHaveValue(first)
   // Paytm answers at its next status check, 10 s on; the page asks again by itself.

@@ -231,6 +231,21 @@ describe(`an order's page in the back office (${process.env.TEST_DB_ENGINE ?? 's
       'No e-mail can be sent to this buyer (the account was deleted and its address removed), so Resend delivery e-mail and Reply to the report are not offered.',
     )
 
+    // The questions of the actions still offered name no address that mail cannot reach.
+    const replace = await render(order.id, { intent: 'replace', reason: '' })
+    expect(replace.text).toContain(
+      'The delivered item is revoked and the next one in stock goes to the buyer.',
+    )
+    const details = await render(order.id, {
+      intent: 'deliver',
+      secret: 'Email: a@b.in',
+      replacing: 'yes',
+    })
+    expect(details.text).toContain(
+      'The current item stops being shown and no e-mail can reach the buyer (the account was deleted).',
+    )
+    expect(details.text).not.toContain('@deleted.invalid is e-mailed')
+
     // A form left open from before is refused, and says why; nothing is recorded as sent.
     const refused = await postRedirected(order.id, { intent: 'resend', confirmed: 'yes' })
     const cookie = refused.headers.get('Set-Cookie')!.split(';')[0]!

@@ -525,26 +525,27 @@ function questionOf(question: ConfirmQuestion, sent: { name: string; value: stri
 }
 
 /**
- * Starts a card's form again once its own action went through (the timeline grew while it was
- * being sent): a native reset, which Conform follows with the page's new values (a new refund
- * key, what is left to refund). The form stays mounted, so focus stays where it was.
+ * Starts a card's form again once its own action went through (a success message arrived while
+ * it was being sent; a refused one keeps what was typed): a native reset, which Conform follows
+ * with the page's new values (a new refund key, what is left to refund). The form stays
+ * mounted, so focus stays where it was.
  */
 function useResetWhenDone(
   form: RefObject<HTMLFormElement | null>,
   sending: boolean,
-  timelineLength: number,
+  successId: string | null,
 ) {
-  const sentAt = useRef<number | null>(null)
+  const sentAt = useRef<{ successId: string | null } | null>(null)
   useEffect(() => {
     if (sending) {
-      sentAt.current ??= timelineLength
+      sentAt.current ??= { successId }
       return
     }
     if (sentAt.current === null) return
-    const done = sentAt.current !== timelineLength
+    const done = successId !== null && sentAt.current.successId !== successId
     sentAt.current = null
     if (done) form.current?.reset()
-  }, [form, sending, timelineLength])
+  }, [form, sending, successId])
 }
 
 /**
@@ -556,12 +557,13 @@ function ActionCard({
   spec,
   actionData,
   orderId,
-  timelineLength,
+  successId,
 }: {
   spec: ActionSpec
   actionData: OrderActionData | undefined
   orderId: string
-  timelineLength: number
+  /** The id of the page's success message, if it shows one (useResetWhenDone). */
+  successId: string | null
 }) {
   const navigation = useNavigation()
   const headingId = useId()
@@ -584,7 +586,7 @@ function ActionCard({
     validate: form.onSubmit,
   })
   const busy = navigation.state !== 'idle' && navigation.formData?.get('intent') === spec.intent
-  useResetWhenDone(formRef, busy, timelineLength)
+  useResetWhenDone(formRef, busy, successId)
   const Icon = spec.icon
 
   return (
@@ -710,6 +712,12 @@ function actionSpecs(page: PageData): ActionSpec[] {
   // What hands the buyer an item says when nothing was paid for it (docs/delivery.md, "Test
   // mode: simulated payments never get real goods").
   const testOrder = order.testMode ? ' Test order: no money was received.' : ''
+  // Who the questions name: a deleted account's address reaches nobody (actionNotes).
+  const buyer = order.mailUndeliverable ? 'the buyer' : order.customerEmail
+  const mailed = (what = '') =>
+    order.mailUndeliverable
+      ? 'no e-mail can reach the buyer (the account was deleted)'
+      : `${order.customerEmail} is e-mailed${what ? ` ${what}` : ''}`
   // The item a replacement replaces, as shown: one made meanwhile refuses this one.
   const liveItem = liveItemOf(page)
   const replaces = liveItem ? { currentItemId: liveItem.id } : {}
@@ -742,12 +750,12 @@ function actionSpecs(page: PageData): ActionSpec[] {
       confirm: replacing
         ? {
             title: 'Replace the delivered details?',
-            description: `The current item stops being shown and ${order.customerEmail} is e-mailed the new details.${testOrder}`,
+            description: `The current item stops being shown and ${mailed('the new details')}.${testOrder}`,
             confirmLabel: 'Replace details',
           }
         : {
             title: 'Deliver these details?',
-            description: `Order ${order.id} becomes delivered and ${order.customerEmail} is e-mailed a link to see the details.${testOrder}`,
+            description: `Order ${order.id} becomes delivered and ${mailed('a link to see the details')}.${testOrder}`,
             confirmLabel: 'Deliver',
           },
       fields: [
@@ -775,7 +783,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       submitLabel: 'Confirm payment and deliver',
       confirm: {
         title: 'Confirm payment and deliver?',
-        description: `We ask ${gateway} about order ${order.id}. If ${gateway} confirms ${order.amount} was paid, the order is marked paid and delivered to ${order.customerEmail}.`,
+        description: `We ask ${gateway} about order ${order.id}. If ${gateway} confirms ${order.amount} was paid, the order is marked paid and delivered to ${buyer}.`,
         confirmLabel: `Ask ${gateway} and deliver`,
       },
     })
@@ -808,7 +816,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       tone: 'secondary',
       confirm: {
         title: 'Replace the item from stock?',
-        description: `The delivered item is revoked and the next one in stock goes to ${order.customerEmail}.${testOrder}`,
+        description: `The delivered item is revoked and the next one in stock goes to ${buyer}.${testOrder}`,
         confirmLabel: 'Replace item',
       },
       hidden: replaces,
@@ -854,7 +862,6 @@ function actionSpecs(page: PageData): ActionSpec[] {
       confirm: (formData) => {
         const paise = parseRupeesToPaise(String(formData.get('amount') ?? ''))
         const amount = paise === null ? null : formatRupees(paise)
-        const buyer = order.mailUndeliverable ? 'the buyer' : order.customerEmail
         return {
           title: 'Refund through the gateway?',
           description: `Refund ${amount ?? 'the amount entered'} to ${buyer} through ${refund.gateway}? ${
@@ -897,7 +904,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       submitLabel: 'Issue credit note',
       confirm: {
         title: 'Issue the credit note?',
-        description: `A credit note for ${page.uncredited}, dated today, is added to order ${order.id} and ${order.customerEmail} is e-mailed. An issued credit note cannot be withdrawn.`,
+        description: `A credit note for ${page.uncredited}, dated today, is added to order ${order.id} and ${mailed()}. An issued credit note cannot be withdrawn.`,
         confirmLabel: 'Issue credit note',
       },
     })
@@ -967,14 +974,17 @@ export function refreshFor(
  * refreshes itself, for 5 minutes after each new refund at most: the refund job's first checks
  * come within those (docs/payments.md, "Refunds").
  */
-function useRefreshWhileRefunding(page: PageData) {
+function useRefreshWhileRefunding(page: PageData, actionData: OrderActionData | undefined) {
   const { revalidate } = useRevalidator()
-  const waiting = page.unansweredRefund.checking
-    ? page.refunds
-        .filter((refund) => refund.status === 'requested' || refund.status === 'pending')
-        .map((refund) => refund.id)
-        .join(' ')
-    : ''
+  // Not while the page shows an action's answer (a revealed item, a confirmation step, a field's
+  // error): a refresh would clear it.
+  const waiting =
+    page.unansweredRefund.checking && !actionData
+      ? page.refunds
+          .filter((refund) => refund.status === 'requested' || refund.status === 'pending')
+          .map((refund) => refund.id)
+          .join(' ')
+      : ''
   useEffect(
     () => (waiting ? refreshFor(revalidate, REFUND_REFRESH) : undefined),
     [waiting, revalidate],
@@ -986,7 +996,7 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
   const { order, flash } = page
   const specs = actionSpecs(page)
   const openReport = page.reports.some((report) => report.status === 'open')
-  useRefreshWhileRefunding(page)
+  useRefreshWhileRefunding(page, actionData)
 
   return (
     <div className="mx-auto max-w-7xl space-y-6">
@@ -1061,7 +1071,7 @@ function Actions({
               spec={spec}
               actionData={actionData}
               orderId={page.order.id}
-              timelineLength={page.timeline.length}
+              successId={page.flash?.type === 'success' ? page.flash.id : null}
             />
           ))}
         </div>

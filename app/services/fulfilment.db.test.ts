@@ -2,11 +2,11 @@ import { beforeEach, describe, expect, it } from 'vitest'
 import { getOrder } from '~/data/order.server'
 import { newRefundId, settleRefund } from '~/data/refund.server'
 import { takeOrderRows } from '~/data/order.server'
-import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { fileTestDb } from '../../tests/helpers/db'
+import { queuedOrderMailKinds, requestRefundAccepted } from '../../tests/helpers/order-jobs'
 import { makeOrder, makeStockedProduct, payOrder } from '../../tests/factories'
 import { fillAllAwaitingOrders, fillAwaitingOrders, importStock } from './fulfilment.server'
-import { REFUND_JOB, requestGatewayRefund } from './payment/refunds.server'
+import { REFUND_JOB } from './payment/refunds.server'
 
 /**
  * Stock that arrives for orders waiting for it (docs/delivery.md) does not go to an order whose
@@ -74,32 +74,6 @@ async function status(orderId: string) {
   return (await getOrder(t.db, orderId))?.status
 }
 
-async function mails(orderId: string): Promise<string[]> {
-  const rows = await t.db
-    .selectFrom('job')
-    .select('payload')
-    .where('type', '=', ORDER_MAIL_JOB)
-    .execute()
-  return rows
-    .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string })
-    .filter((payload) => payload.orderId === orderId)
-    .map((payload) => payload.kind)
-    .sort()
-}
-
-async function refundRequested(orderId: string, amountPaise: number): Promise<string> {
-  const refundId = newRefundId()
-  const result = await requestGatewayRefund(t.db, {
-    refundId,
-    orderId,
-    amountPaise,
-    reason: 'Buyer asked',
-    actor,
-  })
-  expect(result.ok).toBe(true)
-  return refundId
-}
-
 describe(`orders waiting for stock while they are refunded (${engine})`, () => {
   it('new stock skips an order being refunded in full, serves the others, and serves it if the refund fails', async () => {
     const { product, waiting } = await waitingOrders(3)
@@ -110,7 +84,7 @@ describe(`orders waiting for stock while they are refunded (${engine})`, () => {
     ]
     // The whole payment in two refunds, one of them answered already.
     const half = refunding.amount / 2
-    const answered = await refundRequested(refunding.id, half)
+    const answered = await requestRefundAccepted(t.db, refunding.id, half, actor)
     await settleRefund(
       t.db,
       answered,
@@ -118,16 +92,16 @@ describe(`orders waiting for stock while they are refunded (${engine})`, () => {
       new Date(),
       async () => {},
     )
-    const open = await refundRequested(refunding.id, half)
+    const open = await requestRefundAccepted(t.db, refunding.id, half, actor)
     // Half of it: the buyer still gets the product.
-    await refundRequested(partly.id, half)
+    await requestRefundAccepted(t.db, partly.id, half, actor)
 
     expect((await addStock(product.id, 3)).filled).toBe(2)
     expect(await status(refunding.id)).toBe('awaiting_stock')
-    expect(await mails(refunding.id)).toEqual(['awaiting_stock'])
+    expect(await queuedOrderMailKinds(t.db, refunding.id)).toEqual(['awaiting_stock'])
     for (const order of [partly, ordinary]) {
       expect(await status(order.id)).toBe('delivered')
-      expect(await mails(order.id)).toEqual(['awaiting_stock', 'delivered'])
+      expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['awaiting_stock', 'delivered'])
     }
     // The minute's sweep leaves it waiting too.
     expect(await fillAllAwaitingOrders(t.db)).toBe(0)
@@ -143,13 +117,14 @@ describe(`orders waiting for stock while they are refunded (${engine})`, () => {
     )
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(1)
     expect(await status(refunding.id)).toBe('delivered')
-    expect(await mails(refunding.id)).toEqual(['awaiting_stock', 'delivered'])
+    expect(await queuedOrderMailKinds(t.db, refunding.id)).toEqual(['awaiting_stock', 'delivered'])
   })
 
   it('an order skipped leaves the item to the next order waiting', async () => {
     const { product, waiting } = await waitingOrders(3)
     // The oldest waiting orders are being refunded; the newest is served.
-    for (const order of waiting.slice(0, 2)) await refundRequested(order.id, order.amount)
+    for (const order of waiting.slice(0, 2))
+      await requestRefundAccepted(t.db, order.id, order.amount, actor)
     await addStockQuietly(product.id, 1)
     expect(await fillAwaitingOrders(t.db, product.id)).toBe(1)
     expect(await status(waiting[2]!.id)).toBe('delivered')
@@ -226,6 +201,6 @@ describe(`orders waiting for stock while they are refunded (${engine})`, () => {
     })
     expect(await filled).toBe(0)
     expect(await status(order.id)).toBe('awaiting_stock')
-    expect(await mails(order.id)).toEqual(['awaiting_stock'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['awaiting_stock'])
   })
 })

@@ -1,9 +1,9 @@
 import { beforeEach, describe, expect, it } from 'vitest'
 import { listOrderEvents } from '~/data/order.server'
-import { newRefundId, settleRefund } from '~/data/refund.server'
+import { settleRefund } from '~/data/refund.server'
 import { getDeliveredSecret } from '~/data/stock.server'
-import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { fileTestDb } from '../../tests/helpers/db'
+import { queuedOrderMailKinds, requestRefundAccepted } from '../../tests/helpers/order-jobs'
 import {
   makeOrder,
   makePaidOrder,
@@ -21,7 +21,7 @@ import {
   replaceFromStock,
   resendDeliveryMail,
 } from './order-actions.server'
-import { REFUND_JOB, requestGatewayRefund } from './payment/refunds.server'
+import { REFUND_JOB } from './payment/refunds.server'
 
 /**
  * The order page's Replace item, Replace details and Resend e-mail posted twice (a double
@@ -73,20 +73,6 @@ async function liveItemId(orderId: string): Promise<string> {
   return live[0]!.id
 }
 
-/** The kinds of the order's mails queued, in alphabetical order. */
-async function mails(orderId: string): Promise<string[]> {
-  const rows = await t.db
-    .selectFrom('job')
-    .select('payload')
-    .where('type', '=', ORDER_MAIL_JOB)
-    .execute()
-  return rows
-    .map((row) => JSON.parse(row.payload) as { orderId: string; kind: string })
-    .filter((payload) => payload.orderId === orderId)
-    .map((payload) => payload.kind)
-    .sort()
-}
-
 async function eventTypes(orderId: string): Promise<string[]> {
   return (await listOrderEvents(t.db, orderId)).map((event) => event.type)
 }
@@ -102,19 +88,6 @@ async function availableItems(productId: string): Promise<number> {
 }
 
 /** A refund of `amountPaise` asked of the order's gateway, still waiting for its answer. */
-async function refundRequested(orderId: string, amountPaise: number): Promise<string> {
-  const refundId = newRefundId()
-  const result = await requestGatewayRefund(t.db, {
-    refundId,
-    orderId,
-    amountPaise,
-    reason: 'Buyer asked',
-    actor,
-  })
-  expect(result.ok).toBe(true)
-  return refundId
-}
-
 describe(`replace from stock, posted twice (${engine})`, () => {
   it('without the item it replaces: a second replacement within the minute is refused; after it, allowed', async () => {
     const { product, order } = await stockOrder(3)
@@ -131,7 +104,7 @@ describe(`replace from stock, posted twice (${engine})`, () => {
     // One stock item used, the first replacement still live, one mail and one timeline entry.
     expect(await availableItems(product.id)).toBe(2)
     expect(await liveItemId(order.id)).toBe(replacement)
-    expect(await mails(order.id)).toEqual(['delivered', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'replaced'])
     expect((await eventTypes(order.id)).filter((type) => type === 'replaced')).toHaveLength(1)
 
     const afterWindow = await replaceFromStock(t.db, {
@@ -141,7 +114,11 @@ describe(`replace from stock, posted twice (${engine})`, () => {
     })
     expect(afterWindow.ok).toBe(true)
     expect(await liveItemId(order.id)).not.toBe(replacement)
-    expect(await mails(order.id)).toEqual(['delivered', 'replaced', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual([
+      'delivered',
+      'replaced',
+      'replaced',
+    ])
   })
 
   it('with the item it replaces: a stale one is refused, the current one replaced at once', async () => {
@@ -163,7 +140,7 @@ describe(`replace from stock, posted twice (${engine})`, () => {
     })
     expect(await liveItemId(order.id)).toBe(replacement)
     expect(await availableItems(product.id)).toBe(2)
-    expect(await mails(order.id)).toEqual(['delivered', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'replaced'])
 
     // A form naming the live item is a replacement the admin asked for, however soon.
     expect(
@@ -192,7 +169,7 @@ describe(`replace from stock, posted twice (${engine})`, () => {
         'delivered',
         'revoked',
       ])
-      expect(await mails(order.id)).toEqual(['delivered', 'replaced'])
+      expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'replaced'])
     }
   })
 })
@@ -231,13 +208,18 @@ describe(`replace details by hand, posted twice (${engine})`, () => {
       await deliver({ replacing: true, currentItemId: delivered, now: later(now, 5) }),
     ).toEqual({ ok: false, message: ORDER_ADMIN_MESSAGES.alreadyReplaced })
     expect(await liveItemId(order.id)).toBe(replaced)
-    expect(await mails(order.id)).toEqual(['delivered', 'paid', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'paid', 'replaced'])
 
     expect(
       (await deliver({ replacing: true, currentItemId: replaced, now: later(now, 6) })).ok,
     ).toBe(true)
     expect(await liveItemId(order.id)).not.toBe(replaced)
-    expect(await mails(order.id)).toEqual(['delivered', 'paid', 'replaced', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual([
+      'delivered',
+      'paid',
+      'replaced',
+      'replaced',
+    ])
   })
 
   it('two at once replace once', async () => {
@@ -261,7 +243,7 @@ describe(`replace details by hand, posted twice (${engine})`, () => {
       'delivered',
       'revoked',
     ])
-    expect(await mails(order.id)).toEqual(['delivered', 'paid', 'replaced'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'paid', 'replaced'])
   })
 })
 
@@ -281,7 +263,7 @@ describe(`resend the delivery e-mail (${engine})`, () => {
     expect(
       await resendDeliveryMail(t.db, { orderId: order.id, actor, now: later(now, 45) }),
     ).toEqual({ ok: false, message: recentlyResentMessage(15) })
-    expect(await mails(order.id)).toEqual(['delivered', 'delivered'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered', 'delivered'])
     expect((await eventTypes(order.id)).filter((type) => type === 'mail_resent')).toHaveLength(1)
     // Another order's resend is its own.
     expect((await resendDeliveryMail(t.db, { orderId: other.id, actor, now })).ok).toBe(true)
@@ -295,14 +277,18 @@ describe(`resend the delivery e-mail (${engine})`, () => {
         })
       ).ok,
     ).toBe(true)
-    expect(await mails(order.id)).toEqual(['delivered', 'delivered', 'delivered'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+    ])
   })
 })
 
 describe(`an order whose whole payment is being refunded (${engine})`, () => {
   it('is not delivered by hand while it waits for stock', async () => {
     const order = await waitingOrder()
-    await refundRequested(order.id, order.amount)
+    await requestRefundAccepted(t.db, order.id, order.amount, actor)
     expect(
       await deliverManually(t.db, APP_SECRET, { orderId: order.id, secret: 'BY-HAND', actor }),
     ).toEqual({
@@ -310,13 +296,13 @@ describe(`an order whose whole payment is being refunded (${engine})`, () => {
       message: refundingMessage('Manual delivery', order.amount, order.gateway),
     })
     expect(await items(order.id)).toEqual([])
-    expect(await mails(order.id)).toEqual(['awaiting_stock'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['awaiting_stock'])
   })
 
   it('is not replaced nor sent its delivery e-mail again; a part refund or a failed one holds nothing up', async () => {
     const { order } = await stockOrder(3)
     const original = await liveItemId(order.id)
-    const refundId = await refundRequested(order.id, order.amount)
+    const refundId = await requestRefundAccepted(t.db, order.id, order.amount, actor)
     const now = new Date()
     expect(await replaceFromStock(t.db, { orderId: order.id, actor, now })).toEqual({
       ok: false,
@@ -339,7 +325,7 @@ describe(`an order whose whole payment is being refunded (${engine})`, () => {
       message: refundingMessage('Resending the delivery e-mail', order.amount, order.gateway),
     })
     expect(await liveItemId(order.id)).toBe(original)
-    expect(await mails(order.id)).toEqual(['delivered'])
+    expect(await queuedOrderMailKinds(t.db, order.id)).toEqual(['delivered'])
 
     // The gateway declines it: the order is an ordinary delivered one again.
     await settleRefund(
@@ -350,7 +336,7 @@ describe(`an order whose whole payment is being refunded (${engine})`, () => {
       async () => {},
     )
     // Half of it refunded: the buyer keeps the product.
-    await refundRequested(order.id, order.amount / 2)
+    await requestRefundAccepted(t.db, order.id, order.amount / 2, actor)
     expect((await resendDeliveryMail(t.db, { orderId: order.id, actor, now })).ok).toBe(true)
     expect((await replaceFromStock(t.db, { orderId: order.id, actor, now })).ok).toBe(true)
     expect(await getDeliveredSecret(t.db, APP_SECRET, order.id)).not.toBeNull()
@@ -358,7 +344,7 @@ describe(`an order whose whole payment is being refunded (${engine})`, () => {
 
   it('is left to the admin once KeyBazaar stopped asking about the refund', async () => {
     const { order } = await stockOrder(1)
-    await refundRequested(order.id, order.amount)
+    await requestRefundAccepted(t.db, order.id, order.amount, actor)
     // Its checks ran out (app/services/payment/refunds.server.ts, stopAskingAbout): the shop
     // was told to look it up in the gateway's dashboard.
     await t.db.deleteFrom('job').where('type', '=', REFUND_JOB).execute()

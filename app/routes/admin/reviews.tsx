@@ -104,13 +104,12 @@ export async function action({ request, context }: Route.ActionArgs) {
     reviewId: input.reviewId,
     reason: input.intent === 'hide' ? input.reason : null,
   })
-  if (!result.ok) {
-    return data(
-      { reviewId, result: submission.reply({ formErrors: [result.error] }) },
-      { status: 404 },
-    )
-  }
   const back = safeListHref(form.get('back'))
+  // Another admin got there first (hid, showed or the review is gone): the list is loaded again
+  // with the review as it is now, and says so.
+  if (!result.ok) {
+    throw redirect(back, { status: 303, headers: await flashHeaders('error', result.error) })
+  }
   throw redirect(back, {
     status: 303,
     headers: await flashHeaders(

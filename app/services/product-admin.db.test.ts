@@ -22,6 +22,7 @@ import {
   type ProductInput,
 } from '~/data/product.server'
 import { getDeliveredSecret, listStockItems, setProductDelivery } from '~/data/stock.server'
+import { insertReview, setReviewHidden } from '~/data/review.server'
 import { MASK } from './audit.server'
 import {
   createProductAudited,
@@ -29,6 +30,7 @@ import {
   duplicateProductAudited,
   importStockAudited,
   productEditVersion,
+  reviewCounts,
   revokeStockItemAudited,
   updateProductAudited,
 } from './product-admin.server'
@@ -59,6 +61,10 @@ const edited = (product: Product, changes: Partial<ProductInput> = {}): ProductI
   const { id: _id, discount: _d, createdAt: _c, updatedAt: _u, ...fields } = product
   return { ...fields, ...changes }
 }
+
+/** The stock items an order holds (a kept shared secret is one of its own). */
+const listStockItemsOfOrder = (orderId: string) =>
+  t.db.selectFrom('stockItem').select(['id', 'status']).where('orderId', '=', orderId).execute()
 
 const entriesFor = async (targetId: string) =>
   (await listAuditEntries(t.db, { targetId })).entries.map((entry) => ({
@@ -387,6 +393,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       status: 'deleted',
       product: { id: product.id },
       withdrawn: 0,
+      reviews: 0,
     })
     expect(await getProductById(t.db, product.id)).toBeNull()
     const [entry] = await entriesFor(product.id)
@@ -414,6 +421,55 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
         kind: 'text',
         text: 'family@example.in / hunter2',
       })
+  })
+
+  it('leaves past buyers the shared secret they were delivered when an edit replaces or clears it', async () => {
+    const product = await makeProduct(t.db, { title: 'Family Plan Edited' })
+    await setProductDelivery(t.db, SECRET, product.id, {
+      mode: 'shared',
+      sharedSecret: 'first@example.in / hunter2',
+    })
+    const save = async (delivery: { mode: 'shared' | 'manual'; sharedSecret?: string | null }) =>
+      updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: await pageVersion(product.id),
+          product: edited(product),
+          delivery,
+          appSecret: SECRET,
+        },
+        WHO,
+      )
+    const revealed = async (orderId: string) =>
+      (await getDeliveredSecret(t.db, SECRET, orderId)) as { text: string } | null
+
+    const first = await makePaidOrder(t.db, product.id)
+    expect(first.status).toBe('delivered')
+    // Typed again unchanged: nothing to keep, no copy made.
+    expect(
+      await save({ mode: 'shared', sharedSecret: ' first@example.in / hunter2 ' }),
+    ).toMatchObject({ status: 'saved' })
+    expect(await listStockItemsOfOrder(first.id)).toEqual([])
+
+    // Replaced: the past buyer keeps the first secret, a new buyer gets the new one.
+    expect(
+      await save({ mode: 'shared', sharedSecret: 'second@example.in / swordfish' }),
+    ).toMatchObject({ status: 'saved' })
+    const second = await makePaidOrder(t.db, product.id)
+    expect(second.status).toBe('delivered')
+    expect((await revealed(first.id))?.text).toBe('first@example.in / hunter2')
+    expect((await revealed(second.id))?.text).toBe('second@example.in / swordfish')
+
+    // Cleared (switching to manual): each keeps exactly what they were delivered.
+    expect(await save({ mode: 'manual', sharedSecret: null })).toMatchObject({ status: 'saved' })
+    expect(await getProductDelivery(t.db, product.id)).toEqual({
+      mode: 'manual',
+      hasSharedSecret: false,
+    })
+    expect((await revealed(first.id))?.text).toBe('first@example.in / hunter2')
+    expect((await revealed(second.id))?.text).toBe('second@example.in / swordfish')
+    expect(await listStockItemsOfOrder(first.id)).toHaveLength(1)
   })
 
   it('keeps a product whose real orders are still being paid or delivered', async () => {
@@ -508,6 +564,53 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       action: 'product.delete',
       summary: `Deleted ${product.title} and withdrew its 2 unsold items`,
     })
+  })
+
+  it('names the reviews deleted with a product, hidden ones included, in the audit log', async () => {
+    const product = await makeStockedProduct(t.db, SECRET, ['R-1', 'R-2', 'R-3', 'R-4'])
+    const other = await makeStockedProduct(t.db, SECRET, ['O-1'])
+    const review = async (productId: string) => {
+      const buyer = await makeCustomer(t.db)
+      const order = await makePaidOrder(t.db, productId, { userId: buyer.id })
+      expect(order.status).toBe('delivered')
+      const written = await insertReview(t.db, {
+        orderId: order.id,
+        productId,
+        userId: buyer.id,
+        rating: 5,
+        title: '',
+        body: 'Worked on the first try.',
+      })
+      return written!
+    }
+    await review(product.id)
+    const hidden = await review(product.id)
+    await setReviewHidden(t.db, hidden.id, { reason: 'Spam' })
+    await review(other.id)
+    const counts = await reviewCounts(t.db, [product.id, other.id, 'no-such-product'])
+    expect(counts).toEqual(
+      new Map([
+        [product.id, 2],
+        [other.id, 1],
+      ]),
+    )
+
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+      withdrawn: 2,
+      reviews: 2,
+    })
+    const [entry] = await entriesFor(product.id)
+    expect(entry?.summary).toBe(
+      `Deleted ${product.title} and its 2 reviews, and withdrew its 2 unsold items`,
+    )
+    expect(await reviewCounts(t.db, [product.id, other.id])).toEqual(new Map([[other.id, 1]]))
+
+    // Only reviews: the summary names them alone.
+    const sold = await makeStockedProduct(t.db, SECRET, ['S-1'])
+    await review(sold.id)
+    await deleteProductAudited(t.db, SECRET, sold.id, WHO)
+    expect((await entriesFor(sold.id))[0]?.summary).toBe(`Deleted ${sold.title} and its 1 review`)
   })
 
   it('decides once when a delete and a new order race: the order is kept or refused, never orphaned', async () => {

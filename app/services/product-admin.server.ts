@@ -21,6 +21,7 @@ import {
   type RevokeResult,
 } from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
+import { decryptSharedSecret } from '~/lib/stock-crypto.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import type { ProductDeliveryMode } from '~/lib/validation/product'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -131,11 +132,36 @@ export type UpdateProductResult =
   | { status: 'stale' }
 
 /**
+ * Whether saving `delivery` takes away the shared secret the product's past buyers were
+ * delivered: it clears the saved secret, or replaces it with another text (setProductDelivery
+ * trims it the same way). Keeping it, or typing it again unchanged, takes nothing away.
+ */
+async function replacesSharedSecret(
+  trx: DB,
+  appSecret: string,
+  productId: string,
+  delivery: ProductDeliveryInput,
+): Promise<boolean> {
+  if (delivery.sharedSecret === undefined) return false
+  const row = await trx
+    .selectFrom('product')
+    .select('sharedSecret')
+    .where('id', '=', productId)
+    .executeTakeFirst()
+  if (!row?.sharedSecret) return false
+  const next = delivery.sharedSecret?.trim() || null
+  return next === null || next !== decryptSharedSecret(appSecret, productId, row.sharedSecret)
+}
+
+/**
  * Saves an edited product with its delivery, and the audit entry with the fields that changed.
  * The product is read again here, its row held for the transaction (lockProduct), and the save
  * goes ahead only if it still matches `version`, the productEditVersion of the page the form
  * came from: a save over another admin's change is refused (nothing written, no entry) rather
  * than silently undoing it. The entry's "before" is that row, the product as it really was.
+ * A shared secret cleared or replaced stays with the buyers it was delivered to: each delivered
+ * order first gets its own copy (keepSharedSecretForBuyers), and only later buyers get the new
+ * one (docs/admin.md, "The form").
  */
 export async function updateProductAudited(
   db: DB,
@@ -154,6 +180,8 @@ export async function updateProductAudited(
     const beforeDelivery = await getProductDelivery(trx, input.id)
     if (!before || !beforeDelivery) return { status: 'missing' }
     if (input.version !== productEditVersion(before, beforeDelivery)) return { status: 'stale' }
+    if (await replacesSharedSecret(trx, input.appSecret, before.id, input.delivery))
+      await keepSharedSecretForBuyers(trx, input.appSecret, before.id)
     const saved = await updateProduct(trx, before.id, input.product)
     if (!saved) return { status: 'missing' }
     await setProductDelivery(trx, input.appSecret, saved.id, input.delivery)
@@ -213,8 +241,49 @@ async function recordCopy(db: DB, source: Product, copy: Product, who: AdminWho)
   })
 }
 
+/**
+ * How many reviews each product has, hidden ones included: what deleting it deletes with it (the
+ * review's foreign key cascades, db/migrations/0100_product_reviews.ts), which the delete
+ * question and the audit entry name. One count grouped by product, read from
+ * review_product_created_idx (its first column is the product); a product without reviews is
+ * left out.
+ */
+export async function reviewCounts(
+  db: DB,
+  productIds: readonly string[],
+): Promise<Map<string, number>> {
+  if (productIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('review')
+    .select((eb) => ['productId', eb.fn.countAll<number | string>().as('count')])
+    .where('productId', 'in', productIds)
+    .groupBy('productId')
+    .execute()
+  return new Map(rows.map((row) => [row.productId, Number(row.count)]))
+}
+
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en-IN')} ${count === 1 ? one : many}`
+
+/** The delete's audit summary: the product, the reviews deleted with it, the stock withdrawn. */
+function deletedSummary(title: string, reviews: number, withdrawn: number): string {
+  return [
+    `Deleted ${title}`,
+    reviews ? ` and its ${plural(reviews, 'review', 'reviews')}` : '',
+    withdrawn
+      ? `${reviews ? ',' : ''} and withdrew its ${plural(withdrawn, 'unsold item', 'unsold items')}`
+      : '',
+  ].join('')
+}
+
 export type DeleteProductResult =
-  | { status: 'deleted'; product: Pick<Product, 'id' | 'title' | 'image'>; withdrawn: number }
+  | {
+      status: 'deleted'
+      product: Pick<Product, 'id' | 'title' | 'image'>
+      withdrawn: number
+      /** Its reviews, deleted with it. */
+      reviews: number
+    }
   | { status: 'missing' }
   /** Real orders of it not finished yet, and payment links of it not yet paid. */
   | { status: 'open-sales'; title: string; orders: number; paymentLinks: number }
@@ -223,7 +292,8 @@ export type DeleteProductResult =
  * Deletes a product and records what it was. A product with real orders not finished yet, or
  * payment links not yet paid, is kept: its buyers are owed a delivery (or a refund), or may still
  * pay, and both need the product. Its unsold stock is withdrawn with it, and the audit entry says
- * how many items; a shared secret it delivered stays with each buyer's order.
+ * how many items, and how many reviews went with it (reviewCounts); a shared secret it delivered
+ * stays with each buyer's order.
  */
 export async function deleteProductAudited(
   db: DB,
@@ -244,19 +314,19 @@ export async function deleteProductAudited(
     })
     // Its buyers keep a shared account delivered to them (the order page shows it).
     await keepSharedSecretForBuyers(trx, appSecret, id)
+    // Counted with the row held: a review being written for it waits (its foreign key).
+    const reviews = (await reviewCounts(trx, [id])).get(id) ?? 0
     const deleted = await deleteProduct(trx, id)
     if (!deleted) return { status: 'missing' }
     await recordAdminChange(trx, {
       ...who,
       action: 'product.delete',
       target: { type: 'product', id },
-      summary: withdrawn.real
-        ? `Deleted ${product.title} and withdrew its ${withdrawn.real} unsold ${withdrawn.real === 1 ? 'item' : 'items'}`
-        : `Deleted ${product.title}`,
+      summary: deletedSummary(product.title, reviews, withdrawn.real),
       before: productAuditFields(product),
       after: null,
     })
-    return { status: 'deleted', product: deleted, withdrawn: withdrawn.real }
+    return { status: 'deleted', product: deleted, withdrawn: withdrawn.real, reviews }
   })
 }
 

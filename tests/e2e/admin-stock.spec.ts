@@ -233,7 +233,9 @@ test.describe.serial('stock', () => {
     await page.getByRole('radio', { name: 'Shared secret' }).check()
     await expect(secret).toBeVisible()
     await expect(
-      page.getByText('Changing it changes what every buyer sees, past orders included.'),
+      page.getByText(
+        'Changing it changes what later buyers get; past buyers keep the secret they were delivered.',
+      ),
     ).toBeVisible()
 
     await page.getByRole('button', { name: 'Update Product' }).click()

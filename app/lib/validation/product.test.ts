@@ -338,10 +338,21 @@ describe('the product form schema', () => {
       notFound: 'Product not found',
       deleted: 'Product deleted successfully!',
       deleteFailed: 'Failed to delete product. Please try again.',
+      deleteGone: 'This product no longer exists: it may have been deleted by another admin.',
       duplicateFailed: 'Failed to duplicate product. Please try again.',
       duplicateSourceMissing: 'Original product not found',
       noProducts: 'No Products Found',
     })
+  })
+
+  it('names the reviews a delete takes with the product, when it has any', () => {
+    expect(deleteConfirmation('CineNova', 0)).toBe(deleteConfirmation('CineNova'))
+    expect(deleteConfirmation('CineNova', 1)).toBe(
+      'Are you sure you want to delete "CineNova"? Its 1 review is deleted with it. This action cannot be undone.',
+    )
+    expect(deleteConfirmation('CineNova', 1_200)).toBe(
+      'Are you sure you want to delete "CineNova"? Its 1,200 reviews are deleted with it. This action cannot be undone.',
+    )
   })
 })
 

@@ -71,13 +71,27 @@ export const PRODUCT_MESSAGES = {
   backToProducts: 'Back to Products',
   deleted: 'Product deleted successfully!',
   deleteFailed: 'Failed to delete product. Please try again.',
+  // Trying again cannot help: the product is gone (the list's delete, docs/admin.md).
+  deleteGone: 'This product no longer exists: it may have been deleted by another admin.',
   duplicateFailed: 'Failed to duplicate product. Please try again.',
   duplicateSourceMissing: 'Original product not found',
   noProducts: 'No Products Found',
 } as const
 
-export const deleteConfirmation = (title: string) =>
-  `Are you sure you want to delete "${title}"? This action cannot be undone.`
+/**
+ * The delete question. A product's reviews, hidden ones included, are deleted with it (their
+ * foreign key cascades), so the question names how many when there are any (docs/admin.md).
+ */
+export function deleteConfirmation(title: string, reviews = 0): string {
+  const count = reviews.toLocaleString('en-IN')
+  const withReviews =
+    reviews === 1
+      ? ' Its 1 review is deleted with it.'
+      : reviews > 1
+        ? ` Its ${count} reviews are deleted with it.`
+        : ''
+  return `Are you sure you want to delete "${title}"?${withReviews} This action cannot be undone.`
+}
 
 /**
  * Where a product's unpaid payment links are: the Payment Links page searched for the product's

@@ -133,8 +133,8 @@ export function DeliverySection({ form }: { form: ProductFormState }) {
               hint={
                 <>
                   Every buyer of this product sees this text on their order page, for example an
-                  e-mail and a password on two lines. Changing it changes what every buyer sees,
-                  past orders included.
+                  e-mail and a password on two lines. Changing it changes what later buyers get;
+                  past buyers keep the secret they were delivered.
                   {saved?.hasSharedSecret ? ' Leave it empty to keep the saved secret.' : ''}
                   {hydrated ? '' : ' Used only when Shared secret is chosen.'}
                 </>
@@ -175,8 +175,8 @@ export function DeliverySection({ form }: { form: ProductFormState }) {
                   id={`${fieldId('clearSharedSecret')}-hint`}
                   className="text-xs text-slate-600 dark:text-slate-400"
                 >
-                  Deletes it on save. A shared product needs a secret, so choose another mode or
-                  type a new secret too.
+                  Deletes it on save; past buyers keep the secret they were delivered. A shared
+                  product needs a secret, so choose another mode or type a new secret too.
                 </p>
               </div>
             </div>

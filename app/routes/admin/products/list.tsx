@@ -35,7 +35,11 @@ import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
-import { deleteProductAudited, duplicateProductAudited } from '~/services/product-admin.server'
+import {
+  deleteProductAudited,
+  duplicateProductAudited,
+  reviewCounts,
+} from '~/services/product-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import {
   deleteConfirmation,
@@ -83,14 +87,16 @@ export async function loader({ request }: Route.LoaderArgs) {
   const category = categories.includes(requestedCategory) ? requestedCategory : ''
   const confirmId = url.searchParams.get('confirmDelete')
 
-  const [stats, result, toConfirm, { flash, headers }, testItems] = await Promise.all([
-    productStats(db),
-    listProductsPage(db, { search, category, page: pageParam(url) }),
-    confirmId ? getProductById(db, confirmId) : null,
-    readFlash(request),
-    testItemsOnSale(db, env),
-  ])
-  const [images, stock] = await Promise.all([
+  const [stats, result, toConfirm, confirmReviews, { flash, headers }, testItems] =
+    await Promise.all([
+      productStats(db),
+      listProductsPage(db, { search, category, page: pageParam(url) }),
+      confirmId ? getProductById(db, confirmId) : null,
+      confirmId ? reviewCounts(db, [confirmId]) : null,
+      readFlash(request),
+      testItemsOnSale(db, env),
+    ])
+  const [images, stock, reviews] = await Promise.all([
     imageRefs(result.items.map((item) => item.image)),
     // What buyers can buy: test items count only while a simulator is a way to pay (the
     // product's Stock page has both kinds).
@@ -98,6 +104,11 @@ export async function loader({ request }: Route.LoaderArgs) {
       db,
       result.items.map((item) => item.id),
       { testItems },
+    ),
+    // Hidden ones included: the delete question says how many go with the product.
+    reviewCounts(
+      db,
+      result.items.map((item) => item.id),
     ),
   ])
   return data(
@@ -111,8 +122,16 @@ export async function loader({ request }: Route.LoaderArgs) {
         image: images[index] ?? null,
         // Items left, for products sold from stock (null for shared and manual ones).
         stockLeft: item.deliveryMode === 'stock' ? (stock.get(item.id) ?? 0) : null,
+        // Every review of it (`reviews` counts the visible ones): deleted with it.
+        allReviews: reviews.get(item.id) ?? 0,
       })),
-      confirmDelete: toConfirm ? { id: toConfirm.id, title: toConfirm.title } : null,
+      confirmDelete: toConfirm
+        ? {
+            id: toConfirm.id,
+            title: toConfirm.title,
+            reviews: confirmReviews?.get(toConfirm.id) ?? 0,
+          }
+        : null,
       flash,
     },
     { headers },
@@ -142,7 +161,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       } else if (result.status === 'open-sales') {
         headers = await flashHeaders('error', openSalesMessage(result.title, result))
       } else {
-        headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteFailed)
+        headers = await flashHeaders('error', PRODUCT_MESSAGES.deleteGone)
       }
     } catch (error) {
       console.error('[admin] deleting a product failed:', error)
@@ -259,7 +278,7 @@ function RowActions({
   const onDelete = useConfirmedSubmit(
     {
       title: 'Delete product',
-      description: deleteConfirmation(product.title),
+      description: deleteConfirmation(product.title, product.allReviews),
       confirmLabel: 'Delete',
       destructive: true,
     },
@@ -383,7 +402,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           confirmLabel="Delete"
           cancelTo={returnTo ? `${LIST_PATH}?${returnTo}` : LIST_PATH}
         >
-          {deleteConfirmation(confirmDelete.title)}
+          {deleteConfirmation(confirmDelete.title, confirmDelete.reviews)}
         </ConfirmPanel>
       ) : null}
 

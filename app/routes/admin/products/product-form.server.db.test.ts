@@ -2,14 +2,18 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import sharp from 'sharp'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
 import { makeProduct } from '../../../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type Product } from '~/data/product.server'
 import { createLocalStorage } from '~/lib/storage.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
-import { productEditVersion, updateProductAudited } from '~/services/product-admin.server'
+import {
+  deleteProductAudited,
+  productEditVersion,
+  updateProductAudited,
+} from '~/services/product-admin.server'
 import {
   productInitial,
   savedDelivery,
@@ -252,6 +256,56 @@ describe(`saving the product form (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
     })
     expect(await storage.exists(product.image)).toBe(false)
     expect(await storage.exists(saved.image)).toBe(true)
+  })
+
+  it('answers an edit of a product deleted meanwhile with Product Not Found, never "try again"', async () => {
+    const deleted = await productWithImage('Deleted Early')
+    const earlyPage = await openEditPage(deleted)
+    // Deleted by another admin after this request came in, before its form was read.
+    await deleteProductAudited(t.db, SECRET, deleted.id, WHO)
+    await expect(
+      saveProductForm(
+        new Request('http://shop.test/admin/products/edit/x', {
+          method: 'POST',
+          body: editForm(earlyPage, { title: 'Deleted Early Renamed' }),
+        }),
+        { mode: 'edit', product: deleted },
+        WHO,
+      ),
+    ).rejects.toMatchObject({ data: { message: PRODUCT_MESSAGES.notFound }, init: { status: 404 } })
+
+    // Deleted while the image posted with the form was being stored: the save's transaction
+    // finds it gone, and the upload goes too.
+    const racing = await productWithImage('Deleted While Uploading')
+    const page = await openEditPage(racing)
+    const imagesBefore = storedImages()
+    const put = storage.put.bind(storage)
+    const spy = vi.spyOn(storage, 'put').mockImplementation(async (...args) => {
+      await put(...args)
+      await deleteProductAudited(t.db, SECRET, racing.id, WHO)
+    })
+    const file = new File([new Uint8Array(await png())], 'new.png', { type: 'image/png' })
+    try {
+      await expect(
+        saveProductForm(
+          new Request('http://shop.test/admin/products/edit/x', {
+            method: 'POST',
+            body: editForm(page, { price: '150', imageFile: file }),
+          }),
+          { mode: 'edit', product: racing },
+          WHO,
+        ),
+      ).rejects.toMatchObject({
+        data: { message: PRODUCT_MESSAGES.notFound },
+        init: { status: 404 },
+      })
+      expect(spy).toHaveBeenCalledOnce()
+    } finally {
+      spy.mockRestore()
+    }
+    expect(await getProductById(t.db, racing.id)).toBeNull()
+    expect(await updatesOf(racing.id)).toEqual([])
+    expect(storedImages()).toEqual(imagesBefore)
   })
 
   it('adds a product as before: the Add Product form posts no version', async () => {

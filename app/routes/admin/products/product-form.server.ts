@@ -200,14 +200,25 @@ export async function saveProductForm(
   who: AdminWho,
 ) {
   const { db, storage, env } = services()
+  /**
+   * The product was deleted (by another admin) since the request came in: nothing can be saved,
+   * now or by trying again. The edit page's Product Not Found answer, with its way back to the
+   * list, as when the delete came before the request (requireEditableProduct); an image uploaded
+   * for this save is nobody's (removeProductImage keeps one a product shows).
+   */
+  const gone = data({ message: PRODUCT_MESSAGES.notFound }, { status: 404 })
+  const productGone = async (payload: Record<string, unknown>) => {
+    if (typeof payload.image === 'string')
+      await removeProductImage(db, storage, payload.image, { cacheDir: imageCacheDir() })
+    return gone
+  }
   const categories = await listCategories(db)
-  const delivery = target.mode === 'edit' ? await savedDelivery(target.product) : null
+  const delivery = target.mode === 'edit' ? await getProductDelivery(db, target.product.id) : null
+  if (target.mode === 'edit' && !delivery) throw gone
   const base =
     target.mode === 'edit' && delivery
       ? await productInitial(target.product, delivery)
       : emptyProductInitial(categories)
-  const failed =
-    target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateFailed
   // Edit: the version of the values the form shows. Until the form is read, those of `base`
   // (the product as read when this request came in); then the one the form posted.
   let shownVersion =
@@ -339,7 +350,7 @@ export async function saveProductForm(
       },
       who,
     )
-    if (result.status === 'missing') return refuse(409, {}, [failed])
+    if (result.status === 'missing') throw await productGone(payload)
     // Another admin saved between the check above and this save's transaction.
     if (result.status === 'stale') return refuseStale(PRODUCT_MESSAGES.staleEdit, payload)
     const updated = result.product
@@ -360,7 +371,7 @@ export async function saveProductForm(
       headers: await flashHeaders('success', PRODUCT_MESSAGES.updated),
     })
   } catch (error) {
-    if (error instanceof Response) throw error
+    if (error instanceof Response || error === gone) throw error
     // A save racing another to the same slug fails on the unique index inside the transaction
     // (on PostgreSQL that aborts it before SlugTakenError can be told apart): check again.
     if (

@@ -1,0 +1,138 @@
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { fileTestDb } from '../../../../tests/helpers/db'
+import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import {
+  makeAdmin,
+  makeCustomer,
+  makePaidOrder,
+  makeStockedProduct,
+} from '../../../../tests/factories'
+import { getProductById } from '~/data/product.server'
+import { insertReview, setReviewHidden } from '~/data/review.server'
+import { readFlash } from '~/lib/flash.server'
+import { createLocalStorage } from '~/lib/storage.server'
+import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { deleteProductAudited } from '~/services/product-admin.server'
+import AdminProducts, { action, loader } from './list'
+
+/**
+ * /admin/products as the server answers it: the delete question names the reviews that go with
+ * the product (the dialog's text comes with each row, the page without JavaScript asks with the
+ * same words), and a delete of a product already gone says so instead of "try again". Signing in
+ * is not what is tested here: the permission check answers with this file's admin.
+ */
+const signedIn = vi.hoisted(() => ({ user: null as unknown }))
+vi.mock('~/services/permissions.server', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  requirePermission: vi.fn(async () => signedIn.user),
+}))
+
+const t = fileTestDb()
+const SECRET = 'x'.repeat(32)
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kb-product-list-'))
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }))
+serveTestDb(t, {
+  env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET, DATA_DIR: dataDir },
+  storage: createLocalStorage(path.join(dataDir, 'uploads')),
+})
+beforeAll(async () => {
+  const admin = await makeAdmin(t.db, { name: 'Owner' })
+  signedIn.user = { ...admin, permissions: { canCreateProducts: true } }
+})
+
+const ROUTE_ID = 'routes/admin/products/list'
+const PATH = '/admin/products'
+
+async function render(path: string) {
+  return renderPage(
+    { id: ROUTE_ID, path: PATH, Component: AdminProducts, loader, action },
+    new Request(`https://shop.example.in${path}`),
+  )
+}
+
+type LoaderData = Awaited<ReturnType<typeof loader>>['data']
+
+/** A product sold from stock with `count` reviews from its buyers, the first one hidden. */
+async function reviewedProduct(title: string, count: number) {
+  const product = await makeStockedProduct(
+    t.db,
+    SECRET,
+    Array.from({ length: count + 1 }, (_, i) => `${title}-${i}-${crypto.randomUUID()}`),
+    { title },
+  )
+  for (let i = 0; i < count; i++) {
+    const buyer = await makeCustomer(t.db)
+    const order = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    const review = await insertReview(t.db, {
+      orderId: order.id,
+      productId: product.id,
+      userId: buyer.id,
+      rating: 4,
+      title: '',
+      body: 'Activated on the first try.',
+    })
+    if (i === 0) await setReviewHidden(t.db, review!.id, { reason: 'Off topic' })
+  }
+  return product
+}
+
+/** The action's answer to a posted form: the redirect it throws and the message it carries. */
+async function post(form: Record<string, string>) {
+  const request = new Request(`https://shop.example.in${PATH}`, {
+    method: 'POST',
+    body: new URLSearchParams(form),
+  })
+  try {
+    await action({ request, context: {}, params: {} } as unknown as Parameters<typeof action>[0])
+  } catch (error) {
+    if (!(error instanceof Response)) throw error
+    const cookie = (error.headers.get('Set-Cookie') ?? '').split(';')[0]!
+    const { flash } = await readFlash(
+      new Request('https://shop.example.in', { headers: { Cookie: cookie } }),
+    )
+    return { location: error.headers.get('Location'), flash }
+  }
+  throw new Error('expected a redirect')
+}
+
+describe(`the Products page's delete (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('names the reviews deleted with the product, hidden ones included, in both questions', async () => {
+    const reviewed = await reviewedProduct('Reviewed Suite', 3)
+    const quiet = await reviewedProduct('Quiet Suite', 0)
+
+    // With JavaScript, the dialog asks with the words of the row's count.
+    const listed = await render(`${PATH}?q=Suite`)
+    const rows = (listed.context.loaderData[ROUTE_ID] as LoaderData).products
+    expect(rows.map((row) => [row.title, row.reviews, row.allReviews]).sort()).toEqual([
+      ['Quiet Suite', 0, 0],
+      ['Reviewed Suite', 2, 3],
+    ])
+
+    // Without JavaScript, the page asks itself.
+    const asked = await render(`${PATH}?confirmDelete=${reviewed.id}`)
+    expect(pageText(asked.html)).toContain(
+      'Are you sure you want to delete "Reviewed Suite"? Its 3 reviews are deleted with it. This action cannot be undone.',
+    )
+    const plain = await render(`${PATH}?confirmDelete=${quiet.id}`)
+    expect(pageText(plain.html)).toContain(
+      'Are you sure you want to delete "Quiet Suite"? This action cannot be undone.',
+    )
+    expect(pageText(plain.html)).not.toContain('deleted with it')
+  })
+
+  it('says a product already deleted by another admin no longer exists, not "try again"', async () => {
+    const product = await reviewedProduct('Gone Suite', 0)
+    await deleteProductAudited(t.db, SECRET, product.id, {
+      actor: { id: 'other', name: 'Other Admin', email: 'other@example.test' },
+      ip: null,
+    })
+    const answer = await post({ intent: 'delete', id: product.id, confirmed: 'yes', returnTo: '' })
+    expect(answer.location).toBe(PATH)
+    expect(answer.flash).toMatchObject({ type: 'error', message: PRODUCT_MESSAGES.deleteGone })
+    expect(PRODUCT_MESSAGES.deleteGone).not.toMatch(/try again/i)
+    expect(await getProductById(t.db, product.id)).toBeNull()
+  })
+})

@@ -148,6 +148,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       held: 0,
       delivered: 0,
       revoked: 0,
+      availableByKind: { real: 4, test: 0 },
     })
   })
 
@@ -286,6 +287,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       held: 0,
       delivered: 1,
       revoked: 1,
+      availableByKind: { real: 0, test: 0 },
     })
   })
 
@@ -801,6 +803,36 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     await pay(t.db, real.id, product.price, `TXN-RM-${real.id}`)
     expect(await secretOf(simulated.id)).toBe('TEST-1')
     expect(await secretOf(real.id)).toBe('REAL-1')
+  })
+
+  it('counts real and test items apart, and lists each with its kind', async () => {
+    const product = await stockProduct()
+    await importLines(product.id, 'REAL-1\nREAL-2')
+    await importLines(product.id, 'TEST-1\nTEST-2\nTEST-3', { testItems: true })
+    const [sold] = await listStockItems(t.db, product.id, { status: 'available', limit: 1 })
+    await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })
+    expect(await stockCounts(t.db, product.id)).toEqual({
+      available: 4,
+      held: 0,
+      delivered: 0,
+      revoked: 1,
+      availableByKind: { real: 2, test: 2 },
+    })
+    expect(await availableItemsByKind(t.db, product.id)).toEqual({ real: 2, test: 2 })
+    const items = await listStockItems(t.db, product.id)
+    const shown = await Promise.all(
+      items.map(async (item) => {
+        const secret = await revealStockItem(t.db, APP_SECRET, item.id)
+        return `${secret?.kind === 'text' ? secret.text : ''}:${item.testItem}`
+      }),
+    )
+    expect(shown.sort()).toEqual([
+      'REAL-1:false',
+      'REAL-2:false',
+      'TEST-1:true',
+      'TEST-2:true',
+      'TEST-3:true',
+    ])
   })
 
   it('refuses a test-mode order for a product with only real stock, and a real order for one with only test stock', async () => {

@@ -48,6 +48,12 @@ export interface StockCounts {
   held: number
   delivered: number
   revoked: number
+  /**
+   * The available items by kind: real ones sell through a real payment gateway, test ones only
+   * for test-mode payments (docs/delivery.md, "Test mode"), so only the real ones are ready to
+   * sell once a live gateway takes payments.
+   */
+  availableByKind: { real: number; test: number }
 }
 
 const REPORTED_LINES = 20
@@ -268,22 +274,34 @@ export async function availableItemsByKind(
   return { real: count(0), test: count(1) }
 }
 
-/** How many items of a product are in each state. */
+/** How many items of a product are in each state, the available ones by kind (one query). */
 export async function stockCounts(db: DB, productId: string): Promise<StockCounts> {
   const rows = await db
     .selectFrom('stockItem')
-    .select((eb) => ['status', eb.fn.countAll<number | string>().as('count')])
+    .select((eb) => ['status', 'testItem', eb.fn.countAll<number | string>().as('count')])
     .where('productId', '=', productId)
-    .groupBy('status')
+    .groupBy(['status', 'testItem'])
     .execute()
-  const counts: StockCounts = { available: 0, held: 0, delivered: 0, revoked: 0 }
-  for (const row of rows) counts[row.status] = Number(row.count)
+  const counts: StockCounts = {
+    available: 0,
+    held: 0,
+    delivered: 0,
+    revoked: 0,
+    availableByKind: { real: 0, test: 0 },
+  }
+  for (const row of rows) {
+    const count = Number(row.count)
+    counts[row.status] += count
+    if (row.status === 'available') counts.availableByKind[row.testItem ? 'test' : 'real'] += count
+  }
   return counts
 }
 
 export interface StockItemSummary {
   id: string
   status: StockItemStatus
+  /** Sold only for test-mode payments (docs/delivery.md, "Test mode"). */
+  testItem: boolean
   orderId: string | null
   addedBy: string
   revokedReason: string | null
@@ -302,6 +320,7 @@ function newestItems(db: DB, productId: string, status: StockItemStatus | undefi
     .select([
       'id',
       'status',
+      'testItem',
       'orderId',
       'addedBy',
       'revokedReason',
@@ -320,10 +339,11 @@ export async function listStockItems(
   productId: string,
   options: { status?: StockItemStatus; limit?: number; offset?: number } = {},
 ): Promise<StockItemSummary[]> {
-  return newestItems(db, productId, options.status)
+  const rows = await newestItems(db, productId, options.status)
     .limit(options.limit ?? 50)
     .offset(options.offset ?? 0)
     .execute()
+  return rows.map((row) => ({ ...row, testItem: Boolean(row.testItem) }))
 }
 
 /**
@@ -754,7 +774,12 @@ export async function listStockItemsPage(
     } catch {
       preview = 'Unreadable (encrypted with another APP_SECRET)'
     }
-    return { ...row, preview, addedByLabel: emails.get(row.addedBy) ?? row.addedBy }
+    return {
+      ...row,
+      testItem: Boolean(row.testItem),
+      preview,
+      addedByLabel: emails.get(row.addedBy) ?? row.addedBy,
+    }
   })
   return { items, total, page, pageCount, pageSize }
 }

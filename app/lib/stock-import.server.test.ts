@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest'
-import { parseStockInput } from './stock-import.server'
+import {
+  invalidLinesText,
+  invalidStockLines,
+  parseStockInput,
+  PASTED_HEADER_MESSAGE,
+} from './stock-import.server'
 import { StockImportError } from './stock-parse'
 
 const fields = (...pairs: Array<[string, string]>) => ({
@@ -22,6 +27,88 @@ describe('stock pasted as lines', () => {
     const parsed = parseStockInput(`ok\nbad\u0001line\n${'x'.repeat(4001)}\nfine`, 'lines')
     expect(parsed.items.map((item) => item.line)).toEqual([1, 4])
     expect(parsed.invalidLines).toEqual([2, 3])
+  })
+})
+
+describe('a CSV header pasted as lines', () => {
+  it('refuses the whole paste when its first line names only known columns', () => {
+    for (const content of [
+      'email,password,note\nalpha@example.test,Alpha-Pass-1,first',
+      '\n  Email , PASSWORD\na@b.in,pw',
+      '"username";"password";"remarks"\nu;p;r',
+      'Licence Key\tnotes\nKEY-1\tfirst',
+      'key\nKEY-1\nKEY-2',
+    ]) {
+      expect(() => parseStockInput(content, 'lines'), content).toThrow(PASTED_HEADER_MESSAGE)
+    }
+  })
+
+  it('takes a first line with anything besides column names as an item', () => {
+    for (const content of [
+      'user@example.com / password',
+      'email: a@b.in, password: pw',
+      'KEY-1,KEY-2',
+      'alpha@example.test,Alpha-Pass-1,first\nemail,password',
+    ]) {
+      expect(parseStockInput(content, 'lines').items[0]!.secret, content).toEqual({
+        kind: 'text',
+        text: content.split('\n')[0],
+      })
+    }
+  })
+
+  it('reads a header in a .csv file as its columns', () => {
+    expect(parseStockInput('key,note\nKEY-1,first', 'csv').items).toEqual([
+      { line: 2, secret: fields(['key', 'KEY-1'], ['note', 'first']) },
+    ])
+  })
+})
+
+describe('the lines an import leaves out, with why', () => {
+  it('gives each invalid line its reason, as the import counts them', () => {
+    const pasted = `ok\nbad\u0001line\n${'x'.repeat(4001)}\nfine\n${'y'.repeat(4001)}\u0002`
+    expect(invalidStockLines(pasted, 'lines')).toEqual([
+      { line: 2, reason: 'control' },
+      { line: 3, reason: 'tooLong' },
+      { line: 5, reason: 'tooLong' },
+    ])
+    expect(parseStockInput(pasted, 'lines').invalidLines).toEqual([2, 3, 5])
+
+    const csv = `email,password,note\na,b\nc,d,e,f\n,,just a note\ng,h\u0002,i\nj,${'k'.repeat(4001)},l\nm,n,o`
+    expect(invalidStockLines(csv, 'csv')).toEqual([
+      { line: 2, reason: 'columns' },
+      { line: 3, reason: 'columns' },
+      { line: 4, reason: 'noValue' },
+      { line: 5, reason: 'control' },
+      { line: 6, reason: 'valueTooLong' },
+    ])
+    expect(parseStockInput(csv, 'csv').invalidLines).toEqual([2, 3, 4, 5, 6])
+  })
+
+  it('puts them in words by reason, naming the first ten lines of each', () => {
+    const tooLong = Array.from({ length: 12 }, (_, i) => ({
+      line: i + 1,
+      reason: 'tooLong' as const,
+    }))
+    expect(
+      invalidLinesText([
+        { line: 1, reason: 'tooLong' },
+        { line: 2, reason: 'tooLong' },
+        { line: 3, reason: 'tooLong' },
+        { line: 1_004, reason: 'control' },
+        { line: 5, reason: 'columns' },
+        { line: 6, reason: 'columns' },
+        { line: 7, reason: 'noValue' },
+        { line: 8, reason: 'valueTooLong' },
+      ]),
+    ).toBe(
+      '8 lines not imported: lines 1, 2 and 3 are longer than 4,000 characters; line 8 has a value ' +
+        'longer than 4,000 characters; line 1,004 contains control characters; lines 5 and 6 have ' +
+        'the wrong number of columns; line 7 has only empty values or notes',
+    )
+    expect(invalidLinesText(tooLong)).toBe(
+      '12 lines not imported: lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 2 more are longer than 4,000 characters',
+    )
   })
 })
 

@@ -1,9 +1,10 @@
 import { CsvError, parse } from 'csv-parse/sync'
 import {
+  CONTROL_CHARACTERS,
+  MAX_ITEM_LENGTH,
   NOTE_COLUMNS,
   splitLines,
   StockImportError,
-  validText,
   type ParsedInput,
   type ParsedItem,
   type StockFormat,
@@ -16,20 +17,150 @@ import {
  * (docs/decisions/0010-infrastructure-libraries.md).
  */
 export function parseStockInput(content: string, format: StockFormat): ParsedInput {
+  const { items, invalid } = readStock(content, format)
+  return { items, invalidLines: invalid.map((entry) => entry.line) }
+}
+
+/** Why a line is not an item; invalidLinesText puts it in words. */
+export type InvalidReason = 'tooLong' | 'valueTooLong' | 'control' | 'columns' | 'noValue'
+
+export interface InvalidLine {
+  line: number
+  reason: InvalidReason
+}
+
+/**
+ * The lines of `content` that are not items, each with its reason, in line order: what the stock
+ * page tells the admin after an import (the import itself keeps only their numbers).
+ */
+export function invalidStockLines(content: string, format: StockFormat): InvalidLine[] {
+  return readStock(content, format).invalid
+}
+
+const count = new Intl.NumberFormat('en-IN')
+/** Line numbers named in a message, per reason: the rest are counted. */
+const NAMED_LINES = 10
+
+/** "line 4", "lines 1, 2 and 3", "lines 1, 2, ..., 10 and 90 more": the first `lines` of `total`. */
+export function lineWords(lines: readonly number[], total = lines.length): string {
+  const shown = lines.slice(0, NAMED_LINES).map((line) => count.format(line))
+  const more = total - shown.length
+  if (total === 1) return `line ${shown[0]}`
+  if (more > 0) return `lines ${shown.join(', ')} and ${count.format(more)} more`
+  return `lines ${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`
+}
+
+const REASON_WORDS: Record<InvalidReason, { one: string; many: string }> = {
+  tooLong: {
+    one: `is longer than ${count.format(MAX_ITEM_LENGTH)} characters`,
+    many: `are longer than ${count.format(MAX_ITEM_LENGTH)} characters`,
+  },
+  valueTooLong: {
+    one: `has a value longer than ${count.format(MAX_ITEM_LENGTH)} characters`,
+    many: `have a value longer than ${count.format(MAX_ITEM_LENGTH)} characters`,
+  },
+  control: { one: 'contains control characters', many: 'contain control characters' },
+  columns: { one: 'has the wrong number of columns', many: 'have the wrong number of columns' },
+  noValue: { one: 'has only empty values or notes', many: 'have only empty values or notes' },
+}
+
+/**
+ * "12 lines not imported: lines 1, 2 and 3 are longer than 4,000 characters; line 7 contains
+ * control characters; ...": what the stock page says of the lines an import left out, by reason.
+ */
+export function invalidLinesText(invalid: readonly InvalidLine[]): string {
+  const byReason = new Map<InvalidReason, number[]>()
+  for (const { line, reason } of invalid) {
+    const lines = byReason.get(reason)
+    if (lines) lines.push(line)
+    else byReason.set(reason, [line])
+  }
+  const parts = (Object.keys(REASON_WORDS) as InvalidReason[]).flatMap((reason) => {
+    const lines = byReason.get(reason)
+    if (!lines) return []
+    const words = REASON_WORDS[reason]
+    return [`${lineWords(lines)} ${lines.length === 1 ? words.one : words.many}`]
+  })
+  const total = invalid.length
+  return `${count.format(total)} ${total === 1 ? 'line' : 'lines'} not imported: ${parts.join('; ')}`
+}
+
+/** The reason a value (a line, or a CSV cell) cannot be an item, or null when it can. */
+function valueProblem(value: string): 'tooLong' | 'control' | null {
+  if (value.length > MAX_ITEM_LENGTH) return 'tooLong'
+  return CONTROL_CHARACTERS.test(value) ? 'control' : null
+}
+
+function readStock(
+  content: string,
+  format: StockFormat,
+): { items: ParsedItem[]; invalid: InvalidLine[] } {
   const lines = splitLines(content)
   return format === 'lines' ? parseLines(lines) : parseCsv(lines.join('\n'))
 }
 
-function parseLines(lines: string[]): ParsedInput {
+/** The column names a CSV header of stock is made of, besides the notes (NOTE_COLUMNS). */
+const KNOWN_COLUMNS = new Set([
+  'email',
+  'e-mail',
+  'mail',
+  'username',
+  'user',
+  'user name',
+  'login',
+  'account',
+  'password',
+  'pass',
+  'pwd',
+  'pin',
+  'key',
+  'licence',
+  'license',
+  'licence key',
+  'license key',
+  'serial',
+  'code',
+  'token',
+  'url',
+  'expiry',
+  ...NOTE_COLUMNS,
+])
+
+/** Refuses lines whose first one is a CSV header (docs/delivery.md, "Stock items"). */
+export const PASTED_HEADER_MESSAGE =
+  'This looks like a CSV header. Upload the file as .csv, or remove the first line.'
+
+/**
+ * Whether a line is a CSV header rather than an item: known column names only, separated by
+ * commas as in a .csv file (or semicolons or tabs, as spreadsheets copy them). Pasted as one item
+ * per line, such a header would be sold to the first buyer.
+ */
+function looksLikeHeader(line: string): boolean {
+  const names = line.split(/[,;\t]/).map((name) =>
+    name
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .trim()
+      .toLowerCase()
+      .replace(/[_\s]+/g, ' '),
+  )
+  return names.every((name) => KNOWN_COLUMNS.has(name))
+}
+
+function parseLines(lines: string[]): { items: ParsedItem[]; invalid: InvalidLine[] } {
   const items: ParsedItem[] = []
-  const invalidLines: number[] = []
+  const invalid: InvalidLine[] = []
+  const first = lines.find((raw) => raw.trim() !== '')
+  if (first !== undefined && looksLikeHeader(first))
+    throw new StockImportError(PASTED_HEADER_MESSAGE)
   lines.forEach((raw, index) => {
     const value = raw.trim()
     if (value === '') return
-    if (validText(value)) items.push({ line: index + 1, secret: { kind: 'text', text: value } })
-    else invalidLines.push(index + 1)
+    const problem = valueProblem(value)
+    if (problem) invalid.push({ line: index + 1, reason: problem })
+    else items.push({ line: index + 1, secret: { kind: 'text', text: value } })
   })
-  return { items, invalidLines }
+  return { items, invalid }
 }
 
 interface CsvRecord {
@@ -83,12 +214,12 @@ function csvErrorMessage(error: CsvError): string {
   }
 }
 
-function parseCsv(text: string): ParsedInput {
+function parseCsv(text: string): { items: ParsedItem[]; invalid: InvalidLine[] } {
   const items: ParsedItem[] = []
-  const invalidLines: number[] = []
+  const invalid: InvalidLine[] = []
   const records = csvRecords(text).filter((record) => record.cells.some((cell) => cell !== ''))
   const [header, ...rows] = records
-  if (!header) return { items, invalidLines }
+  if (!header) return { items, invalid }
   const names = header.cells.map((cell) => cell.toLowerCase())
   if (
     names.some((name) => name === '' || name.length > 40) ||
@@ -107,8 +238,14 @@ function parseCsv(text: string): ParsedInput {
     const identifying = names.some(
       (name, index) => !NOTE_COLUMNS.has(name) && (cells[index] ?? '') !== '',
     )
-    if (cells.length !== names.length || !identifying || !cells.every(validText)) {
-      invalidLines.push(line)
+    const problem =
+      cells.length !== names.length
+        ? 'columns'
+        : !identifying
+          ? 'noValue'
+          : cells.map(valueProblem).find((found) => found !== null)
+    if (problem) {
+      invalid.push({ line, reason: problem === 'tooLong' ? 'valueTooLong' : problem })
       continue
     }
     items.push({
@@ -119,5 +256,5 @@ function parseCsv(text: string): ParsedInput {
       },
     })
   }
-  return { items, invalidLines }
+  return { items, invalid }
 }

@@ -43,10 +43,6 @@ export function splitLines(content: string): string[] {
   return content.replace(/^\uFEFF/, '').split(/\r\n|\n|\r/)
 }
 
-export function validText(text: string): boolean {
-  return text.length <= MAX_ITEM_LENGTH && !CONTROL_CHARACTERS.test(text)
-}
-
 export const MANUAL_SECRET_MESSAGES = {
   empty: 'Enter the account details or licence key to deliver.',
   tooLong: `Please keep the details under ${MAX_ITEM_LENGTH.toLocaleString('en-IN')} characters.`,

@@ -10,6 +10,7 @@ import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { productEditVersion } from '~/services/product-admin.server'
 import {
   productInitial,
@@ -27,12 +28,18 @@ import { adminStockPath } from '~/lib/paths'
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { product } = await requireEditableProduct(request, params.id)
-  const { db } = services()
-  const [categories, delivery, counts] = await Promise.all([
+  const { db, env } = services()
+  const [categories, delivery, counts, testItems] = await Promise.all([
     listCategories(db),
     savedDelivery(product),
     stockCounts(db, product.id),
+    testItemsOnSale(db, env),
   ])
+  // The items buyers can buy, as the products list counts them: real ones through a live
+  // gateway, test ones through a simulator (docs/delivery.md, "Test mode"). The stock page
+  // shows the two kinds apart.
+  const { real, test } = counts.availableByKind
+  const available = testItems === 'only' ? test : testItems ? real + test : real
   return {
     id: product.id,
     categories,
@@ -43,7 +50,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     savedImage: product.image,
     saved: {
       hasSharedSecret: delivery.hasSharedSecret,
-      stockAvailable: counts.available,
+      stockAvailable: available,
       stockUrl: adminStockPath(product.id),
     },
   }

@@ -3,7 +3,8 @@ import { data, redirect } from 'react-router'
 import { services } from '~/lib/app-context.server'
 import { flashHeaders } from '~/lib/flash.server'
 import { clientIp } from '~/lib/rate-limit.server'
-import { detectStockFormat, StockImportError } from '~/lib/stock-parse'
+import { invalidLinesText, invalidStockLines, lineWords } from '~/lib/stock-import.server'
+import { detectStockFormat, StockImportError, type StockFormat } from '~/lib/stock-parse'
 import { readLimitedFormData, UploadError } from '~/lib/uploads.server'
 import {
   STOCK_IMPORT_MAX_BYTES,
@@ -27,6 +28,36 @@ export interface ImportAnswer {
   intent: 'import'
   result: SubmissionResult<string[]>
   summary: StockImportSummary | null
+  /** The lines an import left out, with why (invalidLinesText); null when none. */
+  skipped: string | null
+  /**
+   * "These are test items" as posted, ticked again on a refused import: without JavaScript the
+   * page is drawn anew, and a corrected paste must not go in as real items (docs/delivery.md).
+   */
+  testItems: boolean
+}
+
+/**
+ * A refused import that added nothing: its duplicates and invalid lines, each with why
+ * ("Nothing was added. 2 duplicates skipped: lines 1 and 2 repeat items ...").
+ */
+function nothingAddedMessage(summary: StockImportSummary, skipped: string | null): string {
+  const sentences = ['Nothing was added.']
+  if (summary.duplicates > 0) {
+    const lines = lineWords(summary.duplicateLines, summary.duplicates)
+    sentences.push(
+      summary.duplicates === 1
+        ? `1 duplicate skipped: ${lines} repeats an item this product has or had, or an earlier line.`
+        : `${summary.duplicates.toLocaleString('en-IN')} duplicates skipped: ${lines} repeat items this product has or had, or earlier lines.`,
+    )
+  }
+  if (skipped) sentences.push(`${skipped}.`)
+  return sentences.join(' ')
+}
+
+/** invalidLinesText of an import's content, when some lines were left out. */
+function skippedText(summary: StockImportSummary, content: string, format: StockFormat) {
+  return summary.invalid > 0 ? invalidLinesText(invalidStockLines(content, format)) : null
 }
 
 /**
@@ -38,8 +69,12 @@ export async function stockAction({ request, params, context }: Route.ActionArgs
   const { db, env } = services()
   const who = { actor: user, ip: clientIp(context) }
 
+  let testItems = false
   const answer = (status: number, result: SubmissionResult<string[]>) =>
-    data<ImportAnswer>({ intent: 'import', result, summary: null }, { status })
+    data<ImportAnswer>(
+      { intent: 'import', result, summary: null, skipped: null, testItems },
+      { status },
+    )
 
   let form: FormData
   try {
@@ -53,6 +88,8 @@ export async function stockAction({ request, params, context }: Route.ActionArgs
   }
   const intent = form.get('intent')
   if (intent !== 'import' && intent !== 'revoke') throw data('Unknown action', { status: 400 })
+  // Real unless the admin says otherwise: test mode never sells real items (docs/delivery.md).
+  testItems = form.get('testItems') === 'yes'
 
   const submission = parseSubmission(form, stockActionSchema)
   const pasted = typeof form.get('content') === 'string' ? String(form.get('content')) : ''
@@ -123,19 +160,25 @@ export async function stockAction({ request, params, context }: Route.ActionArgs
         format,
         appSecret: env.APP_SECRET,
         addedBy: `user:${user.id}`,
-        // Real unless the admin says otherwise: test mode never sells real items (docs/delivery.md).
-        testItems: form.get('testItems') === 'yes',
+        testItems,
       },
       who,
     )
     if (summary.added + summary.duplicates + summary.invalid === 0) {
       return refuse(400, STOCK_MESSAGES.empty, file ? 'file' : 'content')
     }
-    // A successful import empties the form.
+    const skipped = skippedText(summary, content, format)
+    // Nothing added is refused like a mistake: the text stays to be corrected.
+    if (summary.added === 0) {
+      return refuse(400, nothingAddedMessage(summary, skipped), file ? 'file' : 'content')
+    }
+    // A successful import empties the form (the test-items box included).
     return data<ImportAnswer>({
       intent: 'import',
       result: submission.reply({ resetForm: true }),
       summary,
+      skipped,
+      testItems: false,
     })
   } catch (error) {
     if (error instanceof StockImportError) {

@@ -32,7 +32,6 @@ import { PageNote } from '~/components/admin/page-note'
 import { ListPagination } from '~/components/admin/pagination'
 import { StatCard } from '~/components/admin/stat-card'
 import {
-  availableItemsByKind,
   countAwaitingOrders,
   listStockItemsPage,
   stockCounts,
@@ -74,7 +73,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const confirmId = url.searchParams.get('confirmRevoke')
 
-  const [counts, list, awaiting, delivery, { flash, headers }, testMode, kinds, settings] =
+  const [counts, list, awaiting, delivery, { flash, headers }, testMode, settings] =
     await Promise.all([
       stockCounts(db, product.id),
       listStockItemsPage(db, env.APP_SECRET, product.id, { status: status ?? undefined, page }),
@@ -82,7 +81,6 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       getProductDelivery(db, product.id),
       readFlash(request),
       testModeOnly(db, env),
-      availableItemsByKind(db, product.id),
       getSiteSettings(db),
     ])
   const date = shopDateTime(settings.timezone)
@@ -101,6 +99,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
         items: list.items.map((item) => ({
           id: item.id,
           status: item.status,
+          testItem: item.testItem,
           preview: item.preview,
           orderId: item.orderId,
           addedBy: item.addedByLabel,
@@ -120,7 +119,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       testMode,
       // Payment Gateways is for admins with Can Manage Users (docs/decisions/0019).
       canConfigureGateways: mayConfigureShop(user.permissions),
-      available: kinds,
+      available: counts.availableByKind,
     },
     { headers },
   )
@@ -149,16 +148,40 @@ const STATUS_TONES: Record<StockItemStatus, BadgeTone> = {
   delivered: 'info',
   revoked: 'muted',
 }
-const FIGURES: Record<StockItemStatus, { hint: string; icon: typeof PackageCheck }> = {
-  available: { hint: 'Ready to sell', icon: PackageCheck },
+// Available's hint counts real and test items apart (availableHint).
+const FIGURES: Record<StockItemStatus, { hint?: string; icon: typeof PackageCheck }> = {
+  available: { icon: PackageCheck },
   held: { hint: 'Set aside for an order', icon: Clock },
   delivered: { hint: 'Sold to a buyer', icon: PackageOpen },
   revoked: { hint: 'Never to be sold', icon: PackageX },
 }
 const MODE_NAMES = { shared: 'as one shared secret', manual: 'by hand (manual)' } as const
 
-function StatusBadge({ status }: { status: StockItemStatus }) {
-  return <Badge tone={STATUS_TONES[status]}>{STATUS_LABELS[status]}</Badge>
+/** An item's status, and whether it is a test item (sold only for test-mode payments). */
+function StatusBadges({ item }: { item: StockItem }) {
+  return (
+    <span className="inline-flex flex-wrap gap-1">
+      <Badge tone={STATUS_TONES[item.status]}>{STATUS_LABELS[item.status]}</Badge>
+      {item.testItem ? (
+        <Badge tone="violet" title="Delivered only for test-mode payments, never for real ones">
+          Test
+        </Badge>
+      ) : null}
+    </span>
+  )
+}
+
+/**
+ * What the Available figure is made of. Real items are ready to sell through a live gateway; test
+ * items only ever go to test-mode payments, so a live shop holding only those is out of stock
+ * (docs/delivery.md, "Test mode").
+ */
+function availableHint(available: { real: number; test: number }, testMode: boolean): string {
+  const real = number.format(available.real)
+  const test = number.format(available.test)
+  return testMode
+    ? `${real} real, kept for real payments; ${test} test, ready for test payments`
+    : `${real} real, ready to sell; ${test} test, for test payments only`
 }
 
 function ImportForm({
@@ -251,6 +274,8 @@ function ImportForm({
             type="checkbox"
             name="testItems"
             value="yes"
+            // A refused import keeps it as posted (the page is drawn anew without JavaScript).
+            defaultChecked={answer?.testItems ?? false}
             aria-describedby="stock-test-items-hint"
             className="mt-0.5 size-5 shrink-0 rounded border-slate-300 text-brand-600 dark:border-slate-600"
           />
@@ -290,6 +315,7 @@ function ImportForm({
             className="rounded-xl border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900 dark:border-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
           >
             <p className="font-semibold">Import finished: {importSummaryText(answer.summary)}.</p>
+            {answer.skipped ? <p className="mt-0.5">{answer.skipped}.</p> : null}
             <p className="mt-0.5">{filledOrdersText(answer.summary.filled)}</p>
           </div>
         ) : null}
@@ -469,7 +495,11 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
             key={status}
             label={STATUS_LABELS[status]}
             value={number.format(counts[status])}
-            hint={FIGURES[status].hint}
+            hint={
+              status === 'available'
+                ? availableHint(counts.availableByKind, testMode)
+                : FIGURES[status].hint
+            }
             icon={FIGURES[status].icon}
           />
         ))}
@@ -545,7 +575,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                     </code>
                   </th>
                   <td className="px-2 py-3">
-                    <StatusBadge status={item.status} />
+                    <StatusBadges item={item} />
                   </td>
                   <td className="px-2 py-3 text-slate-600 dark:text-slate-300">
                     <ItemDetails item={item} />
@@ -573,7 +603,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
                     <code className="min-w-0 break-all font-mono text-sm text-slate-900 dark:text-slate-100">
                       {item.preview}
                     </code>
-                    <StatusBadge status={item.status} />
+                    <StatusBadges item={item} />
                   </div>
                   <p className="text-xs text-slate-600 dark:text-slate-300">
                     <ItemDetails item={item} />

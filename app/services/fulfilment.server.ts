@@ -186,9 +186,23 @@ export async function fulfilPaidOrder(
   // Deleted after the order was placed (a late payment of an expired order).
   if (!productId || !deliveryMode) return leftPaid('product-deleted')
   if (deliveryMode === 'manual') return leftPaid('manual')
+  let sharedSecret = order.sharedSecret
+  if (deliveryMode === 'shared' && sharedSecret && !testMode && engineOf(trx) === 'postgres') {
+    // An edit that clears or replaces the secret first copies it to each delivered order
+    // (updateProductAudited) with the product's row held: this delivery waits for such an edit
+    // and reads the secret it left, or the edit waits for this delivery and copies the secret
+    // to it, so the buyer is never left with nothing to see (SQLite runs one writer at a time).
+    const locked = await trx
+      .selectFrom('product')
+      .select('sharedSecret')
+      .where('id', '=', productId)
+      .forShare()
+      .executeTakeFirst()
+    sharedSecret = locked?.sharedSecret ?? null
+  }
   // The shared secret is always real: a simulated payment never reveals it (docs/delivery.md).
-  if (deliveryMode === 'shared' && (!order.sharedSecret || testMode))
-    return leftPaid(order.sharedSecret ? null : 'no-shared-details')
+  if (deliveryMode === 'shared' && (!sharedSecret || testMode))
+    return leftPaid(sharedSecret ? null : 'no-shared-details')
   if (deliveryMode === 'shared') {
     const moved = await moveOrder(
       trx,

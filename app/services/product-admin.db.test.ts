@@ -10,6 +10,7 @@ import {
   makePaidOrder,
   makeProduct,
   makeStockedProduct,
+  payOrder,
 } from '../../tests/factories'
 import { createPaymentLink } from '~/data/payment-link.server'
 import { getOrder } from '~/data/order.server'
@@ -17,11 +18,17 @@ import { listAuditEntries } from '~/data/audit.server'
 import {
   getProductById,
   getProductDelivery,
+  lockProduct,
   updateProduct,
   type Product,
   type ProductInput,
 } from '~/data/product.server'
-import { getDeliveredSecret, listStockItems, setProductDelivery } from '~/data/stock.server'
+import {
+  getDeliveredSecret,
+  keepSharedSecretForBuyers,
+  listStockItems,
+  setProductDelivery,
+} from '~/data/stock.server'
 import { insertReview, setReviewHidden } from '~/data/review.server'
 import { MASK } from './audit.server'
 import {
@@ -471,6 +478,33 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     expect((await revealed(second.id))?.text).toBe('second@example.in / swordfish')
     expect(await listStockItemsOfOrder(first.id)).toHaveLength(1)
   })
+
+  // PostgreSQL runs the two at once; SQLite one writer at a time, so there is no race to show.
+  it.runIf(process.env.TEST_DB_ENGINE === 'postgres')(
+    'a payment of a shared account arriving while an edit clears its secret never leaves the buyer with nothing',
+    async () => {
+      const product = await makeProduct(t.db, { title: 'Family Plan Racing' })
+      await setProductDelivery(t.db, SECRET, product.id, {
+        mode: 'shared',
+        sharedSecret: 'racing@example.in / hunter2',
+      })
+      const order = await makeOrder(t.db, product.id)
+      let paid: Promise<unknown> | undefined
+      // The edit's transaction, as updateProductAudited runs it: the row held, the secret kept
+      // for the orders delivered so far (none), then cleared; the payment arrives in between.
+      await t.db.transaction().execute(async (trx) => {
+        await lockProduct(trx, product.id, { for: 'edit' })
+        await keepSharedSecretForBuyers(trx, SECRET, product.id)
+        paid = payOrder(t.db, order)
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        await setProductDelivery(trx, SECRET, product.id, { mode: 'manual', sharedSecret: null })
+      })
+      await paid
+      // The payment waited for the edit and found no secret: the order waits for the shop.
+      expect((await getOrder(t.db, order.id))?.status).toBe('paid')
+      expect(await getDeliveredSecret(t.db, SECRET, order.id)).toBeNull()
+    },
+  )
 
   it('keeps a product whose real orders are still being paid or delivered', async () => {
     // Delivered by hand: a real order paid and waiting for the shop, a real one at the

@@ -1,4 +1,5 @@
 import { sql, type Insertable, type Transaction } from 'kysely'
+import { SecretDecryptionError } from '~/lib/crypto.server'
 import { engineOf, toFlag, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import {
@@ -608,10 +609,16 @@ export async function keepSharedSecretForBuyers(
     .where('id', '=', productId)
     .executeTakeFirst()
   if (!product?.sharedSecret) return 0
-  const secret: StockSecret = {
-    kind: 'text',
-    text: decryptSharedSecret(appSecret, product.id, product.sharedSecret),
+  let text: string
+  try {
+    text = decryptSharedSecret(appSecret, product.id, product.sharedSecret)
+  } catch (error) {
+    // Saved under another APP_SECRET: no buyer could read it, so there is nothing to keep, and
+    // the edit or delete that replaces it goes ahead.
+    if (error instanceof SecretDecryptionError) return 0
+    throw error
   }
+  const secret: StockSecret = { kind: 'text', text }
   const orders = await trx
     .selectFrom('order')
     .select(['order.id', 'order.paidAt', 'order.testMode'])

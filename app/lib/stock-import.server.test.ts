@@ -38,6 +38,9 @@ describe('a CSV header pasted as lines', () => {
       '"username";"password";"remarks"\nu;p;r',
       'Licence Key\tnotes\nKEY-1\tfirst',
       'key\nKEY-1\nKEY-2',
+      'email:password\na@b.in:pw',
+      'Email Address,Password\na@b.in,pw',
+      'login | pass\nu | p',
     ]) {
       expect(() => parseStockInput(content, 'lines'), content).toThrow(PASTED_HEADER_MESSAGE)
     }

@@ -187,6 +187,7 @@ export async function fulfilPaidOrder(
   if (!productId || !deliveryMode) return leftPaid('product-deleted')
   if (deliveryMode === 'manual') return leftPaid('manual')
   let sharedSecret = order.sharedSecret
+  let mode = deliveryMode
   if (deliveryMode === 'shared' && sharedSecret && !testMode && engineOf(trx) === 'postgres') {
     // An edit that clears or replaces the secret first copies it to each delivered order
     // (updateProductAudited) with the product's row held: this delivery waits for such an edit
@@ -194,16 +195,19 @@ export async function fulfilPaidOrder(
     // to it, so the buyer is never left with nothing to see (SQLite runs one writer at a time).
     const locked = await trx
       .selectFrom('product')
-      .select('sharedSecret')
+      .select(['sharedSecret', 'deliveryMode'])
       .where('id', '=', productId)
       .forShare()
       .executeTakeFirst()
     sharedSecret = locked?.sharedSecret ?? null
+    // The edit may have made it a product delivered by hand.
+    if (locked?.deliveryMode === 'manual') return leftPaid('manual')
+    mode = locked?.deliveryMode ?? mode
   }
   // The shared secret is always real: a simulated payment never reveals it (docs/delivery.md).
-  if (deliveryMode === 'shared' && (!sharedSecret || testMode))
+  if (mode === 'shared' && (!sharedSecret || testMode))
     return leftPaid(sharedSecret ? null : 'no-shared-details')
-  if (deliveryMode === 'shared') {
+  if (mode === 'shared') {
     const moved = await moveOrder(
       trx,
       input.orderId,

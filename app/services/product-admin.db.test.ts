@@ -479,6 +479,94 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(await listStockItemsOfOrder(first.id)).toHaveLength(1)
   })
 
+  /** Until another connection of this database waits for a row lock (PostgreSQL). */
+  const waitingOnALock = () =>
+    expect
+      .poll(
+        async () =>
+          Number(
+            (
+              await sql<{
+                waiting: number | string
+              }>`select count(*) as waiting from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`.execute(
+                t.db,
+              )
+            ).rows[0]?.waiting,
+          ),
+        { timeout: 5_000, interval: 20 },
+      )
+      .toBeGreaterThan(0)
+
+  it.runIf(process.env.TEST_DB_ENGINE === 'postgres')(
+    'deleting a product while a late payment of one of its orders is delivered: no deadlock, the paid order keeps the product',
+    async () => {
+      const product = await makeProduct(t.db, { title: 'Family Plan Deleted Late' })
+      await setProductDelivery(t.db, SECRET, product.id, {
+        mode: 'shared',
+        sharedSecret: 'late@example.in / hunter2',
+      })
+      const order = await makeOrder(t.db, product.id)
+      await t.db
+        .updateTable('order')
+        .set({ status: 'expired' })
+        .where('id', '=', order.id)
+        .execute()
+      let deleted: Promise<unknown> | undefined
+      // The late payment's transaction, as a delivery of a shared account runs it: its order's
+      // row first, then the product's; the delete starts in between.
+      await t.db.transaction().execute(async (trx) => {
+        await trx.updateTable('order').set({ status: 'paid' }).where('id', '=', order.id).execute()
+        deleted = deleteProductAudited(t.db, SECRET, product.id, WHO)
+        await waitingOnALock()
+        await trx
+          .selectFrom('product')
+          .select('sharedSecret')
+          .where('id', '=', product.id)
+          .forShare()
+          .execute()
+      })
+      // The delete waited for the payment, then found a paid order to deliver: kept.
+      expect(await deleted).toMatchObject({ status: 'open-sales', orders: 1 })
+      expect(await getOrder(t.db, order.id)).toMatchObject({
+        status: 'paid',
+        productId: product.id,
+      })
+    },
+  )
+
+  it('edits and deletes a shared product whose secret was saved under another APP_SECRET', async () => {
+    const product = await makeProduct(t.db, { title: 'Family Plan Old Key' })
+    await setProductDelivery(t.db, 'another-app-secret-0123456789abcdef', product.id, {
+      mode: 'shared',
+      sharedSecret: 'old@example.in / hunter2',
+    })
+    const save = async (sharedSecret: string | null) =>
+      updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: await pageVersion(product.id),
+          product: edited(product),
+          delivery: { mode: 'shared', sharedSecret },
+          appSecret: SECRET,
+        },
+        WHO,
+      )
+    expect(await save('new@example.in / swordfish')).toMatchObject({ status: 'saved' })
+    await setProductDelivery(t.db, 'another-app-secret-0123456789abcdef', product.id, {
+      mode: 'shared',
+      sharedSecret: 'old@example.in / hunter2',
+    })
+    expect(await save(null)).toMatchObject({ status: 'saved' })
+    await setProductDelivery(t.db, 'another-app-secret-0123456789abcdef', product.id, {
+      mode: 'shared',
+      sharedSecret: 'old@example.in / hunter2',
+    })
+    expect(await deleteProductAudited(t.db, SECRET, product.id, WHO)).toMatchObject({
+      status: 'deleted',
+    })
+  })
+
   // PostgreSQL runs the two at once; SQLite one writer at a time, so there is no race to show.
   it.runIf(process.env.TEST_DB_ENGINE === 'postgres')(
     'a payment of a shared account arriving while an edit clears its secret never leaves the buyer with nothing',
@@ -496,7 +584,7 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
         await lockProduct(trx, product.id, { for: 'edit' })
         await keepSharedSecretForBuyers(trx, SECRET, product.id)
         paid = payOrder(t.db, order)
-        await new Promise((resolve) => setTimeout(resolve, 300))
+        await waitingOnALock()
         await setProductDelivery(trx, SECRET, product.id, { mode: 'manual', sharedSecret: null })
       })
       await paid

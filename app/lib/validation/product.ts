@@ -57,7 +57,6 @@ export const PRODUCT_MESSAGES = {
   created: 'Product created successfully!',
   createFailed: 'Failed to create product. Please try again.',
   updated: 'Product updated successfully!',
-  updateFailed: 'Failed to update product. Please try again.',
   updateError: 'An error occurred while updating the product.',
   // An edit saved over another admin's change would undo it: refused (docs/admin.md).
   staleEdit:

@@ -83,3 +83,28 @@ export const postActions = (html: string) =>
     .map((match) => match[0])
     .filter((tag) => tag.includes('method="post"'))
     .map((tag) => /action="([^"]*)"/.exec(tag)?.[1]?.replace(/&amp;/g, '&') ?? '')
+
+/**
+ * A route action's redirect for a posted form (a done or refused action answers with one): the
+ * Response it throws. Anything else it does fails the test.
+ */
+export async function postForRedirect(
+  action: (args: never) => unknown,
+  url: string,
+  form: Record<string, string>,
+  params: Record<string, string> = {},
+  requestContext: Record<string, unknown> = { clientIp: '203.0.113.9' },
+): Promise<Response> {
+  const request = new Request(url, { method: 'POST', body: new URLSearchParams(form) })
+  try {
+    await action({ request, params, context: requestContext } as never)
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown
+    throw thrown
+  }
+  throw new Error('expected a redirect')
+}
+
+/** The session cookie a redirect sets (its one-time message), to send with the next request. */
+export const redirectCookie = (response: Response) =>
+  (response.headers.get('Set-Cookie') ?? '').split(';')[0]!

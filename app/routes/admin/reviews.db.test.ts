@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../tests/helpers/route-render'
+import {
+  pageText,
+  postForRedirect,
+  redirectCookie,
+  renderPage,
+  serveTestDb,
+} from '../../../tests/helpers/route-render'
 import {
   makeAdmin,
   makeCustomer,
@@ -37,22 +43,8 @@ const route = {
   action,
 }
 
-async function post(form: Record<string, string>): Promise<Response> {
-  try {
-    await action({
-      request: new Request('http://shop.test/admin/reviews', {
-        method: 'POST',
-        body: new URLSearchParams(form),
-      }),
-      params: {},
-      context: { clientIp: '203.0.113.9' },
-    } as unknown as Parameters<typeof action>[0])
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown
-    throw thrown
-  }
-  throw new Error('expected a redirect')
-}
+const post = (form: Record<string, string>) =>
+  postForRedirect(action, 'http://shop.test/admin/reviews', form)
 
 describe(`moderating reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('a review hidden by another admin first: back to the list as it is now, saying so', async () => {
@@ -78,7 +70,7 @@ describe(`moderating reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     const second = await post(hide)
     expect(second.status).toBe(303)
     expect(second.headers.get('Location')).toBe('/admin/reviews?show=all')
-    const cookie = second.headers.get('Set-Cookie')!.split(';')[0]!
+    const cookie = redirectCookie(second)
     const { html } = await renderPage(
       route,
       new Request('http://shop.test/admin/reviews?show=all', { headers: { Cookie: cookie } }),

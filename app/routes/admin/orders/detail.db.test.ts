@@ -1,6 +1,12 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import {
+  pageText,
+  postForRedirect,
+  redirectCookie,
+  renderPage,
+  serveTestDb,
+} from '../../../../tests/helpers/route-render'
 import {
   makeAdmin,
   makeCustomer,
@@ -61,22 +67,8 @@ async function render(orderId: string, form?: Record<string, string>, cookie?: s
 }
 
 /** A post the action answers with a redirect (a done or refused action): its Response. */
-async function postRedirected(orderId: string, form: Record<string, string>): Promise<Response> {
-  try {
-    await action({
-      request: new Request(`http://shop.test/admin/orders/${orderId}`, {
-        method: 'POST',
-        body: new URLSearchParams(form),
-      }),
-      params: { orderId },
-      context: { clientIp: '203.0.113.9' },
-    } as unknown as Parameters<typeof action>[0])
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown
-    throw thrown
-  }
-  throw new Error('expected a redirect')
-}
+const postRedirected = (orderId: string, form: Record<string, string>) =>
+  postForRedirect(action, `http://shop.test/admin/orders/${orderId}`, form, { orderId })
 
 const product = () =>
   makeStockedProduct(t.db, APP_SECRET, [`KEY-${newRefundId()}`], { price: 49_900 })
@@ -197,7 +189,7 @@ describe(`an order's page in the back office (${process.env.TEST_DB_ENGINE ?? 's
     await postRedirected(order.id, form)
     // The same form again (a second click, another tab): refused, and says why.
     const again = await postRedirected(order.id, form)
-    const cookie = again.headers.get('Set-Cookie')!.split(';')[0]!
+    const cookie = redirectCookie(again)
     expect((await render(order.id, undefined, cookie)).text).toContain(
       ORDER_ADMIN_MESSAGES.alreadyReplaced,
     )
@@ -248,7 +240,7 @@ describe(`an order's page in the back office (${process.env.TEST_DB_ENGINE ?? 's
 
     // A form left open from before is refused, and says why; nothing is recorded as sent.
     const refused = await postRedirected(order.id, { intent: 'resend', confirmed: 'yes' })
-    const cookie = refused.headers.get('Set-Cookie')!.split(';')[0]!
+    const cookie = redirectCookie(refused)
     expect((await render(order.id, undefined, cookie)).text).toContain(
       'No e-mail can be sent to this buyer: the account was deleted and its address removed. Nothing was changed.',
     )

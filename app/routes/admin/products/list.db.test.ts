@@ -3,7 +3,13 @@ import os from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import {
+  pageText,
+  postForRedirect,
+  redirectCookie,
+  renderPage,
+  serveTestDb,
+} from '../../../../tests/helpers/route-render'
 import {
   makeAdmin,
   makeCustomer,
@@ -81,21 +87,11 @@ async function reviewedProduct(title: string, count: number) {
 
 /** The action's answer to a posted form: the redirect it throws and the message it carries. */
 async function post(form: Record<string, string>) {
-  const request = new Request(`https://shop.example.in${PATH}`, {
-    method: 'POST',
-    body: new URLSearchParams(form),
-  })
-  try {
-    await action({ request, context: {}, params: {} } as unknown as Parameters<typeof action>[0])
-  } catch (error) {
-    if (!(error instanceof Response)) throw error
-    const cookie = (error.headers.get('Set-Cookie') ?? '').split(';')[0]!
-    const { flash } = await readFlash(
-      new Request('https://shop.example.in', { headers: { Cookie: cookie } }),
-    )
-    return { location: error.headers.get('Location'), flash }
-  }
-  throw new Error('expected a redirect')
+  const response = await postForRedirect(action, `https://shop.example.in${PATH}`, form, {}, {})
+  const { flash } = await readFlash(
+    new Request('https://shop.example.in', { headers: { Cookie: redirectCookie(response) } }),
+  )
+  return { location: response.headers.get('Location'), flash }
 }
 
 describe(`the Products page's delete (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {

@@ -135,8 +135,8 @@ export const PASTED_HEADER_MESSAGE =
 /**
  * Whether a line is a CSV header rather than an item: known column names only, separated by
  * commas as in a .csv file (or semicolons or tabs, as spreadsheets copy them, or the colon or bar
- * of "email:password" lists). Pasted as one item
- * per line, such a header would be sold to the first buyer.
+ * of "email:password" lists). Pasted as one item per line, such a header would be sold to the
+ * first buyer.
  */
 function looksLikeHeader(line: string): boolean {
   const names = line.split(/[,;:|\t]/).map((name) =>

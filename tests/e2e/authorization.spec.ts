@@ -226,7 +226,8 @@ const ADMIN_ACTIONS: Record<
   '/admin/api/uploads': [
     { url: '/admin/api/uploads', need: 'canCreateProducts', form: {}, success: { status: 400 } },
   ],
-  // Hiding without a reason (past the guard: 400), and a review that does not exist (404).
+  // Hiding without a reason (past the guard: 400), and a review that does not exist (back to the
+  // list with the reason: 303).
   '/admin/reviews': [
     {
       url: '/admin/reviews',
@@ -238,7 +239,7 @@ const ADMIN_ACTIONS: Record<
       url: '/admin/reviews',
       need: 'canCreateProducts',
       form: { intent: 'unhide', reviewId: 'no-such-review' },
-      success: { status: 404 },
+      success: { status: 303 },
     },
   ],
   // A settings form with a field error: past the guard, 400 and nothing saved.

@@ -35,3 +35,20 @@ export async function appendOrderEvent(
     })
     .execute()
 }
+
+/** When the order's latest timeline entry of one of `types` after `since` was written, or null. */
+export async function latestOrderEventAt(
+  db: DB,
+  orderId: string,
+  types: readonly string[],
+  since: Date,
+): Promise<Date | null> {
+  const latest = await db
+    .selectFrom('orderEvent')
+    .select((eb) => eb.fn.max('createdAt').as('at'))
+    .where('orderId', '=', orderId)
+    .where('type', 'in', types)
+    .where('createdAt', '>', since.toISOString())
+    .executeTakeFirst()
+  return latest?.at ? new Date(latest.at) : null
+}

@@ -406,6 +406,14 @@ export async function lockProduct(
   options: { for?: 'delete' | 'edit' } = {},
 ): Promise<boolean> {
   const postgres = engineOf(db) === 'postgres'
+  // A delete on PostgreSQL holds the product's orders first, in the order a payment takes them
+  // (its order's row, then the product's: lockSharedDelivery, or the stock for an item): deleting
+  // writes every order of the product (its foreign key is set to null), and waiting for those
+  // after holding the product would deadlock with a late payment of one of them.
+  if (postgres && options.for !== 'edit')
+    await sql`select count(*) from (select 1 from "order" where product_id = ${id} for no key update) as held`.execute(
+      db,
+    )
   const row = await db
     .selectFrom('product')
     .select('id')
@@ -414,6 +422,26 @@ export async function lockProduct(
     .$if(postgres && options.for !== 'edit', (qb) => qb.forUpdate())
     .executeTakeFirst()
   return Boolean(row)
+}
+
+/**
+ * A shared account's delivery mode and secret, read to deliver them (app/services/fulfilment.server.ts).
+ * On PostgreSQL the row is held FOR SHARE: an edit that clears or replaces the secret first copies
+ * it to each delivered order (keepSharedSecretForBuyers) with the row held FOR NO KEY UPDATE
+ * (lockProduct), so a delivery waits for such an edit and reads what it left, or the edit waits
+ * for the delivery and copies the secret to it. SQLite runs one writer at a time.
+ */
+export async function lockSharedDelivery(
+  db: DB,
+  id: string,
+): Promise<{ deliveryMode: DeliveryMode; sharedSecret: string | null } | null> {
+  const row = await db
+    .selectFrom('product')
+    .select(['deliveryMode', 'sharedSecret'])
+    .where('id', '=', id)
+    .$if(engineOf(db) === 'postgres', (qb) => qb.forShare())
+    .executeTakeFirst()
+  return row ?? null
 }
 
 /** Orders still to be paid or delivered, the statuses that keep a product from being deleted. */

@@ -592,6 +592,36 @@ export async function productsWithAwaitingOrders(db: DB): Promise<string[]> {
 }
 
 /**
+ * Whether saving `next` as the product's shared secret (undefined: kept; null or blank: cleared)
+ * takes away the secret its past buyers were delivered: it clears the saved secret, or replaces it
+ * with another text (setProductDelivery trims it the same way). Typing it again unchanged takes
+ * nothing away; a secret saved under another APP_SECRET, which nobody can read, is replaced by
+ * any text.
+ */
+export async function replacesSharedSecret(
+  db: DB,
+  appSecret: string,
+  productId: string,
+  next: string | null | undefined,
+): Promise<boolean> {
+  if (next === undefined) return false
+  const row = await db
+    .selectFrom('product')
+    .select('sharedSecret')
+    .where('id', '=', productId)
+    .executeTakeFirst()
+  if (!row?.sharedSecret) return false
+  const text = next?.trim() || null
+  if (text === null) return true
+  try {
+    return text !== decryptSharedSecret(appSecret, productId, row.sharedSecret)
+  } catch (error) {
+    if (error instanceof SecretDecryptionError) return true
+    throw error
+  }
+}
+
+/**
  * Before a product is deleted: the buyers it delivered its shared secret to keep it. Each
  * delivered order of the product with no live item of its own gets one holding the secret,
  * bound to no product (the product row and its secret go), so getDeliveredSecret still finds it.

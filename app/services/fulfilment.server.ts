@@ -1,5 +1,6 @@
 import type { ExpressionBuilder, Transaction } from 'kysely'
 import { getSiteSettings, recentSiteSettings } from '~/data/settings.server'
+import { lockSharedDelivery } from '~/data/product.server'
 import { appendOrderEvent } from '~/data/order-event.server'
 import {
   recordOrderPaid,
@@ -188,17 +189,10 @@ export async function fulfilPaidOrder(
   if (deliveryMode === 'manual') return leftPaid('manual')
   let sharedSecret = order.sharedSecret
   let mode = deliveryMode
-  if (deliveryMode === 'shared' && sharedSecret && !testMode && engineOf(trx) === 'postgres') {
-    // An edit that clears or replaces the secret first copies it to each delivered order
-    // (updateProductAudited) with the product's row held: this delivery waits for such an edit
-    // and reads the secret it left, or the edit waits for this delivery and copies the secret
-    // to it, so the buyer is never left with nothing to see (SQLite runs one writer at a time).
-    const locked = await trx
-      .selectFrom('product')
-      .select(['sharedSecret', 'deliveryMode'])
-      .where('id', '=', productId)
-      .forShare()
-      .executeTakeFirst()
+  if (deliveryMode === 'shared' && sharedSecret && !testMode) {
+    // Read again with the row held: an edit clearing or replacing the secret meanwhile leaves
+    // the buyer something to see either way (lockSharedDelivery).
+    const locked = await lockSharedDelivery(trx, productId)
     sharedSecret = locked?.sharedSecret ?? null
     // The edit may have made it a product delivered by hand.
     if (locked?.deliveryMode === 'manual') return leftPaid('manual')

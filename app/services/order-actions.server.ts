@@ -10,6 +10,7 @@ import {
   type Order,
   takeOrderRows,
 } from '~/data/order.server'
+import { latestOrderEventAt } from '~/data/order-event.server'
 import {
   issueCreditNote,
   issueCreditNoteWithinRefund,
@@ -197,16 +198,10 @@ async function repeatWaitSeconds(
   types: readonly string[],
   now: Date,
 ): Promise<number> {
-  const since = new Date(now.getTime() - REPEAT_WINDOW_SECONDS * 1000).toISOString()
-  const latest = await trx
-    .selectFrom('orderEvent')
-    .select((eb) => eb.fn.max('createdAt').as('at'))
-    .where('orderId', '=', orderId)
-    .where('type', 'in', types)
-    .where('createdAt', '>', since)
-    .executeTakeFirst()
-  if (!latest?.at) return 0
-  const leftMs = new Date(latest.at).getTime() + REPEAT_WINDOW_SECONDS * 1000 - now.getTime()
+  const windowMs = REPEAT_WINDOW_SECONDS * 1000
+  const latest = await latestOrderEventAt(trx, orderId, types, new Date(now.getTime() - windowMs))
+  if (!latest) return 0
+  const leftMs = latest.getTime() + windowMs - now.getTime()
   return Math.max(1, Math.ceil(leftMs / 1000))
 }
 

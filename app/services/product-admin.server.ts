@@ -1,5 +1,4 @@
 import crypto from 'node:crypto'
-import { sql } from 'kysely'
 import {
   countOpenSales,
   createProductChecked,
@@ -15,15 +14,14 @@ import {
 } from '~/data/product.server'
 import {
   keepSharedSecretForBuyers,
+  replacesSharedSecret,
   revokeStockItem,
   setProductDelivery,
   withdrawUnsoldItems,
   type ImportStockInput,
   type RevokeResult,
 } from '~/data/stock.server'
-import { SecretDecryptionError } from '~/lib/crypto.server'
-import { engineOf, type DB } from '~/lib/db.server'
-import { decryptSharedSecret } from '~/lib/stock-crypto.server'
+import type { DB } from '~/lib/db.server'
 import type { StockImportSummary } from '~/lib/validation/stock-import'
 import type { ProductDeliveryMode } from '~/lib/validation/product'
 import { recordAdminChange, type AuditActor } from './audit.server'
@@ -134,35 +132,6 @@ export type UpdateProductResult =
   | { status: 'stale' }
 
 /**
- * Whether saving `delivery` takes away the shared secret the product's past buyers were
- * delivered: it clears the saved secret, or replaces it with another text (setProductDelivery
- * trims it the same way). Keeping it, or typing it again unchanged, takes nothing away.
- */
-async function replacesSharedSecret(
-  trx: DB,
-  appSecret: string,
-  productId: string,
-  delivery: ProductDeliveryInput,
-): Promise<boolean> {
-  if (delivery.sharedSecret === undefined) return false
-  const row = await trx
-    .selectFrom('product')
-    .select('sharedSecret')
-    .where('id', '=', productId)
-    .executeTakeFirst()
-  if (!row?.sharedSecret) return false
-  const next = delivery.sharedSecret?.trim() || null
-  if (next === null) return true
-  try {
-    return next !== decryptSharedSecret(appSecret, productId, row.sharedSecret)
-  } catch (error) {
-    // Saved under another APP_SECRET: nobody can read it, so any text replaces it.
-    if (error instanceof SecretDecryptionError) return true
-    throw error
-  }
-}
-
-/**
  * Saves an edited product with its delivery, and the audit entry with the fields that changed.
  * The product is read again here, its row held for the transaction (lockProduct), and the save
  * goes ahead only if it still matches `version`, the productEditVersion of the page the form
@@ -189,7 +158,7 @@ export async function updateProductAudited(
     const beforeDelivery = await getProductDelivery(trx, input.id)
     if (!before || !beforeDelivery) return { status: 'missing' }
     if (input.version !== productEditVersion(before, beforeDelivery)) return { status: 'stale' }
-    if (await replacesSharedSecret(trx, input.appSecret, before.id, input.delivery))
+    if (await replacesSharedSecret(trx, input.appSecret, before.id, input.delivery.sharedSecret))
       await keepSharedSecretForBuyers(trx, input.appSecret, before.id)
     const saved = await updateProduct(trx, before.id, input.product)
     if (!saved) return { status: 'missing' }
@@ -311,14 +280,6 @@ export async function deleteProductAudited(
   who: AdminWho,
 ): Promise<DeleteProductResult> {
   return db.transaction().execute(async (trx): Promise<DeleteProductResult> => {
-    // On PostgreSQL the product's orders first, in the order a payment takes them (its order's
-    // row, then the product's: FOR SHARE for a shared account, the stock for an item): deleting
-    // writes every order of the product (its foreign key is set to null), and waiting for those
-    // after holding the product would deadlock with a late payment of one of them.
-    if (engineOf(trx) === 'postgres')
-      await sql`select count(*) from (select 1 from "order" where product_id = ${id} for no key update) as held`.execute(
-        trx,
-      )
     if (!(await lockProduct(trx, id))) return { status: 'missing' }
     const product = await getProductById(trx, id)
     if (!product) return { status: 'missing' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { generalSettingsSchema, notificationSettingsSchema } from './settings'
+import { generalSettingsSchema, notificationSettingsSchema, systemSettingsSchema } from './settings'
 
 const general = (fields: Record<string, string>) =>
   generalSettingsSchema.safeParse({
@@ -45,6 +45,8 @@ describe('the General tab: GST on invoices', () => {
 const ADDRESSES_THE_STORE_REFUSES = ['ops@shop.in.', 'owner@shop.c', 'a&b@shop.in', 'x@münchen.de']
 
 describe('the e-mail fields: what the store keeps, with a message on the field otherwise', () => {
+  // The whole path: Conform files a message under it, and the page shows a field's own messages
+  // only (alertRecipients, not alertRecipients[1]).
   const recipientErrors = (alertRecipients: string) =>
     (
       notificationSettingsSchema.safeParse({
@@ -52,7 +54,7 @@ describe('the e-mail fields: what the store keeps, with a message on the field o
         alertRecipients,
         lowStockThreshold: '5',
       }).error?.issues ?? []
-    ).map((issue) => [issue.path[0], issue.message])
+    ).map((issue) => [issue.path.join('.'), issue.message])
 
   it('refuses a contact address the store would refuse', () => {
     for (const contactEmail of ADDRESSES_THE_STORE_REFUSES)
@@ -65,9 +67,58 @@ describe('the e-mail fields: what the store keeps, with a message on the field o
 
   it('refuses an alert recipient the store would refuse', () => {
     for (const address of ADDRESSES_THE_STORE_REFUSES)
-      expect(recipientErrors(`owner@shop.in, ${address}`)).toEqual([
-        ['alertRecipients', 'Every recipient must be a valid e-mail address'],
+      expect(recipientErrors(`owner@shop.in, ${address}, ${address}`)).toEqual([
+        [
+          'alertRecipients',
+          `Every recipient must be a valid e-mail address: "${address}" is not one`,
+        ],
       ])
     expect(recipientErrors('owner@shop.in; ops.team+alerts@mail.shop.co.in')).toEqual([])
+    const long = `${'x'.repeat(300)}@shop.in`
+    expect(recipientErrors(long)).toEqual([
+      [
+        'alertRecipients',
+        `Every recipient must be a valid e-mail address: "${'x'.repeat(59)}…" is not one`,
+      ],
+    ])
+    expect(recipientErrors(Array.from({ length: 11 }, (_, i) => `a${i}@shop.in`).join())).toEqual([
+      ['alertRecipients', 'At most 10 recipients'],
+    ])
+  })
+})
+
+describe('the System tab: display currency and its rate', () => {
+  const system = (fields: Record<string, string>) =>
+    systemSettingsSchema.safeParse({
+      tab: 'system',
+      currency: 'USD',
+      currencyRate: '83.50',
+      timezone: 'Asia/Kolkata',
+      language: 'en',
+      ...fields,
+    })
+  const rateMessage = 'Enter the rupees one unit of the currency is worth, e.g. 83.50'
+
+  it('ignores the rate for INR, whatever its field holds, and keeps 1', () => {
+    for (const currencyRate of ['', 'eighty', '-1', '0', '83.50'])
+      expect(system({ currency: 'INR', currencyRate }).data?.currencyRate).toBe(1)
+  })
+
+  it('asks for a positive rate up to 100000 for another currency, on its field', () => {
+    expect(system({ currencyRate: ' 90.25 ' }).data?.currencyRate).toBe(90.25)
+    for (const currencyRate of ['', 'eighty', '-1', '0', '100001'])
+      expect(
+        system({ currency: 'EUR', currencyRate }).error?.issues.map((issue) => [
+          issue.path.join('.'),
+          issue.message,
+        ]),
+      ).toEqual([['currencyRate', rateMessage]])
+  })
+
+  it('reports the rate with the other fields, and no rate message without a currency', () => {
+    const paths = (fields: Record<string, string>) =>
+      system(fields).error?.issues.map((issue) => issue.path.join('.'))
+    expect(paths({ currencyRate: '', language: 'fr' })).toEqual(['language', 'currencyRate'])
+    expect(paths({ currency: 'GBP', currencyRate: '' })).toEqual(['currency'])
   })
 })

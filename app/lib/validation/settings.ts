@@ -77,6 +77,9 @@ const choice = <const T extends readonly [string, ...string[]]>(options: T, mess
  */
 export const settingsEmail = z.email().max(254)
 const isSettingsEmail = (value: string) => settingsEmail.safeParse(value).success
+/** Typed text quoted in a message, cut short so a long paste does not fill the page. */
+const shortened = (value: string, max = 60) =>
+  value.length > max ? `${value.slice(0, max - 1)}…` : value
 
 export const generalSettingsSchema = z.object({
   tab: z.literal('general'),
@@ -154,8 +157,19 @@ export const notificationSettingsSchema = z.object({
         .map((part) => part.trim())
         .filter(Boolean),
     z
-      .array(z.string().refine(isSettingsEmail, 'Every recipient must be a valid e-mail address'))
-      .max(10, 'At most 10 recipients'),
+      .array(z.string())
+      .max(10, 'At most 10 recipients')
+      // One message on the field itself (not on the one address), so the page shows it under
+      // the text area, naming the first address the store would refuse (docs/settings.md).
+      .superRefine((recipients, ctx) => {
+        const refused = recipients.find((address) => !isSettingsEmail(address))
+        if (refused === undefined) return
+        ctx.addIssue({
+          code: 'custom',
+          input: recipients,
+          message: `Every recipient must be a valid e-mail address: "${shortened(refused)}" is not one`,
+        })
+      }),
   ),
   lowStockThreshold: z.preprocess(
     (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v))),
@@ -174,22 +188,40 @@ export const securitySettingsSchema = z.object({
   enableRegistration: checkbox,
 })
 
+const CURRENCY_RATE_MESSAGE = 'Enter the rupees one unit of the currency is worth, e.g. 83.50'
+/** Rupees per unit of a display currency other than INR (docs/settings.md, "Display currency"). */
+const currencyRate = z.preprocess(
+  (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v))),
+  z
+    .number({ error: CURRENCY_RATE_MESSAGE })
+    .positive(CURRENCY_RATE_MESSAGE)
+    .max(100000, CURRENCY_RATE_MESSAGE),
+)
+
 export const systemSettingsSchema = z
   .object({
     tab: z.literal('system'),
     maintenanceMode: checkbox,
     currency: choice(CURRENCIES, 'Choose INR, USD or EUR'),
-    currencyRate: z.preprocess(
-      (v) => (text(v).trim() === '' ? Number.NaN : Number(text(v))),
-      z
-        .number({ error: 'Enter the rupees one unit of the currency is worth, e.g. 83.50' })
-        .positive('Enter the rupees one unit of the currency is worth, e.g. 83.50')
-        .max(100000, 'Enter the rupees one unit of the currency is worth, e.g. 83.50'),
-    ),
+    // Read as typed, checked below: the rate is ignored for INR (saved as 1), so whatever its
+    // field holds then (empty, a word) must not block the save.
+    currencyRate: z.preprocess((v) => text(v).trim(), z.string()),
     timezone: choice(TIMEZONES, 'Choose one of the listed time zones'),
     language: choice(LANGUAGES, 'Choose English, Hindi or Spanish'),
   })
-  .transform((value) => (value.currency === 'INR' ? { ...value, currencyRate: 1 } : value))
+  .superRefine(
+    (value, ctx) => {
+      if (value.currency === 'INR' || currencyRate.safeParse(value.currencyRate).success) return
+      ctx.addIssue({ code: 'custom', path: ['currencyRate'], message: CURRENCY_RATE_MESSAGE })
+    },
+    // Reported together with the other fields' errors, not one save later; only a currency
+    // that was read says whether the rate counts.
+    { when: (payload) => !payload.issues.some((issue) => issue.path?.[0] === 'currency') },
+  )
+  .transform((value) => ({
+    ...value,
+    currencyRate: value.currency === 'INR' ? 1 : currencyRate.parse(value.currencyRate),
+  }))
 
 export const appearanceSettingsSchema = z.object({
   tab: z.literal('appearance'),

@@ -198,7 +198,11 @@ function Group({ title, children }: { title: string; children: ReactNode }) {
   )
 }
 
-/** A checkbox with its label and what it does; Conform gives its name, state and errors. */
+/**
+ * A checkbox with its label and what it does; Conform gives its name, state and errors. As with
+ * the other fields (Field, app/components/ui/field.tsx), a message makes the checkbox invalid and
+ * is named by its aria-describedby, before the hint, which stays shown.
+ */
 function ToggleField({
   field,
   label,
@@ -209,22 +213,26 @@ function ToggleField({
   hint: ReactNode
 }) {
   const { key, ...props } = getInputProps(field, { type: 'checkbox', ariaAttributes: false })
+  const error = field.errors?.[0]
+  const errorId = `${field.id}-error`
+  const hintId = `${field.id}-hint`
   return (
     <div className="flex items-start gap-3">
       <Checkbox
         key={key}
         {...props}
-        aria-describedby={`${field.id}-hint`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${errorId} ${hintId}` : hintId}
         className="mt-0.5 size-5 shrink-0"
       />
       <div className="min-w-0">
         <label htmlFor={field.id} className="text-sm font-semibold text-slate-900 dark:text-white">
           {label}
         </label>
-        <p id={`${field.id}-hint`} className="text-sm text-slate-600 dark:text-slate-300">
+        <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
           {hint}
         </p>
-        {field.errors?.[0] ? <FieldError>{field.errors[0]}</FieldError> : null}
+        {error ? <FieldError id={errorId}>{error}</FieldError> : null}
       </div>
     </div>
   )

@@ -39,7 +39,11 @@ export interface UserStats {
   newThisMonth: number
 }
 
-/** The figures at the top of /admin/users; `monthStart` is the instant the shop's month began. */
+/**
+ * The figures at the top of /admin/users; `monthStart` is the instant the shop's month began.
+ * Admins are the active ones: a suspended or inactive admin has no back-office access and does
+ * not count for the last-admin rules either (docs/admin.md, "Users and the audit log").
+ */
 export async function userStats(db: DB, monthStart: Date): Promise<UserStats> {
   const since = monthStart.toISOString()
   const row = await db
@@ -53,7 +57,9 @@ export async function userStats(db: DB, monthStart: Date): Promise<UserStats> {
         .sum<number | string | null>(sql`case when status = 'suspended' then 1 else 0 end`)
         .as('suspended'),
       eb.fn
-        .sum<number | string | null>(sql`case when role = 'admin' then 1 else 0 end`)
+        .sum<number | string | null>(
+          sql`case when role = 'admin' and status = 'active' then 1 else 0 end`,
+        )
         .as('admins'),
       // Compared as a timestamp on PostgreSQL (timestamptz) and as ISO text on SQLite.
       eb.fn

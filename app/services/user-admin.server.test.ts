@@ -61,7 +61,7 @@ async function sessionsOf(userId: string, db = t.db) {
 }
 
 describe(`admin user list and figures (${engine})`, () => {
-  it('counts users by status and role, and those created this month in the shop timezone', async () => {
+  it('counts users by status, active admins, and those created this month in the shop timezone', async () => {
     const db = (await createTestDb()).db
     try {
       // 1 March 2026, 03:00 in Kolkata (still 28 February in UTC).
@@ -97,11 +97,24 @@ describe(`admin user list and figures (${engine})`, () => {
         .set({ createdAt: '2026-01-12T10:00:00.000Z' })
         .where('id', '=', admin.id)
         .execute()
+      // Admins without back-office access: not counted as admins.
+      const suspendedAdmin = await makeAdmin(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-01-13T10:00:00.000Z', status: 'suspended' })
+        .where('id', '=', suspendedAdmin.id)
+        .execute()
+      const inactiveAdmin = await makeAdmin(db)
+      await db
+        .updateTable('user')
+        .set({ createdAt: '2026-01-14T10:00:00.000Z', status: 'inactive' })
+        .where('id', '=', inactiveAdmin.id)
+        .execute()
 
       expect(await userStats(db, monthStart)).toEqual({
-        total: 5,
+        total: 7,
         active: 3,
-        suspended: 1,
+        suspended: 2,
         admins: 1,
         newThisMonth: 1,
       })

@@ -9,12 +9,13 @@ import { openAddGatewayForm } from '../helpers/payments'
 
 /**
  * The admin's Users pages and the audit log in the production build: the list with its
- * figures and search, a user's page with Edit, Reset Password, Make Admin and Suspend, the
- * refusal to suspend yourself, and the audit log showing a gateway save and a suspension.
+ * figures and search, a user's page with Edit, Reset Password (in their dialogs, and in the page
+ * without JavaScript), Make Admin and Suspend, the refusal to suspend yourself, and the audit log
+ * showing a gateway save and a suspension.
  */
 const OWNER = { name: 'Shop Owner', email: 'owner.users@example.test', password: 'secret12' }
 const admin = adminTest(OWNER)
-const { logIn } = admin
+const { logIn, logInWithoutJavaScript } = admin
 const test = admin.test
 
 const SUSPENDED = 'Your account has been suspended. Please contact support.'
@@ -170,6 +171,68 @@ test.describe('admin users', () => {
       m.subject.includes('password was changed'),
     )
     expect(mail.text).not.toContain('brand-new-pass')
+  })
+
+  test('without JavaScript, Edit User and Reset Password open in the page and save', async ({
+    app,
+    browser,
+    db,
+  }) => {
+    const customer = await newCustomer(app.url, app, 'Noor NoScript')
+    const user = (await findUserByEmail(db, customer.email))!
+    const userUrl = `/admin/users/${user.id}`
+    const { context, page } = await logInWithoutJavaScript(browser, app.url)
+    try {
+      await page.goto(userUrl)
+      await page.getByRole('button', { name: 'Edit User' }).click()
+      await expect(page).toHaveURL(`${userUrl}?edit=1`)
+      const edit = page.getByRole('region', { name: 'Edit User' })
+      await expect(edit.getByLabel('Email')).toHaveValue(customer.email)
+      await expect(edit.getByLabel('Display name')).toHaveValue('Noor NoScript')
+      // A refused edit comes back in the page with its message.
+      await edit.getByLabel('Display name').fill('')
+      await edit.getByRole('button', { name: 'Save Changes' }).click()
+      await expect(edit.getByText('Display name is required')).toBeVisible()
+      await edit.getByLabel('Display name').fill('Noor Renamed')
+      await edit.getByLabel('Can Manage Orders').check()
+      await edit.getByLabel('Role').selectOption('admin')
+      await edit.getByRole('button', { name: 'Save Changes' }).click()
+      await expect(page).toHaveURL(userUrl)
+      await expect(page.getByText('User Noor Renamed updated successfully')).toBeVisible()
+      await expect(page.getByRole('region', { name: 'Edit User' })).toHaveCount(0)
+      expect(await findUserByEmail(db, customer.email)).toMatchObject({
+        name: 'Noor Renamed',
+        role: 'admin',
+        permissions: { canManageOrders: true },
+      })
+
+      // Cancel goes back to the user's page.
+      await page.getByRole('button', { name: 'Reset Password' }).click()
+      await expect(page).toHaveURL(`${userUrl}?reset=1`)
+      await page
+        .getByRole('region', { name: 'Reset Password' })
+        .getByRole('link', { name: 'Cancel' })
+        .click()
+      await expect(page).toHaveURL(userUrl)
+      await expect(page.getByRole('region', { name: 'Reset Password' })).toHaveCount(0)
+
+      await page.getByRole('button', { name: 'Reset Password' }).click()
+      const reset = page.getByRole('region', { name: 'Reset Password' })
+      await reset.getByLabel('New password').fill('noscript-pass1')
+      await reset.getByLabel('Confirm password').fill('noscript-pass2')
+      await reset.getByRole('button', { name: 'Reset Password' }).click()
+      await expect(reset.getByText("Passwords don't match!")).toBeVisible()
+      await reset.getByLabel('New password').fill('noscript-pass1')
+      await reset.getByLabel('Confirm password').fill('noscript-pass1')
+      await reset.getByRole('button', { name: 'Reset Password' }).click()
+      await expect(page).toHaveURL(userUrl)
+      await expect(page.getByText(/Password of Noor Renamed reset/)).toBeVisible()
+    } finally {
+      await context.close()
+    }
+    const fresh = await customerLogsIn(browser, app.url, customer.email, 'noscript-pass1')
+    await expect(fresh.page).toHaveURL('/')
+    await fresh.close()
   })
 
   test('Make Admin asks first, grants every permission and is then hidden', async ({

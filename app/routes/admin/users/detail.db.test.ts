@@ -1,9 +1,18 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import {
+  pageText,
+  postActions,
+  postForRedirect,
+  redirectCookie,
+  renderPage,
+  serveTestDb,
+} from '../../../../tests/helpers/route-render'
 import { BUYER, makeAdmin, makeCustomer, makeOrder, makeProduct } from '../../../../tests/factories'
-import { markEmailVerified } from '~/data/user.server'
-import AdminUser, { loader } from './detail'
+import { verifyPassword } from 'better-auth/crypto'
+import { getUserProfile, markEmailVerified } from '~/data/user.server'
+import { editVersion } from '~/services/user-admin.server'
+import AdminUser, { action, loader } from './detail'
 
 /**
  * /admin/users/{userId} as the server renders it: the orders card lists the orders placed while
@@ -18,21 +27,50 @@ vi.mock('~/services/permissions.server', async (importOriginal) => ({
 }))
 
 const t = fileTestDb()
+/** An ADMIN_EMAILS address: its page is a locked admin's. */
+const LISTED_OWNER = 'listed.owner@example.test'
 serveTestDb(t, {
-  env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: 'x'.repeat(32), ADMIN_EMAILS: [] },
+  env: {
+    PUBLIC_URL: 'https://shop.example.in',
+    APP_SECRET: 'x'.repeat(32),
+    ADMIN_EMAILS: [LISTED_OWNER],
+  },
 })
 beforeAll(async () => {
   const admin = await makeAdmin(t.db, { name: 'Owner' })
   signedIn.user = { ...admin, permissions: { canManageUsers: true } }
 })
+const route = {
+  id: 'routes/admin/users/detail',
+  path: '/admin/users/:userId',
+  Component: AdminUser,
+  loader,
+  action,
+}
+
+/** The user's page (at `search`) rendered on the server, as its markup. */
+async function renderHtml(userId: string, search = '', init: RequestInit = {}): Promise<string> {
+  const { html } = await renderPage(
+    route,
+    new Request(`http://shop.test/admin/users/${userId}${search}`, init),
+  )
+  return html
+}
+
 /** The user's page rendered on the server, as its text (tags removed, entities decoded). */
 async function render(userId: string): Promise<string> {
-  const { html } = await renderPage(
-    { id: 'routes/admin/users/detail', path: '/admin/users/:userId', Component: AdminUser, loader },
-    new Request(`http://shop.test/admin/users/${userId}`),
-  )
-  return pageText(html)
+  return pageText(await renderHtml(userId))
 }
+
+/** The page's forms that send a GET (the buttons that open Edit User and Reset Password). */
+const getForms = (html: string) =>
+  [...html.matchAll(/<form[^>]*method="get"[^>]*>([\s\S]*?)<\/form>/g)].map((match) => ({
+    action: /action="([^"]*)"/.exec(match[0])?.[1],
+    query: [...match[1]!.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map(
+      (input) => `${input[1]}=${input[2]}`,
+    ),
+    text: pageText(match[1]!).trim(),
+  }))
 
 describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('lists the guest orders placed with the confirmed address too, and says so', async () => {
@@ -52,5 +90,131 @@ describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
       'Orders placed with this account, or as a guest with its confirmed e-mail address, newest first.',
     )
     expect(page).not.toContain('while signed in')
+  })
+
+  describe('Edit User and Reset Password without JavaScript (docs/decisions/0001)', () => {
+    it('has buttons that ask for the page with the form, ?edit=1 and ?reset=1', async () => {
+      const user = await makeCustomer(t.db, { name: 'Nadia Buttons' })
+      const html = await renderHtml(user.id)
+      expect(getForms(html)).toEqual([
+        { action: `/admin/users/${user.id}`, query: ['edit=1'], text: 'Edit User' },
+        { action: `/admin/users/${user.id}`, query: ['reset=1'], text: 'Reset Password' },
+      ])
+      // Without the query the forms are only in their dialogs, which the server does not render.
+      expect(pageText(html)).not.toContain('Display name')
+      expect(pageText(html)).not.toContain('New password')
+    })
+
+    it('shows the edit form in the page at ?edit=1, and saves it', async () => {
+      const user = await makeCustomer(t.db, { name: 'Farah Edit' })
+      const html = await renderHtml(user.id, '?edit=1')
+      const page = pageText(html)
+      expect(page).toContain('Change the name, role, status and permissions of this account.')
+      for (const label of ['Email', 'Display name', 'Role', 'Status', 'Can Manage Orders'])
+        expect(page).toContain(label)
+      expect(html).toContain(`value="${user.email}"`)
+      expect(html).toContain('value="Farah Edit"')
+      expect(page).toContain('Save Changes')
+      expect(page).not.toContain('New password')
+      // It posts back to the page that shows it (the page's other forms to the user's page), and
+      // Cancel goes back to the user's page.
+      expect(postActions(html)).toEqual([
+        `/admin/users/${user.id}`,
+        `/admin/users/${user.id}`,
+        `/admin/users/${user.id}?edit=1`,
+      ])
+      expect(html).toMatch(new RegExp(`<a [^>]*href="/admin/users/${user.id}"[^>]*>Cancel</a>`))
+
+      const version = editVersion((await getUserProfile(t.db, user.id))!)
+      const saved = await postForRedirect(
+        action as never,
+        `http://shop.test/admin/users/${user.id}?edit=1`,
+        { intent: 'update', version, name: 'Farah Renamed', role: 'user', status: 'active' },
+        { userId: user.id },
+      )
+      expect(saved.status).toBe(303)
+      expect(saved.headers.get('Location')).toBe(`/admin/users/${user.id}`)
+      expect(await getUserProfile(t.db, user.id)).toMatchObject({ name: 'Farah Renamed' })
+      // Back on the user's page, without the form, saying what was done.
+      const after = pageText(
+        await renderHtml(user.id, '', { headers: { Cookie: redirectCookie(saved) } }),
+      )
+      expect(after).toContain('User Farah Renamed updated successfully')
+      expect(after).not.toContain('Display name')
+    })
+
+    it('answers a refused edit with the form in the page and its message', async () => {
+      const user = await makeCustomer(t.db, { name: 'Ivan Refused' })
+      const version = editVersion((await getUserProfile(t.db, user.id))!)
+      const html = await renderHtml(user.id, '?edit=1', {
+        method: 'POST',
+        body: new URLSearchParams({
+          intent: 'update',
+          version,
+          name: '',
+          role: 'user',
+          status: 'active',
+        }),
+      })
+      const page = pageText(html)
+      expect(page).toContain('Display name is required')
+      expect(page).toContain('Save Changes')
+      expect((await getUserProfile(t.db, user.id))?.name).toBe('Ivan Refused')
+    })
+
+    it('shows the password form in the page at ?reset=1, and sets the password', async () => {
+      const user = await makeCustomer(t.db, { name: 'Gita Reset' })
+      const html = await renderHtml(user.id, '?reset=1')
+      const page = pageText(html)
+      expect(page).toContain('Set a new password for Gita Reset')
+      expect(page).toContain('New password')
+      expect(page).toContain('Confirm password')
+      expect(page).not.toContain('Display name')
+      expect(postActions(html)).toContain(`/admin/users/${user.id}?reset=1`)
+
+      const saved = await postForRedirect(
+        action as never,
+        `http://shop.test/admin/users/${user.id}?reset=1`,
+        { intent: 'reset-password', password: 'fresh-pass-1', confirmPassword: 'fresh-pass-1' },
+        { userId: user.id },
+      )
+      expect(saved.headers.get('Location')).toBe(`/admin/users/${user.id}`)
+      const account = await t.db
+        .selectFrom('account')
+        .select('password')
+        .where('userId', '=', user.id)
+        .where('providerId', '=', 'credential')
+        .executeTakeFirstOrThrow()
+      expect(await verifyPassword({ hash: account.password!, password: 'fresh-pass-1' })).toBe(true)
+      const after = pageText(
+        await renderHtml(user.id, '', { headers: { Cookie: redirectCookie(saved) } }),
+      )
+      expect(after).toContain('Password of Gita Reset reset')
+      expect(after).not.toContain('New password')
+    })
+
+    it('answers a refused password with the form in the page, never the password typed', async () => {
+      const user = await makeCustomer(t.db, { name: 'Hari Mismatch' })
+      const html = await renderHtml(user.id, '?reset=1', {
+        method: 'POST',
+        body: new URLSearchParams({
+          intent: 'reset-password',
+          password: 'fresh-pass-1',
+          confirmPassword: 'fresh-pass-2',
+        }),
+      })
+      expect(pageText(html)).toContain("Passwords don't match!")
+      expect(pageText(html)).toContain('New password')
+      expect(html).not.toContain('fresh-pass-')
+    })
+
+    it("never shows the password form of a locked admin (ADMIN_EMAILS) but one's own", async () => {
+      const owner = await makeAdmin(t.db, { name: 'Listed Owner', email: LISTED_OWNER })
+      await markEmailVerified(t.db, owner.id)
+      const html = await renderHtml(owner.id, '?reset=1')
+      expect(pageText(html)).toContain('Admin (locked)')
+      expect(getForms(html).map((form) => form.text)).toEqual(['Edit User'])
+      expect(pageText(html)).not.toContain('New password')
+    })
   })
 })

@@ -29,7 +29,8 @@ import type { Route } from './+types/detail'
  * and its one action for every change (`userActionSchema`: edit, reset password, Make Admin,
  * Suspend, Reactivate). Make Admin, Suspend and Reactivate are confirmed first (the dialog, or a
  * second step on the page without JavaScript). A done change redirects back with a one-time
- * message; a refused edit or reset answers 400 with "Failed to ...: {reason}" in its dialog.
+ * message; a refused edit or reset answers 400 with "Failed to ...: {reason}" in its form (its
+ * dialog, or the page at `?edit=1` or `?reset=1` it was posted from without JavaScript).
  */
 export type UserActionData =
   | { intent: UserActionIntent; step: 'confirm' }
@@ -95,7 +96,7 @@ export async function userPageData(
 const UNEXPECTED_FAILURE = 'Something went wrong; nothing was changed. Please try again.'
 
 /**
- * What an edit or a password reset that failed says in its dialog (other changes have none:
+ * What an edit or a password reset that failed says in its form (other changes have none:
  * they go back to the page with a message). A refusal gives its reason ("Failed to update
  * user: You cannot suspend your own account"); an unexpected error, which has none, the spec's
  * words: 'Failed to update user: Please try again.', 'Failed to reset password. Please try

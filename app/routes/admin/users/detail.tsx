@@ -6,7 +6,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import UserCheck from 'lucide-react/icons/user-check'
 import UserX from 'lucide-react/icons/user-x'
 import { useState, type ReactNode } from 'react'
-import { data, Form, isRouteErrorResponse, useNavigation } from 'react-router'
+import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { DetailCard } from '~/components/admin/detail-card'
 import { AdminErrorPage } from '~/components/admin/error-page'
@@ -17,6 +17,7 @@ import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
 import { FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
 import { ConfirmPanel } from '~/components/ui/confirm-panel'
 import { useConfirmedSubmit, type ConfirmOptions } from '~/components/ui/confirm'
 import {
@@ -41,9 +42,13 @@ import { requirePermission } from '~/services/permissions.server'
 import { userAction, userPageData, type UserActionData } from './detail.server'
 import {
   STATUS_LABELS,
+  USER_FORM_QUERY,
   USER_NOT_FOUND_TITLE,
+  userFormFromUrl,
+  userFormPath,
   USERS_PATH,
   userPath,
+  type UserFormIntent,
   type UserStatus,
 } from './filters'
 import type { Route } from './+types/detail'
@@ -51,18 +56,21 @@ import type { Route } from './+types/detail'
 /**
  * /admin/users/{userId} (Can Manage Users): one account (role, status, permissions, when it
  * joined and was last active, how it signs in), its orders, and the changes an admin makes:
- * Edit, Reset Password, Make Admin, Suspend and Reactivate.
+ * Edit, Reset Password, Make Admin, Suspend and Reactivate. Each works without JavaScript
+ * (docs/decisions/0001): Edit and Reset Password open in a dialog, or in the page at `?edit=1`,
+ * `?reset=1`; the others are confirmed in a dialog, or in a panel on the page.
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requirePermission(request, 'canManageUsers')
   const { db, env } = services()
-  const page = Number.parseInt(new URL(request.url).searchParams.get('page') ?? '1', 10) || 1
+  const url = new URL(request.url)
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const [pageData, { flash, headers }] = await Promise.all([
     userPageData(db, env, params.userId, admin.id, page),
     readFlash(request),
   ])
   if (!pageData) throw data({ title: USER_NOT_FOUND_TITLE }, { status: 404, headers })
-  return data({ ...pageData, flash }, { headers })
+  return data({ ...pageData, flash, form: userFormFromUrl(url) }, { headers })
 }
 
 export const action = userAction
@@ -112,46 +120,38 @@ function useDialogState(failure: object | null, flashId: string | undefined) {
   return [open, setOpen] as const
 }
 
-interface DialogProps {
+interface FormProps {
   user: PageUser
   actionData: UserActionData | undefined
-  flashId: string | undefined
+  /** Shown in the page (?edit=1, ?reset=1) rather than in its dialog. */
+  inPage: boolean
 }
 
 /**
- * One of the page's forms in a dialog: the button that opens it, the title and what it does,
- * the form posted with its `intent` (its errors first), and Cancel beside the submit button.
+ * One of the page's forms, posted with its `intent` (its errors first), and Cancel beside the
+ * submit button: in its dialog, Cancel closes it; in the page, Cancel goes back to the user's
+ * page and the form posts to the URL that shows it, so a refused change comes back in it.
  */
-function IntentFormDialog<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
+function IntentForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
   intent,
   schema,
   formId,
   defaultValue,
+  user,
   actionData,
-  flashId,
-  icon: Icon,
-  label,
+  inPage,
   submitLabel,
-  description,
-  contentClassName,
   children,
-}: Omit<DialogProps, 'user'> & {
-  intent: UserActionIntent
+}: FormProps & {
+  intent: UserFormIntent
   schema: Schema
   /** A new id per version of the user, so the form starts over from the saved values. */
   formId: string
   defaultValue?: Record<string, unknown>
-  icon: typeof Pencil
-  /** The button's text and the dialog's title. */
-  label: string
-  /** The submit button's text where it is not the label. */
-  submitLabel?: string
-  description: ReactNode
-  contentClassName?: string
+  submitLabel: string
   children: (fields: ReturnType<typeof useAppForm<Schema>>[1]) => ReactNode
 }) {
   const lastResult = errorOf(actionData, intent)
-  const [open, setOpen] = useDialogState(lastResult, flashId)
   const navigation = useNavigation()
   const [form, fields] = useAppForm({
     schema,
@@ -161,48 +161,43 @@ function IntentFormDialog<Schema extends Parameters<typeof useAppForm>[0]['schem
   })
   const busy = navigation.state === 'submitting' && navigation.formData?.get('intent') === intent
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
-      <DialogTrigger asChild>
-        <Button variant="secondary" size="sm">
-          <Icon aria-hidden="true" className="size-4" />
-          {label}
+    <Form
+      method="post"
+      action={inPage ? userFormPath(user.id, intent) : undefined}
+      {...getFormProps(form)}
+      className="mt-4 space-y-4"
+    >
+      <input type="hidden" name="intent" value={intent} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {children(fields)}
+      <div className="flex justify-end gap-2">
+        {inPage ? (
+          <Link to={userPath(user.id)} className={buttonVariants({ variant: 'secondary' })}>
+            Cancel
+          </Link>
+        ) : (
+          <DialogClose asChild>
+            <Button variant="secondary">Cancel</Button>
+          </DialogClose>
+        )}
+        <Button type="submit" pending={busy} pendingLabel="Saving...">
+          {submitLabel}
         </Button>
-      </DialogTrigger>
-      <DialogContent className={contentClassName}>
-        <DialogTitle>{label}</DialogTitle>
-        <DialogDescription>{description}</DialogDescription>
-        <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
-          <input type="hidden" name="intent" value={intent} />
-          <FormErrors id={form.errorId} errors={form.errors} />
-          {children(fields)}
-          <div className="flex justify-end gap-2">
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" pending={busy} pendingLabel="Saving...">
-              {submitLabel ?? label}
-            </Button>
-          </div>
-        </Form>
-      </DialogContent>
-    </Dialog>
+      </div>
+    </Form>
   )
 }
 
-function EditUserDialog({ user, actionData, flashId }: DialogProps) {
+function EditUserForm(props: FormProps) {
+  const { user } = props
   return (
-    <IntentFormDialog
+    <IntentForm
+      {...props}
       intent="update"
       schema={editUserSchema}
       formId={`edit-user-${user.version}`}
       defaultValue={{ name: user.name, role: user.role, status: user.status }}
-      actionData={actionData}
-      flashId={flashId}
-      icon={Pencil}
-      label="Edit User"
       submitLabel="Save Changes"
-      description="Change the name, role, status and permissions of this account."
-      contentClassName="max-h-[calc(100dvh-2rem)] overflow-y-auto"
     >
       {(fields) => (
         <>
@@ -249,26 +244,18 @@ function EditUserDialog({ user, actionData, flashId }: DialogProps) {
           ) : null}
         </>
       )}
-    </IntentFormDialog>
+    </IntentForm>
   )
 }
 
-function ResetPasswordDialog({ user, actionData, flashId }: DialogProps) {
+function ResetPasswordForm(props: FormProps) {
   return (
-    <IntentFormDialog
+    <IntentForm
+      {...props}
       intent="reset-password"
       schema={resetPasswordSchema}
-      formId={`reset-password-${user.id}`}
-      actionData={actionData}
-      flashId={flashId}
-      icon={KeyRound}
-      label="Reset Password"
-      description={
-        <>
-          Set a new password for {user.name || user.email}. They are signed out everywhere and told
-          by e-mail that it changed.
-        </>
-      }
+      formId={`reset-password-${props.user.id}`}
+      submitLabel="Reset Password"
     >
       {(fields) => (
         <>
@@ -286,7 +273,102 @@ function ResetPasswordDialog({ user, actionData, flashId }: DialogProps) {
           />
         </>
       )}
-    </IntentFormDialog>
+    </IntentForm>
+  )
+}
+
+/** The page's forms: the button that opens each (and its title), what it does, its fields. */
+const USER_FORMS: Record<
+  UserFormIntent,
+  {
+    label: string
+    icon: typeof Pencil
+    description: (user: PageUser) => ReactNode
+    Fields: (props: FormProps) => ReactNode
+    contentClassName?: string
+  }
+> = {
+  update: {
+    label: 'Edit User',
+    icon: Pencil,
+    description: () => 'Change the name, role, status and permissions of this account.',
+    Fields: EditUserForm,
+    contentClassName: 'max-h-[calc(100dvh-2rem)] overflow-y-auto',
+  },
+  'reset-password': {
+    label: 'Reset Password',
+    icon: KeyRound,
+    description: (user) => (
+      <>
+        Set a new password for {user.name || user.email}. They are signed out everywhere and told by
+        e-mail that it changed.
+      </>
+    ),
+    Fields: ResetPasswordForm,
+  },
+}
+
+/** Reset Password is not offered on the page of a locked admin (ADMIN_EMAILS) but their own. */
+const offersForm = (user: PageUser, intent: UserFormIntent) =>
+  intent !== 'reset-password' || !user.locked || user.self
+
+/**
+ * The button of one of the page's forms. It sends `?edit=1` or `?reset=1` (the page then shows
+ * the form in the page, `UserFormPanel`): what happens without JavaScript. With it, the button
+ * opens the form's dialog instead, unless the page already shows that form.
+ */
+function UserFormButton({
+  intent,
+  user,
+  actionData,
+  flashId,
+  inPage,
+}: FormProps & { intent: UserFormIntent; flashId: string | undefined }) {
+  const { label, icon: Icon, description, Fields, contentClassName } = USER_FORMS[intent]
+  // A refusal of the form in the page is shown there: it must not open the dialog later.
+  const [open, setOpen] = useDialogState(inPage ? null : errorOf(actionData, intent), flashId)
+  const button = (
+    <Button type="submit" variant="secondary" size="sm">
+      <Icon aria-hidden="true" className="size-4" />
+      {label}
+    </Button>
+  )
+  const query = <input type="hidden" name={USER_FORM_QUERY[intent]} value="1" />
+  if (inPage)
+    return (
+      <Form method="get" action={userPath(user.id)}>
+        {query}
+        {button}
+      </Form>
+    )
+  return (
+    <Dialog open={open} onOpenChange={setOpen}>
+      {/* Sent only without the page's scripts (or before they run); with them it opens the dialog. */}
+      <Form method="get" action={userPath(user.id)} onSubmit={(event) => event.preventDefault()}>
+        {query}
+        <DialogTrigger asChild>{button}</DialogTrigger>
+      </Form>
+      <DialogContent className={contentClassName}>
+        <DialogTitle>{label}</DialogTitle>
+        <DialogDescription>{description(user)}</DialogDescription>
+        <Fields user={user} actionData={actionData} inPage={false} />
+      </DialogContent>
+    </Dialog>
+  )
+}
+
+/** A form shown in the page (`?edit=1`, `?reset=1`), for a browser without JavaScript. */
+function UserFormPanel({
+  intent,
+  user,
+  actionData,
+}: Omit<FormProps, 'inPage'> & { intent: UserFormIntent }) {
+  const { label, description, Fields } = USER_FORMS[intent]
+  return (
+    <DetailCard headingId="user-form-heading" title={label}>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">{description(user)}</p>
+      <Fields user={user} actionData={actionData} inPage />
+    </DetailCard>
   )
 }
 
@@ -328,7 +410,7 @@ function ConfirmedAction({
   const onSubmit = useConfirmedSubmit(options)
   const Icon = ICONS[intent]
   return (
-    <Form method="post" onSubmit={onSubmit}>
+    <Form method="post" action={userPath(user.id)} onSubmit={onSubmit}>
       <input type="hidden" name="intent" value={intent} />
       <Button
         type="submit"
@@ -346,17 +428,27 @@ function Actions({
   user,
   actionData,
   flashId,
+  inPageForm,
 }: {
   user: PageUser
   actionData: UserActionData | undefined
   flashId: string | undefined
+  inPageForm: UserFormIntent | null
 }) {
   return (
     <div className="flex flex-wrap gap-2">
-      <EditUserDialog user={user} actionData={actionData} flashId={flashId} />
-      {user.locked && !user.self ? null : (
-        <ResetPasswordDialog user={user} actionData={actionData} flashId={flashId} />
-      )}
+      {(Object.keys(USER_FORMS) as UserFormIntent[])
+        .filter((intent) => offersForm(user, intent))
+        .map((intent) => (
+          <UserFormButton
+            key={intent}
+            intent={intent}
+            user={user}
+            actionData={actionData}
+            flashId={flashId}
+            inPage={inPageForm === intent}
+          />
+        ))}
       {user.isAdmin ? null : <ConfirmedAction user={user} intent="make-admin" />}
       {user.self || user.locked || user.status === 'suspended' ? null : (
         <ConfirmedAction user={user} intent="suspend" />
@@ -408,6 +500,7 @@ function Orders({ page }: { page: PageData }) {
 
 export default function AdminUser({ loaderData, actionData }: Route.ComponentProps) {
   const { user, flash } = loaderData
+  const inPageForm = loaderData.form && offersForm(user, loaderData.form) ? loaderData.form : null
   const confirming =
     actionData?.step === 'confirm' && actionData.intent in CONFIRMS ? actionData.intent : null
   const question = confirming ? CONFIRMS[confirming as keyof typeof CONFIRMS](user) : null
@@ -434,7 +527,7 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
             {user.self ? <Badge tone="neutral">You</Badge> : null}
           </div>
         </div>
-        <Actions user={user} actionData={actionData} flashId={flash?.id} />
+        <Actions user={user} actionData={actionData} flashId={flash?.id} inPageForm={inPageForm} />
       </div>
 
       <FlashNotice flash={flash} />
@@ -450,6 +543,9 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
         >
           {question.description}
         </ConfirmPanel>
+      ) : null}
+      {inPageForm ? (
+        <UserFormPanel intent={inPageForm} user={user} actionData={actionData} />
       ) : null}
 
       <DetailCard headingId="account-heading" title="Account">

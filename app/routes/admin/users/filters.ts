@@ -17,6 +17,22 @@ export const USER_NOT_FOUND_TITLE = 'User not found'
 
 export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}`
 
+/**
+ * The query that shows one of a user's forms in their page rather than in its dialog, so Edit
+ * User and Reset Password work without JavaScript (docs/decisions/0001): their buttons send it.
+ */
+export const USER_FORM_QUERY = { update: 'edit', 'reset-password': 'reset' } as const
+export type UserFormIntent = keyof typeof USER_FORM_QUERY
+
+export const userFormPath = (id: string, intent: UserFormIntent) =>
+  `${userPath(id)}?${USER_FORM_QUERY[intent]}=1`
+
+/** The form a user's page shows in the page, if its URL asks for one. */
+export function userFormFromUrl(url: URL): UserFormIntent | null {
+  const intents = Object.keys(USER_FORM_QUERY) as UserFormIntent[]
+  return intents.find((intent) => url.searchParams.get(USER_FORM_QUERY[intent]) === '1') ?? null
+}
+
 export interface UserListFilter {
   search: string
   status: UserStatus | null

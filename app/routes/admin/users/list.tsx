@@ -35,8 +35,8 @@ import {
 import type { Route } from './+types/list'
 
 /**
- * /admin/users (Can Manage Users): the figures (total, active, suspended, admins, new this
- * month in the shop's time zone), search by name or e-mail, status and role filters, and a
+ * /admin/users (Can Manage Users): the figures (total, active, suspended, active admins, new
+ * this month in the shop's time zone), search by name or e-mail, status and role filters, and a
  * page of users newest first with when they were last active, their orders and what they
  * spent. Each user opens on their own page, where an admin changes them. If the users cannot
  * be loaded, the page says so in the spec's words, inside the admin shell.

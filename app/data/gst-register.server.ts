@@ -2,9 +2,13 @@ import type { DB } from '~/lib/db.server'
 import { gstBreakdown, indiaYearMonth, placeOfSupply, placeOfSupplyCode } from '~/lib/gst'
 import type { GstRegisterRow } from '~/lib/gst-returns'
 
-/** `YYYY-MM` → the month's first and the next month's first instant, India time. */
+/**
+ * `YYYY-MM` → the month's first and the next month's first instant, India time; null for
+ * anything else. Years 2000 to 2999 only: before the shop sold anything there is no register,
+ * and December 9999's next month would be no date at all.
+ */
 export function monthRange(month: string): { from: string; to: string } | null {
-  const match = /^(\d{4})-(0[1-9]|1[0-2])$/.exec(month)
+  const match = /^(2\d{3})-(0[1-9]|1[0-2])$/.exec(month)
   if (!match) return null
   const [year, mm] = [Number(match[1]), Number(match[2])]
   const next = mm === 12 ? `${year + 1}-01` : `${year}-${String(mm + 1).padStart(2, '0')}`

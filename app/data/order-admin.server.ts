@@ -121,16 +121,62 @@ const refundProblemOf = (eb: ExpressionBuilder<Database, 'order'>) =>
     sql<boolean>`exists (select 1 from order_refund where order_refund.order_id = "order".id and ${problemRefund})`,
   ])
 
-/** A refund of the order requested or pending that KeyBazaar still asks the gateway about. */
+/**
+ * A refund of the order requested or pending that KeyBazaar still asks the gateway about (one it
+ * stopped asking about is a refund problem, not pending); the Orders and Transactions lists' badge.
+ */
 const refundPendingOf = () =>
   sql`select 1 from order_refund where order_refund.order_id = "order".id and order_refund.status in ('requested', 'pending') and order_refund.checks_stopped_at is null`
 
-/** Paise the order's processed refunds gave back (`processedRefunds`), per order by its index. */
+/**
+ * Paise the order's processed refunds gave back (`processedRefunds`, the dashboard's net revenue
+ * rule), per order by its index: the Orders and Transactions lists' Refunded.
+ */
 function refundedOf(db: DB, eb: ExpressionBuilder<Database, 'order'>) {
   const refunded = processedRefunds(db)
     .select((inner) => inner.fn.sum<number | string | null>('orderRefund.amount').as('sum'))
     .where('orderRefund.orderId', '=', eb.ref('order.id'))
   return sql<number | string>`coalesce((${refunded}), 0)`
+}
+
+/**
+ * What the Orders and Transactions lists select for a row's refund marks (`refundMarksOf`), each
+ * a subquery on the order's refunds by their index; with the order's paid amount and status.
+ */
+export const refundMarkColumns = (db: DB, eb: ExpressionBuilder<Database, 'order'>) =>
+  [
+    refundedOf(db, eb).as('refunded'),
+    sql<number | boolean>`exists (${refundPendingOf()})`.as('refundPending'),
+  ] as const
+
+/** A list row's refund marks as its query selects them (`refundMarkColumns`). */
+interface RawRefundMarks {
+  refunded: number | string
+  refundPending: number | boolean
+  amount: number | string
+  status: OrderStatus
+}
+
+/**
+ * What the Orders and Transactions lists mark a row with about its refunds (docs/payments.md,
+ * "Refunds"): the paise its processed refunds gave back; part refunded when that is less than
+ * was paid, as the refund's settlement reads it (the paid amount, else the order's; see
+ * app/services/payment/refunds.server.ts), and the order is still a sale; and a refund pending
+ * at the gateway.
+ */
+export function refundMarksOf(
+  row: RawRefundMarks,
+  paidAmount: number | string | null,
+): { refunded: number; partRefunded: boolean; refundPending: boolean } {
+  const refunded = Number(row.refunded)
+  return {
+    refunded,
+    partRefunded:
+      refunded > 0 &&
+      refunded < Number(paidAmount ?? row.amount) &&
+      (PAID_STATUSES as readonly OrderStatus[]).includes(row.status),
+    refundPending: Boolean(row.refundPending),
+  }
 }
 
 /**
@@ -167,8 +213,7 @@ function selectRows(db: DB, filter: AdminOrderFilter) {
       .select('order.paidAmount')
       .select((eb) => [
         sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport'),
-        refundedOf(db, eb).as('refunded'),
-        sql<number | boolean>`exists (${refundPendingOf()})`.as('refundPending'),
+        ...refundMarkColumns(db, eb),
         sql<number | boolean>`${refundProblemOf(eb)}`.as('refundProblem'),
       ]),
   )
@@ -177,19 +222,12 @@ function selectRows(db: DB, filter: AdminOrderFilter) {
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
 
 function toRow({ paidAmount, ...row }: RawRow): AdminOrderRow {
-  const refunded = Number(row.refunded)
   return {
     ...row,
     amount: Number(row.amount),
     testMode: Boolean(row.testMode),
     hasOpenReport: Boolean(row.hasOpenReport),
-    refunded,
-    // What was paid, as the refund's settlement reads it (app/services/payment/refunds.server.ts).
-    partRefunded:
-      refunded > 0 &&
-      refunded < Number(paidAmount ?? row.amount) &&
-      (PAID_STATUSES as readonly OrderStatus[]).includes(row.status),
-    refundPending: Boolean(row.refundPending),
+    ...refundMarksOf(row, paidAmount),
     refundProblem: Boolean(row.refundProblem),
   }
 }

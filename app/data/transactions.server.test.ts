@@ -2,16 +2,21 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
 import { makeOrder, makeProduct } from '../../tests/factories'
 import type { OrderStatus } from './order.server'
+import { newRefundId, type OrderRefundStatus } from './refund.server'
 import {
   exportTransactions,
   listTransactions,
   transactionGateways,
   transactionStatusCounts,
   transactionSummary,
+  type TransactionRow,
 } from './transactions.server'
 import { localDayRange } from '~/lib/shop-time'
 
-/** Transactions: one row per order, status mapping, filters, search, paging and success rate (both engines). */
+/**
+ * Transactions: one row per order, status mapping, filters, search, paging, success rate and
+ * refunds (both engines).
+ */
 const t = fileTestDb()
 const ids: Record<string, string> = {}
 
@@ -214,5 +219,67 @@ describe('real payments only', () => {
     for await (const row of exportTransactions(t.db, { search, realOnly: true }, 2))
       exported.push(row.orderId)
     expect(exported).toEqual([ids.liveExpired, ids.liveFailed, ids.livePaid])
+  })
+})
+
+describe('refunds', () => {
+  it('carries what processed refunds gave back, a part refund and a pending refund, in the list and the export', async () => {
+    const nia = { name: 'Nia Refundmark' }
+    await orderAt('part', '2026-06-01T10:00:00.000Z', 'delivered', { ...nia, txn: 'TXN-PART' })
+    await orderAt('asked', '2026-06-02T10:00:00.000Z', 'paid', nia)
+    await orderAt('whole', '2026-06-03T10:00:00.000Z', 'refunded', nia)
+    await orderAt('stopped', '2026-06-04T10:00:00.000Z', 'paid', nia)
+    let clock = Date.parse('2026-06-05T10:00:00.000Z')
+    const refund = async (
+      orderId: string,
+      amount: number,
+      status: OrderRefundStatus,
+      stopped = false,
+    ) => {
+      const at = new Date((clock += 60_000)).toISOString()
+      await t.db
+        .insertInto('orderRefund')
+        .values({
+          id: newRefundId(),
+          orderId,
+          gateway: 'paytm',
+          amount,
+          status,
+          requestedBy: 'user:owner',
+          createdAt: at,
+          updatedAt: at,
+          processedAt: status === 'processed' ? at : null,
+          checksStoppedAt: stopped ? at : null,
+        })
+        .execute()
+    }
+    // Two processed refunds of the ₹100 sale add up; a failed one gives nothing back.
+    await refund(ids.part!, 2_500, 'processed')
+    await refund(ids.part!, 1_000, 'failed')
+    await refund(ids.part!, 1_550, 'processed')
+    await refund(ids.asked!, 5_000, 'requested')
+    await refund(ids.whole!, 10_000, 'processed')
+    // One KeyBazaar stopped asking the gateway about is the Orders list's refund problem.
+    await refund(ids.stopped!, 5_000, 'pending', true)
+
+    const marks = (rows: TransactionRow[]) =>
+      Object.fromEntries(
+        rows.map((row) => [
+          row.orderId,
+          [row.status, row.refunded, row.partRefunded, row.refundPending],
+        ]),
+      )
+    const expected = {
+      [ids.stopped!]: ['success', 0, false, false],
+      [ids.whole!]: ['refunded', 10_000, false, false],
+      [ids.asked!]: ['success', 0, false, true],
+      [ids.part!]: ['success', 4_050, true, false],
+    }
+    const page = await listTransactions(t.db, { search: 'refundmark' })
+    expect(marks(page.items)).toEqual(expected)
+    const exported: TransactionRow[] = []
+    for await (const row of exportTransactions(t.db, { search: 'refundmark' }, 2))
+      exported.push(row)
+    expect(marks(exported)).toEqual(expected)
   })
 })

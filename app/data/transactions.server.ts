@@ -15,6 +15,8 @@ import {
   BUYER_COLUMNS,
   LISTED_ORDER_COLUMNS,
   newestOrdersFirst,
+  refundMarkColumns,
+  refundMarksOf,
   type ListedOrderRow,
 } from './order-admin.server'
 
@@ -25,7 +27,10 @@ import {
  * Filters, search, paging, the success rate of the filtered set and the streamed CSV export
  * all run in the database. Like the Orders page, every attempt is listed unless "real only"
  * leaves out those paid through the simulator (test mode), from the figures, the status
- * counts, the list and the export alike.
+ * counts, the list and the export alike. A refund does not always change the attempt's status:
+ * part of a payment given back leaves the order paid (a success), so each attempt also carries
+ * what its processed refunds gave back and whether a refund is still pending at the gateway, as
+ * the Orders list marks them (docs/payments.md, "Refunds").
  */
 export const TRANSACTIONS_PAGE_SIZE = 20
 
@@ -57,6 +62,12 @@ export interface TransactionRow extends ListedOrderRow {
   orderId: string
   status: TransactionStatus
   bankTxnId: string | null
+  /** Paise given back by the order's processed refunds (`processedRefunds`, app/data/order.server.ts). */
+  refunded: number
+  /** Part of the payment went back through the gateway and the attempt is still a success. */
+  partRefunded: boolean
+  /** A refund the gateway has not answered yet, and KeyBazaar still asks it about. */
+  refundPending: boolean
 }
 
 export interface TransactionSummary {
@@ -96,16 +107,19 @@ const selectRows = (db: DB, filter: TransactionFilter) =>
   newestOrdersFirst(
     filtered(db.selectFrom('order'), filter)
       .select('order.id as orderId')
-      .select([...LISTED_ORDER_COLUMNS, 'order.bankTxnId']),
+      .select([...LISTED_ORDER_COLUMNS, 'order.bankTxnId', 'order.paidAmount'])
+      .select((eb) => refundMarkColumns(db, eb)),
   )
 
 type RawRow = Awaited<ReturnType<ReturnType<typeof selectRows>['execute']>>[number]
 
-const toRow = (row: RawRow): TransactionRow => ({
+const toRow = ({ paidAmount, ...row }: RawRow): TransactionRow => ({
   ...row,
   amount: Number(row.amount),
   status: transactionStatusOf(row.status),
   testMode: Boolean(row.testMode),
+  // Read off the order's status, before it becomes the attempt's.
+  ...refundMarksOf(row, paidAmount),
 })
 
 const paidList = sql.join(PAID_STATUSES.map((status) => sql.lit(status)))

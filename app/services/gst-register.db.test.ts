@@ -33,7 +33,8 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
       to: '2026-11-30T18:30:00.000Z',
     })
     expect(monthRange('2026-12')?.to).toBe('2026-12-31T18:30:00.000Z')
-    for (const bad of ['', '2026-13', '2026-1', '26-11', '2026-11-01'])
+    expect(monthRange('2999-12')?.to).toBe('2999-12-31T18:30:00.000Z')
+    for (const bad of ['', '2026-13', '2026-1', '26-11', '2026-11-01', '9999-12', '0000-01'])
       expect(monthRange(bad)).toBeNull()
     // 1 January 2027 at 01:00 in India is still 31 December in UTC.
     expect(registerMonths(new Date('2026-12-31T19:30:00Z'), 3)).toEqual([

@@ -261,6 +261,7 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     'Transaction ID',
     'Date',
     'Test Mode',
+    'Refunded',
   ])
   expect(rows).toHaveLength(1 + purchases.length)
   const byOrder = new Map(rows.slice(1).map((row) => [row[0], row]))

@@ -66,6 +66,49 @@ export function OpenReportBadge() {
   )
 }
 
+/**
+ * A listed order's refund marks beside its status (docs/payments.md, "Refunds"), on the Orders
+ * and Transactions lists alike: part refunded (how much, formatted; the order is still a sale),
+ * a refund waiting for the gateway's answer, and a refund problem where the list reads one (the
+ * Orders list does).
+ */
+export function RefundBadges({
+  partRefunded,
+  refundPending,
+  refundProblem = false,
+}: {
+  /** What the processed refunds gave back, formatted, when the payment is part refunded. */
+  partRefunded: string | null
+  refundPending: boolean
+  refundProblem?: boolean
+}) {
+  return (
+    <>
+      {partRefunded ? (
+        <Badge
+          tone="violet"
+          title="Part of the payment went back through the gateway; the Amount is what was charged"
+        >
+          Part refunded {partRefunded}
+        </Badge>
+      ) : null}
+      {refundPending ? (
+        <Badge tone="warning" title="A refund is waiting for the gateway’s answer">
+          Refund pending
+        </Badge>
+      ) : null}
+      {refundProblem ? (
+        <Badge
+          tone="danger"
+          title="A refund failed, or the gateway never answered about it: see the order’s Refunds"
+        >
+          Refund problem
+        </Badge>
+      ) : null}
+    </>
+  )
+}
+
 /** An order's id, linking to its page in the back office. */
 export function OrderLink({ orderId, wrap = false }: { orderId: string; wrap?: boolean }) {
   return (

@@ -34,6 +34,7 @@ const KINDS: Record<string, string> = {
   gateway: 'Payment gateways',
   'payment-link': 'Payment links',
   review: 'Reviews',
+  export: 'Exports',
 }
 
 /** The kind of an entry: its action's first part ("stock" for stock.import). */

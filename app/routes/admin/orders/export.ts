@@ -2,7 +2,7 @@ import { adminStatusLabel } from '~/components/admin/order-badges'
 import { exportAdminOrders, type AdminOrderRow } from '~/data/order-admin.server'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
-import { listExport, type ExportColumn } from '../list-export.server'
+import { filtersSet, listExport, recordExport, type ExportColumn } from '../list-export.server'
 import { orderFilterFromUrl } from './filters'
 import type { Route } from './+types/export'
 
@@ -12,7 +12,8 @@ import type { Route } from './+types/export'
  * Amounts are rupees with two decimals (a spreadsheet sums them); dates are en-IN in the shop's
  * time zone, like the pages. The columns up to Open Report are fixed (docs/delivery.md); the
  * last, Refunded, is what processed refunds gave back, so Amount less Refunded over the paid,
- * real orders is the dashboard's net revenue (docs/payments.md, "Refunds").
+ * real orders is the dashboard's net revenue (docs/payments.md, "Refunds"). Each export is
+ * recorded in the audit log with its filters (`export.orders`, docs/audit.md).
  */
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No')
 
@@ -32,9 +33,21 @@ const COLUMNS: ReadonlyArray<ExportColumn<AdminOrderRow>> = [
   ['Refunded', (order) => paiseToDecimalText(order.refunded)],
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, 'canManageOrders')
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requirePermission(request, 'canManageOrders')
   const filter = orderFilterFromUrl(new URL(request.url))
+  await recordExport(
+    admin,
+    context,
+    'orders',
+    filtersSet({
+      search: filter.search,
+      status: filter.status ? adminStatusLabel(filter.status) : '',
+      openReports: filter.openReports,
+      refundProblems: filter.refundProblems,
+      realOnly: filter.realOnly,
+    }),
+  )
   return listExport({
     name: 'orders',
     columns: COLUMNS,

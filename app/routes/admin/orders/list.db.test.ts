@@ -162,4 +162,35 @@ describe(`the orders list and export with refunds (${process.env.TEST_DB_ENGINE 
       [ids.stopped!]: ['500.00', '0.00'],
     })
   })
+  it('records each export in the audit log with who took it, from where and the filters set', async () => {
+    const entries = () =>
+      t.db
+        .selectFrom('auditLog')
+        .selectAll()
+        .where('action', '=', 'export.orders')
+        .orderBy('id')
+        .execute()
+    const before = (await entries()).length
+    await exportLoader({
+      request: new Request(
+        'http://shop.test/admin/orders/export?q=refundcheck&status=delivered&refunds=problem',
+      ),
+      context: { clientIp: '203.0.113.7' },
+      params: {},
+    } as never)
+    await csvAt('/admin/orders/export')
+    const [filtered, whole] = (await entries()).slice(before)
+    expect(filtered).toMatchObject({
+      actorName: 'Owner',
+      ip: '203.0.113.7',
+      targetType: 'export',
+      summary: 'Exported the orders CSV (search refundcheck, status Delivered, refundProblems)',
+    })
+    expect(JSON.parse(filtered!.changes!)).toEqual({
+      search: { before: null, after: 'refundcheck' },
+      status: { before: null, after: 'Delivered' },
+      refundProblems: { before: null, after: true },
+    })
+    expect(whole).toMatchObject({ summary: 'Exported the orders CSV (every order)', changes: null })
+  })
 })

@@ -1,5 +1,4 @@
 import ShoppingCart from 'lucide-react/icons/shopping-cart'
-import { Badge } from '~/components/admin/badge'
 import { AdminList, ExportLink } from '~/components/admin/admin-list'
 import {
   CheckboxFilter,
@@ -31,6 +30,7 @@ import {
   ADMIN_STATUS_LABELS,
   AdminStatusBadge,
   OpenReportBadge,
+  RefundBadges,
   TestModeBadge,
 } from '~/components/admin/order-badges'
 import type { Route } from './+types/list'
@@ -83,27 +83,11 @@ function Markers({ order }: { order: ListOrder }) {
       <AdminStatusBadge status={order.status} />
       {order.testMode ? <TestModeBadge /> : null}
       {order.hasOpenReport ? <OpenReportBadge /> : null}
-      {order.partRefunded ? (
-        <Badge
-          tone="violet"
-          title="Part of the payment went back through the gateway; the Amount is what was charged"
-        >
-          Part refunded {order.partRefunded}
-        </Badge>
-      ) : null}
-      {order.refundPending ? (
-        <Badge tone="warning" title="A refund is waiting for the gateway’s answer">
-          Refund pending
-        </Badge>
-      ) : null}
-      {order.refundProblem ? (
-        <Badge
-          tone="danger"
-          title="A refund failed, or the gateway never answered about it: see the order’s Refunds"
-        >
-          Refund problem
-        </Badge>
-      ) : null}
+      <RefundBadges
+        partRefunded={order.partRefunded}
+        refundPending={order.refundPending}
+        refundProblem={order.refundProblem}
+      />
     </span>
   )
 }

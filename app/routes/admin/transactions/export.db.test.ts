@@ -1,18 +1,21 @@
 import { parse } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { serveTestDb } from '../../../../tests/helpers/route-render'
+import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
 import { makeAdmin, makeOrder, makeProduct } from '../../../../tests/factories'
 import type { OrderStatus } from '~/data/order.server'
+import { newRefundId, type OrderRefundStatus } from '~/data/refund.server'
 import { loader as exportLoader } from './export'
-import { loader as listLoader } from './list'
+import AdminTransactions, { loader as listLoader } from './list'
 
 /**
  * /admin/transactions and its CSV export as the server answers them: `real=1` in the URL (the
  * Orders page's "Real orders only") leaves simulated payments out of the figures, the list and
  * the file, and the file says which rows were simulated in a Test Mode column after the spec's
- * ten. Signing in is not what is tested here: the permission check answers with this file's
- * admin.
+ * ten, then what refunds gave back; the list marks a part refund and a pending one as the
+ * Orders list does (docs/payments.md, "Refunds"), and each export is recorded in the audit log
+ * (docs/audit.md). Signing in is not what is tested here: the permission check answers with
+ * this file's admin.
  */
 const signedIn = vi.hoisted(() => ({ user: null as unknown }))
 vi.mock('~/services/permissions.server', async (importOriginal) => ({
@@ -24,11 +27,17 @@ const t = fileTestDb()
 serveTestDb(t)
 const ids: Record<string, string> = {}
 
-async function orderIn(key: string, at: string, status: OrderStatus, testMode: boolean) {
+async function orderIn(
+  key: string,
+  at: string,
+  status: OrderStatus,
+  testMode: boolean,
+  name = 'Ishaan Exportcheck',
+) {
   const product = await makeProduct(t.db, { price: 25_000, title: `Plan ${key}` })
   const order = await makeOrder(t.db, product.id, {
     testMode,
-    customer: { name: 'Ishaan Exportcheck', email: 'ishaan@example.in', phone: '9876543210' },
+    customer: { name, email: 'ishaan@example.in', phone: '9876543210' },
   })
   await t.db
     .updateTable('order')
@@ -44,10 +53,69 @@ beforeAll(async () => {
   await orderIn('live', '2026-05-01T10:00:00.000Z', 'delivered', false)
   await orderIn('liveFailed', '2026-05-02T10:00:00.000Z', 'failed', false)
   await orderIn('simulated', '2026-05-03T10:00:00.000Z', 'delivered', true)
+  // Their own buyer, so the searches above leave them out.
+  await orderIn('part', '2026-05-04T10:00:00.000Z', 'delivered', false, 'Meera Refundview')
+  await orderIn('asked', '2026-05-05T10:00:00.000Z', 'delivered', false, 'Meera Refundview')
+  await refund(ids.part!, 7_550, 'processed')
+  await refund(ids.asked!, 25_000, 'pending')
 })
 
+let clock = Date.parse('2026-05-06T10:00:00.000Z')
+async function refund(orderId: string, amount: number, status: OrderRefundStatus) {
+  const at = new Date((clock += 60_000)).toISOString()
+  await t.db
+    .insertInto('orderRefund')
+    .values({
+      id: newRefundId(),
+      orderId,
+      gateway: 'paytm',
+      amount,
+      status,
+      requestedBy: 'user:owner',
+      createdAt: at,
+      updatedAt: at,
+      processedAt: status === 'processed' ? at : null,
+    })
+    .execute()
+}
+
 const args = (path: string) =>
-  ({ request: new Request(`http://shop.test${path}`), context: {}, params: {} }) as never
+  ({
+    request: new Request(`http://shop.test${path}`),
+    context: { clientIp: '203.0.113.9' },
+    params: {},
+  }) as never
+
+async function pageAt(path: string) {
+  const { html } = await renderPage(
+    {
+      id: 'routes/admin/transactions/list',
+      path: '/admin/transactions',
+      Component: AdminTransactions,
+      loader: listLoader,
+    },
+    new Request(`http://shop.test${path}`),
+  )
+  return html
+}
+
+/** The rendered table's row of an order, as text. */
+const rowOf = (html: string, orderId: string) =>
+  pageText(
+    html
+      .split('<tr')
+      .find((row) => row.includes(`>${orderId}<`))
+      ?.split('</tr>')[0] ?? '',
+  )
+
+const exportEntries = (action: string) =>
+  t.db
+    .selectFrom('auditLog')
+    .selectAll()
+    .where('action', '=', action)
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute()
 
 async function csvAt(path: string): Promise<string[][]> {
   const response = (await exportLoader(args(path))) as Response
@@ -55,7 +123,7 @@ async function csvAt(path: string): Promise<string[][]> {
 }
 
 describe(`the transactions export and real payments only (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
-  it('appends a Test Mode column after the spec columns, and real=1 leaves simulated rows out', async () => {
+  it('appends Test Mode and Refunded columns after the spec columns, and real=1 leaves simulated rows out', async () => {
     const all = await csvAt('/admin/transactions/export?q=exportcheck')
     expect(all[0]).toEqual([
       'Order ID',
@@ -69,11 +137,12 @@ describe(`the transactions export and real payments only (${process.env.TEST_DB_
       'Transaction ID',
       'Date',
       'Test Mode',
+      'Refunded',
     ])
-    expect(all.slice(1).map((row) => [row[0], row[6], row[8], row[10]])).toEqual([
-      [ids.simulated, 'Success', 'TXN-simulated', 'Yes'],
-      [ids.liveFailed, 'Failed', 'TXN-liveFailed', 'No'],
-      [ids.live, 'Success', 'TXN-live', 'No'],
+    expect(all.slice(1).map((row) => [row[0], row[6], row[8], row[10], row[11]])).toEqual([
+      [ids.simulated, 'Success', 'TXN-simulated', 'Yes', '0.00'],
+      [ids.liveFailed, 'Failed', 'TXN-liveFailed', 'No', '0.00'],
+      [ids.live, 'Success', 'TXN-live', 'No', '0.00'],
     ])
     const real = await csvAt('/admin/transactions/export?q=exportcheck&real=1')
     expect(real[0]).toEqual(all[0])
@@ -89,5 +158,66 @@ describe(`the transactions export and real payments only (${process.env.TEST_DB_
     expect(real.summary).toEqual({ total: 2, successful: 1, successRate: 50 })
     expect(real.counts).toEqual({ success: 1, pending: 0, failed: 1, refunded: 0 })
     expect(real.transactions.map((row) => row.orderId)).toEqual([ids.liveFailed, ids.live])
+  })
+
+  it('marks a part refund (how much) and a pending refund beside the status, and exports what was refunded', async () => {
+    const list = await listLoader(args('/admin/transactions?q=refundview'))
+    expect(
+      list.transactions.map((row) => [
+        row.orderId,
+        row.status,
+        row.amount,
+        row.partRefunded,
+        row.refundPending,
+      ]),
+    ).toEqual([
+      [ids.asked, 'success', '₹250', null, true],
+      [ids.part, 'success', '₹250', '₹75.50', false],
+    ])
+    const html = await pageAt('/admin/transactions?q=refundview')
+    expect(rowOf(html, ids.part!)).toContain('Success Part refunded ₹75.50')
+    expect(rowOf(html, ids.asked!)).toContain('Success Refund pending')
+    expect(rowOf(html, ids.asked!)).not.toContain('Part refunded')
+    const csv = await csvAt('/admin/transactions/export?q=refundview')
+    expect(csv[0]?.at(-1)).toBe('Refunded')
+    expect(csv.slice(1).map((row) => [row[0], row[5], row[6], row[11]])).toEqual([
+      [ids.asked, '250.00', 'Success', '0.00'],
+      [ids.part, '250.00', 'Success', '75.50'],
+    ])
+  })
+
+  it('lays the figures out two a row on phones, three from large screens', async () => {
+    const html = await pageAt('/admin/transactions?q=exportcheck')
+    const figures = /<ul aria-label="Filtered transactions" class="([^"]*)"/.exec(html)?.[1]
+    expect(figures?.split(' ')).toEqual(expect.arrayContaining(['grid-cols-2', 'lg:grid-cols-3']))
+    expect(figures?.split(' ')).not.toContain('grid-cols-3')
+  })
+
+  it('records each export in the audit log: who, from where, and the filters used', async () => {
+    const before = (await exportEntries('export.transactions')).length
+    await csvAt('/admin/transactions/export?q=exportcheck&status=success&real=1&from=2026-05-01')
+    const entries = await exportEntries('export.transactions')
+    expect(entries).toHaveLength(before + 1)
+    const entry = entries.at(-1)!
+    expect(entry).toMatchObject({
+      actorId: (signedIn.user as { id: string }).id,
+      actorName: 'Owner',
+      ip: '203.0.113.9',
+      targetType: 'export',
+      summary:
+        'Exported the transactions CSV (search exportcheck, status Success, from 2026-05-01, realOnly)',
+    })
+    expect(JSON.parse(entry.changes!)).toEqual({
+      search: { before: null, after: 'exportcheck' },
+      status: { before: null, after: 'Success' },
+      from: { before: null, after: '2026-05-01' },
+      realOnly: { before: null, after: true },
+    })
+    // No filter: the whole set, said so.
+    await csvAt('/admin/transactions/export')
+    expect((await exportEntries('export.transactions')).at(-1)).toMatchObject({
+      summary: 'Exported the transactions CSV (every transaction)',
+      changes: null,
+    })
   })
 })

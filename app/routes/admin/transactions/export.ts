@@ -2,8 +2,8 @@ import { exportTransactions, type TransactionRow } from '~/data/transactions.ser
 import { paiseToDecimalText } from '~/lib/money'
 import { TRANSACTION_STATUS_LABELS } from '~/lib/transaction-status'
 import { requirePermission } from '~/services/permissions.server'
-import { listExport, type ExportColumn } from '../list-export.server'
-import { toQueryFilter, transactionFilterFromUrl } from './filters'
+import { filtersSet, listExport, recordExport, type ExportColumn } from '../list-export.server'
+import { toQueryFilter, transactionFilterFromUrl, type TransactionUrlFilter } from './filters'
 import type { Route } from './+types/export'
 
 /**
@@ -12,7 +12,10 @@ import type { Route } from './+types/export'
  * (app/routes/admin/list-export.server.ts; formula-like cells neutralised). Amounts are rupees
  * with two decimals; dates en-IN in the shop's time zone. The first ten columns are the spec's,
  * in its order (docs/original-spec.md, section 9); Test Mode comes after them, Yes for a
- * payment made through the simulator, as in the orders export.
+ * payment made through the simulator, as in the orders export, then Refunded, what processed
+ * refunds gave back (a part refund leaves the attempt a success; docs/payments.md, "Refunds").
+ * The file holds every buyer's name, e-mail and phone, so each export is recorded in the audit
+ * log with its filters (`export.transactions`, docs/audit.md).
  */
 const yesNo = (value: boolean) => (value ? 'Yes' : 'No')
 
@@ -28,11 +31,24 @@ const COLUMNS: ReadonlyArray<ExportColumn<TransactionRow>> = [
   ['Transaction ID', (row) => row.gatewayTxnId ?? ''],
   ['Date', (row, date) => date.format(new Date(row.createdAt))],
   ['Test Mode', (row) => yesNo(row.testMode)],
+  ['Refunded', (row) => paiseToDecimalText(row.refunded)],
 ]
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, 'canManageOrders')
+/** The filters the export was asked with, those set only (the audit entry's fields). */
+const filtersUsed = (filter: TransactionUrlFilter) =>
+  filtersSet({
+    search: filter.search,
+    status: filter.status ? TRANSACTION_STATUS_LABELS[filter.status] : '',
+    gateway: filter.gateway,
+    from: filter.from,
+    to: filter.to,
+    realOnly: filter.realOnly,
+  })
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requirePermission(request, 'canManageOrders')
   const filter = transactionFilterFromUrl(new URL(request.url))
+  await recordExport(admin, context, 'transactions', filtersUsed(filter))
   return listExport({
     name: 'transactions',
     columns: COLUMNS,

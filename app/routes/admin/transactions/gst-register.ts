@@ -19,6 +19,7 @@ import { csvDownload, type CsvCell } from '~/lib/csv.server'
 import { gstToolDate, gstToolState } from '~/lib/gst'
 import { paiseToDecimalText } from '~/lib/money'
 import { requirePermission } from '~/services/permissions.server'
+import { recordExport } from '../list-export.server'
 import type { Route } from './+types/gst-register'
 
 /**
@@ -29,6 +30,8 @@ import type { Route } from './+types/gst-register'
  * `gstr3b`, the month's GSTR-3B table 3.1(a).
  * Amounts are rupees with two decimals; the register's dates are DD/MM/YYYY, the tables'
  * DD-Mon-YYYY, in India time.
+ * The register names buyers and their GSTINs, so each download is recorded in the audit log
+ * with its month, report and how many documents it read (`export.gst-register`, docs/audit.md).
  */
 const rupees = (paise: number | null): CsvCell =>
   paise === null ? '' : paise < 0 ? `-${paiseToDecimalText(-paise)}` : paiseToDecimalText(paise)
@@ -168,8 +171,8 @@ function gstr1Download(table: Gstr1Table, month: string, rows: GstRegisterRow[])
   }
 }
 
-export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, 'canManageOrders')
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const admin = await requirePermission(request, 'canManageOrders')
   const params = new URL(request.url).searchParams
   const month = params.get('month') ?? ''
   if (!monthRange(month))
@@ -181,6 +184,13 @@ export async function loader({ request }: Route.LoaderArgs) {
       status: 400,
     })
   const rows = await gstRegister(services().db, month)
+  await recordExport(
+    admin,
+    context,
+    'gst-register',
+    { month, report, documents: rows.length },
+    `Exported the GST register for ${month} (${report}, ${rows.length} ${rows.length === 1 ? 'document' : 'documents'})`,
+  )
   if (table) return gstr1Download(table, month, rows)
   return report === 'gstr3b'
     ? download(`gstr3b-${month}.csv`, GSTR3B, [outwardSupplies(rows)])

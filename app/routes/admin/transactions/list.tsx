@@ -15,7 +15,7 @@ import {
   SelectField,
 } from '~/components/admin/list-filters'
 import { orderLeadColumns, OrderListCard } from '~/components/admin/order-columns'
-import { TestModeBadge } from '~/components/admin/order-badges'
+import { RefundBadges, TestModeBadge } from '~/components/admin/order-badges'
 import { PageHeader } from '~/components/admin/page-header'
 import { StatCard } from '~/components/admin/stat-card'
 import { accountPageMeta } from '~/components/auth/messages'
@@ -52,7 +52,9 @@ import type { Route } from './+types/list'
  * status, gateway, date-range and "real payments only" filters and search in the URL, a page of
  * 20, the success rate of the filtered set, and a CSV export of everything the filters match. Payment records are
  * the orders' (buyers' names, e-mails and phones), so the page needs the same right as the
- * orders: canManageOrders.
+ * orders: canManageOrders. A status is marked with its refunds as on the Orders list
+ * (docs/payments.md, "Refunds"): part refunded (how much; the attempt is still a success) and a
+ * refund pending at the gateway.
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
@@ -87,6 +89,8 @@ export async function loader({ request }: Route.LoaderArgs) {
       gatewayTxnId: row.gatewayTxnId,
       bankTxnId: row.bankTxnId,
       testMode: row.testMode,
+      partRefunded: row.partRefunded ? formatRupees(row.refunded) : null,
+      refundPending: row.refundPending,
     })),
   }
 }
@@ -105,6 +109,7 @@ function Markers({ row }: { row: ListTransaction }) {
     <span className="flex flex-wrap items-center gap-1">
       <Badge tone={TONES[row.status]}>{TRANSACTION_STATUS_LABELS[row.status]}</Badge>
       {row.testMode ? <TestModeBadge /> : null}
+      <RefundBadges partRefunded={row.partRefunded} refundPending={row.refundPending} />
     </span>
   )
 }
@@ -131,7 +136,8 @@ export default function AdminTransactions({ loaderData }: Route.ComponentProps) 
         </ExportLink>
       </PageHeader>
 
-      <ul aria-label="Filtered transactions" className="grid grid-cols-3 gap-3">
+      {/* Two figures a row on phones, as on the dashboard: three squeeze 1,23,456 past the card's edge. */}
+      <ul aria-label="Filtered transactions" className="grid grid-cols-2 gap-3 lg:grid-cols-3">
         <StatCard label="Attempts" value={number.format(summary.total)} />
         <StatCard label="Successful" value={number.format(summary.successful)} />
         <StatCard

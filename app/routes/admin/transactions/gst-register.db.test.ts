@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest'
+import { fileTestDb } from '../../../../tests/helpers/db'
+import { serveTestDb } from '../../../../tests/helpers/route-render'
+import { makeAdmin, makePaidOrder, makeProduct } from '../../../../tests/factories'
+import { issueInvoiceNumber } from '~/data/invoice.server'
+import { readSiteSettings } from '~/data/settings.server'
+import { loader } from './gst-register'
+
+/**
+ * /admin/transactions/gst-register as the server answers it: a month that is not one (or has no
+ * next month, such as 9999-12) is refused with 400 and the form's message, not a server error,
+ * and each download is recorded in the audit log with its month and report (docs/audit.md).
+ * Signing in is not what is tested here: the permission check answers with this file's admin.
+ */
+const signedIn = vi.hoisted(() => ({ user: null as unknown }))
+vi.mock('~/services/permissions.server', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  requirePermission: vi.fn(async () => signedIn.user),
+}))
+
+const t = fileTestDb()
+serveTestDb(t)
+
+beforeAll(async () => {
+  const admin = await makeAdmin(t.db, { name: 'Owner' })
+  signedIn.user = { ...admin, permissions: { canManageOrders: true } }
+  // One invoice in a month of its own.
+  const product = await makeProduct(t.db, { title: 'Register Suite', price: 50_000 })
+  const order = await makePaidOrder(t.db, product.id)
+  const settings = await readSiteSettings(t.db)
+  await issueInvoiceNumber(t.db, order.id, settings, new Date('2031-07-10T06:00:00Z'))
+})
+
+const args = (query: string) =>
+  ({
+    request: new Request(`http://shop.test/admin/transactions/gst-register${query}`),
+    context: { clientIp: '203.0.113.9' },
+    params: {},
+  }) as never
+
+/** What the loader threw (a `data()` answer) or returned. */
+async function answer(query: string): Promise<{ status: number; body: unknown }> {
+  try {
+    const response = (await loader(args(query))) as Response
+    return { status: response.status, body: await response.text() }
+  } catch (thrown) {
+    const refused = thrown as { init?: { status?: number }; data?: unknown }
+    if (!refused.init) throw thrown
+    return { status: refused.init.status ?? 500, body: refused.data }
+  }
+}
+
+const registerEntries = () =>
+  t.db
+    .selectFrom('auditLog')
+    .selectAll()
+    .where('action', '=', 'export.gst-register')
+    .orderBy('createdAt')
+    .orderBy('id')
+    .execute()
+
+describe(`the GST register download (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('refuses a month that is not one with 400 and the form’s message, and records nothing', async () => {
+    for (const month of ['9999-12', '0000-01', '2026-13', 'March']) {
+      expect(await answer(`?month=${month}`)).toEqual({
+        status: 400,
+        body: 'Choose a month, such as 2026-11, for the GST register.',
+      })
+    }
+    expect(await registerEntries()).toEqual([])
+  })
+
+  it('records each download in the audit log with its month, report and documents read', async () => {
+    const register = await answer('?month=2031-07')
+    expect(register.status).toBe(200)
+    expect(String(register.body).split('\r\n')).toHaveLength(3) // heading, the invoice, end
+    expect((await answer('?month=2031-07&report=b2cs')).status).toBe(200)
+    const entries = await registerEntries()
+    expect(entries).toHaveLength(2)
+    expect(entries[0]).toMatchObject({
+      actorId: (signedIn.user as { id: string }).id,
+      actorName: 'Owner',
+      ip: '203.0.113.9',
+      targetType: 'export',
+      summary: 'Exported the GST register for 2031-07 (register, 1 document)',
+    })
+    expect(JSON.parse(entries[0]!.changes!)).toEqual({
+      month: { before: null, after: '2031-07' },
+      report: { before: null, after: 'register' },
+      documents: { before: null, after: 1 },
+    })
+    expect(JSON.parse(entries[1]!.changes!)).toMatchObject({
+      report: { before: null, after: 'b2cs' },
+    })
+  })
+})

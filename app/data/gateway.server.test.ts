@@ -7,17 +7,25 @@ import {
 import { gatewaySchema } from '~/lib/validation/gateway'
 import { gatewayForm, submitForm } from '../../tests/helpers/forms'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
+import type { DB } from '~/lib/db.server'
+import { recordAdminChange } from '~/services/audit.server'
+import { listAuditEntries } from './audit.server'
 import {
   ensureDefaultGateway,
+  GATEWAY_EDIT_EXPIRED,
+  GATEWAY_STALE_EDIT,
   listGateways,
+  moveGateway,
   paytmGatewaySettings,
   saveGateway,
+  type GatewayMove,
 } from './gateway.server'
 
 const t = fileTestDb()
 
 const SECRET = 'k'.repeat(64)
 const KEY = 'Zq7#Tt2!Lm9@Pw4$'
+const OTHER_SECRET = 'o'.repeat(64)
 const env = {
   PUBLIC_URL: 'https://shop.example.in',
   APP_SECRET: SECRET,
@@ -118,7 +126,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ])
     expect(created.filter(Boolean)).toHaveLength(1)
     expect(await ensureDefaultGateway(t.db)).toBe(false)
-    const [paytm] = await listGateways(t.db)
+    const [paytm] = await listGateways(t.db, SECRET)
     expect(paytm).toMatchObject({
       id: 'paytm',
       type: 'paytm',
@@ -153,7 +161,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       .executeTakeFirstOrThrow()
     expect(row.config + row.secrets).not.toContain(KEY)
     expect(JSON.parse(row.secrets).merchantKey).toMatch(/^v1\./)
-    const listed = await listGateways(t.db)
+    const listed = await listGateways(t.db, SECRET)
     expect(JSON.stringify(listed)).not.toContain(KEY)
     expect(listed[0]?.secretsSet).toEqual({ merchantKey: true })
 
@@ -227,7 +235,7 @@ describe(`payment gateways (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       ...gatewayForm({ name: 'Paytm', type: 'stripe', status: 'active' }),
     })
     expect(edited.ok).toBe(true)
-    expect((await listGateways(t.db)).find((g) => g.id === 'paytm')?.type).toBe('paytm')
+    expect((await listGateways(t.db, SECRET)).find((g) => g.id === 'paytm')?.type).toBe('paytm')
     // An active Razorpay needs all three of its credentials.
     const addActiveRazorpay = (secrets: Record<string, string>) =>
       saveGateway(t.db, SECRET, {
@@ -334,4 +342,201 @@ describe(`Paytm's staging host (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
     })
     expect(await resolvePaytmSetup(t.db, env)).toMatchObject({ source: 'gateway', testMode: true })
   })
+})
+
+describe(`the Gateways page's records (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  /** A fresh database with the default Paytm record, for a test that needs a known order. */
+  async function withShop(test: (db: DB) => Promise<void>) {
+    const own = await createTestDb()
+    try {
+      await ensureDefaultGateway(own.db)
+      await test(own.db)
+    } finally {
+      await own.destroy()
+    }
+  }
+  const addTesting = (db: DB, type: 'razorpay' | 'phonepe' | 'stripe') =>
+    saveGateway(db, SECRET, {
+      mode: 'add',
+      ...gatewayForm({ name: type, type, status: 'testing' }),
+    })
+  const order = async (db: DB) => (await listGateways(db, SECRET)).map((g) => g.id)
+
+  it('adds a gateway after every other in the checkout order, also after a move', () =>
+    withShop(async (db) => {
+      expect(await addTesting(db, 'razorpay')).toEqual({ ok: true, id: 'razorpay' })
+      expect(await moveGateway(db, 'razorpay', 'up')).toEqual({
+        before: ['paytm', 'razorpay'],
+        after: ['razorpay', 'paytm'],
+      })
+      expect(await addTesting(db, 'phonepe')).toEqual({ ok: true, id: 'phonepe' })
+      expect(await order(db)).toEqual(['razorpay', 'paytm', 'phonepe'])
+      await addTesting(db, 'stripe')
+      expect(await order(db)).toEqual(['razorpay', 'paytm', 'phonepe', 'stripe'])
+    }))
+
+  it('records a move with its audit entry, and a failing entry leaves the order as it was', () =>
+    withShop(async (db) => {
+      await addTesting(db, 'razorpay')
+      const recorded: GatewayMove[] = []
+      await moveGateway(db, 'razorpay', 'up', new Date(), async (trx, move) => {
+        recorded.push(move)
+        await recordAdminChange(trx, {
+          actor: null,
+          ip: null,
+          action: 'gateway.move',
+          target: { type: 'gateway', id: 'razorpay' },
+          summary: 'Moved the Razorpay gateway up in the checkout order',
+          before: { order: move.before.join(', ') },
+          after: { order: move.after.join(', ') },
+        })
+      })
+      expect(recorded).toEqual([{ before: ['paytm', 'razorpay'], after: ['razorpay', 'paytm'] }])
+      const { entries } = await listAuditEntries(db, { targetType: 'gateway' })
+      expect(entries.map((entry) => entry.action)).toEqual(['gateway.move'])
+
+      await expect(
+        moveGateway(db, 'paytm', 'up', new Date(), () => Promise.reject(new Error('audit down'))),
+      ).rejects.toThrow('audit down')
+      expect(await order(db)).toEqual(['razorpay', 'paytm'])
+    }))
+
+  it('refuses a save from a page showing values another admin changed since, and changes nothing', () =>
+    withShop(async (db) => {
+      const [shown] = await listGateways(db, SECRET)
+      const edit = (name: string, version = shown!.version) =>
+        saveGateway(db, SECRET, {
+          mode: 'edit',
+          id: 'paytm',
+          version,
+          ...gatewayForm({ name, type: 'paytm', status: 'testing' }),
+        })
+      expect(await edit('First Admin')).toEqual({ ok: true, id: 'paytm' })
+      const after = await listGateways(db, SECRET)
+      expect(await edit('Second Admin')).toEqual({
+        ok: false,
+        stale: true,
+        errors: { form: GATEWAY_STALE_EDIT },
+      })
+      expect(await edit('No Version', '')).toEqual({
+        ok: false,
+        stale: true,
+        errors: { form: GATEWAY_EDIT_EXPIRED },
+      })
+      expect(await listGateways(db, SECRET)).toEqual(after)
+      expect(after[0]?.name).toBe('First Admin')
+      // A move is no edit of what the form shows: the page stays current.
+      await addTesting(db, 'razorpay')
+      await moveGateway(db, 'razorpay', 'up')
+      const current = (await listGateways(db, SECRET)).find((g) => g.id === 'paytm')!
+      expect(current.version).toBe(after[0]!.version)
+      expect(await edit('After Move', current.version)).toEqual({ ok: true, id: 'paytm' })
+    }))
+
+  it('lets one of two saves from the same page through when they arrive together', () =>
+    withShop(async (db) => {
+      const [shown] = await listGateways(db, SECRET)
+      const results = await Promise.all(
+        ['One', 'Two'].map((name) =>
+          saveGateway(db, SECRET, {
+            mode: 'edit',
+            id: 'paytm',
+            version: shown!.version,
+            ...gatewayForm({ name, type: 'paytm', status: 'testing' }),
+          }),
+        ),
+      )
+      expect(results.filter((result) => result.ok)).toHaveLength(1)
+      expect(results.filter((result) => !result.ok)).toEqual([
+        { ok: false, stale: true, errors: { form: GATEWAY_STALE_EDIT } },
+      ])
+      const saved = results.findIndex((result) => result.ok)
+      expect((await listGateways(db, SECRET))[0]?.name).toBe(['One', 'Two'][saved])
+    }))
+
+  it('lists a secret stored under another APP_SECRET as not set, and wants it again to be active', () =>
+    withShop(async (db) => {
+      const paytm = (status: string, merchantKey = '') =>
+        saveGateway(db, OTHER_SECRET, {
+          mode: 'edit',
+          id: 'paytm',
+          ...gatewayForm({
+            name: 'Paytm',
+            type: 'paytm',
+            status,
+            merchantId: 'KEYBAZ12345678901234',
+            merchantKey,
+          }),
+        })
+      expect(await paytm('testing', KEY)).toEqual({ ok: true, id: 'paytm' })
+      expect((await listGateways(db, OTHER_SECRET))[0]).toMatchObject({
+        secretsSet: { merchantKey: true },
+        unreadableSecrets: [],
+      })
+      // APP_SECRET changed from OTHER_SECRET to SECRET.
+      expect((await listGateways(db, SECRET))[0]).toMatchObject({
+        secretsSet: { merchantKey: false },
+        unreadableSecrets: ['merchantKey'],
+      })
+      const active = await saveGateway(db, SECRET, {
+        mode: 'edit',
+        id: 'paytm',
+        ...gatewayForm({
+          name: 'Paytm',
+          type: 'paytm',
+          status: 'active',
+          merchantId: 'KEYBAZ12345678901234',
+        }),
+      })
+      expect(active).toEqual({
+        ok: false,
+        errors: {
+          merchantKey:
+            'Merchant Key was stored under another APP_SECRET: enter it again to make the gateway active',
+        },
+      })
+      expect((await listGateways(db, SECRET))[0]?.status).toBe('testing')
+      // Entered again under the new secret, it is set and the gateway can be made active.
+      const again = await saveGateway(db, SECRET, {
+        mode: 'edit',
+        id: 'paytm',
+        ...gatewayForm({
+          name: 'Paytm',
+          type: 'paytm',
+          status: 'active',
+          merchantId: 'KEYBAZ12345678901234',
+          merchantKey: KEY,
+        }),
+      })
+      expect(again).toEqual({ ok: true, id: 'paytm' })
+      expect((await listGateways(db, SECRET))[0]).toMatchObject({
+        status: 'active',
+        secretsSet: { merchantKey: true },
+        unreadableSecrets: [],
+      })
+    }))
+
+  it("keeps the stored status when the environment's settings win, saving only the name", () =>
+    withShop(async (db) => {
+      const saved = await saveGateway(db, SECRET, {
+        mode: 'edit',
+        id: 'paytm',
+        keepFields: true,
+        ...gatewayForm({ name: 'Paytm (env)', type: 'paytm', status: 'inactive' }),
+      })
+      expect(saved).toEqual({ ok: true, id: 'paytm' })
+      expect((await listGateways(db, SECRET))[0]).toMatchObject({
+        name: 'Paytm (env)',
+        status: 'testing',
+      })
+      // A new record of such a type starts in testing whatever is posted.
+      await saveGateway(db, SECRET, {
+        mode: 'add',
+        keepFields: true,
+        ...gatewayForm({ name: 'Razorpay', type: 'razorpay', status: 'active' }),
+      })
+      expect((await listGateways(db, SECRET)).find((g) => g.id === 'razorpay')?.status).toBe(
+        'testing',
+      )
+    }))
 })

@@ -1,5 +1,6 @@
+import crypto from 'node:crypto'
 import { decryptSecret, encryptSecret, SecretDecryptionError } from '~/lib/crypto.server'
-import type { DB } from '~/lib/db.server'
+import { engineOf, type DB } from '~/lib/db.server'
 import { readCache } from '~/lib/read-cache.server'
 import {
   GATEWAY_FIELDS,
@@ -25,8 +26,18 @@ export interface GatewayView {
   status: GatewayStatus
   /** Settings that are not secret. */
   config: Record<string, string>
-  /** For each secret field, whether a value is stored (the value itself never leaves the server). */
+  /**
+   * For each secret field, whether a value is stored that this APP_SECRET can read (the value
+   * itself never leaves the server).
+   */
   secretsSet: Record<string, boolean>
+  /**
+   * The secret fields holding a value stored under another APP_SECRET: it counts as not set and
+   * must be entered again (docs/payments.md, "Gateways page").
+   */
+  unreadableSecrets: string[]
+  /** The edit form's version of the record (gatewayEditVersion), posted back with a save. */
+  version: string
   transactions: number
   revenue: number
   testTransactions: number
@@ -116,7 +127,42 @@ export async function ensureDefaultGateway(db: DB, now = new Date()): Promise<bo
   return Boolean(inserted)
 }
 
-export async function listGateways(db: DB): Promise<GatewayView[]> {
+/** Whether a stored secret decrypts under `appSecret` (false when it was stored under another). */
+function readable(stored: string, appSecret: string, id: string, field: string): boolean {
+  try {
+    decryptSecret(stored, appSecret, secretContext(id, field))
+    return true
+  } catch (error) {
+    if (error instanceof SecretDecryptionError) return false
+    throw error
+  }
+}
+
+/**
+ * What the edit form shows of a gateway, as a short fingerprint: the form posts it back, and a
+ * save from a page showing other values is refused (saveGateway), so one admin's save never
+ * silently undoes another's. Only what the form edits counts (not `position` or `updatedAt`,
+ * which a move changes); a secret counts by its stored ciphertext, so a key another admin
+ * entered meanwhile makes the form stale too. The hash reveals nothing of the secrets.
+ */
+export function gatewayEditVersion(row: {
+  name: string
+  status: string
+  config: string
+  secrets: string
+}): string {
+  return crypto
+    .createHash('sha256')
+    .update(JSON.stringify([row.name, row.status, row.config, row.secrets]))
+    .digest('base64url')
+    .slice(0, 16)
+}
+
+/**
+ * The gateway records for the Gateways page, in checkout order. A secret stored under another
+ * APP_SECRET is listed as not set and named in `unreadableSecrets`, as checkout treats it.
+ */
+export async function listGateways(db: DB, appSecret: string): Promise<GatewayView[]> {
   const [rows, totals] = await Promise.all([
     db
       .selectFrom('paymentGateway')
@@ -140,8 +186,20 @@ export async function listGateways(db: DB): Promise<GatewayView[]> {
         fields.filter((f) => !f.secret).map((f) => [f.name, config[f.name] ?? '']),
       ),
       secretsSet: Object.fromEntries(
-        fields.filter((f) => f.secret).map((f) => [f.name, Boolean(secrets[f.name])]),
+        fields
+          .filter((f) => f.secret)
+          .map((f) => [
+            f.name,
+            Boolean(secrets[f.name]) && readable(secrets[f.name]!, appSecret, row.id, f.name),
+          ]),
       ),
+      unreadableSecrets: fields
+        .filter(
+          (f) =>
+            f.secret && secrets[f.name] && !readable(secrets[f.name]!, appSecret, row.id, f.name),
+        )
+        .map((f) => f.name),
+      version: gatewayEditVersion(row),
       transactions: 0,
       revenue: 0,
       testTransactions: 0,
@@ -153,13 +211,18 @@ export async function listGateways(db: DB): Promise<GatewayView[]> {
   })
 }
 
-export type SaveGatewayResult = { ok: true; id: string } | { ok: false; errors: GatewayFieldErrors }
+export type SaveGatewayResult =
+  | { ok: true; id: string }
+  /** `stale`: the record changed since the form's page was loaded; nothing was saved. */
+  | { ok: false; errors: GatewayFieldErrors; stale?: true }
 
-/**
- * Adds (mode add) or updates (mode edit) a gateway. The type of an existing gateway never
- * changes; a secret left blank keeps the stored one. An active gateway needs its credentials.
- * `keepFields` saves only name and status (the settings come from elsewhere, e.g. PAYTM_*).
- */
+/** An edit saved over another admin's change would undo it: refused (docs/payments.md). */
+export const GATEWAY_STALE_EDIT =
+  'This gateway was changed by someone else since you opened it, so nothing was saved. Reload the page to see the changes, then edit again.'
+/** An edit posted without the version of the record it showed (a page from an older release). */
+export const GATEWAY_EDIT_EXPIRED =
+  'This form is out of date, so nothing was saved. Reload the page, then edit again.'
+
 /** What a save changed, for the audit log: settings and encrypted secrets by field name. */
 export interface SavedGatewayChange {
   id: string
@@ -171,42 +234,67 @@ export interface SavedGatewayChange {
   secretFields: string[]
 }
 
+export interface SaveGatewayInput extends GatewayFormData {
+  mode: 'add' | 'edit'
+  id?: string
+  /**
+   * The settings and status come from elsewhere (PAYTM_* and the like win over the record):
+   * only the name is saved, and a new record starts in testing.
+   */
+  keepFields?: boolean
+  /**
+   * Edit: the gatewayEditVersion of the record the form showed. When given, a save from a page
+   * showing other values than the stored ones changes nothing ('' is a form without one).
+   */
+  version?: string
+}
+
+/**
+ * Adds (mode add) or updates (mode edit) a gateway, in one transaction with its audit entry
+ * (`record`, docs/audit.md). The type of an existing gateway never changes; a secret left blank
+ * keeps the stored one. An active gateway needs its credentials, readable under `appSecret`.
+ * An edit re-reads the record under a row lock and checks `version` before writing.
+ */
 export async function saveGateway(
   db: DB,
   appSecret: string,
-  input: GatewayFormData & { mode: 'add' | 'edit'; id?: string; keepFields?: boolean },
+  input: SaveGatewayInput,
   now = new Date(),
   record?: (trx: DB, change: SavedGatewayChange) => Promise<void>,
 ): Promise<SaveGatewayResult> {
-  if (record) {
-    // The change and its audit entry land together (docs/audit.md).
-    return db.transaction().execute((trx) => saveGatewayIn(trx, appSecret, input, now, record))
-  }
-  return saveGatewayIn(db, appSecret, input, now)
+  return db.transaction().execute((trx) => saveGatewayIn(trx, appSecret, input, now, record))
 }
 
 async function saveGatewayIn(
   db: DB,
   appSecret: string,
-  input: GatewayFormData & { mode: 'add' | 'edit'; id?: string; keepFields?: boolean },
+  input: SaveGatewayInput,
   now: Date,
   record?: (trx: DB, change: SavedGatewayChange) => Promise<void>,
 ): Promise<SaveGatewayResult> {
   const at = now.toISOString()
+  const read = db
+    .selectFrom('paymentGateway')
+    .select(['id', 'type', 'name', 'status', 'config', 'secrets'])
+  // Two admins saving the same gateway take turns: PostgreSQL holds the row; SQLite's
+  // transactions hold the write lock from their start (app/lib/db.server.ts).
   const existing =
     input.mode === 'edit'
-      ? await db
-          .selectFrom('paymentGateway')
-          .select(['id', 'type', 'config', 'secrets'])
+      ? await read
           .where('id', '=', input.id ?? '')
+          .$if(engineOf(db) === 'postgres', (qb) => qb.forUpdate())
           .executeTakeFirst()
-      : await db
-          .selectFrom('paymentGateway')
-          .select(['id', 'type', 'config', 'secrets'])
-          .where('type', '=', input.type)
-          .executeTakeFirst()
+      : await read.where('type', '=', input.type).executeTakeFirst()
   if (input.mode === 'edit' && !existing)
     return { ok: false, errors: { form: 'This gateway no longer exists.' } }
+  if (input.mode === 'edit' && existing && input.version !== undefined) {
+    if (input.version !== gatewayEditVersion(existing))
+      return {
+        ok: false,
+        stale: true,
+        errors: { form: input.version ? GATEWAY_STALE_EDIT : GATEWAY_EDIT_EXPIRED },
+      }
+  }
   if (input.mode === 'add' && existing) {
     return {
       ok: false,
@@ -223,14 +311,12 @@ async function saveGatewayIn(
   const keepFields = Boolean(input.keepFields) || input.type !== type
   const config: Record<string, string> = existing ? parseObject(existing.config) : {}
   const secrets: Record<string, string> = existing ? parseObject(existing.secrets) : {}
-  const previous = existing
-    ? await db
-        .selectFrom('paymentGateway')
-        .select(['name', 'status'])
-        .where('id', '=', id)
-        .executeTakeFirst()
-    : undefined
-  const before = existing ? { ...previous, ...config, ...secrets } : null
+  const before = existing
+    ? { name: existing.name, status: existing.status, ...config, ...secrets }
+    : null
+  // Settings from the environment decide whether checkout uses the gateway: the record's status
+  // would have no effect, so it stays as it is (docs/payments.md, "Gateways page").
+  const status: GatewayStatus = input.keepFields ? (existing?.status ?? 'testing') : input.status
   for (const field of keepFields ? [] : fields) {
     const value = input.fields[field.name] ?? ''
     if (field.secret) {
@@ -240,17 +326,26 @@ async function saveGatewayIn(
       config[field.name] = value
     }
   }
-  if (input.status === 'active' && !input.keepFields) {
+  if (status === 'active' && !input.keepFields) {
     const errors: GatewayFieldErrors = {}
     for (const field of fields.filter((f) => f.credential)) {
+      // A secret stored under another APP_SECRET counts as not set, as checkout treats it.
+      const unreadable =
+        field.secret &&
+        Boolean(secrets[field.name]) &&
+        !readable(secrets[field.name]!, appSecret, id, field.name)
       const present = field.secret ? Boolean(secrets[field.name]) : Boolean(config[field.name])
-      if (!present) errors[field.name] = `${field.label} is required to make the gateway active`
+      if (unreadable)
+        errors[field.name] =
+          `${field.label} was stored under another APP_SECRET: enter it again to make the gateway active`
+      else if (!present)
+        errors[field.name] = `${field.label} is required to make the gateway active`
     }
     if (Object.keys(errors).length) return { ok: false, errors }
   }
   const values = {
     name: input.name,
-    status: input.status,
+    status,
     config: JSON.stringify(config),
     secrets: JSON.stringify(secrets),
     updatedAt: at,
@@ -258,9 +353,16 @@ async function saveGatewayIn(
   if (existing) {
     await db.updateTable('paymentGateway').set(values).where('id', '=', id).execute()
   } else {
+    // Last in the checkout order: moveGateway numbers the records 0, 1, 2, ...
+    const last = await db
+      .selectFrom('paymentGateway')
+      .select((eb) => eb.fn.max('position').as('position'))
+      .executeTakeFirst()
+    const position =
+      last?.position === null || last?.position === undefined ? 0 : Number(last.position) + 1
     const inserted = await db
       .insertInto('paymentGateway')
-      .values({ id, type, createdAt: at, ...values })
+      .values({ id, type, createdAt: at, position, ...values })
       .onConflict((oc) => oc.doNothing())
       .returning('id')
       .executeTakeFirst()
@@ -275,7 +377,7 @@ async function saveGatewayIn(
     type,
     created: !existing,
     before,
-    after: { name: input.name, status: input.status, ...config, ...secrets },
+    after: { name: input.name, status, ...config, ...secrets },
     secretFields: fields.filter((field) => field.secret).map((field) => field.name),
   })
   return { ok: true, id }
@@ -430,17 +532,25 @@ export async function phonePeGatewaySettings(
   }
 }
 
+/** A move of the checkout order, for the audit log: the gateway ids before and after. */
+export interface GatewayMove {
+  before: string[]
+  after: string[]
+}
+
 /**
  * Moves a gateway one place up or down in the order checkout offers them, renumbering every
- * record 0, 1, 2, ... in one transaction. Returns the order before and after, or null when the
- * gateway is unknown or already first (up) or last (down).
+ * record 0, 1, 2, ... in one transaction, with its audit entry (`record`, docs/audit.md).
+ * Returns the order before and after, or null when the gateway is unknown or already first (up)
+ * or last (down).
  */
 export async function moveGateway(
   db: DB,
   id: string,
   direction: 'up' | 'down',
   now = new Date(),
-): Promise<{ before: string[]; after: string[] } | null> {
+  record?: (trx: DB, move: GatewayMove) => Promise<void>,
+): Promise<GatewayMove | null> {
   return db.transaction().execute(async (trx) => {
     // A write first: two admins moving at the same time take turns (PostgreSQL's row locks).
     await trx
@@ -468,6 +578,7 @@ export async function moveGateway(
         .where('id', '=', gatewayId)
         .execute()
     }
+    await record?.(trx, { before, after })
     return { before, after }
   })
 }

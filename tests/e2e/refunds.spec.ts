@@ -545,6 +545,43 @@ test('Test connection: the simulators accept; Razorpay refuses wrong keys in its
   )
 })
 
+test("an edit form opened before another admin's save is refused, also after Test connection reloads the page", async ({
+  page,
+}) => {
+  await logIn(page)
+  await page.goto('/admin/gateways?edit=razorpay')
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await page.getByLabel('Name').fill('Razorpay (mine)')
+  // Another admin renames it meanwhile.
+  await db
+    .updateTable('paymentGateway')
+    .set({ name: 'Razorpay (theirs)' })
+    .where('id', '=', 'razorpay')
+    .execute()
+  // Test connection posts from the card and the page's data is read again, the form kept open.
+  await testConnection(
+    page,
+    'Razorpay',
+    'Connected. The built-in Razorpay simulator accepted the key ID and secret.',
+  )
+  await expect(page.getByLabel('Name')).toHaveValue('Razorpay (mine)')
+  await page.getByRole('button', { name: 'Save Gateway' }).click()
+  await expect(
+    page.getByText('This gateway was changed by someone else since you opened it'),
+  ).toBeVisible()
+  const stored = await db
+    .selectFrom('paymentGateway')
+    .select('name')
+    .where('id', '=', 'razorpay')
+    .executeTakeFirstOrThrow()
+  expect(stored.name).toBe('Razorpay (theirs)')
+  await db
+    .updateTable('paymentGateway')
+    .set({ name: 'Razorpay' })
+    .where('id', '=', 'razorpay')
+    .execute()
+})
+
 test('the arrows set the order in which checkout offers the gateways (without JavaScript too)', async ({
   browser,
   baseURL,

@@ -7,7 +7,7 @@ import ArrowDown from 'lucide-react/icons/arrow-down'
 import ArrowUp from 'lucide-react/icons/arrow-up'
 import PlugZap from 'lucide-react/icons/plug-zap'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { useId, useRef, type ReactNode } from 'react'
+import { useId, useRef, useState, type ReactNode } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
@@ -28,6 +28,7 @@ import {
 import { testGatewayConnection, type ConnectionTest } from '~/services/payment/gateways.server'
 import { checkoutGateways, type CheckoutGateway } from '~/services/payment/offered-gateways.server'
 import { services } from '~/lib/app-context.server'
+import type { Env } from '~/lib/env.server'
 import { formatRupees } from '~/lib/money'
 import { PAYTM_HOSTS, resolvePaytmSetup } from '~/services/payment/config.server'
 import { RAZORPAY_WEBHOOK_PATH } from '~/services/payment/razorpay-config.server'
@@ -84,7 +85,7 @@ export async function loader({ request }: Route.LoaderArgs) {
   // Spec: with no gateway at all, a default Paytm gateway (testing, staging) is created.
   await ensureDefaultGateway(db)
   const [gateways, setup, checkout] = await Promise.all([
-    listGateways(db),
+    listGateways(db, env.APP_SECRET),
     resolvePaytmSetup(db, env),
     checkoutGateways(db, env),
   ])
@@ -132,6 +133,37 @@ export async function loader({ request }: Route.LoaderArgs) {
 /** The answer of a gateway card's own buttons (Test connection, move up or down). */
 type CardAnswer = { card: { id: string } & ConnectionTest }
 
+/**
+ * A refused save: Conform's reply, and for an edit the version of the record the form's values
+ * came from (the one it posted). The form keeps posting it, so only reloading the page makes a
+ * stale form current, with or without JavaScript.
+ */
+type SaveAnswer = {
+  result: SubmissionResult<string[]>
+  edit: { id: string; version: string } | null
+}
+
+/** Every secret field name: a refused save never sends what was typed into one back. */
+const SECRET_FIELDS = [
+  ...new Set(
+    Object.values(GATEWAY_FIELDS).flatMap((fields) =>
+      fields.filter((field) => field.secret).map((field) => field.name),
+    ),
+  ),
+]
+
+/** Whether the environment's settings win over the stored ones for a gateway type. */
+function fromEnvironment(
+  env: Pick<Env, 'PAYTM_MID' | 'RAZORPAY_KEY_ID' | 'PHONEPE_CLIENT_ID'>,
+  type: string,
+): boolean {
+  return (
+    (Boolean(env.PAYTM_MID) && type === 'paytm') ||
+    (Boolean(env.RAZORPAY_KEY_ID) && type === 'razorpay') ||
+    (Boolean(env.PHONEPE_CLIENT_ID) && type === 'phonepe')
+  )
+}
+
 export async function action({ request, context }: Route.ActionArgs) {
   const admin = await requireShopConfiguration(request)
   const { db, env } = services()
@@ -139,15 +171,15 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = form.get('intent')
   const id = form.get('id')
   if (intent === 'test' || intent === 'up' || intent === 'down') {
-    const gateway = (await listGateways(db)).find((g) => g.id === id)
+    const gateway = (await listGateways(db, env.APP_SECRET)).find((g) => g.id === id)
     if (!gateway) throw data('Unknown gateway', { status: 404 })
     if (intent === 'test') {
       const result = await testGatewayConnection(db, env, gateway.type)
       return data<CardAnswer>({ card: { id: gateway.id, ...result } })
     }
-    const moved = await moveGateway(db, gateway.id, intent)
-    if (moved) {
-      await recordAdminChange(db, {
+    // Recorded with the move: both land or neither (docs/audit.md).
+    await moveGateway(db, gateway.id, intent, new Date(), (trx, moved) =>
+      recordAdminChange(trx, {
         actor: { id: admin.id, name: admin.name, email: admin.email },
         ip: clientIp(context),
         action: 'gateway.move',
@@ -155,14 +187,20 @@ export async function action({ request, context }: Route.ActionArgs) {
         summary: `Moved the ${gateway.name} gateway ${intent} in the checkout order`,
         before: { order: moved.before.join(', ') },
         after: { order: moved.after.join(', ') },
-      })
-    }
+      }).then(() => undefined),
+    )
     // A redirect, so a reload never moves it again; the card keeps the focus by its anchor.
     return redirect(`${href('/admin/gateways')}#gateway-${gateway.id}`, 303)
   }
   const submission = parseSubmission(form, gatewaySchema)
+  // An edit posts the version of the record its page showed (gatewayEditVersion).
+  const postedVersion = form.get('version')
+  const edit =
+    form.get('mode') === 'edit' && typeof id === 'string'
+      ? { id, version: typeof postedVersion === 'string' ? postedVersion : '' }
+      : null
   // The form's message is always "could not save"; the data layer may add why ('form').
-  const fail = (errors: GatewayFieldErrors = {}) => {
+  const fail = (errors: GatewayFieldErrors = {}, status = 400) => {
     const { form: why, ...fields } = errors
     const fieldErrors = Object.fromEntries(
       Object.entries(fields).map(([name, message]) => [name, message ? [message] : []]),
@@ -170,8 +208,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result: SubmissionResult<string[]> = submission.reply({
       formErrors: why ? [GATEWAY_SAVE_FAILED, why] : [GATEWAY_SAVE_FAILED],
       fieldErrors,
+      // Secrets are write-only (docs/payments.md): what was typed is not sent back.
+      hideFields: SECRET_FIELDS,
     })
-    return data({ result }, { status: 400 })
+    return data<SaveAnswer>({ result, edit }, { status })
   }
   if (submission.status !== 'success') return fail()
   const input = submission.value
@@ -184,10 +224,8 @@ export async function action({ request, context }: Route.ActionArgs) {
         mode: input.mode,
         id: input.id,
         // The environment's settings win: the stored ones are left as they are.
-        keepFields:
-          (Boolean(env.PAYTM_MID) && input.type === 'paytm') ||
-          (Boolean(env.RAZORPAY_KEY_ID) && input.type === 'razorpay') ||
-          (Boolean(env.PHONEPE_CLIENT_ID) && input.type === 'phonepe'),
+        keepFields: fromEnvironment(env, input.type),
+        ...(edit ? { version: edit.version } : {}),
       },
       new Date(),
       // Recorded with the save, secrets masked (docs/audit.md).
@@ -203,7 +241,7 @@ export async function action({ request, context }: Route.ActionArgs) {
           secretFields: change.secretFields,
         }).then(() => undefined),
     )
-    if (!result.ok) return fail(result.errors)
+    if (!result.ok) return fail(result.errors, result.stale ? 409 : 400)
     return redirect(`${href('/admin/gateways')}?saved=${encodeURIComponent(result.id)}`, 303)
   } catch (error) {
     console.error('[admin] saving a gateway failed:', error)
@@ -230,9 +268,18 @@ function requiredLabel(label: string, required: boolean | undefined): ReactNode 
   )
 }
 
+/** What a stored secret's field says under it: set, set under another APP_SECRET, or not. */
+function secretHint(setting: { name: string; hint?: string }, gateway: GatewayView | null): string {
+  if (gateway?.unreadableSecrets.includes(setting.name))
+    return 'Stored under another APP_SECRET, so it cannot be used: enter it again.'
+  if (gateway?.secretsSet[setting.name]) return 'A key is stored (hidden). Leave blank to keep it.'
+  return setting.hint ?? 'Stored encrypted; never shown again.'
+}
+
 function GatewayForm({
   form: mode,
   lastResult,
+  version,
   readOnlyPaytm,
   readOnlyRazorpay,
   readOnlyPhonePe,
@@ -240,6 +287,8 @@ function GatewayForm({
 }: {
   form: NonNullable<Route.ComponentProps['loaderData']['form']>
   lastResult: SubmissionResult<string[]> | undefined
+  /** Edit: the version of the record the form's values came from (SaveAnswer). */
+  version: string | undefined
   readOnlyPaytm: boolean
   readOnlyRazorpay: boolean
   readOnlyPhonePe: boolean
@@ -247,8 +296,14 @@ function GatewayForm({
 }) {
   const baseId = useId()
   const navigation = useNavigation()
+  // Only this form's save: the cards' Test connection and move buttons post on the same page.
+  const saving = navigation.state === 'submitting' && navigation.formData?.get('intent') === 'save'
   const type = mode.mode === 'edit' ? mode.gateway.type : mode.type
   const gateway = mode.mode === 'edit' ? mode.gateway : null
+  // The version of the record the fields were filled from, kept while the form stays open: the
+  // page's data is read again after Test connection, and a newer version there would let the
+  // fields (still holding the older values and what was typed) overwrite another admin's save.
+  const [shownVersion] = useState(gateway?.version)
   const fieldsReadOnly =
     (readOnlyPaytm && type === 'paytm') ||
     (readOnlyRazorpay && type === 'razorpay') ||
@@ -276,6 +331,7 @@ function GatewayForm({
   const fieldOf = (name: string) =>
     (fields as unknown as Record<string, Parameters<typeof TextField>[0]['field']>)[name]!
   const [formError, why] = form.errors ?? []
+  const typeError = fields.type.errors?.[0]
   return (
     <Card as="section" aria-labelledby={`${baseId}-heading`}>
       <h2 id={`${baseId}-heading`} className="text-lg font-bold text-slate-950 dark:text-white">
@@ -288,7 +344,11 @@ function GatewayForm({
         </FormAlert>
       ) : null}
       {!gateway ? (
-        <nav aria-label="Gateway type" className="mt-4">
+        <nav
+          aria-label="Gateway type"
+          aria-describedby={typeError ? fields.type.errorId : undefined}
+          className="mt-4"
+        >
           <p className="text-sm font-medium text-slate-800 dark:text-slate-200">
             Type<span aria-hidden="true"> *</span>
           </p>
@@ -299,6 +359,7 @@ function GatewayForm({
                   to={`?add=${option}`}
                   replace
                   aria-current={option === type ? 'true' : undefined}
+                  aria-describedby={typeError ? fields.type.errorId : undefined}
                   className="inline-flex h-9 items-center rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-700 aria-[current=true]:border-brand-600 aria-[current=true]:bg-brand-50 aria-[current=true]:text-brand-800 dark:border-slate-600 dark:text-slate-200 dark:aria-[current=true]:bg-brand-950 dark:aria-[current=true]:text-brand-200"
                 >
                   {GATEWAY_TYPE_LABELS[option]}
@@ -306,14 +367,20 @@ function GatewayForm({
               </li>
             ))}
           </ul>
-          {fields.type.errors?.[0] ? (
-            <FieldError className="mt-1">{fields.type.errors[0]}</FieldError>
+          {typeError ? (
+            <FieldError id={fields.type.errorId} className="mt-1">
+              {typeError}
+            </FieldError>
           ) : null}
         </nav>
       ) : null}
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-4">
+        <input type="hidden" name="intent" value="save" />
         <input type="hidden" name="mode" value={gateway ? 'edit' : 'add'} />
         {gateway ? <input type="hidden" name="id" value={gateway.id} /> : null}
+        {gateway ? (
+          <input type="hidden" name="version" value={version ?? shownVersion ?? gateway.version} />
+        ) : null}
         <input type="hidden" name="type" value={type} />
         {gateway ? (
           <p className="text-sm text-slate-700 dark:text-slate-200">
@@ -322,18 +389,26 @@ function GatewayForm({
           </p>
         ) : null}
         <TextField label={requiredLabel('Name', true)} field={fields.name} />
-        <SelectField label="Status" field={fields.status}>
-          {GATEWAY_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {GATEWAY_STATUS_LABELS[status]}
-            </option>
-          ))}
-        </SelectField>
+        {fieldsReadOnly ? (
+          // The environment decides whether checkout uses this gateway; the action keeps the
+          // stored status whatever is posted.
+          <input type="hidden" name="status" value={gateway?.status ?? 'testing'} />
+        ) : (
+          <SelectField label="Status" field={fields.status}>
+            {GATEWAY_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {GATEWAY_STATUS_LABELS[status]}
+              </option>
+            ))}
+          </SelectField>
+        )}
         {fieldsReadOnly ? (
           <p className="rounded-xl bg-slate-100 px-3 py-2.5 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200">
             The {GATEWAY_TYPE_LABELS[type]} settings come from the{' '}
             {type === 'paytm' ? 'PAYTM_*' : type === 'phonepe' ? 'PHONEPE_*' : 'RAZORPAY_*'}{' '}
-            environment variables and cannot be changed here.
+            environment variables and cannot be changed here. Checkout uses them whatever the status
+            stored here says, so the status cannot be changed either (now{' '}
+            {GATEWAY_STATUS_LABELS[gateway?.status ?? 'testing']}): only the name is saved.
           </p>
         ) : settings.length === 0 ? (
           <p className="text-sm text-slate-600 dark:text-slate-300">
@@ -342,11 +417,7 @@ function GatewayForm({
         ) : (
           settings.map((setting) => {
             const stored = gateway?.secretsSet[setting.name] ?? false
-            const hint = setting.secret
-              ? stored
-                ? 'A key is stored (hidden). Leave blank to keep it.'
-                : (setting.hint ?? 'Stored encrypted; never shown again.')
-              : setting.hint
+            const hint = setting.secret ? secretHint(setting, gateway) : setting.hint
             const label = requiredLabel(setting.label, setting.credential)
             return setting.options ? (
               <SelectField
@@ -375,12 +446,7 @@ function GatewayForm({
           })
         )}
         <div className="flex gap-3">
-          <Button
-            type="submit"
-            pending={navigation.state === 'submitting'}
-            pendingLabel="Saving..."
-            className="shadow-none"
-          >
+          <Button type="submit" pending={saving} pendingLabel="Saving..." className="shadow-none">
             Save Gateway
           </Button>
           <Link to={href('/admin/gateways')} className={buttonVariants({ variant: 'outline' })}>
@@ -511,7 +577,9 @@ function GatewayCard({
                   {field.secret
                     ? gateway.secretsSet[field.name]
                       ? '•••••••• (set)'
-                      : 'Not set'
+                      : gateway.unreadableSecrets.includes(field.name)
+                        ? 'Stored under another APP_SECRET: enter it again'
+                        : 'Not set'
                     : gateway.config[field.name] || '—'}
                 </dd>
               </div>
@@ -629,6 +697,74 @@ function CheckoutOffer({ checkout }: { checkout: CheckoutGateway[] }) {
   )
 }
 
+/**
+ * Where Paytm stands, about Paytm only: checkout may offer other gateways beside it (the
+ * "At checkout now" list says which), so the wording follows what checkout offers.
+ */
+function PaytmNote({
+  source,
+  checkout,
+}: {
+  /** Where Paytm's settings come from now (GatewaySource), or 'off'. */
+  source: string
+  checkout: CheckoutGateway[]
+}) {
+  const onlyTestMode = checkout.every((offered) => offered.testMode)
+  if (source === 'simulator') {
+    return (
+      <p
+        role="note"
+        className="flex items-start gap-2 rounded-xl border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
+      >
+        <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        {onlyTestMode ? (
+          <span>
+            <strong>Test mode</strong>: no Paytm merchant is configured, so checkout uses the
+            built-in Paytm simulator and no real money moves. Enter your merchant ID and key below
+            (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real payments.
+          </span>
+        ) : (
+          <span>
+            <strong>Paytm in test mode</strong>: no Paytm merchant is configured, so Paytm at
+            checkout is the built-in simulator and its payments move no real money. Enter your
+            merchant ID and key below (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real
+            payments through Paytm.
+          </span>
+        )}
+      </p>
+    )
+  }
+  if (source === 'environment') {
+    return (
+      <p
+        role="note"
+        className="flex items-start gap-2 rounded-xl bg-slate-100 px-3 py-2.5 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+      >
+        <Server aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        Paytm is configured by environment variables, which win over the settings stored here.
+      </p>
+    )
+  }
+  if (source === 'off') {
+    // With no way to pay at all, "At checkout now" says so in red; otherwise this is a choice.
+    return (
+      <p
+        role="note"
+        className={cn(
+          'rounded-xl px-3 py-2.5 text-sm',
+          checkout.length === 0
+            ? 'border border-rose-200 bg-rose-50 text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200'
+            : 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200',
+        )}
+      >
+        The Paytm gateway is inactive (or its stored key cannot be read): checkout does not offer
+        Paytm until it is active or testing again.
+      </p>
+    )
+  }
+  return null
+}
+
 export default function AdminGateways({ loaderData, actionData }: Route.ComponentProps) {
   const {
     gateways,
@@ -669,35 +805,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
           Gateway configuration saved.
         </p>
       ) : null}
-      {paytmSource === 'simulator' ? (
-        <p
-          role="note"
-          className="flex items-start gap-2 rounded-xl border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
-        >
-          <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          <span>
-            <strong>Test mode</strong>: no Paytm merchant is configured, so checkout uses the
-            built-in Paytm simulator and no real money moves. Enter your merchant ID and key below
-            (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real payments.
-          </span>
-        </p>
-      ) : paytmSource === 'environment' ? (
-        <p
-          role="note"
-          className="flex items-start gap-2 rounded-xl bg-slate-100 px-3 py-2.5 text-sm text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-        >
-          <Server aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-          Paytm is configured by environment variables, which win over the settings stored here.
-        </p>
-      ) : paytmSource === 'off' ? (
-        <p
-          role="note"
-          className="rounded-xl border border-rose-200 bg-rose-50 px-3 py-2.5 text-sm text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200"
-        >
-          The Paytm gateway is inactive (or its stored key cannot be read): customers cannot pay
-          until it is active or testing again.
-        </p>
-      ) : null}
+      <PaytmNote source={paytmSource} checkout={checkout} />
 
       <CheckoutOffer checkout={checkout} />
 
@@ -706,6 +814,14 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
           key={form.mode === 'edit' ? form.gateway.id : `add-${form.type}`}
           form={form}
           lastResult={actionData && 'result' in actionData ? actionData.result : undefined}
+          version={
+            actionData &&
+            'edit' in actionData &&
+            form.mode === 'edit' &&
+            actionData.edit?.id === form.gateway.id
+              ? actionData.edit.version
+              : undefined
+          }
           readOnlyPaytm={paytmEnvironment !== null}
           readOnlyRazorpay={razorpayEnvironment !== null}
           readOnlyPhonePe={phonePeEnvironment !== null}

@@ -11,6 +11,7 @@ import { GatewayRefusedError, GatewayUnreachableError } from '~/lib/payments/gat
 import { checkRazorpayKeys } from '~/lib/payments/razorpay.server'
 import { fetchPhonePeToken } from '~/lib/payments/phonepe.server'
 import type { Order } from '~/data/order.server'
+import { paytmGatewaySettings } from '~/data/gateway.server'
 import { resolvePaytmSetup } from './config.server'
 import { startPaytmCheckout, type StartCheckoutInput } from './paytm-flow.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
@@ -161,6 +162,16 @@ export async function testGatewayConnection(
           ok: false,
           message: 'Paytm is inactive, or its stored key cannot be read: nothing to test.',
         }
+      if (setup.source === 'simulator') {
+        // A merchant id without a key it can use is the simulator at checkout (config.server.ts):
+        // the admin's merchant was never asked, so this is no success.
+        const stored = await paytmGatewaySettings(db, env.APP_SECRET)
+        if (stored?.merchantId)
+          return {
+            ok: false,
+            message: `No Merchant Key is stored that this APP_SECRET can read, so checkout uses the built-in Paytm simulator and Merchant ID ${stored.merchantId} was not tested. Enter the Merchant Key, save, and test again.`,
+          }
+      }
       const where = setup.source === 'simulator' ? 'The built-in Paytm simulator' : 'Paytm'
       const answer = await fetchOrderStatus(`KBTEST_${now.getTime()}`, setup.config, {
         timeoutMs: 8000,

@@ -1,16 +1,19 @@
 import crypto from 'node:crypto'
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
-import { fileTestDb } from '../../tests/helpers/db'
+import { fileSecondConnection, fileTestDb, testEngine } from '../../tests/helpers/db'
 import { BUYER, makeCustomer, makeProduct, orderIdsOf } from '../../tests/factories'
 import { createOrder, getOrder, listOrderEvents, markOrderFailed } from './order.server'
 import { updateSiteSettings } from './settings.server'
 import { MAIL_JOB } from '~/lib/mail.server'
 import { DELETED_CUSTOMER_NAME, deletedCustomerEmail, deleteUserAccount } from './user.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
+import { newId } from '~/lib/id.server'
 import {
   cancelPaymentLink,
   checkPaymentLink,
   createPaymentLink,
+  createPaymentLinkOnce,
   getPaymentLink,
   listPaymentLinks,
   PAYMENT_LINK_MESSAGES,
@@ -19,6 +22,7 @@ import {
 } from './payment-link.server'
 
 const t = fileTestDb()
+const other = fileSecondConnection(t)
 
 /** The shop's mails about a payment link paid twice, queued so far. */
 async function linkPaidTwiceMails() {
@@ -115,6 +119,66 @@ describe(`payment links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       status: 'active',
     })
   })
+
+  it('creates one link per id: the same id again writes nothing and answers the first link', async () => {
+    const product = await makeProduct(t.db, { price: 149_900 })
+    const id = newId()
+    const input = { id, productId: product.id, customer: BUYER, createdBy: null }
+    const first = await createPaymentLinkOnce(t.db, input, URL_BASE)
+    expect(first).toMatchObject({ repeated: false, link: { id, status: 'active' } })
+    // Even for another product or customer: the id is the form's, and that form made its link.
+    const again = await createPaymentLinkOnce(
+      t.db,
+      { ...input, customer: { ...BUYER, email: 'someone.else@example.in' } },
+      URL_BASE,
+    )
+    expect(again).toEqual({ link: first.link, repeated: true })
+    const rows = await t.db.selectFrom('paymentLink').select('id').where('id', '=', id).execute()
+    expect(rows).toHaveLength(1)
+  })
+
+  it.runIf(testEngine() === 'postgres')(
+    'answers the first link to the same id sent while the first is still being written',
+    async () => {
+      const product = await makeProduct(t.db, { price: 149_900 })
+      const id = newId()
+      const input = { id, productId: product.id, customer: BUYER, createdBy: null }
+      let release = () => {}
+      const released = new Promise<void>((resolve) => (release = resolve))
+      let written = () => {}
+      const writing = new Promise<void>((resolve) => (written = resolve))
+      // The first post's transaction has written its link and not yet committed.
+      const firstPost = other.db.transaction().execute(async (trx) => {
+        const result = await createPaymentLinkOnce(trx, input, URL_BASE)
+        written()
+        await released
+        return result
+      })
+      await writing
+      const lockWaits = async () =>
+        Number(
+          (
+            await sql<{ count: string }>`select count(*) as count from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`.execute(t.db)
+          ).rows[0]!.count,
+        )
+      let settled = false
+      const secondPost = createPaymentLinkOnce(t.db, input, URL_BASE).finally(
+        () => (settled = true),
+      )
+      // The second insert waits on the first's row.
+      for (let i = 0; i < 200 && !settled && (await lockWaits()) < 1; i++)
+        await new Promise((resolve) => setTimeout(resolve, 25))
+      expect(settled).toBe(false)
+      release()
+      const first = await firstPost
+      const second = await secondPost
+      expect(first.repeated).toBe(false)
+      expect(second).toEqual({ link: first.link, repeated: true })
+      const rows = await t.db.selectFrom('paymentLink').select('id').where('id', '=', id).execute()
+      expect(rows).toHaveLength(1)
+    },
+  )
 
   it('accepts the link only exactly as issued: a changed amount or product is refused as an unknown link', async () => {
     const product = await makeProduct(t.db)

@@ -73,13 +73,41 @@ export interface NewPaymentLink {
   business?: BusinessBuyer | null
 }
 
-/** Creates an active link (an admin action: the route checks canManageOrders). */
+/**
+ * Creates an active link with a new id, for the tests and their fixtures (tests/helpers/payments.ts)
+ * that need a link as it is stored. The admin page makes its links with createPaymentLinkOnce
+ * (through createPaymentLinkAudited), keyed by its form (docs/payments.md, "Payment links").
+ */
 export async function createPaymentLink(
   db: DB,
   input: NewPaymentLink,
   publicUrl: string,
   now = Date.now,
 ): Promise<PaymentLink> {
+  const { link } = await createPaymentLinkOnce(db, { ...input, id: newId() }, publicUrl, now)
+  return link
+}
+
+/** A link made by createPaymentLinkOnce, or the one its id had made before. */
+export interface CreatePaymentLinkResult {
+  link: PaymentLink
+  /** The id was a link's already (the same form sent again): nothing new was written. */
+  repeated: boolean
+}
+
+/**
+ * Creates an active link with the given id, once: an id that is a link's already (the admin's
+ * form sent twice, docs/admin.md "Payment links") writes nothing and answers that link, even when
+ * both arrive at once (the insert skips a taken id, then finds the row that took it).
+ */
+export async function createPaymentLinkOnce(
+  db: DB,
+  input: NewPaymentLink & { id: string },
+  publicUrl: string,
+  now = Date.now,
+): Promise<CreatePaymentLinkResult> {
+  const made = await getPaymentLink(db, input.id, publicUrl)
+  if (made) return { link: made, repeated: true }
   const product = await db
     .selectFrom('product')
     .select(['id', 'title', 'price'])
@@ -103,7 +131,7 @@ export async function createPaymentLink(
     const row = await db
       .insertInto('paymentLink')
       .values({
-        id: newId(),
+        id: input.id,
         orderId,
         amount,
         customerName: input.customer.name,
@@ -119,11 +147,15 @@ export async function createPaymentLink(
         buyerGstin: input.business?.gstin ?? null,
         buyerAddress: input.business?.address ?? null,
       })
-      .onConflict((oc) => oc.column('orderId').doNothing())
+      // A taken id or order id: neither is written twice (no conflict target, so both count).
+      .onConflict((oc) => oc.doNothing())
       .returning(linkColumns)
       .executeTakeFirst()
       .catch(productGone)
-    if (row) return toLink(row, publicUrl)
+    if (row) return { link: toLink(row, publicUrl), repeated: false }
+    // Written meanwhile by the same form's other post (PostgreSQL waited for it to commit).
+    const raced = await getPaymentLink(db, input.id, publicUrl)
+    if (raced) return { link: raced, repeated: true }
   }
   throw new OrderError('id-exhausted', 'Could not allocate an order id')
 }

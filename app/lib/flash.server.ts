@@ -10,22 +10,36 @@ import type { Flash } from './flash'
  */
 export type { Flash }
 
-function flashCookie() {
-  const { env } = services()
-  return createCookie('kb_flash', {
-    path: '/admin',
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: env.PUBLIC_URL.startsWith('https://'),
-    maxAge: 60,
-    secrets: [env.APP_SECRET],
-  })
-}
-
-/** Set-Cookie headers carrying a message to the next page. */
-export async function flashHeaders(type: Flash['type'], message: string): Promise<Headers> {
-  const flash: Flash = { type, message, id: crypto.randomBytes(6).toString('hex') }
-  return new Headers({ 'Set-Cookie': await flashCookie().serialize(flash) })
+/**
+ * A one-time note for the next page: a signed, short-lived cookie (60 s) under /admin, set by
+ * an action's redirect and cleared by the page that reads it. `isNote` checks what comes back.
+ */
+export function oneTimeNote<Note>(name: string, isNote: (value: unknown) => value is Note) {
+  const cookie = () => {
+    const { env } = services()
+    return createCookie(name, {
+      path: '/admin',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: env.PUBLIC_URL.startsWith('https://'),
+      maxAge: 60,
+      secrets: [env.APP_SECRET],
+    })
+  }
+  return {
+    /** Set-Cookie headers carrying the note to the next page. */
+    async headers(note: Note): Promise<Headers> {
+      return new Headers({ 'Set-Cookie': await cookie().serialize(note) })
+    },
+    /** The waiting note, if any, and the headers that clear it. */
+    async read(request: Request): Promise<{ note: Note | null; headers: Headers }> {
+      const value: unknown = await cookie().parse(request.headers.get('Cookie'))
+      const headers = new Headers()
+      if (value === null || value === undefined) return { note: null, headers }
+      headers.append('Set-Cookie', await cookie().serialize('', { maxAge: 0 }))
+      return { note: isNote(value) ? value : null, headers }
+    },
+  }
 }
 
 function isFlash(value: unknown): value is Flash {
@@ -39,14 +53,17 @@ function isFlash(value: unknown): value is Flash {
   )
 }
 
+const flashNote = oneTimeNote('kb_flash', isFlash)
+
+/** Set-Cookie headers carrying a message to the next page. */
+export async function flashHeaders(type: Flash['type'], message: string): Promise<Headers> {
+  return flashNote.headers({ type, message, id: crypto.randomBytes(6).toString('hex') })
+}
+
 /** The waiting message, if any, and the headers that clear it. */
 export async function readFlash(
   request: Request,
 ): Promise<{ flash: Flash | null; headers: Headers }> {
-  const cookie = flashCookie()
-  const value: unknown = await cookie.parse(request.headers.get('Cookie'))
-  const headers = new Headers()
-  if (value === null || value === undefined) return { flash: null, headers }
-  headers.append('Set-Cookie', await cookie.serialize('', { maxAge: 0 }))
-  return { flash: isFlash(value) ? value : null, headers }
+  const { note, headers } = await flashNote.read(request)
+  return { flash: note, headers }
 }

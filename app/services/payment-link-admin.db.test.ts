@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { listAuditEntries } from '~/data/audit.server'
 import { OrderError } from '~/data/order.server'
 import { getPaymentLink } from '~/data/payment-link.server'
+import { newId } from '~/lib/id.server'
 import { fileSecondConnection, fileTestDb } from '../../tests/helpers/db'
 import { BUYER, makeAdmin, makeProduct } from '../../tests/factories'
 import { PAYMENT_LINK_MAIL_JOB } from './notifications/payment-link-mail.server'
@@ -41,7 +42,7 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('creates a link and one audit entry naming who made it', async () => {
     const who = await owner()
     const product = await makeProduct(t.db, { price: 149_900 })
-    const link = await createPaymentLinkAudited(
+    const { link } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, amount: 99_900, customer: BUYER },
       who,
@@ -64,6 +65,41 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(entries[0]!.summary).toContain(BUYER.email)
   })
 
+  it('makes one link for one form key: sent again, or twice at once, nothing more is written, queued or recorded', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db, { price: 49_900 })
+    const create = (db: typeof t.db, id: string) =>
+      createPaymentLinkAudited(
+        db,
+        { id, productId: product.id, customer: BUYER, emailToCustomer: true },
+        who,
+        URL_BASE,
+      )
+    const key = newId()
+    const first = await create(t.db, key)
+    expect(first.repeated).toBe(false)
+    expect(first.link.id).toBe(key)
+    const again = await create(t.db, key)
+    expect(again).toEqual({ link: first.link, repeated: true })
+    expect(await mailsQueued(key)).toBe(1)
+    expect((await linkEntries(key)).map((entry) => entry.action)).toEqual(['payment-link.create'])
+
+    // At once: on PostgreSQL from two connections, as two app processes would take them (the
+    // insert that waits on the other's row: app/data/payment-link.server.test.ts).
+    const raced = newId()
+    const results = await Promise.all(
+      (t.engine === 'postgres' ? [t.db, other.db, t.db, other.db] : [t.db, t.db, t.db, t.db]).map(
+        (db) => create(db, raced),
+      ),
+    )
+    expect(results.map((result) => result.repeated).sort()).toEqual([false, true, true, true])
+    expect(new Set(results.map((result) => result.link.orderId)).size).toBe(1)
+    const rows = await t.db.selectFrom('paymentLink').select('id').where('id', '=', raced).execute()
+    expect(rows).toHaveLength(1)
+    expect(await mailsQueued(raced)).toBe(1)
+    expect(await linkEntries(raced)).toHaveLength(1)
+  })
+
   it('records nothing when the product is gone', async () => {
     const who = await owner()
     const before = (await listAuditEntries(t.db, { targetType: 'payment-link' })).total
@@ -81,7 +117,7 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('cancels once: a second cancel changes and records nothing', async () => {
     const who = await owner()
     const product = await makeProduct(t.db, { price: 49_900 })
-    const link = await createPaymentLinkAudited(
+    const { link } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, customer: BUYER },
       who,
@@ -102,13 +138,13 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('queues the mail with the link only when asked, and records that it was e-mailed', async () => {
     const who = await owner()
     const product = await makeProduct(t.db)
-    const mailed = await createPaymentLinkAudited(
+    const { link: mailed } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, customer: BUYER, emailToCustomer: true },
       who,
       URL_BASE,
     )
-    const quiet = await createPaymentLinkAudited(
+    const { link: quiet } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, customer: BUYER },
       who,
@@ -126,7 +162,7 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     const who = await owner()
     const product = await makeProduct(t.db)
     const start = new Date()
-    const link = await createPaymentLinkAudited(
+    const { link } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, customer: BUYER, emailToCustomer: true },
       who,
@@ -155,7 +191,7 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('queues one mail for a double click, and for two processes at once', async () => {
     const who = await owner()
     const product = await makeProduct(t.db)
-    const link = await createPaymentLinkAudited(
+    const { link } = await createPaymentLinkAudited(
       t.db,
       { productId: product.id, customer: BUYER },
       who,
@@ -184,8 +220,15 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('queues and records nothing for a paid, cancelled or missing link', async () => {
     const who = await owner()
     const product = await makeProduct(t.db)
-    const make = () =>
-      createPaymentLinkAudited(t.db, { productId: product.id, customer: BUYER }, who, URL_BASE)
+    const make = async () =>
+      (
+        await createPaymentLinkAudited(
+          t.db,
+          { productId: product.id, customer: BUYER },
+          who,
+          URL_BASE,
+        )
+      ).link
     const paid = await make()
     await t.db
       .updateTable('paymentLink')

@@ -1,12 +1,14 @@
 import {
   cancelPaymentLink,
-  createPaymentLink,
+  createPaymentLinkOnce,
   getPaymentLink,
   type CancelPaymentLinkResult,
+  type CreatePaymentLinkResult,
   type NewPaymentLink,
   type PaymentLink,
 } from '~/data/payment-link.server'
 import type { DB } from '~/lib/db.server'
+import { newId } from '~/lib/id.server'
 import { formatRupees } from '~/lib/money'
 import { startCooldown } from '~/lib/rate-limit.server'
 import { recordAdminChange } from './audit.server'
@@ -18,17 +20,25 @@ import type { AdminWho } from './product-admin.server'
  * entry land together (docs/audit.md). With `emailToCustomer` its mail to the customer is queued
  * in the same transaction (rendered when it is sent: a link cancelled before then sends nothing),
  * and the link's once-a-minute mail cooldown starts, so "Send by e-mail" right after it does not
- * mail again. An unknown product throws OrderError and records nothing.
+ * mail again. An unknown product throws OrderError and records nothing. `id` is the admin form's
+ * one-time key (docs/admin.md, "Payment links"): a link made with it before is answered
+ * `repeated`, and nothing is written, queued or recorded again.
  */
 export async function createPaymentLinkAudited(
   db: DB,
-  input: Omit<NewPaymentLink, 'createdBy'> & { emailToCustomer?: boolean },
+  input: Omit<NewPaymentLink, 'createdBy'> & { id?: string; emailToCustomer?: boolean },
   who: AdminWho,
   publicUrl: string,
-): Promise<PaymentLink> {
-  const { emailToCustomer = false, ...link } = input
+): Promise<CreatePaymentLinkResult> {
+  const { emailToCustomer = false, id = newId(), ...link } = input
   return db.transaction().execute(async (trx) => {
-    const created = await createPaymentLink(trx, { ...link, createdBy: who.actor.id }, publicUrl)
+    const result = await createPaymentLinkOnce(
+      trx,
+      { ...link, id, createdBy: who.actor.id },
+      publicUrl,
+    )
+    if (result.repeated) return result
+    const created = result.link
     if (emailToCustomer) {
       await startCooldown(trx, 'paymentLinkMail', created.id)
       await enqueuePaymentLinkMail(trx, created.id)
@@ -55,7 +65,7 @@ export async function createPaymentLinkAudited(
         ...(emailToCustomer ? { emailedTo: created.customerEmail } : {}),
       },
     })
-    return created
+    return result
   })
 }
 

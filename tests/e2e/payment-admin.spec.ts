@@ -348,6 +348,8 @@ test.describe.serial('payments back office', () => {
       )
       const refused = await page.request.post('/admin/payment-links', {
         form: {
+          // The form's one-time key, as the page made it.
+          key: await page.locator('input[name="key"]').inputValue(),
           productId: product.id,
           name: 'Isha Nair',
           email: 'isha@example.test',
@@ -383,6 +385,9 @@ test.describe.serial('payments back office', () => {
     await expect(created).toBeVisible()
     const linkUrl = new URL((await created.textContent())!)
     const orderId = linkUrl.searchParams.get('order')!
+    // Made: the form is empty again, ready for the next link.
+    await expect(page.getByLabel('Customer name')).toHaveValue('')
+    await expect(page.getByLabel('Customer email')).toHaveValue('')
     const row = page.getByRole('row').filter({ hasText: orderId })
     await expect(row.getByText('active', { exact: true })).toBeVisible()
     await expect(row.getByRole('link', { name: /Send on WhatsApp/ })).toBeVisible()
@@ -467,6 +472,14 @@ test.describe.serial('payments back office', () => {
       const orderId = new URL(
         (await page.getByRole('status').getByRole('link').textContent())!,
       ).searchParams.get('order')!
+      // Create answered with a redirect: reloading the page it shows sends nothing again, and
+      // its message was for once.
+      await expect(page).toHaveURL('/admin/payment-links')
+      await page.reload()
+      await expect(
+        page.getByRole('status').filter({ hasText: 'Payment link created' }),
+      ).toHaveCount(0)
+      await expect(page.getByRole('row').filter({ hasText: 'kiran@example.test' })).toHaveCount(1)
       const row = page.getByRole('row').filter({ hasText: orderId })
       await row.getByRole('button', { name: `Cancel link for ${orderId}` }).click()
       const question = page.getByRole('region', { name: 'Cancel payment link?' })

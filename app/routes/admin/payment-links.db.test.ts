@@ -4,6 +4,8 @@ import { fileTestDb } from '../../../tests/helpers/db'
 import {
   pageText as text,
   postActions,
+  postForRedirect,
+  redirectCookie,
   renderPage,
   serveTestDb,
 } from '../../../tests/helpers/route-render'
@@ -52,28 +54,45 @@ beforeAll(async () => {
 
 const ROUTE_ID = 'routes/admin/payment-links'
 
-type LoaderData = Awaited<ReturnType<typeof loader>>
+type LoaderData = Awaited<ReturnType<typeof loader>>['data']
 
 async function load(path: string): Promise<LoaderData> {
-  return loader({
+  const answer = await loader({
     request: new Request(`http://shop.test${path}`),
     context: {},
     params: {},
   } as unknown as Parameters<typeof loader>[0])
+  return answer.data
 }
 
-/** The page at `path` (after a post of `form` to it, if given), rendered on the server. */
-async function render(path: string, form?: Record<string, string>) {
+/**
+ * The page at `path` (after a post of `form` to it, if given), rendered on the server; `cookie`:
+ * what the browser sends with it (the note a create's redirect left).
+ */
+async function render(path: string, form?: Record<string, string>, cookie?: string) {
   const { html, status } = await renderPage(
     { id: ROUTE_ID, path: '/admin/payment-links', Component: AdminPaymentLinks, loader, action },
-    new Request(
-      `http://shop.test${path}`,
-      form ? { method: 'POST', body: new URLSearchParams(form) } : undefined,
-    ),
+    new Request(`http://shop.test${path}`, {
+      ...(form ? { method: 'POST', body: new URLSearchParams(form) } : {}),
+      ...(cookie ? { headers: { Cookie: cookie } } : {}),
+    }),
     { clientIp: '203.0.113.9' },
   )
   return { html, status }
 }
+
+/** What the page's success panels say (role status), spaced as read. */
+const statusText = (html: string) =>
+  [...html.matchAll(/<div[^>]*role="status"[^>]*>([\s\S]*?)<\/div>/g)]
+    .map((match) =>
+      text(match[1]!)
+        .trim()
+        .replace(/ ([:.])/g, '$1'),
+    )
+    .join(' | ')
+
+/** The one-time key the page's create form carries. */
+const formKey = (html: string) => /<input type="hidden" name="key" value="([^"]+)"/.exec(html)![1]!
 
 const hrefs = (html: string) =>
   [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]!.replace(/&amp;/g, '&'))
@@ -257,14 +276,16 @@ describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?
     return entries.map((entry) => entry.action).sort()
   }
 
-  /** The create form as the browser posts it, the e-mail box ticked unless told otherwise. */
-  async function createOnPage(
+  /** The create form as the page shows it, filled in, the e-mail box ticked unless told otherwise. */
+  async function createForm(
     product: { id: string },
     customer: { name: string; email: string },
     extra: Record<string, string> = { emailLink: 'on' },
-  ) {
-    const page = await render('/admin/payment-links', {
+  ): Promise<Record<string, string>> {
+    const { html } = await render('/admin/payment-links')
+    return {
       intent: 'create',
+      key: formKey(html),
       productId: product.id,
       amount: '999',
       name: customer.name,
@@ -274,10 +295,25 @@ describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?
       gstin: '',
       businessAddress: '',
       ...extra,
-    })
+    }
+  }
+
+  /** Posts a create form as the browser does, then follows its redirect (with its cookie). */
+  async function post(form: Record<string, string>) {
+    const answer = await postForRedirect(action, 'http://shop.test/admin/payment-links', form)
+    const page = await render(answer.headers.get('Location')!, undefined, redirectCookie(answer))
     const orderId = /order (ORD_\d+_\d+)/.exec(text(page.html))?.[1]
     const link = orderId ? await getPaymentLinkByOrderId(t.db, orderId, PUBLIC_URL) : null
-    return { ...page, link: link! }
+    return { ...page, answer, link: link! }
+  }
+
+  /** The create form as the browser posts it, the redirect followed. */
+  async function createOnPage(
+    product: { id: string },
+    customer: { name: string; email: string },
+    extra?: Record<string, string>,
+  ) {
+    return post(await createForm(product, customer, extra))
   }
 
   it('ticks "E-mail the link to the customer" to begin with', async () => {
@@ -325,6 +361,116 @@ describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?
     }
     expect(mail.text.replace(/\r\n/g, '\n')).toContain(`Pay ₹999:\n${link.paymentUrl}\n`)
     expect(mail.html).toContain(`<a href="${link.paymentUrl.replace(/&/g, '&amp;')}"`)
+  })
+
+  it('answers a create with a redirect whose page shows the new link once; the same form sent again makes no second link or mail', async () => {
+    const product = await makeProduct(t.db, { title: `Route Twice ${crypto.randomUUID()}` })
+    const email = 'twice.sent@example.test'
+    const form = await createForm(product, { name: 'Tara Sen', email })
+
+    const first = await post(form)
+    // Post/Redirect/Get: the page on screen is a GET, which a reload does not send as a post.
+    expect(first.answer.status).toBe(303)
+    expect(first.answer.headers.get('Location')).toBe('/admin/payment-links')
+    const link = first.link
+    expect(link.customerEmail).toBe(email)
+    expect(first.status).toBe(200)
+    expect(statusText(first.html)).toBe(
+      `Payment link created for order ${link.orderId}: ${link.paymentUrl} It is on its way to ${email} by e-mail.`,
+    )
+    expect(hrefs(first.html)).toContain(link.paymentUrl)
+    // The next page shows a new key, so the next form makes a new link.
+    expect(formKey(first.html)).not.toBe(form.key)
+    // Shown once: the page that shows it clears it, and loaded again says nothing more.
+    const shown = await loader({
+      request: new Request('http://shop.test/admin/payment-links', {
+        headers: { Cookie: redirectCookie(first.answer) },
+      }),
+      context: {},
+      params: {},
+    } as unknown as Parameters<typeof loader>[0])
+    expect(new Headers(shown.init?.headers).get('Set-Cookie')).toMatch(
+      /^kb_payment_link_created=; Max-Age=0;/,
+    )
+    const reloaded = await render(first.answer.headers.get('Location')!)
+    expect(statusText(reloaded.html)).toBe('')
+
+    // The same form again (Back and resend, a double tap before the page has its script).
+    const again = await post(form)
+    expect(again.answer.status).toBe(303)
+    expect(again.link.id).toBe(link.id)
+    expect(statusText(again.html)).toBe(
+      `This form had already created the payment link for order ${link.orderId}: ${link.paymentUrl} No second link was made and nothing more was e-mailed.`,
+    )
+    const links = await t.db
+      .selectFrom('paymentLink')
+      .select('id')
+      .where('customerEmail', '=', email)
+      .execute()
+    expect(links).toEqual([{ id: link.id }])
+    expect(await queuedFor(link.id)).toHaveLength(1)
+    expect(await linkActions(link.id)).toEqual(['payment-link.create'])
+    await sendQueuedMails()
+    expect(mailsTo(email)).toHaveLength(1)
+  })
+
+  it('keeps the list a create was sent from, and refuses a form without its key', async () => {
+    const product = await makeProduct(t.db, { title: `Route Keyless ${crypto.randomUUID()}` })
+    const email = 'keyless@example.test'
+    const form = await createForm(product, { name: 'Dev Rao', email })
+    const here = `/admin/payment-links?${new URLSearchParams({ q: 'Route', status: 'active' })}`
+    const answer = await postForRedirect(action, `http://shop.test${here}`, form)
+    expect(answer.headers.get('Location')).toBe(here)
+
+    const { key: _key, ...keyless } = await createForm(product, { name: 'Dev Rao', email })
+    const refused = await render('/admin/payment-links', keyless)
+    expect(refused.status).toBe(400)
+    expect(text(refused.html)).toContain('This form has expired. Reload the page and try again.')
+    const forged = await render('/admin/payment-links', { ...keyless, key: 'not a key' })
+    expect(forged.status).toBe(400)
+    const links = await t.db
+      .selectFrom('paymentLink')
+      .select('id')
+      .where('customerEmail', '=', email)
+      .execute()
+    expect(links).toHaveLength(1)
+  })
+
+  it('refuses a blank amount for a product under ₹1.00 on the amount field, making nothing', async () => {
+    const product = await makeProduct(t.db, {
+      title: `Route Under A Rupee ${crypto.randomUUID()}`,
+      price: 50,
+    })
+    const email = 'under.rupee@example.test'
+    const form = await createForm(
+      product,
+      { name: 'Isha Menon', email },
+      { amount: '', emailLink: 'on' },
+    )
+    const refused = await render('/admin/payment-links', form)
+    expect(refused.status).toBe(400)
+    // On the amount field, where the admin types the amount to ask for instead.
+    const amountInput = /<input[^>]*name="amount"[^>]*>/.exec(refused.html)![0]
+    expect(amountInput).toContain('aria-invalid="true"')
+    const errorId = /aria-describedby="([^"]+)"/.exec(amountInput)![1]!
+    const amountError = new RegExp(`<p id="${errorId}"[^>]*>([\\s\\S]*?)</p>`).exec(refused.html)
+    expect(text(amountError?.[1] ?? '').trim()).toBe(
+      'This product costs ₹0.50; enter an amount of at least ₹1.00',
+    )
+    const made = await t.db
+      .selectFrom('paymentLink')
+      .select('id')
+      .where('customerEmail', '=', email)
+      .execute()
+    expect(made).toEqual([])
+    expect(await linkActions(form.key!)).toEqual([])
+    expect(await queuedFor(form.key!)).toHaveLength(0)
+
+    // An amount typed in is taken for the same product.
+    const created = await post({ ...form, amount: '1' })
+    expect(created.answer.status).toBe(303)
+    expect(created.link.amount).toBe(100)
+    expect(created.link.id).toBe(form.key)
   })
 
   it('queues no mail when the box is unticked', async () => {

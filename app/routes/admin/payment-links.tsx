@@ -3,7 +3,15 @@ import Ban from 'lucide-react/icons/ban'
 import LinkIcon from 'lucide-react/icons/link'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
-import { data, Form, href, useNavigation, type ShouldRevalidateFunctionArgs } from 'react-router'
+import { useEffect, useRef, useState, type RefObject } from 'react'
+import {
+  data,
+  Form,
+  href,
+  redirect,
+  useNavigation,
+  type ShouldRevalidateFunctionArgs,
+} from 'react-router'
 import { AdminList, ListCard } from '~/components/admin/admin-list'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import {
@@ -24,12 +32,21 @@ import { getProductById, listProducts } from '~/data/product.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
+import { oneTimeNote } from '~/lib/flash.server'
+import { newId } from '~/lib/id.server'
 import { searchParam } from '~/lib/list-search'
 import { formatRupees, parseRupeesToPaise } from '~/lib/money'
 import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { sellableNow } from '~/services/payment/offered-gateways.server'
-import { paymentLinkSchema } from '~/lib/validation/payment-link'
+import {
+  linkFormKeyAfterLoad,
+  PAYMENT_LINK_KEY_MESSAGE,
+  PAYMENT_LINK_KEY_PATTERN,
+  PAYMENT_LINK_MIN_PAISE,
+  paymentLinkSchema,
+  productPriceTooLowMessage,
+} from '~/lib/validation/payment-link'
 import { customerWhatsappLink, paymentLinkMessage } from '~/lib/whatsapp'
 import { parseSubmission } from '~/lib/validation/submission'
 import type { Route } from './+types/payment-links'
@@ -40,7 +57,7 @@ import {
   type EmailPaymentLinkResult,
 } from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
-import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
+import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
 import { Button } from '~/components/ui/button'
@@ -55,6 +72,32 @@ const PAYMENT_LINK_FORM = {
 } as const
 
 const PAYMENT_LINKS_PATH = href('/admin/payment-links')
+
+/**
+ * What Create leaves for the page it redirects to, once: the link it made (or, for the same
+ * form sent again, the link that form made before) and whether it was e-mailed. The success
+ * panel shows the link's URL from it. A one-time note as the other admin pages' messages are
+ * (app/lib/flash.server.ts; works without JavaScript), which carry a message only.
+ */
+interface CreatedNote {
+  id: string
+  emailed: boolean
+  repeated: boolean
+}
+
+function isCreatedNote(value: unknown): value is CreatedNote {
+  const note = value as CreatedNote | null
+  return (
+    typeof note === 'object' &&
+    note !== null &&
+    typeof note.id === 'string' &&
+    typeof note.emailed === 'boolean' &&
+    typeof note.repeated === 'boolean'
+  )
+}
+
+/** The note Create left, if any, read once (app/lib/flash.server.ts). */
+const createdNote = oneTimeNote('kb_payment_link_created', isCreatedNote)
 
 /**
  * The list's filters live in the URL (?q=&status=&page=), as on the other admin lists: a
@@ -218,52 +261,72 @@ function askToCancel(link: PaymentLink | null): { status: number; answer: Cancel
  * active link can be cancelled (`intent=cancel`, confirmed first), after which it takes no
  * payment. The links are listed a page at a time, newest first, with a search and a status
  * filter, so an old active link can still be found and cancelled (docs/payments.md, "Payment
- * links").
+ * links"). Create answers with a redirect, and its form's one-time key makes one link however
+ * often the form is sent (docs/admin.md, "Payment links").
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requirePermission(request, 'canManageOrders')
   const { db, env } = services()
   const url = new URL(request.url)
   const filter = linkFilterFromUrl(url)
-  const [result, products, settings] = await Promise.all([
+  const [result, products, settings, { note, headers }] = await Promise.all([
     listPaymentLinks(db, env.PUBLIC_URL, { ...filter, page: pageParam(url) }),
     listProducts(db),
     getSiteSettings(db),
+    createdNote.read(request),
   ])
   const date = shopDateTime(settings.timezone)
   // Only what checkout can sell now: a link to a product out of stock could not be paid.
   const sellable = await sellableNow(db, env, products)
-  return {
-    filter,
-    page: pageView(result, result.total),
-    links: result.items.map((link) => {
-      const amount = formatRupees(link.amount)
-      return {
-        id: link.id,
-        orderId: link.orderId,
-        productName: link.productName,
-        amount,
-        customer: customerLabel(link),
-        business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
-        status: link.status,
-        createdAt: link.createdAt,
-        created: date.format(new Date(link.createdAt)),
-        paymentUrl: link.paymentUrl,
-        // A chat with the link to send, while it can be paid and the customer's phone is an
-        // Indian mobile number.
-        whatsappUrl:
-          link.status === 'active'
-            ? customerWhatsappLink(
-                link.customerPhone,
-                paymentLinkMessage(settings.siteName, { ...link, amount }),
-              )
-            : null,
-      }
-    }),
-    products: products
-      .filter((p) => sellable.has(p.id))
-      .map((p) => ({ id: p.id, title: p.title, price: formatRupees(p.price) })),
-  }
+  const created = note ? await getPaymentLink(db, note.id, env.PUBLIC_URL) : null
+  return data(
+    {
+      // The create form's one-time key: a new one each time the page is shown, so each form made
+      // makes one link however often it is sent (docs/admin.md, "Payment links"). With JavaScript
+      // the form keeps the key it was shown with until the page shows its link (useLinkFormKey).
+      linkKey: newId(),
+      created:
+        note && created
+          ? {
+              id: created.id,
+              orderId: created.orderId,
+              paymentUrl: created.paymentUrl,
+              emailedTo: note.emailed ? created.customerEmail : null,
+              repeated: note.repeated,
+            }
+          : null,
+      filter,
+      page: pageView(result, result.total),
+      links: result.items.map((link) => {
+        const amount = formatRupees(link.amount)
+        return {
+          id: link.id,
+          orderId: link.orderId,
+          productName: link.productName,
+          amount,
+          customer: customerLabel(link),
+          business: link.buyerGstin ? `${link.buyerBusinessName} (GSTIN ${link.buyerGstin})` : null,
+          status: link.status,
+          createdAt: link.createdAt,
+          created: date.format(new Date(link.createdAt)),
+          paymentUrl: link.paymentUrl,
+          // A chat with the link to send, while it can be paid and the customer's phone is an
+          // Indian mobile number.
+          whatsappUrl:
+            link.status === 'active'
+              ? customerWhatsappLink(
+                  link.customerPhone,
+                  paymentLinkMessage(settings.siteName, { ...link, amount }),
+                )
+              : null,
+        }
+      }),
+      products: products
+        .filter((p) => sellable.has(p.id))
+        .map((p) => ({ id: p.id, title: p.title, price: formatRupees(p.price) })),
+    },
+    { headers },
+  )
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -277,14 +340,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (form.get('confirmed') !== 'yes') {
       const link = id ? await getPaymentLink(db, id, env.PUBLIC_URL) : null
       const { status, answer } = askToCancel(link)
-      return data({ result: null, created: null, cancel: answer, email: null }, { status })
+      return data({ result: null, cancel: answer, email: null }, { status })
     }
     const result = await cancelPaymentLinkAudited(db, id, {
       actor: { id: user.id, name: user.name, email: user.email },
       ip: clientIp(context),
     })
     const { status, answer } = cancelOutcome(result)
-    return data({ result: null, created: null, cancel: answer, email: null }, { status })
+    return data({ result: null, cancel: answer, email: null }, { status })
   }
   if (intent === 'email') {
     const result = await emailPaymentLinkAudited(
@@ -294,22 +357,31 @@ export async function action({ request, context }: Route.ActionArgs) {
       env.PUBLIC_URL,
     )
     const { status, answer, headers } = emailOutcome(result)
-    return data({ result: null, created: null, cancel: null, email: answer }, { status, headers })
+    return data({ result: null, cancel: null, email: answer }, { status, headers })
   }
   // The create form says intent=create; a post without an intent is a create too.
   if (intent !== null && intent !== 'create') throw data('Unknown action', { status: 400 })
   const submission = parseSubmission(form, paymentLinkSchema)
   if (submission.status !== 'success')
+    return data({ result: submission.reply(), cancel: null, email: null }, { status: 400 })
+  const input = submission.value
+  const key = form.get('key')
+  if (typeof key !== 'string' || !PAYMENT_LINK_KEY_PATTERN.test(key))
     return data(
-      { result: submission.reply(), created: null, cancel: null, email: null },
+      {
+        result: submission.reply({ formErrors: [PAYMENT_LINK_KEY_MESSAGE] }),
+        cancel: null,
+        email: null,
+      },
       { status: 400 },
     )
-  const input = submission.value
+  // The same form sent again: it made its link already, whatever has changed since (stock, say).
+  const made = await getPaymentLink(db, key, env.PUBLIC_URL)
+  if (made) return redirectCreated(request, { id: made.id, emailed: false, repeated: true })
   if (await isShopGstin(db, input.gstin))
     return data(
       {
         result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),
-        created: null,
         cancel: null,
         email: null,
       },
@@ -320,17 +392,31 @@ export async function action({ request, context }: Route.ActionArgs) {
     return data(
       {
         result: submission.reply({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }),
-        created: null,
         cancel: null,
         email: null,
       },
       { status: 409 },
     )
   }
+  // A blank amount is the product's price, which may be less than a link may ask for.
+  if (product && !input.amount && product.price < PAYMENT_LINK_MIN_PAISE) {
+    return data(
+      {
+        result: submission.reply({
+          fieldErrors: { amount: [productPriceTooLowMessage(product.price)] },
+        }),
+        cancel: null,
+        email: null,
+      },
+      { status: 400 },
+    )
+  }
+  let result: Awaited<ReturnType<typeof createPaymentLinkAudited>>
   try {
-    const link = await createPaymentLinkAudited(
+    result = await createPaymentLinkAudited(
       db,
       {
+        id: key,
         productId: input.productId,
         amount: input.amount ? (parseRupeesToPaise(input.amount) ?? undefined) : undefined,
         customer: { name: input.name, email: input.email, phone: input.phone },
@@ -342,22 +428,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       { actor: { id: user.id, name: user.name, email: user.email }, ip: clientIp(context) },
       env.PUBLIC_URL,
     )
-    return {
-      result: submission.reply({ resetForm: true }),
-      created: {
-        paymentUrl: link.paymentUrl,
-        orderId: link.orderId,
-        emailedTo: input.emailLink ? link.customerEmail : null,
-      },
-      cancel: null,
-      email: null,
-    }
   } catch (error) {
     if (error instanceof OrderError) {
       return data(
         {
           result: submission.reply({ fieldErrors: { productId: [error.message] } }),
-          created: null,
           cancel: null,
           email: null,
         },
@@ -366,6 +441,24 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw error
   }
+  return redirectCreated(request, {
+    id: result.link.id,
+    emailed: !result.repeated && input.emailLink,
+    repeated: result.repeated,
+  })
+}
+
+/**
+ * Create's answer, Post/Redirect/Get: the page on screen is then a GET, so a reload or
+ * Back/Forward sends nothing again. It goes to the first page of the list the form was sent from
+ * (its filters kept; the new link is the newest), which shows the link's URL once.
+ */
+async function redirectCreated(request: Request, note: CreatedNote): Promise<never> {
+  const filter = linkFilterFromUrl(new URL(request.url))
+  throw redirect(`${PAYMENT_LINKS_PATH}${linkFilterQuery(filter)}`, {
+    status: 303,
+    headers: await createdNote.headers(note),
+  })
 }
 
 /**
@@ -511,9 +604,65 @@ function LinkActions({ link, here }: { link: LinkRow; here: string }) {
   )
 }
 
+/**
+ * The create form's one-time key, held by the page. Each load of the page brings a new one, and
+ * Cancel and Send by e-mail reload it, but the form keeps the key it was shown with until the
+ * page shows the link that key made (linkFormKeyAfterLoad): a Create's redirect, or a reload that
+ * read its note after the Create's answer was abandoned for a Cancel pressed meanwhile. Then the
+ * form is emptied (with JavaScript the page stays mounted, so its fields would keep what was
+ * typed) and takes the key that load brought. Without JavaScript the server's page carries the
+ * loader's key (docs/payments.md, "Payment links").
+ */
+function useLinkFormKey(
+  form: RefObject<HTMLFormElement | null>,
+  linkKey: string,
+  createdId: string | null,
+): string {
+  const [key, setKey] = useState(linkKey)
+  const next = linkFormKeyAfterLoad(key, { linkKey, createdId })
+  if (next !== key) setKey(next)
+  const emptiedFor = useRef(next)
+  useEffect(() => {
+    if (emptiedFor.current === next) return
+    emptiedFor.current = next
+    form.current?.reset()
+  }, [form, next])
+  return next
+}
+
+/** Create's answer, shown once on the page it redirects to: the link's URL, to copy or open. */
+function CreatedLink({
+  created,
+}: {
+  created: NonNullable<Route.ComponentProps['loaderData']['created']>
+}) {
+  const url = (
+    <a href={created.paymentUrl} className="font-semibold break-all underline">
+      {created.paymentUrl}
+    </a>
+  )
+  return (
+    <FormAlert tone="success" className="font-normal">
+      {created.repeated ? (
+        <>
+          This form had already created the payment link for order {created.orderId}: {url} No
+          second link was made and nothing more was e-mailed.
+        </>
+      ) : (
+        <>
+          Payment link created for order {created.orderId}: {url}
+          {created.emailedTo ? ` It is on its way to ${created.emailedTo} by e-mail.` : null}
+        </>
+      )}
+    </FormAlert>
+  )
+}
+
 export default function AdminPaymentLinks({ loaderData, actionData }: Route.ComponentProps) {
-  const { filter, page, links, products } = loaderData
+  const { filter, page, links, products, linkKey, created } = loaderData
   const navigation = useNavigation()
+  const formRef = useRef<HTMLFormElement>(null)
+  const formKey = useLinkFormKey(formRef, linkKey, created?.id ?? null)
   const [form, fields] = useAppForm({
     schema: paymentLinkSchema,
     lastResult: actionData?.result,
@@ -536,17 +685,7 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
         title="Payment Links"
         description="Ask a customer to pay for a product with a link they can open on any phone."
       />
-      {actionData?.created ? (
-        <FormAlert tone="success" className="font-normal">
-          Payment link created for order {actionData.created.orderId}:{' '}
-          <a href={actionData.created.paymentUrl} className="font-semibold break-all underline">
-            {actionData.created.paymentUrl}
-          </a>
-          {actionData.created.emailedTo
-            ? ` It is on its way to ${actionData.created.emailedTo} by e-mail.`
-            : null}
-        </FormAlert>
-      ) : null}
+      {created ? <CreatedLink created={created} /> : null}
       {email ? (
         <FormAlert tone={email.tone} className="font-normal">
           {email.message}
@@ -575,8 +714,15 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
         <h2 id="new-link" className="text-lg font-bold text-slate-950 dark:text-white">
           New payment link
         </h2>
-        <Form method="post" {...getFormProps(form)} className="mt-4 grid gap-4 sm:grid-cols-2">
+        <Form
+          method="post"
+          ref={formRef}
+          {...getFormProps(form)}
+          className="mt-4 grid gap-4 sm:grid-cols-2"
+        >
           <input type="hidden" name="intent" value="create" />
+          {/* This form's one-time key: sent twice, it still makes one link (loader). */}
+          <input type="hidden" name="key" value={formKey} />
           <SelectField label="Product" field={fields.productId} className="sm:col-span-2">
             <option value="">Choose a product</option>
             {products.map((product) => (
@@ -641,7 +787,8 @@ export default function AdminPaymentLinks({ loaderData, actionData }: Route.Comp
               </p>
             </div>
           </div>
-          <div className="sm:col-span-2">
+          <div className="space-y-3 sm:col-span-2">
+            <FormErrors id={form.errorId} errors={form.errors} />
             <Button type="submit" disabled={navigation.state === 'submitting'}>
               <LinkIcon aria-hidden="true" className="size-4" />
               Create Payment Link

@@ -113,10 +113,14 @@ export function isOwnOrder(
  * Who may open an order page, its secret link and its invoice: the signed-in owner
  * or an admin with Can Manage Orders, or whoever holds one of the order's tokens (this browser's order cookie from
  * checkout or from a secret link, or ?token=). Everyone else gets exactly the 404 a missing
- * order gets. Order pages are never cached and never indexed.
+ * order gets. Order pages are never cached and never indexed: `private, no-store` as every
+ * personal answer (docs/security.md, "No caching of personal pages"), said here because a guest
+ * carries only the order cookie, not the session cookie that rule goes by; and `Vary: Cookie`,
+ * since the same address shows an order to one browser and the 404 to another.
  */
 export const ORDER_PAGE_HEADERS = {
-  'Cache-Control': 'no-store',
+  'Cache-Control': 'private, no-store',
+  Vary: 'Cookie',
   'X-Robots-Tag': 'noindex',
 } as const
 
@@ -214,6 +218,33 @@ export interface OrderViewer {
   actor: string
   /** The ?token= of the address, when it opened the order (to move it into the cookie). */
   queryToken: string | null
+  /** What opened it: ?token=, the signed-in account, or this browser's order cookie. */
+  via: 'query' | 'account' | 'cookie'
+}
+
+/**
+ * Whether `user` may see a payment link's customer in full (name and e-mail address): an admin
+ * with Can Manage Orders, or the customer signed in with the verified address the link was made
+ * out to. Every part of a link's address can be guessed and anyone holding it may press Pay, so
+ * nobody else does (docs/payments.md, "Payment links").
+ */
+export function seesLinkCustomer(user: SignedInViewer | null, customerEmail: string): boolean {
+  if (managesOrders(user)) return true
+  return Boolean(user?.emailVerified && user.email.toLowerCase() === customerEmail.toLowerCase())
+}
+
+/**
+ * Whether the viewer may read the customer's e-mail address in full on the result page. An
+ * order placed through checkout: whoever may open it, since its buyer typed the address in. A
+ * payment link's order is made out to the customer the admin named, but anyone holding the link
+ * may press Pay, and gets the order's cookie and, when signed in, the order as their own: there
+ * the link page's rule decides (`seesLinkCustomer`), whatever opened the order, and a token in
+ * the address (?token=, only in the order's e-mails to the customer) shows it too
+ * (docs/payments.md, "Who sees an order on the result page").
+ */
+export function seesCustomerEmail(viewer: Pick<OrderViewer, 'order' | 'via' | 'user'>): boolean {
+  if (viewer.order.paymentLinkId === null) return true
+  return viewer.via === 'query' || seesLinkCustomer(viewer.user, viewer.order.customerEmail)
 }
 
 export type OrderAccess =
@@ -251,6 +282,7 @@ export async function findViewableOrder(
       user,
       actor: user ? `user:${user.id}` : 'token',
       queryToken: tokenOpens ? queryToken : null,
+      via,
     },
   }
 }

@@ -197,7 +197,8 @@ test('a buyer pays, reveals the item, gets the e-mail, and its link opens the or
   expect(invoice.headers()['content-disposition']).toBe(
     `attachment; filename="invoice-${orderId}.pdf"`,
   )
-  expect(invoice.headers()['cache-control']).toBe('no-store')
+  expect(invoice.headers()['cache-control']).toBe('private, no-store')
+  expect(invoice.headers()['vary']).toContain('Cookie')
   const pdf = await invoice.body()
   expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-')
   const drawn = pdfText(pdf)
@@ -286,7 +287,8 @@ test('a wrong token and a made-up order id get the same 404, never cached', asyn
     expect(a.body).toBe(b.body)
     expect(a.body).toContain('Order not found')
     expect(a.body).not.toContain(orderId)
-    expect(a.headers.get('cache-control')).toBe('no-store')
+    expect(a.headers.get('cache-control')).toBe('private, no-store')
+    expect(a.headers.get('vary')).toContain('Cookie')
     expect(a.body).toContain('<meta name="robots" content="noindex"')
   }
   // The invoice: the same plain 404 for a real order the stranger may not see and a made-up one.
@@ -303,14 +305,16 @@ test('a wrong token and a made-up order id get the same 404, never cached', asyn
   const events = await listOrderEvents(shop.db, orderId)
   expect(events.filter((event) => event.type === 'secret_revealed')).toHaveLength(0)
 
-  // The buyer's own browser (its order cookie) sees the page, marked no-store and noindex.
+  // The buyer's own browser (its order cookie) sees the page, marked private, no-store (a guest
+  // has no session cookie for the site-wide rule to go by), per cookie, and noindex.
   const own = await page.request.get(`/orders/${orderId}`)
   expect(own.status()).toBe(200)
-  expect(own.headers()['cache-control']).toBe('no-store')
+  expect(own.headers()['cache-control']).toBe('private, no-store')
+  expect(own.headers()['vary']).toContain('Cookie')
   expect(await own.text()).toContain('<meta name="robots" content="noindex"')
   const revealed = await page.request.post(`/orders/${orderId}`, { form: { intent: 'reveal' } })
   expect(revealed.status()).toBe(200)
-  expect(revealed.headers()['cache-control']).toBe('no-store')
+  expect(revealed.headers()['cache-control']).toBe('private, no-store')
   expect(await revealed.text()).toMatch(/demo-user-\d{3}@example\.test \/ Demo-Pass-\d{3}/)
 })
 

@@ -19,8 +19,8 @@ import {
 } from '~/components/orders/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
 import { whatsappLink } from '~/lib/whatsapp'
-import { PAID_STATUSES, type Order } from '~/data/order.server'
-import { getPaymentLink } from '~/data/payment-link.server'
+import { PAID_STATUSES, PAYABLE_STATUSES, type Order } from '~/data/order.server'
+import { getPaymentLink, maskEmail } from '~/data/payment-link.server'
 import { getProductById } from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
@@ -38,6 +38,7 @@ import {
   overLimit,
   revealForBuyer,
   SECRET_UNREADABLE,
+  seesCustomerEmail,
 } from '~/services/order-access.server'
 import type { loader as rootLoader } from '~/root'
 import type { Route } from './+types/callback'
@@ -50,10 +51,13 @@ import { paidInTestEnvironment, sellableNow } from '~/services/payment/offered-g
  * sends the buyer, as /payment/callback?ORDERID=... The result comes only from our record of
  * the order: STATUS, TXNID or TXNAMOUNT in the query change nothing. While the order is
  * pending the page says 'Processing Payment...' and asks the server again (with JavaScript
- * through revalidation, without it by a meta refresh) until the order is final.
+ * through revalidation, without it by a meta refresh) until the order is final; a failed or
+ * expired one is asked about every 30 s for a day more, since a confirmed payment still pays it
+ * (docs/payments.md, "Statuses"). A poll that cannot reach the shop keeps the page as it was and
+ * tries again later (`clientLoader`).
  *
  * Only whoever may open the order (owner, admin, a holder of its token: see
- * app/routes/orders/order-access.server.ts) learns its status; anyone else gets the page of an
+ * app/services/order-access.server.ts) learns its status; anyone else gets the page of an
  * unknown order. After a successful payment the buyer finds the
  * delivered account details behind 'Reveal' right here (logged like a reveal on the order
  * page), or what happens next when the order waits for stock or for the shop; the invoice;
@@ -94,6 +98,25 @@ function orderIdOf(request: Request): string {
   return new URL(request.url).searchParams.get('ORDERID')?.slice(0, 60) ?? ''
 }
 
+/**
+ * How the page asks the server again: 'fast' while the payment is being processed; 'slow' for a
+ * failed or expired order whose outcome is less than a day old, because a UPI approval or a
+ * bank's confirmation that comes late still pays it (docs/payments.md, "Statuses"); null once
+ * nothing the gateway says can change it.
+ */
+type Polling = 'fast' | 'slow' | null
+/** How long after a payment failed or expired the page still looks for a late confirmation. */
+export const LATE_CONFIRMATION_MS = 24 * 60 * 60 * 1000
+/** The gap between the polls of a failed or expired order. */
+const SLOW_POLL_MS = 30_000
+
+function pollingOf(order: Order, now: number): Polling {
+  if (order.status === 'pending') return 'fast'
+  const payable: readonly string[] = PAYABLE_STATUSES
+  const changed = Date.parse(order.updatedAt)
+  return payable.includes(order.status) && now - changed < LATE_CONFIRMATION_MS ? 'slow' : null
+}
+
 function failureMessage(order: Order): string {
   if (order.status === 'expired')
     return 'We did not receive a confirmation of this payment from the gateway in time.'
@@ -111,6 +134,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       found: false as const,
       orderId,
       state: 'unavailable' as const,
+      poll: null,
       message: orderId ? null : CALLBACK_FAILED,
     }
   }
@@ -138,6 +162,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     gatewayName: gatewayLabel(order.gateway),
     testEnvironment: order.testMode && (await paidInTestEnvironment(db, env, order.gateway)),
     retryTo,
+    poll: pollingOf(order, Date.now()),
     details: {
       productName: order.productName,
       transactionId: order.gatewayTxnId,
@@ -145,7 +170,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         state === 'success' && order.paidAmount !== null ? order.paidAmount : order.amount,
       ),
       dateTime,
-      email: order.customerEmail,
+      // A payment link's customer is masked for whoever merely pressed Pay: see seesCustomerEmail.
+      email: seesCustomerEmail(access.viewer)
+        ? order.customerEmail
+        : maskEmail(order.customerEmail),
       status: order.status,
       // Deleted since the order was placed: the shop delivers another way or refunds.
       productGone: order.productId === null,
@@ -200,31 +228,113 @@ export async function action({ request, context }: Route.ActionArgs) {
   )
 }
 
-/** The result page shows an order's details: never stored by a browser or a cache. */
+/**
+ * The result page shows an order's details: never stored by a browser or a cache, and answered
+ * per browser (the order pages' headers, app/services/order-access.server.ts).
+ */
 export function headers({ actionHeaders }: Route.HeadersArgs) {
-  const headers = new Headers({ 'Cache-Control': 'no-store' })
+  const headers = new Headers(ORDER_PAGE_HEADERS)
   const retryAfter = actionHeaders.get('Retry-After')
   if (retryAfter) headers.set('Retry-After', retryAfter)
   return headers
 }
 
-/** Revalidates with growing gaps while the payment is being processed. */
-function usePolling(active: boolean) {
+type Answer = Awaited<ReturnType<Route.ClientLoaderArgs['serverLoader']>>
+
+/**
+ * The last answer the server gave for each order shown here, and how many polls failed since.
+ * Kept in the browser only, for `clientLoader`.
+ */
+const lastAnswers = new Map<string, { answer: Answer; failedPolls: number }>()
+
+/** The order whose result page is on screen now: null while the tab shows another page. */
+let onScreen: string | null = null
+
+/** The answer the page was rendered with (from the server's HTML, before any poll). */
+function rememberAnswer(answer: Answer) {
+  if (!lastAnswers.has(answer.orderId)) lastAnswers.set(answer.orderId, { answer, failedPolls: 0 })
+}
+
+/**
+ * Marks the order's result page as on screen, until the returned cleanup (the page's effect:
+ * set when it shows the order, cleared when it leaves it or the tab goes to another page).
+ */
+export function showOnScreen(orderId: string): () => void {
+  onScreen = orderId
+  return () => {
+    if (onScreen === orderId) onScreen = null
+  }
+}
+
+/**
+ * Whether a load of an order's page that failed is answered with the page's last answer: only a
+ * poll, that is a load of the order whose page is on screen now and may still change. A page the
+ * browser is not showing (the first visit, or a return to it after leaving, say through View
+ * order) fails as before, and so does a load the browser gave up itself (a newer navigation).
+ */
+export function keepsLastAnswer(
+  load: { orderId: string; aborted: boolean },
+  shown: string | null,
+  last: { poll: Polling } | undefined,
+): boolean {
+  return !load.aborted && shown === load.orderId && Boolean(last?.poll)
+}
+
+/**
+ * Every load in the browser goes through here. A poll that fails (the buyer's phone went to the
+ * UPI app and back without a connection, the server restarting, a proxy's 502) keeps the page as
+ * it was instead of the root's error page, and the next poll waits longer (`nextPollDelay`). A
+ * page the browser is not showing fails as before (`keepsLastAnswer`; docs/payments.md,
+ * "Polling").
+ */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  const orderId = orderIdOf(request)
+  try {
+    const answer = await serverLoader()
+    lastAnswers.set(orderId, { answer, failedPolls: 0 })
+    return answer
+  } catch (error) {
+    const last = lastAnswers.get(orderId)
+    if (
+      !last ||
+      !keepsLastAnswer({ orderId, aborted: request.signal.aborted }, onScreen, last.answer)
+    )
+      throw error
+    last.failedPolls += 1
+    return last.answer
+  }
+}
+
+/**
+ * The wait before the next poll: 1.5 s growing to 10 s while the payment is being processed,
+ * 30 s for a failed order; after polls that failed, 5 s doubling up to a minute.
+ */
+export function nextPollDelay(poll: 'fast' | 'slow', attempts: number, failedPolls: number) {
+  const usual = poll === 'fast' ? Math.min(10_000, 1500 + attempts * 1000) : SLOW_POLL_MS
+  if (failedPolls === 0) return usual
+  return Math.max(usual, Math.min(60_000, 5_000 * 2 ** (failedPolls - 1)))
+}
+
+/** Revalidates with growing gaps while the order may still change (see `Polling`). */
+function usePolling(poll: Polling, orderId: string) {
   const revalidator = useRevalidator()
   const attempts = useRef(0)
   useEffect(() => {
-    if (!active) {
+    if (!poll) {
       attempts.current = 0
       return
     }
     if (revalidator.state !== 'idle') return
-    const delay = Math.min(10_000, 1500 + attempts.current * 1000)
-    const timer = setTimeout(() => {
-      attempts.current += 1
-      void revalidator.revalidate()
-    }, delay)
+    const failedPolls = lastAnswers.get(orderId)?.failedPolls ?? 0
+    const timer = setTimeout(
+      () => {
+        attempts.current += 1
+        void revalidator.revalidate()
+      },
+      nextPollDelay(poll, attempts.current, failedPolls),
+    )
     return () => clearTimeout(timer)
-  }, [active, revalidator])
+  }, [poll, orderId, revalidator])
 }
 
 const primaryLink = buttonVariants({ size: 'wide' })
@@ -327,7 +437,9 @@ function StateIcon({ state }: { state: ResultState }) {
 function leadOf(result: Route.ComponentProps['loaderData']): string {
   switch (result.state) {
     case 'processing':
-      return 'We are confirming your payment with the gateway. This page updates by itself.'
+      // Only a confirmed payment sends the order's mail (delivered, awaiting stock or paid:
+      // docs/delivery.md, "Order mails").
+      return 'Your bank or UPI app has not confirmed the payment yet. This page updates by itself; you can also leave it — we e-mail you when it is confirmed.'
     case 'success':
       return 'Thank you for your purchase.'
     case 'refunded':
@@ -346,7 +458,9 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
   const site = useSiteSettings()
   const signedIn = Boolean(useRouteLoaderData<typeof rootLoader>('root')?.user)
   const result = loaderData
-  usePolling(result.state === 'processing')
+  useEffect(() => rememberAnswer(result), [result])
+  useEffect(() => showOnScreen(result.orderId), [result.orderId])
+  usePolling(result.poll, result.orderId)
   const details = result.found ? result.details : null
   const help = whatsappLink(
     site.whatsappNumber,
@@ -382,9 +496,9 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
           </h1>
           <p className="mt-2 text-slate-600 dark:text-slate-300">{leadOf(result)}</p>
         </div>
-        {result.state === 'processing' ? (
+        {result.poll ? (
           <noscript>
-            <meta httpEquiv="refresh" content="5" />
+            <meta httpEquiv="refresh" content={result.poll === 'fast' ? '5' : '30'} />
           </noscript>
         ) : null}
 
@@ -444,6 +558,16 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
           </>
         ) : null}
 
+        {result.state === 'processing' && details ? (
+          // Not a dead end while a UPI payment may take its time: the order page keeps its
+          // status, and the help box below is there too.
+          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
+            <Link to={details.orderUrl} className={secondaryLink}>
+              View order
+            </Link>
+          </div>
+        ) : null}
+
         {result.state === 'refunded' && details ? (
           // The order page keeps the invoice and its credit notes.
           <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
@@ -457,14 +581,28 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
         ) : null}
 
         {result.state === 'failed' ? (
-          <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:justify-center">
-            <Link to={result.retryTo} className={primaryLink}>
-              Retry Payment
-            </Link>
-            <Link to={href('/')} className={secondaryLink}>
-              Back to Home
-            </Link>
-          </div>
+          <>
+            {result.poll ? (
+              // A payment approved late still pays this order: paying again would charge twice.
+              <p className="mt-6 rounded-xl bg-amber-50 px-4 py-3 text-left text-sm text-amber-900 dark:bg-amber-950/60 dark:text-amber-100">
+                If you approved the payment in your UPI app or bank, wait a minute before trying
+                again — this page updates by itself.
+              </p>
+            ) : null}
+            <div className="mt-6 flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:justify-center">
+              <Link to={result.retryTo} className={primaryLink}>
+                Retry Payment
+              </Link>
+              {details ? (
+                <Link to={details.orderUrl} className={secondaryLink}>
+                  View order
+                </Link>
+              ) : null}
+              <Link to={href('/')} className={secondaryLink}>
+                Back to Home
+              </Link>
+            </div>
+          </>
         ) : null}
 
         {result.state === 'unavailable' ? (
@@ -487,7 +625,9 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
         ) : null}
       </section>
 
-      {result.state === 'failed' || result.state === 'unavailable' ? (
+      {result.state === 'processing' ||
+      result.state === 'failed' ||
+      result.state === 'unavailable' ? (
         <aside
           aria-labelledby="help-heading"
           className="mt-6 rounded-2xl border border-slate-200 bg-slate-50 p-5 dark:border-slate-800 dark:bg-slate-900"

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto'
-import type { Page } from '@playwright/test'
+import type { Page, Route } from '@playwright/test'
 import { simulatePayment } from '../../simulators/paytm/testing'
 import { expect, test } from '../helpers/csp'
 import { signUpInBrowser } from '../helpers/mailbox'
@@ -309,12 +309,60 @@ test("'Leave pending' shows 'Processing Payment...' until reconciliation confirm
   // One live region holds the outcome, so a screen reader hears the change.
   const outcome = page.getByRole('main').getByRole('status')
   await expect(outcome).toContainText('Processing Payment...')
+  // Not a dead end while the bank or UPI app takes its time: the order page and help are there.
+  const orderId = new URL(page.url()).searchParams.get('ORDERID')!
+  await expect(page.getByRole('link', { name: 'View order' })).toHaveAttribute(
+    'href',
+    `/orders/${orderId}`,
+  )
+  await expect(page.getByRole('heading', { name: 'Need help?' })).toBeVisible()
   // The simulator settles a pending payment after 5 s; the reconciliation job asks 10 s after
   // the pending callback; the page asks the server again by itself.
   await expect(result(page)).toHaveText('Payment Successful!', { timeout: 45_000 })
   await expect(outcome).toContainText('Payment Successful!')
   await expect(outcome).toContainText('Thank you for your purchase.')
   await expect(page.getByRole('main').locator('dl').getByText(PRODUCT.price)).toBeVisible()
+})
+
+test("polls that fail while 'Processing Payment...' keep the page, and a later one brings the outcome", async ({
+  page,
+}) => {
+  test.setTimeout(90_000)
+  // The first poll finds no connection (the buyer's phone went to the UPI app and back), the
+  // second a proxy's 502 (the shop restarting); the others reach the shop.
+  const failures = [
+    (route: Route) => route.abort('internetdisconnected'),
+    (route: Route) => route.fulfill({ status: 502, contentType: 'text/html', body: 'Bad Gateway' }),
+  ]
+  let failed = 0
+  await page.route(
+    (url) => url.pathname === '/payment/callback.data',
+    (route) => {
+      const fail = failures[failed]
+      if (!fail) return route.continue()
+      failed += 1
+      return fail(route)
+    },
+  )
+  await goToGateway(page)
+  await page.getByRole('button', { name: 'Leave pending' }).click()
+  await expect(result(page)).toHaveText('Processing Payment...')
+  await expect.poll(() => failed, { timeout: 20_000 }).toBe(2)
+  await expect(result(page)).toHaveText('Processing Payment...')
+  await expect(page.getByText('Something went wrong')).toHaveCount(0)
+  await expect(page.getByRole('link', { name: 'View order' })).toBeVisible()
+  // The simulator settles the payment after 5 s, reconciliation asks 10 s after the callback.
+  await expect(result(page)).toHaveText('Payment Successful!', { timeout: 60_000 })
+})
+
+test('the buyer’s last choice, Razorpay, is checked again once the page runs', async ({
+  page,
+  baseURL,
+}) => {
+  await page.context().addCookies([{ name: 'kb.gateway', value: 'razorpay', url: baseURL! }])
+  await gotoHydrated(page, `/checkout/${PRODUCT.slug}`)
+  await expect(page.getByRole('radio', { name: /Razorpay/ })).toBeChecked()
+  await expect(page.getByText('Paying through Razorpay needs JavaScript')).toHaveCount(0)
 })
 
 test('a signed-in customer finds the form prefilled and pays', async ({ page, app }) => {
@@ -350,6 +398,38 @@ test.describe('without JavaScript', () => {
     await page.getByRole('button', { name: 'Simulate success' }).click()
     await page.getByRole('button', { name: 'Continue' }).click()
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment Successful!')
+  })
+
+  test('Razorpay, which needs JavaScript, is not checked by default and says why', async ({
+    page,
+    baseURL,
+  }) => {
+    // Even when it was the buyer's last choice.
+    await page.context().addCookies([{ name: 'kb.gateway', value: 'razorpay', url: baseURL! }])
+    await page.goto(`/checkout/${PRODUCT.slug}`)
+    const razorpay = page.getByRole('radio', { name: /Razorpay/ })
+    await expect(razorpay).not.toBeChecked()
+    await expect(
+      page.getByRole('group', { name: 'Pay with' }).getByRole('radio', { checked: true }),
+    ).toHaveCount(1)
+    // A <noscript> note, whose text Playwright's text matching skips: read from the element.
+    const noscriptText = () => page.locator('noscript').evaluate((element) => element.textContent)
+    expect(await noscriptText()).toBe(
+      'Paying through Razorpay needs JavaScript; choose another way to pay or turn JavaScript on.',
+    )
+    // Chosen anyway: the page says what to do instead of a Continue button that does nothing.
+    await razorpay.check()
+    await fillDetails(page, {
+      name: 'No Script',
+      email: uniqueEmail('noscript'),
+      phone: '9000000002',
+    })
+    await page.getByRole('button', { name: `Pay ${PRODUCT.price}` }).click()
+    await expect(page.getByText('Opening Razorpay to pay securely…')).toBeVisible()
+    expect(await noscriptText()).toMatch(
+      /^Paying through Razorpay needs JavaScript\. Turn JavaScript on and try again, or go back and\s+choose another way to pay\.$/,
+    )
+    await expect(page.getByRole('button', { name: 'Continue' })).toHaveCount(0)
   })
 })
 

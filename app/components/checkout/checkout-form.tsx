@@ -1,13 +1,14 @@
 import FlaskConical from 'lucide-react/icons/flask-conical'
 import LockKeyhole from 'lucide-react/icons/lock-keyhole'
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { Fragment, useCallback, useEffect, useRef, useState } from 'react'
 import { useFetcher } from 'react-router'
 import { FormErrors, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
 import { buttonVariants } from '~/components/ui/button-variants'
 import { cn } from '~/components/ui/cn'
-import { checkoutSchema } from '~/lib/validation/checkout'
+import { useHydrated } from '~/components/ui/use-hydrated'
+import { checkoutSchema, GATEWAY_MODE_FIELD } from '~/lib/validation/checkout'
 
 /**
  * The payment form (spec "Payment dialog"): name, e-mail and phone, checked in the browser
@@ -119,11 +120,17 @@ export function PaymentRedirect({ payment }: { payment: PaymentData }) {
 
 type RazorpayConstructor = new (options: Record<string, unknown>) => { open(): void }
 
+/** Razorpay's Checkout is its script: a browser without JavaScript cannot pay through it. */
+const RAZORPAY = 'razorpay'
+
 /**
  * Opens Razorpay's Checkout: loads checkout.js (Razorpay's, or the simulator's stand-in at the
  * same path) and opens it for our Razorpay order; Checkout posts the result to our callback.
+ * Without JavaScript there is nothing to open: the page says so instead of a Continue button
+ * that does nothing.
  */
 function RazorpayLaunch({ payment }: { payment: RazorpayLaunchData }) {
+  const hydrated = useHydrated()
   const [failed, setFailed] = useState(false)
   const open = useCallback(() => {
     const Razorpay = (window as unknown as { Razorpay?: RazorpayConstructor }).Razorpay
@@ -149,10 +156,18 @@ function RazorpayLaunch({ payment }: { payment: RazorpayLaunchData }) {
           ? 'Razorpay Checkout could not be loaded. Check your connection and try again.'
           : 'Opening Razorpay to pay securely…'}
       </p>
-      <button type="button" className={payButtonClass} onClick={open}>
-        <LockKeyhole aria-hidden="true" className="size-4" />
-        Continue
-      </button>
+      <noscript>
+        <p className="text-center text-sm text-slate-700 dark:text-slate-200">
+          Paying through Razorpay needs JavaScript. Turn JavaScript on and try again, or go back and
+          choose another way to pay.
+        </p>
+      </noscript>
+      {hydrated ? (
+        <button type="button" className={payButtonClass} onClick={open}>
+          <LockKeyhole aria-hidden="true" className="size-4" />
+          Continue
+        </button>
+      ) : null}
     </div>
   )
 }
@@ -297,13 +312,29 @@ interface PaymentChoiceProps {
  * start the payment is offered no more, and the next one is checked.
  */
 export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps) {
+  const hydrated = useHydrated()
   const unavailable = failed?.unavailable ?? []
   const offered = gateways.filter((g) => !unavailable.includes(g.id))
-  const initial = failed?.gateway ?? selected ?? offered[0]?.id
+  const chosen = failed?.gateway ?? selected ?? offered[0]?.id
+  // The server's HTML (all a browser without JavaScript gets) checks another way to pay than
+  // Razorpay when there is one; once the page runs, the buyer's own choice is checked again.
+  const initial =
+    !hydrated && chosen === RAZORPAY
+      ? (offered.find((g) => g.id !== RAZORPAY)?.id ?? chosen)
+      : chosen
   return (
     <>
       {unavailable.map((id) => (
         <input key={id} type="hidden" name="unavailable" value={id} />
+      ))}
+      {/* The mode each way to pay was shown in: a switch since is refused, not charged. */}
+      {gateways.map((g) => (
+        <input
+          key={g.id}
+          type="hidden"
+          name={GATEWAY_MODE_FIELD}
+          value={`${g.id}:${g.testMode ? 'test' : 'live'}`}
+        />
       ))}
       {gateways.length > 1 ? (
         <GatewayPicker
@@ -313,10 +344,26 @@ export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps
           initial={initial}
         />
       ) : gateways[0] ? (
-        // The one way to pay this product, named so the server does not pick another.
-        <input type="hidden" name="gateway" value={failed?.gateway ?? gateways[0].id} />
+        <>
+          {/* The one way to pay this product, named so the server does not pick another. */}
+          <input type="hidden" name="gateway" value={failed?.gateway ?? gateways[0].id} />
+          {gateways[0].id === RAZORPAY ? <NeedsJavaScript alone /> : null}
+        </>
       ) : null}
     </>
+  )
+}
+
+/** Said only to a browser without JavaScript, beside Razorpay (see RazorpayLaunch). */
+function NeedsJavaScript({ alone = false }: { alone?: boolean }) {
+  return (
+    <noscript>
+      <p className="text-sm text-amber-900 dark:text-amber-100">
+        {alone
+          ? 'Paying through Razorpay needs JavaScript; turn JavaScript on to pay.'
+          : 'Paying through Razorpay needs JavaScript; choose another way to pay or turn JavaScript on.'}
+      </p>
+    </noscript>
   )
 }
 
@@ -337,9 +384,8 @@ function GatewayPicker({
       </legend>
       {gateways.map((gateway) => {
         const off = unavailable.includes(gateway.id)
-        return (
+        const label = (
           <label
-            key={gateway.id}
             className={cn(
               'flex min-h-11 cursor-pointer items-center gap-3 rounded-xl border border-slate-200 px-3 py-2 text-sm font-medium text-slate-900 has-[:checked]:border-brand-600 has-[:checked]:bg-brand-50 dark:border-slate-700 dark:text-slate-100 dark:has-[:checked]:border-brand-400 dark:has-[:checked]:bg-brand-950/40',
               off && 'cursor-not-allowed opacity-60',
@@ -359,6 +405,12 @@ function GatewayPicker({
               {gateway.testMode ? ' · test mode' : ''}
             </span>
           </label>
+        )
+        return (
+          <Fragment key={gateway.id}>
+            {label}
+            {gateway.id === RAZORPAY && !off ? <NeedsJavaScript /> : null}
+          </Fragment>
         )
       })}
     </fieldset>

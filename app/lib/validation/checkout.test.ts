@@ -11,7 +11,7 @@ describe('payment form rules', () => {
     })
   })
 
-  it('checks the e-mail shape and the phone digits after removing everything else', () => {
+  it('checks the e-mail shape and the phone digits after removing the separators', () => {
     expect(
       submitForm(checkoutSchema, { name: 'A', email: 'not-an-email', phone: '98765' }).errors,
     ).toEqual({
@@ -23,6 +23,26 @@ describe('payment form rules', () => {
     ).toEqual({
       phone: 'Please enter a valid 10-digit phone number',
     })
+  })
+
+  it("refuses a phone number with a digit of another script, keeping the spec's rule for the rest", () => {
+    const base = { name: 'Asha', email: 'asha@example.in' }
+    // A Devanagari zero: removed, it would leave 9876543210, another number.
+    for (const phone of ['98765०43210', '९८७६५४३२१०', '98765٠43210']) {
+      expect(submitForm(checkoutSchema, { ...base, phone }).errors, phone).toEqual({
+        phone: 'Please enter a valid 10-digit phone number',
+      })
+    }
+    // Ten digits after removing non-digits, as the original spec says.
+    for (const phone of [
+      '98765 43210',
+      '98765-43210',
+      '987.654.3210',
+      'Mob 9876543210',
+      '98765/43210',
+    ]) {
+      expect(submitForm(checkoutSchema, { ...base, phone }).data?.phone, phone).toBe('9876543210')
+    }
   })
 
   it('accepts formatted numbers and normalises the values', () => {

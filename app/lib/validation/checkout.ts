@@ -14,7 +14,18 @@ export const CHECKOUT_MESSAGES = {
   phoneInvalid: 'Please enter a valid 10-digit phone number',
 } as const
 
+/**
+ * The form field telling which mode each way to pay was offered in when the page was rendered:
+ * one `gatewayMode` value per gateway shown, `razorpay:test` or `razorpay:live` (test: "No
+ * real money is charged"). A page loaded in test mode and sent after the shop went live (or the
+ * other way round) is refused instead of charging what the buyer was not told
+ * (docs/payments.md, "Choosing how to pay").
+ */
+export const GATEWAY_MODE_FIELD = 'gatewayMode'
+
 export const PHONE_DIGITS = 10
+/** A digit of another script than ASCII's (Devanagari, Bengali, Arabic-Indic...). */
+const OTHER_SCRIPT_DIGIT = /(?![0-9])\p{Nd}/u
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
@@ -54,14 +65,18 @@ export const checkoutSchema = z.object({
       .pipe(z.email(CHECKOUT_MESSAGES.emailInvalid))
       .transform((email) => email.toLowerCase()),
   ),
-  // "+91 98765-43210" is 12 digits once the rest is removed: the spec wants exactly ten.
+  // Ten digits after removing non-digits (docs/original-spec.md): "+91 98765-43210" is 12, and
+  // so refused. A digit of another script is refused with the same message rather than dropped:
+  // "98765०43210" (a Devanagari zero) would otherwise leave 9876543210, another number than the
+  // buyer meant, the one WhatsApp delivery then goes to.
   phone: z.preprocess(
     text,
     z
       .string()
       .trim()
       .min(1, CHECKOUT_MESSAGES.phoneRequired)
-      .transform((phone) => phone.replace(/\D/g, ''))
+      .refine((phone) => !OTHER_SCRIPT_DIGIT.test(phone), CHECKOUT_MESSAGES.phoneInvalid)
+      .transform((phone) => phone.replace(/[^0-9]/g, ''))
       .pipe(z.string().length(PHONE_DIGITS, CHECKOUT_MESSAGES.phoneInvalid)),
   ),
   ...paymentChoice,

@@ -3,7 +3,10 @@ import { services } from '~/lib/app-context.server'
 import { paymentResultPath } from '~/lib/order-status'
 import { readFormData } from '~/lib/form-data.server'
 import { resolveRazorpaySetup } from '~/services/payment/razorpay-config.server'
-import { handleRazorpayReturn } from '~/services/payment/razorpay-flow.server'
+import {
+  handleRazorpayReturn,
+  razorpayReturnOrderId,
+} from '~/services/payment/razorpay-flow.server'
 import type { Route } from './+types/razorpay-callback'
 
 /**
@@ -27,6 +30,10 @@ export async function action({ request }: Route.ActionArgs) {
   if (fields) {
     try {
       const { db, env } = services()
+      // Our order, found first by the Razorpay order id the return names: a buyer who has just
+      // paid sees it even when the return cannot be handled now (Razorpay switched off, its keys
+      // refused, a database error); reconciliation decides it.
+      orderId = await razorpayReturnOrderId(db, fields)
       const setup = await resolveRazorpaySetup(db, env)
       if (setup) {
         const result = await handleRazorpayReturn(db, setup, fields)

@@ -7,6 +7,7 @@ import { hitPolicies, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { orderAccessCookie } from '~/services/order-access.server'
 import { startPayment } from '~/services/payment/gateways.server'
 import {
+  CHECKOUT_GATEWAYS,
   checkoutGateways,
   gatewaysFor,
   type CheckoutGateway,
@@ -14,6 +15,7 @@ import {
 } from '~/services/payment/offered-gateways.server'
 import { PaymentStartError } from '~/services/payment/gateway-flow.server'
 import { PAYTM_INITIATE_FAILED_MESSAGE, PaytmRequestError } from '~/lib/payments/paytm.server'
+import { GATEWAY_MODE_FIELD } from '~/lib/validation/checkout'
 
 /** The buyer's last choice of gateway, so the next checkout offers it first. */
 export const GATEWAY_COOKIE = 'kb.gateway'
@@ -26,6 +28,25 @@ export function rememberedGateway(request: Request): string | null {
   )
   return match?.[1] ?? null
 }
+
+/** The modes a checkout form was rendered with (GATEWAY_MODE_FIELD); null when it sent none. */
+export function renderedGatewayModes(form: FormData): ReadonlyMap<string, 'test' | 'live'> | null {
+  const modes = new Map<string, 'test' | 'live'>()
+  for (const value of form.getAll(GATEWAY_MODE_FIELD).slice(0, CHECKOUT_GATEWAYS.length)) {
+    const match = typeof value === 'string' ? /^([a-z]{1,20}):(test|live)$/.exec(value) : null
+    if (match) modes.set(match[1]!, match[2] as 'test' | 'live')
+  }
+  return modes.size > 0 ? modes : null
+}
+
+export const CHECKOUT_CHANGED_MESSAGES = {
+  /** The form was rendered with the chosen gateway in the other mode (or without it). */
+  modeChanged:
+    'Payment settings changed while you were on this page. Check the way to pay and press Pay again.',
+  /** The gateway the form named is not offered any more. */
+  gatewayGone: (label: string) =>
+    `${label} is not available any more. Please choose how to pay and press Pay again; your details are kept.`,
+} as const
 
 /**
  * The gateways to show at checkout for the product (those that can sell it: gatewaysFor), and
@@ -77,16 +98,31 @@ export async function beginCheckout(
     gateway?: string | null
     /** Gateways that already failed to start in this attempt (from the form). */
     unavailable?: readonly string[]
+    /** The mode of each gateway as the form showed it (renderedGatewayModes); checked when given. */
+    renderedModes?: ReadonlyMap<string, 'test' | 'live'> | null
+    /**
+     * False when this browser may not see the customer's details (a payment link opened by
+     * someone else): neither the gateway's page nor a refusal carries them.
+     */
+    seesCustomer?: boolean
   },
 ) {
   const { db, env } = services()
-  const values = {
-    name: input.customer.name,
-    email: input.customer.email,
-    phone: input.customer.phone,
-  }
+  const seesCustomer = input.seesCustomer !== false
+  // The details a refused checkout form shows again; none to a browser that may not see them.
+  const shownAgain = seesCustomer
+    ? {
+        values: {
+          name: input.customer.name,
+          email: input.customer.email,
+          phone: input.customer.phone,
+        },
+      }
+    : {}
   const fail = (status: number, formError: string, extra: Partial<CheckoutResult> = {}) =>
-    data<CheckoutResult>({ ok: false, formError, values, ...extra } as CheckoutResult, { status })
+    data<CheckoutResult>({ ok: false, formError, ...shownAgain, ...extra } as CheckoutResult, {
+      status,
+    })
   // Every checkout creates an order and asks the gateway about it later, so a script must not
   // create them by the thousand (limits: RATE_LIMIT_POLICIES in app/lib/rate-limit.server.ts).
   const { blocked } = await hitPolicies(db, [
@@ -95,7 +131,7 @@ export async function beginCheckout(
   ])
   if (blocked) {
     return data<CheckoutResult>(
-      { ok: false, formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), values },
+      { ok: false, formError: tooManyAttemptsMessage(blocked.retryAfterSeconds), ...shownAgain },
       { status: 429, headers: { 'Retry-After': String(blocked.retryAfterSeconds) } },
     )
   }
@@ -103,6 +139,22 @@ export async function beginCheckout(
   const offered = await checkoutGateways(db, env)
   const gateways = await gatewaysFor(db, offered, input.productId)
   const named = offered.find((g) => g.id === input.gateway)
+  if (input.gateway && !named && gateways.length > 0) {
+    // The buyer's gateway was switched off since the page loaded: never move the payment to
+    // another gateway (perhaps in the other mode) silently; ask again with the next selected.
+    const known = (CHECKOUT_GATEWAYS as readonly string[]).includes(input.gateway)
+    const unavailable = [
+      ...new Set([...(input.unavailable ?? []), ...(known ? [input.gateway] : [])]),
+    ]
+    const next = gateways.find((g) => !unavailable.includes(g.id)) ?? gateways[0]!
+    return fail(
+      409,
+      CHECKOUT_CHANGED_MESSAGES.gatewayGone(
+        known ? gatewayLabel(input.gateway) : 'The way to pay you chose',
+      ),
+      { unavailable, gateway: next.id },
+    )
+  }
   const chosen = gateways.find((g) => g === named) ?? (named ? undefined : gateways[0])
   if (named && !chosen) {
     // The buyer's gateway can no longer sell it (a simulator beside a real gateway, and the
@@ -118,6 +170,14 @@ export async function beginCheckout(
   if (!chosen) {
     console.error('[payments] checkout refused: no payment gateway is active')
     return fail(503, PAYTM_INITIATE_FAILED_MESSAGE)
+  }
+  if (input.renderedModes) {
+    const shown = input.renderedModes.get(chosen.id)
+    if (shown !== (chosen.testMode ? 'test' : 'live'))
+      return fail(409, CHECKOUT_CHANGED_MESSAGES.modeChanged, {
+        unavailable: [...(input.unavailable ?? [])],
+        gateway: chosen.id,
+      })
   }
   const startFailed = () => {
     const unavailable = [...new Set([...(input.unavailable ?? []), chosen.id])]
@@ -136,6 +196,7 @@ export async function beginCheckout(
       userId: input.userId,
       paymentLink: input.paymentLink,
       actor: input.userId ? `user:${input.userId}` : 'customer',
+      seesCustomer,
     })
     if (!started) return startFailed()
     const headers = new Headers()

@@ -25,8 +25,12 @@ import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { businessForNextOrder } from '~/data/customer-gst.server'
 import { imageService } from '~/lib/images.server'
-import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
-import { productPath } from '~/lib/paths'
+import {
+  beginCheckout,
+  checkoutChoice,
+  renderedGatewayModes,
+} from '~/routes/checkout/checkout.server'
+import { checkoutPath, productPath } from '~/lib/paths'
 import { RENEW_PARAM } from '~/lib/renew-link.server'
 import { renewalPrefill } from '~/services/notifications/expiry-reminder.server'
 import { clientIp } from '~/lib/rate-limit.server'
@@ -102,7 +106,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { db } = services()
-  const submission = parseSubmission(await readFormData(request), checkoutSchema)
+  const form = await readFormData(request)
+  const submission = parseSubmission(form, checkoutSchema)
   if (submission.status !== 'success')
     return data<CheckoutResult>({ ok: false, result: submission.reply() }, { status: 400 })
   // The catalogue's shared copy (at most a second old) names the product; the order's price,
@@ -115,6 +120,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   return beginCheckout(request, {
     gateway: gateway ?? null,
     unavailable,
+    renderedModes: renderedGatewayModes(form),
     productId: product.id,
     customer,
     userId: user?.id ?? null,
@@ -135,13 +141,20 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
   return headers
 }
 
-/** Submitting the form changes nothing this page loaded (the browser leaves for Paytm next). */
+/** Where every product's checkout form posts: /checkout/{slug}. */
+const CHECKOUT_PATH_PREFIX = checkoutPath('x').slice(0, -1)
+
+/**
+ * Submitting the form changes nothing this page (or the product page's Buy Now dialog, which
+ * loads this route's data) showed, as the browser leaves for the gateway next; unless it was
+ * refused because the ways to pay changed since (409): the form then shows them as they are now.
+ */
 export function shouldRevalidate({
   formAction,
-  currentUrl,
+  actionStatus,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  if (formAction === currentUrl.pathname) return false
+  if (formAction?.startsWith(CHECKOUT_PATH_PREFIX)) return actionStatus === 409
   return defaultShouldRevalidate
 }
 

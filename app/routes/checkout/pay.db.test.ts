@@ -1,19 +1,95 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { GATEWAY_MODE_FIELD } from '~/lib/validation/checkout'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
-import { PAYMENT_LINK_MESSAGES } from '~/data/payment-link.server'
-import { headers, loader } from './pay'
+import {
+  createPaymentLink,
+  PAYMENT_LINK_MESSAGES,
+  type PaymentLink,
+} from '~/data/payment-link.server'
+import type { CheckoutResult } from '~/components/checkout/checkout-form'
+import type * as Auth from '~/services/auth.server'
+import {
+  startRazorpaySimulator,
+  type RunningRazorpaySimulator,
+} from '../../../simulators/razorpay/testing'
+import { makeAdmin, makeCustomer, makeProduct } from '../../../tests/factories'
+import { CHECKOUT_CHANGED_MESSAGES } from './checkout.server'
+import { action, headers, loader, shouldRevalidate } from './pay'
+
+// Who is signed in, as the page's getUser answers (null: nobody).
+const viewer = vi.hoisted(() => ({ user: null as Auth.AuthUser | null }))
+vi.mock('~/services/auth.server', async (importOriginal) => ({
+  ...(await importOriginal<typeof Auth>()),
+  getUser: () => Promise.resolve(viewer.user),
+}))
 
 const t = fileTestDb()
 // The loader reads the database through services() (app/lib/app-context.server.ts), which
-// answers whatever the process opened: here, this file's test database.
+// answers whatever the process opened: here, this file's test database, with Paytm's built-in
+// simulator and a Razorpay (the local simulator, over HTTP) configured by the environment.
 const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
-beforeAll(() => {
-  holder.__keybazaar = { db: t.db, engine: t.engine, env: { PUBLIC_URL: 'http://shop.test' } }
+let razorpay: RunningRazorpaySimulator
+let productId: string
+beforeAll(async () => {
+  razorpay = await startRazorpaySimulator()
+  holder.__keybazaar = {
+    db: t.db,
+    engine: t.engine,
+    env: {
+      PUBLIC_URL: 'http://shop.test',
+      APP_SECRET: 'a'.repeat(64),
+      RAZORPAY_KEY_ID: razorpay.keyId,
+      RAZORPAY_KEY_SECRET: razorpay.keySecret,
+      RAZORPAY_HOST: razorpay.url,
+    },
+  }
+  productId = (await makeProduct(t.db, { price: 149_900 })).id
 })
-afterAll(() => {
+afterAll(async () => {
   holder.__keybazaar = undefined
+  await razorpay.close()
 })
+afterEach(() => {
+  viewer.user = null
+})
+
+const CUSTOMER = { name: 'Rohan Mehta', phone: '9988776655' }
+let links = 0
+/** An admin's link for Rohan Mehta (a new e-mail address each time, for the checkout limits). */
+async function paymentLink(): Promise<PaymentLink> {
+  return createPaymentLink(
+    t.db,
+    {
+      productId,
+      amount: 99_900,
+      customer: { ...CUSTOMER, email: `rohan.${++links}@example.test` },
+      createdBy: null,
+    },
+    'http://shop.test',
+  )
+}
+
+/** Pressing Pay on the link's page with this way to pay: the action's answer. */
+async function pressPay(link: PaymentLink, gateway: string, modes: string[] = []) {
+  const form = new URLSearchParams({ gateway })
+  for (const mode of modes) form.append(GATEWAY_MODE_FIELD, mode)
+  const answer: unknown = await action({
+    request: new Request(link.paymentUrl, { method: 'POST', body: form }),
+    context: { clientIp: '203.0.113.30' },
+    params: {},
+  } as unknown as Parameters<typeof action>[0])
+  const { data, init } = answer as { data: CheckoutResult; init: ResponseInit | null }
+  return { data, status: init?.status ?? 200 }
+}
+
+/** Signed in as `profile`, as getUser answers for the session. */
+function signIn(
+  profile: Omit<Auth.AuthUser, 'isAdmin' | 'updatedAt' | 'lastActiveAt'>,
+  isAdmin = false,
+) {
+  viewer.user = { ...profile, isAdmin }
+}
 
 /** The loader's answer for a made-up link, as the page gets it: its data, status and headers. */
 async function open(ip: string, order = 'ORD_1700000000000_123') {
@@ -49,5 +125,73 @@ describe(`/payment/pay (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       loaderHeaders: new Headers({ 'Retry-After': '60' }),
     } as unknown as Parameters<typeof headers>[0])
     expect(answer).toEqual({ 'Cache-Control': 'private, no-store', 'Retry-After': '60' })
+  })
+
+  it('a stranger pressing Pay gets no customer details, at Paytm or Razorpay', async () => {
+    for (const gateway of ['paytm', 'razorpay']) {
+      const link = await paymentLink()
+      const { data, status } = await pressPay(link, gateway)
+      expect(status, gateway).toBe(200)
+      if (!data.ok) throw new Error(`${gateway}: ${data.formError}`)
+      // Nowhere in the answer: not the hidden fields of Paytm's form, nor Razorpay's options.
+      const answer = JSON.stringify(data)
+      for (const detail of [link.customerEmail, CUSTOMER.phone, CUSTOMER.name])
+        expect(answer, `${gateway}: ${detail}`).not.toContain(detail)
+      if (data.payment.kind === 'form') {
+        expect(data.payment.fields).not.toHaveProperty('EMAIL')
+        expect(data.payment.fields).not.toHaveProperty('MOBILE_NO')
+      } else {
+        expect(data.payment).toMatchObject({
+          kind: 'razorpay',
+          options: { prefill: { name: '', email: '', contact: '' } },
+        })
+      }
+    }
+  })
+
+  it("nor in a refused Pay's answer", async () => {
+    const link = await paymentLink()
+    // The page was rendered with Paytm taking real money; it is the simulator.
+    const refused = await pressPay(link, 'paytm', ['paytm:live'])
+    expect(refused).toMatchObject({
+      status: 409,
+      data: { ok: false, formError: CHECKOUT_CHANGED_MESSAGES.modeChanged },
+    })
+    expect(refused.data).not.toHaveProperty('values')
+    expect(JSON.stringify(refused.data)).not.toContain(link.customerEmail)
+    expect(JSON.stringify(refused.data)).not.toContain(CUSTOMER.phone)
+  })
+
+  it('pre-fills the gateway’s page for the customer signed in, and for an admin', async () => {
+    const link = await paymentLink()
+    signIn({ ...(await makeCustomer(t.db, { email: link.customerEmail })), emailVerified: true })
+    const paytm = await pressPay(link, 'paytm', ['paytm:test', 'razorpay:live'])
+    expect(paytm.data).toMatchObject({
+      ok: true,
+      payment: { kind: 'form', fields: { EMAIL: link.customerEmail, MOBILE_NO: CUSTOMER.phone } },
+    })
+    signIn(await makeAdmin(t.db), true)
+    const other = await paymentLink()
+    expect((await pressPay(other, 'razorpay')).data).toMatchObject({
+      ok: true,
+      payment: {
+        kind: 'razorpay',
+        options: {
+          prefill: { name: CUSTOMER.name, email: other.customerEmail, contact: CUSTOMER.phone },
+        },
+      },
+    })
+  })
+
+  it('loads the page again after a Pay refused with 409, so it shows the ways to pay as they are now', () => {
+    const args = (actionStatus: number) =>
+      ({
+        formMethod: 'POST',
+        actionStatus,
+        defaultShouldRevalidate: true,
+      }) as unknown as Parameters<typeof shouldRevalidate>[0]
+    expect(shouldRevalidate(args(409))).toBe(true)
+    expect(shouldRevalidate(args(200))).toBe(false)
+    expect(shouldRevalidate(args(503))).toBe(false)
   })
 })

@@ -24,11 +24,15 @@ import { getProductById } from '~/data/product.server'
 import { sellableNow } from '~/services/payment/offered-gateways.server'
 import { getUser } from '~/services/auth.server'
 import { formatRupees } from '~/lib/money'
-import { beginCheckout, checkoutChoice } from '~/routes/checkout/checkout.server'
+import {
+  beginCheckout,
+  checkoutChoice,
+  renderedGatewayModes,
+} from '~/routes/checkout/checkout.server'
 import { readFormData } from '~/lib/form-data.server'
 import { paymentChoiceSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
-import { managesOrders } from '~/services/order-access.server'
+import { seesLinkCustomer } from '~/services/order-access.server'
 import {
   clientIp,
   hitPolicy,
@@ -55,17 +59,12 @@ function linkQuery(request: Request) {
 }
 
 /**
- * Whether this request may see the link's customer in full: an admin with Can Manage Orders, or
- * the customer signed in with the confirmed address the link was made out to. Anyone else holds
- * only an address whose parts can be guessed, and may press Pay, so an order started here
+ * Whether this request may see the link's customer in full (`seesLinkCustomer`): anyone else
+ * holds only an address whose parts can be guessed, and may press Pay, so an order started here
  * unmasks nobody.
  */
 async function seesCustomer(request: Request, link: PaymentLink): Promise<boolean> {
-  const user = await getUser(request)
-  if (managesOrders(user)) return true
-  return Boolean(
-    user?.emailVerified && user.email.toLowerCase() === link.customerEmail.toLowerCase(),
-  )
+  return seesLinkCustomer(await getUser(request), link.customerEmail)
 }
 
 /**
@@ -144,14 +143,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
   const { link } = check
-  const user = await getUser(request)
+  const [user, visible] = await Promise.all([getUser(request), seesCustomer(request, link)])
   // Only the way to pay comes from the form; what is paid, and by whom, is the link's.
-  const choice = parseSubmission(await readFormData(request), paymentChoiceSchema)
+  const form = await readFormData(request)
+  const choice = parseSubmission(form, paymentChoiceSchema)
   return beginCheckout(request, {
     gateway: choice.status === 'success' ? (choice.value.gateway ?? null) : null,
     unavailable: choice.status === 'success' ? choice.value.unavailable : [],
+    renderedModes: renderedGatewayModes(form),
     productId: link.productId ?? '',
     customer: { name: link.customerName, email: link.customerEmail, phone: link.customerPhone },
+    // Pressing Pay unmasks nobody: the gateway's page is not pre-filled for this browser either.
+    seesCustomer: visible,
     userId: user?.id ?? null,
     ip: clientIp(context),
     paymentLink: { id: link.id, amount: link.amount, preferredOrderId: link.orderId },
@@ -172,13 +175,16 @@ export function headers({ actionHeaders, loaderHeaders }: Route.HeadersArgs) {
 
 /**
  * Pressing Pay changes nothing this page loaded (the browser leaves for the gateway next): the
- * link is not looked up, and its try counted, a second time.
+ * link is not looked up, and its try counted, a second time. Unless it was refused with 409
+ * (the shop's ways to pay or the product changed since the page loaded): the page then shows
+ * the ways to pay, and whether they take real money, as they are now.
  */
 export function shouldRevalidate({
   formMethod,
+  actionStatus,
   defaultShouldRevalidate,
 }: ShouldRevalidateFunctionArgs) {
-  if (formMethod?.toUpperCase() === 'POST') return false
+  if (formMethod?.toUpperCase() === 'POST') return actionStatus === 409
   return defaultShouldRevalidate
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { getOrder, listOrderEvents, type Order } from '~/data/order.server'
+import { createOrder, getOrder, listOrderEvents, type Order } from '~/data/order.server'
 import {
   readForm,
   simulatePayment,
@@ -65,6 +65,16 @@ async function pay(
 }
 
 const order = (id: string): Promise<Order> => existingOrder(t.db, id)
+
+/** A pending live Razorpay order for the product, created `ageMs` ago (Paytm never saw it). */
+async function razorpayOrder(ageMs: number): Promise<Order> {
+  const created = await createOrder(
+    t.db,
+    { productId, customer: BUYER, gateway: 'razorpay', testMode: false },
+    { now: () => Date.now() - ageMs },
+  )
+  return created.order
+}
 
 async function reconcileJobs(orderId: string) {
   const rows = await t.db
@@ -457,6 +467,27 @@ describe(`Paytm callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(await getOrder(t.db, 'ORD_1_1')).toBeNull()
   })
 
+  it("treats a signed callback for another gateway's order as one for an order we do not have", async () => {
+    // A pending Razorpay order: Paytm knows no payment for it, and a failing callback would fail it.
+    const other = await razorpayOrder(0)
+    const result = await handlePaytmCallback(
+      t.db,
+      setup,
+      signedCallback({
+        MID: sim.mid,
+        ORDERID: other.id,
+        TXNAMOUNT: '1499.00',
+        STATUS: 'TXN_FAILURE',
+        RESPCODE: '330',
+        RESPMSG: 'Invalid checksum',
+      }),
+      quiet,
+    )
+    expect(result).toEqual({ kind: 'unknown-order', orderId: other.id })
+    expect(await order(other.id)).toMatchObject({ status: 'pending', statusChecks: 0 })
+    expect((await listOrderEvents(t.db, other.id)).map((e) => e.type)).toEqual(['created'])
+  })
+
   it('fails the order on a signed failure callback when Paytm never took the payment', async () => {
     // Paytm refused the request itself, so its status API knows no payment for the order.
     const started = await checkout()
@@ -663,6 +694,22 @@ describe(`reconciliation (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect((await listOrderEvents(t.db, started.order.id)).at(-1)?.message).toContain(
       'did not reach the payment page',
     )
+  })
+
+  it("leaves another gateway's pending order alone: Paytm is not asked and does not expire it", async () => {
+    // Past the ten minutes after which Paytm's 334 expires an order of its own.
+    const other = await razorpayOrder(UNKNOWN_ORDER_EXPIRY_MS + 60_000)
+    const calls = clockAndCalls(Date.now())
+    expect(
+      await reconcileOrder(t.db, setup, other.id, { ...calls.at(0), via: 'verify-payment' }),
+    ).toEqual({ kind: 'gone' })
+    expect(calls.calls()).toBe(0)
+    expect(await order(other.id)).toMatchObject({
+      status: 'pending',
+      statusChecks: 0,
+      gatewayStatus: null,
+    })
+    expect((await listOrderEvents(t.db, other.id)).map((e) => e.type)).toEqual(['created'])
   })
 
   it('costs an abandoned checkout at most four status checks, then expires it', async () => {

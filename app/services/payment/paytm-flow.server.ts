@@ -96,6 +96,12 @@ export interface StartCheckoutInput {
   userId?: string | null
   paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
   actor?: string
+  /**
+   * False when whoever starts the payment may not see the customer's details (a payment link
+   * opened by someone else, docs/payments.md "Payment links"): the gateway's page is then not
+   * pre-filled with the customer's e-mail and phone.
+   */
+  seesCustomer?: boolean
 }
 
 export type StartedCheckout = CreatedOrder<ProcessTransactionForm>
@@ -130,8 +136,10 @@ export async function startPaytmCheckout(
             custId: paytmCustomerId(order.userId, order.customerEmail),
             amountPaise: order.amount,
             callbackUrl: setup.callbackUrl,
-            email: paytmEmail(order.customerEmail),
-            mobile: order.customerPhone,
+            // Both optional for Paytm (as paytmEmail leaves out an address it refuses): for a
+            // payer who may not see the customer, left out (docs/payments.md, "Payment links").
+            email: input.seesCustomer === false ? null : paytmEmail(order.customerEmail),
+            mobile: input.seesCustomer === false ? null : order.customerPhone,
           },
           setup.config,
         )
@@ -296,7 +304,9 @@ export async function handlePaytmCallback(
   }
   const callback = verified.callback
   const order = await getOrder(db, callback.orderId)
-  if (!order) {
+  // Another gateway's order is not Paytm's to decide (Paytm knows no payment for it and would
+  // fail it): treated as one we do not have.
+  if (!order || order.gateway !== 'paytm') {
     log(`[payments] verified Paytm callback for an order we do not have: ${callback.orderId}`)
     return { kind: 'unknown-order', orderId: callback.orderId }
   }
@@ -376,6 +386,7 @@ async function scheduleCheck(db: DB, orderId: string, now: Date, delayMs: number
 }
 
 export type ReconcileResult =
+  /** No such Paytm order (none at all, or another gateway's). */
   | { kind: 'gone' }
   | { kind: 'final'; status: OrderStatus }
   | { kind: 'checked'; outcome: PaymentOutcome; status: OrderStatus }
@@ -396,7 +407,9 @@ export async function reconcileOrder(
 ): Promise<ReconcileResult> {
   const now = options.now?.() ?? new Date()
   const order = await getOrder(db, orderId)
-  if (!order) return { kind: 'gone' }
+  // Another gateway's order is left to that gateway's reconciliation: Paytm would answer 334
+  // for it and expire it here (verify-payment takes any order id).
+  if (!order || order.gateway !== 'paytm') return { kind: 'gone' }
   if (order.status !== 'pending') return { kind: 'final', status: order.status }
   // A live order is never decided by the simulator, nor a test order by a real Paytm (which
   // would only ever answer "Invalid Order ID" for it): asked again later, expired at the end.

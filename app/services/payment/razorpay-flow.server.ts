@@ -105,15 +105,40 @@ export async function startRazorpayCheckout(
     },
     options,
   )
+  // A payer who may not see the customer (a payment link opened by someone else) gets
+  // Checkout without the customer's name, e-mail and phone (docs/payments.md, "Payment links").
+  const checkoutOptions =
+    input.seesCustomer === false
+      ? { ...started.options, prefill: { name: '', email: '', contact: '' } }
+      : started.options
   return {
     order,
     accessToken,
-    checkout: { script: started.script, options: started.options },
+    checkout: { script: started.script, options: checkoutOptions },
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // The browser's return (Checkout's callback_url)
+
+/** The Razorpay order (`order_...`) a return names, success or failure; null when it names none. */
+function claimedRazorpayOrderId(fields: Readonly<Record<string, string>>): string | null {
+  const claimed = fields.razorpay_order_id ?? fields['error[metadata][order_id]'] ?? ''
+  return /^order_[A-Za-z0-9]{1,40}$/.test(claimed) ? claimed : null
+}
+
+/**
+ * Our order a return names through its Razorpay order id, whatever the return says and whether
+ * or not it can be handled now: the result page shows the buyer our record of it (as Paytm's
+ * and PhonePe's returns carry our order id). Nothing is decided from it.
+ */
+export async function razorpayReturnOrderId(
+  db: DB,
+  fields: Readonly<Record<string, string>>,
+): Promise<string | null> {
+  const claimed = claimedRazorpayOrderId(fields)
+  return claimed ? ((await getOrderByGatewayOrderId(db, 'razorpay', claimed))?.id ?? null) : null
+}
 
 export type RazorpayReturnResult =
   | { kind: 'rejected'; reason: string; orderId: string | null }
@@ -133,8 +158,8 @@ export async function handleRazorpayReturn(
 ): Promise<RazorpayReturnResult> {
   const log = options.log ?? defaultLog
   const now = options.now?.() ?? new Date()
-  const claimedOrderId = fields.razorpay_order_id ?? fields['error[metadata][order_id]'] ?? ''
-  if (!/^order_[A-Za-z0-9]{1,40}$/.test(claimedOrderId)) return { kind: 'unknown-order' }
+  const claimedOrderId = claimedRazorpayOrderId(fields)
+  if (!claimedOrderId) return { kind: 'unknown-order' }
   const order = await getOrderByGatewayOrderId(db, 'razorpay', claimedOrderId)
   if (!order || order.testMode !== setup.testMode) {
     log(`[payments] Razorpay return for an order we do not have: ${claimedOrderId}`)

@@ -8,6 +8,7 @@ import {
   type Order,
 } from '~/data/order.server'
 import { createProduct, type Product, type ProductInput } from '~/data/product.server'
+import { newRefundId, type OrderRefundStatus } from '~/data/refund.server'
 import { setProductDelivery } from '~/data/stock.server'
 import { importStock, markOrderPaid } from '~/services/fulfilment.server'
 import {
@@ -192,4 +193,37 @@ export function openAppDatabase(app: { dataDir: string }, env: { DATABASE_URL?: 
   return env.DATABASE_URL
     ? createDatabase({ databaseUrl: env.DATABASE_URL, maxConnections: 4 })
     : createDatabase({ sqlitePath: path.join(app.dataDir, 'keybazaar.db') })
+}
+
+/**
+ * A refund row of an order as the refund flow leaves it (app/services/payment/refunds.server.ts):
+ * asked at `at`, processed then when `status` is processed, and `stopped` when KeyBazaar gave up
+ * asking the gateway about it.
+ */
+export async function makeRefund(
+  db: DB,
+  orderId: string,
+  refund: {
+    amount: number
+    status: OrderRefundStatus
+    at: string
+    stopped?: boolean
+    requestedBy?: string
+  },
+): Promise<void> {
+  await db
+    .insertInto('orderRefund')
+    .values({
+      id: newRefundId(),
+      orderId,
+      gateway: 'paytm',
+      amount: refund.amount,
+      status: refund.status,
+      requestedBy: refund.requestedBy ?? 'user:owner',
+      createdAt: refund.at,
+      updatedAt: refund.at,
+      processedAt: refund.status === 'processed' ? refund.at : null,
+      checksStoppedAt: refund.stopped ? refund.at : null,
+    })
+    .execute()
 }

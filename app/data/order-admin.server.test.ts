@@ -9,6 +9,7 @@ import {
   makeOrder,
   makePaidOrder,
   makeProduct,
+  makeRefund,
   makeStockedProduct,
   payOrder,
 } from '../../tests/factories'
@@ -923,21 +924,13 @@ describe(`the admin's order list and order page (${engine})`, () => {
       stopped = false,
     ) => {
       const at = new Date(start + ++clock * 60_000).toISOString()
-      await t.db
-        .insertInto('orderRefund')
-        .values({
-          id: newRefundId(),
-          orderId,
-          gateway: 'paytm',
-          amount,
-          status: refundStatus,
-          requestedBy: actor,
-          createdAt: at,
-          updatedAt: at,
-          processedAt: refundStatus === 'processed' ? at : null,
-          checksStoppedAt: stopped ? at : null,
-        })
-        .execute()
+      await makeRefund(t.db, orderId, {
+        amount,
+        status: refundStatus,
+        at,
+        stopped,
+        requestedBy: actor,
+      })
     }
     const order = async () => paidOrder(product.id)
     const part = await order()

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../tests/helpers/db'
-import { makeOrder, makeProduct } from '../../tests/factories'
+import { makeOrder, makeProduct, makeRefund } from '../../tests/factories'
 import type { OrderStatus } from './order.server'
-import { newRefundId, type OrderRefundStatus } from './refund.server'
+import type { OrderRefundStatus } from './refund.server'
 import {
   exportTransactions,
   listTransactions,
@@ -237,21 +237,7 @@ describe('refunds', () => {
       stopped = false,
     ) => {
       const at = new Date((clock += 60_000)).toISOString()
-      await t.db
-        .insertInto('orderRefund')
-        .values({
-          id: newRefundId(),
-          orderId,
-          gateway: 'paytm',
-          amount,
-          status,
-          requestedBy: 'user:owner',
-          createdAt: at,
-          updatedAt: at,
-          processedAt: status === 'processed' ? at : null,
-          checksStoppedAt: stopped ? at : null,
-        })
-        .execute()
+      await makeRefund(t.db, orderId, { amount, status, at, stopped })
     }
     // Two processed refunds of the ₹100 sale add up; a failed one gives nothing back.
     await refund(ids.part!, 2_500, 'processed')

@@ -2,8 +2,8 @@ import { parse } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
 import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
-import { makeAdmin, makePaidOrder, makeProduct } from '../../../../tests/factories'
-import { newRefundId, type OrderRefundStatus } from '~/data/refund.server'
+import { makeAdmin, makePaidOrder, makeProduct, makeRefund } from '../../../../tests/factories'
+import type { OrderRefundStatus } from '~/data/refund.server'
 import { loader as exportLoader } from './export'
 import AdminOrders, { loader as listLoader } from './list'
 
@@ -30,21 +30,7 @@ let clock = Date.parse('2026-05-01T10:00:00.000Z')
 
 async function refund(orderId: string, amount: number, status: OrderRefundStatus, stopped = false) {
   const at = new Date((clock += 60_000)).toISOString()
-  await t.db
-    .insertInto('orderRefund')
-    .values({
-      id: newRefundId(),
-      orderId,
-      gateway: 'paytm',
-      amount,
-      status,
-      requestedBy: 'user:owner',
-      createdAt: at,
-      updatedAt: at,
-      processedAt: status === 'processed' ? at : null,
-      checksStoppedAt: stopped ? at : null,
-    })
-    .execute()
+  await makeRefund(t.db, orderId, { amount, status, at, stopped })
 }
 
 beforeAll(async () => {

@@ -2,9 +2,9 @@ import { parse } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
 import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
-import { makeAdmin, makeOrder, makeProduct } from '../../../../tests/factories'
+import { makeAdmin, makeOrder, makeProduct, makeRefund } from '../../../../tests/factories'
 import type { OrderStatus } from '~/data/order.server'
-import { newRefundId, type OrderRefundStatus } from '~/data/refund.server'
+import type { OrderRefundStatus } from '~/data/refund.server'
 import { loader as exportLoader } from './export'
 import AdminTransactions, { loader as listLoader } from './list'
 
@@ -63,20 +63,7 @@ beforeAll(async () => {
 let clock = Date.parse('2026-05-06T10:00:00.000Z')
 async function refund(orderId: string, amount: number, status: OrderRefundStatus) {
   const at = new Date((clock += 60_000)).toISOString()
-  await t.db
-    .insertInto('orderRefund')
-    .values({
-      id: newRefundId(),
-      orderId,
-      gateway: 'paytm',
-      amount,
-      status,
-      requestedBy: 'user:owner',
-      createdAt: at,
-      updatedAt: at,
-      processedAt: status === 'processed' ? at : null,
-    })
-    .execute()
+  await makeRefund(t.db, orderId, { amount, status, at })
 }
 
 const args = (path: string) =>

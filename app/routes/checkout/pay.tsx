@@ -17,7 +17,7 @@ import {
 import { FormAlert } from '~/components/forms'
 import { OrderHelp } from '~/components/orders/order-help'
 import { rootMetaData } from '~/components/shop/site-data'
-import { checkPaymentLink, maskEmail, maskName, type PaymentLink } from '~/data/payment-link.server'
+import { checkPaymentLink, maskEmail, maskName } from '~/data/payment-link.server'
 import { services } from '~/lib/app-context.server'
 import { ORDER_MESSAGES } from '~/data/order.server'
 import { getProductById } from '~/data/product.server'
@@ -59,15 +59,6 @@ function linkQuery(request: Request) {
 }
 
 /**
- * Whether this request may see the link's customer in full (`seesLinkCustomer`): anyone else
- * holds only an address whose parts can be guessed, and may press Pay, so an order started here
- * unmasks nobody.
- */
-async function seesCustomer(request: Request, link: PaymentLink): Promise<boolean> {
-  return seesLinkCustomer(await getUser(request), link.customerEmail)
-}
-
-/**
  * Checks the link in the address. A link that does not open counts against the address as a
  * guessed order token does (`orderTokenIp`); one that opens gives its try back.
  */
@@ -99,11 +90,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       },
     )
   const { link } = check
-  const [choice, visible, product] = await Promise.all([
+  // The customer in full only for whoever may see them (`seesLinkCustomer`): anyone else holds
+  // only an address whose parts can be guessed, and may press Pay.
+  const [choice, user, product] = await Promise.all([
     checkoutChoice(request, link.productId),
-    seesCustomer(request, link),
+    getUser(request),
     link.productId ? getProductById(db, link.productId) : null,
   ])
+  const visible = seesLinkCustomer(user, link.customerEmail)
   // Out of stock (or switched off) since the link was made: say so instead of a Pay button
   // that could only be refused (checkout decides again when the form is sent).
   const available = product ? (await sellableNow(db, env, [product])).has(product.id) : false
@@ -143,7 +137,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     })
   }
   const { link } = check
-  const [user, visible] = await Promise.all([getUser(request), seesCustomer(request, link)])
+  const user = await getUser(request)
+  const visible = seesLinkCustomer(user, link.customerEmail)
   // Only the way to pay comes from the form; what is paid, and by whom, is the link's.
   const form = await readFormData(request)
   const choice = parseSubmission(form, paymentChoiceSchema)

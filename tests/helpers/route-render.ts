@@ -77,6 +77,15 @@ export const pageText = (html: string) =>
     .replace(/&amp;/g, '&')
     .replace(/\s+/g, ' ')
 
+/** The text of the rendered table row holding a cell whose text is `cell` (an order id, say). */
+export const tableRowText = (html: string, cell: string) =>
+  pageText(
+    html
+      .split('<tr')
+      .find((row) => row.includes(`>${cell}<`))
+      ?.split('</tr>')[0] ?? '',
+  )
+
 /** Where the page's post forms go, decoded. */
 export const postActions = (html: string) =>
   [...html.matchAll(/<form[^>]*>/g)]

@@ -1,7 +1,12 @@
 import { parse } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import {
+  pageText,
+  renderPage,
+  serveTestDb,
+  tableRowText,
+} from '../../../../tests/helpers/route-render'
 import { makeAdmin, makePaidOrder, makeProduct, makeRefund } from '../../../../tests/factories'
 import type { OrderRefundStatus } from '~/data/refund.server'
 import { loader as exportLoader } from './export'
@@ -73,15 +78,6 @@ async function pageAt(path: string) {
   return html
 }
 
-/** The rendered table's row of an order, as text. */
-const rowOf = (html: string, orderId: string) =>
-  pageText(
-    html
-      .split('<tr')
-      .find((row) => row.includes(`>${orderId}<`))
-      ?.split('</tr>')[0] ?? '',
-  )
-
 describe(`the orders list and export with refunds (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('marks part refunded, refund pending and refund problem next to the status', async () => {
     const list = await listLoader(args('/admin/orders?q=refundcheck'))
@@ -99,10 +95,12 @@ describe(`the orders list and export with refunds (${process.env.TEST_DB_ENGINE 
       [ids.stopped!]: ['₹500', null, false, true],
     })
     const html = await pageAt('/admin/orders?q=refundcheck')
-    expect(rowOf(html, ids.part!)).toContain('Part refunded ₹125.50')
-    expect(rowOf(html, ids.pending!)).toContain('Refund pending')
-    expect(rowOf(html, ids.failed!)).toContain('Refund problem')
-    expect(rowOf(html, ids.plain!)).not.toMatch(/Part refunded|Refund pending|Refund problem/)
+    expect(tableRowText(html, ids.part!)).toContain('Part refunded ₹125.50')
+    expect(tableRowText(html, ids.pending!)).toContain('Refund pending')
+    expect(tableRowText(html, ids.failed!)).toContain('Refund problem')
+    expect(tableRowText(html, ids.plain!)).not.toMatch(
+      /Part refunded|Refund pending|Refund problem/,
+    )
   })
 
   it('filters by refund problems from the URL, kept with the search in the chip, export and checkbox', async () => {

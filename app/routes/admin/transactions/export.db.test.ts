@@ -1,7 +1,7 @@
 import { parse } from 'csv-parse/sync'
 import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
-import { pageText, renderPage, serveTestDb } from '../../../../tests/helpers/route-render'
+import { renderPage, serveTestDb, tableRowText } from '../../../../tests/helpers/route-render'
 import { makeAdmin, makeOrder, makeProduct, makeRefund } from '../../../../tests/factories'
 import type { OrderStatus } from '~/data/order.server'
 import type { OrderRefundStatus } from '~/data/refund.server'
@@ -86,15 +86,6 @@ async function pageAt(path: string) {
   return html
 }
 
-/** The rendered table's row of an order, as text. */
-const rowOf = (html: string, orderId: string) =>
-  pageText(
-    html
-      .split('<tr')
-      .find((row) => row.includes(`>${orderId}<`))
-      ?.split('</tr>')[0] ?? '',
-  )
-
 const exportEntries = (action: string) =>
   t.db
     .selectFrom('auditLog')
@@ -162,9 +153,9 @@ describe(`the transactions export and real payments only (${process.env.TEST_DB_
       [ids.part, 'success', '₹250', '₹75.50', false],
     ])
     const html = await pageAt('/admin/transactions?q=refundview')
-    expect(rowOf(html, ids.part!)).toContain('Success Part refunded ₹75.50')
-    expect(rowOf(html, ids.asked!)).toContain('Success Refund pending')
-    expect(rowOf(html, ids.asked!)).not.toContain('Part refunded')
+    expect(tableRowText(html, ids.part!)).toContain('Success Part refunded ₹75.50')
+    expect(tableRowText(html, ids.asked!)).toContain('Success Refund pending')
+    expect(tableRowText(html, ids.asked!)).not.toContain('Part refunded')
     const csv = await csvAt('/admin/transactions/export?q=refundview')
     expect(csv[0]?.at(-1)).toBe('Refunded')
     expect(csv.slice(1).map((row) => [row[0], row[5], row[6], row[11]])).toEqual([

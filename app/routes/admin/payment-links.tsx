@@ -362,54 +362,28 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The create form says intent=create; a post without an intent is a create too.
   if (intent !== null && intent !== 'create') throw data('Unknown action', { status: 400 })
   const submission = parseSubmission(form, paymentLinkSchema)
-  if (submission.status !== 'success')
-    return data({ result: submission.reply(), cancel: null, email: null }, { status: 400 })
+  /** A create refused: the form as typed, with its messages. */
+  const refuse = (options: Parameters<typeof submission.reply>[0], status: 400 | 409 = 400) =>
+    data({ result: submission.reply(options), cancel: null, email: null }, { status })
+  if (submission.status !== 'success') return refuse(undefined)
   const input = submission.value
   const key = form.get('key')
   if (typeof key !== 'string' || !PAYMENT_LINK_KEY_PATTERN.test(key))
-    return data(
-      {
-        result: submission.reply({ formErrors: [PAYMENT_LINK_KEY_MESSAGE] }),
-        cancel: null,
-        email: null,
-      },
-      { status: 400 },
-    )
+    return refuse({ formErrors: [PAYMENT_LINK_KEY_MESSAGE] })
   // The same form sent again: it made its link already, whatever has changed since (stock, say).
   const made = await getPaymentLink(db, key, env.PUBLIC_URL)
   if (made) return redirectCreated(request, { id: made.id, emailed: false, repeated: true })
   if (await isShopGstin(db, input.gstin))
-    return data(
-      {
-        result: submission.reply({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } }),
-        cancel: null,
-        email: null,
-      },
-      { status: 400 },
-    )
+    return refuse({ fieldErrors: { gstin: [PAYMENT_LINK_FORM.ownGstin] } })
   const product = await getProductById(db, input.productId)
   if (product && !(await sellableNow(db, env, [product])).has(product.id)) {
-    return data(
-      {
-        result: submission.reply({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }),
-        cancel: null,
-        email: null,
-      },
-      { status: 409 },
-    )
+    return refuse({ fieldErrors: { productId: [ORDER_MESSAGES.outOfStock] } }, 409)
   }
   // A blank amount is the product's price, which may be less than a link may ask for.
   if (product && !input.amount && product.price < PAYMENT_LINK_MIN_PAISE) {
-    return data(
-      {
-        result: submission.reply({
-          fieldErrors: { amount: [productPriceTooLowMessage(product.price)] },
-        }),
-        cancel: null,
-        email: null,
-      },
-      { status: 400 },
-    )
+    return refuse({
+      fieldErrors: { amount: [productPriceTooLowMessage(product.price)] },
+    })
   }
   let result: Awaited<ReturnType<typeof createPaymentLinkAudited>>
   try {
@@ -430,14 +404,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   } catch (error) {
     if (error instanceof OrderError) {
-      return data(
-        {
-          result: submission.reply({ fieldErrors: { productId: [error.message] } }),
-          cancel: null,
-          email: null,
-        },
-        { status: 400 },
-      )
+      return refuse({ fieldErrors: { productId: [error.message] } })
     }
     throw error
   }

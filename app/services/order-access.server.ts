@@ -229,7 +229,17 @@ export interface OrderViewer {
  * nobody else does (docs/payments.md, "Payment links").
  */
 export function seesLinkCustomer(user: SignedInViewer | null, customerEmail: string): boolean {
-  if (managesOrders(user)) return true
+  return managesOrders(user) || isLinkCustomer(user, customerEmail)
+}
+
+/**
+ * Whether `user` is the customer a payment link was made out to: signed in with that verified
+ * address. Only then does an order paid through the link go to the account that pressed Pay;
+ * anyone else's (an admin paying for the customer, a stranger who was sent the link) stays
+ * without an account, and shows in the customer's own account once they sign up and verify the
+ * address (`ownedBy`, app/data/customer-orders.server.ts).
+ */
+export function isLinkCustomer(user: SignedInViewer | null, customerEmail: string): boolean {
   return Boolean(user?.emailVerified && user.email.toLowerCase() === customerEmail.toLowerCase())
 }
 
@@ -237,10 +247,10 @@ export function seesLinkCustomer(user: SignedInViewer | null, customerEmail: str
  * Whether the viewer may read the customer's e-mail address in full on the result page. An
  * order placed through checkout: whoever may open it, since its buyer typed the address in. A
  * payment link's order is made out to the customer the admin named, but anyone holding the link
- * may press Pay, and gets the order's cookie and, when signed in, the order as their own: there
- * the link page's rule decides (`seesLinkCustomer`), whatever opened the order, and a token in
- * the address (?token=, only in the order's e-mails to the customer) shows it too
- * (docs/payments.md, "Who sees an order on the result page").
+ * may press Pay, and gets the order's cookie: there the link page's rule decides
+ * (`seesLinkCustomer`), whatever opened the order, and a token in the address (?token=, only in
+ * the order's e-mails to the customer) shows it too (docs/payments.md, "Who sees an order on the
+ * result page").
  */
 export function seesCustomerEmail(viewer: Pick<OrderViewer, 'order' | 'via' | 'user'>): boolean {
   if (viewer.order.paymentLinkId === null) return true

@@ -183,6 +183,33 @@ describe(`/payment/pay (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     })
   })
 
+  it('gives the order to the account that pressed Pay only when that is the customer', async () => {
+    const userOf = async (link: PaymentLink) =>
+      (
+        await t.db
+          .selectFrom('order')
+          .select('userId')
+          .where('id', '=', link.orderId)
+          .executeTakeFirstOrThrow()
+      ).userId
+    // A stranger who was sent the link, signed in: the order does not become theirs.
+    const stranger = await paymentLink()
+    signIn({ ...(await makeCustomer(t.db)), emailVerified: true })
+    expect((await pressPay(stranger, 'paytm')).status).toBe(200)
+    expect(await userOf(stranger)).toBeNull()
+    // Nor an admin's, paying for the customer.
+    const forCustomer = await paymentLink()
+    signIn(await makeAdmin(t.db), true)
+    expect((await pressPay(forCustomer, 'paytm')).status).toBe(200)
+    expect(await userOf(forCustomer)).toBeNull()
+    // The customer, signed in with the verified address the link names: theirs.
+    const own = await paymentLink()
+    const customer = await makeCustomer(t.db, { email: own.customerEmail })
+    signIn({ ...customer, emailVerified: true })
+    expect((await pressPay(own, 'paytm')).status).toBe(200)
+    expect(await userOf(own)).toBe(customer.id)
+  })
+
   it('loads the page again after a Pay refused with 409, so it shows the ways to pay as they are now', () => {
     const args = (actionStatus: number) =>
       ({

@@ -32,7 +32,7 @@ import {
 import { readFormData } from '~/lib/form-data.server'
 import { paymentChoiceSchema } from '~/lib/validation/checkout'
 import { parseSubmission } from '~/lib/validation/submission'
-import { seesLinkCustomer } from '~/services/order-access.server'
+import { isLinkCustomer, seesLinkCustomer } from '~/services/order-access.server'
 import {
   clientIp,
   hitPolicy,
@@ -150,7 +150,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     customer: { name: link.customerName, email: link.customerEmail, phone: link.customerPhone },
     // Pressing Pay unmasks nobody: the gateway's page is not pre-filled for this browser either.
     seesCustomer: visible,
-    userId: user?.id ?? null,
+    // The order is the customer's: it joins the account that pressed Pay only when that is them.
+    userId: user && isLinkCustomer(user, link.customerEmail) ? user.id : null,
     ip: clientIp(context),
     paymentLink: { id: link.id, amount: link.amount, preferredOrderId: link.orderId },
   })

@@ -1,14 +1,15 @@
+import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { listAuditEntries } from '~/data/audit.server'
 import { getInvoiceData } from '~/data/invoice.server'
-import { getSiteSettings, readSiteSettings } from '~/data/settings.server'
+import { getSiteSettings, readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { MAIL_JOB } from '~/lib/mail.server'
 import { settingsFormSchema } from '~/lib/validation/settings'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
 import { makeAdmin, makePaidOrder, makeProduct } from '../../tests/factories'
 import { renderInvoicePdf } from './invoice.server'
 import { notifyShop } from './notifications/shop-mail.server'
-import { saveSiteSettings } from './settings.server'
+import { saveSiteSettings, settingsVersion } from './settings.server'
 
 const t = fileTestDb()
 
@@ -58,6 +59,40 @@ describe(`saving settings (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     ).rejects.toThrow()
     expect(await readSiteSettings(t.db)).toEqual(before)
     expect((await listAuditEntries(t.db, { targetType: 'settings' })).total).toBe(1)
+  })
+})
+
+describe(`two admins saving one tab (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('saves one of two saves made at once from pages showing the same values', async () => {
+    const admin = await makeAdmin(t.db)
+    const actor = { id: admin.id, name: admin.name, email: admin.email }
+    const audited = async () =>
+      (await listAuditEntries(t.db, { targetType: 'settings' })).entries.filter(
+        (entry) => entry.targetId === 'appearance',
+      ).length
+    const auditedBefore = await audited()
+    // Several rounds, with the pool's connections opened beforehand, so the two saves overlap
+    // on PostgreSQL rather than one finishing while the other waits for a connection.
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([1, 2, 3, 4].map(() => sql`select 1`.execute(t.db)))
+      await updateSiteSettings(t.db, { theme: 'auto' })
+      const shown = settingsVersion(await readSiteSettings(t.db), 'appearance')
+      const results = await Promise.all(
+        (['light', 'dark'] as const).map((theme) =>
+          saveSiteSettings(t.db, {
+            actor,
+            ip: null,
+            tab: 'appearance',
+            changes: { theme },
+            version: shown,
+          }),
+        ),
+      )
+      expect(results.map((result) => result.ok).sort(), `round ${round}`).toEqual([false, true])
+      const saved = results.flatMap((result) => (result.ok ? [result.settings.theme] : []))
+      expect([(await readSiteSettings(t.db)).theme]).toEqual(saved)
+    }
+    expect(await audited()).toBe(auditedBefore + 5)
   })
 })
 

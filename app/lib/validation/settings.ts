@@ -247,6 +247,27 @@ export const settingsFormSchema = z.discriminatedUnion('tab', [
 
 export type SettingsFormValue = z.output<typeof settingsFormSchema>
 
+/** The settings each tab's form writes: its schema's fields, without `tab`. */
+export const SETTINGS_TAB_FIELDS: Record<SettingsTab, readonly string[]> = {
+  general: fieldsOf(generalSettingsSchema),
+  notifications: fieldsOf(notificationSettingsSchema),
+  security: fieldsOf(securitySettingsSchema),
+  system: fieldsOf(systemSettingsSchema.in),
+  appearance: fieldsOf(appearanceSettingsSchema),
+}
+
+function fieldsOf(schema: { shape: object }): string[] {
+  return Object.keys(schema.shape).filter((key) => key !== 'tab')
+}
+
+/** The field that carries what the form showed of its tab (a save over a newer one is refused). */
+export const SETTINGS_VERSION_FIELD = 'version'
+export const SETTINGS_STALE =
+  'These settings were changed by someone else since you opened this page, so nothing was saved. Reload the page to see the changes, then save again.'
+/** A form posted without that version (a page from an older release). */
+export const SETTINGS_FORM_EXPIRED =
+  'This form is out of date, so nothing was saved. Reload the page, then save again.'
+
 export function isSettingsTab(value: unknown): value is SettingsTab {
   return typeof value === 'string' && (SETTINGS_TABS as readonly string[]).includes(value)
 }

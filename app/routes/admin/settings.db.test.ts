@@ -9,7 +9,13 @@ import {
 } from '../../../tests/helpers/route-render'
 import { makeAdmin } from '../../../tests/factories'
 import { getSiteSettings, readSiteSettings, updateSiteSettings } from '~/data/settings.server'
-import { SETTINGS_SAVE_FAILED } from '~/lib/validation/settings'
+import {
+  SETTINGS_FORM_EXPIRED,
+  SETTINGS_SAVE_FAILED,
+  SETTINGS_STALE,
+  type SettingsTab,
+} from '~/lib/validation/settings'
+import { settingsVersion } from '~/services/settings.server'
 import AdminSettings, { action, loader } from './settings'
 
 /**
@@ -34,9 +40,14 @@ beforeAll(async () => {
 
 const ROUTE_ID = 'routes/admin/settings'
 
+/** What the tab's form carries of the settings as stored now: a page opened just now. */
+async function shownNow(tab: SettingsTab) {
+  return settingsVersion(await readSiteSettings(t.db), tab)
+}
+
 /** The page after `form` is posted to the tab's URL, rendered on the server. */
 async function post(
-  tab: string,
+  tab: SettingsTab,
   form: Record<string, string>,
   pageAction: (args: never) => unknown = action,
 ) {
@@ -44,10 +55,19 @@ async function post(
     { id: ROUTE_ID, path: '/admin/settings', Component: AdminSettings, loader, action: pageAction },
     new Request(`${PUBLIC_URL}/admin/settings?tab=${tab}`, {
       method: 'POST',
-      body: new URLSearchParams({ tab, ...form }),
+      body: new URLSearchParams({ tab, version: await shownNow(tab), ...form }),
     }),
     { clientIp: '203.0.113.9' },
   )
+}
+
+/** The action's redirect after `form` is saved from a page showing the tab as stored now. */
+async function save(tab: SettingsTab, form: Record<string, string>) {
+  return postForRedirect(action, `${PUBLIC_URL}/admin/settings`, {
+    tab,
+    version: await shownNow(tab),
+    ...form,
+  })
 }
 
 /** The opening tag of the element with this id. */
@@ -89,8 +109,7 @@ describe(`the admin Settings page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
   })
 
   it('saves valid alert recipients', async () => {
-    const response = await postForRedirect(action, `${PUBLIC_URL}/admin/settings`, {
-      tab: 'notifications',
+    const response = await save('notifications', {
       ...NOTIFICATIONS,
       alertRecipients: 'owner@shop.in; ops.team+alerts@mail.shop.co.in',
     })
@@ -104,8 +123,7 @@ describe(`the admin Settings page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
   it('ignores the conversion rate for INR, as its hint says, and saves the rate as 1', async () => {
     await updateSiteSettings(t.db, { currency: 'USD', currencyRate: 83.5 })
     for (const currencyRate of ['', 'eighty', '-1']) {
-      const response = await postForRedirect(action, `${PUBLIC_URL}/admin/settings`, {
-        tab: 'system',
+      const response = await save('system', {
         ...SYSTEM,
         currency: 'INR',
         currencyRate,
@@ -137,8 +155,7 @@ describe(`the admin Settings page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
       'Choose one of the listed time zones',
     )
 
-    const saved = await postForRedirect(action, `${PUBLIC_URL}/admin/settings`, {
-      tab: 'system',
+    const saved = await save('system', {
       ...SYSTEM,
       currency: 'EUR',
       currencyRate: ' 90.25 ',
@@ -174,5 +191,50 @@ describe(`the admin Settings page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
     expect(attribute(tagWithId(html, other), 'aria-invalid')).toBeUndefined()
     expect(describedBy(html, other)).toEqual([`${other}-hint`])
     expect(tagWithId(html, `${other}-error`)).toBeUndefined()
+  })
+
+  it("refuses a save over another admin's newer one on the same tab, and keeps theirs", async () => {
+    const GENERAL = { siteName: 'KeyBazaar', gstRate: '18', invoicePrefix: 'INV' }
+    await updateSiteSettings(t.db, { siteName: 'KeyBazaar', siteDescription: 'Digital keys' })
+    // This admin's page opens the General tab; another admin renames the shop meanwhile.
+    const opened = await shownNow('general')
+    await updateSiteSettings(t.db, { siteName: 'Deal Keys' })
+    const { html, status } = await post('general', {
+      ...GENERAL,
+      version: opened,
+      siteDescription: 'Keys, instantly',
+    })
+    expect(status).toBe(409)
+    expect(text(html)).toContain(SETTINGS_STALE)
+    // What this admin typed stays in the form, and nothing of it was saved.
+    expect(html).toContain('Keys, instantly')
+    expect(await readSiteSettings(t.db)).toMatchObject({
+      siteName: 'Deal Keys',
+      siteDescription: 'Digital keys',
+    })
+
+    // A save on another tab meanwhile stands in nobody's way.
+    const openedNow = await shownNow('general')
+    await updateSiteSettings(t.db, { theme: 'dark' })
+    const saved = await postForRedirect(action, `${PUBLIC_URL}/admin/settings`, {
+      tab: 'general',
+      ...GENERAL,
+      siteName: 'Deal Keys',
+      version: openedNow,
+      siteDescription: 'Keys, instantly',
+    })
+    expect(saved.status).toBe(303)
+    expect(await readSiteSettings(t.db)).toMatchObject({
+      siteName: 'Deal Keys',
+      siteDescription: 'Keys, instantly',
+    })
+  })
+
+  it('refuses a form without the version it showed (a page from an older release)', async () => {
+    const before = await readSiteSettings(t.db)
+    const { html, status } = await post('appearance', { theme: 'light', version: '' })
+    expect(status).toBe(400)
+    expect(text(html)).toContain(SETTINGS_FORM_EXPIRED)
+    expect(await readSiteSettings(t.db)).toEqual(before)
   })
 })

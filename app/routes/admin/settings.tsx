@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
-import type { ReactNode } from 'react'
+import { useState, type ReactNode } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
@@ -22,7 +22,10 @@ import {
   SETTINGS_SAVED,
   SETTINGS_SCHEMAS,
   SETTINGS_TAB_LABELS,
+  SETTINGS_FORM_EXPIRED,
+  SETTINGS_STALE,
   SETTINGS_TABS,
+  SETTINGS_VERSION_FIELD,
   settingsFormSchema,
   THEME_LABELS,
   THEMES,
@@ -31,7 +34,7 @@ import {
 } from '~/lib/validation/settings'
 import { parseSubmission } from '~/lib/validation/submission'
 import { requireShopConfiguration } from '~/services/permissions.server'
-import { saveSiteSettings } from '~/services/settings.server'
+import { saveSiteSettings, settingsVersion } from '~/services/settings.server'
 import type { Route } from './+types/settings'
 
 /**
@@ -50,7 +53,10 @@ export async function loader({ request }: Route.LoaderArgs) {
     getSiteSettings(db),
     readFlash(request),
   ])
-  return data({ tab, settings: formValues(settings), flash }, { headers })
+  return data(
+    { tab, settings: formValues(settings), version: settingsVersion(settings, tab), flash },
+    { headers },
+  )
 }
 
 /** What the forms show: the stored settings as text fields hold them. */
@@ -66,7 +72,8 @@ function formValues(settings: SiteSettings) {
 
 export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireShopConfiguration(request)
-  const submission = parseSubmission(await readFormData(request), settingsFormSchema)
+  const form = await readFormData(request)
+  const submission = parseSubmission(form, settingsFormSchema)
   if (submission.status !== 'success') {
     return data(
       { result: submission.reply({ formErrors: [SETTINGS_SAVE_FAILED] }) },
@@ -74,14 +81,26 @@ export async function action({ request, context }: Route.ActionArgs) {
     )
   }
   const { tab, ...changes } = submission.value
+  // What the form showed of its tab: a save over another admin's newer one is refused.
+  const version = form.get(SETTINGS_VERSION_FIELD)
+  if (typeof version !== 'string' || version === '') {
+    return data(
+      { result: submission.reply({ formErrors: [SETTINGS_FORM_EXPIRED] }) },
+      { status: 400 },
+    )
+  }
   const { db } = services()
   try {
-    await saveSiteSettings(db, {
+    const saved = await saveSiteSettings(db, {
       actor: { id: user.id, name: user.name, email: user.email },
       ip: clientIp(context),
       tab,
       changes,
+      version,
     })
+    if (!saved.ok) {
+      return data({ result: submission.reply({ formErrors: [SETTINGS_STALE] }) }, { status: 409 })
+    }
   } catch (error) {
     console.error('[admin] saving settings failed:', error)
     return data(
@@ -107,7 +126,7 @@ type FormValues = ReturnType<typeof formValues>
 type LastResult = SubmissionResult<string[]> | undefined
 
 export default function AdminSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const { tab, settings, flash } = loaderData
+  const { tab, settings, version, flash } = loaderData
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <PageHeader
@@ -137,6 +156,7 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
         key={`${tab}-${flash?.id ?? ''}`}
         tab={tab}
         values={settings}
+        version={version}
         lastResult={actionData?.result as LastResult}
       />
     </div>
@@ -146,13 +166,18 @@ export default function AdminSettings({ loaderData, actionData }: Route.Componen
 function SettingsForm({
   tab,
   values,
+  version,
   lastResult,
 }: {
   tab: SettingsTab
   values: FormValues
+  version: string
   lastResult: LastResult
 }) {
   const navigation = useNavigation()
+  // The version of the values the form opened with, even if the page's data reloads meanwhile:
+  // the fields keep what was typed, so a save must still be checked against what they showed.
+  const [shownVersion] = useState(version)
   const [form, fields] = useAppForm({
     schema: SETTINGS_SCHEMAS[tab],
     lastResult,
@@ -172,6 +197,7 @@ function SettingsForm({
       <Form method="post" {...getFormProps(form)} className="mt-4 space-y-5">
         <FormErrors id={form.errorId} errors={form.errors} />
         <input type="hidden" name="tab" value={tab} />
+        <input type="hidden" name={SETTINGS_VERSION_FIELD} value={shownVersion} />
         {tab === 'general' ? <GeneralFields f={f} /> : null}
         {tab === 'notifications' ? <NotificationFields f={f} /> : null}
         {tab === 'security' ? <SecurityFields f={f} /> : null}

@@ -48,6 +48,15 @@ function cardHeart(page: Page, title: string) {
   return page.getByRole('button', { name: `Wishlist: ${title}` }).first()
 }
 
+/** The shop's answer to the next wishlist change a heart sends (by a fetcher, /wishlist). */
+function wishlistAnswer(page: Page) {
+  return page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' &&
+      new URL(response.url()).pathname.startsWith('/wishlist'),
+  )
+}
+
 test('the overview shows the figures of an order bought through the simulator', async ({
   page,
   app,
@@ -159,8 +168,10 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
   await gotoHydrated(page, `/product/${CINENOVA.slug}`)
   const pageHeart = page.getByRole('main').getByRole('button', { name: 'Wishlist', exact: true })
   await expect(pageHeart).toHaveAttribute('aria-pressed', 'false')
+  const added = wishlistAnswer(page)
   await pageHeart.click()
   await expect(pageHeart).toHaveAttribute('aria-pressed', 'true')
+  expect((await added).ok()).toBe(true)
   await expect(page).toHaveURL(`${app.url}/product/${CINENOVA.slug}`)
   // Related products: StreamVerse shares the category, and its heart is pressed there too.
   const related = page.getByRole('region', { name: 'You may also like' })
@@ -198,10 +209,13 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
   await expect(items).toHaveCount(1)
   await expect(items.first()).toContainText(STREAMVERSE.title)
 
-  // The card's heart removes it again.
+  // The card's heart removes it again. The heart shows the change at once; leaving the page
+  // by a full load before the shop has answered would cancel the request, so wait for it.
   await gotoHydrated(page, '/')
+  const removed = wishlistAnswer(page)
   await cardHeart(page, STREAMVERSE.title).click()
   await expect(cardHeart(page, STREAMVERSE.title)).toHaveAttribute('aria-pressed', 'false')
+  expect((await removed).ok()).toBe(true)
   await page.goto('/dashboard/wishlist')
   await expect(page.getByRole('heading', { name: 'Your wishlist is empty' })).toBeVisible()
   await screenshotWidthsAndThemes(page, 'wishlist-empty')

@@ -147,12 +147,14 @@ export const refundMarkColumns = (db: DB, eb: ExpressionBuilder<Database, 'order
   [
     refundedOf(db, eb).as('refunded'),
     sql<number | boolean>`exists (${refundPendingOf()})`.as('refundPending'),
+    sql<number | boolean>`${refundProblemOf(eb)}`.as('refundProblem'),
   ] as const
 
 /** A list row's refund marks as its query selects them (`refundMarkColumns`). */
 interface RawRefundMarks {
   refunded: number | string
   refundPending: number | boolean
+  refundProblem: number | boolean
   amount: number | string
   status: OrderStatus
 }
@@ -161,13 +163,13 @@ interface RawRefundMarks {
  * What the Orders and Transactions lists mark a row with about its refunds (docs/payments.md,
  * "Refunds"): the paise its processed refunds gave back; part refunded when that is less than
  * was paid, as the refund's settlement reads it (the paid amount, else the order's; see
- * app/services/payment/refunds.server.ts), and the order is still a sale; and a refund pending
- * at the gateway.
+ * app/services/payment/refunds.server.ts), and the order is still a sale; a refund pending
+ * at the gateway; and a refund problem (`refundProblemOf`).
  */
 export function refundMarksOf(
   row: RawRefundMarks,
   paidAmount: number | string | null,
-): { refunded: number; partRefunded: boolean; refundPending: boolean } {
+): { refunded: number; partRefunded: boolean; refundPending: boolean; refundProblem: boolean } {
   const refunded = Number(row.refunded)
   return {
     refunded,
@@ -176,6 +178,7 @@ export function refundMarksOf(
       refunded < Number(paidAmount ?? row.amount) &&
       (PAID_STATUSES as readonly OrderStatus[]).includes(row.status),
     refundPending: Boolean(row.refundPending),
+    refundProblem: Boolean(row.refundProblem),
   }
 }
 
@@ -214,7 +217,6 @@ function selectRows(db: DB, filter: AdminOrderFilter) {
       .select((eb) => [
         sql<number | boolean>`exists (${openReportOf()})`.as('hasOpenReport'),
         ...refundMarkColumns(db, eb),
-        sql<number | boolean>`${refundProblemOf(eb)}`.as('refundProblem'),
       ]),
   )
 }
@@ -228,7 +230,6 @@ function toRow({ paidAmount, ...row }: RawRow): AdminOrderRow {
     testMode: Boolean(row.testMode),
     hasOpenReport: Boolean(row.hasOpenReport),
     ...refundMarksOf(row, paidAmount),
-    refundProblem: Boolean(row.refundProblem),
   }
 }
 

@@ -68,6 +68,8 @@ export interface TransactionRow extends ListedOrderRow {
   partRefunded: boolean
   /** A refund the gateway has not answered yet, and KeyBazaar still asks it about. */
   refundPending: boolean
+  /** A refund for the shop to see to: it failed, or the gateway never answered about it. */
+  refundProblem: boolean
 }
 
 export interface TransactionSummary {

@@ -69,18 +69,18 @@ export function OpenReportBadge() {
 /**
  * A listed order's refund marks beside its status (docs/payments.md, "Refunds"), on the Orders
  * and Transactions lists alike: part refunded (how much, formatted; the order is still a sale),
- * a refund waiting for the gateway's answer, and a refund problem where the list reads one (the
- * Orders list does).
+ * a refund waiting for the gateway's answer, and a refund problem (one that failed, or that the
+ * gateway never answered).
  */
 export function RefundBadges({
   partRefunded,
   refundPending,
-  refundProblem = false,
+  refundProblem,
 }: {
   /** What the processed refunds gave back, formatted, when the payment is part refunded. */
   partRefunded: string | null
   refundPending: boolean
-  refundProblem?: boolean
+  refundProblem: boolean
 }) {
   return (
     <>

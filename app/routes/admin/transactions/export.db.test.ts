@@ -56,8 +56,10 @@ beforeAll(async () => {
   // Their own buyer, so the searches above leave them out.
   await orderIn('part', '2026-05-04T10:00:00.000Z', 'delivered', false, 'Meera Refundview')
   await orderIn('asked', '2026-05-05T10:00:00.000Z', 'delivered', false, 'Meera Refundview')
+  await orderIn('failedRefund', '2026-05-06T09:00:00.000Z', 'delivered', false, 'Meera Refundview')
   await refund(ids.part!, 7_550, 'processed')
   await refund(ids.asked!, 25_000, 'pending')
+  await refund(ids.failedRefund!, 25_000, 'failed')
 })
 
 let clock = Date.parse('2026-05-06T10:00:00.000Z')
@@ -138,7 +140,7 @@ describe(`the transactions export and real payments only (${process.env.TEST_DB_
     expect(real.transactions.map((row) => row.orderId)).toEqual([ids.liveFailed, ids.live])
   })
 
-  it('marks a part refund (how much) and a pending refund beside the status, and exports what was refunded', async () => {
+  it('marks a part refund (how much), a pending refund and a refund problem beside the status, and exports what was refunded', async () => {
     const list = await listLoader(args('/admin/transactions?q=refundview'))
     expect(
       list.transactions.map((row) => [
@@ -147,18 +149,23 @@ describe(`the transactions export and real payments only (${process.env.TEST_DB_
         row.amount,
         row.partRefunded,
         row.refundPending,
+        row.refundProblem,
       ]),
     ).toEqual([
-      [ids.asked, 'success', '₹250', null, true],
-      [ids.part, 'success', '₹250', '₹75.50', false],
+      [ids.failedRefund, 'success', '₹250', null, false, true],
+      [ids.asked, 'success', '₹250', null, true, false],
+      [ids.part, 'success', '₹250', '₹75.50', false, false],
     ])
     const html = await pageAt('/admin/transactions?q=refundview')
     expect(tableRowText(html, ids.part!)).toContain('Success Part refunded ₹75.50')
     expect(tableRowText(html, ids.asked!)).toContain('Success Refund pending')
     expect(tableRowText(html, ids.asked!)).not.toContain('Part refunded')
+    expect(tableRowText(html, ids.failedRefund!)).toContain('Success Refund problem')
+    expect(tableRowText(html, ids.part!)).not.toContain('Refund problem')
     const csv = await csvAt('/admin/transactions/export?q=refundview')
     expect(csv[0]?.at(-1)).toBe('Refunded')
     expect(csv.slice(1).map((row) => [row[0], row[5], row[6], row[11]])).toEqual([
+      [ids.failedRefund, '250.00', 'Success', '0.00'],
       [ids.asked, '250.00', 'Success', '0.00'],
       [ids.part, '250.00', 'Success', '75.50'],
     ])

@@ -91,6 +91,7 @@ export async function loader({ request }: Route.LoaderArgs) {
       testMode: row.testMode,
       partRefunded: row.partRefunded ? formatRupees(row.refunded) : null,
       refundPending: row.refundPending,
+      refundProblem: row.refundProblem,
     })),
   }
 }
@@ -109,7 +110,11 @@ function Markers({ row }: { row: ListTransaction }) {
     <span className="flex flex-wrap items-center gap-1">
       <Badge tone={TONES[row.status]}>{TRANSACTION_STATUS_LABELS[row.status]}</Badge>
       {row.testMode ? <TestModeBadge /> : null}
-      <RefundBadges partRefunded={row.partRefunded} refundPending={row.refundPending} />
+      <RefundBadges
+        partRefunded={row.partRefunded}
+        refundPending={row.refundPending}
+        refundProblem={row.refundProblem}
+      />
     </span>
   )
 }

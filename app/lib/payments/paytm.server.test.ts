@@ -1,3 +1,4 @@
+import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,6 +17,7 @@ import {
   buildProcessTransactionForm,
   fetchOrderStatus,
   parsePaytmAmount,
+  paytmCustomerId,
   verifyCallback,
   type PaytmConfig,
   type ProcessTransactionInput,
@@ -195,6 +197,26 @@ describe('buildProcessTransactionForm', () => {
     expect(response.status).toBe(200)
     expect(html).toContain('Simulate success')
     expect(html).toContain(form.fields.ORDER_ID)
+  })
+})
+
+describe('paytmCustomerId', () => {
+  const KEY = 'kbMerchantKey001'
+  it("is the account's id when signed in, else one id per guest address", () => {
+    expect(paytmCustomerId('u1AbC', 'asha@example.in', KEY)).toBe('USR_u1AbC')
+    const guest = paytmCustomerId(null, 'asha@example.in', KEY)
+    expect(guest).toMatch(/^CUST_[0-9a-f]{24}$/)
+    expect(paytmCustomerId(null, 'Asha@Example.in', KEY)).toBe(guest)
+    expect(paytmCustomerId(null, 'ravi@example.in', KEY)).not.toBe(guest)
+  })
+
+  it('cannot be checked against guesses of the address without the merchant key', () => {
+    const email = 'asha@example.in'
+    const guest = paytmCustomerId(null, email, KEY)
+    // Not the address's plain hash, which anyone could compute for a guess.
+    const plain = crypto.createHash('sha256').update(email).digest('hex').slice(0, 24)
+    expect(guest).not.toBe(`CUST_${plain}`)
+    expect(paytmCustomerId(null, email, 'anotherMerchant1')).not.toBe(guest)
   })
 })
 

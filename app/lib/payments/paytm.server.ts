@@ -740,10 +740,23 @@ export async function fetchPaytmRefundStatus(
 // ---------------------------------------------------------------------------------------------
 // The gateway
 
-/** Paytm's CUST_ID: letters, digits and @ ! _ $ . only. */
-export function paytmCustomerId(userId: string | null | undefined, email: string): string {
+/**
+ * Paytm's CUST_ID (letters, digits and @ ! _ $ . only): the account's id, or for a guest a keyed
+ * hash of the e-mail address (under the merchant key), the same for each of their orders. Not a
+ * plain hash: the form carrying it reaches the browser of whoever presses Pay, which for a
+ * payment link may be someone shown the address only masked, who could test guesses of it
+ * against a plain hash (docs/payments.md, "Payment links").
+ */
+export function paytmCustomerId(
+  userId: string | null | undefined,
+  email: string,
+  merchantKey: string,
+): string {
   if (userId && /^[A-Za-z0-9]{1,60}$/.test(userId)) return `USR_${userId}`
-  const hash = crypto.createHash('sha256').update(email.toLowerCase(), 'utf8').digest('hex')
+  const hash = crypto
+    .createHmac('sha256', merchantKey)
+    .update(`paytm customer id\0${email.toLowerCase()}`, 'utf8')
+    .digest('hex')
   return `CUST_${hash.slice(0, 24)}`
 }
 
@@ -799,7 +812,7 @@ export function paytmGateway(
       return buildProcessTransactionForm(
         {
           orderId: order.id,
-          custId: paytmCustomerId(order.userId, order.customerEmail),
+          custId: paytmCustomerId(order.userId, order.customerEmail, config.merchantKey),
           amountPaise: order.amountPaise,
           callbackUrl: settings.callbackUrl,
           email: paytmEmail(order.customerEmail),

@@ -62,7 +62,7 @@ export async function action({ request }: Route.ActionArgs) {
     CHANNEL_ID: setup.config.channel,
     INDUSTRY_TYPE_ID: setup.config.industryType,
     ORDER_ID: order.id,
-    CUST_ID: paytmCustomerId(order.userId, order.customerEmail),
+    CUST_ID: paytmCustomerId(order.userId, order.customerEmail, setup.config.merchantKey),
     TXN_AMOUNT: paiseToDecimalText(order.amount),
     CALLBACK_URL: setup.callbackUrl,
   }

@@ -133,7 +133,7 @@ export async function startPaytmCheckout(
         const form = buildProcessTransactionForm(
           {
             orderId: order.id,
-            custId: paytmCustomerId(order.userId, order.customerEmail),
+            custId: paytmCustomerId(order.userId, order.customerEmail, setup.config.merchantKey),
             amountPaise: order.amount,
             callbackUrl: setup.callbackUrl,
             // Both optional for Paytm (as paytmEmail leaves out an address it refuses): for a

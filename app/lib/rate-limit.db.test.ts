@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fileSecondConnection, fileTestDb } from '../../tests/helpers/db'
 import {
+  addressKey,
   backoffWait,
   clearPolicy,
   clearRateLimit,
@@ -10,6 +11,7 @@ import {
   hitRateLimits,
   pruneRateLimits,
   RATE_LIMIT_POLICIES,
+  rateLimitKey,
   recordBackoffFailure,
   releaseRateLimit,
   startCooldown,
@@ -287,5 +289,140 @@ describe(`sign-in back-off per account and address (${process.env.TEST_DB_ENGINE
       Array.from({ length: 12 }, (_, i) => i + 1),
     )
     expect(await backoffWait(other.db, 'signInAccountIp', subject, start)).toBe(900)
+  })
+})
+
+describe('addressKey: what a per-address limit counts', () => {
+  it('counts an IPv6 address as its /64, written canonically', () => {
+    expect(addressKey('2001:0DB8:0001:0002:0003:0004:0005:0006')).toBe('2001:db8:1:2::/64')
+    expect(addressKey('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64')
+    expect(addressKey('2001:db8:1:2::7')).toBe('2001:db8:1:2::/64')
+    expect(addressKey('2001:db8::1')).toBe('2001:db8::/64')
+    expect(addressKey('2001:db8:0:0:1::')).toBe('2001:db8::/64')
+    expect(addressKey('2001:0:0:1::5')).toBe('2001:0:0:1::/64')
+    expect(addressKey('0:0:0:1::')).toBe('0:0:0:1::/64')
+    expect(addressKey('2409:4042:2d8e:5c1a:1c9f:7e2b:a4d0:93f1')).toBe('2409:4042:2d8e:5c1a::/64')
+    expect(addressKey('::1')).toBe('::/64')
+    expect(addressKey('::')).toBe('::/64')
+  })
+
+  it('drops a zone id', () => {
+    expect(addressKey('fe80::1%eth0')).toBe('fe80::/64')
+    expect(addressKey('fe80::a:b:c:d%2')).toBe('fe80::/64')
+  })
+
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address, and IPv4 as it is', () => {
+    expect(addressKey('::ffff:198.51.100.7')).toBe('198.51.100.7')
+    expect(addressKey('::FFFF:c633:6407')).toBe('198.51.100.7')
+    expect(addressKey('0:0:0:0:0:ffff:198.51.100.7')).toBe('198.51.100.7')
+    expect(addressKey('198.51.100.7')).toBe('198.51.100.7')
+    expect(addressKey('127.0.0.1')).toBe('127.0.0.1')
+  })
+
+  it('keeps anything that is not an address as it is, without failing', () => {
+    for (const garbage of [
+      'unknown',
+      '',
+      '1::2::3',
+      '2001:db8:0:0:0:0:0:1:2',
+      '12345::',
+      '[2001:db8::1]',
+      ' 2001:db8::1',
+      '%eth0',
+      '198.51.100.256',
+      'a|b',
+      '::ffff:',
+    ]) {
+      expect(addressKey(garbage), garbage).toBe(garbage)
+    }
+  })
+
+  it('is what every per-address policy keys by, and only those', () => {
+    for (const policy of Object.keys(RATE_LIMIT_POLICIES) as Array<
+      keyof typeof RATE_LIMIT_POLICIES
+    >) {
+      const key = rateLimitKey(policy, '2001:db8:1:2::99')
+      if (policy.endsWith('Ip')) expect(key, policy).toBe(`${policy}:2001:db8:1:2::/64`)
+      else expect(key, policy).toBe(`${policy}:2001:db8:1:2::99`)
+    }
+    // Sign-in's back-off is per account and address: only the address part is counted so.
+    expect(rateLimitKey('signInAccountIp', 'a|b@example.test|::ffff:203.0.113.9')).toBe(
+      'signInAccountIp:a|b@example.test|203.0.113.9',
+    )
+    expect(rateLimitKey('signInAccountIp', 'owner@example.test|2001:db8:1:2::5')).toBe(
+      'signInAccountIp:owner@example.test|2001:db8:1:2::/64',
+    )
+  })
+})
+
+describe(`per-address limits count a client's whole /64 (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const now = at('2030-05-01T10:00:00.000Z')
+  const { limit } = RATE_LIMIT_POLICIES.signInIp
+
+  it('gives every address of one /64 one budget, and another /64 its own', async () => {
+    // A new source address in the same /64 for every attempt, as a phone on Jio can pick.
+    const hits = []
+    for (let i = 0; i <= limit; i++) {
+      hits.push(
+        await hitPolicy(
+          i % 2 ? t.db : other.db,
+          'signInIp',
+          `2409:4042:2d8e:5c1a::${(i + 1).toString(16)}`,
+          now,
+        ),
+      )
+    }
+    expect(hits.filter((hit) => hit.allowed)).toHaveLength(limit)
+    expect(hits.at(-1)).toMatchObject({ key: 'signInIp:2409:4042:2d8e:5c1a::/64', allowed: false })
+    expect(
+      (await hitPolicy(t.db, 'signInIp', '2409:4042:2d8e:5c1a:ffff:1234:abcd:9', now)).allowed,
+    ).toBe(false)
+    // The neighbouring /64 is another client.
+    expect(await hitPolicy(t.db, 'signInIp', '2409:4042:2d8e:5c1b::1', now)).toMatchObject({
+      count: 1,
+      allowed: true,
+    })
+  })
+
+  it('counts ::ffff:198.51.100.7 and 198.51.100.7 as one address', async () => {
+    const checks = Array.from({ length: limit }, (_, i) =>
+      i % 2 ? '::ffff:198.51.100.7' : '198.51.100.7',
+    )
+    for (const ip of checks) await hitPolicy(t.db, 'signInIp', ip, now)
+    expect(await hitPolicy(t.db, 'signInIp', '::ffff:198.51.100.7', now)).toMatchObject({
+      key: 'signInIp:198.51.100.7',
+      count: limit + 1,
+      allowed: false,
+    })
+    expect((await hitPolicy(t.db, 'signInIp', '198.51.100.8', now)).allowed).toBe(true)
+  })
+
+  it('counts several policies at once by the /64, and gives a released attempt back to it', async () => {
+    const first = await hitPolicies(t.db, [
+      ['checkoutIp', '2001:db8:aa:1::1'],
+      ['checkoutEmail', 'buyer64@example.test'],
+    ])
+    const second = await hitPolicies(other.db, [
+      ['checkoutIp', '2001:db8:aa:1:2:3:4:5'],
+      ['checkoutEmail', 'other64@example.test'],
+    ])
+    expect(second.hits[0]).toMatchObject({ key: 'checkoutIp:2001:db8:aa:1::/64', count: 2 })
+    // A working token gives its try back, whichever address of the /64 made it.
+    const tried = await hitPolicy(t.db, 'orderTokenIp', '2001:db8:aa:1::1', now)
+    await hitPolicy(t.db, 'orderTokenIp', '2001:db8:aa:1::2', now)
+    await releaseRateLimit(t.db, tried)
+    expect((await hitPolicy(t.db, 'orderTokenIp', '2001:db8:aa:1::3', now)).count).toBe(2)
+    expect(first.blocked).toBeNull()
+  })
+
+  it('slows down sign-in to one account from the whole /64, and forgets it for the whole /64', async () => {
+    const from = (ip: string) => `victim64@example.test|${ip}`
+    for (let i = 1; i <= 9; i++) {
+      await recordBackoffFailure(t.db, 'signInAccountIp', from(`2001:db8:bb:1::${i}`), now)
+    }
+    expect(await backoffWait(t.db, 'signInAccountIp', from('2001:db8:bb:1::ab'), now)).toBe(512)
+    expect(await backoffWait(t.db, 'signInAccountIp', from('2001:db8:bb:2::1'), now)).toBe(0)
+    await clearPolicy(t.db, 'signInAccountIp', from('2001:db8:bb:1::cd'))
+    expect(await backoffWait(t.db, 'signInAccountIp', from('2001:db8:bb:1::1'), now)).toBe(0)
   })
 })

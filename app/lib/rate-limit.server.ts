@@ -1,3 +1,4 @@
+import { isIPv4, isIPv6 } from 'node:net'
 import { sql, type RawBuilder } from 'kysely'
 import type { DB } from './db.server'
 
@@ -19,7 +20,9 @@ import type { DB } from './db.server'
  * mail).
  *
  * Per-IP limits are generous on purpose: Indian mobile carriers put many customers behind
- * one address (CGNAT). See docs/auth.md ("Abuse protection").
+ * one address (CGNAT). They count an IPv6 client by its /64 and an IPv4-mapped IPv6 address as
+ * its IPv4 address (`addressKey`, applied by `rateLimitKey`). See docs/auth.md ("Abuse
+ * protection") and docs/security.md.
  */
 export interface RateLimitRule {
   limit: number
@@ -96,9 +99,85 @@ export type CooldownPolicyName = {
   [K in keyof Policies]: Policies[K] extends CooldownRule ? K : never
 }[keyof Policies]
 
-/** The counter's key: the policy name and its subject (lower-cased e-mail, address, user id). */
+/**
+ * Policies counted per client address. Their subject is the address (`clientIp`), or for
+ * `signInAccountIp` the account and the address as `account|address`; either way the address is
+ * what follows the last '|' (an address never holds one).
+ */
+const ADDRESS_POLICIES: ReadonlySet<keyof Policies> = new Set<keyof Policies>([
+  'signInAccountIp',
+  'signInIp',
+  'signUpIp',
+  'passwordResetIp',
+  'passwordResetLinkIp',
+  'checkoutIp',
+  'orderTokenIp',
+  'unsubscribeLinkIp',
+])
+
+/**
+ * The counter's key: the policy name and its subject (lower-cased e-mail, address, user id).
+ * For a per-address policy the address is counted as `addressKey` gives it, so every hit, check,
+ * release and reset of one client lands on one counter (releaseRateLimit reuses the hit's key).
+ */
 export function rateLimitKey(policy: keyof Policies, subject: string): string {
-  return `${policy}:${subject}`
+  if (!ADDRESS_POLICIES.has(policy)) return `${policy}:${subject}`
+  const cut = subject.lastIndexOf('|') + 1
+  return `${policy}:${subject.slice(0, cut)}${addressKey(subject.slice(cut))}`
+}
+
+/**
+ * What a per-address limit counts for a client address (docs/security.md, "How addresses are
+ * counted"). One IPv6 client is given a whole /64 (a mobile carrier such as Jio gives each phone
+ * its own) and can pick any source address in it, so an IPv6 address counts as its first 64 bits,
+ * written canonically: `2001:db8:1:2::/64`. An IPv4-mapped IPv6 address (`::ffff:198.51.100.7`) is
+ * the IPv4 client it stands for, and counts as `198.51.100.7`. A zone id (`fe80::1%eth0`) is
+ * dropped. IPv4 addresses, and anything that is not an address ('unknown'), are kept as they are.
+ * Only for limit keys: logs and orders keep the full address from `clientIp`.
+ */
+export function addressKey(ip: string): string {
+  if (isIPv4(ip)) return ip
+  const address = ip.split('%', 1)[0] ?? ''
+  if (!isIPv6(address)) return ip
+  const groups = ipv6Groups(address)
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6)
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.')
+  }
+  return `${formatIPv6([...groups.slice(0, 4), 0, 0, 0, 0])}/64`
+}
+
+/** The eight 16-bit groups of an address that `isIPv6` accepts (no zone id). */
+function ipv6Groups(address: string): number[] {
+  // A dotted IPv4 tail (::ffff:198.51.100.7) is the last two groups.
+  const tail = address.slice(address.lastIndexOf(':') + 1)
+  let text = address
+  if (isIPv4(tail)) {
+    const [a = 0, b = 0, c = 0, d = 0] = tail.split('.').map(Number)
+    text = `${address.slice(0, address.length - tail.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`
+  }
+  const parse = (part: string) =>
+    part === '' ? [] : part.split(':').map((hex) => parseInt(hex, 16))
+  const [head = '', rest] = text.split('::')
+  if (rest === undefined) return parse(head)
+  const left = parse(head)
+  const right = parse(rest)
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right]
+}
+
+/** Eight groups written as RFC 5952 does: lower case, the longest run of zero groups as '::'. */
+function formatIPv6(groups: number[]): string {
+  let start = -1
+  let length = 0
+  for (let i = 0; i < groups.length;) {
+    let j = i
+    while (j < groups.length && groups[j] === 0) j++
+    if (j - i > length) [start, length] = [i, j - i]
+    i = j > i ? j : i + 1
+  }
+  const hex = (part: number[]) => part.map((group) => group.toString(16)).join(':')
+  if (length < 2) return hex(groups)
+  return `${hex(groups.slice(0, start))}::${hex(groups.slice(start + length))}`
 }
 
 export interface RateLimitHit {
@@ -387,7 +466,10 @@ declare module 'react-router' {
   }
 }
 
-/** The client's address from the load context ('unknown' when the server did not set it). */
+/**
+ * The client's address from the load context ('unknown' when the server did not set it), in full:
+ * logs and orders store it as it is. Per-address limits count it through `addressKey`.
+ */
 export function clientIp(context: { clientIp?: string } | undefined): string {
   return context?.clientIp || 'unknown'
 }

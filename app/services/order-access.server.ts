@@ -7,6 +7,7 @@ import { SecretDecryptionError } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { getUser, type AuthUser } from '~/services/auth.server'
 import {
+  addressKey,
   hitPolicy,
   hitRateLimit,
   releaseRateLimit,
@@ -188,9 +189,22 @@ function tooManyAttempts(retryAfterSeconds: number): never {
   })
 }
 
-/** Counts one attempt of the rule for this address; null when allowed, else the blocking hit. */
-export async function overLimit(key: string, rule: RateLimitRule): Promise<RateLimitHit | null> {
-  const hit = await hitRateLimit(services().db, key, rule)
+/** The counter of each ORDER_RATE_LIMITS rule, before the address. */
+const ORDER_LIMIT_KEYS = {
+  revealIp: 'order-reveal:ip',
+  reportIp: 'order-report:ip',
+} as const satisfies Record<keyof typeof ORDER_RATE_LIMITS, string>
+
+/**
+ * Counts one attempt of an ORDER_RATE_LIMITS rule for this address (counted as `addressKey` gives
+ * it: an IPv6 client by its /64); null when allowed, else the blocking hit.
+ */
+export async function overLimit(
+  limit: keyof typeof ORDER_RATE_LIMITS,
+  ip: string,
+): Promise<RateLimitHit | null> {
+  const key = `${ORDER_LIMIT_KEYS[limit]}:${addressKey(ip)}`
+  const hit = await hitRateLimit(services().db, key, ORDER_RATE_LIMITS[limit])
   return hit.allowed ? null : hit
 }
 

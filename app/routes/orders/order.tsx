@@ -42,7 +42,6 @@ import { clientIp, hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.se
 import { shopDateTime } from '~/lib/date-format'
 import {
   ORDER_PAGE_HEADERS,
-  ORDER_RATE_LIMITS,
   orderAccessCookie,
   orderPageHeaders,
   isOwnOrder,
@@ -190,7 +189,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const intent = form.get('intent')
 
   if (intent === 'reveal') {
-    const blocked = await overLimit(`order-reveal:ip:${ip}`, ORDER_RATE_LIMITS.revealIp)
+    const blocked = await overLimit('revealIp', ip)
     if (blocked) {
       return data<ActionResult>(
         {
@@ -297,7 +296,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         { intent: 'report', error: invalid, reason },
         { status: 400, headers: ORDER_PAGE_HEADERS },
       )
-    const blocked = await overLimit(`order-report:ip:${ip}`, ORDER_RATE_LIMITS.reportIp)
+    const blocked = await overLimit('reportIp', ip)
     if (blocked) {
       return data<ActionResult>(
         { intent: 'report', error: tooManyAttemptsMessage(blocked.retryAfterSeconds), reason },

@@ -34,7 +34,6 @@ import { shopDateTime } from '~/lib/date-format'
 import {
   findViewableOrder,
   ORDER_PAGE_HEADERS,
-  ORDER_RATE_LIMITS,
   overLimit,
   revealForBuyer,
   SECRET_UNREADABLE,
@@ -201,7 +200,7 @@ export async function action({ request, context }: Route.ActionArgs) {
       { status: 404, headers: ORDER_PAGE_HEADERS },
     )
   }
-  const blocked = await overLimit(`order-reveal:ip:${ip}`, ORDER_RATE_LIMITS.revealIp)
+  const blocked = await overLimit('revealIp', ip)
   if (blocked) {
     return data<RevealResult>(
       { secret: null, error: tooManyAttemptsMessage(blocked.retryAfterSeconds) },

@@ -5,7 +5,14 @@ import {
   accountMailJobHandlers,
   requestPasswordReset,
 } from '~/services/notifications/account-mail.server'
-import { createAuth, type Auth } from '~/services/auth.server'
+import {
+  changePassword,
+  createAuth,
+  resetPasswordWithToken,
+  setFirstPassword,
+  type Auth,
+} from '~/services/auth.server'
+import { newId } from '~/lib/id.server'
 import { runDueJobs } from '~/lib/jobs.server'
 import { createMailer } from '~/lib/mail.server'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
@@ -16,6 +23,7 @@ import {
   createUser,
   effectiveAccess,
   findUserByEmail,
+  forgetResetTokens,
   getUserProfile,
   hasAdmin,
   isResetTokenUsable,
@@ -23,6 +31,7 @@ import {
   setUserPermissions,
   setUserRole,
   setUserStatus,
+  storedVerificationIdentifier,
   touchLastActive,
 } from './user.server'
 
@@ -471,5 +480,142 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     } finally {
       await fresh.destroy()
     }
+  })
+})
+
+/**
+ * Verification rows of other kinds that name the user, which setting a password must leave
+ * alone: an OAuth state for linking Google (its JSON carries the user id) and a row about
+ * confirming the address (its value is the address). Returns their ids.
+ */
+async function addOtherVerificationRows(userId: string, email: string): Promise<string[]> {
+  const at = new Date()
+  const expiresAt = new Date(at.getTime() + 10 * 60_000).toISOString()
+  const rows = [
+    {
+      identifier: storedVerificationIdentifier(newId()),
+      value: JSON.stringify({
+        callbackURL: '/dashboard/settings',
+        codeVerifier: newId(),
+        link: { email, userId },
+        oauthState: newId(),
+      }),
+    },
+    { identifier: storedVerificationIdentifier(`email-verification:${newId()}`), value: email },
+  ].map((row) => ({
+    ...row,
+    id: newId(),
+    expiresAt,
+    createdAt: at.toISOString(),
+    updatedAt: at.toISOString(),
+  }))
+  await t.db.insertInto('verification').values(rows).execute()
+  return rows.map((row) => row.id)
+}
+
+/** How many of these verification rows are still stored. */
+async function rowsLeft(ids: string[]): Promise<number> {
+  const rows = await t.db.selectFrom('verification').select('id').where('id', 'in', ids).execute()
+  return rows.length
+}
+
+describe(`setting a password ends the account's other reset links (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  // The auth service functions reach better-auth and the database through services()
+  // (app/lib/app-context.server.ts): here, this file's test database and settings.
+  const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+  beforeAll(() => {
+    holder.__keybazaar = {
+      db: t.db,
+      engine: t.engine,
+      env: {
+        PUBLIC_URL,
+        APP_SECRET,
+        ADMIN_EMAILS: [ADMIN],
+        GOOGLE_CLIENT_ID: undefined,
+        GOOGLE_CLIENT_SECRET: undefined,
+        GOOGLE_ISSUER: undefined,
+      },
+    }
+  })
+  afterAll(() => {
+    holder.__keybazaar = undefined
+  })
+
+  it("forgetResetTokens deletes the user's reset rows and nothing else", async () => {
+    const user = await createUser(t.db, { email: 'two.links@example.test', name: 'Two Links' })
+    const other = await createUser(t.db, { email: 'bystander@example.test', name: 'Bystander' })
+    const first = await createPasswordResetToken(t.db, user.id)
+    const second = await createPasswordResetToken(t.db, user.id)
+    const theirs = await createPasswordResetToken(t.db, other.id)
+    const kept = await addOtherVerificationRows(user.id, user.email)
+
+    await forgetResetTokens(t.db, user.id)
+    expect(await isResetTokenUsable(t.db, first)).toBe(false)
+    expect(await isResetTokenUsable(t.db, second)).toBe(false)
+    expect(await isResetTokenUsable(t.db, theirs)).toBe(true)
+    expect(await rowsLeft(kept)).toBe(kept.length)
+  })
+
+  it('refuses the second of two reset links once the first has set a password', async () => {
+    await signUp('asked.twice@example.test', 'old-secret')
+    const userId = (await findUserByEmail(t.db, 'asked.twice@example.test'))!.id
+    const other = await createUser(t.db, { email: 'neighbour@example.test', name: 'Neighbour' })
+    const a = await createPasswordResetToken(t.db, userId)
+    const b = await createPasswordResetToken(t.db, userId)
+    const theirs = await createPasswordResetToken(t.db, other.id)
+    const kept = await addOtherVerificationRows(userId, 'asked.twice@example.test')
+
+    expect(await resetPasswordWithToken(a, 'chosen-secret')).toMatchObject({ ok: true })
+    // Link B no longer opens "Set a new password", nor sets one.
+    expect(await isResetTokenUsable(t.db, b)).toBe(false)
+    expect(await resetPasswordWithToken(b, 'attacker-secret')).toMatchObject({
+      ok: false,
+      message: 'This link has expired or was already used. Request a new one.',
+    })
+    await expect(signIn('asked.twice@example.test', 'attacker-secret')).rejects.toThrow()
+    expect(await signIn('asked.twice@example.test', 'chosen-secret')).toMatch(/^kb\.session_token=/)
+    // Another account's link and the user's other verification rows are untouched.
+    expect(await isResetTokenUsable(t.db, theirs)).toBe(true)
+    expect(await rowsLeft(kept)).toBe(kept.length)
+  })
+
+  it('refuses a reset link mailed before Change password', async () => {
+    const { userId, cookie } = await signUp('changer@example.test', 'old-secret')
+    const before = await createPasswordResetToken(t.db, userId)
+    const kept = await addOtherVerificationRows(userId, 'changer@example.test')
+
+    const request = new Request(`${PUBLIC_URL}/dashboard/settings`, {
+      method: 'POST',
+      headers: { cookie },
+    })
+    expect(
+      await changePassword(request, { currentPassword: 'old-secret', newPassword: 'new-secret' }),
+    ).toMatchObject({ ok: true })
+    expect(await isResetTokenUsable(t.db, before)).toBe(false)
+    expect((await resetPasswordWithToken(before, 'attacker-secret')).ok).toBe(false)
+    expect(await signIn('changer@example.test', 'new-secret')).toMatch(/^kb\.session_token=/)
+    expect(await rowsLeft(kept)).toBe(kept.length)
+  })
+
+  it('refuses a reset link mailed before a first password was set', async () => {
+    const { userId, cookie } = await signUp('google.only@example.test', 'unused-secret')
+    // As if signed up with Google: no password yet.
+    await t.db
+      .deleteFrom('account')
+      .where('userId', '=', userId)
+      .where('providerId', '=', 'credential')
+      .execute()
+    const before = await createPasswordResetToken(t.db, userId)
+    const kept = await addOtherVerificationRows(userId, 'google.only@example.test')
+
+    const request = new Request(`${PUBLIC_URL}/dashboard/settings`, {
+      method: 'POST',
+      headers: { cookie },
+    })
+    expect(await setFirstPassword(request, 'first-secret')).toMatchObject({ ok: true })
+    expect(await isResetTokenUsable(t.db, before)).toBe(false)
+    expect((await resetPasswordWithToken(before, 'attacker-secret')).ok).toBe(false)
+    expect(await signIn('google.only@example.test', 'first-secret')).toMatch(/^kb\.session_token=/)
+    expect(await rowsLeft(kept)).toBe(kept.length)
   })
 })

@@ -389,6 +389,19 @@ export async function isResetTokenUsable(
 }
 
 /**
+ * Ends every reset link of the user still waiting. Called once their password is set (through
+ * a reset link, Change password, a first password, or by an admin), so an older link cannot
+ * set it again (docs/auth.md). Identifiers are stored hashed, so reset rows are told by their
+ * value: the bare user id. No other row better-auth keeps for this app looks like that: OAuth
+ * states hold JSON, and e-mail confirmation links are signed tokens that are not stored. (The
+ * better-auth features that also store a bare user id, mailed account deletion and magic-link
+ * or e-mail OTP sign-in, are not turned on in createAuth; turning one on means revisiting this.)
+ */
+export async function forgetResetTokens(db: DB, userId: string): Promise<void> {
+  await db.deleteFrom('verification').where('value', '=', userId).execute()
+}
+
+/**
  * The start-up lines about admins: who they are, which ADMIN_EMAILS addresses wait for their
  * owner to confirm the address, and how to get a first admin when there is none.
  */

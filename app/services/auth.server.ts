@@ -7,6 +7,7 @@ import {
   NO_PERMISSIONS,
   effectiveAccess,
   endUserSessions,
+  forgetResetTokens,
   isListedAdmin,
   LAST_ACTIVE_EVERY_MS,
   markEmailVerified,
@@ -595,6 +596,8 @@ export async function resetPasswordWithToken(token: string, password: string): P
     const { db } = services()
     const userId = await resetTokenUser(db, token)
     await getAuth().api.resetPassword({ body: { token, newPassword: password } })
+    // Any other reset link of the account stops working now that a password is set (docs/auth.md).
+    if (userId) await forgetResetTokens(db, userId)
     // The link came by mail to the account's address: that proves the address too (and lets
     // an account made by admin:create, or one whose confirmation mail was lost, sign in).
     if (userId) await markEmailVerified(db, userId)
@@ -618,7 +621,7 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
 ): Promise<AuthResult> {
   try {
-    const { headers } = await getAuth().api.changePassword({
+    const { headers, response } = await getAuth().api.changePassword({
       body: {
         currentPassword: input.currentPassword,
         newPassword: input.newPassword,
@@ -627,6 +630,8 @@ export async function changePassword(
       headers: request.headers,
       returnHeaders: true,
     })
+    // A reset link mailed before the change must not set the password back (docs/auth.md).
+    await forgetResetTokens(services().db, response.user.id)
     return { ok: true, headers: setCookieHeaders(headers) }
   } catch (error) {
     const described = describeAuthError(error, 'Failed to change password. Please try again.')
@@ -640,6 +645,9 @@ export async function changePassword(
 export async function setFirstPassword(request: Request, newPassword: string): Promise<AuthResult> {
   try {
     await getAuth().api.setPassword({ body: { newPassword }, headers: request.headers })
+    // A reset link mailed before must not replace the password just chosen (docs/auth.md).
+    const user = await getUser(request)
+    if (user) await forgetResetTokens(services().db, user.id)
     return { ok: true, headers: new Headers() }
   } catch (error) {
     return { ok: false, ...describeAuthError(error, 'Failed to set password. Please try again.') }

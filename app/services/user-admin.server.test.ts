@@ -12,7 +12,12 @@ import type { OrderStatus } from '~/data/order.server'
 import { toFlag } from '~/lib/db.server'
 import { listAuditEntries } from '~/data/audit.server'
 import { getAdminUser, listAdminUsers, setPasswordHash, userStats } from '~/data/user-admin.server'
-import { getUserProfile } from '~/data/user.server'
+import {
+  createPasswordResetToken,
+  getUserProfile,
+  isResetTokenUsable,
+  storedVerificationIdentifier,
+} from '~/data/user.server'
 import { verifyPassword } from 'better-auth/crypto'
 import { startOfMonthIn } from '~/lib/shop-month'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
@@ -668,5 +673,46 @@ describe(`admin changes to users (${engine})`, () => {
       changes: { password: { before: '••••', after: '••••' } },
     })
     expect(JSON.stringify(entries)).not.toContain('new-secret-1')
+  })
+
+  it("ends the user's earlier reset links, and only theirs, when an admin sets the password", async () => {
+    const admin = await makeAdmin(t.db)
+    const user = await makeCustomer(t.db, { name: 'Meera' })
+    const other = await makeCustomer(t.db)
+    const first = await createPasswordResetToken(t.db, user.id)
+    const second = await createPasswordResetToken(t.db, user.id)
+    const theirs = await createPasswordResetToken(t.db, other.id)
+    // An OAuth state for linking Google names the user too; it is not a reset link.
+    const at = new Date().toISOString()
+    const state = {
+      id: `state-${user.id}`,
+      identifier: storedVerificationIdentifier(`state-${user.id}`),
+      value: JSON.stringify({ callbackURL: '/', link: { email: user.email, userId: user.id } }),
+      expiresAt: new Date(Date.now() + 600_000).toISOString(),
+      createdAt: at,
+      updatedAt: at,
+    }
+    await t.db.insertInto('verification').values(state).execute()
+
+    expect((await resetUserPassword(t.db, context(admin), user.id, 'admin-chosen-1')).ok).toBe(true)
+    expect(await isResetTokenUsable(t.db, first)).toBe(false)
+    expect(await isResetTokenUsable(t.db, second)).toBe(false)
+    expect(await isResetTokenUsable(t.db, theirs)).toBe(true)
+    const stateLeft = await t.db
+      .selectFrom('verification')
+      .select('value')
+      .where('id', '=', state.id)
+      .executeTakeFirst()
+    expect(stateLeft?.value).toBe(state.value)
+  })
+
+  it('keeps the reset links when the admin is refused', async () => {
+    const admin = await makeAdmin(t.db, { permissions: { canManageUsers: false } })
+    const user = await makeCustomer(t.db)
+    const token = await createPasswordResetToken(t.db, user.id)
+    expect((await resetUserPassword(t.db, context(admin), user.id, 'admin-chosen-1')).ok).toBe(
+      false,
+    )
+    expect(await isResetTokenUsable(t.db, token)).toBe(true)
   })
 })

@@ -11,6 +11,7 @@ import {
   ALL_PERMISSIONS,
   effectiveAccess,
   endUserSessions,
+  forgetResetTokens,
   getUserProfile,
   isVerifiedListedAdmin,
   type UserProfile,
@@ -288,6 +289,8 @@ export async function resetUserPassword(
     if (!(await actorMayManageUsers(trx, context)))
       return { ok: false, message: USER_ADMIN_MESSAGES.notAllowed }
     await setPasswordHash(trx, userId, hash)
+    // A reset link mailed before must not replace the password the admin set (docs/auth.md).
+    await forgetResetTokens(trx, userId)
     const ended = await endUserSessions(trx, userId)
     await enqueueMailJob(trx, PASSWORD_CHANGED_BY_ADMIN_JOB, { userId })
     await recordAdminChange(trx, {

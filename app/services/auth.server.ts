@@ -1,5 +1,6 @@
 import { betterAuth } from 'better-auth'
 import { APIError, isAPIError } from 'better-auth/api'
+import { verifyJWT, verifyPassword } from 'better-auth/crypto'
 import { genericOAuth } from 'better-auth/plugins/generic-oauth'
 import { href, redirect } from 'react-router'
 import {
@@ -53,6 +54,9 @@ export const SUSPENDED_MESSAGE = AUTH_MESSAGES.accountSuspended
 export const GOOGLE_PROVIDER_ID = 'google'
 export const GOOGLE_ISSUER_DEFAULT = 'https://accounts.google.com'
 export const SESSION_DAYS = 30
+/** The error code of a Google sign-in whose address Google has not verified. */
+export const GOOGLE_EMAIL_UNVERIFIED = 'GOOGLE_EMAIL_UNVERIFIED'
+
 /** better-auth's answer to a wrong e-mail or password (the spec shows the provider's message). */
 export const INVALID_LOGIN_MESSAGE = 'Invalid email or password'
 
@@ -168,7 +172,9 @@ export function createAuth(
       updateAge: 24 * 60 * 60,
     },
     account: {
-      accountLinking: { enabled: true, trustedProviders: [GOOGLE_PROVIDER_ID] },
+      // No provider is trusted blindly: a Google identity joins an existing account only when
+      // Google has verified its address (better-auth checks `email_verified`).
+      accountLinking: { enabled: true, trustedProviders: [] },
     },
     onAPIError: { errorURL: `${env.PUBLIC_URL}${href('/login')}?provider=google` },
     advanced: {
@@ -184,12 +190,26 @@ export function createAuth(
           // ADMIN_EMAILS are admins with every permission, once the address
           // is proved: Google's verified e-mail here; after a mailed link, the session that
           // link opens (session.create below).
-          before: async (user) => ({
-            data:
-              user.emailVerified && isListedAdmin(user.email, env.ADMIN_EMAILS)
-                ? { ...user, ...adminGrant }
-                : user,
-          }),
+          before: async (user, ctx) => {
+            // An account from a Google identity whose address Google has not verified would
+            // be confirmed by a click of the address's owner and then be the identity's:
+            // refused (docs/auth.md).
+            const path = ctx?.path ?? ''
+            const fromProvider =
+              path.startsWith('/oauth2/callback/') || path.startsWith('/callback/')
+            if (!user.emailVerified && fromProvider) {
+              throw new APIError('FORBIDDEN', {
+                message: AUTH_MESSAGES.googleEmailUnverified,
+                code: GOOGLE_EMAIL_UNVERIFIED,
+              })
+            }
+            return {
+              data:
+                user.emailVerified && isListedAdmin(user.email, env.ADMIN_EMAILS)
+                  ? { ...user, ...adminGrant }
+                  : user,
+            }
+          },
         },
       },
       session: {
@@ -497,22 +517,88 @@ export async function signUpWithPassword(
 }
 
 /**
- * Confirms an address with the token of a mailed link. The first use signs the account in
- * (`signedIn`, with the cookie); a confirmed address's link only says so.
+ * A confirmation link as its page shows it, read without changing anything: not a valid link
+ * (bad signature, expired, no such account), for another account than the one signed in here,
+ * for a suspended account, for an address already confirmed, or open: waiting for its owner.
  */
-export async function confirmEmailWithToken(
+export type ConfirmationLink =
+  | { state: 'invalid' }
+  | { state: 'other-account'; signedInAs: string }
+  | { state: 'suspended' }
+  | { state: 'confirmed' }
+  | { state: 'open'; email: string; needsPassword: boolean }
+
+/**
+ * What a confirmation link's token stands for: its signature and expiry checked as
+ * better-auth checks them when the link is used, nothing used up.
+ */
+export async function readConfirmationLink(
   request: Request,
   token: string,
-): Promise<{ ok: true; signedIn: boolean; headers: Headers } | { ok: false; signedInAs?: string }> {
+): Promise<ConfirmationLink> {
+  const account = await confirmationAccount(token)
+  if (!account) return { state: 'invalid' }
   // Confirming signs the link's account in, replacing any session this browser has. A link
   // for another account than the one signed in here is refused, untouched: otherwise anyone
   // could send a signed-in buyer their own unconfirmed link and have the buyer's next purchase
   // made on their account (docs/auth.md).
   const current = await getUser(request)
-  if (current) {
-    const email = verificationTokenEmail(token)
-    if (email !== null && email.toLowerCase() !== current.email.toLowerCase())
-      return { ok: false, signedInAs: current.email }
+  if (current && current.email.toLowerCase() !== account.email.toLowerCase())
+    return { state: 'other-account', signedInAs: current.email }
+  if (account.status === 'suspended') return { state: 'suspended' }
+  if (account.emailVerified) return { state: 'confirmed' }
+  return { state: 'open', email: account.email, needsPassword: account.passwordHash !== null }
+}
+
+/** The account a confirmation token is for, with its password's hash; null for a bad token. */
+async function confirmationAccount(token: string) {
+  const { db, env } = services()
+  const payload = await verifyJWT<{ email?: unknown }>(token, env.APP_SECRET)
+  if (typeof payload?.email !== 'string') return null
+  const row = await db
+    .selectFrom('user')
+    .leftJoin('account', (join) =>
+      join.onRef('account.userId', '=', 'user.id').on('account.providerId', '=', 'credential'),
+    )
+    .select(['user.id', 'user.email', 'user.emailVerified', 'user.status', 'account.password'])
+    .where('user.email', '=', payload.email.toLowerCase())
+    .executeTakeFirst()
+  if (!row) return null
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: Boolean(row.emailVerified),
+    status: row.status,
+    passwordHash: row.password ?? null,
+  }
+}
+
+export type ConfirmEmailResult =
+  | { ok: true; signedIn: boolean; headers: Headers }
+  | { ok: false; link: ConfirmationLink }
+  | { ok: false; wrongPassword: true }
+
+/**
+ * Confirms an address with the token of a mailed link and, for an account with a password, the
+ * password chosen at sign-up. The mailbox proves the address; the password proves that whoever
+ * chose it is the one confirming. Without it, someone who signed up first with another's
+ * address would have their password confirmed by the owner's click, and could then sign in as
+ * the owner (an admin, for an address in ADMIN_EMAILS; docs/decisions/0021). The first use signs
+ * the account in (`signedIn`, with the cookie); a confirmed address's link only says so.
+ */
+export async function confirmEmailWithToken(
+  request: Request,
+  token: string,
+  password: string,
+): Promise<ConfirmEmailResult> {
+  const link = await readConfirmationLink(request, token)
+  if (link.state === 'confirmed') return { ok: true, signedIn: false, headers: new Headers() }
+  if (link.state !== 'open') return { ok: false, link }
+  if (link.needsPassword) {
+    const account = await confirmationAccount(token)
+    const hash = account?.passwordHash
+    if (!hash || !password || !(await verifyPassword({ hash, password })))
+      return { ok: false, wrongPassword: true }
   }
   try {
     const { headers } = await getAuth().api.verifyEmail({
@@ -524,23 +610,7 @@ export async function confirmEmailWithToken(
     return { ok: true, signedIn: cookies.has('set-cookie'), headers: cookies }
   } catch (error) {
     if (!isAPIError(error)) console.error('[auth] e-mail confirmation failed:', error)
-    return { ok: false }
-  }
-}
-
-/**
- * The address a confirmation link's token is for, read without checking its signature (the
- * check is better-auth's, when the token is used); null when it is not such a token.
- */
-function verificationTokenEmail(token: string): string | null {
-  try {
-    const payload: unknown = JSON.parse(
-      Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8'),
-    )
-    const email = (payload as { email?: unknown } | null)?.email
-    return typeof email === 'string' ? email : null
-  } catch {
-    return null
+    return { ok: false, link: { state: 'invalid' } }
   }
 }
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs'
 import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test } from '../helpers/fixtures'
-import { confirmationPath } from '../helpers/mailbox'
+import { confirmationPath, confirmOverHttp, waitForMail } from '../helpers/mailbox'
 
 /**
  * ADMIN_EMAILS make an admin only of an account whose owner proved the address: registering
@@ -26,7 +26,7 @@ const post = (path: string, form: Record<string, string>, cookie = '') =>
     redirect: 'manual',
   })
 
-test('a listed address is an admin only once its owner opens the mailed link', async () => {
+test('a listed address is an admin only once its owner proves it, never with the password of whoever registered it first', async () => {
   // Three server starts on one data directory.
   test.setTimeout(150_000)
   app = await startApp({ env: { ADMIN_EMAILS: LISTED } })
@@ -59,10 +59,37 @@ test('a listed address is an admin only once its owner opens the mailed link', a
   )
   expect(app.output()).toContain('[auth] There is no admin account yet.')
 
-  // Whoever reads the owner's mail opens the link: signed in, and an admin.
-  const confirmed = await fetch(`${app.url}${await confirmationPath(app, LISTED)}`, {
-    redirect: 'manual',
+  // The owner opens the mailed link. It asks for the password chosen at sign-up, which the
+  // owner does not know: the squatter's sign-up is not confirmed by the owner's click.
+  const link = await confirmationPath(app, LISTED)
+  const opened = await fetch(`${app.url}${link}`, { redirect: 'manual' })
+  expect(opened.status).toBe(200)
+  expect(opened.headers.getSetCookie().some((value) => value.includes('session_token='))).toBe(
+    false,
+  )
+  expect(await opened.text()).toContain('Enter the password you chose when you signed up')
+  const guessed = await confirmOverHttp(app.url, link, 'owner-guess')
+  expect(guessed.status).toBe(400)
+  expect(guessed.headers.getSetCookie().some((value) => value.includes('session_token='))).toBe(
+    false,
+  )
+  expect((await post('/login', { email: LISTED, password: 'squatter-pw' })).status).toBe(401)
+
+  // The page's way out: a new password through the mailed reset link, which proves the address.
+  await post('/forgot-password', { email: LISTED })
+  const reset = await waitForMail(app, LISTED, (mail) =>
+    mail.text.includes('/reset-password?token='),
+  )
+  const resetUrl = new URL(/https?:\/\/\S+\/reset-password\?token=[\w-]+/.exec(reset.text)![0])
+  const set = await post(`${resetUrl.pathname}${resetUrl.search}`, {
+    token: resetUrl.searchParams.get('token')!,
+    password: 'owners-own-pw',
+    confirmPassword: 'owners-own-pw',
   })
+  expect(set.status).toBe(302)
+  // The squatter's password is gone; the owner signs in, an admin.
+  expect((await post('/login', { email: LISTED, password: 'squatter-pw' })).status).toBe(401)
+  const confirmed = await post('/login', { email: LISTED, password: 'owners-own-pw' })
   expect(confirmed.status).toBe(302)
   const cookie = confirmed.headers
     .getSetCookie()

@@ -55,6 +55,26 @@ test('signs in with Google from the login modal and comes back signed in', async
   await expect(page.getByRole('heading', { name: 'Set a password' })).toBeVisible()
 })
 
+test('an address Google has not verified makes no account and joins none', async ({ page }) => {
+  const email = 'unverified.google@example.test'
+  oidc.unverified.add(email)
+  await gotoHydrated(page, `${app.url}/login`)
+  await page.getByRole('button', { name: 'Continue with Google' }).click()
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Name').fill('Not Verified')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByRole('alert')).toContainText('Google has not verified this e-mail address')
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible()
+  // Once Google has verified it, the same address signs up as usual.
+  oidc.unverified.delete(email)
+  await gotoHydrated(page, `${app.url}/login`)
+  await page.getByRole('button', { name: 'Continue with Google' }).click()
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Name').fill('Now Verified')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
+})
+
 test('a Google address listed in ADMIN_EMAILS is an admin', async ({ page }) => {
   await page.goto(`${app.url}/signup`)
   await page.getByRole('button', { name: 'Continue with Google' }).click()

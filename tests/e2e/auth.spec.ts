@@ -5,6 +5,7 @@ import { gotoHydrated } from '../helpers/fixtures'
 import { ACCOUNT_PAGES } from '../helpers/account'
 import {
   confirmationPath,
+  confirmInBrowser,
   signUpConfirmed,
   submitSignUp,
   waitForMail,
@@ -24,7 +25,11 @@ async function signUpInModal(
   await gotoHydrated(page, '/')
   await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click()
   await submitSignUp(page.getByRole('dialog', { name: 'Create your account' }), user)
-  await page.goto(await confirmationPath(mailbox, user.email.toLowerCase()))
+  await confirmInBrowser(
+    page,
+    await confirmationPath(mailbox, user.email.toLowerCase()),
+    user.password,
+  )
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 }
 
@@ -60,7 +65,7 @@ test('sign-up shows each validation message, and they clear as the field is edit
   await page.getByLabel('Confirm password').fill('secret12')
   await submit.click()
   await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
-  await page.goto(await confirmationPath(app, email))
+  await confirmInBrowser(page, await confirmationPath(app, email), 'secret12')
   await expect(page).toHaveURL('/')
   await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
     'href',
@@ -134,7 +139,22 @@ test('the signed-in header is in the server-rendered HTML (no signed-out flash)'
   // Nobody is signed in by the form itself: the mailed link does that.
   expect(signup.status()).toBe(200)
   expect(signup.headers()['set-cookie'] ?? '').not.toMatch(/session_token/)
-  const confirmed = await request.get(await confirmationPath(app, email), { maxRedirects: 0 })
+  const link = await confirmationPath(app, email)
+  // Opening the link signs in nobody either: its form, with the sign-up's password, does.
+  const opened = await request.get(link, { maxRedirects: 0 })
+  expect(opened.status()).toBe(200)
+  expect(opened.headers()['set-cookie'] ?? '').not.toMatch(/session_token/)
+  const token = new URL(link, app.url).searchParams.get('token') ?? ''
+  const wrong = await request.post(link, {
+    form: { token, password: 'not-the-one', redirectTo: '' },
+    maxRedirects: 0,
+  })
+  expect(wrong.status()).toBe(400)
+  expect(wrong.headers()['set-cookie'] ?? '').not.toMatch(/session_token/)
+  const confirmed = await request.post(link, {
+    form: { token, password: 'secret12', redirectTo: '' },
+    maxRedirects: 0,
+  })
   expect(confirmed.status()).toBe(302)
   const cookie = confirmed.headers()['set-cookie'] ?? ''
   expect(cookie).toMatch(/kb\.session_token=/)
@@ -228,7 +248,7 @@ test('the customer dashboard needs sign-in, greets by name and changes the passw
   await expect(page).toHaveURL('/signup?redirectTo=%2Fdashboard')
   await submitSignUp(page, user)
   // The mailed link signs in and comes back to the page that asked for it.
-  await page.goto(await confirmationPath(app, user.email))
+  await confirmInBrowser(page, await confirmationPath(app, user.email), user.password)
 
   await expect(page).toHaveURL('/dashboard')
   await expect(page.getByRole('heading', { name: 'Welcome back, Dev Malhotra!' })).toBeVisible()
@@ -306,7 +326,7 @@ test.describe('without JavaScript', () => {
     await page.getByLabel('Confirm password').fill('secret12')
     await page.getByRole('button', { name: 'Create account' }).click()
     await expect(page.getByText('Check your inbox to confirm your address.')).toBeVisible()
-    await page.goto(await confirmationPath(app, email))
+    await confirmInBrowser(page, await confirmationPath(app, email), 'secret12')
     await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
     await page.getByRole('banner').getByRole('button', { name: 'Logout' }).click()
     await expect(page.getByRole('banner').getByRole('link', { name: 'Login' })).toBeVisible()

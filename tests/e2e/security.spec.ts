@@ -11,6 +11,7 @@ import { startApp, type RunningApp } from '../helpers/app'
 import { expect, test } from '../helpers/fixtures'
 import { makeProduct } from '../factories'
 import { paymentForm } from '../helpers/shop'
+import { confirmOverHttp } from '../helpers/mailbox'
 import { parseMail } from '../helpers/smtp'
 
 /**
@@ -72,9 +73,7 @@ async function signUp(
 ): Promise<string> {
   const direct = await postSignUp(app, email, password)
   if (direct) return direct
-  const confirmed = await fetch(`${app.url}${await confirmationPath(app, email)}`, {
-    redirect: 'manual',
-  })
+  const confirmed = await confirmOverHttp(app.url, await confirmationPath(app, email), password)
   const cookie = sessionCookie(confirmed)
   expect(cookie, 'the confirmation link signs in').toBeTruthy()
   return cookie!
@@ -428,8 +427,9 @@ test("a confirmation link for another account leaves a signed-in buyer's session
   })
   expect(settings.status).toBe(200)
   expect(await settings.text()).toContain(`buyer-${stamp}@example.in`)
-  // The link was not used up: opened without that session, it confirms and signs in.
-  const own = await fetch(`${app.url}${link}`, { redirect: 'manual' })
+  // The link was not used up: sent without that session, with its password, it confirms and
+  // signs in.
+  const own = await confirmOverHttp(app.url, link, 'correct horse 42')
   expect(own.status).toBe(302)
   expect(sessionCookie(own)).toBeTruthy()
 })

@@ -57,6 +57,35 @@ export async function confirmationPath(box: Mailbox, email: string): Promise<str
   return `${pathname}${search}`
 }
 
+/**
+ * Sends the confirmation link's form as the page does: the link's token and the password chosen
+ * at sign-up (opening the link alone confirms nothing). Answers the action's redirect.
+ */
+export async function confirmOverHttp(
+  baseURL: string,
+  path: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const token = new URL(path, baseURL).searchParams.get('token') ?? ''
+  return fetch(`${baseURL}${path}`, {
+    method: 'POST',
+    headers,
+    body: new URLSearchParams({ token, password, redirectTo: '' }),
+    redirect: 'manual',
+  })
+}
+
+/**
+ * Opens a confirmation link in the browser and sends its form with the password chosen at
+ * sign-up, as its owner does.
+ */
+export async function confirmInBrowser(page: Page, path: string, password: string): Promise<void> {
+  await page.goto(path)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Confirm and log in' }).click()
+}
+
 export interface NewAccount {
   name: string
   email: string
@@ -83,9 +112,11 @@ export async function signUpConfirmed(
     redirect: 'manual',
   })
   if (response.status !== 200) throw new Error(`sign-up answered ${response.status}`)
-  const confirmed = await fetch(`${baseURL}${await confirmationPath(box, user.email)}`, {
-    redirect: 'manual',
-  })
+  const confirmed = await confirmOverHttp(
+    baseURL,
+    await confirmationPath(box, user.email),
+    user.password,
+  )
   const cookie = confirmed.headers.getSetCookie().find((value) => value.includes('session_token='))
   if (confirmed.status !== 302 || !cookie) {
     throw new Error(`the confirmation link answered ${confirmed.status} without a session`)
@@ -110,7 +141,7 @@ export async function submitSignUp(form: Page | Locator, user: NewAccount): Prom
 export async function signUpInBrowser(page: Page, box: Mailbox, user: NewAccount): Promise<void> {
   await page.goto('/signup')
   await submitSignUp(page, user)
-  await page.goto(await confirmationPath(box, user.email))
+  await confirmInBrowser(page, await confirmationPath(box, user.email), user.password)
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 }

@@ -14,6 +14,8 @@ export interface TestOidcProvider {
   clientSecret: string
   /** The prompt parameters of the authorization requests seen. */
   prompts: string[]
+  /** Addresses (lower case) whose ID token says email_verified: false. */
+  unverified: Set<string>
   close(): Promise<void>
 }
 
@@ -33,6 +35,8 @@ export async function startOidcProvider(options: {
   const clientId = 'keybazaar-test'
   const clientSecret = 'keybazaar-test-secret-0123456789'
   const names = new Map<string, string>()
+  // Addresses the provider says it has not verified (email_verified: false).
+  const unverified = new Set<string>()
   const prompts: string[] = []
 
   const { privateKey } = await generateKeyPair('RS256', { extractable: true })
@@ -70,7 +74,12 @@ export async function startOidcProvider(options: {
     },
     findAccount: async (_ctx: unknown, sub: string) => ({
       accountId: sub,
-      claims: async () => ({ sub, email: sub, email_verified: true, name: names.get(sub) ?? sub }),
+      claims: async () => ({
+        sub,
+        email: sub,
+        email_verified: !unverified.has(sub),
+        name: names.get(sub) ?? sub,
+      }),
     }),
   })
   const handle = provider.callback()
@@ -123,6 +132,7 @@ export async function startOidcProvider(options: {
     clientId,
     clientSecret,
     prompts,
+    unverified,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve())

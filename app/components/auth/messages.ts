@@ -10,6 +10,7 @@ export const EMAIL_CONFIRMED_NOTICE = 'Your address is confirmed. Log in with yo
  */
 export function googleErrorMessage(view: 'login' | 'signup', code: string): string {
   if (code === 'ACCOUNT_SUSPENDED') return AUTH_MESSAGES.accountSuspended
+  if (code === 'GOOGLE_EMAIL_UNVERIFIED') return AUTH_MESSAGES.googleEmailUnverified
   // Only when registration is closed in the settings and the Google address has no account.
   if (code === 'signup_disabled') return AUTH_MESSAGES.registrationClosed
   if (code === 'access_denied') return 'Google sign-in was cancelled.'

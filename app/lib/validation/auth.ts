@@ -25,6 +25,8 @@ export const AUTH_MESSAGES = {
   googleLoginFailed: 'Failed to log in with Google',
   googleSignupFailed: 'Failed to sign up with Google',
   accountSuspended: 'Your account has been suspended. Please contact support.',
+  googleEmailUnverified:
+    'Google has not verified this e-mail address, so it cannot be used to sign in here. Verify it with Google, or sign up with your e-mail and a password.',
   registrationClosed: 'New registrations are currently closed.',
 } as const
 
@@ -102,6 +104,16 @@ export const resetPasswordSchema = z
     path: ['confirmPassword'],
     message: AUTH_MESSAGES.passwordsDoNotMatch,
   })
+
+/**
+ * The confirmation link's form (app/routes/auth/verify-email.tsx): the link's token and the
+ * password chosen at sign-up (none for an account without one, made through Google).
+ */
+export const confirmEmailSchema = z.object({
+  token: z.preprocess(text, z.string().min(1, 'This link is not valid. Request a new one.')),
+  password: z.preprocess(text, z.string().max(PASSWORD_MAX_LENGTH, AUTH_MESSAGES.passwordTooLong)),
+  redirectTo: redirectField,
+})
 
 export const changePasswordSchema = z
   .object({

@@ -75,6 +75,8 @@ export const headers = accountPageHeaders
 export function meta({ matches }: Route.MetaArgs) {
   return [
     ...accountPageMeta(matches, 'Set a new password'),
-    { name: 'referrer', content: 'no-referrer' },
+    // The token in the address never goes to another site; not 'no-referrer', which makes a
+    // browser without JavaScript send the page's own form with `Origin: null`, refused.
+    { name: 'referrer', content: 'same-origin' },
   ]
 }

@@ -1,23 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
+import { createEmailVerificationToken } from 'better-auth/api'
+import { setUserStatus } from '~/data/user.server'
+import { AUTH_MESSAGES } from '~/lib/validation/auth'
+import { makeCustomer } from '../../../tests/factories'
 import { CONFIRM_LINK_FAILED, loader, VERIFY_EMAIL_TITLES } from './verify-email'
 
 const t = fileTestDb()
+const SECRET = 's'.repeat(64)
 // The loader reads the database through services() (app/lib/app-context.server.ts), which
 // answers whatever the process opened: here, this file's test database.
 const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
 beforeAll(() => {
-  holder.__keybazaar = { db: t.db, engine: t.engine }
+  holder.__keybazaar = {
+    db: t.db,
+    engine: t.engine,
+    env: { APP_SECRET: SECRET, PUBLIC_URL: 'http://shop.test' },
+  }
 })
 afterAll(() => {
   holder.__keybazaar = undefined
 })
 
 /** The loader's answer as the page gets it: its data, status and headers. */
-async function open(ip: string) {
+async function open(ip: string, token = '') {
   const answer: unknown = await loader({
-    request: new Request('http://shop.test/verify-email?token='),
+    request: new Request(`http://shop.test/verify-email?token=${token}`),
     context: { clientIp: ip },
     params: {},
   } as unknown as Parameters<typeof loader>[0])
@@ -44,5 +53,42 @@ describe(`/verify-email (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0)
     // Another address is not held back.
     expect((await open('203.0.113.8')).data).toMatchObject({ title: 'Link expired' })
+  })
+
+  it('opens a good link as a form, changing nothing, and counts only links that fail', async () => {
+    const customer = await makeCustomer(t.db)
+    const token = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
+      userId: customer.id,
+    })
+    // More good opens from one address than its budget of failed ones.
+    for (let i = 0; i <= RATE_LIMIT_POLICIES.passwordResetLinkIp.limit + 2; i++) {
+      const opened = await open('203.0.113.40', token)
+      expect(opened.status).toBe(200)
+      expect(opened.data).toMatchObject({
+        title: VERIFY_EMAIL_TITLES.confirm,
+        form: { email: customer.email },
+      })
+    }
+    const stored = await t.db
+      .selectFrom('user')
+      .select('emailVerified')
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow()
+    expect(Boolean(stored.emailVerified)).toBe(false)
+    // A link signed with another secret is not one.
+    const forged = await createEmailVerificationToken('x'.repeat(64), customer.email)
+    expect((await open('203.0.113.41', forged)).data).toMatchObject({
+      title: VERIFY_EMAIL_TITLES.failed,
+    })
+  })
+
+  it("says a suspended account's link is refused for that, not that it expired", async () => {
+    const customer = await makeCustomer(t.db)
+    await setUserStatus(t.db, customer.id, 'suspended')
+    const token = await createEmailVerificationToken(SECRET, customer.email)
+    expect((await open('203.0.113.42', token)).data).toMatchObject({
+      title: VERIFY_EMAIL_TITLES.suspended,
+      error: AUTH_MESSAGES.accountSuspended,
+    })
   })
 })

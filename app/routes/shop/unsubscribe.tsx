@@ -136,6 +136,8 @@ export function meta({ matches }: Route.MetaArgs) {
   return [
     ...accountPageMeta(matches, UNSUBSCRIBE_TEXT.title),
     // The token stays out of the Referer of any link followed from here.
-    { name: 'referrer', content: 'no-referrer' },
+    // The token in the address never goes to another site; not 'no-referrer', which makes a
+    // browser without JavaScript send the page's own form with `Origin: null`, refused.
+    { name: 'referrer', content: 'same-origin' },
   ]
 }

@@ -11,18 +11,23 @@ import type { Flash } from './flash'
 export type { Flash }
 
 /**
- * A one-time note for the next page: a signed, short-lived cookie (60 s) under /admin, set by
- * an action's redirect and cleared by the page that reads it. `isNote` checks what comes back.
+ * A one-time note for a later page: a signed, short-lived cookie (60 s under /admin unless told
+ * otherwise), set by an action's redirect and cleared by the page that reads it. `isNote` checks
+ * what comes back.
  */
-export function oneTimeNote<Note>(name: string, isNote: (value: unknown) => value is Note) {
+export function oneTimeNote<Note>(
+  name: string,
+  isNote: (value: unknown) => value is Note,
+  scope: { path?: string; maxAgeSeconds?: number } = {},
+) {
   const cookie = () => {
     const { env } = services()
     return createCookie(name, {
-      path: '/admin',
+      path: scope.path ?? '/admin',
       httpOnly: true,
       sameSite: 'lax',
       secure: env.PUBLIC_URL.startsWith('https://'),
-      maxAge: 60,
+      maxAge: scope.maxAgeSeconds ?? 60,
       secrets: [env.APP_SECRET],
     })
   }

@@ -4,7 +4,7 @@ import { modalHref } from '~/components/auth/auth-modals'
 import { accountPageMeta } from '~/components/auth/messages'
 import { addToWishlist, removeFromWishlist, setRestockNotice } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
-import { isCrossSite } from '~/lib/cross-site.server'
+import { oneTimeNote } from '~/lib/flash.server'
 import { readFormData, rendersPostAnswer } from '~/lib/form-data.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { safeRedirect } from '~/lib/safe-redirect'
@@ -39,16 +39,17 @@ export function signInToWish(productId: string | null, back: string): string {
 }
 
 /**
- * A GET that changes data is only honoured from our own pages (the redirect after signing in):
- * a link on another site cannot fill someone's wishlist.
+ * The product a signed-out visitor's heart asked for, kept in a signed cookie until they are
+ * back from signing in (by password, a mailed link or Google, half an hour at most; for every
+ * path, as the way back may load `/wishlist.data` rather than `/wishlist`). The GET
+ * that adds it is honoured only for that product: a link on another site cannot fill someone's
+ * wishlist, and the way back from Google's page (a navigation from another site) still adds it.
  */
-function fromOurPages(request: Request): boolean {
-  const allowed = new Set([new URL(services().env.PUBLIC_URL).origin, new URL(request.url).origin])
-  return !isCrossSite(
-    { origin: request.headers.get('origin'), fetchSite: request.headers.get('sec-fetch-site') },
-    allowed,
-  )
-}
+const pendingWish = oneTimeNote(
+  'kb_wish',
+  (value: unknown): value is string => typeof value === 'string' && value.length <= 64,
+  { path: '/', maxAgeSeconds: 30 * 60 },
+)
 
 export async function loader({ request }: Route.LoaderArgs) {
   // The page answering a change that could not be made (the action's data) stays on screen.
@@ -57,13 +58,14 @@ export async function loader({ request }: Route.LoaderArgs) {
   const url = new URL(request.url)
   const back = safeRedirect(url.searchParams.get('redirectTo'), WISHLIST_PAGE)
   const productId = url.searchParams.get('add')?.trim()
-  if (productId && productId.length <= 64 && fromOurPages(request)) {
+  const { note: asked, headers } = await pendingWish.read(request)
+  if (productId && productId === asked) {
     const { db, env } = services()
     const hit = await hitPolicy(db, 'wishlistUser', user.id)
     if (hit.allowed)
       await addToWishlist(db, user.id, productId, { testItems: await testItemsOnSale(db, env) })
   }
-  throw redirect(back)
+  throw redirect(back, { headers })
 }
 
 export async function action({ request }: Route.ActionArgs) {
@@ -83,7 +85,11 @@ export async function action({ request }: Route.ActionArgs) {
   const user = await getUser(request)
   if (!user) {
     // Only adding makes sense before signing in; the product is added once they are back.
-    throw redirect(signInToWish(input.intent === 'add' ? input.productId : null, back), 303)
+    const adding = input.intent === 'add' ? input.productId : null
+    throw redirect(signInToWish(adding, back), {
+      status: 303,
+      headers: adding ? await pendingWish.headers(adding) : {},
+    })
   }
   const { db, env } = services()
   const hit = await hitPolicy(db, 'wishlistUser', user.id)

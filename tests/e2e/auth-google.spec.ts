@@ -75,6 +75,28 @@ test('an address Google has not verified makes no account and joins none', async
   await expect(page.getByRole('banner').getByRole('button', { name: 'Logout' })).toBeVisible()
 })
 
+test('a heart pressed while signed out adds its product after signing in with Google', async ({
+  page,
+}) => {
+  const title = 'StreamVerse Premium 12 Months'
+  await gotoHydrated(page, app.url)
+  await page
+    .getByRole('button', { name: `Wishlist: ${title}` })
+    .first()
+    .click()
+  const dialog = page.getByRole('dialog', { name: 'Log in' })
+  await dialog.getByRole('button', { name: 'Continue with Google' }).click()
+  await page.getByLabel('Email').fill('wisher.google@example.test')
+  await page.getByLabel('Name').fill('Wish Er')
+  await page.getByRole('button', { name: 'Continue' }).click()
+  // Back from the provider's page (a navigation another site started), the wish is kept.
+  await expect(page).toHaveURL(`${app.url}/`)
+  await expect(page.getByRole('button', { name: `Wishlist: ${title}` }).first()).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
+})
+
 test('a Google address listed in ADMIN_EMAILS is an admin', async ({ page }) => {
   await page.goto(`${app.url}/signup`)
   await page.getByRole('button', { name: 'Continue with Google' }).click()

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { RequestHandler, Response } from 'express'
-import { IMAGE_MAX_BYTES } from '~/lib/validation/product'
+import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '~/lib/validation/product'
 import { STOCK_IMPORT_MAX_BYTES } from '~/lib/validation/stock-import'
 
 /**
@@ -22,12 +22,20 @@ const ROUTE_CHECK_MARGIN = 3 * 1024 * 1024
 /** Gateway callbacks and the gateway APIs take a handful of short fields. */
 export const GATEWAY_BODY_LIMIT = 16 * 1024
 
-const LIMITS: Array<[RegExp, number]> = [
+const LIMITS: Array<[RegExp, number, string?]> = [
   // React Router's data requests add `.data` to the page's path.
   [/^\/admin\/api\/uploads(\.data)?$/, IMAGE_MAX_BYTES + ROUTE_CHECK_MARGIN],
-  [/^\/admin\/products\/(add|edit\/[^/]+)(\.data)?$/, IMAGE_MAX_BYTES + ROUTE_CHECK_MARGIN],
+  [
+    /^\/admin\/products\/(add|edit\/[^/]+)(\.data)?$/,
+    IMAGE_MAX_BYTES + ROUTE_CHECK_MARGIN,
+    IMAGE_MESSAGES.tooLarge,
+  ],
   // The profile photo is uploaded with the settings page's form.
-  [/^\/dashboard\/settings(\.data)?$/, IMAGE_MAX_BYTES + ROUTE_CHECK_MARGIN],
+  [
+    /^\/dashboard\/settings(\.data)?$/,
+    IMAGE_MAX_BYTES + ROUTE_CHECK_MARGIN,
+    IMAGE_MESSAGES.tooLarge,
+  ],
   [/^\/admin\/products\/[^/]+\/stock(\.data)?$/, STOCK_IMPORT_MAX_BYTES + ROUTE_CHECK_MARGIN],
   [/^\/api\/payments\/paytm\/callback(\.data)?$/, GATEWAY_BODY_LIMIT],
   [/^\/api\/payments\/razorpay\/callback(\.data)?$/, GATEWAY_BODY_LIMIT],
@@ -37,6 +45,13 @@ const LIMITS: Array<[RegExp, number]> = [
 export function bodyLimitFor(path: string): number {
   for (const [pattern, limit] of LIMITS) if (pattern.test(path)) return limit
   return DEFAULT_BODY_LIMIT
+}
+
+/** What a page whose form carries a file says of one too large (the route's own message). */
+function tooLargeMessageFor(path: string): string {
+  for (const [pattern, , message] of LIMITS)
+    if (pattern.test(path)) return message ?? MESSAGES.tooLarge
+  return MESSAGES.tooLarge
 }
 
 export const MESSAGES = {
@@ -56,17 +71,33 @@ function refuse(res: Response, status: number, message: string) {
 /**
  * Answers 413 while the client may still be sending. Closing at once would make the client's
  * kernel discard our answer with a reset, so the rest of the body is read and dropped (never
- * kept) for a few seconds, then the connection is cut.
+ * kept) for a few seconds, then the connection is cut. A browser's own form post (without
+ * JavaScript: a page is asked for, not React Router's `.data`) gets a short page with the
+ * route's message and a way back, not a bare line of text.
  */
 const DISCARD_MS = 5_000
-function refuseTooLarge(req: IncomingMessage, res: Response) {
-  refuse(res, 413, MESSAGES.tooLarge)
+function refuseTooLarge(req: IncomingMessage, res: Response, path: string) {
+  const page = !path.endsWith('.data') && String(req.headers.accept ?? '').includes('text/html')
+  if (page && !res.headersSent) {
+    res
+      .status(413)
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(tooLargePage(tooLargeMessageFor(path), path))
+  } else refuse(res, 413, MESSAGES.tooLarge)
   if (req.complete) return
   const cut = setTimeout(() => req.socket.destroy(), DISCARD_MS)
   cut.unref()
   req.once('end', () => clearTimeout(cut))
   req.once('close', () => clearTimeout(cut))
   req.resume()
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** The page of a form post refused for its size: the message and a link back to the form. */
+function tooLargePage(message: string, path: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too large</title></head><body><main><h1>Too large</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(path)}">Go back</a></p></main></body></html>`
 }
 
 function hasNul(text: string): boolean {
@@ -99,7 +130,7 @@ export const requestGuard: RequestHandler = (req, res, next) => {
 
   const limit = bodyLimitFor(path)
   const declared = Number(req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) return refuseTooLarge(req, res)
+  if (Number.isFinite(declared) && declared > limit) return refuseTooLarge(req, res, path)
 
   // Node's HTTP parser hands the body to the request stream through push(), one chunk at a
   // time and then null. Taking those calls over holds the body here until it is whole.
@@ -128,7 +159,7 @@ export const requestGuard: RequestHandler = (req, res, next) => {
     if (received > limit) {
       refused = true
       chunks.length = 0
-      refuseTooLarge(req, res)
+      refuseTooLarge(req, res, path)
       return true
     }
     chunks.push(bytes)

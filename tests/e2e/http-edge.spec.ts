@@ -140,6 +140,35 @@ test.describe('request bodies are limited', () => {
     })
   }
 
+  test("a browser's own form post that is too large gets a page with the route's message", async ({
+    app,
+  }) => {
+    // A photo of 10 MB sent by the settings page's form without JavaScript.
+    const photo = await rawRequest(app.url, '/dashboard/settings', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'multipart/form-data; boundary=x',
+        'Content-Length': 10 * 1024 * 1024,
+        Accept: 'text/html,application/xhtml+xml',
+      },
+    })
+    expect(photo.status).toBe(413)
+    expect(photo.headers['content-type']).toMatch(/^text\/html/)
+    expect(photo.body).toContain('<p role="alert">Image size should be less than 5MB</p>')
+    expect(photo.body).toContain('<a href="/dashboard/settings">Go back</a>')
+    // React Router's data request (the page with JavaScript) keeps the plain answer.
+    const data = await rawRequest(app.url, '/dashboard/settings.data', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'multipart/form-data; boundary=x',
+        'Content-Length': 10 * 1024 * 1024,
+        Accept: 'text/html',
+      },
+    })
+    expect(data.status).toBe(413)
+    expect(data.body).toBe('The request is too large.')
+  })
+
   test('image uploads and stock imports may be larger than a form post', async ({ app }) => {
     const { body, contentType } = multipartBody({
       intent: 'import',

@@ -86,6 +86,10 @@ export const RATE_LIMIT_POLICIES = {
   /** A payment link e-mailed to its customer (on creation, or "Send by e-mail"), per link: once a
    * minute, so a double click or two admins at once send one mail (docs/payments.md). */
   paymentLinkMail: { cooldownSeconds: 60 },
+  /** The mail that confirms an account's address (on sign-up, and on a sign-in with the right
+   * password before it is confirmed), per user id: once in 10 minutes, so whoever signed up with
+   * another's address cannot have the shop mail its owner on every login (docs/auth.md). */
+  confirmMailUser: { cooldownSeconds: 10 * 60 },
 } as const satisfies Record<string, RateLimitRule | BackoffRule | CooldownRule>
 
 type Policies = typeof RATE_LIMIT_POLICIES

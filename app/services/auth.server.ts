@@ -33,6 +33,7 @@ import type { Env } from '~/lib/env.server'
 import { newId } from '~/lib/id.server'
 import { wakeJobRunner } from '~/lib/jobs.server'
 import { enqueueMailJob } from '~/lib/mail.server'
+import { startCooldown } from '~/lib/rate-limit.server'
 
 /** The mail with a link that confirms an address (and signs in); the job issues the link. */
 export const VERIFY_EMAIL_JOB = 'account.verify-email'
@@ -67,6 +68,33 @@ export const INVALID_LOGIN_MESSAGE = 'Invalid email or password'
 export interface AuthUser extends Omit<UserProfile, 'updatedAt' | 'lastActiveAt'> {
   /** Stored role admin, or listed in ADMIN_EMAILS. */
   isAdmin: boolean
+}
+
+/**
+ * Queues the mail that confirms `userId`'s address, unless one was queued for the account in the
+ * last 10 minutes (`confirmMailUser`): sign-up asks for one, and so does every sign-in with the
+ * right password before the address is confirmed, so whoever signed up with someone else's
+ * address could otherwise have the shop mail that person on every login (docs/auth.md,
+ * "Sign-up"). A refused one queues nothing and changes no answer: the sign-in still says
+ * "Invalid email or password". The cooldown starts only if the job is written with it.
+ * Returns whether a mail was queued.
+ */
+export async function queueConfirmationMail(
+  db: DB,
+  userId: string,
+  redirectTo = '',
+): Promise<boolean> {
+  const queued = await db.transaction().execute(async (trx) => {
+    const cooldown = await startCooldown(trx, 'confirmMailUser', userId)
+    if (!cooldown.allowed) return false
+    await enqueueMailJob(trx, VERIFY_EMAIL_JOB, {
+      userId,
+      ...(redirectTo ? { redirectTo } : {}),
+    })
+    return true
+  })
+  if (queued) wakeJobRunner()
+  return queued
 }
 
 /** A better-auth instance over `db` (tests build their own over a test database). */
@@ -139,7 +167,8 @@ export function createAuth(
     emailVerification: {
       // Also for a Google sign-up without a verified e-mail (better-auth's OAuth flow).
       sendOnSignUp: true,
-      // A sign-in with the right password before the address is confirmed mails a new link.
+      // A sign-in with the right password before the address is confirmed mails a new link
+      // (at most one per account in 10 minutes, counting the sign-up's: queueConfirmationMail).
       sendOnSignIn: true,
       autoSignInAfterVerification: true,
       expiresIn: VERIFY_EMAIL_TTL_SECONDS,
@@ -147,11 +176,7 @@ export function createAuth(
       // usable link sits in the job table. Only the page to return to is kept from it.
       sendVerificationEmail: async ({ user, url }) => {
         const redirectTo = safeRedirect(new URL(url).searchParams.get('callbackURL'), '')
-        await enqueueMailJob(db, VERIFY_EMAIL_JOB, {
-          userId: user.id,
-          ...(redirectTo ? { redirectTo } : {}),
-        })
-        wakeJobRunner()
+        await queueConfirmationMail(db, user.id, redirectTo)
       },
     },
     // Only SHA-256 of reset tokens and OAuth states is stored: a copy of the database is no key.

@@ -11,7 +11,10 @@ import {
   keyFromImageUrl,
   readLimitedBody,
   readLimitedFormData,
+  PROFILE_PHOTO_MAX_PIXELS,
+  PROFILE_PHOTO_SIDE,
   storeProductImage,
+  storeProfilePhoto,
   UploadError,
 } from './uploads.server'
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from './validation/product'
@@ -124,6 +127,34 @@ describe('storeProductImage', () => {
     ).toMatchObject({
       message: IMAGE_MESSAGES.tooLarge,
       status: 413,
+    })
+  })
+})
+
+describe('storeProfilePhoto', () => {
+  it('stores a square WebP, and refuses a picture of more pixels than an avatar needs before decoding it', async () => {
+    const photo = await storeProfilePhoto({ bytes: await picture('jpeg', 4000, 3000) }, { storage })
+    expect(photo.key).toMatch(/^avatars\/\d+_[0-9a-f]{12}\.webp$/)
+    expect(await sharp(await storage.read(photo.key)).metadata()).toMatchObject({
+      format: 'webp',
+      width: PROFILE_PHOTO_SIDE,
+      height: PROFILE_PHOTO_SIDE,
+    })
+
+    // One colour: a few KB to send, past the limit once decoded.
+    const side = Math.ceil(Math.sqrt(PROFILE_PHOTO_MAX_PIXELS)) + 1
+    const plain = await picture('png', side, side)
+    expect(plain.length).toBeLessThan(IMAGE_MAX_BYTES)
+    const avatars = () => fs.readdirSync(path.join(root, 'uploads', 'avatars'))
+    const before = avatars()
+    expect(
+      await storeProfilePhoto({ bytes: plain }, { storage }).catch((error: unknown) => error),
+    ).toMatchObject({ message: IMAGE_MESSAGES.invalidType, status: 415 })
+    expect(avatars()).toEqual(before)
+    // Product images keep their own, larger bound.
+    expect(await storeProductImage({ bytes: plain }, { storage })).toMatchObject({
+      width: 2400,
+      height: 2400,
     })
   })
 })

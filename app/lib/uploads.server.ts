@@ -90,15 +90,19 @@ export function newImageKey(type: ImageType, now: Date = new Date()): string {
 /**
  * Decodes and re-encodes with no metadata; refuses what sharp cannot read. By default in the
  * same format, at most MAX_STORED_SIDE wide or tall; `square` makes a WebP of that side,
- * cropped to the middle (profile photos).
+ * cropped to the middle (profile photos). `maxPixels` refuses pictures of more pixels than that
+ * before decoding them (MAX_INPUT_PIXELS by default).
  */
 export async function reencodeImage(
   bytes: Buffer,
   type: ImageType,
-  options: { square?: number } = {},
+  options: { square?: number; maxPixels?: number } = {},
 ): Promise<{ body: Buffer; width: number; height: number }> {
   try {
-    const input = sharp(bytes, { failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS })
+    const input = sharp(bytes, {
+      failOn: 'error',
+      limitInputPixels: options.maxPixels ?? MAX_INPUT_PIXELS,
+    })
     const metadata = await input.metadata()
     // The bytes said one thing; the decoder must agree (a PNG header on a JPEG body is refused).
     if (metadata.format !== type) throw new Error(`decoded as ${metadata.format}`)
@@ -160,11 +164,17 @@ export async function storeProductImage(
 
 /** Profile photos are stored as square WebP images of this side (shown at 32 to 96 px). */
 export const PROFILE_PHOTO_SIDE = 256
+/**
+ * The most pixels a profile photo may have: a 256 px square needs far fewer, and a phone's
+ * photo has about 12 million. Decoding a larger picture only costs the server time and memory.
+ */
+export const PROFILE_PHOTO_MAX_PIXELS = 25_000_000
 const PROFILE_PHOTO_KEY = /^avatars\/[0-9]+_[0-9a-f]{12}\.webp$/
 
 /**
  * Checks, re-encodes and stores a profile photo (the same checks as product images: judged by
- * its bytes, decoded and re-encoded without metadata) as a square WebP at avatars/<...>.webp.
+ * its bytes, decoded and re-encoded without metadata, but at most PROFILE_PHOTO_MAX_PIXELS) as a
+ * square WebP at avatars/<...>.webp.
  * Returns the storage key and the URL the profile keeps.
  */
 export async function storeProfilePhoto(
@@ -174,7 +184,10 @@ export async function storeProfilePhoto(
   const type = detectImageType(file.bytes)
   if (!type) throw new UploadError(IMAGE_MESSAGES.invalidType, 415)
   if (file.bytes.length > IMAGE_MAX_BYTES) throw new UploadError(IMAGE_MESSAGES.tooLarge, 413)
-  const { body } = await reencodeImage(file.bytes, type, { square: PROFILE_PHOTO_SIDE })
+  const { body } = await reencodeImage(file.bytes, type, {
+    square: PROFILE_PHOTO_SIDE,
+    maxPixels: PROFILE_PHOTO_MAX_PIXELS,
+  })
   const now = deps.now ?? new Date()
   const key = `avatars/${now.getTime()}_${crypto.randomBytes(6).toString('hex')}.webp`
   await deps.storage.put(key, body, 'image/webp')

@@ -1,12 +1,27 @@
+import { createEmailVerificationToken } from 'better-auth/api'
 import { describe, expect, it, vi } from 'vitest'
 import { createTestDb } from '../../tests/helpers/db'
-import { makeAdmin, makeCustomer } from '../../tests/factories'
-import { getUserProfile, type UserProfile } from '~/data/user.server'
+import { makeAdmin, makeCustomer, makeOrder, makeProduct } from '../../tests/factories'
+import type { OrderStatus } from '~/data/order.server'
+import {
+  DELETED_CUSTOMER_NAME,
+  deletedCustomerEmail,
+  getUserProfile,
+  markEmailVerified,
+  type UserProfile,
+} from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
 import type { Storage } from '~/lib/storage.server'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
-import { DELETE_ACCOUNT_MESSAGES, deleteOwnAccount } from './account-settings.server'
+import {
+  DELETE_ACCOUNT_MESSAGES,
+  deleteOwnAccount,
+  SET_PASSWORD_MESSAGES,
+  SET_PASSWORD_SIGN_IN_MS,
+  setOwnFirstPassword,
+} from './account-settings.server'
 import { changeUser } from './user-admin.server'
+import { getAuth, hasPassword } from './auth.server'
 import type * as AuthServer from './auth.server'
 
 // Signing out goes through better-auth and the process's services; here it only has to answer
@@ -148,6 +163,191 @@ describe(`deleting your own account keeps the shop an admin (${engine})`, () => 
       }
     } finally {
       signOut.mockClear()
+      await destroy()
+    }
+  })
+})
+
+describe(`deleting your own account waits for your open orders (${engine})`, () => {
+  /** One of the customer's orders, placed signed in (`userId`) or as a guest with their e-mail. */
+  async function orderOf(db: DB, customer: UserProfile, guest = false) {
+    const product = await makeProduct(db)
+    return makeOrder(db, product.id, {
+      customer: { name: customer.name, email: customer.email, phone: '9876543210' },
+      userId: guest ? null : customer.id,
+    })
+  }
+  async function setStatus(db: DB, orderId: string, status: OrderStatus, updatedAt = new Date()) {
+    await db
+      .updateTable('order')
+      .set({ status, updatedAt: updatedAt.toISOString() })
+      .where('id', '=', orderId)
+      .execute()
+  }
+  const detailsOf = (db: DB, orderId: string) =>
+    db
+      .selectFrom('order')
+      .select(['customerName', 'customerEmail', 'userId'])
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+
+  it('refuses while an order waits for delivery or for its payment, and changes nothing', async () => {
+    const { db, destroy } = await createTestDb()
+    try {
+      const customer = await makeCustomer(db)
+      // Guest orders with the address are the account's once it is verified (ownedBy).
+      await markEmailVerified(db, customer.id)
+      const mine = await orderOf(db, customer)
+      const guest = await orderOf(db, customer, true)
+      await setStatus(db, guest.id, 'delivered')
+      const before = { mine: await detailsOf(db, mine.id), guest: await detailsOf(db, guest.id) }
+
+      for (const status of ['awaiting_stock', 'paid'] as const) {
+        await setStatus(db, mine.id, status)
+        expect(await deleteOwn(db, customer)).toEqual({
+          ok: false,
+          status: 409,
+          field: null,
+          message: DELETE_ACCOUNT_MESSAGES.waitingForDelivery(mine.id),
+        })
+      }
+      expect(DELETE_ACCOUNT_MESSAGES.waitingForDelivery(mine.id)).toBe(
+        `Order ${mine.id} is still waiting for delivery. Your account can be deleted once it is delivered or refunded.`,
+      )
+      // A payment that may still be confirmed: pending, or failed or expired within a day.
+      await setStatus(db, mine.id, 'delivered')
+      await setStatus(db, guest.id, 'pending')
+      expect(await deleteOwn(db, customer)).toMatchObject({
+        status: 409,
+        message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(guest.id),
+      })
+      const hourAgo = new Date(Date.now() - 60 * 60 * 1000)
+      for (const status of ['failed', 'expired'] as const) {
+        await setStatus(db, guest.id, status, hourAgo)
+        expect(await deleteOwn(db, customer)).toMatchObject({
+          status: 409,
+          message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(guest.id),
+        })
+      }
+
+      // Nothing was anonymised, the account is there and still signed in.
+      expect(await getUserProfile(db, customer.id)).not.toBeNull()
+      expect(await detailsOf(db, mine.id)).toEqual(before.mine)
+      expect(await detailsOf(db, guest.id)).toEqual(before.guest)
+      expect(signOut).not.toHaveBeenCalled()
+    } finally {
+      signOut.mockClear()
+      await destroy()
+    }
+  })
+
+  it('deletes an account whose orders are delivered, refunded or failed over a day ago, as before', async () => {
+    const { db, destroy } = await createTestDb()
+    try {
+      const customer = await makeCustomer(db)
+      await markEmailVerified(db, customer.id)
+      const delivered = await orderOf(db, customer)
+      await setStatus(db, delivered.id, 'delivered')
+      const refunded = await orderOf(db, customer, true)
+      await setStatus(db, refunded.id, 'refunded')
+      const failed = await orderOf(db, customer)
+      await setStatus(db, failed.id, 'failed', new Date(Date.now() - 25 * 60 * 60 * 1000))
+      // Another customer's open order holds nobody else's account back.
+      const other = await makeCustomer(db)
+      const theirs = await orderOf(db, other)
+      await setStatus(db, theirs.id, 'awaiting_stock')
+
+      expect((await deleteOwn(db, customer)).ok).toBe(true)
+      expect(await getUserProfile(db, customer.id)).toBeNull()
+      for (const order of [delivered, refunded, failed]) {
+        expect(await detailsOf(db, order.id)).toEqual({
+          customerName: DELETED_CUSTOMER_NAME,
+          customerEmail: deletedCustomerEmail(customer.id),
+          userId: null,
+        })
+      }
+      expect(await detailsOf(db, theirs.id)).toMatchObject({ userId: other.id })
+      expect(signOut).toHaveBeenCalledTimes(1)
+    } finally {
+      signOut.mockClear()
+      await destroy()
+    }
+  })
+})
+
+describe(`setting a first password needs a recent sign-in (${engine})`, () => {
+  const PUBLIC_URL = 'http://shop.example.test'
+  const APP_SECRET = 'test-secret-test-secret-test-secret-0123'
+  // The auth functions reach better-auth and the database through services()
+  // (app/lib/app-context.server.ts): here, this test's database and settings.
+  const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
+
+  /** Signs in as an account without a password (as with Google) through a confirmation link. */
+  async function signIn(customer: UserProfile): Promise<Request> {
+    const token = await createEmailVerificationToken(APP_SECRET, customer.email, undefined, 600, {
+      userId: customer.id,
+    })
+    const { headers } = await getAuth().api.verifyEmail({ query: { token }, returnHeaders: true })
+    const cookie = headers.getSetCookie()[0]!.split(';')[0]!
+    return new Request(`${PUBLIC_URL}/dashboard/settings`, { method: 'POST', headers: { cookie } })
+  }
+
+  it('refuses a session opened more than ten minutes ago and accepts a new one', async () => {
+    const { db, engine: dbEngine, destroy } = await createTestDb()
+    const env: Record<string, unknown> = {
+      PUBLIC_URL,
+      APP_SECRET,
+      ADMIN_EMAILS: [],
+      GOOGLE_CLIENT_ID: undefined,
+      GOOGLE_CLIENT_SECRET: undefined,
+      GOOGLE_ISSUER: undefined,
+    }
+    holder.__keybazaar = { db, engine: dbEngine, env }
+    try {
+      const customer = await makeCustomer(db)
+      const request = await signIn(customer)
+      const later = new Date(Date.now() + SET_PASSWORD_SIGN_IN_MS + 1000)
+
+      // The browser left signed in: refused, with the way back to Google when the shop has it.
+      env.GOOGLE_CLIENT_ID = 'client-id'
+      env.GOOGLE_CLIENT_SECRET = 'client-secret'
+      expect(await setOwnFirstPassword(request, customer.id, 'first-secret', later)).toEqual({
+        ok: false,
+        status: 403,
+        message: SET_PASSWORD_MESSAGES.signInAgain,
+        signInAgain: { google: true },
+      })
+      expect(SET_PASSWORD_MESSAGES.signInAgain).toBe(
+        'For your security, log in again with Google, then set your password.',
+      )
+      // Without Google sign-in, the mailed link of "Forgot password".
+      env.GOOGLE_CLIENT_ID = undefined
+      env.GOOGLE_CLIENT_SECRET = undefined
+      expect(await setOwnFirstPassword(request, customer.id, 'first-secret', later)).toEqual({
+        ok: false,
+        status: 403,
+        message: SET_PASSWORD_MESSAGES.mailedLink,
+        signInAgain: { google: false },
+      })
+      // No session, or another account's, is no sign-in of this one.
+      const signedOut = new Request(`${PUBLIC_URL}/dashboard/settings`, { method: 'POST' })
+      expect(await setOwnFirstPassword(signedOut, customer.id, 'first-secret')).toMatchObject({
+        status: 403,
+      })
+      const other = await makeCustomer(db)
+      expect(await setOwnFirstPassword(request, other.id, 'first-secret')).toMatchObject({
+        status: 403,
+      })
+      expect(await hasPassword(db, customer.id)).toBe(false)
+      expect(await hasPassword(db, other.id)).toBe(false)
+
+      // Signed in minutes ago: the password is set.
+      expect(await setOwnFirstPassword(request, customer.id, 'first-secret')).toMatchObject({
+        ok: true,
+      })
+      expect(await hasPassword(db, customer.id)).toBe(true)
+    } finally {
+      holder.__keybazaar = undefined
       await destroy()
     }
   })

@@ -1,18 +1,22 @@
 import {
   changePassword,
   getAuth,
+  googleEnabled,
   hasPassword,
+  setFirstPassword,
   signOut,
   type AuthResult,
   type AuthUser,
 } from '~/services/auth.server'
 import { lockAccountChanges } from '~/data/user-admin.server'
+import { ownedBy } from '~/data/customer-orders.server'
 import { deleteUserAccount, getUserProfile, setUserPhoto } from '~/data/user.server'
-import type { DB } from '~/lib/db.server'
+import { engineOf, type DB } from '~/lib/db.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import type { Storage } from '~/lib/storage.server'
 import { SETTINGS_MESSAGES } from '~/lib/validation/account-settings'
-import { profilePhotoKey, storeProfilePhoto } from '~/lib/uploads.server'
+import { profilePhotoKey, storeProfilePhoto, UploadError } from '~/lib/uploads.server'
+import { IMAGE_MESSAGES } from '~/lib/validation/product'
 import { lastAdminLoss } from './user-admin.server'
 
 /**
@@ -34,16 +38,50 @@ async function removeStoredPhoto(storage: Storage, url: string | null): Promise<
   }
 }
 
-/** Stores a new profile photo (UploadError for a file that is not an image) and drops the old one. */
+export type ReplacePhotoResult =
+  | { ok: true; url: string }
+  | {
+      ok: false
+      status: number
+      message: string
+      /** Set on a 429: seconds until another upload is counted. */
+      retryAfterSeconds?: number
+    }
+
+/**
+ * Stores a new profile photo and drops the old one. Uploads are counted per user
+ * (`profilePhotoUser`) before the picture is decoded, since decoding and resizing is the costly
+ * part: over the limit, a 429 with `retryAfterSeconds`. A file that is not an image is refused
+ * with the upload checks' message and status; when the file cannot be stored (a full disk, the
+ * object store down), the error is logged and the answer is the spec's upload failure (500). A
+ * refusal or failure leaves the profile's photo as it was.
+ */
 export async function replaceProfilePhoto(
   deps: { db: DB; storage: Storage },
   userId: string,
   bytes: Buffer,
-): Promise<string> {
-  const stored = await storeProfilePhoto({ bytes }, { storage: deps.storage })
+): Promise<ReplacePhotoResult> {
+  const hit = await hitPolicy(deps.db, 'profilePhotoUser', userId)
+  if (!hit.allowed) {
+    return {
+      ok: false,
+      status: 429,
+      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+      retryAfterSeconds: hit.retryAfterSeconds,
+    }
+  }
+  let stored: { key: string; url: string }
+  try {
+    stored = await storeProfilePhoto({ bytes }, { storage: deps.storage })
+  } catch (error) {
+    if (error instanceof UploadError)
+      return { ok: false, status: error.status, message: error.message }
+    console.error('[settings] storing a profile photo failed:', error)
+    return { ok: false, status: 500, message: IMAGE_MESSAGES.uploadFailed }
+  }
   const previous = await setUserPhoto(deps.db, userId, stored.url)
   await removeStoredPhoto(deps.storage, previous)
-  return stored.url
+  return { ok: true, url: stored.url }
 }
 
 export async function removeProfilePhoto(
@@ -61,7 +99,50 @@ export const DELETE_ACCOUNT_MESSAGES = {
     "You are the shop's only active admin: make another account an admin first. Your account was not deleted.",
   lastUserManager:
     "You are the shop's only active admin who can manage users: give another admin Can Manage Users first. Your account was not deleted.",
+  waitingForDelivery: (orderId: string) =>
+    `Order ${orderId} is still waiting for delivery. Your account can be deleted once it is delivered or refunded.`,
+  paymentMayGoThrough: (orderId: string) =>
+    `The payment for order ${orderId} may still go through. Your account can be deleted once the order is delivered, or a day after its payment failed or expired.`,
 } as const
+
+/**
+ * How long after an order's payment failed or expired a confirmation may still pay it (money
+ * taken late is honoured, docs/payments.md "Statuses"; the payment page watches that long too).
+ */
+const LATE_PAYMENT_MS = 24 * 60 * 60 * 1000
+
+/**
+ * An order of the user's (the orders My Orders lists, `ownedBy`) that would still reach them:
+ * paid and not delivered (`paid`, `awaiting_stock`), or one whose payment may still be
+ * confirmed (`pending`, or `failed`/`expired` for a day after that). Deleting the account would
+ * send its delivery to the anonymised address, so such an order holds the account back. An
+ * order paid and not yet delivered is named first.
+ */
+async function orderStillOpen(
+  db: DB,
+  userId: string,
+  now: Date,
+): Promise<{ id: string; waitsForDelivery: boolean } | null> {
+  const lateSince = new Date(now.getTime() - LATE_PAYMENT_MS).toISOString()
+  const rows = await db
+    .selectFrom('order')
+    .select(['order.id', 'order.status'])
+    .where(ownedBy(userId))
+    .where((eb) =>
+      eb.or([
+        eb('order.status', 'in', ['paid', 'awaiting_stock', 'pending']),
+        eb.and([
+          eb('order.status', 'in', ['failed', 'expired']),
+          eb('order.updatedAt', '>', lateSince),
+        ]),
+      ]),
+    )
+    .orderBy('order.createdAt', 'desc')
+    .execute()
+  const paid = rows.find((row) => row.status === 'paid' || row.status === 'awaiting_stock')
+  const first = paid ?? rows[0]
+  return first ? { id: first.id, waitsForDelivery: Boolean(paid) } : null
+}
 
 export type DeleteAccountResult =
   | { ok: true; headers: Headers }
@@ -81,6 +162,8 @@ export type DeleteAccountResult =
  * from the back office. That is checked under the lock the admin's changes to accounts take
  * (app/services/user-admin.server.ts), in the deleting transaction, so an admin deleting their
  * account while another admin demotes or suspends the only other one cannot both go through.
+ * An account with an order still to be delivered or paid (`orderStillOpen`) is refused the same
+ * way (409, the order named): its delivery would go to the anonymised address.
  * The session cookie is cleared in the answer; every other session ends with the user row.
  */
 export async function deleteOwnAccount(
@@ -137,19 +220,29 @@ export async function deleteOwnAccount(
           deps.adminEmails,
         )
       : null
-    if (loss) return { refused: loss } as const
+    if (loss)
+      return {
+        refused:
+          loss === 'admin'
+            ? DELETE_ACCOUNT_MESSAGES.lastAdmin
+            : DELETE_ACCOUNT_MESSAGES.lastUserManager,
+      } as const
+    // On PostgreSQL the user row is locked first: a checkout of this account in another tab
+    // (its order refers to the row) waits until the account is deleted or left, so no order
+    // slips in between the check below and the anonymising. SQLite runs one writer at a time.
+    if (engineOf(trx) === 'postgres')
+      await trx.selectFrom('user').select('id').where('id', '=', user.id).forUpdate().execute()
+    const open = await orderStillOpen(trx, user.id, new Date())
+    if (open)
+      return {
+        refused: open.waitsForDelivery
+          ? DELETE_ACCOUNT_MESSAGES.waitingForDelivery(open.id)
+          : DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(open.id),
+      } as const
     return { refused: null, ...(await deleteUserAccount(trx, user.id)) }
   })
-  if (outcome.refused)
-    return {
-      ok: false,
-      status: 409,
-      field: null,
-      message:
-        outcome.refused === 'admin'
-          ? DELETE_ACCOUNT_MESSAGES.lastAdmin
-          : DELETE_ACCOUNT_MESSAGES.lastUserManager,
-    }
+  if (outcome.refused !== null)
+    return { ok: false, status: 409, field: null, message: outcome.refused }
   // Signed out once the account is gone: a refusal above leaves the user signed in.
   const headers = await signOut(request)
   await removeStoredPhoto(deps.storage, outcome.photo)
@@ -177,4 +270,55 @@ export async function changeOwnPassword(
     }
   }
   return changePassword(request, input)
+}
+
+/**
+ * How recently the session must have been opened (a sign-in) for an account without a password
+ * to be given one from Settings.
+ */
+export const SET_PASSWORD_SIGN_IN_MS = 10 * 60 * 1000
+
+export const SET_PASSWORD_MESSAGES = {
+  signInAgain: 'For your security, log in again with Google, then set your password.',
+  /** When Google sign-in is switched off: the reset link by mail sets a first password too. */
+  mailedLink:
+    'For your security, set your password with a link sent to your e-mail: use "E-mail me a link" below.',
+} as const
+
+export type SetOwnPasswordResult =
+  AuthResult | { ok: false; status: 403; message: string; signInAgain: { google: boolean } }
+
+/**
+ * Gives a first password to an account that signs in with Google only. There is no password
+ * to check, and an open session alone is not enough: whoever sits at a browser left signed in
+ * could set one and keep the account. So the session must have been opened in the last
+ * SET_PASSWORD_SIGN_IN_MS (a Google sign-in just made); an older one is refused (403) with
+ * `signInAgain`, and the page offers to log in with Google again (or, when the shop has no
+ * Google sign-in, the mailed link of "Forgot password").
+ */
+export async function setOwnFirstPassword(
+  request: Request,
+  userId: string,
+  newPassword: string,
+  now = new Date(),
+): Promise<SetOwnPasswordResult> {
+  // The session row as stored (no cookie cache, no refresh): its createdAt is the sign-in.
+  const current = await getAuth()
+    .api.getSession({
+      headers: request.headers,
+      query: { disableCookieCache: true, disableRefresh: true },
+    })
+    .catch(() => null)
+  const signedInAt =
+    current?.user.id === userId ? new Date(current.session.createdAt).getTime() : Number.NaN
+  if (!(now.getTime() - signedInAt < SET_PASSWORD_SIGN_IN_MS)) {
+    const google = googleEnabled()
+    return {
+      ok: false,
+      status: 403,
+      message: google ? SET_PASSWORD_MESSAGES.signInAgain : SET_PASSWORD_MESSAGES.mailedLink,
+      signInAgain: { google },
+    }
+  }
+  return setFirstPassword(request, newPassword)
 }

@@ -3,7 +3,8 @@ import { createOrder } from '~/data/order.server'
 import { markOrderPaid } from '~/services/fulfilment.server'
 import { readSiteSettings, SITE_SETTING_DEFAULTS, updateSiteSettings } from '~/data/settings.server'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
-import { BUYER, makeProduct } from '../../tests/factories'
+import { BUYER, makeCustomer, makePaidOrder, makeProduct } from '../../tests/factories'
+import { saveCustomerBusiness } from '~/data/customer-gst.server'
 import { pdfSafe, renderInvoicePdf, rupeesText } from './invoice.server'
 import {
   financialYearOf,
@@ -16,13 +17,25 @@ import {
 
 const t = fileTestDb()
 
+/**
+ * WinAnsi, the standard fonts' encoding: Latin-1, but 0x80-0x9f hold curly quotes, dashes and
+ * more (Node's TextDecoder reads "windows-1252" as Latin-1, so they are spelt out here).
+ */
+const WIN_ANSI_80 = '€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ'
+const winAnsi = (bytes: Buffer) =>
+  [...bytes]
+    .map((byte) =>
+      byte >= 0x80 && byte <= 0x9f ? WIN_ANSI_80[byte - 0x80] : String.fromCharCode(byte),
+    )
+    .join('')
+
 /** The text an uncompressed pdfkit file draws: its TJ arrays hold the glyphs as hex. */
 function drawnText(pdf: Buffer): string {
   const content = pdf.toString('latin1')
   return [...content.matchAll(/\[([^\]]*)\]\s*TJ/g)]
     .map((match) =>
       [...match[1]!.matchAll(/<([0-9a-fA-F]*)>/g)]
-        .map((hex) => Buffer.from(hex[1]!, 'hex').toString('latin1'))
+        .map((hex) => winAnsi(Buffer.from(hex[1]!, 'hex')))
         .join(''),
     )
     .join('\n')
@@ -314,5 +327,43 @@ describe(`invoice PDF (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('writes rupees as Rs. and replaces characters Helvetica cannot print', () => {
     expect(rupeesText(149_900)).toBe('Rs. 1,499')
     expect(pdfSafe('Asha वर्मा Café')).toBe('Asha ????? Café')
+    // WinAnsi's curly quotes, dashes and ellipsis are kept (pdfkit encodes them); look-alikes it
+    // lacks become plain ASCII; a form's \r\n is a line end; invisible characters are dropped;
+    // an accent typed as a separate mark joins its letter; an emoji is one "?".
+    expect(pdfSafe('Sharma’s “Kirana” – 9–5 … ‘A’ — €')).toBe('Sharma’s “Kirana” – 9–5 … ‘A’ — €')
+    expect(pdfSafe('A\u2011B \u2212 5\u2032 \u2033')).toBe('A-B - 5\' "')
+    expect(pdfSafe('12 MG Road\r\nMumbai\u00a0400001\u202f\u200B\u00AD')).toBe(
+      '12 MG Road\nMumbai\u00a0400001 ',
+    )
+    expect(pdfSafe('Cafe\u0301 \u{1F600}')).toBe('Café ?')
+  })
+
+  it('prints the business’s legal name and address as typed on a phone: curly apostrophe and quotes, dashes, line ends', async () => {
+    await updateSiteSettings(t.db, {
+      sellerName: 'Digital Keys Traders',
+      sellerGstin: '29ABCDE1234F1Z5',
+    })
+    const customer = await makeCustomer(t.db, { name: 'Ravi Sharma' })
+    await saveCustomerBusiness(t.db, customer.id, {
+      businessName: 'Sharma’s Traders – “Kirana”',
+      gstin: '27AAPFU0939F1ZV',
+      // A textarea posts its line ends as \r\n.
+      address: 'Shop 4, Linking Road\r\nBandra (W), Mumbai 400050…',
+    })
+    const product = await makeProduct(t.db, { title: 'Office Suite Key' })
+    const order = await makePaidOrder(t.db, product.id, { userId: customer.id })
+    await invoicePaidOrder(t.db, order.id, await readSiteSettings(t.db))
+    const text = drawnText(
+      await renderInvoicePdf((await getInvoiceData(t.db, order.id))!, { compress: false }),
+    )
+    for (const line of [
+      'Sharma’s Traders – “Kirana”',
+      'Shop 4, Linking Road',
+      'Bandra (W), Mumbai 400050…',
+      'GSTIN: 27AAPFU0939F1ZV',
+    ])
+      expect(text).toContain(line)
+    expect(text).not.toContain('?')
+    await updateSiteSettings(t.db, { sellerName: '', sellerGstin: '' })
   })
 })

@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit'
 import type { CreditNoteData } from '~/data/credit-note.server'
 import type { InvoiceData } from '~/data/invoice.server'
 import { formatGstRate } from '~/lib/gst'
+import { invoiceText } from '~/lib/invoice-text'
 import { formatRupees } from '~/lib/money'
 import { paymentModeLabel } from '~/lib/validation/gateway'
 
@@ -15,9 +16,12 @@ import { paymentModeLabel } from '~/lib/validation/gateway'
  * (e.g. Noto Sans with Devanagari) would lift this; none ships with the installed packages.
  */
 
-/** Text Helvetica can print: Windows-1252 only; anything else becomes "?". */
+/**
+ * Text Helvetica can print: Windows-1252 only, with its curly quotes, dashes and ellipsis kept
+ * (pdfkit encodes them); anything else becomes "?" (app/lib/invoice-text.ts).
+ */
 export function pdfSafe(text: string): string {
-  return text.replace(/[^\u0020-\u007e\u00a0-\u00ff\n]/g, '?')
+  return invoiceText(text)
 }
 
 /** Rupees in WinAnsi: "Rs. 1,499" (formatRupees, with the rupee sign spelt out). */

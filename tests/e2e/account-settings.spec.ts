@@ -344,6 +344,20 @@ test('deleting the account needs the password, anonymises orders and signs out',
     ).toBeVisible()
     expect(await findUserByEmail(db, email)).not.toBeNull()
 
+    // The order is paid and not delivered yet (a product delivered by hand): refused, so its
+    // delivery does not go to the anonymised address.
+    await page.getByLabel('Your password').fill(password)
+    await page.getByLabel('I understand').check()
+    await page.getByRole('button', { name: 'Delete my account' }).click()
+    await expect(
+      page.getByText(
+        `Order ${order.id} is still waiting for delivery. Your account can be deleted once it is delivered or refunded.`,
+      ),
+    ).toBeVisible()
+    expect(await findUserByEmail(db, email)).not.toBeNull()
+    // The shop delivers it; then the account may go.
+    await db.updateTable('order').set({ status: 'delivered' }).where('id', '=', order.id).execute()
+
     await page.getByLabel('Your password').fill(password)
     await page.getByLabel('I understand').check()
     await page.getByRole('button', { name: 'Delete my account' }).click()

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { businessSchema, SETTINGS_MESSAGES } from './account-settings'
+import { businessSchema, profileSchema, SETTINGS_MESSAGES } from './account-settings'
 import { paymentLinkSchema } from './payment-link'
 
 /** The business named on a customer's GST invoices, as the settings form checks it. */
@@ -46,6 +46,44 @@ describe('business details', () => {
     expect(
       problems({ ...valid, businessName: 'x'.repeat(121), businessAddress: 'y'.repeat(301) }),
     ).toEqual([SETTINGS_MESSAGES.businessNameTooLong, SETTINGS_MESSAGES.businessAddressTooLong])
+  })
+
+  it('refuses other scripts, which the invoice cannot print; keeps curly quotes and dashes', () => {
+    expect(
+      problems({ ...valid, businessName: 'शर्मा ट्रेडर्स', businessAddress: 'मुंबई 400021' }),
+    ).toEqual([SETTINGS_MESSAGES.businessNotLatin, SETTINGS_MESSAGES.businessNotLatin])
+    expect(
+      businessSchema.parse({
+        ...valid,
+        businessName: 'Sharma’s Traders – “Kirana” Café…',
+        businessAddress: '12, Linking Road\r\nBandra (W), Mumbai 400050',
+      }),
+    ).toMatchObject({
+      businessName: 'Sharma’s Traders – “Kirana” Café…',
+      businessAddress: '12, Linking Road\r\nBandra (W), Mumbai 400050',
+    })
+  })
+})
+
+/** The profile's display name: the sign-up rule (app/lib/validation/auth.ts). */
+describe('display name', () => {
+  const problems = (name: string) => {
+    const result = profileSchema.safeParse({ intent: 'profile', name })
+    return result.success ? [] : result.error.issues.map((issue) => issue.message)
+  }
+
+  it('counts no invisible or direction-control characters', () => {
+    // Zero-width space, right-to-left override, BOM, zero-width joiner, a tab and a soft hyphen.
+    for (const name of ['\u200B', ' \u202E ', '\uFEFF\u200D', '\t\u00AD'])
+      expect(problems(name)).toEqual([SETTINGS_MESSAGES.nameRequired])
+    expect(profileSchema.parse({ intent: 'profile', name: ' \u202EAsha\u200B Rao ' })).toEqual({
+      intent: 'profile',
+      name: 'Asha Rao',
+    })
+    // Full-width letters are the plain ones (NFKC); other scripts are kept.
+    expect(profileSchema.parse({ intent: 'profile', name: '\uFF21sha' }).name).toBe('Asha')
+    expect(profileSchema.parse({ intent: 'profile', name: 'आशा राव' }).name).toBe('आशा राव')
+    expect(problems('x'.repeat(101))).toEqual([SETTINGS_MESSAGES.nameTooLong])
   })
 })
 

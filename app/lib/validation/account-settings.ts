@@ -1,9 +1,10 @@
 import { z } from './zod'
 import { gstinCheckCharacter, isGstStateCode } from '../gst'
+import { printsOnInvoice } from '../invoice-text'
 import { GSTIN_PATTERN } from './settings'
 import { LANGUAGES } from '../preferences'
 import { THEMES } from '../theme'
-import { PASSWORD_MAX_LENGTH } from './auth'
+import { displayNameText, PASSWORD_MAX_LENGTH } from './auth'
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES, looksLikeAllowedImage } from './product'
 
 /**
@@ -25,6 +26,7 @@ export const SETTINGS_MESSAGES = {
   shopGstin: "This is the shop's own GSTIN: enter your business's GSTIN",
   businessAddressRequired: "Enter the business's address, as on its GST registration",
   businessAddressTooLong: 'The address must be at most 300 characters long',
+  businessNotLatin: "Use Latin letters for the invoice's legal name and address",
 } as const
 
 /** The limits of a business's details on its GST invoices. */
@@ -35,8 +37,9 @@ const text = (value: unknown) => (typeof value === 'string' ? value : '')
 
 export const profileSchema = z.object({
   intent: z.literal('profile'),
+  // Sign-up's rule: invisible and direction-control characters do not count.
   name: z.preprocess(
-    text,
+    displayNameText,
     z
       .string()
       .trim()
@@ -71,6 +74,13 @@ export const preferencesSchema = z.object({
    * language is saved. Missing (a script): the posted value is saved.
    */
   notificationsShown: z.enum(['on', 'off']).optional(),
+  /**
+   * The theme and language the page showed: each is saved only when the reader changed it, so a
+   * page left open does not put back one changed since (the header's theme switch in another
+   * tab). Missing (a script): the posted value is saved.
+   */
+  themeShown: z.enum(THEMES).optional(),
+  languageShown: z.enum(LANGUAGES).optional(),
 })
 
 export const deleteAccountSchema = z.object({
@@ -104,7 +114,9 @@ export const businessFields = z.object({
       .string()
       .trim()
       .min(1, SETTINGS_MESSAGES.businessNameRequired)
-      .max(BUSINESS_NAME_MAX, SETTINGS_MESSAGES.businessNameTooLong),
+      .max(BUSINESS_NAME_MAX, SETTINGS_MESSAGES.businessNameTooLong)
+      // The invoice's font has no other scripts: they would print as "?".
+      .refine(printsOnInvoice, SETTINGS_MESSAGES.businessNotLatin),
   ),
   gstin: z.preprocess(
     gstinText,
@@ -123,7 +135,9 @@ export const businessFields = z.object({
       .string()
       .trim()
       .min(1, SETTINGS_MESSAGES.businessAddressRequired)
-      .max(BUSINESS_ADDRESS_MAX, SETTINGS_MESSAGES.businessAddressTooLong),
+      .max(BUSINESS_ADDRESS_MAX, SETTINGS_MESSAGES.businessAddressTooLong)
+      // The invoice's font has no other scripts: they would print as "?".
+      .refine(printsOnInvoice, SETTINGS_MESSAGES.businessNotLatin),
   ),
 })
 

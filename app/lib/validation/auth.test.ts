@@ -65,6 +65,30 @@ describe('sign-up and login rules', () => {
     })
   })
 
+  it('counts no invisible or direction-control characters in a name', () => {
+    const signUp = (name: string) =>
+      submitForm(signupSchema, {
+        name,
+        email: 'asha@example.in',
+        password: 'abcdef',
+        confirmPassword: 'abcdef',
+      })
+    // Zero-width space, right-to-left override, BOM, zero-width joiner, a tab and a soft hyphen.
+    for (const name of ['\u200B', ' \u202E ', '\uFEFF\u200D', '\t\u00AD'])
+      expect(signUp(name).errors).toEqual({ name: 'Name is required' })
+    // The override that would reverse the page's text around the name is dropped; full-width
+    // letters are the plain ones (NFKC).
+    expect(signUp('\u202EAsha Rao\u202C').data?.name).toBe('Asha Rao')
+    expect(signUp('\uFF21sha').data?.name).toBe('Asha')
+    expect(signUp('आशा राव').data?.name).toBe('आशा राव')
+    // A joiner that shapes a conjunct (after a virama, before a letter) stays.
+    expect(signUp('\u0915\u094D\u200D\u0937').data?.name).toBe('\u0915\u094D\u200D\u0937')
+    expect(signUp('x'.repeat(100) + '\u200B').data?.name).toBe('x'.repeat(100))
+    expect(signUp('x'.repeat(101)).errors).toEqual({
+      name: 'Name must be at most 100 characters long',
+    })
+  })
+
   it('applies the same password rules to a reset', () => {
     expect(
       submitForm(resetPasswordSchema, { token: 't', password: '12345', confirmPassword: '12345' })

@@ -72,10 +72,23 @@ export const loginSchema = z.object({
   redirectTo: redirectField,
 })
 
+/**
+ * A display name as typed, made fit to show: NFKC-normalised (full-width and other look-alike
+ * forms become the plain letters) and without format and control characters (zero-width spaces,
+ * direction overrides such as U+202E that would reverse the text around it in the admin pages
+ * and mails). Trimmed after, by the rule, so a name made only of such characters is empty.
+ */
+export const displayNameText = (value: unknown) =>
+  text(value)
+    .normalize('NFKC')
+    // Zero-width joiners and non-joiners shape some Indic spellings: kept between letters.
+    .replace(/(?![\u200C\u200D])[\p{Cf}\p{Cc}]/gu, '')
+    .replace(/(?<![\p{L}\p{M}])[\u200C\u200D]|[\u200C\u200D](?!\p{L})/gu, '')
+
 export const signupSchema = z
   .object({
     name: z.preprocess(
-      text,
+      displayNameText,
       z
         .string()
         .trim()

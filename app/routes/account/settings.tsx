@@ -1,8 +1,8 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { FormMetadata, SubmissionResult } from '@conform-to/react'
 import UserRound from 'lucide-react/icons/user-round'
-import { data, Form, href, redirect, useNavigation } from 'react-router'
-import { NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
+import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
+import { GoogleButton, NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { AccountPageHeader } from '~/components/account/account-page'
 import { accountPageMeta } from '~/components/auth/messages'
 import {
@@ -32,7 +32,6 @@ import {
   THEMES,
 } from '~/lib/preferences'
 import { themeCookie } from '~/lib/theme'
-import { UploadError } from '~/lib/uploads.server'
 import {
   BUSINESS_ADDRESS_MAX,
   businessSchema,
@@ -53,8 +52,9 @@ import {
   deleteOwnAccount,
   removeProfilePhoto,
   replaceProfilePhoto,
+  setOwnFirstPassword,
 } from '~/services/account-settings.server'
-import { hasPassword, requireUser, setFirstPassword } from '~/services/auth.server'
+import { hasPassword, requireUser } from '~/services/auth.server'
 import { noticeCookieHeader, readNotice } from './notice.server'
 import type { Route } from './+types/settings'
 
@@ -149,21 +149,25 @@ export async function action({ request }: Route.ActionArgs) {
         result: submission.reply(),
         message: SETTINGS_SAVED.profile,
       })
-    case 'photo':
-      try {
-        await replaceProfilePhoto(
-          { db, storage },
-          user.id,
-          Buffer.from(await value.photo.arrayBuffer()),
-        )
-      } catch (error) {
-        if (!(error instanceof UploadError)) throw error
+    case 'photo': {
+      // Refused (too many uploads, not an image) or not stored: the message under the field.
+      const outcome = await replaceProfilePhoto(
+        { db, storage },
+        user.id,
+        Buffer.from(await value.photo.arrayBuffer()),
+      )
+      if (!outcome.ok) {
         return data<SettingsResult>(
           {
             intent: value.intent,
-            result: submission.reply({ fieldErrors: { photo: [error.message] } }),
+            result: submission.reply({ fieldErrors: { photo: [outcome.message] } }),
           },
-          { status: error.status },
+          {
+            status: outcome.status,
+            headers: outcome.retryAfterSeconds
+              ? { 'Retry-After': String(outcome.retryAfterSeconds) }
+              : undefined,
+          },
         )
       }
       return data<SettingsResult>({
@@ -171,6 +175,7 @@ export async function action({ request }: Route.ActionArgs) {
         result: submission.reply({ resetForm: true }),
         message: SETTINGS_SAVED.photo,
       })
+    }
     case 'removePhoto':
       await removeProfilePhoto({ db, storage }, user.id)
       return data<SettingsResult>({
@@ -179,12 +184,21 @@ export async function action({ request }: Route.ActionArgs) {
         message: SETTINGS_SAVED.removePhoto,
       })
     case 'preferences': {
-      const shown = value.notificationsShown
-      const changed = shown === undefined || (shown === 'on') !== value.notifications
-      const saved = await savePreferences(db, user.id, {
-        theme: value.theme,
-        language: value.language,
-        ...(changed ? { notifications: value.notifications } : {}),
+      // Only the fields the reader changed from what the page showed are saved, so a page left
+      // open does not put back a theme, language or switch changed since in another tab (the
+      // header's theme switch) or by an unsubscribe link. A field posted without what was shown
+      // (a script) is saved as posted.
+      const { themeShown, languageShown, notificationsShown } = value
+      const switched =
+        notificationsShown === undefined || (notificationsShown === 'on') !== value.notifications
+      const changes = {
+        ...(themeShown !== value.theme ? { theme: value.theme } : {}),
+        ...(languageShown !== value.language ? { language: value.language } : {}),
+        ...(switched ? { notifications: value.notifications } : {}),
+      }
+      // A first save stores the rest as the form showed them (a cookie's or the shop's default).
+      const saved = await savePreferences(db, user.id, changes, {
+        inUse: { theme: value.theme, language: value.language, notifications: value.notifications },
       })
       // Kept in cookies too, so this browser keeps the choice after signing out.
       const headers = new Headers()
@@ -253,20 +267,27 @@ export async function action({ request }: Route.ActionArgs) {
   }
 }
 
+/** The password form's answer; `signInAgain` when a first password needs a newer sign-in. */
+type PasswordResult = AuthFormResult & { signInAgain?: { google: boolean } }
+
 async function passwordAction(request: Request, form: FormData, userId: string) {
   // Passwords are never sent back into the page.
   const hideFields = ['currentPassword', 'password', 'confirmPassword']
-  const reply = (body: AuthFormResult, status = 200, headers?: HeadersInit) =>
-    data<AuthFormResult & { intent: Intent }>({ intent: 'password', ...body }, { status, headers })
+  const reply = (body: PasswordResult, status = 200, headers?: HeadersInit) =>
+    data<PasswordResult & { intent: Intent }>({ intent: 'password', ...body }, { status, headers })
   if (!(await hasPassword(services().db, userId))) {
-    // Signed up with Google: set a first password (no current one to check).
+    // Signed up with Google: set a first password (no current one to check), only in a
+    // session opened minutes ago; an older one is told how to sign in again.
     const submission = parseSubmission(form, setPasswordSchema)
     if (submission.status !== 'success')
       return reply({ result: submission.reply({ hideFields }) }, 400)
-    const result = await setFirstPassword(request, submission.value.password)
+    const result = await setOwnFirstPassword(request, userId, submission.value.password)
     if (!result.ok) {
       return reply(
-        { result: submission.reply({ hideFields, formErrors: [result.message] }) },
+        {
+          result: submission.reply({ hideFields, formErrors: [result.message] }),
+          ...('signInAgain' in result ? { signInAgain: result.signInAgain } : {}),
+        },
         result.status,
       )
     }
@@ -533,6 +554,8 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
           ))}
         </SelectField>
       </div>
+      <input type="hidden" name="themeShown" value={preferences.theme} />
+      <input type="hidden" name="languageShown" value={preferences.language} />
       <input
         type="hidden"
         name="notificationsShown"
@@ -612,27 +635,47 @@ function PasswordSection({ loaderData, actionData }: Route.ComponentProps) {
   const { answer, form, fields, busy } = useSectionForm('password', actionData, {
     schema: loaderData.hasPassword ? changePasswordSchema : setPasswordSchema,
   })
-  const notice = (answer as AuthFormResult | undefined)?.message ?? loaderData.notice
+  const notice = (answer as PasswordResult | undefined)?.message ?? loaderData.notice
+  const signInAgain = (answer as PasswordResult | undefined)?.signInAgain
   return (
-    // A new key after each success clears the fields (also without JavaScript).
-    <SectionForm key={notice ?? 'form'} intent="password" form={form} notice={notice}>
-      {loaderData.hasPassword && fields.currentPassword ? (
-        <TextField
-          label="Current password"
-          field={fields.currentPassword}
-          type="password"
-          autoComplete="current-password"
+    <>
+      {/* A new key after each success clears the fields (also without JavaScript). */}
+      <SectionForm key={notice ?? 'form'} intent="password" form={form} notice={notice}>
+        {loaderData.hasPassword && fields.currentPassword ? (
+          <TextField
+            label="Current password"
+            field={fields.currentPassword}
+            type="password"
+            autoComplete="current-password"
+          />
+        ) : null}
+        <NewPasswordFields
+          replacing
+          password={fields.password}
+          confirmPassword={fields.confirmPassword}
         />
+        <SaveButton busy={busy}>
+          {loaderData.hasPassword ? 'Change password' : 'Set password'}
+        </SaveButton>
+      </SectionForm>
+      {signInAgain ? (
+        // A first password needs a sign-in made minutes ago: Google brings the user back here.
+        <div className="space-y-3">
+          {signInAgain.google ? (
+            <GoogleButton intent="login" redirectTo={href('/dashboard/settings')} />
+          ) : null}
+          <p className="text-sm text-slate-600 dark:text-slate-300">
+            <Link
+              to={href('/forgot-password')}
+              className="font-semibold text-brand-700 hover:underline dark:text-brand-300"
+            >
+              E-mail me a link
+            </Link>{' '}
+            to set my password instead.
+          </p>
+        </div>
       ) : null}
-      <NewPasswordFields
-        replacing
-        password={fields.password}
-        confirmPassword={fields.confirmPassword}
-      />
-      <SaveButton busy={busy}>
-        {loaderData.hasPassword ? 'Change password' : 'Set password'}
-      </SaveButton>
-    </SectionForm>
+    </>
   )
 }
 

@@ -69,6 +69,14 @@ export async function action({ request }: Route.ActionArgs) {
   for (const [name, value] of Object.entries(expected)) {
     if (params[name as keyof typeof params] !== value) return refuse()
   }
+  // A payment link's order is paid by whoever holds the link, who is shown its customer only
+  // masked and sent to Paytm without them: a request naming an e-mail or phone is refused, so
+  // this API cannot tell a guess of either right from wrong (docs/payments.md, "Payment links").
+  if (
+    order.paymentLinkId !== null &&
+    (params.EMAIL !== undefined || params.MOBILE_NO !== undefined)
+  )
+    return refuse()
   if (params.EMAIL !== undefined && params.EMAIL !== order.customerEmail) return refuse()
   if (params.MOBILE_NO !== undefined && params.MOBILE_NO !== order.customerPhone) return refuse()
   try {

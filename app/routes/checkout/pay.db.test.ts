@@ -16,6 +16,7 @@ import {
 import { makeAdmin, makeCustomer, makeProduct } from '../../../tests/factories'
 import { CHECKOUT_CHANGED_MESSAGES } from './checkout.server'
 import { action, headers, loader, shouldRevalidate } from './pay'
+import { action as generateChecksum } from '../api/paytm-generate-checksum'
 
 // Who is signed in, as the page's getUser answers (null: nobody).
 const viewer = vi.hoisted(() => ({ user: null as Auth.AuthUser | null }))
@@ -147,6 +148,33 @@ describe(`/payment/pay (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
         })
       }
     }
+  })
+
+  it("nor through the checksum API, which refuses a link order's request naming an e-mail or phone", async () => {
+    const link = await paymentLink()
+    const { data } = await pressPay(link, 'paytm')
+    if (!data.ok || data.payment.kind !== 'form') throw new Error('no Paytm form')
+    const { CHECKSUMHASH: _, ...fields } = data.payment.fields
+    const sign = async (extra: Record<string, string>) => {
+      const answer: unknown = await generateChecksum({
+        request: new Request('http://shop.test/api/paytm/generate-checksum', {
+          method: 'POST',
+          body: JSON.stringify({ ...fields, ...extra }),
+        }),
+        params: {},
+        context: {},
+      } as never)
+      return (answer as { init: ResponseInit | null }).init?.status ?? 200
+    }
+    expect(await sign({})).toBe(200)
+    // Right or wrong, a guess gets the same answer.
+    for (const guess of [
+      { EMAIL: link.customerEmail },
+      { EMAIL: 'someone@example.test' },
+      { MOBILE_NO: CUSTOMER.phone },
+      { MOBILE_NO: '9000000000' },
+    ])
+      expect(await sign(guess), JSON.stringify(guess)).toBe(400)
   })
 
   it("nor in a refused Pay's answer", async () => {

@@ -92,6 +92,41 @@ test('saves the name and preferences, applied after a reload from the first byte
   expect(await htmlClassOf(page, '/')).not.toBe('light')
 })
 
+test('a settings page left open does not undo a theme saved in another tab, however often it saves', async ({
+  page,
+  app,
+}) => {
+  await signUpInBrowser(page, app, {
+    name: 'Theme Keeper',
+    email: uniqueEmail('keeper'),
+    password: 'keeper-secret-1',
+  })
+  const theme = (tab: Page) => tab.getByRole('combobox', { name: 'Theme' })
+  const save = async (tab: Page) => {
+    await tab.getByRole('button', { name: 'Save preferences' }).click()
+    await expect(tab.getByRole('status')).toHaveText('Your preferences have been saved.')
+  }
+  await gotoHydrated(page, '/dashboard/settings')
+  await theme(page).selectOption('light')
+  await save(page)
+  // Another tab saves Dark.
+  const other = await page.context().newPage()
+  await gotoHydrated(other, '/dashboard/settings')
+  await theme(other).selectOption('dark')
+  await save(other)
+  await other.close()
+  // The first tab, still showing Light, saves the e-mail box twice (the page's data reloads
+  // after each save, with Dark).
+  const box = page.getByLabel('E-mail me reminders and offers')
+  await box.uncheck()
+  await save(page)
+  await expect(theme(page)).toHaveValue('light')
+  await box.check()
+  await save(page)
+  await page.context().clearCookies({ name: 'theme' })
+  expect(await htmlClassOf(page, '/dashboard/settings')).toBe('dark')
+})
+
 test('uploads a profile photo as a square WebP and refuses a file that is not an image', async ({
   page,
   app,

@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { FormMetadata, SubmissionResult } from '@conform-to/react'
 import UserRound from 'lucide-react/icons/user-round'
+import { useEffect, useState } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { GoogleButton, NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { AccountPageHeader } from '~/components/account/account-page'
@@ -92,7 +93,12 @@ type SettingsResult = {
   intent: Intent
   result: SubmissionResult<string[]>
   message?: string
+  /** After a preferences save: what the form shows now, for the next save to compare with. */
+  shown?: PreferencesShown
 }
+
+/** What the preferences form showed, posted back so a save changes only what was changed. */
+type PreferencesShown = { theme: string; language: string; notifications: boolean }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireUser(request)
@@ -205,8 +211,18 @@ export async function action({ request }: Route.ActionArgs) {
       const secure = { secure: env.PUBLIC_URL.startsWith('https://') }
       headers.append('Set-Cookie', themeCookie(saved.theme, secure))
       headers.append('Set-Cookie', languageCookie(saved.language, secure))
+      const shown = {
+        theme: value.theme,
+        language: value.language,
+        notifications: value.notifications,
+      }
       return data<SettingsResult>(
-        { intent: value.intent, result: submission.reply(), message: SETTINGS_SAVED.preferences },
+        {
+          intent: value.intent,
+          result: submission.reply(),
+          message: SETTINGS_SAVED.preferences,
+          shown,
+        },
         { headers },
       )
     }
@@ -532,6 +548,14 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
     },
   })
   const notifications = getInputProps(fields.notifications, { type: 'checkbox' })
+  // What the fields show: the stored values they opened with, then what this form last saved.
+  // Not the page's data as it reloads (the header's theme switch reloads it): the fields keep
+  // their values, and a save must be compared with what they show.
+  const [shown, setShown] = useState<PreferencesShown>(() => ({ ...preferences }))
+  const saved = (answer as SettingsResult | undefined)?.shown
+  useEffect(() => {
+    if (saved) setShown(saved)
+  }, [saved])
   return (
     <SectionForm intent="preferences" form={form} notice={answer?.message}>
       <div className="grid gap-4 sm:grid-cols-2">
@@ -554,13 +578,9 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
           ))}
         </SelectField>
       </div>
-      <input type="hidden" name="themeShown" value={preferences.theme} />
-      <input type="hidden" name="languageShown" value={preferences.language} />
-      <input
-        type="hidden"
-        name="notificationsShown"
-        value={preferences.notifications ? 'on' : 'off'}
-      />
+      <input type="hidden" name="themeShown" value={shown.theme} />
+      <input type="hidden" name="languageShown" value={shown.language} />
+      <input type="hidden" name="notificationsShown" value={shown.notifications ? 'on' : 'off'} />
       <label className="flex items-start gap-3 text-sm text-slate-800 dark:text-slate-200">
         <Checkbox
           key={notifications.key}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { FormMetadata, SubmissionResult } from '@conform-to/react'
 import UserRound from 'lucide-react/icons/user-round'
-import { useEffect, useState } from 'react'
+import { useState } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { GoogleButton, NewPasswordFields, type AuthFormResult } from '~/components/auth/auth-forms'
 import { AccountPageHeader } from '~/components/account/account-page'
@@ -553,9 +553,13 @@ function PreferencesSection({ loaderData, actionData }: Route.ComponentProps) {
   // their values, and a save must be compared with what they show.
   const [shown, setShown] = useState<PreferencesShown>(() => ({ ...preferences }))
   const saved = (answer as SettingsResult | undefined)?.shown
-  useEffect(() => {
-    if (saved) setShown(saved)
-  }, [saved])
+  const [seen, setSeen] = useState(saved)
+  if (saved && saved !== seen) {
+    // A new save's answer: adjusted while rendering, as React advises for state that follows
+    // a prop, rather than in an effect.
+    setSeen(saved)
+    setShown(saved)
+  }
   return (
     <SectionForm intent="preferences" form={form} notice={answer?.message}>
       <div className="grid gap-4 sm:grid-cols-2">

@@ -47,6 +47,16 @@ export function bodyLimitFor(path: string): number {
   return DEFAULT_BODY_LIMIT
 }
 
+/**
+ * Where the page's "Go back" leads: the form's own page for the routes listed above (their
+ * patterns name only this shop's paths), the home page for any other path, which could be
+ * anything a cross-site form posted to (`//other.example` would leave the shop).
+ */
+function backTo(path: string): string {
+  const listed = LIMITS.some(([pattern]) => pattern.test(path))
+  return listed ? path.replace(/\.data$/, '') : '/'
+}
+
 /** What a page whose form carries a file says of one too large (the route's own message). */
 function tooLargeMessageFor(path: string): string {
   for (const [pattern, , message] of LIMITS)
@@ -83,7 +93,7 @@ function refuseTooLarge(req: IncomingMessage, res: Response, path: string) {
       .status(413)
       .set('Cache-Control', 'no-store')
       .type('html')
-      .send(tooLargePage(tooLargeMessageFor(path), path))
+      .send(tooLargePage(tooLargeMessageFor(path), backTo(path)))
   } else refuse(res, 413, MESSAGES.tooLarge)
   if (req.complete) return
   const cut = setTimeout(() => req.socket.destroy(), DISCARD_MS)

@@ -186,7 +186,7 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       permissions: { canManageUsers: false },
     })
     expect(await adminStartupLines(t.db, [ADMIN])).toContain(
-      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${ADMIN}`,
+      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the address is confirmed through the link we mailed): ${ADMIN}`,
     )
 
     const cookie = await confirmByMail(ADMIN)
@@ -469,7 +469,7 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       // Listed but not verified: not an admin yet, and the start-up says so.
       expect(await hasAdmin(fresh.db, ['listed@example.test'])).toBe(false)
       expect(await adminStartupLines(fresh.db, ['listed@example.test'])).toEqual([
-        '[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): listed@example.test',
+        '[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the address is confirmed through the link we mailed): listed@example.test',
         '[auth] There is no admin account yet. Create one with: npm run admin:create -- --email you@example.com or sign up with an address in ADMIN_EMAILS (listed@example.test) and confirm it with the link we mail',
       ])
       await markEmailVerified(fresh.db, listed.id)
@@ -577,6 +577,41 @@ describe(`setting a password ends the account's other reset links (${process.env
     // Another account's link and the user's other verification rows are untouched.
     expect(await isResetTokenUsable(t.db, theirs)).toBe(true)
     expect(await rowsLeft(kept)).toBe(kept.length)
+  })
+
+  it('a reset of an unconfirmed account drops the Google identity someone else signed in with', async () => {
+    // An account a Google identity made without a verified address (before such identities
+    // were refused), its owner resetting through the mailed link.
+    const user = await createUser(t.db, { email: 'taken.over@example.test', name: 'Taken' })
+    const now = new Date().toISOString()
+    const row = (id: string, providerId: string) => ({
+      id,
+      accountId: `${providerId}-${user.id}`,
+      providerId,
+      userId: user.id,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: null,
+      password: null,
+      createdAt: now,
+      updatedAt: now,
+    })
+    await t.db
+      .insertInto('account')
+      .values(row(`g-${user.id}`, 'google'))
+      .execute()
+    const link = await createPasswordResetToken(t.db, user.id)
+    expect(await resetPasswordWithToken(link, 'owners-secret')).toMatchObject({ ok: true })
+    const left = await t.db
+      .selectFrom('account')
+      .select('providerId')
+      .where('userId', '=', user.id)
+      .execute()
+    expect(left.map((account) => account.providerId)).toEqual(['credential'])
+    expect(await signIn('taken.over@example.test', 'owners-secret')).toMatch(/^kb\.session_token=/)
   })
 
   it('refuses a reset link mailed before Change password', async () => {

@@ -416,7 +416,7 @@ export async function adminStartupLines(db: DB, adminEmails: readonly string[]):
   }
   if (overview.awaitingVerification.length) {
     lines.push(
-      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${overview.awaitingVerification.join(', ')}`,
+      `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the address is confirmed through the link we mailed): ${overview.awaitingVerification.join(', ')}`,
     )
   }
   if (!overview.admins.length) {

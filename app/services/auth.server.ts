@@ -21,6 +21,7 @@ import {
 } from '~/data/user.server'
 import {
   AUTH_MESSAGES,
+  displayNameText,
   PASSWORD_MAX_LENGTH,
   PASSWORD_MIN_LENGTH,
   safeRedirect,
@@ -228,11 +229,16 @@ export function createAuth(
                 code: GOOGLE_EMAIL_UNVERIFIED,
               })
             }
+            // A Google profile's name is cleaned as a typed one is (no invisible or
+            // direction-control characters: `displayNameText`), the address when nothing is left.
+            const named = fromProvider
+              ? { ...user, name: displayNameText(user.name).trim().slice(0, 100) || user.email }
+              : user
             return {
               data:
-                user.emailVerified && isListedAdmin(user.email, env.ADMIN_EMAILS)
-                  ? { ...user, ...adminGrant }
-                  : user,
+                named.emailVerified && isListedAdmin(named.email, env.ADMIN_EMAILS)
+                  ? { ...named, ...adminGrant }
+                  : named,
             }
           },
         },
@@ -551,7 +557,8 @@ export type ConfirmationLink =
   | { state: 'other-account'; signedInAs: string }
   | { state: 'suspended' }
   | { state: 'confirmed' }
-  | { state: 'open'; email: string; needsPassword: boolean }
+  | { state: 'needs-password' }
+  | { state: 'open'; email: string }
 
 /**
  * What a confirmation link's token stands for: its signature and expiry checked as
@@ -572,13 +579,17 @@ export async function readConfirmationLink(
     return { state: 'other-account', signedInAs: current.email }
   if (account.status === 'suspended') return { state: 'suspended' }
   if (account.emailVerified) return { state: 'confirmed' }
-  return { state: 'open', email: account.email, needsPassword: account.passwordHash !== null }
+  // An account without a password could only come from a Google identity Google had not
+  // verified (refused since): whoever clicks cannot show they made it, so only a password set
+  // through a mailed reset link confirms it (docs/decisions/0021).
+  if (account.passwordHash === null) return { state: 'needs-password' }
+  return { state: 'open', email: account.email }
 }
 
 /** The account a confirmation token is for, with its password's hash; null for a bad token. */
 async function confirmationAccount(token: string) {
   const { db, env } = services()
-  const payload = await verifyJWT<{ email?: unknown }>(token, env.APP_SECRET)
+  const payload = await verifyJWT<{ email?: unknown; userId?: unknown }>(token, env.APP_SECRET)
   if (typeof payload?.email !== 'string') return null
   const row = await db
     .selectFrom('user')
@@ -588,7 +599,9 @@ async function confirmationAccount(token: string) {
     .select(['user.id', 'user.email', 'user.emailVerified', 'user.status', 'account.password'])
     .where('user.email', '=', payload.email.toLowerCase())
     .executeTakeFirst()
-  if (!row) return null
+  // A link names its account too: one for an account deleted since, whose address signed up
+  // again, is not this account's.
+  if (!row || (typeof payload.userId === 'string' && payload.userId !== row.id)) return null
   return {
     id: row.id,
     email: row.email,
@@ -619,12 +632,9 @@ export async function confirmEmailWithToken(
   const link = await readConfirmationLink(request, token)
   if (link.state === 'confirmed') return { ok: true, signedIn: false, headers: new Headers() }
   if (link.state !== 'open') return { ok: false, link }
-  if (link.needsPassword) {
-    const account = await confirmationAccount(token)
-    const hash = account?.passwordHash
-    if (!hash || !password || !(await verifyPassword({ hash, password })))
-      return { ok: false, wrongPassword: true }
-  }
+  const hash = (await confirmationAccount(token))?.passwordHash
+  if (!hash || !password || !(await verifyPassword({ hash, password })))
+    return { ok: false, wrongPassword: true }
   try {
     const { headers } = await getAuth().api.verifyEmail({
       query: { token },
@@ -690,9 +700,26 @@ export async function resetPasswordWithToken(token: string, password: string): P
   try {
     const { db } = services()
     const userId = await resetTokenUser(db, token)
+    const unconfirmed = userId
+      ? !(await db
+          .selectFrom('user')
+          .select('emailVerified')
+          .where('id', '=', userId)
+          .executeTakeFirst()
+          .then((row) => Boolean(row?.emailVerified)))
+      : false
     await getAuth().api.resetPassword({ body: { token, newPassword: password } })
     // Any other reset link of the account stops working now that a password is set (docs/auth.md).
     if (userId) await forgetResetTokens(db, userId)
+    if (userId && unconfirmed) {
+      // The address's owner takes over an account someone else made with it: whatever else
+      // signed in to it (a Google identity Google had not verified) goes (docs/decisions/0021).
+      await db
+        .deleteFrom('account')
+        .where('userId', '=', userId)
+        .where('providerId', '!=', 'credential')
+        .execute()
+    }
     // The link came by mail to the account's address: that proves the address too (and lets
     // an account made by admin:create, or one whose confirmation mail was lost, sign in).
     if (userId) await markEmailVerified(db, userId)

@@ -55,7 +55,7 @@ test('a listed address is an admin only once its owner proves it, never with the
   await app.stop()
   app = await startApp({ env: { ADMIN_EMAILS: LISTED }, dataDir })
   expect(app.output()).toContain(
-    `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the link we mailed is opened): ${LISTED}`,
+    `[auth] ADMIN_EMAILS waiting for e-mail verification (not admins until the address is confirmed through the link we mailed): ${LISTED}`,
   )
   expect(app.output()).toContain('[auth] There is no admin account yet.')
 

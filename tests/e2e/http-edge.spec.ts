@@ -167,6 +167,17 @@ test.describe('request bodies are limited', () => {
     })
     expect(data.status).toBe(413)
     expect(data.body).toBe('The request is too large.')
+    // Any other path's page leads home, whatever the path was.
+    const elsewhere = await rawRequest(app.url, '//evil.example/x', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Content-Length': 1024 * 1024,
+        Accept: 'text/html',
+      },
+    })
+    expect(elsewhere.status).toBe(413)
+    expect(elsewhere.body).toContain('<a href="/">Go back</a>')
   })
 
   test('image uploads and stock imports may be larger than a form post', async ({ app }) => {

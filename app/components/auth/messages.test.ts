@@ -10,7 +10,7 @@ describe('googleErrorMessage', () => {
       expect(googleErrorMessage(view, 'account_not_linked')).toBe(GOOGLE_ACCOUNT_NOT_CONFIRMED)
     }
     expect(GOOGLE_ACCOUNT_NOT_CONFIRMED).toBe(
-      'An account with this address exists but is not confirmed. Use "Forgot password?" to set a password and log in; after that, "Continue with Google" works too.',
+      'Google could not be joined to the account with this address. If you signed up with it and never confirmed it, use "Forgot password?" to set a password and log in; after that, "Continue with Google" works too. Otherwise log in with your password.',
     )
   })
 

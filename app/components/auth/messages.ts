@@ -5,7 +5,7 @@ export const EMAIL_CONFIRMED_NOTICE = 'Your address is confirmed. Log in with yo
 
 /** Google's address has an account here that was never confirmed (`account_not_linked`). */
 export const GOOGLE_ACCOUNT_NOT_CONFIRMED =
-  'An account with this address exists but is not confirmed. Use "Forgot password?" to set a password and log in; after that, "Continue with Google" works too.'
+  'Google could not be joined to the account with this address. If you signed up with it and never confirmed it, use "Forgot password?" to set a password and log in; after that, "Continue with Google" works too. Otherwise log in with your password.'
 
 /**
  * Google sign-in comes back with ?provider=google&error=<code>. The spec's fallbacks

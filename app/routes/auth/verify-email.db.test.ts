@@ -4,8 +4,16 @@ import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
 import { createEmailVerificationToken } from 'better-auth/api'
 import { setUserStatus } from '~/data/user.server'
 import { AUTH_MESSAGES } from '~/lib/validation/auth'
+import { hashPassword } from 'better-auth/crypto'
 import { makeCustomer } from '../../../tests/factories'
-import { CONFIRM_LINK_FAILED, loader, VERIFY_EMAIL_TITLES } from './verify-email'
+import {
+  action,
+  CONFIRM_LINK_FAILED,
+  CONFIRM_NEEDS_PASSWORD,
+  CONFIRM_WRONG_PASSWORD,
+  loader,
+  VERIFY_EMAIL_TITLES,
+} from './verify-email'
 
 const t = fileTestDb()
 const SECRET = 's'.repeat(64)
@@ -22,6 +30,55 @@ beforeAll(() => {
 afterAll(() => {
   holder.__keybazaar = undefined
 })
+
+/** An unconfirmed customer who signed up with `password`, and a link to confirm them. */
+async function signedUp(password: string) {
+  const customer = await makeCustomer(t.db)
+  const now = new Date().toISOString()
+  await t.db
+    .insertInto('account')
+    .values({
+      id: `acc-${customer.id}`,
+      accountId: customer.id,
+      providerId: 'credential',
+      userId: customer.id,
+      accessToken: null,
+      refreshToken: null,
+      idToken: null,
+      accessTokenExpiresAt: null,
+      refreshTokenExpiresAt: null,
+      scope: null,
+      password: await hashPassword(password),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute()
+  const token = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
+    userId: customer.id,
+  })
+  return { customer, token }
+}
+
+/** The form sent with `password`: the action's status and whether it confirmed. */
+async function send(ip: string, token: string, password: string) {
+  let status = 200
+  try {
+    const answer: unknown = await action({
+      request: new Request(`http://shop.test/verify-email?token=${token}`, {
+        method: 'POST',
+        body: new URLSearchParams({ token, password, redirectTo: '' }),
+      }),
+      context: { clientIp: ip },
+      params: {},
+    } as unknown as Parameters<typeof action>[0])
+    const { data, init } = answer as { data: unknown; init: ResponseInit | null }
+    status = init?.status ?? 200
+    return { status, data }
+  } catch (thrown) {
+    if (thrown instanceof Response) return { status: thrown.status, data: null }
+    throw thrown
+  }
+}
 
 /** The loader's answer as the page gets it: its data, status and headers. */
 async function open(ip: string, token = '') {
@@ -56,10 +113,7 @@ describe(`/verify-email (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('opens a good link as a form, changing nothing, and counts only links that fail', async () => {
-    const customer = await makeCustomer(t.db)
-    const token = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
-      userId: customer.id,
-    })
+    const { customer, token } = await signedUp('first-secret')
     // More good opens from one address than its budget of failed ones.
     for (let i = 0; i <= RATE_LIMIT_POLICIES.passwordResetLinkIp.limit + 2; i++) {
       const opened = await open('203.0.113.40', token)
@@ -90,5 +144,47 @@ describe(`/verify-email (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       title: VERIFY_EMAIL_TITLES.suspended,
       error: AUTH_MESSAGES.accountSuspended,
     })
+  })
+
+  it('refuses a wrong password, counting it, and a link naming another account', async () => {
+    const { customer, token } = await signedUp('first-secret')
+    const ip = '203.0.113.50'
+    for (let i = 0; i < RATE_LIMIT_POLICIES.passwordResetLinkIp.limit; i++) {
+      const wrong = await send(ip, token, 'not-the-one')
+      expect(wrong.status).toBe(400)
+      expect(JSON.stringify(wrong.data)).toContain(CONFIRM_WRONG_PASSWORD)
+    }
+    expect((await send(ip, token, 'first-secret')).status).toBe(429)
+    const stored = await t.db
+      .selectFrom('user')
+      .select('emailVerified')
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow()
+    expect(Boolean(stored.emailVerified)).toBe(false)
+    // A link whose account id is not this address's account (deleted, signed up again).
+    const stale = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
+      userId: 'someone-else',
+    })
+    expect((await open('203.0.113.51', stale)).data).toMatchObject({
+      title: VERIFY_EMAIL_TITLES.failed,
+    })
+  })
+
+  it('sends an account without a password to set one by mail, confirming nothing', async () => {
+    const customer = await makeCustomer(t.db)
+    const token = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
+      userId: customer.id,
+    })
+    expect((await open('203.0.113.52', token)).data).toMatchObject({
+      title: VERIFY_EMAIL_TITLES.needsPassword,
+      error: CONFIRM_NEEDS_PASSWORD,
+    })
+    expect((await send('203.0.113.52', token, '')).status).toBe(302)
+    const stored = await t.db
+      .selectFrom('user')
+      .select('emailVerified')
+      .where('id', '=', customer.id)
+      .executeTakeFirstOrThrow()
+    expect(Boolean(stored.emailVerified)).toBe(false)
   })
 })

@@ -36,7 +36,12 @@ export const VERIFY_EMAIL_TITLES = {
   tooMany: 'Too many attempts',
   otherAccount: 'Signed in to another account',
   suspended: 'Account suspended',
+  needsPassword: 'Set a password',
 } as const
+
+/** An account without a password: only a password set through a mailed link confirms it. */
+export const CONFIRM_NEEDS_PASSWORD =
+  'To confirm this address, set a password with the link we e-mail you, then log in with it.'
 
 /** A link for another account than the one signed in here: nothing is changed. */
 export function otherAccountMessage(email: string): string {
@@ -60,6 +65,8 @@ function refusal(link: Exclude<ConfirmationLink, { state: 'open' | 'confirmed' }
         error: AUTH_MESSAGES.accountSuspended,
         form: null,
       }
+    case 'needs-password':
+      return { title: VERIFY_EMAIL_TITLES.needsPassword, error: CONFIRM_NEEDS_PASSWORD, form: null }
   }
 }
 
@@ -101,7 +108,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     form: {
       token,
       email: link.email,
-      needsPassword: link.needsPassword,
       redirectTo: safeRedirect(url.searchParams.get('redirectTo'), ''),
     },
   }
@@ -118,7 +124,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const result = await confirmEmailWithToken(request, token, password)
   if (!result.ok) {
     if ('wrongPassword' in result) return replies.refused(CONFIRM_WRONG_PASSWORD, 400)
-    // The link stopped working since the page showed it: the page says why.
+    // Refused where the page would not show why (better-auth refused the token): said here.
+    if (result.link.state === 'invalid') return replies.refused(CONFIRM_LINK_FAILED, 400)
+    // Otherwise the link's state changed since the page showed it: the page says how.
     throw redirect(`${href('/verify-email')}?token=${encodeURIComponent(token)}`)
   }
   await releaseRateLimit(db, limit)
@@ -141,6 +149,10 @@ export default function VerifyEmail({ loaderData, actionData }: Route.ComponentP
                 Log out
               </button>
             </Form>
+          ) : loaderData.title === VERIFY_EMAIL_TITLES.needsPassword ? (
+            <Link to={href('/forgot-password')} className={buttonVariants({ block: true })}>
+              E-mail me a link
+            </Link>
           ) : (
             <Link to={href('/login')} className={buttonVariants({ block: true })}>
               Log in
@@ -157,7 +169,7 @@ function ConfirmForm({
   form: link,
   result,
 }: {
-  form: { token: string; email: string; needsPassword: boolean; redirectTo: string }
+  form: { token: string; email: string; redirectTo: string }
   result: Parameters<typeof useAppForm>[0]['lastResult']
 }) {
   const [form, fields] = useAppForm({ schema: confirmEmailSchema, lastResult: result })
@@ -165,40 +177,32 @@ function ConfirmForm({
   return (
     <AuthPage
       title={VERIFY_EMAIL_TITLES.confirm}
-      subtitle={
-        link.needsPassword
-          ? `Enter the password you chose when you signed up with ${link.email}.`
-          : `Confirm ${link.email} to finish signing up.`
-      }
+      subtitle={`Enter the password you chose when you signed up with ${link.email}.`}
     >
       <div className="space-y-5">
         <FormErrors id={form.errorId} errors={form.errors} />
         <Form method="post" {...getFormProps(form)} className="space-y-4">
           <input type="hidden" name="token" value={link.token} />
           <input type="hidden" name="redirectTo" value={link.redirectTo} />
-          {link.needsPassword ? (
-            <TextField
-              label="Password"
-              field={fields.password}
-              type="password"
-              autoComplete="current-password"
-            />
-          ) : null}
+          <TextField
+            label="Password"
+            field={fields.password}
+            type="password"
+            autoComplete="current-password"
+          />
           <Button type="submit" block pending={busy} pendingLabel="Confirming…">
             Confirm and log in
           </Button>
         </Form>
-        {link.needsPassword ? (
-          <p className="text-center text-sm text-slate-600 dark:text-slate-300">
-            Did not sign up, or forgot the password?{' '}
-            <Link
-              to={href('/forgot-password')}
-              className="font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
-            >
-              Set a new password
-            </Link>
-          </p>
-        ) : null}
+        <p className="text-center text-sm text-slate-600 dark:text-slate-300">
+          Did not sign up, or forgot the password?{' '}
+          <Link
+            to={href('/forgot-password')}
+            className="font-semibold text-brand-700 underline-offset-2 hover:underline dark:text-brand-300"
+          >
+            Set a new password
+          </Link>
+        </p>
       </div>
     </AuthPage>
   )

@@ -614,6 +614,40 @@ describe(`setting a password ends the account's other reset links (${process.env
     expect(await signIn('taken.over@example.test', 'owners-secret')).toMatch(/^kb\.session_token=/)
   })
 
+  it('mails the owner when the password is changed, set for the first time or reset', async () => {
+    const { userId, cookie } = await signUp('told@example.test', 'old-secret')
+    const request = new Request(`${PUBLIC_URL}/dashboard/settings`, {
+      method: 'POST',
+      headers: { cookie },
+    })
+    expect(
+      await changePassword(request, { currentPassword: 'old-secret', newPassword: 'new-secret' }),
+    ).toMatchObject({ ok: true })
+    const changed = await lastMailTo('told@example.test')
+    expect(changed.subject).toBe('Your KeyBazaar password was changed')
+    expect(changed.text).toContain('If this was not you, choose a new password')
+
+    const link = await createPasswordResetToken(t.db, userId)
+    expect(await resetPasswordWithToken(link, 'third-secret')).toMatchObject({ ok: true })
+    const reset = await lastMailTo('told@example.test')
+    expect(reset.text).toContain('was reset with the link we e-mailed you')
+
+    const google = await signUp('first.set@example.test', 'unused-secret')
+    await t.db
+      .deleteFrom('account')
+      .where('userId', '=', google.userId)
+      .where('providerId', '=', 'credential')
+      .execute()
+    const set = new Request(`${PUBLIC_URL}/dashboard/settings`, {
+      method: 'POST',
+      headers: { cookie: google.cookie },
+    })
+    expect(await setFirstPassword(set, 'first-secret')).toMatchObject({ ok: true })
+    expect((await lastMailTo('first.set@example.test')).subject).toBe(
+      'A password was set for your KeyBazaar account',
+    )
+  })
+
   it('refuses a reset link mailed before Change password', async () => {
     const { userId, cookie } = await signUp('changer@example.test', 'old-secret')
     const before = await createPasswordResetToken(t.db, userId)

@@ -16,6 +16,7 @@ export const MAIL_JOB_TYPES = [
   'account.verify-email',
   'account.signup-attempt',
   'account.password-changed-by-admin',
+  'account.password-changed',
   'payment-link.mail',
 ] as const
 export type MailJobType = (typeof MAIL_JOB_TYPES)[number]

@@ -40,6 +40,24 @@ import { startCooldown } from '~/lib/rate-limit.server'
 export const VERIFY_EMAIL_JOB = 'account.verify-email'
 /** The mail to an account's owner when someone signs up with its address. */
 export const SIGNUP_ATTEMPT_JOB = 'account.signup-attempt'
+/**
+ * The mail telling an account's owner that its password was changed, set or reset by them (an
+ * admin's change has its own): whoever did it without them learns nothing they can use, and the
+ * owner learns to act (app/services/notifications/account-mail.server.ts).
+ */
+export const PASSWORD_CHANGED_JOB = 'account.password-changed'
+export type PasswordChange = 'changed' | 'set' | 'reset'
+
+/** Queues that mail; a failure to queue it is logged, the password is set either way. */
+async function mailPasswordChange(db: DB, userId: string, how: PasswordChange): Promise<void> {
+  try {
+    await enqueueMailJob(db, PASSWORD_CHANGED_JOB, { userId, how })
+    wakeJobRunner()
+  } catch (error) {
+    console.error('[auth] could not queue the password mail:', error)
+  }
+}
+
 /** How long a confirmation link works. */
 export const VERIFY_EMAIL_TTL_SECONDS = 24 * 60 * 60
 
@@ -723,6 +741,7 @@ export async function resetPasswordWithToken(token: string, password: string): P
     // The link came by mail to the account's address: that proves the address too (and lets
     // an account made by admin:create, or one whose confirmation mail was lost, sign in).
     if (userId) await markEmailVerified(db, userId)
+    if (userId) await mailPasswordChange(db, userId, 'reset')
     return { ok: true, headers: new Headers() }
   } catch (error) {
     const described = describeAuthError(error, 'Failed to reset password. Please try again.')
@@ -754,6 +773,7 @@ export async function changePassword(
     })
     // A reset link mailed before the change must not set the password back (docs/auth.md).
     await forgetResetTokens(services().db, response.user.id)
+    await mailPasswordChange(services().db, response.user.id, 'changed')
     return { ok: true, headers: setCookieHeaders(headers) }
   } catch (error) {
     const described = describeAuthError(error, 'Failed to change password. Please try again.')
@@ -770,6 +790,7 @@ export async function setFirstPassword(request: Request, newPassword: string): P
     // A reset link mailed before must not replace the password just chosen (docs/auth.md).
     const user = await getUser(request)
     if (user) await forgetResetTokens(services().db, user.id)
+    if (user) await mailPasswordChange(services().db, user.id, 'set')
     return { ok: true, headers: new Headers() }
   } catch (error) {
     return { ok: false, ...describeAuthError(error, 'Failed to set password. Please try again.') }

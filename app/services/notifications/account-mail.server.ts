@@ -9,6 +9,7 @@ import {
 } from '~/data/user.server'
 import { createEmailVerificationToken } from 'better-auth/api'
 import {
+  PASSWORD_CHANGED_JOB,
   SIGNUP_ATTEMPT_JOB,
   VERIFY_EMAIL_JOB,
   VERIFY_EMAIL_TTL_SECONDS,
@@ -50,6 +51,7 @@ export interface AccountMailOptions {
 
 const payloadSchema = z.object({ userId: z.string().min(1) })
 const verifyPayloadSchema = payloadSchema.extend({ redirectTo: z.string().optional() })
+const passwordChangedSchema = payloadSchema.extend({ how: z.enum(['changed', 'set', 'reset']) })
 
 export function resetPasswordUrl(publicUrl: string, token: string): string {
   return `${publicUrl}${href('/reset-password')}?token=${encodeURIComponent(token)}`
@@ -148,6 +150,31 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
           paragraphs: [
             `An administrator of ${settings.siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
             'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
+          ],
+          action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
+        }),
+      )
+    },
+    [PASSWORD_CHANGED_JOB]: async (job) => {
+      const { userId, how } = passwordChangedSchema.parse(job.payload)
+      const user = await getUserProfile(db, userId)
+      if (!user) return
+      const { publicUrl } = options()
+      await send(job.id, (settings) =>
+        renderMail(settings, publicUrl, {
+          to: user.email,
+          subject:
+            how === 'set'
+              ? `A password was set for your ${settings.siteName} account`
+              : `Your ${settings.siteName} password was changed`,
+          greeting: greetingFor(greetedName(user)),
+          paragraphs: [
+            how === 'set'
+              ? `A password was set for your ${settings.siteName} account: it can now be used to log in with your e-mail address, as well as Google.`
+              : how === 'reset'
+                ? `The password of your ${settings.siteName} account was reset with the link we e-mailed you, and every device signed in to it has been signed out.`
+                : `The password of your ${settings.siteName} account was changed, and every other device signed in to it has been signed out.`,
+            'If this was not you, choose a new password with "Forgot password" on the login page right away, and contact us.',
           ],
           action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
         }),

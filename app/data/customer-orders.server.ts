@@ -198,3 +198,42 @@ export async function getOrderPageProduct(
     .executeTakeFirst()
   return row ?? null
 }
+
+/**
+ * How long after an order's payment failed or expired a confirmation may still pay it (money
+ * taken late is honoured, docs/payments.md "Statuses"; the payment page watches that long too).
+ */
+const LATE_PAYMENT_MS = 24 * 60 * 60 * 1000
+
+/**
+ * An order of the user's (the orders My Orders lists, `ownedBy`) that would still reach them:
+ * paid and not delivered (`paid`, `awaiting_stock`), or one whose payment may still be
+ * confirmed (`pending`, or `failed`/`expired` for a day after that). Deleting the account would
+ * send its delivery to the anonymised address, so such an order holds the account back. An
+ * order paid and not yet delivered is named first.
+ */
+export async function orderStillOpen(
+  db: DB,
+  userId: string,
+  now: Date,
+): Promise<{ id: string; waitsForDelivery: boolean } | null> {
+  const lateSince = new Date(now.getTime() - LATE_PAYMENT_MS).toISOString()
+  const rows = await db
+    .selectFrom('order')
+    .select(['order.id', 'order.status'])
+    .where(ownedBy(userId))
+    .where((eb) =>
+      eb.or([
+        eb('order.status', 'in', ['paid', 'awaiting_stock', 'pending']),
+        eb.and([
+          eb('order.status', 'in', ['failed', 'expired']),
+          eb('order.updatedAt', '>', lateSince),
+        ]),
+      ]),
+    )
+    .orderBy('order.createdAt', 'desc')
+    .execute()
+  const paid = rows.find((row) => row.status === 'paid' || row.status === 'awaiting_stock')
+  const first = paid ?? rows[0]
+  return first ? { id: first.id, waitsForDelivery: Boolean(paid) } : null
+}

@@ -204,6 +204,56 @@ export async function hasAdmin(db: DB, adminEmails: readonly string[]): Promise<
 }
 
 /** Marks the address as proved (a mailed link was used); ADMIN_EMAILS then apply. */
+/**
+ * The account an address signs in to, as a confirmation link needs it: its status, whether the
+ * address is confirmed, and its password's hash (null for an account without one).
+ */
+export async function findSignInAccount(
+  db: DB,
+  email: string,
+): Promise<{
+  id: string
+  email: string
+  emailVerified: boolean
+  status: string
+  passwordHash: string | null
+} | null> {
+  const row = await db
+    .selectFrom('user')
+    .leftJoin('account', (join) =>
+      join.onRef('account.userId', '=', 'user.id').on('account.providerId', '=', 'credential'),
+    )
+    .select(['user.id', 'user.email', 'user.emailVerified', 'user.status', 'account.password'])
+    .where('user.email', '=', email.toLowerCase())
+    .executeTakeFirst()
+  if (!row) return null
+  return {
+    id: row.id,
+    email: row.email,
+    emailVerified: toBool(row.emailVerified),
+    status: row.status,
+    passwordHash: row.password ?? null,
+  }
+}
+
+/**
+ * Locks the user's row until the transaction ends, on PostgreSQL (SQLite runs one writer at a
+ * time): a checkout of the account, whose order refers to the row, waits meanwhile.
+ */
+export async function lockUserRow(trx: DB, userId: string): Promise<void> {
+  if (engineOf(trx) === 'postgres')
+    await trx.selectFrom('user').select('id').where('id', '=', userId).forUpdate().execute()
+}
+
+/** Removes every other way than its password of signing in to the account (Google links). */
+export async function dropProviderLinks(db: DB, userId: string): Promise<void> {
+  await db
+    .deleteFrom('account')
+    .where('userId', '=', userId)
+    .where('providerId', '!=', 'credential')
+    .execute()
+}
+
 export async function markEmailVerified(db: DB, userId: string, now = new Date()): Promise<void> {
   await db
     .updateTable('user')

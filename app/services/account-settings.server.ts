@@ -9,10 +9,10 @@ import {
   type AuthUser,
 } from '~/services/auth.server'
 import { lockAccountChanges } from '~/data/user-admin.server'
-import { ownedBy } from '~/data/customer-orders.server'
-import { deleteUserAccount, getUserProfile, setUserPhoto } from '~/data/user.server'
-import { engineOf, type DB } from '~/lib/db.server'
-import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
+import { orderStillOpen } from '~/data/customer-orders.server'
+import { deleteUserAccount, getUserProfile, lockUserRow, setUserPhoto } from '~/data/user.server'
+import type { DB } from '~/lib/db.server'
+import { hitPolicy, tooManyAttemptsMessage, type RateLimitHit } from '~/lib/rate-limit.server'
 import type { Storage } from '~/lib/storage.server'
 import { SETTINGS_MESSAGES } from '~/lib/validation/account-settings'
 import { profilePhotoKey, storeProfilePhoto, UploadError } from '~/lib/uploads.server'
@@ -63,12 +63,7 @@ export async function replaceProfilePhoto(
 ): Promise<ReplacePhotoResult> {
   const hit = await hitPolicy(deps.db, 'profilePhotoUser', userId)
   if (!hit.allowed) {
-    return {
-      ok: false,
-      status: 429,
-      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
-      retryAfterSeconds: hit.retryAfterSeconds,
-    }
+    return tooManyTries(hit)
   }
   let stored: { key: string; url: string }
   try {
@@ -105,43 +100,14 @@ export const DELETE_ACCOUNT_MESSAGES = {
     `The payment for order ${orderId} may still go through. Your account can be deleted once the order is delivered, or a day after its payment failed or expired.`,
 } as const
 
-/**
- * How long after an order's payment failed or expired a confirmation may still pay it (money
- * taken late is honoured, docs/payments.md "Statuses"; the payment page watches that long too).
- */
-const LATE_PAYMENT_MS = 24 * 60 * 60 * 1000
-
-/**
- * An order of the user's (the orders My Orders lists, `ownedBy`) that would still reach them:
- * paid and not delivered (`paid`, `awaiting_stock`), or one whose payment may still be
- * confirmed (`pending`, or `failed`/`expired` for a day after that). Deleting the account would
- * send its delivery to the anonymised address, so such an order holds the account back. An
- * order paid and not yet delivered is named first.
- */
-async function orderStillOpen(
-  db: DB,
-  userId: string,
-  now: Date,
-): Promise<{ id: string; waitsForDelivery: boolean } | null> {
-  const lateSince = new Date(now.getTime() - LATE_PAYMENT_MS).toISOString()
-  const rows = await db
-    .selectFrom('order')
-    .select(['order.id', 'order.status'])
-    .where(ownedBy(userId))
-    .where((eb) =>
-      eb.or([
-        eb('order.status', 'in', ['paid', 'awaiting_stock', 'pending']),
-        eb.and([
-          eb('order.status', 'in', ['failed', 'expired']),
-          eb('order.updatedAt', '>', lateSince),
-        ]),
-      ]),
-    )
-    .orderBy('order.createdAt', 'desc')
-    .execute()
-  const paid = rows.find((row) => row.status === 'paid' || row.status === 'awaiting_stock')
-  const first = paid ?? rows[0]
-  return first ? { id: first.id, waitsForDelivery: Boolean(paid) } : null
+/** A refusal for going over a per-user limit: 429, with when to try again. */
+function tooManyTries(hit: RateLimitHit) {
+  return {
+    ok: false as const,
+    status: 429 as const,
+    message: tooManyAttemptsMessage(hit.retryAfterSeconds),
+    retryAfterSeconds: hit.retryAfterSeconds,
+  }
 }
 
 export type DeleteAccountResult =
@@ -230,8 +196,7 @@ export async function deleteOwnAccount(
     // On PostgreSQL the user row is locked first: a checkout of this account in another tab
     // (its order refers to the row) waits until the account is deleted or left, so no order
     // slips in between the check below and the anonymising. SQLite runs one writer at a time.
-    if (engineOf(trx) === 'postgres')
-      await trx.selectFrom('user').select('id').where('id', '=', user.id).forUpdate().execute()
+    await lockUserRow(trx, user.id)
     const open = await orderStillOpen(trx, user.id, new Date())
     if (open)
       return {
@@ -262,12 +227,7 @@ export async function changeOwnPassword(
 ): Promise<AuthResult | { ok: false; status: 429; message: string; retryAfterSeconds: number }> {
   const hit = await hitPolicy(db, 'passwordCheckUser', userId)
   if (!hit.allowed) {
-    return {
-      ok: false,
-      status: 429,
-      message: tooManyAttemptsMessage(hit.retryAfterSeconds),
-      retryAfterSeconds: hit.retryAfterSeconds,
-    }
+    return tooManyTries(hit)
   }
   return changePassword(request, input)
 }

@@ -6,9 +6,12 @@ import { href, redirect } from 'react-router'
 import {
   ALL_PERMISSIONS,
   NO_PERMISSIONS,
+  dropProviderLinks,
   effectiveAccess,
   endUserSessions,
+  findSignInAccount,
   forgetResetTokens,
+  getUserProfile,
   isListedAdmin,
   LAST_ACTIVE_EVERY_MS,
   markEmailVerified,
@@ -586,8 +589,23 @@ export async function readConfirmationLink(
   request: Request,
   token: string,
 ): Promise<ConfirmationLink> {
+  return (await inspectConfirmationLink(request, token)).link
+}
+
+/** The link's state, with its account's password hash for the form that confirms it. */
+async function inspectConfirmationLink(
+  request: Request,
+  token: string,
+): Promise<{ link: ConfirmationLink; passwordHash: string | null }> {
   const account = await confirmationAccount(token)
-  if (!account) return { state: 'invalid' }
+  const link = account ? await linkState(request, account) : ({ state: 'invalid' } as const)
+  return { link, passwordHash: account?.passwordHash ?? null }
+}
+
+async function linkState(
+  request: Request,
+  account: NonNullable<Awaited<ReturnType<typeof findSignInAccount>>>,
+): Promise<ConfirmationLink> {
   // Confirming signs the link's account in, replacing any session this browser has. A link
   // for another account than the one signed in here is refused, untouched: otherwise anyone
   // could send a signed-in buyer their own unconfirmed link and have the buyer's next purchase
@@ -609,24 +627,11 @@ async function confirmationAccount(token: string) {
   const { db, env } = services()
   const payload = await verifyJWT<{ email?: unknown; userId?: unknown }>(token, env.APP_SECRET)
   if (typeof payload?.email !== 'string') return null
-  const row = await db
-    .selectFrom('user')
-    .leftJoin('account', (join) =>
-      join.onRef('account.userId', '=', 'user.id').on('account.providerId', '=', 'credential'),
-    )
-    .select(['user.id', 'user.email', 'user.emailVerified', 'user.status', 'account.password'])
-    .where('user.email', '=', payload.email.toLowerCase())
-    .executeTakeFirst()
+  const account = await findSignInAccount(db, payload.email)
   // A link names its account too: one for an account deleted since, whose address signed up
   // again, is not this account's.
-  if (!row || (typeof payload.userId === 'string' && payload.userId !== row.id)) return null
-  return {
-    id: row.id,
-    email: row.email,
-    emailVerified: Boolean(row.emailVerified),
-    status: row.status,
-    passwordHash: row.password ?? null,
-  }
+  if (!account || (typeof payload.userId === 'string' && payload.userId !== account.id)) return null
+  return account
 }
 
 export type ConfirmEmailResult =
@@ -647,10 +652,9 @@ export async function confirmEmailWithToken(
   token: string,
   password: string,
 ): Promise<ConfirmEmailResult> {
-  const link = await readConfirmationLink(request, token)
+  const { link, passwordHash: hash } = await inspectConfirmationLink(request, token)
   if (link.state === 'confirmed') return { ok: true, signedIn: false, headers: new Headers() }
   if (link.state !== 'open') return { ok: false, link }
-  const hash = (await confirmationAccount(token))?.passwordHash
   if (!hash || !password || !(await verifyPassword({ hash, password })))
     return { ok: false, wrongPassword: true }
   try {
@@ -718,25 +722,14 @@ export async function resetPasswordWithToken(token: string, password: string): P
   try {
     const { db } = services()
     const userId = await resetTokenUser(db, token)
-    const unconfirmed = userId
-      ? !(await db
-          .selectFrom('user')
-          .select('emailVerified')
-          .where('id', '=', userId)
-          .executeTakeFirst()
-          .then((row) => Boolean(row?.emailVerified)))
-      : false
+    const unconfirmed = userId ? (await getUserProfile(db, userId))?.emailVerified === false : false
     await getAuth().api.resetPassword({ body: { token, newPassword: password } })
     // Any other reset link of the account stops working now that a password is set (docs/auth.md).
     if (userId) await forgetResetTokens(db, userId)
     if (userId && unconfirmed) {
       // The address's owner takes over an account someone else made with it: whatever else
       // signed in to it (a Google identity Google had not verified) goes (docs/decisions/0021).
-      await db
-        .deleteFrom('account')
-        .where('userId', '=', userId)
-        .where('providerId', '!=', 'credential')
-        .execute()
+      await dropProviderLinks(db, userId)
     }
     // The link came by mail to the account's address: that proves the address too (and lets
     // an account made by admin:create, or one whose confirmation mail was lost, sign in).

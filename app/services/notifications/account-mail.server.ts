@@ -10,6 +10,7 @@ import {
 import { createEmailVerificationToken } from 'better-auth/api'
 import {
   PASSWORD_CHANGED_JOB,
+  type PasswordChange,
   SIGNUP_ATTEMPT_JOB,
   VERIFY_EMAIL_JOB,
   VERIFY_EMAIL_TTL_SECONDS,
@@ -97,6 +98,20 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
     const mailer = options().mailer ?? sharedMailer(settings)
     await deliverMail(mailer, build(settings), { key })
   }
+  /** The mail telling the owner their password was set: by an admin, or by them. */
+  async function sendPasswordMail(key: string, userId: string, how: PasswordChange | 'admin') {
+    const user = await getUserProfile(db, userId)
+    if (!user) return
+    const { publicUrl } = options()
+    await send(key, (settings) =>
+      renderMail(settings, publicUrl, {
+        to: user.email,
+        greeting: greetingFor(greetedName(user)),
+        ...passwordMailText(settings.siteName, how),
+        action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
+      }),
+    )
+  }
   return {
     [PASSWORD_RESET_MAIL_JOB]: async (job) => {
       const { userId } = payloadSchema.parse(job.payload)
@@ -135,50 +150,15 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         }),
       )
     },
+    // No password in the admin's mail: the admin tells the owner by another way, or the owner
+    // chooses their own with "Forgot password".
     [PASSWORD_CHANGED_BY_ADMIN_JOB]: async (job) => {
       const { userId } = payloadSchema.parse(job.payload)
-      const user = await getUserProfile(db, userId)
-      if (!user) return
-      const { publicUrl } = options()
-      // No password in the mail: the admin tells the owner by another way, or the owner
-      // chooses their own with "Forgot password".
-      await send(job.id, (settings) =>
-        renderMail(settings, publicUrl, {
-          to: user.email,
-          subject: `Your ${settings.siteName} password was changed`,
-          greeting: greetingFor(greetedName(user)),
-          paragraphs: [
-            `An administrator of ${settings.siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
-            'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
-          ],
-          action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
-        }),
-      )
+      await sendPasswordMail(job.id, userId, 'admin')
     },
     [PASSWORD_CHANGED_JOB]: async (job) => {
       const { userId, how } = passwordChangedSchema.parse(job.payload)
-      const user = await getUserProfile(db, userId)
-      if (!user) return
-      const { publicUrl } = options()
-      await send(job.id, (settings) =>
-        renderMail(settings, publicUrl, {
-          to: user.email,
-          subject:
-            how === 'set'
-              ? `A password was set for your ${settings.siteName} account`
-              : `Your ${settings.siteName} password was changed`,
-          greeting: greetingFor(greetedName(user)),
-          paragraphs: [
-            how === 'set'
-              ? `A password was set for your ${settings.siteName} account: it can now be used to log in with your e-mail address, as well as Google.`
-              : how === 'reset'
-                ? `The password of your ${settings.siteName} account was reset with the link we e-mailed you, and every device signed in to it has been signed out.`
-                : `The password of your ${settings.siteName} account was changed, and every other device signed in to it has been signed out.`,
-            'If this was not you, choose a new password with "Forgot password" on the login page right away, and contact us.',
-          ],
-          action: { label: 'Log in', url: `${publicUrl}${href('/login')}` },
-        }),
-      )
+      await sendPasswordMail(job.id, userId, how)
     },
     [SIGNUP_ATTEMPT_JOB]: async (job) => {
       const { userId } = payloadSchema.parse(job.payload)
@@ -193,6 +173,49 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         }),
       )
     },
+  }
+}
+
+/** The subject and paragraphs of the mail saying an account's password was set, and how. */
+function passwordMailText(
+  siteName: string,
+  how: PasswordChange | 'admin',
+): { subject: string; paragraphs: string[] } {
+  const ifNotYou =
+    'If this was not you, choose a new password with "Forgot password" on the login page right away, and contact us.'
+  switch (how) {
+    case 'admin':
+      return {
+        subject: `Your ${siteName} password was changed`,
+        paragraphs: [
+          `An administrator of ${siteName} has set a new password for your account, and every device signed in to it has been signed out.`,
+          'If you did not ask for this, choose a new password yourself with "Forgot password" on the login page, and contact us.',
+        ],
+      }
+    case 'set':
+      return {
+        subject: `A password was set for your ${siteName} account`,
+        paragraphs: [
+          `A password was set for your ${siteName} account: it can now be used to log in with your e-mail address, as well as Google.`,
+          ifNotYou,
+        ],
+      }
+    case 'reset':
+      return {
+        subject: `Your ${siteName} password was changed`,
+        paragraphs: [
+          `The password of your ${siteName} account was reset with the link we e-mailed you, and every device signed in to it has been signed out.`,
+          ifNotYou,
+        ],
+      }
+    case 'changed':
+      return {
+        subject: `Your ${siteName} password was changed`,
+        paragraphs: [
+          `The password of your ${siteName} account was changed, and every other device signed in to it has been signed out.`,
+          ifNotYou,
+        ],
+      }
   }
 }
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
 import { createEmailVerificationToken } from 'better-auth/api'
+import { setPasswordHash } from '~/data/user-admin.server'
 import { setUserStatus } from '~/data/user.server'
 import { AUTH_MESSAGES } from '~/lib/validation/auth'
 import { hashPassword } from 'better-auth/crypto'
@@ -34,25 +35,7 @@ afterAll(() => {
 /** An unconfirmed customer who signed up with `password`, and a link to confirm them. */
 async function signedUp(password: string) {
   const customer = await makeCustomer(t.db)
-  const now = new Date().toISOString()
-  await t.db
-    .insertInto('account')
-    .values({
-      id: `acc-${customer.id}`,
-      accountId: customer.id,
-      providerId: 'credential',
-      userId: customer.id,
-      accessToken: null,
-      refreshToken: null,
-      idToken: null,
-      accessTokenExpiresAt: null,
-      refreshTokenExpiresAt: null,
-      scope: null,
-      password: await hashPassword(password),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .execute()
+  await setPasswordHash(t.db, customer.id, await hashPassword(password))
   const token = await createEmailVerificationToken(SECRET, customer.email, undefined, 3600, {
     userId: customer.id,
   })

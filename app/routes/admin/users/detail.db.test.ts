@@ -92,6 +92,40 @@ describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(page).not.toContain('while signed in')
   })
 
+  it('keeps the orders page it was opened at through Suspend and the in-page forms', async () => {
+    const user = await makeCustomer(t.db, { name: 'Omar Paged' })
+    const product = await makeProduct(t.db)
+    for (let i = 0; i < 21; i++) await makeOrder(t.db, product.id, { userId: user.id })
+    const paged = `/admin/users/${user.id}?page=2`
+
+    const html = await renderHtml(user.id, '?page=2')
+    expect(postActions(html)).toEqual([paged, paged])
+    expect(getForms(html).map((form) => form.query)).toEqual([
+      ['edit=1', 'page=2'],
+      ['reset=1', 'page=2'],
+    ])
+    // The confirmation asked without JavaScript posts and cancels to the same page.
+    const asked = await renderHtml(user.id, '?page=2', {
+      method: 'POST',
+      body: new URLSearchParams({ intent: 'suspend' }),
+    })
+    expect(postActions(asked)).toContain(paged)
+    expect(asked).toMatch(new RegExp(`<a [^>]*href="${paged.replace('?', '\\?')}"[^>]*>Cancel</a>`))
+
+    const done = await postForRedirect(
+      action as never,
+      `http://shop.test${paged}`,
+      { intent: 'suspend', confirmed: 'yes' },
+      { userId: user.id },
+    )
+    expect(done.status).toBe(303)
+    expect(done.headers.get('Location')).toBe(paged)
+    expect((await getUserProfile(t.db, user.id))?.status).toBe('suspended')
+
+    const editing = await renderHtml(user.id, '?edit=1&page=2')
+    expect(postActions(editing)).toContain(`/admin/users/${user.id}?edit=1&page=2`)
+  })
+
   describe('Edit User and Reset Password without JavaScript (docs/decisions/0001)', () => {
     it('has buttons that ask for the page with the form, ?edit=1 and ?reset=1', async () => {
       const user = await makeCustomer(t.db, { name: 'Nadia Buttons' })

@@ -21,7 +21,7 @@ import {
   resetUserPassword,
   type UserAdminResult,
 } from '~/services/user-admin.server'
-import { USER_NOT_FOUND_TITLE, userPath } from './filters'
+import { ordersPageOf, USER_NOT_FOUND_TITLE, userPath } from './filters'
 import type { Route } from './+types/detail'
 
 /**
@@ -194,7 +194,7 @@ export async function userAction({ request, params, context }: Route.ActionArgs)
       { status: 400 },
     )
   }
-  throw redirect(userPath(userId), {
+  throw redirect(userPath(userId, ordersPageOf(new URL(request.url))), {
     status: 303,
     headers: await flashHeaders(result.ok ? 'success' : 'error', result.message),
   })

@@ -6,7 +6,7 @@ import ShieldCheck from 'lucide-react/icons/shield-check'
 import UserCheck from 'lucide-react/icons/user-check'
 import UserX from 'lucide-react/icons/user-x'
 import { useState, type ReactNode } from 'react'
-import { data, Form, isRouteErrorResponse, Link, useNavigation } from 'react-router'
+import { data, Form, isRouteErrorResponse, Link, useLoaderData, useNavigation } from 'react-router'
 import { Badge, type BadgeTone } from '~/components/admin/badge'
 import { DetailCard } from '~/components/admin/detail-card'
 import { AdminErrorPage } from '~/components/admin/error-page'
@@ -43,6 +43,7 @@ import { userAction, userPageData, type UserActionData } from './detail.server'
 import {
   STATUS_LABELS,
   USER_FORM_QUERY,
+  ordersPageOf,
   USER_NOT_FOUND_TITLE,
   userFormFromUrl,
   userFormPath,
@@ -64,7 +65,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const admin = await requirePermission(request, 'canManageUsers')
   const { db, env } = services()
   const url = new URL(request.url)
-  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
+  const page = ordersPageOf(url)
   const [pageData, { flash, headers }] = await Promise.all([
     userPageData(db, env, params.userId, admin.id, page),
     readFlash(request),
@@ -76,6 +77,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
 export const action = userAction
 
 type PageData = Route.ComponentProps['loaderData']
+
+/**
+ * The page of the user's orders list shown: the page's forms and links keep it, so a change
+ * made while reading page 3 comes back to page 3.
+ */
+function useOrdersPage() {
+  return useLoaderData<typeof loader>().orders.page
+}
 type PageUser = PageData['user']
 
 const STATUS_TONES: Record<UserStatus, BadgeTone> = {
@@ -153,6 +162,7 @@ function IntentForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
 }) {
   const lastResult = errorOf(actionData, intent)
   const navigation = useNavigation()
+  const ordersPage = useOrdersPage()
   const [form, fields] = useAppForm({
     schema,
     id: formId,
@@ -163,7 +173,7 @@ function IntentForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
   return (
     <Form
       method="post"
-      action={inPage ? userFormPath(user.id, intent) : undefined}
+      action={inPage ? userFormPath(user.id, intent, ordersPage) : undefined}
       {...getFormProps(form)}
       className="mt-4 space-y-4"
     >
@@ -172,7 +182,10 @@ function IntentForm<Schema extends Parameters<typeof useAppForm>[0]['schema']>({
       {children(fields)}
       <div className="flex justify-end gap-2">
         {inPage ? (
-          <Link to={userPath(user.id)} className={buttonVariants({ variant: 'secondary' })}>
+          <Link
+            to={userPath(user.id, ordersPage)}
+            className={buttonVariants({ variant: 'secondary' })}
+          >
             Cancel
           </Link>
         ) : (
@@ -333,7 +346,13 @@ function UserFormButton({
       {label}
     </Button>
   )
-  const query = <input type="hidden" name={USER_FORM_QUERY[intent]} value="1" />
+  const ordersPage = useOrdersPage()
+  const query = (
+    <>
+      <input type="hidden" name={USER_FORM_QUERY[intent]} value="1" />
+      {ordersPage > 1 ? <input type="hidden" name="page" value={ordersPage} /> : null}
+    </>
+  )
   if (inPage)
     return (
       <Form method="get" action={userPath(user.id)}>
@@ -408,9 +427,10 @@ function ConfirmedAction({
 }) {
   const { label, ...options } = CONFIRMS[intent](user)
   const onSubmit = useConfirmedSubmit(options)
+  const ordersPage = useOrdersPage()
   const Icon = ICONS[intent]
   return (
-    <Form method="post" action={userPath(user.id)} onSubmit={onSubmit}>
+    <Form method="post" action={userPath(user.id, ordersPage)} onSubmit={onSubmit}>
       <input type="hidden" name="intent" value={intent} />
       <Button
         type="submit"
@@ -535,10 +555,10 @@ export default function AdminUser({ loaderData, actionData }: Route.ComponentPro
         <ConfirmPanel
           id="confirm-heading"
           title={question.title}
-          action={userPath(user.id)}
+          action={userPath(user.id, loaderData.orders.page)}
           fields={{ intent: confirming }}
           confirmLabel={question.confirmLabel ?? question.label}
-          cancelTo={userPath(user.id)}
+          cancelTo={userPath(user.id, loaderData.orders.page)}
           destructive={confirming === 'suspend'}
         >
           {question.description}

@@ -15,7 +15,15 @@ export type UserStatus = (typeof USER_STATUS_VALUES)[number]
 export const USERS_PATH = href('/admin/users')
 export const USER_NOT_FOUND_TITLE = 'User not found'
 
-export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}`
+/** A user's page; `ordersPage` (the page of their orders list) is kept when above 1. */
+export const userPath = (id: string, ordersPage = 1) =>
+  `${USERS_PATH}/${encodeURIComponent(id)}${ordersPage > 1 ? `?page=${ordersPage}` : ''}`
+
+/** The orders page a user's page was opened at (`?page=`), 1 when absent or not a number. */
+export function ordersPageOf(url: URL): number {
+  const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10)
+  return page > 1 ? page : 1
+}
 
 /**
  * The query that shows one of a user's forms in their page rather than in its dialog, so Edit
@@ -24,8 +32,8 @@ export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}
 export const USER_FORM_QUERY = { update: 'edit', 'reset-password': 'reset' } as const
 export type UserFormIntent = keyof typeof USER_FORM_QUERY
 
-export const userFormPath = (id: string, intent: UserFormIntent) =>
-  `${userPath(id)}?${USER_FORM_QUERY[intent]}=1`
+export const userFormPath = (id: string, intent: UserFormIntent, ordersPage = 1) =>
+  `${userPath(id)}?${USER_FORM_QUERY[intent]}=1${ordersPage > 1 ? `&page=${ordersPage}` : ''}`
 
 /** The form a user's page shows in the page, if its URL asks for one. */
 export function userFormFromUrl(url: URL): UserFormIntent | null {

@@ -12,8 +12,9 @@ export interface FieldControlProps {
 /**
  * A label, one control, a hint and an error. The control is a render function so any input,
  * select or text area can be wired: it receives the id the label points at, aria-invalid
- * while there is an error, and aria-describedby naming the error (or the hint while there is
- * none). Pass Conform's `field.id` as `id` so its focus-on-error finds the control.
+ * while there is an error, and aria-describedby naming the error first, then the hint. The hint
+ * stays under the control while an error shows (a secret field's "Leave blank to keep it" is
+ * still needed then). Pass Conform's `field.id` as `id` so its focus-on-error finds the control.
  */
 export function Field({
   label,
@@ -38,7 +39,8 @@ export function Field({
   const error = Array.isArray(errors) ? errors[0] : errors
   const errorId = `${id}-error`
   const hintId = `${id}-hint`
-  const describedBy = error ? errorId : hint ? hintId : undefined
+  const describedBy =
+    [error ? errorId : null, hint ? hintId : null].filter(Boolean).join(' ') || undefined
   return (
     <div className={cn('space-y-1.5', className)}>
       <label
@@ -55,7 +57,7 @@ export function Field({
         'aria-invalid': error ? true : undefined,
         'aria-describedby': describedBy,
       })}
-      {hint && !error ? <FieldHint id={hintId}>{hint}</FieldHint> : null}
+      {hint ? <FieldHint id={hintId}>{hint}</FieldHint> : null}
       {error ? <FieldError id={errorId}>{error}</FieldError> : null}
     </div>
   )

@@ -452,7 +452,7 @@ describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?
     // On the amount field, where the admin types the amount to ask for instead.
     const amountInput = /<input[^>]*name="amount"[^>]*>/.exec(refused.html)![0]
     expect(amountInput).toContain('aria-invalid="true"')
-    const errorId = /aria-describedby="([^"]+)"/.exec(amountInput)![1]!
+    const errorId = /aria-describedby="([^" ]+)/.exec(amountInput)![1]!
     const amountError = new RegExp(`<p id="${errorId}"[^>]*>([\\s\\S]*?)</p>`).exec(refused.html)
     expect(text(amountError?.[1] ?? '').trim()).toBe(
       'This product costs ₹0.50; enter an amount of at least ₹1.00',

@@ -99,7 +99,9 @@ describe(`the admin Settings page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
     const textarea = tagWithId(html, field)
     expect(textarea).toMatch(/^<textarea/)
     expect(attribute(textarea, 'aria-invalid')).toBe('true')
-    expect(describedBy(html, field)).toEqual([`${field}-error`])
+    // The message first, then the field's hint, which stays under it.
+    expect(describedBy(html, field)).toEqual([`${field}-error`, `${field}-hint`])
+    expect(tagWithId(html, `${field}-hint`)).toBeDefined()
     expect(textOfId(html, `${field}-error`)).toBe(
       'Every recipient must be a valid e-mail address: "ops@shop.in." is not one',
     )

@@ -11,6 +11,24 @@ describe('payment form rules', () => {
     })
   })
 
+  it('takes out invisible and direction-control characters from the name, as sign-up does', () => {
+    const base = { email: 'asha@example.in', phone: '9876543210' }
+    // Nothing visible: "Name is required", not a blank name on the invoice and in the back office.
+    for (const name of ['\u200B', '\u202E', ' \u2066\u2069 ', '\u0007']) {
+      expect(submitForm(checkoutSchema, { ...base, name }).errors, name).toEqual({
+        name: 'Name is required',
+      })
+    }
+    expect(submitForm(checkoutSchema, { ...base, name: '\u202EAsha\u202C' }).data?.name).toBe(
+      'Asha',
+    )
+    expect(submitForm(checkoutSchema, { ...base, name: 'Asha\r\nBcc: x' }).data?.name).not.toMatch(
+      /[\r\n]/,
+    )
+    // A joiner inside an Indic word shapes it, and stays.
+    expect(submitForm(checkoutSchema, { ...base, name: 'क्\u200Dष' }).data?.name).toBe('क्\u200Dष')
+  })
+
   it('checks the e-mail shape and the phone digits after removing the separators', () => {
     expect(
       submitForm(checkoutSchema, { name: 'A', email: 'not-an-email', phone: '98765' }).errors,

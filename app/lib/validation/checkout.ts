@@ -1,3 +1,4 @@
+import { displayNameText } from './auth'
 import { z } from './zod'
 
 /**
@@ -47,8 +48,10 @@ const paymentChoice = {
 export const paymentChoiceSchema = z.object(paymentChoice)
 
 export const checkoutSchema = z.object({
+  // Sign-up's rule: invisible and direction-control characters do not count, so a name the
+  // back office, the invoice and the mails show is never blank or reordered by them.
   name: z.preprocess(
-    text,
+    displayNameText,
     z
       .string()
       .trim()

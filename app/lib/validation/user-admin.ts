@@ -1,5 +1,5 @@
 import { z } from './zod'
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth'
+import { displayNameText, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from './auth'
 
 /**
  * The admin user page's forms (/admin/users/:userId), one schema told apart by `intent`:
@@ -42,7 +42,7 @@ export const editUserSchema = z.object({
     z.string().min(1, 'This form has expired. Reload the page and try again.').max(40),
   ),
   name: z.preprocess(
-    text,
+    displayNameText,
     z
       .string()
       .trim()

@@ -3,6 +3,7 @@ import { fileTestDb } from '../../tests/helpers/db'
 import { makeCustomer, makePaidOrder, makeProduct, makeStockedProduct } from '../../tests/factories'
 import { readPageCacheVersion } from './page-cache-version.server'
 import { deleteProduct, updateProduct, type Product } from './product.server'
+import { insertReview, setReviewHidden } from './review.server'
 import { setMarker, updateSiteSettings } from './settings.server'
 import { revokeStockItem } from './stock.server'
 import { importStock } from '~/services/fulfilment.server'
@@ -34,13 +35,12 @@ describe('page cache version', () => {
     expect(await bumps(() => setMarker(t.db, 'marker.pageCacheTest', 'x'))).toBe(false)
   })
 
-  it('goes up when a user who may have reviewed changes name, not on other user changes', async () => {
+  it('goes up when a reviewer the shop shows changes name, not on other user changes', async () => {
+    const rename = (userId: string, name: string) => () =>
+      t.db.updateTable('user').set({ name }).where('id', '=', userId).execute()
+    // No review: the storefront shows this name nowhere.
     const user = await makeCustomer(t.db)
-    expect(
-      await bumps(() =>
-        t.db.updateTable('user').set({ name: 'Renamed Buyer' }).where('id', '=', user.id).execute(),
-      ),
-    ).toBe(true)
+    expect(await bumps(rename(user.id, 'Renamed Buyer'))).toBe(false)
     expect(
       await bumps(() =>
         t.db
@@ -50,6 +50,23 @@ describe('page cache version', () => {
           .execute(),
       ),
     ).toBe(false)
+
+    const product = await makeProduct(t.db)
+    const order = await makePaidOrder(t.db, product.id, { userId: user.id })
+    const review = await insertReview(t.db, {
+      orderId: order.id,
+      productId: product.id,
+      userId: user.id,
+      rating: 5,
+      title: '',
+      body: 'Works as described.',
+    })
+    expect(await bumps(rename(user.id, 'Reviewer Renamed'))).toBe(true)
+    // The same name again changes nothing.
+    expect(await bumps(rename(user.id, 'Reviewer Renamed'))).toBe(false)
+    // A review the shop hides shows no name.
+    await setReviewHidden(t.db, review!.id, { reason: 'Spam' })
+    expect(await bumps(rename(user.id, 'Hidden Reviewer'))).toBe(false)
   })
 
   it('goes up on stock only when the shown stock state can change', async () => {

@@ -82,6 +82,9 @@ export const RATE_LIMIT_POLICIES = {
   /** Profile photo uploads by one user: each one is decoded and resized, which costs the server
    * far more than the few bytes a plain picture of many pixels takes to send. */
   profilePhotoUser: { limit: 10, windowSeconds: 60 * 60 },
+  /** Display name changes by one user: a reviewer's new name empties the storefront's page
+   * cache (docs/page-cache.md). Far more than anyone renames themselves. */
+  profileNameUser: { limit: 20, windowSeconds: 60 * 60 },
   /** Paytm callbacks for a pending order that arrive within moments of another status check
    * (the buyer landing right after a verify-payment check); a signed form replayed beyond this
    * is answered from our record instead of asking Paytm again. */

@@ -10,7 +10,13 @@ import {
 } from '~/services/auth.server'
 import { lockAccountChanges } from '~/data/user-admin.server'
 import { orderStillOpen } from '~/data/customer-orders.server'
-import { deleteUserAccount, getUserProfile, lockUserRow, setUserPhoto } from '~/data/user.server'
+import {
+  deleteUserAccount,
+  getUserProfile,
+  lockUserRow,
+  setUserPhoto,
+  updateUserName,
+} from '~/data/user.server'
 import type { DB } from '~/lib/db.server'
 import { hitPolicy, tooManyAttemptsMessage, type RateLimitHit } from '~/lib/rate-limit.server'
 import type { Storage } from '~/lib/storage.server'
@@ -77,6 +83,24 @@ export async function replaceProfilePhoto(
   const previous = await setUserPhoto(deps.db, userId, stored.url)
   await removeStoredPhoto(deps.storage, previous)
   return { ok: true, url: stored.url }
+}
+
+export type RenameResult =
+  { ok: true } | { ok: false; status: 429; message: string; retryAfterSeconds: number }
+
+/**
+ * Saves the customer's display name. A change is counted per user (`profileNameUser`): a
+ * reviewer's new name empties the storefront's page cache (docs/page-cache.md), so renames
+ * without end would keep every page rendering. Saving the name the profile already has changes
+ * nothing and is not counted.
+ */
+export async function renameSelf(db: DB, userId: string, name: string): Promise<RenameResult> {
+  const profile = await getUserProfile(db, userId)
+  if (profile?.name === name) return { ok: true }
+  const hit = await hitPolicy(db, 'profileNameUser', userId)
+  if (!hit.allowed) return tooManyTries(hit)
+  await updateUserName(db, userId, name)
+  return { ok: true }
 }
 
 export async function removeProfilePhoto(

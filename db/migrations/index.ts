@@ -38,6 +38,7 @@ import * as m0165 from './0165_payment_link_business'
 import * as m0170 from './0170_refund_checks_stopped'
 import * as m0175 from './0175_order_validity'
 import * as m0180 from './0180_mail_opt_out'
+import * as m0185 from './0185_page_cache_reviewer_names'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -83,4 +84,5 @@ export const migrations: Record<string, Migration> = {
   '0170_refund_checks_stopped': m0170,
   '0175_order_validity': m0175,
   '0180_mail_opt_out': m0180,
+  '0185_page_cache_reviewer_names': m0185,
 }

@@ -194,3 +194,38 @@ describe(`the photo form (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(stored.has(previous!.replace('/uploads/', ''))).toBe(true)
   })
 })
+
+describe(`the profile form (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  const saveName = (name: string) =>
+    action({
+      request: new Request('https://shop.example.in/dashboard/settings', {
+        method: 'POST',
+        body: new URLSearchParams({ intent: 'profile', name }),
+      }),
+      params: {},
+      context: {},
+    } as never) as unknown as Promise<{
+      data: { result: { error?: Record<string, string[] | null> }; message?: string }
+      init: { status?: number; headers?: HeadersInit } | null
+    }>
+
+  it('takes 20 name changes an hour from one customer; saving the same name is not one', async () => {
+    const customer = await makeCustomer(t.db, { email: 'many.names@example.in', name: 'Name 0' })
+    signedIn.user = { id: customer.id, email: customer.email }
+    await withinOneWindow('profileNameUser', 60_000)
+    for (let i = 1; i <= 20; i++) {
+      const answer = await saveName(`Name ${i}`)
+      expect(answer.init?.status ?? 200).toBe(200)
+      expect(answer.data.message).toBe('Your name has been saved.')
+    }
+    // The name it has already: saved as before, nothing counted.
+    expect((await saveName('Name 20')).data.message).toBe('Your name has been saved.')
+
+    const refused = await saveName('Name 21')
+    expect(refused.init?.status).toBe(429)
+    const retryAfter = Number(new Headers(refused.init?.headers).get('Retry-After'))
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(refused.data.result.error?.name).toEqual([tooManyAttemptsMessage(retryAfter)])
+    expect((await getUserProfile(t.db, customer.id))?.name).toBe('Name 20')
+  })
+})

@@ -20,7 +20,7 @@ import { Field } from '~/components/ui/field'
 import { Checkbox, Input } from '~/components/ui/input'
 import { findStoredPreferences, isMailOptedOut, savePreferences } from '~/data/preferences.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
-import { getUserProfile, updateUserName } from '~/data/user.server'
+import { getUserProfile } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
 import { accountPageHeaders } from '~/lib/page-headers'
@@ -52,6 +52,7 @@ import {
   changeOwnPassword,
   deleteOwnAccount,
   removeProfilePhoto,
+  renameSelf,
   replaceProfilePhoto,
   setOwnFirstPassword,
 } from '~/services/account-settings.server'
@@ -148,13 +149,23 @@ export async function action({ request }: Route.ActionArgs) {
   }
   const value = submission.value
   switch (value.intent) {
-    case 'profile':
-      await updateUserName(db, user.id, value.name)
+    case 'profile': {
+      const renamed = await renameSelf(db, user.id, value.name)
+      if (!renamed.ok) {
+        return data<SettingsResult>(
+          {
+            intent: value.intent,
+            result: submission.reply({ fieldErrors: { name: [renamed.message] } }),
+          },
+          { status: renamed.status, headers: { 'Retry-After': String(renamed.retryAfterSeconds) } },
+        )
+      }
       return data<SettingsResult>({
         intent: value.intent,
         result: submission.reply(),
         message: SETTINGS_SAVED.profile,
       })
+    }
     case 'photo': {
       // Refused (too many uploads, not an image) or not stored: the message under the field.
       const outcome = await replaceProfilePhoto(

@@ -3,6 +3,7 @@ import { sql, type Selectable, type Transaction } from 'kysely'
 import { randomToken, safeEqual, sha256Hex } from '~/lib/crypto.server'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
+import { formatRupees } from '~/lib/money'
 import { isForeignKeyViolation, isUniqueViolation } from './db-errors.server'
 import { appendOrderEvent, type EventInput } from './order-event.server'
 import type { Database, OrderStatus, OrderTable } from '../../db/schema'
@@ -122,7 +123,12 @@ function toOrder(row: OrderRow): Order {
 }
 
 export type OrderErrorCode =
-  'product-not-found' | 'out-of-stock' | 'not-in-test-mode' | 'link-closed' | 'id-exhausted'
+  | 'product-not-found'
+  | 'out-of-stock'
+  | 'not-in-test-mode'
+  | 'link-closed'
+  | 'price-changed'
+  | 'id-exhausted'
 
 /** An order that cannot be created; `message` is fit for the buyer. */
 export class OrderError extends Error {
@@ -142,6 +148,9 @@ export const ORDER_MESSAGES = {
     'This product cannot be bought yet: the shop is in test mode and sells it only for real payments. Please try again later.',
   /** A payment link cancelled or paid (also PAYMENT_LINK_MESSAGES.cancelled). */
   linkClosed: 'This payment link is no longer active.',
+  /** The product's price changed after the buyer's page showed it (NewOrder.shownPrice). */
+  priceChanged: (price: number) =>
+    `The price of this product has changed to ${formatRupees(price)}. Check the new price and press Pay again; your details are kept.`,
 } as const
 
 /** ORD_{timestamp}_{random 0-999}. */
@@ -169,6 +178,12 @@ export interface NewOrder {
   paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
   /** Who asked for it, for the timeline: customer, or user:{id} for an admin. */
   actor?: string
+  /**
+   * The price in paise the buyer's page showed next to Pay. When given (and the order is not
+   * a payment link's), an order is taken only at that price: a price changed since (a sale
+   * ending) refuses it with 'price-changed' rather than charging another amount than shown.
+   */
+  shownPrice?: number | null
 }
 
 export interface CreateOrderOptions<T> {
@@ -205,6 +220,7 @@ export async function createOrder<T = undefined>(
   // A test-mode order is delivered only from test items and never gets a shared secret
   // (docs/delivery.md, Test mode), so it is taken only when it can be delivered that way.
   const testMode = input.testMode ?? false
+  const shownPrice = link ? null : (input.shownPrice ?? null)
   const creating = db.transaction().execute(async (trx) => {
     let row: OrderRow | undefined
     let createdAt = ''
@@ -243,6 +259,7 @@ export async function createOrder<T = undefined>(
             ])
             .where('product.id', '=', input.productId)
             .where('product.inStock', '=', 1)
+            .$if(shownPrice !== null, (qb) => qb.where('product.price', '=', shownPrice!))
             .$if(testMode, (qb) => qb.where('product.deliveryMode', '!=', 'shared'))
             // A payment link still open: one cancelled (or paid) since it was checked takes
             // no new attempt (docs/payments.md).
@@ -283,6 +300,7 @@ export async function createOrder<T = undefined>(
           .select((eb) => [
             'inStock',
             'deliveryMode',
+            'price',
             eb
               .exists(
                 eb
@@ -318,6 +336,9 @@ export async function createOrder<T = undefined>(
         }
         if (!product.inStock || (product.deliveryMode === 'stock' && !product.hasStock)) {
           throw new OrderError('out-of-stock', ORDER_MESSAGES.outOfStock)
+        }
+        if (shownPrice !== null && product.price !== shownPrice) {
+          throw new OrderError('price-changed', ORDER_MESSAGES.priceChanged(product.price))
         }
       }
     }

@@ -2,6 +2,7 @@ import crypto from 'node:crypto'
 import type { Page, Route } from '@playwright/test'
 import { simulatePayment } from '../../simulators/paytm/testing'
 import { expect, test } from '../helpers/csp'
+import { makeProduct, openAppDatabase, orderIdsOf } from '../factories'
 import { signUpInBrowser } from '../helpers/mailbox'
 import { gotoHydrated } from '../helpers/fixtures'
 import { paymentForm } from '../helpers/shop'
@@ -63,6 +64,36 @@ test('Buy Now opens the payment dialog, which closes and opens again; its link i
   await buy.click()
   await expect(dialog.getByLabel('Full name')).toBeVisible()
   await screenshotWidthsAndThemes(page, 'payment-dialog')
+})
+
+test('a price changed while the payment dialog is open is refused, shown, and paid at the new price', async ({
+  page,
+  app,
+}) => {
+  const db = openAppDatabase(app)
+  try {
+    const product = await makeProduct(db, { title: 'Price Watch 1 Month', price: 49_900 })
+    await gotoHydrated(page, `/product/${product.slug}`)
+    await page.getByRole('link', { name: 'Buy Now' }).click()
+    const dialog = page.getByRole('dialog', { name: 'Checkout' })
+    await fillDetails(page, { name: 'Asha Verma', email: uniqueEmail('asha'), phone: '9876543210' })
+    // The sale ends while the buyer types.
+    await db.updateTable('product').set({ price: 59_900 }).where('id', '=', product.id).execute()
+    await dialog.getByRole('button', { name: 'Pay ₹499' }).click()
+    await expect(
+      dialog.getByText(
+        'The price of this product has changed to ₹599. Check the new price and press Pay again; your details are kept.',
+      ),
+    ).toBeVisible()
+    await expect(dialog.getByLabel('Full name')).toHaveValue('Asha Verma')
+    expect(await orderIdsOf(db, product.id)).toEqual([])
+    // The dialog now asks for the new price, and that is what the gateway is asked for.
+    await dialog.getByRole('button', { name: 'Pay ₹599' }).click()
+    await expect(page.getByRole('heading', { name: 'Complete your payment' })).toBeVisible()
+    await expect(page.getByText('₹599')).toBeVisible()
+  } finally {
+    await db.destroy()
+  }
 })
 
 test('the payment dialog hands over to each gateway: Razorpay Checkout, PhonePe and Paytm pages', async ({

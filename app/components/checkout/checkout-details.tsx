@@ -61,6 +61,7 @@ export function CheckoutDetails({
         <CheckoutForm
           action={checkoutPath(product.slug)}
           amountText={formatRupees(product.price)}
+          price={product.price}
           defaults={defaults}
           result={result}
           gateways={gateways}

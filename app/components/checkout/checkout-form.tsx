@@ -219,6 +219,8 @@ export interface CheckoutFormProps {
   action: string
   /** The price as text (from the server), for the button. */
   amountText: string
+  /** The price in paise that amountText shows, sent with the form (a changed price is refused). */
+  price?: number
   defaults?: { name?: string; email?: string; phone?: string }
   /** The action's answer after a plain form post (no JavaScript). */
   result?: CheckoutResult
@@ -237,6 +239,7 @@ export interface CheckoutFormProps {
 export function CheckoutForm({
   action,
   amountText,
+  price,
   defaults,
   result,
   gateways = [],
@@ -272,6 +275,8 @@ export function CheckoutForm({
       className="space-y-4"
     >
       <FormErrors id={form.errorId} errors={errors} />
+      {/* The price next to Pay: a price changed since is refused, not charged. */}
+      {price !== undefined ? <input type="hidden" name="shownPrice" value={price} /> : null}
       <PaymentChoice gateways={gateways} selected={selected} failed={failed} />
       <TextField label="Full name" field={fields.name} autoComplete="name" />
       <TextField

@@ -77,6 +77,18 @@ describe('payment form rules', () => {
     })
   })
 
+  it('reads the price the page showed as whole paise, and ignores anything else there', () => {
+    const base = { name: 'Asha', email: 'asha@example.in', phone: '9876543210' }
+    expect(submitForm(checkoutSchema, { ...base, shownPrice: '149900' }).data?.shownPrice).toBe(
+      149_900,
+    )
+    for (const shownPrice of ['', '1499.00', '-5', 'abc', '1e5']) {
+      const { data, errors } = submitForm(checkoutSchema, { ...base, shownPrice })
+      expect(errors, shownPrice).toBeNull()
+      expect(data?.shownPrice, shownPrice).toBeUndefined()
+    }
+  })
+
   it('reads the chosen gateway and the ones that could not start, nothing else', () => {
     const base = { name: 'Asha', email: 'asha@example.in', phone: '9876543210' }
     expect(

@@ -82,6 +82,13 @@ export const checkoutSchema = z.object({
       .transform((phone) => phone.replace(/[^0-9]/g, ''))
       .pipe(z.string().length(PHONE_DIGITS, CHECKOUT_MESSAGES.phoneInvalid)),
   ),
+  // The price (paise) shown next to Pay: an order is refused, not charged at another price, when
+  // it changed since (NewOrder.shownPrice in app/data/order.server.ts). Absent or malformed:
+  // not checked, as from a page that did not send it.
+  shownPrice: z.preprocess(
+    (value) => (typeof value === 'string' && /^\d{1,12}$/.test(value) ? Number(value) : undefined),
+    z.number().int().optional(),
+  ),
   ...paymentChoice,
 })
 

@@ -34,6 +34,7 @@ async function pay(choice: {
   gateway: string
   unavailable?: string[]
   modes?: string[]
+  shownPrice?: number
 }): Promise<{ data: CheckoutResult; status: number }> {
   const form = new FormData()
   for (const mode of choice.modes ?? []) form.append(GATEWAY_MODE_FIELD, mode)
@@ -47,6 +48,7 @@ async function pay(choice: {
       gateway: choice.gateway,
       unavailable: choice.unavailable ?? [],
       renderedModes: renderedGatewayModes(form),
+      shownPrice: choice.shownPrice,
     },
   )
   const { data, init } = answer as { data: CheckoutResult; init: ResponseInit | null }
@@ -117,6 +119,43 @@ describe(`beginCheckout (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // Rendered as it is, or by a form that does not say (the field is checked when present).
     expect((await pay({ gateway: 'paytm', modes: ['paytm:test'] })).data.ok).toBe(true)
     expect((await pay({ gateway: 'paytm' })).data.ok).toBe(true)
+  })
+
+  it('refuses an order at another price than the page showed, at every gateway, and takes the new one', async () => {
+    await addGatewayInTesting(t.db, 'razorpay')
+    await addGatewayInTesting(t.db, 'phonepe')
+    for (const gateway of ['paytm', 'razorpay', 'phonepe']) {
+      const product = await makeProduct(t.db, { price: 99_900 })
+      productId = product.id
+      // The page showed ₹999.00; the sale ended meanwhile.
+      await t.db
+        .updateTable('product')
+        .set({ price: 149_900 })
+        .where('id', '=', product.id)
+        .execute()
+      const refused = await pay({ gateway, shownPrice: 99_900 })
+      expect(refused, gateway).toMatchObject({
+        status: 409,
+        data: {
+          ok: false,
+          formError:
+            'The price of this product has changed to ₹1,499. Check the new price and press Pay again; your details are kept.',
+          values: { name: BUYER.name, phone: BUYER.phone },
+        },
+      })
+      expect(await orderIdsOf(t.db, product.id), gateway).toEqual([])
+      // Pay pressed again on the reloaded page: the order is at the price shown. (Razorpay and
+      // PhonePe would call their simulators next, which this test does not run.)
+      if (gateway !== 'paytm') continue
+      const paid = await pay({ gateway, shownPrice: 149_900 })
+      expect(paid.data.ok, gateway).toBe(true)
+      const amounts = await t.db
+        .selectFrom('order')
+        .select('amount')
+        .where('productId', '=', product.id)
+        .execute()
+      expect(amounts, gateway).toEqual([{ amount: 149_900 }])
+    }
   })
 
   it('reads the rendered modes from the form, ignoring anything else', () => {

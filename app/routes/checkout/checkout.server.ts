@@ -94,6 +94,8 @@ export async function beginCheckout(
     /** The client's address (clientIp of the load context), for the checkout limits. */
     ip: string
     paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
+    /** The price the buyer's page showed (NewOrder.shownPrice). */
+    shownPrice?: number | null
     /** The gateway the buyer picked (ignored unless it is active). */
     gateway?: string | null
     /** Gateways that already failed to start in this attempt (from the form). */
@@ -195,6 +197,7 @@ export async function beginCheckout(
       customer: input.customer,
       userId: input.userId,
       paymentLink: input.paymentLink,
+      shownPrice: input.shownPrice ?? null,
       actor: input.userId ? `user:${input.userId}` : 'customer',
       seesCustomer,
     })
@@ -231,7 +234,9 @@ export async function beginCheckout(
   } catch (error) {
     if (error instanceof OrderError)
       return fail(
-        error.code === 'out-of-stock' || error.code === 'not-in-test-mode'
+        error.code === 'out-of-stock' ||
+          error.code === 'not-in-test-mode' ||
+          error.code === 'price-changed'
           ? 409
           : error.code === 'link-closed'
             ? 410

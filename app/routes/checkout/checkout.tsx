@@ -115,11 +115,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const product = await catalogueProduct(db, params.slug)
   if (!product) throw data(PRODUCT_NOT_FOUND, { status: 404 })
   const user = await getUser(request)
-  const { gateway, unavailable, ...customer } = submission.value
+  const { gateway, unavailable, shownPrice, ...customer } = submission.value
   // Only name, e-mail, phone and the way to pay are read from the form; an amount is ignored.
   return beginCheckout(request, {
     gateway: gateway ?? null,
     unavailable,
+    shownPrice: shownPrice ?? null,
     renderedModes: renderedGatewayModes(form),
     productId: product.id,
     customer,

@@ -124,6 +124,7 @@ export async function startGatewayCheckout<Started extends { gatewayOrderId: str
       testMode: gateway.testMode,
       paymentLink: input.paymentLink ?? null,
       actor: input.actor,
+      shownPrice: input.shownPrice ?? null,
     },
     {
       now: () => now().getTime(),

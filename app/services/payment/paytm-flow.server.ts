@@ -96,6 +96,8 @@ export interface StartCheckoutInput {
   userId?: string | null
   paymentLink?: { id: string; amount: number; preferredOrderId: string } | null
   actor?: string
+  /** The price the buyer's page showed (NewOrder.shownPrice): another one refuses the order. */
+  shownPrice?: number | null
   /**
    * False when whoever starts the payment may not see the customer's details (a payment link
    * opened by someone else, docs/payments.md "Payment links"): the gateway's page is then not
@@ -126,6 +128,7 @@ export async function startPaytmCheckout(
       testMode: setup.testMode,
       paymentLink: input.paymentLink ?? null,
       actor: input.actor,
+      shownPrice: input.shownPrice ?? null,
     },
     {
       now: () => now().getTime(),

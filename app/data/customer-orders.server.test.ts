@@ -128,6 +128,22 @@ describe(`a customer's orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =
     expect(all.orders.every((row) => row.productName === product.title)).toBe(true)
   })
 
+  it('lists guest orders with her verified address only once paid: an unpaid one proves nothing', async () => {
+    const asha = await createUser(t.db, { email: 'asha.guest@example.in', name: 'Asha' })
+    await markEmailVerified(t.db, asha.id)
+    const product = await makeProduct(t.db, { price: 49_900 })
+    // Anyone may type her address at checkout: pending, failed and expired orders are not hers.
+    const pending = await order(product.id, null, asha.email)
+    const failed = await order(product.id, null, asha.email)
+    await t.db.updateTable('order').set({ status: 'failed' }).where('id', '=', failed.id).execute()
+    const paid = await order(product.id, null, asha.email)
+    await pay(paid.id, 49_900)
+
+    const listed = await listCustomerOrders(t.db, asha.id)
+    expect(listed.orders.map((row) => row.id)).toEqual([paid.id])
+    expect(listed.orders.map((row) => row.id)).not.toContain(pending.id)
+  })
+
   it('shows nothing, on one page, for a user without orders', async () => {
     const nobody = await createUser(t.db, { email: 'nobody@example.in', name: 'Nobody' })
     expect(await listCustomerOrders(t.db, nobody.id, { page: 2 })).toEqual({

@@ -11,10 +11,13 @@ import { orderTotalsOf } from './user-admin.server'
  * about the product bought.
  *
  * "Own" means the orders placed while signed in (`order.user_id = user.id`), and the guest
- * orders placed with the account's e-mail address once that address is verified (the sign-up
+ * orders paid with the account's e-mail address once that address is verified (the sign-up
  * link, or Google's verified address; docs/decisions/0008-sign-up-by-mailed-link.md). An
  * address that is not proven matches nothing: otherwise whoever signs up with someone else's
- * address would get that person's orders and delivered secrets.
+ * address would get that person's orders and delivered secrets. A guest order never paid
+ * (pending, failed, expired) proves nothing either: anyone can type any address at checkout,
+ * and such orders would otherwise fill a stranger's My Orders and hold back the deletion of
+ * their account.
  */
 export const CUSTOMER_ORDERS_PAGE_SIZE = 20
 
@@ -57,6 +60,7 @@ export function ownedBy(userId: string) {
       eb('order.userId', '=', userId),
       eb.and([
         eb('order.userId', 'is', null),
+        eb('order.status', 'in', SETTLED_STATUSES),
         eb(
           'order.customerEmail',
           'in',

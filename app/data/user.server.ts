@@ -3,6 +3,7 @@ import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
+import { SETTLED_STATUSES } from './order.server'
 import { anonymisePaymentLinks } from './payment-link.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
 
@@ -525,8 +526,10 @@ export const deletedCustomerEmail = (userId: string) =>
 /**
  * Deletes an account. Its orders stay for the shop's records (totals, invoices, stock) with
  * the buyer's name, e-mail and phone replaced: the orders placed while signed in, and the
- * guest orders with the same address when the address was verified (My Orders shows those
- * too), and the payment links made out to that verified address (an open one is cancelled).
+ * guest orders paid with the same address when the address was verified (My Orders shows
+ * those too: `ownedBy`, app/data/customer-orders.server.ts), and the payment links made out to
+ * that verified address (an open one is cancelled). A guest order never paid is not the
+ * account's (anyone may type the address at checkout) and is left as it is.
  * Sessions, logins and preferences go with the user row (foreign keys cascade).
  * Returns the deleted profile's photo, for the caller to remove from storage, or null when
  * there was no such user. Pass a transaction to make the deletion part of it (the check that
@@ -558,7 +561,11 @@ export async function deleteUserAccount(
         verified
           ? eb.or([
               eb('userId', '=', userId),
-              eb.and([eb('userId', 'is', null), eb('customerEmail', '=', user.email)]),
+              eb.and([
+                eb('userId', 'is', null),
+                eb('status', 'in', SETTLED_STATUSES),
+                eb('customerEmail', '=', user.email),
+              ]),
             ])
           : eb('userId', '=', userId),
       )

@@ -214,19 +214,26 @@ describe(`deleting your own account waits for your open orders (${engine})`, () 
       expect(DELETE_ACCOUNT_MESSAGES.waitingForDelivery(mine.id)).toBe(
         `Order ${mine.id} is still waiting for delivery. Your account can be deleted once it is delivered or refunded.`,
       )
-      // A payment that may still be confirmed: pending, or failed or expired within a day.
+      // A guest order paid with the verified address and not delivered yet holds it back too.
       await setStatus(db, mine.id, 'delivered')
-      await setStatus(db, guest.id, 'pending')
+      await setStatus(db, guest.id, 'awaiting_stock')
       expect(await deleteOwn(db, customer)).toMatchObject({
         status: 409,
-        message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(guest.id),
+        message: DELETE_ACCOUNT_MESSAGES.waitingForDelivery(guest.id),
+      })
+      await setStatus(db, guest.id, 'delivered')
+      // A payment that may still be confirmed: pending, or failed or expired within a day.
+      await setStatus(db, mine.id, 'pending')
+      expect(await deleteOwn(db, customer)).toMatchObject({
+        status: 409,
+        message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(mine.id),
       })
       const hourAgo = new Date(Date.now() - 60 * 60 * 1000)
       for (const status of ['failed', 'expired'] as const) {
-        await setStatus(db, guest.id, status, hourAgo)
+        await setStatus(db, mine.id, status, hourAgo)
         expect(await deleteOwn(db, customer)).toMatchObject({
           status: 409,
-          message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(guest.id),
+          message: DELETE_ACCOUNT_MESSAGES.paymentMayGoThrough(mine.id),
         })
       }
 
@@ -235,6 +242,35 @@ describe(`deleting your own account waits for your open orders (${engine})`, () 
       expect(await detailsOf(db, mine.id)).toEqual(before.mine)
       expect(await detailsOf(db, guest.id)).toEqual(before.guest)
       expect(signOut).not.toHaveBeenCalled()
+    } finally {
+      signOut.mockClear()
+      await destroy()
+    }
+  })
+
+  it('is not held back by guest orders never paid with the address, and leaves them as they are', async () => {
+    const { db, destroy } = await createTestDb()
+    try {
+      // Someone typed the customer's address at checkout and never paid.
+      const customer = await makeCustomer(db)
+      await markEmailVerified(db, customer.id)
+      const unpaid = await orderOf(db, customer, true)
+      const failed = await orderOf(db, customer, true)
+      await setStatus(db, failed.id, 'failed')
+      const paid = await orderOf(db, customer, true)
+      await setStatus(db, paid.id, 'delivered')
+      const untouched = {
+        unpaid: await detailsOf(db, unpaid.id),
+        failed: await detailsOf(db, failed.id),
+      }
+
+      expect((await deleteOwn(db, customer)).ok).toBe(true)
+      expect(await getUserProfile(db, customer.id)).toBeNull()
+      // Not the account's: their payment, should one come, is delivered to the address typed.
+      expect(await detailsOf(db, unpaid.id)).toEqual(untouched.unpaid)
+      expect(await detailsOf(db, failed.id)).toEqual(untouched.failed)
+      // The guest order paid with the verified address was the account's.
+      expect(await detailsOf(db, paid.id)).toMatchObject({ customerName: DELETED_CUSTOMER_NAME })
     } finally {
       signOut.mockClear()
       await destroy()

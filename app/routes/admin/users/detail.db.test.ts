@@ -8,7 +8,14 @@ import {
   renderPage,
   serveTestDb,
 } from '../../../../tests/helpers/route-render'
-import { BUYER, makeAdmin, makeCustomer, makeOrder, makeProduct } from '../../../../tests/factories'
+import {
+  BUYER,
+  makeAdmin,
+  makeCustomer,
+  makeOrder,
+  makePaidOrder,
+  makeProduct,
+} from '../../../../tests/factories'
 import { verifyPassword } from 'better-auth/crypto'
 import { getUserProfile, markEmailVerified } from '~/data/user.server'
 import { editVersion } from '~/services/user-admin.server'
@@ -78,7 +85,12 @@ describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     await markEmailVerified(t.db, meera.id)
     const product = await makeProduct(t.db)
     const signedInOrder = await makeOrder(t.db, product.id, { userId: meera.id })
-    const guestOrder = await makeOrder(t.db, product.id, {
+    const guestOrder = await makePaidOrder(t.db, product.id, {
+      userId: null,
+      customer: { ...BUYER, email: meera.email },
+    })
+    // Typed with her address and never paid: anyone could have, so it is not hers.
+    const unpaidGuestOrder = await makeOrder(t.db, product.id, {
       userId: null,
       customer: { ...BUYER, email: meera.email },
     })
@@ -86,8 +98,9 @@ describe(`a user's page in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     const page = await render(meera.id)
     expect(page).toContain(signedInOrder.id)
     expect(page).toContain(guestOrder.id)
+    expect(page).not.toContain(unpaidGuestOrder.id)
     expect(page).toContain(
-      'Orders placed with this account, or as a guest with its confirmed e-mail address, newest first.',
+      'Orders placed with this account, or paid as a guest with its confirmed e-mail address, newest first.',
     )
     expect(page).not.toContain('while signed in')
   })

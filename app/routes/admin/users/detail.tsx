@@ -483,8 +483,8 @@ function Orders({ page }: { page: PageData }) {
   return (
     <DetailCard headingId="orders-heading" title="Orders">
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
-        Orders placed with this account, or as a guest with its confirmed e-mail address, newest
-        first.
+        Orders placed with this account, or paid as a guest with its confirmed e-mail address,
+        newest first.
       </p>
       {orders.rows.length === 0 ? (
         <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">No orders yet.</p>

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { engineOf } from '~/lib/db.server'
 import { readPageCacheVersion } from '~/data/page-cache-version.server'
 import { fileTestDb } from '../../tests/helpers/db'
+import { whileProductUpdates } from '../../tests/helpers/product-write-trigger'
 import {
   BUYER,
   makeCustomer,
@@ -173,6 +174,81 @@ describe(`product changes in the audit log (${process.env.TEST_DB_ENGINE ?? 'sql
       status: 'missing',
     })
     expect(await entriesFor('no-such-product')).toEqual([])
+  })
+
+  it('answers failed, saving nothing, when the database takes the save without changing the row', async () => {
+    const product = await makeProduct(t.db, { title: 'Quietly Refused', price: 10_000 })
+    await setProductDelivery(t.db, SECRET, product.id, {
+      mode: 'shared',
+      sharedSecret: 'kept@example.in / hunter2',
+    })
+    const buyer = await makePaidOrder(t.db, product.id)
+    const stored = await getProductById(t.db, product.id)
+    const result = await whileProductUpdates(t.db, 'Quietly Refused Renamed', 'ignore', async () =>
+      updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: await pageVersion(product.id),
+          product: edited(product, { title: 'Quietly Refused Renamed', price: 12_000 }),
+          delivery: { mode: 'manual', sharedSecret: null },
+          appSecret: SECRET,
+        },
+        WHO,
+      ),
+    )
+    expect(result).toEqual({ status: 'failed' })
+    // Rolled back whole: the product, its secret, the buyer's copy of it and the log as before.
+    expect(await getProductById(t.db, product.id)).toEqual(stored)
+    expect(await getProductDelivery(t.db, product.id)).toEqual({
+      mode: 'shared',
+      hasSharedSecret: true,
+    })
+    expect(await listStockItemsOfOrder(buyer.id)).toEqual([])
+    expect(await entriesFor(product.id)).toEqual([])
+  })
+
+  it('records a shared secret set, replaced and cleared, and nothing when it stays, never the secret', async () => {
+    const product = await makeProduct(t.db, { title: 'Secret Audit', price: 10_000 })
+    let price = 10_000
+    /** Saves the form with `sharedSecret` (and a new price), returning the entry's changes. */
+    const save = async (mode: 'shared' | 'manual', sharedSecret?: string | null) => {
+      price += 100
+      const saved = await updateProductAudited(
+        t.db,
+        {
+          id: product.id,
+          version: await pageVersion(product.id),
+          product: edited(product, { price }),
+          delivery: sharedSecret === undefined ? { mode } : { mode, sharedSecret },
+          appSecret: SECRET,
+        },
+        WHO,
+      )
+      expect(saved).toMatchObject({ status: 'saved' })
+      const [newest] = (await listAuditEntries(t.db, { targetId: product.id })).entries
+      return newest!.changes
+    }
+    // Set for the first time: empty before.
+    expect((await save('shared', 'first@example.in / hunter2'))?.sharedSecret).toEqual({
+      before: null,
+      after: MASK,
+    })
+    // Left empty, or typed again as it is: no change to the secret.
+    expect(await save('shared')).not.toHaveProperty('sharedSecret')
+    expect(await save('shared', ' first@example.in / hunter2 ')).not.toHaveProperty('sharedSecret')
+    // Replaced: set before and after, so it reads as changed, not as a first secret.
+    expect((await save('shared', 'second@example.in / swordfish'))?.sharedSecret).toEqual({
+      before: MASK,
+      after: MASK,
+    })
+    // Cleared: set before, empty after.
+    expect((await save('manual', null))?.sharedSecret).toEqual({ before: MASK, after: null })
+    // Clearing none: nothing.
+    expect(await save('manual', null)).not.toHaveProperty('sharedSecret')
+    const log = JSON.stringify(await listAuditEntries(t.db, { targetId: product.id }))
+    expect(log).not.toContain('hunter2')
+    expect(log).not.toContain('swordfish')
   })
 
   it('refuses an edit made from a page showing older values: nothing changes, no entry', async () => {

@@ -53,10 +53,32 @@ export function productAuditFields(
   return delivery ? { ...fields, deliveryMode: delivery.mode } : fields
 }
 
-/** The secret itself never reaches the log; a new one reads as "changed". */
-function secretChange(delivery: ProductDeliveryInput): Record<string, unknown> {
-  if (delivery.sharedSecret === undefined) return {}
-  return { sharedSecret: delivery.sharedSecret === null ? null : 'new' }
+/** The secret as setProductDelivery saves it: undefined keeps it, blank text clears it. */
+function nextSecret(delivery: ProductDeliveryInput): string | null | undefined {
+  return delivery.sharedSecret === undefined ? undefined : delivery.sharedSecret?.trim() || null
+}
+
+/**
+ * The shared secret as the audit entry compares it, never the secret itself: `saved` for the one
+ * there before, `new` for one saved by this change, null for none, and nothing at all when it
+ * stays as it was (left empty, or typed again unchanged). The field's name looks secret, so
+ * diffForAudit stores both sides masked: a first secret reads as set (empty to ••••), a
+ * replaced one as changed (•••• to ••••), a cleared one as cleared (•••• to empty), as
+ * docs/audit.md says.
+ */
+function secretAudit(
+  had: boolean,
+  next: string | null | undefined,
+  replaced: boolean,
+): { before: Record<string, unknown>; after: Record<string, unknown> } {
+  const unchanged = { before: {}, after: {} }
+  if (next === undefined) return unchanged
+  if (!had) return next === null ? unchanged : { before: {}, after: { sharedSecret: 'new' } }
+  if (!replaced) return unchanged
+  return {
+    before: { sharedSecret: 'saved' },
+    after: { sharedSecret: next === null ? null : 'new' },
+  }
 }
 
 /** Adds a product with its delivery, and the audit entry, together or not at all. */
@@ -74,7 +96,10 @@ export async function createProductAudited(
       target: { type: 'product', id: created.id },
       summary: `Created ${created.title}`,
       before: null,
-      after: { ...productAuditFields(created, input.delivery), ...secretChange(input.delivery) },
+      after: {
+        ...productAuditFields(created, input.delivery),
+        ...secretAudit(false, nextSecret(input.delivery), false).after,
+      },
     })
     return created
   })
@@ -130,6 +155,14 @@ export type UpdateProductResult =
   | { status: 'missing' }
   /** Changed since the form's page was loaded: nothing was saved. */
   | { status: 'stale' }
+  /**
+   * The product was there and held, but the database changed no row when asked to save it (a
+   * trigger or rule refusing the write without an error): nothing was saved.
+   */
+  | { status: 'failed' }
+
+/** Rolls back a save the database took without saving it (see 'failed' above). */
+class NotSaved extends Error {}
 
 /**
  * Saves an edited product with its delivery, and the audit entry with the fields that changed.
@@ -139,7 +172,8 @@ export type UpdateProductResult =
  * than silently undoing it. The entry's "before" is that row, the product as it really was.
  * A shared secret cleared or replaced stays with the buyers it was delivered to: each delivered
  * order first gets its own copy (keepSharedSecretForBuyers), and only later buyers get the new
- * one (docs/admin.md, "The form").
+ * one (docs/admin.md, "The form"). A save the database takes without changing the row is
+ * rolled back whole and answered 'failed'; an error is thrown as it is.
  */
 export async function updateProductAudited(
   db: DB,
@@ -152,26 +186,37 @@ export async function updateProductAudited(
   },
   who: AdminWho,
 ): Promise<UpdateProductResult> {
-  return db.transaction().execute(async (trx): Promise<UpdateProductResult> => {
+  const save = db.transaction().execute(async (trx): Promise<UpdateProductResult> => {
     if (!(await lockProduct(trx, input.id, { for: 'edit' }))) return { status: 'missing' }
     const before = await getProductById(trx, input.id)
     const beforeDelivery = await getProductDelivery(trx, input.id)
     if (!before || !beforeDelivery) return { status: 'missing' }
     if (input.version !== productEditVersion(before, beforeDelivery)) return { status: 'stale' }
-    if (await replacesSharedSecret(trx, input.appSecret, before.id, input.delivery.sharedSecret))
-      await keepSharedSecretForBuyers(trx, input.appSecret, before.id)
+    const replaced = await replacesSharedSecret(
+      trx,
+      input.appSecret,
+      before.id,
+      input.delivery.sharedSecret,
+    )
+    if (replaced) await keepSharedSecretForBuyers(trx, input.appSecret, before.id)
+    // The row is held (lockProduct): a save that changes no row was refused by the database.
     const saved = await updateProduct(trx, before.id, input.product)
-    if (!saved) return { status: 'missing' }
-    await setProductDelivery(trx, input.appSecret, saved.id, input.delivery)
+    if (!saved || !(await setProductDelivery(trx, input.appSecret, saved.id, input.delivery)))
+      throw new NotSaved()
+    const secret = secretAudit(beforeDelivery.hasSharedSecret, nextSecret(input.delivery), replaced)
     await recordAdminChange(trx, {
       ...who,
       action: 'product.update',
       target: { type: 'product', id: saved.id },
       summary: `Updated ${saved.title}`,
-      before: productAuditFields(before, { mode: beforeDelivery.mode }),
-      after: { ...productAuditFields(saved, input.delivery), ...secretChange(input.delivery) },
+      before: { ...productAuditFields(before, { mode: beforeDelivery.mode }), ...secret.before },
+      after: { ...productAuditFields(saved, input.delivery), ...secret.after },
     })
     return { status: 'saved', product: saved, before }
+  })
+  return save.catch((error: unknown) => {
+    if (error instanceof NotSaved) return { status: 'failed' }
+    throw error
   })
 }
 
@@ -238,6 +283,38 @@ export async function reviewCounts(
     .groupBy('productId')
     .execute()
   return new Map(rows.map((row) => [row.productId, Number(row.count)]))
+}
+
+/** A product as the back office's product pickers list it (the Payment Links form's). */
+export interface ProductChoice {
+  id: string
+  title: string
+  price: number
+  /** What sellableNow reads besides the stock (productAvailability). */
+  inStock: boolean
+  buyNowLink: string | null
+}
+
+/**
+ * Every product, newest first as listProducts orders them, with only what a picker shows and
+ * sellableNow (app/services/payment/offered-gateways.server.ts) needs: not the descriptions,
+ * lists and SEO text listProducts reads, which the Payment Links page would load on every view
+ * and after every action for nothing.
+ */
+export async function listProductChoices(db: DB): Promise<ProductChoice[]> {
+  const rows = await db
+    .selectFrom('product')
+    .select(['id', 'title', 'price', 'inStock', 'buyNowLink'])
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    price: Number(row.price),
+    inStock: Boolean(row.inStock),
+    buyNowLink: row.buyNowLink,
+  }))
 }
 
 const plural = (count: number, one: string, many: string) =>

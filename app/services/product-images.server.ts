@@ -3,7 +3,30 @@ import path from 'node:path'
 import { countProductsUsingImage } from '~/data/product.server'
 import type { DB } from '~/lib/db.server'
 import type { Storage } from '~/lib/storage.server'
+import { keyFromImageUrl } from '~/lib/uploads.server'
 import { isProductImageKey } from '~/lib/validation/product'
+
+/**
+ * A product image as the product form saves it. One of our own image URLs (the storefront's
+ * /images/<key>?w=...&v=..., /uploads/<key>, the storage's own URL for the key), whole or as a
+ * path, under any of `origins` (PUBLIC_URL, the address the admin is using), becomes its storage
+ * key: stored as a URL, the product would not count as showing the file (countProductsUsingImage
+ * compares keys), and removeProductImage could delete it under the product when another product
+ * stops showing it. Anything else comes back as it is.
+ */
+export function productImageValue(
+  value: string,
+  options: { storage: Storage; origins: readonly string[] },
+): string {
+  for (const origin of [undefined, ...options.origins]) {
+    const key = keyFromImageUrl(value, {
+      storage: options.storage,
+      ...(origin ? { publicUrl: origin } : {}),
+    })
+    if (key) return key
+  }
+  return value
+}
 
 /**
  * Removes a product image from storage when no product (other than `exceptProductId`) still

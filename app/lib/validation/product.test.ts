@@ -331,6 +331,7 @@ describe('the product form schema', () => {
       created: 'Product created successfully!',
       createFailed: 'Failed to create product. Please try again.',
       updated: 'Product updated successfully!',
+      updateFailed: 'Failed to update product. Please try again.',
       updateError: 'An error occurred while updating the product.',
       loading: 'Loading product...',
       idMissing: 'Product ID not found',

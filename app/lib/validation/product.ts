@@ -57,6 +57,8 @@ export const PRODUCT_MESSAGES = {
   created: 'Product created successfully!',
   createFailed: 'Failed to create product. Please try again.',
   updated: 'Product updated successfully!',
+  // The spec's two edit failures: a save the database did not make, and a save that threw.
+  updateFailed: 'Failed to update product. Please try again.',
   updateError: 'An error occurred while updating the product.',
   // An edit saved over another admin's change would undo it: refused (docs/admin.md).
   staleEdit:

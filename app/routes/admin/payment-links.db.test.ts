@@ -18,6 +18,8 @@ import {
   getPaymentLinkByOrderId,
   type PaymentLink,
 } from '~/data/payment-link.server'
+import { listProducts } from '~/data/product.server'
+import type * as ProductData from '~/data/product.server'
 import { getSiteSettings } from '~/data/settings.server'
 import type { UserProfile } from '~/data/user.server'
 import { runDueJobs } from '~/lib/jobs.server'
@@ -42,6 +44,12 @@ vi.mock('~/services/permissions.server', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   requirePermission: vi.fn(async () => signedIn.user),
 }))
+
+// The page reads the products it offers through listProductChoices, never listProducts.
+vi.mock('~/data/product.server', async (importOriginal) => {
+  const original = await importOriginal<typeof ProductData>()
+  return { ...original, listProducts: vi.fn(original.listProducts) }
+})
 
 const t = fileTestDb()
 const PUBLIC_URL = 'https://shop.example.in'
@@ -110,6 +118,27 @@ describe(`the Payment Links page's list (${process.env.TEST_DB_ENGINE ?? 'sqlite
       'No Payment Links Found No payment link matches these filters. Try other words or all statuses.',
     )
     expect(text(none.html)).not.toContain('No payment links yet')
+  })
+
+  it('offers the products checkout can sell now, newest first, without loading them in full', async () => {
+    const stamp = crypto.randomUUID()
+    const older = await makeProduct(t.db, { title: `Offered Older ${stamp}`, price: 49_900 })
+    const unsold = await makeProduct(t.db, { title: `Not Offered ${stamp}`, inStock: false })
+    const newer = await makeProduct(t.db, { title: `Offered Newer ${stamp}`, price: 12_350 })
+    await t.db
+      .updateTable('product')
+      .set({ createdAt: '2020-01-01T00:00:00.000Z' })
+      .where('id', '=', older.id)
+      .execute()
+    const offered = (await load('/admin/payment-links')).products.filter((product) =>
+      product.title.endsWith(stamp),
+    )
+    expect(offered).toEqual([
+      { id: newer.id, title: newer.title, price: '₹123.50' },
+      { id: older.id, title: older.title, price: '₹499' },
+    ])
+    expect(offered.map((product) => product.id)).not.toContain(unsold.id)
+    expect(vi.mocked(listProducts)).not.toHaveBeenCalled()
   })
 
   it('pages, searches and filters from the URL, and keeps them in its links and forms', async () => {

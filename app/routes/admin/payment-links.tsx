@@ -28,7 +28,7 @@ import {
   type CancelPaymentLinkResult,
   type PaymentLink,
 } from '~/data/payment-link.server'
-import { getProductById, listProducts } from '~/data/product.server'
+import { getProductById } from '~/data/product.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
@@ -57,6 +57,7 @@ import {
   type EmailPaymentLinkResult,
 } from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
+import { listProductChoices } from '~/services/product-admin.server'
 import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
@@ -271,7 +272,8 @@ export async function loader({ request }: Route.LoaderArgs) {
   const filter = linkFilterFromUrl(url)
   const [result, products, settings, { note, headers }] = await Promise.all([
     listPaymentLinks(db, env.PUBLIC_URL, { ...filter, page: pageParam(url) }),
-    listProducts(db),
+    // Only what the form's product list and sellableNow read.
+    listProductChoices(db),
     getSiteSettings(db),
     createdNote.read(request),
   ])

@@ -354,12 +354,51 @@ const FIELDS: readonly OrderActionField[] = [
   'currentItemId',
 ]
 
-async function reveal(db: DB, env: Env, orderId: string, actor: string, ip: string) {
+/**
+ * Shows the admin the item delivered to the buyer. The reveal goes on the order's timeline
+ * (revealOrderSecret) and in the audit log as `order.reveal` (docs/audit.md), in one
+ * transaction: no item is shown without both. The entry names the order and the admin, never
+ * the item.
+ */
+async function reveal(
+  db: DB,
+  env: Env,
+  orderId: string,
+  admin: { id: string; name: string; email: string },
+  ip: string,
+) {
   let secret: StockSecret | null
   try {
-    secret = await revealOrderSecret(db, env.APP_SECRET, orderId, { actor, ip, via: 'admin' })
+    secret = await db.transaction().execute(async (trx) => {
+      const shown = await revealOrderSecret(trx, env.APP_SECRET, orderId, {
+        actor: `user:${admin.id}`,
+        ip,
+        via: 'admin',
+      })
+      if (shown) {
+        await recordAdminChange(trx, {
+          actor: { id: admin.id, name: admin.name, email: admin.email },
+          ip,
+          action: 'order.reveal',
+          target: { type: 'order', id: orderId },
+          summary: `Revealed the delivered item of order ${orderId}`,
+        })
+      }
+      return shown
+    })
   } catch (error) {
-    if (!(error instanceof SecretDecryptionError)) throw error
+    if (!(error instanceof SecretDecryptionError)) {
+      // Read or recorded in part (the timeline or the audit log not written): nothing is shown.
+      console.error(`[admin] revealing the item of order ${orderId} failed:`, error)
+      return data<OrderActionData>(
+        {
+          intent: 'reveal',
+          step: 'error',
+          error: 'Something went wrong, so the item was not shown. Please try again.',
+        },
+        { status: 500 },
+      )
+    }
     return data<OrderActionData>(
       {
         intent: 'reveal',
@@ -447,7 +486,7 @@ export async function orderAction({ request, params, context }: Route.ActionArgs
   const form = await readFormData(request)
   const intent = form.get('intent')
   const actor = `user:${user.id}`
-  if (intent === 'reveal') return reveal(db, env, orderId, actor, clientIp(context))
+  if (intent === 'reveal') return reveal(db, env, orderId, user, clientIp(context))
   if (!ORDER_ACTION_INTENTS.includes(intent as OrderActionIntent)) {
     throw data('Unknown action', { status: 400 })
   }

@@ -5,10 +5,11 @@ import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
 import { makeProduct } from '../../../../tests/factories'
+import { whileProductUpdates } from '../../../../tests/helpers/product-write-trigger'
 import { listAuditEntries } from '~/data/audit.server'
 import { getProductById, type Product } from '~/data/product.server'
 import { createLocalStorage } from '~/lib/storage.server'
-import { PRODUCT_MESSAGES } from '~/lib/validation/product'
+import { IMAGE_MESSAGES, PRODUCT_MESSAGES } from '~/lib/validation/product'
 import {
   deleteProductAudited,
   productEditVersion,
@@ -306,6 +307,69 @@ describe(`saving the product form (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, 
     expect(await getProductById(t.db, racing.id)).toBeNull()
     expect(await updatesOf(racing.id)).toEqual([])
     expect(storedImages()).toEqual(imagesBefore)
+  })
+
+  it("saves one of the shop's own image URLs as its storage key, so the file stays while shown", async () => {
+    const first = await productWithImage('Image Owner')
+    const second = await productWithImage('Image Borrower')
+    // The address the storefront shows the first product's picture at, pasted into the second.
+    const url = `http://shop.test/images/${first.image}?w=640&v=abc123`
+    const outcome = await save(
+      { mode: 'edit', product: second },
+      editForm(await openEditPage(second), { image: url }),
+    )
+    expect(outcome).toEqual({ redirect: '/admin/products', status: 302 })
+    expect((await getProductById(t.db, second.id))!.image).toBe(first.image)
+
+    // The first product gets a new picture: its old one is still the second's, so it stays.
+    const current = (await getProductById(t.db, first.id))!
+    const file = new File([new Uint8Array(await png())], 'new.png', { type: 'image/png' })
+    expect(
+      await save(
+        { mode: 'edit', product: current },
+        editForm(await openEditPage(current), { imageFile: file }),
+      ),
+    ).toEqual({ redirect: '/admin/products', status: 302 })
+    expect(await storage.exists(first.image)).toBe(true)
+
+    // Our address for a file that is not there is refused; another site's is kept as typed.
+    const third = await productWithImage('Image Elsewhere')
+    const missing = await save(
+      { mode: 'edit', product: third },
+      editForm(await openEditPage(third), { image: 'http://shop.test/images/products/gone.png' }),
+    )
+    expect(missing).toMatchObject({ status: 400 })
+    expect('result' in missing && missing.result.reply.error?.image).toEqual([
+      IMAGE_MESSAGES.invalidUrl,
+    ])
+    const elsewhere = 'https://cdn.example.com/images/products/remote.png'
+    expect(
+      await save(
+        { mode: 'edit', product: third },
+        editForm(await openEditPage(third), { image: elsewhere }),
+      ),
+    ).toEqual({ redirect: '/admin/products', status: 302 })
+    expect((await getProductById(t.db, third.id))!.image).toBe(elsewhere)
+  })
+
+  it("says the spec's failure when the database saves nothing, and its error message when the save throws", async () => {
+    const product = await productWithImage('Edit Failure')
+    const page = await openEditPage(product)
+    // Taken without an error, nothing changed: "Failed to update product. Please try again."
+    const ignored = await whileProductUpdates(t.db, 'Edit Failure Ignored', 'ignore', () =>
+      save({ mode: 'edit', product }, editForm(page, { title: 'Edit Failure Ignored' })),
+    )
+    expect(ignored.status).toBe(500)
+    expect(formError(ignored)).toBe(PRODUCT_MESSAGES.updateFailed)
+    expect(ignored).toMatchObject({ result: { initial: { title: 'Edit Failure Ignored' } } })
+    // Refused with an error: "An error occurred while updating the product."
+    const failed = await whileProductUpdates(t.db, 'Edit Failure Thrown', 'fail', () =>
+      save({ mode: 'edit', product }, editForm(page, { title: 'Edit Failure Thrown' })),
+    )
+    expect(failed.status).toBe(500)
+    expect(formError(failed)).toBe(PRODUCT_MESSAGES.updateError)
+    expect(await getProductById(t.db, product.id)).toEqual(product)
+    expect(await updatesOf(product.id)).toEqual([])
   })
 
   it('adds a product as before: the Add Product form posts no version', async () => {

@@ -25,7 +25,7 @@ import {
   updateProductAudited,
   type AdminWho,
 } from '~/services/product-admin.server'
-import { removeProductImage } from '~/services/product-images.server'
+import { productImageValue, removeProductImage } from '~/services/product-images.server'
 import type { AuthUser } from '~/services/auth.server'
 import { requirePermission } from '~/services/permissions.server'
 import {
@@ -252,6 +252,12 @@ export async function saveProductForm(
       return answer(error.status, { status: 'error', error: { image: [error.message] } }, {})
     throw error
   }
+  // One of our own image URLs is saved as its storage key, which the "image in use" check sees.
+  const typedImage = form.get('image')
+  if (typeof typedImage === 'string') {
+    const origins = [new URL(env.PUBLIC_URL).origin, new URL(request.url).origin]
+    form.set('image', productImageValue(typedImage, { storage, origins }))
+  }
   const schema = productFormSchema(categories, {
     hasSavedSharedSecret: delivery?.hasSharedSecret ?? false,
   })
@@ -353,6 +359,9 @@ export async function saveProductForm(
     if (result.status === 'missing') throw await productGone(payload)
     // Another admin saved between the check above and this save's transaction.
     if (result.status === 'stale') return refuseStale(PRODUCT_MESSAGES.staleEdit, payload)
+    // Nothing saved, no error: the spec's "failure", which trying again may get past. The form
+    // keeps what was typed, its image included.
+    if (result.status === 'failed') return refuse(500, {}, [PRODUCT_MESSAGES.updateFailed])
     const updated = result.product
     // Switched back in stock: the customers who wished for it hear about it now.
     await sendBackInStockMails(db, { productIds: [updated.id] }).catch((error: unknown) =>
@@ -384,6 +393,7 @@ export async function saveProductForm(
     )
       return refuse(409, { slug: [PRODUCT_MESSAGES.slugTaken] })
     console.error(`[admin] saving a product (${target.mode}) failed:`, error)
+    // A save that threw: for an edit, the spec's message for an exception.
     return refuse(500, {}, [
       target.mode === 'add' ? PRODUCT_MESSAGES.createFailed : PRODUCT_MESSAGES.updateError,
     ])

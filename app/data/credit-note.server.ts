@@ -40,10 +40,42 @@ type TaxFigures = Pick<GstBreakdown, 'taxableValue' | 'centralTax' | 'stateTax'>
 }
 
 /**
+ * The tax a credit note of `amount` paise reverses, after `credited` paise of the invoice were
+ * credited already: the tax in the first `credited + amount` paise less the tax in the first
+ * `credited` (gstBreakdown at the invoice's rate), so that the credit notes of a sale refunded in
+ * parts add up to the invoice's tax to the paisa. An inter-state sale's is IGST, at the whole
+ * rate. A remainder of a paisa or two can carry more rounding than it is worth (a ₹0.01 note
+ * with ₹0.01 of CGST and of SGST): the tax is then held to what the note credits (each of CGST
+ * and SGST at most half of it, IGST at most all of it), so its taxable value is never negative;
+ * such a sale's notes then reverse a paisa or two less tax than its invoice shows.
+ */
+export function creditNoteTax(
+  credited: number,
+  amount: number,
+  rate: { rateBasisPoints: number; sellerGstin: string; buyerGstin?: string | null },
+): TaxFigures {
+  const split = (paise: number) =>
+    gstBreakdown(paise, rate.rateBasisPoints, rate.sellerGstin, rate.buyerGstin)
+  const [before, after] = [split(credited), split(credited + amount)]
+  const within = (share: number, most: number) => Math.min(Math.max(share, 0), most)
+  if (after.interState) {
+    const share = within(after.integratedTax - before.integratedTax, amount)
+    return { centralTax: 0, stateTax: 0, integratedTax: share, taxableValue: amount - share }
+  }
+  const share = within(after.centralTax - before.centralTax, Math.floor(amount / 2))
+  return {
+    centralTax: share,
+    stateTax: share,
+    integratedTax: null,
+    taxableValue: amount - 2 * share,
+  }
+}
+
+/**
  * Issues the credit note of a refund, once per `source` (the gateway refund's id, or
  * markedRefundSource), inside the refund's transaction. The invoice it adjusts is numbered first
  * if the sale had none yet. The tax reversed is the invoice's rate on the amount refunded, shared
- * so that the credit notes of a sale refunded in parts add up to its invoice to the paisa. At
+ * so that the credit notes of a sale refunded in parts add up to its invoice (creditNoteTax). At
  * most what the invoice has left uncredited is credited. Null when nothing is left to credit or
  * the order does not exist.
  */
@@ -85,27 +117,13 @@ export async function issueCreditNote(
   const invoice = await saleInvoice(trx, { id: input.orderId, ...order }, settings, now)
   // An invoice issued before its seller was kept has no tax lines: nor has its credit note.
   const taxed = invoice.seller?.sellerGstin ? invoice.seller : null
-  let tax: TaxFigures | null = null
-  if (taxed) {
-    // The tax in the first `credited + amount` paise less the tax in the first `credited`: each
-    // part's share, never negative, and the parts of a sale refunded in pieces add up to the
-    // invoice's tax to the paisa. An inter-state sale's is IGST, at the whole rate.
-    const split = (paise: number) =>
-      gstBreakdown(paise, taxed.gstRateBasisPoints, taxed.sellerGstin, invoice.business?.gstin)
-    const [before, after] = [split(credited), split(credited + amount)]
-    if (after.interState) {
-      const share = after.integratedTax - before.integratedTax
-      tax = { centralTax: 0, stateTax: 0, integratedTax: share, taxableValue: amount - share }
-    } else {
-      const share = after.centralTax - before.centralTax
-      tax = {
-        centralTax: share,
-        stateTax: share,
-        integratedTax: null,
-        taxableValue: amount - 2 * share,
-      }
-    }
-  }
+  const tax = taxed
+    ? creditNoteTax(credited, amount, {
+        rateBasisPoints: taxed.gstRateBasisPoints,
+        sellerGstin: taxed.sellerGstin,
+        buyerGstin: invoice.business?.gstin,
+      })
+    : null
   const seller = invoiceSeller(settings)
   let numbered: { number: string; financialYear: string; sequence: number } | null = null
   if (!testMode) {

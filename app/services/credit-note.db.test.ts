@@ -14,7 +14,7 @@ import { getOrder, listOrderEvents } from '~/data/order.server'
 import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { issueMissingCreditNotes, markRefunded } from '~/services/order-actions.server'
 import { createTestDb, fileTestDb } from '../../tests/helpers/db'
-import { makePaidOrder, makeProduct } from '../../tests/factories'
+import { makePaidOrder, makeProduct, makeRefund } from '../../tests/factories'
 import { renderCreditNotePdf } from './invoice.server'
 
 /**
@@ -273,6 +273,35 @@ describe(`credit notes (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     ])
     const credited = await listCreditNotes(t.db, twice.id)
     expect(credited.reduce((sum, note) => sum + note.amount, 0)).toBe(50_000)
+  })
+
+  it('shows no negative taxable value on the paisa a gateway refund left, marked refunded', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    // ₹100.11 at 18 %: ₹7.64 of CGST and of SGST; ₹100.10 of it refunded through the gateway.
+    const order = await soldAt(10_011)
+    await makeRefund(t.db, order.id, {
+      amount: 10_010,
+      status: 'processed',
+      at: new Date().toISOString(),
+    })
+    const refund = await t.db
+      .selectFrom('orderRefund')
+      .select('id')
+      .where('orderId', '=', order.id)
+      .executeTakeFirstOrThrow()
+    await credit(order.id, refund.id, 10_010)
+    const result = await markRefunded(t.db, { orderId: order.id, note: 'The rest by UPI', actor })
+    expect(result.ok).toBe(true)
+    const notes = await Promise.all(
+      (await listCreditNotes(t.db, order.id)).map((note) =>
+        getCreditNoteData(t.db, order.id, note.id),
+      ),
+    )
+    expect(notes.map((note) => note!.amount)).toEqual([10_010, 1])
+    expect(notes.map((note) => note!.tax)).toEqual([
+      expect.objectContaining({ taxableValue: 8_484, centralTax: 763, stateTax: 763 }),
+      expect.objectContaining({ taxableValue: 1, centralTax: 0, stateTax: 0 }),
+    ])
   })
 
   it('lists credit notes issued in the same millisecond in series order', async () => {

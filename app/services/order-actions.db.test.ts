@@ -1,10 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest'
-import { listOrderEvents } from '~/data/order.server'
+import { createOrder, getOrderWithAccessHash, listOrderEvents } from '~/data/order.server'
+import { runDueJobs } from '~/lib/jobs.server'
+import type { MailMessage } from '~/lib/mail.server'
+import { orderMailJobHandlers } from '~/services/notifications/order-mail.server'
+import { ORDER_ACCESS_COOKIE, orderAccessVia } from '~/services/order-access.server'
 import { settleRefund } from '~/data/refund.server'
 import { getDeliveredSecret } from '~/data/stock.server'
 import { fileTestDb } from '../../tests/helpers/db'
 import { queuedOrderMailKinds, requestRefundAccepted } from '../../tests/helpers/order-jobs'
 import {
+  BUYER,
   makeOrder,
   makePaidOrder,
   makeProduct,
@@ -30,6 +35,7 @@ import { REFUND_JOB } from './payment/refunds.server'
  * being refunded (docs/delivery.md). On SQLite and on PostgreSQL.
  */
 const APP_SECRET = 'a'.repeat(64)
+const PUBLIC_URL = 'https://shop.example.in'
 const actor = 'user:admin-1'
 const t = fileTestDb()
 const engine = process.env.TEST_DB_ENGINE ?? 'sqlite'
@@ -349,5 +355,115 @@ describe(`an order whose whole payment is being refunded (${engine})`, () => {
     // was told to look it up in the gateway's dashboard.
     await t.db.deleteFrom('job').where('type', '=', REFUND_JOB).execute()
     expect((await resendDeliveryMail(t.db, { orderId: order.id, actor })).ok).toBe(true)
+  })
+})
+
+describe(`a replacement's links to the order (${engine})`, () => {
+  /** Sends every queued order mail; returns the ones to this order. */
+  async function sendMails(orderId: string): Promise<MailMessage[]> {
+    const sent: MailMessage[] = []
+    const handlers = orderMailJobHandlers(t.db, () => ({
+      publicUrl: PUBLIC_URL,
+      appSecret: APP_SECRET,
+      mailer: { send: async (message) => (sent.push(message), { messageId: String(sent.length) }) },
+    }))
+    while ((await runDueJobs(t.db, handlers, { batchSize: 50, log: () => {} })) > 0) {
+      // Earlier tests' mails go too.
+    }
+    return sent.filter((mail) => mail.subject.includes(orderId))
+  }
+  const tokenIn = (mail: MailMessage, orderId: string) =>
+    new RegExp(`${PUBLIC_URL}/orders/${orderId}/([\\w-]+)`).exec(mail.text)![1]!
+  /** Whether this token opens the order, from ?token= and from the `kb.orders` cookie. */
+  async function opens(orderId: string, token: string): Promise<boolean> {
+    const { order, accessTokenHash } = (await getOrderWithAccessHash(t.db, orderId))!
+    const ways = await Promise.all([
+      orderAccessVia(
+        t.db,
+        new Request(`${PUBLIC_URL}/orders/${orderId}?token=${token}`),
+        order,
+        accessTokenHash,
+        null,
+      ),
+      orderAccessVia(
+        t.db,
+        new Request(`${PUBLIC_URL}/orders/${orderId}`, {
+          headers: { Cookie: `${ORDER_ACCESS_COOKIE}=${orderId}~${token}` },
+        }),
+        order,
+        accessTokenHash,
+        null,
+      ),
+    ])
+    expect(ways[0] === null).toBe(ways[1] === null)
+    return ways[0] !== null
+  }
+
+  it('no longer open it: only the replacement mail, the owner and admins do', async () => {
+    const now = new Date()
+    const replacements = {
+      fromStock: (orderId: string) =>
+        replaceFromStock(t.db, { orderId, actor, now: later(now, REPEAT_WINDOW_SECONDS + 1) }),
+      byHand: (orderId: string) =>
+        deliverManually(t.db, APP_SECRET, {
+          orderId,
+          secret: `NEW-${unique()}`,
+          actor,
+          replacing: true,
+          now: later(now, REPEAT_WINDOW_SECONDS + 1),
+        }),
+    }
+    for (const replace of Object.values(replacements)) {
+      const product = await makeStockedProduct(
+        t.db,
+        APP_SECRET,
+        [1, 2].map((i) => `KEY-${unique()}-${i}`),
+      )
+      const placed = await createOrder(t.db, {
+        productId: product.id,
+        customer: BUYER,
+        userId: null,
+      })
+      const order = await payOrder(t.db, placed.order)
+      // Another order's links are its own.
+      const other = await createOrder(t.db, { productId: product.id, customer: BUYER })
+      // The checkout's token (in the buyer's cookie) and the delivery mail's link (forwarded).
+      const [delivery] = await sendMails(order.id)
+      const mailed = tokenIn(delivery!, order.id)
+      expect(await opens(order.id, placed.accessToken)).toBe(true)
+      expect(await opens(order.id, mailed)).toBe(true)
+
+      expect((await replace(order.id)).ok).toBe(true)
+      expect(await opens(order.id, placed.accessToken)).toBe(false)
+      expect(await opens(order.id, mailed)).toBe(false)
+      // The replacement mail, sent after the replacement committed, carries a link that opens it.
+      const [replaced, ...more] = await sendMails(order.id)
+      expect(more).toEqual([])
+      expect(replaced!.subject).toContain('Replacement for order')
+      expect(await opens(order.id, tokenIn(replaced!, order.id))).toBe(true)
+      expect(await opens(other.order.id, other.accessToken)).toBe(true)
+      // The buyer signed in with the order's verified address, and an admin, still see it.
+      const { order: seen, accessTokenHash } = (await getOrderWithAccessHash(t.db, order.id))!
+      const signedIn = (viewer: { isAdmin: boolean; canManageOrders: boolean; email: string }) =>
+        orderAccessVia(
+          t.db,
+          new Request(`${PUBLIC_URL}/orders/${order.id}`),
+          seen,
+          accessTokenHash,
+          {
+            id: `user-${unique()}`,
+            isAdmin: viewer.isAdmin,
+            permissions: { canManageOrders: viewer.canManageOrders },
+            email: viewer.email,
+            emailVerified: true,
+          },
+        )
+      expect(await signedIn({ isAdmin: false, canManageOrders: false, email: BUYER.email })).toBe(
+        'account',
+      )
+      expect(
+        await signedIn({ isAdmin: true, canManageOrders: true, email: 'owner@shop.example.in' }),
+      ).toBe('account')
+    }
   })
 })

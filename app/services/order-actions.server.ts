@@ -6,6 +6,7 @@ import {
   getOrder,
   PAID_STATUSES,
   PAYABLE_STATUSES,
+  revokeOrderAccessTokens,
   transitionOrder,
   type Order,
   takeOrderRows,
@@ -516,10 +517,10 @@ async function confirmWithGateway(
 /**
  * 'Deliver manually': the admin enters the details (lines, or "name: value" lines). A paid or
  * waiting order becomes delivered; for a delivered order the details replace what it had (the
- * old item is revoked, if it is still the one the admin replaces: revokeReplacedItem) and an
- * open report is resolved as replaced. The item is encrypted like stock; the buyer gets the
- * delivery (or replacement) e-mail, queued in the same transaction. Refused while the whole
- * payment is being refunded.
+ * old item is revoked, if it is still the one the admin replaces: revokeReplacedItem), the
+ * order's old links stop opening it (revokeOrderAccessTokens) and an open report is resolved as
+ * replaced. The item is encrypted like stock; the buyer gets the delivery (or replacement)
+ * e-mail, queued in the same transaction. Refused while the whole payment is being refunded.
  */
 export async function deliverManually(
   db: DB,
@@ -594,6 +595,8 @@ export async function deliverManually(
           },
           at,
         )
+        // Old links to the order stop working: only the mail's fresh one opens it.
+        await revokeOrderAccessTokens(trx, order.id)
         await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
         await resolveOrderReport(
           trx,
@@ -641,8 +644,9 @@ export async function deliverManually(
  * 'Replace item' for a delivered order of a stock product: in one transaction the delivered
  * item is revoked (first: one live item per order), if it is still the one the admin replaces
  * (revokeReplacedItem), and the next available one is allocated. With no stock left, nothing
- * changes. The buyer gets the 'replaced' e-mail; an open report is resolved as replaced.
- * Refused while the whole payment is being refunded.
+ * changes. The order's old links stop opening it (revokeOrderAccessTokens): the buyer gets the
+ * 'replaced' e-mail with a fresh one. An open report is resolved as replaced. Refused while the
+ * whole payment is being refunded.
  */
 export async function replaceFromStock(
   db: DB,
@@ -697,6 +701,8 @@ export async function replaceFromStock(
         },
         at,
       )
+      // Old links to the order stop working: only the mail's fresh one opens it.
+      await revokeOrderAccessTokens(trx, order.id)
       await enqueueOrderMail(trx, { orderId: order.id, kind: 'replaced' })
       await resolveOrderReport(
         trx,

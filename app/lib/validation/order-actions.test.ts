@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { MANUAL_SECRET_MESSAGES } from '~/lib/stock-parse'
 import {
   gatewayRefundSchemaUpTo,
+  NO_LIVE_ITEM,
   ORDER_ACTION_SCHEMAS,
   ORDER_INPUT_MESSAGES,
   orderActionSchema,
@@ -37,6 +38,21 @@ describe('the order recovery actions schema', () => {
     })
     const resend = parseSubmission(form({ intent: 'resend' }), orderActionSchema)
     expect(resend.status === 'success' && resend.value).toEqual({ intent: 'resend', confirmed: '' })
+  })
+
+  it('reads the item a replacement replaces: none shown (empty or NO_LIVE_ITEM) apart from not said', () => {
+    const itemOf = (fields: Record<string, string>) => {
+      const submission = parseSubmission(
+        form({ intent: 'replace', reason: '', ...fields }),
+        orderActionSchema,
+      )
+      if (submission.status !== 'success') throw new Error('refused')
+      return (submission.value as { currentItemId?: string | null }).currentItemId
+    }
+    expect(itemOf({ currentItemId: ' abc123 ' })).toBe('abc123')
+    expect(itemOf({ currentItemId: NO_LIVE_ITEM })).toBeNull()
+    expect(itemOf({ currentItemId: '' })).toBeNull()
+    expect(itemOf({})).toBeUndefined()
   })
 
   it('refuses an unknown intent', () => {

@@ -86,14 +86,24 @@ function actionForm<const Intent extends string, Fields extends z.core.$ZodLoose
 
 export const confirmPaymentSchema = actionForm('confirm', {})
 /**
+ * What the forms that replace the item post as `currentItemId` when the page showed no live
+ * item. Not empty: the confirmation step without JavaScript (ConfirmPanel) leaves empty fields
+ * out, and a form without the field is taken for one that does not say.
+ */
+export const NO_LIVE_ITEM = 'none'
+
+/**
  * The live item's id as the page showed it, posted by the forms that replace it: a replacement
  * made meanwhile (another admin, another tab, a second click) is then refused instead of replacing
- * that one too (docs/delivery.md, "The shop's side").
+ * that one too (docs/delivery.md, "The shop's side"). NO_LIVE_ITEM (or empty) when the page
+ * showed none, read as null, so that a replacement made since is refused as well; only a form
+ * without the field is undefined.
  */
-const currentItemId = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined),
-  z.string().max(64).optional(),
-)
+const currentItemId = z.preprocess((value) => {
+  if (typeof value !== 'string') return undefined
+  const id = value.trim()
+  return id === '' || id === NO_LIVE_ITEM ? null : id
+}, z.string().max(64).nullable().optional())
 
 export const deliverSchema = actionForm('deliver', {
   secret: z.preprocess(text, manualSecretSchema),

@@ -10,7 +10,7 @@ import { fileTestDb } from '../../../tests/helpers/db'
 import { recentActivity } from '~/data/customer-overview.server'
 import { giveUpAbandonedJobs, runDueJobs, RUNNER_STOPPED_ERROR } from '~/lib/jobs.server'
 import { MAIL_MAX_ATTEMPTS, type MailMessage } from '~/lib/mail.server'
-import { markRefunded, resendDeliveryMail } from '~/services/order-actions.server'
+import { markRefunded, replaceFromStock, resendDeliveryMail } from '~/services/order-actions.server'
 import { revealForBuyer } from '~/services/order-access.server'
 import { BUYER, makeCustomer, makeProduct } from '../../../tests/factories'
 import {
@@ -18,6 +18,7 @@ import {
   ORDER_MAIL_JOB,
   orderMailJobHandlers,
   renderOrderMail,
+  type OrderMailKind,
 } from './order-mail.server'
 import { renderMail } from './render-mail.server'
 
@@ -279,21 +280,83 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(several!.text).toContain('Our credit notes for the refunds of your payment for')
   })
 
-  it('leaves the credentials out of a delivery mail sent after the order was refunded', async () => {
-    const { orderId } = await paidStockOrder(['LICENSE-DDDD-4444'])
+  it('drops a delivery, replacement or payment mail whose order was refunded before it went; the refund mail goes', async () => {
     await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })
     try {
-      // The delivery mail's job has not run yet (SMTP down, say) when the shop marks it refunded.
+      const delivered = await paidStockOrder(['LICENSE-DDDD-4444'])
+      const replaced = await paidStockOrder(['LICENSE-EEEE-5555', 'LICENSE-FFFF-6666'])
       expect(
-        (await markRefunded(t.db, { orderId, note: 'Refunded by UPI', actor: 'user:admin' })).ok,
+        (await replaceFromStock(t.db, { orderId: replaced.orderId, actor: 'user:admin' })).ok,
       ).toBe(true)
-      const mail = await renderOrderMail(
+      const waiting = await paidWaitingOrder()
+      const manual = await makeProduct(t.db)
+      const { order: paid } = await createOrder(t.db, { productId: manual.id, customer: BUYER })
+      await markOrderPaid(
         t.db,
-        { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
-        { orderId, kind: 'delivered' },
+        paid.id,
+        { ...PAYMENT, txnId: `T-${paid.id}`, paidAmount: paid.amount },
+        { message: 'Paid' },
       )
-      expect(mail!.text).not.toContain('LICENSE-DDDD-4444')
-      expect(mail!.html).not.toContain('LICENSE-DDDD-4444')
+      const orders = {
+        delivered: delivered.orderId,
+        replaced: replaced.orderId,
+        awaiting_stock: waiting.orderId,
+        paid: paid.id,
+      }
+      // Their mails' jobs have not run yet (SMTP down, say) when the shop marks them refunded.
+      for (const orderId of Object.values(orders)) {
+        expect(
+          (await markRefunded(t.db, { orderId, note: 'Refunded by UPI', actor: 'user:admin' })).ok,
+        ).toBe(true)
+      }
+      const sent: MailMessage[] = []
+      const handlers = orderMailJobHandlers(t.db, () => ({
+        publicUrl: PUBLIC_URL,
+        appSecret: APP_SECRET,
+        mailer: {
+          send: async (message) => (sent.push(message), { messageId: String(sent.length) }),
+        },
+      }))
+      while ((await runDueJobs(t.db, handlers, { batchSize: 50, log: quiet })) > 0) {
+        // Every queued order mail, including earlier tests' ones.
+      }
+      for (const [kind, orderId] of Object.entries(orders)) {
+        const jobs = (await orderMailJobs(orderId)).map((job) => ({
+          kind: (JSON.parse(job.payload) as { kind: string }).kind,
+          id: job.id,
+        }))
+        expect(jobs.map((job) => job.kind)).toContain(kind)
+        // Every job is done; only the refund's mail was sent, without the item.
+        for (const job of jobs) expect((await jobRow(job.id)).status).toBe('done')
+        const mails = sent.filter((mail) => mail.subject.includes(orderId))
+        expect(mails.map((mail) => mail.subject)).toEqual([`Refund for order ${orderId}`])
+        expect(mails[0]!.text).not.toMatch(/LICENSE-/)
+        expect(mails[0]!.html).not.toMatch(/LICENSE-/)
+        const rendered = await renderOrderMail(
+          t.db,
+          { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+          { orderId, kind: kind as OrderMailKind },
+        )
+        expect(rendered).toBeNull()
+      }
+      // The refund mails issued the only links to these orders; the dropped ones issued none.
+      const tokens = await t.db
+        .selectFrom('orderAccessToken')
+        .select('purpose')
+        .where('orderId', 'in', Object.values(orders))
+        .execute()
+      expect(tokens.map((token) => token.purpose)).toEqual(Array(4).fill('mail:refunded'))
+
+      // A payment mail of an order delivered since still goes: only a refund drops it.
+      const since = await paidStockOrder(['LICENSE-GGGG-7777'])
+      for (const kind of ['paid', 'awaiting_stock', 'delivered'] as const) {
+        const mail = await renderOrderMail(
+          t.db,
+          { publicUrl: PUBLIC_URL, appSecret: APP_SECRET },
+          { orderId: since.orderId, kind },
+        )
+        expect(mail?.subject).toContain(since.orderId)
+      }
     } finally {
       await updateSiteSettings(t.db, { deliveryMailIncludesSecret: false })
     }

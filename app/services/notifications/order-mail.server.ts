@@ -230,7 +230,22 @@ async function readableSecret(db: DB, appSecret: string, orderId: string) {
   }
 }
 
-/** Renders the mail for an order (issuing the link's token), or null when the order is gone. */
+/**
+ * Whether a mail queued earlier no longer says what is true of the order when its job runs (the
+ * SMTP server was down for hours, docs/delivery.md "Order mails"): a delivery or replacement mail
+ * for an order no longer delivered (refunded since), a payment mail ("preparing", "waiting for
+ * stock") for an order refunded since. Such a mail is dropped, not sent.
+ */
+function mailOutdated(kind: OrderMailKind, status: Order['status']): boolean {
+  if (kind === 'delivered' || kind === 'replaced') return status !== 'delivered'
+  if (kind === 'paid' || kind === 'awaiting_stock') return status === 'refunded'
+  return false
+}
+
+/**
+ * Renders the mail for an order (issuing the link's token), or null when the order is gone or
+ * the mail no longer says what is true of it (mailOutdated): the job then ends without a mail.
+ */
 export async function renderOrderMail(
   db: DB,
   options: OrderMailOptions,
@@ -239,9 +254,14 @@ export async function renderOrderMail(
 ): Promise<MailMessage | null> {
   const order = await getOrder(db, payload.orderId)
   if (!order) return null
+  if (mailOutdated(payload.kind, order.status)) {
+    console.log(
+      `[mail] the ${payload.kind} mail of order ${order.id} was not sent: the order is ${order.status} now`,
+    )
+    return null
+  }
   settings ??= await getSiteSettings(db)
-  // Rendered when the job runs: an order refunded since (or otherwise no longer delivered)
-  // gets its mail without the item.
+  // Rendered when the job runs: only a delivered order's mail carries the item.
   const withSecret =
     (payload.kind === 'delivered' || payload.kind === 'replaced') &&
     order.status === 'delivered' &&

@@ -19,8 +19,8 @@ import { insertOrderReport } from '~/data/order-report.server'
 import { newRefundId } from '~/data/refund.server'
 import { importStock } from '~/services/fulfilment.server'
 import { deleteUserAccount } from '~/data/user.server'
-import { refundAmountTooMuch } from '~/lib/validation/order-actions'
-import { ORDER_ADMIN_MESSAGES } from '~/services/order-actions.server'
+import { NO_LIVE_ITEM, refundAmountTooMuch } from '~/lib/validation/order-actions'
+import { ORDER_ADMIN_MESSAGES, replaceFromStock } from '~/services/order-actions.server'
 import { requestGatewayRefund } from '~/services/payment/refunds.server'
 import AdminOrder, { action, loader } from './detail'
 
@@ -195,6 +195,81 @@ describe(`an order's page in the back office (${process.env.TEST_DB_ENGINE ?? 's
     )
     const after = await items()
     expect(after.map((item) => item.status)).toEqual(['revoked', 'delivered'])
+  })
+
+  it("refuses a replacement from a page that showed no live item once another admin's is live, long after it too", async () => {
+    /** The hidden fields of the page's form in `part` (a card, a confirmation step). */
+    const hiddenIn = (part: string) =>
+      Object.fromEntries(
+        [...part.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+          m[1]!,
+          m[2]!,
+        ]),
+      )
+    const typed = { replace: { reason: '' }, deliver: { secret: 'Email: new@example.in' } }
+    /**
+     * A delivered order whose item was taken back, so that its page shows no live item; the
+     * replacing forms as that page posts them, confirmed in the dialog (with JavaScript) and
+     * on the page's confirmation step (without).
+     */
+    async function pageWithoutLiveItem() {
+      const stocked = await makeStockedProduct(t.db, APP_SECRET, ['KEY-N1', 'KEY-N2', 'KEY-N3'])
+      const order = await makePaidOrder(t.db, stocked.id)
+      await t.db
+        .updateTable('stockItem')
+        .set({
+          status: 'revoked',
+          revokedReason: 'Taken back',
+          revokedAt: new Date().toISOString(),
+        })
+        .where('orderId', '=', order.id)
+        .execute()
+      const { html } = await render(order.id)
+      const posts: Record<string, string>[] = []
+      for (const intent of ['replace', 'deliver'] as const) {
+        const card = html.split(`id="action-${intent}"`)[1]!.split('</section>')[0]!
+        const form = { ...hiddenIn(card), ...typed[intent] }
+        expect(form).toMatchObject({ intent, currentItemId: NO_LIVE_ITEM })
+        const asked = await render(order.id, form)
+        const step = asked.html.slice(asked.html.indexOf('-confirm"')).split('</form>')[0]!
+        posts.push({ ...form, confirmed: 'yes' }, hiddenIn(step))
+      }
+      expect(posts[3]).toMatchObject({ replacing: 'yes', currentItemId: NO_LIVE_ITEM })
+      const live = async () =>
+        (
+          await t.db
+            .selectFrom('stockItem')
+            .select('id')
+            .where('orderId', '=', order.id)
+            .where('status', '=', 'delivered')
+            .execute()
+        ).map((item) => item.id)
+      return { order, posts, live }
+    }
+    const messageAfter = async (orderId: string, form: Record<string, string>) =>
+      (await render(orderId, undefined, redirectCookie(await postRedirected(orderId, form)))).text
+
+    // Nothing changed since the page was shown: each form replaces.
+    for (const index of [0, 1, 2, 3]) {
+      const { order, posts, live } = await pageWithoutLiveItem()
+      expect(await messageAfter(order.id, posts[index]!)).toMatch(
+        /The item was replaced from stock|The new details replace the old ones/,
+      )
+      expect(await live()).toHaveLength(1)
+    }
+
+    // Another admin replaced the item meanwhile, longer ago than the repeat window: every form
+    // of the old page is refused and says why, and that replacement stays live.
+    const { order, posts, live } = await pageWithoutLiveItem()
+    const earlier = new Date(Date.now() - 5 * 60_000)
+    expect(
+      (await replaceFromStock(t.db, { orderId: order.id, actor: 'user:other', now: earlier })).ok,
+    ).toBe(true)
+    const replacement = await live()
+    expect(replacement).toHaveLength(1)
+    for (const form of posts)
+      expect(await messageAfter(order.id, form)).toContain(ORDER_ADMIN_MESSAGES.alreadyReplaced)
+    expect(await live()).toEqual(replacement)
   })
 
   it("names a deleted account's order as such and offers no mail to its buyer", async () => {

@@ -36,6 +36,7 @@ import { requirePermission } from '~/services/permissions.server'
 import { readFlash } from '~/lib/flash.server'
 import {
   gatewayRefundSchemaUpTo,
+  NO_LIVE_ITEM,
   ORDER_ACTION_SCHEMAS,
   type OrderActionField,
   type OrderActionIntent,
@@ -718,9 +719,9 @@ function actionSpecs(page: PageData): ActionSpec[] {
     order.mailUndeliverable
       ? 'no e-mail can reach the buyer (the account was deleted)'
       : `${order.customerEmail} is e-mailed${what ? ` ${what}` : ''}`
-  // The item a replacement replaces, as shown: one made meanwhile refuses this one.
-  const liveItem = liveItemOf(page)
-  const replaces = liveItem ? { currentItemId: liveItem.id } : {}
+  // The item a replacement replaces, as shown: one made meanwhile refuses this one. Posted as
+  // NO_LIVE_ITEM when the page shows none, so a replacement made since is refused too.
+  const replaces = { currentItemId: liveItemOf(page)?.id ?? NO_LIVE_ITEM }
   // The actions that issue a credit note say so near or after its time limit.
   const issuingCreditNote = (description: string): ReactNode =>
     page.creditNoteLimit ? (
@@ -739,7 +740,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: replacing ? 'Replace with new details' : 'Deliver manually',
       icon: PackageCheck,
       description: replacing
-        ? 'Enter new account details or a new key: the current item is revoked and the buyer is e-mailed a link to the new one.'
+        ? 'Enter new account details or a new key: the current item is revoked and the buyer is e-mailed a link to the new one. Older links to this order (earlier e-mails, the checkout browser) stop working.'
         : product?.mode === 'stock'
           ? 'Enter the account details or key yourself instead of waiting for stock. The buyer is e-mailed a link to see them.'
           : 'Enter the account details or key for this order. They are stored encrypted and the buyer is e-mailed a link to see them.',
@@ -811,7 +812,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: 'Replace item from stock',
       icon: RefreshCw,
       description:
-        'For an item that does not work: it is revoked and the next item in stock goes to the buyer, who is e-mailed. With no stock left nothing changes.',
+        'For an item that does not work: it is revoked and the next item in stock goes to the buyer, who is e-mailed a fresh link; older links to this order stop working. With no stock left nothing changes.',
       submitLabel: 'Replace item',
       tone: 'secondary',
       confirm: {

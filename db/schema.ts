@@ -16,7 +16,7 @@ export interface Database {
   verification: VerificationTable
   job: JobTable
   rateLimit: RateLimitTable
-  order: OrderTable
+  order: OrderTable & OrderValidityEndColumn
   orderEvent: OrderEventTable
   paymentLink: PaymentLinkTable
   paymentGateway: PaymentGatewayTable
@@ -217,6 +217,19 @@ export interface OrderTable {
    * app/lib/validity.ts); null for an order whose product was gone before orders kept it.
    */
   validity: string | null
+}
+
+/**
+ * The order's column only the expiry-reminder check reads and writes, kept apart from
+ * OrderTable, whose rows the app reads as an Order (app/data/order.server.ts).
+ */
+export interface OrderValidityEndColumn {
+  /**
+   * ISO: when a delivered order's validity runs out, as the check counted it
+   * (db/migrations/0190_order_validity_end.ts, app/data/expiry-reminder.server.ts); far in the
+   * future for one that never ends; null until the check has counted it.
+   */
+  validityEndsAt: string | null
 }
 
 export interface OrderEventTable {

@@ -1,7 +1,9 @@
+import type { ExpressionBuilder } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { effectiveValidity, parseValidity, validityEnd } from '~/lib/validity'
 import { ownedBy } from './customer-orders.server'
 import { keptOf, realSale } from './user-admin.server'
+import type { Database } from '../../db/schema'
 
 /**
  * The customer dashboard's overview beyond the order figures (customer-orders.server.ts):
@@ -75,10 +77,19 @@ export interface SubscriptionTerm extends ActiveSubscription {
  * terms only from here. `timeZone` is the shop's (Settings): the term is counted on its
  * calendar (`validityEnd`). `withoutReminder` leaves out orders that already had that reminder;
  * `realOnly`, orders paid in test mode (the demo's fictional buyers', a simulator purchase's).
+ * `storedEndBetween` reads only orders whose end as the reminder check stored it
+ * (`order.validityEndsAt`) is after `after` and not after `until`: the check's way of asking
+ * for the few orders ending about now (their ends are then counted here again all the same).
  */
 export async function subscriptionTerms(
   db: DB,
-  options: { timeZone: string; userId?: string; withoutReminder?: string; realOnly?: boolean },
+  options: {
+    timeZone: string
+    userId?: string
+    withoutReminder?: string
+    realOnly?: boolean
+    storedEndBetween?: { after: string; until: string }
+  },
 ): Promise<SubscriptionTerm[]> {
   let query = db
     .selectFrom('order')
@@ -95,14 +106,14 @@ export async function subscriptionTerms(
       'product.slug',
       'order.validity as orderValidity',
       'product.validity as productValidity',
-      eb
-        .selectFrom('orderEvent')
-        .select((inner) => inner.fn.min<string>('orderEvent.createdAt').as('first'))
-        .whereRef('orderEvent.orderId', '=', 'order.id')
-        .where('orderEvent.type', '=', 'delivered')
-        .as('deliveredAt'),
+      firstDeliveredAt(eb).as('deliveredAt'),
     ])
     .where('order.status', '=', 'delivered')
+  if (options.storedEndBetween) {
+    query = query
+      .where('order.validityEndsAt', '>', options.storedEndBetween.after)
+      .where('order.validityEndsAt', '<=', options.storedEndBetween.until)
+  }
   if (options.realOnly) query = query.where('order.testMode', '=', 0)
   if (options.userId !== undefined) query = query.where(ownedBy(options.userId))
   if (options.withoutReminder !== undefined) {
@@ -120,19 +131,14 @@ export async function subscriptionTerms(
   }
   const terms: SubscriptionTerm[] = []
   for (const row of await query.execute()) {
-    // The product's current validity only for an order that kept none of its own.
-    const validity = effectiveValidity(row.orderValidity ?? row.productValidity)
-    const duration = parseValidity(validity)
-    const started = row.deliveredAt ?? row.paidAt
-    if (!duration || !started) continue
+    const term = termOf(row, options.timeZone)
+    if (!term) continue
     terms.push({
       orderId: row.id,
       productId: row.productId,
       productName: row.productName,
       productSlug: row.slug,
-      validity,
-      deliveredAt: new Date(started).toISOString(),
-      expiresAt: validityEnd(new Date(started), duration, options.timeZone).toISOString(),
+      ...term,
       userId: row.userId,
       customerName: row.customerName,
       customerEmail: row.customerEmail,
@@ -140,6 +146,40 @@ export async function subscriptionTerms(
     })
   }
   return terms
+}
+
+/** When the order in the query (`order`) was first delivered: its term counts from then. */
+export function firstDeliveredAt(eb: ExpressionBuilder<Database, 'order'>) {
+  return eb
+    .selectFrom('orderEvent')
+    .select((inner) => inner.fn.min<string>('orderEvent.createdAt').as('first'))
+    .whereRef('orderEvent.orderId', '=', 'order.id')
+    .where('orderEvent.type', '=', 'delivered')
+}
+
+/**
+ * An order's term as `subscriptionTerms` counts it in the shop's `timeZone`: the validity it was
+ * sold with (the product's current one only for an order that kept none), from its first
+ * delivery (or its payment, for an order with no delivery recorded). Null when it never ends.
+ */
+export function termOf(
+  row: {
+    orderValidity: string | null
+    productValidity: string | null
+    deliveredAt: string | null
+    paidAt: string | null
+  },
+  timeZone: string,
+): Pick<SubscriptionTerm, 'validity' | 'deliveredAt' | 'expiresAt'> | null {
+  const validity = effectiveValidity(row.orderValidity ?? row.productValidity)
+  const duration = parseValidity(validity)
+  const started = row.deliveredAt ?? row.paidAt
+  if (!duration || !started) return null
+  return {
+    validity,
+    deliveredAt: new Date(started).toISOString(),
+    expiresAt: validityEnd(new Date(started), duration, timeZone).toISOString(),
+  }
 }
 
 /**

@@ -49,8 +49,8 @@ export function startBackgroundWork(db: DB): JobRunner {
       (db) => pruneJobs(db),
       (db) => pruneRateLimits(db),
       (db) => pruneWebhookEvents(db),
-      // Expiry reminders are days ahead: a check at start-up and every ten minutes is on time,
-      // and reads every delivered order far less often than the per-minute tasks would.
+      // Expiry reminders are days ahead: a check at start-up and every ten minutes is on time.
+      // It reads only the orders ending about now (docs/notifications.md, "Cost of a check").
       (db) => sendExpiryReminders(db),
     ],
     // Orders waiting for stock although items are available (an allocation that lost a race

@@ -39,6 +39,7 @@ import * as m0170 from './0170_refund_checks_stopped'
 import * as m0175 from './0175_order_validity'
 import * as m0180 from './0180_mail_opt_out'
 import * as m0185 from './0185_page_cache_reviewer_names'
+import * as m0190 from './0190_order_validity_end'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -85,4 +86,5 @@ export const migrations: Record<string, Migration> = {
   '0175_order_validity': m0175,
   '0180_mail_opt_out': m0180,
   '0185_page_cache_reviewer_names': m0185,
+  '0190_order_validity_end': m0190,
 }

@@ -55,6 +55,8 @@ async function deliveredDaysAgo(productId: string, email: string, daysAgo: numbe
     .where('orderId', '=', order.id)
     .where('type', '=', 'delivered')
     .execute()
+  // A check that ran in between stored the end counted from the real delivery: counted again.
+  await db.updateTable('order').set({ validityEndsAt: null }).where('id', '=', order.id).execute()
   return order
 }
 

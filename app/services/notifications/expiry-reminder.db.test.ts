@@ -1,6 +1,27 @@
+import { spawn } from 'node:child_process'
+import crypto from 'node:crypto'
+import path from 'node:path'
+import {
+  CompiledQuery,
+  SelectQueryNode,
+  TableNode,
+  UpdateQueryNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { dueReminderKind, listExpiryReminders } from '~/data/expiry-reminder.server'
-import { savePreferences } from '~/data/preferences.server'
+import {
+  dueReminderKind,
+  listExpiryReminders,
+  NEVER_ENDS,
+  storeValidityEnds,
+} from '~/data/expiry-reminder.server'
+import { savePreferences, unsubscribeAddress } from '~/data/preferences.server'
 import { updateProduct } from '~/data/product.server'
 import { deleteUserAccount } from '~/data/user.server'
 import { updateSiteSettings } from '~/data/settings.server'
@@ -11,6 +32,7 @@ import { orderIdFromRenewToken, renewToken } from '~/lib/renew-link.server'
 import {
   makeCustomer,
   makeOrder,
+  makeProduct,
   makeStockedProduct,
   payOrder,
   productInput,
@@ -315,4 +337,294 @@ describe(`expiry reminders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     await deleteUserAccount(t.db, leaving.id)
     expect(await renewalPrefill(t.db, APP_SECRET, token, product.id)).toBeNull()
   })
+})
+
+/** Reads of the `order` table (queries and rows they returned) and updates of it. */
+class OrderReads implements KyselyPlugin {
+  queries = 0
+  rows = 0
+  updates = 0
+  /** The SQL of each read, as the engine runs it. */
+  readonly statements: CompiledQuery[] = []
+  readonly #reads = new WeakSet<object>()
+  constructor(private readonly db: DB) {}
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const { node, queryId } = args
+    if (SelectQueryNode.is(node) && (node.from?.froms ?? []).some(isOrderTable)) {
+      this.queries++
+      this.#reads.add(queryId)
+      this.statements.push(this.db.getExecutor().compileQuery(node, queryId))
+    } else if (UpdateQueryNode.is(node) && isOrderTable(node.table)) {
+      this.updates++
+    }
+    return node
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.#reads.has(args.queryId)) this.rows += args.result.rows.length
+    return args.result
+  }
+}
+
+const isOrderTable = (node: OperationNode | undefined) =>
+  !!node && TableNode.is(node) && node.table.identifier.name === 'order'
+
+/** A check at `now` that counts what it read of the orders. */
+async function countedSend(now: Date) {
+  const reads = new OrderReads(t.db)
+  const queued = await send(now, t.db.withPlugin(reads))
+  return { queued, reads }
+}
+
+/**
+ * `count` orders of the product delivered at `deliveredAt`, written straight to the tables (as
+ * years of sales would have left them), each with its own buyer `${prefix}.{n}@example.in`.
+ */
+async function seedDeliveredOrders(
+  product: { id: string; title: string },
+  count: number,
+  options: { validity: string; deliveredAt: number; prefix: string },
+): Promise<string[]> {
+  const at = new Date(options.deliveredAt).toISOString()
+  const tag = crypto.randomBytes(4).toString('hex')
+  const ids = Array.from({ length: count }, (_, n) => `ORD_SEED_${tag}_${n}`)
+  for (let i = 0; i < ids.length; i += 200) {
+    const chunk = ids.slice(i, i + 200)
+    await t.db
+      .insertInto('order')
+      .values(
+        chunk.map((id, n) => ({
+          id,
+          status: 'delivered' as const,
+          productId: product.id,
+          productName: product.title,
+          amount: 19_900,
+          customerName: 'Seed Buyer',
+          customerEmail: `${options.prefix}.${i + n}@example.in`,
+          customerPhone: '9876543210',
+          accessTokenHash: crypto.randomBytes(16).toString('hex'),
+          validity: options.validity,
+          createdAt: at,
+          updatedAt: at,
+          paidAt: at,
+        })),
+      )
+      .execute()
+    await t.db
+      .insertInto('orderEvent')
+      .values(chunk.map((orderId) => ({ orderId, type: 'delivered', createdAt: at })))
+      .execute()
+  }
+  return ids
+}
+
+const storedEndOf = async (orderId: string) =>
+  (
+    await t.db
+      .selectFrom('order')
+      .select('validityEndsAt')
+      .where('id', '=', orderId)
+      .executeTakeFirstOrThrow()
+  ).validityEndsAt
+
+describe(`what a check reads (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('reads only the orders ending about now, however many others were delivered', async () => {
+    // What a check with nothing new due reads: the earlier tests' orders still in the window.
+    const before = await countedSend(at(23.5))
+    expect(before.queued).toBe(0)
+
+    // Years of sales that can never be due now: terms that ended long ago without a 1-day
+    // reminder, lifetime items, long terms ending years ahead, and due ones of a buyer who
+    // unsubscribed.
+    const product = await makeProduct(t.db, { title: 'Seeded Cinema', validity: '30 days' })
+    const longAgo = DELIVERED - 400 * DAY
+    const ended = await seedDeliveredOrders(product, 1500, {
+      validity: '30 days',
+      deliveredAt: longAgo,
+      prefix: 'ended',
+    })
+    const lifetime = await seedDeliveredOrders(product, 1500, {
+      validity: 'Lifetime',
+      deliveredAt: DELIVERED,
+      prefix: 'lifetime',
+    })
+    const years = await seedDeliveredOrders(product, 1000, {
+      validity: '10 years',
+      deliveredAt: DELIVERED,
+      prefix: 'years',
+    })
+    // Their ends are counted once, by the next check.
+    const counting = await countedSend(at(0))
+    expect(counting.queued).toBe(0)
+    expect(counting.reads.updates).toBeGreaterThanOrEqual(8)
+    expect(await storedEndOf(ended[0]!)).toBe(new Date(longAgo + 30 * DAY).toISOString())
+    expect(await storedEndOf(lifetime[0]!)).toBe(NEVER_ENDS)
+    expect(await storedEndOf(years[0]!)).toBe('2036-03-01T10:00:00.000Z')
+
+    // From then on none of the 4,000 is read, and nothing is counted again.
+    const after = await countedSend(at(23.5))
+    expect(after.queued).toBe(0)
+    expect(after.reads.updates).toBe(0)
+    expect(after.reads.queries).toBe(before.reads.queries)
+    expect(after.reads.rows).toBe(before.reads.rows)
+    expect(after.reads.rows).toBeLessThan(50)
+
+    // Orders that are due are still found among them, at the cost of reading just those.
+    const due = await seedDeliveredOrders(product, 3, {
+      validity: '30 days',
+      deliveredAt: DELIVERED,
+      prefix: 'due.seeded',
+    })
+    await seedDeliveredOrders(product, 1, {
+      validity: '30 days',
+      deliveredAt: DELIVERED,
+      prefix: 'due.optedout',
+    })
+    await unsubscribeAddress(t.db, 'due.optedout.0@example.in', 'offers')
+    const sent = await countedSend(at(23.5))
+    expect(sent.queued).toBe(3)
+    expect(sent.reads.rows).toBeLessThanOrEqual(before.reads.rows + 4 + 4)
+    for (const id of due) {
+      expect((await listExpiryReminders(t.db, id)).map((row) => row.kind)).toEqual(['7d'])
+    }
+
+    // The database finds the window through the index, not by reading every delivered order.
+    const window = sent.reads.statements.find((query) => query.sql.includes('"validity_ends_at" >'))
+    expect(window).toBeDefined()
+    if (t.engine === 'postgres') await t.db.executeQuery(CompiledQuery.raw('analyze "order"'))
+    const plan = await t.db.executeQuery<Record<string, unknown>>(
+      CompiledQuery.raw(
+        `${t.engine === 'postgres' ? 'explain' : 'explain query plan'} ${window!.sql}`,
+        [...window!.parameters],
+      ),
+    )
+    const text = plan.rows.map((row) => Object.values(row).join(' ')).join('\n')
+    expect(text).toContain('order_status_validity_ends_at_idx')
+    expect(text).not.toMatch(/SCAN "?order"?(?! USING)|Seq Scan on "?order"?/)
+  })
+
+  it("still finds a term after the shop's time zone changed since its end was counted", async () => {
+    // 01:30 on 31 January in India, 15:00 on 30 January in New York: a month ends on 28 February
+    // either way, a day apart (27 February 20:00 UTC in India, 28 February 20:00 UTC in New York).
+    const email = 'moved.zone@example.in'
+    const { order } = await deliveredOrder({
+      email,
+      validity: '1 month',
+      deliveredAt: Date.parse('2026-01-30T20:00:00.000Z'),
+    })
+    expect(await send(new Date('2026-02-10T00:00:00.000Z'))).toBe(0)
+    expect(await storedEndOf(order.id)).toBe('2026-02-27T20:00:00.000Z')
+    await updateSiteSettings(t.db, { timezone: 'America/New_York' })
+    try {
+      // Past the end counted in India, within the last day of the term counted in New York.
+      expect(await send(new Date('2026-02-28T10:00:00.000Z'))).toBe(1)
+    } finally {
+      await updateSiteSettings(t.db, { timezone: 'Asia/Kolkata' })
+    }
+    expect(await listExpiryReminders(t.db, order.id)).toEqual([
+      expect.objectContaining({ kind: '1d', expiresAt: '2026-02-28T20:00:00.000Z' }),
+    ])
+  })
+
+  it('counts each end once even when two checks count at the same time', async () => {
+    const product = await makeProduct(t.db, { title: 'Counted Twice', validity: '30 days' })
+    const ids = await seedDeliveredOrders(product, 1200, {
+      validity: '30 days',
+      deliveredAt: DELIVERED - 400 * DAY,
+      prefix: 'counted.twice',
+    })
+    const second = t.engine === 'postgres' ? other : t.db
+    const counts = await Promise.all([
+      storeValidityEnds(t.db, 'Asia/Kolkata'),
+      storeValidityEnds(second, 'Asia/Kolkata'),
+    ])
+    expect(counts[0]! + counts[1]!).toBeGreaterThanOrEqual(1200)
+    const left = await t.db
+      .selectFrom('order')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('validityEndsAt', 'is', null)
+      .execute()
+    expect(left).toEqual([])
+  })
+})
+
+/**
+ * Runs a check in a process of its own (as a second server or worker would), started at once
+ * when the returned `go` is called, and resolves with how many reminders it queued.
+ */
+async function sweepInAnotherProcess(now: Date): Promise<{ go: () => Promise<number> }> {
+  const root = path.resolve(import.meta.dirname, '../../..')
+  const database =
+    t.engine === 'postgres'
+      ? { databaseUrl: process.env.TEST_DATABASE_URL, pgSchema: t.location, maxConnections: 4 }
+      : { sqlitePath: t.location }
+  const script = `
+    const { createDatabase } = await import(${JSON.stringify(path.join(root, 'app/lib/db.server.ts'))})
+    const { sendExpiryReminders } = await import(
+      ${JSON.stringify(path.join(root, 'app/services/notifications/expiry-reminder.server.ts'))}
+    )
+    const db = createDatabase(${JSON.stringify(database)})
+    process.stdout.write('ready\\n')
+    await new Promise((resolve) => process.stdin.once('data', resolve))
+    const queued = await sendExpiryReminders(db, {
+      now: new Date(${JSON.stringify(now.toISOString())}),
+      publicUrl: ${JSON.stringify(PUBLIC_URL)},
+      appSecret: ${JSON.stringify(APP_SECRET)},
+    })
+    process.stdout.write('queued ' + queued + '\\n')
+    await db.destroy()
+    process.stdin.destroy()
+  `
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', '--input-type=module', '--eval', script],
+    { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] },
+  )
+  let output = ''
+  const exited = new Promise<number>((resolve, reject) => {
+    child.on('error', reject)
+    child.on('exit', (code) => {
+      const queued = /queued (\d+)/.exec(output)?.[1]
+      if (code === 0 && queued !== undefined) resolve(Number(queued))
+      else reject(new Error(`the other process ended with ${code}: ${output}`))
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString()
+      if (output.includes('ready')) resolve()
+    })
+    exited.catch(reject)
+  })
+  return {
+    go: () => {
+      child.stdin!.write('go\n')
+      return exited
+    },
+  }
+}
+
+describe(`two processes checking at once (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('sends each reminder once', async () => {
+    const product = await makeProduct(t.db, { title: 'Raced Cinema', validity: '30 days' })
+    const ids = await seedDeliveredOrders(product, 60, {
+      validity: '30 days',
+      deliveredAt: DELIVERED,
+      prefix: 'raced',
+    })
+    // The other process is loaded and connected; both checks then start together.
+    const another = await sweepInAnotherProcess(at(23.5))
+    const [theirs, ours] = await Promise.all([another.go(), send(at(23.5))])
+    expect(theirs + ours).toBe(60)
+    const reminders = await t.db
+      .selectFrom('expiryReminder')
+      .select(['orderId', 'kind'])
+      .where('orderId', 'in', ids)
+      .execute()
+    expect(reminders).toHaveLength(60)
+    await deliverMail()
+    for (let n = 0; n < 60; n++) expect(mailsTo(`raced.${n}@example.in`)).toHaveLength(1)
+  }, 60_000)
 })

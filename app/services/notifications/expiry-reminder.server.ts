@@ -17,8 +17,8 @@ import { renderMail } from './render-mail.server'
  * Expiry reminders (docs/notifications.md): 7 days and 1 day before a delivered item's validity
  * runs out, the buyer gets a mail with a Renew button that opens the same product's checkout
  * with their details filled in. Checked by the background work (app/services/background.server.ts);
- * each mail is queued in the transaction that records the reminder, so it goes exactly once
- * (app/data/expiry-reminder.server.ts). The shop's switch is `expiryReminders` in Settings;
+ * each mail is queued in the short transaction that records the reminder, so it goes exactly
+ * once, and a check reads only the orders ending about now (app/data/expiry-reminder.server.ts). The shop's switch is `expiryReminders` in Settings;
  * the buyer's, the mail's own unsubscribe link or the account's settings.
  */
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -74,16 +74,14 @@ export async function sendExpiryReminders(
   const now = options.now ?? new Date()
   const publicUrl = options.publicUrl ?? getEnv().PUBLIC_URL
   const appSecret = options.appSecret ?? getEnv().APP_SECRET
-  const queued = await db
-    .transaction()
-    .execute((trx) =>
-      takeDueExpiryReminders(
-        trx,
-        (reminder) =>
-          enqueueMail(trx, expiryReminderMail(settings, { publicUrl, appSecret, now }, reminder)),
-        { timeZone: settings.timezone, now },
-      ),
-    )
+  // Read outside any transaction; each reminder is claimed and its mail queued in a short
+  // transaction of its own (app/data/expiry-reminder.server.ts).
+  const queued = await takeDueExpiryReminders(
+    db,
+    (trx, reminder) =>
+      enqueueMail(trx, expiryReminderMail(settings, { publicUrl, appSecret, now }, reminder)),
+    { timeZone: settings.timezone, now },
+  )
   if (queued > 0) wakeJobRunner()
   return queued
 }

@@ -69,6 +69,32 @@ describe('page cache version', () => {
     expect(await bumps(rename(user.id, 'Hidden Reviewer'))).toBe(false)
   })
 
+  it("goes up when a reviewed order is refunded or its refund undone, not on other orders' changes", async () => {
+    const product = await makeProduct(t.db)
+    const buyer = await makeCustomer(t.db)
+    const setStatus = (orderId: string, status: 'refunded' | 'delivered') => () =>
+      t.db.updateTable('order').set({ status }).where('id', '=', orderId).execute()
+    const reviewed = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    await setStatus(reviewed.id, 'delivered')()
+    await insertReview(t.db, {
+      orderId: reviewed.id,
+      productId: product.id,
+      userId: buyer.id,
+      rating: 2,
+      title: '',
+      body: 'Stopped working after a week.',
+    })
+    const plain = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    await setStatus(plain.id, 'delivered')()
+
+    // The storefront shows no review of a refunded order: its rating changes.
+    expect(await bumps(setStatus(reviewed.id, 'refunded'))).toBe(true)
+    expect(await bumps(setStatus(reviewed.id, 'delivered'))).toBe(true)
+    // An order without a review, or a change that is not a refund, shows nowhere.
+    expect(await bumps(setStatus(plain.id, 'refunded'))).toBe(false)
+    expect(await bumps(() => makePaidOrder(t.db, product.id, { userId: buyer.id }))).toBe(false)
+  })
+
   it('goes up on stock only when the shown stock state can change', async () => {
     // 30 items: plenty, the page shows no count.
     const product = await makeStockedProduct(t.db, APP_SECRET, keys(0, 30))

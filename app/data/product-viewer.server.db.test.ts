@@ -9,6 +9,7 @@ import {
   unreviewedOrdersQuery,
   viewerMarks,
   readReviewPage,
+  WITH_TEST_ORDERS,
 } from './review.server'
 import { addToWishlist, wishlistProductIds } from './wishlist.server'
 import { saveReview } from '~/services/reviews.server'
@@ -64,7 +65,7 @@ describe(`a signed-in visitor's product page marks (${process.env.TEST_DB_ENGINE
       reviewIds,
     }
     const result = await countQueries(async (counter) => {
-      const marks = await readProductViewer(t.db, asReviewer(viewer), shown)
+      const marks = await readProductViewer(t.db, asReviewer(viewer), shown, WITH_TEST_ORDERS)
       expect(counter.queries).toBe(1)
       return marks
     })
@@ -78,11 +79,20 @@ describe(`a signed-in visitor's product page marks (${process.env.TEST_DB_ENGINE
       await wishlistProductIds(t.db, viewer.id, [product.id, related.id]),
     )
     expect(result.unreviewedOrders).toEqual(
-      (await unreviewedOrdersQuery(t.db, asReviewer(viewer), product.id).execute()).map(
-        (row) => row.id,
-      ),
+      (
+        await unreviewedOrdersQuery(
+          t.db,
+          asReviewer(viewer),
+          product.id,
+          WITH_TEST_ORDERS,
+        ).execute()
+      ).map((row) => row.id),
     )
-    const page = await viewerMarks(t.db, await readReviewPage(t.db, product.id), viewer.id)
+    const page = await viewerMarks(
+      t.db,
+      await readReviewPage(t.db, product.id, { scope: WITH_TEST_ORDERS }),
+      viewer.id,
+    )
     expect(page.items.filter((review) => review.voted).map((review) => review.id)).toEqual([
       ...result.voted,
     ])
@@ -93,11 +103,16 @@ describe(`a signed-in visitor's product page marks (${process.env.TEST_DB_ENGINE
     const product = await makeProduct(t.db)
     const viewer = await makeCustomer(t.db)
     expect(
-      await readProductViewer(t.db, asReviewer(viewer), {
-        productId: product.id,
-        productIds: [],
-        reviewIds: [],
-      }),
+      await readProductViewer(
+        t.db,
+        asReviewer(viewer),
+        {
+          productId: product.id,
+          productIds: [],
+          reviewIds: [],
+        },
+        WITH_TEST_ORDERS,
+      ),
     ).toEqual({ wishlist: [], voted: new Set(), unreviewedOrders: [] })
   })
 })

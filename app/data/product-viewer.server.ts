@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
-import { unreviewedOrdersQuery, type ReviewingUser } from './review.server'
+import { unreviewedOrdersQuery, type ReviewingUser, type ReviewScope } from './review.server'
 
 /**
  * What a signed-in visitor's product page shows as theirs. Such a page is rendered for every
@@ -20,17 +20,19 @@ type Kind = 'wishlist' | 'vote' | 'order'
 /**
  * The wishlist hearts, helpful votes and reviewable orders of `user` on one product page, in
  * one statement (UNION ALL of the three reads, each on its own index). The same reads one by
- * one are wishlistProductIds, viewerMarks and unreviewedOrdersQuery.
+ * one are wishlistProductIds, viewerMarks and unreviewedOrdersQuery; `scope` is the page's
+ * review scope (whether test-mode orders may still be reviewed).
  */
 export async function readProductViewer(
   db: DB,
   user: ReviewingUser,
   shown: { productId: string; productIds: readonly string[]; reviewIds: readonly string[] },
+  scope: ReviewScope,
 ): Promise<ProductViewer> {
   const kind = (name: Kind) => sql<Kind>`${sql.lit(name)}`.as('kind')
   const noTime = sql<string>`''`.as('at')
   let query = db
-    .selectFrom(unreviewedOrdersQuery(db, user, shown.productId).as('reviewable'))
+    .selectFrom(unreviewedOrdersQuery(db, user, shown.productId, scope).as('reviewable'))
     .select([kind('order'), 'reviewable.id as id', 'reviewable.createdAt as at'])
   // The user's wishlist rows among the shown products and their votes among the shown reviews.
   const theirs = [

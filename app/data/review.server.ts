@@ -1,6 +1,6 @@
-import { sql, type SelectQueryBuilder } from 'kysely'
+import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely'
 import type { Database } from '../../db/schema'
-import type { DB } from '~/lib/db.server'
+import { engineOf, type DB } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
 import { paginate } from '~/lib/paginate'
 import { DELETED_CUSTOMER_NAME } from './user.server'
@@ -8,9 +8,45 @@ import { DELETED_CUSTOMER_NAME } from './user.server'
 /**
  * Reviews from verified buyers (db/migrations/0100_product_reviews.ts): one per delivered order,
  * written by the order's owner, 1 to 5 stars. Whether someone may write or change one is
- * decided by app/services/reviews.server.ts; these are the queries. Only visible reviews
- * (`hidden` = 0) reach the storefront and count towards a product's rating.
+ * decided by app/services/reviews.server.ts; these are the queries. Only shown reviews reach the
+ * storefront and count towards a product's rating (shownUnder, docs/reviews.md): not hidden by
+ * an admin, their order not refunded, and of a test-mode order only while the shop has no live
+ * gateway.
  */
+
+/** Which reviews the storefront shows besides those of real, unrefunded orders. */
+export interface ReviewScope {
+  /**
+   * Reviews of test-mode orders count too: only while no live gateway is active
+   * (storefrontReviewScope in app/services/reviews.server.ts).
+   */
+  testOrders: boolean
+}
+
+/**
+ * The scope of the back office's figures (the products list, its totals), which cannot ask the
+ * gateways: reviews of test-mode orders count, as on a shop in test mode.
+ */
+export const WITH_TEST_ORDERS: ReviewScope = { testOrders: true }
+
+/**
+ * The reviews the storefront shows under `scope`: not hidden by an admin, their order not
+ * refunded, and not of a test-mode order unless `scope.testOrders`.
+ */
+function shownUnder(scope: ReviewScope) {
+  return (eb: ExpressionBuilder<Database, 'review'>) =>
+    eb.and([
+      eb('review.hidden', '=', 0),
+      eb.exists(
+        eb
+          .selectFrom('order')
+          .select('order.id')
+          .whereRef('order.id', '=', 'review.orderId')
+          .where('order.status', '!=', 'refunded')
+          .$if(!scope.testOrders, (qb) => qb.where('order.testMode', '=', 0)),
+      ),
+    ])
+}
 
 export interface ReviewSummary {
   /** Mean of the visible reviews' ratings, one decimal; 0 without reviews. */
@@ -125,7 +161,9 @@ export async function insertReview(
 
 /**
  * Changes the text and rating of a review of `userId` written after `editableSince`; false when
- * no such review (someone else's, or too old).
+ * no such review (someone else's, or too old). A new rating or body is another review: the
+ * helpful votes given to the old one are deleted and its count goes back to 0, in the same
+ * transaction (a title alone keeps them).
  */
 export async function updateOwnReview(
   db: DB,
@@ -135,23 +173,37 @@ export async function updateOwnReview(
   editableSince: Date,
   now: Date = new Date(),
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('review')
-    .set({ ...fields, updatedAt: now.toISOString() })
-    .where('id', '=', reviewId)
-    .where('userId', '=', userId)
-    .where('createdAt', '>=', editableSince.toISOString())
-    .executeTakeFirst()
-  return Number(result.numUpdatedRows) > 0
+  return db.transaction().execute(async (trx) => {
+    // PostgreSQL holds the row until the end, so a vote given meanwhile waits and counts on
+    // the text it was given to; SQLite's transactions take turns (app/lib/db.server.ts).
+    const current = await trx
+      .selectFrom('review')
+      .select(['rating', 'body'])
+      .where('id', '=', reviewId)
+      .where('userId', '=', userId)
+      .where('createdAt', '>=', editableSince.toISOString())
+      .$if(engineOf(trx) === 'postgres', (qb) => qb.forUpdate())
+      .executeTakeFirst()
+    if (!current) return false
+    const rewritten = Number(current.rating) !== fields.rating || current.body !== fields.body
+    await trx
+      .updateTable('review')
+      .set({ ...fields, updatedAt: now.toISOString(), ...(rewritten ? { helpfulCount: 0 } : {}) })
+      .where('id', '=', reviewId)
+      .execute()
+    if (rewritten) await trx.deleteFrom('reviewVote').where('reviewId', '=', reviewId).execute()
+    return true
+  })
 }
 
 /**
  * The rating and review count of each of the given products (every product when omitted), from
- * their visible reviews; a product without any is absent.
+ * their reviews shown under `scope`; a product without any is absent.
  */
 export async function reviewSummaries(
   db: DB,
   productIds?: readonly string[],
+  scope: ReviewScope = WITH_TEST_ORDERS,
 ): Promise<Map<string, ReviewSummary>> {
   if (productIds && productIds.length === 0) return new Map()
   let query = db.selectFrom('review')
@@ -162,7 +214,7 @@ export async function reviewSummaries(
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.sum<number | string>('rating').as('total'),
     ])
-    .where('hidden', '=', 0)
+    .where(shownUnder(scope))
     .groupBy('productId')
     .execute()
   return new Map(
@@ -175,16 +227,17 @@ export async function reviewSummaries(
 
 const roundRating = (value: number) => Math.round(value * 10) / 10
 
-/** How many visible reviews gave each number of stars, 5 down to 1. */
+/** How many of the reviews shown under `scope` gave each number of stars, 5 down to 1. */
 export async function ratingDistribution(
   db: DB,
   productId: string,
+  scope: ReviewScope,
 ): Promise<Array<{ stars: number; count: number }>> {
   const rows = await db
     .selectFrom('review')
     .select((eb) => ['rating', eb.fn.countAll<number | string>().as('count')])
     .where('productId', '=', productId)
-    .where('hidden', '=', 0)
+    .where(shownUnder(scope))
     .groupBy('rating')
     .execute()
   const counts = new Map(rows.map((row) => [Number(row.rating), Number(row.count)]))
@@ -268,7 +321,10 @@ function newestReviewsPage<O>(
     .offset(page.offset)
 }
 
-/** A page of a product's visible reviews, newest first or most helpful first. */
+/**
+ * A page of a product's shown reviews, newest first or most helpful first (`scope`: those of
+ * test-mode orders too when omitted).
+ */
 export async function listProductReviews(
   db: DB,
   productId: string,
@@ -276,23 +332,28 @@ export async function listProductReviews(
     sort?: ReviewSort
     page?: number
     viewerId?: string | null
-    /** The number of visible reviews when the caller knows it (ratingDistribution's sum). */
+    /** The number of shown reviews when the caller knows it (ratingDistribution's sum). */
     total?: number
+    scope?: ReviewScope
   } = {},
 ): Promise<PublicReviewPage> {
-  return viewerMarks(db, await readReviewPage(db, productId, options), options.viewerId ?? null)
+  const shared = await readReviewPage(db, productId, {
+    ...options,
+    scope: options.scope ?? WITH_TEST_ORDERS,
+  })
+  return viewerMarks(db, shared, options.viewerId ?? null)
 }
 
 /** listProductReviews for no one in particular, with the authors (SharedReviewPage). */
 export async function readReviewPage(
   db: DB,
   productId: string,
-  options: { sort?: ReviewSort; page?: number; total?: number } = {},
+  options: { scope: ReviewScope; sort?: ReviewSort; page?: number; total?: number },
 ): Promise<SharedReviewPage> {
   const base = db
     .selectFrom('review')
     .where('review.productId', '=', productId)
-    .where('review.hidden', '=', 0)
+    .where(shownUnder(options.scope))
   const total =
     options.total ??
     Number(
@@ -392,8 +453,14 @@ export interface ReviewingUser {
  * The delivered orders of a product that belong to the user and have no review yet (newest
  * first): orders placed while signed in, or as a guest with the account's verified address
  * (the rule of app/services/order-access.server.ts's isOwnOrder): ids and times, at most five.
+ * Test-mode orders only while `scope.testOrders` (a live shop takes no review of them).
  */
-export function unreviewedOrdersQuery(db: DB, user: ReviewingUser, productId: string) {
+export function unreviewedOrdersQuery(
+  db: DB,
+  user: ReviewingUser,
+  productId: string,
+  scope: ReviewScope,
+) {
   return db
     .selectFrom('order')
     .leftJoin('review', 'review.orderId', 'order.id')
@@ -401,6 +468,7 @@ export function unreviewedOrdersQuery(db: DB, user: ReviewingUser, productId: st
     .where('order.productId', '=', productId)
     .where('order.status', '=', 'delivered')
     .where('review.id', 'is', null)
+    .$if(!scope.testOrders, (qb) => qb.where('order.testMode', '=', 0))
     .where((eb) =>
       user.emailVerified
         ? eb.or([
@@ -421,7 +489,10 @@ export function unreviewedOrdersQuery(db: DB, user: ReviewingUser, productId: st
 
 export type ReviewVisibility = 'all' | 'visible' | 'hidden'
 
-/** A review as the back office lists it: with its product, its writer and its moderation. */
+/**
+ * A review as the back office lists it: with its product, its writer, its moderation and what
+ * keeps it off the storefront besides (its order refunded, or a test-mode order on a live shop).
+ */
 export interface AdminReviewItem extends OwnReview {
   productTitle: string
   productSlug: string
@@ -429,6 +500,9 @@ export interface AdminReviewItem extends OwnReview {
   reviewerEmail: string
   hiddenAt: string | null
   helpfulCount: number
+  /** The order was paid in test mode (no real money moved). */
+  testOrder: boolean
+  orderRefunded: boolean
 }
 
 export const ADMIN_REVIEWS_PAGE_SIZE = 20
@@ -459,7 +533,10 @@ export async function listReviewsForAdmin(
   const rows = await base
     .innerJoin('product', 'product.id', 'review.productId')
     .innerJoin('user', 'user.id', 'review.userId')
+    .innerJoin('order', 'order.id', 'review.orderId')
     .select([
+      'order.testMode',
+      'order.status as orderStatus',
       'review.id',
       'review.orderId',
       'review.productId',
@@ -481,11 +558,13 @@ export async function listReviewsForAdmin(
     .$call((query) => newestReviewsPage(query, { pageSize, offset }))
     .execute()
   return {
-    items: rows.map((row) => ({
+    items: rows.map(({ testMode, orderStatus, ...row }) => ({
       ...row,
       rating: Number(row.rating),
       hidden: Boolean(row.hidden),
       helpfulCount: Number(row.helpfulCount),
+      testOrder: Boolean(testMode),
+      orderRefunded: orderStatus === 'refunded',
     })),
     total,
     page,
@@ -532,7 +611,10 @@ export async function setReviewHidden(
   return Number(result.numUpdatedRows) > 0
 }
 
-/** The whole shop's figures for the admin products list: visible reviews and their mean. */
+/**
+ * The whole shop's figures for the admin products list: shown reviews (WITH_TEST_ORDERS) and
+ * their mean.
+ */
 export async function shopReviewStats(db: DB): Promise<ReviewSummary> {
   const row = await db
     .selectFrom('review')
@@ -540,7 +622,7 @@ export async function shopReviewStats(db: DB): Promise<ReviewSummary> {
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.sum<number | string | null>('rating').as('total'),
     ])
-    .where('hidden', '=', 0)
+    .where(shownUnder(WITH_TEST_ORDERS))
     .executeTakeFirstOrThrow()
   const count = Number(row.count)
   return { count, average: count ? roundRating(Number(row.total ?? 0) / count) : 0 }

@@ -11,6 +11,7 @@ import {
   ratingDistribution,
   readReviewPage,
   reviewSummaries,
+  type ReviewScope,
   type ReviewSort,
   type ReviewSummary,
   type SharedReviewPage,
@@ -26,7 +27,8 @@ import {
 const products = readCache<'all', Product[]>(['product'])
 const categories = readCache<'all', string[]>(['category'])
 const stock = readCache<string, Map<string, number>>(['product', 'stockItem'])
-const ratings = readCache<'all', Map<string, ReviewSummary>>(['review'])
+// Keyed by the review scope too: a gateway change that makes the shop live reads them anew.
+const ratings = readCache<string, Map<string, ReviewSummary>>(['review'])
 const distributions = readCache<string, Array<{ stars: number; count: number }>>(['review'])
 // Reviewers' names come from the user table.
 const reviewPages = readCache<string, SharedReviewPage>(['review', 'user'])
@@ -72,12 +74,18 @@ export async function catalogueStockLeft(
   return pick(all, ids)
 }
 
-/** reviewSummaries of the given products (every one when omitted). */
+/**
+ * reviewSummaries of the given products (every one when omitted); `scope` is
+ * storefrontReviewScope (app/services/reviews.server.ts), as for the two below.
+ */
 export async function catalogueRatings(
   db: DB,
-  ids?: readonly string[],
+  ids: readonly string[] | undefined,
+  scope: ReviewScope,
 ): Promise<Map<string, ReviewSummary>> {
-  const all = await ratings.get(db, 'all', () => reviewSummaries(db))
+  const all = await ratings.get(db, JSON.stringify(scope), () =>
+    reviewSummaries(db, undefined, scope),
+  )
   return pick(all, ids)
 }
 
@@ -85,8 +93,11 @@ export async function catalogueRatings(
 export function catalogueRatingDistribution(
   db: DB,
   productId: string,
+  scope: ReviewScope,
 ): Promise<Array<{ stars: number; count: number }>> {
-  return distributions.get(db, productId, () => ratingDistribution(db, productId))
+  return distributions.get(db, JSON.stringify([productId, scope]), () =>
+    ratingDistribution(db, productId, scope),
+  )
 }
 
 /**
@@ -96,8 +107,8 @@ export function catalogueRatingDistribution(
 export function catalogueReviewPage(
   db: DB,
   productId: string,
-  options: { sort: ReviewSort; page: number; total: number },
+  options: { scope: ReviewScope; sort: ReviewSort; page: number; total: number },
 ): Promise<SharedReviewPage> {
-  const key = JSON.stringify([productId, options.sort, options.page, options.total])
+  const key = JSON.stringify([productId, options.scope, options.sort, options.page, options.total])
   return reviewPages.get(db, key, () => readReviewPage(db, productId, options))
 }

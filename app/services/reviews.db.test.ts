@@ -9,18 +9,33 @@ import {
   makeStockedProduct,
 } from '../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
+import { saveGateway } from '~/data/gateway.server'
 import { listProductsPage, productStats } from '~/data/product.server'
+import { markOrderRefundedByGateway } from '~/data/refund.server'
 import {
   addHelpfulVote,
   listProductReviews,
   listReviewsForAdmin,
   ratingDistribution,
+  readReviewPage,
   reviewerName,
   reviewSummaries,
+  shopReviewStats,
+  WITH_TEST_ORDERS,
+  type ReviewScope,
 } from '~/data/review.server'
 import { readProductViewer } from '~/data/product-viewer.server'
 import { deleteUserAccount, markEmailVerified } from '~/data/user.server'
-import { moderateReview, REVIEW_ERRORS, saveReview } from './reviews.server'
+import type { Env } from '~/lib/env.server'
+import { importStock } from './fulfilment.server'
+import {
+  liveGatewayActive,
+  moderateReview,
+  REVIEW_ERRORS,
+  saveReview,
+  storefrontReviewScope,
+} from './reviews.server'
+import { gatewayForm } from '../../tests/helpers/forms'
 
 const SECRET = 'reviews-test-secret-0123456789abcdef'
 const DAY = 24 * 60 * 60 * 1000
@@ -51,12 +66,31 @@ async function unreviewedDeliveredOrders(
   db: typeof t.db,
   user: ReturnType<typeof reviewer>,
   productId: string,
+  scope: ReviewScope = WITH_TEST_ORDERS,
 ): Promise<string[]> {
   const none = { productId, productIds: [], reviewIds: [] }
-  return (await readProductViewer(db, user, none)).unreviewedOrders
+  return (await readProductViewer(db, user, none, scope)).unreviewedOrders
 }
 
 const text = { title: 'Works well', body: 'Activated on the first try, no trouble at all.' }
+
+/** A fresh install: every way to pay is a built-in simulator. */
+const SIMULATORS = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: SECRET } as Env
+/** Paytm's merchant in the environment: on its staging host (a sandbox), or its live one. */
+const PAYTM = { PAYTM_MID: 'ENVMID', PAYTM_MERCHANT_KEY: 'abcdefghijklmnop' }
+const PAYTM_SANDBOX = { ...SIMULATORS, ...PAYTM } as Env
+const PAYTM_LIVE = { ...PAYTM_SANDBOX, PAYTM_HOST: 'https://securegw.paytm.in' } as Env
+
+/** What the storefront shows of a product under `scope`: rating, stars and the listed ids. */
+async function storefront(productId: string, scope: ReviewScope) {
+  const page = await readReviewPage(t.db, productId, { scope })
+  return {
+    summary: (await reviewSummaries(t.db, [productId], scope)).get(productId) ?? null,
+    stars: (await ratingDistribution(t.db, productId, scope)).map((row) => row.count),
+    listed: page.reviews.items.map((review) => review.id),
+    total: page.reviews.total,
+  }
+}
 
 describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('lets the owner of a delivered order review it once, and change it for 30 days', async () => {
@@ -171,7 +205,7 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       average: 3.8,
     })
     expect((await reviewSummaries(t.db, [other.id])).has(other.id)).toBe(false)
-    expect(await ratingDistribution(t.db, product.id)).toEqual([
+    expect(await ratingDistribution(t.db, product.id, WITH_TEST_ORDERS)).toEqual([
       { stars: 5, count: 1 },
       { stars: 4, count: 2 },
       { stars: 3, count: 0 },
@@ -195,7 +229,10 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       count: 3,
       average: 4.3,
     })
-    expect((await ratingDistribution(t.db, product.id))[3]).toEqual({ stars: 2, count: 0 })
+    expect((await ratingDistribution(t.db, product.id, WITH_TEST_ORDERS))[3]).toEqual({
+      stars: 2,
+      count: 0,
+    })
     expect((await listProductReviews(t.db, product.id)).items.map((r) => r.id)).not.toContain(
       reviewIds[3],
     )
@@ -329,5 +366,186 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(reviewerName('Ravi Kumar verma')).toBe('Ravi V.')
     expect(reviewerName('')).toBe('A verified buyer')
     expect(reviewerName('Deleted customer')).toBe('A verified buyer')
+  })
+
+  it('shows reviews of test-mode orders only while no live gateway is active, then takes none', async () => {
+    // A product with a real item and test items: one real sale, two through a simulator.
+    const product = await makeStockedProduct(t.db, SECRET, [`real-${crypto.randomUUID()}`])
+    await importStock(t.db, {
+      productId: product.id,
+      content: [1, 2].map((n) => `test-${n}-${crypto.randomUUID()}`).join('\n'),
+      format: 'lines',
+      appSecret: SECRET,
+      testItems: true,
+    })
+    const buyer = await makeCustomer(t.db, { name: 'Real Buyer' })
+    const real = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    const tester = await makeCustomer(t.db, { name: 'Test Buyer' })
+    const tried = await makePaidOrder(t.db, product.id, { userId: tester.id, testMode: true })
+    const again = await makePaidOrder(t.db, product.id, { userId: tester.id, testMode: true })
+    expect([real.status, tried.status, again.status]).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+    ])
+    expect([real.testMode, tried.testMode]).toEqual([false, true])
+
+    // A fresh install (and Paytm's sandbox alone) takes no real money: test reviews count, as
+    // the demo's do, and the test order may be reviewed.
+    expect(await liveGatewayActive(t.db, SIMULATORS)).toBe(false)
+    expect(await liveGatewayActive(t.db, PAYTM_SANDBOX)).toBe(false)
+    const demo = await storefrontReviewScope(t.db, SIMULATORS)
+    expect(demo).toEqual({ testOrders: true })
+    const written = new Date()
+    const inTestMode = () => liveGatewayActive(t.db, SIMULATORS)
+    const kept = await saveReview(t.db, reviewer(buyer), real.id, { rating: 5, ...text }, written)
+    const tested = await saveReview(
+      t.db,
+      reviewer(tester),
+      tried.id,
+      { rating: 1, ...text },
+      written,
+      inTestMode,
+    )
+    if (!kept.ok || !tested.ok) throw new Error('not saved')
+    const shown = await storefront(product.id, demo)
+    expect(shown).toMatchObject({ summary: { count: 2, average: 3 }, stars: [1, 0, 0, 0, 1] })
+    expect(shown.listed.sort()).toEqual([tested.review.id, kept.review.id].sort())
+    expect(await unreviewedDeliveredOrders(t.db, reviewer(tester), product.id, demo)).toEqual([
+      again.id,
+    ])
+
+    // Live Paytm: the test review leaves the rating, the stars and the list, the test order is
+    // no longer offered for review, and writing or changing one is refused.
+    expect(await liveGatewayActive(t.db, PAYTM_LIVE)).toBe(true)
+    const live = await storefrontReviewScope(t.db, PAYTM_LIVE)
+    expect(live).toEqual({ testOrders: false })
+    expect(await storefront(product.id, live)).toEqual({
+      summary: { count: 1, average: 5 },
+      stars: [1, 0, 0, 0, 0],
+      listed: [kept.review.id],
+      total: 1,
+    })
+    expect(await unreviewedDeliveredOrders(t.db, reviewer(tester), product.id, live)).toEqual([])
+    const whileLive = () => liveGatewayActive(t.db, PAYTM_LIVE)
+    for (const orderId of [again.id, tried.id]) {
+      expect(
+        await saveReview(
+          t.db,
+          reviewer(tester),
+          orderId,
+          { rating: 5, ...text },
+          new Date(written.getTime() + DAY),
+          whileLive,
+        ),
+      ).toEqual({ ok: false, status: 409, error: REVIEW_ERRORS.testOrder })
+    }
+    expect((await listProductReviews(t.db, product.id, { scope: live })).total).toBe(1)
+
+    // A simulator switched on beside the live gateway changes nothing.
+    const saved = await saveGateway(t.db, SECRET, {
+      mode: 'add',
+      ...gatewayForm({ name: 'Razorpay', type: 'razorpay', status: 'testing' }),
+    })
+    expect(saved).toMatchObject({ ok: true })
+    expect(await storefrontReviewScope(t.db, PAYTM_LIVE)).toEqual({ testOrders: false })
+
+    // The back office still lists the test review, marked as such.
+    const listed = (await listReviewsForAdmin(t.db)).items
+    expect(listed.find((review) => review.id === tested.review.id)).toMatchObject({
+      testOrder: true,
+      orderRefunded: false,
+    })
+    expect(listed.find((review) => review.id === kept.review.id)).toMatchObject({
+      testOrder: false,
+    })
+  })
+
+  it('drops the review of a refunded order from the storefront and marks it for the admin', async () => {
+    const refundedSale = await deliveredPurchase()
+    const { product } = refundedSale
+    const buyer = await makeCustomer(t.db)
+    const order = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    const first = await saveReview(t.db, reviewer(refundedSale.buyer), refundedSale.order.id, {
+      rating: 1,
+      ...text,
+    })
+    const second = await saveReview(t.db, reviewer(buyer), order.id, { rating: 5, ...text })
+    if (!first.ok || !second.ok) throw new Error('not saved')
+    expect((await storefront(product.id, WITH_TEST_ORDERS)).summary).toEqual({
+      count: 2,
+      average: 3,
+    })
+    const statsBefore = await shopReviewStats(t.db)
+
+    // The whole payment goes back, as the refund flow records it.
+    await t.db
+      .transaction()
+      .execute((trx) =>
+        markOrderRefundedByGateway(
+          trx,
+          refundedSale.order.id,
+          { message: 'Refunded in full', data: null, actor: 'user:owner' },
+          new Date().toISOString(),
+        ),
+      )
+    for (const scope of [WITH_TEST_ORDERS, { testOrders: false }]) {
+      expect(await storefront(product.id, scope)).toEqual({
+        summary: { count: 1, average: 5 },
+        stars: [1, 0, 0, 0, 0],
+        listed: [second.review.id],
+        total: 1,
+      })
+    }
+    expect((await shopReviewStats(t.db)).count).toBe(statsBefore.count - 1)
+    const listed = await listProductsPage(t.db, { search: product.title })
+    expect(listed.items[0]).toMatchObject({ rating: 5, reviews: 1 })
+    expect(
+      (await listReviewsForAdmin(t.db)).items.find((review) => review.id === first.review.id),
+    ).toMatchObject({ orderRefunded: true, hidden: false })
+  })
+
+  it('starts the helpful count again when the rating or text changes; a new title keeps it', async () => {
+    const { product, buyer, order } = await deliveredPurchase()
+    const written = new Date()
+    const later = (days: number) => new Date(written.getTime() + days * DAY)
+    const save = (fields: { rating: number; title: string; body: string }, at: Date) =>
+      saveReview(t.db, reviewer(buyer), order.id, fields, at)
+    const saved = await save({ rating: 5, ...text }, written)
+    if (!saved.ok) throw new Error(saved.error)
+    const reviewId = saved.review.id
+    const voters = [await makeCustomer(t.db), await makeCustomer(t.db)]
+    const voteAll = async () => {
+      for (const voter of voters) await addHelpfulVote(t.db, reviewId, voter.id)
+    }
+    const helpful = async () => ({
+      count: (await listProductReviews(t.db, product.id)).items[0]!.helpfulCount,
+      votes: (
+        await t.db
+          .selectFrom('reviewVote')
+          .select('userId')
+          .where('reviewId', '=', reviewId)
+          .execute()
+      ).length,
+    })
+    await voteAll()
+    expect(await helpful()).toEqual({ count: 2, votes: 2 })
+
+    // A new title alone: the votes were given to the same words.
+    expect((await save({ rating: 5, title: 'Still works', body: text.body }, later(1))).ok).toBe(
+      true,
+    )
+    expect(await helpful()).toEqual({ count: 2, votes: 2 })
+
+    // A new text: the votes go, and the voters may vote for the new one.
+    const rewritten = { rating: 5, title: 'Still works', body: 'It stopped working after a month.' }
+    expect((await save(rewritten, later(2))).ok).toBe(true)
+    expect(await helpful()).toEqual({ count: 0, votes: 0 })
+    await voteAll()
+    expect(await helpful()).toEqual({ count: 2, votes: 2 })
+
+    // A new rating: the same.
+    expect((await save({ ...rewritten, rating: 2 }, later(3))).ok).toBe(true)
+    expect(await helpful()).toEqual({ count: 0, votes: 0 })
   })
 })

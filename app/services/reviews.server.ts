@@ -5,12 +5,17 @@ import {
   setReviewHidden,
   updateOwnReview,
   type OwnReview,
+  type ReviewScope,
 } from '~/data/review.server'
 import { getOrder } from '~/data/order.server'
+import { services } from '~/lib/app-context.server'
 import type { DB } from '~/lib/db.server'
+import type { Env } from '~/lib/env.server'
+import { readCache } from '~/lib/read-cache.server'
 import { REVIEW_EDIT_DAYS } from '~/lib/validation/review'
 import { recordAdminChange, type AuditActor } from './audit.server'
 import { isOwnOrder } from './order-access.server'
+import { checkoutGateways } from './payment/offered-gateways.server'
 
 /**
  * Reviews from verified buyers: who may write one, and the back office's moderation.
@@ -19,14 +24,42 @@ import { isOwnOrder } from './order-access.server'
  * order placed while signed in, or as a guest with the account's verified address; the rule of
  * isOwnOrder). Someone who only holds the order's secret link, or an admin looking at the order,
  * cannot review it. The owner may change the review for REVIEW_EDIT_DAYS days after writing it.
- * The demo seed writes its fictional reviews through saveReview as well.
+ * A test-mode order (paid through a simulator or a gateway's test environment) is reviewed only
+ * while the shop has no live gateway, and its review shown only then (docs/reviews.md). The
+ * demo seed writes its fictional reviews through saveReview as well.
  */
 export const REVIEW_ERRORS = {
   notFound: 'Order not found.',
   notDelivered: 'You can review the product once this order has been delivered.',
   noProduct: 'This product is no longer sold, so it cannot be reviewed.',
   editClosed: `Reviews can be changed for ${REVIEW_EDIT_DAYS} days after they are written.`,
+  testOrder:
+    'This was a test order, and the shop now takes real payments: test orders can no longer be reviewed.',
 } as const
+
+// Per environment (a test may run several shops), for up to a second like checkout's gateways.
+const liveGateways = readCache<Env, boolean>(['paymentGateway', 'siteSetting'])
+
+/**
+ * Whether checkout offers a live gateway: one that takes real money, neither a built-in
+ * simulator nor a gateway's own test environment (staging, sandbox, test keys). Shared by the
+ * pages for up to a second; a gateway saved on the Gateways page also moves the page cache's
+ * version (docs/page-cache.md), so no page keeps the old answer.
+ */
+export function liveGatewayActive(db: DB, env: Env): Promise<boolean> {
+  return liveGateways.get(db, env, async () =>
+    (await checkoutGateways(db, env)).some((gateway) => !gateway.testMode),
+  )
+}
+
+/**
+ * Which reviews the storefront shows now (its lists, counts, averages, JSON-LD and "Write a
+ * review" offers): those of test-mode orders only while no live gateway is active, so a fresh
+ * install's demo keeps its ratings and a live shop shows only what real buyers paid for.
+ */
+export async function storefrontReviewScope(db: DB, env: Env): Promise<ReviewScope> {
+  return { testOrders: !(await liveGatewayActive(db, env)) }
+}
 
 export type SaveReviewResult =
   | { ok: true; review: OwnReview; created: boolean }
@@ -47,7 +80,9 @@ export function editableUntil(createdAt: string): Date {
 
 /**
  * Writes the order's review, or changes the one the user wrote within the edit window. Every
- * refusal changes nothing; someone else's order answers like a missing one.
+ * refusal changes nothing; someone else's order answers like a missing one. `liveGateway` is
+ * asked only for a test-mode order, which is refused while it answers true (liveGatewayActive
+ * with the shop's own settings when omitted).
  */
 export async function saveReview(
   db: DB,
@@ -55,6 +90,7 @@ export async function saveReview(
   orderId: string,
   input: { rating: number; title: string; body: string },
   now: Date = new Date(),
+  liveGateway: () => Promise<boolean> = () => liveGatewayActive(db, services().env),
 ): Promise<SaveReviewResult> {
   const order = await getOrder(db, orderId)
   if (!order || !isOwnOrder(order, user))
@@ -62,6 +98,8 @@ export async function saveReview(
   if (order.status !== 'delivered')
     return { ok: false, status: 409, error: REVIEW_ERRORS.notDelivered }
   if (!order.productId) return { ok: false, status: 409, error: REVIEW_ERRORS.noProduct }
+  if (order.testMode && (await liveGateway()))
+    return { ok: false, status: 409, error: REVIEW_ERRORS.testOrder }
   const fields = { rating: input.rating, title: input.title.trim(), body: input.body.trim() }
 
   const existing = await getReviewByOrder(db, order.id)

@@ -13,6 +13,8 @@ import {
   makePaidOrder,
   makeStockedProduct,
 } from '../../../tests/factories'
+import { markOrderRefundedByGateway } from '~/data/refund.server'
+import { importStock } from '~/services/fulfilment.server'
 import { saveReview } from '~/services/reviews.server'
 import AdminReviews, { action, loader } from './reviews'
 
@@ -21,7 +23,7 @@ import AdminReviews, { action, loader } from './reviews'
  * the list as it is now, with the reason, instead of an error answer that leaves the old card.
  * Signing in is not what is tested here: the permission check answers with this file's admin.
  */
-const signedIn = vi.hoisted(() => ({ user: null as unknown }))
+const signedIn = vi.hoisted(() => ({ user: null as unknown, admin: null as unknown }))
 vi.mock('~/services/permissions.server', async (importOriginal) => ({
   ...(await importOriginal<object>()),
   requirePermission: vi.fn(async () => signedIn.user),
@@ -32,8 +34,28 @@ const t = fileTestDb()
 serveTestDb(t, { env: { PUBLIC_URL: 'https://shop.example.in', APP_SECRET, ADMIN_EMAILS: [] } })
 beforeAll(async () => {
   const admin = await makeAdmin(t.db, { name: 'Moderator' })
+  signedIn.admin = admin
   signedIn.user = { ...admin, permissions: { canCreateProducts: true } }
 })
+
+/** The page as an admin holding Can Create Products and `more` sees it. */
+async function pageAs(more: { canManageOrders?: boolean; canManageUsers?: boolean }) {
+  signedIn.user = {
+    ...(signedIn.admin as object),
+    permissions: {
+      canCreateProducts: true,
+      canManageOrders: false,
+      canManageUsers: false,
+      ...more,
+    },
+  }
+  try {
+    const { html } = await renderPage(route, new Request('http://shop.test/admin/reviews'))
+    return html
+  } finally {
+    signedIn.user = { ...(signedIn.admin as object), permissions: { canCreateProducts: true } }
+  }
+}
 
 const route = {
   id: 'routes/admin/reviews',
@@ -79,5 +101,82 @@ describe(`moderating reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     const text = pageText(html)
     expect(text).toContain('That review is already hidden.')
     expect(text).toContain('Abusive language')
+  })
+
+  it("shows the reviewer's e-mail and account, and the order, only to admins who manage them", async () => {
+    const product = await makeStockedProduct(t.db, APP_SECRET, [`KEY-${crypto.randomUUID()}`])
+    const buyer = await makeCustomer(t.db, { name: 'Kavya Iyer' })
+    const order = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    const saved = await saveReview(
+      t.db,
+      { id: buyer.id, email: buyer.email, emailVerified: true },
+      order.id,
+      { rating: 4, title: 'Good value', body: 'Worked as described, delivered at once.' },
+    )
+    if (!saved.ok) throw new Error(saved.error)
+    const userLink = `href="/admin/users/${buyer.id}"`
+    const orderLink = `/admin/orders/${encodeURIComponent(order.id)}`
+
+    const productsOnly = await pageAs({})
+    expect(pageText(productsOnly)).toContain('Kavya Iyer')
+    for (const secret of [buyer.email, order.id, userLink, orderLink])
+      expect(productsOnly).not.toContain(secret)
+
+    const orders = await pageAs({ canManageOrders: true })
+    expect(orders).toContain(orderLink)
+    expect(pageText(orders)).toContain(order.id)
+    for (const secret of [buyer.email, userLink]) expect(orders).not.toContain(secret)
+
+    const users = await pageAs({ canManageUsers: true })
+    expect(users).toContain(userLink)
+    expect(pageText(users)).toContain(buyer.email)
+    for (const secret of [order.id, orderLink]) expect(users).not.toContain(secret)
+  })
+
+  it('marks a review of a test order and one of a refunded order, neither shown in the shop', async () => {
+    const product = await makeStockedProduct(t.db, APP_SECRET, [`KEY-${crypto.randomUUID()}`])
+    await importStock(t.db, {
+      productId: product.id,
+      content: `TEST-${crypto.randomUUID()}`,
+      format: 'lines',
+      appSecret: APP_SECRET,
+      testItems: true,
+    })
+    const review = async (name: string, testMode: boolean) => {
+      const buyer = await makeCustomer(t.db, { name })
+      const order = await makePaidOrder(t.db, product.id, { userId: buyer.id, testMode })
+      const saved = await saveReview(
+        t.db,
+        { id: buyer.id, email: buyer.email, emailVerified: true },
+        order.id,
+        { rating: 3, title: `By ${name}`, body: 'Worked as described, delivered at once.' },
+        new Date(),
+        async () => false,
+      )
+      if (!saved.ok) throw new Error(saved.error)
+      return order
+    }
+    await review('Tara Test', true)
+    const refunded = await review('Rohan Refund', false)
+    await t.db
+      .transaction()
+      .execute((trx) =>
+        markOrderRefundedByGateway(
+          trx,
+          refunded.id,
+          { message: 'Refunded in full', data: null, actor: 'user:owner' },
+          new Date().toISOString(),
+        ),
+      )
+    const html = await pageAs({})
+    const card = (name: string) =>
+      pageText(html.split('<article').find((part) => part.includes(`by ${name}`)) ?? '')
+    // The shop has no live gateway here: the test order's review is still shown.
+    expect(card('Tara Test')).toContain('Test order')
+    expect(card('Tara Test')).toContain('Shown')
+    expect(card('Tara Test')).not.toContain('Order refunded')
+    expect(card('Rohan Refund')).toContain('Order refunded')
+    expect(card('Rohan Refund')).toContain('Not shown')
+    expect(card('Rohan Refund')).not.toContain('Test order')
   })
 })

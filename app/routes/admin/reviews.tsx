@@ -1,4 +1,5 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import FlaskConical from 'lucide-react/icons/flask-conical'
 import MessageSquareText from 'lucide-react/icons/message-square-text'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { EmptyState } from '~/components/ui/empty-state'
@@ -6,6 +7,7 @@ import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
 import { ListPagination } from '~/components/admin/pagination'
 import { accountPageMeta } from '~/components/auth/messages'
+import { Badge } from '~/components/admin/badge'
 import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
 import { ReviewText } from '~/components/shop/product-reviews'
 import { Pill } from '~/components/ui/badge'
@@ -21,7 +23,7 @@ import { clientIp } from '~/lib/rate-limit.server'
 import { hideReviewSchema } from '~/lib/validation/review'
 import { parseSubmission } from '~/lib/validation/submission'
 import { requirePermission } from '~/services/permissions.server'
-import { moderateReview } from '~/services/reviews.server'
+import { moderateReview, storefrontReviewScope } from '~/services/reviews.server'
 import type { Route } from './+types/reviews'
 import { adminUserPath } from '~/lib/paths'
 
@@ -29,7 +31,11 @@ import { adminUserPath } from '~/lib/paths'
  * /admin/reviews (Can Create Products, like the rest of the catalogue): every buyer's review,
  * newest first, filtered by visible or hidden. An admin hides a review with a reason (the buyer
  * sees the reason on their order page) or shows it again; both are audit logged (review.hide,
- * review.unhide). Hidden reviews leave the product page and its rating.
+ * review.unhide). Hidden reviews leave the product page and its rating, and so do reviews of a
+ * refunded order and, once a live gateway is active, of a test order: those are listed here
+ * with a mark saying so (docs/reviews.md). The reviewer's e-mail and account link are for admins
+ * who may also manage users, the order's id and link for those who may manage orders; the others
+ * see the reviewer's name only.
  */
 const REVIEWS_PATH = href('/admin/reviews')
 const FILTERS: Record<ReviewVisibility, string> = {
@@ -47,17 +53,20 @@ function listHref(show: ReviewVisibility, page = 1): string {
 }
 
 export async function loader({ request }: Route.LoaderArgs) {
-  await requirePermission(request, 'canCreateProducts')
-  const { db } = services()
+  const user = await requirePermission(request, 'canCreateProducts')
+  const manageOrders = user.permissions.canManageOrders
+  const manageUsers = user.permissions.canManageUsers
+  const { db, env } = services()
   const url = new URL(request.url)
   const showParam = url.searchParams.get('show') ?? 'all'
   const show: ReviewVisibility = Object.hasOwn(FILTERS, showParam)
     ? (showParam as ReviewVisibility)
     : 'all'
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
-  const [settings, result, { flash, headers }] = await Promise.all([
+  const [settings, result, scope, { flash, headers }] = await Promise.all([
     getSiteSettings(db),
     listReviewsForAdmin(db, { visibility: show, page }),
+    storefrontReviewScope(db, env),
     readFlash(request),
   ])
   const when = shopDateTime(settings.timezone)
@@ -70,16 +79,21 @@ export async function loader({ request }: Route.LoaderArgs) {
         id: review.id,
         productTitle: review.productTitle,
         productHref: `/product/${encodeURIComponent(review.productSlug)}`,
-        orderId: review.orderId,
-        orderHref: adminOrderPath(review.orderId),
+        // Who wrote it and which order it is of, only for admins who may open those pages.
+        order: manageOrders ? { id: review.orderId, href: adminOrderPath(review.orderId) } : null,
         reviewer: review.reviewerName,
-        reviewerEmail: review.reviewerEmail,
-        userHref: adminUserPath(review.userId),
+        account: manageUsers
+          ? { email: review.reviewerEmail, href: adminUserPath(review.userId) }
+          : null,
         rating: review.rating,
         title: review.title,
         body: review.body,
         hidden: review.hidden,
         hiddenReason: review.hiddenReason,
+        testOrder: review.testOrder,
+        orderRefunded: review.orderRefunded,
+        // Shown on the storefront: not hidden, and not kept off it by its order.
+        inShop: !review.hidden && !review.orderRefunded && (scope.testOrders || !review.testOrder),
         helpfulCount: review.helpfulCount,
         written: when.format(new Date(review.createdAt)),
         edited: review.updatedAt !== review.createdAt,
@@ -126,6 +140,31 @@ function safeListHref(value: FormDataEntryValue | null): string {
 }
 
 type ReviewRow = Route.ComponentProps['loaderData']['reviews'][number]
+
+/** What the review's order keeps off the storefront: a refund, or a test payment (docs/reviews.md). */
+function OrderMarks({ review }: { review: ReviewRow }) {
+  return (
+    <>
+      {review.testOrder ? (
+        <Badge
+          tone="orange"
+          icon={FlaskConical}
+          title="Bought in test mode, where no real money moves: shown in the shop only while no live gateway is active"
+        >
+          Test order
+        </Badge>
+      ) : null}
+      {review.orderRefunded ? (
+        <Badge
+          tone="violet"
+          title="The order was refunded in full: the review is not shown in the shop and does not count towards the rating"
+        >
+          Order refunded
+        </Badge>
+      ) : null}
+    </>
+  )
+}
 
 function Moderation({
   review,
@@ -225,20 +264,33 @@ export default function AdminReviews({ loaderData, actionData }: Route.Component
                     >
                       {review.productTitle}
                     </Link>
-                    <Pill tone={review.hidden ? 'warning' : 'success'}>
-                      {review.hidden ? 'Hidden' : 'Shown'}
+                    <Pill tone={review.hidden ? 'warning' : review.inShop ? 'success' : 'neutral'}>
+                      {review.hidden ? 'Hidden' : review.inShop ? 'Shown' : 'Not shown'}
                     </Pill>
+                    <OrderMarks review={review} />
                   </div>
                   <ReviewText review={review} className="mt-2" bodyClassName="text-sm" />
                   <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
                     By{' '}
-                    <Link to={review.userHref} className="font-semibold hover:underline">
-                      {review.reviewer}
-                    </Link>{' '}
-                    ({review.reviewerEmail}) · order{' '}
-                    <Link to={review.orderHref} className="font-mono hover:underline">
-                      {review.orderId}
-                    </Link>{' '}
+                    {review.account ? (
+                      <>
+                        <Link to={review.account.href} className="font-semibold hover:underline">
+                          {review.reviewer}
+                        </Link>{' '}
+                        ({review.account.email})
+                      </>
+                    ) : (
+                      <span className="font-semibold">{review.reviewer}</span>
+                    )}
+                    {review.order ? (
+                      <>
+                        {' '}
+                        · order{' '}
+                        <Link to={review.order.href} className="font-mono hover:underline">
+                          {review.order.id}
+                        </Link>
+                      </>
+                    ) : null}{' '}
                     · {review.written}
                     {review.edited ? ' · edited' : ''} · {review.helpfulCount} helpful
                   </p>

@@ -33,7 +33,7 @@ import { getReviewByOrder } from '~/data/review.server'
 import { productPath } from '~/lib/paths'
 import { parseSubmission } from '~/lib/validation/submission'
 import { reviewSchema } from '~/lib/validation/review'
-import { editableUntil, saveReview } from '~/services/reviews.server'
+import { editableUntil, liveGatewayActive, saveReview } from '~/services/reviews.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
@@ -93,11 +93,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   // Only the order's signed-in owner writes its review (app/services/reviews.server.ts).
   const owner = viewer.user && isOwnOrder(order, viewer.user) ? viewer.user : null
   const paidSale = hasInvoice(order.status) || order.status === 'refunded'
+  // A test-mode order is not reviewed once the shop takes real money (docs/reviews.md).
+  const reviewable =
+    order.status === 'delivered' && !(order.testMode && (await liveGatewayActive(db, env)))
   const [settings, product, reports, review, creditNotes, invoiceBusiness] = await Promise.all([
     getSiteSettings(db),
     getOrderPageProduct(db, order.productId),
     listOrderReports(db, order.id),
-    owner && order.status === 'delivered' ? getReviewByOrder(db, order.id) : null,
+    owner && reviewable ? getReviewByOrder(db, order.id) : null,
     // Only a paid order can have been refunded, in full or in part.
     paidSale ? listCreditNotes(db, order.id) : [],
     // The business the invoice names (docs/delivery.md, "Business invoices").
@@ -149,7 +152,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
       reasonLength: { min: REPORT_REASON_MIN, max: REPORT_REASON_MAX },
       justReported: url.searchParams.has('reported') && Boolean(openReport),
       review:
-        order.status !== 'delivered' || !product
+        !reviewable || !product
           ? null
           : {
               /** write: the owner may write or change it; sign-in: someone else holds the link. */

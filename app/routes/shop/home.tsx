@@ -39,13 +39,18 @@ import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
 import { getUser } from '~/services/auth.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
+import { storefrontReviewScope } from '~/services/reviews.server'
 import { imageRefs, socialImageUrl } from '~/lib/images.server'
 import { discountPercent, formatDisplayPrice } from '~/lib/money'
 import type { Route } from './+types/home'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
-  const [user, testItems] = await Promise.all([getUser(request), testItemsOnSale(db, env)])
+  const [user, testItems, reviewScope] = await Promise.all([
+    getUser(request),
+    testItemsOnSale(db, env),
+    storefrontReviewScope(db, env),
+  ])
   const [products, categories, stockLeft, wishlist, ratings] = await Promise.all([
     // Shop-wide copies shared by every page for up to a second (storefront-cache.server.ts).
     catalogue(db),
@@ -53,8 +58,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     catalogueStockLeft(db, undefined, { upTo: 1, testItems }),
     // The hearts of a signed-in visitor (personal: such pages are never cached).
     user ? wishlistProductIds(db, user.id) : Promise.resolve([]),
-    // Ratings come from buyers' visible reviews only.
-    catalogueRatings(db),
+    // Ratings come from buyers' shown reviews only (docs/reviews.md).
+    catalogueRatings(db, undefined, reviewScope),
   ])
   const images = await imageRefs(products.map((product) => product.image))
   // Only what a card shows (and the search reads) reaches the browser.

@@ -46,6 +46,7 @@ import { services } from '~/lib/app-context.server'
 import { imageRefs, imageService, socialImageUrl } from '~/lib/images.server'
 import { getUser } from '~/services/auth.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
+import { storefrontReviewScope } from '~/services/reviews.server'
 import { formatDisplayPrice, paiseToDecimalText } from '~/lib/money'
 import { checkoutPath, productPath } from '~/lib/paths'
 import { effectiveValidity } from '~/lib/validity'
@@ -72,6 +73,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   const sort = url.searchParams.get('reviewSort') === 'helpful' ? 'helpful' : 'newest'
   const reviewPage = Number.parseInt(url.searchParams.get('reviews') ?? '1', 10) || 1
   const testItems = testItemsOnSale(db, env)
+  // Reviews of test-mode orders count only while no live gateway is active (docs/reviews.md).
+  const reviewScope = storefrontReviewScope(db, env)
   const [image, stockLeft, related, user, distribution, settings] = await Promise.all([
     imageService().ref(product.image),
     // One more than FEW_LEFT tells "only a few" from "plenty".
@@ -80,15 +83,17 @@ export async function loader({ params, request }: Route.LoaderArgs) {
     ),
     testItems.then((testItems) => relatedProducts(db, product, { testItems })),
     getUser(request),
-    catalogueRatingDistribution(db, product.id),
+    reviewScope.then((scope) => catalogueRatingDistribution(db, product.id, scope)),
     getSiteSettings(db),
   ])
+  const scope = await reviewScope
   const shownIds = [product.id, ...related.map((item) => item.id)]
   const [relatedImages, ratings, sharedReviews] = await Promise.all([
     imageRefs(related.map((item) => item.image)),
-    // Ratings are the aggregate of buyers' visible reviews, nothing typed in.
-    catalogueRatings(db, shownIds),
+    // Ratings are the aggregate of buyers' shown reviews, nothing typed in.
+    catalogueRatings(db, shownIds, scope),
     catalogueReviewPage(db, product.id, {
+      scope,
       sort,
       page: reviewPage,
       total: distribution.reduce((sum, row) => sum + row.count, 0),
@@ -97,11 +102,16 @@ export async function loader({ params, request }: Route.LoaderArgs) {
   // The signed-in visitor's hearts, votes and orders to review, in one query (personal: such
   // pages are never cached).
   const viewer = user
-    ? await readProductViewer(db, user, {
-        productId: product.id,
-        productIds: shownIds,
-        reviewIds: sharedReviews.reviews.items.map((review) => review.id),
-      })
+    ? await readProductViewer(
+        db,
+        user,
+        {
+          productId: product.id,
+          productIds: shownIds,
+          reviewIds: sharedReviews.reviews.items.map((review) => review.id),
+        },
+        scope,
+      )
     : null
   const wishlist = viewer?.wishlist ?? []
   const reviewable = viewer?.unreviewedOrders ?? []
@@ -532,7 +542,7 @@ export function meta({ data, matches }: Route.MetaArgs) {
       category: product.category,
       url: canonicalUrl,
       ...(socialImage ? { image: [socialImage] } : {}),
-      // Published only when real, visible reviews exist (never a typed-in figure).
+      // Published only when real, shown reviews exist (never a typed-in figure).
       ...(product.reviews > 0
         ? {
             aggregateRating: {

@@ -8,7 +8,9 @@ import { createLocalStorage } from '~/lib/storage.server'
 import { fileTestDb } from '../../../tests/helpers/db'
 import { CATEGORIES } from '../../../db/migrations/0001_catalogue'
 import { listProductReviews, reviewSummaries } from '~/data/review.server'
+import type { Env } from '~/lib/env.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
+import { storefrontReviewScope } from '~/services/reviews.server'
 import { demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
 import { DEMO_REVIEWS } from './demo-reviews'
 
@@ -76,6 +78,14 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, { timeout: 60_
       average: 4.7,
     })
     expect((await listProductReviews(t.db, streamverse.id)).items[0]?.reviewer).toBe('Priya S.')
+    // They are of test-mode orders: a fresh install (every way to pay a simulator) shows them,
+    // a shop with a live gateway would not (docs/reviews.md).
+    const simulators = { PUBLIC_URL: 'https://shop.example.in', APP_SECRET: TEST_SECRET } as Env
+    const scope = await storefrontReviewScope(t.db, simulators)
+    expect((await reviewSummaries(t.db, [streamverse.id], scope)).get(streamverse.id)?.count).toBe(
+      3,
+    )
+    expect((await reviewSummaries(t.db, [streamverse.id], { testOrders: false })).size).toBe(0)
 
     const first = products[0]!
     const image = await sharp(path.join(uploads, first.image)).metadata()

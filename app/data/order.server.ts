@@ -460,20 +460,16 @@ export async function issueOrderAccessToken(
 }
 
 /**
- * Makes every link to the order page given out so far stop opening it, for a replacement
+ * Makes every link to the order page that a mail gave out stop opening it, for a replacement
  * (docs/delivery.md, "Order page access"): the details were replaced because someone else may
- * hold the old ones, and may hold an old link too (a forwarded mail, a shared browser's
- * `kb.orders` cookie). The checkout token's hash on the order becomes that of a token nobody
- * holds, and the tokens mails issued are deleted. Call it in the replacement's transaction,
- * before the replacement's mail is queued: that mail issues a fresh token when it is sent, after
- * the commit. The signed-in owner and admins are not held up.
+ * hold the old ones, and may hold an old mail's link too (a forwarded mail, or the `kb.orders`
+ * cookie of a browser that opened it). The checkout's own token stays: it lives only in the
+ * browser that paid, and is a guest's one way back when the address typed at checkout was wrong
+ * (the replacement's mail goes there too). Call it in the replacement's transaction, before the
+ * replacement's mail is queued: that mail issues a fresh token when it is sent, after the
+ * commit. The signed-in owner and admins are not held up.
  */
 export async function revokeOrderAccessTokens(trx: DB, orderId: string): Promise<void> {
-  await trx
-    .updateTable('order')
-    .set({ accessTokenHash: sha256Hex(randomToken()) })
-    .where('id', '=', orderId)
-    .execute()
   await trx.deleteFrom('orderAccessToken').where('orderId', '=', orderId).execute()
 }
 

@@ -740,7 +740,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: replacing ? 'Replace with new details' : 'Deliver manually',
       icon: PackageCheck,
       description: replacing
-        ? 'Enter new account details or a new key: the current item is revoked and the buyer is e-mailed a link to the new one. Older links to this order (earlier e-mails, the checkout browser) stop working.'
+        ? 'Enter new account details or a new key: the current item is revoked and the buyer is e-mailed a link to the new one. Links in earlier e-mails to this order stop working.'
         : product?.mode === 'stock'
           ? 'Enter the account details or key yourself instead of waiting for stock. The buyer is e-mailed a link to see them.'
           : 'Enter the account details or key for this order. They are stored encrypted and the buyer is e-mailed a link to see them.',
@@ -812,7 +812,7 @@ function actionSpecs(page: PageData): ActionSpec[] {
       title: 'Replace item from stock',
       icon: RefreshCw,
       description:
-        'For an item that does not work: it is revoked and the next item in stock goes to the buyer, who is e-mailed a fresh link; older links to this order stop working. With no stock left nothing changes.',
+        'For an item that does not work: it is revoked and the next item in stock goes to the buyer, who is e-mailed a fresh link; links in earlier e-mails stop working. With no stock left nothing changes.',
       submitLabel: 'Replace item',
       tone: 'secondary',
       confirm: {

@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema'
 import type { DB } from '~/lib/db.server'
 import { toFlag } from '~/lib/db.server'
 import { paginate } from '~/lib/paginate'
-import { SETTLED_STATUSES, type OrderStatus } from './order.server'
+import { LATE_PAYMENT_MS, SETTLED_STATUSES, type OrderStatus } from './order.server'
 import { orderTotalsOf } from './user-admin.server'
 
 /**
@@ -202,12 +202,6 @@ export async function getOrderPageProduct(
     .executeTakeFirst()
   return row ?? null
 }
-
-/**
- * How long after an order's payment failed or expired a confirmation may still pay it (money
- * taken late is honoured, docs/payments.md "Statuses"; the payment page watches that long too).
- */
-const LATE_PAYMENT_MS = 24 * 60 * 60 * 1000
 
 /**
  * An order of the user's (the orders My Orders lists, `ownedBy`) that would still reach them:

@@ -50,6 +50,11 @@ export const SETTLED_STATUSES = [
   'awaiting_stock',
   'refunded',
 ] as const satisfies readonly OrderStatus[]
+/**
+ * How long after an order's payment failed or expired a confirmation may still pay it (money
+ * taken late is honoured, docs/payments.md "Statuses"; the payment page watches that long too).
+ */
+export const LATE_PAYMENT_MS = 24 * 60 * 60 * 1000
 /** States a confirmed payment may still move to paid: money taken late must be honoured. */
 export const PAYABLE_STATUSES = [
   'pending',

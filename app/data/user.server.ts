@@ -3,7 +3,7 @@ import { sql } from 'kysely'
 import type { DB } from '~/lib/db.server'
 import { engineOf, toFlag } from '~/lib/db.server'
 import { newId } from '~/lib/id.server'
-import { SETTLED_STATUSES } from './order.server'
+import { LATE_PAYMENT_MS, SETTLED_STATUSES } from './order.server'
 import { anonymisePaymentLinks } from './payment-link.server'
 import type { AuthFlag, AuthTime } from '../../db/schema'
 
@@ -528,8 +528,9 @@ export const deletedCustomerEmail = (userId: string) =>
  * the buyer's name, e-mail and phone replaced: the orders placed while signed in, and the
  * guest orders paid with the same address when the address was verified (My Orders shows
  * those too: `ownedBy`, app/data/customer-orders.server.ts), and the payment links made out to
- * that verified address (an open one is cancelled). A guest order never paid is not the
- * account's (anyone may type the address at checkout) and is left as it is.
+ * that verified address (an open one is cancelled). Guest orders with the address that failed
+ * or expired over a day ago lose those details too (no payment can come any more); one whose
+ * payment may still go through is left as it is, so its delivery reaches the address typed.
  * Sessions, logins and preferences go with the user row (foreign keys cascade).
  * Returns the deleted profile's photo, for the caller to remove from storage, or null when
  * there was no such user. Pass a transaction to make the deletion part of it (the check that
@@ -563,8 +564,16 @@ export async function deleteUserAccount(
               eb('userId', '=', userId),
               eb.and([
                 eb('userId', 'is', null),
-                eb('status', 'in', SETTLED_STATUSES),
                 eb('customerEmail', '=', user.email),
+                eb.or([
+                  eb('status', 'in', SETTLED_STATUSES),
+                  // Unpaid for good: no payment can come any more, so no delivery needs the
+                  // address, whoever typed it.
+                  eb.and([
+                    eb('status', 'in', ['failed', 'expired']),
+                    eb('updatedAt', '<', new Date(now.getTime() - LATE_PAYMENT_MS).toISOString()),
+                  ]),
+                ]),
               ]),
             ])
           : eb('userId', '=', userId),

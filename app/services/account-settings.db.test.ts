@@ -248,7 +248,7 @@ describe(`deleting your own account waits for your open orders (${engine})`, () 
     }
   })
 
-  it('is not held back by guest orders never paid with the address, and leaves them as they are', async () => {
+  it('is not held back by guest orders never paid with the address; only those still payable keep it', async () => {
     const { db, destroy } = await createTestDb()
     try {
       // Someone typed the customer's address at checkout and never paid.
@@ -257,6 +257,8 @@ describe(`deleting your own account waits for your open orders (${engine})`, () 
       const unpaid = await orderOf(db, customer, true)
       const failed = await orderOf(db, customer, true)
       await setStatus(db, failed.id, 'failed')
+      const failedLongAgo = await orderOf(db, customer, true)
+      await setStatus(db, failedLongAgo.id, 'expired', new Date(Date.now() - 25 * 60 * 60 * 1000))
       const paid = await orderOf(db, customer, true)
       await setStatus(db, paid.id, 'delivered')
       const untouched = {
@@ -266,11 +268,17 @@ describe(`deleting your own account waits for your open orders (${engine})`, () 
 
       expect((await deleteOwn(db, customer)).ok).toBe(true)
       expect(await getUserProfile(db, customer.id)).toBeNull()
-      // Not the account's: their payment, should one come, is delivered to the address typed.
+      // Their payment may still come: delivered to the address typed, should it.
       expect(await detailsOf(db, unpaid.id)).toEqual(untouched.unpaid)
       expect(await detailsOf(db, failed.id)).toEqual(untouched.failed)
-      // The guest order paid with the verified address was the account's.
-      expect(await detailsOf(db, paid.id)).toMatchObject({ customerName: DELETED_CUSTOMER_NAME })
+      // No payment can come any more: the address goes, as it does from the account's orders.
+      for (const order of [failedLongAgo, paid]) {
+        expect(await detailsOf(db, order.id)).toEqual({
+          customerName: DELETED_CUSTOMER_NAME,
+          customerEmail: deletedCustomerEmail(customer.id),
+          userId: null,
+        })
+      }
     } finally {
       signOut.mockClear()
       await destroy()

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  isOwnOrder,
   orderPageHeaders,
   seesCustomerEmail,
   seesLinkCustomer,
@@ -86,5 +87,28 @@ describe('who sees a payment link’s customer in full (the link’s page and it
     const admin = { ...user, email: 'a@x.test', isAdmin: true }
     expect(seesLinkCustomer(admin, email)).toBe(false)
     expect(seesLinkCustomer({ ...admin, permissions: { canManageOrders: true } }, email)).toBe(true)
+  })
+})
+
+describe('whose own order it is (the order page, reviews)', () => {
+  const user = { id: 'user_1', email: 'Asha@example.in', emailVerified: true }
+  const guest = (status: string) =>
+    ({ userId: null, customerEmail: 'asha@example.in', status }) as never
+
+  it('a guest order with the verified address once paid, as My Orders lists it', () => {
+    for (const status of ['paid', 'awaiting_stock', 'delivered', 'refunded'])
+      expect(isOwnOrder(guest(status), user), status).toBe(true)
+    expect(isOwnOrder(guest('delivered'), { ...user, emailVerified: false })).toBe(false)
+  })
+
+  it('not a guest order never paid: anyone may type the address at checkout', () => {
+    for (const status of ['pending', 'failed', 'expired'])
+      expect(isOwnOrder(guest(status), user), status).toBe(false)
+  })
+
+  it('an order placed while signed in, whatever its status, only for that account', () => {
+    const placed = { userId: 'user_1', customerEmail: 'asha@example.in', status: 'pending' }
+    expect(isOwnOrder(placed as never, user)).toBe(true)
+    expect(isOwnOrder({ ...placed, userId: 'user_2' } as never, user)).toBe(false)
   })
 })

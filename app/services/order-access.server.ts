@@ -1,5 +1,10 @@
 import { data, type HeadersFunction } from 'react-router'
-import { getOrderWithAccessHash, orderTokenMatches, type Order } from '~/data/order.server'
+import {
+  getOrderWithAccessHash,
+  orderTokenMatches,
+  SETTLED_STATUSES,
+  type Order,
+} from '~/data/order.server'
 import { revealOrderSecret } from '~/data/stock.server'
 import type { StockSecret } from '~/lib/stock-parse'
 import { services } from '~/lib/app-context.server'
@@ -83,7 +88,7 @@ export function managesOrders(user: SignedInViewer | null): boolean {
 export async function orderAccessVia(
   db: DB,
   request: Request,
-  order: Pick<Order, 'id' | 'userId' | 'customerEmail'>,
+  order: Pick<Order, 'id' | 'userId' | 'customerEmail' | 'status'>,
   accessTokenHash: string,
   user: SignedInViewer | null,
 ): Promise<'query' | 'account' | 'cookie' | null> {
@@ -98,16 +103,21 @@ export async function orderAccessVia(
 }
 
 /**
- * An order of the signed-in user: placed while signed in, or placed as a guest with the
- * account's address once that address is verified (the same rule as My Orders,
- * app/data/customer-orders.server.ts).
+ * An order of the signed-in user: placed while signed in, or paid as a guest with the
+ * account's address once that address is verified (the same rule as My Orders, `ownedBy` in
+ * app/data/customer-orders.server.ts: a guest order never paid proves nothing, since anyone may
+ * type any address at checkout).
  */
 export function isOwnOrder(
-  order: Pick<Order, 'userId' | 'customerEmail'>,
+  order: Pick<Order, 'userId' | 'customerEmail' | 'status'>,
   user: { id: string; email: string; emailVerified: boolean },
 ): boolean {
   if (order.userId !== null) return order.userId === user.id
-  return user.emailVerified && order.customerEmail === user.email.toLowerCase()
+  return (
+    (SETTLED_STATUSES as readonly string[]).includes(order.status) &&
+    user.emailVerified &&
+    order.customerEmail === user.email.toLowerCase()
+  )
 }
 
 /**

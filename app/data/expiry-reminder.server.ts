@@ -78,7 +78,8 @@ export interface DueReminder extends SubscriptionTerm {
  * since the last check; every delivered order on the first check after the column came), in
  * the shop's `timeZone`; NEVER_ENDS for one that never ends. Reads and writes COUNT_BATCH orders
  * at a time, each write one short statement, so no lock is held for long. Two checks at once
- * store the same ends; an end already stored is left as it is. Returns how many were counted.
+ * store the same ends; an end already stored is left as it is. Returns how many this check
+ * stored.
  */
 export async function storeValidityEnds(db: DB, timeZone: string): Promise<number> {
   let counted = 0
@@ -103,7 +104,7 @@ export async function storeValidityEnds(db: DB, timeZone: string): Promise<numbe
       end: termOf(row, timeZone)?.expiresAt ?? NEVER_ENDS,
     }))
     // One statement for the batch: each order gets its own end.
-    await db
+    const stored = await db
       .updateTable('order')
       .set({
         validityEndsAt: sql<string>`case ${sql.ref('order.id')} ${sql.join(
@@ -117,8 +118,8 @@ export async function storeValidityEnds(db: DB, timeZone: string): Promise<numbe
         ends.map(({ id }) => id),
       )
       .where('order.validityEndsAt', 'is', null)
-      .execute()
-    counted += rows.length
+      .executeTakeFirst()
+    counted += Number(stored.numUpdatedRows)
     if (rows.length < COUNT_BATCH) return counted
   }
 }

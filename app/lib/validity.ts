@@ -4,6 +4,12 @@
  * reminders read it as a duration to say when a delivered subscription runs out; text that is
  * not a duration ("Lifetime", "Until cancelled") has no end and gives null. A blank validity
  * means DEFAULT_VALIDITY wherever it is shown or read (`effectiveValidity`). Browser safe.
+ *
+ * The reminders' check stores each delivered order's end once (`order.validity_ends_at`,
+ * app/data/expiry-reminder.server.ts) and reads orders by it. A change here that moves ends (a
+ * new unit or word, another DEFAULT_VALIDITY, text read that was not before) therefore comes
+ * with a migration setting `validity_ends_at` to null for delivered orders, so they are counted
+ * again.
  */
 import { addDays, localDateOf, zoneOffsetMs, type LocalDate } from './shop-time'
 

@@ -145,7 +145,12 @@ describe(`deleting an account (${engine})`, () => {
       customer: { name: 'Kiran', email: user.email, phone: '9000000001' },
       userId: user.id,
     })
-    const guest = await makeOrder(t.db, product.id, {
+    const guest = await makePaidOrder(t.db, product.id, {
+      customer: { name: 'Kiran', email: user.email, phone: '9000000001' },
+      userId: null,
+    })
+    // Not paid yet, and perhaps typed by someone else: its payment may still come, to the address.
+    const unpaid = await makeOrder(t.db, product.id, {
       customer: { name: 'Kiran', email: user.email, phone: '9000000001' },
       userId: null,
     })
@@ -172,6 +177,7 @@ describe(`deleting an account (${engine})`, () => {
     // The paid order keeps what the shop's records need.
     expect(await getOrder(t.db, own.id)).toMatchObject({ status: own.status, amount: 30_000 })
     expect(await getOrder(t.db, stranger.id)).toMatchObject({ customerName: 'Someone' })
+    expect(await getOrder(t.db, unpaid.id)).toMatchObject({ customerEmail: user.email })
     expect(await getUserProfile(t.db, user.id)).toBeNull()
     const sessions = await t.db
       .selectFrom('session')

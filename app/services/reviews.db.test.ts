@@ -28,13 +28,8 @@ import { readProductViewer } from '~/data/product-viewer.server'
 import { deleteUserAccount, markEmailVerified } from '~/data/user.server'
 import type { Env } from '~/lib/env.server'
 import { importStock } from './fulfilment.server'
-import {
-  liveGatewayActive,
-  moderateReview,
-  REVIEW_ERRORS,
-  saveReview,
-  storefrontReviewScope,
-} from './reviews.server'
+import { liveGatewayActive } from './payment/offered-gateways.server'
+import { moderateReview, REVIEW_ERRORS, saveReview, storefrontReviewScope } from './reviews.server'
 import { gatewayForm } from '../../tests/helpers/forms'
 
 const SECRET = 'reviews-test-secret-0123456789abcdef'

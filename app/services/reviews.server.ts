@@ -11,11 +11,10 @@ import { getOrder } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
-import { readCache } from '~/lib/read-cache.server'
 import { REVIEW_EDIT_DAYS } from '~/lib/validation/review'
 import { recordAdminChange, type AuditActor } from './audit.server'
 import { isOwnOrder } from './order-access.server'
-import { checkoutGateways } from './payment/offered-gateways.server'
+import { liveGatewayActive } from './payment/offered-gateways.server'
 
 /**
  * Reviews from verified buyers: who may write one, and the back office's moderation.
@@ -36,21 +35,6 @@ export const REVIEW_ERRORS = {
   testOrder:
     'This was a test order, and the shop now takes real payments: test orders can no longer be reviewed.',
 } as const
-
-// Per environment (a test may run several shops), for up to a second like checkout's gateways.
-const liveGateways = readCache<Env, boolean>(['paymentGateway', 'siteSetting'])
-
-/**
- * Whether checkout offers a live gateway: one that takes real money, neither a built-in
- * simulator nor a gateway's own test environment (staging, sandbox, test keys). Shared by the
- * pages for up to a second; a gateway saved on the Gateways page also moves the page cache's
- * version (docs/page-cache.md), so no page keeps the old answer.
- */
-export function liveGatewayActive(db: DB, env: Env): Promise<boolean> {
-  return liveGateways.get(db, env, async () =>
-    (await checkoutGateways(db, env)).some((gateway) => !gateway.testMode),
-  )
-}
 
 /**
  * Which reviews the storefront shows now (its lists, counts, averages, JSON-LD and "Write a

@@ -33,7 +33,7 @@ import { getReviewByOrder } from '~/data/review.server'
 import { productPath } from '~/lib/paths'
 import { parseSubmission } from '~/lib/validation/submission'
 import { reviewSchema } from '~/lib/validation/review'
-import { editableUntil, liveGatewayActive, saveReview } from '~/services/reviews.server'
+import { editableUntil, saveReview } from '~/services/reviews.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { formatRupees } from '~/lib/money'
@@ -57,7 +57,10 @@ import {
 } from '~/services/maintenance.server'
 import type { Route } from './+types/order'
 import { gatewayLabel } from '~/lib/validation/gateway'
-import { paidInTestEnvironment } from '~/services/payment/offered-gateways.server'
+import {
+  liveGatewayActive,
+  paidInTestEnvironment,
+} from '~/services/payment/offered-gateways.server'
 import { readFormData } from '~/lib/form-data.server'
 
 /**

@@ -115,6 +115,17 @@ export async function testItemsOnSale(db: DB, env: Env): Promise<ItemsCounted> {
 }
 
 /**
+ * Whether checkout offers a live gateway: one that takes real money, neither a built-in
+ * simulator nor a gateway's own test environment (staging, sandbox, test keys). Reviews of
+ * test-mode orders are shown only while it answers false (docs/reviews.md). Shared by the pages
+ * for up to a second; a gateway saved on the Gateways page also moves the page cache's version
+ * (docs/page-cache.md), so no page keeps the old answer.
+ */
+export async function liveGatewayActive(db: DB, env: Env): Promise<boolean> {
+  return (await offeredNow(db, env)).some((gateway) => !gateway.testMode)
+}
+
+/**
  * Whether the whole shop is in test mode: checkout offers gateways and every one is a
  * simulator. Only then do test items bring a back-in-stock mail, a promise to buyers that a
  * simulator switched on beside real gateways must not make (docs/delivery.md).

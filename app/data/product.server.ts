@@ -133,6 +133,38 @@ export async function listProducts(db: DB, filter: ProductFilter = {}): Promise<
   return rows.map(toProduct)
 }
 
+/** A product as the back office's product pickers list it (the Payment Links form's). */
+export interface ProductChoice {
+  id: string
+  title: string
+  price: number
+  /** What sellableNow reads besides the stock (productAvailability). */
+  inStock: boolean
+  buyNowLink: string | null
+}
+
+/**
+ * Every product, newest first as listProducts orders them, with only what a picker shows and
+ * sellableNow (app/services/payment/offered-gateways.server.ts) needs: not the descriptions,
+ * lists and SEO text listProducts reads, which the Payment Links page would load on every view
+ * and after every action for nothing.
+ */
+export async function listProductChoices(db: DB): Promise<ProductChoice[]> {
+  const rows = await db
+    .selectFrom('product')
+    .select(['id', 'title', 'price', 'inStock', 'buyNowLink'])
+    .orderBy('createdAt', 'desc')
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    id: row.id,
+    title: row.title,
+    price: Number(row.price),
+    inStock: Boolean(row.inStock),
+    buyNowLink: row.buyNowLink,
+  }))
+}
+
 /** The product page parameter may be a slug or an id; the slug wins. */
 export async function getProductBySlugOrId(db: DB, slugOrId: string): Promise<Product | null> {
   const row = await db

@@ -285,38 +285,6 @@ export async function reviewCounts(
   return new Map(rows.map((row) => [row.productId, Number(row.count)]))
 }
 
-/** A product as the back office's product pickers list it (the Payment Links form's). */
-export interface ProductChoice {
-  id: string
-  title: string
-  price: number
-  /** What sellableNow reads besides the stock (productAvailability). */
-  inStock: boolean
-  buyNowLink: string | null
-}
-
-/**
- * Every product, newest first as listProducts orders them, with only what a picker shows and
- * sellableNow (app/services/payment/offered-gateways.server.ts) needs: not the descriptions,
- * lists and SEO text listProducts reads, which the Payment Links page would load on every view
- * and after every action for nothing.
- */
-export async function listProductChoices(db: DB): Promise<ProductChoice[]> {
-  const rows = await db
-    .selectFrom('product')
-    .select(['id', 'title', 'price', 'inStock', 'buyNowLink'])
-    .orderBy('createdAt', 'desc')
-    .orderBy('id')
-    .execute()
-  return rows.map((row) => ({
-    id: row.id,
-    title: row.title,
-    price: Number(row.price),
-    inStock: Boolean(row.inStock),
-    buyNowLink: row.buyNowLink,
-  }))
-}
-
 const plural = (count: number, one: string, many: string) =>
   `${count.toLocaleString('en-IN')} ${count === 1 ? one : many}`
 

@@ -28,7 +28,7 @@ import {
   type CancelPaymentLinkResult,
   type PaymentLink,
 } from '~/data/payment-link.server'
-import { getProductById } from '~/data/product.server'
+import { getProductById, listProductChoices } from '~/data/product.server'
 import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { shopDateTime } from '~/lib/date-format'
 import { services } from '~/lib/app-context.server'
@@ -57,7 +57,6 @@ import {
   type EmailPaymentLinkResult,
 } from '~/services/payment-link-admin.server'
 import { clientIp } from '~/lib/rate-limit.server'
-import { listProductChoices } from '~/services/product-admin.server'
 import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'

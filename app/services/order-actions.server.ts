@@ -23,7 +23,12 @@ import {
 import { getSiteSettings } from '~/data/settings.server'
 import { resolveOrderReport } from '~/data/order-report.server'
 import { listUnansweredRefunds, processedRefundTotal, refundableAmount } from '~/data/refund.server'
-import { allocateStockItem, insertManualOrderItem } from '~/data/stock.server'
+import {
+  allocateStockItem,
+  insertManualOrderItem,
+  revealOrderSecret,
+  type StockSecret,
+} from '~/data/stock.server'
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { enqueueOrderMail } from '~/services/notifications/order-mail.server'
@@ -51,6 +56,7 @@ import {
   replyText,
 } from '~/lib/validation/order-actions'
 import type { Database, OrderStatus } from '../../db/schema'
+import { recordAdminChange } from './audit.server'
 import { markOrderPaid } from './fulfilment.server'
 import {
   gatewayOrderOf,
@@ -954,4 +960,37 @@ export async function replyToReport(
     (await currentStatus(db, input.orderId)) ?? 'delivered',
     'Reply sent; the report is resolved.',
   )
+}
+
+/**
+ * Shows an admin the item delivered to the buyer: the reveal goes on the order's timeline
+ * (revealOrderSecret) and in the audit log as `order.reveal` (docs/audit.md), in one
+ * transaction, so no item is shown without both. The entry names the order and the admin, never
+ * the item. Null when the order has nothing delivered to show; throws SecretDecryptionError when
+ * the item cannot be read with `appSecret`.
+ */
+export async function revealForAdmin(
+  db: DB,
+  appSecret: string,
+  orderId: string,
+  admin: { id: string; name: string; email: string },
+  ip: string,
+): Promise<StockSecret | null> {
+  return db.transaction().execute(async (trx) => {
+    const shown = await revealOrderSecret(trx, appSecret, orderId, {
+      actor: `user:${admin.id}`,
+      ip,
+      via: 'admin',
+    })
+    if (shown) {
+      await recordAdminChange(trx, {
+        actor: { id: admin.id, name: admin.name, email: admin.email },
+        ip,
+        action: 'order.reveal',
+        target: { type: 'order', id: orderId },
+        summary: `Revealed the delivered item of order ${orderId}`,
+      })
+    }
+    return shown
+  })
 }

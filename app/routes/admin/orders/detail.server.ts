@@ -10,11 +10,12 @@ import {
   replaceFromStock,
   replyToReport,
   resendDeliveryMail,
+  revealForAdmin,
 } from '~/services/order-actions.server'
 import { listOrderReports } from '~/data/order-report.server'
 import { getOrder, listOrderEvents } from '~/data/order.server'
 import { getSiteSettings } from '~/data/settings.server'
-import { revealOrderSecret, type StockSecret } from '~/data/stock.server'
+import type { StockSecret } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
 import { clientIp } from '~/lib/rate-limit.server'
@@ -354,12 +355,7 @@ const FIELDS: readonly OrderActionField[] = [
   'currentItemId',
 ]
 
-/**
- * Shows the admin the item delivered to the buyer. The reveal goes on the order's timeline
- * (revealOrderSecret) and in the audit log as `order.reveal` (docs/audit.md), in one
- * transaction: no item is shown without both. The entry names the order and the admin, never
- * the item.
- */
+/** Shows the admin the item delivered to the buyer (revealForAdmin), or why not. */
 async function reveal(
   db: DB,
   env: Env,
@@ -369,23 +365,7 @@ async function reveal(
 ) {
   let secret: StockSecret | null
   try {
-    secret = await db.transaction().execute(async (trx) => {
-      const shown = await revealOrderSecret(trx, env.APP_SECRET, orderId, {
-        actor: `user:${admin.id}`,
-        ip,
-        via: 'admin',
-      })
-      if (shown) {
-        await recordAdminChange(trx, {
-          actor: { id: admin.id, name: admin.name, email: admin.email },
-          ip,
-          action: 'order.reveal',
-          target: { type: 'order', id: orderId },
-          summary: `Revealed the delivered item of order ${orderId}`,
-        })
-      }
-      return shown
-    })
+    secret = await revealForAdmin(db, env.APP_SECRET, orderId, admin, ip)
   } catch (error) {
     if (!(error instanceof SecretDecryptionError)) {
       // Read or recorded in part (the timeline or the audit log not written): nothing is shown.

@@ -6,7 +6,12 @@ import { discountPercent } from '~/lib/money'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
 import type { DeliveryMode, ProductRow } from '../../db/schema'
-import { reviewSummaries, shopReviewStats } from './review.server'
+import {
+  type ReviewScope,
+  reviewSummaries,
+  shopReviewStats,
+  WITH_TEST_ORDERS,
+} from './review.server'
 import { copyProductDelivery } from './stock.server'
 
 /** A product as the app uses it: parsed lists, real booleans, prices in paise. */
@@ -229,13 +234,16 @@ export interface ProductStats {
   total: number
   /** In stock (shown as Active). */
   active: number
-  /** Mean rating of every visible review in the shop, 0 without reviews. */
+  /** Mean rating of the reviews the shop shows (its review scope), 0 without reviews. */
   averageRating: number
-  /** Visible reviews in the shop. */
+  /** Reviews the shop shows. */
   totalReviews: number
 }
 
-export async function productStats(db: DB): Promise<ProductStats> {
+export async function productStats(
+  db: DB,
+  scope: ReviewScope = WITH_TEST_ORDERS,
+): Promise<ProductStats> {
   const row = await db
     .selectFrom('product')
     .select((eb) => [
@@ -243,7 +251,7 @@ export async function productStats(db: DB): Promise<ProductStats> {
       eb.fn.sum<number | string | null>('inStock').as('active'),
     ])
     .executeTakeFirstOrThrow()
-  const reviews = await shopReviewStats(db)
+  const reviews = await shopReviewStats(db, scope)
   // PostgreSQL answers bigint and numeric as text; SQLite as numbers (or null on no rows).
   return {
     total: Number(row.total),
@@ -294,7 +302,11 @@ export const ADMIN_PAGE_SIZE = 20
  * A page of products, newest first, filtered in SQL: 5,000 products cost one count and one
  * page of rows, in a few milliseconds on either engine (migration 0030's indexes serve the order).
  */
-export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Promise<ProductPage> {
+export async function listProductsPage(
+  db: DB,
+  query: ProductPageQuery = {},
+  scope: ReviewScope = WITH_TEST_ORDERS,
+): Promise<ProductPage> {
   const search = query.search?.trim()
   let base = db.selectFrom('product')
   if (search) base = base.where(containsAny([sql`lower(title)`], search))
@@ -329,6 +341,7 @@ export async function listProductsPage(db: DB, query: ProductPageQuery = {}): Pr
   const summaries = await reviewSummaries(
     db,
     rows.map((row) => row.id),
+    scope,
   )
   return {
     items: rows.map((row) => ({

@@ -24,8 +24,8 @@ export interface ReviewScope {
 }
 
 /**
- * The scope of the back office's figures (the products list, its totals), which cannot ask the
- * gateways: reviews of test-mode orders count, as on a shop in test mode.
+ * Reviews of test-mode orders count, as on a shop in test mode: the default of the figures
+ * below; the pages pass storefrontReviewScope's answer so they count what buyers see.
  */
 export const WITH_TEST_ORDERS: ReviewScope = { testOrders: true }
 
@@ -612,17 +612,20 @@ export async function setReviewHidden(
 }
 
 /**
- * The whole shop's figures for the admin products list: shown reviews (WITH_TEST_ORDERS) and
+ * The whole shop's figures for the admin products list: the reviews shown under `scope` and
  * their mean.
  */
-export async function shopReviewStats(db: DB): Promise<ReviewSummary> {
+export async function shopReviewStats(
+  db: DB,
+  scope: ReviewScope = WITH_TEST_ORDERS,
+): Promise<ReviewSummary> {
   const row = await db
     .selectFrom('review')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('count'),
       eb.fn.sum<number | string | null>('rating').as('total'),
     ])
-    .where(shownUnder(WITH_TEST_ORDERS))
+    .where(shownUnder(scope))
     .executeTakeFirstOrThrow()
   const count = Number(row.count)
   return { count, average: count ? roundRating(Number(row.total ?? 0) / count) : 0 }

@@ -436,6 +436,14 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       ).toEqual({ ok: false, status: 409, error: REVIEW_ERRORS.testOrder })
     }
     expect((await listProductReviews(t.db, product.id, { scope: live })).total).toBe(1)
+    // The admin products list counts what buyers see.
+    const adminRow = async (scope: typeof live) =>
+      (await listProductsPage(t.db, { search: product.title }, scope)).items[0]
+    expect(await adminRow(demo)).toMatchObject({ rating: 3, reviews: 2 })
+    expect(await adminRow(live)).toMatchObject({ rating: 5, reviews: 1 })
+    expect((await productStats(t.db, demo)).totalReviews).toBe(
+      (await productStats(t.db, live)).totalReviews + 1,
+    )
 
     // A simulator switched on beside the live gateway changes nothing.
     const saved = await saveGateway(t.db, SECRET, {

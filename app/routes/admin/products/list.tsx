@@ -34,6 +34,7 @@ import { pageParam, pageView } from '~/lib/paginate'
 import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
+import { storefrontReviewScope } from '~/services/reviews.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import {
   deleteProductAudited,
@@ -86,11 +87,13 @@ export async function loader({ request }: Route.LoaderArgs) {
   const requestedCategory = url.searchParams.get('category') ?? ''
   const category = categories.includes(requestedCategory) ? requestedCategory : ''
   const confirmId = url.searchParams.get('confirmDelete')
+  // The ratings buyers see: test orders' reviews leave them once a live gateway is on.
+  const reviewScope = await storefrontReviewScope(db, env)
 
   const [stats, result, toConfirm, confirmReviews, { flash, headers }, testItems] =
     await Promise.all([
-      productStats(db),
-      listProductsPage(db, { search, category, page: pageParam(url) }),
+      productStats(db, reviewScope),
+      listProductsPage(db, { search, category, page: pageParam(url) }, reviewScope),
       confirmId ? getProductById(db, confirmId) : null,
       confirmId ? reviewCounts(db, [confirmId]) : null,
       readFlash(request),

@@ -1,5 +1,11 @@
 import type { DB } from '~/lib/db.server'
-import { gstBreakdown, indiaYearMonth, placeOfSupply, placeOfSupplyCode } from '~/lib/gst'
+import {
+  creditNoteDeadline,
+  gstBreakdown,
+  indiaYearMonth,
+  placeOfSupply,
+  placeOfSupplyCode,
+} from '~/lib/gst'
 import type { GstRegisterRow } from '~/lib/gst-returns'
 
 /**
@@ -63,6 +69,8 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
     db
       .selectFrom('creditNote')
       .innerJoin('order', 'order.id', 'creditNote.orderId')
+      // The year of the sale it adjusts, for its time limit (creditNoteDeadline).
+      .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
       .select([
         'creditNote.number',
         'creditNote.issuedAt',
@@ -79,6 +87,7 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
         'creditNote.buyerBusinessName',
         'creditNote.buyerGstin',
         'order.customerName',
+        'invoice.financialYear as invoiceFinancialYear',
       ])
       // A test-mode order's credit note takes no number: it is not in the register.
       .where('creditNote.number', 'is not', null)
@@ -135,6 +144,14 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
       stateTax: taxed ? negative(note.stateTax) : null,
       integratedTax: taxed ? negative(note.integratedTax) : null,
       total: negative(note.amount),
+      // Issued after 30 November following the sale's financial year, it no longer reduces the
+      // tax paid on it (CGST Act, section 34(2); docs/delivery.md, "Credit notes"): the returns'
+      // tables leave its tax out (app/lib/gst-returns.ts).
+      ...(taxed &&
+      note.invoiceFinancialYear &&
+      new Date(note.issuedAt) > creditNoteDeadline(note.invoiceFinancialYear)
+        ? { pastTimeLimit: true }
+        : {}),
     })
   }
   // Date order; at the same moment invoices first (a credit note adjusts one), then by number.

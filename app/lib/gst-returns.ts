@@ -35,6 +35,13 @@ export interface GstRegisterRow {
   integratedTax: number | null
   /** Paise: the document's total (the amount paid, or credited). */
   total: number
+  /**
+   * A credit note issued after its time limit (creditNoteDeadline in app/lib/gst.ts: 30
+   * November after the sale's financial year, CGST Act section 34(2)): listed with the tax it
+   * states, but it reduces no tax, so GSTR-1's tax tables and GSTR-3B leave it out (table 13
+   * still counts it, as a document issued).
+   */
+  pastTimeLimit?: boolean
 }
 
 /**
@@ -78,7 +85,7 @@ export interface DocumentSeriesRow {
 
 type TaxedRow = GstRegisterRow & { ratePercent: number; taxableValue: number }
 const taxed = (row: GstRegisterRow): row is TaxedRow =>
-  row.ratePercent !== null && row.taxableValue !== null
+  row.ratePercent !== null && row.taxableValue !== null && !row.pastTimeLimit
 
 /** Rows summed by key, in first-seen order. */
 function sumBy<K extends string, T>(

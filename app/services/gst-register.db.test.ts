@@ -135,10 +135,16 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
     expect(await gstRegister(t.db, '2031-04')).toHaveLength(1)
     expect(await gstRegister(t.db, 'March')).toEqual([])
 
-    // GSTR-1's tables from the same rows. Consumers' supplies in Karnataka, netted: two invoices
-    // less one credited in full.
+    // The late sale was paid today and is credited in 2031, long after 30 November following
+    // its financial year: its credit note no longer reduces the tax paid on it (CGST Act,
+    // section 34(2)), so the tables leave its tax out (app/data/gst-register.server.test.ts
+    // nets a consumer's credit note in time).
+    expect(rows[4]).toMatchObject({ kind: 'Credit note', pastTimeLimit: true, total: -149_950 })
+    expect(rows[2]!.pastTimeLimit).toBeFalsy()
+    // GSTR-1's tables from the same rows. Consumers' supplies in Karnataka: two invoices, the
+    // late credit note not netted.
     expect(b2cSummary(rows)).toEqual([
-      { placeOfSupplyCode: '29', ratePercent: 18, taxableValue: 127_076 },
+      { placeOfSupplyCode: '29', ratePercent: 18, taxableValue: 2 * 127_076 },
     ])
     expect(businessDocuments(rows, 'Invoice').map((row) => row.number)).toEqual([b2bInvoice.number])
     expect(businessDocuments(rows, 'Credit note').map((row) => row.number)).toEqual([note!.number])
@@ -157,19 +163,19 @@ describe(`GST register (${process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite'}
       {
         sacCode: '998434',
         ratePercent: 18,
-        totalValue: 149_950,
-        taxableValue: 127_076,
+        totalValue: 2 * 149_950,
+        taxableValue: 2 * 127_076,
         integratedTax: 0,
-        centralTax: 11_437,
-        stateTax: 11_437,
+        centralTax: 2 * 11_437,
+        stateTax: 2 * 11_437,
       },
     ])
     // GSTR-3B 3.1(a): everything taxed, netted; the same as table 12's two parts together.
     expect(outwardSupplies(rows)).toEqual({
-      taxableValue: 127_076 - 42_373 + 127_076,
+      taxableValue: 127_076 - 42_373 + 2 * 127_076,
       integratedTax: 22_874 - 7_627,
-      centralTax: 11_437,
-      stateTax: 11_437,
+      centralTax: 2 * 11_437,
+      stateTax: 2 * 11_437,
     })
     // The late invoice joined the series of the year its sale was paid in: March used two.
     const paidYear = lateNote!.invoiceNumber.split('/')[1]

@@ -313,6 +313,7 @@ test('transactions: filters, success rate, the CSV export and the GST register',
     'SGST/UTGST',
     'IGST',
     'Total',
+    'Reduces tax',
   ])
   const saleRow = gstRows.find((row) => row[4] === sale.id && row[0] === 'Invoice')!
   expect(saleRow.slice(0, 2)).toEqual([
@@ -326,6 +327,8 @@ test('transactions: filters, success rate, the CSV export and the GST register',
   expect(creditRow[1]).toMatch(/^CN\/\d{2}-\d{2}\/\d{5}$/)
   expect(creditRow[3]).toBe(saleRow[1])
   expect(creditRow[15]).toBe('-590.00')
+  // Issued in time: it reduces the tax, and the column says nothing.
+  expect(creditRow[16]).toBe('')
   // A payment that failed has no invoice.
   const failed = purchases.find((purchase) => purchase.outcome === 'failure')!
   expect(gstRows.some((row) => row[4] === failed.orderId)).toBe(false)

@@ -2,8 +2,9 @@ import { beforeAll, describe, expect, it, vi } from 'vitest'
 import { fileTestDb } from '../../../../tests/helpers/db'
 import { serveTestDb } from '../../../../tests/helpers/route-render'
 import { makeAdmin, makePaidOrder, makeProduct } from '../../../../tests/factories'
+import { issueCreditNote } from '~/data/credit-note.server'
 import { issueInvoiceNumber } from '~/data/invoice.server'
-import { readSiteSettings } from '~/data/settings.server'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
 import { loader } from './gst-register'
 
 /**
@@ -92,5 +93,34 @@ describe(`the GST register download (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`
     expect(JSON.parse(entries[1]!.changes!)).toMatchObject({
       report: { before: null, after: 'b2cs' },
     })
+  })
+
+  it('says in its last column that a credit note past its time limit reduces no tax', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    const settings = await readSiteSettings(t.db)
+    // A taxed sale of August 2031 (financial year 2031-32) credited after 30 November 2032.
+    const product = await makeProduct(t.db, { title: 'Register Late Credit', price: 50_000 })
+    const order = await makePaidOrder(t.db, product.id)
+    await issueInvoiceNumber(t.db, order.id, settings, new Date('2031-08-10T06:00:00Z'))
+    const note = await t.db
+      .transaction()
+      .execute((trx) =>
+        issueCreditNote(
+          trx,
+          { orderId: order.id, source: 'late-refund', amountPaise: 10_000, reason: '' },
+          settings,
+          new Date('2032-12-05T06:00:00Z'),
+        ),
+      )
+    const csv = String((await answer('?month=2032-12')).body).split('\r\n')
+    expect(csv[0]!.split(',').at(-1)).toBe('Reduces tax')
+    const row = csv.find((line) => line.includes(note!.number!))!
+    expect(row.endsWith(',No: past time limit (CGST s. 34(2))')).toBe(true)
+    // The sale's invoice says nothing there.
+    expect(
+      String((await answer('?month=2031-08')).body)
+        .split('\r\n')[1]!
+        .endsWith(','),
+    ).toBe(true)
   })
 })

@@ -60,6 +60,9 @@ const REGISTER: Columns<GstRegisterRow> = [
   ['SGST/UTGST', (row) => rupees(row.stateTax)],
   ['IGST', (row) => rupees(row.integratedTax)],
   ['Total', (row) => rupees(row.total)],
+  // A late credit note is listed with the tax it states but reduces none, so the returns leave
+  // it out: said here, or the columns would not add up to them (docs/delivery.md "Time limit").
+  ['Reduces tax', (row) => (row.pastTimeLimit ? 'No: past time limit (CGST s. 34(2))' : '')],
 ]
 
 /** Table 4A: each B2B invoice. */

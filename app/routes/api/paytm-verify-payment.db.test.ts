@@ -1,3 +1,5 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createOrder, listOrderEvents, type Order } from '~/data/order.server'
 import { UNKNOWN_ORDER_EXPIRY_MS } from '~/services/payment/paytm-flow.server'
@@ -82,5 +84,61 @@ describe(`/api/paytm/verify-payment (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`
       status: 'expired',
       gatewayRespCode: '334',
     })
+  })
+})
+
+/**
+ * A stand-in for Paytm's status API that counts the requests it gets and answers PENDING for
+ * every order: what verify-payment's "at most once per 10 s per order" must hold to.
+ */
+async function countingPaytm(mid: string) {
+  let statusRequests = 0
+  const server = http.createServer((req, res) => {
+    let body = ''
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()))
+    req.on('end', () => {
+      statusRequests++
+      const orderId = (JSON.parse(body) as { body?: { orderId?: string } }).body?.orderId
+      res.setHeader('Content-Type', 'application/json')
+      res.end(
+        JSON.stringify({
+          body: {
+            resultInfo: { resultStatus: 'PENDING', resultCode: '402', resultMsg: 'Pending' },
+            orderId,
+            mid,
+            txnAmount: '1499.00',
+          },
+        }),
+      )
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests: () => statusRequests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+describe(`/api/paytm/verify-payment under load (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('asks Paytm once for many requests at once about one pending order (docs/payments.md)', async () => {
+    const paytm = await countingPaytm(sim.mid)
+    const before = holder.__keybazaar as { env: Record<string, string> }
+    holder.__keybazaar = { ...before, env: { ...before.env, PAYTM_HOST: paytm.url } }
+    try {
+      const order = await pendingOrder('paytm', 0)
+      const answers = await Promise.all(Array.from({ length: 8 }, () => verify(order.id)))
+      expect(answers.every((a) => a.status === 200)).toBe(true)
+      expect(paytm.requests()).toBe(1)
+      expect(await existingOrder(t.db, order.id)).toMatchObject({ status: 'pending' })
+    } finally {
+      holder.__keybazaar = before
+      await paytm.close()
+    }
   })
 })

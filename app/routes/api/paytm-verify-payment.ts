@@ -1,6 +1,6 @@
 import { data } from 'react-router'
 import { z } from 'zod'
-import { getOrder, SETTLED_STATUSES } from '~/data/order.server'
+import { claimStatusCheck, getOrder, SETTLED_STATUSES } from '~/data/order.server'
 import { services } from '~/lib/app-context.server'
 import { safeEqual } from '~/lib/crypto.server'
 import { resolvePaytmSetup } from '~/services/payment/config.server'
@@ -38,10 +38,14 @@ export async function action({ request }: Route.ActionArgs) {
   try {
     let order = await getOrder(db, orderId)
     if (!order) return data({ verified: false }, { headers: noStore })
-    const lastCheck = order.lastStatusCheckAt ? new Date(order.lastStatusCheckAt).getTime() : 0
-    if (order.status === 'pending' && Date.now() - lastCheck >= STATUS_CHECK_MIN_INTERVAL_MS) {
+    if (order.status === 'pending' && order.gateway === 'paytm') {
       const setup = await resolvePaytmSetup(db, env)
-      if (setup) {
+      // The turn is taken with a compare-and-set, not judged from the order read above: of many
+      // requests at once only one asks Paytm (docs/payments.md, "The spec's endpoints").
+      if (
+        setup &&
+        (await claimStatusCheck(db, orderId, new Date(), STATUS_CHECK_MIN_INTERVAL_MS))
+      ) {
         await reconcileOrder(db, setup, orderId, { via: 'verify-payment' })
         order = (await getOrder(db, orderId)) ?? order
       }

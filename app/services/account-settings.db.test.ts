@@ -10,7 +10,7 @@ import {
   markEmailVerified,
   type UserProfile,
 } from '~/data/user.server'
-import type { DB } from '~/lib/db.server'
+import { toFlag, type DB } from '~/lib/db.server'
 import type { Storage } from '~/lib/storage.server'
 import { USER_ADMIN_MESSAGES } from '~/lib/validation/user-admin'
 import {
@@ -390,6 +390,46 @@ describe(`setting a first password needs a recent sign-in (${engine})`, () => {
         ok: true,
       })
       expect(await hasPassword(db, customer.id)).toBe(true)
+    } finally {
+      holder.__keybazaar = undefined
+      await destroy()
+    }
+  })
+  it('ends every other session of the account, as a changed password does (docs/security.md)', async () => {
+    const { db, engine: dbEngine, destroy } = await createTestDb()
+    holder.__keybazaar = {
+      db,
+      engine: dbEngine,
+      env: { PUBLIC_URL, APP_SECRET, ADMIN_EMAILS: [] },
+    }
+    try {
+      const customer = await makeCustomer(db)
+      const other = await makeCustomer(db)
+      // A browser signed in elsewhere (a shared computer, a stolen cookie), and another account's.
+      // Each confirmation link signs in once, while the address is not confirmed yet.
+      const signInAgain = async (user: UserProfile) => {
+        await db
+          .updateTable('user')
+          .set({ emailVerified: toFlag(false) })
+          .where('id', '=', user.id)
+          .execute()
+        return signIn(user)
+      }
+      const elsewhere = await signInAgain(customer)
+      const theirs = await signInAgain(other)
+      const here = await signInAgain(customer)
+      const sessionsOf = async (userId: string) =>
+        (await db.selectFrom('session').select('id').where('userId', '=', userId).execute()).length
+      expect(await sessionsOf(customer.id)).toBe(2)
+
+      expect(await setOwnFirstPassword(here, customer.id, 'first-secret')).toMatchObject({
+        ok: true,
+      })
+      expect(await sessionsOf(customer.id)).toBe(1)
+      const auth = getAuth()
+      expect(await auth.api.getSession({ headers: here.headers })).not.toBeNull()
+      expect(await auth.api.getSession({ headers: elsewhere.headers })).toBeNull()
+      expect(await auth.api.getSession({ headers: theirs.headers })).not.toBeNull()
     } finally {
       holder.__keybazaar = undefined
       await destroy()

@@ -779,11 +779,27 @@ export async function changePassword(
 /** Gives a password to an account that has none (signed up with Google). */
 export async function setFirstPassword(request: Request, newPassword: string): Promise<AuthResult> {
   try {
+    const { db } = services()
     await getAuth().api.setPassword({ body: { newPassword }, headers: request.headers })
+    // Like a changed password, a first one ends every other session of the account
+    // (docs/security.md, "Changing the password"): better-auth's setPassword keeps them all.
+    const current = await getAuth()
+      .api.getSession({
+        headers: request.headers,
+        query: { disableCookieCache: true, disableRefresh: true },
+      })
+      .catch(() => null)
+    if (current) {
+      await db
+        .deleteFrom('session')
+        .where('userId', '=', current.user.id)
+        .where('id', '!=', current.session.id)
+        .execute()
+    }
     // A reset link mailed before must not replace the password just chosen (docs/auth.md).
     const user = await getUser(request)
-    if (user) await forgetResetTokens(services().db, user.id)
-    if (user) await mailPasswordChange(services().db, user.id, 'set')
+    if (user) await forgetResetTokens(db, user.id)
+    if (user) await mailPasswordChange(db, user.id, 'set')
     return { ok: true, headers: new Headers() }
   } catch (error) {
     return { ok: false, ...describeAuthError(error, 'Failed to set password. Please try again.') }

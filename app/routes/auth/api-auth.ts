@@ -1,3 +1,4 @@
+import { clientIp } from '~/lib/rate-limit.server'
 import { getAuth } from '~/services/auth.server'
 import type { Route } from './+types/api-auth'
 
@@ -9,16 +10,22 @@ import type { Route } from './+types/api-auth'
  */
 const ALLOWED = /^\/api\/auth\/callback\/[a-z0-9-]+$/
 
-function handle(request: Request): Promise<Response> | Response {
+function handle(request: Request, ip: string): Promise<Response> | Response {
   const { pathname } = new URL(request.url)
   if (!ALLOWED.test(pathname)) return new Response('Not found', { status: 404 })
-  return getAuth().handler(request)
+  // better-auth reads the client address from X-Forwarded-For (app/services/auth.server.ts) and
+  // stores it with the session it opens. The visitor's own header is never believed: only the
+  // address the server trusts (TRUST_PROXY, docs/security.md "Trusted proxies").
+  const headers = new Headers(request.headers)
+  headers.delete('x-forwarded-for')
+  if (ip !== 'unknown') headers.set('x-forwarded-for', ip)
+  return getAuth().handler(new Request(request, { headers }))
 }
 
-export function loader({ request }: Route.LoaderArgs) {
-  return handle(request)
+export function loader({ request, context }: Route.LoaderArgs) {
+  return handle(request, clientIp(context))
 }
 
-export function action({ request }: Route.ActionArgs) {
-  return handle(request)
+export function action({ request, context }: Route.ActionArgs) {
+  return handle(request, clientIp(context))
 }

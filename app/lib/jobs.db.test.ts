@@ -180,6 +180,31 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect((await jobRow(id)).status).toBe('done')
   })
 
+  it('keeps the lease of a job its runner is still running, however long it takes', async () => {
+    const id = await enqueueJob(t.db, 'test.slow', {})
+    let runs = 0
+    let finish = () => {}
+    const running = runDueJobs(
+      t.db,
+      {
+        'test.slow': async () => {
+          runs++
+          await new Promise<void>((resolve) => (finish = resolve))
+        },
+      },
+      { workerId: 'slow', leaseMs: 300, log: quiet },
+    )
+    await expect.poll(() => runs).toBe(1)
+    // Three leases later the job is still held: no other process takes it and runs it again.
+    await new Promise((resolve) => setTimeout(resolve, 900))
+    expect(await claimJobs(other.db, { types: ['test.slow'], workerId: 'other' })).toEqual([])
+    expect(await jobRow(id)).toMatchObject({ status: 'running', lockedBy: 'slow', attempts: 1 })
+    finish()
+    await running
+    expect((await jobRow(id)).status).toBe('done')
+    // A runner that stopped holds nothing: its job lapses as before (the test above).
+  })
+
   it('fails a job whose runner stopped during its last attempt, after its type’s own give-up step', async () => {
     const gaveUp: Array<{ id: string; attempt: number; reason: string }> = []
     const ran: string[] = []

@@ -10,8 +10,9 @@ import { newId } from './id.server'
  *   exists exactly when the change that causes it was committed.
  * - Runners (one per app process; any number of processes) claim due jobs with a lease:
  *   `FOR UPDATE SKIP LOCKED` on PostgreSQL; on SQLite the claiming UPDATE is one statement
- *   under the database's single write lock. A job whose runner crashed is claimed again
- *   when its lease lapses, so nothing is lost (delivery is at least once).
+ *   under the database's single write lock. A runner renews the leases of the jobs it is
+ *   running (holdLeases), so a job whose runner crashed is claimed again when its lease lapses
+ *   and nothing is lost (delivery is at least once), while a slow job is never run twice at once.
  * - A failed attempt is retried with exponential backoff until `maxAttempts`, then the job
  *   is kept as `failed` with its last error for an operator to see.
  * - A job whose runner stopped during its last attempt has none left to be claimed for: once its
@@ -65,6 +66,9 @@ export interface EnqueueOptions {
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 8
+
+/** How long a claim holds a job unless the runner says otherwise (JOB_LEASE_SECONDS). */
+const DEFAULT_LEASE_MS = 5 * 60_000
 
 /** Writes a job; pass the transaction of the change that causes it. Returns its id. */
 export async function enqueueJob(
@@ -133,7 +137,7 @@ export async function claimJobs(db: DB, options: ClaimOptions): Promise<Job[]> {
       status: 'running',
       attempts: eb('attempts', '+', 1),
       lockedBy: options.workerId,
-      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? 5 * 60_000)).toISOString(),
+      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       updatedAt: nowIso,
     }))
     .where('id', 'in', engineOf(db) === 'postgres' ? due.forUpdate().skipLocked() : due)
@@ -171,7 +175,7 @@ export async function claimAbandonedJobs(db: DB, options: ClaimOptions): Promise
     .updateTable('job')
     .set({
       lockedBy: options.workerId,
-      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? 5 * 60_000)).toISOString(),
+      lockedUntil: new Date(now.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS)).toISOString(),
       updatedAt: nowIso,
     })
     .where('id', 'in', engineOf(db) === 'postgres' ? abandoned.forUpdate().skipLocked() : abandoned)
@@ -363,6 +367,47 @@ export async function giveUpAbandonedJobs(
   return abandoned.length
 }
 
+/**
+ * Keeps the leases of `jobs` while this runner works on them: every third of the lease, each one
+ * not yet finished (`release`) gets a whole lease again from now. A job then lapses only when its
+ * runner stopped (crashed, killed), never while a live runner is still at it, so a mail that
+ * takes longer than JOB_LEASE_SECONDS is not taken and sent a second time by another process
+ * (docs/decisions/0014-workers.md: each job is done by one process).
+ */
+function holdLeases(db: DB, jobs: readonly Job[], workerId: string, leaseMs: number) {
+  const held = new Set(jobs.map((job) => job.id))
+  let renewing: Promise<void> | undefined
+  const renew = () => {
+    if (renewing || held.size === 0) return
+    const now = new Date()
+    renewing = db
+      .updateTable('job')
+      .set({
+        lockedUntil: new Date(now.getTime() + leaseMs).toISOString(),
+        updatedAt: now.toISOString(),
+      })
+      .where('id', 'in', [...held])
+      .where('lockedBy', '=', workerId)
+      .where('status', '=', 'running')
+      .execute()
+      .then(
+        () => undefined,
+        (error: unknown) => console.error('[jobs] could not renew leases:', messageOf(error)),
+      )
+      .finally(() => {
+        renewing = undefined
+      })
+  }
+  const timer = setInterval(renew, Math.max(10, Math.floor(leaseMs / 3)))
+  return {
+    release: (job: Job) => held.delete(job.id),
+    async stop() {
+      clearInterval(timer)
+      await renewing
+    },
+  }
+}
+
 /** Claims one batch of due jobs and runs them; returns how many it ran. */
 export async function runDueJobs(
   db: DB,
@@ -373,6 +418,25 @@ export async function runDueJobs(
   const workerId = claim.workerId
   const log = options.log ?? ((line: string) => console.log(line))
   const jobs = await claimJobs(db, claim)
+  if (jobs.length === 0) return 0
+  const leases = holdLeases(db, jobs, workerId, claim.leaseMs ?? DEFAULT_LEASE_MS)
+  try {
+    await runClaimed(db, handlers, jobs, workerId, options, log, leases.release)
+  } finally {
+    await leases.stop()
+  }
+  return jobs.length
+}
+
+async function runClaimed(
+  db: DB,
+  handlers: JobHandlers,
+  jobs: readonly Job[],
+  workerId: string,
+  options: RunOptions,
+  log: (line: string) => void,
+  release: (job: Job) => void,
+): Promise<void> {
   await Promise.all(
     jobs.map(async (job) => {
       const entry = handlers[job.type]
@@ -380,8 +444,10 @@ export async function runDueJobs(
       try {
         if (!handler) throw new Error(`No handler for job type ${job.type}`)
         await handler(job)
+        release(job)
         await completeJob(db, job, workerId, options.now)
       } catch (error) {
+        release(job)
         let reason = messageOf(error)
         // The last attempt: the type's `failed` hook runs before the job is marked failed, so a
         // runner that stops in between leaves the job to be given up (and the hook run) again.
@@ -400,7 +466,6 @@ export async function runDueJobs(
       }
     }),
   )
-  return jobs.length
 }
 
 /** Deletes finished jobs older than `days` (failed ones are kept for inspection). */

@@ -55,6 +55,21 @@ describe('parseEnv', () => {
     }
   })
 
+  it('takes MAIL_FROM as an address, or a name and one, and refuses one without an address', () => {
+    expect(parseEnv({ MAIL_FROM: 'orders@shop.example.in' }).MAIL_FROM).toBe(
+      'orders@shop.example.in',
+    )
+    expect(parseEnv({ MAIL_FROM: ' "Chai Keys" <support@chaikeys.example> ' }).MAIL_FROM).toBe(
+      '"Chai Keys" <support@chaikeys.example>',
+    )
+    expect(parseEnv({ MAIL_FROM: '' }).MAIL_FROM).toBeUndefined()
+    // Nodemailer would send every mail with no From header and an empty envelope sender.
+    for (const value of ['Chai Keys', 'orders at shop.example.in', 'Shop <orders>'])
+      expect(() => parseEnv({ MAIL_FROM: value })).toThrow(
+        /^Invalid configuration: MAIL_FROM must be an e-mail address/,
+      )
+  })
+
   it('runs one process per core unless WEB_CONCURRENCY says how many', () => {
     expect(parseEnv({}).WEB_CONCURRENCY).toBe(os.availableParallelism())
     expect(parseEnv({ WEB_CONCURRENCY: '' }).WEB_CONCURRENCY).toBe(os.availableParallelism())

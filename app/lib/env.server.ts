@@ -51,6 +51,16 @@ const httpUrl = (what: string) =>
       .optional(),
   )
 
+/**
+ * Whether MAIL_FROM names a sender address: `orders@shop.example.in`, or a name and one in angle
+ * brackets (`Shop <orders@shop.example.in>`). Without one, nodemailer sends every mail with no
+ * From header and an empty envelope sender, which mail providers refuse or file as spam.
+ */
+function hasSenderAddress(value: string): boolean {
+  const address = /<([^<>]*)>$/.exec(value)?.[1] ?? value
+  return z.email().safeParse(address.trim()).success
+}
+
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal'])
 
 /** An entry Express's 'trust proxy' accepts: a named range, an address, or address/prefix (or /netmask). */
@@ -158,7 +168,17 @@ const envSchema = z.object({
       .regex(/^smtps?:\/\/.+/, { error: 'must be an smtp:// or smtps:// URL' })
       .optional(),
   ),
-  MAIL_FROM: optionalText,
+  MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .trim()
+      .refine(hasSenderAddress, {
+        error:
+          'must be an e-mail address, or a name and one such as "Shop <orders@shop.example.in>"',
+      })
+      .optional(),
+  ),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
   GOOGLE_ISSUER: httpUrl('(the OpenID issuer; only for tests)'),

@@ -234,8 +234,11 @@ export function createMailer(
   })
   if (env.SMTP_URL) {
     const transport: Transporter = nodemailer.createTransport(env.SMTP_URL, {})
-    // Well under the job lease, so a hung server fails the attempt instead of the lease.
-    Object.assign(transport.options, {
+    // Well under the job lease (docs/auth.md, "Jobs"), so a hung server fails the attempt instead
+    // of outlasting the lease and having another process send the mail again. Set on the SMTP
+    // transport itself: it copies the URL's options when made and reads its own copy on every
+    // connection (the mailer's `options` is not read); nodemailer's own socket timeout is 10 min.
+    Object.assign((transport.transporter as unknown as { options: object }).options, {
       connectionTimeout: 30_000,
       greetingTimeout: 30_000,
       socketTimeout: 60_000,

@@ -81,12 +81,27 @@ export async function seedDemo(
   await seedDemoStock(db, appSecret)
   await seedDemoReviews(db, now)
   if (!(await getMarker(db, DEMO_SEED_MARKER))) {
-    await updateSiteSettings(db, {
+    // The demo's contact details fill only settings never saved: `npm run db:seed` on a shop the
+    // owner set up keeps its name and contacts, as it keeps its products (README.md).
+    const demoSettings = {
       siteName: 'KeyBazaar',
       contactEmail: 'support@keybazaar.example',
       phoneNumber: '+91 98765 43210',
       whatsappNumber: '919876543210',
-    })
+    }
+    const saved = new Set(
+      (
+        await db
+          .selectFrom('siteSetting')
+          .select('key')
+          .where('key', 'in', Object.keys(demoSettings))
+          .execute()
+      ).map((row) => row.key),
+    )
+    const unsaved = Object.fromEntries(
+      Object.entries(demoSettings).filter(([key]) => !saved.has(key)),
+    )
+    if (Object.keys(unsaved).length) await updateSiteSettings(db, unsaved)
   }
   await setMarker(db, DEMO_SEED_MARKER, now.toISOString())
   return { created, skipped }

@@ -11,7 +11,8 @@ import { listProductReviews, reviewSummaries } from '~/data/review.server'
 import type { Env } from '~/lib/env.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
 import { storefrontReviewScope } from '~/services/reviews.server'
-import { demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
+import { readSiteSettings, updateSiteSettings } from '~/data/settings.server'
+import { DEMO_SEED_MARKER, demoBuyerEmail, seedDemo, shouldSeedOnStart } from './'
 import { DEMO_REVIEWS } from './demo-reviews'
 
 const TEST_SECRET = 'seed-test-secret-'.padEnd(48, 'x')
@@ -119,5 +120,27 @@ describe(`demo seed (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, { timeout: 60_
     expect(products.find((p) => p.slug === 'streamverse-premium-12-months')?.title).toBe(
       'Edited by the owner',
     )
+  })
+
+  it('keeps the name and contacts of a shop the owner set up (npm run db:seed on it)', async () => {
+    // A shop that was never seeded (SEED_DEMO=0, or PostgreSQL) and was set up by its owner.
+    await t.db
+      .deleteFrom('siteSetting')
+      .where('key', 'in', [DEMO_SEED_MARKER, 'whatsappNumber'])
+      .execute()
+    await updateSiteSettings(t.db, {
+      siteName: 'Asha Digital',
+      contactEmail: 'help@asha.example.in',
+      phoneNumber: '+91 91234 56789',
+    })
+    await seedDemo(t.db, createLocalStorage(uploads), TEST_SECRET)
+    const settings = await readSiteSettings(t.db)
+    expect(settings).toMatchObject({
+      siteName: 'Asha Digital',
+      contactEmail: 'help@asha.example.in',
+      phoneNumber: '+91 91234 56789',
+    })
+    // A setting the owner never saved gets the demo's.
+    expect(settings.whatsappNumber).toBe('919876543210')
   })
 })

@@ -408,13 +408,15 @@ export async function readReviewPage(
 export type HelpfulVoteResult = 'voted' | 'already' | 'own' | 'not-found'
 
 /**
- * Counts `userId` as finding a visible review helpful: once per user and review, never on
- * their own. The vote and the review's count change in one transaction.
+ * Counts `userId` as finding a review the storefront shows under `scope` helpful: once per user
+ * and review, never on their own; a hidden review, or one of a refunded or (under a live
+ * gateway) test order, is 'not-found'. The vote and the review's count change in one transaction.
  */
 export async function addHelpfulVote(
   db: DB,
   reviewId: string,
   userId: string,
+  scope: ReviewScope = WITH_TEST_ORDERS,
   now: Date = new Date(),
 ): Promise<{ result: HelpfulVoteResult; productId: string | null }> {
   return db.transaction().execute(async (trx) => {
@@ -422,7 +424,7 @@ export async function addHelpfulVote(
       .selectFrom('review')
       .select(['userId', 'productId'])
       .where('id', '=', reviewId)
-      .where('hidden', '=', 0)
+      .where(shownUnder(scope))
       .executeTakeFirst()
     if (!review) return { result: 'not-found' as const, productId: null }
     if (review.userId === userId) return { result: 'own' as const, productId: review.productId }

@@ -436,6 +436,10 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       ).toEqual({ ok: false, status: 409, error: REVIEW_ERRORS.testOrder })
     }
     expect((await listProductReviews(t.db, product.id, { scope: live })).total).toBe(1)
+    // Nor does a helpful vote reach the test review while live; in test mode it does.
+    const voter = await makeCustomer(t.db)
+    expect((await addHelpfulVote(t.db, tested.review.id, voter.id, live)).result).toBe('not-found')
+    expect((await addHelpfulVote(t.db, tested.review.id, voter.id, demo)).result).toBe('voted')
     // The admin products list counts what buyers see.
     const adminRow = async (scope: typeof live) =>
       (await listProductsPage(t.db, { search: product.title }, scope)).items[0]
@@ -506,6 +510,10 @@ describe(`reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     expect(
       (await listReviewsForAdmin(t.db)).items.find((review) => review.id === first.review.id),
     ).toMatchObject({ orderRefunded: true, hidden: false })
+    // Not shown, so it takes no helpful vote; the shown one does.
+    const voter = await makeCustomer(t.db)
+    expect((await addHelpfulVote(t.db, first.review.id, voter.id)).result).toBe('not-found')
+    expect((await addHelpfulVote(t.db, second.review.id, voter.id)).result).toBe('voted')
   })
 
   it('starts the helpful count again when the rating or text changes; a new title keeps it', async () => {

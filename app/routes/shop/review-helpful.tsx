@@ -8,6 +8,7 @@ import { readFormData, rendersPostAnswer } from '~/lib/form-data.server'
 import { hitPolicy, tooManyAttemptsMessage } from '~/lib/rate-limit.server'
 import { safeRedirect } from '~/lib/safe-redirect'
 import { getUser } from '~/services/auth.server'
+import { storefrontReviewScope } from '~/services/reviews.server'
 import type { Route } from './+types/review-helpful'
 
 /**
@@ -34,14 +35,18 @@ export async function action({ request, params }: Route.ActionArgs) {
     throw redirect(modalHref(url.pathname, url.search, 'login', back), 303)
   }
   const reviewId = params.reviewId
-  const { db } = services()
+  const { db, env } = services()
   const hit = await hitPolicy(db, 'reviewVoteUser', user.id)
   if (!hit.allowed)
     return data(
       { error: tooManyAttemptsMessage(hit.retryAfterSeconds) },
       { status: 429, headers: { 'Retry-After': String(Math.ceil(hit.retryAfterSeconds)) } },
     )
-  const vote = reviewId.length <= 64 ? await addHelpfulVote(db, reviewId, user.id) : null
+  // Only a review buyers are shown takes votes (docs/reviews.md).
+  const vote =
+    reviewId.length <= 64
+      ? await addHelpfulVote(db, reviewId, user.id, await storefrontReviewScope(db, env))
+      : null
   if (!vote || vote.result === 'not-found') return data({ error: REVIEW_GONE }, { status: 404 })
   // Voting on one's own review is refused (the page offers no button for it); nothing changes.
   if (vote.result === 'own')

@@ -96,6 +96,10 @@ export const RATE_LIMIT_POLICIES = {
    * password before it is confirmed), per user id: once in 10 minutes, so whoever signed up with
    * another's address cannot have the shop mail its owner on every login (docs/auth.md). */
   confirmMailUser: { cooldownSeconds: 10 * 60 },
+  /** The mail to an account's owner that someone tried to sign up with its address, per user id:
+   * once in 10 minutes, so sign-ups with a taken address cannot mail its owner over and over
+   * (docs/auth.md). */
+  signUpNoticeUser: { cooldownSeconds: 10 * 60 },
 } as const satisfies Record<string, RateLimitRule | BackoffRule | CooldownRule>
 
 type Policies = typeof RATE_LIMIT_POLICIES

@@ -241,10 +241,13 @@ export async function deleteOwnAccount(
 /**
  * Changes the signed-in user's password. Each check of the current password counts against
  * `passwordCheckUser`, as for deleting the account: a session left open must not be a way to
- * guess it. A refusal for that is a 429 with `retryAfterSeconds`.
+ * guess it. A refusal for that is a 429 with `retryAfterSeconds`. The session the change opens
+ * stores `ip`, the route's `context.clientIp`, never the visitor's X-Forwarded-For
+ * (docs/security.md, "Trusted proxies").
  */
 export async function changeOwnPassword(
   request: Request,
+  ip: string,
   db: DB,
   userId: string,
   input: { currentPassword: string; newPassword: string },
@@ -253,7 +256,7 @@ export async function changeOwnPassword(
   if (!hit.allowed) {
     return tooManyTries(hit)
   }
-  return changePassword(request, input)
+  return changePassword(request, input, ip)
 }
 
 /**

@@ -119,6 +119,26 @@ export async function queueConfirmationMail(
   return queued
 }
 
+/**
+ * Queues the mail telling `userId`'s owner that someone tried to sign up with their address,
+ * unless one was queued for the account in the last 10 minutes (`signUpNoticeUser`, the same
+ * kind of cooldown as `confirmMailUser`): otherwise anyone could have the shop mail an address
+ * with an account as often as `signUpEmail` lets sign-ups through, some 480 a day (docs/auth.md,
+ * "Sign-up"). A refused one queues nothing and changes no answer: sign-up answers a taken
+ * address as a new one either way (docs/decisions/0008-sign-up-by-mailed-link.md). The cooldown
+ * starts only if the job is written with it. Returns whether a mail was queued.
+ */
+async function queueSignUpNotice(db: DB, userId: string): Promise<boolean> {
+  const queued = await db.transaction().execute(async (trx) => {
+    const cooldown = await startCooldown(trx, 'signUpNoticeUser', userId)
+    if (!cooldown.allowed) return false
+    await enqueueMailJob(trx, SIGNUP_ATTEMPT_JOB, { userId })
+    return true
+  })
+  if (queued) wakeJobRunner()
+  return queued
+}
+
 /** A better-auth instance over `db` (tests build their own over a test database). */
 export function createAuth(
   db: DB,
@@ -181,9 +201,9 @@ export function createAuth(
       // Reset tokens and their mails are issued by the mail job (account-mail.server.ts);
       // better-auth only consumes them.
       sendResetPassword: async () => {},
+      // At most one such notice per account in 10 minutes (queueSignUpNotice).
       onExistingUserSignUp: async ({ user }) => {
-        await enqueueMailJob(db, SIGNUP_ATTEMPT_JOB, { userId: user.id })
-        wakeJobRunner()
+        await queueSignUpNotice(db, user.id)
       },
     },
     emailVerification: {
@@ -480,13 +500,26 @@ export function toHeaderUser(user: AuthUser | null): HeaderUser | null {
 export type AuthResult =
   { ok: true; headers: Headers } | { ok: false; status: number; message: string; code?: string }
 
+/**
+ * The request's headers as better-auth may see them when it opens a session: better-auth reads
+ * the client address from X-Forwarded-For (`ipAddressHeaders` above) and stores it with the
+ * session, so the visitor's own header is never passed on, only the address the server trusts
+ * (`context.clientIp`, `clientIp` in app/lib/rate-limit.server.ts; docs/security.md "Trusted
+ * proxies"). Without one ('unknown') none is sent. Cookies and the rest are kept.
+ */
+export function withClientIp(source: Headers, ip: string): Headers {
+  const headers = new Headers(source)
+  headers.delete('x-forwarded-for')
+  if (ip !== 'unknown') headers.set('x-forwarded-for', ip)
+  return headers
+}
+
 /** Headers better-auth may use: the browser, the client address; never the caller's cookies. */
 function providerHeaders(request: Request, ip: string): Headers {
   const headers = new Headers()
   const userAgent = request.headers.get('user-agent')
   if (userAgent) headers.set('user-agent', userAgent)
-  if (ip !== 'unknown') headers.set('x-forwarded-for', ip)
-  return headers
+  return withClientIp(headers, ip)
 }
 
 /** The provider's message in plain words; the spec's fallback when it has none. */
@@ -649,6 +682,7 @@ export type ConfirmEmailResult =
  */
 export async function confirmEmailWithToken(
   request: Request,
+  ip: string,
   token: string,
   password: string,
 ): Promise<ConfirmEmailResult> {
@@ -658,9 +692,10 @@ export async function confirmEmailWithToken(
   if (!hash || !password || !(await verifyPassword({ hash, password })))
     return { ok: false, wrongPassword: true }
   try {
+    // The session it opens stores the trusted client address, not the visitor's header.
     const { headers } = await getAuth().api.verifyEmail({
       query: { token },
-      headers: request.headers,
+      headers: withClientIp(request.headers, ip),
       returnHeaders: true,
     })
     const cookies = setCookieHeaders(headers)
@@ -749,10 +784,14 @@ export async function resetPasswordWithToken(token: string, password: string): P
   }
 }
 
-/** Changes the signed-in user's password; other sessions end, this one gets a new cookie. */
+/**
+ * Changes the signed-in user's password; other sessions end, this one gets a new cookie. The new
+ * session stores `ip`, the trusted client address (`context.clientIp`); without it, none.
+ */
 export async function changePassword(
   request: Request,
   input: { currentPassword: string; newPassword: string },
+  ip = 'unknown',
 ): Promise<AuthResult> {
   try {
     const { headers, response } = await getAuth().api.changePassword({
@@ -761,7 +800,7 @@ export async function changePassword(
         newPassword: input.newPassword,
         revokeOtherSessions: true,
       },
-      headers: request.headers,
+      headers: withClientIp(request.headers, ip),
       returnHeaders: true,
     })
     // A reset link mailed before the change must not set the password back (docs/auth.md).

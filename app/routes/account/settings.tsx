@@ -23,6 +23,7 @@ import { getSiteSettings, isShopGstin } from '~/data/settings.server'
 import { getUserProfile } from '~/data/user.server'
 import { services } from '~/lib/app-context.server'
 import { readFormData } from '~/lib/form-data.server'
+import { clientIp } from '~/lib/rate-limit.server'
 import { accountPageHeaders } from '~/lib/page-headers'
 import {
   LANGUAGE_LABELS,
@@ -133,11 +134,12 @@ export async function loader({ request }: Route.LoaderArgs) {
   )
 }
 
-export async function action({ request }: Route.ActionArgs) {
+export async function action({ request, context }: Route.ActionArgs) {
   const user = await requireUser(request)
   const { db, storage, env } = services()
   const form = await readFormData(request)
-  if (form.get('intent') === 'password') return passwordAction(request, form, user.id)
+  if (form.get('intent') === 'password')
+    return passwordAction(request, clientIp(context), form, user.id)
 
   const submission = parseSubmission(form, settingsSchema)
   const intent = String(form.get('intent') ?? '') as Intent
@@ -297,7 +299,7 @@ export async function action({ request }: Route.ActionArgs) {
 /** The password form's answer; `signInAgain` when a first password needs a newer sign-in. */
 type PasswordResult = AuthFormResult & { signInAgain?: { google: boolean } }
 
-async function passwordAction(request: Request, form: FormData, userId: string) {
+async function passwordAction(request: Request, ip: string, form: FormData, userId: string) {
   // Passwords are never sent back into the page.
   const hideFields = ['currentPassword', 'password', 'confirmPassword']
   const reply = (body: PasswordResult, status = 200, headers?: HeadersInit) =>
@@ -323,7 +325,7 @@ async function passwordAction(request: Request, form: FormData, userId: string) 
   const submission = parseSubmission(form, changePasswordSchema)
   if (submission.status !== 'success')
     return reply({ result: submission.reply({ hideFields }) }, 400)
-  const result = await changeOwnPassword(request, services().db, userId, {
+  const result = await changeOwnPassword(request, ip, services().db, userId, {
     currentPassword: submission.value.currentPassword,
     newPassword: submission.value.password,
   })

@@ -7,7 +7,8 @@ import { action, loader } from './api-auth'
  * (context.clientIp, docs/security.md "Trusted proxies") may arrive there, never the visitor's.
  */
 const seen = vi.hoisted(() => ({ requests: [] as Request[] }))
-vi.mock('~/services/auth.server', () => ({
+vi.mock('~/services/auth.server', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
   getAuth: () => ({
     handler: async (request: Request) => {
       seen.requests.push(request)

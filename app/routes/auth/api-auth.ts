@@ -1,5 +1,5 @@
 import { clientIp } from '~/lib/rate-limit.server'
-import { getAuth } from '~/services/auth.server'
+import { getAuth, withClientIp } from '~/services/auth.server'
 import type { Route } from './+types/api-auth'
 
 /**
@@ -13,12 +13,10 @@ const ALLOWED = /^\/api\/auth\/callback\/[a-z0-9-]+$/
 function handle(request: Request, ip: string): Promise<Response> | Response {
   const { pathname } = new URL(request.url)
   if (!ALLOWED.test(pathname)) return new Response('Not found', { status: 404 })
-  // better-auth reads the client address from X-Forwarded-For (app/services/auth.server.ts) and
-  // stores it with the session it opens. The visitor's own header is never believed: only the
-  // address the server trusts (TRUST_PROXY, docs/security.md "Trusted proxies").
-  const headers = new Headers(request.headers)
-  headers.delete('x-forwarded-for')
-  if (ip !== 'unknown') headers.set('x-forwarded-for', ip)
+  // better-auth reads the client address from X-Forwarded-For and stores it with the session it
+  // opens. The visitor's own header is never believed: only the address the server trusts
+  // (TRUST_PROXY, docs/security.md "Trusted proxies"; `withClientIp`).
+  const headers = withClientIp(request.headers, ip)
   return getAuth().handler(new Request(request, { headers }))
 }
 

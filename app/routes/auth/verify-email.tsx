@@ -118,10 +118,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseSubmission(await readFormData(request), confirmEmailSchema)
   const replies = passwordReplies(submission, ['password'])
   if (submission.status !== 'success') return replies.invalid()
-  const limit = await hitPolicy(db, 'passwordResetLinkIp', clientIp(context))
+  const ip = clientIp(context)
+  const limit = await hitPolicy(db, 'passwordResetLinkIp', ip)
   if (!limit.allowed) return replies.tooMany(limit.retryAfterSeconds)
   const { token, password, redirectTo } = submission.value
-  const result = await confirmEmailWithToken(request, token, password)
+  const result = await confirmEmailWithToken(request, ip, token, password)
   if (!result.ok) {
     if ('wrongPassword' in result) return replies.refused(CONFIRM_WRONG_PASSWORD, 400)
     // Refused where the page would not show why (better-auth refused the token): said here.

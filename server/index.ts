@@ -7,6 +7,7 @@ import { createRequestHandler } from '@react-router/express'
 import compression from 'compression'
 import express, { type RequestHandler } from 'express'
 import type { ServerBuild } from 'react-router'
+import type { JobRunner } from '~/lib/jobs.server'
 import type { ViteDevServer } from 'vite'
 import { closeServices, openServices } from '~/lib/app-context.server'
 import { restrictDataDir } from '~/lib/data-dir.server'
@@ -23,7 +24,7 @@ import { createPageCache } from './page-cache'
 import { precompressedFiles } from './precompressed'
 import { SIMULATOR_ORIGIN_VARIABLE, startCluster } from './cluster'
 import { describeDatabase, prepareData, StartupError } from './prepare'
-import { answerClientErrors, requestGuard } from './request-guard'
+import { answerClientErrors, refuseBadHost, requestGuard } from './request-guard'
 import { mountSimulators, SIMULATORS_PREFIX, simulatorProxy } from './simulators'
 import {
   noStoreForPersonal,
@@ -220,6 +221,9 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     // headers and compressed bodies (server/page-cache.ts).
     const answerEarly = pageCache && !env.QUERY_COUNT_HEADER ? pageCache.answerEarly : undefined
     const listening = http.createServer((req, res) => {
+      // A Host header that is not a host[:port] is refused before anything reads it, the page
+      // cache included (server/request-guard.ts, docs/security.md).
+      if (refuseBadHost(req, res)) return
       // Headers of every answer, the early one and Express's alike.
       if (env.EXPOSE_WORKER_PID) res.setHeader('X-Worker-Pid', String(process.pid))
       if (closing) res.setHeader('Connection', 'close')
@@ -245,21 +249,36 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
   // The job runner (mail outbox and other background work).
   const background = startBackgroundWork(db)
 
-  // Stop accepting, let the requests in flight finish (a kept-alive connection is closed as
-  // soon as it is idle), let running jobs finish, then close the database.
-  const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      const sweep = setInterval(() => server.closeIdleConnections(), 200)
-      server.close(() => {
-        clearInterval(sweep)
-        resolve()
-      })
-      server.closeIdleConnections()
-    })
-      .then(() => background.stop())
-      .then(() => closeServices()))
+  const close = () => (closing ??= shutDown(server, background, closeServices))
 
   return { server, url, close }
+}
+
+/**
+ * The graceful stop of one server process (SIGTERM, docs/decisions/0014-workers.md): stop
+ * accepting and let the requests in flight finish (a kept-alive connection is closed as soon as
+ * it is idle), and at the same moment stop the job runner from claiming jobs while the jobs it
+ * runs finish. Waiting for the requests first left the runner claiming new jobs for as long as
+ * a slow request kept the server open, up to server.js's forced exit, which would cut them off;
+ * a job not claimed stays pending for another process or the next start. The database closes
+ * once both are done.
+ */
+export async function shutDown(
+  server: Pick<Server, 'close' | 'closeIdleConnections'>,
+  background: Pick<JobRunner, 'stop'>,
+  closeDatabase: () => Promise<void>,
+): Promise<void> {
+  const jobsStopped = background.stop()
+  const requestsDone = new Promise<void>((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 200)
+    server.close(() => {
+      clearInterval(sweep)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
+  await Promise.all([requestsDone, jobsStopped])
+  await closeDatabase()
 }
 
 /**

@@ -1,12 +1,15 @@
-import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import type { RequestHandler, Response } from 'express'
+import type { Request, RequestHandler, Response } from 'express'
 import { IMAGE_MAX_BYTES, IMAGE_MESSAGES } from '~/lib/validation/product'
 import { STOCK_IMPORT_MAX_BYTES } from '~/lib/validation/stock-import'
 
 /**
  * The edge every request passes before React Router sees it (docs/architecture.md):
  *
+ * - A Host header that is not a bare host[:port] (a path, `\`, `?`, `#`, `@`, spaces, an
+ *   empty value, two Host headers) is answered 400 before anything else runs: the Express
+ *   adapter cuts such a host at the first `/` while other code would not (docs/security.md).
  * - A body limit on the bytes actually received, chunked bodies included. A declared
  *   Content-Length over the limit is answered 413 at once, without reading; otherwise the body
  *   is held here until it is complete, and an over-long one is answered 413 and dropped as it
@@ -15,6 +18,9 @@ import { STOCK_IMPORT_MAX_BYTES } from '~/lib/validation/stock-import'
  *   the path (404: such a path names nothing), the query and form or JSON bodies (400).
  *   Multipart bodies carry binary files, so their text fields are checked by
  *   `readFormData` (app/lib/form-data.server.ts) instead.
+ * - Bodies over DEFAULT_BODY_LIMIT (uploads, the stock import) draw on one budget for the
+ *   whole process (BODY_BUDGET_BYTES): one that does not fit while others are held is answered
+ *   503 with Retry-After, so parallel uploads cannot exhaust memory (docs/security.md).
  */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 /** Room above a route's own limit, so that route still answers with its own message. */
@@ -66,9 +72,101 @@ function tooLargeMessageFor(path: string): string {
 
 export const MESSAGES = {
   tooLarge: 'The request is too large.',
+  busy: 'The server is receiving too many uploads at once. Please try again in a few seconds.',
   nulInPath: 'Page not found',
   nulInRequest: 'The request contains a character that is not allowed (a NUL byte).',
+  badHost: 'Bad Request',
 } as const
+
+/**
+ * A Host header as browsers send it: a name (letters, digits, `-`, `_`, `.`) or an IPv6
+ * literal in brackets, and maybe a port. Anything else (a path, `\`, `?`, `#`, `@`, spaces)
+ * is what the Express adapter and other code building URLs from the header read differently.
+ */
+const HOST = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/
+
+export function isValidHost(value: string): boolean {
+  const match = HOST.exec(value)
+  if (!match) return false
+  if (match[1] !== undefined && Number(match[1]) > 65_535) return false
+  // What the adapter does with it (`new URL`) must not throw: 999.1.1.1, [1::2::3].
+  return URL.canParse(`http://${value}/`)
+}
+
+/**
+ * Exactly one Host header, and a valid one. Node keeps only the first of several in
+ * `req.headers`, so they are counted in the raw headers. An HTTP/1.1 request without one is
+ * refused by Node itself (requireHostHeader); HTTP/1.0 has no Host and is left as it is.
+ */
+function hostIsAcceptable(req: IncomingMessage): boolean {
+  let value: string | undefined
+  const raw = req.rawHeaders
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.length !== 4 || name.toLowerCase() !== 'host') continue
+    if (value !== undefined) return false
+    value = raw[i + 1] as string
+  }
+  if (value === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor === 0
+  return isValidHost(value)
+}
+
+/**
+ * Answers 400 "Bad Request" to a request whose Host header is not a valid host[:port] and
+ * returns true; returns false for any other. The HTTP server calls it before anything else
+ * (server/index.ts), the page cache's early answer included; requestGuard calls it again.
+ */
+export function refuseBadHost(req: IncomingMessage, res: ServerResponse): boolean {
+  if (hostIsAcceptable(req)) return false
+  if (!res.headersSent) {
+    res.writeHead(400, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(MESSAGES.badHost),
+      'Cache-Control': 'no-store',
+      Connection: 'close',
+    })
+    res.end(MESSAGES.badHost)
+  }
+  return true
+}
+
+/** X-Forwarded-Host, where Express and the adapter read it (from a trusted proxy), likewise. */
+function forwardedHostIsAcceptable(req: Request): boolean {
+  const forwarded = req.headers['x-forwarded-host']
+  if (forwarded === undefined) return true
+  const trust = req.app.get('trust proxy fn') as (address: string | undefined, i: number) => boolean
+  if (!trust(req.socket.remoteAddress, 0)) return true
+  return String(forwarded)
+    .split(',')
+    .every((host) => isValidHost(host.trim()))
+}
+
+/**
+ * Bytes of bodies over DEFAULT_BODY_LIMIT (only the routes in LIMITS allow one) that this
+ * process holds at once: in the guard while the body arrives, then in the app until the answer
+ * is sent. Room for 8 uploads of the largest size, so one always fits when no other is held.
+ */
+export const BODY_BUDGET_BYTES = 64 * 1024 * 1024
+/** What a request refused for want of room is told to wait (Retry-After). */
+export const BUSY_RETRY_AFTER_SECONDS = 5
+
+/** A count of bytes reserved against a fixed capacity (BODY_BUDGET_BYTES). */
+export class BodyBudget {
+  #used = 0
+  constructor(readonly capacity: number) {}
+  get used(): number {
+    return this.#used
+  }
+  /** Reserves `bytes` if they fit and returns true; false (nothing reserved) if not. */
+  take(bytes: number): boolean {
+    if (this.#used + bytes > this.capacity) return false
+    this.#used += bytes
+    return true
+  }
+  give(bytes: number): void {
+    this.#used = Math.max(0, this.#used - bytes)
+  }
+}
 
 const ENCODED_NUL = /%00/i
 const JSON_NUL = /\\u0000/i
@@ -79,22 +177,28 @@ function refuse(res: Response, status: number, message: string) {
 }
 
 /**
- * Answers 413 while the client may still be sending. Closing at once would make the client's
- * kernel discard our answer with a reset, so the rest of the body is read and dropped (never
- * kept) for a few seconds, then the connection is cut. A browser's own form post (without
- * JavaScript: a page is asked for, not React Router's `.data`) gets a short page with the
- * route's message and a way back, not a bare line of text.
+ * Answers 413 (too large) or 503 (no room in the budget) while the client may still be
+ * sending. Closing at once would make the client's kernel discard our answer with a reset, so
+ * the rest of the body is read and dropped (never kept) for a few seconds, then the connection
+ * is cut. A browser's own form post (without JavaScript: a page is asked for, not React
+ * Router's `.data`) gets a short page with the message and a way back, not a bare line of text.
  */
 const DISCARD_MS = 5_000
-function refuseTooLarge(req: IncomingMessage, res: Response, path: string) {
+function refuseUnread(req: IncomingMessage, res: Response, path: string, status: 413 | 503) {
   const page = !path.endsWith('.data') && String(req.headers.accept ?? '').includes('text/html')
-  if (page && !res.headersSent) {
-    res
-      .status(413)
-      .set('Cache-Control', 'no-store')
-      .type('html')
-      .send(tooLargePage(tooLargeMessageFor(path), backTo(path)))
-  } else refuse(res, 413, MESSAGES.tooLarge)
+  if (!res.headersSent) {
+    if (status === 503) res.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS))
+    const message = status === 503 ? MESSAGES.busy : MESSAGES.tooLarge
+    if (page) {
+      const [title, text] =
+        status === 503 ? ['Busy', MESSAGES.busy] : ['Too large', tooLargeMessageFor(path)]
+      res
+        .status(status)
+        .set('Cache-Control', 'no-store')
+        .type('html')
+        .send(noticePage(title, text, backTo(path)))
+    } else refuse(res, status, message)
+  }
   if (req.complete) return
   const cut = setTimeout(() => req.socket.destroy(), DISCARD_MS)
   cut.unref()
@@ -105,9 +209,9 @@ function refuseTooLarge(req: IncomingMessage, res: Response, path: string) {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 
-/** The page of a form post refused for its size: the message and a link back to the form. */
-function tooLargePage(message: string, path: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too large</title></head><body><main><h1>Too large</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(path)}">Go back</a></p></main></body></html>`
+/** The page of a form post refused at the edge: the message and a link back to the form. */
+function noticePage(title: string, message: string, path: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1><p role="alert">${escapeHtml(message)}</p><p><a href="${escapeHtml(path)}">Go back</a></p></main></body></html>`
 }
 
 function hasNul(text: string): boolean {
@@ -129,58 +233,100 @@ function hasBody(req: IncomingMessage): boolean {
   )
 }
 
-export const requestGuard: RequestHandler = (req, res, next) => {
-  const url = req.originalUrl
-  const queryStart = url.indexOf('?')
-  const path = queryStart === -1 ? url : url.slice(0, queryStart)
-  if (hasNul(path)) return refuse(res, 404, MESSAGES.nulInPath)
-  if (queryStart !== -1 && hasNul(url.slice(queryStart)))
-    return refuse(res, 400, MESSAGES.nulInRequest)
-  if (!hasBody(req)) return next()
-
-  const limit = bodyLimitFor(path)
-  const declared = Number(req.headers['content-length'])
-  if (Number.isFinite(declared) && declared > limit) return refuseTooLarge(req, res, path)
-
-  // Node's HTTP parser hands the body to the request stream through push(), one chunk at a
-  // time and then null. Taking those calls over holds the body here until it is whole.
-  const chunks: Buffer[] = []
-  let received = 0
-  let refused = false
-  const push = req.push.bind(req)
-  req.push = (chunk: unknown, encoding?: BufferEncoding) => {
-    if (refused) return chunk === null ? push(null) : true
-    if (chunk === null) {
-      req.push = push
-      const body = Buffer.concat(chunks)
-      chunks.length = 0
-      if (bodyHasNul(body, String(req.headers['content-type'] ?? '').toLowerCase())) {
-        push(null)
-        refuse(res, 400, MESSAGES.nulInRequest)
-        return false
-      }
-      if (body.length) push(body)
-      push(null)
-      next()
-      return false
+/** The guard, with the budget its large bodies draw on (the process's own: requestGuard). */
+export function createRequestGuard(budget: BodyBudget): RequestHandler {
+  return (req, res, next) => {
+    if (refuseBadHost(req, res)) return
+    if (!forwardedHostIsAcceptable(req)) {
+      refuse(res.set('Connection', 'close'), 400, MESSAGES.badHost)
+      return
     }
-    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, encoding)
-    received += bytes.length
-    if (received > limit) {
-      refused = true
-      chunks.length = 0
-      refuseTooLarge(req, res, path)
+    const url = req.originalUrl
+    const queryStart = url.indexOf('?')
+    const path = queryStart === -1 ? url : url.slice(0, queryStart)
+    if (hasNul(path)) return refuse(res, 404, MESSAGES.nulInPath)
+    if (queryStart !== -1 && hasNul(url.slice(queryStart)))
+      return refuse(res, 400, MESSAGES.nulInRequest)
+    if (!hasBody(req)) return next()
+
+    const limit = bodyLimitFor(path)
+    const declared = Number(req.headers['content-length'])
+    if (Number.isFinite(declared) && declared > limit) return refuseUnread(req, res, path, 413)
+
+    // Room in the budget for a body over the default limit: the declared length at once (so an
+    // upload that starts is never cut for want of room), a chunked body's as it grows. It is
+    // given back when the answer is sent or the connection closes, and at once when the body
+    // is refused (its bytes are dropped).
+    let reserved = 0
+    const release = () => {
+      budget.give(reserved)
+      reserved = 0
+    }
+    const reserve = (total: number): boolean => {
+      if (total <= DEFAULT_BODY_LIMIT || total <= reserved) return true
+      if (!budget.take(total - reserved)) return false
+      if (reserved === 0) res.once('close', release)
+      reserved = total
       return true
     }
-    chunks.push(bytes)
-    return true
+    if (Number.isFinite(declared) && !reserve(declared)) return refuseUnread(req, res, path, 503)
+
+    // Node's HTTP parser hands the body to the request stream through push(), one chunk at a
+    // time and then null. Taking those calls over holds the body here until it is whole.
+    const chunks: Buffer[] = []
+    let received = 0
+    let refused = false
+    const push = req.push.bind(req)
+    const drop = (status: 413 | 503) => {
+      refused = true
+      chunks.length = 0
+      release()
+      refuseUnread(req, res, path, status)
+    }
+    req.push = (chunk: unknown, encoding?: BufferEncoding) => {
+      if (refused) return chunk === null ? push(null) : true
+      if (chunk === null) {
+        req.push = push
+        const body = Buffer.concat(chunks)
+        chunks.length = 0
+        if (bodyHasNul(body, String(req.headers['content-type'] ?? '').toLowerCase())) {
+          push(null)
+          release()
+          refuse(res, 400, MESSAGES.nulInRequest)
+          return false
+        }
+        if (body.length) push(body)
+        push(null)
+        next()
+        return false
+      }
+      const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, encoding)
+      received += bytes.length
+      if (received > limit) {
+        drop(413)
+        return true
+      }
+      if (!reserve(received)) {
+        drop(503)
+        return true
+      }
+      chunks.push(bytes)
+      return true
+    }
+    // The client went away mid-body: nothing to answer, nothing to run, nothing to hold.
+    req.once('close', () => {
+      if (req.complete) return
+      refused = true
+      chunks.length = 0
+      release()
+    })
   }
-  // The client went away mid-body: nothing to answer, nothing to run.
-  req.once('close', () => {
-    refused = true
-    chunks.length = 0
-  })
 }
+
+/** The budget of this process's guard (BODY_BUDGET_BYTES). */
+export const bodyBudget = new BodyBudget(BODY_BUDGET_BYTES)
+
+export const requestGuard: RequestHandler = createRequestGuard(bodyBudget)
 
 /**
  * Requests Node's HTTP parser refuses before any handler runs (an address or headers over

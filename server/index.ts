@@ -24,7 +24,7 @@ import { createPageCache } from './page-cache'
 import { precompressedFiles } from './precompressed'
 import { SIMULATOR_ORIGIN_VARIABLE, startCluster } from './cluster'
 import { describeDatabase, prepareData, StartupError } from './prepare'
-import { answerClientErrors, refuseBadHost, requestGuard } from './request-guard'
+import { answerClientErrors, refuseMisaddressed, requestGuard } from './request-guard'
 import { mountSimulators, SIMULATORS_PREFIX, simulatorProxy } from './simulators'
 import {
   noStoreForPersonal,
@@ -223,7 +223,7 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     const listening = http.createServer((req, res) => {
       // A Host header that is not a host[:port] is refused before anything reads it, the page
       // cache included (server/request-guard.ts, docs/security.md).
-      if (refuseBadHost(req, res)) return
+      if (refuseMisaddressed(req, res)) return
       // Headers of every answer, the early one and Express's alike.
       if (env.EXPOSE_WORKER_PID) res.setHeader('X-Worker-Pid', String(process.pid))
       if (closing) res.setHeader('Connection', 'close')

@@ -12,14 +12,14 @@ import {
   bodyLimitFor,
   createRequestGuard,
   isValidHost,
-  refuseBadHost,
+  refuseMisaddressed,
   requestGuard,
 } from './request-guard'
 
 /**
  * The request guard (server/request-guard.ts, docs/security.md) in front of a stand-in for the
  * app that counts the requests reaching it and answers with the size of the body it read. The
- * HTTP server calls refuseBadHost first, as server/index.ts does before the page cache.
+ * HTTP server calls refuseMisaddressed first, as server/index.ts does before the page cache.
  */
 function stack(guard: express.RequestHandler, options: { hostCheckFirst: boolean }) {
   const reached: string[] = []
@@ -40,7 +40,7 @@ function stack(guard: express.RequestHandler, options: { hostCheckFirst: boolean
     })
   })
   const server = http.createServer((req, res) => {
-    if (options.hostCheckFirst && refuseBadHost(req, res)) return
+    if (options.hostCheckFirst && refuseMisaddressed(req, res)) return
     app(req, res)
   })
   let port = 0
@@ -171,6 +171,14 @@ describe('the Host header', () => {
           expect(answer.body, host).toBe('Bad Request')
           expect(answer.headers['content-type']).toMatch(/^text\/plain/)
           expect(answer.ran, host).toBe(false)
+        }
+      })
+
+      it('refuses a request line naming a full URL instead of a path', async () => {
+        for (const target of ['http://other.test/checkout/streamverse', 'shop.test/admin']) {
+          const answer = await send([['Host', 'shop.test']], target)
+          expect(answer.status, target).toBe(400)
+          expect(answer.ran, target).toBe(false)
         }
       })
 

@@ -112,12 +112,24 @@ function hostIsAcceptable(req: IncomingMessage): boolean {
 }
 
 /**
- * Answers 400 "Bad Request" to a request whose Host header is not a valid host[:port] and
- * returns true; returns false for any other. The HTTP server calls it before anything else
+ * Whether the request line names a path (`/...`, or `*` for OPTIONS), as a browser's or a
+ * reverse proxy's does. A full URL there (`GET http://other.test/checkout/x`, the form sent to
+ * forward proxies) is read as `/checkout/x` by Express but as `//other.test/checkout/x` by the
+ * React Router adapter, which glues it to the host: two readings of one request again.
+ */
+function targetIsAPath(req: IncomingMessage): boolean {
+  const target = req.url ?? ''
+  return target.startsWith('/') || (target === '*' && req.method === 'OPTIONS')
+}
+
+/**
+ * Answers 400 "Bad Request" to a request whose Host header is not a valid host[:port], or
+ * whose request line names a full URL instead of a path, and returns true; returns false for
+ * any other. The HTTP server calls it before anything else
  * (server/index.ts), the page cache's early answer included; requestGuard calls it again.
  */
-export function refuseBadHost(req: IncomingMessage, res: ServerResponse): boolean {
-  if (hostIsAcceptable(req)) return false
+export function refuseMisaddressed(req: IncomingMessage, res: ServerResponse): boolean {
+  if (hostIsAcceptable(req) && targetIsAPath(req)) return false
   if (!res.headersSent) {
     res.writeHead(400, {
       'Content-Type': 'text/plain; charset=utf-8',
@@ -236,7 +248,7 @@ function hasBody(req: IncomingMessage): boolean {
 /** The guard, with the budget its large bodies draw on (the process's own: requestGuard). */
 export function createRequestGuard(budget: BodyBudget): RequestHandler {
   return (req, res, next) => {
-    if (refuseBadHost(req, res)) return
+    if (refuseMisaddressed(req, res)) return
     if (!forwardedHostIsAcceptable(req)) {
       refuse(res.set('Connection', 'close'), 400, MESSAGES.badHost)
       return

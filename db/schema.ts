@@ -349,6 +349,12 @@ export interface StockItemTable {
   secretCiphertext: string
   /** HMAC-SHA256 keyed from APP_SECRET; unique per product. */
   secretHash: string
+  /**
+   * The same item's fingerprint without the product (0220_stock_shop_fingerprint): an import
+   * skips an item another product holds. Null for hand-delivered items, and for older rows until
+   * start-up fills them (fillShopFingerprints in app/data/stock.server.ts).
+   */
+  shopHash: Generated<string | null>
   status: Generated<StockItemStatus>
   orderId: string | null
   addedBy: Generated<string>

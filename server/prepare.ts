@@ -1,7 +1,8 @@
 import path from 'node:path'
+import { fillShopFingerprints } from '~/data/stock.server'
 import { adminStartupLines } from '~/data/user.server'
 import { closeServices, openServices } from '~/lib/app-context.server'
-import type { Engine } from '~/lib/db.server'
+import type { DB, Engine } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { mailStartupWarnings } from '~/lib/mail.server'
 import { seedDemo, shouldSeedOnStart } from '~/services/seed'
@@ -18,9 +19,31 @@ export function describeDatabase(env: Env, engine: Engine): string {
 }
 
 /**
+ * Items stocked before shop-wide fingerprints get theirs, before any import can be served
+ * (docs/delivery.md, "One product per item"). A failure does not stop the start: the shop
+ * serves, imports miss only the rows still unfilled, and the next start tries again.
+ */
+async function fingerprintOlderStock(db: DB, appSecret: string): Promise<void> {
+  try {
+    const { filled, unreadable } = await fillShopFingerprints(db, appSecret)
+    if (filled) console.log(`[stock] ${filled} stock items fingerprinted shop-wide`)
+    if (unreadable)
+      console.warn(
+        `[stock] ${unreadable} stock items cannot be decrypted with this APP_SECRET; imports cannot compare them with other products`,
+      )
+  } catch (error) {
+    console.error(
+      '[stock] fingerprinting older stock items failed:',
+      error instanceof Error ? error.message : error,
+    )
+  }
+}
+
+/**
  * What happens once per start, before any request is served: migrations, the demo seed of a
- * new database and the start-up notes. A single process does it itself; with several workers
- * the cluster primary does it before forking them, so two processes never migrate at once.
+ * new database, shop-wide fingerprints of older stock items and the start-up notes. A single
+ * process does it itself; with several workers the cluster primary does it before forking them,
+ * so two processes never migrate at once.
  */
 export async function prepareData(env: Env): Promise<void> {
   const { db, engine, storage } = openServices(env)
@@ -39,6 +62,7 @@ export async function prepareData(env: Env): Promise<void> {
     const result = await seedDemo(db, storage, env.APP_SECRET)
     console.log(`[seed] demo catalogue: ${result.created} products added`)
   }
+  await fingerprintOlderStock(db, env.APP_SECRET)
   for (const line of await adminStartupLines(db, env.ADMIN_EMAILS)) console.log(line)
   for (const line of mailStartupWarnings(env)) console.warn(line)
   if (env.appSecretSource === 'generated') {

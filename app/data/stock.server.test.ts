@@ -56,8 +56,15 @@ afterAll(async () => {
   if (wide !== t.db) await wide.destroy()
 })
 
-const lines = (from: number, to: number) =>
-  Array.from({ length: to - from }, (_, i) => `KEY-${String(from + i).padStart(5, '0')}`).join('\n')
+/**
+ * Keys KEY-00000 and on; a test's keys are its own (prefix), since a key another product holds
+ * is not imported again (docs/delivery.md, "One product per item").
+ */
+const lines = (from: number, to: number, prefix = 'KEY') =>
+  Array.from(
+    { length: to - from },
+    (_, i) => `${prefix}-${String(from + i).padStart(5, '0')}`,
+  ).join('\n')
 
 /** A product sold from stock (new products default to manual delivery). */
 async function stockProduct(overrides: Parameters<typeof makeProduct>[1] = {}) {
@@ -293,7 +300,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
 
   it('imports 10,000 lines with 100 duplicates: 9,900 added, 100 reported', async () => {
     const product = await stockProduct()
-    const content = `${lines(0, 9_900)}\n${lines(0, 100)}`
+    const content = `${lines(0, 9_900, 'BULK')}\n${lines(0, 100, 'BULK')}`
     const summary = await importLines(product.id, content)
     expect(summary).toMatchObject({ added: 9_900, duplicates: 100, invalid: 0 })
     expect(
@@ -305,8 +312,8 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     // Older test items first: an index in another order has to step over all 1,500 of them, or
     // read all 1,500 real items and sort them, before it has the answer.
     const product = await stockProduct()
-    await importLines(product.id, lines(0, 1_500), { testItems: true })
-    await importLines(product.id, lines(1_500, 3_000))
+    await importLines(product.id, lines(0, 1_500, 'INDEX'), { testItems: true })
+    await importLines(product.id, lines(1_500, 3_000, 'INDEX'))
     const query = oldestAvailableItem(t.db, product.id, false).compile()
     const explain =
       t.engine === 'postgres' ? 'explain (analyze, format json) ' : 'explain query plan '
@@ -601,7 +608,7 @@ describe(`stock (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       await released
     })
     await holding
-    const importing = importLines(product.id, 'ONE\nTWO\nTHREE', { db: wide })
+    const importing = importLines(product.id, 'HELD-ONE\nHELD-TWO\nHELD-THREE', { db: wide })
     await new Promise((resolve) => setTimeout(resolve, 300))
     release()
     await periodic
@@ -791,8 +798,8 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
 
   it('delivers a simulated payment only from test items and a real payment only from real items', async () => {
     const product = await stockProduct()
-    await importLines(product.id, 'REAL-1')
-    await importLines(product.id, 'TEST-1', { testItems: true })
+    await importLines(product.id, 'REAL-M1')
+    await importLines(product.id, 'TEST-M1', { testItems: true })
     expect(await soldOnlyForRealPayments(t.db, product.id)).toBe(false)
 
     const simulated = (
@@ -801,14 +808,14 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
     const real = (await createOrder(t.db, { productId: product.id, customer: BUYER })).order
     await pay(t.db, simulated.id, product.price, `TXN-TM-${simulated.id}`)
     await pay(t.db, real.id, product.price, `TXN-RM-${real.id}`)
-    expect(await secretOf(simulated.id)).toBe('TEST-1')
-    expect(await secretOf(real.id)).toBe('REAL-1')
+    expect(await secretOf(simulated.id)).toBe('TEST-M1')
+    expect(await secretOf(real.id)).toBe('REAL-M1')
   })
 
   it('counts real and test items apart, and lists each with its kind', async () => {
     const product = await stockProduct()
-    await importLines(product.id, 'REAL-1\nREAL-2')
-    await importLines(product.id, 'TEST-1\nTEST-2\nTEST-3', { testItems: true })
+    await importLines(product.id, 'REAL-C1\nREAL-C2')
+    await importLines(product.id, 'TEST-C1\nTEST-C2\nTEST-C3', { testItems: true })
     const [sold] = await listStockItems(t.db, product.id, { status: 'available', limit: 1 })
     await revokeStockItem(t.db, { itemId: sold!.id, productId: product.id })
     expect(await stockCounts(t.db, product.id)).toEqual({
@@ -827,11 +834,11 @@ describe(`test mode never gives real goods away (${process.env.TEST_DB_ENGINE ??
       }),
     )
     expect(shown.sort()).toEqual([
-      'REAL-1:false',
-      'REAL-2:false',
-      'TEST-1:true',
-      'TEST-2:true',
-      'TEST-3:true',
+      'REAL-C1:false',
+      'REAL-C2:false',
+      'TEST-C1:true',
+      'TEST-C2:true',
+      'TEST-C3:true',
     ])
   })
 

@@ -9,6 +9,7 @@ import {
   encryptStockItem,
   manualItemFingerprint,
   legacyStockFingerprints,
+  shopStockFingerprint,
   stockFingerprint,
 } from '~/lib/stock-crypto.server'
 import {
@@ -21,7 +22,7 @@ import {
 import { parseStockInput } from '~/lib/stock-import.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import { paginate } from '~/lib/paginate'
-import type { StockImportSummary } from '~/lib/validation/stock-import'
+import { DELETED_PRODUCT, type StockImportSummary } from '~/lib/validation/stock-import'
 import { isForeignKeyViolation } from './db-errors.server'
 import { appendOrderEvent } from './order-event.server'
 import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '../../db/schema'
@@ -34,6 +35,8 @@ import type { Database, DeliveryMode, StockItemStatus, StockItemTable } from '..
  * - Duplicates are found without decrypting: every item carries an HMAC fingerprint (key also
  *   derived from APP_SECRET) and (product_id, secret_hash) is unique, so the database refuses a
  *   duplicate even when two imports run at once.
+ * - An item another product holds is not imported either (shop_hash, the fingerprint without
+ *   the product; docs/delivery.md "One product per item"): each item goes to one buyer.
  * - allocateStockItem hands one available item to an order in the caller's transaction with a
  *   single conditional UPDATE: on PostgreSQL its subquery locks the row FOR UPDATE SKIP LOCKED,
  *   on SQLite the statement runs under the single write lock. Either way an item can only leave
@@ -106,11 +109,77 @@ async function storedLegacyItems(
   return found
 }
 
-/** What an import added and skipped (duplicates, lines that are not an item). */
+/** What an import added and skipped (duplicates, other products' items, lines not an item). */
 export interface ImportCounts {
   added: number
   duplicates: number
+  /** Items another product holds (docs/delivery.md, "One product per item"). */
+  elsewhere: number
   invalid: number
+}
+
+/** Products named in an import's summary for the items other products hold. */
+const NAMED_PRODUCTS = 5
+/**
+ * Imports take this PostgreSQL advisory lock (for their transaction) before they look for their
+ * items in other products, so two imports of the same key into two products cannot both pass
+ * the check. SQLite needs none: its transactions begin IMMEDIATE, one writer at a time.
+ */
+const STOCK_IMPORT_LOCK = 7_302_220
+
+interface OtherHolder {
+  productId: string | null
+  title: string | null
+  testItem: number
+}
+
+/**
+ * The rows of `rows` that another product already holds (docs/delivery.md, "One product per
+ * item"), taken out of `rows`, with the products holding them. An item the importing product
+ * holds itself is left in: it is a plain duplicate, and the insert counts it so. A test import
+ * is compared with real items only: the demo seed gives neighbouring products some of the same
+ * fictional test items, and a test item goes only to simulated payments.
+ */
+async function takeItemsOfOtherProducts(
+  trx: Transaction<Database>,
+  input: Pick<ImportStockInput, 'productId' | 'testItems'>,
+  rows: Array<{ line: number; row: Insertable<StockItemTable> }>,
+): Promise<{ lines: number[]; products: Map<string, string> }> {
+  const holders = new Map<string, OtherHolder[]>()
+  const hashes = [...new Set(rows.map((entry) => entry.row.shopHash!))]
+  for (let start = 0; start < hashes.length; start += INSERT_CHUNK) {
+    const found = await trx
+      .selectFrom('stockItem')
+      .leftJoin('product', 'product.id', 'stockItem.productId')
+      .select(['stockItem.shopHash', 'stockItem.productId', 'stockItem.testItem', 'product.title'])
+      .where('stockItem.shopHash', 'in', hashes.slice(start, start + INSERT_CHUNK))
+      .execute()
+    for (const { shopHash, ...holder } of found) {
+      const list = holders.get(shopHash!) ?? []
+      list.push(holder)
+      holders.set(shopHash!, list)
+    }
+  }
+  const lines: number[] = []
+  // Product id (or '' for a deleted product) -> its title, in the order first met.
+  const products = new Map<string, string>()
+  if (!holders.size) return { lines, products }
+  const kept = rows.filter((entry) => {
+    const list = holders.get(entry.row.shopHash!)
+    if (!list || list.some((holder) => holder.productId === input.productId)) return true
+    const others = input.testItems ? list.filter((holder) => !Number(holder.testItem)) : list
+    if (!others.length) return true
+    lines.push(entry.line)
+    for (const holder of others)
+      if (!products.has(holder.productId ?? ''))
+        products.set(
+          holder.productId ?? '',
+          holder.productId ? (holder.title ?? '') : DELETED_PRODUCT,
+        )
+    return false
+  })
+  rows.splice(0, rows.length, ...kept)
+  return { lines, products }
 }
 
 /**
@@ -156,6 +225,7 @@ export async function addStockItems(
         productId: input.productId,
         secretCiphertext: encryptStockItem(input.appSecret, id, item.secret),
         secretHash: hash,
+        shopHash: shopStockFingerprint(input.appSecret, item.secret),
         status: 'available',
         orderId: null,
         addedBy: input.addedBy ?? 'system',
@@ -180,9 +250,17 @@ export async function addStockItems(
   }
 
   let added = 0
+  let elsewhere: { lines: number[]; products: Map<string, string> } = {
+    lines: [],
+    products: new Map(),
+  }
   const filled = await db
     .transaction()
     .execute(async (trx) => {
+      if (engineOf(trx) === 'postgres')
+        await sql`select pg_advisory_xact_lock(${STOCK_IMPORT_LOCK})`.execute(trx)
+      // Read under the lock (or SQLite's write lock): an import committed meanwhile is seen.
+      elsewhere = await takeItemsOfOtherProducts(trx, input, rows)
       for (let start = 0; start < rows.length; start += INSERT_CHUNK) {
         const chunk = rows.slice(start, start + INSERT_CHUNK)
         // Items already in stock are skipped by the unique index, also against a concurrent import.
@@ -201,6 +279,7 @@ export async function addStockItems(
       return fill(trx, {
         added,
         duplicates: duplicateLines.length,
+        elsewhere: elsewhere.lines.length,
         invalid: parsed.invalidLines.length,
       })
     })
@@ -219,6 +298,73 @@ export async function addStockItems(
     invalid: parsed.invalidLines.length,
     duplicateLines: duplicateLines.slice(0, REPORTED_LINES),
     invalidLines: parsed.invalidLines.slice(0, REPORTED_LINES),
+    elsewhere: elsewhere.lines.length,
+    elsewhereLines: elsewhere.lines.sort((a, b) => a - b).slice(0, REPORTED_LINES),
+    elsewhereProducts: [...elsewhere.products.values()].slice(0, NAMED_PRODUCTS),
+    elsewhereProductCount: elsewhere.products.size,
+  }
+}
+
+/**
+ * Gives the items stocked before shop-wide fingerprints (`shop_hash` null) theirs, `batchSize`
+ * rows per transaction (docs/delivery.md, "One product per item"). Run at start-up before
+ * requests are served (server/prepare.ts): it needs APP_SECRET to decrypt them. Idempotent and
+ * safe beside another process doing the same (a row is only set while still null, to the same
+ * value). Hand-delivered items (their fingerprint is manualItemFingerprint) keep none, and items
+ * that cannot be decrypted (stored under another APP_SECRET) stay null: they are read again at
+ * each start, and counted in `unreadable`.
+ */
+export async function fillShopFingerprints(
+  db: DB,
+  appSecret: string,
+  { batchSize = INSERT_CHUNK }: { batchSize?: number } = {},
+): Promise<{ filled: number; manual: number; unreadable: number }> {
+  const result = { filled: 0, manual: 0, unreadable: 0 }
+  for (let after = ''; ;) {
+    const rows = await db
+      .selectFrom('stockItem')
+      .select(['id', 'orderId', 'secretHash', 'secretCiphertext'])
+      .where('shopHash', 'is', null)
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(batchSize)
+      .execute()
+    if (!rows.length) return result
+    after = rows.at(-1)!.id
+    const hashes: Array<{ id: string; shopHash: string }> = []
+    for (const row of rows) {
+      if (row.orderId && row.secretHash === manualItemFingerprint(appSecret, row.orderId, row.id)) {
+        result.manual++
+        continue
+      }
+      try {
+        const secret = decryptStockItem(appSecret, row.id, row.secretCiphertext)
+        hashes.push({ id: row.id, shopHash: shopStockFingerprint(appSecret, secret) })
+      } catch (error) {
+        if (!(error instanceof SecretDecryptionError) && !(error instanceof SyntaxError))
+          throw error
+        result.unreadable++
+      }
+    }
+    if (!hashes.length) continue
+    await db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('stockItem')
+        .set({
+          shopHash: sql<string>`case id ${sql.join(
+            hashes.map(({ id, shopHash }) => sql`when ${id} then ${shopHash}`),
+            sql` `,
+          )} end`,
+        })
+        .where(
+          'id',
+          'in',
+          hashes.map((entry) => entry.id),
+        )
+        .where('shopHash', 'is', null)
+        .executeTakeFirst()
+      result.filled += Number(updated.numUpdatedRows)
+    })
   }
 }
 

@@ -21,9 +21,28 @@ export function stockFingerprint(
   productId: string,
   secret: StockSecret,
 ): string {
-  if (secret.kind === 'text') return fingerprintOf(appSecret, productId, ['text', secret.text])
+  return fingerprintOf(appSecret, productId, identityOf(secret))
+}
+
+/**
+ * The shop-wide fingerprint (`stock_item.shop_hash`, docs/delivery.md "One product per item"):
+ * the same identity as stockFingerprint without the product, so the same key held by two
+ * products is found. Its text starts with `shop:` where a product fingerprint's starts with `[`,
+ * so the two can never be equal.
+ */
+export function shopStockFingerprint(appSecret: string, secret: StockSecret): string {
+  return keyedHash(
+    appSecret,
+    STOCK_FINGERPRINT_PURPOSE,
+    `shop:${JSON.stringify(identityOf(secret))}`,
+  )
+}
+
+/** What makes two items the same (notes excluded; a CSV item's fields in name order). */
+function identityOf(secret: StockSecret): unknown[] {
+  if (secret.kind === 'text') return ['text', secret.text]
   const fields = identityFields(secret).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-  return fingerprintOf(appSecret, productId, ['fields', ...fields])
+  return ['fields', ...fields]
 }
 
 /** The most identity columns whose every order is tried against older items (4: 24 orders). */

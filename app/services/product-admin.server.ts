@@ -364,22 +364,28 @@ export async function importStockAudited(
   who: AdminWho,
 ): Promise<StockImportSummary> {
   const { productTitle, ...importInput } = input
-  return importStock(db, importInput, async (trx, { added, duplicates, invalid, filled }) => {
-    await recordAdminChange(trx, {
-      ...who,
-      action: 'stock.import',
-      target: { type: 'product', id: input.productId },
-      summary: `Imported ${added} stock ${added === 1 ? 'item' : 'items'} for ${productTitle}`,
-      before: null,
-      after: {
-        added,
-        duplicates,
-        invalid,
-        filled,
-        testItems: importInput.testItems ?? false,
-      },
-    })
-  })
+  return importStock(
+    db,
+    importInput,
+    async (trx, { added, duplicates, elsewhere, invalid, filled }) => {
+      await recordAdminChange(trx, {
+        ...who,
+        action: 'stock.import',
+        target: { type: 'product', id: input.productId },
+        summary: `Imported ${added} stock ${added === 1 ? 'item' : 'items'} for ${productTitle}`,
+        before: null,
+        after: {
+          added,
+          duplicates,
+          // Items other products hold (docs/delivery.md, "One product per item").
+          elsewhere,
+          invalid,
+          filled,
+          testItems: importInput.testItems ?? false,
+        },
+      })
+    },
+  )
 }
 
 /** Withdraws one unsold item and records it; a sold or missing item changes nothing. */

@@ -41,6 +41,7 @@ import * as m0180 from './0180_mail_opt_out'
 import * as m0185 from './0185_page_cache_reviewer_names'
 import * as m0190 from './0190_order_validity_end'
 import * as m0195 from './0195_page_cache_refunded_reviews'
+import * as m0220 from './0220_stock_shop_fingerprint'
 
 /**
  * Every migration, in order. Listed explicitly (not read from disk) so that the
@@ -89,4 +90,5 @@ export const migrations: Record<string, Migration> = {
   '0185_page_cache_reviewer_names': m0185,
   '0190_order_validity_end': m0190,
   '0195_page_cache_refunded_reviews': m0195,
+  '0220_stock_shop_fingerprint': m0220,
 }

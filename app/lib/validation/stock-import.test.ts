@@ -14,6 +14,10 @@ const summary = (overrides: Partial<Parameters<typeof importSummaryText>[0]> = {
   duplicateLines: [],
   invalidLines: [],
   filled: 0,
+  elsewhere: 0,
+  elsewhereLines: [],
+  elsewhereProducts: [],
+  elsewhereProductCount: 0,
   ...overrides,
 })
 

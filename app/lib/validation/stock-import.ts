@@ -103,6 +103,36 @@ export interface StockImportSummary {
   invalidLines: number[]
   /** Orders waiting for stock that the new items filled. */
   filled: number
+  /**
+   * Items skipped because another product holds them (any status): each item goes to one buyer
+   * only (docs/delivery.md, "One product per item"). Counted apart from `duplicates`.
+   */
+  elsewhere: number
+  /** The first few of their line numbers. */
+  elsewhereLines: number[]
+  /** The titles of the products holding them (the first few; ELSEWHERE_NOT_NAMED for a deleted one). */
+  elsewhereProducts: string[]
+  /** How many products hold them, named or not. */
+  elsewhereProductCount: number
+}
+
+/** How a product that held an item and was deleted since is named (its sold items remain). */
+export const DELETED_PRODUCT = 'a deleted product'
+
+/** "StreamVerse Premium 1 Month", "A and B", "A, B and 3 other products". */
+export function productNames(
+  summary: Pick<StockImportSummary, 'elsewhereProducts' | 'elsewhereProductCount'>,
+): string {
+  const names = summary.elsewhereProducts
+  const more = summary.elsewhereProductCount - names.length
+  if (more > 0) return `${names.join(', ')} and ${plural(more, 'other product', 'other products')}`
+  if (names.length <= 1) return names[0] ?? ''
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+}
+
+/** "2 skipped: already in stock under StreamVerse Premium 1 Month (lines 4, 5)" */
+export function elsewhereText(summary: StockImportSummary): string {
+  return `${count.format(summary.elsewhere)} skipped: already in stock under ${productNames(summary)}${lineList(summary.elsewhereLines, summary.elsewhere)}`
 }
 
 /** "3 added, 1 duplicate skipped (line 4), 1 invalid (line 5)" */
@@ -110,6 +140,7 @@ export function importSummaryText(summary: StockImportSummary): string {
   return [
     `${count.format(summary.added)} added`,
     `${plural(summary.duplicates, 'duplicate', 'duplicates')} skipped${lineList(summary.duplicateLines, summary.duplicates)}`,
+    ...(summary.elsewhere > 0 ? [elsewhereText(summary)] : []),
     `${count.format(summary.invalid)} invalid${lineList(summary.invalidLines, summary.invalid)}`,
   ].join(', ')
 }

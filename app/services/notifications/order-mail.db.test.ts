@@ -283,8 +283,8 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   it('drops a delivery, replacement or payment mail whose order was refunded before it went; the refund mail goes', async () => {
     await updateSiteSettings(t.db, { deliveryMailIncludesSecret: true })
     try {
-      const delivered = await paidStockOrder(['LICENSE-DDDD-4444'])
-      const replaced = await paidStockOrder(['LICENSE-EEEE-5555', 'LICENSE-FFFF-6666'])
+      const delivered = await paidStockOrder(['LICENSE-DROP-0001'])
+      const replaced = await paidStockOrder(['LICENSE-DROP-0002', 'LICENSE-DROP-0003'])
       expect(
         (await replaceFromStock(t.db, { orderId: replaced.orderId, actor: 'user:admin' })).ok,
       ).toBe(true)
@@ -348,7 +348,7 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       expect(tokens.map((token) => token.purpose)).toEqual(Array(4).fill('mail:refunded'))
 
       // A payment mail of an order delivered since still goes: only a refund drops it.
-      const since = await paidStockOrder(['LICENSE-GGGG-7777'])
+      const since = await paidStockOrder(['LICENSE-DROP-0004'])
       for (const kind of ['paid', 'awaiting_stock', 'delivered'] as const) {
         const mail = await renderOrderMail(
           t.db,
@@ -384,7 +384,7 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('sends through the job runner with the mailer', async () => {
-    const { orderId } = await paidStockOrder(['LICENSE-DDDD-4444'])
+    const { orderId } = await paidStockOrder(['LICENSE-JOBS-0001'])
     const sent: MailMessage[] = []
     const handlers = orderMailJobHandlers(t.db, () => ({
       publicUrl: PUBLIC_URL,
@@ -573,13 +573,13 @@ describe(`order mails (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
   })
 
   it('logs every reveal with time, IP and who asked, and reveals nothing for an undelivered order', async () => {
-    const { orderId } = await paidStockOrder(['LICENSE-EEEE-5555'])
+    const { orderId } = await paidStockOrder(['LICENSE-SEEN-0001'])
     const secret = await revealOrderSecret(t.db, APP_SECRET, orderId, {
       actor: 'token',
       ip: '203.0.113.7',
       via: 'order_page',
     })
-    expect(secret).toEqual({ kind: 'text', text: 'LICENSE-EEEE-5555' })
+    expect(secret).toEqual({ kind: 'text', text: 'LICENSE-SEEN-0001' })
     const events = (await listOrderEvents(t.db, orderId)).filter(
       (e) => e.type === 'secret_revealed',
     )

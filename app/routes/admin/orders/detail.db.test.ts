@@ -213,7 +213,13 @@ describe(`an order's page in the back office (${process.env.TEST_DB_ENGINE ?? 's
      * on the page's confirmation step (without).
      */
     async function pageWithoutLiveItem() {
-      const stocked = await makeStockedProduct(t.db, APP_SECRET, ['KEY-N1', 'KEY-N2', 'KEY-N3'])
+      // Each call's own keys: another product's key is not stocked again (docs/delivery.md).
+      const round = newRefundId()
+      const stocked = await makeStockedProduct(
+        t.db,
+        APP_SECRET,
+        [1, 2, 3].map((n) => `KEY-N${n}-${round}`),
+      )
       const order = await makePaidOrder(t.db, stocked.id)
       await t.db
         .updateTable('stockItem')

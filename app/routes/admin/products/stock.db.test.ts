@@ -176,4 +176,24 @@ describe(`the stock page in a live shop (${process.env.TEST_DB_ENGINE ?? 'sqlite
     expect(page.pasted).toBe('')
     expect(page.testItemsTicked).toBe(false)
   })
+
+  it('names the other product holding an item, added or refused (docs/delivery.md)', async () => {
+    const holder = await makeStockedProduct(t.db, APP_SECRET, ['HELD-KEY-1', 'HELD-KEY-2'], {
+      title: 'StreamVerse Premium 1 Month',
+    })
+    const product = await stocked([])
+    const added = await render(product.id, { content: 'HELD-KEY-1\nOWN-KEY-1\nHELD-KEY-2' })
+    expect(added.status).toBe(200)
+    expect(added.text).toContain(
+      'Import finished: 1 added, 0 duplicates skipped, 2 skipped: already in stock under StreamVerse Premium 1 Month (lines 1, 3), 0 invalid.',
+    )
+    const refused = await render(product.id, { content: 'HELD-KEY-2\nOWN-KEY-1' })
+    expect(refused.status).toBe(400)
+    expect(refused.text).toContain(
+      'Nothing was added. 1 duplicate skipped: line 2 repeats an item this product has or had, or an earlier line. ' +
+        '1 item skipped: line 1 is already in stock under StreamVerse Premium 1 Month (each item is sold to one buyer only).',
+    )
+    expect(await stockCounts(t.db, product.id)).toMatchObject({ available: 1 })
+    expect(await stockCounts(t.db, holder.id)).toMatchObject({ available: 2 })
+  })
 })

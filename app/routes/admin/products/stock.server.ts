@@ -7,6 +7,7 @@ import { invalidLinesText, invalidStockLines, lineWords } from '~/lib/stock-impo
 import { detectStockFormat, StockImportError, type StockFormat } from '~/lib/stock-parse'
 import { readLimitedFormData, UploadError } from '~/lib/uploads.server'
 import {
+  productNames,
   STOCK_IMPORT_MAX_BYTES,
   STOCK_MESSAGES,
   stockActionSchema,
@@ -51,8 +52,19 @@ function nothingAddedMessage(summary: StockImportSummary, skipped: string | null
         : `${summary.duplicates.toLocaleString('en-IN')} duplicates skipped: ${lines} repeat items this product has or had, or earlier lines.`,
     )
   }
+  if (summary.elsewhere > 0) sentences.push(`${elsewhereSentence(summary)}.`)
   if (skipped) sentences.push(`${skipped}.`)
   return sentences.join(' ')
+}
+
+/**
+ * "2 items skipped: lines 3 and 4 are already in stock under StreamVerse Premium 1 Month (each
+ * item is sold to one buyer only)": items another product holds (docs/delivery.md).
+ */
+export function elsewhereSentence(summary: StockImportSummary): string {
+  const lines = lineWords(summary.elsewhereLines, summary.elsewhere)
+  const verb = summary.elsewhere === 1 ? 'is' : 'are'
+  return `${summary.elsewhere === 1 ? '1 item' : `${summary.elsewhere.toLocaleString('en-IN')} items`} skipped: ${lines} ${verb} already in stock under ${productNames(summary)} (each item is sold to one buyer only)`
 }
 
 /** invalidLinesText of an import's content, when some lines were left out. */
@@ -164,7 +176,7 @@ export async function stockAction({ request, params, context }: Route.ActionArgs
       },
       who,
     )
-    if (summary.added + summary.duplicates + summary.invalid === 0) {
+    if (summary.added + summary.duplicates + summary.elsewhere + summary.invalid === 0) {
       return refuse(400, STOCK_MESSAGES.empty, file ? 'file' : 'content')
     }
     const skipped = skippedText(summary, content, format)

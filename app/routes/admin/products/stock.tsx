@@ -214,8 +214,9 @@ function ImportForm({
       </h2>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         Paste items or upload a file. Duplicates are skipped, within the import and against every
-        item this product ever had (sold and revoked ones included), so an item is never sold twice.
-        Up to 5 MB and {number.format(maxItems)} items at a time.
+        item this product ever had (sold and revoked ones included), and so is an item another
+        product has or had, so an item is never sold twice. Up to 5 MB and {number.format(maxItems)}{' '}
+        items at a time.
       </p>
 
       <Form

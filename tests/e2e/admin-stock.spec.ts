@@ -473,6 +473,53 @@ test('shows stock dates in the time zone chosen in Settings', async ({ page, app
   }
 })
 
+test('skips the items another product holds and names it', async ({ page, app }) => {
+  const source = await manualProduct('Elsewhere Office Suite')
+  const target = await manualProduct('Elsewhere Office Suite Copy')
+  await db
+    .updateTable('product')
+    .set({ deliveryMode: 'stock' })
+    .where('id', 'in', [source.id, target.id])
+    .execute()
+  await importStock(db, {
+    productId: source.id,
+    content: 'ELSEWHERE-KEY-1\nELSEWHERE-KEY-2',
+    format: 'lines',
+    appSecret: fs.readFileSync(path.join(app.dataDir, 'secret'), 'utf8').trim(),
+  })
+  await logIn(page)
+  await gotoHydrated(page, `/admin/products/${target.id}/stock`)
+  await page.getByLabel('Paste items').fill('ELSEWHERE-KEY-2\nELSEWHERE-KEY-3')
+  await page.getByRole('button', { name: 'Import items' }).click()
+  await expect(page.getByRole('status').filter({ hasText: 'Import finished' })).toContainText(
+    '1 skipped: already in stock under Elsewhere Office Suite (line 1)',
+  )
+  await expectFigures(page, { Available: 1 })
+  // Only one item again: nothing added, and the refusal says why.
+  await page.getByLabel('Paste items').fill('ELSEWHERE-KEY-1')
+  await page.getByRole('button', { name: 'Import items' }).click()
+  await expect(
+    page.getByText(
+      'Nothing was added. 1 item skipped: line 1 is already in stock under Elsewhere Office Suite (each item is sold to one buyer only).',
+    ),
+  ).toBeVisible()
+  await expectFigures(page, { Available: 1 })
+  if (process.env.STOCK_SCREENSHOTS)
+    for (const width of [390, 1280])
+      for (const theme of ['light', 'dark'] as const) {
+        await page.context().addCookies([{ name: 'theme', value: theme, url: app.url }])
+        await page.setViewportSize({ width, height: 900 })
+        await gotoHydrated(page, `/admin/products/${target.id}/stock`)
+        await page.getByLabel('Paste items').fill(`ELSEWHERE-KEY-1\nNEW-KEY-${width}-${theme}`)
+        await page.getByRole('button', { name: 'Import items' }).click()
+        await expect(page.getByRole('status').filter({ hasText: 'Import finished' })).toBeVisible()
+        await page.screenshot({
+          path: path.join(process.env.STOCK_SCREENSHOTS, `elsewhere-${width}-${theme}.png`),
+          fullPage: true,
+        })
+      }
+})
+
 /** Screenshots for review: the stock page and the form's Delivery section, 390 and 1280 px, both themes. */
 test('screenshots of the stock page and the delivery section', async ({ page, app }) => {
   test.skip(!process.env.STOCK_SCREENSHOTS, 'set STOCK_SCREENSHOTS=dir to write them')

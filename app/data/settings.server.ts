@@ -261,6 +261,24 @@ export async function updateSiteSettings(
   return readSiteSettings(db)
 }
 
+/**
+ * Writes those of `values` that were never saved (no row yet, whatever the default), keeping
+ * every setting an owner saved: the demo seed's contact details on a shop already set up.
+ */
+export async function fillUnsavedSiteSettings(
+  db: DB,
+  values: Partial<SiteSettings>,
+): Promise<void> {
+  const saved = await db
+    .selectFrom('siteSetting')
+    .select('key')
+    .where('key', 'in', Object.keys(values))
+    .execute()
+  const keys = new Set(saved.map((row) => row.key))
+  const unsaved = Object.fromEntries(Object.entries(values).filter(([key]) => !keys.has(key)))
+  if (Object.keys(unsaved).length) await updateSiteSettings(db, unsaved)
+}
+
 /** Internal markers (e.g. when the demo catalogue was seeded); not part of SiteSettings. */
 export async function getMarker(db: DB, key: `marker.${string}`): Promise<string | null> {
   const row = await db

@@ -1,7 +1,7 @@
 import type { DB } from '~/lib/db.server'
 import { createOrder, getOrder } from '~/data/order.server'
 import { createProduct, getProductBySlug } from '~/data/product.server'
-import { getMarker, setMarker, updateSiteSettings } from '~/data/settings.server'
+import { fillUnsavedSiteSettings, getMarker, setMarker } from '~/data/settings.server'
 import { createUser, findUserByEmail } from '~/data/user.server'
 import { withdrawPendingJobs } from '~/lib/jobs.server'
 import { ORDER_MAIL_JOB } from '~/services/notifications/order-mail.server'
@@ -83,25 +83,12 @@ export async function seedDemo(
   if (!(await getMarker(db, DEMO_SEED_MARKER))) {
     // The demo's contact details fill only settings never saved: `npm run db:seed` on a shop the
     // owner set up keeps its name and contacts, as it keeps its products (README.md).
-    const demoSettings = {
+    await fillUnsavedSiteSettings(db, {
       siteName: 'KeyBazaar',
       contactEmail: 'support@keybazaar.example',
       phoneNumber: '+91 98765 43210',
       whatsappNumber: '919876543210',
-    }
-    const saved = new Set(
-      (
-        await db
-          .selectFrom('siteSetting')
-          .select('key')
-          .where('key', 'in', Object.keys(demoSettings))
-          .execute()
-      ).map((row) => row.key),
-    )
-    const unsaved = Object.fromEntries(
-      Object.entries(demoSettings).filter(([key]) => !saved.has(key)),
-    )
-    if (Object.keys(unsaved).length) await updateSiteSettings(db, unsaved)
+    })
   }
   await setMarker(db, DEMO_SEED_MARKER, now.toISOString())
   return { created, skipped }

@@ -396,6 +396,34 @@ test('the buyer’s last choice, Razorpay, is checked again once the page runs',
   await expect(page.getByText('Paying through Razorpay needs JavaScript')).toHaveCount(0)
 })
 
+test('a way to pay picked before the page runs is kept when the last choice was Razorpay', async ({
+  page,
+  baseURL,
+}) => {
+  await page.context().addCookies([{ name: 'kb.gateway', value: 'razorpay', url: baseURL! }])
+  // The page's scripts are held back until the buyer has picked, as on a slow phone.
+  let release!: () => void
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve))
+  await page.route(/\/assets\/.*\.js$/, async (route) => {
+    await scriptsHeld
+    await route.continue()
+  })
+  await page.goto(`/checkout/${PRODUCT.slug}`, { waitUntil: 'commit' })
+  const picker = page.getByRole('group', { name: 'Pay with' })
+  const radios = picker.getByRole('radio')
+  await expect(radios).toHaveCount(3)
+  // The server checked a way to pay that works without JavaScript; the buyer picks another one.
+  const serverChecked = await picker.getByRole('radio', { checked: true }).getAttribute('value')
+  const values = await radios.evaluateAll((all) => all.map((r) => (r as HTMLInputElement).value))
+  const picked = values.find((value) => value !== 'razorpay' && value !== serverChecked)!
+  await picker.locator(`input[value="${picked}"]`).check()
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(0)
+  release()
+  await expect(page.locator('html[data-hydrated]')).toHaveCount(1)
+  await expect(picker.locator(`input[value="${picked}"]`)).toBeChecked()
+  await expect(picker.getByRole('radio', { name: /Razorpay/ })).not.toBeChecked()
+})
+
 test('a signed-in customer finds the form prefilled and pays', async ({ page, app }) => {
   const email = uniqueEmail('meera')
   await signUpInBrowser(page, app, { name: 'Meera Iyer', email, password: 'secret12' })

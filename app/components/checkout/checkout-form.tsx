@@ -321,12 +321,10 @@ export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps
   const unavailable = failed?.unavailable ?? []
   const offered = gateways.filter((g) => !unavailable.includes(g.id))
   const chosen = failed?.gateway ?? selected ?? offered[0]?.id
-  // The server's HTML (all a browser without JavaScript gets) checks another way to pay than
-  // Razorpay when there is one; once the page runs, the buyer's own choice is checked again.
-  const initial =
-    !hydrated && chosen === RAZORPAY
-      ? (offered.find((g) => g.id !== RAZORPAY)?.id ?? chosen)
-      : chosen
+  // Razorpay needs JavaScript: the server's HTML (all a browser without it gets) checks another
+  // way to pay when there is one, and GatewayPicker checks the buyer's own choice once it runs.
+  const withoutScript =
+    chosen === RAZORPAY ? (offered.find((g) => g.id !== RAZORPAY)?.id ?? chosen) : chosen
   return (
     <>
       {unavailable.map((id) => (
@@ -343,10 +341,12 @@ export function PaymentChoice({ gateways, selected, failed }: PaymentChoiceProps
       ))}
       {gateways.length > 1 ? (
         <GatewayPicker
-          key={initial}
+          // A failed attempt offers the next way to pay: a new picker with it checked.
+          key={`${chosen}:${unavailable.join()}`}
           gateways={gateways}
           unavailable={unavailable}
-          initial={initial}
+          chosen={chosen}
+          withoutScript={hydrated ? chosen : withoutScript}
         />
       ) : gateways[0] ? (
         <>
@@ -372,18 +372,36 @@ function NeedsJavaScript({ alone = false }: { alone?: boolean }) {
   )
 }
 
-/** "Pay with": one radio per active gateway, in the shop's order. */
+/**
+ * "Pay with": one radio per active gateway, in the shop's order. The page's server render checks
+ * `withoutScript`; once the page runs, `chosen` is checked instead, unless the buyer has picked a
+ * way to pay in the meantime (a radio checked or focused before hydration is theirs to keep).
+ */
 function GatewayPicker({
   gateways,
   unavailable,
-  initial,
+  chosen,
+  withoutScript,
 }: {
   gateways: readonly GatewayChoice[]
   unavailable: readonly string[]
-  initial?: string
+  chosen?: string
+  withoutScript?: string
 }) {
+  // Fixed for the picker's life, so that hydration changes nothing the buyer may have touched.
+  const [initial] = useState(withoutScript)
+  const ref = useRef<HTMLFieldSetElement>(null)
+  useEffect(() => {
+    const fieldset = ref.current
+    if (!fieldset || !chosen || initial === chosen) return
+    if (fieldset.contains(document.activeElement)) return
+    const radios = [...fieldset.querySelectorAll<HTMLInputElement>('input[name="gateway"]')]
+    if (radios.find((radio) => radio.checked)?.value !== initial) return
+    const mine = radios.find((radio) => radio.value === chosen && !radio.disabled)
+    if (mine) mine.checked = true
+  }, [initial, chosen])
   return (
-    <fieldset className="space-y-2">
+    <fieldset ref={ref} className="space-y-2">
       <legend className="mb-1 text-sm font-semibold text-slate-900 dark:text-white">
         Pay with
       </legend>

@@ -34,6 +34,9 @@ const OPEN_PATHS = new Set([
   '/logout',
   '/forgot-password',
   '/reset-password',
+  // The confirmation link's page: /login stays open and mails a new link to an unconfirmed
+  // account, so the link it mails must lead somewhere.
+  '/verify-email',
   '/theme',
   '/dashboard/orders',
   // A mail's unsubscribe link: mail apps post to it whenever the reader clicks, and switching

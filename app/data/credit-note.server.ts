@@ -269,10 +269,11 @@ export async function uncreditedRefunds(
 
 /**
  * How long a sale's credit notes reduce the GST paid on it (creditNoteDeadline): the financial
- * year of the supply (its invoice's, or the year it was paid in when not numbered yet) and the
- * deadline. Null for a sale whose credit notes reverse no tax: a test-mode sale, an invoice
- * without a GSTIN (or issued before its seller was kept), or no GSTIN in Settings for a sale
- * not invoiced yet.
+ * year of the supply (its invoice's, or the year it was paid in when not numbered yet, which is
+ * the year its first credit note numbers the invoice in, so the GST register judges the note by
+ * the same year) and the deadline. Null for a sale whose credit notes reverse no tax: a
+ * test-mode sale, an invoice without a GSTIN (or issued before its seller was kept), or no GSTIN
+ * in Settings for a sale not invoiced yet.
  */
 export async function creditNoteTimeLimit(
   db: DB,

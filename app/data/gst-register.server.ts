@@ -22,22 +22,24 @@ export function monthRange(month: string): { from: string; to: string } | null {
   return { from: start(month), to: start(next) }
 }
 
+/** "November 2026": a month's name, read from its first day at 00:00 UTC (registerMonths). */
+const monthLabel = new Intl.DateTimeFormat('en-IN', {
+  month: 'long',
+  year: 'numeric',
+  timeZone: 'UTC',
+})
+
 /**
  * The `count` months up to `now`'s, newest first, as the register's form offers them:
  * `{ value: '2026-11', label: 'November 2026' }`, in India time.
  */
 export function registerMonths(now: Date, count: number): { value: string; label: string }[] {
   const [year, month] = indiaYearMonth(now)
-  const label = new Intl.DateTimeFormat('en-IN', {
-    month: 'long',
-    year: 'numeric',
-    timeZone: 'UTC',
-  })
   return Array.from({ length: count }, (_, i) => {
     const first = new Date(Date.UTC(year, month - 1 - i, 1))
     return {
       value: `${first.getUTCFullYear()}-${String(first.getUTCMonth() + 1).padStart(2, '0')}`,
-      label: label.format(first),
+      label: monthLabel.format(first),
     }
   })
 }
@@ -69,7 +71,12 @@ export async function gstRegister(db: DB, month: string): Promise<GstRegisterRow
     db
       .selectFrom('creditNote')
       .innerJoin('order', 'order.id', 'creditNote.orderId')
-      // The year of the sale it adjusts, for its time limit (creditNoteDeadline).
+      // The year of the sale it adjusts, for its time limit (creditNoteDeadline). Every
+      // numbered credit note has this invoice: issuing one numbers the sale's invoice first, in
+      // the same transaction, in the series of the year it was paid in (issueCreditNote), so a
+      // sale refunded before its payment mail numbered it is judged by that year too, the one
+      // the order page's notice names (creditNoteTimeLimit). Invoices are never deleted, and a
+      // test-mode sale's note, which has none, takes no number and is left out below.
       .leftJoin('invoice', 'invoice.orderId', 'creditNote.orderId')
       .select([
         'creditNote.number',

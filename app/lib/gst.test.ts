@@ -8,9 +8,11 @@ import {
   formatGstRate,
   gstBreakdown,
   gstinCheckCharacter,
+  indiaYearMonth,
   isGstStateCode,
   rateBasisPoints,
 } from './gst'
+import { dateFormattersBuilt } from '../../tests/helpers/intl'
 
 describe('GST in a price that includes it', () => {
   it('splits the amount into taxable value and tax that add up to it, to the paisa', () => {
@@ -127,6 +129,19 @@ describe('GST in a price that includes it', () => {
       'This sale was made in 2025-26: a credit note issued after 30 November 2026 no longer reduces the GST paid on it (CGST Act, section 34(2)). It is issued all the same, to document the refund.',
     )
     expect(creditNoteTimeLimitNotice('2026-27', new Date('2026-11-30T18:30:00Z'))).toBeNull()
+  })
+
+  it('reads years, months and dates in India time with formatters made once, not at each call', () => {
+    const at = new Date('2027-03-31T19:00:00Z')
+    // Checkout and every document read the year; a formatter costs more to make than to use.
+    expect(dateFormattersBuilt(() => indiaYearMonth(at))).toBe(0)
+    expect(dateFormattersBuilt(() => financialYearOf(at))).toBe(0)
+    expect(dateFormattersBuilt(() => creditNoteTimeLimitNotice('2025-26', at))).toBe(0)
+    expect(dateFormattersBuilt(() => gstToolDate(at.toISOString()))).toBe(0)
+    // The same answers as ever: 00:30 on 1 April in India.
+    expect(indiaYearMonth(at)).toEqual([2027, 4])
+    expect(financialYearOf(at)).toBe('2027-28')
+    expect(creditNoteTimeLimitNotice('2025-26', at)).toMatch(/after 30 November 2026 no longer/)
   })
 })
 

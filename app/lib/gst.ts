@@ -223,16 +223,19 @@ export function rateBasisPoints(percent: number): number {
   return Math.round(percent * 100)
 }
 
+/**
+ * "2026-11": a moment's year and month in India. Made once: checkout and every document's year
+ * read it, and a formatter is costly to build.
+ */
+const indiaYearMonthFormat = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Asia/Kolkata',
+  year: 'numeric',
+  month: '2-digit',
+})
+
 /** The year and month (1-12) of a moment in India, which GST periods and years follow. */
 export function indiaYearMonth(at: Date): [year: number, month: number] {
-  return new Intl.DateTimeFormat('en-CA', {
-    timeZone: 'Asia/Kolkata',
-    year: 'numeric',
-    month: '2-digit',
-  })
-    .format(at)
-    .split('-')
-    .map(Number) as [number, number]
+  return indiaYearMonthFormat.format(at).split('-').map(Number) as [number, number]
 }
 
 /** India's financial year (April to March, India time) of a moment: "2026-27". */
@@ -256,6 +259,14 @@ export function creditNoteDeadline(financialYear: string): Date {
 /** A credit note's time limit is worth a word on the actions that issue one this close to it. */
 const TIME_LIMIT_NOTICE_DAYS = 30
 
+/** "30 November 2026": a time limit's date, in India. */
+const indiaLongDate = new Intl.DateTimeFormat('en-IN', {
+  timeZone: 'Asia/Kolkata',
+  day: 'numeric',
+  month: 'long',
+  year: 'numeric',
+})
+
 /**
  * What the admin's actions that issue a credit note (Refund, Mark refunded, Issue credit note)
  * say of its time limit for a taxed sale of `financialYear`, within TIME_LIMIT_NOTICE_DAYS of
@@ -265,12 +276,7 @@ export function creditNoteTimeLimitNotice(financialYear: string, now: Date): str
   const deadline = creditNoteDeadline(financialYear)
   const left = deadline.getTime() - now.getTime()
   if (left > TIME_LIMIT_NOTICE_DAYS * 86_400_000) return null
-  const date = new Intl.DateTimeFormat('en-IN', {
-    timeZone: 'Asia/Kolkata',
-    day: 'numeric',
-    month: 'long',
-    year: 'numeric',
-  }).format(deadline)
+  const date = indiaLongDate.format(deadline)
   const sale = `This sale was made in ${financialYear}`
   return left < 0
     ? `${sale}: a credit note issued after ${date} no longer reduces the GST paid on it (CGST Act, section 34(2)). It is issued all the same, to document the refund.`

@@ -123,4 +123,34 @@ describe(`the GST register download (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`
         .endsWith(','),
     ).toBe(true)
   })
+
+  it('says the same of a sale refunded before it was invoiced, by the year it was paid in', async () => {
+    await updateSiteSettings(t.db, { sellerGstin: '29ABCDE1234F1Z5', gstRate: 18 })
+    const settings = await readSiteSettings(t.db)
+    // Paid in March 2033 (financial year 2032-33); its payment mail has not numbered its
+    // invoice when it is refunded in December 2033, after 30 November 2033.
+    const product = await makeProduct(t.db, { title: 'Register Uninvoiced', price: 50_000 })
+    const order = await makePaidOrder(t.db, product.id)
+    await t.db
+      .updateTable('order')
+      .set({ paidAt: '2033-03-10T06:00:00.000Z' })
+      .where('id', '=', order.id)
+      .execute()
+    const note = await t.db
+      .transaction()
+      .execute((trx) =>
+        issueCreditNote(
+          trx,
+          { orderId: order.id, source: 'uninvoiced-refund', amountPaise: 10_000, reason: '' },
+          settings,
+          new Date('2033-12-05T06:00:00Z'),
+        ),
+      )
+    const csv = String((await answer('?month=2033-12')).body).split('\r\n')
+    // Its invoice, numbered with the credit note in the paid year's series, then the note.
+    expect(note!.invoiceNumber).toMatch(/^INV\/32-33\//)
+    expect(csv.find((line) => line.includes(note!.invoiceNumber))!.endsWith(',')).toBe(true)
+    const row = csv.find((line) => line.includes(note!.number!))!
+    expect(row.endsWith(',No: past time limit (CGST s. 34(2))')).toBe(true)
+  })
 })

@@ -220,10 +220,13 @@ export async function start(options: StartOptions = {}): Promise<RunningServer> 
     // A kept anonymous page is answered before Express and its middlewares: it carries its own
     // headers and compressed bodies (server/page-cache.ts).
     const answerEarly = pageCache && !env.QUERY_COUNT_HEADER ? pageCache.answerEarly : undefined
+    // What an HTTP/1.0 request without a Host header is taken to be addressed to.
+    const publicHost = new URL(env.PUBLIC_URL).host
     const listening = http.createServer((req, res) => {
       // A Host header that is not a host[:port] is refused before anything reads it, the page
-      // cache included (server/request-guard.ts, docs/security.md).
-      if (refuseMisaddressed(req, res)) return
+      // cache included, and a missing one is filled in (server/request-guard.ts,
+      // docs/security.md).
+      if (refuseMisaddressed(req, res, publicHost)) return
       // Headers of every answer, the early one and Express's alike.
       if (env.EXPOSE_WORKER_PID) res.setHeader('X-Worker-Pid', String(process.pid))
       if (closing) res.setHeader('Connection', 'close')

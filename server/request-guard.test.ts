@@ -8,6 +8,7 @@ import {
   BodyBudget,
   DEFAULT_BODY_LIMIT,
   MESSAGES,
+  type BodyTiming,
   bodyBudget,
   bodyLimitFor,
   createRequestGuard,
@@ -15,6 +16,9 @@ import {
   refuseMisaddressed,
   requestGuard,
 } from './request-guard'
+
+/** The host of PUBLIC_URL, as server/index.ts hands it to refuseMisaddressed. */
+const PUBLIC_HOST = 'shop.example:8443'
 
 /**
  * The request guard (server/request-guard.ts, docs/security.md) in front of a stand-in for the
@@ -29,7 +33,9 @@ function stack(guard: express.RequestHandler, options: { hostCheckFirst: boolean
   app.set('trust proxy', 'loopback')
   app.use(guard)
   app.use((req, res) => {
-    reached.push(`${req.method} ${req.originalUrl} ${req.get('host') ?? ''}`)
+    // The host as React Router's Express adapter reads it, which throws (a 500) without one.
+    const host = req.hostname.split(/[\\/?#@]/)[0]
+    reached.push(`${req.method} ${req.originalUrl} ${req.get('host') ?? ''} ${host}`)
     let bytes = 0
     req.on('data', (chunk: Buffer) => (bytes += chunk.length))
     req.on('end', () => {
@@ -40,7 +46,7 @@ function stack(guard: express.RequestHandler, options: { hostCheckFirst: boolean
     })
   })
   const server = http.createServer((req, res) => {
-    if (options.hostCheckFirst && refuseMisaddressed(req, res)) return
+    if (options.hostCheckFirst && refuseMisaddressed(req, res, PUBLIC_HOST)) return
     app(req, res)
   })
   let port = 0
@@ -205,12 +211,31 @@ describe('the Host header', () => {
         }
       })
 
-      it('refuses an HTTP/1.1 request without Host and lets HTTP/1.0 do without', async () => {
-        expect((await send([])).status).toBe(400)
-        const old = await send([], '/', '1.0')
-        expect(old.status).toBe(200)
-        expect(old.ran).toBe(true)
+      it('refuses an HTTP/1.1 request without Host', async () => {
+        const answer = await send([])
+        expect(answer.status).toBe(400)
+        expect(answer.ran).toBe(false)
       })
+
+      if (hostCheckFirst)
+        it("serves an HTTP/1.0 request without Host as addressed to PUBLIC_URL's host", async () => {
+          const old = await send([], '/product/streamverse', '1.0')
+          expect(old.status).toBe(200)
+          expect(shop.reached.at(-1)).toBe(
+            `GET /product/streamverse ${PUBLIC_HOST} ${PUBLIC_HOST.split(':')[0]}`,
+          )
+          // One with a Host of its own keeps it.
+          const named = await send([['Host', 'shop.test']], '/', '1.0')
+          expect(named.status).toBe(200)
+          expect(shop.reached.at(-1)).toBe('GET / shop.test shop.test')
+        })
+      else
+        it('refuses an HTTP/1.0 request without Host when no public host is known', async () => {
+          const old = await send([], '/', '1.0')
+          expect(old.status).toBe(400)
+          expect(old.body).toBe('Bad Request')
+          expect(old.ran).toBe(false)
+        })
 
       it("refuses a trusted proxy's X-Forwarded-Host with a path", async () => {
         const forged = await send([
@@ -386,6 +411,160 @@ describe('the budget of large bodies', () => {
       expect(JSON.parse((await first.answer).body)).toEqual({ bytes: 2 * DEFAULT_BODY_LIMIT })
       await vi.waitFor(() => expect(budget.used).toBe(0))
       expect(shop.reached).toHaveLength(1)
+    })
+  })
+
+  describe('of bodies that stop arriving', () => {
+    // Small sizes and short times: a body over the default limit draws on the budget and runs
+    // on the clock (BODY_TIMING) exactly as an 8 MB upload does.
+    const size = 4 * DEFAULT_BODY_LIMIT
+    const post = (length: number, hold?: string) =>
+      request('POST', settings, {
+        Host: 'shop.test',
+        'Content-Type': 'application/octet-stream',
+        'Content-Length': length,
+        ...(hold ? { 'X-Hold': hold } : {}),
+      })
+    /** A guard with its own budget and clock, and an upload whose whole body it holds. */
+    function shopWith(timing: BodyTiming) {
+      const budget = new BodyBudget(8 * size)
+      const shop = stack(createRequestGuard(budget, timing), { hostCheckFirst: true })
+      const open = (head: string) => {
+        const connection = connect(shop.port(), head)
+        const closed = new Promise<void>((resolve) =>
+          connection.socket.once('close', () => resolve()),
+        )
+        return { ...connection, closed }
+      }
+      /** An upload that arrived whole and waits in the app: its room stays held. */
+      async function held(name: string) {
+        const upload = open(post(size, name))
+        upload.send(body(size))
+        await vi.waitFor(() => expect(shop.holds.has(name)).toBe(true))
+        return upload
+      }
+      return { budget, shop, open, held }
+    }
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+    describe('with a pause limit', () => {
+      const { budget, shop, open, held } = shopWith({ idleMs: 150, wholeMs: 60_000 })
+
+      it('answers 408 to an upload that sends nothing, or stops, closes it and gives its room back at once', async () => {
+        const other = await held('other')
+        expect(budget.used).toBe(size)
+
+        const silent = open(post(size))
+        await vi.waitFor(() => expect(budget.used).toBe(2 * size))
+        const stalled = open(post(size))
+        stalled.send(body(1024))
+        await vi.waitFor(() => expect(budget.used).toBe(3 * size))
+
+        for (const upload of [silent, stalled]) {
+          const answer = await upload.answer
+          expect(answer.status).toBe(408)
+          expect(answer.body).toBe(MESSAGES.tooSlow)
+          expect(answer.headers.connection).toBe('close')
+          await upload.closed
+        }
+        // Given back once each: the upload the app holds keeps its room.
+        expect(budget.used).toBe(size)
+        expect(shop.reached).toHaveLength(1)
+
+        // A browser's own form post gets a page with a way back.
+        const page = open(
+          request('POST', settings, {
+            Host: 'shop.test',
+            Accept: 'text/html',
+            'Content-Type': 'multipart/form-data; boundary=x',
+            'Content-Length': size,
+          }),
+        )
+        const answer = await page.answer
+        expect(answer.status).toBe(408)
+        expect(answer.body).toContain('href="/dashboard/settings"')
+        await page.closed
+        expect(budget.used).toBe(size)
+
+        shop.holds.get('other')!()
+        expect((await other.answer).status).toBe(200)
+        await vi.waitFor(() => expect(budget.used).toBe(0))
+      })
+
+      it('lets an upload with short pauses through, and does not time the app', async () => {
+        const upload = open(post(size, 'slow'))
+        for (let sent = 0; sent < size; sent += size / 4) {
+          upload.send(body(size / 4))
+          await pause(50)
+        }
+        await vi.waitFor(() => expect(shop.holds.has('slow')).toBe(true))
+        // Whole: the app may take its time, and the room stays held until it answers.
+        await pause(300)
+        expect(budget.used).toBe(size)
+        shop.holds.get('slow')!()
+        const answer = await upload.answer
+        expect(answer.status).toBe(200)
+        expect(JSON.parse(answer.body)).toEqual({ bytes: size })
+        await vi.waitFor(() => expect(budget.used).toBe(0))
+      })
+
+      it('gives back the room of a client that leaves or is refused exactly once, the clock included', async () => {
+        const other = await held('kept')
+        const leaving = open(post(size))
+        leaving.send(body(1024))
+        await vi.waitFor(() => expect(budget.used).toBe(2 * size))
+        leaving.socket.destroy()
+        await vi.waitFor(() => expect(budget.used).toBe(size))
+
+        // Refused before a byte is read (nothing taken), and after the whole body (a NUL).
+        const tooLarge = open(post(bodyLimitFor(settings) + 1))
+        expect((await tooLarge.answer).status).toBe(413)
+        const noRoom = open(post(8 * size))
+        expect((await noRoom.answer).status).toBe(503)
+        noRoom.socket.destroy()
+        tooLarge.socket.destroy()
+        const nul = open(
+          request('POST', settings, {
+            Host: 'shop.test',
+            'Content-Type': 'application/x-www-form-urlencoded',
+            'Content-Length': size,
+          }),
+        )
+        nul.send(Buffer.alloc(size, 0))
+        expect((await nul.answer).status).toBe(400)
+        await vi.waitFor(() => expect(budget.used).toBe(size))
+
+        // Past the pause limit, nothing is given back a second time.
+        await pause(400)
+        expect(budget.used).toBe(size)
+        shop.holds.get('kept')!()
+        expect((await other.answer).status).toBe(200)
+        await vi.waitFor(() => expect(budget.used).toBe(0))
+      })
+    })
+
+    describe('with a limit on the whole body', () => {
+      const { budget, shop, open, held } = shopWith({ idleMs: 60_000, wholeMs: 400 })
+
+      it('answers 408 to an upload that trickles past it, and gives its room back once', async () => {
+        const other = await held('other')
+        const trickle = open(post(size))
+        const started = Date.now()
+        const drip = setInterval(() => trickle.send(body(16)), 50)
+        try {
+          const answer = await trickle.answer
+          expect(answer.status).toBe(408)
+          expect(Date.now() - started).toBeGreaterThanOrEqual(350)
+        } finally {
+          clearInterval(drip)
+        }
+        await trickle.closed
+        expect(budget.used).toBe(size)
+        expect(shop.reached).toHaveLength(1)
+        shop.holds.get('other')!()
+        expect((await other.answer).status).toBe(200)
+        await vi.waitFor(() => expect(budget.used).toBe(0))
+      })
     })
   })
 })

@@ -20,7 +20,8 @@ import { STOCK_IMPORT_MAX_BYTES } from '~/lib/validation/stock-import'
  *   `readFormData` (app/lib/form-data.server.ts) instead.
  * - Bodies over DEFAULT_BODY_LIMIT (uploads, the stock import) draw on one budget for the
  *   whole process (BODY_BUDGET_BYTES): one that does not fit while others are held is answered
- *   503 with Retry-After, so parallel uploads cannot exhaust memory (docs/security.md).
+ *   503 with Retry-After, so parallel uploads cannot exhaust memory (docs/security.md). One
+ *   that stalls or trickles is answered 408 and cut (BODY_TIMING), giving its room back.
  */
 export const DEFAULT_BODY_LIMIT = 64 * 1024
 /** Room above a route's own limit, so that route still answers with its own message. */
@@ -75,6 +76,7 @@ export const MESSAGES = {
   busy: 'The server is receiving too many uploads at once. Please try again in a few seconds.',
   nulInPath: 'Page not found',
   nulInRequest: 'The request contains a character that is not allowed (a NUL byte).',
+  tooSlow: 'The request took too long to arrive.',
   badHost: 'Bad Request',
 } as const
 
@@ -96,9 +98,10 @@ export function isValidHost(value: string): boolean {
 /**
  * Exactly one Host header, and a valid one. Node keeps only the first of several in
  * `req.headers`, so they are counted in the raw headers. An HTTP/1.1 request without one is
- * refused by Node itself (requireHostHeader); HTTP/1.0 has no Host and is left as it is.
+ * refused by Node itself (requireHostHeader); an HTTP/1.0 request may lack one and is given
+ * `publicHost` (see refuseMisaddressed), or refused when there is none to give.
  */
-function hostIsAcceptable(req: IncomingMessage): boolean {
+function hostIsAcceptable(req: IncomingMessage, publicHost: string | undefined): boolean {
   let value: string | undefined
   const raw = req.rawHeaders
   for (let i = 0; i < raw.length; i += 2) {
@@ -107,8 +110,14 @@ function hostIsAcceptable(req: IncomingMessage): boolean {
     if (value !== undefined) return false
     value = raw[i + 1] as string
   }
-  if (value === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor === 0
-  return isValidHost(value)
+  if (value !== undefined) return isValidHost(value)
+  if (publicHost === undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor !== 0)
+    return false
+  // Written where every later reader looks: the raw headers (this check when the guard runs it
+  // again) and the parsed ones (Express, the page cache, the React Router adapter).
+  raw.push('Host', publicHost)
+  req.headers.host = publicHost
+  return true
 }
 
 /**
@@ -127,9 +136,18 @@ function targetIsAPath(req: IncomingMessage): boolean {
  * whose request line names a full URL instead of a path, and returns true; returns false for
  * any other. The HTTP server calls it before anything else
  * (server/index.ts), the page cache's early answer included; requestGuard calls it again.
+ *
+ * An HTTP/1.0 request may come without a Host header (a load balancer's health check, an old
+ * client). Everything after this reads a host (the Express adapter fails without one), so such
+ * a request is given `publicHost`, the host of PUBLIC_URL, as if it had named the shop itself;
+ * without a `publicHost` it is refused like a bad Host.
  */
-export function refuseMisaddressed(req: IncomingMessage, res: ServerResponse): boolean {
-  if (hostIsAcceptable(req) && targetIsAPath(req)) return false
+export function refuseMisaddressed(
+  req: IncomingMessage,
+  res: ServerResponse,
+  publicHost?: string,
+): boolean {
+  if (hostIsAcceptable(req, publicHost) && targetIsAPath(req)) return false
   if (!res.headersSent) {
     res.writeHead(400, {
       'Content-Type': 'text/plain; charset=utf-8',
@@ -162,6 +180,23 @@ export const BODY_BUDGET_BYTES = 64 * 1024 * 1024
 /** What a request refused for want of room is told to wait (Retry-After). */
 export const BUSY_RETRY_AFTER_SECONDS = 5
 
+/** How long a body that holds room in the budget may take to arrive. */
+export interface BodyTiming {
+  /** The longest pause without a byte of it. */
+  idleMs: number
+  /** The longest it may take in all, from when it first takes room. */
+  wholeMs: number
+}
+
+/**
+ * Room held by a client that stalls or trickles is room refused to real uploads, and Node's
+ * own limit (requestTimeout) is 300 s. A phone on a weak uplink, about 512 kbit/s (a crowded
+ * or distant 4G cell in India, or 3G), sends the largest body the guard takes, 8 MB, in about
+ * 130 s: the whole body gets 180 s. A short loss of signal (a handover, a lift) pauses an
+ * upload, and TCP's retries after a gap of up to about 15 s come within 30 s of its last byte.
+ */
+export const BODY_TIMING: BodyTiming = { idleMs: 30_000, wholeMs: 180_000 }
+
 /** A count of bytes reserved against a fixed capacity (BODY_BUDGET_BYTES). */
 export class BodyBudget {
   #used = 0
@@ -189,34 +224,61 @@ function refuse(res: Response, status: number, message: string) {
 }
 
 /**
+ * The answer to a body refused before it was whole: a line of text, or for a browser's own
+ * form post (without JavaScript: a page is asked for, not React Router's `.data`) a short page
+ * with the message and a way back.
+ */
+function answerRefusedBody(
+  req: IncomingMessage,
+  res: Response,
+  path: string,
+  status: 408 | 413 | 503,
+) {
+  if (res.headersSent) return
+  if (status === 503) res.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS))
+  const [title, line, text] =
+    status === 503
+      ? ['Busy', MESSAGES.busy, MESSAGES.busy]
+      : status === 413
+        ? ['Too large', MESSAGES.tooLarge, tooLargeMessageFor(path)]
+        : ['Too slow', MESSAGES.tooSlow, MESSAGES.tooSlow]
+  const page = !path.endsWith('.data') && String(req.headers.accept ?? '').includes('text/html')
+  if (page)
+    res
+      .status(status)
+      .set('Cache-Control', 'no-store')
+      .type('html')
+      .send(noticePage(title, text, backTo(path)))
+  else refuse(res, status, line)
+}
+
+/**
  * Answers 413 (too large) or 503 (no room in the budget) while the client may still be
  * sending. Closing at once would make the client's kernel discard our answer with a reset, so
  * the rest of the body is read and dropped (never kept) for a few seconds, then the connection
- * is cut. A browser's own form post (without JavaScript: a page is asked for, not React
- * Router's `.data`) gets a short page with the message and a way back, not a bare line of text.
+ * is cut.
  */
 const DISCARD_MS = 5_000
 function refuseUnread(req: IncomingMessage, res: Response, path: string, status: 413 | 503) {
-  const page = !path.endsWith('.data') && String(req.headers.accept ?? '').includes('text/html')
-  if (!res.headersSent) {
-    if (status === 503) res.set('Retry-After', String(BUSY_RETRY_AFTER_SECONDS))
-    const message = status === 503 ? MESSAGES.busy : MESSAGES.tooLarge
-    if (page) {
-      const [title, text] =
-        status === 503 ? ['Busy', MESSAGES.busy] : ['Too large', tooLargeMessageFor(path)]
-      res
-        .status(status)
-        .set('Cache-Control', 'no-store')
-        .type('html')
-        .send(noticePage(title, text, backTo(path)))
-    } else refuse(res, status, message)
-  }
+  answerRefusedBody(req, res, path, status)
   if (req.complete) return
   const cut = setTimeout(() => req.socket.destroy(), DISCARD_MS)
   cut.unref()
   req.once('end', () => clearTimeout(cut))
   req.once('close', () => clearTimeout(cut))
   req.resume()
+}
+
+/**
+ * Answers 408 to a body that stopped arriving or arrives too slowly (BODY_TIMING) and closes
+ * the connection: with `Connection: close` Node ends it once the answer is out, and a client
+ * that does not take even that is cut after DISCARD_MS.
+ */
+function refuseSlow(req: IncomingMessage, res: Response, path: string) {
+  if (res.headersSent) return void req.socket.destroy()
+  res.set('Connection', 'close')
+  answerRefusedBody(req, res, path, 408)
+  setTimeout(() => req.socket.destroy(), DISCARD_MS).unref()
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
@@ -245,8 +307,14 @@ function hasBody(req: IncomingMessage): boolean {
   )
 }
 
-/** The guard, with the budget its large bodies draw on (the process's own: requestGuard). */
-export function createRequestGuard(budget: BodyBudget): RequestHandler {
+/**
+ * The guard, with the budget its large bodies draw on and the time they may take to arrive
+ * (the process's own: requestGuard).
+ */
+export function createRequestGuard(
+  budget: BodyBudget,
+  timing: BodyTiming = BODY_TIMING,
+): RequestHandler {
   return (req, res, next) => {
     if (refuseMisaddressed(req, res)) return
     if (!forwardedHostIsAcceptable(req)) {
@@ -265,19 +333,47 @@ export function createRequestGuard(budget: BodyBudget): RequestHandler {
     const declared = Number(req.headers['content-length'])
     if (Number.isFinite(declared) && declared > limit) return refuseUnread(req, res, path, 413)
 
+    const chunks: Buffer[] = []
+    let received = 0
+    let refused = false
+
+    // While a body holds room it must keep arriving (BODY_TIMING): a pause of idleMs without a
+    // byte, or wholeMs in all, and it is answered 408, cut and its room given back at once.
+    let idle: NodeJS.Timeout | undefined
+    let whole: NodeJS.Timeout | undefined
+    const stopClock = () => {
+      clearTimeout(idle)
+      clearTimeout(whole)
+      idle = whole = undefined
+    }
+    const tooSlow = () => {
+      refused = true
+      chunks.length = 0
+      release()
+      refuseSlow(req, res, path)
+    }
+    const startClock = () => {
+      idle = setTimeout(tooSlow, timing.idleMs).unref()
+      whole = setTimeout(tooSlow, timing.wholeMs).unref()
+    }
+
     // Room in the budget for a body over the default limit: the declared length at once (so an
     // upload that starts is never cut for want of room), a chunked body's as it grows. It is
     // given back when the answer is sent or the connection closes, and at once when the body
-    // is refused (its bytes are dropped).
+    // is refused (its bytes are dropped) or too slow.
     let reserved = 0
     const release = () => {
+      stopClock()
       budget.give(reserved)
       reserved = 0
     }
     const reserve = (total: number): boolean => {
       if (total <= DEFAULT_BODY_LIMIT || total <= reserved) return true
       if (!budget.take(total - reserved)) return false
-      if (reserved === 0) res.once('close', release)
+      if (reserved === 0) {
+        res.once('close', release)
+        startClock()
+      }
       reserved = total
       return true
     }
@@ -285,9 +381,6 @@ export function createRequestGuard(budget: BodyBudget): RequestHandler {
 
     // Node's HTTP parser hands the body to the request stream through push(), one chunk at a
     // time and then null. Taking those calls over holds the body here until it is whole.
-    const chunks: Buffer[] = []
-    let received = 0
-    let refused = false
     const push = req.push.bind(req)
     const drop = (status: 413 | 503) => {
       refused = true
@@ -299,6 +392,8 @@ export function createRequestGuard(budget: BodyBudget): RequestHandler {
       if (refused) return chunk === null ? push(null) : true
       if (chunk === null) {
         req.push = push
+        // Whole: the room stays held (until the answer), the clock stops.
+        stopClock()
         const body = Buffer.concat(chunks)
         chunks.length = 0
         if (bodyHasNul(body, String(req.headers['content-type'] ?? '').toLowerCase())) {
@@ -313,6 +408,7 @@ export function createRequestGuard(budget: BodyBudget): RequestHandler {
         return false
       }
       const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, encoding)
+      idle?.refresh()
       received += bytes.length
       if (received > limit) {
         drop(413)
@@ -355,7 +451,7 @@ export function answerClientErrors(server: Server): void {
       error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'The address or the request headers are too long.']
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-          ? [408, 'The request took too long to arrive.']
+          ? [408, MESSAGES.tooSlow]
           : [400, 'The request could not be understood.']
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: text/plain; charset=utf-8\r\n` +

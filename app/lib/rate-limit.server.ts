@@ -92,6 +92,10 @@ export const RATE_LIMIT_POLICIES = {
   /** A payment link e-mailed to its customer (on creation, or "Send by e-mail"), per link: once a
    * minute, so a double click or two admins at once send one mail (docs/payments.md). */
   paymentLinkMail: { cooldownSeconds: 60 },
+  /** Payment-link mails to one customer address (trimmed, lower-cased), whatever the links: many
+   * links made out to one address cannot mail it without end. A refused send counts for nothing
+   * (docs/payments.md, "Payment links"). */
+  paymentLinkMailRecipient: { limit: 5, windowSeconds: 60 * 60 },
   /** The mail that confirms an account's address (on sign-up, and on a sign-in with the right
    * password before it is confirmed), per user id: once in 10 minutes, so whoever signed up with
    * another's address cannot have the shop mail its owner on every login (docs/auth.md). */

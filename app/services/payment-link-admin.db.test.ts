@@ -10,6 +10,7 @@ import {
   cancelPaymentLinkAudited,
   createPaymentLinkAudited,
   emailPaymentLinkAudited,
+  PaymentLinkMailLimitError,
 } from './payment-link-admin.server'
 
 /** Payment links made, e-mailed and cancelled from the back office, each with its audit entry. */
@@ -68,10 +69,12 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
   it('makes one link for one form key: sent again, or twice at once, nothing more is written, queued or recorded', async () => {
     const who = await owner()
     const product = await makeProduct(t.db, { price: 49_900 })
+    // An address of its own: every address gets a few payment-link mails an hour at most.
+    const customer = { ...BUYER, email: 'one.key@example.in' }
     const create = (db: typeof t.db, id: string) =>
       createPaymentLinkAudited(
         db,
-        { id, productId: product.id, customer: BUYER, emailToCustomer: true },
+        { id, productId: product.id, customer, emailToCustomer: true },
         who,
         URL_BASE,
       )
@@ -193,7 +196,7 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     const product = await makeProduct(t.db)
     const { link } = await createPaymentLinkAudited(
       t.db,
-      { productId: product.id, customer: BUYER },
+      { productId: product.id, customer: { ...BUYER, email: 'double.click@example.in' } },
       who,
       URL_BASE,
     )
@@ -215,6 +218,109 @@ describe(`payment links in the back office (${process.env.TEST_DB_ENGINE ?? 'sql
     expect(
       (await linkEntries(link.id)).filter((entry) => entry.action === 'payment-link.email'),
     ).toHaveLength(1)
+  })
+
+  it('mails one address at most 5 payment links an hour, over every link; the next is refused and changes nothing', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    // Early in a window of the limit, so every send below falls in it.
+    const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 60_000)
+    const at = (ms: number) => new Date(now.getTime() + ms)
+    const customer = (email: string) => ({ ...BUYER, email })
+    const create = (email: string, emailToCustomer: boolean, id = newId(), when = now) =>
+      createPaymentLinkAudited(
+        t.db,
+        { id, productId: product.id, customer: customer(email), emailToCustomer },
+        who,
+        URL_BASE,
+        when,
+      )
+    const queued = async () => {
+      const jobs = await t.db
+        .selectFrom('job')
+        .select('id')
+        .where('type', '=', PAYMENT_LINK_MAIL_JOB)
+        .execute()
+      return jobs.length
+    }
+    // One address however it is written: three links mailed on creation, a fourth made without
+    // its mail and sent later, and the first one sent again after its minute.
+    const first = await create('Limit.Reached@example.in', true)
+    await create('limit.reached@EXAMPLE.in', true)
+    await create('LIMIT.REACHED@EXAMPLE.IN', true)
+    const unmailed = (await create('limit.reached@example.in', false)).link
+    expect(
+      await emailPaymentLinkAudited(t.db, unmailed.id, who, URL_BASE, at(1_000)),
+    ).toMatchObject({ status: 'queued' })
+    expect(
+      await emailPaymentLinkAudited(t.db, first.link.id, who, URL_BASE, at(61_000)),
+    ).toMatchObject({ status: 'queued' })
+    const mails = await queued()
+    const entries = (await listAuditEntries(t.db, { targetType: 'payment-link' })).total
+
+    // A sixth mail to it within the hour: a new link with its mail is not made at all...
+    const key = newId()
+    const refused = await create('limit.reached@example.in', true, key, at(120_000)).catch(
+      (e: unknown) => e,
+    )
+    expect(refused).toBeInstanceOf(PaymentLinkMailLimitError)
+    expect(refused).toMatchObject({ email: 'limit.reached@example.in' })
+    expect((refused as PaymentLinkMailLimitError).retryAfterSeconds).toBeGreaterThan(0)
+    expect(await getPaymentLink(t.db, key, URL_BASE)).toBeNull()
+    // ...and Send by e-mail of a link made earlier sends nothing either.
+    expect(await emailPaymentLinkAudited(t.db, unmailed.id, who, URL_BASE, at(180_000))).toEqual({
+      status: 'recipient-limit',
+      email: 'limit.reached@example.in',
+      retryAfterSeconds: 3_600 - 240,
+    })
+    expect(await queued()).toBe(mails)
+    expect((await listAuditEntries(t.db, { targetType: 'payment-link' })).total).toBe(entries)
+
+    // Another address is not held up, nor is a link for this one made without its mail.
+    expect((await create('someone.else@example.in', true, newId(), at(120_000))).repeated).toBe(
+      false,
+    )
+    expect((await create('limit.reached@example.in', false, key, at(120_000))).link.id).toBe(key)
+    // The next hour, it may be mailed again.
+    expect(
+      await emailPaymentLinkAudited(t.db, unmailed.id, who, URL_BASE, at(3_600_000)),
+    ).toMatchObject({ status: 'queued' })
+  })
+
+  it('holds the limit for many sends to one address at once', async () => {
+    const who = await owner()
+    const product = await makeProduct(t.db)
+    const now = new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 + 60_000)
+    const links = []
+    for (let i = 0; i < 8; i++)
+      links.push(
+        (
+          await createPaymentLinkAudited(
+            t.db,
+            { productId: product.id, customer: { ...BUYER, email: 'many.at.once@example.in' } },
+            who,
+            URL_BASE,
+          )
+        ).link,
+      )
+    // On PostgreSQL from two connections, as two app processes would send them.
+    const results = await Promise.all(
+      links.map((link, i) =>
+        emailPaymentLinkAudited(
+          t.engine === 'postgres' && i % 2 ? other.db : t.db,
+          link.id,
+          who,
+          URL_BASE,
+          now,
+        ),
+      ),
+    )
+    const statuses = results.map((result) => result.status)
+    expect(statuses.filter((status) => status === 'queued')).toHaveLength(5)
+    expect(statuses.filter((status) => status === 'recipient-limit')).toHaveLength(3)
+    let mailed = 0
+    for (const link of links) mailed += await mailsQueued(link.id)
+    expect(mailed).toBe(5)
   })
 
   it('queues and records nothing for a paid, cancelled or missing link', async () => {

@@ -9,6 +9,7 @@ import {
   renderPage,
   serveTestDb,
 } from '../../../tests/helpers/route-render'
+import { withinOneWindow } from '../../../tests/helpers/rate-limit'
 import { startSmtpServer, type TestSmtpServer } from '../../../tests/helpers/smtp'
 import { BUYER, makeAdmin, makeProduct } from '../../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
@@ -553,6 +554,76 @@ describe(`e-mailing a payment link from the page (${process.env.TEST_DB_ENGINE ?
     const mails = mailsTo(email)
     expect(mails).toHaveLength(1)
     expect(mails[0]!.text).toContain(link.paymentUrl)
+  })
+
+  it('refuses a sixth payment-link mail to one address within the hour, saying so, and makes or sends nothing', async () => {
+    // Every send below falls in one window of the limit.
+    await withinOneWindow('paymentLinkMailRecipient', 20_000)
+    const product = await makeProduct(t.db, { title: `Route Limit ${crypto.randomUUID()}` })
+    const email = 'lata.limit@example.test'
+    for (let i = 0; i < 5; i++) {
+      const made = await createOnPage(product, {
+        name: 'Lata Rao',
+        email: i % 2 ? email.toUpperCase() : email,
+      })
+      expect(text(made.html)).toContain('by e-mail.')
+    }
+    const linksTo = async () =>
+      (await t.db.selectFrom('paymentLink').select(['id', 'customerEmail']).execute()).filter(
+        (link) => link.customerEmail.toLowerCase() === email,
+      )
+    expect(await linksTo()).toHaveLength(5)
+
+    // A sixth link with its mail: nothing is made, the form says why and how to go on.
+    const form = await createForm(product, { name: 'Lata Rao', email })
+    const refused = await render('/admin/payment-links', form)
+    expect(refused.status).toBe(429)
+    expect(text(refused.html)).toMatch(
+      /lata\.limit@example\.test has already been e-mailed 5 payment links this hour, the most one address may get\. E-mail it again in \d+ minutes?\. Nothing was created: untick "E-mail the link to the customer" to create the link without e-mailing it\./,
+    )
+    expect(await linksTo()).toHaveLength(5)
+    expect(await queuedFor(form.key!)).toHaveLength(0)
+    expect(await linkActions(form.key!)).toEqual([])
+
+    // Send by e-mail on another link to that address: refused, nothing queued or recorded.
+    const other = await createPaymentLink(
+      t.db,
+      { productId: product.id, customer: { ...BUYER, email }, createdBy: null },
+      PUBLIC_URL,
+    )
+    const answer = await action({
+      request: new Request('http://shop.test/admin/payment-links', {
+        method: 'POST',
+        body: new URLSearchParams({ intent: 'email', id: other.id }),
+      }),
+      context: { clientIp: '203.0.113.9' },
+      params: {},
+    } as unknown as Parameters<typeof action>[0])
+    const { data: sent, init } = answer as unknown as {
+      data: { email: { tone: string; message: string } }
+      init: ResponseInit
+    }
+    expect(init.status).toBe(429)
+    expect(Number(new Headers(init.headers).get('Retry-After'))).toBeGreaterThan(0)
+    expect(sent.email).toEqual({
+      tone: 'error',
+      message: expect.stringMatching(
+        /^lata\.limit@example\.test has already been e-mailed 5 payment links this hour, the most one address may get\. E-mail it again in \d+ minutes?\. Nothing was sent\.$/,
+      ) as string,
+    })
+    expect(await queuedFor(other.id)).toHaveLength(0)
+    expect(await linkActions(other.id)).toEqual([])
+
+    // The same form with the box unticked makes its link, unmailed.
+    const { emailLink: _ticked, ...unticked } = form
+    const created = await post(unticked)
+    expect(created.answer.status).toBe(303)
+    expect(created.link.id).toBe(form.key)
+    expect(await queuedFor(form.key!)).toHaveLength(0)
+    await sendQueuedMails()
+    expect(
+      smtp.mails.filter((mail) => mail.to.some((to) => to.toLowerCase().includes(email))),
+    ).toHaveLength(5)
   })
 
   it('refuses Send by e-mail for a paid or cancelled link, with a message, and sends nothing', async () => {

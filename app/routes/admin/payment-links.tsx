@@ -54,9 +54,10 @@ import {
   cancelPaymentLinkAudited,
   createPaymentLinkAudited,
   emailPaymentLinkAudited,
+  PaymentLinkMailLimitError,
   type EmailPaymentLinkResult,
 } from '~/services/payment-link-admin.server'
-import { clientIp } from '~/lib/rate-limit.server'
+import { clientIp, RATE_LIMIT_POLICIES } from '~/lib/rate-limit.server'
 import { FormAlert, FormErrors, SelectField, TextField, useAppForm } from '~/components/forms'
 import { PageHeader } from '~/components/admin/page-header'
 import { readFormData } from '~/lib/form-data.server'
@@ -156,6 +157,16 @@ const EMAIL_LINK_MESSAGES = {
   missing: 'Payment link not found.',
 } as const
 
+/**
+ * Why a payment-link mail was refused: its customer's address had all the payment-link mails it
+ * may get this hour, over every link (`paymentLinkMailRecipient`, docs/payments.md).
+ */
+function recipientLimitReason(email: string, retryAfterSeconds: number): string {
+  const { limit } = RATE_LIMIT_POLICIES.paymentLinkMailRecipient
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60))
+  return `${email} has already been e-mailed ${limit} payment links this hour, the most one address may get. E-mail it again in ${minutes} minute${minutes === 1 ? '' : 's'}.`
+}
+
 /** "Neha Kapoor <neha@example.test>": whom a link was made out to, in the list and in Cancel. */
 function customerLabel(link: { customerName: string; customerEmail: string }): string {
   return `${link.customerName} <${link.customerEmail}>`
@@ -237,6 +248,15 @@ function emailOutcome(result: EmailPaymentLinkResult): {
         },
       }
     }
+    case 'recipient-limit':
+      return {
+        status: 429,
+        headers: { 'Retry-After': String(result.retryAfterSeconds) },
+        answer: {
+          tone: 'error',
+          message: `${recipientLimitReason(result.email, result.retryAfterSeconds)} Nothing was sent.`,
+        },
+      }
   }
 }
 
@@ -257,7 +277,8 @@ function askToCancel(link: PaymentLink | null): { status: number; answer: Cancel
  * and a customer (status active on creation) and sends its URL;
  * the customer pays on /payment/pay. The amount defaults to the product's price. The link is
  * e-mailed to the customer when the form's box says so (ticked to begin with), and an active
- * link can be e-mailed again from its row (`intent=email`, at most once a minute per link). An
+ * link can be e-mailed again from its row (`intent=email`, at most once a minute per link, and
+ * a few times an hour per customer address over every link, the mail on creation included). An
  * active link can be cancelled (`intent=cancel`, confirmed first), after which it takes no
  * payment. The links are listed a page at a time, newest first, with a search and a status
  * filter, so an old active link can still be found and cancelled (docs/payments.md, "Payment
@@ -364,8 +385,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent !== null && intent !== 'create') throw data('Unknown action', { status: 400 })
   const submission = parseSubmission(form, paymentLinkSchema)
   /** A create refused: the form as typed, with its messages. */
-  const refuse = (options: Parameters<typeof submission.reply>[0], status: 400 | 409 = 400) =>
-    data({ result: submission.reply(options), cancel: null, email: null }, { status })
+  const refuse = (
+    options: Parameters<typeof submission.reply>[0],
+    status: 400 | 409 | 429 = 400,
+    headers?: Record<string, string>,
+  ) => data({ result: submission.reply(options), cancel: null, email: null }, { status, headers })
   if (submission.status !== 'success') return refuse(undefined)
   const input = submission.value
   const key = form.get('key')
@@ -406,6 +430,18 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     if (error instanceof OrderError) {
       return refuse({ fieldErrors: { productId: [error.message] } })
+    }
+    if (error instanceof PaymentLinkMailLimitError) {
+      const reason = recipientLimitReason(error.email, error.retryAfterSeconds)
+      return refuse(
+        {
+          formErrors: [
+            `${reason} Nothing was created: untick "E-mail the link to the customer" to create the link without e-mailing it.`,
+          ],
+        },
+        429,
+        { 'Retry-After': String(error.retryAfterSeconds) },
+      )
     }
     throw error
   }

@@ -1,3 +1,5 @@
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { RazorpaySetup } from '~/services/payment/razorpay-config.server'
 import {
@@ -28,8 +30,11 @@ let setup: RazorpaySetup
 let productId: string
 const holder = globalThis as typeof globalThis & { __keybazaar?: unknown }
 
-/** The shop's environment: Razorpay's keys (the simulator's unless told), or none. */
-function useEnv(keys: { keySecret?: string } | null) {
+/**
+ * The shop's environment: Razorpay's keys (the simulator's unless told) at the simulator (or
+ * `host`), or none.
+ */
+function useEnv(keys: { keySecret?: string; host?: string } | null) {
   holder.__keybazaar = {
     db: t.db,
     engine: t.engine,
@@ -40,7 +45,7 @@ function useEnv(keys: { keySecret?: string } | null) {
         ? {
             RAZORPAY_KEY_ID: sim.keyId,
             RAZORPAY_KEY_SECRET: keys.keySecret ?? sim.keySecret,
-            RAZORPAY_HOST: sim.url,
+            RAZORPAY_HOST: keys.host ?? sim.url,
           }
         : {}),
     },
@@ -86,7 +91,75 @@ async function postReturn(fields: Record<string, string>): Promise<string | null
   return response.headers.get('Location')
 }
 
+/** A host in front of the simulator that passes every request on and counts them. */
+async function countingProxy(target: string) {
+  const requests: string[] = []
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => {
+      requests.push(`${req.method} ${req.url}`)
+      const headers = new Headers()
+      for (const name of ['authorization', 'content-type'])
+        if (typeof req.headers[name] === 'string') headers.set(name, req.headers[name])
+      fetch(`${target}${req.url}`, {
+        method: req.method,
+        headers,
+        body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+      })
+        .then(async (answer) => {
+          res.writeHead(answer.status, {
+            'Content-Type': answer.headers.get('content-type') ?? 'application/json',
+          })
+          res.end(Buffer.from(await answer.arrayBuffer()))
+        })
+        .catch(() => {
+          res.writeHead(502)
+          res.end()
+        })
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
 describe(`/api/payments/razorpay/callback (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('answers simultaneous posts of one signed return with the order’s page, asking Razorpay once', async () => {
+    const started = await checkout()
+    const back = await simulateRazorpayPayment(
+      sim,
+      started.order.gatewayOrderId!,
+      CALLBACK,
+      'success',
+    )
+    const razorpay = await countingProxy(sim.url)
+    useEnv({ host: razorpay.url })
+    try {
+      const locations = await Promise.all(Array.from({ length: 8 }, () => postReturn(back.fields)))
+      // Every post, the one that asked and those that answered from our record, goes on to the
+      // order's result page, which shows it as it stands (paid, or processing while polled).
+      expect(new Set(locations)).toEqual(
+        new Set([`/payment/callback?ORDERID=${encodeURIComponent(started.order.id)}`]),
+      )
+      expect(razorpay.requests.filter((r) => r.startsWith('GET /v1/payments/'))).toHaveLength(1)
+      expect(await existingOrder(t.db, started.order.id)).toMatchObject({
+        status: 'paid',
+        gatewayTxnId: back.fields.razorpay_payment_id,
+      })
+    } finally {
+      await razorpay.close()
+    }
+  })
+
   it('sends the buyer to their order when the payments API refuses our keys', async () => {
     const started = await checkout()
     const back = await simulateRazorpayPayment(

@@ -199,28 +199,32 @@ export async function applyReturnStatus(
   return { kind: 'handled', orderId: order.id, ...decision }
 }
 
-/** An unsigned return visit asks the gateway at most this often per order. */
+/** A buyer's return (signed or not) asks the gateway at most this often per order. */
 export const RETURN_CHECK_MIN_INTERVAL_MS = 3_000
 
 /**
- * Whether an unsigned return (a reload, or anyone replaying the URL) may ask the gateway about
- * `order` now: once per RETURN_CHECK_MIN_INTERVAL_MS, however many arrive together; the others
- * answer from what we have.
+ * Whether a buyer's return may ask the gateway about `order` now: once per
+ * RETURN_CHECK_MIN_INTERVAL_MS, however many arrive together; the others answer from our record.
+ * A reload, a replayed URL or a re-posted signed form (a payment authorised but not captured yet
+ * stays pending, so nothing else stops it) would otherwise call the gateway each time. The turn
+ * is a compare-and-set (claimStatusCheck), taken even when the order was never checked: of many
+ * first returns at once, one asks (docs/payments.md, "Razorpay" and "PhonePe").
  */
 export async function mayAskOnReturn(db: DB, order: Order, now: Date): Promise<boolean> {
-  // Never asked (the buyer's first return, the usual case): ask, with no statement spent on
-  // the turn. Every answer and every failed call stamps the order, so later ones take turns.
-  if (order.lastStatusCheckAt === null) return true
   return claimStatusCheck(db, order.id, now, RETURN_CHECK_MIN_INTERVAL_MS)
 }
 
-/** What a return answers without asking the gateway (see mayAskOnReturn). */
-export function answeredFromRecord(order: Order): HandledReturn {
+/**
+ * What a return answers without asking the gateway (see mayAskOnReturn): the order as it is
+ * now, read again, so a return that lost its turn to one that has just settled the order says so.
+ */
+export async function answeredFromRecord(db: DB, order: Order): Promise<HandledReturn> {
+  const current = (await getOrder(db, order.id)) ?? order
   return {
     kind: 'handled',
-    orderId: order.id,
-    outcome: order.status === 'pending' ? 'pending' : 'unchanged',
-    status: order.status,
+    orderId: current.id,
+    outcome: current.status === 'pending' ? 'pending' : 'unchanged',
+    status: current.status,
   }
 }
 

@@ -329,7 +329,7 @@ export async function handlePaytmCallback(
   // it is usually the buyer arriving from Paytm just after a check made by verify-payment, and
   // must not be held at pending by it; a form replayed beyond that answers from our record.
   if (!(await mayAskOnReturn(db, order, now)) && !(await mayAskWhilePending(db, order, now)))
-    return answeredFromRecord(order)
+    return answeredFromRecord(db, order)
   const status = await askStatus(db, setup, order, options, now)
   if (status instanceof GatewayUnavailableError) {
     log(

@@ -189,6 +189,37 @@ describe('the return from PhonePe (unsigned: the status API decides)', () => {
     clock += 16_000
   })
 
+  it('simultaneous first returns of one order ask PhonePe once, and each shows the order as it stands', async () => {
+    const started = await checkout()
+    await simulatePhonePePayment(started.redirectUrl, 'success')
+    const statusCalls: string[] = []
+    const counting = {
+      ...quiet,
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        if (String(url).includes('/status')) statusCalls.push(String(url))
+        return fetch(url, init)
+      }) as typeof fetch,
+    }
+    // Never checked before: the turn is still taken by one of them.
+    expect((await order(started.order.id)).lastStatusCheckAt).toBeNull()
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        handlePhonePeReturn(t.db, flow.setup, APP_SECRET, started.order.id, counting),
+      ),
+    )
+    expect(statusCalls).toHaveLength(1)
+    for (const result of results) {
+      // The one that asked paid the order; the others show it pending, or paid when they read
+      // it after that.
+      expect(result).toMatchObject({ kind: 'handled', orderId: started.order.id })
+      expect(['pending', 'paid']).toContain((result as { status: string }).status)
+    }
+    expect(results.filter((r) => 'outcome' in r && r.outcome === 'paid')).toHaveLength(1)
+    expect((await order(started.order.id)).status).toBe('paid')
+    const events = (await listOrderEvents(t.db, started.order.id)).map((e) => e.type)
+    expect(events.filter((type) => type === 'paid')).toHaveLength(1)
+  })
+
   it('a return before paying changes nothing; an unknown order is unknown', async () => {
     const started = await checkout()
     expect(

@@ -198,7 +198,7 @@ export async function handlePhonePeReturn(
   if (isSettled(order.status)) return { ...unchanged, status: order.status }
   // Every unsettled order (pending, and failed or expired ones a late payment may still pay):
   // the URL is unsigned, so reloading or replaying it must not call PhonePe each time.
-  if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(order)
+  if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(db, order)
   return confirmReturn(db, order, now, log, async () => {
     const client = phonePeClient(db, setup, appSecret, options)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)

@@ -228,6 +228,76 @@ describe('Razorpay return', () => {
     expect((await order(started.order.id)).status).toBe('failed')
   })
 
+  it('a signed return posted again while the payment is only authorised asks Razorpay once per turn', async () => {
+    const { started, back } = await checkoutAndPay('pending')
+    const calls: string[] = []
+    const start = Date.now()
+    const at = (ms: number) => ({
+      ...quiet,
+      now: () => new Date(start + ms),
+      fetch: ((url: string | URL, init?: RequestInit) => {
+        calls.push(String(url))
+        return fetch(url, init)
+      }) as typeof fetch,
+    })
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(0))).toMatchObject({
+      outcome: 'pending',
+      status: 'pending',
+    })
+    expect(calls).toHaveLength(1)
+    // The signed form posted again and again (a reload, a script): answered from our record.
+    for (const ms of [500, 1_000, 2_000, 2_900])
+      expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(ms))).toEqual({
+        kind: 'handled',
+        orderId: started.order.id,
+        outcome: 'pending',
+        status: 'pending',
+      })
+    expect(calls).toHaveLength(1)
+    // The next turn asks again; Razorpay has captured it meanwhile, so that one pays.
+    await razorpayControl(flow.sim, 'settle', {
+      payment_id: back.fields.razorpay_payment_id,
+      status: 'captured',
+    })
+    expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, at(3_500))).toMatchObject({
+      outcome: 'paid',
+    })
+    expect(calls).toHaveLength(2)
+  })
+
+  it('simultaneous first returns of one order ask Razorpay once, and each shows the order as it stands', async () => {
+    for (const outcome of ['success', 'failure'] as const) {
+      const { started, back } = await checkoutAndPay(outcome)
+      const calls: string[] = []
+      const counting = {
+        ...quiet,
+        fetch: ((url: string | URL, init?: RequestInit) => {
+          calls.push(String(url))
+          return fetch(url, init)
+        }) as typeof fetch,
+      }
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          handleRazorpayReturn(t.db, flow.setup, back.fields, counting),
+        ),
+      )
+      expect(calls).toHaveLength(1)
+      const settled = outcome === 'success' ? 'paid' : 'failed'
+      for (const result of results) {
+        // The one that asked settled the order; the others show it pending, or settled when
+        // they read it after that.
+        expect(result).toMatchObject({ kind: 'handled', orderId: started.order.id })
+        expect(['pending', settled]).toContain((result as { status: string }).status)
+      }
+      expect(
+        results.filter((result) => 'outcome' in result && result.outcome === settled),
+      ).toHaveLength(1)
+      expect((await order(started.order.id)).status).toBe(settled)
+      const events = (await listOrderEvents(t.db, started.order.id)).map((e) => e.type)
+      expect(events.filter((type) => type === settled)).toHaveLength(1)
+    }
+  })
+
   it('keeps a pending payment pending, and the job pays it once Razorpay captures it', async () => {
     const { started, back } = await checkoutAndPay('pending')
     expect(await handleRazorpayReturn(t.db, flow.setup, back.fields, quiet)).toMatchObject({

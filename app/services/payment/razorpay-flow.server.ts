@@ -50,7 +50,8 @@ import { confirmRefundFromGateway } from './refunds.server'
  *              failed and the buyer is offered the next gateway.
  *   return     Checkout posts razorpay_payment_id + razorpay_signature to our callback: the
  *              signature is checked against the Razorpay order id WE stored, then the payment is
- *              fetched server to server and must be captured for exactly our amount.
+ *              fetched server to server (one return per order every few seconds: the turn of
+ *              mayAskOnReturn) and must be captured for exactly our amount.
  *   webhook    verified on the raw body with the webhook secret, claimed once by its
  *              x-razorpay-event-id, applied through the same compare-and-set transitions.
  */
@@ -176,6 +177,10 @@ export async function handleRazorpayReturn(
         log(`[payments] refused a Razorpay return for ${order.id} (${verified.reason})`)
         return { kind: 'rejected', reason: verified.reason, orderId: order.id }
       }
+      // Signed, but the same form can be posted again and again: while the payment is only
+      // authorised the order stays pending, so each post would ask Razorpay once more. Posts
+      // take turns per order like unsigned ones; a post without the turn shows the order as it is.
+      if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(db, order)
       const payment = await fetchRazorpayPayment(setup.config, verified.value.paymentId, options)
       if (payment.order_id !== order.gatewayOrderId) {
         log(`[payments] Razorpay payment ${payment.id} belongs to another order, not ${order.id}`)
@@ -186,7 +191,7 @@ export async function handleRazorpayReturn(
     }
     // A failure (or a closed Checkout): only Razorpay's own record of the order decides. The
     // post is unsigned, so a repeat moments later answers from what we have.
-    if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(order)
+    if (!(await mayAskOnReturn(db, order, now))) return answeredFromRecord(db, order)
     return applyReturnStatus(db, order, await client.queryStatus(gatewayOrderOf(order)), now)
   })
 }

@@ -12,6 +12,8 @@ import {
   getProductBySlug,
   isSlugTaken,
   listProductsPage,
+  productImageKeysIn,
+  productImageKeysInUse,
   productStats,
   SlugTakenError,
   updateProduct,
@@ -219,6 +221,27 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     expect(await countProductsUsingImage(t.db, 'products/shared.png')).toBe(2)
     expect(await countProductsUsingImage(t.db, 'products/shared.png', a.id)).toBe(1)
     expect(await countProductsUsingImage(t.db, 'products/none.png')).toBe(0)
+  })
+
+  it('counts a product showing an image through one of our URLs for it as showing it', async () => {
+    const key = 'products/1715_ab12.png'
+    const forms = [
+      `/images/${key}?w=640&v=abc`,
+      `/uploads/${key}`,
+      `https://shop.example.in/uploads/${key}`,
+      `https://cdn.example.in/${key}`,
+      '/uploads/products%2F1715_ab12.png',
+    ]
+    for (const image of forms) expect(productImageKeysIn(image)).toEqual(new Set([key]))
+    const [first] = await Promise.all(forms.map((image) => createProduct(t.db, input({ image }))))
+    expect(await countProductsUsingImage(t.db, key)).toBe(forms.length)
+    expect(await countProductsUsingImage(t.db, key, first!.id)).toBe(forms.length - 1)
+    // A longer name that starts like it, or the same name elsewhere than products/, is another file.
+    await createProduct(t.db, input({ image: 'products/1715_ab12.png.bak' }))
+    await createProduct(t.db, input({ image: 'https://elsewhere.example/1715_ab12.png' }))
+    expect(await countProductsUsingImage(t.db, 'products/1715_ab12.pn')).toBe(0)
+    expect(await countProductsUsingImage(t.db, key)).toBe(forms.length)
+    expect(await productImageKeysInUse(t.db)).toEqual(new Set([key, 'products/1715_ab12.png.bak']))
   })
 
   it('duplicates with " (Copy)" and "-copy", made unique, with a new id and timestamps', async () => {

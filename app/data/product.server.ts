@@ -521,19 +521,66 @@ export async function countOpenSales(
   return { orders: Number(orders.count), paymentLinks: Number(links.count) }
 }
 
-/** How many products (other than `exceptId`) show this image. */
+/** A stored product image's key as it appears in an image value: the key, or inside a URL. */
+const NAMED_PRODUCT_IMAGE = /products\/([A-Za-z0-9][A-Za-z0-9._-]{0,200})/g
+
+/**
+ * The stored product images (storage keys under products/) an image value shows: the key itself,
+ * or one of our URLs for it (/images/<key>?w=..., /uploads/<key>, the storage's public URL,
+ * whole or as a path, percent-encoded or not). A value saved through the product form is the
+ * bare key (docs/admin.md, "Images"), but rows written before that, or copied from them, may
+ * hold a URL; the product shows the file all the same.
+ */
+export function productImageKeysIn(image: string): Set<string> {
+  const keys = new Set<string>()
+  let decoded = image
+  try {
+    decoded = decodeURIComponent(image)
+  } catch {
+    // Not percent-encoded text: the value as it is.
+  }
+  for (const text of new Set([image, decoded])) {
+    for (const [, name] of text.matchAll(NAMED_PRODUCT_IMAGE)) keys.add(`products/${name}`)
+  }
+  return keys
+}
+
+/**
+ * How many products (other than `exceptId`) show this stored image, as its key or in one of our
+ * URLs for it (productImageKeysIn). The database picks the products whose image names the file
+ * in any case; productImageKeysIn decides.
+ */
 export async function countProductsUsingImage(
   db: DB,
   image: string,
   exceptId?: string,
 ): Promise<number> {
+  const name = image.slice(image.lastIndexOf('/') + 1)
   let query = db
     .selectFrom('product')
-    .select((eb) => eb.fn.countAll<number | string>().as('count'))
-    .where('image', '=', image)
+    .select('image')
+    .where((eb) =>
+      eb.or([eb('image', '=', image), ...(name ? [containsAny([sql`lower(image)`], name)] : [])]),
+    )
   if (exceptId) query = query.where('id', '!=', exceptId)
-  const { count } = await query.executeTakeFirstOrThrow()
-  return Number(count)
+  const rows = await query.execute()
+  return rows.filter((row) => row.image === image || productImageKeysIn(row.image).has(image))
+    .length
+}
+
+/**
+ * Every stored product image some product shows (productImageKeysIn over every product's image),
+ * read in one query: the sweep of abandoned uploads keeps these (docs/admin.md, "Images").
+ */
+export async function productImageKeysInUse(db: DB): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('product')
+    .select('image')
+    .where(containsAny([sql`lower(image)`], 'products'))
+    .execute()
+  const keys = new Set<string>()
+  for (const row of rows) for (const key of productImageKeysIn(row.image)) keys.add(key)
+  return keys
 }
 
 /**

@@ -12,6 +12,7 @@ import {
   giveUpAbandonedJobs,
   runDueJobs,
   RUNNER_STOPPED_ERROR,
+  schedulePeriodicJob,
   startJobRunner,
   type Job,
 } from './jobs.server'
@@ -449,6 +450,47 @@ describe(`jobs (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     } finally {
       await runner.stop()
     }
+  })
+
+  it('schedules periodic work once a period, however many processes ask at once', async () => {
+    const hour = 60 * 60_000
+    const at = new Date('2026-05-01T10:17:00Z')
+    const asks = await Promise.all(
+      [t.db, other.db, t.db, other.db].map((db) =>
+        schedulePeriodicJob(db, 'test.sweep', hour, { now: at, maxAttempts: 1 }),
+      ),
+    )
+    expect(asks.filter(Boolean)).toHaveLength(1)
+    // Later in the same hour: nothing more.
+    expect(
+      await schedulePeriodicJob(t.db, 'test.sweep', hour, {
+        now: new Date(at.getTime() + 40 * 60_000),
+      }),
+    ).toBe(false)
+    const rows = await t.db.selectFrom('job').selectAll().where('type', '=', 'test.sweep').execute()
+    expect(rows).toEqual([
+      expect.objectContaining({
+        id: 'test.sweep@2026-05-01T10:00:00.000Z',
+        status: 'pending',
+        runAt: at.toISOString(),
+        maxAttempts: 1,
+        payload: 'null',
+      }),
+    ])
+    // Done or not, the next hour has a job of its own, claimed by one runner.
+    const next = new Date('2026-05-01T11:00:00Z')
+    expect(await schedulePeriodicJob(other.db, 'test.sweep', hour, { now: next })).toBe(true)
+    const claimed = await Promise.all(
+      [t.db, other.db].map((db, n) =>
+        claimJobs(db, { types: ['test.sweep'], workerId: `w${n}`, now: next, limit: 5 }),
+      ),
+    )
+    expect(
+      claimed
+        .flat()
+        .map((job) => job.id)
+        .sort(),
+    ).toEqual(['test.sweep@2026-05-01T10:00:00.000Z', 'test.sweep@2026-05-01T11:00:00.000Z'])
   })
 
   it('prunes finished jobs after a while but keeps failed ones', async () => {

@@ -94,6 +94,38 @@ export async function enqueueJob(
   return id
 }
 
+/**
+ * Schedules periodic work of `type` (a sweep) for the period `now` falls in, unless it is
+ * scheduled already. Periods are `periodMs` long, counted from the Unix epoch, so every process
+ * agrees on them; the job's id is the type and the period's start, and inserting that id again
+ * does nothing. Any number of processes may call this as often as they like (each runner's
+ * housekeeping does): the cluster gets one job a period, due at once, run by one runner under its
+ * lease like any other job. Returns whether this call added it.
+ */
+export async function schedulePeriodicJob(
+  db: DB,
+  type: string,
+  periodMs: number,
+  options: { now?: Date; maxAttempts?: number; payload?: unknown } = {},
+): Promise<boolean> {
+  const now = options.now ?? new Date()
+  const periodStart = new Date(Math.floor(now.getTime() / periodMs) * periodMs)
+  const result = await db
+    .insertInto('job')
+    .values({
+      id: `${type}@${periodStart.toISOString()}`,
+      type,
+      payload: JSON.stringify(options.payload ?? null),
+      maxAttempts: options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      runAt: now.toISOString(),
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0
+}
+
 /** Delay before attempt `attempt + 1`: 15 s, 30 s, 1 min, ... capped at 1 hour, with jitter. */
 export function backoffMs(attempt: number, baseMs = 15_000, capMs = 60 * 60_000): number {
   const exact = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1))

@@ -4,6 +4,7 @@ import {
   createS3Client,
   createS3Storage,
   DEFAULT_RETRY_POLICY,
+  parseListObjectsV2,
   signS3Request,
   StorageError,
   type S3Config,
@@ -180,6 +181,86 @@ describe('S3 client and storage against a local S3-compatible server', () => {
     expect(clock.waits).toEqual([])
   })
 
+  it('lists a prefix page by page (ListObjectsV2, continuation tokens), with sizes and dates', async () => {
+    const client = createS3Client(config, options())
+    s3.objects.clear()
+    const day = (n: number) => new Date(Date.UTC(2026, 3, n))
+    const put = (key: string, bytes: number, modified: Date) =>
+      s3.objects.set(key, { body: Buffer.alloc(bytes), contentType: 'image/png', modified })
+    put('products/1_a.png', 1, day(1))
+    put('products/2_b.png', 2, day(2))
+    // A key only XML escaping carries (another tool wrote it): read back as it is.
+    put('products/3_c&d.png', 3, day(3))
+    put('products/4_e.webp', 4, day(4))
+    put('products/5_f.jpg', 5, day(5))
+    put('avatars/1_x.webp', 6, day(6))
+    put('products-old/1_y.png', 7, day(7))
+
+    const listed = []
+    for await (const object of client.listObjects('products/', { pageSize: 2 })) listed.push(object)
+    expect(listed).toEqual([
+      { key: 'products/1_a.png', size: 1, modifiedMs: day(1).getTime() },
+      { key: 'products/2_b.png', size: 2, modifiedMs: day(2).getTime() },
+      { key: 'products/3_c&d.png', size: 3, modifiedMs: day(3).getTime() },
+      { key: 'products/4_e.webp', size: 4, modifiedMs: day(4).getTime() },
+      { key: 'products/5_f.jpg', size: 5, modifiedMs: day(5).getTime() },
+    ])
+    // Three signed pages: the first without a token, each next one with the token it was given.
+    const lists = s3.requests.filter((request) => request.query?.includes('list-type=2'))
+    expect(lists.map((request) => request.path)).toEqual(Array(3).fill('/shop-media'))
+    expect(lists.every((request) => request.signed)).toBe(true)
+    expect(lists[0]?.query).toBe('list-type=2&max-keys=2&prefix=products%2F')
+    expect(lists[1]?.query).toMatch(/^continuation-token=[^&]+&list-type=2&max-keys=2&prefix=/)
+    expect(lists[2]?.query).not.toBe(lists[1]?.query)
+
+    // One page at a time, and the storage's listing over the same client (1,000 a page).
+    const first = await client.listObjectsPage('products/', { maxKeys: 4 })
+    expect(first.objects.map((object) => object.key)).toHaveLength(4)
+    expect(first.nextContinuationToken).toEqual(expect.any(String))
+    const rest = await client.listObjectsPage('products/', {
+      continuationToken: first.nextContinuationToken!,
+    })
+    expect(rest).toEqual({
+      objects: [{ key: 'products/5_f.jpg', size: 5, modifiedMs: day(5).getTime() }],
+      nextContinuationToken: null,
+    })
+    const storage = createS3Storage(config, options())
+    const keys = []
+    for await (const file of storage.list('avatars/')) keys.push(file.key)
+    expect(keys).toEqual(['avatars/1_x.webp'])
+  })
+
+  it('retries a listing like any request, and refuses a prefix that is not a folder', async () => {
+    const client = createS3Client(config, options())
+    s3.objects.clear()
+    s3.objects.set('products/1_a.png', {
+      body: Buffer.from('x'),
+      contentType: 'image/png',
+      modified: new Date('2026-04-01T00:00:00Z'),
+    })
+    s3.failures.push(503, 'drop')
+    const page = await client.listObjectsPage('products/')
+    expect(page.objects.map((object) => object.key)).toEqual(['products/1_a.png'])
+    expect(clock.waits).toEqual([1000, 2000])
+    await expect(client.listObjectsPage('products')).rejects.toThrow('Invalid storage prefix')
+    await expect(client.listObjectsPage('../')).rejects.toThrow('Invalid storage key')
+  })
+
+  it('reads a ListObjectsV2 answer, and refuses one that is truncated without a token', () => {
+    expect(
+      parseListObjectsV2(
+        '<ListBucketResult><IsTruncated>false</IsTruncated><Contents><Key>products/a&amp;b&#39;c.png</Key>' +
+          '<Size>9</Size><Owner><ID>x</ID></Owner></Contents></ListBucketResult>',
+      ),
+    ).toEqual({
+      objects: [{ key: "products/a&b'c.png", size: 9, modifiedMs: Number.NaN }],
+      nextContinuationToken: null,
+    })
+    expect(() =>
+      parseListObjectsV2('<ListBucketResult><IsTruncated>true</IsTruncated></ListBucketResult>'),
+    ).toThrow(StorageError)
+  })
+
   it('is refused by the server when the secret is wrong (the fake really checks signatures)', async () => {
     const client = createS3Client({ ...config, secretAccessKey: 'wrong-secret' }, options())
     await expect(
@@ -221,6 +302,24 @@ describe('S3 storage against a third-party S3 server (s3rver, its own SigV4 chec
     await expect(storage.client.getObject('products/1715_ab-c.v2.webp')).rejects.toMatchObject({
       code: 'object-not-found',
     })
+  })
+
+  // One page: s3rver makes its continuation tokens with DES, which Node's OpenSSL 3 no longer
+  // has, so paging is shown against the fake above; here the listing's signature and answer.
+  it('lists a prefix with a request the server accepts as signed', async () => {
+    const storage = createS3Storage(config)
+    const keys = ['products/1_a.png', 'products/2_b.png', 'products/3_c.png', 'avatars/1_x.webp']
+    for (const key of keys) await storage.put(key, Buffer.from(key), 'image/png')
+    const before = Date.now()
+    const listed = []
+    for await (const file of storage.list('products/')) listed.push(file)
+    expect(listed.map((file) => [file.key, file.size])).toEqual([
+      ['products/1_a.png', 16],
+      ['products/2_b.png', 16],
+      ['products/3_c.png', 16],
+    ])
+    for (const file of listed) expect(Math.abs(file.modifiedMs - before)).toBeLessThan(60_000)
+    for (const key of keys) await storage.delete(key)
   })
 
   it('is refused with SignatureDoesNotMatch when the secret is wrong', async () => {

@@ -2,7 +2,13 @@ import crypto from 'node:crypto'
 import { AwsV4Signer } from 'aws4fetch'
 import { IMAGES_PATH_PREFIX } from './images'
 import type { S3Config } from './env.server'
-import { assertSafeKey, statCache, type Storage } from './storage.server'
+import {
+  assertSafeKey,
+  assertSafePrefix,
+  statCache,
+  type Storage,
+  type StoredFile,
+} from './storage.server'
 
 export type { S3Config }
 
@@ -137,6 +143,14 @@ export interface S3Head {
   contentType: string | null
 }
 
+/** One page of a bucket listing (ListObjectsV2). */
+export interface S3ListPage {
+  /** The objects of the page in key order; `modifiedMs` is NaN when the server gave no date. */
+  objects: StoredFile[]
+  /** The token that asks for the next page, or null on the last one. */
+  nextContinuationToken: string | null
+}
+
 export interface S3Client {
   putObject(
     key: string,
@@ -149,6 +163,13 @@ export interface S3Client {
   headObject(key: string): Promise<S3Head | null>
   /** Succeeds when the object is gone (deleting a missing object is not an error). */
   deleteObject(key: string): Promise<void>
+  /** One page (at most `maxKeys`, 1,000 by default) of the objects whose keys start with `prefix`. */
+  listObjectsPage(
+    prefix: string,
+    options?: { continuationToken?: string; maxKeys?: number },
+  ): Promise<S3ListPage>
+  /** Every object whose key starts with `prefix`, in key order, asking for the pages as it goes. */
+  listObjects(prefix: string, options?: { pageSize?: number }): AsyncGenerator<StoredFile>
   objectUrl(key: string): URL
 }
 
@@ -156,6 +177,68 @@ const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** Storage keys are checked by assertSafeKey; each path segment is still percent-encoded. */
 const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/')
+
+/** Percent-encoding as Signature Version 4 does it (RFC 3986: also ! ' ( ) *). */
+const encodeRfc3986 = (text: string) =>
+  encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  )
+
+/**
+ * A query string in the form SigV4 signs it (each name and value RFC 3986 encoded, sorted by
+ * name), so what is sent is exactly what was signed, whichever way the server rebuilds it.
+ */
+export function canonicalQueryString(params: Record<string, string>): string {
+  return Object.entries(params)
+    .map(([name, value]) => [encodeRfc3986(name), encodeRfc3986(value)] as const)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&')
+}
+
+const XML_ENTITIES: Record<string, string> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+}
+
+/** The text of an XML element's content: entities and character references decoded. */
+function xmlText(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, entity: string) => {
+    if (entity.startsWith('#x') || entity.startsWith('#X'))
+      return String.fromCodePoint(parseInt(entity.slice(2), 16))
+    if (entity.startsWith('#')) return String.fromCodePoint(parseInt(entity.slice(1), 10))
+    return XML_ENTITIES[entity] ?? whole
+  })
+}
+
+/**
+ * Reads a ListObjectsV2 answer (ListBucketResult): each Contents' Key, Size and LastModified,
+ * and NextContinuationToken while IsTruncated is true. A listing said to go on without a token
+ * to ask for the rest is an error, not a short listing.
+ */
+export function parseListObjectsV2(xml: string): S3ListPage {
+  const element = (within: string, name: string) =>
+    new RegExp(`<${name}>([\\s\\S]*?)</${name}>`).exec(within)?.[1]
+  const objects: StoredFile[] = []
+  for (const [, contents = ''] of xml.matchAll(/<Contents>([\s\S]*?)<\/Contents>/g)) {
+    const key = element(contents, 'Key')
+    if (key === undefined) continue
+    objects.push({
+      key: xmlText(key),
+      size: Number(element(contents, 'Size') ?? 0),
+      modifiedMs: Date.parse(element(contents, 'LastModified') ?? ''),
+    })
+  }
+  const truncated = element(xml, 'IsTruncated')?.trim().toLowerCase() === 'true'
+  const token = element(xml, 'NextContinuationToken')
+  if (truncated && !token)
+    throw new StorageError('unknown', 'S3 listing is truncated but gave no continuation token')
+  return { objects, nextContinuationToken: truncated && token ? xmlText(token) : null }
+}
 
 export function createS3Client(config: S3Config, options: S3ClientOptions = {}): S3Client {
   const policy = { ...DEFAULT_RETRY_POLICY, ...options.retry }
@@ -169,13 +252,28 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
     return new URL(`${endpoint}/${encodeURIComponent(config.bucket)}/${encodeKey(key)}`)
   }
 
-  async function send(
+  /** The bucket's own URL with a query (listings). */
+  function bucketUrl(query: string): URL {
+    return new URL(`${endpoint}/${encodeURIComponent(config.bucket)}?${query}`)
+  }
+
+  function send(
     method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
     key: string,
     body?: Buffer,
     extraHeaders: Record<string, string> = {},
   ): Promise<Response> {
-    const url = objectUrl(key)
+    return sendTo(method, objectUrl(key), key, body, extraHeaders)
+  }
+
+  /** One request with the retries and deadline above; `label` names it in errors. */
+  async function sendTo(
+    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
+    url: URL,
+    label: string,
+    body?: Buffer,
+    extraHeaders: Record<string, string> = {},
+  ): Promise<Response> {
     const payload = body ? new Uint8Array(body) : undefined
     const budget = method === 'PUT' ? policy.uploadMs : policy.operationMs
     const started = now().getTime()
@@ -210,7 +308,7 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
     }
     throw new StorageError(
       'retry-limit-exceeded',
-      `S3 ${method} ${key} kept failing (${lastProblem || 'timed out'})`,
+      `S3 ${method} ${label} kept failing (${lastProblem || 'timed out'})`,
     )
   }
 
@@ -222,6 +320,27 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
       response.status,
     )
   }
+  async function listObjectsPage(
+    prefix: string,
+    pageOptions: { continuationToken?: string; maxKeys?: number } = {},
+  ): Promise<S3ListPage> {
+    assertSafePrefix(prefix)
+    const label = `list ${prefix}`
+    const url = bucketUrl(
+      canonicalQueryString({
+        'list-type': '2',
+        prefix,
+        'max-keys': String(pageOptions.maxKeys ?? 1000),
+        ...(pageOptions.continuationToken
+          ? { 'continuation-token': pageOptions.continuationToken }
+          : {}),
+      }),
+    )
+    const response = await sendTo('GET', url, label)
+    if (!response.ok) await fail(response, 'GET', label)
+    return parseListObjectsV2(await response.text())
+  }
+
   return {
     objectUrl,
     async putObject(key, body, contentType, extraHeaders = {}) {
@@ -255,6 +374,18 @@ export function createS3Client(config: S3Config, options: S3ClientOptions = {}):
       const response = await send('DELETE', key)
       if (!response.ok && response.status !== 404) await fail(response, 'DELETE', key)
       await response.body?.cancel()
+    },
+    listObjectsPage,
+    async *listObjects(prefix, listOptions = {}) {
+      let continuationToken: string | undefined
+      do {
+        const page = await listObjectsPage(prefix, {
+          continuationToken,
+          maxKeys: listOptions.pageSize,
+        })
+        yield* page.objects
+        continuationToken = page.nextContinuationToken ?? undefined
+      } while (continuationToken)
     },
   }
 }
@@ -307,6 +438,9 @@ export function createS3Storage(
       assertSafeKey(key)
       // Without a public URL, browsers get the image through the app (/images/<key>, WebP).
       return publicUrl ? `${publicUrl}/${encodeKey(key)}` : `${IMAGES_PATH_PREFIX}${key}`
+    },
+    list(prefix) {
+      return client.listObjects(prefix)
     },
   }
 }

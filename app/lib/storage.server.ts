@@ -1,3 +1,4 @@
+import type { Dirent } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
@@ -15,6 +16,18 @@ export interface Storage {
   read(key: string): Promise<Buffer>
   /** The URL a browser uses for the key. */
   url(key: string): string
+  /**
+   * Every file whose key starts with `prefix` (a folder such as `products/`), in key order, read
+   * a page at a time: the sweep of abandoned uploads walks it (docs/admin.md, "Images").
+   */
+  list(prefix: string): AsyncIterable<StoredFile>
+}
+
+/** A file as a listing names it: its key, size and last modification (ms since the epoch). */
+export interface StoredFile {
+  key: string
+  size: number
+  modifiedMs: number
 }
 
 export const UPLOADS_URL_PREFIX = '/uploads/'
@@ -50,6 +63,41 @@ const LOCAL_STAT_CACHE_MS = 1000
 export function assertSafeKey(key: string): void {
   if (!/^[a-z0-9][a-z0-9._/-]*$/i.test(key) || key.includes('..') || key.includes('//')) {
     throw new Error(`Invalid storage key: ${key}`)
+  }
+}
+
+/** A folder prefix for list(): a safe key ending in a slash (`products/`). */
+export function assertSafePrefix(prefix: string): void {
+  if (!prefix.endsWith('/')) throw new Error(`Invalid storage prefix: ${prefix}`)
+  assertSafeKey(prefix.slice(0, -1))
+}
+
+/**
+ * The files under `dir` (the folder of key prefix `prefix`), depth first in name order, with
+ * their sizes and modification times. Links and other non-files are passed over, and so is a
+ * file removed while the walk reaches it.
+ */
+async function* walkFiles(dir: string, prefix: string): AsyncGenerator<StoredFile> {
+  let entries: Dirent[]
+  try {
+    entries = await fs.readdir(dir, { withFileTypes: true })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return
+    throw error
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) {
+      yield* walkFiles(full, `${prefix}${entry.name}/`)
+    } else if (entry.isFile()) {
+      try {
+        const stats = await fs.stat(full)
+        yield { key: `${prefix}${entry.name}`, size: stats.size, modifiedMs: stats.mtimeMs }
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      }
+    }
   }
 }
 
@@ -95,6 +143,10 @@ export function createLocalStorage(root: string): Storage {
     },
     url(key) {
       return `${UPLOADS_URL_PREFIX}${key}`
+    },
+    list(prefix) {
+      assertSafePrefix(prefix)
+      return walkFiles(path.join(root, prefix), prefix)
     },
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { DB } from '~/lib/db.server'
 import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
 import { JOB_LANES, jobHandlers } from './background.server'
+import { PRODUCT_IMAGE_SWEEP_JOB } from './product-image-sweep.server'
 
 describe('background job lanes', () => {
   // Handlers are only built here, never run: no database is needed.
@@ -16,6 +17,10 @@ describe('background job lanes', () => {
     // Payment reconciliation and refunds are among the jobs the mails can no longer hold back.
     expect(others.some((type) => type.startsWith('payment'))).toBe(true)
     expect(others.some((type) => type.includes('refund'))).toBe(true)
+  })
+
+  it('handles the hourly sweep of abandoned product image uploads', () => {
+    expect(types).toContain(PRODUCT_IMAGE_SWEEP_JOB)
   })
 
   it('names only job types the app handles', () => {

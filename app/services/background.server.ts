@@ -4,6 +4,7 @@ import { accountMailJobHandlers } from '~/services/notifications/account-mail.se
 import { fillAllAwaitingOrders } from '~/services/fulfilment.server'
 import type { DB } from '~/lib/db.server'
 import { pruneJobs, startJobRunner, type JobHandlers, type JobRunner } from '~/lib/jobs.server'
+import { services } from '~/lib/app-context.server'
 import { getEnv } from '~/lib/env.server'
 import { mailJobHandlers } from '~/lib/mail.server'
 import { MAIL_JOB_TYPES } from '~/lib/mail-jobs'
@@ -13,6 +14,11 @@ import { paymentJobs } from './payment/jobs.server'
 import { pruneRateLimits } from '~/lib/rate-limit.server'
 import { sendBackInStockMails } from './notifications/wishlist-mail.server'
 import { sendExpiryReminders } from './notifications/expiry-reminder.server'
+import {
+  productImageSweepJobHandlers,
+  scheduleProductImageSweep,
+} from './product-image-sweep.server'
+import { imageCacheDir } from '~/lib/uploads.server'
 
 /**
  * Background work of this process: the job runner with every job type the app handles.
@@ -31,6 +37,10 @@ export function jobHandlers(db: DB): JobHandlers {
       return { publicUrl: env.PUBLIC_URL, appSecret: env.APP_SECRET }
     }),
     ...paymentLinkMailJobHandlers(db, () => ({ publicUrl: getEnv().PUBLIC_URL })),
+    ...productImageSweepJobHandlers(db, () => ({
+      storage: services().storage,
+      cacheDir: imageCacheDir(),
+    })),
   }
 }
 
@@ -52,6 +62,9 @@ export function startBackgroundWork(db: DB): JobRunner {
       // Expiry reminders are days ahead: a check at start-up and every ten minutes is on time.
       // It reads only the orders ending about now (docs/notifications.md, "Cost of a check").
       (db) => sendExpiryReminders(db),
+      // The hour's sweep of abandoned product image uploads, one job for the whole cluster
+      // however many processes ask (docs/admin.md, "Images").
+      (db) => scheduleProductImageSweep(db),
     ],
     // Orders waiting for stock although items are available (an allocation that lost a race
     // and rolled back): delivered within a minute.

@@ -10,9 +10,10 @@ import { isProductImageKey } from '~/lib/validation/product'
  * A product image as the product form saves it. One of our own image URLs (the storefront's
  * /images/<key>?w=...&v=..., /uploads/<key>, the storage's own URL for the key), whole or as a
  * path, under any of `origins` (PUBLIC_URL, the address the admin is using), becomes its storage
- * key: stored as a URL, the product would not count as showing the file (countProductsUsingImage
- * compares keys), and removeProductImage could delete it under the product when another product
- * stops showing it. Anything else comes back as it is.
+ * key, the one form the rest of the app expects (the check that a new stored image exists, the
+ * form's preview). A URL form saved by an older release still counts as showing the file
+ * (productImageKeysIn in app/data/product.server.ts), so neither removeProductImage nor the sweep
+ * of abandoned uploads deletes it under the product. Anything else comes back as it is.
  */
 export function productImageValue(
   value: string,
@@ -43,16 +44,30 @@ export async function removeProductImage(
   if (!isProductImageKey(image)) return false
   if ((await countProductsUsingImage(db, image, options.exceptProductId)) > 0) return false
   try {
-    await storage.delete(image)
-    if (options.cacheDir) {
-      const dir = path.join(options.cacheDir, image)
-      if (dir.startsWith(path.join(options.cacheDir, 'products') + path.sep))
-        await fs.rm(dir, { recursive: true, force: true })
-    }
+    await deleteProductImageFile(storage, image, options.cacheDir)
     return true
   } catch (error) {
     // A file left behind wastes space but breaks nothing; the product change stands.
     console.error(`[uploads] could not remove ${image}:`, error)
     return false
+  }
+}
+
+/**
+ * Deletes a stored product image and the image service's cached variants of it
+ * (`cacheDir`/<key>/), whoever shows it: the caller has made sure nobody does. Throws when the
+ * storage refuses.
+ */
+export async function deleteProductImageFile(
+  storage: Storage,
+  image: string,
+  cacheDir?: string,
+): Promise<void> {
+  if (!isProductImageKey(image)) throw new Error(`Not a stored product image: ${image}`)
+  await storage.delete(image)
+  if (cacheDir) {
+    const dir = path.join(cacheDir, image)
+    if (dir.startsWith(path.join(cacheDir, 'products') + path.sep))
+      await fs.rm(dir, { recursive: true, force: true })
   }
 }

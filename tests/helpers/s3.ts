@@ -7,7 +7,8 @@ import path from 'node:path'
 
 /**
  * A small S3-compatible server for tests: path-style objects (`/{bucket}/{key}`) in memory,
- * PUT, GET, HEAD and DELETE. Every request's AWS Signature Version 4 is checked with this
+ * PUT, GET, HEAD and DELETE, and ListObjectsV2 (`GET /{bucket}?list-type=2`: prefix, max-keys,
+ * continuation-token; keys in order, each page's token opaque). Every request's AWS Signature Version 4 is checked with this
  * file's own implementation of the algorithm (not the app's), and requests with a wrong
  * signature get S3's 403 SignatureDoesNotMatch. Scripted failures show retries.
  */
@@ -17,7 +18,8 @@ export interface FakeS3 {
   objects: Map<string, { body: Buffer; contentType: string; modified: Date }>
   /** Statuses to answer (in order) before handling requests normally; 'drop' closes the socket. */
   failures: Array<number | 'drop'>
-  requests: Array<{ method: string; path: string; signed: boolean }>
+  /** Each request as it came; `query` only when it had one (listings). */
+  requests: Array<{ method: string; path: string; signed: boolean; query?: string }>
   close(): Promise<void>
 }
 
@@ -93,15 +95,45 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
   const requests: FakeS3['requests'] = []
   const xml = (code: string) =>
     `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code></Error>`
+  const XML_ESCAPES: Record<string, string> = {
+    '&': '&amp;',
+    '<': '&lt;',
+    '>': '&gt;',
+    '"': '&quot;',
+    "'": '&#39;',
+  }
+  const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c)
+  /** ListObjectsV2 over the objects in memory; the token is the last key given, encoded. */
+  const listing = (query: URLSearchParams) => {
+    const prefix = query.get('prefix') ?? ''
+    const maxKeys = Math.min(1000, Number(query.get('max-keys') ?? 1000))
+    const token = query.get('continuation-token')
+    const after = token ? Buffer.from(token, 'base64').toString('utf8') : ''
+    const keys = [...objects.keys()]
+      .filter((key) => key.startsWith(prefix) && key > after)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    const page = keys.slice(0, maxKeys)
+    const truncated = keys.length > page.length
+    const next = truncated
+      ? `<NextContinuationToken>${escapeXml(Buffer.from(page.at(-1) ?? '').toString('base64'))}</NextContinuationToken>`
+      : ''
+    const contents = page
+      .map((key) => {
+        const object = objects.get(key)!
+        return `<Contents><Key>${escapeXml(key)}</Key><LastModified>${object.modified.toISOString()}</LastModified><ETag>&quot;${sha256(object.body).slice(0, 32)}&quot;</ETag><Size>${object.body.length}</Size><StorageClass>STANDARD</StorageClass></Contents>`
+      })
+      .join('')
+    return `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Name>${options.bucket}</Name><Prefix>${escapeXml(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${maxKeys}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${token ? `<ContinuationToken>${escapeXml(token)}</ContinuationToken>` : ''}${contents}${next}</ListBucketResult>`
+  }
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {
       const body = Buffer.concat(chunks)
-      const path = (req.url ?? '/').split('?')[0] ?? '/'
+      const [path = '/', query = ''] = (req.url ?? '/').split('?')
       const signed = verifySigV4(req, body, options)
-      requests.push({ method: req.method ?? '', path, signed })
+      requests.push({ method: req.method ?? '', path, signed, ...(query ? { query } : {}) })
       const failure = failures.shift()
       if (failure === 'drop') return req.socket.destroy()
       if (failure) return res.writeHead(failure).end()
@@ -110,6 +142,11 @@ export async function startFakeS3(options: FakeS3Options): Promise<FakeS3> {
           .writeHead(403, { 'Content-Type': 'application/xml' })
           .end(xml('SignatureDoesNotMatch'))
       const prefix = `/${options.bucket}/`
+      const params = new URLSearchParams(query)
+      if (req.method === 'GET' && (path === prefix || path === prefix.slice(0, -1))) {
+        if (params.get('list-type') !== '2') return res.writeHead(501).end(xml('NotImplemented'))
+        return res.writeHead(200, { 'Content-Type': 'application/xml' }).end(listing(params))
+      }
       if (!path.startsWith(prefix))
         return res.writeHead(404, { 'Content-Type': 'application/xml' }).end(xml('NoSuchBucket'))
       const key = decodeURIComponent(path.slice(prefix.length))

@@ -130,6 +130,24 @@ describe('prices in rupees become exact paise', () => {
     expect(parsePriceInput('10000001')).toEqual({ error: 'tooHigh' })
   })
 
+  it('refuses an original price below the price, naming the original price; the same is no discount', () => {
+    expect(errorsOf(valid({ price: '1999', originalPrice: '999' }))).toEqual({
+      originalPrice: PRODUCT_MESSAGES.originalPriceBelowPrice,
+    })
+    expect(parseProductForm(valid({ price: '999', originalPrice: '999' })).data).toMatchObject({
+      price: 99_900,
+      originalPrice: 99_900,
+    })
+    // Paise count: ₹499.50 against ₹499.49 is still below.
+    expect(errorsOf(valid({ price: '499.50', originalPrice: '499.49' }))).toEqual({
+      originalPrice: PRODUCT_MESSAGES.originalPriceBelowPrice,
+    })
+    // An invalid amount says so, not that it is below the other.
+    expect(errorsOf(valid({ price: '1999', originalPrice: '' }))).toEqual({
+      originalPrice: PRODUCT_MESSAGES.originalPriceRequired,
+    })
+  })
+
   it('shows paise back as the form typed them', () => {
     expect(paiseToInput(49_900)).toBe('499')
     expect(paiseToInput(49_950)).toBe('499.50')

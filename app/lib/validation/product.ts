@@ -37,6 +37,8 @@ export const PRODUCT_MESSAGES = {
   categoryUnknown: 'Choose one of the listed categories',
   priceRequired: 'Price must be greater than 0',
   originalPriceRequired: 'Original price must be greater than 0',
+  originalPriceBelowPrice:
+    'Original price must be at least the price; enter the same amount when there is no discount',
   amountInvalid: 'Enter an amount in rupees, such as 499 or 499.50',
   amountTooHigh: `Amounts must be at most ${formatRupees(MAX_PRICE_PAISE)}`,
   tagsTooMany: 'Use at most 20 tags',
@@ -329,6 +331,8 @@ export type ProductDeliveryMode = (typeof DELIVERY_MODES)[number]
 export const DEFAULT_DELIVERY_MODE: ProductDeliveryMode = 'stock'
 
 const DELIVERY_FIELDS = new Set(['deliveryMode', 'sharedSecret', 'clearSharedSecret'])
+/** The two prices, compared once each is a valid amount. */
+const PRICE_FIELDS = new Set(['price', 'originalPrice'])
 
 export interface ProductFormOptions {
   /** The product already has a shared secret (edit): an empty secret field keeps it. */
@@ -469,6 +473,23 @@ export function productFormSchema(categories: readonly string[], options: Produc
       {
         when: (payload) =>
           !payload.issues.some((issue) => DELIVERY_FIELDS.has(String(issue.path?.[0]))),
+      },
+    )
+    .superRefine(
+      (input, ctx) => {
+        // The original price is what the discount is counted from: one below the price is a
+        // typo the storefront would hide (it shows no struck-out price then), not a discount.
+        if (input.originalPrice < input.price) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['originalPrice'],
+            message: PRODUCT_MESSAGES.originalPriceBelowPrice,
+          })
+        }
+      },
+      {
+        when: (payload) =>
+          !payload.issues.some((issue) => PRICE_FIELDS.has(String(issue.path?.[0]))),
       },
     )
     .transform((input, ctx) => {

@@ -263,6 +263,24 @@ test.describe('home page', () => {
       'StreamVerse Premium 12 Months',
     )
   })
+
+  test('on a phone, every card shows its whole title and category', async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.goto('/')
+    const cards = servicesSection(page).getByRole('article')
+    expect(await cards.count()).toBeGreaterThan(20)
+    // Text cut by a line clamp or an ellipsis is taller or wider than the box that shows it.
+    const cut = await cards.evaluateAll((all) =>
+      all.flatMap((card) =>
+        [...card.querySelectorAll<HTMLElement>('h3, .kb-card-meta > span:first-child')]
+          .filter(
+            (el) => el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1,
+          )
+          .map((el) => el.textContent),
+      ),
+    )
+    expect(cut).toEqual([])
+  })
 })
 
 test.describe('header', () => {

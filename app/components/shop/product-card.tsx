@@ -109,7 +109,8 @@ export function ProductCard({
         className="kb-card-body"
       >
         <p className="kb-card-meta">
-          <span className="truncate">{product.category}</span>
+          {/* Wraps rather than cut: a shop's own category names can be long. */}
+          <span className="min-w-0 break-words">{product.category}</span>
           {product.rating > 0 ? (
             <span className="kb-card-rating">
               {/* A text star: a card grid repeats it dozens of times, an SVG would weigh 30× more. */}

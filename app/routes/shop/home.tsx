@@ -301,7 +301,7 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
           method="get"
           action={href('/')}
           onSubmit={(event) => event.preventDefault()}
-          className="relative md:w-80"
+          className="relative md:w-96"
         >
           <label htmlFor="service-search" className="sr-only">
             Search services

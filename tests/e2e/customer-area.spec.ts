@@ -197,10 +197,15 @@ test('the heart asks a signed-out visitor to log in, then adds the product; card
     'We e-mail you when one that is out of stock comes back.',
   )
   // The back-in-stock mail points here to switch it off, so an item in stock has the switch too.
-  await expect(items.first().getByRole('button', { name: /^E-mail me when back/ })).toHaveAttribute(
-    'aria-pressed',
-    'true',
-  )
+  const notify = items.first().getByRole('button', { name: /^E-mail me when back/ })
+  await expect(notify).toHaveAttribute('aria-pressed', 'true')
+  // The state is shown, not only told: the word On or Off beside the bell.
+  await expect(notify).toContainText('On')
+  await notify.click()
+  await expect(notify).toHaveAttribute('aria-pressed', 'false')
+  await expect(notify).toContainText('Off')
+  await notify.click()
+  await expect(notify).toHaveAttribute('aria-pressed', 'true')
   await screenshotWidthsAndThemes(page, 'wishlist')
   await items
     .first()

@@ -128,10 +128,12 @@ function WishlistRow({ item }: { item: Item }) {
               <input type="hidden" name="productId" value={item.productId} />
               <input type="hidden" name="redirectTo" value={HERE} />
               <input type="hidden" name="on" value={item.notifyRestock ? 'no' : 'yes'} />
+              {/* A switch: its name stays, aria-pressed says whether it is on; the eye gets the
+                  brand colour and the word On or Off. */}
               <button
                 type="submit"
                 aria-pressed={item.notifyRestock}
-                className={buttonVariants({ variant: 'outline', size: 'sm' })}
+                className={`${buttonVariants({ variant: 'outline', size: 'sm' })} h-auto min-h-10 py-1.5 text-left aria-pressed:border-brand-500 aria-pressed:bg-brand-50 aria-pressed:text-brand-800 dark:aria-pressed:border-brand-400 dark:aria-pressed:bg-brand-950/50 dark:aria-pressed:text-brand-100`}
               >
                 {item.notifyRestock ? (
                   <Bell aria-hidden="true" className="size-4" />
@@ -139,6 +141,12 @@ function WishlistRow({ item }: { item: Item }) {
                   <BellOff aria-hidden="true" className="size-4" />
                 )}
                 E-mail me when back<span className="sr-only">: {item.title}</span>
+                <span
+                  aria-hidden="true"
+                  className="shrink-0 rounded-md bg-slate-100 px-1.5 text-xs font-bold uppercase text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+                >
+                  {item.notifyRestock ? 'On' : 'Off'}
+                </span>
               </button>
             </Form>
             <Form method="post" action={href('/wishlist')}>

@@ -1,7 +1,15 @@
 import crypto from 'node:crypto'
 import { z } from 'zod'
 import type { DB } from '~/lib/db.server'
+import {
+  CLAIM_DELIVERY_MAX_MINUTES,
+  CLAIM_FIGURE_MAX,
+  CLAIM_LABEL_MAX,
+  CLAIM_RATING_PATTERN,
+  CLAIM_SETTING_DEFAULTS,
+} from '~/lib/claims'
 import { GST_RATE_MAX, SAC_PATTERN } from '~/lib/gst'
+import { MAX_PRICE_PAISE } from '~/lib/validation/product'
 import { settingsEmail } from '~/lib/validation/settings'
 
 /**
@@ -82,6 +90,24 @@ export const siteSettingsFields = {
    * reading only; every charge is in rupees. Ignored for INR.
    */
   currencyRate: z.number().positive().max(100000),
+  /**
+   * The storefront's marketing claims (app/lib/claims.ts, docs/settings.md): a figure and the
+   * label the home hero shows under it; an empty figure hides the claim everywhere.
+   */
+  claimCustomers: z.string().trim().max(CLAIM_FIGURE_MAX),
+  claimCustomersLabel: z.string().trim().max(CLAIM_LABEL_MAX),
+  claimServices: z.string().trim().max(CLAIM_FIGURE_MAX),
+  claimServicesLabel: z.string().trim().max(CLAIM_LABEL_MAX),
+  claimRating: z.union([z.literal(''), z.string().regex(CLAIM_RATING_PATTERN)]),
+  claimRatingLabel: z.string().trim().max(CLAIM_LABEL_MAX),
+  claimSupport: z.string().trim().max(CLAIM_FIGURE_MAX),
+  claimSupportLabel: z.string().trim().max(CLAIM_LABEL_MAX),
+  /** The delivery promise in minutes; 0 makes none. */
+  claimDeliveryMinutes: z.number().int().min(0).max(CLAIM_DELIVERY_MAX_MINUTES),
+  /** The hero's example bundle: shown or not, and its two prices in paise (price below the original). */
+  exampleBundle: z.boolean(),
+  exampleBundlePrice: z.number().int().positive().max(MAX_PRICE_PAISE),
+  exampleBundleOriginalPrice: z.number().int().positive().max(MAX_PRICE_PAISE),
 }
 
 export const SITE_SETTING_DEFAULTS: {
@@ -113,10 +139,26 @@ export const SITE_SETTING_DEFAULTS: {
   expiryReminders: true,
   invoicePrefix: 'INV',
   currencyRate: 1,
+  ...CLAIM_SETTING_DEFAULTS,
 }
 
-/** Strict: what a settings form may write. */
-export const siteSettingsUpdateSchema = z.object(siteSettingsFields).partial().strict()
+/** Strict: what a settings form may write. The bundle's two prices are written together. */
+export const siteSettingsUpdateSchema = z
+  .object(siteSettingsFields)
+  .partial()
+  .strict()
+  .refine(
+    (value) =>
+      (value.exampleBundlePrice === undefined) === (value.exampleBundleOriginalPrice === undefined),
+    { message: 'The example bundle takes both prices at once', path: ['exampleBundlePrice'] },
+  )
+  .refine(
+    (value) =>
+      value.exampleBundlePrice === undefined ||
+      value.exampleBundleOriginalPrice === undefined ||
+      value.exampleBundlePrice < value.exampleBundleOriginalPrice,
+    { message: 'The bundle price must be below its original price', path: ['exampleBundlePrice'] },
+  )
 
 export type SiteSettings = typeof SITE_SETTING_DEFAULTS
 export type SiteSettingKey = keyof SiteSettings

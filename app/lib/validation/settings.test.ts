@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { generalSettingsSchema, notificationSettingsSchema, systemSettingsSchema } from './settings'
+import {
+  CLAIM_MESSAGES,
+  generalSettingsSchema,
+  notificationSettingsSchema,
+  storefrontSettingsSchema,
+  systemSettingsSchema,
+} from './settings'
 
 const general = (fields: Record<string, string>) =>
   generalSettingsSchema.safeParse({
@@ -120,5 +126,122 @@ describe('the System tab: display currency and its rate', () => {
       system(fields).error?.issues.map((issue) => issue.path.join('.'))
     expect(paths({ currencyRate: '', language: 'fr' })).toEqual(['language', 'currencyRate'])
     expect(paths({ currency: 'GBP', currencyRate: '' })).toEqual(['currency'])
+  })
+})
+
+describe('the Storefront claims tab', () => {
+  /** The tab's form as it opens on a fresh shop (the spec's figures). */
+  const DEFAULT_FORM = {
+    tab: 'storefront',
+    claimCustomers: '10,000+',
+    claimCustomersLabel: 'Happy customers',
+    claimServices: '50+',
+    claimServicesLabel: 'Premium services',
+    claimRating: '4.9',
+    claimRatingLabel: 'Customer rating',
+    claimSupport: '24/7',
+    claimSupportLabel: 'Support',
+    claimDeliveryMinutes: '5',
+    exampleBundle: 'on',
+    exampleBundlePrice: '2999',
+    exampleBundleOriginalPrice: '15999',
+  }
+  const storefront = (fields: Record<string, string | undefined>) =>
+    storefrontSettingsSchema.safeParse({ ...DEFAULT_FORM, ...fields })
+  const errors = (fields: Record<string, string | undefined>) =>
+    (storefront(fields).error?.issues ?? []).map((issue) => [issue.path.join('.'), issue.message])
+
+  it('reads the form as the settings the store keeps: amounts in paise, empty minutes as 0', () => {
+    const { tab: _, ...value } = storefront({ claimCustomers: ' 1,200+ ' }).data!
+    expect(value).toEqual({
+      claimCustomers: '1,200+',
+      claimCustomersLabel: 'Happy customers',
+      claimServices: '50+',
+      claimServicesLabel: 'Premium services',
+      claimRating: '4.9',
+      claimRatingLabel: 'Customer rating',
+      claimSupport: '24/7',
+      claimSupportLabel: 'Support',
+      claimDeliveryMinutes: 5,
+      exampleBundle: true,
+      exampleBundlePrice: 299_900,
+      exampleBundleOriginalPrice: 1_599_900,
+    })
+    expect(storefront({ claimDeliveryMinutes: ' ' }).data?.claimDeliveryMinutes).toBe(0)
+    expect(storefront({ exampleBundle: undefined }).data?.exampleBundle).toBe(false)
+    expect(storefront({ exampleBundlePrice: '2,999.50' }).data?.exampleBundlePrice).toBe(299_950)
+  })
+
+  it('takes an empty figure (the claim hidden), whatever its label', () => {
+    expect(
+      storefront({ claimCustomers: '', claimCustomersLabel: '', claimRating: '', claimSupport: '' })
+        .success,
+    ).toBe(true)
+  })
+
+  it('keeps figures to 20 characters and labels to 40', () => {
+    expect(
+      storefront({ claimServices: 'x'.repeat(20), claimServicesLabel: 'y'.repeat(40) }).success,
+    ).toBe(true)
+    expect(errors({ claimServices: 'x'.repeat(21), claimSupportLabel: 'y'.repeat(41) })).toEqual([
+      ['claimServices', 'A figure must be at most 20 characters'],
+      ['claimSupportLabel', 'A label must be at most 40 characters'],
+    ])
+  })
+
+  it("asks for a shown figure's hero label", () => {
+    expect(errors({ claimCustomersLabel: ' ', claimRatingLabel: '' })).toEqual([
+      ['claimCustomersLabel', CLAIM_MESSAGES.labelMissing],
+      ['claimRatingLabel', CLAIM_MESSAGES.labelMissing],
+    ])
+  })
+
+  it('takes a rating from 1 to 5 with at most one decimal', () => {
+    for (const claimRating of ['1', '4.7', '5', '5.0', ' 4.5 '])
+      expect(storefront({ claimRating }).success).toBe(true)
+    for (const claimRating of ['0.5', '5.5', '4.75', '6', 'great', '4,7', '-4'])
+      expect(errors({ claimRating })).toEqual([
+        [
+          'claimRating',
+          'Enter a rating from 1 to 5 with at most one decimal (e.g. 4.7), or leave it empty',
+        ],
+      ])
+  })
+
+  it('takes the delivery time in whole minutes up to a day', () => {
+    expect(storefront({ claimDeliveryMinutes: '1440' }).data?.claimDeliveryMinutes).toBe(1440)
+    for (const claimDeliveryMinutes of ['1441', '2.5', 'five', '-5', '5 min'])
+      expect(errors({ claimDeliveryMinutes })).toEqual([
+        ['claimDeliveryMinutes', 'Enter whole minutes from 1 to 1440 (e.g. 5), or leave it empty'],
+      ])
+  })
+
+  it('asks for positive rupee amounts, the bundle price below the original', () => {
+    for (const exampleBundlePrice of ['', '0', '-10', 'free', '12.345'])
+      expect(errors({ exampleBundlePrice })).toEqual([
+        ['exampleBundlePrice', 'Enter the bundle price in rupees, above 0 (e.g. 2999)'],
+      ])
+    expect(errors({ exampleBundleOriginalPrice: '0' })).toEqual([
+      ['exampleBundleOriginalPrice', 'Enter the original price in rupees, above 0 (e.g. 15999)'],
+    ])
+    expect(errors({ exampleBundleOriginalPrice: '10000000' })).toEqual([
+      ['exampleBundleOriginalPrice', 'Amounts must be at most ₹99,99,999.99'],
+    ])
+    for (const exampleBundlePrice of ['15999', '16000'])
+      expect(errors({ exampleBundlePrice })).toEqual([
+        ['exampleBundlePrice', 'The bundle price must be below the original price'],
+      ])
+    // Checked when the bundle is off too: the prices stay in the form and are saved.
+    expect(errors({ exampleBundle: undefined, exampleBundlePrice: '20000' })).toEqual([
+      ['exampleBundlePrice', 'The bundle price must be below the original price'],
+    ])
+    // Reported with the other fields' messages.
+    expect(errors({ exampleBundlePrice: '20000', claimRating: '9' })).toEqual([
+      [
+        'claimRating',
+        'Enter a rating from 1 to 5 with at most one decimal (e.g. 4.7), or leave it empty',
+      ],
+      ['exampleBundlePrice', 'The bundle price must be below the original price'],
+    ])
   })
 })

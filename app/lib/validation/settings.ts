@@ -1,4 +1,12 @@
+import {
+  CLAIM_DELIVERY_MAX_MINUTES,
+  CLAIM_FIGURE_MAX,
+  CLAIM_LABEL_MAX,
+  CLAIM_RATING_PATTERN,
+} from '~/lib/claims'
 import { GST_RATE_MAX, isGstStateCode, SAC_PATTERN } from '~/lib/gst'
+import { formatRupees, parseRupeesToPaise } from '~/lib/money'
+import { MAX_PRICE_PAISE } from '~/lib/validation/product'
 import { z } from '~/lib/validation/zod'
 
 /**
@@ -9,6 +17,7 @@ import { z } from '~/lib/validation/zod'
  */
 export const SETTINGS_TABS = [
   'general',
+  'storefront',
   'notifications',
   'security',
   'system',
@@ -18,6 +27,7 @@ export type SettingsTab = (typeof SETTINGS_TABS)[number]
 
 export const SETTINGS_TAB_LABELS: Record<SettingsTab, string> = {
   general: 'General',
+  storefront: 'Storefront claims',
   notifications: 'Notifications',
   security: 'Security',
   system: 'System',
@@ -147,6 +157,125 @@ export const generalSettingsSchema = z.object({
   ),
 })
 
+/** The figures and hero labels of the storefront's claims (app/lib/claims.ts). */
+export const CLAIM_FIGURES = [
+  'claimCustomers',
+  'claimServices',
+  'claimRating',
+  'claimSupport',
+] as const
+
+export const CLAIM_MESSAGES = {
+  figureTooLong: `A figure must be at most ${CLAIM_FIGURE_MAX} characters`,
+  labelTooLong: `A label must be at most ${CLAIM_LABEL_MAX} characters`,
+  labelMissing: 'Enter the label shown under the figure, or empty the figure to hide the claim',
+  rating: 'Enter a rating from 1 to 5 with at most one decimal (e.g. 4.7), or leave it empty',
+  delivery: `Enter whole minutes from 1 to ${CLAIM_DELIVERY_MAX_MINUTES} (e.g. 5), or leave it empty`,
+  bundlePrice: 'Enter the bundle price in rupees, above 0 (e.g. 2999)',
+  bundleOriginalPrice: 'Enter the original price in rupees, above 0 (e.g. 15999)',
+  bundleTooHigh: `Amounts must be at most ${formatRupees(MAX_PRICE_PAISE)}`,
+  bundleNotBelow: 'The bundle price must be below the original price',
+} as const
+
+const figure = z.preprocess(
+  (v) => text(v).trim(),
+  z.string().max(CLAIM_FIGURE_MAX, CLAIM_MESSAGES.figureTooLong),
+)
+const claimLabel = z.preprocess(
+  (v) => text(v).trim(),
+  z.string().max(CLAIM_LABEL_MAX, CLAIM_MESSAGES.labelTooLong),
+)
+
+/** Rupees as typed ("2999", "2,999.50") to paise, above 0 and at most MAX_PRICE_PAISE. */
+const bundleAmount = (message: string) =>
+  z
+    .preprocess((v) => text(v), z.string())
+    .transform((value, ctx) => {
+      const paise = parseRupeesToPaise(value)
+      if (paise !== null && paise > 0 && paise <= MAX_PRICE_PAISE) return paise
+      ctx.addIssue({
+        code: 'custom',
+        message: paise !== null && paise > MAX_PRICE_PAISE ? CLAIM_MESSAGES.bundleTooHigh : message,
+      })
+      return z.NEVER
+    })
+
+/**
+ * The Storefront claims tab: what the home page and the product pages claim about the shop. A
+ * figure left empty hides its claim everywhere; a figure shown needs its hero label. The example
+ * bundle's prices are checked whether it is shown or not (they stay in the form).
+ */
+export const storefrontSettingsSchema = z
+  .object({
+    tab: z.literal('storefront'),
+    claimCustomers: figure,
+    claimCustomersLabel: claimLabel,
+    claimServices: figure,
+    claimServicesLabel: claimLabel,
+    claimRating: z.preprocess(
+      (v) => text(v).trim(),
+      z
+        .string()
+        // As long as "4.9", so the input takes no more; one message for either check.
+        .max(3, CLAIM_MESSAGES.rating)
+        .refine(
+          (v) => v === '' || v.length > 3 || CLAIM_RATING_PATTERN.test(v),
+          CLAIM_MESSAGES.rating,
+        ),
+    ),
+    claimRatingLabel: claimLabel,
+    claimSupport: figure,
+    claimSupportLabel: claimLabel,
+    claimDeliveryMinutes: z.preprocess(
+      (v) => {
+        const typed = text(v).trim()
+        if (typed === '') return 0
+        return /^\d{1,4}$/.test(typed) ? Number(typed) : Number.NaN
+      },
+      z
+        .number({ error: CLAIM_MESSAGES.delivery })
+        .int(CLAIM_MESSAGES.delivery)
+        .min(0, CLAIM_MESSAGES.delivery)
+        .max(CLAIM_DELIVERY_MAX_MINUTES, CLAIM_MESSAGES.delivery),
+    ),
+    exampleBundle: checkbox,
+    exampleBundlePrice: bundleAmount(CLAIM_MESSAGES.bundlePrice),
+    exampleBundleOriginalPrice: bundleAmount(CLAIM_MESSAGES.bundleOriginalPrice),
+  })
+  .superRefine(
+    (value, ctx) => {
+      for (const key of CLAIM_FIGURES) {
+        if (typeof value[key] === 'string' && value[key] !== '' && value[`${key}Label`] === '')
+          ctx.addIssue({
+            code: 'custom',
+            path: [`${key}Label`],
+            message: CLAIM_MESSAGES.labelMissing,
+          })
+      }
+    },
+    // Reported with the other fields' messages; an over-long label has its own.
+    { when: () => true },
+  )
+  .superRefine(
+    (value, ctx) => {
+      if (value.exampleBundlePrice >= value.exampleBundleOriginalPrice)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['exampleBundlePrice'],
+          message: CLAIM_MESSAGES.bundleNotBelow,
+        })
+    },
+    // Compared once both are amounts, together with the other fields' messages.
+    {
+      when: (payload) =>
+        !payload.issues.some((issue) =>
+          ['exampleBundlePrice', 'exampleBundleOriginalPrice'].includes(
+            String(issue.path?.[0] ?? ''),
+          ),
+        ),
+    },
+  )
+
 export const notificationSettingsSchema = z.object({
   tab: z.literal('notifications'),
   enableNotifications: checkbox,
@@ -230,6 +359,7 @@ export const appearanceSettingsSchema = z.object({
 
 export const SETTINGS_SCHEMAS = {
   general: generalSettingsSchema,
+  storefront: storefrontSettingsSchema,
   notifications: notificationSettingsSchema,
   security: securitySettingsSchema,
   system: systemSettingsSchema,
@@ -239,6 +369,7 @@ export const SETTINGS_SCHEMAS = {
 /** The action's one schema: the tab field says which form was sent. */
 export const settingsFormSchema = z.discriminatedUnion('tab', [
   generalSettingsSchema,
+  storefrontSettingsSchema,
   notificationSettingsSchema,
   securitySettingsSchema,
   systemSettingsSchema,
@@ -250,6 +381,7 @@ export type SettingsFormValue = z.output<typeof settingsFormSchema>
 /** The settings each tab's form writes: its schema's fields, without `tab`. */
 export const SETTINGS_TAB_FIELDS: Record<SettingsTab, readonly string[]> = {
   general: fieldsOf(generalSettingsSchema),
+  storefront: fieldsOf(storefrontSettingsSchema),
   notifications: fieldsOf(notificationSettingsSchema),
   security: fieldsOf(securitySettingsSchema),
   system: fieldsOf(systemSettingsSchema.in),

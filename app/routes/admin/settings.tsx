@@ -1,13 +1,13 @@
-import { getFormProps, getInputProps, type SubmissionResult } from '@conform-to/react'
-import { useState, type ReactNode } from 'react'
+import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import { useState } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { FlashNotice } from '~/components/admin/flash-notice'
 import { PageHeader } from '~/components/admin/page-header'
+import { Group, ToggleField, type SettingsFields } from '~/components/admin/settings-fields'
+import { StorefrontClaimsFields } from '~/components/admin/storefront-claims-fields'
 import { FormErrors, SelectField, TextareaField, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
 import { Card } from '~/components/ui/card'
-import { Checkbox } from '~/components/ui/input'
-import { FieldError } from '~/components/ui/field'
 import { getSiteSettings, type SiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
 import { flashHeaders, readFlash } from '~/lib/flash.server'
@@ -32,16 +32,17 @@ import {
   TIMEZONES,
   type SettingsTab,
 } from '~/lib/validation/settings'
+import { paiseToInput } from '~/lib/validation/product'
 import { parseSubmission } from '~/lib/validation/submission'
 import { requireShopConfiguration } from '~/services/permissions.server'
 import { saveSiteSettings, settingsVersion } from '~/services/settings.server'
 import type { Route } from './+types/settings'
 
 /**
- * /admin/settings: the shop's settings in five tabs (General, Notifications, Security, System,
- * Appearance), each its own form. A save writes only that tab's fields, records the change in
- * the audit log and takes effect on every page within two seconds (docs/settings.md). Admins
- * with Can Manage Users may change them (docs/decisions/0019).
+ * /admin/settings: the shop's settings in six tabs (General, Storefront claims, Notifications,
+ * Security, System, Appearance), each its own form. A save writes only that tab's fields,
+ * records the change in the audit log and takes effect on every page within two seconds
+ * (docs/settings.md). Admins with Can Manage Users may change them (docs/decisions/0019).
  */
 export async function loader({ request }: Route.LoaderArgs) {
   await requireShopConfiguration(request)
@@ -67,6 +68,12 @@ function formValues(settings: SiteSettings) {
     lowStockThreshold: String(settings.lowStockThreshold),
     currencyRate: String(settings.currencyRate),
     gstRate: String(settings.gstRate),
+    // An empty delivery time is no promise (saved as 0); bundle prices in rupees, as typed.
+    claimDeliveryMinutes: settings.claimDeliveryMinutes
+      ? String(settings.claimDeliveryMinutes)
+      : '',
+    exampleBundlePrice: paiseToInput(settings.exampleBundlePrice),
+    exampleBundleOriginalPrice: paiseToInput(settings.exampleBundleOriginalPrice),
   }
 }
 
@@ -184,7 +191,7 @@ function SettingsForm({
     id: `settings-${tab}`,
     defaultValue: values,
   })
-  const f = fields as unknown as Record<string, Parameters<typeof TextField>[0]['field']>
+  const f = fields as unknown as Fields
   const saving = navigation.state === 'submitting' && navigation.formData?.get('tab') === tab
   return (
     <Card as="section" aria-labelledby={`settings-${tab}-heading`}>
@@ -199,6 +206,7 @@ function SettingsForm({
         <input type="hidden" name="tab" value={tab} />
         <input type="hidden" name={SETTINGS_VERSION_FIELD} value={shownVersion} />
         {tab === 'general' ? <GeneralFields f={f} /> : null}
+        {tab === 'storefront' ? <StorefrontClaimsFields f={f} /> : null}
         {tab === 'notifications' ? <NotificationFields f={f} /> : null}
         {tab === 'security' ? <SecurityFields f={f} /> : null}
         {tab === 'system' ? <SystemFields f={f} /> : null}
@@ -211,58 +219,7 @@ function SettingsForm({
   )
 }
 
-type Fields = Record<string, Parameters<typeof TextField>[0]['field']>
-
-function Group({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="space-y-4 border-t border-slate-200 pt-4 first-of-type:border-t-0 first-of-type:pt-0 dark:border-slate-800">
-      <legend className="text-sm font-bold uppercase tracking-wide text-slate-500 dark:text-slate-400">
-        {title}
-      </legend>
-      {children}
-    </fieldset>
-  )
-}
-
-/**
- * A checkbox with its label and what it does; Conform gives its name, state and errors. As with
- * the other fields (Field, app/components/ui/field.tsx), a message makes the checkbox invalid and
- * is named by its aria-describedby, before the hint, which stays shown.
- */
-function ToggleField({
-  field,
-  label,
-  hint,
-}: {
-  field: Fields[string]
-  label: string
-  hint: ReactNode
-}) {
-  const { key, ...props } = getInputProps(field, { type: 'checkbox', ariaAttributes: false })
-  const error = field.errors?.[0]
-  const errorId = `${field.id}-error`
-  const hintId = `${field.id}-hint`
-  return (
-    <div className="flex items-start gap-3">
-      <Checkbox
-        key={key}
-        {...props}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${errorId} ${hintId}` : hintId}
-        className="mt-0.5 size-5 shrink-0"
-      />
-      <div className="min-w-0">
-        <label htmlFor={field.id} className="text-sm font-semibold text-slate-900 dark:text-white">
-          {label}
-        </label>
-        <p id={hintId} className="text-sm text-slate-600 dark:text-slate-300">
-          {hint}
-        </p>
-        {error ? <FieldError id={errorId}>{error}</FieldError> : null}
-      </div>
-    </div>
-  )
-}
+type Fields = SettingsFields
 
 function GeneralFields({ f }: { f: Fields }) {
   return (

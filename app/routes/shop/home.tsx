@@ -21,7 +21,16 @@ import {
   sameCategory,
   SEARCH_PARAM,
 } from '~/components/shop/catalogue'
-import { EXAMPLE_BUNDLE, HERO_STATS, PROCESS_STEPS, WHY_CHOOSE_US } from '~/components/shop/claims'
+import {
+  bundleHighlights,
+  heroDeliveryBadge,
+  heroStats,
+  homeDescription,
+  processSteps,
+  trustLine,
+  whatsappInvitation,
+  whyChooseUs,
+} from '~/components/shop/claims'
 import { cardProduct, ProductCard, type CardProduct } from '~/components/shop/product-card'
 import { SectionLink } from '~/components/shop/section-link'
 import { metaDescription, seoMeta } from '~/components/shop/seo'
@@ -29,6 +38,7 @@ import { rootMetaData, useDisplayCurrency, useSiteSettings } from '~/components/
 import { supportMessage, whatsappLink } from '~/lib/whatsapp'
 import { WhatsAppLink } from '~/components/shop/whatsapp-link'
 import { productAvailability } from '~/data/product.server'
+import { getSiteSettings } from '~/data/settings.server'
 import {
   catalogue,
   catalogueCategories,
@@ -37,19 +47,21 @@ import {
 } from '~/data/storefront-cache.server'
 import { wishlistProductIds } from '~/data/wishlist.server'
 import { services } from '~/lib/app-context.server'
+import { CLAIM_SETTING_DEFAULTS, storefrontClaims, type StorefrontClaims } from '~/lib/claims'
 import { getUser } from '~/services/auth.server'
 import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
 import { storefrontReviewScope } from '~/services/reviews.server'
 import { imageRefs, socialImageUrl } from '~/lib/images.server'
-import { discountPercent, formatDisplayPrice } from '~/lib/money'
+import { discountPercent, formatDisplayPrice, type DisplayCurrency } from '~/lib/money'
 import type { Route } from './+types/home'
 
 export async function loader({ request }: Route.LoaderArgs) {
   const { db, env } = services()
-  const [user, testItems, reviewScope] = await Promise.all([
+  const [user, testItems, reviewScope, settings] = await Promise.all([
     getUser(request),
     testItemsOnSale(db, env),
     storefrontReviewScope(db, env),
+    getSiteSettings(db),
   ])
   const [products, categories, stockLeft, wishlist, ratings] = await Promise.all([
     // Shop-wide copies shared by every page for up to a second (storefront-cache.server.ts).
@@ -77,6 +89,8 @@ export async function loader({ request }: Route.LoaderArgs) {
     products: cards,
     wishlist,
     categories: categoryChips(categories, cards),
+    // The marketing claims as the owner set them in Settings (docs/settings.md).
+    claims: storefrontClaims(settings),
     socialImage: socialImageUrl(firstFeatured?.image ?? null, env.PUBLIC_URL),
   }
 }
@@ -105,10 +119,11 @@ const sectionHeading =
 const sectionLead = 'mt-2 text-slate-600 dark:text-slate-300'
 const sectionShell = 'mx-auto w-full max-w-6xl scroll-mt-28 px-4 py-10 sm:py-14 md:scroll-mt-20'
 
-function Hero() {
+function Hero({ claims }: { claims: StorefrontClaims }) {
   const { siteDescription } = useSiteSettings()
   const currency = useDisplayCurrency()
-  const bundleSaving = discountPercent(EXAMPLE_BUNDLE.price, EXAMPLE_BUNDLE.originalPrice)
+  const stats = heroStats(claims)
+  const badge = heroDeliveryBadge(claims)
   return (
     <section
       aria-labelledby="hero-heading"
@@ -122,15 +137,19 @@ function Hero() {
         aria-hidden="true"
         className="pointer-events-none absolute -bottom-32 -left-24 size-96 rounded-full bg-brand-400/20 blur-3xl"
       />
-      <div className="relative mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:py-16 md:grid-cols-[1.25fr_1fr] md:items-center lg:py-20">
+      <div
+        className={`relative mx-auto grid max-w-6xl gap-10 px-4 py-12 sm:py-16 md:items-center lg:py-20 ${claims.bundle ? 'md:grid-cols-[1.25fr_1fr]' : ''}`}
+      >
         <div>
-          <p className="inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-white ring-1 ring-white/20">
-            <Zap aria-hidden="true" className="size-4 text-amber-300" />
-            Instant delivery within 5 minutes
-          </p>
+          {badge ? (
+            <p className="mb-5 inline-flex items-center gap-2 rounded-full bg-white/10 px-3 py-1 text-sm font-medium text-white ring-1 ring-white/20">
+              <Zap aria-hidden="true" className="size-4 text-amber-300" />
+              {badge}
+            </p>
+          ) : null}
           <h1
             id="hero-heading"
-            className="mt-5 text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl lg:text-6xl"
+            className="text-4xl font-extrabold leading-tight tracking-tight sm:text-5xl lg:text-6xl"
           >
             Premium subscriptions at <span className="text-amber-300">up to 80% off</span>
           </h1>
@@ -151,56 +170,71 @@ function Hero() {
               WhatsApp Support
             </SectionLink>
           </div>
-          <dl className="mt-9 grid max-w-xl grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-4">
-            {HERO_STATS.map((stat) => (
-              <div key={stat.label} className="flex flex-col">
-                <dt className="order-2 text-sm text-brand-100">{stat.label}</dt>
-                <dd className="order-1 flex items-center gap-1 text-2xl font-extrabold">
-                  {stat.value}
-                  {stat.value === '4.9' ? (
-                    <Star aria-hidden="true" className="size-5 fill-amber-300 text-amber-300" />
-                  ) : null}
-                </dd>
-              </div>
-            ))}
-          </dl>
+          {stats.length > 0 ? (
+            <dl className="mt-9 grid max-w-xl grid-cols-2 gap-x-6 gap-y-4 sm:grid-cols-4">
+              {stats.map((stat) => (
+                <div key={stat.value + stat.label} className="flex min-w-0 flex-col">
+                  <dt className="order-2 text-sm text-brand-100">{stat.label}</dt>
+                  <dd className="order-1 flex items-center gap-1 text-2xl font-extrabold break-words">
+                    {stat.value}
+                    {stat.rating ? (
+                      <Star
+                        aria-hidden="true"
+                        className="size-5 shrink-0 fill-amber-300 text-amber-300"
+                      />
+                    ) : null}
+                  </dd>
+                </div>
+              ))}
+            </dl>
+          ) : null}
         </div>
 
-        <aside
-          aria-label="Example bundle"
-          className="rounded-3xl bg-white/10 p-6 ring-1 ring-white/20 backdrop-blur-sm sm:p-8"
-        >
-          <p className="text-sm font-semibold uppercase tracking-wider text-amber-300">
-            Example bundle
-          </p>
-          <p className="mt-2 text-2xl font-bold">Streaming, music, office and VPN for a year</p>
-          <p className="mt-5 flex flex-wrap items-baseline gap-x-3 gap-y-1">
-            <span className="text-4xl font-extrabold">
-              {formatDisplayPrice(EXAMPLE_BUNDLE.price, currency)}
-            </span>
-            <s className="text-lg text-brand-100">
-              <span className="sr-only">instead of </span>
-              {formatDisplayPrice(EXAMPLE_BUNDLE.originalPrice, currency)}
-            </s>
-            <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-sm font-bold text-slate-950">
-              Save {bundleSaving}%
-            </span>
-          </p>
-          <ul className="mt-6 space-y-2.5 text-sm text-brand-50">
-            {[
-              '10,000+ verified accounts',
-              'Delivered within 5 minutes',
-              '24/7 WhatsApp support',
-            ].map((item) => (
-              <li key={item} className="flex items-center gap-2">
-                <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-emerald-300" />
-                {item}
-              </li>
-            ))}
-          </ul>
-        </aside>
+        {claims.bundle ? <ExampleBundle claims={claims} currency={currency} /> : null}
       </div>
     </section>
+  )
+}
+
+function ExampleBundle({
+  claims,
+  currency,
+}: {
+  claims: StorefrontClaims
+  currency: DisplayCurrency
+}) {
+  const { price, originalPrice } = claims.bundle!
+  const highlights = bundleHighlights(claims)
+  return (
+    <aside
+      aria-label="Example bundle"
+      className="rounded-3xl bg-white/10 p-6 ring-1 ring-white/20 backdrop-blur-sm sm:p-8"
+    >
+      <p className="text-sm font-semibold uppercase tracking-wider text-amber-300">
+        Example bundle
+      </p>
+      <p className="mt-2 text-2xl font-bold">Streaming, music, office and VPN for a year</p>
+      <p className="mt-5 flex flex-wrap items-baseline gap-x-3 gap-y-1">
+        <span className="text-4xl font-extrabold">{formatDisplayPrice(price, currency)}</span>
+        <s className="text-lg text-brand-100">
+          <span className="sr-only">instead of </span>
+          {formatDisplayPrice(originalPrice, currency)}
+        </s>
+        <span className="rounded-full bg-amber-300 px-2.5 py-0.5 text-sm font-bold text-slate-950">
+          Save {discountPercent(price, originalPrice)}%
+        </span>
+      </p>
+      {highlights.length > 0 ? (
+        <ul className="mt-6 space-y-2.5 text-sm text-brand-50">
+          {highlights.map((item) => (
+            <li key={item} className="flex items-center gap-2">
+              <BadgeCheck aria-hidden="true" className="size-4 shrink-0 text-emerald-300" />
+              {item}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </aside>
   )
 }
 
@@ -391,7 +425,7 @@ function Services({ products, categories }: { products: CardProduct[]; categorie
   )
 }
 
-function Process() {
+function Process({ claims }: { claims: StorefrontClaims }) {
   return (
     <section id="process" aria-labelledby="process-heading" className={sectionShell}>
       <h2 id="process-heading" className={sectionHeading}>
@@ -399,7 +433,7 @@ function Process() {
       </h2>
       <p className={sectionLead}>From choosing to using in three simple steps.</p>
       <ol className="mt-8 grid gap-5 md:grid-cols-3">
-        {PROCESS_STEPS.map((step, index) => (
+        {processSteps(claims).map((step, index) => (
           <li
             key={step.title}
             className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900"
@@ -422,19 +456,18 @@ function Process() {
   )
 }
 
-function WhyChooseUs() {
+function WhyChooseUs({ claims }: { claims: StorefrontClaims }) {
   const { siteName } = useSiteSettings()
+  const trust = trustLine(claims)
   return (
     <section aria-labelledby="why-heading" className="bg-white py-2 dark:bg-slate-900/40">
       <div id="why-choose-us" className={sectionShell}>
         <h2 id="why-heading" className={sectionHeading}>
           Why Choose {siteName}
         </h2>
-        <p className={sectionLead}>
-          Trusted by 10,000+ customers across India, rated 4.9 out of 5.
-        </p>
+        {trust ? <p className={sectionLead}>{trust}</p> : null}
         <ul className="mt-8 grid gap-5 sm:grid-cols-2 lg:grid-cols-3">
-          {WHY_CHOOSE_US.map((item) => (
+          {whyChooseUs(claims).map((item) => (
             <li key={item.title} className="flex gap-4">
               <span className="inline-flex size-11 shrink-0 items-center justify-center rounded-xl bg-emerald-100 text-emerald-800 dark:bg-emerald-950 dark:text-emerald-300">
                 <BadgeCheck aria-hidden="true" className="size-5" />
@@ -451,7 +484,7 @@ function WhyChooseUs() {
   )
 }
 
-function WhatsApp() {
+function WhatsApp({ claims }: { claims: StorefrontClaims }) {
   const site = useSiteSettings()
   const chat = whatsappLink(site.whatsappNumber, supportMessage(site.siteName))
   return (
@@ -466,8 +499,7 @@ function WhatsApp() {
               Questions? We are on WhatsApp
             </h2>
             <p className="mt-3 text-emerald-50">
-              Chat with our support team 24/7 for help choosing a plan, with an order, or with a
-              replacement.
+              {whatsappInvitation(claims)}
               {site.whatsappCommunityUrl
                 ? ' Join the community to hear about new deals first.'
                 : null}
@@ -506,21 +538,18 @@ function WhatsApp() {
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { products, categories } = loaderData
+  const { products, categories, claims } = loaderData
   return (
     <main className="flex-1">
-      <Hero />
+      <Hero claims={claims} />
       <Featured products={products.filter((product) => product.featured)} />
       <Services products={products} categories={categories} />
-      <Process />
-      <WhyChooseUs />
-      <WhatsApp />
+      <Process claims={claims} />
+      <WhyChooseUs claims={claims} />
+      <WhatsApp claims={claims} />
     </main>
   )
 }
-
-const HOME_DESCRIPTION =
-  'Premium subscriptions and software licences at up to 80% off, delivered within 5 minutes with 24/7 WhatsApp support.'
 
 export function meta({ data, matches }: Route.MetaArgs) {
   const root = rootMetaData(matches)
@@ -529,8 +558,11 @@ export function meta({ data, matches }: Route.MetaArgs) {
   return seoMeta({
     title: `${siteName}: premium subscriptions and licences at up to 80% off`,
     // The shop's own description (up to 300 characters in Settings, or none) as search results
-    // show it: cut to 160 on a word, or a sentence of our own when it is blank.
-    description: metaDescription(root?.site.siteDescription ?? '') || HOME_DESCRIPTION,
+    // show it: cut to 160 on a word, or a sentence of our own, with the shop's claims, when it
+    // is blank.
+    description:
+      metaDescription(root?.site.siteDescription ?? '') ||
+      homeDescription(data?.claims ?? storefrontClaims(CLAIM_SETTING_DEFAULTS)),
     siteName,
     canonicalUrl: `${publicUrl}/`,
     imageUrl: data?.socialImage,

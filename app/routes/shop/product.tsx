@@ -11,7 +11,7 @@ import {
   Link,
   type ShouldRevalidateFunctionArgs,
 } from 'react-router'
-import { PRODUCT_PAGE_CLAIMS } from '~/components/shop/claims'
+import { productDeliveryNote, productPageClaims } from '~/components/shop/claims'
 import { cardProduct, DiscountBadge } from '~/components/shop/product-card'
 import {
   ProductReviews,
@@ -40,6 +40,7 @@ import {
   catalogueStockLeft,
 } from '~/data/storefront-cache.server'
 import { getSiteSettings } from '~/data/settings.server'
+import { storefrontClaims } from '~/lib/claims'
 import { shopLongDate } from '~/lib/date-format'
 import { orderPath } from '~/lib/order-status'
 import { services } from '~/lib/app-context.server'
@@ -175,6 +176,8 @@ export async function loader({ params, request }: Route.LoaderArgs) {
       reviews: summary.count,
     },
     reviews,
+    // The why-choose-us figures as the owner set them in Settings (docs/settings.md).
+    claims: storefrontClaims(settings),
     image,
     canonicalUrl,
     socialImage: socialImageUrl(image, env.PUBLIC_URL),
@@ -253,7 +256,7 @@ function BuyButton({ product, onBuy }: { product: PageProduct; onBuy: () => void
 }
 
 export default function ProductPage({ loaderData }: Route.ComponentProps) {
-  const { product, image, canonicalUrl, related, wishlist, reviews } = loaderData
+  const { product, image, canonicalUrl, related, wishlist, reviews, claims } = loaderData
   const site = useSiteSettings()
   const currency = useDisplayCurrency()
   const support = whatsappLink(
@@ -264,6 +267,8 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
   const [buying, setBuying] = useState(false)
   const deliveryTime = product.deliveryTime.trim() || 'Instant'
   const validity = effectiveValidity(product.validity)
+  const whyClaims = productPageClaims(claims)
+  const deliveryNote = productDeliveryNote(claims)
 
   return (
     <main className="mx-auto w-full max-w-6xl flex-1 px-4 pb-16 pt-6">
@@ -306,7 +311,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
         <StaticMarkup
           as="div"
           name="product-details"
-          deps={[product, currency, site.siteName, support]}
+          deps={[product, currency, site.siteName, support, claims]}
         >
           <div className="flex flex-wrap items-center gap-2 text-sm">
             <span className="rounded-full bg-brand-100 px-3 py-1 font-semibold text-brand-800 dark:bg-brand-900 dark:text-brand-100">
@@ -408,7 +413,7 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
                 aria-hidden="true"
                 className="size-4 shrink-0 text-emerald-600 dark:text-emerald-400"
               />
-              Secure payment by UPI, card or wallet. Details delivered within 5 minutes.
+              Secure payment by UPI, card or wallet.{deliveryNote ? ` ${deliveryNote}` : null}
             </p>
           </div>
 
@@ -469,35 +474,41 @@ export default function ProductPage({ loaderData }: Route.ComponentProps) {
             </section>
           ) : null}
 
-          <section
-            aria-labelledby="why-product-heading"
-            className="mt-8 rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 p-5 dark:from-brand-950 dark:to-slate-900"
-          >
-            <h2
-              id="why-product-heading"
-              className="text-lg font-bold text-slate-950 dark:text-white"
+          {whyClaims.length > 0 || support ? (
+            <section
+              aria-labelledby="why-product-heading"
+              className="mt-8 rounded-2xl bg-gradient-to-br from-brand-50 to-fuchsia-50 p-5 dark:from-brand-950 dark:to-slate-900"
             >
-              Why choose {site.siteName}?
-            </h2>
-            <ul className="mt-4 grid grid-cols-2 gap-4">
-              {PRODUCT_PAGE_CLAIMS.map((claim) => (
-                <li key={claim.label}>
-                  <span className="block text-2xl font-extrabold text-brand-700 dark:text-brand-300">
-                    {claim.value}
-                  </span>
-                  <span className="text-sm text-slate-700 dark:text-slate-200">{claim.label}</span>
-                </li>
-              ))}
-            </ul>
-            {support ? (
-              <WhatsAppLink
-                href={support}
-                className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-emerald-700 px-4 font-semibold text-white hover:bg-emerald-800"
+              <h2
+                id="why-product-heading"
+                className="text-lg font-bold text-slate-950 dark:text-white"
               >
-                Ask on WhatsApp
-              </WhatsAppLink>
-            ) : null}
-          </section>
+                Why choose {site.siteName}?
+              </h2>
+              {whyClaims.length > 0 ? (
+                <ul className="mt-4 grid grid-cols-2 gap-4">
+                  {whyClaims.map((claim) => (
+                    <li key={claim.label} className="min-w-0">
+                      <span className="block text-2xl font-extrabold break-words text-brand-700 dark:text-brand-300">
+                        {claim.value}
+                      </span>
+                      <span className="text-sm text-slate-700 dark:text-slate-200">
+                        {claim.label}
+                      </span>
+                    </li>
+                  ))}
+                </ul>
+              ) : null}
+              {support ? (
+                <WhatsAppLink
+                  href={support}
+                  className="mt-5 inline-flex h-11 items-center gap-2 rounded-xl bg-emerald-700 px-4 font-semibold text-white hover:bg-emerald-800"
+                >
+                  Ask on WhatsApp
+                </WhatsAppLink>
+              ) : null}
+            </section>
+          ) : null}
         </StaticMarkup>
       </div>
       <ProductReviews reviews={reviews} path={productPath(product.slug)} />

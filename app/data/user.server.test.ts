@@ -380,6 +380,54 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect((await lastMailTo('confirmed.name@example.test')).text).toMatch(/^Hello Asha Verma,$/m)
   })
 
+  it('the confirmation mail says its page asks for the sign-up password, and greets a plain typed name', async () => {
+    await auth.api.signUpEmail({
+      body: { name: "Anaïs O'Brien-Nair", email: 'anais@example.test', password: 'secret12' },
+    })
+    const mail = await lastMailTo('anais@example.test')
+    expect(mail.subject).toBe('Confirm your KeyBazaar account')
+    expect(mail.text).toMatch(/^Hello Anaïs O'Brien-Nair,$/m)
+    expect(mail.html).toContain('>Hello Anaïs O&#39;Brien-Nair,</p>')
+    for (const part of [mail.text, mail.html]) {
+      expect(part).not.toContain('signs you in')
+      expect(part).toContain('asks for the password you chose when you signed up')
+      expect(part).toContain('If you forgot it, that page has a link to set a new one.')
+      expect(part).toContain('The link expires in 24 hours.')
+    }
+
+    // A "name" that carries a message, a link or a number is not put in the shop's mail.
+    for (const [email, name] of [
+      ['prize@example.test', 'Claim a prize at evil.example'],
+      ['call@example.test', 'Call 9876543210'],
+      ['markup@example.test', 'Asha <b>Verma</b>'],
+    ] as const) {
+      await auth.api.signUpEmail({ body: { name, email, password: 'secret12' } })
+      const stranger = await lastMailTo(email)
+      expect(stranger.text).toMatch(/^Hello,$/m)
+      expect(stranger.html).toContain('>Hello,</p>')
+      expect(stranger.text + stranger.html).not.toMatch(/evil\.example|9876543210|Verma/)
+    }
+  })
+
+  it('tells the owner of a never-confirmed account how to finish it when someone signs up again with it', async () => {
+    await auth.api.signUpEmail({
+      body: { name: 'Ravi Kumar', email: 'again@example.test', password: 'secret12' },
+    })
+    await lastMailTo('again@example.test')
+    await auth.api.signUpEmail({
+      body: { name: 'Ravi', email: 'again@example.test', password: 'other-secret' },
+    })
+    const notice = await lastMailTo('again@example.test')
+    expect(notice.subject).toBe('Someone tried to create a KeyBazaar account with your address')
+    expect(notice.text).toMatch(/^Hello Ravi Kumar,$/m)
+    // Signing in would answer like a wrong password: the mail sends the owner to a new password.
+    expect(notice.text).toContain('an account with it was already started and never confirmed')
+    expect(notice.text).not.toContain('Sign in with your password')
+    expect(notice.text).toMatch(
+      /^Set a new password:\r?\nhttp:\/\/shop\.example\.test\/forgot-password\r?$/m,
+    )
+  })
+
   it('says nothing and writes nothing for an unknown address; an expired token is refused', async () => {
     const count = async () => (await t.db.selectFrom('job').select('id').execute()).length
     const before = await count()

@@ -6,6 +6,7 @@ import {
   indianMobileWhatsappNumber,
   orderHelpMessage,
   paymentLinkMessage,
+  whatsappDisplayNumber,
   whatsappLink,
 } from './whatsapp'
 
@@ -74,4 +75,13 @@ describe('Indian mobile numbers for wa.me', () => {
       expect(customerWhatsappLink(phone, 'hello')).toBeNull()
     },
   )
+})
+
+describe('whatsappDisplayNumber', () => {
+  it('groups an Indian mobile number as people write it, and shows any other with its +', () => {
+    expect(whatsappDisplayNumber('919876543210')).toBe('+91 98765 43210')
+    expect(whatsappDisplayNumber('+91 98765-43210')).toBe('+91 98765 43210')
+    expect(whatsappDisplayNumber('447911123456')).toBe('+447911123456')
+    expect(whatsappDisplayNumber('')).toBe('')
+  })
 })

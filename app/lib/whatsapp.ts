@@ -11,6 +11,18 @@ export function whatsappLink(number: string, message: string): string | null {
   return `https://wa.me/${digits}?text=${encodeURIComponent(message)}`
 }
 
+/**
+ * The shop's WhatsApp number as people read it ("+91 98765 43210" for 919876543210), wherever it
+ * is shown as text (pages and mails); links keep the bare digits wa.me wants. An Indian mobile
+ * number is grouped 5 + 5, any other is shown as +digits. Empty without a number.
+ */
+export function whatsappDisplayNumber(number: string): string {
+  const digits = number.replace(/\D/g, '')
+  if (!digits) return ''
+  const indian = /^91([6-9]\d{4})(\d{5})$/.exec(digits)
+  return indian ? `+91 ${indian[1]} ${indian[2]}` : `+${digits}`
+}
+
 export function supportMessage(siteName: string): string {
   return `Hi ${siteName}, I need help choosing a subscription. Can you help me?`
 }

@@ -27,6 +27,36 @@ async function htmlClassOf(page: Page, url: string) {
   return /<html[^>]*class="([^"]*)"/.exec(html)?.[1]
 }
 
+/**
+ * The e-mail is shown, not offered for editing: read-only (focusable, with its note as the
+ * description), sent with no form, and drawn unlike the editable fields, in both themes.
+ */
+async function expectReadOnlyEmail(page: Page) {
+  const email = page.getByRole('textbox', { name: 'E-mail' })
+  const name = page.getByLabel('Display name')
+  await expect(email).toHaveJSProperty('readOnly', true)
+  await expect(email).not.toHaveAttribute('name')
+  const before = await email.inputValue()
+  await email.focus()
+  await page.keyboard.type('x')
+  await expect(email).toHaveValue(before)
+  const look = (locator: typeof email) =>
+    locator.evaluate((element) => {
+      const style = getComputedStyle(element)
+      return { background: style.backgroundColor, cursor: style.cursor }
+    })
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme })
+    const [shown, editable] = await Promise.all([look(email), look(name)])
+    expect(shown.background, scheme).not.toBe(editable.background)
+    expect(shown.cursor).toBe('default')
+  }
+  await page.emulateMedia({ colorScheme: null })
+  await expect(email).toHaveAccessibleDescription(
+    'Your e-mail address is your login and cannot be changed.',
+  )
+}
+
 test('saves the name and preferences, applied after a reload from the first byte', async ({
   page,
   app,
@@ -36,6 +66,7 @@ test('saves the name and preferences, applied after a reload from the first byte
   await gotoHydrated(page, '/dashboard/settings')
   await expect(page.getByRole('textbox', { name: 'E-mail' })).toHaveValue(user.email)
   await expect(page.getByRole('textbox', { name: 'E-mail' })).not.toBeEditable()
+  await expectReadOnlyEmail(page)
 
   // A blank name is refused and changes nothing.
   await page.getByLabel('Display name').fill('   ')

@@ -1,8 +1,9 @@
 import crypto from 'node:crypto'
-import type { Page } from '@playwright/test'
+import type { Locator, Page } from '@playwright/test'
 import { expect, test } from '../helpers/csp'
 import { gotoHydrated } from '../helpers/fixtures'
 import { ACCOUNT_PAGES } from '../helpers/account'
+import { screenshotWidthsAndThemes } from '../helpers/screenshots'
 import {
   confirmationPath,
   confirmInBrowser,
@@ -71,6 +72,63 @@ test('sign-up shows each validation message, and they clear as the field is edit
     'href',
     '/dashboard',
   )
+})
+
+/** What a sign-up that went through shows in place of its form (`where`: the page or the modal). */
+async function expectSignUpSent(where: Page | Locator, email: string) {
+  const sent = where.getByRole('status')
+  await expect(sent).toHaveText(
+    `Check your inbox to confirm your address. We have sent an e-mail to ${email}: open the link in it to finish signing up.`,
+  )
+  // The filled form is gone, passwords and all: nothing invites a second sign-up.
+  await expect(where.getByRole('button', { name: 'Create account' })).toHaveCount(0)
+  await expect(where.getByLabel('Full name')).toHaveCount(0)
+  await expect(where.locator('input[type="password"]')).toHaveCount(0)
+  await expect(where.getByText('No e-mail?')).toBeVisible()
+  await expect(where.getByText('Look in your spam or junk folder too.')).toBeVisible()
+}
+
+test('a sign-up that went through shows "check your inbox" in place of the form, on the page and in the modal', async ({
+  page,
+}) => {
+  const user = { name: 'Meera Iyer', email: uniqueEmail('meera'), password: 'secret12' }
+  await gotoHydrated(page, '/signup')
+  await page.getByLabel('Full name').fill(user.name)
+  await page.getByLabel('Email').fill(user.email)
+  await page.getByLabel('Password', { exact: true }).fill(user.password)
+  await page.getByLabel('Confirm password').fill(user.password)
+  await page.getByRole('button', { name: 'Create account' }).click()
+  const main = page.getByRole('main')
+  await expectSignUpSent(main, user.email)
+  // The form the focus was in is gone: the message has it.
+  await expect(main.locator('[tabindex="-1"]', { hasText: 'Check your inbox' })).toBeFocused()
+  expect(await page.content()).not.toContain(user.password)
+  await expect(main.getByRole('link', { name: 'Set a new password' })).toHaveAttribute(
+    'href',
+    '/forgot-password',
+  )
+  await expect(main.getByRole('link', { name: 'Log in' })).toHaveAttribute('href', '/login')
+  await screenshotWidthsAndThemes(page, 'signup-sent')
+
+  // A mistyped address: the form again, empty.
+  await main.getByRole('link', { name: 'Sign up again' }).click()
+  await expect(page.getByLabel('Full name')).toHaveValue('')
+  await expect(page.getByLabel('Email')).toHaveValue('')
+  await expect(page.getByLabel('Password', { exact: true })).toHaveValue('')
+  await expect(page.getByRole('status')).toHaveCount(0)
+
+  // The modal over a page does the same.
+  await gotoHydrated(page, '/')
+  await page.getByRole('banner').getByRole('link', { name: 'Sign up' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Create your account' })
+  const other = { ...user, email: uniqueEmail('meera.modal') }
+  await submitSignUp(dialog, other)
+  await expectSignUpSent(dialog, other.email)
+  await expect(dialog.getByRole('link', { name: 'Set a new password' })).toHaveAttribute(
+    'href',
+    '/?forgot=1',
+  )
+  await screenshotWidthsAndThemes(page, 'signup-sent-modal')
 })
 
 test('logs in, logs out, and refuses a wrong password with the provider message', async ({
@@ -309,6 +367,33 @@ test('a customer in the admin area sees Access Denied and can go back', async ({
 
 test.describe('without JavaScript', () => {
   test.use({ javaScriptEnabled: false })
+
+  test('a sign-up that went through shows "check your inbox" in place of the form, without the passwords', async ({
+    page,
+  }) => {
+    const user = {
+      name: 'Plain Sent',
+      email: uniqueEmail('plain.sent'),
+      password: 'plain-secret-9',
+    }
+    await page.goto('/signup')
+    await page.getByLabel('Full name').fill(user.name)
+    await page.getByLabel('Email').fill(user.email)
+    await page.getByLabel('Password', { exact: true }).fill(user.password)
+    await page.getByLabel('Confirm password').fill(user.password)
+    const [answer] = await Promise.all([
+      page.waitForResponse((response) => response.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Create account' }).click(),
+    ])
+    expect(answer.status()).toBe(200)
+    expect(await answer.text()).not.toContain(user.password)
+    await expectSignUpSent(page.getByRole('main'), user.email)
+    // "Sign up again" is a plain link to the empty form.
+    await page.getByRole('link', { name: 'Sign up again' }).click()
+    await expect(page).toHaveURL('/signup')
+    await expect(page.getByLabel('Full name')).toHaveValue('')
+    await expect(page.getByRole('button', { name: 'Create account' })).toBeVisible()
+  })
 
   test('sign-up, log-in and the login modal work as plain HTML', async ({ page, app }) => {
     const email = uniqueEmail('nojs')

@@ -1,5 +1,5 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
-import type { ReactNode } from 'react'
+import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from 'react'
 import { href, Link, useFetcher } from 'react-router'
 import { FormAlert, FormErrors, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
@@ -124,17 +124,20 @@ function SwitchLink({
   to,
   modal,
   className,
+  onClick,
   children,
 }: {
   to: string
   modal?: boolean
   className?: string
+  onClick?: (event: MouseEvent<HTMLAnchorElement>) => void
   children: ReactNode
 }) {
   return (
     <Link
       to={to}
       className={className}
+      onClick={onClick}
       {...(modal ? { replace: true, preventScrollReset: true, state: { authModal: true } } : {})}
     >
       {children}
@@ -311,14 +314,28 @@ export function SignupForm({
   notice,
   modal,
 }: FormProps) {
-  // After a valid sign-up the action answers with "check your inbox" (docs/decisions/0008).
+  // After a valid sign-up the action answers with "check your inbox" (docs/decisions/0008),
+  // which then stands in place of the form: the filled form would invite a second sign-up.
   const auth = useAuthForm(signupSchema, result, formError)
   const { fields } = auth
+  // "Sign up again" (a mistyped address) brings the empty form back without a page load.
+  const [dismissed, setDismissed] = useState<AuthFormResult>()
+  const sent = auth.current !== dismissed ? auth.current?.message : undefined
+  if (sent) {
+    return (
+      <SignupSent
+        message={sent}
+        links={links}
+        modal={modal}
+        onSignUpAgain={() => setDismissed(auth.current)}
+      />
+    )
+  }
   return (
     <AuthFormLayout
       auth={auth}
       action={href('/signup')}
-      notices={[!auth.errors && notice, auth.current?.message]}
+      notices={[!auth.errors && notice]}
       redirectTo={redirectTo}
       submit="Create account"
       pendingLabel="Creating account…"
@@ -333,6 +350,67 @@ export function SignupForm({
       <TextField label="Email" field={fields.email} type="email" autoComplete="email" />
       <NewPasswordFields password={fields.password} confirmPassword={fields.confirmPassword} />
     </AuthFormLayout>
+  )
+}
+
+/**
+ * What a sign-up that went through shows instead of its form: "check your inbox", and what to
+ * do when no mail comes. The same for a new address and a taken one (docs/decisions/0008).
+ */
+function SignupSent({
+  message,
+  links,
+  modal,
+  onSignUpAgain,
+}: {
+  message: string
+  links: Record<AuthView, string>
+  modal?: boolean
+  onSignUpAgain: () => void
+}) {
+  const ref = useRef<HTMLDivElement>(null)
+  // The form the focus was in is gone: screen readers and keyboards land on the message.
+  useEffect(() => ref.current?.focus(), [])
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      className="space-y-5 rounded-xl outline-none focus-visible:ring-2 focus-visible:ring-brand-500"
+    >
+      <FormAlert tone="success">{message}</FormAlert>
+      <div className="text-sm text-slate-600 dark:text-slate-300">
+        <p className="font-semibold text-slate-900 dark:text-white">No e-mail?</p>
+        <ul className="mt-2 list-disc space-y-1.5 pl-5">
+          <li>It can take a few minutes. Look in your spam or junk folder too.</li>
+          <li>
+            Address mistyped?{' '}
+            <SwitchLink
+              to={links.signup}
+              modal={modal}
+              className={linkClass}
+              onClick={(event) => {
+                // Without JavaScript the link loads the empty form.
+                event.preventDefault()
+                onSignUpAgain()
+              }}
+            >
+              Sign up again
+            </SwitchLink>{' '}
+            with the right one.
+          </li>
+          <li>
+            Still nothing after 10 minutes?{' '}
+            <SwitchLink to={links.forgot} modal={modal} className={linkClass}>
+              Set a new password
+            </SwitchLink>{' '}
+            with this address: the link we e-mail for it confirms the address too.
+          </li>
+        </ul>
+      </div>
+      <SwitchLine question="Confirmed your address?" to={links.login} modal={modal}>
+        Log in
+      </SwitchLine>
+    </div>
   )
 }
 

@@ -64,15 +64,20 @@ function SecretRow({
           {name}
         </dt>
       )}
-      <Value className="flex min-w-0 flex-1 flex-col gap-2 min-[420px]:flex-row min-[420px]:items-center">
+      {/* The value on one line where it fits beside Copy; where it does not, Copy wraps under it
+          and the value has the whole width; only longer still is the value itself broken: at the
+          edge, anywhere, every line as full as the last. Never at a hyphen or space of the
+          browser's choosing, where the break would pass for part of the value (or hide one) to
+          someone copying it by eye. */}
+      <Value className="flex min-w-0 flex-1 flex-wrap items-center gap-2">
         <code
           ref={ref}
-          className="min-w-0 flex-1 rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm break-words text-slate-950 select-all dark:bg-slate-800 dark:text-white"
+          className="min-w-0 flex-auto rounded-lg bg-slate-100 px-3 py-2 font-mono text-sm whitespace-break-spaces wrap-anywhere text-slate-950 select-all [line-break:anywhere] dark:bg-slate-800 dark:text-white"
         >
           {value}
         </code>
         {hydrated && copyLabel !== null ? (
-          <span className="self-end min-[420px]:self-auto">
+          <span className="ml-auto shrink-0">
             <CopyButton
               value={value}
               label={copyLabel}

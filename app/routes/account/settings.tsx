@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps } from '@conform-to/react'
 import type { FormMetadata, SubmissionResult } from '@conform-to/react'
+import Lock from 'lucide-react/icons/lock'
 import UserRound from 'lucide-react/icons/user-round'
 import { useState } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
@@ -476,8 +477,24 @@ function ProfileSection({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <SectionForm intent="profile" form={form} notice={answer?.message}>
       <TextField label="Display name" field={fields.name} autoComplete="name" />
-      <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed here.">
-        {(control) => <Input {...control} type="email" value={loaderData.email} readOnly />}
+      {/* Shown, not sent: no name, read-only, and drawn like text on grey with a lock rather
+          than like a box to type in. It stays focusable, so screen readers read it with its note. */}
+      <Field label="E-mail" hint="Your e-mail address is your login and cannot be changed.">
+        {(control) => (
+          <div className="relative">
+            <Input
+              {...control}
+              type="email"
+              value={loaderData.email}
+              readOnly
+              className="cursor-default border-slate-200 bg-slate-100 pr-10 text-slate-700 focus:border-slate-300 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-300"
+            />
+            <Lock
+              aria-hidden="true"
+              className="pointer-events-none absolute top-1/2 right-3 size-4 -translate-y-1/2 text-slate-500 dark:text-slate-400"
+            />
+          </div>
+        )}
       </Field>
       <SaveButton busy={busy}>Save name</SaveButton>
     </SectionForm>

@@ -18,7 +18,7 @@ import {
   orderStatusLabel,
 } from '~/components/orders/order-status'
 import { rootMetaData, useSiteSettings } from '~/components/shop/site-data'
-import { whatsappLink } from '~/lib/whatsapp'
+import { whatsappDisplayNumber, whatsappLink } from '~/lib/whatsapp'
 import { PAID_STATUSES, PAYABLE_STATUSES, type Order } from '~/data/order.server'
 import { getPaymentLink, maskEmail } from '~/data/payment-link.server'
 import { getProductById } from '~/data/product.server'
@@ -659,7 +659,7 @@ export default function PaymentResult({ loaderData, actionData }: Route.Componen
                   className="inline-flex items-center gap-2 font-semibold text-emerald-700 hover:underline dark:text-emerald-400"
                 >
                   <MessageCircle aria-hidden="true" className="size-4" />
-                  WhatsApp {site.whatsappNumber}
+                  WhatsApp {whatsappDisplayNumber(site.whatsappNumber)}
                   <span className="sr-only"> (opens in a new tab)</span>
                 </a>
               </li>

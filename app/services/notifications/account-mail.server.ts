@@ -81,12 +81,29 @@ export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: st
 }
 
 /**
- * The name an account mail greets: only one its owner gave, on an address they confirmed. An
- * unconfirmed account's name was typed by whoever signed up with the address, maybe a stranger,
- * and the shop's mail must not carry their words to it ("Hello there," instead).
+ * The name an account mail greets. One its owner gave on an address they confirmed, as it is.
+ * An unconfirmed account's name was typed by whoever signed up with the address, maybe a
+ * stranger, and the shop's mail must not carry their words to it: it is greeted only when it
+ * reads as a plain name (`plainName`), and otherwise not at all.
  */
-const greetedName = (user: { name: string; emailVerified: boolean }) =>
-  user.emailVerified ? user.name : ''
+export function greetedName(user: { name: string; emailVerified: boolean }): string {
+  const name = user.name.trim()
+  if (user.emailVerified) return name
+  return plainName(name) ? name : ''
+}
+
+/** A word of a name: letters (and their marks, Indic joiners), ' or - inside, a dot at the end ("A.", "Jr."). */
+const NAME_WORD = String.raw`\p{L}[\p{L}\p{M}\u200C\u200D]*(?:['’-][\p{L}\p{M}\u200C\u200D]+)*\.?`
+const PLAIN_NAME = new RegExp(`^${NAME_WORD}(?: ${NAME_WORD}){0,3}$`, 'u')
+
+/**
+ * Whether a name typed at sign-up is only a name: at most four words of letters and 40
+ * characters, no digits, no @, :, / or dots inside a word. Such a greeting can carry no link,
+ * address or phone number, so a stranger's sign-up cannot use the shop's mail to send their own.
+ */
+export function plainName(name: string): boolean {
+  return name.length <= 40 && PLAIN_NAME.test(name)
+}
 
 export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {
   // `key`: the job's id, the mail's Message-ID on every attempt (deliverMail).
@@ -145,6 +162,7 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
       await send(job.id, (settings) =>
         confirmEmailMail(settings, publicUrl, {
           to: user.email,
+          name: greetedName(user),
           url: verifyEmailUrl(publicUrl, token, redirectTo),
           expiresInHours: VERIFY_EMAIL_TTL_SECONDS / 3600,
         }),
@@ -169,7 +187,9 @@ export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions
         signupAttemptMail(settings, publicUrl, {
           to: user.email,
           name: greetedName(user),
+          confirmed: user.emailVerified,
           loginUrl: `${publicUrl}${href('/login')}`,
+          forgotUrl: `${publicUrl}${href('/forgot-password')}`,
         }),
       )
     },
@@ -238,41 +258,58 @@ export function passwordResetMail(
 }
 
 /**
- * The confirmation link for a new account. It greets no one by name: the name was typed by
- * whoever signed up, maybe a stranger, and the mail must not carry their words from the shop's
- * domain to any address they type.
+ * The confirmation link for a new account. Its page asks for the password chosen at sign-up
+ * before it confirms the address and signs in (docs/decisions/0021), and the mail says so.
+ * `name` is the account's as `greetedName` lets it through ("Hello," without one).
  */
 export function confirmEmailMail(
   settings: MailSettings,
   publicUrl: string,
-  data: { to: string; url: string; expiresInHours: number },
+  data: { to: string; name: string; url: string; expiresInHours: number },
 ): MailMessage {
   return renderMail(settings, publicUrl, {
     to: data.to,
     subject: `Confirm your ${settings.siteName} account`,
-    greeting: 'Hello,',
+    greeting: data.name.trim() ? greetingFor(data.name) : 'Hello,',
     paragraphs: [
       `Thank you for signing up at ${settings.siteName}. Confirm that this is your address to finish creating your account.`,
+      'The link below opens a page that asks for the password you chose when you signed up: enter it there to confirm your address and log in. If you forgot it, that page has a link to set a new one.',
       'If you did not sign up, ignore this e-mail: no account is opened without this link.',
     ],
     action: { label: 'Confirm my address', url: data.url },
-    note: `The link signs you in and expires in ${data.expiresInHours} hours.`,
+    note: `The link expires in ${data.expiresInHours} hours.`,
   })
 }
 
+/**
+ * "Someone tried to sign up with your address". An account never confirmed cannot log in (a
+ * sign-in answers like a wrong password), so its owner is told the way that works: a new
+ * password through the mailed link, which confirms the address too (docs/auth.md, "Sign-up").
+ */
 export function signupAttemptMail(
   settings: MailSettings,
   publicUrl: string,
-  data: { to: string; name: string; loginUrl: string },
+  data: { to: string; name: string; confirmed: boolean; loginUrl: string; forgotUrl: string },
 ): MailMessage {
+  const tried = `Someone (hopefully you) tried to create a ${settings.siteName} account with this e-mail address`
   return renderMail(settings, publicUrl, {
     to: data.to,
     subject: `Someone tried to create a ${settings.siteName} account with your address`,
     greeting: greetingFor(data.name),
-    paragraphs: [
-      `Someone (hopefully you) tried to create a ${settings.siteName} account with this e-mail address, but you already have one. No new account was created and nothing was changed.`,
-      'Sign in with your password. If you forgot it, use "Forgot password?" on the login form to set a new one.',
-    ],
-    action: { label: 'Sign in', url: data.loginUrl },
+    ...(data.confirmed
+      ? {
+          paragraphs: [
+            `${tried}, but you already have one. No new account was created and nothing was changed.`,
+            'Sign in with your password. If you forgot it, use "Forgot password?" on the login form to set a new one.',
+          ],
+          action: { label: 'Sign in', url: data.loginUrl },
+        }
+      : {
+          paragraphs: [
+            `${tried}, but an account with it was already started and never confirmed. No new account was created and nothing was changed.`,
+            'To finish that account, open the link in the confirmation e-mail we sent you and enter the password chosen when signing up. If you cannot find that e-mail or do not know the password, set a new password with the link below: that confirms your address too, and you then log in with the new password.',
+          ],
+          action: { label: 'Set a new password', url: data.forgotUrl },
+        }),
   })
 }

@@ -37,6 +37,8 @@ describe('mail footer WhatsApp link', () => {
     const mail = renderMail(settings, 'https://chaikeys.example', content)
     expect(mail.text).toContain('WhatsApp: https://wa.me/919876543210\n')
     expect(mail.html).toContain('<a href="https://wa.me/919876543210"')
+    // The link shows the number as the footer and the pages write it.
+    expect(mail.html).toContain('style="color:#4f46e5">+91 98765 43210</a>')
     for (const part of [mail.text, mail.html]) {
       expect(part).not.toContain('wa.me/919876543210?text=')
       expect(part).not.toContain(ORDER.id)

@@ -1,7 +1,7 @@
 import { escapeHtml } from '~/lib/html'
 import type { MailMessage } from '~/lib/mail.server'
 import { unsubscribeHeaders } from '~/lib/unsubscribe-link.server'
-import { whatsappLink } from '~/lib/whatsapp'
+import { whatsappDisplayNumber, whatsappLink } from '~/lib/whatsapp'
 
 /**
  * The shop's one mail layout: every mail has an HTML and a text version, the site name, and the
@@ -54,7 +54,12 @@ function supportLines(settings: MailSettings, whatsappText?: string): SupportLin
     const url =
       (whatsappText ? whatsappLink(settings.whatsappNumber, whatsappText) : null) ??
       `https://wa.me/${settings.whatsappNumber}`
-    lines.push({ label: 'WhatsApp', value: url, url, linkText: `+${settings.whatsappNumber}` })
+    lines.push({
+      label: 'WhatsApp',
+      value: url,
+      url,
+      linkText: whatsappDisplayNumber(settings.whatsappNumber),
+    })
   }
   return lines
 }

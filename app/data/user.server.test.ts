@@ -380,14 +380,12 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect((await lastMailTo('confirmed.name@example.test')).text).toMatch(/^Hello Asha Verma,$/m)
   })
 
-  it('the confirmation mail says its page asks for the sign-up password, and greets a plain typed name', async () => {
+  it('the confirmation mail says its page asks for the sign-up password, and greets no one by name', async () => {
     await auth.api.signUpEmail({
       body: { name: "Anaïs O'Brien-Nair", email: 'anais@example.test', password: 'secret12' },
     })
     const mail = await lastMailTo('anais@example.test')
     expect(mail.subject).toBe('Confirm your KeyBazaar account')
-    expect(mail.text).toMatch(/^Hello Anaïs O'Brien-Nair,$/m)
-    expect(mail.html).toContain('>Hello Anaïs O&#39;Brien-Nair,</p>')
     for (const part of [mail.text, mail.html]) {
       expect(part).not.toContain('signs you in')
       expect(part).toContain('asks for the password you chose when you signed up')
@@ -395,7 +393,8 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
       expect(part).toContain('The link expires in 24 hours.')
     }
 
-    // A "name" that carries a message, a link or a number is not put in the shop's mail.
+    // The name was typed by whoever signed up with the address, maybe a stranger: a "name" that
+    // carries a message, a link or a number must not reach the address in the shop's mail.
     for (const [email, name] of [
       ['prize@example.test', 'Claim a prize at evil.example'],
       ['call@example.test', 'Call 9876543210'],
@@ -419,7 +418,7 @@ describe(`user profiles and accounts (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     })
     const notice = await lastMailTo('again@example.test')
     expect(notice.subject).toBe('Someone tried to create a KeyBazaar account with your address')
-    expect(notice.text).toMatch(/^Hello Ravi Kumar,$/m)
+    expect(notice.text).toMatch(/^Hello there,\r?$/m)
     // Signing in would answer like a wrong password: the mail sends the owner to a new password.
     expect(notice.text).toContain('an account with it was already started and never confirmed')
     expect(notice.text).not.toContain('Sign in with your password')

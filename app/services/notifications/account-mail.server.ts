@@ -81,28 +81,12 @@ export function verifyEmailUrl(publicUrl: string, token: string, redirectTo?: st
 }
 
 /**
- * The name an account mail greets. One its owner gave on an address they confirmed, as it is.
- * An unconfirmed account's name was typed by whoever signed up with the address, maybe a
- * stranger, and the shop's mail must not carry their words to it: it is greeted only when it
- * reads as a plain name (`plainName`), and otherwise not at all.
+ * The name an account mail greets: only one its owner gave, on an address they confirmed. An
+ * unconfirmed account's name was typed by whoever signed up with the address, maybe a stranger,
+ * and the shop's mail must not carry their words to it ("Hello," then).
  */
 export function greetedName(user: { name: string; emailVerified: boolean }): string {
-  const name = user.name.trim()
-  if (user.emailVerified) return name
-  return plainName(name) ? name : ''
-}
-
-/** A word of a name: letters (and their marks, Indic joiners), ' or - inside, a dot at the end ("A.", "Jr."). */
-const NAME_WORD = String.raw`\p{L}[\p{L}\p{M}\u200C\u200D]*(?:['’-][\p{L}\p{M}\u200C\u200D]+)*\.?`
-const PLAIN_NAME = new RegExp(`^${NAME_WORD}(?: ${NAME_WORD}){0,3}$`, 'u')
-
-/**
- * Whether a name typed at sign-up is only a name: at most four words of letters and 40
- * characters, no digits, no @, :, / or dots inside a word. Such a greeting can carry no link,
- * address or phone number, so a stranger's sign-up cannot use the shop's mail to send their own.
- */
-export function plainName(name: string): boolean {
-  return name.length <= 40 && PLAIN_NAME.test(name)
+  return user.emailVerified ? user.name.trim() : ''
 }
 
 export function accountMailJobHandlers(db: DB, options: () => AccountMailOptions): JobHandlers {

@@ -10,7 +10,7 @@ import {
   type GatewayStatus,
   type GatewayType,
 } from '~/lib/validation/gateway'
-import { gatewayTotals } from './order.server'
+import { gatewayTotals, type GatewayTotals } from './order.server'
 
 /**
  * Payment gateway records (admin Gateways page).
@@ -38,6 +38,7 @@ export interface GatewayView {
   unreadableSecrets: string[]
   /** The edit form's version of the record (gatewayEditVersion), posted back with a save. */
   version: string
+  /** Its payments, real and test mode apart (GatewayTotals). */
   transactions: number
   revenue: number
   testTransactions: number
@@ -163,6 +164,18 @@ export function gatewayEditVersion(row: {
  * APP_SECRET is listed as not set and named in `unreadableSecrets`, as checkout treats it.
  */
 export async function listGateways(db: DB, appSecret: string): Promise<GatewayView[]> {
+  return (await gatewayOverview(db, appSecret)).records
+}
+
+/**
+ * The Gateways page's figures: the records (listGateways) with their own, and every gateway's
+ * totals by its type, so a gateway that takes payments without a record of its own (a built-in
+ * simulator of a fresh install, one set by the environment) is shown its figures too.
+ */
+export async function gatewayOverview(
+  db: DB,
+  appSecret: string,
+): Promise<{ records: GatewayView[]; totals: Record<string, GatewayTotals> }> {
   const [rows, totals] = await Promise.all([
     db
       .selectFrom('paymentGateway')
@@ -173,7 +186,7 @@ export async function listGateways(db: DB, appSecret: string): Promise<GatewayVi
       .execute(),
     gatewayTotals(db),
   ])
-  return rows.map((row) => {
+  const records = rows.map((row): GatewayView => {
     const secrets = parseObject(row.secrets)
     const fields = GATEWAY_FIELDS[row.type] ?? []
     const config = parseObject(row.config)
@@ -209,6 +222,7 @@ export async function listGateways(db: DB, appSecret: string): Promise<GatewayVi
       updatedAt: row.updatedAt,
     }
   })
+  return { records, totals }
 }
 
 export type SaveGatewayResult =

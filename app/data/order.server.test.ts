@@ -260,7 +260,7 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
     })
   })
 
-  it('sums successful payments per gateway from the orders, test mode apart', async () => {
+  it('sums successful payments per gateway from the orders, real and test mode apart', async () => {
     const before = (await gatewayTotals(t.db)).paytm ?? {
       transactions: 0,
       revenue: 0,
@@ -278,8 +278,9 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       message: 'paid',
     })
     const after = (await gatewayTotals(t.db)).paytm!
-    expect(after.transactions - before.transactions).toBe(2)
-    expect(after.revenue - before.revenue).toBe(100_000)
+    // The real payment alone in the real figures, the test one alone in the test figures.
+    expect(after.transactions - before.transactions).toBe(1)
+    expect(after.revenue - before.revenue).toBe(50_000)
     expect(after.testTransactions - before.testTransactions).toBe(1)
     expect(after.testRevenue - before.testRevenue).toBe(50_000)
   })
@@ -328,5 +329,44 @@ describe(`orders (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
       noop,
     )
     expect((await gatewayTotals(t.db)).paytm!.revenue - before.revenue).toBe(50_000)
+  })
+
+  it('takes what a partial refund of a test-mode payment gave back off the test revenue only', async () => {
+    const before = (await gatewayTotals(t.db)).paytm ?? {
+      transactions: 0,
+      revenue: 0,
+      testTransactions: 0,
+      testRevenue: 0,
+    }
+    const product = await makeProduct(t.db, { price: 60_000 })
+    const test = await createOrder(t.db, { productId: product.id, customer: BUYER, testMode: true })
+    await markOrderPaid(t.db, test.order.id, payment(`TXN-tpart-${test.order.id}`, 60_000), {
+      message: 'paid',
+    })
+    const noop = async () => {}
+    await createRefundRequest(
+      t.db,
+      {
+        id: `RF-tpart-${test.order.id}`,
+        orderId: test.order.id,
+        amountPaise: 20_000,
+        reason: 'test',
+        actor: 'admin@example.com',
+      },
+      new Date(),
+      noop,
+    )
+    await settleRefund(
+      t.db,
+      `RF-tpart-${test.order.id}`,
+      { status: 'processed', gatewayRefundId: null, message: 'ok' },
+      new Date(),
+      noop,
+    )
+    const after = (await gatewayTotals(t.db)).paytm!
+    expect(after.testTransactions - before.testTransactions).toBe(1)
+    expect(after.testRevenue - before.testRevenue).toBe(40_000)
+    expect(after.transactions - before.transactions).toBe(0)
+    expect(after.revenue - before.revenue).toBe(0)
   })
 })

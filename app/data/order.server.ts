@@ -820,14 +820,16 @@ export async function recordStatusCheck(
     .execute()
 }
 
+/**
+ * A gateway's successful payments (paid and beyond; fully refunded orders excluded) and their sum
+ * in paise, less what partial refunds gave back: real payments and test-mode ones (a built-in
+ * simulator or the gateway's own test environment, no real money) apart, never added together.
+ */
 export interface GatewayTotals {
-  /**
-   * Successful payments (paid and beyond; fully refunded orders excluded) and their sum in paise,
-   * less what partial refunds gave back.
-   */
+  /** Real payments: money that reached the shop. */
   transactions: number
   revenue: number
-  /** The part of the above that went through the built-in simulator. */
+  /** Test-mode payments. */
   testTransactions: number
   testRevenue: number
 }
@@ -847,7 +849,10 @@ export function processedRefunds(db: DB) {
   return db.selectFrom('orderRefund').where('orderRefund.status', '=', 'processed')
 }
 
-/** Transactions and revenue per gateway, from the orders (spec: gateway figures). */
+/**
+ * Transactions and revenue per gateway, from the orders (spec: gateway figures), real and test
+ * mode apart (GatewayTotals).
+ */
 export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotals>> {
   const [rows, refunds] = await Promise.all([
     db
@@ -880,18 +885,19 @@ export async function gatewayTotals(db: DB): Promise<Record<string, GatewayTotal
     const entry = entryFor(row.gateway)
     const count = Number(row.count)
     const sum = Number(row.sum ?? 0)
-    entry.transactions += count
-    entry.revenue += sum
     if (Number(row.testMode)) {
       entry.testTransactions += count
       entry.testRevenue += sum
+    } else {
+      entry.transactions += count
+      entry.revenue += sum
     }
   }
   for (const row of refunds) {
     const entry = entryFor(row.gateway)
     const refunded = Number(row.sum ?? 0)
-    entry.revenue -= refunded
     if (Number(row.testMode)) entry.testRevenue -= refunded
+    else entry.revenue -= refunded
   }
   return totals
 }

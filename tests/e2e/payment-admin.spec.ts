@@ -95,14 +95,13 @@ test.describe.serial('payments back office', () => {
     await logIn(page, OWNER)
     await page.goto('/admin/gateways')
     await expect(page.getByRole('heading', { name: 'Payment Gateways' })).toBeVisible()
-    await expect(
-      page.getByRole('note').filter({ hasText: 'checkout uses the built-in Paytm simulator' }),
-    ).toBeVisible()
-    // The admin shell says too that real stock is not sold in test mode.
-    await expect(page.getByRole('note', { name: 'Test mode', exact: true })).toContainText(
-      'real stock is not sold',
-    )
-    // A fresh shop offers all three simulators, Paytm first, though only Paytm has a card.
+    // One test-mode banner (the page's own, instead of the admin shell's): no real money moves,
+    // and real stock is not sold.
+    const testMode = page.getByRole('note').filter({ hasText: 'Test mode' })
+    await expect(testMode).toHaveCount(1)
+    await expect(testMode).toHaveAccessibleName('Test mode')
+    await expect(testMode).toContainText('no real money moves and real stock is not sold')
+    // A fresh shop offers all three simulators, Paytm first; only Paytm has a record.
     const offer = page.getByRole('region', { name: 'At checkout now' })
     await expect(offer.getByRole('listitem')).toHaveText([
       /^1\.UPI, cards, wallet — PaytmBuilt-in simulator$/,
@@ -128,12 +127,28 @@ test.describe.serial('payments back office', () => {
     expect(paid.length).toBeGreaterThan(1)
     expect(paid.every((order) => order.testMode === 1)).toBe(true)
     const paise = paid.reduce((sum, order) => sum + Number(order.amount), 0)
-    await expect(card.getByText(formatRupees(paise), { exact: true })).toBeVisible()
-    await expect(
-      card.getByText(
-        `Including ${paid.length} test-mode payments (${formatRupees(paise)}), no real money.`,
-      ),
-    ).toBeVisible()
+    // Real payments and test ones apart: none of them real.
+    const figures = card.locator('dl').first()
+    await expect(figures.getByRole('definition')).toHaveText([
+      '₹0',
+      '0 transactions',
+      formatRupees(paise),
+      `${paid.length} transactions, no real money`,
+    ])
+    // The other two simulators have cards of their own, with their figures and Set up.
+    for (const name of ['Razorpay', 'PhonePe']) {
+      const simulator = page
+        .getByRole('list', { name: 'Gateways' })
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name }) })
+      await expect(simulator.getByText('Built-in simulator', { exact: true })).toBeVisible()
+      await expect(simulator.getByText('Real payments', { exact: true })).toBeVisible()
+      await expect(simulator.getByRole('link', { name: `Set up ${name}` })).toHaveAttribute(
+        'href',
+        `/admin/gateways?add=${name.toLowerCase()}`,
+      )
+    }
+    await screenshotWidthsAndThemes(page, 'gateways-fresh')
   })
 
   test('an admin creates a payment link; a tampered amount is refused; the link is paid once', async ({

@@ -332,6 +332,9 @@ test('the back office hides a review with a reason, audit logged, and shows it a
   await expect(page.getByRole('link', { name: 'Reviews', exact: true }).first()).toBeVisible()
   const row = page.getByRole('article', { name: `Review of ${PRODUCT.title} by Meera Iyer` })
   await expect(row).toContainText(buyerEmail)
+  // The reason box opens behind Hide… (docs/reviews.md).
+  await expect(row.getByLabel('Reason for hiding')).toBeHidden()
+  await row.getByText('Hide…').click()
   await row.getByRole('button', { name: 'Hide review' }).click()
   await expect(row.getByText(/Give a reason of at least 3 characters/)).toBeVisible()
   await row.getByLabel('Reason for hiding').fill('Shares a licence key in the text')

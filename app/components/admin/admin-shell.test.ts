@@ -7,6 +7,7 @@ import {
   adminDisplayName,
   adminSectionTitle,
   ADMIN_SECTIONS,
+  pageExplainsTestMode,
   type AdminSectionId,
   pendingLabel,
   visibleAdminSections,
@@ -107,6 +108,21 @@ describe('admin shell', () => {
     expect(activeAdminSection('/admin/whatever/else')).toBeNull()
     expect(adminSectionTitle('/admin/products/add')).toBe('Products')
     expect(adminSectionTitle('/admin/nope')).toBe('Page not found')
+  })
+
+  it('leaves its test-mode banner out where the page has its own: one banner a page', () => {
+    const layout = 'routes/admin/layout'
+    expect(pageExplainsTestMode(['root', layout, 'routes/admin/gateways'])).toBe(true)
+    expect(pageExplainsTestMode(['root', layout, 'routes/admin/products/stock'])).toBe(true)
+    expect(pageExplainsTestMode(['root', layout, 'routes/admin/dashboard'])).toBe(false)
+    expect(pageExplainsTestMode(['root', layout, 'routes/admin/products/list'])).toBe(false)
+    // Those pages are these route modules, and each shows a test-mode note of its own.
+    const app = path.resolve(import.meta.dirname, '../..')
+    const routes = fs.readFileSync(path.join(app, 'routes.ts'), 'utf8')
+    for (const module of ['routes/admin/gateways', 'routes/admin/products/stock']) {
+      expect(routes).toContain(`'${module}.tsx'`)
+      expect(fs.readFileSync(path.join(app, `${module}.tsx`), 'utf8')).toMatch(/Test mode/)
+    }
   })
 
   it('shows the display name or the part of the e-mail before the @', () => {

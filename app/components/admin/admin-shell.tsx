@@ -19,7 +19,15 @@ import ShoppingCart from 'lucide-react/icons/shopping-cart'
 import Users from 'lucide-react/icons/users'
 import X from 'lucide-react/icons/x'
 import { useState, type ComponentType, type ReactNode } from 'react'
-import { href, Link, useLocation, useNavigation, useRouteLoaderData, useSubmit } from 'react-router'
+import {
+  href,
+  Link,
+  useLocation,
+  useMatches,
+  useNavigation,
+  useRouteLoaderData,
+  useSubmit,
+} from 'react-router'
 import { ThemeSwitcher } from '~/components/shop/theme-switcher'
 import { isTheme, type Theme } from '~/lib/theme'
 import { TestModeStockNotice } from './test-mode-notice'
@@ -310,6 +318,21 @@ function UserMenu({ user, shopSettings }: { user: AdminShellUser; shopSettings: 
   )
 }
 
+/**
+ * The pages that explain test mode themselves, in their own words (the Gateways page, what to
+ * set up; a product's Stock page, the items it holds): the shell's banner, which would say the
+ * same above theirs, is left out there, so a page shows one test-mode banner.
+ */
+const PAGES_WITH_OWN_TEST_MODE_NOTE: ReadonlySet<string> = new Set([
+  'routes/admin/gateways',
+  'routes/admin/products/stock',
+])
+
+/** Whether the page on screen (its route ids, outermost first) has a test-mode banner of its own. */
+export function pageExplainsTestMode(routeIds: readonly string[]): boolean {
+  return routeIds.some((id) => PAGES_WITH_OWN_TEST_MODE_NOTE.has(id))
+}
+
 export function AdminShell({
   siteName,
   user,
@@ -332,6 +355,7 @@ export function AdminShell({
 }) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
+  const ownTestModeNote = pageExplainsTestMode(useMatches().map((match) => match.id))
   // Settings and Payment Gateways are linked only for admins who may open them.
   const configure = mayConfigureShop(access)
   const rootData = useRouteLoaderData('root') as { theme?: unknown } | undefined
@@ -451,7 +475,7 @@ export function AdminShell({
               ) : null}
             </div>
           ) : null}
-          {testMode ? (
+          {testMode && !ownTestModeNote ? (
             <div className="mx-auto mb-6 max-w-6xl">
               <TestModeStockNotice canConfigure={configure} />
             </div>

@@ -1,3 +1,4 @@
+import ChartColumn from 'lucide-react/icons/chart-column'
 import { lazy, Suspense } from 'react'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { formatRupees } from '~/lib/money'
@@ -5,7 +6,7 @@ import { formatRupees } from '~/lib/money'
 /**
  * The dashboard's chart of revenue and paid orders over the period, with a table of the same
  * figures for screen readers (and for anyone without JavaScript, who sees the table instead of
- * the picture). The picture is drawn after hydration: recharts measures its container, which
+ * the picture); a period with nothing sold says so instead of drawing empty axes. The picture is drawn after hydration: recharts measures its container, which
  * the server cannot, and it stays out of every other page's scripts.
  */
 export interface ChartPoint {
@@ -20,8 +21,27 @@ export interface ChartPoint {
 
 const RevenueChartView = lazy(() => import('./revenue-chart-view'))
 
+/** Whether the period has anything to draw: some revenue or some paid order in a bucket. */
+export function chartHasData(points: readonly ChartPoint[]): boolean {
+  return points.some((point) => point.revenue !== 0 || point.orders !== 0)
+}
+
 export function RevenueChart({ points, caption }: { points: ChartPoint[]; caption: string }) {
   const hydrated = useHydrated()
+  if (!chartHasData(points)) {
+    // Nothing was sold: an axis of ₹0 to ₹4 around a flat line would look like figures, so the
+    // chart's place says so in words instead.
+    return (
+      <div className="flex h-64 flex-col items-center justify-center gap-2 rounded-xl border border-dashed border-slate-300 px-4 text-center sm:h-72 dark:border-slate-700">
+        <ChartColumn aria-hidden="true" className="size-10 text-slate-400" />
+        <p className="font-semibold text-slate-950 dark:text-white">No revenue in this period</p>
+        <p className="max-w-sm text-sm text-slate-600 dark:text-slate-300">
+          Real orders paid in this period show here. Test-mode payments (the built-in simulators, a
+          gateway&apos;s test environment) are not counted.
+        </p>
+      </div>
+    )
+  }
   return (
     <div className="[--chart-line:var(--color-amber-600)] [--chart-tooltip-bg:var(--color-white)] [--chart-tooltip-border:var(--color-slate-200)] dark:[--chart-line:var(--color-amber-400)] dark:[--chart-tooltip-bg:var(--color-slate-900)] dark:[--chart-tooltip-border:var(--color-slate-700)]">
       {hydrated ? (

@@ -88,6 +88,10 @@ function fieldConstraint(schema: z.ZodType): Constraint {
     if (options.some((option) => option instanceof z.ZodLiteral && option.values.has(''))) {
       constraint.required = false
     }
+  } else if (current instanceof z.ZodBoolean) {
+    // A checkbox read as true or false (ticked or not): either answer is valid, so it is never
+    // required. An HTML `required` checkbox must be ticked, and is announced as required.
+    constraint.required = false
   } else if (current instanceof z.ZodNumber) {
     if (current.minValue !== null && Number.isFinite(current.minValue))
       constraint.min = current.minValue

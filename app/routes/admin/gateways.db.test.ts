@@ -9,7 +9,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { fileTestDb } from '../../../tests/helpers/db'
 import { gatewayForm } from '../../../tests/helpers/forms'
 import { pageText, renderPage, serveTestDb } from '../../../tests/helpers/route-render'
-import { makeAdmin } from '../../../tests/factories'
+import { makeAdmin, makePaidOrder, makeProduct } from '../../../tests/factories'
 import { listAuditEntries } from '~/data/audit.server'
 import {
   ensureDefaultGateway,
@@ -296,5 +296,54 @@ describe(`the Gateways page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => 
     const saving = await whileSending(await paytmEdit({}))
     expect(saving).toContain('Saving...')
     expect(saving).not.toContain('Save Gateway')
+  })
+
+  it('gives every gateway that takes payments its figures, real and test mode apart', async () => {
+    // A fresh shop: the default Paytm record, and checkout offering all three simulators.
+    const product = await makeProduct(t.db, { price: 49_900 })
+    await makePaidOrder(t.db, product.id, { gateway: 'paytm', testMode: true })
+    await makePaidOrder(t.db, product.id, { gateway: 'paytm', testMode: true })
+    await makePaidOrder(t.db, product.id, { gateway: 'paytm' })
+    await makePaidOrder(t.db, product.id, { gateway: 'razorpay', testMode: true })
+    const page = await render('/admin/gateways')
+    /** The text of the card whose heading is `name`. */
+    const card = (id: string) =>
+      pageText(
+        (page.html.split('<li id="gateway-').find((part) => part.startsWith(`${id}"`)) ?? '')
+          .split('</li>')[0]!
+          .replaceAll('<!-- -->', ''),
+      )
+
+    // The wording says what the figures are: real and test payments, never added together.
+    expect(page.text).not.toContain('Figures are successful payments from real orders')
+    expect(page.text).toContain('test payments (a built-in simulator or a test environment')
+    // The Paytm record in testing without a merchant is the built-in simulator, and says so.
+    expect(card('paytm')).toContain('Paytm Paytm Built-in simulator Testing')
+    expect(card('paytm')).toContain('Real payments ₹499 1 transaction')
+    expect(card('paytm')).toContain('Test payments ₹998 2 transactions, no real money')
+    expect(card('paytm')).not.toContain('Including')
+
+    // Razorpay and PhonePe have no record: their simulators get cards, figures and Set up.
+    expect(card('razorpay')).toContain('Razorpay No settings stored Built-in simulator Set up')
+    expect(card('razorpay')).toContain('Real payments ₹0 0 transactions')
+    expect(card('razorpay')).toContain('Test payments ₹499 1 transaction, no real money')
+    expect(card('razorpay')).toContain('Checkout position 2 of 3')
+    expect(card('razorpay')).toContain('Test connection of Razorpay')
+    expect(page.html).toContain('href="/admin/gateways?add=razorpay"')
+    expect(card('phonepe')).toContain('Test payments ₹0 0 transactions, no real money')
+    expect(card('phonepe')).toContain('Checkout position 3 of 3')
+
+    // One test-mode banner, for every gateway: not a second one about Paytm.
+    expect(page.html.match(/role="note"/g)).toHaveLength(1)
+    expect(page.text).toContain('Test mode : every way to pay at checkout is a built-in simulator')
+    expect(page.text).not.toContain('Paytm in test mode')
+  })
+
+  it('tests the connection of a simulator that has no record', async () => {
+    const tested = await render('/admin/gateways', { intent: 'test', id: 'razorpay' })
+    expect(tested.status).toBe(200)
+    expect(tested.actionData).toMatchObject({ card: { id: 'razorpay' } })
+    const unknown = await post({ intent: 'test', id: 'stripe' }).catch((error: unknown) => error)
+    expect((unknown as { init?: { status?: number } }).init?.status).toBe(404)
   })
 })

@@ -11,6 +11,7 @@ import { useId, useRef, useState, type ReactNode } from 'react'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
 import { accountPageMeta } from '~/components/auth/messages'
 import { PageHeader } from '~/components/admin/page-header'
+import { PageNote } from '~/components/admin/page-note'
 import { FormAlert, SelectField, TextField, useAppForm } from '~/components/forms'
 import { Button } from '~/components/ui/button'
 import { buttonVariants } from '~/components/ui/button-variants'
@@ -20,11 +21,13 @@ import { cn } from '~/components/ui/cn'
 import { FieldError } from '~/components/ui/field'
 import {
   ensureDefaultGateway,
+  gatewayOverview,
   listGateways,
   moveGateway,
   saveGateway,
   type GatewayView,
 } from '~/data/gateway.server'
+import type { GatewayTotals } from '~/data/order.server'
 import { testGatewayConnection, type ConnectionTest } from '~/services/payment/gateways.server'
 import { checkoutGateways, type CheckoutGateway } from '~/services/payment/offered-gateways.server'
 import { services } from '~/lib/app-context.server'
@@ -45,6 +48,7 @@ import {
   GATEWAY_TYPE_LABELS,
   GATEWAY_TYPES,
   gatewayFormData,
+  gatewayLabel,
   gatewaySchema,
   type GatewayFieldErrors,
   type GatewayType,
@@ -56,8 +60,9 @@ import { clientIp } from '~/lib/rate-limit.server'
 import { readFormData } from '~/lib/form-data.server'
 
 /**
- * /admin/gateways: the gateway records with their transactions and
- * revenue from real orders, and the add/edit form. Secrets are write-only: the page shows
+ * /admin/gateways: the gateway records, and a card for each gateway that takes payments without
+ * a record (a built-in simulator, one set by the environment), each with its transactions and
+ * revenue, real and test mode apart; and the add/edit form. Secrets are write-only: the page shows
  * whether one is set, and a blank secret on edit keeps the stored one. PAYTM_* environment
  * variables win over the stored Paytm settings and are shown read-only.
  */
@@ -79,19 +84,69 @@ function formMode(
   return null
 }
 
+/**
+ * A gateway that takes, or took, payments without a record of its own: a built-in simulator of
+ * a fresh install, one set only by the environment, or one checkout no longer offers whose past
+ * payments would otherwise be nowhere on the page.
+ */
+interface UnrecordedGateway {
+  type: string
+  name: string
+  /** How checkout uses it now. */
+  kind: 'simulator' | 'environment' | 'not-offered'
+  totals: GatewayTotals
+  /** Whether a record can be added for it (`?add=type`). */
+  addable: boolean
+}
+
+const NO_PAYMENTS: GatewayTotals = {
+  transactions: 0,
+  revenue: 0,
+  testTransactions: 0,
+  testRevenue: 0,
+}
+
+/** The unrecorded gateways: those checkout offers, in its order, then those with past payments. */
+function unrecordedGateways(
+  records: GatewayView[],
+  checkout: CheckoutGateway[],
+  totals: Record<string, GatewayTotals>,
+  env: Pick<Env, 'PAYTM_MID' | 'RAZORPAY_KEY_ID' | 'PHONEPE_CLIENT_ID'>,
+): UnrecordedGateway[] {
+  const recorded = new Set(records.map((record) => record.type as string))
+  const offered = checkout.map((gateway) => gateway.id as string)
+  const paid = Object.keys(totals)
+    .filter((type) => !offered.includes(type))
+    .sort()
+  return [...offered, ...paid]
+    .filter((type) => !recorded.has(type))
+    .map((type) => ({
+      type,
+      name: gatewayLabel(type),
+      kind: !offered.includes(type)
+        ? 'not-offered'
+        : fromEnvironment(env, type)
+          ? 'environment'
+          : 'simulator',
+      totals: totals[type] ?? NO_PAYMENTS,
+      addable: (GATEWAY_TYPES as readonly string[]).includes(type),
+    }))
+}
+
 export async function loader({ request }: Route.LoaderArgs) {
   await requireShopConfiguration(request)
   const { db, env } = services()
   // Spec: with no gateway at all, a default Paytm gateway (testing, staging) is created.
   await ensureDefaultGateway(db)
-  const [gateways, setup, checkout] = await Promise.all([
-    listGateways(db, env.APP_SECRET),
+  const [{ records: gateways, totals }, setup, checkout] = await Promise.all([
+    gatewayOverview(db, env.APP_SECRET),
     resolvePaytmSetup(db, env),
     checkoutGateways(db, env),
   ])
   const url = new URL(request.url)
   return {
     gateways,
+    unrecorded: unrecordedGateways(gateways, checkout, totals, env),
     checkout,
     form: formMode(url, gateways),
     freeTypes: GATEWAY_TYPES.filter((type) => !gateways.some((g) => g.type === type)),
@@ -170,13 +225,22 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await readFormData(request)
   const intent = form.get('intent')
   const id = form.get('id')
-  if (intent === 'test' || intent === 'up' || intent === 'down') {
+  if (intent === 'test') {
+    // A record's gateway, or one checkout offers without a record (its built-in simulator).
+    const [records, checkout] = await Promise.all([
+      listGateways(db, env.APP_SECRET),
+      checkoutGateways(db, env),
+    ])
+    const type = [...records.map((g) => g.type as string), ...checkout.map((g) => g.id)].find(
+      (known) => known === id,
+    )
+    if (!type) throw data('Unknown gateway', { status: 404 })
+    const result = await testGatewayConnection(db, env, type)
+    return data<CardAnswer>({ card: { id: type, ...result } })
+  }
+  if (intent === 'up' || intent === 'down') {
     const gateway = (await listGateways(db, env.APP_SECRET)).find((g) => g.id === id)
     if (!gateway) throw data('Unknown gateway', { status: 404 })
-    if (intent === 'test') {
-      const result = await testGatewayConnection(db, env, gateway.type)
-      return data<CardAnswer>({ card: { id: gateway.id, ...result } })
-    }
     // Recorded with the move: both land or neither (docs/audit.md).
     await moveGateway(db, gateway.id, intent, new Date(), (trx, moved) =>
       recordAdminChange(trx, {
@@ -458,6 +522,150 @@ function GatewayForm({
   )
 }
 
+/** "1 transaction", "12 transactions". */
+const transactions = (n: number) => `${count.format(n)} transaction${n === 1 ? '' : 's'}`
+
+/**
+ * A gateway's figures: real payments (money that reached the shop) and test-mode ones (a
+ * built-in simulator or the gateway's test environment), each with its revenue, never added
+ * together (docs/payments.md, "Gateways page").
+ */
+function Figures({ totals }: { totals: GatewayTotals }) {
+  return (
+    <dl className="mt-4 grid grid-cols-2 gap-3">
+      <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
+        <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">Real payments</dt>
+        <dd className="text-xl font-bold text-slate-950 tabular-nums dark:text-white">
+          {formatRupees(totals.revenue)}
+        </dd>
+        <dd className="text-xs text-slate-600 dark:text-slate-300">
+          {transactions(totals.transactions)}
+        </dd>
+      </div>
+      <div className="rounded-xl border border-dashed border-amber-300 p-3 dark:border-amber-800">
+        <dt className="flex items-center gap-1 text-xs font-medium text-amber-900 dark:text-amber-200">
+          <FlaskConical aria-hidden="true" className="size-3.5" />
+          Test payments
+        </dt>
+        <dd className="text-xl font-bold text-slate-950 tabular-nums dark:text-white">
+          {formatRupees(totals.testRevenue)}
+        </dd>
+        <dd className="text-xs text-slate-600 dark:text-slate-300">
+          {transactions(totals.testTransactions)}, no real money
+        </dd>
+      </div>
+    </dl>
+  )
+}
+
+const cardClass =
+  'scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
+const cardLink =
+  'inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
+
+/** The environment's settings of a gateway set by it, read-only. */
+function EnvironmentSettings({ environment }: { environment: Record<string, string> }) {
+  return (
+    <>
+      <dl className="mt-4 space-y-1 text-sm">
+        {Object.entries(environment).map(([name, value]) => (
+          <div key={name} className="flex justify-between gap-3">
+            <dt className="font-mono text-slate-600 dark:text-slate-300">{name}</dt>
+            <dd className="text-right break-all text-slate-900 dark:text-slate-100">{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+        From the environment (read-only); these win over stored settings.
+      </p>
+    </>
+  )
+}
+
+/** Test connection, where checkout stands with the gateway, and the last test's answer. */
+function ConnectionTestForm({
+  id,
+  name,
+  atCheckout,
+  test,
+  offerTest = true,
+}: {
+  id: string
+  name: string
+  atCheckout: { index: number; count: number } | null
+  test: ConnectionTest | null
+  /** False for a gateway with nothing to test (no record, not offered at checkout). */
+  offerTest?: boolean
+}) {
+  const navigation = useNavigation()
+  const testing =
+    navigation.state !== 'idle' &&
+    navigation.formData?.get('intent') === 'test' &&
+    navigation.formData.get('id') === id
+  const place = (
+    <p className="text-xs text-slate-600 dark:text-slate-400">
+      {atCheckout
+        ? `Checkout position ${atCheckout.index} of ${atCheckout.count}`
+        : 'Not offered at checkout'}
+    </p>
+  )
+  return (
+    <>
+      {offerTest ? (
+        <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
+          <input type="hidden" name="id" value={id} />
+          <Button
+            type="submit"
+            name="intent"
+            value="test"
+            variant="outline"
+            pending={testing}
+            pendingLabel="Testing…"
+          >
+            <PlugZap aria-hidden="true" className="size-4" />
+            Test connection<span className="sr-only"> of {name}</span>
+          </Button>
+          {place}
+        </Form>
+      ) : (
+        <div className="mt-4">{place}</div>
+      )}
+      {test ? (
+        <p
+          role="status"
+          className={cn(
+            'mt-3 rounded-xl border px-3 py-2.5 text-sm',
+            test.ok
+              ? 'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200'
+              : 'border-rose-200 bg-rose-50 text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200',
+          )}
+        >
+          <strong>{test.ok ? 'Connected. ' : 'Connection failed. '}</strong>
+          {test.message}
+        </p>
+      ) : null}
+    </>
+  )
+}
+
+/** Where the gateway's dashboard must send webhooks, with a copy button. */
+function WebhookUrl({ url }: { url: string }) {
+  const ref = useRef<HTMLElement>(null)
+  return (
+    <div className="mt-4 rounded-xl bg-slate-50 p-3 text-sm dark:bg-slate-800">
+      <p className="font-medium text-slate-700 dark:text-slate-200">
+        Webhook URL (paste it into the gateway’s dashboard)
+      </p>
+      <div className="mt-1 flex items-center justify-between gap-2">
+        <code ref={ref} className="break-all text-slate-900 dark:text-slate-100">
+          {url}
+        </code>
+        <CopyButton value={url} label="the webhook URL" target={() => ref.current} />
+      </div>
+    </div>
+  )
+}
+
 function GatewayCard({
   gateway,
   environment,
@@ -465,6 +673,7 @@ function GatewayCard({
   place,
   atCheckout,
   test,
+  testKind,
 }: {
   gateway: GatewayView
   environment: Record<string, string> | null
@@ -476,27 +685,20 @@ function GatewayCard({
   atCheckout: { index: number; count: number } | null
   /** The last Test connection answer for this gateway. */
   test: ConnectionTest | null
+  /** How checkout uses it now when that is a test one: its built-in simulator, or its test environment. */
+  testKind: string | null
 }) {
   const fields = GATEWAY_FIELDS[gateway.type]
-  const fromEnvironment = environment
-  const webhookRef = useRef<HTMLElement>(null)
-  const navigation = useNavigation()
-  const testing =
-    navigation.state !== 'idle' &&
-    navigation.formData?.get('intent') === 'test' &&
-    navigation.formData.get('id') === gateway.id
   const orderButton =
     'inline-flex size-9 items-center justify-center rounded-lg border border-slate-300 text-slate-800 hover:bg-slate-50 disabled:opacity-40 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
   return (
-    <li
-      id={`gateway-${gateway.id}`}
-      className="scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
-    >
+    <li id={`gateway-${gateway.id}`} className={cardClass}>
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div>
           <h2 className="text-lg font-bold text-slate-950 dark:text-white">{gateway.name}</h2>
-          <p className="text-sm text-slate-600 dark:text-slate-300">
+          <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-300">
             {GATEWAY_TYPE_LABELS[gateway.type]}
+            {testKind ? <Pill tone="warning">{testKind}</Pill> : null}
           </p>
         </div>
         <div className="flex items-center gap-2">
@@ -532,116 +734,114 @@ function GatewayCard({
               <span className="sr-only">Move {gateway.name} down</span>
             </button>
           </Form>
-          <Link
-            to={`?edit=${gateway.id}`}
-            className="inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800"
-          >
+          <Link to={`?edit=${gateway.id}`} className={cardLink}>
             <Pencil aria-hidden="true" className="size-3.5" />
             Edit<span className="sr-only"> {gateway.name}</span>
           </Link>
         </div>
       </div>
-      <dl className="mt-4 grid grid-cols-2 gap-3">
-        <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
-          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">Transactions</dt>
-          <dd className="text-xl font-bold text-slate-950 dark:text-white">
-            {count.format(gateway.transactions)}
-          </dd>
-        </div>
-        <div className="rounded-xl bg-slate-50 p-3 dark:bg-slate-800">
-          <dt className="text-xs font-medium text-slate-600 dark:text-slate-300">Revenue</dt>
-          <dd className="text-xl font-bold text-slate-950 dark:text-white">
-            {formatRupees(gateway.revenue)}
-          </dd>
-        </div>
-      </dl>
-      {gateway.testTransactions > 0 ? (
-        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-          Including {count.format(gateway.testTransactions)} test-mode payment
-          {gateway.testTransactions === 1 ? '' : 's'} ({formatRupees(gateway.testRevenue)}), no real
-          money.
-        </p>
-      ) : null}
-      <dl className="mt-4 space-y-1 text-sm">
-        {fromEnvironment
-          ? Object.entries(environment).map(([name, value]) => (
-              <div key={name} className="flex justify-between gap-3">
-                <dt className="font-mono text-slate-600 dark:text-slate-300">{name}</dt>
-                <dd className="text-right break-all text-slate-900 dark:text-slate-100">{value}</dd>
-              </div>
-            ))
-          : fields.map((field) => (
-              <div key={field.name} className="flex justify-between gap-3">
-                <dt className="text-slate-600 dark:text-slate-300">{field.label}</dt>
-                <dd className="text-right break-all text-slate-900 dark:text-slate-100">
-                  {field.secret
-                    ? gateway.secretsSet[field.name]
-                      ? '•••••••• (set)'
-                      : gateway.unreadableSecrets.includes(field.name)
-                        ? 'Stored under another APP_SECRET: enter it again'
-                        : 'Not set'
-                    : gateway.config[field.name] || '—'}
-                </dd>
-              </div>
-            ))}
-      </dl>
-      {fromEnvironment ? (
-        <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-          From the environment (read-only); these win over stored settings.
-        </p>
-      ) : null}
-      <Form method="post" className="mt-4 flex flex-wrap items-center gap-3">
-        <input type="hidden" name="id" value={gateway.id} />
-        <Button
-          type="submit"
-          name="intent"
-          value="test"
-          variant="outline"
-          pending={testing}
-          pendingLabel="Testing…"
-        >
-          <PlugZap aria-hidden="true" className="size-4" />
-          Test connection<span className="sr-only"> of {gateway.name}</span>
-        </Button>
-        <p className="text-xs text-slate-600 dark:text-slate-400">
-          {atCheckout
-            ? `Checkout position ${atCheckout.index} of ${atCheckout.count}`
-            : 'Not offered at checkout'}
-        </p>
-      </Form>
-      {test ? (
-        <p
-          role="status"
-          className={cn(
-            'mt-3 rounded-xl border px-3 py-2.5 text-sm',
-            test.ok
-              ? 'border-emerald-200 bg-emerald-50 text-emerald-800 dark:border-emerald-900 dark:bg-emerald-950/60 dark:text-emerald-200'
-              : 'border-rose-200 bg-rose-50 text-rose-800 dark:border-rose-900 dark:bg-rose-950/60 dark:text-rose-200',
-          )}
-        >
-          <strong>{test.ok ? 'Connected. ' : 'Connection failed. '}</strong>
-          {test.message}
-        </p>
-      ) : null}
-      {webhookUrl ? (
-        <div className="mt-4 rounded-xl bg-slate-50 p-3 text-sm dark:bg-slate-800">
-          <p className="font-medium text-slate-700 dark:text-slate-200">
-            Webhook URL (paste it into the gateway’s dashboard)
-          </p>
-          <div className="mt-1 flex items-center justify-between gap-2">
-            <code ref={webhookRef} className="break-all text-slate-900 dark:text-slate-100">
-              {webhookUrl}
-            </code>
-            <CopyButton
-              value={webhookUrl}
-              label="the webhook URL"
-              target={() => webhookRef.current}
-            />
-          </div>
-        </div>
-      ) : null}
+      <Figures totals={gateway} />
+      {environment ? (
+        <EnvironmentSettings environment={environment} />
+      ) : (
+        <dl className="mt-4 space-y-1 text-sm">
+          {fields.map((field) => (
+            <div key={field.name} className="flex justify-between gap-3">
+              <dt className="text-slate-600 dark:text-slate-300">{field.label}</dt>
+              <dd className="text-right break-all text-slate-900 dark:text-slate-100">
+                {field.secret
+                  ? gateway.secretsSet[field.name]
+                    ? '•••••••• (set)'
+                    : gateway.unreadableSecrets.includes(field.name)
+                      ? 'Stored under another APP_SECRET: enter it again'
+                      : 'Not set'
+                  : gateway.config[field.name] || '—'}
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+      <ConnectionTestForm id={gateway.id} name={gateway.name} atCheckout={atCheckout} test={test} />
+      {webhookUrl ? <WebhookUrl url={webhookUrl} /> : null}
     </li>
   )
+}
+
+const UNRECORDED_KIND: Record<UnrecordedGateway['kind'], string> = {
+  simulator: 'No settings stored',
+  environment: 'Set by the environment',
+  'not-offered': 'No settings stored',
+}
+
+/**
+ * A gateway that takes, or took, payments with no record of its own (UnrecordedGateway): its
+ * figures, how checkout uses it, and Set up, which adds its record.
+ */
+function UnrecordedGatewayCard({
+  gateway,
+  environment,
+  webhookUrl,
+  atCheckout,
+  test,
+  testKind,
+}: {
+  gateway: UnrecordedGateway
+  environment: Record<string, string> | null
+  webhookUrl?: string
+  atCheckout: { index: number; count: number } | null
+  test: ConnectionTest | null
+  /** As on a record's card (testKindOf). */
+  testKind: string | null
+}) {
+  const { name, kind } = gateway
+  return (
+    <li id={`gateway-${gateway.type}`} className={cardClass}>
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div>
+          <h2 className="text-lg font-bold text-slate-950 dark:text-white">{name}</h2>
+          <p className="text-sm text-slate-600 dark:text-slate-300">{UNRECORDED_KIND[kind]}</p>
+        </div>
+        <div className="flex items-center gap-2">
+          {testKind ? (
+            <Pill tone="warning">{testKind}</Pill>
+          ) : kind === 'not-offered' ? (
+            <Pill tone="neutral">Not offered</Pill>
+          ) : null}
+          {gateway.addable ? (
+            <Link to={`?add=${gateway.type}`} className={cardLink}>
+              <Plus aria-hidden="true" className="size-3.5" />
+              Set up<span className="sr-only"> {name}</span>
+            </Link>
+          ) : null}
+        </div>
+      </div>
+      <Figures totals={gateway.totals} />
+      {kind === 'environment' && environment ? (
+        <EnvironmentSettings environment={environment} />
+      ) : (
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-300">
+          {kind === 'simulator'
+            ? `While no real gateway is configured, checkout offers ${name}'s built-in simulator: its payments move no real money. Set it up with your ${name} keys to take real payments.`
+            : `Checkout does not offer ${name} now: these are the payments it took before.`}
+        </p>
+      )}
+      <ConnectionTestForm
+        id={gateway.type}
+        name={name}
+        atCheckout={atCheckout}
+        test={test}
+        offerTest={atCheckout !== null}
+      />
+      {kind === 'environment' && webhookUrl ? <WebhookUrl url={webhookUrl} /> : null}
+    </li>
+  )
+}
+
+/** "Built-in simulator" or "Test environment" while checkout takes test payments through `type`. */
+function testKindOf(checkout: CheckoutGateway[], type: string): string | null {
+  const offered = checkout.find((gateway) => gateway.id === type)
+  if (!offered?.testMode) return null
+  return offered.sandbox ? 'Test environment' : 'Built-in simulator'
 }
 
 function checkoutPlace(
@@ -698,8 +898,34 @@ function CheckoutOffer({ checkout }: { checkout: CheckoutGateway[] }) {
 }
 
 /**
+ * Whether the whole shop is in test mode (testModeOnly in offered-gateways.server.ts): checkout
+ * offers gateways and every one is a built-in simulator or a test environment.
+ */
+function onlyTestMode(checkout: CheckoutGateway[]): boolean {
+  return checkout.length > 0 && checkout.every((offered) => offered.testMode)
+}
+
+/**
+ * The page's one test-mode banner while every way to pay is a test one. The admin shell's own
+ * banner, which says the same on other pages, is left out here (pageExplainsTestMode in
+ * app/components/admin/admin-shell.tsx).
+ */
+function TestModeNote({ checkout }: { checkout: CheckoutGateway[] }) {
+  if (!onlyTestMode(checkout)) return null
+  return (
+    <PageNote tone="amber" icon={FlaskConical} label="Test mode">
+      <strong>Test mode</strong>: every way to pay at checkout is a built-in simulator or a
+      gateway&apos;s test environment, so no real money moves and real stock is not sold (buyers get
+      test items only). To take real payments, set up a gateway below with its live keys (or set
+      them in the environment, such as PAYTM_MID and PAYTM_MERCHANT_KEY).
+    </PageNote>
+  )
+}
+
+/**
  * Where Paytm stands, about Paytm only: checkout may offer other gateways beside it (the
- * "At checkout now" list says which), so the wording follows what checkout offers.
+ * "At checkout now" list says which). While the whole shop is in test mode, TestModeNote says
+ * so once, for Paytm too.
  */
 function PaytmNote({
   source,
@@ -709,29 +935,14 @@ function PaytmNote({
   source: string
   checkout: CheckoutGateway[]
 }) {
-  const onlyTestMode = checkout.every((offered) => offered.testMode)
   if (source === 'simulator') {
+    if (onlyTestMode(checkout)) return null
     return (
-      <p
-        role="note"
-        className="flex items-start gap-2 rounded-xl border border-amber-300 bg-amber-50 px-3 py-2.5 text-sm text-amber-900 dark:border-amber-700 dark:bg-amber-950/60 dark:text-amber-100"
-      >
-        <FlaskConical aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        {onlyTestMode ? (
-          <span>
-            <strong>Test mode</strong>: no Paytm merchant is configured, so checkout uses the
-            built-in Paytm simulator and no real money moves. Enter your merchant ID and key below
-            (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real payments.
-          </span>
-        ) : (
-          <span>
-            <strong>Paytm in test mode</strong>: no Paytm merchant is configured, so Paytm at
-            checkout is the built-in simulator and its payments move no real money. Enter your
-            merchant ID and key below (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real
-            payments through Paytm.
-          </span>
-        )}
-      </p>
+      <PageNote tone="amber" icon={FlaskConical} label="Paytm in test mode">
+        <strong>Paytm in test mode</strong>: no Paytm merchant is configured, so Paytm at checkout
+        is the built-in simulator and its payments move no real money. Enter your merchant ID and
+        key below (or set PAYTM_MID and PAYTM_MERCHANT_KEY) to take real payments through Paytm.
+      </PageNote>
     )
   }
   if (source === 'environment') {
@@ -768,6 +979,7 @@ function PaytmNote({
 export default function AdminGateways({ loaderData, actionData }: Route.ComponentProps) {
   const {
     gateways,
+    unrecorded,
     checkout,
     form,
     freeTypes,
@@ -779,11 +991,23 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
     phonePeEnvironment,
     phonePeWebhookUrl,
   } = loaderData
+  const testOf = (id: string) =>
+    actionData && 'card' in actionData && actionData.card.id === id ? actionData.card : null
+  const environmentOf = (type: string) =>
+    type === 'paytm'
+      ? paytmEnvironment
+      : type === 'razorpay'
+        ? razorpayEnvironment
+        : type === 'phonepe'
+          ? phonePeEnvironment
+          : null
+  const webhookOf = (type: string) =>
+    type === 'razorpay' ? razorpayWebhookUrl : type === 'phonepe' ? phonePeWebhookUrl : undefined
   return (
     <div className="mx-auto max-w-5xl space-y-6">
       <PageHeader
         title="Payment Gateways"
-        description="Configure how customers pay. Figures are successful payments from real orders."
+        description="Configure how customers pay. Each gateway's figures are its successful payments less refunds: real payments, and test payments (a built-in simulator or a test environment, no real money) counted apart."
       >
         {freeTypes.length > 0 && !form ? (
           <Link
@@ -805,6 +1029,7 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
           Gateway configuration saved.
         </p>
       ) : null}
+      <TestModeNote checkout={checkout} />
       <PaytmNote source={paytmSource} checkout={checkout} />
 
       <CheckoutOffer checkout={checkout} />
@@ -836,27 +1061,21 @@ export default function AdminGateways({ loaderData, actionData }: Route.Componen
             gateway={gateway}
             place={{ index: index + 1, count: gateways.length }}
             atCheckout={checkoutPlace(checkout, gateway.type)}
-            test={
-              actionData && 'card' in actionData && actionData.card.id === gateway.id
-                ? actionData.card
-                : null
-            }
-            environment={
-              gateway.type === 'paytm'
-                ? paytmEnvironment
-                : gateway.type === 'razorpay'
-                  ? razorpayEnvironment
-                  : gateway.type === 'phonepe'
-                    ? phonePeEnvironment
-                    : null
-            }
-            webhookUrl={
-              gateway.type === 'razorpay'
-                ? razorpayWebhookUrl
-                : gateway.type === 'phonepe'
-                  ? phonePeWebhookUrl
-                  : undefined
-            }
+            test={testOf(gateway.id)}
+            testKind={testKindOf(checkout, gateway.type)}
+            environment={environmentOf(gateway.type)}
+            webhookUrl={webhookOf(gateway.type)}
+          />
+        ))}
+        {unrecorded.map((gateway) => (
+          <UnrecordedGatewayCard
+            key={gateway.type}
+            gateway={gateway}
+            atCheckout={checkoutPlace(checkout, gateway.type)}
+            test={testOf(gateway.type)}
+            testKind={testKindOf(checkout, gateway.type)}
+            environment={environmentOf(gateway.type)}
+            webhookUrl={webhookOf(gateway.type)}
           />
         ))}
       </ul>

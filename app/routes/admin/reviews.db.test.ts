@@ -179,4 +179,55 @@ describe(`moderating reviews (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     expect(card('Rohan Refund')).toContain('Not shown')
     expect(card('Rohan Refund')).not.toContain('Test order')
   })
+
+  it('keeps the reason behind a Hide… button, and opens it again with the message when refused', async () => {
+    const product = await makeStockedProduct(t.db, APP_SECRET, [`KEY-${crypto.randomUUID()}`])
+    const buyer = await makeCustomer(t.db, { name: 'Isha Menon' })
+    const order = await makePaidOrder(t.db, product.id, { userId: buyer.id })
+    const saved = await saveReview(
+      t.db,
+      { id: buyer.id, email: buyer.email, emailVerified: true },
+      order.id,
+      { rating: 1, title: 'Meh', body: 'It did not work for me at all, sadly.' },
+    )
+    if (!saved.ok) throw new Error(saved.error)
+    /** The markup of Isha's review card in the page `html`. */
+    const card = (html: string) =>
+      html.split('<article').find((part) => part.includes('by Isha Menon')) ?? ''
+
+    const { html } = await renderPage(route, new Request('http://shop.test/admin/reviews'))
+    // A closed disclosure: its button first, the reason box and the button that hides inside.
+    const closed = card(html)
+    expect(closed).toMatch(/<details class="[^"]*"><summary[^>]*>.*Hide…<\/summary>/)
+    expect(closed.indexOf('Reason for hiding')).toBeGreaterThan(closed.indexOf('<details'))
+    expect(closed.indexOf('Reason for hiding')).toBeLessThan(closed.indexOf('</details>'))
+
+    // Sent without a reason (a browser without JavaScript): the answer shows it open, with why.
+    const refused = await renderPage(
+      route,
+      new Request('http://shop.test/admin/reviews', {
+        method: 'POST',
+        body: new URLSearchParams({
+          intent: 'hide',
+          reviewId: saved.review.id,
+          reason: ' ',
+          back: '/admin/reviews',
+        }),
+      }),
+      { clientIp: '203.0.113.9' },
+    )
+    expect(refused.status).toBe(400)
+    const open = card(refused.html)
+    expect(open).toMatch(/<details class="[^"]*" open="">/)
+    expect(pageText(open)).toContain(
+      'Give a reason of at least 3 characters; the audit log keeps it.',
+    )
+    expect(
+      await t.db
+        .selectFrom('review')
+        .select('hidden')
+        .where('id', '=', saved.review.id)
+        .executeTakeFirstOrThrow(),
+    ).toEqual({ hidden: 0 })
+  })
 })

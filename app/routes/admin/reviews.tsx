@@ -1,4 +1,5 @@
 import { getFormProps, type SubmissionResult } from '@conform-to/react'
+import EyeOff from 'lucide-react/icons/eye-off'
 import FlaskConical from 'lucide-react/icons/flask-conical'
 import MessageSquareText from 'lucide-react/icons/message-square-text'
 import { data, Form, href, Link, redirect, useNavigation } from 'react-router'
@@ -12,6 +13,8 @@ import { FormErrors, TextareaField, useAppForm } from '~/components/forms'
 import { ReviewText } from '~/components/shop/product-reviews'
 import { Pill } from '~/components/ui/badge'
 import { Button } from '~/components/ui/button'
+import { buttonVariants } from '~/components/ui/button-variants'
+import { cn } from '~/components/ui/cn'
 import { listReviewsForAdmin, type ReviewVisibility } from '~/data/review.server'
 import { getSiteSettings } from '~/data/settings.server'
 import { services } from '~/lib/app-context.server'
@@ -166,6 +169,11 @@ function OrderMarks({ review }: { review: ReviewRow }) {
   )
 }
 
+/**
+ * Show again, or Hide: a button that opens the reason the buyer will read (required, audit
+ * logged) and the button that hides. It is a native disclosure (<details>), so it opens and
+ * hides without JavaScript too; a reason refused by the server comes back with it open.
+ */
 function Moderation({
   review,
   back,
@@ -183,40 +191,55 @@ function Moderation({
   const navigation = useNavigation()
   const busy =
     navigation.state === 'submitting' && navigation.formData?.get('reviewId') === review.id
-  return (
-    <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+  const hidden = (
+    <>
       <input type="hidden" name="reviewId" value={review.id} />
       <input type="hidden" name="back" value={back} />
       <FormErrors id={form.errorId} errors={form.errors} />
-      {review.hidden ? (
-        <>
-          <input type="hidden" name="intent" value="unhide" />
-          <Button type="submit" variant="outline" size="row" pending={busy} pendingLabel="Saving…">
-            Show again
-          </Button>
-        </>
-      ) : (
-        <>
-          <input type="hidden" name="intent" value="hide" />
-          <TextareaField
-            label="Reason for hiding"
-            field={fields.reason}
-            rows={2}
-            surface="admin"
-            hint="The buyer sees it on their order page; the audit log keeps it."
-          />
-          <Button
-            type="submit"
-            variant="dangerOutline"
-            size="row"
-            pending={busy}
-            pendingLabel="Hiding…"
-          >
-            Hide review
-          </Button>
-        </>
-      )}
-    </Form>
+    </>
+  )
+  if (review.hidden) {
+    return (
+      <Form method="post" {...getFormProps(form)} className="mt-4 space-y-3">
+        {hidden}
+        <input type="hidden" name="intent" value="unhide" />
+        <Button type="submit" variant="outline" size="row" pending={busy} pendingLabel="Saving…">
+          Show again
+        </Button>
+      </Form>
+    )
+  }
+  const refused = Boolean(lastResult && (form.errors?.length || fields.reason.errors?.length))
+  return (
+    <details className="group mt-4" open={refused || undefined}>
+      <summary
+        className={cn(
+          buttonVariants({ variant: 'dangerOutline', size: 'row' }),
+          'cursor-pointer list-none group-open:bg-rose-50 dark:group-open:bg-rose-950 [&::-webkit-details-marker]:hidden',
+        )}
+      >
+        <EyeOff aria-hidden="true" className="size-4" />
+        Hide…
+      </summary>
+      <Form
+        method="post"
+        {...getFormProps(form)}
+        className="mt-3 space-y-3 rounded-xl border border-slate-200 p-3 sm:p-4 dark:border-slate-700"
+      >
+        {hidden}
+        <input type="hidden" name="intent" value="hide" />
+        <TextareaField
+          label="Reason for hiding"
+          field={fields.reason}
+          rows={2}
+          surface="admin"
+          hint="The buyer sees it on their order page; the audit log keeps it."
+        />
+        <Button type="submit" variant="danger" size="row" pending={busy} pendingLabel="Hiding…">
+          Hide review
+        </Button>
+      </Form>
+    </details>
   )
 }
 

@@ -1,3 +1,4 @@
+import ArrowDown from 'lucide-react/icons/arrow-down'
 import BadgeCheck from 'lucide-react/icons/badge-check'
 import Mail from 'lucide-react/icons/mail'
 import MessageCircle from 'lucide-react/icons/message-circle'
@@ -1018,11 +1019,25 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-300">
           {order.productName} · {order.amount} · placed {order.createdAt}
         </p>
+        {specs.length > 0 ? (
+          // On one column the actions come after the order's story: a way straight to them.
+          <a
+            href="#order-actions"
+            className="mt-2 inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline lg:hidden dark:text-brand-300"
+          >
+            Go to actions
+            <ArrowDown aria-hidden="true" className="size-4" />
+          </a>
+        ) : null}
       </div>
 
       <FlashNotice flash={flash} />
 
-      {/* Phones: summary, reports, actions, then the rest. Wide screens: actions beside. */}
+      {/*
+        What already happened comes first, the actions (some of which cannot be undone) after
+        it: on phones one column in this order, on wide screens the actions in a column of their
+        own beside it. The page is read, and tabbed through, in this same order.
+      */}
       <div className="grid gap-6 lg:grid-cols-3 lg:grid-rows-[auto_auto_1fr]">
         <div className="lg:col-span-2">
           <Summary page={page} />
@@ -1032,14 +1047,14 @@ export default function AdminOrder({ loaderData, actionData }: Route.ComponentPr
             <Reports page={page} />
           </div>
         ) : null}
-        <div className="lg:col-start-3 lg:row-span-3 lg:row-start-1 lg:self-start">
-          <Actions specs={specs} page={page} actionData={actionData} />
-        </div>
         <div className="space-y-6 lg:col-span-2 lg:self-start">
           <DeliveredItem page={page} actionData={actionData} />
           <Refunds page={page} />
           <TaxDocuments page={page} />
           <Timeline page={page} />
+        </div>
+        <div className="lg:col-start-3 lg:row-span-3 lg:row-start-1 lg:self-start">
+          <Actions specs={specs} page={page} actionData={actionData} />
         </div>
       </div>
     </div>
@@ -1057,7 +1072,7 @@ function Actions({
 }) {
   const notes = actionNotes(page)
   return (
-    <section aria-label="Actions" className={adminCard}>
+    <section id="order-actions" aria-label="Actions" className={`${adminCard} scroll-mt-24`}>
       <h2 className="text-lg font-bold text-slate-950 dark:text-white">Actions</h2>
       {specs.length === 0 ? (
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">

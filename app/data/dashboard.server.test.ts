@@ -8,17 +8,45 @@ import { dashboardRange, getDashboard, successRate, type DashboardPeriod } from 
 import { insertOrderReport } from './order-report.server'
 import type { OrderStatus } from './order.server'
 import { updateSiteSettings } from './settings.server'
+import { setProductDelivery } from './stock.server'
+import { importStock } from '~/services/fulfilment.server'
+import type { StockKinds } from '~/lib/stock-status'
 
 /** The dashboard's figures against orders made in the database (SQLite and PostgreSQL). */
 const APP_SECRET = 'd'.repeat(64)
 const t = fileTestDb()
 
-/** The dashboard for `period` in India's time zone, stock alerts at 3 items unless told otherwise. */
+/**
+ * The dashboard for `period` in India's time zone, stock alerts at 3 items unless told otherwise,
+ * in a live shop (real items sell) unless told otherwise.
+ */
 function dashboardFor(
   period: DashboardPeriod,
-  options: { timeZone?: string; lowStockThreshold?: number; now?: Date } = {},
+  options: {
+    timeZone?: string
+    lowStockThreshold?: number
+    now?: Date
+    stockKinds?: StockKinds
+  } = {},
 ) {
-  return getDashboard(t.db, { period, timeZone: 'Asia/Kolkata', lowStockThreshold: 3, ...options })
+  return getDashboard(t.db, {
+    period,
+    timeZone: 'Asia/Kolkata',
+    lowStockThreshold: 3,
+    stockKinds: 'real',
+    ...options,
+  })
+}
+
+/** Adds test items (sold only in test mode) to a product. */
+async function addTestItems(productId: string, items: string[]) {
+  await importStock(t.db, {
+    productId,
+    content: items.join('\n'),
+    format: 'lines',
+    appSecret: APP_SECRET,
+    testItems: true,
+  })
 }
 
 /** Removes every order so each test counts only its own. */
@@ -275,10 +303,21 @@ describe('getDashboard', () => {
     expect(report.ok).toBe(true)
 
     const dashboard = await dashboardFor('30d')
+    const alert = (
+      product: { id: string; title: string },
+      fields: Partial<(typeof dashboard.stockAlerts)[number]>,
+    ) => ({
+      productId: product.id,
+      title: product.title,
+      fromStock: true,
+      otherKind: false,
+      reason: null,
+      ...fields,
+    })
     expect(dashboard.stockAlerts).toEqual([
-      { productId: empty.id, title: 'Empty Stock', available: 0, level: 'out' },
-      { productId: manualOut.id, title: 'Marked Out', available: null, level: 'out' },
-      { productId: low.id, title: 'Low One', available: 2, level: 'low' },
+      alert(empty, { left: 0, level: 'out', reason: 'no-items' }),
+      alert(manualOut, { fromStock: false, left: null, level: 'out', reason: 'marked-out' }),
+      alert(low, { left: 2, level: 'low' }),
     ])
     expect(dashboard.stockAlerts.some((alert) => alert.productId === plenty.id)).toBe(false)
     expect(dashboard.awaitingStock).toBe(1)
@@ -296,6 +335,60 @@ describe('getDashboard', () => {
       'Low One',
       'Plenty',
     ])
+  })
+
+  it('counts the items that sell now: test items in test mode, real ones when live, both beside each other', async () => {
+    await t.db.updateTable('product').set({ inStock: 1, buyNowLink: null }).execute()
+    await t.db.deleteFrom('stockItem').execute()
+    await t.db.updateTable('product').set({ deliveryMode: 'manual' }).execute()
+    // The demo's kind of product: test items only, plenty of them.
+    const demo = await makeStockedProduct(t.db, APP_SECRET, [], { title: 'Demo Stock' })
+    await addTestItems(demo.id, ['D-1', 'D-2', 'D-3', 'D-4', 'D-5'])
+    // Marked out of stock by hand, although it holds test items.
+    const switchedOff = await makeStockedProduct(t.db, APP_SECRET, [], {
+      title: 'Switched Off',
+      inStock: false,
+    })
+    await addTestItems(switchedOff.id, ['S-1', 'S-2', 'S-3', 'S-4', 'S-5'])
+    await makeStockedProduct(t.db, APP_SECRET, ['R-1', 'R-2', 'R-3', 'R-4'], {
+      title: 'Real Only',
+    })
+    const fewTest = await makeStockedProduct(t.db, APP_SECRET, ['F-1', 'F-2', 'F-3', 'F-4'], {
+      title: 'Few Test',
+    })
+    await addTestItems(fewTest.id, ['FT-1'])
+    const shared = await makeProduct(t.db, { title: 'Family Plan' })
+    await setProductDelivery(t.db, APP_SECRET, shared.id, {
+      mode: 'shared',
+      sharedSecret: 'family@example.test / Family-Pass',
+    })
+    // A buy now link sells it elsewhere, whatever this shop holds.
+    const linked = await makeStockedProduct(t.db, APP_SECRET, [], {
+      title: 'Linked',
+      buyNowLink: 'https://vendor.example/buy',
+    })
+    const summary = (alerts: Awaited<ReturnType<typeof dashboardFor>>['stockAlerts']) =>
+      alerts.map((a) => [a.title, a.level, a.reason, a.left, a.otherKind])
+
+    // Test mode: the demo sells, real items do not; a shared secret is never delivered.
+    expect(summary((await dashboardFor('30d', { stockKinds: 'test' })).stockAlerts)).toEqual([
+      ['Family Plan', 'out', 'test-mode', null, false],
+      ['Real Only', 'out', 'no-items', 0, true],
+      ['Switched Off', 'out', 'marked-out', null, false],
+      ['Few Test', 'low', null, 1, true],
+    ])
+    // Live: the demo's test items are no stock at all.
+    expect(summary((await dashboardFor('30d', { stockKinds: 'real' })).stockAlerts)).toEqual([
+      ['Demo Stock', 'out', 'no-items', 0, true],
+      ['Switched Off', 'out', 'marked-out', null, false],
+    ])
+    // A simulator beside a live gateway: either kind sells.
+    expect(summary((await dashboardFor('30d', { stockKinds: 'both' })).stockAlerts)).toEqual([
+      ['Switched Off', 'out', 'marked-out', null, false],
+    ])
+    expect(
+      (await dashboardFor('30d', { stockKinds: 'test' })).stockAlerts.map((a) => a.productId),
+    ).not.toContain(linked.id)
   })
 
   it('counts the mails given up on in the last 7 days, and those waiting for a retry', async () => {

@@ -8,6 +8,7 @@ import {
   type DashboardPeriod,
 } from '~/lib/dashboard-period'
 import { addDays, localDateOf, startOfLocalDay } from '~/lib/shop-time'
+import { forSale, type NotForSale, type StockKinds } from '~/lib/stock-status'
 import type { OrderStatus } from '../../db/schema'
 import { countOpenReports } from './order-report.server'
 import { PAID_STATUSES, processedRefunds } from './order.server'
@@ -100,9 +101,18 @@ export interface TopProduct {
 export interface StockAlert {
   productId: string
   title: string
-  /** Real items left (stock products), or null for a product marked out of stock by hand. */
-  available: number | null
+  /** Sold from stock: its alert links to the Stock page (others to their edit page). */
+  fromStock: boolean
+  /**
+   * Items of the kinds that sell now (`kinds`), for a product sold from stock and not marked out
+   * of stock; null otherwise. Counted up to the threshold + 1 only.
+   */
+  left: number | null
+  /** With `left`: the product holds available items of the other kind, which do not sell now. */
+  otherKind: boolean
   level: 'out' | 'low'
+  /** Why it does not sell (level 'out'), as app/lib/stock-status.ts says. */
+  reason: NotForSale | null
 }
 
 export interface RecentOrder {
@@ -197,7 +207,14 @@ function finish(totals: PeriodTotals): PeriodTotals {
 
 export async function getDashboard(
   db: DB,
-  options: { period: DashboardPeriod; timeZone: string; lowStockThreshold: number; now?: Date },
+  options: {
+    period: DashboardPeriod
+    timeZone: string
+    lowStockThreshold: number
+    /** The items the shop's gateways sell now (stockKindsOnSale). */
+    stockKinds: StockKinds
+    now?: Date
+  },
 ): Promise<Dashboard> {
   const range = dashboardRange(options.period, options.timeZone, options.now)
   const [buckets, people, catalogue, stockAlerts, awaiting, openReports, recent, mail] =
@@ -205,7 +222,7 @@ export async function getDashboard(
       orderBuckets(db, range),
       activeUsers(db, range),
       productCounts(db, range),
-      stockAlertsOf(db, options.lowStockThreshold),
+      stockAlertsOf(db, options.lowStockThreshold, options.stockKinds),
       countWaitingOrders(db),
       countOpenReports(db),
       recentOrders(db),
@@ -373,12 +390,19 @@ async function namedTopProducts(
 }
 
 /**
- * Products a buyer cannot get or soon cannot: stock products with at most `threshold` real
- * items left (counted only up to threshold + 1, so a product with 15,000 items costs little),
- * and any product marked out of stock. Out of stock first, then fewest left.
+ * Products a buyer cannot get now or soon cannot, by the rule of the Products list and the
+ * storefront (`forSale`, app/lib/stock-status.ts): any product marked out of stock; a product
+ * sold from stock (without a buy now link) with at most `threshold` items of the kinds the
+ * shop sells now (`kinds`: test items in test mode, real ones with live gateways); and a shared
+ * product while test mode cannot deliver it. Items are counted only up to threshold + 1, so a
+ * product with 15,000 items costs little. Out of stock first, then fewest left.
  */
-async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
+async function stockAlertsOf(db: DB, threshold: number, kinds: StockKinds): Promise<StockAlert[]> {
   const cap = Math.max(threshold, 0) + 1
+  const capped = (testItem: 0 | 1) =>
+    sql<
+      number | string
+    >`(select count(*) from (select 1 from stock_item where stock_item.product_id = product.id and stock_item.test_item = ${sql.lit(testItem)} and stock_item.status = 'available' limit ${sql.lit(cap)}) as capped)`
   const rows = await db
     .selectFrom('product')
     .select([
@@ -386,30 +410,47 @@ async function stockAlertsOf(db: DB, threshold: number): Promise<StockAlert[]> {
       'product.title',
       'product.deliveryMode',
       'product.inStock',
-      sql<
-        number | string
-      >`(select count(*) from (select 1 from stock_item where stock_item.product_id = product.id and stock_item.test_item = 0 and stock_item.status = 'available' limit ${sql.lit(cap)}) as capped)`.as(
-        'available',
-      ),
+      'product.buyNowLink',
+      capped(0).as('real'),
+      capped(1).as('test'),
     ])
-    .where((eb) => eb.or([eb('product.deliveryMode', '=', 'stock'), eb('product.inStock', '=', 0)]))
+    .where((eb) =>
+      eb.or([
+        eb('product.deliveryMode', '=', 'stock'),
+        eb('product.inStock', '=', 0),
+        ...(kinds === 'test' ? [eb('product.deliveryMode', '=', 'shared')] : []),
+      ]),
+    )
     .execute()
   const alerts: StockAlert[] = []
   for (const row of rows) {
-    const available = Number(row.available)
-    if (row.deliveryMode === 'stock') {
-      if (available === 0)
-        alerts.push({ productId: row.id, title: row.title, available, level: 'out' })
-      else if (available <= threshold)
-        alerts.push({ productId: row.id, title: row.title, available, level: 'low' })
-    } else if (!Number(row.inStock)) {
-      alerts.push({ productId: row.id, title: row.title, available: null, level: 'out' })
+    const available = { real: Number(row.real), test: Number(row.test) }
+    const product = {
+      inStock: Boolean(Number(row.inStock)),
+      deliveryMode: row.deliveryMode,
+      buyNowLink: row.buyNowLink,
     }
+    const sale = forSale(product, available, kinds)
+    const fromStock = row.deliveryMode === 'stock'
+    // The stock says why only where it decides: not for a product switched off or sold
+    // through its buy now link.
+    const left = sale.reason === 'marked-out' || product.buyNowLink ? null : sale.left
+    const alert = {
+      productId: row.id,
+      title: row.title,
+      fromStock,
+      left,
+      otherKind:
+        left !== null && kinds !== 'both' && available[kinds === 'test' ? 'real' : 'test'] > 0,
+    }
+    if (!sale.sellable) alerts.push({ ...alert, level: 'out', reason: sale.reason })
+    else if (alert.left !== null && alert.left <= threshold)
+      alerts.push({ ...alert, level: 'low', reason: null })
   }
   alerts.sort(
     (a, b) =>
       Number(a.level === 'low') - Number(b.level === 'low') ||
-      (a.available ?? 0) - (b.available ?? 0) ||
+      (a.left ?? 0) - (b.left ?? 0) ||
       a.title.localeCompare(b.title),
   )
   return alerts.slice(0, STOCK_ALERTS_SHOWN)

@@ -78,6 +78,7 @@ describe(`admin product data (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () =>
     // Only the table's columns, with numbers and booleans as such.
     expect(Object.keys(first.items[0]!).sort()).toEqual(
       [
+        'buyNowLink',
         'category',
         'deliveryMode',
         'id',

@@ -235,20 +235,50 @@ describe(`the admin's view of delivery (${process.env.TEST_DB_ENGINE ?? 'sqlite'
 })
 
 describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
-  it('masks items: a few first characters, never the secret', () => {
-    expect(maskStockSecret({ kind: 'text', text: 'ABCD-EFGH-IJKL-MNOP' })).toBe('ABCD••••••')
-    expect(maskStockSecret({ kind: 'text', text: 'KEY-01' })).toBe('KE••••••')
-    expect(maskStockSecret({ kind: 'text', text: 'ab' })).toBe('••••••')
+  it('masks items: enough to tell them apart, never more than a third, nothing of a short one', () => {
+    const text = (value: string) => maskStockSecret({ kind: 'text', text: value })
+    // Keys: the last characters first (serial numbers differ there), then the first ones.
+    expect(text('QA-KEY-0001')).toBe('••••••001')
+    expect(text('QA-KEY-0002')).toBe('••••••002')
+    expect(text('ABCD-EFGH-IJKL-MNOP')).toBe('AB••••••MNOP')
+    expect(text('ABCDE-FGHIJ-KLMNO-PQRST-UVWXY')).toBe('ABC••••••VWXY')
+    // Short ones show nothing.
+    expect(text('KEY-0001')).toBe('••••••01')
+    expect(text('KEY-01')).toBe('••••••')
+    expect(text('ab')).toBe('••••••')
+    // Never more than a third of any value, whatever its length.
+    for (let length = 1; length <= 60; length++) {
+      const value = 'x'.repeat(length)
+      const shown = Array.from(text(value).replaceAll('•', '')).length
+      expect(shown, `${length} characters`).toBeLessThanOrEqual(Math.floor(length / 3))
+    }
+    // An account line: its login (of an address, the part before the @), never its password.
+    expect(text('demo-user-001@example.test / Demo-Pass-001')).toBe('••••••-001@•••••• / ••••••')
+    expect(text('streamer_family_07:Pa55word!')).toBe('st••••••y_07 / ••••••')
+    expect(text('asha@example.in / Secret-1')).toBe('••••••@•••••• / ••••••')
     expect(
       maskStockSecret({
         kind: 'fields',
         fields: [
           { name: 'note', value: 'renewed' },
-          { name: 'email', value: 'family@example.in' },
+          { name: 'email', value: 'family.plan.07@example.in' },
           { name: 'password', value: 'Secret-1' },
         ],
       }),
-    ).toBe('fami•••••• (note, email, password)')
+    ).toBe('••••••n.07@•••••• (note, email, password)')
+    // A password column is never shown, even first.
+    expect(
+      maskStockSecret({
+        kind: 'fields',
+        fields: [
+          { name: 'password', value: 'Very-Long-Secret-Pass-01' },
+          { name: 'user', value: 'member-number-0042' },
+        ],
+      }),
+    ).toBe('me••••••0042 (password, user)')
+    expect(
+      maskStockSecret({ kind: 'fields', fields: [{ name: 'pin', value: '12345678901234' }] }),
+    ).toBe('•••••• (pin)')
   })
 
   it('pages the items newest first, filtered by status, masked, with who added them', async () => {
@@ -259,7 +289,8 @@ describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
     })
     await importStock(t.db, {
       productId: sold.id,
-      content: 'email,password\nfirst@example.in,Pass-One-1\nsecond@example.in,Pass-Two-2\n',
+      content:
+        'email,password\nfirst-buyer-one-1@example.in,Pass-One-1\nsecond-buyer-two-2@example.in,Pass-Two-2\n',
       format: 'csv',
       appSecret: APP_SECRET,
       addedBy: `user:${user.id}`,
@@ -275,20 +306,30 @@ describe(`the admin stock page (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () 
 
     const all = await listStockItemsPage(t.db, APP_SECRET, sold.id, { pageSize: 4 })
     expect(all).toMatchObject({ total: 7, page: 1, pageCount: 2, pageSize: 4 })
-    expect(all.items.map((item) => item.preview)).toEqual(Array(4).fill('LINE••••••'))
+    // Each item told apart by its last characters.
+    const keys = all.items.map((item) => item.preview)
+    expect(new Set(keys).size).toBe(4)
+    for (const key of keys) expect(key).toMatch(/^•{6}000\d$/)
     expect(all.items[0]!.addedByLabel).toBe('system')
     const second = await listStockItemsPage(t.db, APP_SECRET, sold.id, { pageSize: 4, page: 99 })
     expect(second.page).toBe(2)
-    expect(second.items[0]!.preview).toBe('LINE••••••')
+    expect(second.items[0]!.preview).toMatch(/^•{6}000\d$/)
+    expect([...keys, second.items[0]!.preview].sort()).toEqual([
+      '••••••0000',
+      '••••••0001',
+      '••••••0002',
+      '••••••0003',
+      '••••••0004',
+    ])
     expect(
       second.items
         .slice(1)
         .map((item) => item.preview)
         .sort(),
-    ).toEqual(['firs•••••• (email, password)', 'seco•••••• (email, password)'])
+    ).toEqual(['f••••••ne-1@•••••• (email, password)', 'se••••••wo-2@•••••• (email, password)'])
     expect(second.items.slice(1).every((item) => item.addedByLabel === user.email)).toBe(true)
     expect(JSON.stringify([all, second])).not.toMatch(
-      /Pass-One-1|Pass-Two-2|first@example|LINE-KEY/,
+      /Pass-One-1|Pass-Two-2|first-buyer|second-buyer|LINE-KEY/,
     )
 
     await revokeStockItem(t.db, { itemId: all.items[0]!.id, productId: sold.id, reason: 'Leaked' })

@@ -5,6 +5,7 @@ import { newId } from '~/lib/id.server'
 import { discountPercent } from '~/lib/money'
 import { paginate } from '~/lib/paginate'
 import { containsAny } from '~/lib/sql-contains'
+import type { ItemsByKind, StockKinds } from '~/lib/stock-status'
 import type { DeliveryMode, ProductRow } from '../../db/schema'
 import {
   type ReviewScope,
@@ -232,7 +233,10 @@ export async function getProductById(db: DB, id: string): Promise<Product | null
 /** The admin list's figures, over every product (never just the page on screen). */
 export interface ProductStats {
   total: number
-  /** In stock (shown as Active). */
+  /**
+   * Buyers can order them now (shown as Active): switched on and, for a product delivered from
+   * stock, holding an item of a kind that sells now (app/lib/stock-status.ts, `forSale`).
+   */
   active: number
   /** Mean rating of the reviews the shop shows (its review scope), 0 without reviews. */
   averageRating: number
@@ -243,12 +247,15 @@ export interface ProductStats {
 export async function productStats(
   db: DB,
   scope: ReviewScope = WITH_TEST_ORDERS,
+  kinds: StockKinds = 'both',
 ): Promise<ProductStats> {
   const row = await db
     .selectFrom('product')
     .select((eb) => [
       eb.fn.countAll<number | string>().as('total'),
-      eb.fn.sum<number | string | null>('inStock').as('active'),
+      eb.fn
+        .sum<number | string | null>(sql`case when ${forSaleNow(kinds)} then 1 else 0 end`)
+        .as('active'),
     ])
     .executeTakeFirstOrThrow()
   const reviews = await shopReviewStats(db, scope)
@@ -259,6 +266,22 @@ export async function productStats(
     averageRating: reviews.average,
     totalReviews: reviews.count,
   }
+}
+
+/**
+ * `forSale` (app/lib/stock-status.ts) of the product row in SQL: switched on, and sent to a buy
+ * now link, delivered by hand, a shared secret outside test mode, or from stock with an
+ * available item of `kinds` (one index probe per product, stock_item_allocation_idx).
+ */
+function forSaleNow(kinds: StockKinds) {
+  const kind =
+    kinds === 'both' ? sql`` : sql`and stock_item.test_item = ${sql.lit(kinds === 'test' ? 1 : 0)}`
+  // Test mode never delivers a shared secret (docs/delivery.md, "Test mode").
+  const otherModes = kinds === 'test' ? sql`'manual'` : sql`'manual', 'shared'`
+  return sql`(product.in_stock = 1 and (coalesce(product.buy_now_link, '') <> ''
+    or product.delivery_mode in (${otherModes})
+    or (product.delivery_mode = 'stock' and exists (select 1 from stock_item
+      where stock_item.product_id = product.id ${kind} and stock_item.status = 'available'))))`
 }
 
 /** One row of the admin products table: only what the table shows. */
@@ -275,6 +298,8 @@ export interface ProductListItem {
   rating: number
   reviews: number
   deliveryMode: DeliveryMode
+  /** Buyers go there instead of checkout (whether it sells: app/lib/stock-status.ts). */
+  buyNowLink: string | null
 }
 
 export interface ProductPageQuery {
@@ -331,6 +356,7 @@ export async function listProductsPage(
       'category',
       'inStock',
       'deliveryMode',
+      'buyNowLink',
     ])
     // Both descending, so the (category,) created_at, id indexes serve it read backwards.
     .orderBy('createdAt', 'desc')
@@ -755,6 +781,38 @@ export async function stockLeftByProduct(
   if (ids) query = query.where('product.id', 'in', ids)
   const rows = await query.execute()
   return new Map(rows.map((row) => [row.id, Number(row.available ?? 0)]))
+}
+
+/**
+ * Available items of the `stock` products among `ids`, real and test apart, counted in full (the
+ * admin's list: a page of products). Products without any are absent.
+ */
+export async function stockByKind(
+  db: DB,
+  ids: readonly string[],
+): Promise<Map<string, ItemsByKind>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('stockItem')
+    .innerJoin('product', 'product.id', 'stockItem.productId')
+    .select((eb) => [
+      'stockItem.productId',
+      'stockItem.testItem',
+      eb.fn.countAll<number | string>().as('count'),
+    ])
+    .where('stockItem.productId', 'in', ids)
+    .where('stockItem.status', '=', 'available')
+    .where('product.deliveryMode', '=', 'stock')
+    .groupBy(['stockItem.productId', 'stockItem.testItem'])
+    .execute()
+  const counts = new Map<string, ItemsByKind>()
+  for (const row of rows) {
+    if (row.productId === null) continue
+    const kinds = counts.get(row.productId) ?? { real: 0, test: 0 }
+    kinds[Number(row.testItem) ? 'test' : 'real'] += Number(row.count)
+    counts.set(row.productId, kinds)
+  }
+  return counts
 }
 
 export interface Availability {

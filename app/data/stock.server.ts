@@ -885,19 +885,55 @@ export async function insertManualOrderItem(
 /** Stock items per page of the admin stock page. */
 export const STOCK_PAGE_SIZE = 50
 const MASK = '••••••'
+/** Values shorter than this are shown as the mask alone. */
+const MASK_MIN_LENGTH = 8
+/** Where an account line's login ends and its password begins ("login / password", "login:password"). */
+const LOGIN_END = /[\s:|;,]/
+/** CSV columns never shown in part, whatever their place. */
+const SECRET_COLUMN = /pass|pwd|pin|secret|otp|cvv|token/i
 
 /**
- * An item as the admin list shows it: its first characters only (at most 4, and never more
- * than a third of it), so the admin can tell items apart but the page never holds a secret.
+ * A value with its middle masked: up to the first 3 and the last 4 characters, never more than
+ * a third of it (the last ones first: serial numbers and keys differ at their end), and nothing
+ * of a value under 8 characters. `QA-KEY-0001` is `••••••001`, `ABCDE-FGHIJ-KLMNO-PQRST`
+ * `ABC••••••QRST`, `KEY-01` `••••••`.
+ */
+export function maskValue(value: string): string {
+  const chars = Array.from(value)
+  if (chars.length < MASK_MIN_LENGTH) return MASK
+  const shown = Math.floor(chars.length / 3)
+  const tail = Math.min(4, shown)
+  const head = Math.min(3, shown - tail)
+  return `${chars.slice(0, head).join('')}${MASK}${tail > 0 ? chars.slice(-tail).join('') : ''}`
+}
+
+/** maskValue of a login; of an e-mail address, its part before the @ (the domain masked). */
+function maskLogin(login: string): string {
+  const at = login.lastIndexOf('@')
+  return at > 0 ? `${maskValue(login.slice(0, at))}@${MASK}` : maskValue(login)
+}
+
+/**
+ * An item as the admin list shows it, enough to tell items apart and to find one the owner
+ * knows, never enough to use it (docs/delivery.md, "The admin's side"): a key as maskValue; an
+ * account line ("login / password", "login:password") as its login masked and the rest hidden
+ * whole; a CSV item as its first column that is neither a note nor a password, masked, with the
+ * column names.
  */
 export function maskStockSecret(secret: StockSecret): string {
-  const identifying =
-    secret.kind === 'text'
-      ? secret.text
-      : (secret.fields.find((field) => !NOTE_COLUMNS.has(field.name) && field.value)?.value ?? '')
-  const shown = identifying.slice(0, Math.min(4, Math.floor(identifying.length / 3)))
-  if (secret.kind === 'text') return `${shown}${MASK}`
-  return `${shown}${MASK} (${secret.fields.map((field) => field.name).join(', ')})`
+  if (secret.kind === 'text') {
+    const end = secret.text.search(LOGIN_END)
+    return end > 0
+      ? `${maskLogin(secret.text.slice(0, end))} / ${MASK}`
+      : end === 0
+        ? MASK
+        : maskLogin(secret.text)
+  }
+  const identifying = secret.fields.find(
+    (field) => !NOTE_COLUMNS.has(field.name) && !SECRET_COLUMN.test(field.name) && field.value,
+  )
+  const names = secret.fields.map((field) => field.name).join(', ')
+  return `${identifying ? maskLogin(identifying.value) : MASK} (${names})`
 }
 
 export interface AdminStockItem extends StockItemSummary {

@@ -26,8 +26,24 @@ export function orderLeadColumns<Row extends ListedOrder>(
     { label: 'Order ID', cell: (row) => <OrderLink orderId={orderId(row)} /> },
     {
       label: 'Date',
-      look: 'line',
-      cell: (row) => <time dateTime={row.createdAt}>{row.date}</time>,
+      look: 'text',
+      // The day and the time stay whole; the time goes under the day where the table needs
+      // the room (a 1280 px laptop).
+      cell: (row) => {
+        const cut = row.date.lastIndexOf(', ')
+        return (
+          <time dateTime={row.createdAt}>
+            {cut < 0 ? (
+              <span className="whitespace-nowrap">{row.date}</span>
+            ) : (
+              <>
+                <span className="whitespace-nowrap">{row.date.slice(0, cut + 1)}</span>{' '}
+                <span className="whitespace-nowrap">{row.date.slice(cut + 2)}</span>
+              </>
+            )}
+          </time>
+        )
+      },
     },
     {
       label: 'Customer',

@@ -26,6 +26,8 @@ import { AdminStatusBadge, OrderLink, TestModeBadge } from '~/components/admin/o
 import type { loader as adminLayoutLoader } from './layout'
 import type { Route } from './+types/dashboard'
 import { adminProductEditPath, adminStockPath } from '~/lib/paths'
+import { countedText, itemsText, noItemsText, type StockKinds } from '~/lib/stock-status'
+import { stockKindsOnSale } from '~/services/payment/offered-gateways.server'
 
 /**
  * The admin dashboard, every figure computed by the database (app/data/dashboard.server.ts)
@@ -50,18 +52,23 @@ const PERIOD_LABELS: Record<DashboardPeriod, { label: string; previous: string }
 
 export async function loader({ request }: Route.LoaderArgs) {
   const user = await requireAdmin(request)
-  const { db } = services()
+  const { db, env } = services()
   const requested = new URL(request.url).searchParams.get('period')
   const period: DashboardPeriod = isDashboardPeriod(requested) ? requested : '7d'
   const manageOrders = user.permissions.canManageOrders
   const manageProducts = user.permissions.canCreateProducts
-  const settings = await getSiteSettings(db)
+  const [settings, stockKinds] = await Promise.all([
+    getSiteSettings(db),
+    // Stock alerts count the items buyers can buy now, as the Products list does.
+    stockKindsOnSale(db, env),
+  ])
   // How many reports are open comes from the admin layout's loader (the sidebar's badge).
   const [dashboard, reports] = await Promise.all([
     getDashboard(db, {
       period,
       timeZone: settings.timezone,
       lowStockThreshold: settings.lowStockThreshold,
+      stockKinds,
     }),
     manageOrders ? listOpenReports(db, { limit: REPORTS_SHOWN }) : [],
   ])
@@ -94,6 +101,7 @@ export async function loader({ request }: Route.LoaderArgs) {
     })),
     topProducts: dashboard.topProducts,
     stockAlerts: dashboard.stockAlerts,
+    stockKinds,
     lowStockThreshold: settings.lowStockThreshold,
     awaitingStock: dashboard.awaitingStock,
     toDeliver: dashboard.toDeliver,
@@ -354,9 +362,29 @@ function MailTroubleItems({ mail }: { mail: LoaderData['mail'] }) {
   )
 }
 
+/** Why a product in "Needs attention" does not sell, or will not for long. */
+function alertDetail(alert: LoaderData['stockAlerts'][number], kinds: StockKinds): string | null {
+  if (alert.reason === 'marked-out') return 'In stock is switched off in its form'
+  if (alert.reason === 'test-mode') return 'Shared secret: test payments never get it'
+  const other = !alert.otherKind
+    ? null
+    : kinds === 'test'
+      ? 'its real items are kept for live payments'
+      : 'its test items sell only in test mode'
+  if (alert.level === 'out') return other ? `${noItemsText(kinds)}: ${other}` : noItemsText(kinds)
+  return other ? `${other.charAt(0).toUpperCase()}${other.slice(1)}` : null
+}
+
 function StockAlerts({ data, openReports }: { data: LoaderData; openReports: number }) {
-  const { stockAlerts, awaitingStock, toDeliver, lowStockThreshold, manageOrders, manageProducts } =
-    data
+  const {
+    stockAlerts,
+    stockKinds,
+    awaitingStock,
+    toDeliver,
+    lowStockThreshold,
+    manageOrders,
+    manageProducts,
+  } = data
   const toDeliverText = `${number.format(toDeliver)} paid ${toDeliver === 1 ? 'order' : 'orders'} to deliver by hand`
   return (
     <section aria-labelledby="stock-alerts" className={adminCard}>
@@ -401,44 +429,69 @@ function StockAlerts({ data, openReports }: { data: LoaderData; openReports: num
         </li>
         <MailTroubleItems mail={data.mail} />
       </ul>
+      <p
+        id="stock-alerts-counted"
+        className="mt-4 border-t border-slate-100 pt-3 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400"
+      >
+        {countedText(stockKinds)}
+      </p>
       {stockAlerts.length === 0 ? (
-        <p className="mt-3 text-sm text-slate-600 dark:text-slate-300">
-          Every product is in stock
-          {lowStockThreshold > 0 ? ` with more than ${number.format(lowStockThreshold)} left` : ''}.
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-300">
+          Every product is for sale
+          {lowStockThreshold > 0
+            ? `, each sold from stock with more than ${itemsText(lowStockThreshold, stockKinds)} left`
+            : ''}
+          .
         </p>
       ) : (
         <ul
           aria-label="Products low or out of stock"
-          className="mt-3 divide-y divide-slate-100 dark:divide-slate-800"
+          aria-describedby="stock-alerts-counted"
+          className="mt-1 divide-y divide-slate-100 dark:divide-slate-800"
         >
-          {stockAlerts.map((alert) => (
-            <li
-              key={alert.productId}
-              className="flex items-baseline justify-between gap-3 py-2 text-sm"
-            >
-              {manageProducts ? (
-                <Link
-                  to={
-                    alert.available === null
-                      ? adminProductEditPath(alert.productId)
-                      : adminStockPath(alert.productId)
-                  }
-                  className={linkClass}
-                >
-                  {alert.title}
-                </Link>
-              ) : (
-                <span className="font-semibold text-slate-900 dark:text-white">{alert.title}</span>
-              )}
-              <span
-                className={`shrink-0 font-semibold ${alert.level === 'out' ? 'text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}
+          {stockAlerts.map((alert) => {
+            const detail = alertDetail(alert, stockKinds)
+            // The fix is more stock, or the product's form (its switch, its delivery).
+            const onStockPage =
+              alert.fromStock && (alert.level === 'low' || alert.reason === 'no-items')
+            return (
+              <li
+                key={alert.productId}
+                className="flex items-baseline justify-between gap-3 py-2 text-sm"
               >
-                {alert.level === 'out'
-                  ? 'Out of stock'
-                  : `${number.format(alert.available ?? 0)} left`}
-              </span>
-            </li>
-          ))}
+                <span className="min-w-0">
+                  {manageProducts ? (
+                    <Link
+                      to={
+                        onStockPage
+                          ? adminStockPath(alert.productId)
+                          : adminProductEditPath(alert.productId)
+                      }
+                      className={linkClass}
+                    >
+                      {alert.title}
+                    </Link>
+                  ) : (
+                    <span className="font-semibold text-slate-900 dark:text-white">
+                      {alert.title}
+                    </span>
+                  )}
+                  {detail ? (
+                    <span className="block text-xs text-slate-600 dark:text-slate-400">
+                      {detail}
+                    </span>
+                  ) : null}
+                </span>
+                <span
+                  className={`shrink-0 font-semibold ${alert.level === 'out' ? 'text-rose-700 dark:text-rose-300' : 'text-amber-800 dark:text-amber-200'}`}
+                >
+                  {alert.level === 'out'
+                    ? 'Out of Stock'
+                    : `${itemsText(alert.left ?? 0, stockKinds)} left`}
+                </span>
+              </li>
+            )
+          })}
         </ul>
       )}
     </section>

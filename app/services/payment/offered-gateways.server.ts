@@ -9,6 +9,7 @@ import {
 import type { DB } from '~/lib/db.server'
 import type { Env } from '~/lib/env.server'
 import { readCache } from '~/lib/read-cache.server'
+import type { StockKinds } from '~/lib/stock-status'
 import { resolvePaytmSetup } from './config.server'
 import { resolveRazorpaySetup } from './razorpay-config.server'
 import { resolvePhonePeSetup } from './phonepe-config.server'
@@ -112,6 +113,20 @@ export function itemsSoldThrough(gateways: readonly CheckoutGateway[]): ItemsCou
  */
 export async function testItemsOnSale(db: DB, env: Env): Promise<ItemsCounted> {
   return itemsSoldThrough(await offeredNow(db, env))
+}
+
+/**
+ * itemsSoldThrough as the admin's stock figures name it: 'test' in test mode, 'real' with live
+ * gateways only, 'both' otherwise (app/lib/stock-status.ts).
+ */
+export function stockKindsSoldThrough(gateways: readonly CheckoutGateway[]): StockKinds {
+  const items = itemsSoldThrough(gateways)
+  return items === 'only' ? 'test' : items ? 'both' : 'real'
+}
+
+/** stockKindsSoldThrough what checkout offers now. */
+export async function stockKindsOnSale(db: DB, env: Env): Promise<StockKinds> {
+  return stockKindsSoldThrough(await offeredNow(db, env))
 }
 
 /**

@@ -14,6 +14,8 @@ import {
   itemsSoldThrough,
   sellableNow,
   sellsTestItems,
+  stockKindsOnSale,
+  stockKindsSoldThrough,
   testItemsOnSale,
   testModeOnly,
 } from './offered-gateways.server'
@@ -57,6 +59,9 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
       PAYTM_HOST: 'https://securegw.paytm.in',
     } as Env
     expect(await testItemsOnSale(t.db, live)).toBe(false)
+    // The same, as the admin's stock figures name it (app/lib/stock-status.ts).
+    expect(await stockKindsOnSale(t.db, env)).toBe('test')
+    expect(await stockKindsOnSale(t.db, live)).toBe('real')
     expect(await testModeOnly(t.db, env)).toBe(true)
     expect(await testModeOnly(t.db, live)).toBe(false)
   })
@@ -72,6 +77,12 @@ describe(`test items on the storefront (${process.env.TEST_DB_ENGINE ?? 'sqlite'
     expect(itemsSoldThrough([real])).toBe(false)
     expect(itemsSoldThrough([real, simulator])).toBe(true)
     expect(itemsSoldThrough([simulator])).toBe('only')
+    expect([[], [real], [real, simulator], [simulator]].map(stockKindsSoldThrough)).toEqual([
+      'both',
+      'real',
+      'both',
+      'test',
+    ])
   })
 
   it('stop counting as soon as the owner saves a real gateway in this process', async () => {

@@ -3,6 +3,7 @@ import { Link } from 'react-router'
 import { Checkbox, Textarea } from '~/components/ui/input'
 import { FieldError } from '~/components/ui/field'
 import { SHARED_SECRET_MAX_LENGTH, type ProductDeliveryMode } from '~/lib/validation/product'
+import { itemsText } from '~/lib/stock-status'
 import { ChoiceRow, deliveryChoiceId, fieldId, ProductFieldRow, Section } from './parts'
 import type { ProductFormState } from './use-product-form'
 
@@ -34,7 +35,8 @@ export function DeliverySection({ form }: { form: ProductFormState }) {
   // Without JavaScript every delivery control is on the page; with it, only the chosen mode's.
   const showSecretField = !hydrated || deliveryMode === 'shared'
   const hasBuyNowLink = values.buyNowLink.trim() !== ''
-  const stockCount = new Intl.NumberFormat('en-IN').format(saved?.stockAvailable ?? 0)
+  // "20 test items" in test mode: the items that sell now, as the Products list says.
+  const stockCount = saved ? itemsText(saved.stockAvailable, saved.stockKinds) : ''
   const secretRequired = deliveryMode === 'shared' && !saved?.hasSharedSecret
   return (
     <Section

@@ -5,6 +5,7 @@ import { useAppForm } from '~/components/forms'
 import { toast } from '~/components/ui/toast'
 import { useHydrated } from '~/components/ui/use-hydrated'
 import { slugify } from '~/lib/slug'
+import type { StockKinds } from '~/lib/stock-status'
 import {
   addFeature,
   productFormSchema,
@@ -53,7 +54,9 @@ export type ProductTextField = Exclude<
 /** What the edit page knows about the saved product's delivery. */
 export interface SavedProductDelivery {
   hasSharedSecret: boolean
+  /** Available items of the kinds that sell now (`stockKinds`, app/lib/stock-status.ts). */
   stockAvailable: number
+  stockKinds: StockKinds
   stockUrl: string
 }
 

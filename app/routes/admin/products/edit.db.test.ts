@@ -67,13 +67,13 @@ describe(`the edit page's stock count in a live shop (${process.env.TEST_DB_ENGI
       appSecret: APP_SECRET,
       testItems: true,
     })
-    expect(await render(product.id)).toContain('0 available. Manage stock')
+    expect(await render(product.id)).toContain('0 real items available. Manage stock')
     await importStock(t.db, {
       productId: product.id,
       content: 'REAL-KEY-1',
       format: 'lines',
       appSecret: APP_SECRET,
     })
-    expect(await render(product.id)).toContain('1 available. Manage stock')
+    expect(await render(product.id)).toContain('1 real item available. Manage stock')
   })
 })

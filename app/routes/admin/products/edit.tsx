@@ -10,7 +10,8 @@ import { stockCounts } from '~/data/stock.server'
 import { services } from '~/lib/app-context.server'
 import { clientIp } from '~/lib/rate-limit.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
-import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
+import { stockKindsOnSale } from '~/services/payment/offered-gateways.server'
+import { itemsOnSale } from '~/lib/stock-status'
 import { productEditVersion } from '~/services/product-admin.server'
 import {
   productInitial,
@@ -29,17 +30,15 @@ import { adminStockPath } from '~/lib/paths'
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { product } = await requireEditableProduct(request, params.id)
   const { db, env } = services()
-  const [categories, delivery, counts, testItems] = await Promise.all([
+  const [categories, delivery, counts, stockKinds] = await Promise.all([
     listCategories(db),
     savedDelivery(product),
     stockCounts(db, product.id),
-    testItemsOnSale(db, env),
+    stockKindsOnSale(db, env),
   ])
   // The items buyers can buy, as the products list counts them: real ones through a live
-  // gateway, test ones through a simulator (docs/delivery.md, "Test mode"). The stock page
-  // shows the two kinds apart.
-  const { real, test } = counts.availableByKind
-  const available = testItems === 'only' ? test : testItems ? real + test : real
+  // gateway, test ones through a simulator (app/lib/stock-status.ts). The stock page shows the
+  // two kinds apart.
   return {
     id: product.id,
     categories,
@@ -50,7 +49,8 @@ export async function loader({ request, params }: Route.LoaderArgs) {
     savedImage: product.image,
     saved: {
       hasSharedSecret: delivery.hasSharedSecret,
-      stockAvailable: available,
+      stockAvailable: itemsOnSale(counts.availableByKind, stockKinds),
+      stockKinds,
       stockUrl: adminStockPath(product.id),
     },
   }

@@ -14,9 +14,12 @@ import {
   makeAdmin,
   makeCustomer,
   makePaidOrder,
+  makeProduct,
   makeStockedProduct,
 } from '../../../../tests/factories'
-import { getProductById } from '~/data/product.server'
+import { getProductById, productStats } from '~/data/product.server'
+import { setProductDelivery } from '~/data/stock.server'
+import { importStock } from '~/services/fulfilment.server'
 import { insertReview, setReviewHidden } from '~/data/review.server'
 import { readFlash } from '~/lib/flash.server'
 import { createLocalStorage } from '~/lib/storage.server'
@@ -130,5 +133,93 @@ describe(`the Products page's delete (${process.env.TEST_DB_ENGINE ?? 'sqlite'})
     expect(answer.flash).toMatchObject({ type: 'error', message: PRODUCT_MESSAGES.deleteGone })
     expect(PRODUCT_MESSAGES.deleteGone).not.toMatch(/try again/i)
     expect(await getProductById(t.db, product.id)).toBeNull()
+  })
+})
+
+/** Adds items to a product: test items (sold only in test mode) or real ones. */
+async function addItems(productId: string, items: string[], testItems: boolean) {
+  await importStock(t.db, {
+    productId,
+    content: items.join('\n'),
+    format: 'lines',
+    appSecret: SECRET,
+    testItems,
+  })
+}
+
+describe(`the Products page's status in test mode (${process.env.TEST_DB_ENGINE ?? 'sqlite'})`, () => {
+  it('shows Active for what buyers can order now and says what it counts: test items', async () => {
+    // This shop has no live gateway: payments go through the simulator, which sells test items.
+    const before = (await render(PATH)).context.loaderData[ROUTE_ID] as LoaderData
+    const demo = await makeStockedProduct(t.db, SECRET, [], { title: 'Status Demo Key' })
+    await addItems(demo.id, ['STATUS-DEMO-1', 'STATUS-DEMO-2', 'STATUS-DEMO-3'], true)
+    await makeStockedProduct(t.db, SECRET, ['STATUS-REAL-1', 'STATUS-REAL-2'], {
+      title: 'Status Real Key',
+    })
+    const off = await makeStockedProduct(t.db, SECRET, [], {
+      title: 'Status Off Key',
+      inStock: false,
+    })
+    await addItems(off.id, ['STATUS-OFF-1', 'STATUS-OFF-2'], true)
+    const shared = await makeProduct(t.db, { title: 'Status Shared Plan' })
+    await setProductDelivery(t.db, SECRET, shared.id, { mode: 'shared', sharedSecret: 'a / b' })
+    await makeProduct(t.db, { title: 'Status Manual Plan' })
+    const linked = await makeStockedProduct(t.db, SECRET, [], {
+      title: 'Status Linked Key',
+      buyNowLink: 'https://vendor.example/buy',
+    })
+
+    const page = await render(`${PATH}?q=Status`)
+    const data = page.context.loaderData[ROUTE_ID] as LoaderData
+    const rows = Object.fromEntries(
+      data.products.map((row) => [row.title, [row.forSale, ...row.statusLines]]),
+    )
+    expect(rows).toEqual({
+      'Status Demo Key': [true, '3 test items'],
+      'Status Real Key': [false, 'No test items left (2 real, kept for live payments)'],
+      'Status Off Key': [false, 'Marked out of stock', '2 test items'],
+      'Status Shared Plan': [false, 'Shared secret: not sold in test mode'],
+      'Status Manual Plan': [true, 'Manual delivery'],
+      'Status Linked Key': [true, 'Sold through its buy now link', 'No test items left'],
+    })
+    expect(linked.id).toBeTruthy()
+    // The figure counts by the same rule: the demo key, the manual plan and the linked key.
+    expect(data.stats.active).toBe(before.stats.active + 3)
+    expect(data.stats.active).toBe((await productStats(t.db, undefined, 'test')).active)
+    // The page says so in words, the badge in the spec's words.
+    const text = pageText(page.html.replaceAll('<!-- -->', ''))
+    expect(text).toContain('For sale now, counting test items')
+    expect(text).toMatch(/Status Real Key.*Out of Stock No test items left/)
+    expect(text).toMatch(/Status Demo Key.*Active 3 test items/)
+  })
+
+  it('counts Active by the items that sell: real ones when live, test ones in test mode, either beside each other', async () => {
+    const live = await makeStockedProduct(t.db, SECRET, ['LIVE-REAL-1'], { title: 'Live Real' })
+    const demo = await makeStockedProduct(t.db, SECRET, [], { title: 'Live Demo' })
+    await addItems(demo.id, ['LIVE-DEMO-1'], true)
+    const shared = await makeProduct(t.db, { title: 'Live Shared' })
+    await setProductDelivery(t.db, SECRET, shared.id, { mode: 'shared', sharedSecret: 'a / b' })
+    const active = async (kinds: 'real' | 'test' | 'both') =>
+      (await productStats(t.db, undefined, kinds)).active
+    const [test, real, both] = [await active('test'), await active('real'), await active('both')]
+    // Take each one away and see which figure moves.
+    await t.db.updateTable('product').set({ inStock: 0 }).where('id', '=', live.id).execute()
+    expect([await active('test'), await active('real'), await active('both')]).toEqual([
+      test,
+      real - 1,
+      both - 1,
+    ])
+    await t.db.updateTable('product').set({ inStock: 0 }).where('id', '=', demo.id).execute()
+    expect([await active('test'), await active('real'), await active('both')]).toEqual([
+      test - 1,
+      real - 1,
+      both - 2,
+    ])
+    await t.db.updateTable('product').set({ inStock: 0 }).where('id', '=', shared.id).execute()
+    expect([await active('test'), await active('real'), await active('both')]).toEqual([
+      test - 1,
+      real - 2,
+      both - 3,
+    ])
   })
 })

@@ -23,7 +23,7 @@ import {
   listCategories,
   listProductsPage,
   productStats,
-  stockLeftByProduct,
+  stockByKind,
 } from '~/data/product.server'
 import { services } from '~/lib/app-context.server'
 import { imageRefs } from '~/lib/images.server'
@@ -35,7 +35,8 @@ import { requirePermission } from '~/services/permissions.server'
 import { copyProductImage, imageCacheDir } from '~/lib/uploads.server'
 import { removeProductImage } from '~/services/product-images.server'
 import { storefrontReviewScope } from '~/services/reviews.server'
-import { testItemsOnSale } from '~/services/payment/offered-gateways.server'
+import { stockKindsOnSale } from '~/services/payment/offered-gateways.server'
+import { countedShort, forSale, statusLines } from '~/lib/stock-status'
 import {
   deleteProductAudited,
   duplicateProductAudited,
@@ -90,23 +91,21 @@ export async function loader({ request }: Route.LoaderArgs) {
   // The ratings buyers see: test orders' reviews leave them once a live gateway is on.
   const reviewScope = await storefrontReviewScope(db, env)
 
-  const [stats, result, toConfirm, confirmReviews, { flash, headers }, testItems] =
-    await Promise.all([
-      productStats(db, reviewScope),
-      listProductsPage(db, { search, category, page: pageParam(url) }, reviewScope),
-      confirmId ? getProductById(db, confirmId) : null,
-      confirmId ? reviewCounts(db, [confirmId]) : null,
-      readFlash(request),
-      testItemsOnSale(db, env),
-    ])
+  // What buyers can buy now decides Active and the stock shown: test items in test mode, real
+  // ones with live gateways (app/lib/stock-status.ts), as on the dashboard and the Stock page.
+  const kinds = await stockKindsOnSale(db, env)
+  const [stats, result, toConfirm, confirmReviews, { flash, headers }] = await Promise.all([
+    productStats(db, reviewScope, kinds),
+    listProductsPage(db, { search, category, page: pageParam(url) }, reviewScope),
+    confirmId ? getProductById(db, confirmId) : null,
+    confirmId ? reviewCounts(db, [confirmId]) : null,
+    readFlash(request),
+  ])
   const [images, stock, reviews] = await Promise.all([
     imageRefs(result.items.map((item) => item.image)),
-    // What buyers can buy: test items count only while a simulator is a way to pay (the
-    // product's Stock page has both kinds).
-    stockLeftByProduct(
+    stockByKind(
       db,
       result.items.map((item) => item.id),
-      { testItems },
     ),
     // Hidden ones included: the delete question says how many go with the product.
     reviewCounts(
@@ -120,14 +119,19 @@ export async function loader({ request }: Route.LoaderArgs) {
       categories,
       filters: { search, category },
       page: pageView(result, result.total),
-      products: result.items.map((item, index) => ({
-        ...item,
-        image: images[index] ?? null,
-        // Items left, for products sold from stock (null for shared and manual ones).
-        stockLeft: item.deliveryMode === 'stock' ? (stock.get(item.id) ?? 0) : null,
-        // Every review of it (`reviews` counts the visible ones): deleted with it.
-        allReviews: reviews.get(item.id) ?? 0,
-      })),
+      kinds,
+      products: result.items.map((item, index) => {
+        const available = stock.get(item.id) ?? null
+        return {
+          ...item,
+          image: images[index] ?? null,
+          // Active (buyers can order it now) or Out of Stock, and the lines that say why.
+          forSale: forSale(item, available, kinds).sellable,
+          statusLines: statusLines(item, available, kinds),
+          // Every review of it (`reviews` counts the visible ones): deleted with it.
+          allReviews: reviews.get(item.id) ?? 0,
+        }
+      }),
       confirmDelete: toConfirm
         ? {
             id: toConfirm.id,
@@ -237,31 +241,33 @@ function Thumbnail({ image, className = '' }: { image: ImageRef | null; classNam
   )
 }
 
-/** How the product sells: items left in stock, or its other delivery mode. */
-function DeliveryNote({ product }: { product: ListProduct }) {
-  const text =
-    product.stockLeft === null
-      ? product.deliveryMode === 'shared'
-        ? 'Shared secret'
-        : 'Manual delivery'
-      : product.stockLeft === 0
-        ? 'No stock left'
-        : `${number.format(product.stockLeft)} in stock`
-  const empty = product.stockLeft === 0 && product.inStock
+/**
+ * Active or Out of Stock as buyers find it now, with what decides it under the badge: marked
+ * out of stock, a buy now link, and the stock of the kind that sells (app/lib/stock-status.ts).
+ */
+function SaleStatus({ product, narrow }: { product: ListProduct; narrow: boolean }) {
   return (
-    <span
-      className={`block whitespace-nowrap text-xs ${empty ? 'font-semibold text-amber-700 dark:text-amber-400' : 'text-slate-500 dark:text-slate-400'}`}
-    >
-      {text}
-    </span>
+    <>
+      {product.forSale ? (
+        <Badge tone="success">Active</Badge>
+      ) : (
+        <Badge tone="danger">Out of Stock</Badge>
+      )}
+      <span
+        className={`mt-1 block text-xs text-slate-600 dark:text-slate-400 ${narrow ? 'min-w-32 max-w-40' : ''}`}
+      >
+        {product.statusLines.map((line) => (
+          <span key={line} className="block">
+            {line}
+          </span>
+        ))}
+      </span>
+    </>
   )
 }
 
-function StatusBadge({ inStock }: { inStock: boolean }) {
-  return inStock ? <Badge tone="success">Active</Badge> : <Badge tone="danger">Out of Stock</Badge>
-}
-
-const iconButton = buttonVariants({ variant: 'ghost', size: 'icon' })
+// A little smaller than the usual icon button, so the five fit beside the table's other columns.
+const iconButton = cn(buttonVariants({ variant: 'ghost', size: 'icon' }), 'size-9')
 const textButton = cn(buttonVariants({ variant: 'outline', size: 'row' }), 'flex-1 px-2')
 
 /** View, edit, duplicate, delete: icon buttons in the table, labelled buttons on phones. */
@@ -291,7 +297,10 @@ function RowActions({
   return (
     <div
       className={
-        compact ? 'flex items-center justify-end gap-0.5' : 'grid grid-cols-3 gap-2 sm:grid-cols-5'
+        compact
+          ? // Three a row beside a 1280 px laptop's sidebar, all five where the table has room.
+            'ml-auto flex w-28 flex-wrap justify-end gap-0.5 min-[1360px]:w-auto min-[1360px]:flex-nowrap'
+          : 'grid grid-cols-3 gap-2 sm:grid-cols-5'
       }
     >
       <Link
@@ -384,7 +393,12 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
 
       <ul aria-label="Catalogue figures" className="grid grid-cols-2 gap-3 lg:grid-cols-4">
         <StatCard label="Total Products" value={number.format(stats.total)} icon={Package} />
-        <StatCard label="Active" value={number.format(stats.active)} icon={PackageCheck} />
+        <StatCard
+          label="Active"
+          value={number.format(stats.active)}
+          hint={`For sale now, ${countedShort(loaderData.kinds)}`}
+          icon={PackageCheck}
+        />
         <StatCard label="Average Rating" value={rating.format(stats.averageRating)} icon={Star} />
         <StatCard
           label="Total Reviews"
@@ -449,9 +463,14 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           {
             label: 'Product',
             cell: (product) => (
-              <div className="flex min-w-48 max-w-72 items-center gap-3">
-                <Thumbnail image={product.image} className="w-14 shrink-0" />
-                <p className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+              // Titles wrap rather than lose their end, where the plan's length tells variants
+              // apart ("StreamVerse Premium 12 Months"); the table fits a 1280 px laptop.
+              <div className="flex min-w-56 items-center gap-3">
+                <Thumbnail image={product.image} className="w-12 shrink-0" />
+                <p
+                  className="line-clamp-3 min-w-0 break-words font-semibold text-slate-950 dark:text-white"
+                  title={product.title}
+                >
                   {product.title}
                 </p>
               </div>
@@ -465,7 +484,8 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
               </code>
             ),
           },
-          { label: 'Category', look: 'line', cell: (product) => product.category },
+          // A long category ("WordPress Themes") takes two lines rather than the title's room.
+          { label: 'Category', look: 'text', cell: (product) => product.category },
           {
             label: 'Price',
             align: 'right',
@@ -497,12 +517,7 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
           },
           {
             label: 'Status',
-            cell: (product) => (
-              <>
-                <StatusBadge inStock={product.inStock} />
-                <DeliveryNote product={product} />
-              </>
-            ),
+            cell: (product) => <SaleStatus product={product} narrow />,
           },
           {
             label: 'Actions',
@@ -516,7 +531,10 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
             <div className="flex gap-3">
               <Thumbnail image={product.image} className="w-24 shrink-0" />
               <div className="min-w-0 flex-1">
-                <h2 className="line-clamp-2 font-semibold text-slate-950 dark:text-white">
+                <h2
+                  className="line-clamp-3 break-words font-semibold text-slate-950 dark:text-white"
+                  title={product.title}
+                >
                   {product.title}
                 </h2>
                 <p className="text-xs text-slate-500 dark:text-slate-400">
@@ -532,9 +550,8 @@ export default function AdminProducts({ loaderData }: Route.ComponentProps) {
                     <span className="sr-only"> rating,</span> ({number.format(product.reviews)}{' '}
                     reviews)
                   </span>
-                  <StatusBadge inStock={product.inStock} />
                   <span className="basis-full">
-                    <DeliveryNote product={product} />
+                    <SaleStatus product={product} narrow />
                   </span>
                 </div>
               </div>

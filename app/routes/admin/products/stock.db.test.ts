@@ -124,6 +124,29 @@ describe(`the stock page in a live shop (${process.env.TEST_DB_ENGINE ?? 'sqlite
     expect(testBadges(after.html)).toBe(2 * 2)
   })
 
+  it('says how the product stands in the shop, as the products list does: real items sell', async () => {
+    const product = await stocked(['DEMO-TEST-3', 'DEMO-TEST-4'])
+    const page = await render(product.id)
+    expect(page.text).toContain(
+      'In the shop now: Out of Stock No real items left (2 test, for test mode only)',
+    )
+    expect(page.text).toContain('Counting real items: live payments are delivered real items only.')
+
+    await importStock(t.db, {
+      productId: product.id,
+      content: 'REAL-KEY-2',
+      format: 'lines',
+      appSecret: APP_SECRET,
+    })
+    expect((await render(product.id)).text).toContain(
+      'In the shop now: Active 1 real item (2 test, for test mode only)',
+    )
+    await t.db.updateTable('product').set({ inStock: 0 }).where('id', '=', product.id).execute()
+    expect((await render(product.id)).text).toContain(
+      'In the shop now: Out of Stock Marked out of stock · 1 real item (2 test, for test mode only)',
+    )
+  })
+
   it('refuses pasted lines that begin with a CSV header, and adds nothing', async () => {
     const product = await stocked([])
     const content = 'Email,Password,Note\nalpha@example.test,Alpha-Pass-1,first'

@@ -53,17 +53,19 @@ import { readFlash } from '~/lib/flash.server'
 import { requireEditableProduct } from './product-form.server'
 import { stockAction, type ImportAnswer } from './stock.server'
 import { pageUrl, parseStatus, STATUSES } from './stock-paths'
-import { testModeOnly } from '~/services/payment/offered-gateways.server'
+import { stockKindsOnSale, testModeOnly } from '~/services/payment/offered-gateways.server'
+import { countedText, forSale, statusLines } from '~/lib/stock-status'
 import type { Route } from './+types/stock'
 import { cn } from '~/components/ui/cn'
 import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
 
 /**
- * /admin/products/{id}/stock: the product's stock of accounts and keys. Counts by
- * state, import by pasting lines or uploading a .txt/.csv file (de-duplicated; the summary says
- * what was added, skipped and why), the items page by page with a status filter (masked: only
- * their first characters), and revoke for an unsold item. Every form posts to this route's
- * action, so the page works without JavaScript (revoke then asks on the page itself).
+ * /admin/products/{id}/stock: the product's stock of accounts and keys. How it stands in the
+ * shop now (as the Products list says), counts by state, import by pasting lines or uploading a
+ * .txt/.csv file (de-duplicated; the summary says what was added, skipped and why), the items
+ * page by page with a status filter (masked: a few of their characters, maskStockSecret), and
+ * revoke for an unsold item. Every form posts to this route's action, so the page works without
+ * JavaScript (revoke then asks on the page itself).
  */
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { product, user } = await requireEditableProduct(request, params.id)
@@ -73,7 +75,7 @@ export async function loader({ request, params }: Route.LoaderArgs) {
   const page = Number.parseInt(url.searchParams.get('page') ?? '1', 10) || 1
   const confirmId = url.searchParams.get('confirmRevoke')
 
-  const [counts, list, awaiting, delivery, { flash, headers }, testMode, settings] =
+  const [counts, list, awaiting, delivery, { flash, headers }, testMode, settings, kinds] =
     await Promise.all([
       stockCounts(db, product.id),
       listStockItemsPage(db, env.APP_SECRET, product.id, { status: status ?? undefined, page }),
@@ -82,7 +84,14 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       readFlash(request),
       testModeOnly(db, env),
       getSiteSettings(db),
+      stockKindsOnSale(db, env),
     ])
+  // Active or Out of Stock by the rule of the Products list and the dashboard.
+  const facts = {
+    inStock: product.inStock,
+    deliveryMode: delivery?.mode ?? 'manual',
+    buyNowLink: product.buyNowLink,
+  }
   const date = shopDateTime(settings.timezone)
   const formatDate = (iso: string | null) => (iso ? date.format(new Date(iso)) : '')
   const toConfirm = confirmId
@@ -120,6 +129,11 @@ export async function loader({ request, params }: Route.LoaderArgs) {
       // Payment Gateways is for admins with Can Manage Users (docs/decisions/0019).
       canConfigureGateways: mayConfigureShop(user.permissions),
       available: counts.availableByKind,
+      sale: {
+        sellable: forSale(facts, counts.availableByKind, kinds).sellable,
+        lines: statusLines(facts, counts.availableByKind, kinds),
+        counted: countedText(kinds),
+      },
     },
     { headers },
   )
@@ -182,6 +196,30 @@ function availableHint(available: { real: number; test: number }, testMode: bool
   return testMode
     ? `${real} real, kept for real payments; ${test} test, ready for test payments`
     : `${real} real, ready to sell; ${test} test, for test payments only`
+}
+
+/**
+ * How the product stands in the shop now, as the Products list shows it (Active or Out of
+ * Stock, and why), and which items that counts.
+ */
+function SaleLine({ sale }: { sale: LoaderData['sale'] }) {
+  return (
+    <section
+      aria-label="In the shop now"
+      className="rounded-2xl border border-slate-200 bg-white px-4 py-3 text-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-slate-800 dark:text-slate-200">
+        <span className="font-semibold text-slate-950 dark:text-white">In the shop now:</span>{' '}
+        {sale.sellable ? (
+          <Badge tone="success">Active</Badge>
+        ) : (
+          <Badge tone="danger">Out of Stock</Badge>
+        )}{' '}
+        <span>{sale.lines.join(' · ')}</span>
+      </p>
+      <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{sale.counted}</p>
+    </section>
+  )
 }
 
 function ImportForm({
@@ -426,7 +464,7 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
         <BackLink to={href('/admin/products')}>{PRODUCT_MESSAGES.backToProducts}</BackLink>
         <PageHeader
           title={`Stock: ${product.title}`}
-          description="The accounts and keys this product delivers, one per order. They are stored encrypted; this page shows only their first characters."
+          description="The accounts and keys this product delivers, one per order. They are stored encrypted; this page shows only a few of their characters, enough to tell them apart."
         >
           <Link
             to={adminProductEditPath(product.id)}
@@ -444,6 +482,8 @@ export default function ProductStock({ loaderData, actionData }: Route.Component
           </Link>
         </PageHeader>
       </div>
+
+      <SaleLine sale={loaderData.sale} />
 
       {deliveryMode !== 'stock' ? (
         <PageNote tone="amber" icon={Info}>

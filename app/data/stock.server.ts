@@ -22,6 +22,7 @@ import {
 import { parseStockInput } from '~/lib/stock-import.server'
 import { PRODUCT_MESSAGES } from '~/lib/validation/product'
 import { paginate } from '~/lib/paginate'
+import type { ItemsByKind } from '~/lib/stock-status'
 import { DELETED_PRODUCT, type StockImportSummary } from '~/lib/validation/stock-import'
 import { isForeignKeyViolation } from './db-errors.server'
 import { appendOrderEvent } from './order-event.server'
@@ -57,7 +58,7 @@ export interface StockCounts {
    * for test-mode payments (docs/delivery.md, "Test mode"), so only the real ones are ready to
    * sell once a live gateway takes payments.
    */
-  availableByKind: { real: number; test: number }
+  availableByKind: ItemsByKind
 }
 
 const REPORTED_LINES = 20
@@ -405,10 +406,7 @@ export async function soldOnlyForRealPayments(db: DB, productId: string): Promis
 }
 
 /** Available items of a product: real ones (for real payments) and test ones (for test mode). */
-export async function availableItemsByKind(
-  db: DB,
-  productId: string,
-): Promise<{ real: number; test: number }> {
+export async function availableItemsByKind(db: DB, productId: string): Promise<ItemsByKind> {
   const rows = await db
     .selectFrom('stockItem')
     .select((eb) => ['testItem', eb.fn.countAll<number>().as('count')])
@@ -501,7 +499,7 @@ export async function listStockItems(
 export async function withdrawUnsoldItems(
   db: DB,
   input: { productId: string; reason: string; now?: Date },
-): Promise<{ real: number; test: number }> {
+): Promise<ItemsByKind> {
   const at = (input.now ?? new Date()).toISOString()
   const rows = await db
     .updateTable('stockItem')

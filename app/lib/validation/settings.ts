@@ -5,8 +5,8 @@ import {
   CLAIM_RATING_PATTERN,
 } from '~/lib/claims'
 import { GST_RATE_MAX, isGstStateCode, SAC_PATTERN } from '~/lib/gst'
-import { formatRupees, parseRupeesToPaise } from '~/lib/money'
-import { MAX_PRICE_PAISE } from '~/lib/validation/product'
+import { parseRupeesToPaise } from '~/lib/money'
+import { MAX_PRICE_PAISE, PRODUCT_MESSAGES } from '~/lib/validation/product'
 import { z } from '~/lib/validation/zod'
 
 /**
@@ -173,7 +173,7 @@ export const CLAIM_MESSAGES = {
   delivery: `Enter whole minutes from 1 to ${CLAIM_DELIVERY_MAX_MINUTES} (e.g. 5), or leave it empty`,
   bundlePrice: 'Enter the bundle price in rupees, above 0 (e.g. 2999)',
   bundleOriginalPrice: 'Enter the original price in rupees, above 0 (e.g. 15999)',
-  bundleTooHigh: `Amounts must be at most ${formatRupees(MAX_PRICE_PAISE)}`,
+  bundleTooHigh: PRODUCT_MESSAGES.amountTooHigh,
   bundleNotBelow: 'The bundle price must be below the original price',
 } as const
 

@@ -560,8 +560,7 @@ function Figures({ totals }: { totals: GatewayTotals }) {
 
 const cardClass =
   'scroll-mt-24 rounded-2xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900'
-const cardLink =
-  'inline-flex h-9 items-center gap-1.5 rounded-lg border border-slate-300 px-3 text-sm font-semibold text-slate-800 hover:bg-slate-50 dark:border-slate-600 dark:text-slate-100 dark:hover:bg-slate-800'
+const cardLink = buttonVariants({ variant: 'outline', size: 'xs' })
 
 /** The environment's settings of a gateway set by it, read-only. */
 function EnvironmentSettings({ environment }: { environment: Record<string, string> }) {

@@ -111,16 +111,19 @@ describe('admin shell', () => {
   })
 
   it('leaves its test-mode banner out where the page has its own: one banner a page', () => {
-    const layout = 'routes/admin/layout'
-    expect(pageExplainsTestMode(['root', layout, 'routes/admin/gateways'])).toBe(true)
-    expect(pageExplainsTestMode(['root', layout, 'routes/admin/products/stock'])).toBe(true)
-    expect(pageExplainsTestMode(['root', layout, 'routes/admin/dashboard'])).toBe(false)
-    expect(pageExplainsTestMode(['root', layout, 'routes/admin/products/list'])).toBe(false)
-    // Those pages are these route modules, and each shows a test-mode note of its own.
+    const own = { ownTestModeNote: true }
+    expect(pageExplainsTestMode([undefined, undefined, own])).toBe(true)
+    expect(pageExplainsTestMode([undefined, {}, undefined])).toBe(false)
+    expect(pageExplainsTestMode([])).toBe(false)
+    // The Gateways and Stock pages say so through their route's handle, and each shows a
+    // test-mode note of its own.
     const app = path.resolve(import.meta.dirname, '../..')
     const routes = fs.readFileSync(path.join(app, 'routes.ts'), 'utf8')
     for (const module of ['routes/admin/gateways', 'routes/admin/products/stock']) {
       expect(routes).toContain(`'${module}.tsx'`)
+      expect(fs.readFileSync(path.join(app, `${module}.tsx`), 'utf8')).toContain(
+        'export const handle: AdminPageHandle = { ownTestModeNote: true }',
+      )
       expect(fs.readFileSync(path.join(app, `${module}.tsx`), 'utf8')).toMatch(/Test mode/)
     }
   })

@@ -319,18 +319,18 @@ function UserMenu({ user, shopSettings }: { user: AdminShellUser; shopSettings: 
 }
 
 /**
- * The pages that explain test mode themselves, in their own words (the Gateways page, what to
- * set up; a product's Stock page, the items it holds): the shell's banner, which would say the
- * same above theirs, is left out there, so a page shows one test-mode banner.
+ * What an admin page's route module may tell the shell through its `handle` export.
+ * `ownTestModeNote`: the page explains test mode in its own words (the Gateways page, what to set
+ * up; a product's Stock page, the items it holds), so the shell's banner, which would say the
+ * same above theirs, is left out: a page shows one test-mode banner.
  */
-const PAGES_WITH_OWN_TEST_MODE_NOTE: ReadonlySet<string> = new Set([
-  'routes/admin/gateways',
-  'routes/admin/products/stock',
-])
+export interface AdminPageHandle {
+  ownTestModeNote?: boolean
+}
 
-/** Whether the page on screen (its route ids, outermost first) has a test-mode banner of its own. */
-export function pageExplainsTestMode(routeIds: readonly string[]): boolean {
-  return routeIds.some((id) => PAGES_WITH_OWN_TEST_MODE_NOTE.has(id))
+/** Whether the page on screen (its routes' handles, outermost first) has its own test-mode banner. */
+export function pageExplainsTestMode(handles: readonly unknown[]): boolean {
+  return handles.some((handle) => (handle as AdminPageHandle | undefined)?.ownTestModeNote === true)
 }
 
 export function AdminShell({
@@ -355,7 +355,7 @@ export function AdminShell({
 }) {
   const { pathname } = useLocation()
   const navigation = useNavigation()
-  const ownTestModeNote = pageExplainsTestMode(useMatches().map((match) => match.id))
+  const ownTestModeNote = pageExplainsTestMode(useMatches().map((match) => match.handle))
   // Settings and Payment Gateways are linked only for admins who may open them.
   const configure = mayConfigureShop(access)
   const rootData = useRouteLoaderData('root') as { theme?: unknown } | undefined

@@ -54,6 +54,7 @@ import {
   type GatewayType,
 } from '~/lib/validation/gateway'
 import { parseSubmission } from '~/lib/validation/submission'
+import type { AdminPageHandle } from '~/components/admin/admin-shell'
 import type { Route } from './+types/gateways'
 import { recordAdminChange } from '~/services/audit.server'
 import { clientIp } from '~/lib/rate-limit.server'
@@ -132,6 +133,9 @@ function unrecordedGateways(
       addable: (GATEWAY_TYPES as readonly string[]).includes(type),
     }))
 }
+
+/** This page says what test mode means here; the admin shell leaves its own banner out. */
+export const handle: AdminPageHandle = { ownTestModeNote: true }
 
 export async function loader({ request }: Route.LoaderArgs) {
   await requireShopConfiguration(request)
@@ -906,8 +910,8 @@ function onlyTestMode(checkout: CheckoutGateway[]): boolean {
 
 /**
  * The page's one test-mode banner while every way to pay is a test one. The admin shell's own
- * banner, which says the same on other pages, is left out here (pageExplainsTestMode in
- * app/components/admin/admin-shell.tsx).
+ * banner, which says the same on other pages, is left out here (this route's `handle`, read by
+ * pageExplainsTestMode in app/components/admin/admin-shell.tsx).
  */
 function TestModeNote({ checkout }: { checkout: CheckoutGateway[] }) {
   if (!onlyTestMode(checkout)) return null

@@ -55,6 +55,7 @@ import { stockAction, type ImportAnswer } from './stock.server'
 import { pageUrl, parseStatus, STATUSES } from './stock-paths'
 import { stockKindsOnSale, testModeOnly } from '~/services/payment/offered-gateways.server'
 import { countedText, forSale, statusLines } from '~/lib/stock-status'
+import type { AdminPageHandle } from '~/components/admin/admin-shell'
 import type { Route } from './+types/stock'
 import { cn } from '~/components/ui/cn'
 import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
@@ -67,6 +68,9 @@ import { adminProductEditPath, adminStockPath, productPath } from '~/lib/paths'
  * revoke for an unsold item. Every form posts to this route's action, so the page works without
  * JavaScript (revoke then asks on the page itself).
  */
+/** This page says what test mode means here; the admin shell leaves its own banner out. */
+export const handle: AdminPageHandle = { ownTestModeNote: true }
+
 export async function loader({ request, params }: Route.LoaderArgs) {
   const { product, user } = await requireEditableProduct(request, params.id)
   const { db, env } = services()
